@@ -1,0 +1,63 @@
+"""rxpy2: RxJava 2's Flowable for Python.
+
+Reactive Streams with non-blocking backpressure, RxJava 2's operator catalogue
+in snake_case, Single/Maybe/Completable, and the helpers to write operators.
+"""
+
+from rxpy2 import plugins
+from rxpy2.backpressure import BackpressureOverflowStrategy, BackpressureStrategy
+from rxpy2.completable import Completable
+from rxpy2.disposables import CompositeDisposable, Disposable, Disposables, SerialDisposable
+from rxpy2.exceptions import (
+    CompositeException,
+    MissingBackpressureException,
+    OnErrorNotImplementedException,
+    ProtocolViolationException,
+    UndeliverableException,
+)
+from rxpy2.flowable import Flowable
+from rxpy2.maybe import Maybe
+from rxpy2.notification import Notification
+from rxpy2.observers import (
+    CompletableObserver,
+    FlowableSubscriber,
+    MaybeObserver,
+    SingleObserver,
+)
+from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Processor, Publisher, Subscriber, Subscription
+from rxpy2.single import Single
+from rxpy2.testing import TestObserver, TestSubscriber
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "LONG_MAX",
+    "LONG_MIN",
+    "BackpressureOverflowStrategy",
+    "BackpressureStrategy",
+    "Completable",
+    "CompletableObserver",
+    "CompositeDisposable",
+    "CompositeException",
+    "Disposable",
+    "Disposables",
+    "Flowable",
+    "FlowableSubscriber",
+    "Maybe",
+    "MaybeObserver",
+    "MissingBackpressureException",
+    "Notification",
+    "OnErrorNotImplementedException",
+    "Processor",
+    "ProtocolViolationException",
+    "Publisher",
+    "SerialDisposable",
+    "Single",
+    "SingleObserver",
+    "Subscriber",
+    "Subscription",
+    "TestObserver",
+    "TestSubscriber",
+    "UndeliverableException",
+    "plugins",
+]

@@ -1,0 +1,175 @@
+"""Disposable: a handle to stop something (a subscription, a scheduled task)."""
+
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable
+
+from rxpy2.internal.atomic import AtomicReference
+
+__all__ = ["CompositeDisposable", "Disposable", "Disposables", "SerialDisposable"]
+
+
+class Disposable(ABC):
+    """Something that can be stopped once; ``dispose`` is idempotent and thread-safe."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def dispose(self) -> None: ...
+
+    @abstractmethod
+    def is_disposed(self) -> bool: ...
+
+    def __enter__(self) -> Disposable:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.dispose()
+
+
+class _ActionDisposable(Disposable):
+    __slots__ = ("_action",)
+
+    def __init__(self, action: Callable[[], object] | None) -> None:
+        self._action: AtomicReference[Callable[[], object]] = AtomicReference(action)
+
+    def dispose(self) -> None:
+        a = self._action.get()
+        if a is not _DONE:
+            a = self._action.get_and_set(_DONE)
+            if a is not _DONE and a is not None:
+                a()
+
+    def is_disposed(self) -> bool:
+        return self._action.get() is _DONE
+
+
+def _noop() -> None:
+    return None
+
+
+_DONE = _noop
+
+
+class Disposables:
+    """Factories for simple disposables."""
+
+    @staticmethod
+    def from_action(action: Callable[[], object]) -> Disposable:
+        """A Disposable that runs ``action`` once, on the first ``dispose``."""
+        if action is None:
+            raise TypeError("action is None")
+        return _ActionDisposable(action)
+
+    @staticmethod
+    def empty() -> Disposable:
+        """A new, not yet disposed Disposable that does nothing."""
+        return _ActionDisposable(None)
+
+    @staticmethod
+    def disposed() -> Disposable:
+        """A Disposable that is already disposed."""
+        d = _ActionDisposable(None)
+        d.dispose()
+        return d
+
+
+class CompositeDisposable(Disposable):
+    """A container that disposes what it holds, and anything added after it was disposed."""
+
+    __slots__ = ("_lock", "_items", "_disposed")
+
+    def __init__(self, items: Iterable[Disposable] = ()) -> None:
+        self._lock = threading.Lock()
+        self._items: set[Disposable] | None = set(items)
+        self._disposed = False
+
+    def add(self, d: Disposable) -> bool:
+        if d is None:
+            raise TypeError("disposable is None")
+        if not self._disposed:
+            with self._lock:
+                if not self._disposed:
+                    assert self._items is not None
+                    self._items.add(d)
+                    return True
+        d.dispose()
+        return False
+
+    def remove(self, d: Disposable) -> bool:
+        """Remove and dispose ``d``."""
+        if self.delete(d):
+            d.dispose()
+            return True
+        return False
+
+    def delete(self, d: Disposable) -> bool:
+        """Remove ``d`` without disposing it."""
+        with self._lock:
+            if self._disposed or self._items is None or d not in self._items:
+                return False
+            self._items.discard(d)
+            return True
+
+    def clear(self) -> None:
+        with self._lock:
+            items, self._items = self._items, set()
+        for d in items or ():
+            d.dispose()
+
+    def size(self) -> int:
+        items = self._items
+        return 0 if items is None else len(items)
+
+    def dispose(self) -> None:
+        if self._disposed:
+            return
+        with self._lock:
+            if self._disposed:
+                return
+            self._disposed = True
+            items, self._items = self._items, None
+        errors = []
+        for d in items or ():
+            try:
+                d.dispose()
+            except Exception as e:
+                errors.append(e)
+        if errors:
+            from rxpy2.exceptions import CompositeException
+            raise errors[0] if len(errors) == 1 else CompositeException(errors)
+
+    def is_disposed(self) -> bool:
+        return self._disposed
+
+
+class SerialDisposable(Disposable):
+    """Holds one Disposable; ``set`` disposes the previous one, ``replace`` does not."""
+
+    __slots__ = ("_ref",)
+
+    def __init__(self, initial: Disposable | None = None) -> None:
+        self._ref: AtomicReference[Disposable] = AtomicReference(initial)
+
+    def set(self, d: Disposable | None) -> bool:
+        from rxpy2.internal.helpers.disposable_helper import DisposableHelper
+        return DisposableHelper.set(self._ref, d)
+
+    def replace(self, d: Disposable | None) -> bool:
+        from rxpy2.internal.helpers.disposable_helper import DisposableHelper
+        return DisposableHelper.replace(self._ref, d)
+
+    def get(self) -> Disposable | None:
+        from rxpy2.internal.helpers.disposable_helper import DISPOSED
+        d = self._ref.get()
+        return Disposables.disposed() if d is DISPOSED else d
+
+    def dispose(self) -> None:
+        from rxpy2.internal.helpers.disposable_helper import DisposableHelper
+        DisposableHelper.dispose(self._ref)
+
+    def is_disposed(self) -> bool:
+        from rxpy2.internal.helpers.disposable_helper import DISPOSED
+        return self._ref.get() is DISPOSED

@@ -1,0 +1,862 @@
+"""Flowable: a Reactive Streams Publisher with RxJava 2's operators.
+
+``subscribe`` is final: it validates the subscriber, applies the subscribe hook,
+wraps a plain Subscriber in a ``StrictSubscriber`` and calls
+:meth:`Flowable.subscribe_actual`, which each source or operator implements.
+
+Every fluent method below validates its arguments (``TypeError`` for ``None``
+where a function or source is required, ``ValueError`` for bad sizes) and
+returns an operator object from ``rxpy2/internal/operators/flowable/``; the
+operator modules are imported inside the methods so that each stays readable
+alone and importing ``rxpy2`` stays cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, final, overload
+
+from rxpy2 import plugins
+from rxpy2.backpressure import BackpressureStrategy
+from rxpy2.disposables import Disposable
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+
+if TYPE_CHECKING:
+    from rxpy2.completable import Completable
+    from rxpy2.maybe import Maybe
+    from rxpy2.notification import Notification
+    from rxpy2.single import Single
+    from rxpy2.testing import TestSubscriber
+
+__all__ = ["Flowable"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+U = TypeVar("U")
+S = TypeVar("S")
+K = TypeVar("K")
+SubscriberT = TypeVar("SubscriberT", bound=Subscriber[Any])
+
+
+class _Absent:
+    """Marks an argument that was not given (``None`` has a meaning of its own)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<absent>"
+
+
+ABSENT: Any = _Absent()
+
+BUFFER_SIZE = 128
+"""The default prefetch/buffer size of the operators that have one (RxJava's ``bufferSize()``)."""
+
+
+def _require(value: Any, name: str) -> None:
+    if value is None:
+        raise TypeError(f"{name} is None")
+
+
+def _require_callable(fn: Any, name: str) -> None:
+    if fn is None:
+        raise TypeError(f"{name} is None")
+    if not callable(fn):
+        raise TypeError(f"{name} must be callable, not {type(fn).__name__}")
+
+
+def _require_positive(n: int, name: str) -> None:
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise TypeError(f"{name} must be an int, not {type(n).__name__}")
+    if n <= 0:
+        raise ValueError(f"{name} > 0 required but it was {n}")
+
+
+def _require_non_negative(n: int, name: str) -> None:
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise TypeError(f"{name} must be an int, not {type(n).__name__}")
+    if n < 0:
+        raise ValueError(f"{name} >= 0 required but it was {n}")
+
+
+def _require_publisher(p: Any, name: str) -> None:
+    if p is None:
+        raise TypeError(f"{name} is None")
+    if not isinstance(p, Publisher):
+        raise TypeError(f"{name} must be a Publisher, not {type(p).__name__}")
+
+
+def _assembly(f: Flowable[T]) -> Flowable[T]:
+    if plugins.hooks_active:
+        return plugins.on_assembly("flowable", f)
+    return f
+
+
+class Flowable(Publisher[T], Generic[T]):
+    """A backpressured stream of 0..N items followed by an optional terminal event."""
+
+    __slots__ = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "subscribe" in cls.__dict__:
+            raise TypeError(f"{cls.__name__} must not override Flowable.subscribe; "
+                            "implement subscribe_actual instead")
+
+    # ------------------------------------------------------------------ subscribing
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        """Implemented by every source and operator; ``subscriber`` is a FlowableSubscriber."""
+        raise NotImplementedError
+
+    @overload
+    def subscribe(self, subscriber: Subscriber[T], /) -> None: ...
+
+    @overload
+    def subscribe(self, on_next: Callable[[T], Any] = ...,
+                  on_error: Callable[[BaseException], Any] | None = None,
+                  on_complete: Callable[[], Any] | None = None) -> Disposable: ...
+
+    @final
+    def subscribe(self, on_next: Any = ABSENT, on_error: Any = None,
+                  on_complete: Any = None) -> Disposable | None:
+        """Subscribe a :class:`Subscriber`, or callbacks (returning a :class:`Disposable`).
+
+        * ``subscribe(subscriber)``: the Reactive Streams method; ``TypeError`` on
+          ``None``. A Subscriber that is not a FlowableSubscriber is wrapped in a
+          StrictSubscriber, which enforces the spec to the letter.
+        * ``subscribe(on_next=..., on_error=..., on_complete=...)``: requests
+          everything; without ``on_error`` an error goes to
+          :func:`rxpy2.plugins.on_error` as ``OnErrorNotImplementedException``.
+          Passing ``on_next=None`` explicitly is a ``TypeError`` (as RxJava's null
+          Consumer is); leave it out to ignore the items.
+        """
+        if isinstance(on_next, Subscriber):
+            if on_error is not None or on_complete is not None:
+                raise TypeError("subscribe(subscriber) takes no callbacks")
+            self._subscribe(on_next)
+            return None
+        if on_next is None:
+            raise TypeError("subscriber is None")
+        from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
+        ls: LambdaSubscriber[T] = LambdaSubscriber(
+            None if on_next is ABSENT else on_next, on_error, on_complete)
+        self._subscribe(ls)
+        return ls
+
+    @final
+    def _subscribe(self, subscriber: Subscriber[T]) -> None:
+        if subscriber is None:
+            raise TypeError("subscriber is None")
+        if not isinstance(subscriber, FlowableSubscriber):
+            from rxpy2.internal.subscribers.strict import StrictSubscriber
+            subscriber = StrictSubscriber(subscriber)
+        if plugins.hooks_active:
+            subscriber = plugins.on_subscribe("flowable", self, subscriber)
+        try:
+            self.subscribe_actual(subscriber)
+        except Exception as e:  # §1.9: subscribe returns normally; the error is reported
+            plugins.on_error(e)
+
+    def subscribe_with(self, subscriber: SubscriberT) -> SubscriberT:
+        """Subscribe ``subscriber`` and return it (handy for ``TestSubscriber`` and the like)."""
+        self.subscribe(subscriber)
+        return subscriber
+
+    def test(self, initial_request: int = LONG_MAX, cancel: bool = False) -> TestSubscriber[T]:
+        """Subscribe a new :class:`rxpy2.testing.TestSubscriber` and return it."""
+        from rxpy2.testing import TestSubscriber
+        ts: TestSubscriber[T] = TestSubscriber(initial_request=initial_request)
+        if cancel:
+            ts.cancel()
+        self.subscribe(ts)
+        return ts
+
+    # ------------------------------------------------------------------ extension
+
+    def lift(self, operator: Callable[[Subscriber[R]], Subscriber[T]]) -> Flowable[R]:
+        """Apply a custom operator: ``operator(downstream)`` returns the upstream-facing Subscriber."""
+        _require_callable(operator, "operator")
+        from rxpy2.internal.operators.flowable.flowable_lift import FlowableLift
+        return _assembly(FlowableLift(self, operator))
+
+    def compose(self, transformer: Callable[[Flowable[T]], Publisher[R]]) -> Flowable[R]:
+        """Apply a function to this whole Flowable: ``transformer(self)``, as a Flowable."""
+        _require_callable(transformer, "transformer")
+        return Flowable.from_publisher(transformer(self))
+
+    def to(self, converter: Callable[[Flowable[T]], R]) -> R:
+        """Convert this Flowable with ``converter(self)`` into any value."""
+        _require_callable(converter, "converter")
+        return converter(self)
+
+    # ------------------------------------------------------------------ sources
+
+    @staticmethod
+    def from_publisher(source: Publisher[T]) -> Flowable[T]:
+        """A Flowable view of any Reactive Streams Publisher (itself when it is a Flowable)."""
+        _require_publisher(source, "source")
+        if isinstance(source, Flowable):
+            return source
+        from rxpy2.internal.operators.flowable.flowable_from_publisher import FlowableFromPublisher
+        return _assembly(FlowableFromPublisher(source))
+
+    @staticmethod
+    def range(start: int, count: int) -> Flowable[int]:
+        """``count`` consecutive ints from ``start``."""
+        _require_non_negative(count, "count")
+        if not isinstance(start, int):
+            raise TypeError(f"start must be an int, not {type(start).__name__}")
+        if count == 0:
+            return Flowable.empty()
+        if count == 1:
+            return Flowable.just(start)
+        from rxpy2.internal.operators.flowable.flowable_range import FlowableRange
+        return _assembly(FlowableRange(start, count))
+
+    @staticmethod
+    def just(*items: T) -> Flowable[T]:
+        """The given items (one or more; ``None`` is refused), then completion."""
+        if not items:
+            raise TypeError("just() needs at least one item")
+        for i, x in enumerate(items):
+            if x is None:
+                raise TypeError(f"item {i} is None")
+        if len(items) == 1:
+            from rxpy2.internal.operators.flowable.flowable_just import FlowableJust
+            return _assembly(FlowableJust(items[0]))
+        from rxpy2.internal.operators.flowable.flowable_from_array import FlowableFromArray
+        return _assembly(FlowableFromArray(items))
+
+    @staticmethod
+    def from_array(items: Sequence[T]) -> Flowable[T]:
+        """The items of a sequence (list, tuple, ...), by index, then completion."""
+        _require(items, "items")
+        n = len(items)
+        if n == 0:
+            return Flowable.empty()
+        if n == 1:
+            return Flowable.just(items[0])
+        from rxpy2.internal.operators.flowable.flowable_from_array import FlowableFromArray
+        return _assembly(FlowableFromArray(items))
+
+    @staticmethod
+    def from_iterable(iterable: Iterable[T]) -> Flowable[T]:
+        """The items of an iterable; each subscriber calls ``iter()`` anew."""
+        _require(iterable, "iterable")
+        from rxpy2.internal.operators.flowable.flowable_from_iterable import FlowableFromIterable
+        return _assembly(FlowableFromIterable(iterable))
+
+    @staticmethod
+    def empty() -> Flowable[Any]:
+        """Completes at once."""
+        from rxpy2.internal.operators.flowable.flowable_empty import FlowableEmpty
+        return _assembly(FlowableEmpty.INSTANCE)
+
+    @staticmethod
+    def never() -> Flowable[Any]:
+        """Signals nothing but ``on_subscribe``."""
+        from rxpy2.internal.operators.flowable.flowable_never import FlowableNever
+        return _assembly(FlowableNever.INSTANCE)
+
+    @staticmethod
+    def error(error: BaseException | Callable[[], BaseException]) -> Flowable[Any]:
+        """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
+        _require(error, "error")
+        from rxpy2.internal.operators.flowable.flowable_error import FlowableError
+        if isinstance(error, BaseException):
+            err = error
+            return _assembly(FlowableError(lambda: err))
+        _require_callable(error, "error")
+        return _assembly(FlowableError(error))
+
+    @staticmethod
+    def from_callable(supplier: Callable[[], T | None]) -> Flowable[T]:
+        """Calls ``supplier`` per subscriber; emits its result (``None`` means empty)."""
+        _require_callable(supplier, "supplier")
+        from rxpy2.internal.operators.flowable.flowable_from_callable import FlowableFromCallable
+        return _assembly(FlowableFromCallable(supplier))
+
+    @staticmethod
+    def defer(supplier: Callable[[], Publisher[T]]) -> Flowable[T]:
+        """Calls ``supplier`` per subscriber for the Publisher to subscribe to."""
+        _require_callable(supplier, "supplier")
+        from rxpy2.internal.operators.flowable.flowable_defer import FlowableDefer
+        return _assembly(FlowableDefer(supplier))
+
+    @staticmethod
+    def create(source: Callable[[Any], Any], mode: BackpressureStrategy) -> Flowable[T]:
+        """A push source: ``source(emitter)`` emits through a :class:`FlowableEmitter`.
+
+        ``mode`` says what happens to items that find no demand (see
+        :class:`BackpressureStrategy`).
+        """
+        _require_callable(source, "source")
+        if not isinstance(mode, BackpressureStrategy):
+            raise TypeError(f"mode must be a BackpressureStrategy, not {mode!r}")
+        from rxpy2.internal.operators.flowable.flowable_create import FlowableCreate
+        return _assembly(FlowableCreate(source, mode))
+
+    @staticmethod
+    def generate(initial_state: Callable[[], S] | None, generator: Callable[[S, Any], S],
+                 dispose_state: Callable[[S], Any] | None = None) -> Flowable[T]:
+        """A pull source: ``generator(state, emitter)`` emits at most one item per call.
+
+        ``initial_state`` is called per subscriber (``None`` for a stateless
+        generator, whose ``state`` is then ``None``); the generator returns the
+        next state; ``dispose_state`` runs once at the end or on cancel.
+        """
+        _require_callable(generator, "generator")
+        if initial_state is not None:
+            _require_callable(initial_state, "initial_state")
+        if dispose_state is not None:
+            _require_callable(dispose_state, "dispose_state")
+        from rxpy2.internal.operators.flowable.flowable_generate import FlowableGenerate
+        return _assembly(FlowableGenerate(initial_state, generator, dispose_state))
+
+    @staticmethod
+    def concat(sources: Iterable[Publisher[T]]) -> Flowable[T]:
+        """Each source in turn, subscribing to the next when one completes."""
+        _require(sources, "sources")
+        from rxpy2.internal.operators.flowable.flowable_concat import FlowableConcatIterable
+        return _assembly(FlowableConcatIterable(sources, False))
+
+    @staticmethod
+    def concat_array(*sources: Publisher[T]) -> Flowable[T]:
+        """The given sources in turn, subscribing to the next when one completes."""
+        for i, p in enumerate(sources):
+            _require_publisher(p, f"source {i}")
+        if not sources:
+            return Flowable.empty()
+        if len(sources) == 1:
+            return Flowable.from_publisher(sources[0])
+        from rxpy2.internal.operators.flowable.flowable_concat import FlowableConcatArray
+        return _assembly(FlowableConcatArray(sources, False))
+
+    @staticmethod
+    def concat_array_delay_error(*sources: Publisher[T]) -> Flowable[T]:
+        """As :meth:`concat_array`, but errors wait until every source ran."""
+        for i, p in enumerate(sources):
+            _require_publisher(p, f"source {i}")
+        if not sources:
+            return Flowable.empty()
+        from rxpy2.internal.operators.flowable.flowable_concat import FlowableConcatArray
+        return _assembly(FlowableConcatArray(sources, True))
+
+    # ------------------------------------------------------------------ 1:1 transforms
+
+    def map(self, mapper: Callable[[T], R]) -> Flowable[R]:
+        """Apply ``mapper`` to each item (a ``None`` result is a ``TypeError`` downstream)."""
+        _require_callable(mapper, "mapper")
+        from rxpy2.internal.operators.flowable.flowable_map import FlowableMap
+        return _assembly(FlowableMap(self, mapper))
+
+    def filter(self, predicate: Callable[[T], bool]) -> Flowable[T]:
+        """Only the items for which ``predicate`` is true."""
+        _require_callable(predicate, "predicate")
+        from rxpy2.internal.operators.flowable.flowable_filter import FlowableFilter
+        return _assembly(FlowableFilter(self, predicate))
+
+    def scan(self, accumulator: Callable[[Any, T], Any], seed: Any = ABSENT) -> Flowable[Any]:
+        """Running accumulation: emits each intermediate result.
+
+        Without ``seed`` the first item is emitted as it is and starts the
+        accumulation; with ``seed`` the seed is emitted first (``scan_with``
+        takes a seed supplier for a fresh seed per subscriber).
+        """
+        _require_callable(accumulator, "accumulator")
+        from rxpy2.internal.operators.flowable.flowable_scan import FlowableScan, FlowableScanSeed
+        if seed is ABSENT:
+            return _assembly(FlowableScan(self, accumulator))
+        _require(seed, "seed")
+        return _assembly(FlowableScanSeed(self, lambda: seed, accumulator))
+
+    def scan_with(self, seed_supplier: Callable[[], R],
+                  accumulator: Callable[[R, T], R]) -> Flowable[R]:
+        _require_callable(seed_supplier, "seed_supplier")
+        _require_callable(accumulator, "accumulator")
+        from rxpy2.internal.operators.flowable.flowable_scan import FlowableScanSeed
+        return _assembly(FlowableScanSeed(self, seed_supplier, accumulator))
+
+    def materialize(self) -> Flowable[Notification[T]]:
+        """Each signal as a :class:`Notification` item, the terminal one included."""
+        from rxpy2.internal.operators.flowable.flowable_materialize import FlowableMaterialize
+        return _assembly(FlowableMaterialize(self))
+
+    def dematerialize(self, selector: Callable[[T], Notification[R]] | None = None) -> Flowable[R]:
+        """The reverse of :meth:`materialize`: Notification items back into signals."""
+        from rxpy2.internal.operators.flowable.flowable_dematerialize import FlowableDematerialize
+        sel = selector if selector is not None else (lambda x: x)
+        _require_callable(sel, "selector")
+        return _assembly(FlowableDematerialize(self, sel))
+
+    def hide(self) -> Flowable[T]:
+        """Hide this Flowable's identity and its Subscription (stops fusion and casts)."""
+        from rxpy2.internal.operators.flowable.flowable_hide import FlowableHide
+        return _assembly(FlowableHide(self))
+
+    def serialize(self) -> Flowable[T]:
+        """Serialize signals that may come from several threads at once."""
+        from rxpy2.internal.operators.flowable.flowable_serialize import FlowableSerialize
+        return _assembly(FlowableSerialize(self))
+
+    def on_terminate_detach(self) -> Flowable[T]:
+        """Drop the references to upstream and downstream on termination or cancel."""
+        from rxpy2.internal.operators.flowable.flowable_detach import FlowableDetach
+        return _assembly(FlowableDetach(self))
+
+    def rebatch_requests(self, n: int) -> Flowable[T]:
+        """Request ``n`` upstream first, then ``n - n//4`` each time 75% of it was emitted."""
+        _require_positive(n, "n")
+        from rxpy2.internal.operators.flowable.flowable_rebatch_requests import (
+            FlowableRebatchRequests,
+        )
+        return _assembly(FlowableRebatchRequests(self, n))
+
+    # ------------------------------------------------------------------ taking and skipping
+
+    def take(self, count: int) -> Flowable[T]:
+        """The first ``count`` items; requests at most ``count`` upstream."""
+        _require_non_negative(count, "count")
+        from rxpy2.internal.operators.flowable.flowable_take import FlowableTake
+        return _assembly(FlowableTake(self, count))
+
+    def limit(self, count: int) -> Flowable[T]:
+        """The first ``count`` items; never requests more than ``count`` upstream in total."""
+        _require_non_negative(count, "count")
+        from rxpy2.internal.operators.flowable.flowable_limit import FlowableLimit
+        return _assembly(FlowableLimit(self, count))
+
+    def skip(self, count: int) -> Flowable[T]:
+        """All but the first ``count`` items."""
+        _require_non_negative(count, "count")
+        if count == 0:
+            return self
+        from rxpy2.internal.operators.flowable.flowable_skip import FlowableSkip
+        return _assembly(FlowableSkip(self, count))
+
+    def take_last(self, count: int) -> Flowable[T]:
+        """The last ``count`` items, emitted after upstream completes, under demand."""
+        _require_non_negative(count, "count")
+        from rxpy2.internal.operators.flowable.flowable_take_last import (
+            FlowableTakeLast,
+            FlowableTakeLastOne,
+        )
+        if count == 0:
+            return self.ignore_elements().to_flowable()
+        if count == 1:
+            return _assembly(FlowableTakeLastOne(self))
+        return _assembly(FlowableTakeLast(self, count))
+
+    def skip_last(self, count: int) -> Flowable[T]:
+        """All but the last ``count`` items."""
+        _require_non_negative(count, "count")
+        if count == 0:
+            return self
+        from rxpy2.internal.operators.flowable.flowable_skip_last import FlowableSkipLast
+        return _assembly(FlowableSkipLast(self, count))
+
+    def take_while(self, predicate: Callable[[T], bool]) -> Flowable[T]:
+        """Items while ``predicate`` holds; completes at the first that fails it."""
+        _require_callable(predicate, "predicate")
+        from rxpy2.internal.operators.flowable.flowable_take_while import FlowableTakeWhile
+        return _assembly(FlowableTakeWhile(self, predicate))
+
+    def skip_while(self, predicate: Callable[[T], bool]) -> Flowable[T]:
+        """Skips items while ``predicate`` holds, then emits all the rest."""
+        _require_callable(predicate, "predicate")
+        from rxpy2.internal.operators.flowable.flowable_skip_while import FlowableSkipWhile
+        return _assembly(FlowableSkipWhile(self, predicate))
+
+    def take_until(self, other: Publisher[Any] | Callable[[T], bool]) -> Flowable[T]:
+        """Items until ``other`` signals an item or completes (or, given a predicate,
+        up to and including the first item for which it is true)."""
+        _require(other, "other")
+        if isinstance(other, Publisher):
+            from rxpy2.internal.operators.flowable.flowable_take_until import FlowableTakeUntil
+            return _assembly(FlowableTakeUntil(self, other))
+        _require_callable(other, "stop_predicate")
+        from rxpy2.internal.operators.flowable.flowable_take_until import (
+            FlowableTakeUntilPredicate,
+        )
+        return _assembly(FlowableTakeUntilPredicate(self, other))
+
+    def skip_until(self, other: Publisher[Any]) -> Flowable[T]:
+        """Skips items until ``other`` signals an item."""
+        _require_publisher(other, "other")
+        from rxpy2.internal.operators.flowable.flowable_skip_until import FlowableSkipUntil
+        return _assembly(FlowableSkipUntil(self, other))
+
+    def element_at(self, index: int, default_item: Any = ABSENT) -> Maybe[T] | Single[T]:
+        """The item at ``index``: a Maybe (empty if too short), or with ``default_item`` a Single."""
+        _require_non_negative(index, "index")
+        from rxpy2.internal.operators.flowable.flowable_element_at import (
+            FlowableElementAtMaybe,
+            FlowableElementAtSingle,
+        )
+        if default_item is ABSENT:
+            return _maybe_assembly(FlowableElementAtMaybe(self, index))
+        _require(default_item, "default_item")
+        return _single_assembly(FlowableElementAtSingle(self, index, default_item, False))
+
+    def element_at_or_error(self, index: int) -> Single[T]:
+        """The item at ``index`` as a Single; ``IndexError`` if the stream is shorter."""
+        _require_non_negative(index, "index")
+        from rxpy2.internal.operators.flowable.flowable_element_at import FlowableElementAtSingle
+        return _single_assembly(FlowableElementAtSingle(self, index, None, True))
+
+    def first(self, default_item: T) -> Single[T]:
+        """The first item, or ``default_item`` if the stream is empty."""
+        return self.element_at(0, default_item)  # type: ignore[return-value]
+
+    def first_element(self) -> Maybe[T]:
+        """The first item as a Maybe (empty if the stream is)."""
+        return self.element_at(0)  # type: ignore[return-value]
+
+    def first_or_error(self) -> Single[T]:
+        """The first item; ``IndexError`` if the stream is empty."""
+        return self.element_at_or_error(0)
+
+    def last(self, default_item: T) -> Single[T]:
+        """The last item, or ``default_item`` if the stream is empty."""
+        _require(default_item, "default_item")
+        from rxpy2.internal.operators.flowable.flowable_last import FlowableLastSingle
+        return _single_assembly(FlowableLastSingle(self, default_item))
+
+    def last_element(self) -> Maybe[T]:
+        """The last item as a Maybe."""
+        from rxpy2.internal.operators.flowable.flowable_last import FlowableLastMaybe
+        return _maybe_assembly(FlowableLastMaybe(self))
+
+    def last_or_error(self) -> Single[T]:
+        """The last item; ``IndexError`` if the stream is empty."""
+        from rxpy2.internal.operators.flowable.flowable_last import FlowableLastSingle
+        return _single_assembly(FlowableLastSingle(self, None))
+
+    def single(self, default_item: T) -> Single[T]:
+        """The only item, ``default_item`` if empty; ``ValueError`` if more than one."""
+        _require(default_item, "default_item")
+        from rxpy2.internal.operators.flowable.flowable_single import FlowableSingleSingle
+        return _single_assembly(FlowableSingleSingle(self, default_item))
+
+    def single_element(self) -> Maybe[T]:
+        """The only item as a Maybe; ``ValueError`` if more than one."""
+        from rxpy2.internal.operators.flowable.flowable_single import FlowableSingleMaybe
+        return _maybe_assembly(FlowableSingleMaybe(self))
+
+    def single_or_error(self) -> Single[T]:
+        """The only item; ``IndexError`` if empty, ``ValueError`` if more than one."""
+        from rxpy2.internal.operators.flowable.flowable_single import FlowableSingleSingle
+        return _single_assembly(FlowableSingleSingle(self, None))
+
+    def distinct(self, key: Callable[[T], Any] | None = None) -> Flowable[T]:
+        """Items whose key (the item itself by default) was not seen before (keys must hash)."""
+        if key is not None:
+            _require_callable(key, "key")
+        from rxpy2.internal.operators.flowable.flowable_distinct import FlowableDistinct
+        return _assembly(FlowableDistinct(self, key))
+
+    def distinct_until_changed(self, key: Callable[[T], Any] | None = None,
+                               comparer: Callable[[Any, Any], bool] | None = None) -> Flowable[T]:
+        """Drops an item whose key equals the previous item's (``comparer(a, b)`` decides)."""
+        if key is not None:
+            _require_callable(key, "key")
+        if comparer is not None:
+            _require_callable(comparer, "comparer")
+        from rxpy2.internal.operators.flowable.flowable_distinct_until_changed import (
+            FlowableDistinctUntilChanged,
+        )
+        return _assembly(FlowableDistinctUntilChanged(self, key, comparer))
+
+    def ignore_elements(self) -> Completable:
+        """Only the terminal event, as a Completable."""
+        from rxpy2.internal.operators.flowable.flowable_ignore_elements import (
+            FlowableIgnoreElementsCompletable,
+        )
+        return _completable_assembly(FlowableIgnoreElementsCompletable(self))
+
+    def default_if_empty(self, default_item: T) -> Flowable[T]:
+        """``default_item`` if the stream completes without items."""
+        _require(default_item, "default_item")
+        from rxpy2.internal.operators.flowable.flowable_default_if_empty import (
+            FlowableDefaultIfEmpty,
+        )
+        return _assembly(FlowableDefaultIfEmpty(self, default_item))
+
+    def switch_if_empty(self, other: Publisher[T]) -> Flowable[T]:
+        """Continue with ``other`` if this stream completes without items."""
+        _require_publisher(other, "other")
+        from rxpy2.internal.operators.flowable.flowable_switch_if_empty import (
+            FlowableSwitchIfEmpty,
+        )
+        return _assembly(FlowableSwitchIfEmpty(self, other))
+
+    # ------------------------------------------------------------------ aggregates
+
+    def count(self) -> Single[int]:
+        """The number of items, as a Single."""
+        from rxpy2.internal.operators.flowable.flowable_count import FlowableCountSingle
+        return _single_assembly(FlowableCountSingle(self))
+
+    def reduce(self, reducer: Callable[[Any, T], Any], seed: Any = ABSENT) -> Any:
+        """Fold the items with ``reducer(acc, item)``.
+
+        Without ``seed``: a Maybe (empty for an empty stream), as
+        ``functools.reduce`` without an initial value. With ``seed``: a Single.
+        """
+        _require_callable(reducer, "reducer")
+        from rxpy2.internal.operators.flowable.flowable_reduce import (
+            FlowableReduceMaybe,
+            FlowableReduceSeedSingle,
+        )
+        if seed is ABSENT:
+            return _maybe_assembly(FlowableReduceMaybe(self, reducer))
+        _require(seed, "seed")
+        return _single_assembly(FlowableReduceSeedSingle(self, lambda: seed, reducer))
+
+    def reduce_with(self, seed_supplier: Callable[[], R],
+                    reducer: Callable[[R, T], R]) -> Single[R]:
+        """Fold with a fresh seed per subscriber, as a Single."""
+        _require_callable(seed_supplier, "seed_supplier")
+        _require_callable(reducer, "reducer")
+        from rxpy2.internal.operators.flowable.flowable_reduce import FlowableReduceSeedSingle
+        return _single_assembly(FlowableReduceSeedSingle(self, seed_supplier, reducer))
+
+    def collect(self, initial_supplier: Callable[[], U],
+                collector: Callable[[U, T], Any]) -> Single[U]:
+        """Collect into a mutable container: ``collector(container, item)`` per item."""
+        _require_callable(initial_supplier, "initial_supplier")
+        _require_callable(collector, "collector")
+        from rxpy2.internal.operators.flowable.flowable_collect import FlowableCollectSingle
+        return _single_assembly(FlowableCollectSingle(self, initial_supplier, collector))
+
+    def to_list(self) -> Single[list[T]]:
+        """All items in a list, as a Single."""
+        from rxpy2.internal.operators.flowable.flowable_to_list import FlowableToListSingle
+        return _single_assembly(FlowableToListSingle(self))
+
+    def to_sorted_list(self, key: Callable[[T], Any] | None = None,
+                       reverse: bool = False) -> Single[list[T]]:
+        """All items in a sorted list (as ``sorted(items, key=key, reverse=reverse)``)."""
+        if key is not None:
+            _require_callable(key, "key")
+        return self.to_list().map(lambda xs: sorted(xs, key=key, reverse=reverse))
+
+    def any(self, predicate: Callable[[T], bool]) -> Single[bool]:
+        """True as soon as an item satisfies ``predicate`` (then upstream is cancelled)."""
+        _require_callable(predicate, "predicate")
+        from rxpy2.internal.operators.flowable.flowable_any import FlowableAnySingle
+        return _single_assembly(FlowableAnySingle(self, predicate))
+
+    def all(self, predicate: Callable[[T], bool]) -> Single[bool]:
+        """False as soon as an item fails ``predicate``; True if none did."""
+        _require_callable(predicate, "predicate")
+        from rxpy2.internal.operators.flowable.flowable_all import FlowableAllSingle
+        return _single_assembly(FlowableAllSingle(self, predicate))
+
+    def contains(self, item: Any) -> Single[bool]:
+        """True if some item equals ``item``."""
+        _require(item, "item")
+        return self.any(lambda x: x == item)
+
+    def is_empty(self) -> Single[bool]:
+        """True if the stream completes without items."""
+        return self.all(lambda _: False)
+
+    def buffer(self, count: int, skip: int | None = None) -> Flowable[list[T]]:
+        """Lists of ``count`` items, a new one every ``skip`` items (``skip`` = ``count`` by default).
+
+        ``skip == count``: consecutive lists; ``skip > count``: items between lists
+        are dropped; ``skip < count``: overlapping lists, emitted after completion
+        under demand (post-complete).
+        """
+        _require_positive(count, "count")
+        if skip is None:
+            skip = count
+        _require_positive(skip, "skip")
+        from rxpy2.internal.operators.flowable.flowable_buffer import FlowableBuffer
+        return _assembly(FlowableBuffer(self, count, skip))
+
+    # ------------------------------------------------------------------ combining
+
+    def start_with(self, item_or_source: T | Publisher[T]) -> Flowable[T]:
+        """Emit an item (or all of a Publisher's items) before this stream's."""
+        _require(item_or_source, "item_or_source")
+        first = (item_or_source if isinstance(item_or_source, Publisher)
+                 else Flowable.just(item_or_source))
+        return Flowable.concat_array(first, self)
+
+    def start_with_iterable(self, items: Iterable[T]) -> Flowable[T]:
+        """Emit the items of ``items`` before this stream's."""
+        return Flowable.concat_array(Flowable.from_iterable(items), self)
+
+    def start_with_array(self, *items: T) -> Flowable[T]:
+        """Emit ``items`` before this stream's."""
+        if not items:
+            return self
+        return Flowable.concat_array(Flowable.just(*items), self)
+
+    def concat_with(self, other: Publisher[T]) -> Flowable[T]:
+        """This stream, then ``other``."""
+        _require_publisher(other, "other")
+        return Flowable.concat_array(self, other)
+
+    # ------------------------------------------------------------------ errors, repetition
+
+    def on_error_return(self, fn: Callable[[BaseException], T]) -> Flowable[T]:
+        """On error, emit ``fn(error)`` and complete."""
+        _require_callable(fn, "fn")
+        from rxpy2.internal.operators.flowable.flowable_on_error_return import (
+            FlowableOnErrorReturn,
+        )
+        return _assembly(FlowableOnErrorReturn(self, fn))
+
+    def on_error_return_item(self, item: T) -> Flowable[T]:
+        """On error, emit ``item`` and complete."""
+        _require(item, "item")
+        return self.on_error_return(lambda _e: item)
+
+    def on_error_resume_next(
+            self, fallback: Publisher[T] | Callable[[BaseException], Publisher[T]]) -> Flowable[T]:
+        """On error, continue with a Publisher (or the one ``fallback(error)`` returns)."""
+        _require(fallback, "fallback")
+        if isinstance(fallback, Publisher):
+            p = fallback
+            fn: Callable[[BaseException], Publisher[T]] = lambda _e: p  # noqa: E731
+        else:
+            _require_callable(fallback, "fallback")
+            fn = fallback
+        from rxpy2.internal.operators.flowable.flowable_on_error_next import FlowableOnErrorNext
+        return _assembly(FlowableOnErrorNext(self, fn))
+
+    def retry(self, times: int = LONG_MAX,
+              predicate: Callable[[BaseException], bool] | None = None) -> Flowable[T]:
+        """Resubscribe on error, at most ``times`` times and while ``predicate(error)`` holds."""
+        _require_non_negative(times, "times")
+        if predicate is not None:
+            _require_callable(predicate, "predicate")
+        from rxpy2.internal.operators.flowable.flowable_retry import FlowableRetry
+        return _assembly(FlowableRetry(self, times, predicate))
+
+    def repeat(self, times: int = LONG_MAX) -> Flowable[T]:
+        """Subscribe ``times`` times in a row (forever by default); ``repeat(0)`` is empty."""
+        _require_non_negative(times, "times")
+        if times == 0:
+            return Flowable.empty()
+        from rxpy2.internal.operators.flowable.flowable_repeat import FlowableRepeat
+        return _assembly(FlowableRepeat(self, times))
+
+    def repeat_until(self, stop: Callable[[], bool]) -> Flowable[T]:
+        """Resubscribe on completion until ``stop()`` returns True."""
+        _require_callable(stop, "stop")
+        from rxpy2.internal.operators.flowable.flowable_repeat import FlowableRepeatUntil
+        return _assembly(FlowableRepeatUntil(self, stop))
+
+    # ------------------------------------------------------------------ side effects
+
+    def do_on_next(self, fn: Callable[[T], Any]) -> Flowable[T]:
+        _require_callable(fn, "on_next")
+        return self.do_on_each(on_next=fn)
+
+    def do_on_error(self, fn: Callable[[BaseException], Any]) -> Flowable[T]:
+        _require_callable(fn, "on_error")
+        return self.do_on_each(on_error=fn)
+
+    def do_on_complete(self, fn: Callable[[], Any]) -> Flowable[T]:
+        _require_callable(fn, "on_complete")
+        return self.do_on_each(on_complete=fn)
+
+    def do_on_terminate(self, fn: Callable[[], Any]) -> Flowable[T]:
+        """Run ``fn()`` just before ``on_error`` or ``on_complete`` goes downstream."""
+        _require_callable(fn, "on_terminate")
+        return self.do_on_each(on_error=lambda _e: fn(), on_complete=fn)
+
+    def do_after_terminate(self, fn: Callable[[], Any]) -> Flowable[T]:
+        """Run ``fn()`` just after ``on_error`` or ``on_complete`` went downstream."""
+        _require_callable(fn, "on_after_terminate")
+        return self.do_on_each(on_after_terminate=fn)
+
+    def do_on_each(self, on_next: Callable[[T], Any] | None = None,
+                   on_error: Callable[[BaseException], Any] | None = None,
+                   on_complete: Callable[[], Any] | None = None,
+                   on_after_terminate: Callable[[], Any] | None = None) -> Flowable[T]:
+        """Call the given functions as signals pass (before they go downstream)."""
+        for f, name in ((on_next, "on_next"), (on_error, "on_error"),
+                        (on_complete, "on_complete"), (on_after_terminate, "on_after_terminate")):
+            if f is not None:
+                _require_callable(f, name)
+        from rxpy2.internal.operators.flowable.flowable_do_on_each import FlowableDoOnEach
+        return _assembly(FlowableDoOnEach(self, on_next, on_error, on_complete,
+                                          on_after_terminate))
+
+    def do_after_next(self, fn: Callable[[T], Any]) -> Flowable[T]:
+        """Call ``fn(item)`` after each item went downstream."""
+        _require_callable(fn, "on_after_next")
+        from rxpy2.internal.operators.flowable.flowable_do_after_next import FlowableDoAfterNext
+        return _assembly(FlowableDoAfterNext(self, fn))
+
+    def do_on_subscribe(self, fn: Callable[[Subscription], Any]) -> Flowable[T]:
+        _require_callable(fn, "on_subscribe")
+        return self.do_on_lifecycle(on_subscribe=fn)
+
+    def do_on_request(self, fn: Callable[[int], Any]) -> Flowable[T]:
+        _require_callable(fn, "on_request")
+        return self.do_on_lifecycle(on_request=fn)
+
+    def do_on_cancel(self, fn: Callable[[], Any]) -> Flowable[T]:
+        _require_callable(fn, "on_cancel")
+        return self.do_on_lifecycle(on_cancel=fn)
+
+    def do_on_lifecycle(self, on_subscribe: Callable[[Subscription], Any] | None = None,
+                        on_request: Callable[[int], Any] | None = None,
+                        on_cancel: Callable[[], Any] | None = None) -> Flowable[T]:
+        """Call the given functions on subscription, each request and cancellation."""
+        for f, name in ((on_subscribe, "on_subscribe"), (on_request, "on_request"),
+                        (on_cancel, "on_cancel")):
+            if f is not None:
+                _require_callable(f, name)
+        from rxpy2.internal.operators.flowable.flowable_do_on_lifecycle import (
+            FlowableDoOnLifecycle,
+        )
+        return _assembly(FlowableDoOnLifecycle(self, on_subscribe, on_request, on_cancel))
+
+    def do_finally(self, fn: Callable[[], Any]) -> Flowable[T]:
+        """Call ``fn()`` once after termination or cancellation, whichever comes first."""
+        _require_callable(fn, "on_finally")
+        from rxpy2.internal.operators.flowable.flowable_do_finally import FlowableDoFinally
+        return _assembly(FlowableDoFinally(self, fn))
+
+    # ------------------------------------------------------------------ conversions
+
+    def blocking_subscribe(self, on_next: Callable[[T], Any] | None = None,
+                           on_error: Callable[[BaseException], Any] | None = None,
+                           on_complete: Callable[[], Any] | None = None) -> None:
+        """Subscribe and block the calling thread until the stream terminates.
+
+        Without ``on_error`` the stream's error is raised in the calling thread.
+        """
+        from rxpy2.internal.operators.flowable.flowable_blocking import blocking_subscribe
+        blocking_subscribe(self, on_next, on_error, on_complete)
+
+    def blocking_iterable(self, buffer_size: int = BUFFER_SIZE) -> Iterable[T]:
+        """An iterable over the items, blocking while waiting; a bounded buffer in between."""
+        _require_positive(buffer_size, "buffer_size")
+        from rxpy2.internal.operators.flowable.flowable_blocking import BlockingIterable
+        return BlockingIterable(self, buffer_size)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        """``for x in flowable`` iterates :meth:`blocking_iterable`."""
+        return iter(self.blocking_iterable())
+
+
+def _single_assembly(s: Any) -> Any:
+    return plugins.on_assembly("single", s) if plugins.hooks_active else s
+
+
+def _maybe_assembly(s: Any) -> Any:
+    return plugins.on_assembly("maybe", s) if plugins.hooks_active else s
+
+
+def _completable_assembly(s: Any) -> Any:
+    return plugins.on_assembly("completable", s) if plugins.hooks_active else s

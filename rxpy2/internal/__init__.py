@@ -1,0 +1,2 @@
+"""rxpy2's internals: private like RxJava's ``io.reactivex.internal``, but documented and
+meant to be read and reused by operator authors."""

@@ -1,0 +1,291 @@
+"""Atomic variables with Java's ``java.util.concurrent.atomic`` API.
+
+Two backends implement the same API:
+
+``lock``
+    a plain Python attribute guarded by a ``threading.Lock`` for every write and
+    read-modify-write; plain reads are lock-free (an attribute load is atomic).
+``hardware``
+    the ``atomics`` package's lock-free CPU instructions for the integer types
+    (``AtomicLong``, ``AtomicInteger``, ``AtomicBoolean``). ``AtomicReference``
+    holds a Python object, which no CPU instruction can swap through that
+    package, so it is lock-guarded in both backends.
+
+The backend is chosen once, at import, by the environment variable
+``RXPY2_ATOMICS`` (``lock`` or ``hardware``); :data:`BACKEND` tells which one is
+in force. The default is ``lock`` because it is the faster one through Python:
+``benchmarks/bench_atomics.py`` measures both (see ``docs/performance.md``).
+Both pass the same race tests (``tests/internal/test_atomic.py``).
+"""
+
+from __future__ import annotations
+
+import os
+from threading import Lock
+from typing import Generic, TypeVar
+
+__all__ = [
+    "BACKEND",
+    "AtomicBoolean",
+    "AtomicInteger",
+    "AtomicLong",
+    "AtomicReference",
+    "LockAtomicBoolean",
+    "LockAtomicLong",
+    "HardwareAtomicBoolean",
+    "HardwareAtomicLong",
+]
+
+V = TypeVar("V")
+
+
+class LockAtomicLong:
+    """An integer cell; every write or read-modify-write holds a lock."""
+
+    __slots__ = ("_value", "_lock")
+
+    def __init__(self, value: int = 0) -> None:
+        self._value = value
+        self._lock = Lock()
+
+    def get(self) -> int:
+        return self._value
+
+    def set(self, value: int) -> None:
+        with self._lock:
+            self._value = value
+
+    lazy_set = set
+
+    def compare_and_set(self, expect: int, update: int) -> bool:
+        with self._lock:
+            if self._value == expect:
+                self._value = update
+                return True
+            return False
+
+    def get_and_set(self, value: int) -> int:
+        with self._lock:
+            old = self._value
+            self._value = value
+            return old
+
+    def get_and_add(self, delta: int) -> int:
+        with self._lock:
+            old = self._value
+            self._value = old + delta
+            return old
+
+    def add_and_get(self, delta: int) -> int:
+        with self._lock:
+            v = self._value + delta
+            self._value = v
+            return v
+
+    def get_and_increment(self) -> int:
+        with self._lock:
+            old = self._value
+            self._value = old + 1
+            return old
+
+    def increment_and_get(self) -> int:
+        with self._lock:
+            v = self._value + 1
+            self._value = v
+            return v
+
+    def get_and_decrement(self) -> int:
+        with self._lock:
+            old = self._value
+            self._value = old - 1
+            return old
+
+    def decrement_and_get(self) -> int:
+        with self._lock:
+            v = self._value - 1
+            self._value = v
+            return v
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._value})"
+
+
+class LockAtomicBoolean:
+    """A boolean cell; writes and compare-and-set hold a lock."""
+
+    __slots__ = ("_value", "_lock")
+
+    def __init__(self, value: bool = False) -> None:
+        self._value = bool(value)
+        self._lock = Lock()
+
+    def get(self) -> bool:
+        return self._value
+
+    def set(self, value: bool) -> None:
+        with self._lock:
+            self._value = bool(value)
+
+    lazy_set = set
+
+    def compare_and_set(self, expect: bool, update: bool) -> bool:
+        with self._lock:
+            if self._value == expect:
+                self._value = bool(update)
+                return True
+            return False
+
+    def get_and_set(self, value: bool) -> bool:
+        with self._lock:
+            old = self._value
+            self._value = bool(value)
+            return old
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._value})"
+
+
+class AtomicReference(Generic[V]):
+    """An object reference; compare-and-set compares by identity (``is``), as Java does."""
+
+    __slots__ = ("_value", "_lock")
+
+    def __init__(self, value: V | None = None) -> None:
+        self._value = value
+        self._lock = Lock()
+
+    def get(self) -> V | None:
+        return self._value
+
+    def set(self, value: V | None) -> None:
+        with self._lock:
+            self._value = value
+
+    lazy_set = set
+
+    def compare_and_set(self, expect: V | None, update: V | None) -> bool:
+        with self._lock:
+            if self._value is expect:
+                self._value = update
+                return True
+            return False
+
+    def get_and_set(self, value: V | None) -> V | None:
+        with self._lock:
+            old = self._value
+            self._value = value
+            return old
+
+    def __repr__(self) -> str:
+        return f"AtomicReference({self._value!r})"
+
+
+try:  # the hardware backend needs the ``atomics`` package (a declared dependency)
+    import atomics as _atomics
+except ImportError:  # pragma: no cover - only without the dependency
+    _atomics = None
+
+
+class HardwareAtomicLong:
+    """A signed 64-bit integer cell on the CPU's atomic instructions (``atomics`` package).
+
+    Values wrap at 64 bits like Java's ``long``; rxpy2's request accounting caps at
+    ``LONG_MAX`` and so never wraps.
+    """
+
+    __slots__ = ("_a",)
+
+    def __init__(self, value: int = 0) -> None:
+        if _atomics is None:  # pragma: no cover
+            raise RuntimeError("the 'atomics' package is not installed")
+        self._a = _atomics.atomic(width=8, atype=_atomics.INT)
+        self._a.store(value)
+
+    def get(self) -> int:
+        return self._a.load()
+
+    def set(self, value: int) -> None:
+        self._a.store(value)
+
+    lazy_set = set
+
+    def compare_and_set(self, expect: int, update: int) -> bool:
+        return self._a.cmpxchg_strong(expect, update).success
+
+    def get_and_set(self, value: int) -> int:
+        return self._a.exchange(value)
+
+    def get_and_add(self, delta: int) -> int:
+        return self._a.fetch_add(delta)
+
+    def add_and_get(self, delta: int) -> int:
+        return self._a.fetch_add(delta) + delta
+
+    def get_and_increment(self) -> int:
+        return self._a.fetch_inc()
+
+    def increment_and_get(self) -> int:
+        return self._a.fetch_inc() + 1
+
+    def get_and_decrement(self) -> int:
+        return self._a.fetch_dec()
+
+    def decrement_and_get(self) -> int:
+        return self._a.fetch_dec() - 1
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.get()})"
+
+
+class HardwareAtomicBoolean:
+    """A boolean cell on a 1-byte hardware atomic."""
+
+    __slots__ = ("_a",)
+
+    def __init__(self, value: bool = False) -> None:
+        if _atomics is None:  # pragma: no cover
+            raise RuntimeError("the 'atomics' package is not installed")
+        self._a = _atomics.atomic(width=1, atype=_atomics.UINT)
+        self._a.store(1 if value else 0)
+
+    def get(self) -> bool:
+        return self._a.load() != 0
+
+    def set(self, value: bool) -> None:
+        self._a.store(1 if value else 0)
+
+    lazy_set = set
+
+    def compare_and_set(self, expect: bool, update: bool) -> bool:
+        return self._a.cmpxchg_strong(1 if expect else 0, 1 if update else 0).success
+
+    def get_and_set(self, value: bool) -> bool:
+        return self._a.exchange(1 if value else 0) != 0
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.get()})"
+
+
+def _select_backend() -> str:
+    name = os.environ.get("RXPY2_ATOMICS", "lock").strip().lower() or "lock"
+    if name not in ("lock", "hardware"):
+        raise ValueError(f"RXPY2_ATOMICS must be 'lock' or 'hardware', not {name!r}")
+    if name == "hardware" and _atomics is None:  # pragma: no cover
+        raise RuntimeError("RXPY2_ATOMICS=hardware needs the 'atomics' package")
+    return name
+
+
+#: The backend in force: ``"lock"`` (default) or ``"hardware"``.
+BACKEND: str = _select_backend()
+
+AtomicLong: type[LockAtomicLong] | type[HardwareAtomicLong]
+AtomicBoolean: type[LockAtomicBoolean] | type[HardwareAtomicBoolean]
+if BACKEND == "hardware":
+    AtomicLong = HardwareAtomicLong
+    AtomicBoolean = HardwareAtomicBoolean
+else:
+    AtomicLong = LockAtomicLong
+    AtomicBoolean = LockAtomicBoolean
+
+#: Java's AtomicInteger: the same cell as AtomicLong (Python ints have no width).
+AtomicInteger = AtomicLong

@@ -1,0 +1,108 @@
+"""Operator-fusion protocol (RxJava 2's ``io.reactivex.internal.fuseable``).
+
+Macro fusion (assembly time) uses two markers:
+
+* :class:`Callable` — a source that produces at most one item when subscribed;
+  ``call()`` returns it, ``None`` for "empty", or raises.
+* :class:`ScalarCallable` — a Callable whose ``call()`` is a constant known at
+  assembly time and never raises (``just(x)``, ``empty()``).
+
+Micro fusion (subscribe time): an upstream whose Subscription is a
+:class:`QueueSubscription` lets the downstream pull items with ``poll()``
+instead of receiving ``on_next``:
+
+* ``request_fusion(mode)`` is called once, right in ``on_subscribe`` before any
+  ``request``; the answer is the mode granted: ``NONE``, ``SYNC`` or ``ASYNC``.
+* SYNC: the upstream is a synchronous finite source; the consumer polls it
+  directly, ``poll()`` returning ``None`` means the end; no ``request`` is ever
+  made and no ``on_next`` is ever delivered.
+* ASYNC: the upstream still signals ``on_next`` (with a dummy item, ignored) to
+  say "something is ready", and ``on_error``/``on_complete``; the consumer
+  drains with ``poll()`` (``None`` = nothing now) and still requests.
+* ``BOUNDARY`` is added to a request when the consumer will poll from another
+  thread than the producer: a stage whose user function must not move threads
+  refuses fusion then.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from typing import Generic, TypeVar
+
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import Subscription
+
+__all__ = [
+    "ANY",
+    "ASYNC",
+    "BOUNDARY",
+    "NONE",
+    "SYNC",
+    "Callable",
+    "ConditionalSubscriber",
+    "HasUpstreamPublisher",
+    "QueueSubscription",
+    "ScalarCallable",
+]
+
+T = TypeVar("T")
+
+NONE = 0
+SYNC = 1
+ASYNC = 2
+ANY = SYNC | ASYNC
+BOUNDARY = 4
+
+
+class QueueSubscription(Subscription, Generic[T]):
+    """A Subscription that may also act as a queue of its upstream's items."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def request_fusion(self, mode: int) -> int:
+        """Ask for ``mode`` (SYNC, ASYNC or ANY, maybe with BOUNDARY); return the mode granted."""
+
+    @abstractmethod
+    def poll(self) -> T | None:
+        """The next item, or ``None`` (SYNC: the end; ASYNC: nothing now). May raise."""
+
+    @abstractmethod
+    def is_empty(self) -> bool: ...
+
+    @abstractmethod
+    def clear(self) -> None: ...
+
+    def offer(self, item: T) -> bool:
+        raise NotImplementedError("QueueSubscription.offer should not be called")
+
+
+class ConditionalSubscriber(FlowableSubscriber[T], Generic[T]):
+    """A subscriber that tells whether it consumed an item, so a dropped one costs no request."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def try_on_next(self, item: T) -> bool:
+        """Like ``on_next``; return False when the item was dropped (it did not use demand)."""
+
+
+class Callable(Generic[T]):
+    """Marker: a source that yields at most one item when subscribed (``call()``)."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def call(self) -> T | None: ...
+
+
+class ScalarCallable(Callable[T], Generic[T]):
+    """Marker: a constant scalar source; ``call()`` never raises."""
+
+    __slots__ = ()
+
+
+class HasUpstreamPublisher(Generic[T]):
+    """Marker of an operator with one upstream Publisher, kept in its ``source`` attribute."""
+
+    __slots__ = ()

@@ -1,0 +1,93 @@
+"""Request accounting capped at ``LONG_MAX`` (unbounded), as the operator guide describes."""
+
+from __future__ import annotations
+
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.reactivestreams import LONG_MAX, LONG_MIN
+
+__all__ = ["BackpressureHelper"]
+
+
+class BackpressureHelper:
+    """Static helpers over an ``AtomicLong`` of outstanding demand.
+
+    A counter at ``LONG_MAX`` means unbounded demand and stays there (§3.17);
+    ``*_cancel`` variants also respect ``LONG_MIN`` as a "cancelled" mark that
+    nothing changes any more.
+    """
+
+    __slots__ = ()
+
+    @staticmethod
+    def add_cap(a: int, b: int) -> int:
+        """``a + b`` capped at ``LONG_MAX``."""
+        u = a + b
+        return LONG_MAX if u > LONG_MAX else u
+
+    @staticmethod
+    def multiply_cap(a: int, b: int) -> int:
+        """``a * b`` capped at ``LONG_MAX``."""
+        u = a * b
+        return LONG_MAX if u > LONG_MAX else u
+
+    @staticmethod
+    def add(requested: AtomicLong, n: int) -> int:
+        """Add ``n`` to ``requested`` capped at ``LONG_MAX``; return the previous value."""
+        while True:
+            r = requested.get()
+            if r == LONG_MAX:
+                return LONG_MAX
+            u = r + n
+            if u > LONG_MAX:
+                u = LONG_MAX
+            if requested.compare_and_set(r, u):
+                return r
+
+    @staticmethod
+    def add_cancel(requested: AtomicLong, n: int) -> int:
+        """As :meth:`add`, but leave a ``LONG_MIN`` (cancelled) counter alone."""
+        while True:
+            r = requested.get()
+            if r == LONG_MIN:
+                return LONG_MIN
+            if r == LONG_MAX:
+                return LONG_MAX
+            u = r + n
+            if u > LONG_MAX:
+                u = LONG_MAX
+            if requested.compare_and_set(r, u):
+                return r
+
+    @staticmethod
+    def produced(requested: AtomicLong, n: int) -> int:
+        """Subtract ``n`` emitted items unless unbounded; return the new value."""
+        while True:
+            current = requested.get()
+            if current == LONG_MAX:
+                return LONG_MAX
+            update = current - n
+            if update < 0:
+                from rxpy2 import plugins
+                plugins.on_error(
+                    RuntimeError(f"More produced than requested: {update}"))
+                update = 0
+            if requested.compare_and_set(current, update):
+                return update
+
+    @staticmethod
+    def produced_cancel(requested: AtomicLong, n: int) -> int:
+        """As :meth:`produced`, but leave a ``LONG_MIN`` (cancelled) counter alone."""
+        while True:
+            current = requested.get()
+            if current == LONG_MIN:
+                return LONG_MIN
+            if current == LONG_MAX:
+                return LONG_MAX
+            update = current - n
+            if update < 0:
+                from rxpy2 import plugins
+                plugins.on_error(
+                    RuntimeError(f"More produced than requested: {update}"))
+                update = 0
+            if requested.compare_and_set(current, update):
+                return update

@@ -1,0 +1,1 @@
+"""Flowable operators: ``flowable_x.py`` holds ``FlowableX`` and its subscriber(s)."""

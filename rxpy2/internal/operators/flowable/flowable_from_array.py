@@ -1,0 +1,181 @@
+"""Flowable.from_array / just(a, b, ...): the items of a sequence, by index; fuses in SYNC mode."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Generic, TypeVar
+
+from rxpy2.flowable import Flowable
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.fuseable import SYNC, ConditionalSubscriber
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.subscriptions.basic import BasicQueueSubscription
+from rxpy2.reactivestreams import LONG_MAX, Subscriber
+
+__all__ = ["FlowableFromArray"]
+
+T = TypeVar("T")
+
+
+def _none_at(i: int) -> TypeError:
+    return TypeError(f"The element at index {i} is None")
+
+
+class FlowableFromArray(Flowable[T], Generic[T]):
+    __slots__ = ("array",)
+
+    def __init__(self, array: Sequence[T]) -> None:
+        self.array = array
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        if isinstance(subscriber, ConditionalSubscriber):
+            subscriber.on_subscribe(ArrayConditionalSubscription(subscriber, self.array))
+        else:
+            subscriber.on_subscribe(ArraySubscription(subscriber, self.array))
+
+
+class _BaseArraySubscription(BasicQueueSubscription[T], Generic[T]):
+    __slots__ = ("downstream", "array", "index", "cancelled", "requested")
+
+    def __init__(self, downstream: Subscriber[T], array: Sequence[T]) -> None:
+        self.downstream = downstream
+        self.array = array
+        self.index = 0
+        self.cancelled = False
+        self.requested = AtomicLong()
+
+    def request(self, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):
+            if BackpressureHelper.add(self.requested, n) == 0:  # §3.3: one emitter at a time
+                if n == LONG_MAX:
+                    self.fast_path()
+                else:
+                    self.slow_path(n)
+
+    def fast_path(self) -> None:
+        raise NotImplementedError
+
+    def slow_path(self, r: int) -> None:
+        raise NotImplementedError
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+    def request_fusion(self, mode: int) -> int:
+        return mode & SYNC
+
+    def poll(self) -> T | None:
+        i = self.index
+        a = self.array
+        if i == len(a):
+            return None
+        self.index = i + 1
+        v = a[i]
+        if v is None:
+            raise _none_at(i)
+        return v
+
+    def is_empty(self) -> bool:
+        return self.index == len(self.array)
+
+    def clear(self) -> None:
+        self.index = len(self.array)
+
+
+class ArraySubscription(_BaseArraySubscription[T]):
+    __slots__ = ()
+
+    def fast_path(self) -> None:
+        arr = self.array
+        a = self.downstream
+        on_next = a.on_next
+        for i in range(self.index, len(arr)):
+            if self.cancelled:
+                return
+            v = arr[i]
+            if v is None:
+                a.on_error(_none_at(i))
+                return
+            on_next(v)
+        if not self.cancelled:
+            a.on_complete()
+
+    def slow_path(self, r: int) -> None:
+        arr = self.array
+        f = len(arr)
+        e = 0
+        i = self.index
+        a = self.downstream
+        requested = self.requested
+        while True:
+            while e != r and i != f:
+                if self.cancelled:
+                    return
+                v = arr[i]
+                if v is None:
+                    a.on_error(_none_at(i))
+                    return
+                a.on_next(v)
+                e += 1
+                i += 1
+            if i == f:
+                if not self.cancelled:
+                    a.on_complete()
+                return
+            r = requested.get()
+            if e == r:
+                self.index = i
+                r = requested.add_and_get(-e)
+                if r == 0:
+                    return
+                e = 0
+
+
+class ArrayConditionalSubscription(_BaseArraySubscription[T]):
+    __slots__ = ()
+
+    def fast_path(self) -> None:
+        arr = self.array
+        a = self.downstream
+        try_on_next = a.try_on_next
+        for i in range(self.index, len(arr)):
+            if self.cancelled:
+                return
+            v = arr[i]
+            if v is None:
+                a.on_error(_none_at(i))
+                return
+            try_on_next(v)
+        if not self.cancelled:
+            a.on_complete()
+
+    def slow_path(self, r: int) -> None:
+        arr = self.array
+        f = len(arr)
+        e = 0
+        i = self.index
+        a = self.downstream
+        requested = self.requested
+        while True:
+            while e != r and i != f:
+                if self.cancelled:
+                    return
+                v = arr[i]
+                if v is None:
+                    a.on_error(_none_at(i))
+                    return
+                if a.try_on_next(v):
+                    e += 1
+                i += 1
+            if i == f:
+                if not self.cancelled:
+                    a.on_complete()
+                return
+            r = requested.get()
+            if e == r:
+                self.index = i
+                r = requested.add_and_get(-e)
+                if r == 0:
+                    return
+                e = 0

@@ -1,0 +1,24 @@
+"""Flowable.from_publisher: a Flowable view of any Reactive Streams Publisher."""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+from rxpy2.flowable import Flowable
+from rxpy2.reactivestreams import Publisher, Subscriber
+
+__all__ = ["FlowableFromPublisher"]
+
+T = TypeVar("T")
+
+
+class FlowableFromPublisher(Flowable[T], Generic[T]):
+    """Subscribes the (already spec-checked) subscriber to the foreign Publisher directly."""
+
+    __slots__ = ("publisher",)
+
+    def __init__(self, publisher: Publisher[T]) -> None:
+        self.publisher = publisher
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        self.publisher.subscribe(subscriber)

@@ -1,0 +1,112 @@
+"""Flowable.map: apply a function to each item; fuses (SYNC/ASYNC) by mapping in ``poll``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+from rxpy2.flowable import Flowable
+from rxpy2.internal.fuseable import NONE, ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.subscribers.basic_fuseable import (
+    BasicFuseableConditionalSubscriber,
+    BasicFuseableSubscriber,
+)
+from rxpy2.reactivestreams import Publisher, Subscriber
+
+__all__ = ["FlowableMap"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def _none_result() -> TypeError:
+    return TypeError("The mapper function returned None")
+
+
+class FlowableMap(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
+    __slots__ = ("source", "mapper")
+
+    def __init__(self, source: Publisher[T], mapper: Callable[[T], R]) -> None:
+        self.source = source
+        self.mapper = mapper
+
+    def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
+        if isinstance(subscriber, ConditionalSubscriber):
+            self.source.subscribe(MapConditionalSubscriber(subscriber, self.mapper))
+        else:
+            self.source.subscribe(MapSubscriber(subscriber, self.mapper))
+
+
+class MapSubscriber(BasicFuseableSubscriber[T, R], Generic[T, R]):
+    def __init__(self, downstream: Subscriber[R], mapper: Callable[[T], R]) -> None:
+        super().__init__(downstream)
+        self.mapper = mapper
+
+    def on_next(self, item: T) -> None:
+        if self.done:
+            return
+        if self.source_mode != NONE:  # ASYNC fused: the item is a "ready" signal
+            self.downstream.on_next(None)  # type: ignore[arg-type]
+            return
+        try:
+            v = self.mapper(item)
+        except Exception as e:
+            self.fail(e)
+            return
+        if v is None:
+            self.fail(_none_result())
+            return
+        self.downstream.on_next(v)
+
+    def poll(self) -> R | None:
+        t = self.qs.poll()  # type: ignore[union-attr]
+        if t is None:
+            return None
+        v = self.mapper(t)
+        if v is None:
+            raise _none_result()
+        return v
+
+
+class MapConditionalSubscriber(BasicFuseableConditionalSubscriber[T, R], Generic[T, R]):
+    def __init__(self, downstream: ConditionalSubscriber[R], mapper: Callable[[T], R]) -> None:
+        super().__init__(downstream)
+        self.mapper = mapper
+
+    def on_next(self, item: T) -> None:
+        if self.done:
+            return
+        if self.source_mode != NONE:
+            self.downstream.on_next(None)
+            return
+        try:
+            v = self.mapper(item)
+        except Exception as e:
+            self.fail(e)
+            return
+        if v is None:
+            self.fail(_none_result())
+            return
+        self.downstream.on_next(v)
+
+    def try_on_next(self, item: T) -> bool:
+        if self.done:
+            return True  # nothing more will come; don't ask for a replacement
+        try:
+            v = self.mapper(item)
+        except Exception as e:
+            self.fail(e)
+            return True
+        if v is None:
+            self.fail(_none_result())
+            return True
+        return self.downstream.try_on_next(v)
+
+    def poll(self) -> R | None:
+        t = self.qs.poll()  # type: ignore[union-attr]
+        if t is None:
+            return None
+        v = self.mapper(t)
+        if v is None:
+            raise _none_result()
+        return v

@@ -1,0 +1,53 @@
+"""DeferredScalarSubscriber: consumes the whole upstream, then emits one item under demand.
+
+Base of reduce-like operators (``count``, ``reduce``, ``last``, ``to_list`` ...):
+a subclass updates ``self.value`` (and sets ``self.has_value``) in ``on_next``;
+on completion the value is emitted when the downstream has requested, whatever
+the order of the two events.
+"""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.subscriptions.deferred_scalar import DeferredScalarSubscription
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
+
+__all__ = ["DeferredScalarSubscriber"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class DeferredScalarSubscriber(DeferredScalarSubscription[R], FlowableSubscriber[T],
+                               Generic[T, R]):
+    __slots__ = ("upstream", "has_value")
+
+    def __init__(self, downstream: Subscriber[R]) -> None:
+        super().__init__(downstream)
+        self.upstream: Subscription | None = None
+        self.has_value = False
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if SubscriptionHelper.validate(self.upstream, s):
+            self.upstream = s
+            self.downstream.on_subscribe(self)
+            s.request(LONG_MAX)
+
+    def on_error(self, error: BaseException) -> None:
+        self.value = None
+        self.downstream.on_error(error)
+
+    def on_complete(self) -> None:
+        if self.has_value:
+            self.complete(self.value)  # type: ignore[arg-type]
+        else:
+            self.downstream.on_complete()
+
+    def cancel(self) -> None:
+        super().cancel()
+        up = self.upstream
+        if up is not None:
+            up.cancel()

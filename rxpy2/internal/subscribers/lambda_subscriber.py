@@ -1,0 +1,106 @@
+"""LambdaSubscriber: the subscriber behind ``Flowable.subscribe(on_next, on_error, on_complete)``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.disposables import Disposable
+from rxpy2.exceptions import CompositeException, OnErrorNotImplementedException
+from rxpy2.internal.atomic import AtomicReference
+from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import LONG_MAX, Subscription
+
+__all__ = ["LambdaSubscriber"]
+
+T = TypeVar("T")
+
+
+def _request_all(s: Subscription) -> None:
+    s.request(LONG_MAX)
+
+
+def _missing_on_error(e: BaseException) -> None:
+    plugins.on_error(OnErrorNotImplementedException(e))
+
+
+class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, Generic[T]):
+    """Calls the given functions; a raising ``on_next`` cancels upstream and goes to ``on_error``.
+
+    Without ``on_error`` an error goes to :func:`rxpy2.plugins.on_error` wrapped in
+    :class:`OnErrorNotImplementedException`. ``on_subscribe`` defaults to
+    requesting everything (``LONG_MAX``).
+    """
+
+    __slots__ = ("_on_next", "_on_error", "_on_complete", "_on_subscribe", "upstream", "_done")
+
+    def __init__(self, on_next: Callable[[T], Any] | None = None,
+                 on_error: Callable[[BaseException], Any] | None = None,
+                 on_complete: Callable[[], Any] | None = None,
+                 on_subscribe: Callable[[Subscription], Any] | None = None) -> None:
+        self._on_next = on_next
+        self._on_error = on_error if on_error is not None else _missing_on_error
+        self._on_complete = on_complete
+        self._on_subscribe = on_subscribe if on_subscribe is not None else _request_all
+        self.upstream: AtomicReference[Subscription] = AtomicReference()
+        self._done = False
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if SubscriptionHelper.set_once(self.upstream, s):
+            try:
+                self._on_subscribe(self)
+            except Exception as e:
+                s.cancel()
+                self.on_error(e)
+
+    def on_next(self, item: T) -> None:
+        if self._done:
+            return
+        f = self._on_next
+        if f is not None:
+            try:
+                f(item)
+            except Exception as e:
+                self.upstream.get().cancel()  # type: ignore[union-attr]
+                self.on_error(e)
+
+    def on_error(self, error: BaseException) -> None:
+        if not self._done and self.upstream.get() is not CANCELLED:
+            self._done = True
+            self.upstream.lazy_set(CANCELLED)
+            try:
+                self._on_error(error)
+            except Exception as e:
+                plugins.on_error(CompositeException(error, e))
+        else:
+            plugins.on_error(error)
+
+    def on_complete(self) -> None:
+        if not self._done and self.upstream.get() is not CANCELLED:
+            self._done = True
+            self.upstream.lazy_set(CANCELLED)
+            f = self._on_complete
+            if f is not None:
+                try:
+                    f()
+                except Exception as e:
+                    plugins.on_error(e)
+
+    def request(self, n: int) -> None:
+        s = self.upstream.get()
+        if s is not None:
+            s.request(n)
+
+    def cancel(self) -> None:
+        SubscriptionHelper.cancel(self.upstream)
+
+    def dispose(self) -> None:
+        self.cancel()
+
+    def is_disposed(self) -> bool:
+        return self.upstream.get() is CANCELLED
+
+    def has_custom_on_error(self) -> bool:
+        return self._on_error is not _missing_on_error

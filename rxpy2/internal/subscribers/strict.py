@@ -1,0 +1,75 @@
+"""StrictSubscriber: holds any plain Subscriber to the Reactive Streams spec to the letter.
+
+``Flowable.subscribe`` wraps every Subscriber that is not a FlowableSubscriber
+in one, so a user-written Subscriber gets the spec's guarantees even though the
+operators inside use RxJava's relaxations:
+
+* §1.3/§1.9: ``on_subscribe`` is signalled first, and its requests are
+  deferred until it returns ... in fact they are handed to the upstream as soon
+  as it is set, but signals are serialized with a half-serializer.
+* §2.12/§2.5: a second ``on_subscribe`` cancels the new Subscription and ends
+  the stream with a ProtocolViolationException.
+* §3.9: ``request(n <= 0)`` cancels upstream and signals
+  ``on_error(ValueError)``.
+* §2.3: ``request``/``cancel`` after a terminal signal are no-ops.
+"""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+from rxpy2.exceptions import ProtocolViolationException
+from rxpy2.internal.atomic import AtomicBoolean, AtomicInteger, AtomicLong, AtomicReference
+from rxpy2.internal.helpers.exception_helper import AtomicThrowable
+from rxpy2.internal.helpers.half_serializer import HalfSerializer
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import Subscriber, Subscription
+
+__all__ = ["StrictSubscriber"]
+
+T = TypeVar("T")
+
+
+class StrictSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+    __slots__ = ("downstream", "error", "requested", "upstream", "once", "wip", "done")
+
+    def __init__(self, downstream: Subscriber[T]) -> None:
+        self.downstream = downstream
+        self.error = AtomicThrowable()
+        self.requested = AtomicLong()
+        self.upstream: AtomicReference[Subscription] = AtomicReference()
+        self.once = AtomicBoolean()
+        self.wip = AtomicInteger()
+        self.done = False
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if self.once.compare_and_set(False, True):
+            self.downstream.on_subscribe(self)
+            SubscriptionHelper.deferred_set_once(self.upstream, self.requested, s)
+        else:
+            s.cancel()
+            self.cancel()
+            self.on_error(ProtocolViolationException("§2.12 violated: onSubscribe must be called at most once"))
+
+    def on_next(self, item: T) -> None:
+        HalfSerializer.on_next(self.downstream, item, self.wip, self.error)
+
+    def on_error(self, error: BaseException) -> None:
+        self.done = True
+        HalfSerializer.on_error(self.downstream, error, self.wip, self.error)
+
+    def on_complete(self) -> None:
+        self.done = True
+        HalfSerializer.on_complete(self.downstream, self.wip, self.error)
+
+    def request(self, n: int) -> None:
+        if n <= 0:
+            self.cancel()
+            self.on_error(SubscriptionHelper.bad_request(n))  # §3.9
+        else:
+            SubscriptionHelper.deferred_request(self.upstream, self.requested, n)
+
+    def cancel(self) -> None:
+        if not self.done:
+            SubscriptionHelper.cancel(self.upstream)

@@ -1,0 +1,122 @@
+"""A Subscription that emits one item computed later, whenever both it and demand are there.
+
+The state machine of the operator guide: value and request may arrive in either
+order, from different threads; the item is emitted exactly once, after both.
+Fuses in ASYNC mode (the consumer polls the single value after ``on_next``).
+"""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+from rxpy2.internal.atomic import AtomicInteger
+from rxpy2.internal.fuseable import ASYNC, NONE, QueueSubscription
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.reactivestreams import Subscriber
+
+__all__ = ["DeferredScalarSubscription"]
+
+T = TypeVar("T")
+
+NO_REQUEST_NO_VALUE = 0
+NO_REQUEST_HAS_VALUE = 1
+HAS_REQUEST_NO_VALUE = 2
+HAS_REQUEST_HAS_VALUE = 3
+CANCELLED = 4
+FUSED_EMPTY = 8
+FUSED_READY = 16
+FUSED_CONSUMED = 32
+
+
+class DeferredScalarSubscription(QueueSubscription[T], Generic[T]):
+    """Call :meth:`complete` with the value (or signal ``on_complete`` for none)."""
+
+    __slots__ = ("downstream", "value", "state")
+
+    def __init__(self, downstream: Subscriber[T]) -> None:
+        self.downstream = downstream
+        self.value: T | None = None
+        self.state = AtomicInteger(NO_REQUEST_NO_VALUE)
+
+    def request(self, n: int) -> None:
+        if not SubscriptionHelper.validate_request(n):
+            return
+        state = self.state
+        while True:
+            st = state.get()
+            if st & ~NO_REQUEST_HAS_VALUE:  # requested already, cancelled, or fused
+                return
+            if st == NO_REQUEST_HAS_VALUE:
+                if state.compare_and_set(NO_REQUEST_HAS_VALUE, HAS_REQUEST_HAS_VALUE):
+                    v = self.value
+                    if v is not None:
+                        self.value = None
+                        a = self.downstream
+                        a.on_next(v)
+                        if state.get() != CANCELLED:
+                            a.on_complete()
+                return
+            if state.compare_and_set(NO_REQUEST_NO_VALUE, HAS_REQUEST_NO_VALUE):
+                return
+
+    def complete(self, v: T) -> None:
+        """Emit ``v`` now if requested, or keep it until the first request."""
+        state = self.state
+        st = state.get()
+        while True:
+            if st == FUSED_EMPTY:
+                self.value = v
+                state.lazy_set(FUSED_READY)
+                a = self.downstream
+                a.on_next(v)
+                if state.get() != CANCELLED:
+                    a.on_complete()
+                return
+            if st & ~HAS_REQUEST_NO_VALUE:  # has a value already, cancelled, or fused
+                return
+            if st == HAS_REQUEST_NO_VALUE:
+                state.lazy_set(HAS_REQUEST_HAS_VALUE)
+                a = self.downstream
+                a.on_next(v)
+                if state.get() != CANCELLED:
+                    a.on_complete()
+                return
+            self.value = v
+            if state.compare_and_set(NO_REQUEST_NO_VALUE, NO_REQUEST_HAS_VALUE):
+                return
+            st = state.get()
+            if st == CANCELLED:
+                self.value = None
+                return
+
+    def request_fusion(self, mode: int) -> int:
+        if mode & ASYNC:
+            self.state.lazy_set(FUSED_EMPTY)
+            return ASYNC
+        return NONE
+
+    def poll(self) -> T | None:
+        if self.state.get() == FUSED_READY:
+            self.state.lazy_set(FUSED_CONSUMED)
+            v = self.value
+            self.value = None
+            return v
+        return None
+
+    def is_empty(self) -> bool:
+        return self.state.get() != FUSED_READY
+
+    def clear(self) -> None:
+        self.state.lazy_set(FUSED_CONSUMED)
+        self.value = None
+
+    def cancel(self) -> None:
+        self.state.set(CANCELLED)
+        self.value = None
+
+    def is_cancelled(self) -> bool:
+        return self.state.get() == CANCELLED
+
+    def try_cancel(self) -> bool:
+        """Cancel; True if this call did it."""
+        return self.state.get_and_set(CANCELLED) != CANCELLED

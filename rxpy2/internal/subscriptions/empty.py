@@ -1,0 +1,55 @@
+"""The Subscription of a source that signals nothing but a terminal event."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rxpy2.internal.fuseable import ASYNC, NONE, QueueSubscription
+from rxpy2.reactivestreams import Subscriber
+
+__all__ = ["EmptySubscription"]
+
+
+class EmptySubscription(QueueSubscription[Any]):
+    """A stateless Subscription that ignores requests; fuses (ASYNC) as an empty queue."""
+
+    __slots__ = ()
+
+    INSTANCE: EmptySubscription
+
+    def request(self, n: int) -> None:
+        from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+        SubscriptionHelper.validate_request(n)
+
+    def cancel(self) -> None:
+        pass
+
+    def request_fusion(self, mode: int) -> int:
+        return mode & ASYNC if mode & ASYNC else NONE
+
+    def poll(self) -> None:
+        return None
+
+    def is_empty(self) -> bool:
+        return True
+
+    def clear(self) -> None:
+        pass
+
+    @staticmethod
+    def error(error: BaseException, subscriber: Subscriber[Any]) -> None:
+        """Signal ``on_subscribe`` then ``on_error(error)`` (§1.9 before anything else)."""
+        subscriber.on_subscribe(EmptySubscription.INSTANCE)
+        subscriber.on_error(error)
+
+    @staticmethod
+    def complete(subscriber: Subscriber[Any]) -> None:
+        """Signal ``on_subscribe`` then ``on_complete``."""
+        subscriber.on_subscribe(EmptySubscription.INSTANCE)
+        subscriber.on_complete()
+
+    def __repr__(self) -> str:
+        return "EmptySubscription"
+
+
+EmptySubscription.INSTANCE = EmptySubscription()

@@ -1,0 +1,199 @@
+"""Global hooks, as RxJava's ``RxJavaPlugins``.
+
+* :func:`on_error` receives every error that cannot be delivered to a consumer
+  (the stream already ended, a consumer's callback raised, a subscription was set
+  twice, a non-positive request under the §3.9 relaxation, ...). Without a
+  handler set by :func:`set_error_handler` it logs the error with its traceback
+  on the ``rxpy2`` logger at ERROR level: never silently dropped. A handler that
+  raises is logged too, with both errors.
+* Assembly hooks (``set_on_flowable_assembly`` and friends) see each new
+  Flowable/Single/Maybe/Completable and may return a replacement.
+* Subscribe hooks (``set_on_flowable_subscribe`` ...) see each
+  ``(source, subscriber)`` pair at subscription and may return another subscriber.
+* :func:`reset` removes every hook; :func:`lockdown` forbids further changes
+  (a :class:`RuntimeError` on any setter) until the process ends.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from rxpy2.exceptions import (
+    CompositeException,
+    MissingBackpressureException,
+    OnErrorNotImplementedException,
+    ProtocolViolationException,
+    UndeliverableException,
+)
+
+__all__ = [
+    "get_error_handler",
+    "is_locked_down",
+    "lockdown",
+    "on_assembly",
+    "on_error",
+    "on_subscribe",
+    "reset",
+    "set_error_handler",
+    "set_on_completable_assembly",
+    "set_on_completable_subscribe",
+    "set_on_flowable_assembly",
+    "set_on_flowable_subscribe",
+    "set_on_maybe_assembly",
+    "set_on_maybe_subscribe",
+    "set_on_single_assembly",
+    "set_on_single_subscribe",
+]
+
+log = logging.getLogger("rxpy2")
+
+_lock = threading.Lock()
+_locked_down = False
+_error_handler: Callable[[BaseException], None] | None = None
+_assembly: dict[str, Callable[[Any], Any]] = {}
+_subscribe: dict[str, Callable[[Any, Any], Any]] = {}
+#: True while any assembly or subscribe hook is set: lets the hot paths skip the lookup.
+hooks_active = False
+
+X = TypeVar("X")
+
+# Errors that are bugs or protocol problems rather than a stream's own error: they
+# are reported as they are; any other error is wrapped in UndeliverableException
+# so the log says why it arrived here.
+_BUG_TYPES = (
+    OnErrorNotImplementedException,
+    MissingBackpressureException,
+    ProtocolViolationException,
+    UndeliverableException,
+    CompositeException,
+    TypeError,  # Java's NullPointerException: a None item or subscriber
+    ValueError,  # Java's IllegalArgumentException: e.g. a §3.9 non-positive request
+)
+
+
+def _check() -> None:
+    if _locked_down:
+        raise RuntimeError("rxpy2.plugins is locked down")
+
+
+def set_error_handler(handler: Callable[[BaseException], None] | None) -> None:
+    """Install the global handler for undeliverable errors (``None`` restores logging)."""
+    global _error_handler
+    with _lock:
+        _check()
+        _error_handler = handler
+
+
+def get_error_handler() -> Callable[[BaseException], None] | None:
+    return _error_handler
+
+
+def on_error(error: BaseException) -> None:
+    """Report an error that cannot go to a consumer. Never raises, never drops it."""
+    if error is None:
+        error = TypeError("on_error called with None")
+    elif not isinstance(error, _BUG_TYPES):
+        error = UndeliverableException(error)
+    handler = _error_handler
+    if handler is not None:
+        try:
+            handler(error)
+            return
+        except BaseException as e:  # the handler itself failed: log both
+            log.error("rxpy2.plugins error handler raised %r while handling %r",
+                      e, error, exc_info=e)
+    log.error("Undeliverable error in rxpy2: %r", error, exc_info=error)
+
+
+def _set(table: dict[str, Any], key: str, hook: Any) -> None:
+    global hooks_active
+    with _lock:
+        _check()
+        if hook is None:
+            table.pop(key, None)
+        else:
+            table[key] = hook
+        hooks_active = bool(_assembly or _subscribe)
+
+
+def set_on_flowable_assembly(hook: Callable[[Any], Any] | None) -> None:
+    _set(_assembly, "flowable", hook)
+
+
+def set_on_single_assembly(hook: Callable[[Any], Any] | None) -> None:
+    _set(_assembly, "single", hook)
+
+
+def set_on_maybe_assembly(hook: Callable[[Any], Any] | None) -> None:
+    _set(_assembly, "maybe", hook)
+
+
+def set_on_completable_assembly(hook: Callable[[Any], Any] | None) -> None:
+    _set(_assembly, "completable", hook)
+
+
+def set_on_flowable_subscribe(hook: Callable[[Any, Any], Any] | None) -> None:
+    _set(_subscribe, "flowable", hook)
+
+
+def set_on_single_subscribe(hook: Callable[[Any, Any], Any] | None) -> None:
+    _set(_subscribe, "single", hook)
+
+
+def set_on_maybe_subscribe(hook: Callable[[Any, Any], Any] | None) -> None:
+    _set(_subscribe, "maybe", hook)
+
+
+def set_on_completable_subscribe(hook: Callable[[Any, Any], Any] | None) -> None:
+    _set(_subscribe, "completable", hook)
+
+
+def on_assembly(kind: str, source: X) -> X:
+    """Apply the assembly hook of ``kind`` ("flowable", "single", ...) to a new source."""
+    hook = _assembly.get(kind)
+    if hook is None:
+        return source
+    return hook(source)
+
+
+def on_subscribe(kind: str, source: Any, subscriber: X) -> X:
+    """Apply the subscribe hook of ``kind`` to a ``(source, subscriber)`` pair."""
+    hook = _subscribe.get(kind)
+    if hook is None:
+        return subscriber
+    result = hook(source, subscriber)
+    if result is None:
+        raise TypeError("the subscribe hook returned None")
+    return result
+
+
+def reset() -> None:
+    """Remove every hook and the error handler (not allowed after :func:`lockdown`)."""
+    global _error_handler, hooks_active
+    with _lock:
+        _check()
+        _error_handler = None
+        _assembly.clear()
+        _subscribe.clear()
+        hooks_active = False
+
+
+def lockdown() -> None:
+    """Forbid any further change to the plugins for the rest of the process."""
+    global _locked_down
+    with _lock:
+        _locked_down = True
+
+
+def is_locked_down() -> bool:
+    return _locked_down
+
+
+def _unlock_for_tests() -> None:
+    """Undo :func:`lockdown`; for rxpy2's own test-suite only."""
+    global _locked_down
+    with _lock:
+        _locked_down = False

@@ -1,0 +1,68 @@
+"""The four Reactive Streams interfaces (spec 1.0.4) and the demand constants.
+
+These are abstract base classes: any object implementing the methods may subclass
+them. Nothing here depends on the rest of rxpy2, so a third-party publisher can
+implement them and be verified with :mod:`rxpy2.tck`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Generic, TypeVar
+
+__all__ = ["LONG_MAX", "LONG_MIN", "Processor", "Publisher", "Subscriber", "Subscription"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: Java's ``Long.MAX_VALUE``: a request of this size means "unbounded" (§3.17).
+LONG_MAX: int = 2**63 - 1
+#: Java's ``Long.MIN_VALUE``: the mark that operators use for "cancelled" in a request counter.
+LONG_MIN: int = -(2**63)
+
+
+class Subscription(ABC):
+    """The link between one Subscriber and one Publisher (§3)."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def request(self, n: int) -> None:
+        """Add ``n`` (> 0, §3.9) to the outstanding demand."""
+
+    @abstractmethod
+    def cancel(self) -> None:
+        """Ask the Publisher to stop signalling; idempotent (§3.5, §3.7)."""
+
+
+class Subscriber(ABC, Generic[T]):
+    """Receives at most the demanded number of items, then at most one terminal signal (§1.3)."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def on_subscribe(self, subscription: Subscription) -> None: ...
+
+    @abstractmethod
+    def on_next(self, item: T) -> None: ...
+
+    @abstractmethod
+    def on_error(self, error: BaseException) -> None: ...
+
+    @abstractmethod
+    def on_complete(self) -> None: ...
+
+
+class Publisher(ABC, Generic[T]):
+    """A provider of a potentially unbounded number of items, under demand (§1)."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def subscribe(self, subscriber: Subscriber[T]) -> None: ...
+
+
+class Processor(Subscriber[T], Publisher[R], Generic[T, R]):
+    """Both a Subscriber and a Publisher, obeying the contracts of both (§4)."""
+
+    __slots__ = ()

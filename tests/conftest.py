@@ -1,0 +1,89 @@
+"""Shared fixtures.
+
+* Every test runs with a capturing ``rxpy2.plugins`` error handler. A test that
+  expects undeliverable errors takes the ``plugin_errors`` fixture (a list) and
+  asserts on it; in any other test an error reaching ``plugins.on_error`` fails
+  the test, so no error is ever lost silently in the suite.
+* ``race_runner``: a :class:`rxpy2.testing.RaceRunner` for many-round race tests.
+* At the end of the session no ``rxpy2-*`` thread may be alive.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from rxpy2 import plugins
+from rxpy2.testing import RaceRunner
+
+#: Rounds for race tests: RxJava runs 1000 (TestHelper.RACE_LONG_LOOPS is 10 000).
+RACE_ROUNDS = 2000
+
+
+class PluginErrors(list):
+    """The errors that reached ``rxpy2.plugins.on_error`` during the test."""
+
+    def causes(self) -> list[BaseException]:
+        """Each error with an ``UndeliverableException`` wrapper removed."""
+        from rxpy2.exceptions import UndeliverableException
+        return [e.__cause__ if isinstance(e, UndeliverableException) else e for e in self]
+
+
+@pytest.fixture(autouse=True)
+def _plugin_guard(request: pytest.FixtureRequest):
+    plugins._unlock_for_tests()
+    plugins.reset()
+    captured = PluginErrors()
+    lock = threading.Lock()
+
+    def handler(e: BaseException) -> None:
+        with lock:
+            captured.append(e)
+
+    plugins.set_error_handler(handler)
+    request.node._rxpy2_plugin_errors = captured
+    yield captured
+    plugins._unlock_for_tests()
+    plugins.reset()
+    if "plugin_errors" not in request.fixturenames and captured:
+        pytest.fail(f"undeliverable errors reached rxpy2.plugins.on_error: {list(captured)!r}",
+                    pytrace=False)
+
+
+@pytest.fixture
+def plugin_errors(_plugin_guard: PluginErrors) -> PluginErrors:
+    """The list of errors that reached ``rxpy2.plugins.on_error`` (the test asserts on it)."""
+    return _plugin_guard
+
+
+@pytest.fixture
+def race_runner():
+    with RaceRunner() as r:
+        yield r
+
+
+@pytest.fixture
+def race_rounds() -> int:
+    return RACE_ROUNDS
+
+
+def _rxpy2_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate()
+            if t.is_alive() and t.name.startswith("rxpy2-")]
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    try:
+        from rxpy2.schedulers import Schedulers  # type: ignore[attr-defined]
+        Schedulers.shutdown()
+    except Exception:  # schedulers arrive with a later issue
+        pass
+    deadline = time.monotonic() + 5
+    while _rxpy2_threads() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = _rxpy2_threads()
+    if left:
+        print(f"\nrxpy2 threads still alive at the end of the session: {left}")
+        session.exitstatus = 1
