@@ -8,6 +8,7 @@ from rxpy2 import plugins
 from rxpy2.backpressure import BackpressureOverflowStrategy, BackpressureStrategy
 from rxpy2.completable import Completable
 from rxpy2.disposables import CompositeDisposable, Disposable, Disposables, SerialDisposable
+from rxpy2.emitter import Emitter, FlowableEmitter
 from rxpy2.exceptions import (
     CompositeException,
     MissingBackpressureException,
@@ -41,7 +42,9 @@ __all__ = [
     "CompositeException",
     "Disposable",
     "Disposables",
+    "Emitter",
     "Flowable",
+    "FlowableEmitter",
     "FlowableSubscriber",
     "Maybe",
     "MaybeObserver",
