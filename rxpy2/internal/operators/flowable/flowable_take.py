@@ -1,0 +1,96 @@
+"""Flowable.take: the first ``n`` items, never requesting more than ``n`` upstream in total.
+
+Downstream requests are forwarded capped to what is still missing of ``n``:
+``take(3)`` under an unbounded request asks upstream for 3; under ``request(1)``
+then ``request(5)`` it asks for 1, then 2. The ``n``-th item cancels the
+upstream and completes. ``take(0)`` signals ``on_subscribe`` and ``on_complete``
+downstream as soon as the upstream Subscription arrives, and cancels it.
+``limit`` (:mod:`flowable_limit`) is this same operator.
+"""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.flowable import Flowable
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.subscriptions.empty import EmptySubscription
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+
+__all__ = ["FlowableTake", "TakeSubscriber"]
+
+T = TypeVar("T")
+
+
+class FlowableTake(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
+    __slots__ = ("source", "n")
+
+    def __init__(self, source: Publisher[T], n: int) -> None:
+        self.source = source
+        self.n = n
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        self.source.subscribe(TakeSubscriber(subscriber, self.n))
+
+
+class TakeSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+    """``remaining`` counts the items still to emit (the upstream's thread only);
+    ``allowance`` counts what may still be requested upstream (any thread)."""
+
+    __slots__ = ("downstream", "remaining", "allowance", "upstream")
+
+    def __init__(self, downstream: Subscriber[T], n: int) -> None:
+        self.downstream = downstream
+        self.remaining = n
+        self.allowance = AtomicLong(n)
+        self.upstream: Subscription | None = None
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if SubscriptionHelper.validate(self.upstream, s):
+            self.upstream = s
+            if self.remaining == 0:
+                s.cancel()
+                EmptySubscription.complete(self.downstream)  # §1.9: on_subscribe first
+            else:
+                self.downstream.on_subscribe(self)
+
+    def on_next(self, item: T) -> None:
+        r = self.remaining
+        if r > 0:
+            r -= 1
+            self.remaining = r
+            self.downstream.on_next(item)
+            if r == 0:
+                self.upstream.cancel()  # type: ignore[union-attr]
+                self.downstream.on_complete()
+
+    def on_error(self, error: BaseException) -> None:
+        if self.remaining > 0:
+            self.remaining = 0
+            self.downstream.on_error(error)
+        else:
+            plugins.on_error(error)
+
+    def on_complete(self) -> None:
+        if self.remaining > 0:
+            self.remaining = 0
+            self.downstream.on_complete()
+
+    def request(self, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):
+            allowance = self.allowance
+            while True:
+                r = allowance.get()
+                if r == 0:
+                    return  # n items are already on their way (§3.6 no-op beyond n)
+                u = n if n < r else r
+                if allowance.compare_and_set(r, r - u):
+                    self.upstream.request(u)  # type: ignore[union-attr]
+                    return
+
+    def cancel(self) -> None:
+        self.upstream.cancel()  # type: ignore[union-attr]

@@ -1,0 +1,97 @@
+"""Flowable.take_last: the last ``n`` items, emitted after the upstream completes.
+
+The upstream is consumed at once (``request(LONG_MAX)``) into a buffer that
+keeps the latest ``n`` items; at completion the buffer is emitted under the
+downstream's demand with the post-complete algorithm (:class:`QueueDrainHelper`).
+``take_last(1)`` is :class:`FlowableTakeLastOne`, a DeferredScalarSubscriber.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Generic, TypeVar
+
+from rxpy2.flowable import Flowable
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.queue_drain_helper import QueueDrainHelper
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.subscribers.deferred_scalar import DeferredScalarSubscriber
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+
+__all__ = ["FlowableTakeLast", "FlowableTakeLastOne"]
+
+T = TypeVar("T")
+
+
+class FlowableTakeLast(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
+    __slots__ = ("source", "n")
+
+    def __init__(self, source: Publisher[T], n: int) -> None:
+        self.source = source
+        self.n = n
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        self.source.subscribe(TakeLastSubscriber(subscriber, self.n))
+
+
+class TakeLastSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+    __slots__ = ("downstream", "buffer", "requested", "upstream", "cancelled")
+
+    def __init__(self, downstream: Subscriber[T], n: int) -> None:
+        self.downstream = downstream
+        self.buffer: deque[T] = deque(maxlen=n)
+        self.requested = AtomicLong()  # demand; the sign bit marks "completed"
+        self.upstream: Subscription | None = None
+        self.cancelled = False
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if SubscriptionHelper.validate(self.upstream, s):
+            self.upstream = s
+            self.downstream.on_subscribe(self)
+            s.request(LONG_MAX)
+
+    def on_next(self, item: T) -> None:
+        self.buffer.append(item)  # the deque's maxlen drops the oldest
+
+    def on_error(self, error: BaseException) -> None:
+        self.buffer.clear()
+        self.downstream.on_error(error)
+
+    def on_complete(self) -> None:
+        QueueDrainHelper.post_complete(self.downstream, self.buffer, self.requested,
+                                       self.is_cancelled)
+
+    def is_cancelled(self) -> bool:
+        return self.cancelled
+
+    def request(self, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):
+            # before completion this only records demand: upstream has LONG_MAX already
+            QueueDrainHelper.post_complete_request(n, self.downstream, self.buffer,
+                                                   self.requested, self.is_cancelled)
+
+    def cancel(self) -> None:
+        self.cancelled = True
+        self.upstream.cancel()  # type: ignore[union-attr]
+
+
+class FlowableTakeLastOne(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
+    __slots__ = ("source",)
+
+    def __init__(self, source: Publisher[T]) -> None:
+        self.source = source
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        self.source.subscribe(TakeLastOneSubscriber(subscriber))
+
+
+class TakeLastOneSubscriber(DeferredScalarSubscriber[T, T], Generic[T]):
+    """Keeps the latest item; DeferredScalarSubscriber emits it at completion under demand."""
+
+    __slots__ = ()
+
+    def on_next(self, item: T) -> None:
+        self.value = item
+        self.has_value = True

@@ -1,0 +1,165 @@
+"""Flowable.take_until: items until another Publisher signals, or until a predicate holds.
+
+:class:`FlowableTakeUntil`: the ``other`` Publisher is subscribed first (with an
+unbounded request), then the main source. An item or completion from ``other``
+cancels the main source and completes; an error from ``other`` cancels it and
+is signalled. Main and other may signal from different threads: items and
+terminal events are half-serialized (:class:`HalfSerializer`), so no item
+follows the terminal event and exactly one terminal event is delivered.
+
+:class:`FlowableTakeUntilPredicate`: emits each item, then completes (cancelling
+the upstream) after the first item for which ``stop_predicate`` returns true.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.flowable import Flowable
+from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.exception_helper import AtomicThrowable
+from rxpy2.internal.helpers.half_serializer import HalfSerializer
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+
+__all__ = ["FlowableTakeUntil", "FlowableTakeUntilPredicate"]
+
+T = TypeVar("T")
+
+
+class FlowableTakeUntil(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
+    __slots__ = ("source", "other")
+
+    def __init__(self, source: Publisher[T], other: Publisher[Any]) -> None:
+        self.source = source
+        self.other = other
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        parent = TakeUntilMainSubscriber(subscriber)
+        subscriber.on_subscribe(parent)
+        self.other.subscribe(parent.other)
+        self.source.subscribe(parent)
+
+
+class TakeUntilMainSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+    """Subscribes to the main source; requests made before it arrives are deferred."""
+
+    __slots__ = ("downstream", "upstream", "requested", "wip", "error", "other")
+
+    def __init__(self, downstream: Subscriber[T]) -> None:
+        self.downstream = downstream
+        self.upstream: AtomicReference[Subscription] = AtomicReference()
+        self.requested = AtomicLong()
+        self.wip = AtomicInteger()
+        self.error = AtomicThrowable()
+        self.other = TakeUntilOtherSubscriber(self)
+
+    def on_subscribe(self, s: Subscription) -> None:
+        SubscriptionHelper.deferred_set_once(self.upstream, self.requested, s)
+
+    def on_next(self, item: T) -> None:
+        HalfSerializer.on_next(self.downstream, item, self.wip, self.error)
+
+    def on_error(self, error: BaseException) -> None:
+        SubscriptionHelper.cancel(self.other.upstream)
+        HalfSerializer.on_error(self.downstream, error, self.wip, self.error)
+
+    def on_complete(self) -> None:
+        SubscriptionHelper.cancel(self.other.upstream)
+        HalfSerializer.on_complete(self.downstream, self.wip, self.error)
+
+    def request(self, n: int) -> None:
+        SubscriptionHelper.deferred_request(self.upstream, self.requested, n)
+
+    def cancel(self) -> None:
+        SubscriptionHelper.cancel(self.upstream)
+        SubscriptionHelper.cancel(self.other.upstream)
+
+
+class TakeUntilOtherSubscriber(FlowableSubscriber[Any]):
+    __slots__ = ("parent", "upstream")
+
+    def __init__(self, parent: TakeUntilMainSubscriber[Any]) -> None:
+        self.parent = parent
+        self.upstream: AtomicReference[Subscription] = AtomicReference()
+
+    def on_subscribe(self, s: Subscription) -> None:
+        SubscriptionHelper.set_once_request(self.upstream, s, LONG_MAX)
+
+    def on_next(self, item: Any) -> None:
+        SubscriptionHelper.cancel(self.upstream)
+        self.on_complete()
+
+    def on_error(self, error: BaseException) -> None:
+        p = self.parent
+        SubscriptionHelper.cancel(p.upstream)
+        HalfSerializer.on_error(p.downstream, error, p.wip, p.error)
+
+    def on_complete(self) -> None:
+        p = self.parent
+        SubscriptionHelper.cancel(p.upstream)
+        HalfSerializer.on_complete(p.downstream, p.wip, p.error)
+
+
+class FlowableTakeUntilPredicate(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
+    __slots__ = ("source", "predicate")
+
+    def __init__(self, source: Publisher[T], predicate: Callable[[T], bool]) -> None:
+        self.source = source
+        self.predicate = predicate
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        self.source.subscribe(TakeUntilPredicateSubscriber(subscriber, self.predicate))
+
+
+class TakeUntilPredicateSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+    __slots__ = ("downstream", "predicate", "upstream", "done")
+
+    def __init__(self, downstream: Subscriber[T], predicate: Callable[[T], bool]) -> None:
+        self.downstream = downstream
+        self.predicate = predicate
+        self.upstream: Subscription | None = None
+        self.done = False
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if SubscriptionHelper.validate(self.upstream, s):
+            self.upstream = s
+            self.downstream.on_subscribe(self)
+
+    def on_next(self, item: T) -> None:
+        if self.done:
+            return
+        self.downstream.on_next(item)
+        try:
+            b = self.predicate(item)
+        except Exception as e:
+            self.done = True
+            self.upstream.cancel()  # type: ignore[union-attr]
+            self.downstream.on_error(e)
+            return
+        if b:
+            self.done = True
+            self.upstream.cancel()  # type: ignore[union-attr]
+            self.downstream.on_complete()
+
+    def on_error(self, error: BaseException) -> None:
+        if self.done:
+            plugins.on_error(error)
+            return
+        self.done = True
+        self.downstream.on_error(error)
+
+    def on_complete(self) -> None:
+        if not self.done:
+            self.done = True
+            self.downstream.on_complete()
+
+    def request(self, n: int) -> None:
+        self.upstream.request(n)  # type: ignore[union-attr]
+
+    def cancel(self) -> None:
+        self.upstream.cancel()  # type: ignore[union-attr]
