@@ -1,0 +1,259 @@
+"""Flowable.buffer(count, skip): lists of ``count`` items, a new list every ``skip`` items.
+
+Three subscribers, by the relation of ``skip`` to ``count``; each turns the
+downstream's demand for lists into the exact number of items those lists need:
+
+* exact (``skip == count``): ``request(n)`` asks the upstream for ``n * count``.
+* skip (``skip > count``, items between lists are dropped): the first
+  ``request(n)`` asks for ``n * count + (n - 1) * (skip - count)`` (n lists and the
+  gaps between them), every later one for ``n * skip``.
+* overlapping (``skip < count``): the first ``request(n)`` asks for
+  ``count + (n - 1) * skip``, every later one for ``n * skip``. Several lists are
+  open at once; when the upstream completes, the open ones are emitted under
+  demand (post-complete, :class:`QueueDrainHelper`).
+
+On completion a non-empty partial list is emitted (it always falls within the
+demand that was requested for it).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.flowable import Flowable
+from rxpy2.internal.atomic import AtomicBoolean, AtomicLong
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.queue_drain_helper import QueueDrainHelper
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+
+__all__ = ["FlowableBuffer"]
+
+T = TypeVar("T")
+
+_add_cap = BackpressureHelper.add_cap
+_multiply_cap = BackpressureHelper.multiply_cap
+
+
+class FlowableBuffer(Flowable[list[T]], HasUpstreamPublisher[T], Generic[T]):
+    # not ``count``/``skip``: those would shadow Flowable.count()/skip() on the instance
+    __slots__ = ("source", "buffer_count", "buffer_skip")
+
+    def __init__(self, source: Publisher[T], count: int, skip: int) -> None:
+        self.source = source
+        self.buffer_count = count
+        self.buffer_skip = skip
+
+    def subscribe_actual(self, subscriber: Subscriber[list[T]]) -> None:
+        count, skip = self.buffer_count, self.buffer_skip
+        if count == skip:
+            self.source.subscribe(BufferExactSubscriber(subscriber, count))
+        elif skip > count:
+            self.source.subscribe(BufferSkipSubscriber(subscriber, count, skip))
+        else:
+            self.source.subscribe(BufferOverlappingSubscriber(subscriber, count, skip))
+
+
+class BufferExactSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+    __slots__ = ("downstream", "count", "upstream", "buffer", "done")
+
+    def __init__(self, downstream: Subscriber[list[T]], count: int) -> None:
+        self.downstream = downstream
+        self.count = count
+        self.upstream: Subscription | None = None
+        self.buffer: list[T] | None = None
+        self.done = False
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if SubscriptionHelper.validate(self.upstream, s):
+            self.upstream = s
+            self.downstream.on_subscribe(self)
+
+    def on_next(self, item: T) -> None:
+        if self.done:
+            return
+        b = self.buffer
+        if b is None:
+            b = self.buffer = []
+        b.append(item)
+        if len(b) == self.count:
+            self.buffer = None
+            self.downstream.on_next(b)
+
+    def on_error(self, error: BaseException) -> None:
+        if self.done:
+            plugins.on_error(error)
+            return
+        self.done = True
+        self.buffer = None
+        self.downstream.on_error(error)
+
+    def on_complete(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        b = self.buffer
+        self.buffer = None
+        if b:
+            self.downstream.on_next(b)
+        self.downstream.on_complete()
+
+    def request(self, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):
+            self.upstream.request(_multiply_cap(n, self.count))  # type: ignore[union-attr]
+
+    def cancel(self) -> None:
+        self.upstream.cancel()  # type: ignore[union-attr]
+
+
+class BufferSkipSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+    __slots__ = ("downstream", "count", "skip", "upstream", "buffer", "index", "once", "done")
+
+    def __init__(self, downstream: Subscriber[list[T]], count: int, skip: int) -> None:
+        self.downstream = downstream
+        self.count = count
+        self.skip = skip
+        self.upstream: Subscription | None = None
+        self.buffer: list[T] | None = None
+        self.index = 0
+        self.once = AtomicBoolean()
+        self.done = False
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if SubscriptionHelper.validate(self.upstream, s):
+            self.upstream = s
+            self.downstream.on_subscribe(self)
+
+    def on_next(self, item: T) -> None:
+        if self.done:
+            return
+        b = self.buffer
+        i = self.index
+        if i == 0:
+            b = self.buffer = []
+        if b is not None:
+            b.append(item)
+            if len(b) == self.count:
+                self.buffer = None
+                self.downstream.on_next(b)
+        i += 1
+        self.index = 0 if i == self.skip else i
+
+    def on_error(self, error: BaseException) -> None:
+        if self.done:
+            plugins.on_error(error)
+            return
+        self.done = True
+        self.buffer = None
+        self.downstream.on_error(error)
+
+    def on_complete(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        b = self.buffer
+        self.buffer = None
+        if b:
+            self.downstream.on_next(b)
+        self.downstream.on_complete()
+
+    def request(self, n: int) -> None:
+        if not SubscriptionHelper.validate_request(n):
+            return
+        once = self.once
+        if not once.get() and once.compare_and_set(False, True):
+            # n lists and the n - 1 gaps between them
+            u = _add_cap(_multiply_cap(n, self.count),
+                         _multiply_cap(self.skip - self.count, n - 1))
+        else:
+            u = _multiply_cap(n, self.skip)  # each further list: its gap and its items
+        self.upstream.request(u)  # type: ignore[union-attr]
+
+    def cancel(self) -> None:
+        self.upstream.cancel()  # type: ignore[union-attr]
+
+
+class BufferOverlappingSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+    """Open lists wait in ``buffers`` (oldest first); the leftovers are post-completed."""
+
+    __slots__ = ("downstream", "count", "skip", "upstream", "buffers", "index", "once",
+                 "requested", "produced", "done", "cancelled")
+
+    def __init__(self, downstream: Subscriber[list[T]], count: int, skip: int) -> None:
+        self.downstream = downstream
+        self.count = count
+        self.skip = skip
+        self.upstream: Subscription | None = None
+        self.buffers: deque[list[T]] = deque()
+        self.index = 0
+        self.once = AtomicBoolean()
+        # outstanding demand for lists; its sign bit marks "completed" (post-complete)
+        self.requested = AtomicLong()
+        self.produced = 0
+        self.done = False
+        self.cancelled = False
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if SubscriptionHelper.validate(self.upstream, s):
+            self.upstream = s
+            self.downstream.on_subscribe(self)
+
+    def on_next(self, item: T) -> None:
+        if self.done:
+            return
+        bs = self.buffers
+        i = self.index
+        if i == 0:
+            bs.append([])
+        b = bs[0]
+        if len(b) + 1 == self.count:
+            bs.popleft()
+            b.append(item)
+            self.produced += 1
+            self.downstream.on_next(b)
+        for b0 in bs:
+            b0.append(item)
+        i += 1
+        self.index = 0 if i == self.skip else i
+
+    def on_error(self, error: BaseException) -> None:
+        if self.done:
+            plugins.on_error(error)
+            return
+        self.done = True
+        self.buffers.clear()
+        self.downstream.on_error(error)
+
+    def on_complete(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        p = self.produced
+        if p != 0:
+            BackpressureHelper.produced(self.requested, p)
+        QueueDrainHelper.post_complete(self.downstream, self.buffers, self.requested,
+                                       self.is_cancelled)
+
+    def is_cancelled(self) -> bool:
+        return self.cancelled
+
+    def request(self, n: int) -> None:
+        if not SubscriptionHelper.validate_request(n):
+            return
+        if QueueDrainHelper.post_complete_request(n, self.downstream, self.buffers,
+                                                  self.requested, self.is_cancelled):
+            return  # completed: the leftover lists are served from here
+        once = self.once
+        if not once.get() and once.compare_and_set(False, True):
+            u = _add_cap(self.count, _multiply_cap(self.skip, n - 1))  # one full list, n-1 steps
+        else:
+            u = _multiply_cap(self.skip, n)  # each further list needs skip more items
+        self.upstream.request(u)  # type: ignore[union-attr]
+
+    def cancel(self) -> None:
+        self.cancelled = True
+        self.upstream.cancel()  # type: ignore[union-attr]

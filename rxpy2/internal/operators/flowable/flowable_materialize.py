@@ -1,0 +1,47 @@
+"""Flowable.materialize: every signal as a :class:`Notification` item.
+
+Items become ``on_next`` notifications one for one; the terminal signal becomes
+a final notification that needs demand of its own, so it waits for the next
+``request`` when there is none (:class:`SinglePostCompleteSubscriber`).
+"""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.flowable import Flowable
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.subscribers.single_post_complete import SinglePostCompleteSubscriber
+from rxpy2.notification import Notification
+from rxpy2.reactivestreams import Publisher, Subscriber
+
+__all__ = ["FlowableMaterialize"]
+
+T = TypeVar("T")
+
+
+class FlowableMaterialize(Flowable[Notification[T]], HasUpstreamPublisher[T], Generic[T]):
+    __slots__ = ("source",)
+
+    def __init__(self, source: Publisher[T]) -> None:
+        self.source = source
+
+    def subscribe_actual(self, subscriber: Subscriber[Notification[T]]) -> None:
+        self.source.subscribe(MaterializeSubscriber(subscriber))
+
+
+class MaterializeSubscriber(SinglePostCompleteSubscriber[T, Notification[T]], Generic[T]):
+    def on_next(self, item: T) -> None:
+        self.produced += 1
+        self.downstream.on_next(Notification.create_on_next(item))
+
+    def on_error(self, error: BaseException) -> None:
+        self.complete(Notification.create_on_error(error))
+
+    def on_complete(self) -> None:
+        self.complete(Notification.create_on_complete())
+
+    def on_drop(self, n: Notification[T]) -> None:
+        if n.is_on_error():  # a terminal signal after the terminal one: don't lose the error
+            plugins.on_error(n.error)  # type: ignore[arg-type]
