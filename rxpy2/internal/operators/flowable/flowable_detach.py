@@ -1,0 +1,92 @@
+"""Flowable.on_terminate_detach: forget upstream and downstream on terminate or cancel.
+
+After the terminal signal went downstream, or after ``cancel()``, the stage
+holds neither the downstream Subscriber nor the upstream Subscription, so a
+chain that stays referenced (by a long-lived source, say) does not keep the
+consumer alive. Signals that still arrive are dropped (an error goes to
+:func:`rxpy2.plugins.on_error`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.flowable import Flowable
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+
+__all__ = ["FlowableDetach"]
+
+T = TypeVar("T")
+
+
+class _Detached(FlowableSubscriber[Any]):
+    """The downstream left in place after detaching: drops signals, reports errors."""
+
+    __slots__ = ()
+
+    def on_subscribe(self, subscription: Subscription) -> None:
+        subscription.cancel()
+
+    def on_next(self, item: Any) -> None:
+        pass
+
+    def on_error(self, error: BaseException) -> None:
+        plugins.on_error(error)
+
+    def on_complete(self) -> None:
+        pass
+
+
+_DETACHED = _Detached()
+
+
+class FlowableDetach(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
+    __slots__ = ("source",)
+
+    def __init__(self, source: Publisher[T]) -> None:
+        self.source = source
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        self.source.subscribe(DetachSubscriber(subscriber))
+
+
+class DetachSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+    __slots__ = ("downstream", "upstream")
+
+    def __init__(self, downstream: Subscriber[T]) -> None:
+        self.downstream: Subscriber[T] = downstream
+        self.upstream: Subscription | None = None
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if SubscriptionHelper.validate(self.upstream, s):
+            self.upstream = s
+            self.downstream.on_subscribe(self)
+
+    def on_next(self, item: T) -> None:
+        self.downstream.on_next(item)
+
+    def on_error(self, error: BaseException) -> None:
+        a = self.downstream
+        self.upstream = CANCELLED
+        self.downstream = _DETACHED
+        a.on_error(error)
+
+    def on_complete(self) -> None:
+        a = self.downstream
+        self.upstream = CANCELLED
+        self.downstream = _DETACHED
+        a.on_complete()
+
+    def request(self, n: int) -> None:
+        self.upstream.request(n)  # type: ignore[union-attr]
+
+    def cancel(self) -> None:
+        s = self.upstream
+        self.upstream = CANCELLED
+        self.downstream = _DETACHED
+        if s is not None:
+            s.cancel()

@@ -1,0 +1,117 @@
+"""Flowable.retry: resubscribe to the source when it fails.
+
+At most ``times`` resubscriptions (``LONG_MAX``: no limit), and only while
+``predicate(error)`` holds (no predicate: always); then the error goes
+downstream. A predicate that raises ends the stream with
+``CompositeException(error, predicate_error)``.
+
+A :class:`SubscriptionArbiter` faces the downstream for all the subscriptions:
+before resubscribing the operator reports what the failed attempt emitted
+(``produced(n)``), so the new subscription is asked for exactly the demand
+still outstanding. Resubscription runs in a ``wip`` trampoline: a source that
+fails inside ``subscribe`` only bumps the counter, and the loop that is already
+running resubscribes, so the stack does not grow with the number of retries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+from rxpy2.exceptions import CompositeException
+from rxpy2.flowable import Flowable
+from rxpy2.internal.atomic import AtomicInteger
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+
+__all__ = ["FlowableRetry", "ResubscribingSubscriber"]
+
+T = TypeVar("T")
+
+
+class FlowableRetry(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
+    __slots__ = ("source", "times", "predicate")
+
+    def __init__(self, source: Publisher[T], times: int,
+                 predicate: Callable[[BaseException], bool] | None) -> None:
+        self.source = source
+        self.times = times
+        self.predicate = predicate
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        parent: RetrySubscriber[T] = RetrySubscriber(subscriber, self.source, self.times,
+                                                     self.predicate)
+        subscriber.on_subscribe(parent)
+        parent.subscribe_next()
+
+
+class ResubscribingSubscriber(SubscriptionArbiter, FlowableSubscriber[T], Generic[T]):
+    """Base of retry/repeat: relays items and resubscribes to ``source`` in a trampoline.
+
+    A subclass decides in ``on_error``/``on_complete`` whether to call
+    :meth:`subscribe_next` or to signal the downstream.
+    """
+
+    def __init__(self, downstream: Subscriber[T], source: Publisher[T]) -> None:
+        super().__init__(False)  # an attempt that terminated needs no cancel
+        self.downstream = downstream
+        self.source = source
+        self.produced_count = 0  # items of the current attempt (its signals are serial, §1.3)
+        self.wip = AtomicInteger()
+
+    def on_subscribe(self, s: Subscription) -> None:
+        self.set_subscription(s)
+
+    def on_next(self, item: T) -> None:
+        self.produced_count += 1
+        self.downstream.on_next(item)
+
+    def subscribe_next(self) -> None:
+        """Subscribe to the source again (the first time too) unless cancelled."""
+        wip = self.wip
+        if wip.get_and_increment() != 0:
+            return  # the loop already running resubscribes
+        missed = 1
+        while True:
+            if self.cancelled:
+                return
+            n = self.produced_count
+            if n != 0:
+                self.produced_count = 0
+                self.produced(n)  # the next attempt gets only the outstanding demand
+            self.source.subscribe(self)
+            missed = wip.add_and_get(-missed)
+            if missed == 0:
+                return
+
+
+class RetrySubscriber(ResubscribingSubscriber[T], Generic[T]):
+    def __init__(self, downstream: Subscriber[T], source: Publisher[T], times: int,
+                 predicate: Callable[[BaseException], bool] | None) -> None:
+        super().__init__(downstream, source)
+        self.remaining = times
+        self.predicate = predicate
+
+    def on_error(self, error: BaseException) -> None:
+        r = self.remaining
+        if r == 0:
+            self.downstream.on_error(error)
+            return
+        if r != LONG_MAX:
+            self.remaining = r - 1
+        p = self.predicate
+        if p is not None:
+            try:
+                b = p(error)
+            except Exception as e:
+                self.downstream.on_error(CompositeException(error, e))
+                return
+            if not b:
+                self.downstream.on_error(error)
+                return
+        self.subscribe_next()
+
+    def on_complete(self) -> None:
+        self.downstream.on_complete()

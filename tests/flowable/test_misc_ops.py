@@ -1,0 +1,421 @@
+"""hide, serialize, on_terminate_detach, rebatch_requests."""
+
+from __future__ import annotations
+
+import gc
+import threading
+import weakref
+
+import pytest
+
+from rxpy2 import Flowable
+from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.internal.fuseable import ANY, NONE, Callable, ConditionalSubscriber, QueueSubscription
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import LONG_MAX, Subscription
+from rxpy2.testing import TestSubscriber
+
+
+class ProbeSubscription(Subscription):
+    def __init__(self) -> None:
+        self.requests: list[int] = []
+        self.cancelled = 0
+
+    def request(self, n: int) -> None:
+        self.requests.append(n)
+
+    def cancel(self) -> None:
+        self.cancelled += 1
+
+
+class Manual(Flowable[int]):
+    """A source driven by the test: it records the subscriber and a probe Subscription."""
+
+    def __init__(self) -> None:
+        self.subscriber = None
+        self.probe = ProbeSubscription()
+
+    def subscribe_actual(self, subscriber) -> None:
+        self.subscriber = subscriber
+        subscriber.on_subscribe(self.probe)
+
+
+class Capture(FlowableSubscriber[int]):
+    """Keeps the Subscription it receives; signals are ignored."""
+
+    def __init__(self) -> None:
+        self.subscription = None
+
+    def on_subscribe(self, s):
+        self.subscription = s
+
+    def on_next(self, item):
+        pass
+
+    def on_error(self, error):
+        pass
+
+    def on_complete(self):
+        pass
+
+
+# ---------------------------------------------------------------------------- hide
+
+def test_hide_values_and_errors():
+    Flowable.range(1, 3).hide().test().assert_result(1, 2, 3)
+    Flowable.error(RuntimeError()).hide().test().assert_failure(RuntimeError)
+
+
+def test_hide_hides_identity():
+    src = Flowable.just(1)
+    assert isinstance(src, Callable)
+    hidden = src.hide()
+    assert hidden is not src
+    assert not isinstance(hidden, Callable)
+
+
+def test_hide_hides_subscription_and_stops_fusion():
+    src = Manual()
+    cap = Capture()
+    src.hide().subscribe(cap)
+    assert cap.subscription is not src.probe
+    assert not isinstance(cap.subscription, QueueSubscription)
+    ts = TestSubscriber().with_fusion(ANY)
+    Flowable.range(1, 3).hide().subscribe(ts)
+    ts.assert_fusion_mode(NONE).assert_result(1, 2, 3)
+
+
+def test_hide_is_not_conditional():
+    seen = []
+
+    class Source(Flowable[int]):
+        def subscribe_actual(self, subscriber):
+            seen.append(isinstance(subscriber, ConditionalSubscriber))
+            Flowable.range(1, 3).subscribe(subscriber)
+
+    Source().hide().filter(lambda x: True).test().assert_result(1, 2, 3)
+    assert seen == [False]
+
+
+def test_hide_requests_and_cancel_pass_through():
+    src = Manual()
+    ts = src.hide().test(0)
+    ts.request(2)
+    ts.request(LONG_MAX)
+    assert src.probe.requests == [2, LONG_MAX]
+    ts.cancel()
+    assert src.probe.cancelled == 1
+
+
+# ---------------------------------------------------------------------------- serialize
+
+class OverlapDetector(TestSubscriber[int]):
+    """Records whether two signals were ever inside it at the same time (§1.3)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inside = 0
+        self.overlaps = 0
+        self._guard = threading.Lock()
+
+    def _enter(self):
+        with self._guard:
+            self.inside += 1
+            if self.inside > 1:
+                self.overlaps += 1
+
+    def _leave(self):
+        with self._guard:
+            self.inside -= 1
+
+    def on_next(self, item):
+        self._enter()
+        try:
+            super().on_next(item)
+        finally:
+            self._leave()
+
+    def on_complete(self):
+        self._enter()
+        try:
+            super().on_complete()
+        finally:
+            self._leave()
+
+    def on_error(self, error):
+        self._enter()
+        try:
+            super().on_error(error)
+        finally:
+            self._leave()
+
+
+def test_serialize_values_and_errors():
+    Flowable.range(1, 3).serialize().test().assert_result(1, 2, 3)
+    Flowable.error(RuntimeError()).serialize().test().assert_failure(RuntimeError)
+
+
+def test_serialize_requests_and_cancel_pass_through():
+    src = Manual()
+    ts = src.serialize().test(0)
+    ts.request(3)
+    assert src.probe.requests == [3]
+    ts.cancel()
+    assert src.probe.cancelled == 1
+
+
+def test_serialize_drops_after_terminal(plugin_errors):
+    src = Manual()
+    ts = src.serialize().test()
+    s = src.subscriber
+    s.on_next(1)
+    s.on_complete()
+    s.on_next(2)
+    s.on_complete()
+    late = RuntimeError("late")
+    s.on_error(late)
+    ts.assert_result(1).assert_protocol_ok()
+    assert plugin_errors.causes() == [late]
+
+
+def test_serialize_race_on_next_vs_on_next(race_runner, race_rounds):
+    for _ in range(race_rounds):
+        src = Manual()
+        ts = OverlapDetector()
+        src.map(lambda x: x).serialize().subscribe(ts)
+        s = src.subscriber
+
+        def emit(base, s=s):
+            for i in range(base, base + 5):
+                s.on_next(i)
+
+        race_runner.race(lambda: emit(0), lambda: emit(100))
+        s.on_complete()
+        values = ts.values()
+        assert sorted(values) == [0, 1, 2, 3, 4, 100, 101, 102, 103, 104]  # none lost/duplicated
+        assert [v for v in values if v < 100] == [0, 1, 2, 3, 4]  # each thread's order kept
+        assert [v for v in values if v >= 100] == [100, 101, 102, 103, 104]
+        assert ts.overlaps == 0
+        ts.assert_complete().assert_protocol_ok()
+
+
+def test_serialize_race_on_next_vs_on_complete(race_runner, race_rounds):
+    for _ in range(race_rounds):
+        src = Manual()
+        ts = OverlapDetector()
+        src.serialize().subscribe(ts)
+        s = src.subscriber
+
+        def emit_a(s=s):
+            for i in range(5):
+                s.on_next(i)
+
+        def emit_b_then_complete(s=s):
+            for i in range(100, 103):
+                s.on_next(i)
+            s.on_complete()
+
+        race_runner.race(emit_a, emit_b_then_complete)
+        values = ts.values()
+        # everything B sent before its completion arrived, exactly once
+        assert [v for v in values if v >= 100] == [100, 101, 102]
+        # A's items are a prefix of A's sequence (those after the completion are dropped)
+        a_items = [v for v in values if v < 100]
+        assert a_items == list(range(len(a_items)))
+        assert values[-1] == 102 or values[-1] < 100
+        assert ts.overlaps == 0
+        ts.assert_complete().assert_no_errors().assert_protocol_ok()
+
+
+def test_serialize_race_on_next_vs_on_error(race_runner, race_rounds):
+    for _ in range(race_rounds):
+        src = Manual()
+        ts = OverlapDetector()
+        src.serialize().subscribe(ts)
+        s = src.subscriber
+        err = RuntimeError("x")
+
+        def emit(s=s):
+            for i in range(5):
+                s.on_next(i)
+
+        race_runner.race(emit, lambda s=s, err=err: s.on_error(err))
+        values = ts.values()
+        assert values == list(range(len(values)))
+        assert ts.overlaps == 0
+        ts.assert_error(err).assert_not_complete().assert_protocol_ok()
+
+
+# ---------------------------------------------------------------------------- detach
+
+def test_detach_values_errors_requests():
+    Flowable.range(1, 3).on_terminate_detach().test().assert_result(1, 2, 3)
+    Flowable.error(RuntimeError()).on_terminate_detach().test().assert_failure(RuntimeError)
+    src = Manual()
+    ts = src.on_terminate_detach().test(0)
+    ts.request(4)
+    assert src.probe.requests == [4]
+    ts.cancel()
+    assert src.probe.cancelled == 1
+
+
+def _detach_keeps(terminate: str, detach: bool) -> bool:
+    """True if the source's reference to its subscriber still keeps the consumer alive."""
+    src = Manual()
+    ts: TestSubscriber[int] | None = TestSubscriber()
+    f = src.on_terminate_detach() if detach else src.hide()
+    f.subscribe(ts)
+    ref = weakref.ref(ts)
+    if terminate == "cancel":
+        ts.cancel()  # type: ignore[union-attr]
+    else:
+        src.subscriber.on_complete()
+    ts = None
+    gc.collect()
+    alive = ref() is not None
+    assert src.subscriber is not None  # the source still holds the stage
+    return alive
+
+
+@pytest.mark.parametrize("terminate", ["cancel", "complete"])
+def test_detach_drops_downstream_reference(terminate):
+    assert _detach_keeps(terminate, detach=True) is False
+    # without detach the consumer stays reachable: the test above can fail
+    assert _detach_keeps(terminate, detach=False) is True
+
+
+def test_detach_drops_upstream_reference():
+    src = Manual()
+    cap = Capture()
+    src.on_terminate_detach().subscribe(cap)
+    probe_ref = weakref.ref(src.probe)
+    stage = cap.subscription
+    src.subscriber.on_complete()
+    src.probe = None
+    gc.collect()
+    assert probe_ref() is None
+    stage.request(1)  # a no-op now
+    stage.cancel()
+
+
+def test_detach_signals_after_cancel_are_dropped(plugin_errors):
+    src = Manual()
+    ts = src.on_terminate_detach().test()
+    ts.cancel()
+    src.subscriber.on_next(1)
+    src.subscriber.on_complete()
+    late = RuntimeError("late")
+    src.subscriber.on_error(late)
+    ts.assert_empty()
+    assert plugin_errors.causes() == [late]
+
+
+# ---------------------------------------------------------------------------- rebatch_requests
+
+def test_rebatch_requests_pattern_unbounded_downstream():
+    requests: list[int] = []
+    Flowable.range(1, 10).do_on_request(requests.append).rebatch_requests(4).test() \
+        .assert_result(*range(1, 11))
+    assert requests == [4, 3, 3, 3]
+
+
+def test_rebatch_requests_pattern_small_downstream_requests():
+    requests: list[int] = []
+    ts = Flowable.range(1, 20).do_on_request(requests.append).rebatch_requests(4).test(0)
+    assert requests == [4]  # prefetch whatever the downstream asks
+    ts.request(1)
+    ts.assert_values(1)
+    assert requests == [4]
+    ts.request(2)
+    ts.assert_values(1, 2, 3)
+    assert requests == [4, 3]  # 3 emitted: replenish 3
+    ts.request(6)
+    ts.assert_values(*range(1, 10))
+    assert requests == [4, 3, 3, 3]
+    ts.request(LONG_MAX)
+    ts.assert_result(*range(1, 21))
+    assert requests == [4, 3, 3, 3, 3, 3, 3]
+
+
+def test_rebatch_requests_large_batch():
+    requests: list[int] = []
+    Flowable.range(1, 250).do_on_request(requests.append).rebatch_requests(100).test() \
+        .assert_value_count(250).assert_complete()
+    assert requests == [100, 75, 75, 75]
+
+
+def test_rebatch_requests_one():
+    requests: list[int] = []
+    Flowable.range(1, 3).do_on_request(requests.append).rebatch_requests(1).test() \
+        .assert_result(1, 2, 3)
+    assert requests == [1, 1, 1, 1]
+
+
+def test_rebatch_requests_cancel_reaches_source_and_clears_queue():
+    src = Manual()
+    ts = src.rebatch_requests(4).test(0)
+    assert src.probe.requests == [4]
+    for i in range(1, 4):
+        src.subscriber.on_next(i)
+    stage = src.subscriber
+    assert len(stage.queue) == 3
+    ts.cancel()
+    assert src.probe.cancelled == 1
+    assert len(stage.queue) == 0
+    ts.request(5)
+    ts.assert_empty()
+
+
+def test_rebatch_requests_error_not_delayed():
+    src = Manual()
+    ts = src.rebatch_requests(4).test(0)
+    src.subscriber.on_next(1)
+    src.subscriber.on_next(2)
+    src.subscriber.on_error(RuntimeError())
+    ts.assert_failure(RuntimeError)  # the queued items do not hold the error back
+    assert len(src.subscriber.queue) == 0
+
+
+def test_rebatch_requests_completion_waits_for_queued_items():
+    src = Manual()
+    ts = src.rebatch_requests(4).test(0)
+    src.subscriber.on_next(1)
+    src.subscriber.on_next(2)
+    src.subscriber.on_complete()
+    ts.assert_empty()
+    ts.request(1)
+    ts.assert_values(1).assert_not_complete()
+    ts.request(1)
+    ts.assert_result(1, 2)
+
+
+def test_rebatch_requests_overflow_is_missing_backpressure():
+    src = Manual()
+    ts = src.rebatch_requests(4).test(0)
+    for i in range(5):
+        src.subscriber.on_next(i)
+    ts.assert_failure(MissingBackpressureException)
+    assert src.probe.cancelled == 1
+
+
+def test_rebatch_requests_bad_arguments():
+    with pytest.raises(ValueError):
+        Flowable.just(1).rebatch_requests(0)
+    with pytest.raises(TypeError):
+        Flowable.just(1).rebatch_requests(None)
+
+
+def test_rebatch_requests_race_request_vs_on_next(race_runner, race_rounds):
+    for _ in range(race_rounds):
+        src = Manual()
+        ts = src.rebatch_requests(4).test(0)
+        s = src.subscriber
+
+        def produce(s=s):
+            for i in range(4):
+                s.on_next(i)
+            s.on_complete()
+
+        race_runner.race(lambda ts=ts: ts.request(4), produce)
+        ts.assert_result(0, 1, 2, 3).assert_protocol_ok()
+        assert src.probe.requests == [4, 3]
