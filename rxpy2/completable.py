@@ -1,19 +1,29 @@
 """Completable: the completable reactive type (RxJava 2's ``Completable``).
 
+A Completable signals exactly one of ``on_complete()`` or ``on_error(error)``.
+
 ``subscribe`` is final: it applies the subscribe hook and calls
 :meth:`Completable.subscribe_actual`, which every source and operator implements;
 an exception escaping it goes to :func:`rxpy2.plugins.on_error`.
-Operators live in ``rxpy2/internal/operators/completable/``.
+Operators live in ``rxpy2/internal/operators/completable/``; as in ``flowable.py``
+each fluent method validates its arguments and imports its operator lazily.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, final
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar, final, overload
 
 from rxpy2 import plugins
+from rxpy2.disposables import Disposable
+from rxpy2.flowable import ABSENT, _require, _require_callable
 from rxpy2.observers import CompletableObserver
+from rxpy2.reactivestreams import Publisher
 
 if TYPE_CHECKING:
+    from rxpy2.flowable import Flowable
+    from rxpy2.maybe import Maybe
+    from rxpy2.single import Single
     from rxpy2.testing import TestObserver
 
 __all__ = ["Completable"]
@@ -21,7 +31,22 @@ __all__ = ["Completable"]
 T = TypeVar("T")
 
 
+def _assembly(c: Completable) -> Completable:
+    if plugins.hooks_active:
+        return plugins.on_assembly("completable", c)
+    return c
+
+
+def _require_completable(c: Any, name: str) -> None:
+    if c is None:
+        raise TypeError(f"{name} is None")
+    if not isinstance(c, Completable):
+        raise TypeError(f"{name} must be a Completable, not {type(c).__name__}")
+
+
 class Completable:
+    """A deferred computation that signals completion or an error, and no item."""
+
     __slots__ = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -29,6 +54,8 @@ class Completable:
         if "subscribe" in cls.__dict__:
             raise TypeError(f"{cls.__name__} must not override Completable.subscribe; "
                             "implement subscribe_actual instead")
+
+    # ------------------------------------------------------------------ subscribing
 
     def subscribe_actual(self, observer: CompletableObserver) -> None:
         """Implemented by every source and operator."""
@@ -45,6 +72,39 @@ class Completable:
         except Exception as e:  # subscribe returns normally; the error is reported
             plugins.on_error(e)
 
+    @overload
+    def subscribe(self, observer: CompletableObserver, /) -> None: ...
+
+    @overload
+    def subscribe(self, on_complete: Callable[[], Any] = ...,
+                  on_error: Callable[[BaseException], Any] | None = None) -> Disposable: ...
+
+    @final
+    def subscribe(self, on_complete: Any = ABSENT, on_error: Any = None) -> Disposable | None:
+        """Subscribe a :class:`CompletableObserver`, or callbacks (returning a :class:`Disposable`).
+
+        * ``subscribe(observer)``: ``TypeError`` on ``None``; returns ``None``.
+        * ``subscribe(on_complete=..., on_error=...)``: without ``on_error`` an error
+          goes to :func:`rxpy2.plugins.on_error` as ``OnErrorNotImplementedException``;
+          a callback that raises goes there too. Passing ``on_complete=None``
+          explicitly is a ``TypeError``.
+        """
+        if isinstance(on_complete, CompletableObserver):
+            if on_error is not None:
+                raise TypeError("subscribe(observer) takes no callbacks")
+            self._subscribe(on_complete)
+            return None
+        if on_complete is None:
+            raise TypeError("observer is None")
+        if on_complete is not ABSENT:
+            _require_callable(on_complete, "on_complete")
+        if on_error is not None:
+            _require_callable(on_error, "on_error")
+        from rxpy2.internal.observers.callback import CallbackCompletableObserver
+        o = CallbackCompletableObserver(None if on_complete is ABSENT else on_complete, on_error)
+        self._subscribe(o)
+        return o
+
     def subscribe_with(self, observer: Any) -> Any:
         """Subscribe ``observer`` and return it."""
         self._subscribe(observer)
@@ -58,3 +118,268 @@ class Completable:
             to.dispose()
         self._subscribe(to)
         return to
+
+    def blocking_await(self, timeout: float | None = None) -> None:
+        """Block the calling thread until this completes, or raise its error.
+
+        ``timeout`` (seconds): ``TimeoutError`` when it elapses, after disposing.
+        """
+        from rxpy2.internal.observers.blocking import BlockingMultiObserver
+        o: BlockingMultiObserver[Any] = BlockingMultiObserver()
+        self._subscribe(o)
+        o.blocking_get(timeout)
+
+    def to_flowable(self) -> Flowable[Any]:
+        """A Flowable that emits no item, only this Completable's terminal signal."""
+        from rxpy2.flowable import _assembly as _flowable_assembly
+        from rxpy2.internal.operators.completable.completable_to_flowable import (
+            CompletableToFlowable,
+        )
+        return _flowable_assembly(CompletableToFlowable(self))
+
+    def to_single(self, supplier: Callable[[], T]) -> Single[T]:
+        """A Single of ``supplier()``, called on completion (``None`` → ``TypeError``)."""
+        _require_callable(supplier, "supplier")
+        from rxpy2.internal.operators.completable.completable_to_single import (
+            CompletableToSingle,
+        )
+        from rxpy2.single import _assembly as _single_assembly
+        return _single_assembly(CompletableToSingle(self, supplier))
+
+    def to_single_default(self, item: T) -> Single[T]:
+        """A Single of ``item`` on completion."""
+        _require(item, "item")
+        return self.to_single(lambda: item)
+
+    def to_maybe(self) -> Maybe[Any]:
+        """A Maybe that completes empty (or fails) with this Completable."""
+        from rxpy2.internal.operators.completable.completable_to_maybe import (
+            CompletableToMaybe,
+        )
+        from rxpy2.maybe import _assembly as _maybe_assembly
+        return _maybe_assembly(CompletableToMaybe(self))
+
+    # ------------------------------------------------------------------ sources
+
+    @staticmethod
+    def complete() -> Completable:
+        """Completes at once."""
+        from rxpy2.internal.operators.completable.completable_empty import CompletableEmpty
+        return _assembly(CompletableEmpty.INSTANCE)
+
+    @staticmethod
+    def error(error: BaseException | Callable[[], BaseException]) -> Completable:
+        """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
+        _require(error, "error")
+        from rxpy2.internal.operators.completable.completable_error import CompletableError
+        if isinstance(error, BaseException):
+            err = error
+            return _assembly(CompletableError(lambda: err))
+        _require_callable(error, "error")
+        return _assembly(CompletableError(error))
+
+    @staticmethod
+    def never() -> Completable:
+        """Signals nothing but ``on_subscribe``."""
+        from rxpy2.internal.operators.completable.completable_never import CompletableNever
+        return _assembly(CompletableNever.INSTANCE)
+
+    @staticmethod
+    def from_action(action: Callable[[], Any]) -> Completable:
+        """Runs ``action()`` per subscriber, then completes (or signals what it raised)."""
+        _require_callable(action, "action")
+        from rxpy2.internal.operators.completable.completable_from_action import (
+            CompletableFromAction,
+        )
+        return _assembly(CompletableFromAction(action))
+
+    @staticmethod
+    def from_callable(supplier: Callable[[], Any]) -> Completable:
+        """Calls ``supplier()`` per subscriber, ignores its result and completes."""
+        _require_callable(supplier, "supplier")
+        from rxpy2.internal.operators.completable.completable_from_action import (
+            CompletableFromAction,
+        )
+        return _assembly(CompletableFromAction(supplier))
+
+    @staticmethod
+    def defer(supplier: Callable[[], Completable]) -> Completable:
+        """Calls ``supplier`` per subscriber for the Completable to subscribe to."""
+        _require_callable(supplier, "supplier")
+        from rxpy2.internal.operators.completable.completable_defer import CompletableDefer
+        return _assembly(CompletableDefer(supplier))
+
+    @staticmethod
+    def amb(sources: Iterable[Completable]) -> Completable:
+        """The first of ``sources`` to terminate wins; the rest are disposed.
+
+        The iterable is iterated per subscriber; empty → ``IndexError``.
+        """
+        _require(sources, "sources")
+        from rxpy2.internal.operators.completable.completable_amb import CompletableAmb
+        return _assembly(CompletableAmb(sources))
+
+    @staticmethod
+    def amb_array(*sources: Completable) -> Completable:
+        """:meth:`amb` over the given sources."""
+        for i, c in enumerate(sources):
+            _require_completable(c, f"source {i}")
+        if len(sources) == 1:
+            return sources[0]
+        from rxpy2.internal.operators.completable.completable_amb import CompletableAmb
+        return _assembly(CompletableAmb(sources))
+
+    @staticmethod
+    def concat(sources: Iterable[Completable]) -> Completable:
+        """Each source in turn; the iterable is iterated lazily, per subscriber."""
+        _require(sources, "sources")
+        from rxpy2.internal.operators.completable.completable_concat import CompletableConcat
+        return _assembly(CompletableConcat(sources))
+
+    @staticmethod
+    def concat_array(*sources: Completable) -> Completable:
+        """The given sources in turn, subscribing to the next when one completes."""
+        for i, c in enumerate(sources):
+            _require_completable(c, f"source {i}")
+        if not sources:
+            return Completable.complete()
+        if len(sources) == 1:
+            return sources[0]
+        from rxpy2.internal.operators.completable.completable_concat import CompletableConcat
+        return _assembly(CompletableConcat(tuple(sources)))
+
+    @staticmethod
+    def merge(sources: Iterable[Completable]) -> Completable:
+        """All sources at once; completes when all did; the first error wins."""
+        _require(sources, "sources")
+        from rxpy2.internal.operators.completable.completable_merge import CompletableMerge
+        return _assembly(CompletableMerge(sources))
+
+    @staticmethod
+    def merge_array(*sources: Completable) -> Completable:
+        """:meth:`merge` over the given sources."""
+        for i, c in enumerate(sources):
+            _require_completable(c, f"source {i}")
+        if not sources:
+            return Completable.complete()
+        if len(sources) == 1:
+            return sources[0]
+        from rxpy2.internal.operators.completable.completable_merge import CompletableMerge
+        return _assembly(CompletableMerge(tuple(sources)))
+
+    # ------------------------------------------------------------------ combining
+
+    def and_then(self, other: Any) -> Any:
+        """After this completes, continue with ``other``: a Completable (→ Completable),
+        Single (→ Single), Maybe (→ Maybe) or any Publisher (→ Flowable).
+
+        An error of this Completable skips ``other``.
+        """
+        _require(other, "other")
+        from rxpy2.maybe import Maybe
+        from rxpy2.single import Single
+        if isinstance(other, Completable):
+            return self.concat_with(other)
+        if isinstance(other, Single):
+            from rxpy2.internal.operators.completable.completable_and_then import (
+                CompletableAndThenSingle,
+            )
+            from rxpy2.single import _assembly as _single_assembly
+            return _single_assembly(CompletableAndThenSingle(self, other))
+        if isinstance(other, Maybe):
+            from rxpy2.internal.operators.completable.completable_and_then import (
+                CompletableAndThenMaybe,
+            )
+            from rxpy2.maybe import _assembly as _maybe_assembly
+            return _maybe_assembly(CompletableAndThenMaybe(self, other))
+        if isinstance(other, Publisher):
+            from rxpy2.flowable import _assembly as _flowable_assembly
+            from rxpy2.internal.operators.completable.completable_and_then import (
+                CompletableAndThenPublisher,
+            )
+            return _flowable_assembly(CompletableAndThenPublisher(self, other))
+        raise TypeError(f"and_then() needs a Completable, Single, Maybe or Publisher, "
+                        f"not {type(other).__name__}")
+
+    def concat_with(self, other: Completable) -> Completable:
+        """This, then ``other``. A chain of ``concat_with`` calls flattens into one concat."""
+        _require_completable(other, "other")
+        from rxpy2.internal.operators.completable.completable_concat import CompletableConcat
+        if isinstance(self, CompletableConcat) and isinstance(self.sources, tuple):
+            return _assembly(CompletableConcat(self.sources + (other,)))
+        return _assembly(CompletableConcat((self, other)))
+
+    def merge_with(self, other: Completable) -> Completable:
+        """This and ``other`` at once. A chain of ``merge_with`` calls flattens into one merge."""
+        _require_completable(other, "other")
+        from rxpy2.internal.operators.completable.completable_merge import CompletableMerge
+        if isinstance(self, CompletableMerge) and isinstance(self.sources, tuple):
+            return _assembly(CompletableMerge(self.sources + (other,)))
+        return _assembly(CompletableMerge((self, other)))
+
+    def amb_with(self, other: Completable) -> Completable:
+        """Whichever of this and ``other`` terminates first."""
+        _require_completable(other, "other")
+        return Completable.amb_array(self, other)
+
+    # ------------------------------------------------------------------ errors
+
+    def on_error_complete(self,
+                          predicate: Callable[[BaseException], bool] | None = None) -> Completable:
+        """On error (for which ``predicate`` holds, if given), complete instead."""
+        if predicate is not None:
+            _require_callable(predicate, "predicate")
+        from rxpy2.internal.operators.completable.completable_on_error import (
+            CompletableOnErrorComplete,
+        )
+        return _assembly(CompletableOnErrorComplete(self, predicate))
+
+    def on_error_resume_next(
+            self, fallback: Completable | Callable[[BaseException], Completable]) -> Completable:
+        """On error, continue with a Completable (or the one ``fallback(error)`` returns)."""
+        _require(fallback, "fallback")
+        if isinstance(fallback, Completable):
+            c = fallback
+            fn: Callable[[BaseException], Completable] = lambda _e: c  # noqa: E731
+        else:
+            _require_callable(fallback, "fallback")
+            fn = fallback
+        from rxpy2.internal.operators.completable.completable_on_error import (
+            CompletableResumeNext,
+        )
+        return _assembly(CompletableResumeNext(self, fn))
+
+    # ------------------------------------------------------------------ side effects
+
+    def _peek(self, on_subscribe: Any = None, on_error: Any = None, on_complete: Any = None,
+              on_dispose: Any = None) -> Completable:
+        from rxpy2.internal.operators.completable.completable_peek import CompletablePeek
+        return _assembly(CompletablePeek(self, on_subscribe, on_error, on_complete, on_dispose))
+
+    def do_on_complete(self, fn: Callable[[], Any]) -> Completable:
+        """Call ``fn()`` before completion goes downstream (raising → ``on_error``)."""
+        _require_callable(fn, "on_complete")
+        return self._peek(on_complete=fn)
+
+    def do_on_error(self, fn: Callable[[BaseException], Any]) -> Completable:
+        """Call ``fn(error)`` before the error goes downstream."""
+        _require_callable(fn, "on_error")
+        return self._peek(on_error=fn)
+
+    def do_on_subscribe(self, fn: Callable[[Disposable], Any]) -> Completable:
+        """Call ``fn(disposable)`` on subscription (raising → dispose and ``on_error``)."""
+        _require_callable(fn, "on_subscribe")
+        return self._peek(on_subscribe=fn)
+
+    def do_on_dispose(self, fn: Callable[[], Any]) -> Completable:
+        """Call ``fn()`` when the downstream disposes before the terminal signal."""
+        _require_callable(fn, "on_dispose")
+        return self._peek(on_dispose=fn)
+
+    def do_finally(self, fn: Callable[[], Any]) -> Completable:
+        """Call ``fn()`` once, after the terminal signal went downstream or on dispose."""
+        _require_callable(fn, "on_finally")
+        from rxpy2.internal.operators.completable.completable_do_finally import (
+            CompletableDoFinally,
+        )
+        return _assembly(CompletableDoFinally(self, fn))

@@ -1,27 +1,58 @@
 """Maybe: the maybe reactive type (RxJava 2's ``Maybe``).
 
+A Maybe signals exactly one of ``on_success(item)``, ``on_complete()`` (no
+item) or ``on_error(error)``.
+
 ``subscribe`` is final: it applies the subscribe hook and calls
 :meth:`Maybe.subscribe_actual`, which every source and operator implements;
 an exception escaping it goes to :func:`rxpy2.plugins.on_error`.
-Operators live in ``rxpy2/internal/operators/maybe/``.
+Operators live in ``rxpy2/internal/operators/maybe/``; as in ``flowable.py``
+each fluent method validates its arguments and imports its operator lazily.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, final
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, final, overload
 
 from rxpy2 import plugins
+from rxpy2.disposables import Disposable
+from rxpy2.flowable import ABSENT, _require, _require_callable
 from rxpy2.observers import MaybeObserver
+from rxpy2.reactivestreams import Publisher
 
 if TYPE_CHECKING:
+    from rxpy2.flowable import Flowable
+    from rxpy2.single import Single
     from rxpy2.testing import TestObserver
 
 __all__ = ["Maybe"]
 
 T = TypeVar("T")
+R = TypeVar("R")
+U = TypeVar("U")
+
+
+def _assembly(m: Maybe[T]) -> Maybe[T]:
+    if plugins.hooks_active:
+        return plugins.on_assembly("maybe", m)
+    return m
+
+
+def _single_assembly(s: Any) -> Any:
+    return plugins.on_assembly("single", s) if plugins.hooks_active else s
+
+
+def _require_maybe(m: Any, name: str) -> None:
+    if m is None:
+        raise TypeError(f"{name} is None")
+    if not isinstance(m, Maybe):
+        raise TypeError(f"{name} must be a Maybe, not {type(m).__name__}")
 
 
 class Maybe(Generic[T]):
+    """A deferred computation that signals one item, no item, or an error."""
+
     __slots__ = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -29,6 +60,8 @@ class Maybe(Generic[T]):
         if "subscribe" in cls.__dict__:
             raise TypeError(f"{cls.__name__} must not override Maybe.subscribe; "
                             "implement subscribe_actual instead")
+
+    # ------------------------------------------------------------------ subscribing
 
     def subscribe_actual(self, observer: MaybeObserver[T]) -> None:
         """Implemented by every source and operator."""
@@ -45,6 +78,44 @@ class Maybe(Generic[T]):
         except Exception as e:  # subscribe returns normally; the error is reported
             plugins.on_error(e)
 
+    @overload
+    def subscribe(self, observer: MaybeObserver[T], /) -> None: ...
+
+    @overload
+    def subscribe(self, on_success: Callable[[T], Any] = ...,
+                  on_error: Callable[[BaseException], Any] | None = None,
+                  on_complete: Callable[[], Any] | None = None) -> Disposable: ...
+
+    @final
+    def subscribe(self, on_success: Any = ABSENT, on_error: Any = None,
+                  on_complete: Any = None) -> Disposable | None:
+        """Subscribe a :class:`MaybeObserver`, or callbacks (returning a :class:`Disposable`).
+
+        * ``subscribe(observer)``: ``TypeError`` on ``None``; returns ``None``.
+        * ``subscribe(on_success=..., on_error=..., on_complete=...)``: without
+          ``on_error`` an error goes to :func:`rxpy2.plugins.on_error` as
+          ``OnErrorNotImplementedException``; a callback that raises goes there too.
+          Passing ``on_success=None`` explicitly is a ``TypeError``.
+        """
+        if isinstance(on_success, MaybeObserver):
+            if on_error is not None or on_complete is not None:
+                raise TypeError("subscribe(observer) takes no callbacks")
+            self._subscribe(on_success)
+            return None
+        if on_success is None:
+            raise TypeError("observer is None")
+        if on_success is not ABSENT:
+            _require_callable(on_success, "on_success")
+        if on_error is not None:
+            _require_callable(on_error, "on_error")
+        if on_complete is not None:
+            _require_callable(on_complete, "on_complete")
+        from rxpy2.internal.observers.callback import CallbackMaybeObserver
+        o: CallbackMaybeObserver[T] = CallbackMaybeObserver(
+            None if on_success is ABSENT else on_success, on_error, on_complete)
+        self._subscribe(o)
+        return o
+
     def subscribe_with(self, observer: Any) -> Any:
         """Subscribe ``observer`` and return it."""
         self._subscribe(observer)
@@ -58,3 +129,234 @@ class Maybe(Generic[T]):
             to.dispose()
         self._subscribe(to)
         return to
+
+    def blocking_get(self, default: T | None = None, timeout: float | None = None) -> T | None:
+        """Block the calling thread until this Maybe terminates: the item, ``default``
+        (``None`` unless given) if it completes empty, or raise the error.
+
+        ``timeout`` (seconds): ``TimeoutError`` when it elapses, after disposing.
+        """
+        from rxpy2.internal.observers.blocking import BlockingMultiObserver
+        o: BlockingMultiObserver[T] = BlockingMultiObserver()
+        self._subscribe(o)
+        v = o.blocking_get(timeout)
+        return default if v is None else v  # type: ignore[no-any-return]
+
+    def to_flowable(self) -> Flowable[T]:
+        """A Flowable of the item (emitted when requested), or empty."""
+        from rxpy2.flowable import _assembly as _flowable_assembly
+        from rxpy2.internal.operators.maybe.maybe_to_flowable import MaybeToFlowable
+        return _flowable_assembly(MaybeToFlowable(self))
+
+    def to_single(self, default: T | None = None) -> Single[T]:
+        """A Single of the item; if empty, ``default`` or (without one) ``IndexError``."""
+        from rxpy2.internal.operators.maybe.maybe_to_single import MaybeToSingle
+        return _single_assembly(MaybeToSingle(self, default))  # type: ignore[no-any-return]
+
+    def is_empty(self) -> Single[bool]:
+        """A Single: True if this Maybe completes without an item."""
+        from rxpy2.internal.operators.maybe.maybe_is_empty import MaybeIsEmptySingle
+        return _single_assembly(MaybeIsEmptySingle(self))  # type: ignore[no-any-return]
+
+    # ------------------------------------------------------------------ sources
+
+    @staticmethod
+    def just(item: T) -> Maybe[T]:
+        """Signals ``item`` at once (``None`` is refused)."""
+        _require(item, "item")
+        from rxpy2.internal.operators.maybe.maybe_just import MaybeJust
+        return _assembly(MaybeJust(item))
+
+    @staticmethod
+    def empty() -> Maybe[Any]:
+        """Completes at once, without an item."""
+        from rxpy2.internal.operators.maybe.maybe_empty import MaybeEmpty
+        return _assembly(MaybeEmpty.INSTANCE)
+
+    @staticmethod
+    def error(error: BaseException | Callable[[], BaseException]) -> Maybe[Any]:
+        """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
+        _require(error, "error")
+        from rxpy2.internal.operators.maybe.maybe_error import MaybeError
+        if isinstance(error, BaseException):
+            err = error
+            return _assembly(MaybeError(lambda: err))
+        _require_callable(error, "error")
+        return _assembly(MaybeError(error))
+
+    @staticmethod
+    def never() -> Maybe[Any]:
+        """Signals nothing but ``on_subscribe``."""
+        from rxpy2.internal.operators.maybe.maybe_never import MaybeNever
+        return _assembly(MaybeNever.INSTANCE)
+
+    @staticmethod
+    def from_callable(supplier: Callable[[], T | None]) -> Maybe[T]:
+        """Calls ``supplier`` per subscriber: its result, or empty for ``None``."""
+        _require_callable(supplier, "supplier")
+        from rxpy2.internal.operators.maybe.maybe_from_callable import MaybeFromCallable
+        return _assembly(MaybeFromCallable(supplier))
+
+    @staticmethod
+    def defer(supplier: Callable[[], Maybe[T]]) -> Maybe[T]:
+        """Calls ``supplier`` per subscriber for the Maybe to subscribe to."""
+        _require_callable(supplier, "supplier")
+        from rxpy2.internal.operators.maybe.maybe_defer import MaybeDefer
+        return _assembly(MaybeDefer(supplier))
+
+    @staticmethod
+    def zip(first: Maybe[Any], second: Maybe[Any], zipper: Callable[[Any, Any], R]) -> Maybe[R]:
+        """``zipper(a, b)`` of both items; empty if either is; the first error wins."""
+        return Maybe.zip_array(zipper, first, second)
+
+    @staticmethod
+    def zip_array(zipper: Callable[..., R], *sources: Maybe[Any]) -> Maybe[R]:
+        """``zipper(*items)`` of all the sources' items (one argument per source).
+
+        Completes empty as soon as one source does; the first error wins; either
+        disposes the rest (later errors go to :func:`rxpy2.plugins.on_error`).
+        No sources → empty.
+        """
+        _require_callable(zipper, "zipper")
+        for i, m in enumerate(sources):
+            _require_maybe(m, f"source {i}")
+        if not sources:
+            return Maybe.empty()
+        from rxpy2.internal.operators.maybe.maybe_zip import MaybeZipArray
+        return _assembly(MaybeZipArray(sources, zipper))
+
+    # ------------------------------------------------------------------ transforms
+
+    def map(self, mapper: Callable[[T], R]) -> Maybe[R]:
+        """Apply ``mapper`` to the item (a ``None`` result is a ``TypeError``)."""
+        _require_callable(mapper, "mapper")
+        from rxpy2.internal.operators.maybe.maybe_map import MaybeMap
+        return _assembly(MaybeMap(self, mapper))
+
+    def filter(self, predicate: Callable[[T], bool]) -> Maybe[T]:
+        """The item if ``predicate`` holds, else empty."""
+        _require_callable(predicate, "predicate")
+        from rxpy2.internal.operators.maybe.maybe_filter import MaybeFilter
+        return _assembly(MaybeFilter(self, predicate))
+
+    def flat_map(self, mapper: Callable[[T], Maybe[R]]) -> Maybe[R]:
+        """Continue with the Maybe ``mapper(item)`` returns (empty stays empty)."""
+        _require_callable(mapper, "mapper")
+        from rxpy2.internal.operators.maybe.maybe_flat_map import MaybeFlatMap
+        return _assembly(MaybeFlatMap(self, mapper))
+
+    def flat_map_single(self, mapper: Callable[[T], Single[R]]) -> Single[R]:
+        """A Single: continue with ``mapper(item)``; an empty Maybe is an ``IndexError``."""
+        _require_callable(mapper, "mapper")
+        from rxpy2.internal.operators.maybe.maybe_flat_map import MaybeFlatMapSingle
+        return _single_assembly(MaybeFlatMapSingle(self, mapper))  # type: ignore[no-any-return]
+
+    def flat_map_publisher(self, mapper: Callable[[T], Publisher[R]]) -> Flowable[R]:
+        """A Flowable of the items of the Publisher ``mapper(item)`` returns (empty if empty).
+
+        Downstream demand is kept until that Publisher is subscribed, then handed over.
+        """
+        _require_callable(mapper, "mapper")
+        from rxpy2.flowable import _assembly as _flowable_assembly
+        from rxpy2.internal.operators.maybe.maybe_flat_map_publisher import (
+            MaybeFlatMapPublisher,
+        )
+        return _flowable_assembly(MaybeFlatMapPublisher(self, mapper))
+
+    def zip_with(self, other: Maybe[U], zipper: Callable[[T, U], R]) -> Maybe[R]:
+        """``zipper(this_item, other_item)``; see :meth:`zip`."""
+        _require_maybe(other, "other")
+        return Maybe.zip(self, other, zipper)
+
+    def default_if_empty(self, item: T) -> Maybe[T]:
+        """``item`` if this Maybe completes empty (still a Maybe; see :meth:`to_single`)."""
+        _require(item, "item")
+        return self.switch_if_empty(Maybe.just(item))
+
+    def switch_if_empty(self, other: Any) -> Any:
+        """If this completes empty, continue with ``other``: a Maybe (→ Maybe) or a
+        Single (→ Single)."""
+        from rxpy2.single import Single
+        _require(other, "other")
+        from rxpy2.internal.operators.maybe.maybe_switch_if_empty import (
+            MaybeSwitchIfEmpty,
+            MaybeSwitchIfEmptySingle,
+        )
+        if isinstance(other, Single):
+            return _single_assembly(MaybeSwitchIfEmptySingle(self, other))
+        _require_maybe(other, "other")
+        return _assembly(MaybeSwitchIfEmpty(self, other))
+
+    # ------------------------------------------------------------------ errors
+
+    def on_error_return(self, fn: Callable[[BaseException], T]) -> Maybe[T]:
+        """On error, signal ``fn(error)`` as the item instead."""
+        _require_callable(fn, "fn")
+        from rxpy2.internal.operators.maybe.maybe_on_error import MaybeOnErrorReturn
+        return _assembly(MaybeOnErrorReturn(self, fn))
+
+    def on_error_return_item(self, item: T) -> Maybe[T]:
+        """On error, signal ``item`` instead."""
+        _require(item, "item")
+        from rxpy2.internal.operators.maybe.maybe_on_error import MaybeOnErrorReturn
+        return _assembly(MaybeOnErrorReturn(self, lambda _e: item))
+
+    def on_error_resume_next(
+            self, fallback: Maybe[T] | Callable[[BaseException], Maybe[T]]) -> Maybe[T]:
+        """On error, continue with a Maybe (or the one ``fallback(error)`` returns)."""
+        _require(fallback, "fallback")
+        if isinstance(fallback, Maybe):
+            m = fallback
+            fn: Callable[[BaseException], Maybe[T]] = lambda _e: m  # noqa: E731
+        else:
+            _require_callable(fallback, "fallback")
+            fn = fallback
+        from rxpy2.internal.operators.maybe.maybe_on_error import MaybeResumeNext
+        return _assembly(MaybeResumeNext(self, fn))
+
+    def on_error_complete(self,
+                          predicate: Callable[[BaseException], bool] | None = None) -> Maybe[T]:
+        """On error (for which ``predicate`` holds, if given), complete empty instead."""
+        if predicate is not None:
+            _require_callable(predicate, "predicate")
+        from rxpy2.internal.operators.maybe.maybe_on_error import MaybeOnErrorComplete
+        return _assembly(MaybeOnErrorComplete(self, predicate))
+
+    # ------------------------------------------------------------------ side effects
+
+    def _peek(self, on_subscribe: Any = None, on_success: Any = None, on_error: Any = None,
+              on_complete: Any = None, on_dispose: Any = None) -> Maybe[T]:
+        from rxpy2.internal.operators.maybe.maybe_peek import MaybePeek
+        return _assembly(MaybePeek(self, on_subscribe, on_success, on_error, on_complete,
+                                   on_dispose))
+
+    def do_on_success(self, fn: Callable[[T], Any]) -> Maybe[T]:
+        """Call ``fn(item)`` before the item goes downstream (raising → ``on_error``)."""
+        _require_callable(fn, "on_success")
+        return self._peek(on_success=fn)
+
+    def do_on_error(self, fn: Callable[[BaseException], Any]) -> Maybe[T]:
+        """Call ``fn(error)`` before the error goes downstream."""
+        _require_callable(fn, "on_error")
+        return self._peek(on_error=fn)
+
+    def do_on_complete(self, fn: Callable[[], Any]) -> Maybe[T]:
+        """Call ``fn()`` before an empty completion goes downstream (raising → ``on_error``)."""
+        _require_callable(fn, "on_complete")
+        return self._peek(on_complete=fn)
+
+    def do_on_subscribe(self, fn: Callable[[Disposable], Any]) -> Maybe[T]:
+        """Call ``fn(disposable)`` on subscription (raising → dispose and ``on_error``)."""
+        _require_callable(fn, "on_subscribe")
+        return self._peek(on_subscribe=fn)
+
+    def do_on_dispose(self, fn: Callable[[], Any]) -> Maybe[T]:
+        """Call ``fn()`` when the downstream disposes before the terminal signal."""
+        _require_callable(fn, "on_dispose")
+        return self._peek(on_dispose=fn)
+
+    def do_finally(self, fn: Callable[[], Any]) -> Maybe[T]:
+        """Call ``fn()`` once, after the terminal signal went downstream or on dispose."""
+        _require_callable(fn, "on_finally")
+        from rxpy2.internal.operators.maybe.maybe_do_finally import MaybeDoFinally
+        return _assembly(MaybeDoFinally(self, fn))

@@ -1,27 +1,57 @@
 """Single: the single reactive type (RxJava 2's ``Single``).
 
+A Single signals exactly one of ``on_success(item)`` or ``on_error(error)``.
+
 ``subscribe`` is final: it applies the subscribe hook and calls
 :meth:`Single.subscribe_actual`, which every source and operator implements;
 an exception escaping it goes to :func:`rxpy2.plugins.on_error`.
-Operators live in ``rxpy2/internal/operators/single/``.
+Operators live in ``rxpy2/internal/operators/single/``; as in ``flowable.py``
+each fluent method validates its arguments and imports its operator lazily.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, final
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, final, overload
 
 from rxpy2 import plugins
+from rxpy2.disposables import Disposable
+from rxpy2.flowable import ABSENT, _require, _require_callable
 from rxpy2.observers import SingleObserver
+from rxpy2.reactivestreams import Publisher
 
 if TYPE_CHECKING:
+    from rxpy2.flowable import Flowable
+    from rxpy2.maybe import Maybe
     from rxpy2.testing import TestObserver
 
 __all__ = ["Single"]
 
 T = TypeVar("T")
+R = TypeVar("R")
+U = TypeVar("U")
+
+
+def _assembly(s: Single[T]) -> Single[T]:
+    if plugins.hooks_active:
+        return plugins.on_assembly("single", s)
+    return s
+
+
+def _maybe_assembly(m: Any) -> Any:
+    return plugins.on_assembly("maybe", m) if plugins.hooks_active else m
+
+
+def _require_single(s: Any, name: str) -> None:
+    if s is None:
+        raise TypeError(f"{name} is None")
+    if not isinstance(s, Single):
+        raise TypeError(f"{name} must be a Single, not {type(s).__name__}")
 
 
 class Single(Generic[T]):
+    """A deferred computation that signals one item or one error."""
+
     __slots__ = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -29,6 +59,8 @@ class Single(Generic[T]):
         if "subscribe" in cls.__dict__:
             raise TypeError(f"{cls.__name__} must not override Single.subscribe; "
                             "implement subscribe_actual instead")
+
+    # ------------------------------------------------------------------ subscribing
 
     def subscribe_actual(self, observer: SingleObserver[T]) -> None:
         """Implemented by every source and operator."""
@@ -45,6 +77,40 @@ class Single(Generic[T]):
         except Exception as e:  # subscribe returns normally; the error is reported
             plugins.on_error(e)
 
+    @overload
+    def subscribe(self, observer: SingleObserver[T], /) -> None: ...
+
+    @overload
+    def subscribe(self, on_success: Callable[[T], Any] = ...,
+                  on_error: Callable[[BaseException], Any] | None = None) -> Disposable: ...
+
+    @final
+    def subscribe(self, on_success: Any = ABSENT, on_error: Any = None) -> Disposable | None:
+        """Subscribe a :class:`SingleObserver`, or callbacks (returning a :class:`Disposable`).
+
+        * ``subscribe(observer)``: ``TypeError`` on ``None``; returns ``None``.
+        * ``subscribe(on_success=..., on_error=...)``: without ``on_error`` an error
+          goes to :func:`rxpy2.plugins.on_error` as ``OnErrorNotImplementedException``;
+          a callback that raises goes there too. Passing ``on_success=None``
+          explicitly is a ``TypeError``; leave it out to ignore the item.
+        """
+        if isinstance(on_success, SingleObserver):
+            if on_error is not None:
+                raise TypeError("subscribe(observer) takes no callbacks")
+            self._subscribe(on_success)
+            return None
+        if on_success is None:
+            raise TypeError("observer is None")
+        if on_success is not ABSENT:
+            _require_callable(on_success, "on_success")
+        if on_error is not None:
+            _require_callable(on_error, "on_error")
+        from rxpy2.internal.observers.callback import ConsumerSingleObserver
+        o: ConsumerSingleObserver[T] = ConsumerSingleObserver(
+            None if on_success is ABSENT else on_success, on_error)
+        self._subscribe(o)
+        return o
+
     def subscribe_with(self, observer: Any) -> Any:
         """Subscribe ``observer`` and return it."""
         self._subscribe(observer)
@@ -58,3 +124,208 @@ class Single(Generic[T]):
             to.dispose()
         self._subscribe(to)
         return to
+
+    def blocking_get(self, timeout: float | None = None) -> T:
+        """Block the calling thread until the item arrives and return it, or raise the error.
+
+        ``timeout`` (seconds): ``TimeoutError`` when it elapses, after disposing.
+        """
+        from rxpy2.internal.observers.blocking import BlockingMultiObserver
+        o: BlockingMultiObserver[T] = BlockingMultiObserver()
+        self._subscribe(o)
+        return o.blocking_get(timeout)  # type: ignore[no-any-return]
+
+    def to_flowable(self) -> Flowable[T]:
+        """A Flowable that emits the item when it is requested (or the error at once)."""
+        from rxpy2.flowable import _assembly as _flowable_assembly
+        from rxpy2.internal.operators.single.single_to_flowable import SingleToFlowable
+        return _flowable_assembly(SingleToFlowable(self))
+
+    # ------------------------------------------------------------------ sources
+
+    @staticmethod
+    def just(item: T) -> Single[T]:
+        """Signals ``item`` at once (``None`` is refused)."""
+        _require(item, "item")
+        from rxpy2.internal.operators.single.single_just import SingleJust
+        return _assembly(SingleJust(item))
+
+    @staticmethod
+    def error(error: BaseException | Callable[[], BaseException]) -> Single[Any]:
+        """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
+        _require(error, "error")
+        from rxpy2.internal.operators.single.single_error import SingleError
+        if isinstance(error, BaseException):
+            err = error
+            return _assembly(SingleError(lambda: err))
+        _require_callable(error, "error")
+        return _assembly(SingleError(error))
+
+    @staticmethod
+    def never() -> Single[Any]:
+        """Signals nothing but ``on_subscribe``."""
+        from rxpy2.internal.operators.single.single_never import SingleNever
+        return _assembly(SingleNever.INSTANCE)
+
+    @staticmethod
+    def from_callable(supplier: Callable[[], T]) -> Single[T]:
+        """Calls ``supplier`` per subscriber and signals its result (``None`` → ``TypeError``)."""
+        _require_callable(supplier, "supplier")
+        from rxpy2.internal.operators.single.single_from_callable import SingleFromCallable
+        return _assembly(SingleFromCallable(supplier))
+
+    @staticmethod
+    def defer(supplier: Callable[[], Single[T]]) -> Single[T]:
+        """Calls ``supplier`` per subscriber for the Single to subscribe to."""
+        _require_callable(supplier, "supplier")
+        from rxpy2.internal.operators.single.single_defer import SingleDefer
+        return _assembly(SingleDefer(supplier))
+
+    @staticmethod
+    def zip(first: Single[Any], second: Single[Any],
+            zipper: Callable[[Any, Any], R]) -> Single[R]:
+        """``zipper(a, b)`` of both items; the first error wins and disposes the other."""
+        return Single.zip_array(zipper, first, second)
+
+    @staticmethod
+    def zip_array(zipper: Callable[..., R], *sources: Single[Any]) -> Single[R]:
+        """``zipper(*items)`` of all the sources' items (one argument per source).
+
+        The first error wins and disposes the rest (later errors go to
+        :func:`rxpy2.plugins.on_error`); no sources → ``IndexError``.
+        """
+        _require_callable(zipper, "zipper")
+        for i, s in enumerate(sources):
+            _require_single(s, f"source {i}")
+        if not sources:
+            return Single.error(lambda: IndexError("zip_array() of no sources"))
+        from rxpy2.internal.operators.single.single_zip import SingleZipArray
+        return _assembly(SingleZipArray(sources, zipper))
+
+    @staticmethod
+    def amb(sources: Iterable[Single[T]]) -> Single[T]:
+        """The first of ``sources`` to signal wins (its item or error); the rest are disposed.
+
+        The iterable is iterated per subscriber; empty → ``IndexError``.
+        """
+        _require(sources, "sources")
+        from rxpy2.internal.operators.single.single_amb import SingleAmb
+        return _assembly(SingleAmb(sources))
+
+    @staticmethod
+    def amb_array(*sources: Single[T]) -> Single[T]:
+        """:meth:`amb` over the given sources."""
+        for i, s in enumerate(sources):
+            _require_single(s, f"source {i}")
+        if len(sources) == 1:
+            return sources[0]
+        from rxpy2.internal.operators.single.single_amb import SingleAmb
+        return _assembly(SingleAmb(sources))
+
+    # ------------------------------------------------------------------ transforms
+
+    def map(self, mapper: Callable[[T], R]) -> Single[R]:
+        """Apply ``mapper`` to the item (a ``None`` result is a ``TypeError``)."""
+        _require_callable(mapper, "mapper")
+        from rxpy2.internal.operators.single.single_map import SingleMap
+        return _assembly(SingleMap(self, mapper))
+
+    def filter(self, predicate: Callable[[T], bool]) -> Maybe[T]:
+        """A Maybe: the item if ``predicate`` holds, else empty."""
+        _require_callable(predicate, "predicate")
+        from rxpy2.internal.operators.maybe.maybe_filter import MaybeFilterSingle
+        return _maybe_assembly(MaybeFilterSingle(self, predicate))  # type: ignore[no-any-return]
+
+    def flat_map(self, mapper: Callable[[T], Single[R]]) -> Single[R]:
+        """Continue with the Single ``mapper(item)`` returns."""
+        _require_callable(mapper, "mapper")
+        from rxpy2.internal.operators.single.single_flat_map import SingleFlatMap
+        return _assembly(SingleFlatMap(self, mapper))
+
+    def flat_map_maybe(self, mapper: Callable[[T], Maybe[R]]) -> Maybe[R]:
+        """Continue with the Maybe ``mapper(item)`` returns."""
+        _require_callable(mapper, "mapper")
+        from rxpy2.internal.operators.single.single_flat_map import SingleFlatMapMaybe
+        return _maybe_assembly(SingleFlatMapMaybe(self, mapper))  # type: ignore[no-any-return]
+
+    def flat_map_publisher(self, mapper: Callable[[T], Publisher[R]]) -> Flowable[R]:
+        """A Flowable of the items of the Publisher ``mapper(item)`` returns.
+
+        Downstream demand is kept until that Publisher is subscribed, then handed over.
+        """
+        _require_callable(mapper, "mapper")
+        from rxpy2.flowable import _assembly as _flowable_assembly
+        from rxpy2.internal.operators.single.single_flat_map_publisher import (
+            SingleFlatMapPublisher,
+        )
+        return _flowable_assembly(SingleFlatMapPublisher(self, mapper))
+
+    def zip_with(self, other: Single[U], zipper: Callable[[T, U], R]) -> Single[R]:
+        """``zipper(this_item, other_item)``; see :meth:`zip`."""
+        _require_single(other, "other")
+        return Single.zip(self, other, zipper)
+
+    def amb_with(self, other: Single[T]) -> Single[T]:
+        """Whichever of this and ``other`` signals first."""
+        _require_single(other, "other")
+        return Single.amb_array(self, other)
+
+    # ------------------------------------------------------------------ errors
+
+    def on_error_return(self, fn: Callable[[BaseException], T]) -> Single[T]:
+        """On error, signal ``fn(error)`` instead."""
+        _require_callable(fn, "fn")
+        from rxpy2.internal.operators.single.single_on_error import SingleOnErrorReturn
+        return _assembly(SingleOnErrorReturn(self, fn))
+
+    def on_error_return_item(self, item: T) -> Single[T]:
+        """On error, signal ``item`` instead."""
+        _require(item, "item")
+        from rxpy2.internal.operators.single.single_on_error import SingleOnErrorReturn
+        return _assembly(SingleOnErrorReturn(self, lambda _e: item))
+
+    def on_error_resume_next(
+            self, fallback: Single[T] | Callable[[BaseException], Single[T]]) -> Single[T]:
+        """On error, continue with a Single (or the one ``fallback(error)`` returns)."""
+        _require(fallback, "fallback")
+        if isinstance(fallback, Single):
+            s = fallback
+            fn: Callable[[BaseException], Single[T]] = lambda _e: s  # noqa: E731
+        else:
+            _require_callable(fallback, "fallback")
+            fn = fallback
+        from rxpy2.internal.operators.single.single_on_error import SingleResumeNext
+        return _assembly(SingleResumeNext(self, fn))
+
+    # ------------------------------------------------------------------ side effects
+
+    def _peek(self, on_subscribe: Any = None, on_success: Any = None, on_error: Any = None,
+              on_dispose: Any = None) -> Single[T]:
+        from rxpy2.internal.operators.single.single_peek import SinglePeek
+        return _assembly(SinglePeek(self, on_subscribe, on_success, on_error, on_dispose))
+
+    def do_on_success(self, fn: Callable[[T], Any]) -> Single[T]:
+        """Call ``fn(item)`` before the item goes downstream (raising → ``on_error``)."""
+        _require_callable(fn, "on_success")
+        return self._peek(on_success=fn)
+
+    def do_on_error(self, fn: Callable[[BaseException], Any]) -> Single[T]:
+        """Call ``fn(error)`` before the error goes downstream."""
+        _require_callable(fn, "on_error")
+        return self._peek(on_error=fn)
+
+    def do_on_subscribe(self, fn: Callable[[Disposable], Any]) -> Single[T]:
+        """Call ``fn(disposable)`` on subscription (raising → dispose and ``on_error``)."""
+        _require_callable(fn, "on_subscribe")
+        return self._peek(on_subscribe=fn)
+
+    def do_on_dispose(self, fn: Callable[[], Any]) -> Single[T]:
+        """Call ``fn()`` when the downstream disposes."""
+        _require_callable(fn, "on_dispose")
+        return self._peek(on_dispose=fn)
+
+    def do_finally(self, fn: Callable[[], Any]) -> Single[T]:
+        """Call ``fn()`` once, after the terminal signal went downstream or on dispose."""
+        _require_callable(fn, "on_finally")
+        from rxpy2.internal.operators.single.single_do_finally import SingleDoFinally
+        return _assembly(SingleDoFinally(self, fn))

@@ -1,0 +1,35 @@
+"""Reusable observers of the 0-1 reactive types (RxJava 2's ``internal.observers``).
+
+* :mod:`.empty` — ``EmptyDisposable`` and the "subscribe then terminate at once" helpers.
+* :mod:`.callback` — the observers behind ``Single/Maybe/Completable.subscribe(callbacks)``.
+* :mod:`.blocking` — ``BlockingMultiObserver`` behind ``blocking_get``/``blocking_await``.
+* :mod:`.resume` — observers that continue a stream in a second source while keeping
+  the first one's Disposable slot (``flat_map``, ``and_then``, ``switch_if_empty`` ...).
+* :mod:`.do_finally` — ``DoFinallyObserver`` for the three types.
+"""
+
+from rxpy2.internal.observers.blocking import BlockingMultiObserver
+from rxpy2.internal.observers.callback import (
+    CallbackCompletableObserver,
+    CallbackMaybeObserver,
+    ConsumerSingleObserver,
+)
+from rxpy2.internal.observers.do_finally import DoFinallyObserver
+from rxpy2.internal.observers.empty import EmptyDisposable
+from rxpy2.internal.observers.resume import (
+    ResumeCompletableObserver,
+    ResumeMaybeObserver,
+    ResumeSingleObserver,
+)
+
+__all__ = [
+    "BlockingMultiObserver",
+    "CallbackCompletableObserver",
+    "CallbackMaybeObserver",
+    "ConsumerSingleObserver",
+    "DoFinallyObserver",
+    "EmptyDisposable",
+    "ResumeCompletableObserver",
+    "ResumeMaybeObserver",
+    "ResumeSingleObserver",
+]

@@ -1,0 +1,84 @@
+"""Completable.concat / concat_array / concat_with / and_then(completable).
+
+Subscribes to the sources one after another. A source that completes while
+being subscribed would make the next subscription recurse; instead completion
+only bumps the ``wip`` counter and the loop that is already running subscribes
+the next source (trampolining), so any number of synchronous sources runs in
+constant stack depth. The downstream disposes a SerialDisposable that holds
+the current source's Disposable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from rxpy2.completable import Completable
+from rxpy2.disposables import Disposable, SerialDisposable
+from rxpy2.internal.atomic import AtomicInteger
+from rxpy2.internal.observers.empty import EmptyDisposable
+from rxpy2.observers import CompletableObserver
+
+__all__ = ["CompletableConcat"]
+
+_END: Any = object()
+
+
+class CompletableConcat(Completable):
+    __slots__ = ("sources",)
+
+    def __init__(self, sources: Iterable[Completable]) -> None:
+        self.sources = sources
+
+    def subscribe_actual(self, observer: CompletableObserver) -> None:
+        try:
+            it = iter(self.sources)
+        except Exception as e:
+            EmptyDisposable.error(e, observer)
+            return
+        parent = _ConcatObserver(observer, it)
+        observer.on_subscribe(parent.sd)
+        parent.next()
+
+
+class _ConcatObserver(CompletableObserver):
+    __slots__ = ("downstream", "it", "sd", "wip")
+
+    def __init__(self, downstream: CompletableObserver, it: Iterator[Completable]) -> None:
+        self.downstream = downstream
+        self.it = it
+        self.sd = SerialDisposable()
+        self.wip = AtomicInteger()
+
+    def on_subscribe(self, d: Disposable) -> None:
+        self.sd.replace(d)
+
+    def on_error(self, error: BaseException) -> None:
+        self.downstream.on_error(error)
+
+    def on_complete(self) -> None:
+        self.next()
+
+    def next(self) -> None:
+        wip = self.wip
+        if wip.get_and_increment() != 0:
+            return
+        sd = self.sd
+        it = self.it
+        while True:
+            if sd.is_disposed():
+                return
+            try:
+                c = next(it, _END)
+                if c is _END:
+                    self.downstream.on_complete()
+                    return
+                if not isinstance(c, Completable):
+                    raise TypeError(f"concat() source is a {type(c).__name__}, "
+                                    "not a Completable")
+            except Exception as e:
+                self.downstream.on_error(e)
+                return
+            c._subscribe(self)
+            if wip.decrement_and_get() == 0:
+                return

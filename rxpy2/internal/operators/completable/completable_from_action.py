@@ -1,0 +1,40 @@
+"""Completable.from_action / from_callable: run a function per subscriber, then complete.
+
+A result of the function is ignored; what it raises is signalled (or, after
+the subscriber disposed, reported to :func:`rxpy2.plugins.on_error`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rxpy2 import plugins
+from rxpy2.completable import Completable
+from rxpy2.disposables import Disposables
+from rxpy2.observers import CompletableObserver
+
+__all__ = ["CompletableFromAction"]
+
+
+class CompletableFromAction(Completable):
+    __slots__ = ("action",)
+
+    def __init__(self, action: Callable[[], Any]) -> None:
+        self.action = action
+
+    def subscribe_actual(self, observer: CompletableObserver) -> None:
+        d = Disposables.empty()
+        observer.on_subscribe(d)
+        if d.is_disposed():
+            return
+        try:
+            self.action()
+        except Exception as e:
+            if not d.is_disposed():
+                observer.on_error(e)
+            else:
+                plugins.on_error(e)
+            return
+        if not d.is_disposed():
+            observer.on_complete()

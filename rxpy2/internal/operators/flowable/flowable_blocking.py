@@ -1,0 +1,241 @@
+"""Flowable.blocking_iterable / __iter__ / blocking_subscribe: the bridges to blocking code.
+
+``BlockingIterable(source, buffer_size)``: each ``iter()`` subscribes a
+:class:`BlockingIteratorSubscriber` with a bounded buffer (``SpscArrayQueue``)
+and returns a :class:`BlockingFlowableIterator` over it. The subscriber requests
+``buffer_size`` first; the iterating thread requests ``limit = buffer_size -
+buffer_size // 4`` more each time it has taken ``limit`` items, so at most
+``buffer_size`` items are ever outstanding and the buffer never overflows. An
+item that finds the buffer full anyway (a source ignoring backpressure) cancels
+the upstream and ends the stream with ``MissingBackpressureException``.
+
+The iterating thread waits on a ``threading.Condition`` when the buffer is
+empty; the producer notifies only when the consumer said it is waiting (a flag
+set and re-checked under the condition's lock), so a steady stream costs no
+lock per item. A source that emits synchronously on the iterating thread (e.g.
+``range``, inside ``request``) simply fills the buffer, which the iterator then
+reads: nothing waits for itself.
+
+The error of the stream is raised from ``next()`` after the buffered items.
+Leaving the iteration early (``break``, ``close()``, the iterator being garbage
+collected) cancels the upstream: the iterator object is referenced only by its
+user, never by the upstream, so dropping it runs ``__del__`` at once in CPython.
+
+``blocking_subscribe`` iterates such an iterator on the calling thread and runs
+the callbacks there.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Generic, TypeVar
+
+from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.flowable import BUFFER_SIZE, Flowable
+from rxpy2.internal.atomic import AtomicReference
+from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
+from rxpy2.internal.queues import SpscArrayQueue
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import Subscription
+
+__all__ = [
+    "BlockingFlowableIterator",
+    "BlockingIterable",
+    "BlockingIteratorSubscriber",
+    "blocking_subscribe",
+]
+
+T = TypeVar("T")
+
+
+class BlockingIterable(Iterable[T], Generic[T]):
+    """An iterable over ``source``; each ``iter()`` is a new subscription."""
+
+    __slots__ = ("source", "buffer_size")
+
+    def __init__(self, source: Flowable[T], buffer_size: int) -> None:
+        self.source = source
+        self.buffer_size = buffer_size
+
+    def __iter__(self) -> BlockingFlowableIterator[T]:
+        sub: BlockingIteratorSubscriber[T] = BlockingIteratorSubscriber(self.buffer_size)
+        it = BlockingFlowableIterator(sub)
+        self.source.subscribe(sub)
+        return it
+
+
+class BlockingIteratorSubscriber(FlowableSubscriber[T], Generic[T]):
+    """The producer side: fills the buffer, records the terminal event, wakes the consumer."""
+
+    __slots__ = ("queue", "batch_size", "upstream", "done", "error", "cancelled",
+                 "waiting", "cond")
+
+    def __init__(self, batch_size: int) -> None:
+        self.queue: SpscArrayQueue[T] = SpscArrayQueue(batch_size)
+        self.batch_size = batch_size
+        self.upstream: AtomicReference[Subscription] = AtomicReference()
+        self.done = False
+        self.error: BaseException | None = None
+        self.cancelled = False
+        self.waiting = False
+        self.cond = threading.Condition(threading.Lock())
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if SubscriptionHelper.set_once(self.upstream, s):
+            s.request(self.batch_size)
+
+    def on_next(self, item: T) -> None:
+        if self.done:  # after the overflow error: the source keeps going; drop the rest
+            return
+        if not self.queue.offer(item):
+            SubscriptionHelper.cancel(self.upstream)
+            self.on_error(MissingBackpressureException(
+                "Queue is full: the source ignored backpressure"))
+            return
+        if self.waiting:
+            self._signal()
+
+    def on_error(self, error: BaseException) -> None:
+        if self.done:
+            from rxpy2 import plugins
+            plugins.on_error(error)
+            return
+        self.error = error
+        self.done = True
+        self._signal()
+
+    def on_complete(self) -> None:
+        self.done = True
+        self._signal()
+
+    def _signal(self) -> None:
+        with self.cond:
+            self.cond.notify_all()
+
+    def await_ready(self) -> None:
+        """Wait (consumer thread) until an item, a terminal event or cancellation is there."""
+        cond = self.cond
+        q = self.queue
+        with cond:
+            # set the flag first, then re-check: a producer that missed the flag has
+            # already put its item (or terminal event) where the check sees it
+            self.waiting = True
+            try:
+                while not self.done and not self.cancelled and q.is_empty():
+                    cond.wait()
+            finally:
+                self.waiting = False
+
+    def request(self, n: int) -> None:
+        s = self.upstream.get()
+        if s is not None:
+            s.request(n)
+
+    def cancel(self) -> None:
+        self.cancelled = True
+        SubscriptionHelper.cancel(self.upstream)
+        self._signal()
+
+    def is_cancelled(self) -> bool:
+        return self.upstream.get() is CANCELLED
+
+
+class BlockingFlowableIterator(Iterator[T], Generic[T]):
+    """The consumer side. ``close()`` (also ``with``, ``__del__``) cancels the upstream."""
+
+    __slots__ = ("_sub", "_limit", "_produced", "__weakref__")
+
+    def __init__(self, sub: BlockingIteratorSubscriber[T]) -> None:
+        self._sub: BlockingIteratorSubscriber[T] | None = sub
+        n = sub.batch_size
+        self._limit = n - (n >> 2)
+        self._produced = 0
+
+    def __iter__(self) -> BlockingFlowableIterator[T]:
+        return self
+
+    def __next__(self) -> T:
+        sub = self._sub
+        if sub is None:
+            raise StopIteration
+        q = sub.queue
+        while True:
+            if sub.cancelled:
+                self._sub = None
+                raise StopIteration
+            d = sub.done
+            v = q.poll()
+            if v is not None:
+                p = self._produced + 1
+                if p == self._limit:
+                    self._produced = 0
+                    sub.request(p)  # may emit synchronously into the buffer: it has room
+                else:
+                    self._produced = p
+                return v
+            if d:
+                self._sub = None
+                e = sub.error
+                if e is not None:
+                    raise e
+                raise StopIteration
+            sub.await_ready()
+
+    def close(self) -> None:
+        """Stop iterating and cancel the upstream (idempotent)."""
+        sub = self._sub
+        if sub is not None:
+            self._sub = None
+            sub.cancel()
+            sub.queue.clear()
+
+    def __enter__(self) -> BlockingFlowableIterator[T]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # pragma: no cover - interpreter shutdown
+            pass
+
+
+def blocking_subscribe(source: Flowable[T], on_next: Callable[[T], Any] | None,
+                       on_error: Callable[[BaseException], Any] | None,
+                       on_complete: Callable[[], Any] | None) -> None:
+    """Consume ``source`` on the calling thread, running the callbacks there.
+
+    Blocks until the stream terminates. Without ``on_error`` the stream's error
+    (or what ``on_next`` raised, after cancelling the upstream) is raised here.
+    """
+    for f, name in ((on_next, "on_next"), (on_error, "on_error"), (on_complete, "on_complete")):
+        if f is not None and not callable(f):
+            raise TypeError(f"{name} must be callable, not {type(f).__name__}")
+    it = BlockingIterable(source, BUFFER_SIZE).__iter__()
+    try:
+        while True:
+            try:
+                v = next(it)
+            except StopIteration:
+                break
+            except Exception as e:  # the stream's error
+                if on_error is None:
+                    raise
+                on_error(e)
+                return
+            if on_next is not None:
+                try:
+                    on_next(v)
+                except Exception as e:
+                    it.close()
+                    if on_error is None:
+                        raise
+                    on_error(e)
+                    return
+    finally:
+        it.close()
+    if on_complete is not None:
+        on_complete()

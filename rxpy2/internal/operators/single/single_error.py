@@ -1,0 +1,33 @@
+"""Single.error: signals the error its supplier returns, per subscriber."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rxpy2.internal.observers.empty import EmptyDisposable
+from rxpy2.observers import SingleObserver
+from rxpy2.single import Single
+
+__all__ = ["SingleError", "supply_error"]
+
+
+def supply_error(supplier: Callable[[], BaseException]) -> BaseException:
+    """Call ``supplier``: its error, the error it raised, or ``TypeError`` for ``None``."""
+    try:
+        e = supplier()
+    except Exception as ex:
+        return ex
+    if e is None:
+        return TypeError("The error supplier returned None")
+    return e
+
+
+class SingleError(Single[Any]):
+    __slots__ = ("supplier",)
+
+    def __init__(self, supplier: Callable[[], BaseException]) -> None:
+        self.supplier = supplier
+
+    def subscribe_actual(self, observer: SingleObserver[Any]) -> None:
+        EmptyDisposable.error(supply_error(self.supplier), observer)
