@@ -1,0 +1,33 @@
+"""Every ```python block of README.md and docs/*.md runs, in order, one namespace per page.
+
+A block preceded by a line ``<!-- no-test ... -->`` is a fragment and is skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+BLOCK = re.compile(r"(<!-- no-test[^>]*-->\s*\n)?```python\n(.*?)```", re.S)
+
+
+def _pages() -> list[Path]:
+    pages = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
+    return [p for p in pages if BLOCK.search(p.read_text())]
+
+
+@pytest.mark.parametrize("page", _pages(), ids=lambda p: p.name)
+def test_doc_examples_run(page: Path) -> None:
+    namespace: dict[str, object] = {"__name__": f"docs_{page.stem.replace('-', '_')}"}
+    ran = 0
+    for m in BLOCK.finditer(page.read_text()):
+        if m.group(1):
+            continue
+        code = m.group(2)
+        exec(compile(code, f"{page.name}:block{ran}", "exec"), namespace)  # noqa: S102
+        ran += 1
+    assert ran > 0
