@@ -114,7 +114,10 @@ class CompositeDisposable(Disposable):
             return True
 
     def clear(self) -> None:
+        """Dispose and remove everything held; the container stays usable (no-op once disposed)."""
         with self._lock:
+            if self._disposed:
+                return
             items, self._items = self._items, set()
         for d in items or ():
             d.dispose()

@@ -5,11 +5,16 @@ Two backends implement the same API:
 ``lock``
     a plain Python attribute guarded by a ``threading.Lock`` for every write and
     read-modify-write; plain reads are lock-free (an attribute load is atomic).
+    The integer is a Python ``int``: it never wraps.
 ``hardware``
     the ``atomics`` package's lock-free CPU instructions for the integer types
     (``AtomicLong``, ``AtomicInteger``, ``AtomicBoolean``). ``AtomicReference``
     holds a Python object, which no CPU instruction can swap through that
-    package, so it is lock-guarded in both backends.
+    package, so it is lock-guarded in both backends. The integers are 64-bit
+    cells: arithmetic wraps as Java's ``long`` does.
+
+Both backends agree on every value in the signed 64-bit range, which is all
+rxpy2 stores (request counters cap at ``LONG_MAX``; ``LONG_MIN`` is a mark).
 
 The backend is chosen once, at import, by the environment variable
 ``RXPY2_ATOMICS`` (``lock`` or ``hardware``); :data:`BACKEND` tells which one is
@@ -186,10 +191,22 @@ except ImportError:  # pragma: no cover - only without the dependency
     _atomics = None
 
 
+_LONG_MIN = -(2**63)
+_LONG_MAX = 2**63 - 1
+_MASK64 = 2**64 - 1
+
+
+def _wrap64(v: int) -> int:
+    """``v`` as Java's ``long`` arithmetic leaves it (two's complement, 64 bits)."""
+    return ((v - _LONG_MIN) & _MASK64) + _LONG_MIN
+
+
 class HardwareAtomicLong:
     """A signed 64-bit integer cell on the CPU's atomic instructions (``atomics`` package).
 
-    Values wrap at 64 bits like Java's ``long``; rxpy2's request accounting caps at
+    Arithmetic wraps at 64 bits like Java's ``long`` (and the ``*_and_get`` results
+    are the wrapped value that was stored); ``set`` of a value outside the signed
+    64-bit range raises ``OverflowError``. rxpy2's request accounting caps at
     ``LONG_MAX`` and so never wraps.
     """
 
@@ -219,19 +236,24 @@ class HardwareAtomicLong:
         return self._a.fetch_add(delta)
 
     def add_and_get(self, delta: int) -> int:
-        return self._a.fetch_add(delta) + delta
+        v = self._a.fetch_add(delta) + delta
+        if _LONG_MIN <= v <= _LONG_MAX:
+            return v
+        return _wrap64(v)  # what the 64-bit cell now holds
 
     def get_and_increment(self) -> int:
         return self._a.fetch_inc()
 
     def increment_and_get(self) -> int:
-        return self._a.fetch_inc() + 1
+        v = self._a.fetch_inc()
+        return v + 1 if v != _LONG_MAX else _LONG_MIN
 
     def get_and_decrement(self) -> int:
         return self._a.fetch_dec()
 
     def decrement_and_get(self) -> int:
-        return self._a.fetch_dec() - 1
+        v = self._a.fetch_dec()
+        return v - 1 if v != _LONG_MIN else _LONG_MAX
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.get()})"

@@ -1,32 +1,139 @@
 """``race(a, b)``: run two functions at the same moment on two threads, as RxJava's TestHelper.
 
-Both threads wait at a barrier, then run; ``race`` returns when both finished
-and re-raises the first error either raised. Call it in a loop of many rounds
-to shake out interleavings.
+Under CPython's global interpreter lock two threads only run "at the same time"
+by taking turns, and a thread keeps the lock for a whole switch interval (5 ms)
+unless it blocks: two short functions started together would simply run one
+after the other, and a race test would prove nothing. So :class:`RaceRunner`
+
+* starts both sides with a handshake: each thread flags its arrival and waits,
+  yielding the interpreter, until the other has arrived too; then both run;
+* preempts both sides at random: while ``a`` and ``b`` run, a trace function
+  gives the interpreter to the other thread (``time.sleep(0)``) before a source
+  line with probability ``preempt`` (and either side may take the first turn).
+  Only rxpy2's frames (less ``rxpy2.testing``) and those of code outside the
+  standard library and the installed packages (the tests) are traced, so the
+  interleavings happen where the logic under test is.
+
+``race`` returns when both sides finished and re-raises an error either side
+raised (``a``'s first). Call it in a loop of many rounds with fresh objects.
+The trace function replaces any other one (a debugger, a coverage tracer) for the
+duration of each side and restores it afterwards.
 """
 
 from __future__ import annotations
 
+import os
+import random
+import sys
+import sysconfig
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["RaceRunner", "race"]
+__all__ = ["DEFAULT_PREEMPT", "RaceRunner", "race"]
+
+#: The default probability of yielding to the other thread before a traced line.
+DEFAULT_PREEMPT = 0.2
+
+_sleep = time.sleep
+_monotonic = time.monotonic
+
+
+def _library_dirs() -> tuple[str, ...]:
+    paths = sysconfig.get_paths()
+    dirs = {paths.get(k) for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+    dirs.add(os.path.dirname(os.__file__))
+    return tuple(os.path.join(os.path.realpath(d), "") for d in dirs if d)
+
+
+_LIBRARY_DIRS = _library_dirs()
+_THIS_FILE = os.path.realpath(__file__)
+_TESTING_DIR = os.path.join(os.path.dirname(_THIS_FILE), "")
+#: rxpy2's own code (less this recording/testing package) is traced wherever it is installed
+_RXPY2_DIR = os.path.join(os.path.dirname(os.path.dirname(_THIS_FILE)), "")
+_traced_cache: dict[str, bool] = {}
+
+
+def _is_traced(filename: str) -> bool:
+    t = _traced_cache.get(filename)
+    if t is None:
+        real = os.path.realpath(filename) if not filename.startswith("<") else filename
+        if real.startswith(_TESTING_DIR):
+            t = False
+        else:
+            t = real.startswith(_RXPY2_DIR) or not real.startswith(_LIBRARY_DIRS)
+        _traced_cache[filename] = t
+    return t
+
+
+def _make_tracer(preempt: float, running: list[bool], other: int) -> Callable[..., Any]:
+    rnd = random.Random().random
+
+    def local(frame: Any, event: str, arg: Any) -> Any:
+        # yield only while the other side still runs: alone, a switch buys nothing
+        if event == "line" and running[other] and rnd() < preempt:
+            _sleep(0)  # releases the interpreter lock: the other side may run now
+        return local
+
+    def on_call(frame: Any, event: str, arg: Any) -> Any:
+        if _is_traced(frame.f_code.co_filename):
+            return local(frame, event, arg)
+        return None
+
+    return on_call
 
 
 class RaceRunner:
     """A reusable second thread for :func:`race`, so a thousand rounds don't start a
-    thousand threads. Use as a context manager or call :meth:`close`."""
+    thousand threads. Use as a context manager or call :meth:`close`.
 
-    def __init__(self) -> None:
+    ``preempt`` is the probability of a forced thread switch before each traced
+    source line (see the module docstring); ``0`` turns the tracing off.
+    """
+
+    def __init__(self, preempt: float = DEFAULT_PREEMPT) -> None:
+        if not 0.0 <= preempt <= 1.0:
+            raise ValueError(f"preempt must be within [0, 1], not {preempt}")
+        self.preempt = preempt
         self._go = threading.Semaphore(0)
         self._done = threading.Semaphore(0)
-        self._barrier = threading.Barrier(2)
         self._fn: Callable[[], Any] | None = None
         self._error: BaseException | None = None
+        self._arrived = [False, False]
+        self._running = [False, False]
+        self._deadline = 0.0
         self._closed = False
         self._thread = threading.Thread(target=self._loop, name="rxpy2-test-race", daemon=True)
         self._thread.start()
+
+    def _handshake(self, me: int) -> None:
+        """Flag arrival, then wait (yielding) until the other side arrived too."""
+        self._running[me] = True
+        arrived = self._arrived
+        arrived[me] = True
+        other = 1 - me
+        deadline = self._deadline
+        while not arrived[other]:
+            _sleep(0)
+            if _monotonic() > deadline:
+                raise TimeoutError("the other side of the race did not start")
+
+    def _run(self, fn: Callable[[], Any], me: int) -> None:
+        p = self.preempt
+        if p <= 0.0:
+            fn()
+            return
+        running = self._running
+        if random.random() < 0.5:  # either side may get the first turn
+            _sleep(0)
+        previous = sys.gettrace()
+        sys.settrace(_make_tracer(p, running, 1 - me))
+        try:
+            fn()
+        finally:
+            sys.settrace(previous)
+            running[me] = False
 
     def _loop(self) -> None:
         while True:
@@ -35,8 +142,8 @@ class RaceRunner:
             if fn is None:
                 return
             try:
-                self._barrier.wait()
-                fn()
+                self._handshake(1)
+                self._run(fn, 1)
             except BaseException as e:  # reported to the caller by race()
                 self._error = e
             finally:
@@ -47,12 +154,15 @@ class RaceRunner:
         if self._closed:
             raise RuntimeError("RaceRunner is closed")
         self._error = None
+        self._arrived = [False, False]
+        self._running = [False, False]
+        self._deadline = _monotonic() + timeout
         self._fn = b
         self._go.release()
         err: BaseException | None = None
         try:
-            self._barrier.wait(timeout)
-            a()
+            self._handshake(0)
+            self._run(a, 0)
         except BaseException as e:
             err = e
         if not self._done.acquire(timeout=timeout):
@@ -76,13 +186,12 @@ class RaceRunner:
         self.close()
 
 
-
-
-def race(a: Callable[[], Any], b: Callable[[], Any], timeout: float = 10.0) -> None:
+def race(a: Callable[[], Any], b: Callable[[], Any], timeout: float = 10.0,
+         preempt: float = DEFAULT_PREEMPT) -> None:
     """Run ``a`` on the calling thread and ``b`` on a helper thread, started together.
 
     The helper thread is created per call; inside a loop of many rounds prefer
     ``with RaceRunner() as r: r.race(a, b)``.
     """
-    with RaceRunner() as r:
+    with RaceRunner(preempt) as r:
         r.race(a, b, timeout)

@@ -318,6 +318,8 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
             if self._upstream.get() is not CANCELLED:
                 self._errors.append(RuntimeError(f"on_subscribe received multiple subscriptions: {s!r}"))
                 self._protocol_errors.append("on_subscribe twice")
+            else:
+                self._subscribed = True  # cancelled before: subscribed all the same
             return
         self._subscribed = True
         if self._downstream is not None:
@@ -464,6 +466,8 @@ class TestObserver(BaseTestConsumer[T], SingleObserver[T], MaybeObserver[T],
             if self._upstream.get() is not DISPOSED:
                 self._errors.append(RuntimeError(f"on_subscribe received multiple disposables: {d!r}"))
                 self._protocol_errors.append("on_subscribe twice")
+            else:
+                self._subscribed = True  # disposed before: subscribed all the same
             return
         self._subscribed = True
 

@@ -8,6 +8,13 @@ from rxpy2.reactivestreams import LONG_MAX, LONG_MIN
 __all__ = ["BackpressureHelper"]
 
 
+def _report_more_produced(n: int) -> None:
+    # a ProtocolViolationException (a RuntimeError): a bug, reported unwrapped
+    from rxpy2 import plugins
+    from rxpy2.exceptions import ProtocolViolationException
+    plugins.on_error(ProtocolViolationException(f"More produced than requested: {n}"))
+
+
 class BackpressureHelper:
     """Static helpers over an ``AtomicLong`` of outstanding demand.
 
@@ -67,9 +74,7 @@ class BackpressureHelper:
                 return LONG_MAX
             update = current - n
             if update < 0:
-                from rxpy2 import plugins
-                plugins.on_error(
-                    RuntimeError(f"More produced than requested: {update}"))
+                _report_more_produced(update)
                 update = 0
             if requested.compare_and_set(current, update):
                 return update
@@ -85,9 +90,7 @@ class BackpressureHelper:
                 return LONG_MAX
             update = current - n
             if update < 0:
-                from rxpy2 import plugins
-                plugins.on_error(
-                    RuntimeError(f"More produced than requested: {update}"))
+                _report_more_produced(update)
                 update = 0
             if requested.compare_and_set(current, update):
                 return update

@@ -56,7 +56,8 @@ class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, Generic[
                 self.on_error(e)
 
     def on_next(self, item: T) -> None:
-        if self._done:
+        # after a terminal event or dispose() (both leave CANCELLED) items are dropped
+        if self._done or self.upstream.get() is CANCELLED:
             return
         f = self._on_next
         if f is not None:

@@ -4,14 +4,17 @@
 in one, so a user-written Subscriber gets the spec's guarantees even though the
 operators inside use RxJava's relaxations:
 
-* §1.3/§1.9: ``on_subscribe`` is signalled first, and its requests are
-  deferred until it returns ... in fact they are handed to the upstream as soon
-  as it is set, but signals are serialized with a half-serializer.
+* §1.3/§1.9: ``on_subscribe`` is signalled first: the upstream Subscription is
+  set only after the wrapped ``on_subscribe`` returned, so requests made inside
+  it are deferred and no ``on_next`` can overlap it; later signals go through a
+  half-serializer, so a terminal signal from another thread never overlaps
+  ``on_next``.
 * §2.12/§2.5: a second ``on_subscribe`` cancels the new Subscription and ends
   the stream with a ProtocolViolationException.
 * §3.9: ``request(n <= 0)`` cancels upstream and signals
   ``on_error(ValueError)``.
-* §2.3: ``request``/``cancel`` after a terminal signal are no-ops.
+* §2.3/§3.6: ``request``/``cancel`` after a terminal signal are no-ops (a
+  non-positive request then is not reported either).
 """
 
 from __future__ import annotations
@@ -64,6 +67,8 @@ class StrictSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         HalfSerializer.on_complete(self.downstream, self.wip, self.error)
 
     def request(self, n: int) -> None:
+        if self.done:  # §2.3/§3.6: after a terminal signal requests are no-ops
+            return
         if n <= 0:
             self.cancel()
             self.on_error(SubscriptionHelper.bad_request(n))  # §3.9

@@ -44,6 +44,13 @@ class SubscriptionArbiter(Subscription):
             return
         wip = self.arbiter_wip
         if wip.get() == 0 and wip.compare_and_set(0, 1):
+            if self.cancelled:
+                # cancel() ran its whole drain between the check above and here:
+                # nobody else would cancel ``s`` any more
+                s.cancel()
+                if wip.decrement_and_get() != 0:
+                    self._drain_loop()
+                return
             a = self.arbiter_actual
             if a is not None and self.cancel_on_replace:
                 a.cancel()
@@ -136,6 +143,8 @@ class SubscriptionArbiter(Subscription):
                     self.arbiter_actual = None
                 if ms is not None:
                     ms.cancel()
+                request_amount = 0  # nothing more goes upstream once cancelled
+                request_target = None
             else:
                 r = self.arbiter_requested
                 if r != LONG_MAX:
@@ -153,9 +162,11 @@ class SubscriptionArbiter(Subscription):
                     if a is not None and self.cancel_on_replace:
                         a.cancel()
                     self.arbiter_actual = ms
-                    if r != 0:
-                        request_amount = _add_cap(request_amount, r)
-                        request_target = ms
+                    # ``r`` already counts every missed request so far: the new
+                    # upstream gets exactly that, not r plus what an earlier pass
+                    # of this loop meant for the upstream it replaces
+                    request_amount = r
+                    request_target = ms if r != 0 else None
                 elif a is not None and mr != 0:
                     request_amount = _add_cap(request_amount, mr)
                     request_target = a

@@ -66,7 +66,10 @@ class DeferredScalarSubscription(QueueSubscription[T], Generic[T]):
         while True:
             if st == FUSED_EMPTY:
                 self.value = v
-                state.lazy_set(FUSED_READY)
+                # a CAS, not a plain store: a concurrent cancel() must stay in force
+                if not state.compare_and_set(FUSED_EMPTY, FUSED_READY):
+                    self.value = None
+                    return
                 a = self.downstream
                 a.on_next(v)
                 if state.get() != CANCELLED:
@@ -75,7 +78,9 @@ class DeferredScalarSubscription(QueueSubscription[T], Generic[T]):
             if st & ~HAS_REQUEST_NO_VALUE:  # has a value already, cancelled, or fused
                 return
             if st == HAS_REQUEST_NO_VALUE:
-                state.lazy_set(HAS_REQUEST_HAS_VALUE)
+                self.value = None  # an earlier pass may have stored it; it goes out directly
+                if not state.compare_and_set(HAS_REQUEST_NO_VALUE, HAS_REQUEST_HAS_VALUE):
+                    return  # cancelled meanwhile
                 a = self.downstream
                 a.on_next(v)
                 if state.get() != CANCELLED:
