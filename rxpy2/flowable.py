@@ -152,9 +152,9 @@ class Flowable(Publisher[T], Generic[T]):
         if not isinstance(subscriber, FlowableSubscriber):
             from rxpy2.internal.subscribers.strict import StrictSubscriber
             subscriber = StrictSubscriber(subscriber)
-        if plugins.hooks_active:
-            subscriber = plugins.on_subscribe("flowable", self, subscriber)
         try:
+            if plugins.hooks_active:
+                subscriber = plugins.on_subscribe("flowable", self, subscriber)
             self.subscribe_actual(subscriber)
         except Exception as e:  # §1.9: subscribe returns normally; the error is reported
             plugins.on_error(e)

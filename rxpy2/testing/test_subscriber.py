@@ -72,16 +72,22 @@ class BaseTestConsumer(Generic[T]):
     def _record_value(self, item: T) -> None:
         self.last_thread = threading.current_thread()
         with self._lock:
-            if item is None:
-                self._errors.append(TypeError("on_next received None"))
+            if item is None:  # §2.13: recorded for the assertions, and raised to the caller
+                err = TypeError("on_next received None")
+                self._errors.append(err)
+                self._count_changed.notify_all()
+                raise err
             self._values.append(item)
             self._count_changed.notify_all()
 
     def _record_error(self, error: BaseException) -> None:
         self.last_thread = threading.current_thread()
         with self._lock:
-            if error is None:
-                error = TypeError("on_error received None")
+            if error is None:  # §2.13: recorded for the assertions, and raised to the caller
+                err = TypeError("on_error received None")
+                self._errors.append(err)
+                self._count_changed.notify_all()
+                raise err
             self._errors.append(error)
             self._count_changed.notify_all()
         self._done.set()
@@ -310,9 +316,10 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
     # Subscriber
     def on_subscribe(self, s: Subscription) -> None:
         self.last_thread = threading.current_thread()
-        if s is None:
-            self._errors.append(TypeError("on_subscribe received a None Subscription"))
-            return
+        if s is None:  # §2.13: recorded for the assertions, and raised to the caller
+            err = TypeError("on_subscribe received a None Subscription")
+            self._errors.append(err)
+            raise err
         if not self._upstream.compare_and_set(None, s):
             s.cancel()
             if self._upstream.get() is not CANCELLED:
@@ -458,9 +465,10 @@ class TestObserver(BaseTestConsumer[T], SingleObserver[T], MaybeObserver[T],
 
     def on_subscribe(self, d: Disposable) -> None:
         self.last_thread = threading.current_thread()
-        if d is None:
-            self._errors.append(TypeError("on_subscribe received a None Disposable"))
-            return
+        if d is None:  # §2.13: recorded for the assertions, and raised to the caller
+            err = TypeError("on_subscribe received a None Disposable")
+            self._errors.append(err)
+            raise err
         if not self._upstream.compare_and_set(None, d):
             d.dispose()
             if self._upstream.get() is not DISPOSED:

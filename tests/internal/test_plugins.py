@@ -164,6 +164,17 @@ def test_subscribe_hook_returning_none_is_type_error():
         plugins.on_subscribe("flowable", Flowable.just(1), TestSubscriber())
 
 
+def test_subscribe_hook_that_fails_is_reported_and_subscribe_returns(plugin_errors):
+    boom = RuntimeError("hook failed")
+
+    def hook(source, subscriber):
+        raise boom
+
+    plugins.set_on_flowable_subscribe(hook)
+    Flowable.just(1).subscribe(TestSubscriber())  # §1.9: returns normally
+    assert plugin_errors.causes() == [boom]
+
+
 class JustSingle(Single[int]):
     def __init__(self, v: int) -> None:
         self.v = v

@@ -220,9 +220,21 @@ def test_protocol_violations_recorded():
     _ts(1, complete=True).assert_protocol_ok()
 
 
-def test_none_item_recorded_as_error():
-    ts = _ts(None)
-    ts.assert_error(TypeError)
+def test_none_signals_are_recorded_and_raised():
+    # §2.13: the caller gets a TypeError; the assertions see the error too
+    ts: TestSubscriber = TestSubscriber()
+    with pytest.raises(TypeError):
+        ts.on_subscribe(None)
+    ts.on_subscribe(BooleanSubscription())
+    with pytest.raises(TypeError):
+        ts.on_next(None)
+    ts.assert_no_values()
+    assert [type(e) for e in ts.errors()] == [TypeError, TypeError]
+    ts2: TestSubscriber = TestSubscriber()
+    ts2.on_subscribe(BooleanSubscription())
+    with pytest.raises(TypeError):
+        ts2.on_error(None)
+    ts2.assert_error(TypeError).assert_not_terminated()
 
 
 # ---------------------------------------------------------------- requesting / cancelling

@@ -48,6 +48,8 @@ class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, Generic[
         self._done = False
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise TypeError("on_subscribe called with None")  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             try:
                 self._on_subscribe(self)
@@ -56,6 +58,8 @@ class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, Generic[
                 self.on_error(e)
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise TypeError("on_next called with None")  # §2.13
         # after a terminal event or dispose() (both leave CANCELLED) items are dropped
         if self._done or self.upstream.get() is CANCELLED:
             return
@@ -68,6 +72,8 @@ class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, Generic[
                 self.on_error(e)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise TypeError("on_error called with None")  # §2.13
         if not self._done and self.upstream.get() is not CANCELLED:
             self._done = True
             self.upstream.lazy_set(CANCELLED)

@@ -47,6 +47,8 @@ class StrictSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self.done = False
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise TypeError("on_subscribe called with None")  # §2.13
         if self.once.compare_and_set(False, True):
             self.downstream.on_subscribe(self)
             SubscriptionHelper.deferred_set_once(self.upstream, self.requested, s)
@@ -56,9 +58,13 @@ class StrictSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             self.on_error(ProtocolViolationException("§2.12 violated: onSubscribe must be called at most once"))
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise TypeError("on_next called with None")  # §2.13
         HalfSerializer.on_next(self.downstream, item, self.wip, self.error)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise TypeError("on_error called with None")  # §2.13
         self.done = True
         HalfSerializer.on_error(self.downstream, error, self.wip, self.error)
 
