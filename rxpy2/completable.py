@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, final, overload
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import ABSENT, _require, _require_callable
+from rxpy2.internal.zero_one import ZeroOneBase, require_instance
 from rxpy2.observers import CompletableObserver
 from rxpy2.reactivestreams import Publisher
 
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
     from rxpy2.flowable import Flowable
     from rxpy2.maybe import Maybe
     from rxpy2.single import Single
-    from rxpy2.testing import TestObserver
 
 __all__ = ["Completable"]
 
@@ -38,39 +38,21 @@ def _assembly(c: Completable) -> Completable:
 
 
 def _require_completable(c: Any, name: str) -> None:
-    if c is None:
-        raise TypeError(f"{name} is None")
-    if not isinstance(c, Completable):
-        raise TypeError(f"{name} must be a Completable, not {type(c).__name__}")
+    require_instance(c, Completable, name)
 
 
-class Completable:
+class Completable(ZeroOneBase):
     """A deferred computation that signals completion or an error, and no item."""
 
     __slots__ = ()
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if "subscribe" in cls.__dict__:
-            raise TypeError(f"{cls.__name__} must not override Completable.subscribe; "
-                            "implement subscribe_actual instead")
+    _TYPE = "completable"
 
     # ------------------------------------------------------------------ subscribing
 
     def subscribe_actual(self, observer: CompletableObserver) -> None:
         """Implemented by every source and operator."""
         raise NotImplementedError
-
-    @final
-    def _subscribe(self, observer: CompletableObserver) -> None:
-        if observer is None:
-            raise TypeError("observer is None")
-        if plugins.hooks_active:
-            observer = plugins.on_subscribe("completable", self, observer)
-        try:
-            self.subscribe_actual(observer)
-        except Exception as e:  # subscribe returns normally; the error is reported
-            plugins.on_error(e)
 
     @overload
     def subscribe(self, observer: CompletableObserver, /) -> None: ...
@@ -89,35 +71,10 @@ class Completable:
           a callback that raises goes there too. Passing ``on_complete=None``
           explicitly is a ``TypeError``.
         """
-        if isinstance(on_complete, CompletableObserver):
-            if on_error is not None:
-                raise TypeError("subscribe(observer) takes no callbacks")
-            self._subscribe(on_complete)
-            return None
-        if on_complete is None:
-            raise TypeError("observer is None")
-        if on_complete is not ABSENT:
-            _require_callable(on_complete, "on_complete")
-        if on_error is not None:
-            _require_callable(on_error, "on_error")
         from rxpy2.internal.observers.callback import CallbackCompletableObserver
-        o = CallbackCompletableObserver(None if on_complete is ABSENT else on_complete, on_error)
-        self._subscribe(o)
-        return o
-
-    def subscribe_with(self, observer: Any) -> Any:
-        """Subscribe ``observer`` and return it."""
-        self._subscribe(observer)
-        return observer
-
-    def test(self, cancel: bool = False) -> TestObserver[Any]:
-        """Subscribe a new :class:`rxpy2.testing.TestObserver` and return it."""
-        from rxpy2.testing import TestObserver
-        to: TestObserver[Any] = TestObserver()
-        if cancel:
-            to.dispose()
-        self._subscribe(to)
-        return to
+        return self._subscribe_callbacks(
+            CompletableObserver, CallbackCompletableObserver,
+            on_complete=on_complete, on_error=on_error)
 
     def blocking_await(self, timeout: float | None = None) -> None:
         """Block the calling thread until this completes, or raise its error.

@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, final, overload
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.flowable import ABSENT, _require, _require_callable
+from rxpy2.flowable import ABSENT, _require, _require_callable, _single_assembly
+from rxpy2.internal.zero_one import ZeroOneBase, require_instance
 from rxpy2.observers import MaybeObserver
 from rxpy2.reactivestreams import Publisher
 
 if TYPE_CHECKING:
     from rxpy2.flowable import Flowable
     from rxpy2.single import Single
-    from rxpy2.testing import TestObserver
 
 __all__ = ["Maybe"]
 
@@ -39,44 +39,22 @@ def _assembly(m: Maybe[T]) -> Maybe[T]:
     return m
 
 
-def _single_assembly(s: Any) -> Any:
-    return plugins.on_assembly("single", s) if plugins.hooks_active else s
-
-
 def _require_maybe(m: Any, name: str) -> None:
-    if m is None:
-        raise TypeError(f"{name} is None")
-    if not isinstance(m, Maybe):
-        raise TypeError(f"{name} must be a Maybe, not {type(m).__name__}")
+    require_instance(m, Maybe, name)
 
 
-class Maybe(Generic[T]):
+class Maybe(ZeroOneBase, Generic[T]):
     """A deferred computation that signals one item, no item, or an error."""
 
     __slots__ = ()
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if "subscribe" in cls.__dict__:
-            raise TypeError(f"{cls.__name__} must not override Maybe.subscribe; "
-                            "implement subscribe_actual instead")
+    _TYPE = "maybe"
 
     # ------------------------------------------------------------------ subscribing
 
     def subscribe_actual(self, observer: MaybeObserver[T]) -> None:
         """Implemented by every source and operator."""
         raise NotImplementedError
-
-    @final
-    def _subscribe(self, observer: MaybeObserver[T]) -> None:
-        if observer is None:
-            raise TypeError("observer is None")
-        if plugins.hooks_active:
-            observer = plugins.on_subscribe("maybe", self, observer)
-        try:
-            self.subscribe_actual(observer)
-        except Exception as e:  # subscribe returns normally; the error is reported
-            plugins.on_error(e)
 
     @overload
     def subscribe(self, observer: MaybeObserver[T], /) -> None: ...
@@ -97,38 +75,10 @@ class Maybe(Generic[T]):
           ``OnErrorNotImplementedException``; a callback that raises goes there too.
           Passing ``on_success=None`` explicitly is a ``TypeError``.
         """
-        if isinstance(on_success, MaybeObserver):
-            if on_error is not None or on_complete is not None:
-                raise TypeError("subscribe(observer) takes no callbacks")
-            self._subscribe(on_success)
-            return None
-        if on_success is None:
-            raise TypeError("observer is None")
-        if on_success is not ABSENT:
-            _require_callable(on_success, "on_success")
-        if on_error is not None:
-            _require_callable(on_error, "on_error")
-        if on_complete is not None:
-            _require_callable(on_complete, "on_complete")
         from rxpy2.internal.observers.callback import CallbackMaybeObserver
-        o: CallbackMaybeObserver[T] = CallbackMaybeObserver(
-            None if on_success is ABSENT else on_success, on_error, on_complete)
-        self._subscribe(o)
-        return o
-
-    def subscribe_with(self, observer: Any) -> Any:
-        """Subscribe ``observer`` and return it."""
-        self._subscribe(observer)
-        return observer
-
-    def test(self, cancel: bool = False) -> TestObserver[Any]:
-        """Subscribe a new :class:`rxpy2.testing.TestObserver` and return it."""
-        from rxpy2.testing import TestObserver
-        to: TestObserver[Any] = TestObserver()
-        if cancel:
-            to.dispose()
-        self._subscribe(to)
-        return to
+        return self._subscribe_callbacks(MaybeObserver, CallbackMaybeObserver,
+                                         on_success=on_success, on_error=on_error,
+                                         on_complete=on_complete)
 
     def blocking_get(self, default: T | None = None, timeout: float | None = None) -> T | None:
         """Block the calling thread until this Maybe terminates: the item, ``default``
@@ -140,7 +90,7 @@ class Maybe(Generic[T]):
         o: BlockingMultiObserver[T] = BlockingMultiObserver()
         self._subscribe(o)
         v = o.blocking_get(timeout)
-        return default if v is None else v  # type: ignore[no-any-return]
+        return default if v is None else v
 
     def to_flowable(self) -> Flowable[T]:
         """A Flowable of the item (emitted when requested), or empty."""
@@ -151,12 +101,12 @@ class Maybe(Generic[T]):
     def to_single(self, default: T | None = None) -> Single[T]:
         """A Single of the item; if empty, ``default`` or (without one) ``IndexError``."""
         from rxpy2.internal.operators.maybe.maybe_to_single import MaybeToSingle
-        return _single_assembly(MaybeToSingle(self, default))  # type: ignore[no-any-return]
+        return _single_assembly(MaybeToSingle(self, default))
 
     def is_empty(self) -> Single[bool]:
         """A Single: True if this Maybe completes without an item."""
         from rxpy2.internal.operators.maybe.maybe_is_empty import MaybeIsEmptySingle
-        return _single_assembly(MaybeIsEmptySingle(self))  # type: ignore[no-any-return]
+        return _single_assembly(MaybeIsEmptySingle(self))
 
     # ------------------------------------------------------------------ sources
 
@@ -249,7 +199,7 @@ class Maybe(Generic[T]):
         """A Single: continue with ``mapper(item)``; an empty Maybe is an ``IndexError``."""
         _require_callable(mapper, "mapper")
         from rxpy2.internal.operators.maybe.maybe_flat_map import MaybeFlatMapSingle
-        return _single_assembly(MaybeFlatMapSingle(self, mapper))  # type: ignore[no-any-return]
+        return _single_assembly(MaybeFlatMapSingle(self, mapper))
 
     def flat_map_publisher(self, mapper: Callable[[T], Publisher[R]]) -> Flowable[R]:
         """A Flowable of the items of the Publisher ``mapper(item)`` returns (empty if empty).

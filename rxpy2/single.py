@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, final, overload
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.flowable import ABSENT, _require, _require_callable
+from rxpy2.flowable import ABSENT, _maybe_assembly, _require, _require_callable
+from rxpy2.internal.zero_one import ZeroOneBase, require_instance
 from rxpy2.observers import SingleObserver
 from rxpy2.reactivestreams import Publisher
 
 if TYPE_CHECKING:
     from rxpy2.flowable import Flowable
     from rxpy2.maybe import Maybe
-    from rxpy2.testing import TestObserver
 
 __all__ = ["Single"]
 
@@ -38,44 +38,22 @@ def _assembly(s: Single[T]) -> Single[T]:
     return s
 
 
-def _maybe_assembly(m: Any) -> Any:
-    return plugins.on_assembly("maybe", m) if plugins.hooks_active else m
-
-
 def _require_single(s: Any, name: str) -> None:
-    if s is None:
-        raise TypeError(f"{name} is None")
-    if not isinstance(s, Single):
-        raise TypeError(f"{name} must be a Single, not {type(s).__name__}")
+    require_instance(s, Single, name)
 
 
-class Single(Generic[T]):
+class Single(ZeroOneBase, Generic[T]):
     """A deferred computation that signals one item or one error."""
 
     __slots__ = ()
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if "subscribe" in cls.__dict__:
-            raise TypeError(f"{cls.__name__} must not override Single.subscribe; "
-                            "implement subscribe_actual instead")
+    _TYPE = "single"
 
     # ------------------------------------------------------------------ subscribing
 
     def subscribe_actual(self, observer: SingleObserver[T]) -> None:
         """Implemented by every source and operator."""
         raise NotImplementedError
-
-    @final
-    def _subscribe(self, observer: SingleObserver[T]) -> None:
-        if observer is None:
-            raise TypeError("observer is None")
-        if plugins.hooks_active:
-            observer = plugins.on_subscribe("single", self, observer)
-        try:
-            self.subscribe_actual(observer)
-        except Exception as e:  # subscribe returns normally; the error is reported
-            plugins.on_error(e)
 
     @overload
     def subscribe(self, observer: SingleObserver[T], /) -> None: ...
@@ -94,36 +72,9 @@ class Single(Generic[T]):
           a callback that raises goes there too. Passing ``on_success=None``
           explicitly is a ``TypeError``; leave it out to ignore the item.
         """
-        if isinstance(on_success, SingleObserver):
-            if on_error is not None:
-                raise TypeError("subscribe(observer) takes no callbacks")
-            self._subscribe(on_success)
-            return None
-        if on_success is None:
-            raise TypeError("observer is None")
-        if on_success is not ABSENT:
-            _require_callable(on_success, "on_success")
-        if on_error is not None:
-            _require_callable(on_error, "on_error")
         from rxpy2.internal.observers.callback import ConsumerSingleObserver
-        o: ConsumerSingleObserver[T] = ConsumerSingleObserver(
-            None if on_success is ABSENT else on_success, on_error)
-        self._subscribe(o)
-        return o
-
-    def subscribe_with(self, observer: Any) -> Any:
-        """Subscribe ``observer`` and return it."""
-        self._subscribe(observer)
-        return observer
-
-    def test(self, cancel: bool = False) -> TestObserver[Any]:
-        """Subscribe a new :class:`rxpy2.testing.TestObserver` and return it."""
-        from rxpy2.testing import TestObserver
-        to: TestObserver[Any] = TestObserver()
-        if cancel:
-            to.dispose()
-        self._subscribe(to)
-        return to
+        return self._subscribe_callbacks(SingleObserver, ConsumerSingleObserver,
+                                         on_success=on_success, on_error=on_error)
 
     def blocking_get(self, timeout: float | None = None) -> T:
         """Block the calling thread until the item arrives and return it, or raise the error.
@@ -133,7 +84,7 @@ class Single(Generic[T]):
         from rxpy2.internal.observers.blocking import BlockingMultiObserver
         o: BlockingMultiObserver[T] = BlockingMultiObserver()
         self._subscribe(o)
-        return o.blocking_get(timeout)  # type: ignore[no-any-return]
+        return o.blocking_get(timeout)
 
     def to_flowable(self) -> Flowable[T]:
         """A Flowable that emits the item when it is requested (or the error at once)."""
@@ -234,7 +185,7 @@ class Single(Generic[T]):
         """A Maybe: the item if ``predicate`` holds, else empty."""
         _require_callable(predicate, "predicate")
         from rxpy2.internal.operators.maybe.maybe_filter import MaybeFilterSingle
-        return _maybe_assembly(MaybeFilterSingle(self, predicate))  # type: ignore[no-any-return]
+        return _maybe_assembly(MaybeFilterSingle(self, predicate))
 
     def flat_map(self, mapper: Callable[[T], Single[R]]) -> Single[R]:
         """Continue with the Single ``mapper(item)`` returns."""
@@ -246,7 +197,7 @@ class Single(Generic[T]):
         """Continue with the Maybe ``mapper(item)`` returns."""
         _require_callable(mapper, "mapper")
         from rxpy2.internal.operators.single.single_flat_map import SingleFlatMapMaybe
-        return _maybe_assembly(SingleFlatMapMaybe(self, mapper))  # type: ignore[no-any-return]
+        return _maybe_assembly(SingleFlatMapMaybe(self, mapper))
 
     def flat_map_publisher(self, mapper: Callable[[T], Publisher[R]]) -> Flowable[R]:
         """A Flowable of the items of the Publisher ``mapper(item)`` returns.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from agg_probes import ManualSource, Spy, failing
+from probes import ManualSource, Spy, failing
 
 from rxpy2 import Flowable
 from rxpy2.reactivestreams import LONG_MAX
@@ -58,7 +58,7 @@ def test_count_error_after_completion_goes_to_plugins(plugin_errors):
     to = src.count().test()
     src.complete()
     err = ValueError("late")
-    src.fail(err)
+    src.error(err)
     to.assert_result(0)
     assert plugin_errors == [err]
 
@@ -180,7 +180,7 @@ def test_reduce_seed_error_after_completion_goes_to_plugins(plugin_errors):
     src.complete()
     src.emit(2)  # ignored
     err = ValueError("late")
-    src.fail(err)
+    src.error(err)
     to.assert_result(1)
     assert plugin_errors == [err]
 
@@ -363,7 +363,7 @@ def test_any_error_after_match_goes_to_plugins(plugin_errors):
     to = src.any(lambda x: True).test()
     src.emit(1)
     err = ValueError("late")
-    src.fail(err)
+    src.error(err)
     to.assert_result(True)
     assert plugin_errors == [err]
 
@@ -494,6 +494,6 @@ def test_ignore_elements_error_after_completion_goes_to_plugins(plugin_errors):
     to = src.ignore_elements().test()
     src.complete()
     err = ValueError("late")
-    src.fail(err)
+    src.error(err)
     to.assert_result()
     assert plugin_errors == [err]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import partial
 
 import pytest
-from agg_probes import ManualSource, Spy, failing
+from probes import ManualSource, Spy, failing
 
 from rxpy2 import Flowable
 from rxpy2.reactivestreams import LONG_MAX

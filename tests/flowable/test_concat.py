@@ -4,6 +4,7 @@ start_with, start_with_array, start_with_iterable, concat_with."""
 from __future__ import annotations
 
 import pytest
+from probes import Manual
 
 from rxpy2 import Flowable
 from rxpy2.exceptions import CompositeException
@@ -11,33 +12,7 @@ from rxpy2.internal.operators.flowable.flowable_concat import (
     FlowableConcatArray,
     FlowableConcatIterable,
 )
-from rxpy2.reactivestreams import LONG_MAX, Subscription
-
-
-class ProbeSubscription(Subscription):
-    def __init__(self) -> None:
-        self.requests: list[int] = []
-        self.cancelled = 0
-
-    def request(self, n: int) -> None:
-        self.requests.append(n)
-
-    def cancel(self) -> None:
-        self.cancelled += 1
-
-
-class Manual(Flowable[int]):
-    """A source driven by the test: it records the subscriber and a probe Subscription."""
-
-    def __init__(self) -> None:
-        self.subscriber = None
-        self.subscriptions = 0
-        self.probe = ProbeSubscription()
-
-    def subscribe_actual(self, subscriber) -> None:
-        self.subscriber = subscriber
-        self.subscriptions += 1
-        subscriber.on_subscribe(self.probe)
+from rxpy2.reactivestreams import LONG_MAX
 
 
 class Counting(Flowable[int]):

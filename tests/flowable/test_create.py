@@ -6,6 +6,7 @@ import threading
 import time
 
 import pytest
+from probes import RequestOneInOnNext
 
 from rxpy2 import (
     LONG_MAX,
@@ -30,27 +31,6 @@ def emit_range(n, complete=True):
         if complete:
             e.on_complete()
     return source
-
-
-class RequestOneInOnNext(FlowableSubscriber):
-    def __init__(self):
-        self.values = []
-        self.errors = []
-        self.completed = 0
-
-    def on_subscribe(self, s):
-        self.s = s
-        s.request(1)
-
-    def on_next(self, item):
-        self.values.append(item)
-        self.s.request(1)
-
-    def on_error(self, error):
-        self.errors.append(error)
-
-    def on_complete(self):
-        self.completed += 1
 
 
 # ---------------------------------------------------------------- strategies

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from take_probes import ManualSource, Recorded, boom
+from probes import ManualSource, Recorded, boom
 
 from rxpy2 import Flowable
 from rxpy2.internal.fuseable import ASYNC, SYNC

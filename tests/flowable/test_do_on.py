@@ -4,37 +4,14 @@ do_on_request, do_on_cancel), do_after_next, do_finally."""
 from __future__ import annotations
 
 import pytest
+from probes import Manual
 
 from rxpy2 import Flowable
 from rxpy2.exceptions import CompositeException
 from rxpy2.internal.fuseable import ANY, BOUNDARY, NONE, SYNC
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Subscription
+from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.testing import TestSubscriber
-
-
-class ProbeSubscription(Subscription):
-    def __init__(self) -> None:
-        self.requests: list[int] = []
-        self.cancelled = 0
-
-    def request(self, n: int) -> None:
-        self.requests.append(n)
-
-    def cancel(self) -> None:
-        self.cancelled += 1
-
-
-class Manual(Flowable[int]):
-    """A source driven by the test: it records the subscriber and a probe Subscription."""
-
-    def __init__(self) -> None:
-        self.subscriber = None
-        self.probe = ProbeSubscription()
-
-    def subscribe_actual(self, subscriber) -> None:
-        self.subscriber = subscriber
-        subscriber.on_subscribe(self.probe)
 
 
 class LoggingSubscriber(TestSubscriber[int]):

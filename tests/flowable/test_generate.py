@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from probes import RequestOneInOnNext
 
 from rxpy2 import Emitter, Flowable, FlowableSubscriber, ProtocolViolationException
 from rxpy2.testing import TestSubscriber
@@ -32,31 +33,6 @@ class Counter:
 
     def flowable(self):
         return Flowable.generate(self.initial, self.gen, self.dispose)
-
-
-class RequestOneInOnNext(FlowableSubscriber):
-    def __init__(self, stop_after=None):
-        self.values = []
-        self.errors = []
-        self.completed = 0
-        self.stop_after = stop_after
-
-    def on_subscribe(self, s):
-        self.s = s
-        s.request(1)
-
-    def on_next(self, item):
-        self.values.append(item)
-        if self.stop_after is not None and len(self.values) == self.stop_after:
-            self.s.cancel()
-        else:
-            self.s.request(1)
-
-    def on_error(self, error):
-        self.errors.append(error)
-
-    def on_complete(self):
-        self.completed += 1
 
 
 def test_generate_values_and_completion():

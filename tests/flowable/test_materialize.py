@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import partial
 
 import pytest
-from agg_probes import ManualSource, Spy, failing
+from probes import ManualSource, Spy, failing
 
 from rxpy2 import Flowable
 from rxpy2.notification import Notification
@@ -57,7 +57,7 @@ def test_materialize_error_waits_for_demand():
     src = ManualSource()
     ts = src.materialize().test(0)
     err = ValueError("x")
-    src.fail(err)
+    src.error(err)
     ts.assert_empty()
     ts.request(1)
     ts.assert_result(on_error(err))

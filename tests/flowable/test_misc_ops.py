@@ -7,37 +7,14 @@ import threading
 import weakref
 
 import pytest
+from probes import Manual
 
 from rxpy2 import Flowable
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.internal.fuseable import ANY, NONE, Callable, ConditionalSubscriber, QueueSubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Subscription
+from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.testing import TestSubscriber
-
-
-class ProbeSubscription(Subscription):
-    def __init__(self) -> None:
-        self.requests: list[int] = []
-        self.cancelled = 0
-
-    def request(self, n: int) -> None:
-        self.requests.append(n)
-
-    def cancel(self) -> None:
-        self.cancelled += 1
-
-
-class Manual(Flowable[int]):
-    """A source driven by the test: it records the subscriber and a probe Subscription."""
-
-    def __init__(self) -> None:
-        self.subscriber = None
-        self.probe = ProbeSubscription()
-
-    def subscribe_actual(self, subscriber) -> None:
-        self.subscriber = subscriber
-        subscriber.on_subscribe(self.probe)
 
 
 class Capture(FlowableSubscriber[int]):
@@ -291,7 +268,7 @@ def test_detach_drops_upstream_reference():
     probe_ref = weakref.ref(src.probe)
     stage = cap.subscription
     src.subscriber.on_complete()
-    src.probe = None
+    src.probes.clear()
     gc.collect()
     assert probe_ref() is None
     stage.request(1)  # a no-op now

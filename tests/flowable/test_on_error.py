@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import partial
 
 import pytest
-from agg_probes import ManualSource, Spy, failing
+from probes import ManualSource, Spy, failing
 
 from rxpy2 import Flowable
 from rxpy2.exceptions import CompositeException
@@ -42,7 +42,7 @@ def test_on_error_return_fallback_waits_for_demand():
     src = ManualSource()
     ts = src.on_error_return(lambda e: 99).test(2)
     src.emit(1, 2)
-    src.fail(ValueError())
+    src.error(ValueError())
     ts.assert_values(1, 2).assert_not_terminated()
     ts.request(1)
     ts.assert_result(1, 2, 99)
@@ -53,7 +53,7 @@ def test_on_error_return_fallback_with_leftover_demand_emits_at_once():
     src = ManualSource()
     ts = src.on_error_return(lambda e: 99).test(5)
     src.emit(1)
-    src.fail(ValueError())
+    src.error(ValueError())
     ts.assert_result(1, 99)
 
 
@@ -102,7 +102,7 @@ def test_on_error_return_race_request_vs_error(race_runner, race_rounds):
         src = ManualSource()
         ts = src.on_error_return(lambda e: 99).test(1)
         src.emit(1)
-        race_runner.race(partial(src.fail, ValueError()), partial(ts.request, 1))
+        race_runner.race(partial(src.error, ValueError()), partial(ts.request, 1))
         ts.assert_result(1, 99).assert_protocol_ok()
 
 
@@ -211,7 +211,7 @@ def test_resume_next_cancel_reaches_fallback_after_switch():
     fallback = ManualSource()
     ts = src.on_error_resume_next(fallback).test(3)
     src.emit(1)
-    src.fail(ValueError())
+    src.error(ValueError())
     assert fallback.requests == [2]
     fallback.emit(5)
     ts.cancel()
@@ -250,6 +250,6 @@ def test_resume_next_race_request_vs_switch(race_runner, race_rounds):
         fallback = Spy(Flowable.range(10, 10))
         ts = src.on_error_resume_next(fallback).test(1)
         src.emit(1)
-        race_runner.race(partial(src.fail, ValueError()), partial(ts.request, 3))
+        race_runner.race(partial(src.error, ValueError()), partial(ts.request, 3))
         ts.assert_values(1, 10, 11, 12).assert_no_errors().assert_not_complete()
         assert sum(fallback.requests) == 3

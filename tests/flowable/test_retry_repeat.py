@@ -3,41 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from probes import Manual
 
 from rxpy2 import Flowable
 from rxpy2.exceptions import CompositeException
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.reactivestreams import LONG_MAX, Subscription
-
-
-class ProbeSubscription(Subscription):
-    def __init__(self) -> None:
-        self.requests: list[int] = []
-        self.cancelled = 0
-
-    def request(self, n: int) -> None:
-        self.requests.append(n)
-
-    def cancel(self) -> None:
-        self.cancelled += 1
-
-
-class Manual(Flowable[int]):
-    """A source driven by the test: one probe Subscription per subscription."""
-
-    def __init__(self) -> None:
-        self.subscribers: list = []
-        self.probes: list[ProbeSubscription] = []
-
-    def subscribe_actual(self, subscriber) -> None:
-        p = ProbeSubscription()
-        self.subscribers.append(subscriber)
-        self.probes.append(p)
-        subscriber.on_subscribe(p)
-
-    @property
-    def subscriber(self):
-        return self.subscribers[-1]
+from rxpy2.reactivestreams import LONG_MAX
 
 
 class FailingSource(Flowable[int]):

@@ -6,7 +6,7 @@ import operator
 from functools import partial
 
 import pytest
-from agg_probes import ManualSource, Spy, failing
+from probes import ManualSource, Spy, failing
 
 from rxpy2 import Flowable
 from rxpy2.observers import FlowableSubscriber
@@ -102,7 +102,7 @@ def test_scan_items_after_failure_are_dropped(plugin_errors):
     ts = src.scan(boom).test()
     src.emit(1, 2, 3)
     err = ValueError("late")
-    src.fail(err)
+    src.error(err)
     ts.assert_failure(ZeroDivisionError, 1)
     assert plugin_errors == [err]
 
@@ -202,7 +202,7 @@ def test_scan_seed_error_cuts_ahead_of_queued_results():
     src = ManualSource()
     ts = src.scan(add, 0).test(1)
     src.emit(1, 2)
-    src.fail(ValueError("boom"))
+    src.error(ValueError("boom"))
     ts.assert_failure(ValueError, 0)
 
 

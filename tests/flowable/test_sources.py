@@ -1,13 +1,15 @@
-"""Sources: from_iterable, empty, never, error, from_callable, defer."""
+"""Sources: from_iterable, from_array (None items), empty, never, error, from_callable, defer."""
 
 from __future__ import annotations
 
 import pytest
+from probes import RequestOneInOnNext
 
-from rxpy2 import Flowable, FlowableSubscriber, Subscription
+from rxpy2 import Flowable, FlowableSubscriber
 from rxpy2.internal.fuseable import ANY, ASYNC, NONE, SYNC, Callable, ScalarCallable
 from rxpy2.internal.operators.flowable.flowable_empty import FlowableEmpty
 from rxpy2.internal.operators.flowable.flowable_never import FlowableNever
+from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.testing import TestSubscriber
 
 
@@ -34,29 +36,6 @@ class Counting:
                 raise ValueError(f"next failed at {i}")
             yield x
         self.nexts += 1  # the call that found the end
-
-
-class RequestOneInOnNext(FlowableSubscriber):
-    """Requests 1 in on_subscribe and 1 more from inside each on_next."""
-
-    def __init__(self):
-        self.values = []
-        self.errors = []
-        self.completed = 0
-
-    def on_subscribe(self, s: Subscription) -> None:
-        self.s = s
-        s.request(1)
-
-    def on_next(self, item) -> None:
-        self.values.append(item)
-        self.s.request(1)
-
-    def on_error(self, error) -> None:
-        self.errors.append(error)
-
-    def on_complete(self) -> None:
-        self.completed += 1
 
 
 class CancelAfter(TestSubscriber):
@@ -558,3 +537,30 @@ def test_defer_supplier_returns_none_or_non_publisher():
 def test_defer_none_at_assembly():
     with pytest.raises(TypeError):
         Flowable.defer(None)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- from_array: None items
+
+@pytest.mark.parametrize("conditional", [False, True])
+@pytest.mark.parametrize("first_request", [1, LONG_MAX])
+def test_from_array_none_item_is_type_error_with_its_index(conditional, first_request):
+    # first_request=1: the slow path emits 1, then request(LONG_MAX) runs the fast
+    # path from index 1, which meets the None at index 2
+    f = Flowable.from_array([1, 2, None, 4])
+    if conditional:
+        f = f.filter(lambda x: True)
+    ts = f.test(first_request)
+    if first_request == 1:
+        ts.assert_values(1)
+        ts.request(LONG_MAX)
+    ts.assert_failure(TypeError, 1, 2).assert_error_message("The element at index 2 is None")
+
+
+@pytest.mark.parametrize("conditional", [False, True])
+def test_from_array_none_item_under_bounded_demand(conditional):
+    f = Flowable.from_array([1, None])
+    if conditional:
+        f = f.filter(lambda x: True)
+    ts = f.test(1).assert_values(1).assert_not_complete()
+    ts.request(1)
+    ts.assert_failure(TypeError, 1).assert_error_message("The element at index 1 is None")

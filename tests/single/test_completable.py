@@ -6,6 +6,7 @@ import threading
 from functools import partial
 
 import pytest
+from probes import ProbeCompletable, ProbeSingle, Spy
 
 from rxpy2 import (
     Completable,
@@ -15,92 +16,10 @@ from rxpy2 import (
     Maybe,
     OnErrorNotImplementedException,
     Single,
-    Subscriber,
-    Subscription,
     plugins,
 )
 from rxpy2.internal.fuseable import ASYNC
-from rxpy2.observers import FlowableSubscriber
 from rxpy2.testing import TestSubscriber
-
-
-class ProbeDisposable(Disposable):
-    def __init__(self) -> None:
-        self.disposed = 0
-
-    def dispose(self) -> None:
-        self.disposed += 1
-
-    def is_disposed(self) -> bool:
-        return self.disposed > 0
-
-
-class ProbeCompletable(Completable):
-    """Keeps its observer; the test signals through ``complete``/``error``."""
-
-    def __init__(self) -> None:
-        self.observers: list = []
-        self.d = ProbeDisposable()
-
-    def subscribe_actual(self, observer) -> None:
-        self.observers.append(observer)
-        observer.on_subscribe(self.d)
-
-    def complete(self) -> None:
-        self.observers[-1].on_complete()
-
-    def error(self, e) -> None:
-        self.observers[-1].on_error(e)
-
-    @property
-    def disposed(self) -> int:
-        return self.d.disposed
-
-
-class ProbeSingle(Single):
-    def __init__(self) -> None:
-        self.observers: list = []
-        self.d = ProbeDisposable()
-
-    def subscribe_actual(self, observer) -> None:
-        self.observers.append(observer)
-        observer.on_subscribe(self.d)
-
-
-class Recorder(Flowable):
-    """Records the requests and cancels that reach ``source``."""
-
-    def __init__(self, source: Flowable) -> None:
-        self.source = source
-        self.requests: list[int] = []
-        self.cancels = 0
-
-    def subscribe_actual(self, subscriber: Subscriber) -> None:
-        rec = self
-
-        class S(FlowableSubscriber, Subscription):
-            def on_subscribe(self, s):
-                self.up = s
-                subscriber.on_subscribe(self)
-
-            def on_next(self, item):
-                subscriber.on_next(item)
-
-            def on_error(self, error):
-                subscriber.on_error(error)
-
-            def on_complete(self):
-                subscriber.on_complete()
-
-            def request(self, n):
-                rec.requests.append(n)
-                self.up.request(n)
-
-            def cancel(self):
-                rec.cancels += 1
-                self.up.cancel()
-
-        self.source.subscribe(S())
 
 
 class Boom(Exception):
@@ -246,7 +165,7 @@ def test_and_then_single_dispose_reaches_current_source():
 
 def test_and_then_publisher_deferred_requests():
     a = ProbeCompletable()
-    rec = Recorder(Flowable.range(1, 5))
+    rec = Spy(Flowable.range(1, 5))
     ts = a.and_then(rec).test(0)
     ts.request(2)
     assert rec.requests == []
@@ -262,7 +181,7 @@ def test_and_then_publisher_error_and_cancel():
     a = ProbeCompletable()
     a.and_then(Flowable.just(1)).test().cancel()
     assert a.disposed == 1
-    rec = Recorder(Flowable.range(1, 5))
+    rec = Spy(Flowable.range(1, 5))
     ts = Completable.complete().and_then(rec).test(1)
     ts.cancel()
     assert rec.cancels == 1

@@ -6,99 +6,16 @@ import threading
 from functools import partial
 
 import pytest
+from probes import ProbeMaybe, Spy
 
 from rxpy2 import (
     CompositeException,
-    Disposable,
     Flowable,
     Maybe,
     OnErrorNotImplementedException,
     Single,
-    Subscriber,
-    Subscription,
     plugins,
 )
-from rxpy2.observers import FlowableSubscriber
-
-
-class ProbeDisposable(Disposable):
-    def __init__(self) -> None:
-        self.disposed = 0
-
-    def dispose(self) -> None:
-        self.disposed += 1
-
-    def is_disposed(self) -> bool:
-        return self.disposed > 0
-
-
-class _Probe:
-    """Keeps its observer; the test signals through ``success``/``complete``/``error``."""
-
-    def __init__(self) -> None:
-        self.observers: list = []
-        self.d = ProbeDisposable()
-
-    def subscribe_actual(self, observer) -> None:
-        self.observers.append(observer)
-        observer.on_subscribe(self.d)
-
-    def success(self, v) -> None:
-        self.observers[-1].on_success(v)
-
-    def complete(self) -> None:
-        self.observers[-1].on_complete()
-
-    def error(self, e) -> None:
-        self.observers[-1].on_error(e)
-
-    @property
-    def disposed(self) -> int:
-        return self.d.disposed
-
-
-class ProbeMaybe(_Probe, Maybe):
-    pass
-
-
-class ProbeSingle(_Probe, Single):
-    pass
-
-
-class Recorder(Flowable):
-    """Records the requests and cancels that reach ``source``."""
-
-    def __init__(self, source: Flowable) -> None:
-        self.source = source
-        self.requests: list[int] = []
-        self.cancels = 0
-
-    def subscribe_actual(self, subscriber: Subscriber) -> None:
-        rec = self
-
-        class S(FlowableSubscriber, Subscription):
-            def on_subscribe(self, s):
-                self.up = s
-                subscriber.on_subscribe(self)
-
-            def on_next(self, item):
-                subscriber.on_next(item)
-
-            def on_error(self, error):
-                subscriber.on_error(error)
-
-            def on_complete(self):
-                subscriber.on_complete()
-
-            def request(self, n):
-                rec.requests.append(n)
-                self.up.request(n)
-
-            def cancel(self):
-                rec.cancels += 1
-                self.up.cancel()
-
-        self.source.subscribe(S())
 
 
 class Boom(Exception):
@@ -255,7 +172,7 @@ def test_flat_map_single():
 
 def test_flat_map_publisher():
     p = ProbeMaybe()
-    rec = Recorder(Flowable.range(1, 4))
+    rec = Spy(Flowable.range(1, 4))
     ts = p.flat_map_publisher(lambda x: rec).test(0)
     ts.request(2)
     p.success(1)

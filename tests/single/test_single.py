@@ -6,6 +6,7 @@ import threading
 from functools import partial
 
 import pytest
+from probes import ProbeSingle, Spy
 
 from rxpy2 import (
     CompositeException,
@@ -14,97 +15,10 @@ from rxpy2 import (
     Maybe,
     OnErrorNotImplementedException,
     Single,
-    Subscriber,
-    Subscription,
     plugins,
 )
-from rxpy2.observers import FlowableSubscriber, SingleObserver
+from rxpy2.observers import SingleObserver
 from rxpy2.testing import TestSubscriber
-
-
-class ProbeDisposable(Disposable):
-    def __init__(self) -> None:
-        self.disposed = 0
-
-    def dispose(self) -> None:
-        self.disposed += 1
-
-    def is_disposed(self) -> bool:
-        return self.disposed > 0
-
-
-class ProbeSingle(Single):
-    """Keeps its observer; the test signals through ``success``/``error``."""
-
-    def __init__(self) -> None:
-        self.observers: list = []
-        self.d = ProbeDisposable()
-
-    def subscribe_actual(self, observer) -> None:
-        self.observers.append(observer)
-        observer.on_subscribe(self.d)
-
-    def success(self, v) -> None:
-        self.observers[-1].on_success(v)
-
-    def error(self, e) -> None:
-        self.observers[-1].on_error(e)
-
-    @property
-    def disposed(self) -> int:
-        return self.d.disposed
-
-
-class ProbeMaybe(Maybe):
-    def __init__(self) -> None:
-        self.observers: list = []
-        self.d = ProbeDisposable()
-
-    def subscribe_actual(self, observer) -> None:
-        self.observers.append(observer)
-        observer.on_subscribe(self.d)
-
-    def success(self, v) -> None:
-        self.observers[-1].on_success(v)
-
-    def complete(self) -> None:
-        self.observers[-1].on_complete()
-
-
-class Recorder(Flowable):
-    """Records the requests and cancels that reach ``source``."""
-
-    def __init__(self, source: Flowable) -> None:
-        self.source = source
-        self.requests: list[int] = []
-        self.cancels = 0
-
-    def subscribe_actual(self, subscriber: Subscriber) -> None:
-        rec = self
-
-        class S(FlowableSubscriber, Subscription):
-            def on_subscribe(self, s):
-                self.up = s
-                subscriber.on_subscribe(self)
-
-            def on_next(self, item):
-                subscriber.on_next(item)
-
-            def on_error(self, error):
-                subscriber.on_error(error)
-
-            def on_complete(self):
-                subscriber.on_complete()
-
-            def request(self, n):
-                rec.requests.append(n)
-                self.up.request(n)
-
-            def cancel(self):
-                rec.cancels += 1
-                self.up.cancel()
-
-        self.source.subscribe(S())
 
 
 class Boom(Exception):
@@ -346,7 +260,7 @@ def test_flat_map_maybe():
 
 def test_flat_map_publisher_values_and_deferred_requests():
     p = ProbeSingle()
-    rec = Recorder(Flowable.range(1, 5))
+    rec = Spy(Flowable.range(1, 5))
     ts = p.flat_map_publisher(lambda x: rec).test(0)
     ts.request(2)
     ts.request(1)
@@ -360,7 +274,7 @@ def test_flat_map_publisher_values_and_deferred_requests():
 
 
 def test_flat_map_publisher_unbounded():
-    rec = Recorder(Flowable.range(1, 3))
+    rec = Spy(Flowable.range(1, 3))
     Single.just(0).flat_map_publisher(lambda x: rec).test().assert_result(1, 2, 3)
     assert rec.requests == [2**63 - 1]
 
@@ -380,7 +294,7 @@ def test_flat_map_publisher_cancel_reaches_single_then_publisher():
     ts.cancel()
     assert p.disposed == 1
 
-    rec = Recorder(Flowable.range(1, 10))
+    rec = Spy(Flowable.range(1, 10))
     ts = Single.just(1).flat_map_publisher(lambda x: rec).test(1)
     ts.assert_values(1)
     ts.cancel()
@@ -389,7 +303,7 @@ def test_flat_map_publisher_cancel_reaches_single_then_publisher():
 
 def test_flat_map_publisher_cancelled_before_item_never_subscribes():
     p = ProbeSingle()
-    rec = Recorder(Flowable.just(1))
+    rec = Spy(Flowable.just(1))
     ts = p.flat_map_publisher(lambda x: rec).test()
     ts.cancel()
     p.success(1)

@@ -1,5 +1,6 @@
 """Reusable Subscribers (RxJava 2's ``internal.subscribers``)."""
 
+from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.internal.subscribers.basic_fuseable import (
     BasicFuseableConditionalSubscriber,
     BasicFuseableSubscriber,
@@ -8,14 +9,20 @@ from rxpy2.internal.subscribers.deferred_scalar import DeferredScalarSubscriber
 from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
 from rxpy2.internal.subscribers.serialized import SerializedSubscriber
 from rxpy2.internal.subscribers.single_post_complete import SinglePostCompleteSubscriber
+from rxpy2.internal.subscribers.stable_prefetch import StablePrefetchSubscriber
 from rxpy2.internal.subscribers.strict import StrictSubscriber
+from rxpy2.internal.subscribers.to_observer import ItemOrMissingSubscriber, ToObserverSubscriber
 
 __all__ = [
     "BasicFuseableConditionalSubscriber",
     "BasicFuseableSubscriber",
+    "BasicSubscriber",
     "DeferredScalarSubscriber",
     "LambdaSubscriber",
     "SerializedSubscriber",
+    "ItemOrMissingSubscriber",
     "SinglePostCompleteSubscriber",
+    "StablePrefetchSubscriber",
     "StrictSubscriber",
+    "ToObserverSubscriber",
 ]

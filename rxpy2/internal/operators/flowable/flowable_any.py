@@ -1,49 +1,56 @@
 """Flowable.any: True as soon as an item satisfies the predicate (the upstream is then
-cancelled), False when the stream completes without one; as a Single."""
+cancelled), False when the stream completes without one; as a Single.
+
+:class:`FlowablePredicateStopSingle` is shared with ``all``: both stop at the first
+item whose predicate result is ``stop_on`` and answer ``stop_on``, else answer
+``not stop_on`` on completion.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
-from rxpy2 import plugins
-from rxpy2.disposables import Disposable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
-from rxpy2.observers import FlowableSubscriber, SingleObserver
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscription
+from rxpy2.internal.subscribers.to_observer import ToObserverSubscriber
+from rxpy2.observers import SingleObserver
+from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
-__all__ = ["FlowableAnySingle"]
+__all__ = ["FlowableAnySingle", "FlowablePredicateStopSingle"]
 
 T = TypeVar("T")
 
 
-class FlowableAnySingle(Single[bool], HasUpstreamPublisher[T], Generic[T]):
+class FlowablePredicateStopSingle(Single[bool], HasUpstreamPublisher[T], Generic[T]):
+    """Base of ``any`` (``stop_on = True``) and ``all`` (``stop_on = False``)."""
+
     __slots__ = ("source", "predicate")
+
+    stop_on: ClassVar[bool]
 
     def __init__(self, source: Publisher[T], predicate: Callable[[T], bool]) -> None:
         self.source = source
         self.predicate = predicate
 
     def subscribe_actual(self, observer: SingleObserver[bool]) -> None:
-        self.source.subscribe(AnySubscriber(observer, self.predicate))
+        self.source.subscribe(PredicateStopSubscriber(observer, self.predicate, self.stop_on))
 
 
-class AnySubscriber(FlowableSubscriber[T], Disposable, Generic[T]):
-    __slots__ = ("downstream", "predicate", "upstream", "done")
+class FlowableAnySingle(FlowablePredicateStopSingle[T], Generic[T]):
+    __slots__ = ()
 
-    def __init__(self, downstream: SingleObserver[bool], predicate: Callable[[T], bool]) -> None:
-        self.downstream = downstream
+    stop_on = True
+
+
+class PredicateStopSubscriber(ToObserverSubscriber[T], Generic[T]):
+    __slots__ = ("predicate", "stop_on")
+
+    def __init__(self, downstream: SingleObserver[bool], predicate: Callable[[T], bool],
+                 stop_on: bool) -> None:
+        super().__init__(downstream)
         self.predicate = predicate
-        self.upstream: Subscription | None = None
-        self.done = False
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
-            s.request(LONG_MAX)
+        self.stop_on = stop_on
 
     def on_next(self, item: T) -> None:
         if self.done:
@@ -51,34 +58,11 @@ class AnySubscriber(FlowableSubscriber[T], Disposable, Generic[T]):
         try:
             b = self.predicate(item)
         except Exception as e:
-            self.upstream.cancel()  # type: ignore[union-attr]
-            self.on_error(e)
+            self.fail(e)
             return
-        if b:
-            self.done = True
-            up = self.upstream
-            self.upstream = CANCELLED
-            up.cancel()  # type: ignore[union-attr]
-            self.downstream.on_success(True)
+        if (not b) is not self.stop_on:  # bool(b) is stop_on, without the call
+            self.stop()
+            self.downstream.on_success(self.stop_on)
 
-    def on_error(self, error: BaseException) -> None:
-        if self.done:
-            plugins.on_error(error)
-            return
-        self.done = True
-        self.upstream = CANCELLED
-        self.downstream.on_error(error)
-
-    def on_complete(self) -> None:
-        if self.done:
-            return
-        self.done = True
-        self.upstream = CANCELLED
-        self.downstream.on_success(False)
-
-    def dispose(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]
-        self.upstream = CANCELLED
-
-    def is_disposed(self) -> bool:
-        return self.upstream is CANCELLED
+    def end(self, value: Any) -> None:
+        self.downstream.on_success(not self.stop_on)

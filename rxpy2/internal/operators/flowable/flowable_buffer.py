@@ -28,6 +28,7 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.queue_drain_helper import QueueDrainHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
@@ -58,20 +59,33 @@ class FlowableBuffer(Flowable[list[T]], HasUpstreamPublisher[T], Generic[T]):
             self.source.subscribe(BufferOverlappingSubscriber(subscriber, count, skip))
 
 
-class BufferExactSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
-    __slots__ = ("downstream", "count", "upstream", "buffer", "done")
+class _OneListSubscriber(BasicSubscriber[T, list[T]], Generic[T]):
+    """Exact and skip: at most one list is open; completion emits it if non-empty."""
+
+    __slots__ = ("count", "buffer")
 
     def __init__(self, downstream: Subscriber[list[T]], count: int) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.count = count
-        self.upstream: Subscription | None = None
         self.buffer: list[T] | None = None
-        self.done = False
 
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
+    def on_error(self, error: BaseException) -> None:
+        self.buffer = None
+        super().on_error(error)
+
+    def on_complete(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        b = self.buffer
+        self.buffer = None
+        if b:
+            self.downstream.on_next(b)
+        self.downstream.on_complete()
+
+
+class BufferExactSubscriber(_OneListSubscriber[T], Generic[T]):
+    __slots__ = ()
 
     def on_next(self, item: T) -> None:
         if self.done:
@@ -84,49 +98,19 @@ class BufferExactSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             self.buffer = None
             self.downstream.on_next(b)
 
-    def on_error(self, error: BaseException) -> None:
-        if self.done:
-            plugins.on_error(error)
-            return
-        self.done = True
-        self.buffer = None
-        self.downstream.on_error(error)
-
-    def on_complete(self) -> None:
-        if self.done:
-            return
-        self.done = True
-        b = self.buffer
-        self.buffer = None
-        if b:
-            self.downstream.on_next(b)
-        self.downstream.on_complete()
-
     def request(self, n: int) -> None:
         if SubscriptionHelper.validate_request(n):
             self.upstream.request(_multiply_cap(n, self.count))  # type: ignore[union-attr]
 
-    def cancel(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]
 
-
-class BufferSkipSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
-    __slots__ = ("downstream", "count", "skip", "upstream", "buffer", "index", "once", "done")
+class BufferSkipSubscriber(_OneListSubscriber[T], Generic[T]):
+    __slots__ = ("skip", "index", "once")
 
     def __init__(self, downstream: Subscriber[list[T]], count: int, skip: int) -> None:
-        self.downstream = downstream
-        self.count = count
+        super().__init__(downstream, count)
         self.skip = skip
-        self.upstream: Subscription | None = None
-        self.buffer: list[T] | None = None
         self.index = 0
         self.once = AtomicBoolean()
-        self.done = False
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
 
     def on_next(self, item: T) -> None:
         if self.done:
@@ -143,24 +127,6 @@ class BufferSkipSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         i += 1
         self.index = 0 if i == self.skip else i
 
-    def on_error(self, error: BaseException) -> None:
-        if self.done:
-            plugins.on_error(error)
-            return
-        self.done = True
-        self.buffer = None
-        self.downstream.on_error(error)
-
-    def on_complete(self) -> None:
-        if self.done:
-            return
-        self.done = True
-        b = self.buffer
-        self.buffer = None
-        if b:
-            self.downstream.on_next(b)
-        self.downstream.on_complete()
-
     def request(self, n: int) -> None:
         if not SubscriptionHelper.validate_request(n):
             return
@@ -172,9 +138,6 @@ class BufferSkipSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         else:
             u = _multiply_cap(n, self.skip)  # each further list: its gap and its items
         self.upstream.request(u)  # type: ignore[union-attr]
-
-    def cancel(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]
 
 
 class BufferOverlappingSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Generic, TypeVar
 
-from rxpy2 import plugins
-from rxpy2.disposables import Disposable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
-from rxpy2.observers import FlowableSubscriber, SingleObserver
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscription
+from rxpy2.internal.subscribers.to_observer import ToObserverSubscriber
+from rxpy2.observers import SingleObserver
+from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
 __all__ = ["FlowableCountSingle"]
@@ -27,44 +25,13 @@ class FlowableCountSingle(Single[int], HasUpstreamPublisher[T], Generic[T]):
         self.source.subscribe(CountSubscriber(observer))
 
 
-class CountSubscriber(FlowableSubscriber[Any], Disposable):
-    """Counts items; disposing it cancels the upstream."""
+class CountSubscriber(ToObserverSubscriber[Any]):
+    """Counts items in ``self.value``; disposing it cancels the upstream."""
 
-    __slots__ = ("downstream", "upstream", "count", "done")
+    __slots__ = ()
 
     def __init__(self, downstream: SingleObserver[int]) -> None:
-        self.downstream = downstream
-        self.upstream: Subscription | None = None
-        self.count = 0
-        self.done = False
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
-            s.request(LONG_MAX)
+        super().__init__(downstream, 0)
 
     def on_next(self, item: Any) -> None:
-        self.count += 1
-
-    def on_error(self, error: BaseException) -> None:
-        if self.done:
-            plugins.on_error(error)
-            return
-        self.done = True
-        self.upstream = CANCELLED
-        self.downstream.on_error(error)
-
-    def on_complete(self) -> None:
-        if self.done:
-            return
-        self.done = True
-        self.upstream = CANCELLED
-        self.downstream.on_success(self.count)
-
-    def dispose(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]
-        self.upstream = CANCELLED
-
-    def is_disposed(self) -> bool:
-        return self.upstream is CANCELLED
+        self.value += 1

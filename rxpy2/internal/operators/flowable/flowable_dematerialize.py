@@ -16,10 +16,9 @@ from typing import Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.notification import Notification
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableDematerialize"]
 
@@ -39,20 +38,13 @@ class FlowableDematerialize(Flowable[R], HasUpstreamPublisher[T], Generic[T, R])
         self.source.subscribe(DematerializeSubscriber(subscriber, self.selector))
 
 
-class DematerializeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
-    __slots__ = ("downstream", "selector", "upstream", "done")
+class DematerializeSubscriber(BasicSubscriber[T, R], Generic[T, R]):
+    __slots__ = ("selector",)
 
     def __init__(self, downstream: Subscriber[R],
                  selector: Callable[[T], Notification[R]]) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.selector = selector
-        self.upstream: Subscription | None = None
-        self.done = False
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
 
     def on_next(self, item: T) -> None:
         if self.done:  # §1.7: nothing goes downstream after the terminal signal
@@ -64,33 +56,11 @@ class DematerializeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]
             if not isinstance(n, Notification):
                 raise TypeError(f"The selector returned {n!r}, not a Notification")
         except Exception as e:
-            self.upstream.cancel()  # type: ignore[union-attr]
-            self.on_error(e)
+            self.fail(e)
             return
         if n.is_on_error():
-            self.upstream.cancel()  # type: ignore[union-attr]
-            self.on_error(n.error)  # type: ignore[arg-type]
+            self.fail(n.error)  # type: ignore[arg-type]
         elif n.is_on_complete():
-            self.upstream.cancel()  # type: ignore[union-attr]
-            self.on_complete()
+            self.complete_early()
         else:
             self.downstream.on_next(n.value)  # type: ignore[arg-type]
-
-    def on_error(self, error: BaseException) -> None:
-        if self.done:
-            plugins.on_error(error)
-            return
-        self.done = True
-        self.downstream.on_error(error)
-
-    def on_complete(self) -> None:
-        if self.done:
-            return
-        self.done = True
-        self.downstream.on_complete()
-
-    def request(self, n: int) -> None:
-        self.upstream.request(n)  # type: ignore[union-attr]
-
-    def cancel(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Generic, TypeVar
+from itertools import islice
+from typing import Any, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicLong
-from rxpy2.internal.fuseable import SYNC, ConditionalSubscriber
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.internal.subscriptions.basic import BasicQueueSubscription
-from rxpy2.reactivestreams import LONG_MAX, Subscriber
+from rxpy2.internal.fuseable import ConditionalSubscriber
+from rxpy2.internal.operators.flowable._sync_source import SyncSourceSubscription
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["FlowableFromArray"]
 
@@ -20,6 +18,13 @@ T = TypeVar("T")
 
 def _none_at(i: int) -> TypeError:
     return TypeError(f"The element at index {i} is None")
+
+
+def _index_of_none(array: Sequence[Any], start: int) -> int:
+    """The index of the first ``None`` at or after ``start`` (the error path of the fast path)."""
+    return next(i for i in range(start, len(array)) if array[i] is None)
+
+
 
 
 class FlowableFromArray(Flowable[T], Generic[T]):
@@ -35,36 +40,15 @@ class FlowableFromArray(Flowable[T], Generic[T]):
             subscriber.on_subscribe(ArraySubscription(subscriber, self.array))
 
 
-class _BaseArraySubscription(BasicQueueSubscription[T], Generic[T]):
-    __slots__ = ("downstream", "array", "index", "cancelled", "requested")
+class _BaseArraySubscription(SyncSourceSubscription[T], Generic[T]):
+    __slots__ = ("array", "index")
 
     def __init__(self, downstream: Subscriber[T], array: Sequence[T]) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.array = array
         self.index = 0
-        self.cancelled = False
-        self.requested = AtomicLong()
 
-    def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            if BackpressureHelper.add(self.requested, n) == 0:  # §3.3: one emitter at a time
-                if n == LONG_MAX:
-                    self.fast_path()
-                else:
-                    self.slow_path(n)
-
-    def fast_path(self) -> None:
-        raise NotImplementedError
-
-    def slow_path(self, r: int) -> None:
-        raise NotImplementedError
-
-    def cancel(self) -> None:
-        self.cancelled = True
-
-    def request_fusion(self, mode: int) -> int:
-        return mode & SYNC
-
+    # fusion (SYNC): the consumer pulls the items itself
     def poll(self) -> T | None:
         i = self.index
         a = self.array
@@ -90,12 +74,12 @@ class ArraySubscription(_BaseArraySubscription[T]):
         arr = self.array
         a = self.downstream
         on_next = a.on_next
-        for i in range(self.index, len(arr)):
+        start = self.index
+        for v in islice(arr, start, len(arr)):  # iterating beats indexing
             if self.cancelled:
                 return
-            v = arr[i]
             if v is None:
-                a.on_error(_none_at(i))
+                a.on_error(_none_at(_index_of_none(arr, start)))
                 return
             on_next(v)
         if not self.cancelled:
@@ -139,12 +123,12 @@ class ArrayConditionalSubscription(_BaseArraySubscription[T]):
         arr = self.array
         a = self.downstream
         try_on_next = a.try_on_next
-        for i in range(self.index, len(arr)):
+        start = self.index
+        for v in islice(arr, start, len(arr)):
             if self.cancelled:
                 return
-            v = arr[i]
             if v is None:
-                a.on_error(_none_at(i))
+                a.on_error(_none_at(_index_of_none(arr, start)))
                 return
             try_on_next(v)
         if not self.cancelled:

@@ -14,13 +14,10 @@ from collections.abc import Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicLong
-from rxpy2.internal.fuseable import SYNC, ConditionalSubscriber
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.internal.subscriptions.basic import BasicQueueSubscription
+from rxpy2.internal.fuseable import ConditionalSubscriber
+from rxpy2.internal.operators.flowable._sync_source import SyncSourceSubscription
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.reactivestreams import LONG_MAX, Subscriber
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["FlowableFromIterable"]
 
@@ -69,40 +66,17 @@ class FlowableFromIterable(Flowable[T], Generic[T]):
             subscriber.on_subscribe(IteratorSubscription(subscriber, it, first))
 
 
-class _BaseIteratorSubscription(BasicQueueSubscription[T], Generic[T]):
+class _BaseIteratorSubscription(SyncSourceSubscription[T], Generic[T]):
     """``pending`` holds the item read ahead (not yet emitted)."""
 
-    __slots__ = ("downstream", "it", "pending", "cancelled", "requested")
+    __slots__ = ("it", "pending")
 
     def __init__(self, downstream: Subscriber[T], it: Iterator[T], first: T) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.it = it
         self.pending: Any = first
-        self.cancelled = False
-        self.requested = AtomicLong()
-
-    def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            # only the call that moves demand off zero emits; the others add to it (§3.3)
-            if BackpressureHelper.add(self.requested, n) == 0:
-                if n == LONG_MAX:
-                    self.fast_path()
-                else:
-                    self.slow_path(n)
-
-    def fast_path(self) -> None:
-        raise NotImplementedError
-
-    def slow_path(self, r: int) -> None:
-        raise NotImplementedError
-
-    def cancel(self) -> None:
-        self.cancelled = True
 
     # fusion (SYNC): the consumer pulls from the iterator itself
-    def request_fusion(self, mode: int) -> int:
-        return mode & SYNC
-
     def poll(self) -> T | None:
         v = self.pending
         if v is _UNFETCHED:
@@ -204,7 +178,7 @@ class IteratorConditionalSubscription(_BaseIteratorSubscription[T]):
 
     def fast_path(self) -> None:
         a = self.downstream
-        try_on_next = a.try_on_next  # type: ignore[attr-defined]
+        try_on_next = a.try_on_next
         v = self.pending
         if v is None:
             a.on_error(_none_item())
@@ -236,7 +210,7 @@ class IteratorConditionalSubscription(_BaseIteratorSubscription[T]):
     def slow_path(self, r: int) -> None:
         e = 0
         a = self.downstream
-        try_on_next = a.try_on_next  # type: ignore[attr-defined]
+        try_on_next = a.try_on_next
         it = self.it
         requested = self.requested
         v = self.pending

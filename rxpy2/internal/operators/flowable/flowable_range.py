@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicLong
-from rxpy2.internal.fuseable import SYNC, ConditionalSubscriber
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.internal.subscriptions.basic import BasicQueueSubscription
-from rxpy2.reactivestreams import LONG_MAX, Subscriber
+from rxpy2.internal.fuseable import ConditionalSubscriber
+from rxpy2.internal.operators.flowable._sync_source import SyncSourceSubscription
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["FlowableRange"]
 
@@ -27,38 +24,15 @@ class FlowableRange(Flowable[int]):
             subscriber.on_subscribe(RangeSubscription(subscriber, self.start, self.end))
 
 
-class _BaseRangeSubscription(BasicQueueSubscription[int]):
-    __slots__ = ("downstream", "index", "end", "cancelled", "requested")
+class _BaseRangeSubscription(SyncSourceSubscription[int]):
+    __slots__ = ("index", "end")
 
     def __init__(self, downstream: Subscriber[int], start: int, end: int) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.index = start
         self.end = end
-        self.cancelled = False
-        self.requested = AtomicLong()
-
-    def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            # only the call that moves demand off zero emits; others just add (§3.3)
-            if BackpressureHelper.add(self.requested, n) == 0:
-                if n == LONG_MAX:
-                    self.fast_path()
-                else:
-                    self.slow_path(n)
-
-    def fast_path(self) -> None:
-        raise NotImplementedError
-
-    def slow_path(self, r: int) -> None:
-        raise NotImplementedError
-
-    def cancel(self) -> None:
-        self.cancelled = True
 
     # fusion (SYNC): the consumer pulls the ints itself
-    def request_fusion(self, mode: int) -> int:
-        return mode & SYNC
-
     def poll(self) -> int | None:
         i = self.index
         if i == self.end:

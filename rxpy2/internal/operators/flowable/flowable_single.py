@@ -8,15 +8,13 @@ there is none). The inner subscriber is the Disposable the observer receives.
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
-from rxpy2 import plugins
-from rxpy2.disposables import Disposable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
+from rxpy2.internal.subscribers.to_observer import ItemOrMissingSubscriber
 from rxpy2.maybe import Maybe
-from rxpy2.observers import FlowableSubscriber, MaybeObserver, SingleObserver
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscription
+from rxpy2.observers import MaybeObserver, SingleObserver
+from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
 __all__ = ["FlowableSingleMaybe", "FlowableSingleSingle"]
@@ -45,63 +43,16 @@ class FlowableSingleSingle(Single[T], HasUpstreamPublisher[T], Generic[T]):
         self.source.subscribe(SingleElementSubscriber(observer, self.default_item, False))
 
 
-class SingleElementSubscriber(FlowableSubscriber[T], Disposable, Generic[T]):
-    __slots__ = ("downstream", "default_item", "maybe", "upstream", "item", "done")
+class SingleElementSubscriber(ItemOrMissingSubscriber[T], Generic[T]):
+    """Keeps the only item in ``self.value``; a second one is an error."""
 
-    def __init__(self, downstream: Any, default_item: T | None, maybe: bool) -> None:
-        self.downstream = downstream
-        self.default_item = default_item
-        self.maybe = maybe
-        self.upstream: Subscription | None = None
-        self.item: T | None = None
-        self.done = False
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
-            s.request(LONG_MAX)
+    __slots__ = ()
 
     def on_next(self, item: T) -> None:
         if self.done:
             return
-        if self.item is not None:
-            self.done = True
-            self.item = None
-            self.upstream.cancel()  # type: ignore[union-attr]
-            self.upstream = CANCELLED
+        if self.value is not None:
+            self.stop()
             self.downstream.on_error(ValueError("Sequence contains more than one element"))
             return
-        self.item = item
-
-    def on_error(self, error: BaseException) -> None:
-        if self.done:
-            plugins.on_error(error)
-            return
-        self.done = True
-        self.item = None
-        self.upstream = CANCELLED
-        self.downstream.on_error(error)
-
-    def on_complete(self) -> None:
-        self.upstream = CANCELLED
-        if self.done:
-            return
-        self.done = True
-        v = self.item
-        self.item = None
-        if v is not None:
-            self.downstream.on_success(v)
-        elif self.maybe:
-            self.downstream.on_complete()
-        elif self.default_item is not None:
-            self.downstream.on_success(self.default_item)
-        else:
-            self.downstream.on_error(IndexError("The sequence is empty"))
-
-    def dispose(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]
-        self.upstream = CANCELLED
-
-    def is_disposed(self) -> bool:
-        return self.upstream is CANCELLED
+        self.value = item

@@ -11,12 +11,9 @@ from collections import deque
 from typing import Generic, TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicBoolean
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.internal.operators.flowable.flowable_skip import SkipSubscriber
+from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableSkipLast"]
 
@@ -34,20 +31,14 @@ class FlowableSkipLast(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.source.subscribe(SkipLastSubscriber(subscriber, self.n))
 
 
-class SkipLastSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
-    __slots__ = ("downstream", "n", "buffer", "first_request", "upstream")
+class SkipLastSubscriber(SkipSubscriber[T], Generic[T]):
+    """Requests as :class:`SkipSubscriber` does (``n`` extra, once); buffers instead of counting."""
+
+    __slots__ = ("buffer",)
 
     def __init__(self, downstream: Subscriber[T], n: int) -> None:
-        self.downstream = downstream
-        self.n = n
+        super().__init__(downstream, n)
         self.buffer: deque[T] = deque()
-        self.first_request = AtomicBoolean(True)
-        self.upstream: Subscription | None = None
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
 
     def on_next(self, item: T) -> None:
         b = self.buffer
@@ -62,13 +53,3 @@ class SkipLastSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
     def on_complete(self) -> None:
         self.buffer.clear()
         self.downstream.on_complete()
-
-    def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            first = self.first_request
-            if first.get() and first.compare_and_set(True, False):
-                n = BackpressureHelper.add_cap(n, self.n)
-            self.upstream.request(n)  # type: ignore[union-attr]
-
-    def cancel(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]

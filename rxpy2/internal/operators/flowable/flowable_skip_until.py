@@ -13,13 +13,14 @@ from __future__ import annotations
 from typing import Any, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import ConditionalSubscriber, HasUpstreamPublisher
-from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.half_serializer import HalfSerializer
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.internal.operators.flowable.flowable_take_until import (
+    TakeUntilMainSubscriber,
+    TakeUntilOtherSubscriber,
+)
+from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableSkipUntil"]
 
@@ -40,20 +41,30 @@ class FlowableSkipUntil(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.source.subscribe(parent)
 
 
-class SkipUntilMainSubscriber(ConditionalSubscriber[T], Subscription, Generic[T]):
-    __slots__ = ("downstream", "upstream", "requested", "wip", "error", "other", "gate")
+class SkipUntilOtherSubscriber(TakeUntilOtherSubscriber):
+    """Opens the gate (on its first item, or on completion) instead of ending the stream."""
+
+    __slots__ = ()
+
+    def on_next(self, item: Any) -> None:
+        self.parent.gate = True
+        SubscriptionHelper.cancel(self.upstream)
+
+    def on_complete(self) -> None:
+        self.parent.gate = True
+
+
+class SkipUntilMainSubscriber(TakeUntilMainSubscriber[T], ConditionalSubscriber[T], Generic[T]):
+    """``take_until``'s main subscriber (deferred requests, half-serialized signals,
+    ``other`` cancelled on the terminal signal) with a gate in front of the items."""
+
+    __slots__ = ("gate",)
+
+    other_type = SkipUntilOtherSubscriber
 
     def __init__(self, downstream: Subscriber[T]) -> None:
-        self.downstream = downstream
-        self.upstream: AtomicReference[Subscription] = AtomicReference()
-        self.requested = AtomicLong()
-        self.wip = AtomicInteger()
-        self.error = AtomicThrowable()
-        self.other = SkipUntilOtherSubscriber(self)
         self.gate = False
-
-    def on_subscribe(self, s: Subscription) -> None:
-        SubscriptionHelper.deferred_set_once(self.upstream, self.requested, s)
+        super().__init__(downstream)
 
     def on_next(self, item: T) -> None:
         if not self.try_on_next(item):
@@ -64,41 +75,3 @@ class SkipUntilMainSubscriber(ConditionalSubscriber[T], Subscription, Generic[T]
             HalfSerializer.on_next(self.downstream, item, self.wip, self.error)
             return True
         return False
-
-    def on_error(self, error: BaseException) -> None:
-        SubscriptionHelper.cancel(self.other.upstream)
-        HalfSerializer.on_error(self.downstream, error, self.wip, self.error)
-
-    def on_complete(self) -> None:
-        SubscriptionHelper.cancel(self.other.upstream)
-        HalfSerializer.on_complete(self.downstream, self.wip, self.error)
-
-    def request(self, n: int) -> None:
-        SubscriptionHelper.deferred_request(self.upstream, self.requested, n)
-
-    def cancel(self) -> None:
-        SubscriptionHelper.cancel(self.upstream)
-        SubscriptionHelper.cancel(self.other.upstream)
-
-
-class SkipUntilOtherSubscriber(FlowableSubscriber[Any]):
-    __slots__ = ("parent", "upstream")
-
-    def __init__(self, parent: SkipUntilMainSubscriber[Any]) -> None:
-        self.parent = parent
-        self.upstream: AtomicReference[Subscription] = AtomicReference()
-
-    def on_subscribe(self, s: Subscription) -> None:
-        SubscriptionHelper.set_once_request(self.upstream, s, LONG_MAX)
-
-    def on_next(self, item: Any) -> None:
-        self.parent.gate = True
-        SubscriptionHelper.cancel(self.upstream)
-
-    def on_error(self, error: BaseException) -> None:
-        p = self.parent
-        SubscriptionHelper.cancel(p.upstream)
-        HalfSerializer.on_error(p.downstream, error, p.wip, p.error)
-
-    def on_complete(self) -> None:
-        self.parent.gate = True

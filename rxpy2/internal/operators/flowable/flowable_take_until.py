@@ -14,15 +14,15 @@ the upstream) after the first item for which ``stop_predicate`` returns true.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.half_serializer import HalfSerializer
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
@@ -45,10 +45,40 @@ class FlowableTakeUntil(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.source.subscribe(parent)
 
 
+class TakeUntilOtherSubscriber(FlowableSubscriber[Any]):
+    __slots__ = ("parent", "upstream")
+
+    def __init__(self, parent: Any) -> None:
+        self.parent = parent
+        self.upstream: AtomicReference[Subscription] = AtomicReference()
+
+    def on_subscribe(self, s: Subscription) -> None:
+        SubscriptionHelper.set_once_request(self.upstream, s, LONG_MAX)
+
+    def on_next(self, item: Any) -> None:
+        SubscriptionHelper.cancel(self.upstream)
+        self.on_complete()
+
+    def on_error(self, error: BaseException) -> None:
+        p = self.parent
+        SubscriptionHelper.cancel(p.upstream)
+        HalfSerializer.on_error(p.downstream, error, p.wip, p.error)
+
+    def on_complete(self) -> None:
+        p = self.parent
+        SubscriptionHelper.cancel(p.upstream)
+        HalfSerializer.on_complete(p.downstream, p.wip, p.error)
+
+
 class TakeUntilMainSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
-    """Subscribes to the main source; requests made before it arrives are deferred."""
+    """Subscribes to the main source; requests made before it arrives are deferred.
+
+    Shared with ``skip_until``, whose subclasses change ``on_next`` and ``other_type``.
+    """
 
     __slots__ = ("downstream", "upstream", "requested", "wip", "error", "other")
+
+    other_type: ClassVar[type[TakeUntilOtherSubscriber]] = TakeUntilOtherSubscriber
 
     def __init__(self, downstream: Subscriber[T]) -> None:
         self.downstream = downstream
@@ -56,7 +86,7 @@ class TakeUntilMainSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self.requested = AtomicLong()
         self.wip = AtomicInteger()
         self.error = AtomicThrowable()
-        self.other = TakeUntilOtherSubscriber(self)
+        self.other = self.other_type(self)
 
     def on_subscribe(self, s: Subscription) -> None:
         SubscriptionHelper.deferred_set_once(self.upstream, self.requested, s)
@@ -80,31 +110,6 @@ class TakeUntilMainSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         SubscriptionHelper.cancel(self.other.upstream)
 
 
-class TakeUntilOtherSubscriber(FlowableSubscriber[Any]):
-    __slots__ = ("parent", "upstream")
-
-    def __init__(self, parent: TakeUntilMainSubscriber[Any]) -> None:
-        self.parent = parent
-        self.upstream: AtomicReference[Subscription] = AtomicReference()
-
-    def on_subscribe(self, s: Subscription) -> None:
-        SubscriptionHelper.set_once_request(self.upstream, s, LONG_MAX)
-
-    def on_next(self, item: Any) -> None:
-        SubscriptionHelper.cancel(self.upstream)
-        self.on_complete()
-
-    def on_error(self, error: BaseException) -> None:
-        p = self.parent
-        SubscriptionHelper.cancel(p.upstream)
-        HalfSerializer.on_error(p.downstream, error, p.wip, p.error)
-
-    def on_complete(self) -> None:
-        p = self.parent
-        SubscriptionHelper.cancel(p.upstream)
-        HalfSerializer.on_complete(p.downstream, p.wip, p.error)
-
-
 class FlowableTakeUntilPredicate(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
     __slots__ = ("source", "predicate")
 
@@ -116,19 +121,12 @@ class FlowableTakeUntilPredicate(Flowable[T], HasUpstreamPublisher[T], Generic[T
         self.source.subscribe(TakeUntilPredicateSubscriber(subscriber, self.predicate))
 
 
-class TakeUntilPredicateSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
-    __slots__ = ("downstream", "predicate", "upstream", "done")
+class TakeUntilPredicateSubscriber(BasicSubscriber[T, T], Generic[T]):
+    __slots__ = ("predicate",)
 
     def __init__(self, downstream: Subscriber[T], predicate: Callable[[T], bool]) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.predicate = predicate
-        self.upstream: Subscription | None = None
-        self.done = False
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
 
     def on_next(self, item: T) -> None:
         if self.done:
@@ -137,29 +135,7 @@ class TakeUntilPredicateSubscriber(FlowableSubscriber[T], Subscription, Generic[
         try:
             b = self.predicate(item)
         except Exception as e:
-            self.done = True
-            self.upstream.cancel()  # type: ignore[union-attr]
-            self.downstream.on_error(e)
+            self.fail(e)
             return
         if b:
-            self.done = True
-            self.upstream.cancel()  # type: ignore[union-attr]
-            self.downstream.on_complete()
-
-    def on_error(self, error: BaseException) -> None:
-        if self.done:
-            plugins.on_error(error)
-            return
-        self.done = True
-        self.downstream.on_error(error)
-
-    def on_complete(self) -> None:
-        if not self.done:
-            self.done = True
-            self.downstream.on_complete()
-
-    def request(self, n: int) -> None:
-        self.upstream.request(n)  # type: ignore[union-attr]
-
-    def cancel(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]
+            self.complete_early()

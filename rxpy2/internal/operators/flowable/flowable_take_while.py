@@ -9,12 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.internal.subscribers.basic import BasicSubscriber
+from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableTakeWhile"]
 
@@ -32,19 +30,12 @@ class FlowableTakeWhile(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.source.subscribe(TakeWhileSubscriber(subscriber, self.predicate))
 
 
-class TakeWhileSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
-    __slots__ = ("downstream", "predicate", "upstream", "done")
+class TakeWhileSubscriber(BasicSubscriber[T, T], Generic[T]):
+    __slots__ = ("predicate",)
 
     def __init__(self, downstream: Subscriber[T], predicate: Callable[[T], bool]) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.predicate = predicate
-        self.upstream: Subscription | None = None
-        self.done = False
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
 
     def on_next(self, item: T) -> None:
         if self.done:
@@ -52,30 +43,9 @@ class TakeWhileSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         try:
             b = self.predicate(item)
         except Exception as e:
-            self.upstream.cancel()  # type: ignore[union-attr]
-            self.on_error(e)
+            self.fail(e)
             return
         if not b:
-            self.done = True
-            self.upstream.cancel()  # type: ignore[union-attr]
-            self.downstream.on_complete()
+            self.complete_early()
             return
         self.downstream.on_next(item)
-
-    def on_error(self, error: BaseException) -> None:
-        if self.done:
-            plugins.on_error(error)
-            return
-        self.done = True
-        self.downstream.on_error(error)
-
-    def on_complete(self) -> None:
-        if not self.done:
-            self.done = True
-            self.downstream.on_complete()
-
-    def request(self, n: int) -> None:
-        self.upstream.request(n)  # type: ignore[union-attr]
-
-    def cancel(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]

@@ -1,0 +1,155 @@
+"""StablePrefetchSubscriber: queue-drain with a stable request pattern upstream.
+
+Base of ``rebatch_requests`` and ``scan(seed)``. Whatever the downstream
+requests, the upstream is asked for ``first_request`` items on subscription and
+then for ``limit = prefetch - prefetch // 4`` more each time that many items
+went downstream. Items wait in a bounded queue of ``prefetch``; one the
+upstream sends beyond its requests finds it full and ends the stream with a
+:class:`MissingBackpressureException`. Errors are not delayed: an error
+overtakes the queued items. Cancelling clears the queue.
+
+A subclass implements ``on_next``: ``queue.offer`` the item (:meth:`overflow`
+when that fails) and :meth:`drain`, or, holding the drain itself, emit it
+directly and run :meth:`drain_loop`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.internal.atomic import AtomicInteger, AtomicLong
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.queues import SpscArrayQueue
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
+
+__all__ = ["StablePrefetchSubscriber"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class StablePrefetchSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
+    __slots__ = ("downstream", "upstream", "first_request", "limit", "queue", "requested",
+                 "wip", "consumed", "done", "error", "cancelled")
+
+    def __init__(self, downstream: Subscriber[R], prefetch: int, first_request: int) -> None:
+        self.downstream = downstream
+        self.upstream: Subscription | None = None
+        self.first_request = first_request
+        self.limit = prefetch - (prefetch >> 2)  # replenish after 75% went out
+        self.queue: SpscArrayQueue[R] = SpscArrayQueue(prefetch)
+        self.requested = AtomicLong()
+        self.wip = AtomicInteger()
+        self.consumed = 0  # items emitted since the last replenishing request (drain only)
+        self.done = False
+        self.error: BaseException | None = None
+        self.cancelled = False
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if SubscriptionHelper.validate(self.upstream, s):
+            self.upstream = s
+            self.downstream.on_subscribe(self)
+            s.request(self.first_request)
+
+    def fail(self, error: BaseException) -> None:
+        """A user function raised (or broke a rule): cancel the upstream, signal the error."""
+        self.upstream.cancel()  # type: ignore[union-attr]
+        self.on_error(error)
+
+    def overflow(self) -> None:
+        """``queue.offer`` failed: the upstream emitted more than it was asked for."""
+        self.fail(MissingBackpressureException(
+            "Queue is full?! The upstream emitted more than it was asked for"))
+
+    def on_error(self, error: BaseException) -> None:
+        if self.done:
+            plugins.on_error(error)
+            return
+        self.error = error
+        self.done = True
+        self.drain()
+
+    def on_complete(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        self.drain()
+
+    def request(self, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):
+            BackpressureHelper.add(self.requested, n)
+            self.drain()
+
+    def cancel(self) -> None:
+        if self.cancelled:
+            return
+        self.cancelled = True
+        self.upstream.cancel()  # type: ignore[union-attr]
+        if self.wip.get_and_increment() == 0:  # nobody drains: the queue is ours to clear
+            self.queue.clear()
+
+    def drain(self) -> None:
+        if self.wip.get_and_increment() == 0:
+            self.drain_loop()
+
+    def drain_loop(self) -> None:
+        """Emit queued items under demand; the caller holds the drain (``wip`` > 0)."""
+        wip = self.wip
+        missed = 1
+        a = self.downstream
+        q = self.queue
+        poll = q.poll
+        lim = self.limit
+        c = self.consumed
+        requested = self.requested
+        while True:
+            r = requested.get()
+            e = 0
+            while e != r:
+                if self.cancelled:
+                    q.clear()
+                    return
+                d = self.done
+                if d and self.error is not None:  # errors are not delayed
+                    q.clear()
+                    self._signal_error(a)
+                    return
+                v = poll()
+                if v is None:
+                    if d:
+                        a.on_complete()
+                        return
+                    break
+                a.on_next(v)
+                e += 1
+                c += 1
+                if c == lim:
+                    c = 0
+                    self.upstream.request(lim)  # type: ignore[union-attr]
+            if e == r:
+                if self.cancelled:
+                    q.clear()
+                    return
+                if self.done:
+                    if self.error is not None:
+                        q.clear()
+                        self._signal_error(a)
+                        return
+                    if q.is_empty():
+                        a.on_complete()
+                        return
+            if e != 0 and r != LONG_MAX:
+                BackpressureHelper.produced(requested, e)
+            self.consumed = c
+            missed = wip.add_and_get(-missed)
+            if missed == 0:
+                return
+
+    def _signal_error(self, a: Subscriber[Any]) -> None:
+        ex = self.error
+        self.error = None
+        a.on_error(ex)  # type: ignore[arg-type]

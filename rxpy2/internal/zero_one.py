@@ -1,0 +1,105 @@
+"""What the 0-1 reactive types (Single, Maybe, Completable) share.
+
+:class:`ZeroOneBase` holds their subscribe path: ``subscribe`` may not be
+overridden (a subclass implements ``subscribe_actual``); ``_subscribe`` applies
+the subscribe hook and reports an exception escaping ``subscribe_actual`` to
+:func:`rxpy2.plugins.on_error`; the callback form of ``subscribe`` is
+:meth:`ZeroOneBase._subscribe_callbacks`; ``subscribe_with`` and ``test`` are
+the same for all three.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, final
+
+from rxpy2 import plugins
+from rxpy2.flowable import ABSENT, _require_callable
+
+if TYPE_CHECKING:
+    from rxpy2.testing import TestObserver
+
+__all__ = ["ZeroOneBase", "require_instance"]
+
+
+def require_instance(value: Any, cls: type, name: str) -> None:
+    """``TypeError`` unless ``value`` is a ``cls`` (an argument check at assembly)."""
+    if value is None:
+        raise TypeError(f"{name} is None")
+    if not isinstance(value, cls):
+        raise TypeError(f"{name} must be a {cls.__name__}, not {type(value).__name__}")
+
+
+class ZeroOneBase:
+    """Base of Single, Maybe and Completable; each sets ``_TYPE`` (its plugin hook key)."""
+
+    __slots__ = ()
+
+    _TYPE: ClassVar[str]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "_TYPE" in cls.__dict__:  # Single, Maybe, Completable themselves
+            return
+        if "subscribe" in cls.__dict__:
+            root = next(c for c in cls.__mro__ if "_TYPE" in c.__dict__)
+            raise TypeError(f"{cls.__name__} must not override {root.__name__}.subscribe; "
+                            "implement subscribe_actual instead")
+
+    def subscribe_actual(self, observer: Any) -> None:
+        raise NotImplementedError
+
+    @final
+    def _subscribe(self, observer: Any) -> None:
+        if observer is None:
+            raise TypeError("observer is None")
+        if plugins.hooks_active:
+            observer = plugins.on_subscribe(self._TYPE, self, observer)
+        try:
+            self.subscribe_actual(observer)
+        except Exception as e:  # subscribe returns normally; the error is reported
+            plugins.on_error(e)
+
+    @final
+    def _subscribe_callbacks(self, observer_type: type, callback_observer: Callable[..., Any],
+                             **callbacks: Any) -> Any:
+        """The body of ``subscribe``: an ``observer_type`` (returns ``None``), or callbacks.
+
+        ``callbacks`` are the named arguments in order; the first may be an
+        observer or left out (``ABSENT``), the others default to ``None``. The
+        callbacks go to ``callback_observer(*callbacks)``, which is subscribed
+        and returned.
+        """
+        items = iter(callbacks.items())
+        _name, first = next(items)
+        if isinstance(first, observer_type):
+            if any(fn is not None for _n, fn in items):
+                raise TypeError("subscribe(observer) takes no callbacks")
+            self._subscribe(first)
+            return None
+        if first is None:
+            raise TypeError("observer is None")
+        args = []
+        for name, fn in callbacks.items():
+            if fn is ABSENT:
+                fn = None
+            elif fn is not None:
+                _require_callable(fn, name)
+            args.append(fn)
+        o = callback_observer(*args)
+        self._subscribe(o)
+        return o
+
+    def subscribe_with(self, observer: Any) -> Any:
+        """Subscribe ``observer`` and return it."""
+        self._subscribe(observer)
+        return observer
+
+    def test(self, cancel: bool = False) -> TestObserver[Any]:
+        """Subscribe a new :class:`rxpy2.testing.TestObserver` and return it."""
+        from rxpy2.testing import TestObserver
+        to: TestObserver[Any] = TestObserver()
+        if cancel:
+            to.dispose()
+        self._subscribe(to)
+        return to
