@@ -641,7 +641,8 @@ class Flowable(Publisher[T], Generic[T]):
         """All items in a sorted list (as ``sorted(items, key=key, reverse=reverse)``)."""
         if key is not None:
             _require_callable(key, "key")
-        return self.to_list().map(lambda xs: sorted(xs, key=key, reverse=reverse))
+        return self.to_list().map(
+            lambda xs: sorted(xs, key=key, reverse=reverse))  # type: ignore[type-var, arg-type]
 
     def any(self, predicate: Callable[[T], bool]) -> Single[bool]:
         """True as soon as an item satisfies ``predicate`` (then upstream is cancelled)."""

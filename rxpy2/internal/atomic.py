@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import os
 from threading import Lock
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 __all__ = [
     "BACKEND",
@@ -300,9 +300,10 @@ def _select_backend() -> str:
 #: The backend in force: ``"lock"`` (default) or ``"hardware"``.
 BACKEND: str = _select_backend()
 
-AtomicLong: type[LockAtomicLong] | type[HardwareAtomicLong]
-AtomicBoolean: type[LockAtomicBoolean] | type[HardwareAtomicBoolean]
-if BACKEND == "hardware":
+if TYPE_CHECKING:  # one API: type checkers see the lock classes
+    AtomicLong = LockAtomicLong
+    AtomicBoolean = LockAtomicBoolean
+elif BACKEND == "hardware":
     AtomicLong = HardwareAtomicLong
     AtomicBoolean = HardwareAtomicBoolean
 else:

@@ -212,7 +212,7 @@ class BaseTestConsumer(Generic[T]):
             ok = e is expected
             what = f"the error {expected!r}"
         else:
-            ok = bool(expected(e))
+            ok = bool(expected(e))  # type: ignore[call-arg, operator]
             what = "an error matching the predicate"
         if not ok:
             raise self._fail(f"Expected {what} but got {e!r}")

@@ -158,10 +158,10 @@ class _DoOnEachMixin(Generic[T]):
                 return None
             # the end of a SYNC source: the consumer signals the completion downstream
             self.done = True
-            f = self._on_complete
+            on_complete = self._on_complete
             try:
-                if f is not None:
-                    f()
+                if on_complete is not None:
+                    on_complete()
             except Exception as e:
                 error = e
             else:
