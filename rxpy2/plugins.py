@@ -10,6 +10,11 @@
   Flowable/Single/Maybe/Completable and may return a replacement.
 * Subscribe hooks (``set_on_flowable_subscribe`` ...) see each
   ``(source, subscriber)`` pair at subscription and may return another subscriber.
+* Scheduler hooks: :func:`set_schedule_handler` wraps every callable handed
+  to a scheduler or worker (``fn(task) -> task``);
+  ``set_computation_scheduler_handler`` and its io/single/new_thread siblings
+  (``fn(scheduler) -> scheduler``) are applied by ``Schedulers.computation()``
+  and friends.
 * :func:`reset` removes every hook; :func:`lockdown` forbids further changes
   (a :class:`RuntimeError` on any setter) until the process ends.
 """
@@ -35,9 +40,14 @@ __all__ = [
     "lockdown",
     "on_assembly",
     "on_error",
+    "on_schedule",
+    "on_scheduler",
     "on_subscribe",
     "reset",
+    "set_computation_scheduler_handler",
     "set_error_handler",
+    "set_io_scheduler_handler",
+    "set_new_thread_scheduler_handler",
     "set_on_completable_assembly",
     "set_on_completable_subscribe",
     "set_on_flowable_assembly",
@@ -46,6 +56,8 @@ __all__ = [
     "set_on_maybe_subscribe",
     "set_on_single_assembly",
     "set_on_single_subscribe",
+    "set_schedule_handler",
+    "set_single_scheduler_handler",
 ]
 
 log = logging.getLogger("rxpy2")
@@ -55,6 +67,8 @@ _locked_down = False
 _error_handler: Callable[[BaseException], None] | None = None
 _assembly: dict[str, Callable[[Any], Any]] = {}
 _subscribe: dict[str, Callable[[Any, Any], Any]] = {}
+_schedule_handler: Callable[[Callable[[], object]], Callable[[], object]] | None = None
+_scheduler_handlers: dict[str, Callable[[Any], Any]] = {}
 #: True while any assembly or subscribe hook is set: lets the hot paths skip the lookup.
 hooks_active = False
 
@@ -170,14 +184,76 @@ def on_subscribe(kind: str, source: Any, subscriber: X) -> X:
     return result
 
 
+def set_schedule_handler(
+        handler: Callable[[Callable[[], object]], Callable[[], object]] | None) -> None:
+    """Wrap every callable given to a scheduler or worker: ``handler(task) -> task``."""
+    global _schedule_handler
+    with _lock:
+        _check()
+        _schedule_handler = handler
+
+
+def on_schedule(task: Callable[[], object]) -> Callable[[], object]:
+    """Apply the schedule handler to a task about to be scheduled."""
+    handler = _schedule_handler
+    if handler is None:
+        return task
+    result = handler(task)
+    if result is None:
+        raise TypeError("the schedule handler returned None")
+    return result
+
+
+def _set_scheduler_handler(kind: str, handler: Callable[[Any], Any] | None) -> None:
+    with _lock:
+        _check()
+        if handler is None:
+            _scheduler_handlers.pop(kind, None)
+        else:
+            _scheduler_handlers[kind] = handler
+
+
+def set_computation_scheduler_handler(handler: Callable[[Any], Any] | None) -> None:
+    """``handler(scheduler) -> scheduler`` applied by ``Schedulers.computation()``."""
+    _set_scheduler_handler("computation", handler)
+
+
+def set_io_scheduler_handler(handler: Callable[[Any], Any] | None) -> None:
+    """``handler(scheduler) -> scheduler`` applied by ``Schedulers.io()``."""
+    _set_scheduler_handler("io", handler)
+
+
+def set_single_scheduler_handler(handler: Callable[[Any], Any] | None) -> None:
+    """``handler(scheduler) -> scheduler`` applied by ``Schedulers.single()``."""
+    _set_scheduler_handler("single", handler)
+
+
+def set_new_thread_scheduler_handler(handler: Callable[[Any], Any] | None) -> None:
+    """``handler(scheduler) -> scheduler`` applied by ``Schedulers.new_thread()``."""
+    _set_scheduler_handler("new_thread", handler)
+
+
+def on_scheduler(kind: str, scheduler: X) -> X:
+    """Apply the scheduler handler of ``kind`` ("computation", "io", ...) to a scheduler."""
+    handler = _scheduler_handlers.get(kind)
+    if handler is None:
+        return scheduler
+    result = handler(scheduler)
+    if result is None:
+        raise TypeError(f"the {kind} scheduler handler returned None")
+    return result
+
+
 def reset() -> None:
     """Remove every hook and the error handler (not allowed after :func:`lockdown`)."""
-    global _error_handler, hooks_active
+    global _error_handler, _schedule_handler, hooks_active
     with _lock:
         _check()
         _error_handler = None
+        _schedule_handler = None
         _assembly.clear()
         _subscribe.clear()
+        _scheduler_handlers.clear()
         hooks_active = False
 
 

@@ -1,0 +1,351 @@
+"""Workers that drain a task queue on an executor, and ``Schedulers.from_executor``.
+
+:class:`ExecutorWorker` is the worker of every thread-based scheduler: a task
+goes into an MPSC queue; the submitter that moves ``wip`` from 0 hands one
+drain run to the executor; the drain runs the queued tasks one at a time (so a
+worker's tasks are serialized even on a many-threaded executor) until ``wip``
+says nothing was missed. Delayed tasks wait on the scheduler's
+:class:`~rxpy2.schedulers.timer.TimerQueue` and join the queue when due.
+
+:class:`SingleThreadExecutor` is a ``concurrent.futures.Executor`` on one named
+daemon thread (``ThreadPoolExecutor`` threads are not daemon threads and are
+joined at interpreter exit, so a blocked task would hang the exit).
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+import weakref
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
+from typing import Any
+
+from rxpy2 import plugins
+from rxpy2.disposables import Disposable
+from rxpy2.internal.atomic import AtomicInteger
+from rxpy2.internal.queues import MpscLinkedQueue
+from rxpy2.schedulers.scheduler import DISPOSED_TASK, Scheduler, Task, Worker
+from rxpy2.schedulers.timer import TimerEntry, TimerQueue
+
+__all__ = ["ExecutorScheduler", "ExecutorWorker", "SingleThreadExecutor", "ThreadScheduler"]
+
+_monotonic = time.monotonic
+#: How long ``shutdown()`` waits for one thread to finish its running task.
+JOIN_TIMEOUT = 5.0
+
+_STOP = object()
+
+
+class SingleThreadExecutor(Executor):
+    """A ``concurrent.futures.Executor`` running everything on one daemon thread, in order.
+
+    ``execute(fn)`` is the lean entry the workers use (no Future); ``submit`` is
+    the standard one. After ``shutdown`` both raise ``RuntimeError``; the thread
+    ends once the tasks submitted before ``shutdown`` have run.
+    """
+
+    def __init__(self, name: str) -> None:
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._shutdown = False
+        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        get = self._queue.get
+        while True:
+            fn = get()
+            if fn is _STOP:
+                return
+            try:
+                fn()
+            except BaseException as e:  # the worker's drain reports its own errors
+                plugins.on_error(e)
+            fn = None  # drop the reference while waiting for the next task
+
+    def execute(self, fn: Callable[[], object]) -> None:
+        with self._lock:
+            if self._shutdown:
+                raise RuntimeError("cannot run a task after shutdown")
+            self._queue.put(fn)
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        f: Future[Any] = Future()
+
+        def run() -> None:
+            if not f.set_running_or_notify_cancel():
+                return
+            try:
+                r = fn(*args, **kwargs)
+            except BaseException as e:
+                f.set_exception(e)
+            else:
+                f.set_result(r)
+
+        self.execute(run)
+        return f
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        with self._lock:
+            if not self._shutdown:
+                self._shutdown = True
+                self._queue.put(_STOP)
+        if wait:
+            self.join(None)
+
+    def join(self, timeout: float | None = JOIN_TIMEOUT) -> None:
+        """Wait for the thread to end (never from the thread itself)."""
+        if self.thread is not threading.current_thread():
+            self.thread.join(timeout)
+
+
+class WorkerTask(Disposable):
+    """One task of an :class:`ExecutorWorker`; ``fn`` is ``None`` once done or disposed."""
+
+    __slots__ = ("fn", "worker", "entry")
+
+    def __init__(self, fn: Task, worker: ExecutorWorker) -> None:
+        self.fn: Task | None = fn
+        self.worker = worker
+        self.entry: TimerEntry | None = None
+
+    def fire(self) -> None:
+        """The timer's action: the task is due, queue it on its worker."""
+        w = self.worker
+        w._delayed_done(self)
+        if self.fn is not None:
+            w._enqueue(self)
+
+    def dispose(self) -> None:
+        if self.fn is not None:
+            self.fn = None
+            e = self.entry
+            if e is not None:
+                e.cancel()
+                self.worker._delayed_done(self)
+
+    def is_disposed(self) -> bool:
+        return self.fn is None
+
+
+class ExecutorWorker(Worker):
+    """The queue-drain worker (see the module docstring).
+
+    ``execute(fn)`` hands a drain run to the executor; it may raise (a shut-down
+    executor): the worker then disposes itself and reports the error to
+    ``plugins.on_error``. ``on_dispose(worker)`` is called once, on dispose.
+    """
+
+    __slots__ = ("_execute", "_timer", "_scheduler", "_on_dispose", "_queue", "_wip",
+                 "_disposed", "_lock", "_delayed", "__weakref__")
+
+    def __init__(self, execute: Callable[[Callable[[], object]], object], timer: TimerQueue,
+                 scheduler: Scheduler,
+                 on_dispose: Callable[[ExecutorWorker], object] | None = None) -> None:
+        self._execute = execute
+        self._timer = timer
+        self._scheduler = scheduler
+        self._on_dispose = on_dispose
+        self._queue: MpscLinkedQueue[WorkerTask] = MpscLinkedQueue()
+        self._wip = AtomicInteger()
+        self._disposed = False
+        self._lock = threading.Lock()
+        self._delayed: set[WorkerTask] | None = set()
+
+    def now(self) -> float:
+        return self._scheduler.now()
+
+    def schedule_actual(self, fn: Task, delay: float) -> Disposable:
+        if self._disposed:
+            return DISPOSED_TASK
+        task = WorkerTask(fn, self)
+        if delay > 0.0:
+            with self._lock:
+                delayed = self._delayed
+                if delayed is None:
+                    return DISPOSED_TASK
+                delayed.add(task)
+            entry = self._timer.schedule_at(_monotonic() + delay, task.fire)
+            task.entry = entry
+            if task.fn is None or entry.action is None:
+                # disposed before the entry was known, or the timer is shut down
+                task.fn = None
+                entry.cancel()
+                self._delayed_done(task)
+        else:
+            self._enqueue(task)
+        return task
+
+    def _delayed_done(self, task: WorkerTask) -> None:
+        with self._lock:
+            delayed = self._delayed
+            if delayed is not None:
+                delayed.discard(task)
+
+    def _enqueue(self, task: WorkerTask) -> None:
+        if self._disposed:
+            task.fn = None
+            return
+        self._queue.offer(task)
+        if self._wip.get_and_increment() == 0:
+            try:
+                self._execute(self._drain)
+            except BaseException as e:  # rejected: this worker can't run anything
+                self._reject(e)
+        elif self._disposed:
+            # disposed meanwhile, and its queue may already be cleared: the task
+            # will never run, so its handle says so
+            task.fn = None
+
+    def _reject(self, error: BaseException) -> None:
+        # wip stays > 0: this thread is the queue's consumer now
+        self._disposed = True
+        self._clear()
+        self.dispose()
+        plugins.on_error(error)
+
+    def _clear(self) -> None:
+        poll = self._queue.poll
+        while True:
+            t = poll()
+            if t is None:
+                return
+            t.fn = None
+
+    def _drain(self) -> None:
+        poll = self._queue.poll
+        wip = self._wip
+        missed = 1
+        while True:
+            while True:
+                if self._disposed:
+                    self._clear()
+                    return  # wip stays > 0: nothing drains a disposed worker again
+                task = poll()
+                if task is None:
+                    break
+                fn = task.fn
+                if fn is not None:
+                    task.fn = None
+                    try:
+                        fn()
+                    except BaseException as e:
+                        plugins.on_error(e)
+            missed = wip.add_and_get(-missed)
+            if missed == 0:
+                return
+
+    def dispose(self) -> None:
+        if self._disposed and self._delayed is None:
+            return
+        with self._lock:
+            delayed = self._delayed
+            if delayed is None:
+                return
+            self._disposed = True
+            self._delayed = None
+        for t in delayed:
+            t.fn = None
+            e = t.entry
+            if e is not None:
+                e.cancel()
+        if self._wip.get_and_increment() == 0:
+            self._clear()  # no drain runs: this thread owns the queue now
+        on_dispose = self._on_dispose
+        if on_dispose is not None:
+            self._on_dispose = None
+            on_dispose(self)
+
+    def is_disposed(self) -> bool:
+        return self._disposed
+
+
+class ThreadScheduler(Scheduler):
+    """Common state of the thread-based schedulers: a lock, the live workers, a timer,
+    lazy (re)start and :meth:`shutdown`. Subclasses create their executors in
+    ``_start_locked`` and give them up in ``_stop_locked``."""
+
+    def __init__(self, timer_keep_alive: float = 10.0) -> None:
+        self._lock = threading.RLock()
+        self._workers: weakref.WeakSet[ExecutorWorker] = weakref.WeakSet()
+        self._timer = TimerQueue(timer_keep_alive)
+        self._started = False
+
+    def _ensure_started_locked(self) -> None:
+        if not self._started:
+            self._started = True
+            self._timer.start()
+            self._start_locked()
+
+    def _start_locked(self) -> None:
+        pass
+
+    def _stop_locked(self) -> list[SingleThreadExecutor]:
+        return []
+
+    def _new_worker_locked(self, execute: Callable[[Callable[[], object]], object],
+                           on_dispose: Callable[[ExecutorWorker], object] | None = None
+                           ) -> ExecutorWorker:
+        w = ExecutorWorker(execute, self._timer, self, on_dispose)
+        self._workers.add(w)
+        return w
+
+    def start(self) -> None:
+        with self._lock:
+            self._ensure_started_locked()
+
+    def shutdown(self) -> None:
+        with self._lock:
+            self._started = False
+            workers = list(self._workers)
+            self._workers = weakref.WeakSet()
+            executors = self._stop_locked()
+        # joins happen outside the lock: a task may be calling into this scheduler
+        for w in workers:
+            w.dispose()
+        self._timer.shutdown(JOIN_TIMEOUT)
+        for ex in executors:
+            ex.shutdown(wait=False)
+        deadline = _monotonic() + JOIN_TIMEOUT
+        for ex in executors:
+            ex.join(max(0.0, deadline - _monotonic()))
+
+
+def _submitter(executor: Executor) -> Callable[[Callable[[], object]], object]:
+    submit = executor.submit
+
+    def execute(fn: Callable[[], object]) -> None:
+        submit(fn)
+
+    return execute
+
+
+class ExecutorScheduler(ThreadScheduler):
+    """A scheduler on any ``concurrent.futures.Executor`` (``Schedulers.from_executor``).
+
+    Each worker's tasks stay serialized (one drain run at a time on the
+    executor), while different workers may run in parallel on a multi-threaded
+    executor. The executor belongs to the caller: :meth:`shutdown` disposes the
+    workers and stops the timer thread but does not shut the executor down.
+    A task that the executor rejects (it was shut down) disposes its worker
+    and the error goes to ``plugins.on_error``.
+    """
+
+    def __init__(self, executor: Executor) -> None:
+        submit = getattr(executor, "submit", None)
+        if submit is None or not callable(submit):
+            raise TypeError("from_executor needs a concurrent.futures.Executor (with submit)")
+        super().__init__()
+        self.executor = executor
+        self._execute = _submitter(executor)
+
+    def create_worker(self) -> Worker:
+        with self._lock:
+            self._ensure_started_locked()
+            return self._new_worker_locked(self._execute, self._worker_disposed)
+
+    def _worker_disposed(self, w: ExecutorWorker) -> None:
+        with self._lock:
+            self._workers.discard(w)

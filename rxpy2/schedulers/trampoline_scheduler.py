@@ -1,0 +1,143 @@
+"""``Schedulers.trampoline()``: tasks run on the calling thread.
+
+Scheduling on an idle trampoline worker runs the task at once, on the thread
+that schedules it, and returns when the worker's queue is empty again. A task
+scheduled while the worker is already running one (from inside a task, or from
+another thread) is queued and run after it by the thread that is draining: no
+recursion, however long a chain of tasks scheduling tasks. A delayed task
+waits by sleeping on the draining thread. Queued tasks run by due time, ties in
+submission order. ``schedule_direct`` uses one such queue per thread.
+There are no threads to start or shut down.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import threading
+import time
+
+from rxpy2 import plugins
+from rxpy2.disposables import Disposable
+from rxpy2.internal.atomic import AtomicInteger
+from rxpy2.schedulers.scheduler import (
+    DISPOSED_TASK,
+    Scheduler,
+    Task,
+    Worker,
+    check_task,
+    check_time,
+)
+
+__all__ = ["TrampolineScheduler", "TrampolineWorker"]
+
+_sleep = time.sleep
+
+
+class _TrampolineTask(Disposable):
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Task) -> None:
+        self.fn: Task | None = fn
+
+    def dispose(self) -> None:
+        self.fn = None
+
+    def is_disposed(self) -> bool:
+        return self.fn is None
+
+
+class TrampolineWorker(Worker):
+    """A queue drained by whichever thread finds the worker idle (see the module)."""
+
+    __slots__ = ("_scheduler", "_heap", "_lock", "_seq", "_wip", "_disposed")
+
+    def __init__(self, scheduler: Scheduler) -> None:
+        self._scheduler = scheduler
+        self._heap: list[tuple[float, int, _TrampolineTask]] = []
+        self._lock = threading.Lock()
+        self._seq = itertools.count()
+        self._wip = AtomicInteger()
+        self._disposed = False
+
+    def now(self) -> float:
+        return self._scheduler.now()
+
+    def schedule_actual(self, fn: Task, delay: float) -> Disposable:
+        if self._disposed:
+            return DISPOSED_TASK
+        task = _TrampolineTask(fn)
+        due = self._scheduler.now() + max(delay, 0.0)
+        with self._lock:
+            heapq.heappush(self._heap, (due, next(self._seq), task))
+        if self._wip.get_and_increment() == 0:
+            self._drain()
+        return task
+
+    def _drain(self) -> None:
+        heap = self._heap
+        lock = self._lock
+        now = self._scheduler.now
+        wip = self._wip
+        missed = 1
+        while True:
+            while True:
+                if self._disposed:
+                    with lock:
+                        heap.clear()
+                    return  # wip stays > 0: a disposed worker never drains again
+                with lock:
+                    item = heapq.heappop(heap) if heap else None
+                if item is None:
+                    break
+                due, _, task = item
+                if task.fn is None:
+                    continue
+                wait = due - now()
+                while wait > 0.0:
+                    _sleep(wait)
+                    wait = due - now()
+                fn = task.fn
+                if fn is None or self._disposed:
+                    continue
+                task.fn = None
+                try:
+                    fn()
+                except BaseException as e:
+                    plugins.on_error(e)
+            missed = wip.add_and_get(-missed)
+            if missed == 0:
+                return
+
+    def dispose(self) -> None:
+        self._disposed = True
+        if self._wip.get_and_increment() == 0:
+            with self._lock:
+                self._heap.clear()
+
+    def is_disposed(self) -> bool:
+        return self._disposed
+
+
+class TrampolineScheduler(Scheduler):
+    """Runs tasks on the calling thread (see the module)."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    def create_worker(self) -> Worker:
+        return TrampolineWorker(self)
+
+    def _thread_worker(self) -> TrampolineWorker:
+        w: TrampolineWorker | None = getattr(self._local, "worker", None)
+        if w is None:
+            w = TrampolineWorker(self)
+            self._local.worker = w
+        return w
+
+    def schedule_direct(self, fn: Task, delay: float = 0.0) -> Disposable:
+        """Run ``fn`` on this thread now (after sleeping ``delay``), or after the
+        task this thread is running if called from one (queued, no recursion)."""
+        check_task(fn)
+        d = check_time(delay, "delay")
+        return self._thread_worker().schedule_actual(plugins.on_schedule(fn), d)
