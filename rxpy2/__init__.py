@@ -25,7 +25,16 @@ from rxpy2.observers import (
     MaybeObserver,
     SingleObserver,
 )
+from rxpy2.processors import (
+    AsyncProcessor,
+    BehaviorProcessor,
+    FlowableProcessor,
+    PublishProcessor,
+    ReplayProcessor,
+    UnicastProcessor,
+)
 from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Processor, Publisher, Subscriber, Subscription
+from rxpy2.schedulers import Scheduler, Schedulers, TestScheduler
 from rxpy2.single import Single
 from rxpy2.testing import TestObserver, TestSubscriber
 
@@ -34,8 +43,10 @@ __version__ = "0.1.0"
 __all__ = [
     "LONG_MAX",
     "LONG_MIN",
+    "AsyncProcessor",
     "BackpressureOverflowStrategy",
     "BackpressureStrategy",
+    "BehaviorProcessor",
     "Completable",
     "CompletableObserver",
     "CompositeDisposable",
@@ -45,6 +56,7 @@ __all__ = [
     "Emitter",
     "Flowable",
     "FlowableEmitter",
+    "FlowableProcessor",
     "FlowableSubscriber",
     "Maybe",
     "MaybeObserver",
@@ -53,14 +65,20 @@ __all__ = [
     "OnErrorNotImplementedException",
     "Processor",
     "ProtocolViolationException",
+    "PublishProcessor",
     "Publisher",
+    "ReplayProcessor",
+    "Scheduler",
+    "Schedulers",
     "SerialDisposable",
     "Single",
     "SingleObserver",
     "Subscriber",
     "Subscription",
     "TestObserver",
+    "TestScheduler",
     "TestSubscriber",
     "UndeliverableException",
+    "UnicastProcessor",
     "plugins",
 ]

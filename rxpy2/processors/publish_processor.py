@@ -1,0 +1,184 @@
+"""PublishProcessor: relays each item to the subscribers present when it arrives (RxJava 2's).
+
+Each subscriber has its own request counter. An item goes to every current
+subscriber that has demand; a subscriber without demand is cancelled and gets
+``MissingBackpressureException`` (the others still get the item): the
+processor never buffers. :meth:`PublishProcessor.offer` emits only when every
+subscriber has demand, so a producer can retry instead of failing anyone.
+
+A subscriber that arrives after the terminal signal gets it at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.internal.atomic import AtomicLong, AtomicReference
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.processors._subscribers import (
+    EMPTY,
+    TERMINATED,
+    array_add,
+    array_remove,
+    array_terminate,
+)
+from rxpy2.processors.flowable_processor import FlowableProcessor
+from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Subscriber, Subscription
+
+__all__ = ["PublishProcessor"]
+
+T = TypeVar("T")
+
+
+class PublishProcessor(FlowableProcessor[T], Generic[T]):
+    """Multicasts items to the current subscribers, each under its own demand."""
+
+    __slots__ = ("_subscribers", "_error")
+
+    def __init__(self) -> None:
+        self._subscribers: AtomicReference[tuple[PublishSubscription[T], ...]] = AtomicReference(EMPTY)
+        self._error: BaseException | None = None
+
+    @staticmethod
+    def create() -> PublishProcessor[Any]:  # type: ignore[override]
+        """A new PublishProcessor."""
+        return PublishProcessor()
+
+    # ---- Publisher side
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        ps: PublishSubscription[T] = PublishSubscription(subscriber, self)
+        subscriber.on_subscribe(ps)
+        if array_add(self._subscribers, ps):
+            # a cancel() during on_subscribe found nothing to remove: remove now
+            if ps.is_cancelled():
+                array_remove(self._subscribers, ps)
+        else:
+            ex = self._error
+            if ex is not None:
+                subscriber.on_error(ex)
+            else:
+                subscriber.on_complete()
+
+    # ---- Subscriber side
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise TypeError("on_subscribe called with None")  # §2.13
+        if self._subscribers.get() is TERMINATED:
+            s.cancel()
+            return
+        s.request(LONG_MAX)  # no request coordination: items beyond demand are refused per subscriber
+
+    def on_next(self, item: T) -> None:
+        if item is None:
+            raise TypeError("on_next called with None")  # §2.13
+        for ps in self._subscribers.get():  # type: ignore[union-attr]
+            ps.on_next(item)
+
+    def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise TypeError("on_error called with None")  # §2.13
+        if self._subscribers.get() is TERMINATED:
+            plugins.on_error(error)
+            return
+        self._error = error  # before TERMINATED: a late subscriber reads it after seeing TERMINATED
+        for ps in array_terminate(self._subscribers):
+            ps.on_error(error)
+
+    def on_complete(self) -> None:
+        if self._subscribers.get() is TERMINATED:
+            return
+        for ps in array_terminate(self._subscribers):
+            ps.on_complete()
+
+    def offer(self, item: T) -> bool:
+        """Emit ``item`` only if every current subscriber has demand for it.
+
+        Returns False (emitting nothing) when one has none; True otherwise, also
+        when there is no subscriber at all (the item is then dropped, as
+        ``on_next`` drops it). ``None`` raises TypeError.
+        """
+        if item is None:
+            raise TypeError("offer called with None")  # §2.13
+        array = self._subscribers.get()
+        for ps in array:  # type: ignore[union-attr]
+            if ps.is_full():
+                return False
+        for ps in array:  # type: ignore[union-attr]
+            ps.on_next(item)
+        return True
+
+    # ---- state
+
+    def has_subscribers(self) -> bool:
+        return len(self._subscribers.get()) != 0  # type: ignore[arg-type]
+
+    def get_throwable(self) -> BaseException | None:
+        if self._subscribers.get() is TERMINATED:
+            return self._error
+        return None
+
+    def has_throwable(self) -> bool:
+        return self._subscribers.get() is TERMINATED and self._error is not None
+
+    def has_complete(self) -> bool:
+        return self._subscribers.get() is TERMINATED and self._error is None
+
+    def _remove(self, ps: PublishSubscription[T]) -> None:
+        array_remove(self._subscribers, ps)
+
+
+class PublishSubscription(Subscription, Generic[T]):
+    """One subscriber of a PublishProcessor: its request counter (``LONG_MIN`` once cancelled)."""
+
+    __slots__ = ("downstream", "parent", "requested")
+
+    def __init__(self, downstream: Subscriber[T], parent: PublishProcessor[T]) -> None:
+        self.downstream = downstream
+        self.parent = parent
+        self.requested = AtomicLong(0)
+
+    def on_next(self, item: T) -> None:
+        requested = self.requested
+        r = requested.get()
+        if r == LONG_MIN:
+            return
+        if r != 0:
+            self.downstream.on_next(item)
+            if r != LONG_MAX:
+                BackpressureHelper.produced_cancel(requested, 1)
+            return
+        # no demand: this subscriber cannot keep up; it leaves with an error (§1.1: no item
+        # beyond its demand) and nothing is buffered for it
+        if requested.get_and_set(LONG_MIN) != LONG_MIN:
+            self.parent._remove(self)
+            self.downstream.on_error(MissingBackpressureException(
+                "Could not emit value due to lack of requests"))
+
+    def on_error(self, error: BaseException) -> None:
+        if self.requested.get() != LONG_MIN:
+            self.downstream.on_error(error)
+        else:
+            plugins.on_error(error)
+
+    def on_complete(self) -> None:
+        if self.requested.get() != LONG_MIN:
+            self.downstream.on_complete()
+
+    def request(self, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):  # §3.9
+            BackpressureHelper.add_cancel(self.requested, n)
+
+    def cancel(self) -> None:
+        if self.requested.get_and_set(LONG_MIN) != LONG_MIN:  # §3.7: idempotent
+            self.parent._remove(self)  # §3.13: drop the reference
+
+    def is_cancelled(self) -> bool:
+        return self.requested.get() == LONG_MIN
+
+    def is_full(self) -> bool:
+        return self.requested.get() == 0

@@ -1,0 +1,158 @@
+"""SerializedProcessor: lets several threads feed a processor (``FlowableProcessor.to_serialized``).
+
+An emitter loop: the thread that finds nobody emitting forwards its signal to
+the wrapped processor, then forwards whatever other threads queued meanwhile; a
+thread that finds someone emitting queues its signal and returns at once. The
+lock guards only the flag and the queue, never a call into the processor. An
+error cuts ahead of the items still queued; after a terminal signal everything
+is dropped (a late error goes to :func:`rxpy2.plugins.on_error`).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from threading import Lock
+from typing import Any, Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.processors.flowable_processor import FlowableProcessor
+from rxpy2.reactivestreams import Subscriber, Subscription
+
+__all__ = ["SerializedProcessor"]
+
+T = TypeVar("T")
+
+_COMPLETE = object()
+
+
+class _ErrorSignal:
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+class _SubscriptionSignal:
+    __slots__ = ("subscription",)
+
+    def __init__(self, subscription: Subscription) -> None:
+        self.subscription = subscription
+
+
+class SerializedProcessor(FlowableProcessor[T], Generic[T]):
+    """Serializes the Subscriber-side calls into ``actual`` (see the module doc)."""
+
+    __slots__ = ("_actual", "_lock", "_emitting", "_queue", "_done")
+
+    def __init__(self, actual: FlowableProcessor[T]) -> None:
+        self._actual = actual
+        self._lock = Lock()
+        self._emitting = False
+        self._queue: deque[Any] | None = None
+        self._done = False
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        self._actual.subscribe(subscriber)
+
+    def _enqueue(self, signal: Any) -> None:
+        # with self._lock held, while another thread emits
+        q = self._queue
+        if q is None:
+            q = self._queue = deque()
+        q.append(signal)
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise TypeError("on_subscribe called with None")  # §2.13
+        with self._lock:
+            cancel = self._done
+            if not cancel:
+                if self._emitting:
+                    self._enqueue(_SubscriptionSignal(s))
+                    return
+                self._emitting = True
+        if cancel:
+            s.cancel()
+            return
+        self._actual.on_subscribe(s)
+        self._emit_loop()
+
+    def on_next(self, item: T) -> None:
+        if item is None:
+            raise TypeError("on_next called with None")  # §2.13
+        if self._done:
+            return
+        with self._lock:
+            if self._done:
+                return
+            if self._emitting:
+                self._enqueue(item)
+                return
+            self._emitting = True
+        self._actual.on_next(item)
+        self._emit_loop()
+
+    def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise TypeError("on_error called with None")  # §2.13
+        with self._lock:
+            late = self._done
+            if not late:
+                self._done = True
+                if self._emitting:
+                    # the error cuts ahead of the queued items: the emitter stops at it
+                    self._queue = deque((_ErrorSignal(error),))
+                    return
+                self._emitting = True
+        if late:
+            plugins.on_error(error)
+            return
+        self._actual.on_error(error)
+
+    def on_complete(self) -> None:
+        with self._lock:
+            if self._done:
+                return
+            self._done = True
+            if self._emitting:
+                self._enqueue(_COMPLETE)
+                return
+            self._emitting = True
+        self._actual.on_complete()
+
+    def _emit_loop(self) -> None:
+        actual = self._actual
+        while True:
+            with self._lock:
+                q = self._queue
+                if not q:
+                    self._emitting = False
+                    return
+                self._queue = None
+            for signal in q:
+                if signal is _COMPLETE:
+                    actual.on_complete()
+                    return
+                cls = type(signal)
+                if cls is _ErrorSignal:
+                    actual.on_error(signal.error)
+                    return
+                if cls is _SubscriptionSignal:
+                    actual.on_subscribe(signal.subscription)
+                else:
+                    actual.on_next(signal)
+
+    def has_subscribers(self) -> bool:
+        return self._actual.has_subscribers()
+
+    def has_throwable(self) -> bool:
+        return self._actual.has_throwable()
+
+    def has_complete(self) -> bool:
+        return self._actual.has_complete()
+
+    def get_throwable(self) -> BaseException | None:
+        return self._actual.get_throwable()
+
+    def __repr__(self) -> str:
+        return f"SerializedProcessor({self._actual!r})"
