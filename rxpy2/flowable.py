@@ -828,6 +828,15 @@ class Flowable(Publisher[T], Generic[T]):
         from rxpy2.internal.operators.flowable.flowable_do_finally import FlowableDoFinally
         return _assembly(FlowableDoFinally(self, fn))
 
+    # ------------------------------------------------------------------ threads (observe_on, subscribe_on, ...)
+    # (section: asynchronous operators)
+
+    # ------------------------------------------------------------------ time (delay, timeout, sample, ...)
+    # (section: time operators)
+
+    # ------------------------------------------------------------------ multicasting (publish, replay, share, cache)
+    # (section: multicast operators)
+
     # ------------------------------------------------------------------ conversions
 
     def blocking_subscribe(self, on_next: Callable[[T], Any] | None = None,
