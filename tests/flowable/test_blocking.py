@@ -311,3 +311,15 @@ def test_blocking_subscribe_on_next_raising_cancels():
     got = []
     src.blocking_subscribe(on_next, got.append)
     assert [type(e) for e in got] == [Boom] and cancels == [1, 1]
+
+
+@pytest.mark.parametrize("signal", ["on_subscribe", "on_next", "on_error"])
+def test_iterator_subscriber_none_argument_raises_type_error(signal):
+    """§2.13 (found by the TCK's blackbox subscriber verification): on_error(None) was taken
+    as an error; every None argument raises TypeError to the caller and changes nothing."""
+    from rxpy2.internal.operators.flowable.flowable_blocking import BlockingIteratorSubscriber
+
+    sub = BlockingIteratorSubscriber(4)
+    with pytest.raises(TypeError):
+        getattr(sub, signal)(None)
+    assert not sub.done and sub.error is None and sub.queue.is_empty()

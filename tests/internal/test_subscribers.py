@@ -349,11 +349,16 @@ def test_serialized_passes_signals_and_itself():
     assert up.cancelled == 1
 
 
-def test_serialized_none_item_is_type_error():
+@pytest.mark.parametrize("signal", ["on_subscribe", "on_next", "on_error"])
+def test_serialized_none_argument_raises_type_error(signal):
+    """§2.13: a None argument raises TypeError to the caller (found by the TCK's subscriber
+    verification); nothing reaches the downstream."""
     r, ss, up = _serialized()
-    ss.on_next(None)  # type: ignore[arg-type]
-    assert up.cancelled == 1
-    assert len(r.events) == 1 and isinstance(r.events[0], TypeError)
+    with pytest.raises(TypeError):
+        getattr(ss, signal)(None)
+    assert r.events == [] and up.cancelled == 0
+    ss.on_next(1)  # the stream goes on: the caller, not the Subscriber, broke the rule
+    assert r.events == [1]
 
 
 def test_serialized_error_after_terminal_reported(plugin_errors):

@@ -45,6 +45,8 @@ class SerializedSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self._done = False
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise TypeError("on_subscribe called with None")  # §2.13
         if SubscriptionHelper.validate(self.upstream, s):
             self.upstream = s
             self.downstream.on_subscribe(self)
@@ -69,14 +71,14 @@ class SerializedSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
 
     def on_next(self, item: T) -> None:
         if item is None:
-            self.upstream.cancel()  # type: ignore[union-attr]
-            self.on_error(TypeError("on_next called with None"))
-            return
+            raise TypeError("on_next called with None")  # §2.13
         if self._enqueue_or_enter(item) == _ENTER:
             self.downstream.on_next(item)
             self._emit_loop()
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise TypeError("on_error called with None")  # §2.13
         r = self._enqueue_or_enter(_Error(error))
         if r == _ENTER:
             self.downstream.on_error(error)

@@ -32,18 +32,26 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.flowable import BUFFER_SIZE, Flowable
+from rxpy2.flowable import ABSENT, BUFFER_SIZE, Flowable
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import Subscription
+from rxpy2.reactivestreams import LONG_MAX, Subscription
 
 __all__ = [
     "BlockingFlowableIterator",
     "BlockingIterable",
     "BlockingIteratorSubscriber",
+    "BlockingValueSubscriber",
+    "LatestIterator",
+    "MostRecentIterator",
+    "NextIterator",
+    "blocking_latest",
+    "blocking_most_recent",
+    "blocking_next",
     "blocking_subscribe",
+    "blocking_value",
 ]
 
 T = TypeVar("T")
@@ -82,10 +90,14 @@ class BlockingIteratorSubscriber(FlowableSubscriber[T], Generic[T]):
         self.cond = threading.Condition(threading.Lock())
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise TypeError("on_subscribe called with None")  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             s.request(self.batch_size)
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise TypeError("on_next called with None")  # §2.13
         if self.done:  # after the overflow error: the source keeps going; drop the rest
             return
         if not self.queue.offer(item):
@@ -97,6 +109,8 @@ class BlockingIteratorSubscriber(FlowableSubscriber[T], Generic[T]):
             self._signal()
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise TypeError("on_error called with None")  # §2.13
         if self.done:
             from rxpy2 import plugins
             plugins.on_error(error)
@@ -239,3 +253,318 @@ def blocking_subscribe(source: Flowable[T], on_next: Callable[[T], Any] | None,
         it.close()
     if on_complete is not None:
         on_complete()
+
+
+# ---- blocking_first / last / single / for_each ----------------------------------------------
+
+_FIRST, _LAST, _SINGLE = 0, 1, 2
+
+
+class BlockingValueSubscriber(FlowableSubscriber[T], Generic[T]):
+    """Waits (``threading.Event``) for the first item, the last item, or the only item.
+
+    Requests unbounded demand; ``first`` cancels the upstream after the first item,
+    ``single`` after a second one (and fails with ``ValueError``).
+    """
+
+    __slots__ = ("mode", "upstream", "value", "error", "done", "event")
+
+    def __init__(self, mode: int) -> None:
+        self.mode = mode
+        self.upstream: AtomicReference[Subscription] = AtomicReference()
+        self.value: T | None = None
+        self.error: BaseException | None = None
+        self.done = False
+        self.event = threading.Event()
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise TypeError("on_subscribe called with None")  # §2.13
+        if SubscriptionHelper.set_once(self.upstream, s):
+            s.request(LONG_MAX)
+
+    def on_next(self, item: T) -> None:
+        if item is None:
+            raise TypeError("on_next called with None")  # §2.13
+        if self.done:
+            return
+        mode = self.mode
+        if mode == _LAST or self.value is None:
+            self.value = item
+            if mode == _FIRST:
+                self.done = True
+                SubscriptionHelper.cancel(self.upstream)  # §3.5: nothing more is needed
+                self.event.set()
+            return
+        self.done = True  # _SINGLE with a second item
+        self.value = None
+        SubscriptionHelper.cancel(self.upstream)
+        self.error = ValueError("Sequence contains more than one element")
+        self.event.set()
+
+    def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise TypeError("on_error called with None")  # §2.13
+        if self.done:
+            from rxpy2 import plugins
+            plugins.on_error(error)
+            return
+        self.done = True
+        self.value = None
+        self.error = error
+        self.event.set()
+
+    def on_complete(self) -> None:
+        if not self.done:
+            self.done = True
+            self.event.set()
+
+    def get(self, source: Flowable[T], default: Any) -> T:
+        source.subscribe(self)
+        try:
+            self.event.wait()
+        except BaseException:  # KeyboardInterrupt while waiting: stop the stream
+            SubscriptionHelper.cancel(self.upstream)
+            raise
+        e = self.error
+        if e is not None:
+            raise e
+        v = self.value
+        if v is not None:
+            return v
+        if default is ABSENT:
+            raise IndexError("The source is empty")
+        return default  # type: ignore[no-any-return]
+
+
+def blocking_value(source: Flowable[T], mode: int, default: Any) -> T:
+    """``blocking_first`` (mode 0), ``blocking_last`` (1), ``blocking_single`` (2)."""
+    return BlockingValueSubscriber[T](mode).get(source, default)
+
+
+# ---- blocking_latest / blocking_next / blocking_most_recent --------------------------------
+
+
+class _WaitingIteratorBase(FlowableSubscriber[T], Iterator[T], Generic[T]):
+    """Common part of the latest/next iterators: unbounded demand, a condition to wait on,
+    ``close()`` (also ``with``, ``__del__`` of the iterator) cancels the upstream."""
+
+    def __init__(self) -> None:
+        self.upstream: AtomicReference[Subscription] = AtomicReference()
+        self.cond = threading.Condition(threading.Lock())
+        self.done = False
+        self.error: BaseException | None = None
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise TypeError("on_subscribe called with None")  # §2.13
+        if SubscriptionHelper.set_once(self.upstream, s):
+            s.request(LONG_MAX)
+
+    def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise TypeError("on_error called with None")  # §2.13
+        with self.cond:
+            if self.done:
+                late = True
+            else:
+                late = False
+                self.error = error
+                self.done = True
+                self.cond.notify_all()
+        if late:
+            from rxpy2 import plugins
+            plugins.on_error(error)
+
+    def on_complete(self) -> None:
+        with self.cond:
+            self.done = True
+            self.cond.notify_all()
+
+    def __iter__(self) -> Iterator[T]:
+        return self
+
+    def close(self) -> None:
+        """Stop iterating and cancel the upstream (idempotent)."""
+        SubscriptionHelper.cancel(self.upstream)
+        with self.cond:
+            self.done = True
+            self.cond.notify_all()
+
+    def __enter__(self) -> Iterator[T]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _finish(self) -> T:
+        e = self.error
+        if e is not None:
+            self.error = None
+            raise e
+        raise StopIteration
+
+
+class _IterableOf(Iterable[T], Generic[T]):
+    """Each ``iter()`` makes a new subscriber/iterator and subscribes it."""
+
+    __slots__ = ("source", "factory")
+
+    def __init__(self, source: Flowable[T], factory: Callable[[], Any]) -> None:
+        self.source = source
+        self.factory = factory
+
+    def __iter__(self) -> Iterator[T]:
+        it = self.factory()
+        self.source.subscribe(_Detached(it))
+        return it  # type: ignore[no-any-return]
+
+
+class _Detached(FlowableSubscriber[T], Generic[T]):
+    """Holds the iterator weakly, so dropping the iterator (``break``) cancels the upstream."""
+
+    __slots__ = ("ref", "upstream")
+
+    def __init__(self, it: Any) -> None:
+        import weakref
+        self.ref = weakref.ref(it)
+        self.upstream: Subscription | None = None
+
+    def _it(self) -> Any:
+        it = self.ref()
+        if it is None and self.upstream is not None:
+            self.upstream.cancel()
+        return it
+
+    def on_subscribe(self, s: Subscription) -> None:
+        self.upstream = s
+        it = self._it()
+        if it is not None:
+            it.on_subscribe(s)
+        else:
+            s.cancel()
+
+    def on_next(self, item: T) -> None:
+        it = self._it()
+        if it is not None:
+            it.on_next(item)
+
+    def on_error(self, error: BaseException) -> None:
+        it = self._it()
+        if it is not None:
+            it.on_error(error)
+
+    def on_complete(self) -> None:
+        it = self._it()
+        if it is not None:
+            it.on_complete()
+
+
+class LatestIterator(_WaitingIteratorBase[T], Generic[T]):
+    """``blocking_latest``: each ``next()`` returns the latest item not yet returned, waiting
+    for one if there is none; items overwritten in between are skipped."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.latest: T | None = None
+
+    def on_next(self, item: T) -> None:
+        if item is None:
+            raise TypeError("on_next called with None")  # §2.13
+        with self.cond:
+            self.latest = item
+            self.cond.notify_all()
+
+    def __next__(self) -> T:
+        with self.cond:
+            while True:
+                v = self.latest
+                if v is not None:
+                    self.latest = None
+                    return v
+                if self.done:
+                    break
+                self.cond.wait()
+        return self._finish()
+
+    def __del__(self) -> None:
+        try:
+            SubscriptionHelper.cancel(self.upstream)
+        except Exception:  # pragma: no cover - interpreter shutdown
+            pass
+
+
+class NextIterator(_WaitingIteratorBase[T], Generic[T]):
+    """``blocking_next``: each ``next()`` waits for the next item the source emits after
+    the call started; items emitted while nobody waits are skipped."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waiting = False
+        self.slot: T | None = None
+
+    def on_next(self, item: T) -> None:
+        if item is None:
+            raise TypeError("on_next called with None")  # §2.13
+        with self.cond:
+            if self.waiting and self.slot is None:
+                self.slot = item
+                self.cond.notify_all()
+
+    def __next__(self) -> T:
+        with self.cond:
+            if not self.done:
+                self.waiting = True
+                try:
+                    while self.slot is None and not self.done:
+                        self.cond.wait()
+                finally:
+                    self.waiting = False
+            v = self.slot
+            if v is not None:
+                self.slot = None
+                return v
+        return self._finish()
+
+    def __del__(self) -> None:
+        try:
+            SubscriptionHelper.cancel(self.upstream)
+        except Exception:  # pragma: no cover - interpreter shutdown
+            pass
+
+
+class MostRecentIterator(_WaitingIteratorBase[T], Generic[T]):
+    """``blocking_most_recent(initial)``: never waits; each ``next()`` returns the most
+    recent item (``initial`` before the first) until the stream terminates."""
+
+    def __init__(self, initial: T) -> None:
+        super().__init__()
+        self.value = initial
+
+    def on_next(self, item: T) -> None:
+        if item is None:
+            raise TypeError("on_next called with None")  # §2.13
+        self.value = item
+
+    def __next__(self) -> T:
+        if self.done:
+            return self._finish()
+        return self.value
+
+    def __del__(self) -> None:
+        try:
+            SubscriptionHelper.cancel(self.upstream)
+        except Exception:  # pragma: no cover - interpreter shutdown
+            pass
+
+
+def blocking_latest(source: Flowable[T]) -> Iterable[T]:
+    return _IterableOf(source, LatestIterator)
+
+
+def blocking_next(source: Flowable[T]) -> Iterable[T]:
+    return _IterableOf(source, NextIterator)
+
+
+def blocking_most_recent(source: Flowable[T], initial: T) -> Iterable[T]:
+    return _IterableOf(source, lambda: MostRecentIterator(initial))
