@@ -17,6 +17,7 @@ from rxpy2.exceptions import (
     UndeliverableException,
 )
 from rxpy2.flowable import Flowable
+from rxpy2.flowables import ConnectableFlowable
 from rxpy2.maybe import Maybe
 from rxpy2.notification import Notification
 from rxpy2.observers import (
@@ -37,6 +38,7 @@ from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Processor, Publisher, Subs
 from rxpy2.schedulers import Scheduler, Schedulers, TestScheduler
 from rxpy2.single import Single
 from rxpy2.testing import TestObserver, TestSubscriber
+from rxpy2.timed import Timed
 
 __version__ = "0.1.0"
 
@@ -51,6 +53,7 @@ __all__ = [
     "CompletableObserver",
     "CompositeDisposable",
     "CompositeException",
+    "ConnectableFlowable",
     "Disposable",
     "Disposables",
     "Emitter",
@@ -78,6 +81,7 @@ __all__ = [
     "TestObserver",
     "TestScheduler",
     "TestSubscriber",
+    "Timed",
     "UndeliverableException",
     "UnicastProcessor",
     "plugins",

@@ -17,17 +17,24 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, final, overload
 
 from rxpy2 import plugins
-from rxpy2.backpressure import BackpressureStrategy
+from rxpy2.backpressure import BackpressureOverflowStrategy, BackpressureStrategy
 from rxpy2.disposables import Disposable
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 if TYPE_CHECKING:
+    import asyncio
+    import concurrent.futures
+    from collections.abc import AsyncIterable
+
     from rxpy2.completable import Completable
+    from rxpy2.flowables.connectable_flowable import ConnectableFlowable
     from rxpy2.maybe import Maybe
     from rxpy2.notification import Notification
+    from rxpy2.schedulers.scheduler import Scheduler
     from rxpy2.single import Single
     from rxpy2.testing import TestSubscriber
+    from rxpy2.timed import Timed
 
 __all__ = ["Flowable"]
 
@@ -71,6 +78,21 @@ def _require_positive(n: int, name: str) -> None:
         raise TypeError(f"{name} must be an int, not {type(n).__name__}")
     if n <= 0:
         raise ValueError(f"{name} > 0 required but it was {n}")
+
+def _require_scheduler(scheduler: Any) -> None:
+    from rxpy2.schedulers.scheduler import Scheduler
+    if scheduler is None:
+        raise TypeError("scheduler is None")
+    if not isinstance(scheduler, Scheduler):
+        raise TypeError(f"scheduler must be a Scheduler, not {type(scheduler).__name__}")
+
+
+def _default_scheduler(scheduler: Any) -> Any:
+    if scheduler is None:
+        from rxpy2.schedulers import Schedulers
+        return Schedulers.computation()
+    _require_scheduler(scheduler)
+    return scheduler
 
 
 def _require_non_negative(n: int, name: str) -> None:
@@ -831,11 +853,300 @@ class Flowable(Publisher[T], Generic[T]):
     # ------------------------------------------------------------------ threads (observe_on, subscribe_on, ...)
     # (section: asynchronous operators)
 
+    def observe_on(self, scheduler: Scheduler, delay_error: bool = False,
+                   buffer_size: int = BUFFER_SIZE) -> Flowable[T]:
+        """Deliver the signals on a worker of ``scheduler``, through a bounded queue.
+
+        The upstream is asked for ``buffer_size`` items, then for 75% of that each time
+        as many went downstream; at most ``buffer_size`` items wait in the queue (more:
+        ``MissingBackpressureException``). An error overtakes the queued items unless
+        ``delay_error``.
+        """
+        _require_scheduler(scheduler)
+        _require_positive(buffer_size, "buffer_size")
+        from rxpy2.internal.operators.flowable.flowable_observe_on import FlowableObserveOn
+        return _assembly(FlowableObserveOn(self, scheduler, bool(delay_error), buffer_size))
+
+    def subscribe_on(self, scheduler: Scheduler, request_on: bool = True) -> Flowable[T]:
+        """Subscribe to this Flowable on a worker of ``scheduler``.
+
+        With ``request_on`` (and unless this is a ``Flowable.create``) requests made from
+        other threads are also run on that worker.
+        """
+        _require_scheduler(scheduler)
+        from rxpy2.internal.operators.flowable.flowable_subscribe_on import FlowableSubscribeOn
+        return _assembly(FlowableSubscribeOn(self, scheduler, bool(request_on)))
+
+    def unsubscribe_on(self, scheduler: Scheduler) -> Flowable[T]:
+        """Run the upstream's ``cancel`` on ``scheduler``."""
+        _require_scheduler(scheduler)
+        from rxpy2.internal.operators.flowable.flowable_unsubscribe_on import (
+            FlowableUnsubscribeOn,
+        )
+        return _assembly(FlowableUnsubscribeOn(self, scheduler))
+
+    @staticmethod
+    def interval(period: float, initial_delay: float | None = None,
+                 scheduler: Scheduler | None = None) -> Flowable[int]:
+        """0, 1, 2, ... every ``period`` seconds (first after ``initial_delay``, default
+        ``period``), on ``scheduler`` (default computation). A tick without demand ends the
+        stream with ``MissingBackpressureException``."""
+        from rxpy2.internal.operators.flowable.flowable_interval import FlowableInterval
+        from rxpy2.schedulers.scheduler import check_time
+        p = max(0.0, check_time(period, "period"))
+        d = p if initial_delay is None else max(0.0, check_time(initial_delay, "initial_delay"))
+        return _assembly(FlowableInterval(p, d, _default_scheduler(scheduler)))
+
+    @staticmethod
+    def interval_range(start: int, count: int, initial_delay: float, period: float,
+                       scheduler: Scheduler | None = None) -> Flowable[int]:
+        """``start, start+1, ..., start+count-1``: the first after ``initial_delay`` seconds,
+        then one every ``period``; completes after the last (or after ``initial_delay``
+        when ``count`` is 0)."""
+        from rxpy2.internal.operators.flowable.flowable_interval import FlowableIntervalRange
+        from rxpy2.schedulers.scheduler import check_time
+        if not isinstance(start, int) or isinstance(start, bool):
+            raise TypeError(f"start must be an int, not {type(start).__name__}")
+        _require_non_negative(count, "count")
+        if count > 0 and start + count - 1 > LONG_MAX:
+            raise ValueError("Overflow! start + count is bigger than LONG_MAX")
+        d = max(0.0, check_time(initial_delay, "initial_delay"))
+        p = max(0.0, check_time(period, "period"))
+        return _assembly(FlowableIntervalRange(start, count, d, p, _default_scheduler(scheduler)))
+
+    @staticmethod
+    def timer(delay: float, scheduler: Scheduler | None = None) -> Flowable[int]:
+        """Emit ``0`` after ``delay`` seconds, then complete (needs demand by then)."""
+        from rxpy2.internal.operators.flowable.flowable_timer import FlowableTimer
+        from rxpy2.schedulers.scheduler import check_time
+        d = max(0.0, check_time(delay, "delay"))
+        return _assembly(FlowableTimer(d, _default_scheduler(scheduler)))
+
+    def on_backpressure_buffer(self, capacity: int | None = None,
+                               on_overflow: Callable[[], Any] | None = None,
+                               overflow_strategy: BackpressureOverflowStrategy =
+                               BackpressureOverflowStrategy.ERROR,
+                               delay_error: bool = False) -> Flowable[T]:
+        """Keep the items nobody requested yet; request everything upstream.
+
+        Without ``capacity`` the buffer is unbounded. With one, a full buffer under
+        ``ERROR`` cancels the upstream, calls ``on_overflow`` and signals
+        ``MissingBackpressureException("Buffer is full")``; under ``DROP_OLDEST`` /
+        ``DROP_LATEST`` it drops the oldest / newest buffered item and calls ``on_overflow``.
+        """
+        from rxpy2.internal.operators.flowable import flowable_on_backpressure as m
+        if on_overflow is not None:
+            _require_callable(on_overflow, "on_overflow")
+        if not isinstance(overflow_strategy, BackpressureOverflowStrategy):
+            raise TypeError("overflow_strategy must be a BackpressureOverflowStrategy")
+        if capacity is not None:
+            _require_positive(capacity, "capacity")
+        if overflow_strategy is BackpressureOverflowStrategy.ERROR:
+            return _assembly(m.FlowableOnBackpressureBuffer(self, capacity, bool(delay_error),
+                                                            on_overflow))
+        if capacity is None:
+            raise ValueError(f"{overflow_strategy} needs a capacity")
+        return _assembly(m.FlowableOnBackpressureBufferStrategy(
+            self, capacity, on_overflow, overflow_strategy, bool(delay_error)))
+
+    def on_backpressure_drop(self, on_drop: Callable[[T], Any] | None = None) -> Flowable[T]:
+        """Drop the items that find no demand (giving each to ``on_drop``)."""
+        if on_drop is not None:
+            _require_callable(on_drop, "on_drop")
+        from rxpy2.internal.operators.flowable.flowable_on_backpressure import (
+            FlowableOnBackpressureDrop,
+        )
+        return _assembly(FlowableOnBackpressureDrop(self, on_drop))
+
+    def on_backpressure_latest(self) -> Flowable[T]:
+        """Keep only the latest item that found no demand."""
+        from rxpy2.internal.operators.flowable.flowable_on_backpressure import (
+            FlowableOnBackpressureLatest,
+        )
+        return _assembly(FlowableOnBackpressureLatest(self))
+
+    def on_backpressure_error(self) -> Flowable[T]:
+        """End with ``MissingBackpressureException`` when an item finds no demand."""
+        from rxpy2.internal.operators.flowable.flowable_on_backpressure import (
+            FlowableOnBackpressureError,
+        )
+        return _assembly(FlowableOnBackpressureError(self))
+
     # ------------------------------------------------------------------ time (delay, timeout, sample, ...)
     # (section: time operators)
 
+    def timestamp(self, scheduler: Scheduler | None = None) -> Flowable[Timed[T]]:
+        """Each item as ``Timed(item, scheduler.now())``."""
+        from rxpy2.internal.operators.flowable._time_args import scheduler_or_computation
+        from rxpy2.internal.operators.flowable.flowable_time_interval import FlowableTimeInterval
+        return _assembly(FlowableTimeInterval(self, scheduler_or_computation(scheduler), False))
+
+    def time_interval(self, scheduler: Scheduler | None = None) -> Flowable[Timed[T]]:
+        """Each item as ``Timed(item, seconds since the previous item or the subscription)``."""
+        from rxpy2.internal.operators.flowable._time_args import scheduler_or_computation
+        from rxpy2.internal.operators.flowable.flowable_time_interval import FlowableTimeInterval
+        return _assembly(FlowableTimeInterval(self, scheduler_or_computation(scheduler), True))
+
+    def delay(self, delay: float, scheduler: Scheduler | None = None,
+              delay_error: bool = False) -> Flowable[T]:
+        """Each item and the completion ``delay`` seconds later (an error at once unless
+        ``delay_error``), on one worker of ``scheduler`` (computation by default)."""
+        from rxpy2.internal.operators.flowable._time_args import (
+            check_duration,
+            scheduler_or_computation,
+        )
+        from rxpy2.internal.operators.flowable.flowable_delay import FlowableDelay
+        d = check_duration(delay, "delay")
+        return _assembly(FlowableDelay(self, d, scheduler_or_computation(scheduler),
+                                       bool(delay_error)))
+
+    def delay_subscription(self, delay: float,
+                           scheduler: Scheduler | None = None) -> Flowable[T]:
+        """Subscribe to this Flowable ``delay`` seconds after the subscription."""
+        from rxpy2.internal.operators.flowable._time_args import (
+            check_duration,
+            scheduler_or_computation,
+        )
+        from rxpy2.internal.operators.flowable.flowable_delay import FlowableDelaySubscription
+        d = check_duration(delay, "delay")
+        return _assembly(FlowableDelaySubscription(self, d, scheduler_or_computation(scheduler)))
+
+    def timeout(self, timeout: float, scheduler: Scheduler | None = None,
+                fallback: Publisher[T] | None = None) -> Flowable[T]:
+        """``TimeoutError`` (or a switch to ``fallback``) when the first item, or the next
+        one, does not arrive within ``timeout`` seconds."""
+        from rxpy2.internal.operators.flowable._time_args import (
+            check_duration,
+            scheduler_or_computation,
+        )
+        from rxpy2.internal.operators.flowable.flowable_timeout_timed import FlowableTimeoutTimed
+        t = check_duration(timeout, "timeout")
+        if fallback is not None:
+            _require_publisher(fallback, "fallback")
+        return _assembly(FlowableTimeoutTimed(self, t, scheduler_or_computation(scheduler),
+                                              fallback))
+
+    def sample(self, period: float, scheduler: Scheduler | None = None,
+               emit_last: bool = False) -> Flowable[T]:
+        """The latest item of each ``period`` seconds (the last one at completion if
+        ``emit_last``); ``MissingBackpressureException`` when one finds no demand."""
+        from rxpy2.internal.operators.flowable._time_args import (
+            check_duration,
+            scheduler_or_computation,
+        )
+        from rxpy2.internal.operators.flowable.flowable_sample_timed import FlowableSampleTimed
+        p = check_duration(period, "period")
+        return _assembly(FlowableSampleTimed(self, p, scheduler_or_computation(scheduler),
+                                             bool(emit_last)))
+
+    def throttle_last(self, period: float, scheduler: Scheduler | None = None,
+                      emit_last: bool = False) -> Flowable[T]:
+        """The same as :meth:`sample`."""
+        return self.sample(period, scheduler, emit_last)
+
+    def throttle_first(self, window: float, scheduler: Scheduler | None = None) -> Flowable[T]:
+        """The first item, then nothing for ``window`` seconds, and again."""
+        from rxpy2.internal.operators.flowable._time_args import (
+            check_duration,
+            scheduler_or_computation,
+        )
+        from rxpy2.internal.operators.flowable.flowable_throttle_first_timed import (
+            FlowableThrottleFirstTimed,
+        )
+        w = check_duration(window, "window")
+        return _assembly(FlowableThrottleFirstTimed(self, w, scheduler_or_computation(scheduler)))
+
+    def throttle_latest(self, timeout: float, scheduler: Scheduler | None = None,
+                        emit_last: bool = False) -> Flowable[T]:
+        """An item at once, then at most the latest one per ``timeout`` seconds."""
+        from rxpy2.internal.operators.flowable._time_args import (
+            check_duration,
+            scheduler_or_computation,
+        )
+        from rxpy2.internal.operators.flowable.flowable_throttle_latest import (
+            FlowableThrottleLatest,
+        )
+        t = check_duration(timeout, "timeout")
+        return _assembly(FlowableThrottleLatest(self, t, scheduler_or_computation(scheduler),
+                                                bool(emit_last)))
+
+    def debounce(self, timeout: float, scheduler: Scheduler | None = None) -> Flowable[T]:
+        """An item once ``timeout`` seconds passed without a newer one (the last at once
+        at completion)."""
+        from rxpy2.internal.operators.flowable._time_args import (
+            check_duration,
+            scheduler_or_computation,
+        )
+        from rxpy2.internal.operators.flowable.flowable_debounce_timed import (
+            FlowableDebounceTimed,
+        )
+        t = check_duration(timeout, "timeout")
+        return _assembly(FlowableDebounceTimed(self, t, scheduler_or_computation(scheduler)))
+
+    def buffer_time(self, timespan: float, scheduler: Scheduler | None = None,
+                    count: int | None = None) -> Flowable[list[T]]:
+        """Lists of the items of each ``timespan`` seconds (empty ones too), or of
+        ``count`` items when that comes first."""
+        from rxpy2.internal.operators.flowable._time_args import (
+            check_duration,
+            scheduler_or_computation,
+        )
+        from rxpy2.internal.operators.flowable.flowable_buffer_timed import FlowableBufferTimed
+        t = check_duration(timespan, "timespan")
+        if t == 0.0:
+            raise ValueError("timespan > 0 required but it was 0")
+        if count is not None:
+            _require_positive(count, "count")
+        return _assembly(FlowableBufferTimed(self, t, scheduler_or_computation(scheduler),
+                                             count))
+
+    def take_time(self, duration: float, scheduler: Scheduler | None = None) -> Flowable[T]:
+        """The items of the first ``duration`` seconds, then completion."""
+        from rxpy2.internal.operators.flowable._time_args import (
+            check_duration,
+            scheduler_or_computation,
+        )
+        from rxpy2.internal.operators.flowable.flowable_timer import FlowableTimer
+        d = check_duration(duration, "duration")
+        return self.take_until(FlowableTimer(d, scheduler_or_computation(scheduler)))
+
+    def skip_time(self, duration: float, scheduler: Scheduler | None = None) -> Flowable[T]:
+        """The items after the first ``duration`` seconds."""
+        from rxpy2.internal.operators.flowable._time_args import (
+            check_duration,
+            scheduler_or_computation,
+        )
+        from rxpy2.internal.operators.flowable.flowable_timer import FlowableTimer
+        d = check_duration(duration, "duration")
+        return self.skip_until(FlowableTimer(d, scheduler_or_computation(scheduler)))
+
     # ------------------------------------------------------------------ multicasting (publish, replay, share, cache)
     # (section: multicast operators)
+
+    def publish(self, buffer_size: int = BUFFER_SIZE) -> ConnectableFlowable[T]:
+        """A ConnectableFlowable sharing one upstream subscription: it prefetches
+        ``buffer_size`` items and emits at the pace of the slowest subscriber."""
+        _require_positive(buffer_size, "buffer_size")
+        from rxpy2.internal.operators.flowable.flowable_publish import FlowablePublish
+        return _assembly(FlowablePublish(self, buffer_size))  # type: ignore[return-value]
+
+    def replay(self, buffer_size: int | None = None) -> ConnectableFlowable[T]:
+        """A ConnectableFlowable that replays the items (all of them, or the last
+        ``buffer_size``) to every subscriber, also after the stream ended."""
+        if buffer_size is not None:
+            _require_positive(buffer_size, "buffer_size")
+        from rxpy2.internal.operators.flowable.flowable_replay import FlowableReplay
+        return _assembly(FlowableReplay(self, buffer_size))  # type: ignore[return-value]
+
+    def share(self) -> Flowable[T]:
+        """``publish().ref_count()``."""
+        return self.publish().ref_count()
+
+    def cache(self) -> Flowable[T]:
+        """Subscribe upstream (unbounded) with the first subscriber; replay every item and
+        the terminal event to every subscriber, whenever it comes."""
+        from rxpy2.internal.operators.flowable.flowable_replay import FlowableCache
+        return _assembly(FlowableCache(self))
 
     # ------------------------------------------------------------------ conversions
 
@@ -854,6 +1165,103 @@ class Flowable(Publisher[T], Generic[T]):
         _require_positive(buffer_size, "buffer_size")
         from rxpy2.internal.operators.flowable.flowable_blocking import BlockingIterable
         return BlockingIterable(self, buffer_size)
+
+    def blocking_first(self, default: Any = ABSENT) -> T:
+        """Block until the first item and return it (cancelling the rest of the stream).
+
+        An empty stream returns ``default``, or raises ``IndexError`` without one;
+        the stream's error is raised in the calling thread.
+        """
+        from rxpy2.internal.operators.flowable.flowable_blocking import blocking_value
+        return blocking_value(self, 0, default)
+
+    def blocking_last(self, default: Any = ABSENT) -> T:
+        """Block until the stream completes and return its last item (see :meth:`blocking_first`)."""
+        from rxpy2.internal.operators.flowable.flowable_blocking import blocking_value
+        return blocking_value(self, 1, default)
+
+    def blocking_single(self, default: Any = ABSENT) -> T:
+        """Block until the stream completes and return its only item; a second item cancels
+        the stream and raises ``ValueError`` (empty: see :meth:`blocking_first`)."""
+        from rxpy2.internal.operators.flowable.flowable_blocking import blocking_value
+        return blocking_value(self, 2, default)
+
+    def blocking_for_each(self, fn: Callable[[T], Any]) -> None:
+        """Call ``fn(item)`` on the calling thread for each item; block until the end.
+
+        The stream's error (or what ``fn`` raised, after cancelling) is raised here.
+        """
+        _require_callable(fn, "on_next")
+        from rxpy2.internal.operators.flowable.flowable_blocking import blocking_subscribe
+        blocking_subscribe(self, fn, None, None)
+
+    def blocking_latest(self) -> Iterable[T]:
+        """An iterable whose ``next()`` returns the latest item not yet returned (waiting
+        for one); items emitted between two ``next()`` calls are skipped but the last."""
+        from rxpy2.internal.operators.flowable.flowable_blocking import blocking_latest
+        return blocking_latest(self)
+
+    def blocking_next(self) -> Iterable[T]:
+        """An iterable whose ``next()`` waits for the next item emitted after the call."""
+        from rxpy2.internal.operators.flowable.flowable_blocking import blocking_next
+        return blocking_next(self)
+
+    def blocking_most_recent(self, initial: T) -> Iterable[T]:
+        """An iterable that never waits: each ``next()`` is the most recent item
+        (``initial`` before the first one) until the stream terminates."""
+        _require(initial, "initial")
+        from rxpy2.internal.operators.flowable.flowable_blocking import blocking_most_recent
+        return blocking_most_recent(self, initial)
+
+    def to_future(self) -> concurrent.futures.Future[T]:
+        """Subscribe now; a ``concurrent.futures.Future`` of the only item.
+
+        Empty: ``IndexError``; more than one item: ``ValueError`` (and the stream is
+        cancelled); the stream's error fails the future. Cancelling the future
+        cancels the subscription.
+        """
+        from rxpy2.internal.operators.flowable.flowable_future import to_future
+        return to_future(self)
+
+    @staticmethod
+    def from_future(future: concurrent.futures.Future[T], timeout: float | None = None,
+                    scheduler: Scheduler | None = None) -> Flowable[T]:
+        """The result of ``future`` when it completes, without blocking a thread.
+
+        A ``None`` result is an empty stream. With ``timeout`` (seconds), ``TimeoutError``
+        if the future is not done by then (timed on ``scheduler``, default
+        ``Schedulers.computation()``). Cancelling does not cancel the future.
+        """
+        _require(future, "future")
+        if not callable(getattr(future, "add_done_callback", None)):
+            raise TypeError(f"future must be a concurrent.futures.Future, not {type(future).__name__}")
+        if timeout is not None:
+            from rxpy2.schedulers.scheduler import check_time
+            timeout = check_time(timeout, "timeout")
+        from rxpy2.internal.operators.flowable.flowable_future import FlowableFromFuture
+        return _assembly(FlowableFromFuture(future, timeout, scheduler))
+
+    def to_async_iterable(self, prefetch: int = BUFFER_SIZE) -> AsyncIterable[T]:
+        """``async for x in flowable.to_async_iterable()``: demand follows the consumer.
+
+        Requests ``prefetch`` first, then ``prefetch - prefetch // 4`` each time that many
+        items were taken. Leaving the loop, ``aclose()`` or cancelling the task cancels
+        the subscription.
+        """
+        _require_positive(prefetch, "prefetch")
+        from rxpy2.internal.operators.flowable.flowable_asyncio import FlowableAsyncIterable
+        return FlowableAsyncIterable(self, prefetch)
+
+    @staticmethod
+    def from_async_iterable(aiterable: AsyncIterable[T],
+                            loop: asyncio.AbstractEventLoop | None = None) -> Flowable[T]:
+        """Pull ``aiterable`` on ``loop`` (the running loop at subscription when None), one
+        ``__anext__`` per unit of demand; items are emitted on the loop's thread."""
+        _require(aiterable, "aiterable")
+        if not callable(getattr(aiterable, "__aiter__", None)):
+            raise TypeError(f"aiterable must be an async iterable, not {type(aiterable).__name__}")
+        from rxpy2.internal.operators.flowable.flowable_asyncio import FlowableFromAsyncIterable
+        return _assembly(FlowableFromAsyncIterable(aiterable, loop))
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         """``for x in flowable`` iterates :meth:`blocking_iterable`."""

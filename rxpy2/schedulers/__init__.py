@@ -4,8 +4,9 @@ Time is in seconds as floats. See ``docs/schedulers.md`` for which scheduler
 to use for what and which thread runs what.
 """
 
+from rxpy2.schedulers.asyncio_scheduler import AsyncioScheduler
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 from rxpy2.schedulers.schedulers import Schedulers
 from rxpy2.schedulers.test_scheduler import TestScheduler
 
-__all__ = ["Scheduler", "Schedulers", "TestScheduler", "Worker"]
+__all__ = ["AsyncioScheduler", "Scheduler", "Schedulers", "TestScheduler", "Worker"]

@@ -1,0 +1,76 @@
+"""``ConnectableFlowable``: a Flowable that subscribes to its source only when told to.
+
+``publish()`` and ``replay()`` return one. Subscribers may come before or after
+:meth:`ConnectableFlowable.connect`; ``connect`` subscribes the shared upstream
+subscription once and returns a Disposable that ends it. :meth:`ref_count`
+connects with the first subscriber and disconnects when the last one cancels;
+:meth:`auto_connect` connects when the ``n``-th subscriber arrives and never
+disconnects by itself.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from rxpy2.disposables import Disposable
+from rxpy2.flowable import Flowable, _assembly, _require_callable
+
+__all__ = ["ConnectableFlowable"]
+
+T = TypeVar("T")
+
+
+class ConnectableFlowable(Flowable[T], Generic[T]):
+    """A Flowable that shares one upstream subscription, started by :meth:`connect`."""
+
+    __slots__ = ()
+
+    def connect(self, on_connect: Callable[[Disposable], Any] | None = None) -> Disposable:
+        """Connect to the source unless connected already; the Disposable disconnects.
+
+        ``on_connect(disposable)`` is called before the upstream is subscribed (so a
+        synchronous source can be disconnected from inside its emissions).
+        """
+        if on_connect is not None:
+            _require_callable(on_connect, "on_connect")
+        holder: list[Disposable] = []
+
+        def keep(d: Disposable) -> None:
+            holder.append(d)
+            if on_connect is not None:
+                on_connect(d)
+
+        self.connect_actual(keep)
+        return holder[0]
+
+    @abstractmethod
+    def connect_actual(self, on_connect: Callable[[Disposable], Any]) -> None:
+        """Call ``on_connect`` with the connection, then subscribe upstream if not connected."""
+
+    def reset(self, connection: Any) -> None:  # noqa: B027 - optional hook
+        """Forget ``connection`` if it is the current (terminated or disposed) one, so the
+        next subscriber/connect starts fresh (used by :meth:`ref_count`)."""
+
+    def ref_count(self) -> Flowable[T]:
+        """Connect with the first subscriber; disconnect when the last one cancels or the
+        stream terminates (a later subscriber connects again)."""
+        from rxpy2.internal.operators.flowable.flowable_ref_count import FlowableRefCount
+        return _assembly(FlowableRefCount(self))
+
+    def auto_connect(self, n: int = 1,
+                     on_connect: Callable[[Disposable], Any] | None = None) -> Flowable[T]:
+        """Connect when the ``n``-th subscriber subscribes (``n <= 0``: connect now).
+
+        ``on_connect`` receives the connection's Disposable (the only way to disconnect).
+        """
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise TypeError(f"n must be an int, not {type(n).__name__}")
+        if on_connect is not None:
+            _require_callable(on_connect, "on_connect")
+        if n <= 0:
+            self.connect(on_connect)
+            return _assembly(self)
+        from rxpy2.internal.operators.flowable.flowable_auto_connect import FlowableAutoConnect
+        return _assembly(FlowableAutoConnect(self, n, on_connect))

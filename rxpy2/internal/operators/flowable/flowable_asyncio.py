@@ -1,0 +1,296 @@
+"""The asyncio bridges: ``Flowable.to_async_iterable(prefetch)`` and
+``Flowable.from_async_iterable(aiterable, loop)``.
+
+``to_async_iterable``: each ``__aiter__`` is an async generator over a new
+:class:`AsyncIteratorSubscriber`, subscribed at the first ``__anext__`` on the
+running loop. The subscriber requests ``prefetch`` first; the consumer requests
+``limit = prefetch - prefetch // 4`` more each time it has taken ``limit`` items,
+so at most ``prefetch`` items are ever buffered. The producer (any thread) wakes a
+waiting consumer with ``loop.call_soon_threadsafe``, and only when the consumer said
+it waits (a flag set, then the buffer re-checked). Leaving the ``async for``
+(``break``: the generator is finalized), ``aclose()``, cancelling the task, and the
+loop shutting down its async generators all cancel the subscription. A loop that is
+closed when the producer wants to wake it cancels the subscription as well.
+
+``from_async_iterable``: each unit of demand schedules one ``__anext__()`` on the
+loop (``loop.create_task`` on the loop's thread, ``asyncio.run_coroutine_threadsafe``
+elsewhere); at most one is pending; its result is emitted on the loop's thread, and
+the next is scheduled while demand remains. ``StopAsyncIteration`` completes; an
+exception is ``on_error``; cancelling cancels the pending ``__anext__`` task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import threading
+from collections.abc import AsyncIterable, AsyncIterator
+from typing import Any, Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.flowable import Flowable
+from rxpy2.internal.atomic import AtomicLong, AtomicReference
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.queues import SpscArrayQueue
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import Subscriber, Subscription
+
+__all__ = ["AsyncIteratorSubscriber", "FlowableAsyncIterable", "FlowableFromAsyncIterable"]
+
+T = TypeVar("T")
+
+
+class FlowableAsyncIterable(AsyncIterable[T], Generic[T]):
+    """An async iterable over ``source``; each ``__aiter__`` is a new subscription."""
+
+    __slots__ = ("source", "prefetch")
+
+    def __init__(self, source: Flowable[T], prefetch: int) -> None:
+        self.source = source
+        self.prefetch = prefetch
+
+    def __aiter__(self) -> AsyncIterator[T]:
+        return _iterate(self.source, self.prefetch)
+
+
+async def _iterate(source: Flowable[T], prefetch: int) -> AsyncIterator[T]:
+    sub: AsyncIteratorSubscriber[T] = AsyncIteratorSubscriber(prefetch, asyncio.get_running_loop())
+    try:
+        source.subscribe(sub)
+        while True:
+            v = await sub.next()
+            if v is None:
+                return
+            yield v
+    finally:  # break (generator finalized), aclose(), task cancelled, loop shutdown
+        sub.cancel()
+
+
+class AsyncIteratorSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+    """The producer side of ``to_async_iterable`` and its consumer's ``next()``."""
+
+    __slots__ = ("queue", "prefetch", "limit", "produced", "loop", "upstream", "done",
+                 "error", "cancelled", "waiter", "lock")
+
+    def __init__(self, prefetch: int, loop: asyncio.AbstractEventLoop) -> None:
+        self.queue: SpscArrayQueue[T] = SpscArrayQueue(prefetch)
+        self.prefetch = prefetch
+        self.limit = prefetch - (prefetch >> 2)
+        self.produced = 0
+        self.loop = loop
+        self.upstream: AtomicReference[Subscription] = AtomicReference()
+        self.done = False
+        self.error: BaseException | None = None
+        self.cancelled = False
+        self.waiter: asyncio.Future[None] | None = None
+        self.lock = threading.Lock()
+
+    # ---- producer side (any thread)
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise TypeError("on_subscribe called with None")  # §2.13
+        if SubscriptionHelper.set_once(self.upstream, s):
+            s.request(self.prefetch)
+
+    def on_next(self, item: T) -> None:
+        if item is None:
+            raise TypeError("on_next called with None")  # §2.13
+        if self.done:
+            return
+        if not self.queue.offer(item):
+            SubscriptionHelper.cancel(self.upstream)
+            self.on_error(MissingBackpressureException(
+                "Queue is full: the source ignored backpressure"))
+            return
+        if self.waiter is not None:
+            self._wake()
+
+    def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise TypeError("on_error called with None")  # §2.13
+        if self.done:
+            plugins.on_error(error)
+            return
+        self.error = error
+        self.done = True
+        self._wake()
+
+    def on_complete(self) -> None:
+        self.done = True
+        self._wake()
+
+    def _wake(self) -> None:
+        with self.lock:
+            w = self.waiter
+            self.waiter = None
+        if w is not None:
+            try:
+                self.loop.call_soon_threadsafe(_resolve, w)
+            except RuntimeError:  # the loop is closed: nobody will consume
+                self.cancel()
+
+    # ---- consumer side (the loop's thread)
+
+    async def next(self) -> T | None:
+        """The next item; None after completion; raises the stream's error."""
+        q = self.queue
+        while True:
+            if self.cancelled:
+                return None
+            d = self.done
+            v = q.poll()
+            if v is not None:
+                p = self.produced + 1
+                if p == self.limit:
+                    self.produced = 0
+                    self.request(p)
+                else:
+                    self.produced = p
+                return v
+            if d:
+                e = self.error
+                if e is not None:
+                    self.error = None
+                    self.cancelled = True
+                    raise e
+                return None
+            w = self.loop.create_future()
+            with self.lock:
+                self.waiter = w
+            # re-check: a producer that missed the waiter has put its signal where we look
+            if self.done or not q.is_empty() or self.cancelled:
+                with self.lock:
+                    self.waiter = None
+                continue
+            await w
+
+    def request(self, n: int) -> None:
+        s = self.upstream.get()
+        if s is not None:
+            s.request(n)
+
+    def cancel(self) -> None:
+        self.cancelled = True
+        SubscriptionHelper.cancel(self.upstream)
+        self.queue.clear()
+
+
+def _resolve(w: asyncio.Future[None]) -> None:
+    if not w.done():
+        w.set_result(None)
+
+
+class FlowableFromAsyncIterable(Flowable[T], Generic[T]):
+    """Pulls ``aiterable`` on ``loop`` (the running loop at subscription if None)."""
+
+    __slots__ = ("aiterable", "loop")
+
+    def __init__(self, aiterable: AsyncIterable[T], loop: asyncio.AbstractEventLoop | None) -> None:
+        self.aiterable = aiterable
+        self.loop = loop
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        from rxpy2.internal.subscriptions.empty import EmptySubscription
+        loop = self.loop
+        try:
+            if loop is None:
+                loop = asyncio.get_running_loop()
+            it = self.aiterable.__aiter__()
+        except Exception as e:
+            EmptySubscription.error(e, subscriber)
+            return
+        subscriber.on_subscribe(AsyncPullSubscription(subscriber, it, loop))
+
+
+class AsyncPullSubscription(Subscription, Generic[T]):
+    """One pending ``__anext__`` at a time; the ``requested`` counter serializes the pulls
+    (only the request that takes it from 0 starts a pull chain)."""
+
+    __slots__ = ("downstream", "it", "loop", "requested", "cancelled", "pending", "done")
+
+    def __init__(self, downstream: Subscriber[T], it: AsyncIterator[T],
+                 loop: asyncio.AbstractEventLoop) -> None:
+        self.downstream = downstream
+        self.it = it
+        self.loop = loop
+        self.requested = AtomicLong(0)
+        self.cancelled = False
+        self.done = False
+        self.pending: Any = None
+
+    def request(self, n: int) -> None:
+        if not SubscriptionHelper.validate_request(n):
+            return
+        if BackpressureHelper.add(self.requested, n) == 0:
+            self._pull()
+
+    def _pull(self) -> None:
+        if self.cancelled:
+            return
+        loop = self.loop
+        try:
+            on_loop = asyncio.get_running_loop() is loop
+        except RuntimeError:
+            on_loop = False
+        try:
+            coro = self.it.__anext__()
+            if on_loop:
+                p: Any = loop.create_task(coro)  # type: ignore[arg-type]
+            else:
+                p = asyncio.run_coroutine_threadsafe(coro, loop)  # type: ignore[arg-type]
+        except Exception as e:  # __anext__ raised at once, or the loop is closed
+            self._terminate(e)
+            return
+        self.pending = p
+        if self.cancelled:  # cancel() ran before pending was visible
+            self._cancel_pending(p)
+        p.add_done_callback(self._on_result)
+
+    def _on_result(self, p: Any) -> None:
+        self.pending = None
+        if self.cancelled or self.done:
+            return
+        if p.cancelled():
+            self._terminate(concurrent.futures.CancelledError("__anext__ was cancelled"))
+            return
+        e = p.exception()
+        if isinstance(e, StopAsyncIteration):
+            self.done = True
+            self.downstream.on_complete()
+            return
+        if e is not None:
+            self._terminate(e)
+            return
+        v = p.result()
+        if v is None:
+            self._terminate(TypeError("the async iterable produced None"))
+            return
+        self.downstream.on_next(v)
+        if BackpressureHelper.produced(self.requested, 1) != 0:
+            self._pull()  # runs later, from the new task's callback: no recursion
+
+    def _terminate(self, e: BaseException) -> None:
+        if not self.done and not self.cancelled:
+            self.done = True
+            self.downstream.on_error(e)
+
+    def _cancel_pending(self, p: Any) -> None:
+        if isinstance(p, concurrent.futures.Future):
+            p.cancel()  # thread-safe: run_coroutine_threadsafe forwards it to the task
+        else:
+            try:
+                self.loop.call_soon_threadsafe(p.cancel)
+            except RuntimeError:  # the loop is closed
+                pass
+
+    def cancel(self) -> None:
+        if self.cancelled:
+            return
+        self.cancelled = True
+        p = self.pending
+        if p is not None:
+            self._cancel_pending(p)
+

@@ -1,0 +1,153 @@
+"""Flowable.delay / delay_subscription: shift signals, or the subscription, in time.
+
+:class:`FlowableDelay`: each signal is scheduled on one worker (a serial event
+loop, so items keep their order and never overlap): items and completion after
+``delay`` seconds; an error at once (dropping the items still waiting, as the
+worker is disposed after it) unless ``delay_error``. Requests pass through to
+the upstream; cancellation cancels it and disposes the worker (and so every
+pending task).
+
+:class:`FlowableDelaySubscription`: subscribes to the source ``delay`` seconds
+after the subscription, on the scheduler; requests made meanwhile are kept and
+handed to the upstream when it arrives.
+"""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.flowable import Flowable
+from rxpy2.internal.atomic import AtomicLong, AtomicReference
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.schedulers.scheduler import Scheduler, Worker
+
+__all__ = ["FlowableDelay", "FlowableDelaySubscription"]
+
+T = TypeVar("T")
+
+
+class FlowableDelay(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
+    __slots__ = ("source", "delay_time", "scheduler", "delay_error")
+
+    def __init__(self, source: Publisher[T], delay: float, scheduler: Scheduler,
+                 delay_error: bool) -> None:
+        self.source = source
+        self.delay_time = delay
+        self.scheduler = scheduler
+        self.delay_error = delay_error
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        self.source.subscribe(DelaySubscriber(
+            subscriber, self.delay_time, self.scheduler.create_worker(), self.delay_error))
+
+
+class DelaySubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+    __slots__ = ("downstream", "delay", "worker", "delay_error", "upstream", "done")
+
+    def __init__(self, downstream: Subscriber[T], delay: float, worker: Worker,
+                 delay_error: bool) -> None:
+        self.downstream = downstream
+        self.delay = delay
+        self.worker = worker
+        self.delay_error = delay_error
+        self.upstream: Subscription | None = None
+        self.done = False
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if SubscriptionHelper.validate(self.upstream, s):
+            self.upstream = s
+            self.downstream.on_subscribe(self)
+
+    def on_next(self, item: T) -> None:
+        if self.done:
+            return
+        a = self.downstream
+        self.worker.schedule(lambda: a.on_next(item), self.delay)
+
+    def on_error(self, error: BaseException) -> None:
+        if self.done:
+            plugins.on_error(error)
+            return
+        self.done = True
+        self.worker.schedule(lambda: self._error(error),
+                             self.delay if self.delay_error else 0.0)
+
+    def on_complete(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        self.worker.schedule(self._complete, self.delay)
+
+    def _error(self, error: BaseException) -> None:
+        try:
+            self.downstream.on_error(error)
+        finally:
+            self.worker.dispose()
+
+    def _complete(self) -> None:
+        try:
+            self.downstream.on_complete()
+        finally:
+            self.worker.dispose()
+
+    def request(self, n: int) -> None:
+        self.upstream.request(n)  # type: ignore[union-attr]
+
+    def cancel(self) -> None:
+        self.upstream.cancel()  # type: ignore[union-attr]
+        self.worker.dispose()
+
+
+class FlowableDelaySubscription(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
+    __slots__ = ("source", "delay_time", "scheduler")
+
+    def __init__(self, source: Publisher[T], delay: float, scheduler: Scheduler) -> None:
+        self.source = source
+        self.delay_time = delay
+        self.scheduler = scheduler
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        parent = DelaySubscriptionSubscriber(subscriber, self.source)
+        subscriber.on_subscribe(parent)
+        DisposableHelper.replace(parent.task,
+                                 self.scheduler.schedule_direct(parent.subscribe_source,
+                                                                self.delay_time))
+
+
+class DelaySubscriptionSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+    __slots__ = ("downstream", "source", "upstream", "requested", "task")
+
+    def __init__(self, downstream: Subscriber[T], source: Publisher[T]) -> None:
+        self.downstream = downstream
+        self.source = source
+        self.upstream: AtomicReference[Subscription] = AtomicReference()
+        self.requested = AtomicLong()
+        self.task: AtomicReference = AtomicReference()
+
+    def subscribe_source(self) -> None:
+        if not SubscriptionHelper.is_cancelled(self.upstream.get()):
+            self.source.subscribe(self)
+
+    def on_subscribe(self, s: Subscription) -> None:
+        SubscriptionHelper.deferred_set_once(self.upstream, self.requested, s)
+
+    def on_next(self, item: T) -> None:
+        self.downstream.on_next(item)
+
+    def on_error(self, error: BaseException) -> None:
+        self.downstream.on_error(error)
+
+    def on_complete(self) -> None:
+        self.downstream.on_complete()
+
+    def request(self, n: int) -> None:
+        SubscriptionHelper.deferred_request(self.upstream, self.requested, n)
+
+    def cancel(self) -> None:
+        SubscriptionHelper.cancel(self.upstream)
+        DisposableHelper.dispose(self.task)

@@ -1,0 +1,180 @@
+"""``Flowable.to_future()`` and ``Flowable.from_future(future, timeout)``: the bridges to
+``concurrent.futures``.
+
+``to_future()`` subscribes at once with unbounded demand and returns a
+``concurrent.futures.Future`` completed with the only item: an empty stream fails it
+with ``IndexError``, a second item with ``ValueError`` (the upstream is cancelled),
+the stream's error with that error. Cancelling the future cancels the subscription.
+
+``from_future(future, timeout)`` never blocks a thread: it registers a
+``add_done_callback`` and emits the result (under demand, through a
+``DeferredScalarSubscription``) when the future completes; a ``None`` result is an
+empty stream; a failed or cancelled future is ``on_error``. With ``timeout`` a task on
+``scheduler`` (default ``Schedulers.computation()``) signals ``TimeoutError`` if the
+future has not completed by then. Cancelling the subscription does not cancel the
+future (it may be shared); the callback then does nothing.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+from typing import Any, Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.disposables import Disposable
+from rxpy2.flowable import Flowable
+from rxpy2.internal.atomic import AtomicBoolean, AtomicReference
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.subscriptions.deferred_scalar import DeferredScalarSubscription
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
+
+__all__ = ["FlowableFromFuture", "FutureSubscriber", "to_future"]
+
+T = TypeVar("T")
+
+
+class FutureSubscriber(FlowableSubscriber[T], Generic[T]):
+    """Completes ``future`` with the only item of the stream."""
+
+    __slots__ = ("future", "upstream", "value", "done")
+
+    def __init__(self, future: concurrent.futures.Future[T]) -> None:
+        self.future = future
+        self.upstream: AtomicReference[Subscription] = AtomicReference()
+        self.value: T | None = None
+        self.done = False
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise TypeError("on_subscribe called with None")  # §2.13
+        if SubscriptionHelper.set_once(self.upstream, s):
+            s.request(LONG_MAX)
+
+    def on_next(self, item: T) -> None:
+        if item is None:
+            raise TypeError("on_next called with None")  # §2.13
+        if self.done:
+            return
+        if self.value is not None:
+            self.done = True
+            self.value = None
+            SubscriptionHelper.cancel(self.upstream)
+            self._fail(ValueError("Sequence contains more than one element"))
+            return
+        self.value = item
+
+    def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise TypeError("on_error called with None")  # §2.13
+        if self.done:
+            plugins.on_error(error)
+            return
+        self.done = True
+        self.value = None
+        self._fail(error)
+
+    def on_complete(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        v = self.value
+        self.value = None
+        if v is None:
+            self._fail(IndexError("The source is empty"))
+            return
+        try:
+            self.future.set_result(v)
+        except concurrent.futures.InvalidStateError:  # cancelled by its user meanwhile
+            pass
+
+    def _fail(self, e: BaseException) -> None:
+        try:
+            self.future.set_exception(e)
+        except concurrent.futures.InvalidStateError:  # cancelled by its user meanwhile
+            pass
+
+    def future_done(self, f: concurrent.futures.Future[T]) -> None:
+        if f.cancelled():
+            SubscriptionHelper.cancel(self.upstream)
+
+
+def to_future(source: Flowable[T]) -> concurrent.futures.Future[T]:
+    f: concurrent.futures.Future[T] = concurrent.futures.Future()
+    sub = FutureSubscriber(f)
+    f.add_done_callback(sub.future_done)
+    source.subscribe(sub)
+    return f
+
+
+class FlowableFromFuture(Flowable[T], Generic[T]):
+    """Emits the result of ``future`` when it completes (see the module docstring)."""
+
+    __slots__ = ("future", "timeout_seconds", "scheduler")
+
+    def __init__(self, future: concurrent.futures.Future[T], timeout: float | None,
+                 scheduler: Any) -> None:
+        self.future = future
+        self.timeout_seconds = timeout
+        self.scheduler = scheduler
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        parent = FromFutureSubscription(subscriber)
+        subscriber.on_subscribe(parent)
+        if self.timeout_seconds is not None:
+            sch = self.scheduler
+            if sch is None:
+                from rxpy2.schedulers import Schedulers
+                sch = Schedulers.computation()
+            parent.timer = sch.schedule_direct(parent.on_timeout, self.timeout_seconds)
+            if parent.once.get():  # completed or cancelled meanwhile
+                parent.timer.dispose()
+        self.future.add_done_callback(parent.on_done)
+
+
+class FromFutureSubscription(DeferredScalarSubscription[T], Generic[T]):
+    """The first of completion, timeout and cancellation wins (``once``)."""
+
+    __slots__ = ("once", "timer")
+
+    def __init__(self, downstream: Subscriber[T]) -> None:
+        super().__init__(downstream)
+        self.once = AtomicBoolean(False)
+        self.timer: Disposable | None = None
+
+    def _stop_timer(self) -> None:
+        t = self.timer
+        if t is not None:
+            t.dispose()
+
+    def on_done(self, f: concurrent.futures.Future[T]) -> None:
+        # runs on the thread that completed the future (or here, if it was done already);
+        # must not raise: concurrent.futures only logs what a callback raises
+        if not self.once.compare_and_set(False, True):
+            return
+        self._stop_timer()
+        a = self.downstream
+        try:
+            if f.cancelled():
+                a.on_error(concurrent.futures.CancelledError("the future was cancelled"))
+                return
+            e = f.exception()
+            if e is not None:
+                a.on_error(e)
+                return
+            v = f.result()
+            if v is None:
+                a.on_complete()
+            else:
+                self.complete(v)
+        except BaseException as ex:  # a downstream callback broke §2.13
+            plugins.on_error(ex)
+
+    def on_timeout(self) -> None:
+        if self.once.compare_and_set(False, True):
+            self.downstream.on_error(TimeoutError("the future did not complete in time"))
+
+    def cancel(self) -> None:
+        super().cancel()
+        if self.once.compare_and_set(False, True):
+            self._stop_timer()

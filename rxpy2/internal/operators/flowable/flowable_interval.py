@@ -1,0 +1,143 @@
+"""Flowable.interval / interval_range: 0, 1, 2, ... (or start..start+count-1) every ``period``.
+
+The ticks come from a periodic task on the scheduler; they do not wait for
+demand: a tick that finds no outstanding request ends the stream with
+``MissingBackpressureException`` (buffer or drop downstream to avoid that).
+"""
+
+from __future__ import annotations
+
+from rxpy2.disposables import Disposable
+from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.flowable import Flowable
+from rxpy2.internal.atomic import AtomicLong, AtomicReference
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
+from rxpy2.schedulers.scheduler import Scheduler
+from rxpy2.schedulers.trampoline_scheduler import TrampolineScheduler
+
+__all__ = ["FlowableInterval", "FlowableIntervalRange"]
+
+
+def _lack_of_requests(value: int) -> MissingBackpressureException:
+    return MissingBackpressureException(
+        f"Could not emit value {value} due to lack of requests")
+
+
+def _start_periodic(scheduler: Scheduler, ticker: _TickerSubscription, initial_delay: float,
+                    period: float) -> None:
+    if isinstance(scheduler, TrampolineScheduler):
+        # the trampoline runs in the caller: the periodic task needs its own worker loop
+        w = scheduler.create_worker()
+        ticker.set_resource(w)
+        w.schedule_periodically(ticker.run, initial_delay, period)
+    else:
+        ticker.set_resource(scheduler.schedule_periodically_direct(ticker.run, initial_delay,
+                                                                   period))
+
+
+class FlowableInterval(Flowable[int]):
+    __slots__ = ("period", "initial_delay", "scheduler")
+
+    def __init__(self, period: float, initial_delay: float, scheduler: Scheduler) -> None:
+        self.period = period
+        self.initial_delay = initial_delay
+        self.scheduler = scheduler
+
+    def subscribe_actual(self, subscriber: Subscriber[int]) -> None:
+        ticker = IntervalSubscription(subscriber)
+        subscriber.on_subscribe(ticker)
+        _start_periodic(self.scheduler, ticker, self.initial_delay, self.period)
+
+
+class _TickerSubscription(Subscription):
+    __slots__ = ("downstream", "requested", "resource", "count")
+
+    def __init__(self, downstream: Subscriber[int], start: int = 0) -> None:
+        self.downstream = downstream
+        self.requested = AtomicLong()
+        self.resource: AtomicReference[Disposable] = AtomicReference()
+        self.count = start
+
+    def set_resource(self, d: Disposable) -> None:
+        DisposableHelper.set_once(self.resource, d)
+
+    def request(self, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):
+            BackpressureHelper.add(self.requested, n)
+
+    def cancel(self) -> None:
+        DisposableHelper.dispose(self.resource)
+
+    def run(self) -> None:
+        raise NotImplementedError
+
+
+class IntervalSubscription(_TickerSubscription):
+    __slots__ = ()
+
+    def run(self) -> None:
+        if self.resource.get() is DISPOSED:
+            return
+        c = self.count
+        if self.requested.get() != 0:
+            self.count = c + 1
+            self.downstream.on_next(c)
+            BackpressureHelper.produced(self.requested, 1)
+        else:
+            DisposableHelper.dispose(self.resource)
+            self.downstream.on_error(_lack_of_requests(c))
+
+
+class FlowableIntervalRange(Flowable[int]):
+    __slots__ = ("start", "end", "initial_delay", "period", "scheduler")
+
+    def __init__(self, start: int, count: int, initial_delay: float, period: float,
+                 scheduler: Scheduler) -> None:
+        self.start = start
+        self.end = start + count
+        self.initial_delay = initial_delay
+        self.period = period
+        self.scheduler = scheduler
+
+    def subscribe_actual(self, subscriber: Subscriber[int]) -> None:
+        ticker = IntervalRangeSubscription(subscriber, self.start, self.end)
+        subscriber.on_subscribe(ticker)
+        if self.start == self.end:  # count == 0: complete after the initial delay
+            ticker.set_resource(self.scheduler.schedule_direct(ticker.run, self.initial_delay))
+        else:
+            _start_periodic(self.scheduler, ticker, self.initial_delay, self.period)
+
+
+class IntervalRangeSubscription(_TickerSubscription):
+    __slots__ = ("end",)
+
+    def __init__(self, downstream: Subscriber[int], start: int, end: int) -> None:
+        super().__init__(downstream, start)
+        self.end = end
+
+    def run(self) -> None:
+        if self.resource.get() is DISPOSED:
+            return
+        c = self.count
+        a = self.downstream
+        if c == self.end:  # empty range
+            DisposableHelper.dispose(self.resource)
+            a.on_complete()
+            return
+        r = self.requested.get()
+        if r == 0:
+            DisposableHelper.dispose(self.resource)
+            a.on_error(_lack_of_requests(c))
+            return
+        self.count = c + 1
+        a.on_next(c)
+        if c + 1 == self.end:
+            if self.resource.get() is not DISPOSED:
+                DisposableHelper.dispose(self.resource)
+                a.on_complete()
+            return
+        if r != LONG_MAX:
+            self.requested.decrement_and_get()

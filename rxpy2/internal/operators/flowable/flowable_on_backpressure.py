@@ -1,0 +1,475 @@
+"""on_backpressure_buffer / _drop / _latest / _error: what to do with items nobody requested.
+
+Each asks its upstream for everything (``LONG_MAX``) and serves the downstream's
+demand from there:
+
+* buffer (unbounded, or bounded with ``ERROR``): keep the items in a queue and
+  drain them under demand. A bounded buffer that is full cancels the upstream,
+  calls ``on_overflow`` and ends with ``MissingBackpressureException("Buffer is full")``.
+* buffer with ``DROP_OLDEST`` / ``DROP_LATEST``: a full buffer drops its oldest
+  item or its newest buffered item to make room, and calls ``on_overflow``.
+* drop: an item that finds no demand is dropped (and given to ``on_drop``).
+* latest: only the latest item that found no demand is kept.
+* error: an item that finds no demand ends the stream with ``MissingBackpressureException``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.backpressure import BackpressureOverflowStrategy
+from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.flowable import Flowable
+from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.queues import SpscArrayQueue, SpscLinkedArrayQueue
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+
+__all__ = [
+    "FlowableOnBackpressureBuffer",
+    "FlowableOnBackpressureBufferStrategy",
+    "FlowableOnBackpressureDrop",
+    "FlowableOnBackpressureError",
+    "FlowableOnBackpressureLatest",
+]
+
+T = TypeVar("T")
+
+
+class _BaseUnboundedSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+    """Requests ``LONG_MAX`` upstream; keeps the downstream's demand in ``requested``."""
+
+    __slots__ = ("downstream", "upstream", "requested", "done")
+
+    def __init__(self, downstream: Subscriber[T]) -> None:
+        self.downstream = downstream
+        self.upstream: Subscription | None = None
+        self.requested = AtomicLong()
+        self.done = False
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if SubscriptionHelper.validate(self.upstream, s):
+            self.upstream = s
+            self.downstream.on_subscribe(self)
+            s.request(LONG_MAX)
+
+    def request(self, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):
+            BackpressureHelper.add(self.requested, n)
+            self.after_request()
+
+    def after_request(self) -> None:
+        pass
+
+    def cancel(self) -> None:
+        self.upstream.cancel()  # type: ignore[union-attr]
+
+
+# ------------------------------------------------------------------------ drop / error
+
+class FlowableOnBackpressureDrop(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
+    __slots__ = ("source", "on_drop")
+
+    def __init__(self, source: Publisher[T], on_drop: Callable[[T], Any] | None) -> None:
+        self.source = source
+        self.on_drop = on_drop
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        self.source.subscribe(DropSubscriber(subscriber, self.on_drop))
+
+
+class DropSubscriber(_BaseUnboundedSubscriber[T], Generic[T]):
+    __slots__ = ("on_drop",)
+
+    def __init__(self, downstream: Subscriber[T], on_drop: Callable[[T], Any] | None) -> None:
+        super().__init__(downstream)
+        self.on_drop = on_drop
+
+    def on_next(self, item: T) -> None:
+        if self.done:
+            return
+        if self.requested.get() != 0:
+            self.downstream.on_next(item)
+            BackpressureHelper.produced(self.requested, 1)
+            return
+        f = self.on_drop
+        if f is not None:
+            try:
+                f(item)
+            except Exception as e:
+                self.upstream.cancel()  # type: ignore[union-attr]
+                self.on_error(e)
+
+    def on_error(self, error: BaseException) -> None:
+        if self.done:
+            plugins.on_error(error)
+            return
+        self.done = True
+        self.downstream.on_error(error)
+
+    def on_complete(self) -> None:
+        if not self.done:
+            self.done = True
+            self.downstream.on_complete()
+
+
+class FlowableOnBackpressureError(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
+    __slots__ = ("source",)
+
+    def __init__(self, source: Publisher[T]) -> None:
+        self.source = source
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        self.source.subscribe(ErrorSubscriber(subscriber))
+
+
+class ErrorSubscriber(DropSubscriber[T], Generic[T]):
+    __slots__ = ()
+
+    def __init__(self, downstream: Subscriber[T]) -> None:
+        super().__init__(downstream, None)
+
+    def on_next(self, item: T) -> None:
+        if self.done:
+            return
+        if self.requested.get() != 0:
+            self.downstream.on_next(item)
+            BackpressureHelper.produced(self.requested, 1)
+        else:
+            self.upstream.cancel()  # type: ignore[union-attr]
+            self.on_error(MissingBackpressureException(
+                "could not emit value due to lack of requests"))
+
+
+# ------------------------------------------------------------------------ latest
+
+class FlowableOnBackpressureLatest(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
+    __slots__ = ("source",)
+
+    def __init__(self, source: Publisher[T]) -> None:
+        self.source = source
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        self.source.subscribe(LatestSubscriber(subscriber))
+
+
+class LatestSubscriber(_BaseUnboundedSubscriber[T], Generic[T]):
+    __slots__ = ("current", "wip", "error", "cancelled")
+
+    def __init__(self, downstream: Subscriber[T]) -> None:
+        super().__init__(downstream)
+        self.current: AtomicReference[T] = AtomicReference()
+        self.wip = AtomicInteger()
+        self.error: BaseException | None = None
+        self.cancelled = False
+
+    def on_next(self, item: T) -> None:
+        self.current.set(item)
+        self.drain()
+
+    def on_error(self, error: BaseException) -> None:
+        if self.done:
+            plugins.on_error(error)
+            return
+        self.error = error
+        self.done = True
+        self.drain()
+
+    def on_complete(self) -> None:
+        self.done = True
+        self.drain()
+
+    def after_request(self) -> None:
+        self.drain()
+
+    def cancel(self) -> None:
+        if not self.cancelled:
+            self.cancelled = True
+            self.upstream.cancel()  # type: ignore[union-attr]
+            if self.wip.get_and_increment() == 0:
+                self.current.set(None)
+
+    def check_terminated(self, d: bool, empty: bool, a: Subscriber[T]) -> bool:
+        if self.cancelled:
+            self.current.set(None)
+            return True
+        if d:
+            e = self.error
+            if e is not None:  # the error overtakes the kept item
+                self.current.set(None)
+                a.on_error(e)
+                return True
+            if empty:
+                a.on_complete()
+                return True
+        return False
+
+    def drain(self) -> None:
+        if self.wip.get_and_increment() != 0:
+            return
+        missed = 1
+        a = self.downstream
+        current = self.current
+        requested = self.requested
+        wip = self.wip
+        while True:
+            r = requested.get()
+            e = 0
+            while e != r:
+                d = self.done
+                v = current.get_and_set(None)
+                empty = v is None
+                if self.check_terminated(d, empty, a):
+                    return
+                if empty:
+                    break
+                a.on_next(v)  # type: ignore[arg-type]
+                e += 1
+            if e == r and self.check_terminated(self.done, current.get() is None, a):
+                return
+            if e != 0:
+                BackpressureHelper.produced(requested, e)
+            missed = wip.add_and_get(-missed)
+            if missed == 0:
+                return
+
+
+# ------------------------------------------------------------------------ buffer
+
+class FlowableOnBackpressureBuffer(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
+    """Unbounded (``capacity`` is None) or bounded with the ERROR overflow strategy."""
+
+    __slots__ = ("source", "capacity", "delay_error", "on_overflow")
+
+    def __init__(self, source: Publisher[T], capacity: int | None, delay_error: bool,
+                 on_overflow: Callable[[], Any] | None) -> None:
+        self.source = source
+        self.capacity = capacity
+        self.delay_error = delay_error
+        self.on_overflow = on_overflow
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        self.source.subscribe(BufferSubscriber(subscriber, self.capacity, self.delay_error,
+                                               self.on_overflow))
+
+
+class _BaseBufferSubscriber(_BaseUnboundedSubscriber[T], Generic[T]):
+    __slots__ = ("wip", "error", "cancelled", "delay_error")
+
+    def __init__(self, downstream: Subscriber[T], delay_error: bool) -> None:
+        super().__init__(downstream)
+        self.wip = AtomicInteger()
+        self.error: BaseException | None = None
+        self.cancelled = False
+        self.delay_error = delay_error
+
+    def on_error(self, error: BaseException) -> None:
+        if self.done:
+            plugins.on_error(error)
+            return
+        self.error = error
+        self.done = True
+        self.drain()
+
+    def on_complete(self) -> None:
+        if not self.done:
+            self.done = True
+            self.drain()
+
+    def after_request(self) -> None:
+        self.drain()
+
+    def cancel(self) -> None:
+        if not self.cancelled:
+            self.cancelled = True
+            self.upstream.cancel()  # type: ignore[union-attr]
+            if self.wip.get_and_increment() == 0:
+                self.clear_buffer()
+
+    # the buffer, as the subclass keeps it
+    def clear_buffer(self) -> None:
+        raise NotImplementedError
+
+    def poll_buffer(self) -> T | None:
+        raise NotImplementedError
+
+    def buffer_empty(self) -> bool:
+        raise NotImplementedError
+
+    def check_terminated(self, d: bool, empty: bool, a: Subscriber[T]) -> bool:
+        if self.cancelled:
+            self.clear_buffer()
+            return True
+        if d:
+            e = self.error
+            if self.delay_error:
+                if empty:
+                    if e is not None:
+                        a.on_error(e)
+                    else:
+                        a.on_complete()
+                    return True
+            elif e is not None:
+                self.clear_buffer()
+                a.on_error(e)
+                return True
+            elif empty:
+                a.on_complete()
+                return True
+        return False
+
+    def drain(self) -> None:
+        if self.wip.get_and_increment() != 0:
+            return
+        missed = 1
+        a = self.downstream
+        poll = self.poll_buffer
+        requested = self.requested
+        wip = self.wip
+        while True:
+            if self.check_terminated(self.done, self.buffer_empty(), a):
+                return
+            r = requested.get()
+            e = 0
+            while e != r:
+                d = self.done
+                v = poll()
+                empty = v is None
+                if self.check_terminated(d, empty, a):
+                    return
+                if empty:
+                    break
+                a.on_next(v)  # type: ignore[arg-type]
+                e += 1
+            if e == r and self.check_terminated(self.done, self.buffer_empty(), a):
+                return
+            if e != 0 and r != LONG_MAX:
+                requested.add_and_get(-e)
+            missed = wip.add_and_get(-missed)
+            if missed == 0:
+                return
+
+
+class BufferSubscriber(_BaseBufferSubscriber[T], Generic[T]):
+    __slots__ = ("queue", "on_overflow")
+
+    def __init__(self, downstream: Subscriber[T], capacity: int | None, delay_error: bool,
+                 on_overflow: Callable[[], Any] | None) -> None:
+        super().__init__(downstream, delay_error)
+        self.queue: Any = (SpscLinkedArrayQueue(128) if capacity is None
+                           else SpscArrayQueue(capacity))
+        if capacity is not None:
+            self.queue.capacity = capacity  # type: ignore[union-attr]  # exactly ``capacity`` items, not a power of two
+        self.on_overflow = on_overflow
+
+    def on_next(self, item: T) -> None:
+        if self.done:
+            return
+        if not self.queue.offer(item):
+            self.upstream.cancel()  # type: ignore[union-attr]
+            ex: BaseException = MissingBackpressureException("Buffer is full")
+            f = self.on_overflow
+            if f is not None:
+                try:
+                    f()
+                except Exception as e:
+                    ex.__cause__ = e
+            self.on_error(ex)
+            return
+        self.drain()
+
+    def clear_buffer(self) -> None:
+        self.queue.clear()
+
+    def poll_buffer(self) -> T | None:
+        return self.queue.poll()  # type: ignore[no-any-return]
+
+    def buffer_empty(self) -> bool:
+        return self.queue.is_empty()  # type: ignore[no-any-return]
+
+
+class FlowableOnBackpressureBufferStrategy(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
+    """A bounded buffer that drops its oldest or newest item when full."""
+
+    __slots__ = ("source", "capacity", "on_overflow", "strategy", "delay_error")
+
+    def __init__(self, source: Publisher[T], capacity: int,
+                 on_overflow: Callable[[], Any] | None,
+                 strategy: BackpressureOverflowStrategy, delay_error: bool) -> None:
+        self.source = source
+        self.capacity = capacity
+        self.on_overflow = on_overflow
+        self.strategy = strategy
+        self.delay_error = delay_error
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        self.source.subscribe(BufferStrategySubscriber(
+            subscriber, self.capacity, self.on_overflow, self.strategy, self.delay_error))
+
+
+class BufferStrategySubscriber(_BaseBufferSubscriber[T], Generic[T]):
+    __slots__ = ("deque", "lock", "capacity", "on_overflow", "strategy")
+
+    def __init__(self, downstream: Subscriber[T], capacity: int,
+                 on_overflow: Callable[[], Any] | None,
+                 strategy: BackpressureOverflowStrategy, delay_error: bool) -> None:
+        super().__init__(downstream, delay_error)
+        self.deque: deque[T] = deque()
+        self.lock = threading.Lock()  # the producer's check-and-drop vs the drain's poll
+        self.capacity = capacity
+        self.on_overflow = on_overflow
+        self.strategy = strategy
+
+    def on_next(self, item: T) -> None:
+        if self.done:
+            return
+        dq = self.deque
+        overflow = False
+        error = False
+        with self.lock:
+            if len(dq) == self.capacity:
+                if self.strategy is BackpressureOverflowStrategy.DROP_LATEST:
+                    dq.pop()
+                    dq.append(item)
+                    overflow = True
+                elif self.strategy is BackpressureOverflowStrategy.DROP_OLDEST:
+                    dq.popleft()
+                    dq.append(item)
+                    overflow = True
+                else:
+                    error = True
+            else:
+                dq.append(item)
+        if overflow:
+            f = self.on_overflow
+            if f is not None:
+                try:
+                    f()
+                except Exception as e:
+                    self.upstream.cancel()  # type: ignore[union-attr]
+                    self.on_error(e)
+                    return
+        elif error:
+            self.upstream.cancel()  # type: ignore[union-attr]
+            self.on_error(MissingBackpressureException("Buffer is full"))
+            return
+        self.drain()
+
+    def clear_buffer(self) -> None:
+        with self.lock:
+            self.deque.clear()
+
+    def poll_buffer(self) -> T | None:
+        with self.lock:
+            dq = self.deque
+            return dq.popleft() if dq else None
+
+    def buffer_empty(self) -> bool:
+        return not self.deque

@@ -1,0 +1,277 @@
+"""``Flowable.publish(buffer_size)``: one upstream subscription shared by all subscribers.
+
+The connection (:class:`PublishConnection`) requests ``buffer_size`` when connected
+and keeps at most that many items in a bounded queue. Its drain loop emits an
+item to every subscriber at once, and only as many items as the subscriber with
+the least outstanding demand can take, so the stream goes at the pace of the
+slowest subscriber; each batch it emitted is requested again from upstream. With
+no subscriber at all the items wait in the queue (up to ``buffer_size``); when
+every subscriber has cancelled but is still registered, items are dropped.
+
+Subscribers that arrive before ``connect`` wait for it. After the stream
+terminates, or the connection is disposed, the connection is forgotten: a later
+subscriber waits for the next ``connect``. Disposing the connection cancels the
+upstream; its subscribers receive nothing more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.disposables import Disposable
+from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.flowables.connectable_flowable import ConnectableFlowable
+from rxpy2.internal.atomic import AtomicBoolean, AtomicInteger, AtomicLong, AtomicReference
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.queues import SpscArrayQueue
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Publisher, Subscriber, Subscription
+
+__all__ = ["FlowablePublish", "PublishConnection"]
+
+T = TypeVar("T")
+
+_EMPTY: tuple[Any, ...] = ()
+_TERMINATED: tuple[Any, ...] = ("terminated",)  # a distinct marker tuple (never a real list)
+_COMPLETE = object()
+
+
+class FlowablePublish(ConnectableFlowable[T], Generic[T]):
+    """See the module docstring."""
+
+    __slots__ = ("source", "buffer_size", "current")
+
+    def __init__(self, source: Publisher[T], buffer_size: int) -> None:
+        self.source = source
+        self.buffer_size = buffer_size
+        self.current: AtomicReference[PublishConnection[T]] = AtomicReference()
+
+    def _current(self) -> PublishConnection[T]:
+        cur = self.current
+        while True:
+            ps = cur.get()
+            if ps is not None and not ps.is_disposed():
+                return ps
+            u = PublishConnection(self, self.buffer_size)
+            if cur.compare_and_set(ps, u):
+                return u
+
+    def connect_actual(self, on_connect: Callable[[Disposable], Any]) -> None:
+        ps = self._current()
+        do_connect = ps.should_connect.compare_and_set(False, True)
+        on_connect(ps)
+        if do_connect:
+            self.source.subscribe(ps)
+
+    def reset(self, connection: Any) -> None:
+        ps = self.current.get()
+        if ps is connection and ps is not None and ps.is_disposed():
+            self.current.compare_and_set(ps, None)
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        inner: PublishInner[T] = PublishInner(subscriber)
+        subscriber.on_subscribe(inner)
+        while True:
+            ps = self._current()
+            if ps.add(inner):
+                break
+        if inner.requested.get() == LONG_MIN:  # cancelled before it was added
+            ps.remove(inner)
+        else:
+            inner.parent = ps
+        ps.dispatch()
+
+
+class PublishInner(Subscription, Generic[T]):
+    """One subscriber of a publish: ``requested`` is its outstanding demand (``LONG_MIN``:
+    cancelled)."""
+
+    __slots__ = ("child", "requested", "parent")
+
+    def __init__(self, child: Subscriber[T]) -> None:
+        self.child = child
+        self.requested = AtomicLong(0)
+        self.parent: PublishConnection[T] | None = None
+
+    def request(self, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):
+            BackpressureHelper.add_cancel(self.requested, n)
+            p = self.parent
+            if p is not None:
+                p.dispatch()
+
+    def cancel(self) -> None:
+        if self.requested.get() != LONG_MIN and self.requested.get_and_set(LONG_MIN) != LONG_MIN:
+            p = self.parent
+            if p is not None:
+                p.remove(self)
+                p.dispatch()
+
+
+class PublishConnection(FlowableSubscriber[T], Disposable, Generic[T]):
+    """The shared upstream subscriber, its queue and its drain loop."""
+
+    __slots__ = ("parent", "buffer_size", "queue", "upstream", "subscribers", "terminal",
+                 "should_connect", "wip")
+
+    def __init__(self, parent: FlowablePublish[T], buffer_size: int) -> None:
+        self.parent = parent
+        self.buffer_size = buffer_size
+        self.queue: SpscArrayQueue[T] = SpscArrayQueue(buffer_size)
+        self.upstream: AtomicReference[Subscription] = AtomicReference()
+        self.subscribers: AtomicReference[tuple[PublishInner[T], ...]] = AtomicReference(_EMPTY)
+        self.terminal: Any = None  # _COMPLETE or the error
+        self.should_connect = AtomicBoolean(False)
+        self.wip = AtomicInteger(0)
+
+    # ---- Disposable (the connection)
+
+    def dispose(self) -> None:
+        subs = self.subscribers
+        if subs.get() is not _TERMINATED and subs.get_and_set(_TERMINATED) is not _TERMINATED:
+            self.parent.current.compare_and_set(self, None)
+            SubscriptionHelper.cancel(self.upstream)
+
+    def is_disposed(self) -> bool:
+        return self.subscribers.get() is _TERMINATED
+
+    # ---- subscribers
+
+    def add(self, inner: PublishInner[T]) -> bool:
+        subs = self.subscribers
+        while True:
+            a = subs.get()
+            if a is _TERMINATED:
+                return False
+            if subs.compare_and_set(a, (*a, inner)):  # type: ignore[misc]
+                return True
+
+    def remove(self, inner: PublishInner[T]) -> None:
+        subs = self.subscribers
+        while True:
+            a = subs.get()
+            if a is _TERMINATED or a is _EMPTY or a is None:
+                return
+            if inner not in a:
+                return
+            b = tuple(x for x in a if x is not inner)
+            if subs.compare_and_set(a, b if b else _EMPTY):
+                return
+
+    # ---- upstream signals
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise TypeError("on_subscribe called with None")  # §2.13
+        if SubscriptionHelper.set_once(self.upstream, s):
+            s.request(self.buffer_size)
+
+    def on_next(self, item: T) -> None:
+        if item is None:
+            raise TypeError("on_next called with None")  # §2.13
+        if self.terminal is not None:
+            return
+        if not self.queue.offer(item):
+            SubscriptionHelper.cancel(self.upstream)
+            self.on_error(MissingBackpressureException(
+                "Queue is full: the source ignored backpressure"))
+            return
+        self.dispatch()
+
+    def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise TypeError("on_error called with None")  # §2.13
+        if self.terminal is not None:
+            plugins.on_error(error)
+            return
+        self.terminal = error
+        self.dispatch()
+
+    def on_complete(self) -> None:
+        if self.terminal is None:
+            self.terminal = _COMPLETE
+            self.dispatch()
+
+    # ---- drain
+
+    def _check_terminated(self, term: Any, empty: bool) -> bool:
+        if term is None:
+            return False
+        if term is _COMPLETE:
+            if not empty:
+                return False
+            self.parent.current.compare_and_set(self, None)
+            for inner in self.subscribers.get_and_set(_TERMINATED):  # type: ignore[union-attr]
+                if inner.requested.get() != LONG_MIN:
+                    inner.child.on_complete()
+            return True
+        self.parent.current.compare_and_set(self, None)
+        self.queue.clear()
+        a = self.subscribers.get_and_set(_TERMINATED)
+        if a is _TERMINATED:  # disposed meanwhile
+            return True
+        for inner in a:  # type: ignore[union-attr]
+            if inner.requested.get() != LONG_MIN:
+                inner.child.on_error(term)
+        return True
+
+    def dispatch(self) -> None:
+        wip = self.wip
+        if wip.get_and_increment() != 0:
+            return
+        missed = 1
+        q = self.queue
+        while True:
+            subs = self.subscribers.get()
+            if subs is _TERMINATED:
+                q.clear()
+            else:
+                term = self.terminal
+                empty = q.is_empty()
+                if self._check_terminated(term, empty):
+                    return
+                if not empty and subs:
+                    max_req = LONG_MAX
+                    cancelled = 0
+                    for inner in subs:  # type: ignore[union-attr]
+                        r = inner.requested.get()
+                        if r == LONG_MIN:
+                            cancelled += 1
+                        elif r < max_req:
+                            max_req = r
+                    if cancelled == len(subs):  # type: ignore[arg-type]
+                        # everyone cancelled (but still listed): drop an item, keep going
+                        term = self.terminal
+                        v = q.poll()
+                        if self._check_terminated(term, v is None):
+                            return
+                        up = self.upstream.get()
+                        if up is not None:
+                            up.request(1)
+                        continue
+                    d = 0
+                    while d < max_req:
+                        term = self.terminal
+                        v = q.poll()
+                        empty = v is None
+                        if self._check_terminated(term, empty):
+                            return
+                        if v is None:
+                            break
+                        for inner in subs:  # type: ignore[union-attr]
+                            if inner.requested.get() > 0:
+                                inner.child.on_next(v)
+                                BackpressureHelper.produced_cancel(inner.requested, 1)
+                        d += 1
+                    if d:
+                        up = self.upstream.get()
+                        if up is not None:
+                            up.request(d)  # replenish what went out
+                    if max_req != 0 and not empty:
+                        continue
+            missed = wip.add_and_get(-missed)
+            if missed == 0:
+                return

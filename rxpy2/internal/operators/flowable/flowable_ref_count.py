@@ -1,0 +1,136 @@
+"""``ConnectableFlowable.ref_count()``: connect with the first subscriber, disconnect
+when the last one cancels, forget a terminated connection.
+
+The subscriber count and the current :class:`RefConnection` change under one lock
+(subscribe, cancel and terminate are rare next to items); disconnecting happens
+under it too, so a subscriber that comes right after never joins the connection
+being disposed. The connection's
+Disposable arrives through ``connect``'s callback before the upstream is
+subscribed; a disconnect that comes earlier still ends it (``DisposableHelper``
+disposes what is set after a dispose).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from rxpy2.disposables import Disposable
+from rxpy2.flowable import Flowable
+from rxpy2.internal.atomic import AtomicBoolean, AtomicReference
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import Subscriber, Subscription
+
+if TYPE_CHECKING:
+    from rxpy2.flowables.connectable_flowable import ConnectableFlowable
+
+__all__ = ["FlowableRefCount"]
+
+T = TypeVar("T")
+
+
+class RefConnection:
+    """One connection of a ref-counted ConnectableFlowable."""
+
+    __slots__ = ("count", "connected", "disposable")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.connected = False
+        self.disposable: AtomicReference[Disposable] = AtomicReference()
+
+    def accept(self, d: Disposable) -> None:
+        DisposableHelper.replace(self.disposable, d)  # disposed at once if disconnected early
+
+    def disconnect(self) -> None:
+        DisposableHelper.dispose(self.disposable)
+
+
+class FlowableRefCount(Flowable[T], Generic[T]):
+    """See the module docstring."""
+
+    __slots__ = ("source", "connection", "lock")
+
+    def __init__(self, source: ConnectableFlowable[T]) -> None:
+        self.source = source
+        self.connection: RefConnection | None = None
+        self.lock = threading.Lock()
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        with self.lock:
+            conn = self.connection
+            if conn is None:
+                conn = RefConnection()
+                self.connection = conn
+            conn.count += 1
+            connect = not conn.connected
+            if connect:
+                conn.connected = True
+        self.source.subscribe(RefCountSubscriber(subscriber, self, conn))
+        if connect:
+            self.source.connect_actual(conn.accept)
+
+    def cancelled(self, conn: RefConnection) -> None:
+        with self.lock:
+            if self.connection is not conn:
+                return
+            conn.count -= 1
+            if conn.count != 0 or not conn.connected:
+                return
+            self.connection = None
+            # under the lock: a subscriber that comes next must find the old connection gone
+            conn.disconnect()
+            self.source.reset(conn.disposable.get())
+
+    def terminated(self, conn: RefConnection) -> None:
+        with self.lock:
+            if self.connection is not conn:
+                return
+            self.connection = None
+            conn.disconnect()
+            self.source.reset(conn.disposable.get())
+
+
+class RefCountSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+    """Relays everything; its cancel (or the terminal event) counts down the connection."""
+
+    __slots__ = ("downstream", "parent", "conn", "upstream", "once")
+
+    def __init__(self, downstream: Subscriber[T], parent: FlowableRefCount[T],
+                 conn: RefConnection) -> None:
+        self.downstream = downstream
+        self.parent = parent
+        self.conn = conn
+        self.upstream: Subscription | None = None
+        self.once = AtomicBoolean(False)
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if SubscriptionHelper.validate(self.upstream, s):
+            self.upstream = s
+            self.downstream.on_subscribe(self)
+
+    def on_next(self, item: T) -> None:
+        self.downstream.on_next(item)
+
+    def on_error(self, error: BaseException) -> None:
+        if self.once.compare_and_set(False, True):
+            self.parent.terminated(self.conn)
+            self.downstream.on_error(error)
+        else:
+            from rxpy2 import plugins
+            plugins.on_error(error)
+
+    def on_complete(self) -> None:
+        if self.once.compare_and_set(False, True):
+            self.parent.terminated(self.conn)
+            self.downstream.on_complete()
+
+    def request(self, n: int) -> None:
+        self.upstream.request(n)  # type: ignore[union-attr]
+
+    def cancel(self) -> None:
+        self.upstream.cancel()  # type: ignore[union-attr]
+        if self.once.compare_and_set(False, True):
+            self.parent.cancelled(self.conn)

@@ -1,0 +1,318 @@
+"""``Flowable.replay(buffer_size=None)`` and ``Flowable.cache()``.
+
+The items live in a singly linked list of nodes; the connection appends at the
+tail, each subscriber walks from its own node, so a slow subscriber never
+blocks a fast one and never loses an item. ``replay()`` starts a new subscriber at
+the list's head (the very first item); ``replay(buffer_size)`` moves the head
+forward to keep only the last ``buffer_size`` items for new subscribers (a
+subscriber already past the head still sees every item after its node).
+
+Demand: ``replay`` requests from upstream the largest total any subscriber has
+requested (the fastest subscriber sets the pace; the others are served from the
+buffer); ``cache`` requests unbounded demand. Each subscriber has its own drain
+loop (``wip``/``missed``) that emits under its own demand.
+
+``replay()`` keeps a terminated connection (late subscribers get the items and the
+terminal event) until a new ``connect`` after a dispose, or until ``ref_count``
+resets it. ``cache()`` subscribes upstream when the first subscriber arrives and
+never disconnects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.disposables import Disposable
+from rxpy2.flowable import Flowable
+from rxpy2.flowables.connectable_flowable import ConnectableFlowable
+from rxpy2.internal.atomic import AtomicBoolean, AtomicInteger, AtomicLong, AtomicReference
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Publisher, Subscriber, Subscription
+
+__all__ = ["FlowableCache", "FlowableReplay", "ReplayConnection"]
+
+T = TypeVar("T")
+
+_EMPTY: tuple[Any, ...] = ()
+_TERMINATED: tuple[Any, ...] = ("terminated",)
+_COMPLETE = object()
+
+
+class _Node:
+    __slots__ = ("value", "next")
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self.next: _Node | None = None
+
+
+class FlowableReplay(ConnectableFlowable[T], Generic[T]):
+    """See the module docstring."""
+
+    __slots__ = ("source", "buffer_size", "current")
+
+    def __init__(self, source: Publisher[T], buffer_size: int | None) -> None:
+        self.source = source
+        self.buffer_size = buffer_size
+        self.current: AtomicReference[ReplayConnection[T]] = AtomicReference()
+
+    def _current(self) -> ReplayConnection[T]:
+        cur = self.current
+        while True:
+            ps = cur.get()
+            if ps is not None and not ps.is_disposed():
+                return ps
+            u: ReplayConnection[T] = ReplayConnection(self.buffer_size, False)
+            if cur.compare_and_set(ps, u):
+                return u
+
+    def connect_actual(self, on_connect: Callable[[Disposable], Any]) -> None:
+        ps = self._current()
+        do_connect = ps.should_connect.compare_and_set(False, True)
+        on_connect(ps)
+        if do_connect:
+            self.source.subscribe(ps)
+
+    def reset(self, connection: Any) -> None:
+        self.current.compare_and_set(connection, None)
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        while True:
+            ps = self._current()
+            if ps.subscribe_inner(subscriber):
+                return
+
+
+class FlowableCache(Flowable[T], Generic[T]):
+    """Subscribes upstream (unbounded) with the first subscriber; replays everything."""
+
+    __slots__ = ("source", "connection")
+
+    def __init__(self, source: Publisher[T]) -> None:
+        self.source = source
+        self.connection: ReplayConnection[T] = ReplayConnection(None, True)
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        c = self.connection
+        c.subscribe_inner(subscriber)
+        if c.should_connect.compare_and_set(False, True):
+            self.source.subscribe(c)
+
+
+class ReplayInner(Subscription, Generic[T]):
+    """One subscriber: ``requested`` is its outstanding demand (``LONG_MIN``: cancelled),
+    ``total`` all it ever requested (for the connection's upstream demand)."""
+
+    __slots__ = ("child", "parent", "node", "requested", "total", "wip")
+
+    def __init__(self, child: Subscriber[T], parent: ReplayConnection[T]) -> None:
+        self.child = child
+        self.parent = parent
+        self.node: _Node | None = None  # set on add, under the parent's add
+        self.requested = AtomicLong(0)
+        self.total = 0
+        self.wip = AtomicInteger(0)
+
+    def request(self, n: int) -> None:
+        if not SubscriptionHelper.validate_request(n):
+            return
+        if BackpressureHelper.add_cancel(self.requested, n) == LONG_MIN:
+            return
+        self.total = BackpressureHelper.add_cap(self.total, n)
+        self.parent.manage_requests()
+        self.parent.replay(self)
+
+    def cancel(self) -> None:
+        if self.requested.get() != LONG_MIN and self.requested.get_and_set(LONG_MIN) != LONG_MIN:
+            self.parent.remove(self)
+            self.parent.manage_requests()
+            self.node = None
+
+
+class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
+    """The shared upstream subscriber and the linked buffer."""
+
+    __slots__ = ("limit", "unbounded", "head", "tail", "size", "done", "error", "upstream",
+                 "subscribers", "should_connect", "req_wip", "upstream_requested", "disposed",
+                 "lock_add")
+
+    def __init__(self, limit: int | None, unbounded: bool) -> None:
+        self.limit = limit
+        self.unbounded = unbounded
+        self.head = _Node(None)
+        self.tail = self.head
+        self.size = 0
+        self.done = False
+        self.error: BaseException | None = None
+        self.upstream: AtomicReference[Subscription] = AtomicReference()
+        self.subscribers: AtomicReference[tuple[ReplayInner[T], ...]] = AtomicReference(_EMPTY)
+        self.should_connect = AtomicBoolean(False)
+        self.req_wip = AtomicInteger(0)
+        self.upstream_requested = 0
+        self.disposed = False
+
+    # ---- Disposable
+
+    def dispose(self) -> None:
+        if not self.disposed:
+            self.disposed = True
+            self.subscribers.set(_TERMINATED)
+            SubscriptionHelper.cancel(self.upstream)
+
+    def is_disposed(self) -> bool:
+        return self.disposed
+
+    # ---- subscribers
+
+    def subscribe_inner(self, child: Subscriber[T]) -> bool:
+        """False if disposed meanwhile (the caller takes the next connection)."""
+        inner: ReplayInner[T] = ReplayInner(child, self)
+        subs = self.subscribers
+        while True:
+            a = subs.get()
+            if a is _TERMINATED:
+                return False
+            inner.node = self.head  # the oldest retained item comes next
+            if subs.compare_and_set(a, (*a, inner)):  # type: ignore[misc]
+                break
+        child.on_subscribe(inner)
+        self.replay(inner)  # a terminated stream: the items and the terminal event
+        return True
+
+    def remove(self, inner: ReplayInner[T]) -> None:
+        subs = self.subscribers
+        while True:
+            a = subs.get()
+            if a is _TERMINATED or a is None or inner not in a:
+                return
+            b = tuple(x for x in a if x is not inner)
+            if subs.compare_and_set(a, b if b else _EMPTY):
+                return
+
+    # ---- upstream
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise TypeError("on_subscribe called with None")  # §2.13
+        if SubscriptionHelper.set_once(self.upstream, s):
+            if self.unbounded:
+                s.request(LONG_MAX)
+            else:
+                self.manage_requests()
+
+    def on_next(self, item: T) -> None:
+        if item is None:
+            raise TypeError("on_next called with None")  # §2.13
+        if self.done:
+            return
+        n = _Node(item)
+        self.tail.next = n
+        self.tail = n
+        limit = self.limit
+        if limit is not None:
+            if self.size == limit:
+                self.head = self.head.next  # type: ignore[assignment]
+            else:
+                self.size += 1
+        self._replay_all()
+
+    def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise TypeError("on_error called with None")  # §2.13
+        if self.done:
+            plugins.on_error(error)
+            return
+        self.error = error
+        self.done = True
+        self._replay_all()
+
+    def on_complete(self) -> None:
+        if not self.done:
+            self.done = True
+            self._replay_all()
+
+    def _replay_all(self) -> None:
+        a = self.subscribers.get()
+        if a is _TERMINATED or a is None:
+            return
+        for inner in a:
+            self.replay(inner)
+
+    # ---- demand: upstream gets the largest total requested by a subscriber
+
+    def manage_requests(self) -> None:
+        if self.unbounded:
+            return
+        w = self.req_wip
+        if w.get_and_increment() != 0:
+            return
+        missed = 1
+        while True:
+            s = self.upstream.get()
+            a = self.subscribers.get()
+            if s is not None and a is not _TERMINATED and a:
+                m = max(inner.total for inner in a)  # type: ignore[union-attr]
+                diff = m - self.upstream_requested
+                if diff > 0:
+                    self.upstream_requested = m
+                    s.request(LONG_MAX if m >= LONG_MAX else diff)
+            missed = w.add_and_get(-missed)
+            if missed == 0:
+                return
+
+    # ---- emission to one subscriber
+
+    def replay(self, inner: ReplayInner[T]) -> None:
+        if inner.wip.get_and_increment() != 0:
+            return
+        missed = 1
+        child = inner.child
+        req = inner.requested
+        while True:
+            node = inner.node
+            if node is None:  # cancelled
+                return
+            r = req.get()
+            e = 0
+            while e != r:
+                if req.get() == LONG_MIN:
+                    inner.node = None
+                    return
+                d = self.done
+                nxt = node.next
+                if nxt is None:
+                    if d:
+                        self._terminate(inner)
+                        return
+                    break
+                child.on_next(nxt.value)
+                node = nxt
+                e += 1
+            if e == r:
+                if req.get() == LONG_MIN:
+                    inner.node = None
+                    return
+                if self.done and node.next is None:
+                    self._terminate(inner)
+                    return
+            inner.node = node
+            if e != 0 and r != LONG_MAX:
+                BackpressureHelper.produced_cancel(req, e)
+            missed = inner.wip.add_and_get(-missed)
+            if missed == 0:
+                return
+
+    def _terminate(self, inner: ReplayInner[T]) -> None:
+        inner.node = None
+        if inner.requested.get_and_set(LONG_MIN) == LONG_MIN:
+            return
+        self.remove(inner)
+        e = self.error
+        if e is not None:
+            inner.child.on_error(e)
+        else:
+            inner.child.on_complete()

@@ -1,0 +1,101 @@
+"""Flowable.throttle_first: the first item of each window; the rest of the window is dropped.
+
+An emitted item opens a gate for ``window`` seconds (a task on a worker closes
+it); items arriving while it is open are dropped. The upstream is requested
+without bound: an item that should be emitted and finds no downstream demand
+fails the stream with ``MissingBackpressureException``.
+"""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.disposables import SerialDisposable
+from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.flowable import Flowable
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.operators.flowable.flowable_sample_timed import LACK_OF_REQUESTS
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.schedulers.scheduler import Scheduler, Worker
+
+__all__ = ["FlowableThrottleFirstTimed"]
+
+T = TypeVar("T")
+
+
+class FlowableThrottleFirstTimed(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
+    __slots__ = ("source", "window_time", "scheduler")
+
+    def __init__(self, source: Publisher[T], window: float, scheduler: Scheduler) -> None:
+        self.source = source
+        self.window_time = window
+        self.scheduler = scheduler
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        self.source.subscribe(ThrottleFirstSubscriber(
+            subscriber, self.window_time, self.scheduler.create_worker()))
+
+
+class ThrottleFirstSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+    __slots__ = ("downstream", "window", "worker", "upstream", "requested", "timer", "gate",
+                 "done")
+
+    def __init__(self, downstream: Subscriber[T], window: float, worker: Worker) -> None:
+        self.downstream = downstream
+        self.window = window
+        self.worker = worker
+        self.upstream: Subscription | None = None
+        self.requested = AtomicLong()
+        self.timer = SerialDisposable()
+        self.gate = False
+        self.done = False
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if SubscriptionHelper.validate(self.upstream, s):
+            self.upstream = s
+            self.downstream.on_subscribe(self)
+            s.request(LONG_MAX)
+
+    def on_next(self, item: T) -> None:
+        if self.done or self.gate:
+            return
+        self.gate = True
+        if self.requested.get() != 0:
+            self.downstream.on_next(item)
+            BackpressureHelper.produced(self.requested, 1)
+            self.timer.replace(self.worker.schedule(self._open, self.window))
+        else:
+            self.done = True
+            self.cancel()
+            self.downstream.on_error(MissingBackpressureException(LACK_OF_REQUESTS))
+
+    def _open(self) -> None:
+        self.gate = False
+
+    def on_error(self, error: BaseException) -> None:
+        if self.done:
+            plugins.on_error(error)
+            return
+        self.done = True
+        self.downstream.on_error(error)
+        self.worker.dispose()
+
+    def on_complete(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        self.downstream.on_complete()
+        self.worker.dispose()
+
+    def request(self, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):
+            BackpressureHelper.add(self.requested, n)
+
+    def cancel(self) -> None:
+        self.upstream.cancel()  # type: ignore[union-attr]
+        self.worker.dispose()

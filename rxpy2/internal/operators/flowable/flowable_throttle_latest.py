@@ -1,0 +1,168 @@
+"""Flowable.throttle_latest: emit an item, then at most one (the latest) per ``timeout``.
+
+The first item is emitted at once and starts a timer; items arriving while it
+runs only replace the latest one, which the timer emits when it fires (and that
+emission starts the timer again). When the timer fires with nothing waiting,
+the next item is emitted at once. On completion the item still waiting is
+emitted when ``emit_last``. Upstream items and timer firings meet in a drain
+loop (a ``wip`` counter), so emissions never overlap. The upstream is requested
+without bound; an emission without downstream demand fails the stream with
+``MissingBackpressureException``.
+"""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.flowable import Flowable
+from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.operators.flowable.flowable_sample_timed import LACK_OF_REQUESTS
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.schedulers.scheduler import Scheduler, Worker
+
+__all__ = ["FlowableThrottleLatest"]
+
+T = TypeVar("T")
+
+
+class FlowableThrottleLatest(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
+    __slots__ = ("source", "timeout_time", "scheduler", "emit_last")
+
+    def __init__(self, source: Publisher[T], timeout: float, scheduler: Scheduler,
+                 emit_last: bool) -> None:
+        self.source = source
+        self.timeout_time = timeout
+        self.scheduler = scheduler
+        self.emit_last = emit_last
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        self.source.subscribe(ThrottleLatestSubscriber(
+            subscriber, self.timeout_time, self.scheduler.create_worker(), self.emit_last))
+
+
+class ThrottleLatestSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+    __slots__ = ("downstream", "timeout", "worker", "emit_last", "upstream", "latest",
+                 "requested", "wip", "emitted", "done", "error", "cancelled", "timer_fired",
+                 "timer_running")
+
+    def __init__(self, downstream: Subscriber[T], timeout: float, worker: Worker,
+                 emit_last: bool) -> None:
+        self.downstream = downstream
+        self.timeout = timeout
+        self.worker = worker
+        self.emit_last = emit_last
+        self.upstream: Subscription | None = None
+        self.latest: AtomicReference[T] = AtomicReference()
+        self.requested = AtomicLong()
+        self.wip = AtomicInteger()
+        self.emitted = 0
+        self.done = False
+        self.error: BaseException | None = None
+        self.cancelled = False
+        self.timer_fired = False
+        self.timer_running = False
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if SubscriptionHelper.validate(self.upstream, s):
+            self.upstream = s
+            self.downstream.on_subscribe(self)
+            s.request(LONG_MAX)
+
+    def on_next(self, item: T) -> None:
+        self.latest.set(item)
+        self.drain()
+
+    def on_error(self, error: BaseException) -> None:
+        if self.done:
+            plugins.on_error(error)
+            return
+        self.error = error
+        self.done = True
+        self.drain()
+
+    def on_complete(self) -> None:
+        self.done = True
+        self.drain()
+
+    def _tick(self) -> None:
+        self.timer_fired = True
+        self.drain()
+
+    def request(self, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):
+            BackpressureHelper.add(self.requested, n)
+
+    def cancel(self) -> None:
+        self.cancelled = True
+        self.upstream.cancel()  # type: ignore[union-attr]
+        self.worker.dispose()
+        if self.wip.get_and_increment() == 0:
+            self.latest.set(None)
+
+    def _fail_mbe(self) -> None:
+        self.cancelled = True
+        self.upstream.cancel()  # type: ignore[union-attr]
+        self.worker.dispose()
+        self.latest.set(None)
+        self.downstream.on_error(MissingBackpressureException(LACK_OF_REQUESTS))
+
+    def drain(self) -> None:
+        if self.wip.get_and_increment() != 0:
+            return
+        missed = 1
+        latest = self.latest
+        a = self.downstream
+        while True:
+            while True:
+                if self.cancelled:
+                    latest.set(None)
+                    return
+                d = self.done
+                if d and self.error is not None:
+                    latest.set(None)
+                    a.on_error(self.error)
+                    self.worker.dispose()
+                    return
+                empty = latest.get() is None
+                if d:
+                    if not empty and self.emit_last:
+                        v = latest.get_and_set(None)
+                        if self.emitted != self.requested.get():
+                            self.emitted += 1
+                            a.on_next(v)  # type: ignore[arg-type]
+                            a.on_complete()
+                            self.worker.dispose()
+                        else:
+                            self._fail_mbe()
+                        return
+                    latest.set(None)
+                    a.on_complete()
+                    self.worker.dispose()
+                    return
+                if empty:
+                    if self.timer_fired:
+                        self.timer_running = False
+                        self.timer_fired = False
+                    break
+                if not self.timer_running or self.timer_fired:
+                    v = latest.get_and_set(None)
+                    if self.emitted != self.requested.get():
+                        self.emitted += 1
+                        a.on_next(v)  # type: ignore[arg-type]
+                    else:
+                        self._fail_mbe()
+                        return
+                    self.timer_fired = False
+                    self.timer_running = True
+                    self.worker.schedule(self._tick, self.timeout)
+                else:
+                    break
+            missed = self.wip.add_and_get(-missed)
+            if missed == 0:
+                return

@@ -1,0 +1,72 @@
+"""Flowable.timestamp / time_interval: each item wrapped in a :class:`~rxpy2.timed.Timed`.
+
+``timestamp``: the scheduler's ``now()`` when the item arrives. ``time_interval``:
+the seconds since the previous item (since the subscription for the first one).
+Requests and cancellation pass through unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+from rxpy2.flowable import Flowable
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.subscribers.basic import BasicSubscriber
+from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.schedulers.scheduler import Scheduler
+from rxpy2.timed import Timed
+
+__all__ = ["FlowableTimeInterval"]
+
+T = TypeVar("T")
+
+
+class FlowableTimeInterval(Flowable[Timed[T]], HasUpstreamPublisher[T], Generic[T]):
+    """``interval=False``: timestamps; ``interval=True``: time since the previous item."""
+
+    __slots__ = ("source", "scheduler", "is_interval")
+
+    def __init__(self, source: Publisher[T], scheduler: Scheduler, interval: bool) -> None:
+        self.source = source
+        self.scheduler = scheduler
+        self.is_interval = interval
+
+    def subscribe_actual(self, subscriber: Subscriber[Timed[T]]) -> None:
+        if self.is_interval:
+            self.source.subscribe(TimeIntervalSubscriber(subscriber, self.scheduler))
+        else:
+            self.source.subscribe(TimestampSubscriber(subscriber, self.scheduler))
+
+
+class TimestampSubscriber(BasicSubscriber[T, Timed[T]], Generic[T]):
+    __slots__ = ("scheduler",)
+
+    def __init__(self, downstream: Subscriber[Timed[T]], scheduler: Scheduler) -> None:
+        super().__init__(downstream)
+        self.scheduler = scheduler
+
+    def on_next(self, item: T) -> None:
+        if self.done:
+            return
+        self.downstream.on_next(Timed(item, self.scheduler.now()))
+
+
+class TimeIntervalSubscriber(BasicSubscriber[T, Timed[T]], Generic[T]):
+    __slots__ = ("scheduler", "last")
+
+    def __init__(self, downstream: Subscriber[Timed[T]], scheduler: Scheduler) -> None:
+        super().__init__(downstream)
+        self.scheduler = scheduler
+        self.last = 0.0
+
+    def on_subscribe(self, s: Subscription) -> None:
+        self.last = self.scheduler.now()
+        super().on_subscribe(s)
+
+    def on_next(self, item: Any) -> None:
+        if self.done:
+            return
+        now = self.scheduler.now()
+        last = self.last
+        self.last = now
+        self.downstream.on_next(Timed(item, now - last))

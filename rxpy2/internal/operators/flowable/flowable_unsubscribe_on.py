@@ -1,0 +1,69 @@
+"""Flowable.unsubscribe_on: run the upstream's ``cancel`` on a scheduler.
+
+After cancellation the items still arriving are dropped; a late error goes to
+``rxpy2.plugins.on_error``.
+"""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.flowable import Flowable
+from rxpy2.internal.atomic import AtomicBoolean
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.schedulers.scheduler import Scheduler
+
+__all__ = ["FlowableUnsubscribeOn"]
+
+T = TypeVar("T")
+
+
+class FlowableUnsubscribeOn(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
+    __slots__ = ("source", "scheduler")
+
+    def __init__(self, source: Publisher[T], scheduler: Scheduler) -> None:
+        self.source = source
+        self.scheduler = scheduler
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        self.source.subscribe(UnsubscribeSubscriber(subscriber, self.scheduler))
+
+
+class UnsubscribeSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+    __slots__ = ("downstream", "scheduler", "upstream", "cancelled")
+
+    def __init__(self, downstream: Subscriber[T], scheduler: Scheduler) -> None:
+        self.downstream = downstream
+        self.scheduler = scheduler
+        self.upstream: Subscription | None = None
+        self.cancelled = AtomicBoolean()
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if SubscriptionHelper.validate(self.upstream, s):
+            self.upstream = s
+            self.downstream.on_subscribe(self)
+
+    def on_next(self, item: T) -> None:
+        if not self.cancelled.get():
+            self.downstream.on_next(item)
+
+    def on_error(self, error: BaseException) -> None:
+        if self.cancelled.get():
+            plugins.on_error(error)
+            return
+        self.downstream.on_error(error)
+
+    def on_complete(self) -> None:
+        if not self.cancelled.get():
+            self.downstream.on_complete()
+
+    def request(self, n: int) -> None:
+        self.upstream.request(n)  # type: ignore[union-attr]
+
+    def cancel(self) -> None:
+        if self.cancelled.compare_and_set(False, True):
+            self.scheduler.schedule_direct(self.upstream.cancel)  # type: ignore[union-attr]
