@@ -84,15 +84,25 @@ def table(rows: list[CaseResult]) -> list[str]:
     return out
 
 
-#: The TCK names the number of items a rule needs in its skip reason; the summary groups by
-#: what the Publisher supports.
-_ELEMENTS_NR = re.compile(r"required elements nr: \d+")
+#: What makes one skip reason differ from another of the same kind, left out of the summary:
+#: the number of items the rule needs (the TCK names it), object addresses, and the items a
+#: failed optional rule received.
+_VARIABLE_PARTS = (
+    (re.compile(r"required elements nr: \d+"), "required elements nr: N"),
+    (re.compile(r"<(?:[\w.]+\.)?(\w+) object at 0x[0-9a-f]+>"), r"<\1>"),
+    (re.compile(r"\[[^\[\]]{40,}\]"), "[...]"),
+)
+
+
+def normalized(reason: str) -> str:
+    for pattern, replacement in _VARIABLE_PARTS:
+        reason = pattern.sub(replacement, reason)
+    return reason
 
 
 def skip_reasons(rows: list[CaseResult]) -> Counter[str]:
-    """The distinct skip reasons (the rule's item count left out) with their counts."""
-    return Counter(_ELEMENTS_NR.sub("required elements nr: N", r.message)
-                   for row in rows for r in row.results if r.skipped)
+    """The distinct skip reasons (their variable parts left out) with their counts."""
+    return Counter(normalized(r.message) for row in rows for r in row.results if r.skipped)
 
 
 def machine() -> str:
