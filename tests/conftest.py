@@ -59,6 +59,22 @@ def plugin_errors(_plugin_guard: PluginErrors) -> PluginErrors:
 
 
 @pytest.fixture
+def shutdown_schedulers():
+    """Shut every standard scheduler down after the test (modules that start threads use it
+    with ``pytestmark = pytest.mark.usefixtures("shutdown_schedulers")``)."""
+    yield
+    from rxpy2.schedulers import Schedulers
+    Schedulers.shutdown()
+
+
+@pytest.fixture
+def sched():
+    """A fresh TestScheduler (virtual time)."""
+    from rxpy2.schedulers import TestScheduler
+    return TestScheduler()
+
+
+@pytest.fixture
 def race_runner():
     with RaceRunner() as r:
         yield r

@@ -10,17 +10,14 @@ import pytest
 from probes import ManualSource
 
 from rxpy2 import Flowable
-from rxpy2.schedulers import AsyncioScheduler, Schedulers
+from rxpy2.schedulers import AsyncioScheduler
 
 
 class Boom(Exception):
     pass
 
 
-@pytest.fixture(autouse=True)
-def _shutdown_schedulers():
-    yield
-    Schedulers.shutdown()
+pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 
 
 async def collect(aiterable):

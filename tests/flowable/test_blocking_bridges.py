@@ -10,17 +10,13 @@ from probes import ManualSource
 
 from rxpy2 import Flowable, TestScheduler
 from rxpy2.reactivestreams import LONG_MAX
-from rxpy2.schedulers import Schedulers
 
 
 class Boom(Exception):
     pass
 
 
-@pytest.fixture(autouse=True)
-def _shutdown_schedulers():
-    yield
-    Schedulers.shutdown()
+pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 
 
 def recorded(f: Flowable, requests: list, cancels: list) -> Flowable:

@@ -8,11 +8,7 @@ from rxpy2 import Flowable
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.schedulers import Schedulers, TestScheduler
 
-
-@pytest.fixture(autouse=True)
-def _shutdown_schedulers():
-    yield
-    Schedulers.shutdown()
+pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 
 
 # ---------------------------------------------------------------- interval

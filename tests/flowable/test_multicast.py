@@ -7,17 +7,13 @@ from probes import ManualSource
 
 from rxpy2 import ConnectableFlowable, Flowable, MissingBackpressureException, TestSubscriber
 from rxpy2.reactivestreams import LONG_MAX
-from rxpy2.schedulers import Schedulers
 
 
 class Boom(Exception):
     pass
 
 
-@pytest.fixture(autouse=True)
-def _shutdown_schedulers():
-    yield
-    Schedulers.shutdown()
+pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 
 
 def recorded(f, requests, cancels, subs=None):

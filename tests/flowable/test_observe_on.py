@@ -14,11 +14,7 @@ from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.schedulers import Schedulers, TestScheduler
 from rxpy2.testing import TestSubscriber
 
-
-@pytest.fixture(autouse=True)
-def _shutdown_schedulers():
-    yield
-    Schedulers.shutdown()
+pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 
 
 def requests_of(f: Flowable[int], log: list[int]) -> Flowable[int]:

@@ -14,10 +14,7 @@ DROP_OLDEST = BackpressureOverflowStrategy.DROP_OLDEST
 DROP_LATEST = BackpressureOverflowStrategy.DROP_LATEST
 
 
-@pytest.fixture(autouse=True)
-def _shutdown_schedulers():
-    yield
-    Schedulers.shutdown()
+pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 
 
 def probe():

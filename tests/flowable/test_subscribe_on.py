@@ -10,11 +10,7 @@ from _async_probes import CapturingSource
 from rxpy2 import BackpressureStrategy, Flowable
 from rxpy2.schedulers import Schedulers, TestScheduler
 
-
-@pytest.fixture(autouse=True)
-def _shutdown_schedulers():
-    yield
-    Schedulers.shutdown()
+pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 
 
 def name() -> str:

@@ -8,16 +8,7 @@ import pytest
 from rxpy2 import LONG_MAX, Flowable, PublishProcessor, Timed
 from rxpy2.schedulers import Schedulers, TestScheduler
 
-
-@pytest.fixture(autouse=True)
-def _shutdown_schedulers():
-    yield
-    Schedulers.shutdown()
-
-
-@pytest.fixture
-def sched() -> TestScheduler:
-    return TestScheduler()
+pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 
 
 class Boom(Exception):

@@ -11,15 +11,7 @@ from rxpy2.schedulers import Schedulers, TestScheduler
 MBE_MESSAGE = "Could not deliver value due to lack of requests"
 
 
-@pytest.fixture(autouse=True)
-def _shutdown_schedulers():
-    yield
-    Schedulers.shutdown()
-
-
-@pytest.fixture
-def sched() -> TestScheduler:
-    return TestScheduler()
+pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 
 
 class Boom(Exception):
