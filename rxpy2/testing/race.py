@@ -9,7 +9,9 @@ after the other, and a race test would prove nothing. So :class:`RaceRunner`
   yielding the interpreter, until the other has arrived too; then both run;
 * preempts both sides at random: while ``a`` and ``b`` run, a trace function
   gives the interpreter to the other thread (``time.sleep(0)``) before a source
-  line with probability ``preempt`` (and either side may take the first turn).
+  line with probability ``preempt`` (and either side may take the first turn);
+  for a long side the probability drops so that a round has about ``switches``
+  switches per side, still at random lines over the whole side.
   Only rxpy2's frames (less ``rxpy2.testing``) and those of code outside the
   standard library and the installed packages (the tests) are traced, so the
   interleavings happen where the logic under test is.
@@ -31,10 +33,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["DEFAULT_PREEMPT", "RaceRunner", "race"]
+__all__ = ["DEFAULT_PREEMPT", "DEFAULT_SWITCHES", "RaceRunner", "race"]
 
 #: The default probability of yielding to the other thread before a traced line.
 DEFAULT_PREEMPT = 0.2
+#: The default number of forced switches a side gets per round, about (see RaceRunner).
+DEFAULT_SWITCHES = 12
 
 _sleep = time.sleep
 _monotonic = time.monotonic
@@ -67,13 +71,16 @@ def _is_traced(filename: str) -> bool:
     return t
 
 
-def _make_tracer(preempt: float, running: list[bool], other: int) -> Callable[..., Any]:
+def _make_tracer(preempt: float, running: list[bool], other: int,
+                 lines: list[int]) -> Callable[..., Any]:
     rnd = random.Random().random
 
     def local(frame: Any, event: str, arg: Any) -> Any:
         # yield only while the other side still runs: alone, a switch buys nothing
-        if event == "line" and running[other] and rnd() < preempt:
-            _sleep(0)  # releases the interpreter lock: the other side may run now
+        if event == "line":
+            lines[0] += 1
+            if running[other] and rnd() < preempt:
+                _sleep(0)  # releases the interpreter lock: the other side may run now
         return local
 
     def on_call(frame: Any, event: str, arg: Any) -> Any:
@@ -90,12 +97,23 @@ class RaceRunner:
 
     ``preempt`` is the probability of a forced thread switch before each traced
     source line (see the module docstring); ``0`` turns the tracing off.
+    ``switches`` bounds the cost of long sides: once a side is known to run
+    ``L`` traced lines (the average of the rounds so far), its probability is
+    ``min(preempt, switches / L)``, so each round still switches at random
+    lines spread over the whole side, about ``switches`` times, rather than
+    ``preempt * L`` times (each switch is a hand-over of the interpreter lock,
+    tens of microseconds).
     """
 
-    def __init__(self, preempt: float = DEFAULT_PREEMPT) -> None:
+    def __init__(self, preempt: float = DEFAULT_PREEMPT,
+                 switches: int = DEFAULT_SWITCHES) -> None:
         if not 0.0 <= preempt <= 1.0:
             raise ValueError(f"preempt must be within [0, 1], not {preempt}")
+        if switches < 1:
+            raise ValueError(f"switches must be positive, not {switches}")
         self.preempt = preempt
+        self.switches = switches
+        self._lines = [0.0, 0.0]  # the running average of traced lines per side
         self._go = threading.Semaphore(0)
         self._done = threading.Semaphore(0)
         self._fn: Callable[[], Any] | None = None
@@ -125,15 +143,20 @@ class RaceRunner:
             fn()
             return
         running = self._running
+        avg = self._lines[me]
+        if avg > 0.0:
+            p = min(p, self.switches / avg)
         if random.random() < 0.5:  # either side may get the first turn
             _sleep(0)
+        counted = [0]
         previous = sys.gettrace()
-        sys.settrace(_make_tracer(p, running, 1 - me))
+        sys.settrace(_make_tracer(p, running, 1 - me, counted))
         try:
             fn()
         finally:
             sys.settrace(previous)
             running[me] = False
+            self._lines[me] = counted[0] if avg == 0.0 else 0.8 * avg + 0.2 * counted[0]
 
     def _loop(self) -> None:
         while True:
