@@ -29,16 +29,16 @@ T = TypeVar("T")
 
 
 class FlowableThrottleFirstTimed(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
-    __slots__ = ("source", "window_time", "scheduler")
+    __slots__ = ("source", "window_duration", "scheduler")
 
     def __init__(self, source: Publisher[T], window: float, scheduler: Scheduler) -> None:
         self.source = source
-        self.window_time = window
+        self.window_duration = window
         self.scheduler = scheduler
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
         self.source.subscribe(ThrottleFirstSubscriber(
-            subscriber, self.window_time, self.scheduler.create_worker()))
+            subscriber, self.window_duration, self.scheduler.create_worker()))
 
 
 class ThrottleFirstSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
