@@ -54,6 +54,7 @@ __all__ = [
     "set_on_flowable_subscribe",
     "set_on_maybe_assembly",
     "set_on_maybe_subscribe",
+    "set_on_parallel_assembly",
     "set_on_single_assembly",
     "set_on_single_subscribe",
     "set_schedule_handler",
@@ -147,6 +148,10 @@ def set_on_maybe_assembly(hook: Callable[[Any], Any] | None) -> None:
 
 def set_on_completable_assembly(hook: Callable[[Any], Any] | None) -> None:
     _set(_assembly, "completable", hook)
+
+
+def set_on_parallel_assembly(hook: Callable[[Any], Any] | None) -> None:
+    _set(_assembly, "parallel", hook)
 
 
 def set_on_flowable_subscribe(hook: Callable[[Any, Any], Any] | None) -> None:

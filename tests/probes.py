@@ -15,6 +15,8 @@ Flowable side:
 * :func:`failing`: items under demand, then an error.
 * :class:`RequestOneInOnNext`: requests 1, then 1 more from inside each ``on_next``.
 * :func:`boom`: a user function that raises ``ZeroDivisionError``.
+* :class:`SyncFusedProbe`: ``0..n-1`` as a SYNC-fusable QueueSubscription that
+  records the requests, fusion modes and cancellations (``poll`` may raise).
 
 0-1 side: :class:`ProbeDisposable` and :class:`ProbeSingle`/:class:`ProbeMaybe`/
 :class:`ProbeCompletable`, sources that keep their observers for the test to signal.
@@ -26,6 +28,7 @@ import threading
 from typing import Any
 
 from rxpy2 import Completable, Disposable, Flowable, Maybe, Single
+from rxpy2.internal.fuseable import SYNC, QueueSubscription
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
@@ -299,3 +302,48 @@ class ProbeMaybe(_ObserverProbe, Maybe[Any]):
 
 class ProbeCompletable(_ObserverProbe, Completable):
     pass
+
+
+class SyncFusedProbe(Flowable[int]):
+    """0..n-1 as a SYNC-fusable QueueSubscription recording requests, fusion modes, cancels."""
+
+    def __init__(self, n: int, fail_at: int | None = None) -> None:
+        self.n = n
+        self.fail_at = fail_at
+        self.requests: list[int] = []
+        self.modes: list[int] = []
+        self.cancelled = 0
+
+    def subscribe_actual(self, subscriber: Subscriber[int]) -> None:
+        subscriber.on_subscribe(_SyncFusedSubscription(self))
+
+
+class _SyncFusedSubscription(QueueSubscription[int]):
+    def __init__(self, parent: SyncFusedProbe) -> None:
+        self.parent = parent
+        self.index = 0
+
+    def request_fusion(self, mode: int) -> int:
+        self.parent.modes.append(mode)
+        return SYNC if mode & SYNC else 0
+
+    def poll(self) -> int | None:
+        i = self.index
+        if i == self.parent.n:
+            return None
+        if i == self.parent.fail_at:
+            raise ValueError(f"poll failed at {i}")
+        self.index = i + 1
+        return i
+
+    def is_empty(self) -> bool:
+        return self.index == self.parent.n
+
+    def clear(self) -> None:
+        self.index = self.parent.n
+
+    def request(self, n: int) -> None:  # the unfused path: only recorded (enough for tests)
+        self.parent.requests.append(n)
+
+    def cancel(self) -> None:
+        self.parent.cancelled += 1

@@ -1,58 +1,21 @@
-"""Probe sources shared by the asynchronous-operator tests."""
+"""Probe sources (and race checks) shared by the asynchronous-operator tests.
+
+``SyncFusedProbe`` lives in ``tests/probes.py`` (the parallel tests use it too);
+it is re-exported here.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from probes import ManualSource, SyncFusedProbe
+
 from rxpy2 import Flowable
-from rxpy2.internal.fuseable import SYNC, QueueSubscription
 from rxpy2.reactivestreams import Subscriber, Subscription
 
-
-class SyncFusedProbe(Flowable[int]):
-    """0..n-1 as a SYNC-fusable QueueSubscription that records requests and fusion modes."""
-
-    def __init__(self, n: int, fail_at: int | None = None) -> None:
-        self.n = n
-        self.fail_at = fail_at
-        self.requests: list[int] = []
-        self.modes: list[int] = []
-        self.cancelled = 0
-
-    def subscribe_actual(self, subscriber: Subscriber[int]) -> None:
-        subscriber.on_subscribe(_SyncFusedSubscription(self, subscriber))
-
-
-class _SyncFusedSubscription(QueueSubscription[int]):
-    def __init__(self, parent: SyncFusedProbe, downstream: Subscriber[int]) -> None:
-        self.parent = parent
-        self.downstream = downstream
-        self.index = 0
-
-    def request_fusion(self, mode: int) -> int:
-        self.parent.modes.append(mode)
-        return SYNC if mode & SYNC else 0
-
-    def poll(self) -> int | None:
-        i = self.index
-        if i == self.parent.n:
-            return None
-        if i == self.parent.fail_at:
-            raise ValueError(f"poll failed at {i}")
-        self.index = i + 1
-        return i
-
-    def is_empty(self) -> bool:
-        return self.index == self.parent.n
-
-    def clear(self) -> None:
-        self.index = self.parent.n
-
-    def request(self, n: int) -> None:  # the unfused path: emit everything (enough for tests)
-        self.parent.requests.append(n)
-
-    def cancel(self) -> None:
-        self.parent.cancelled += 1
+__all__ = ["CapturingSource", "SyncFusedProbe", "race_cancel_vs_inner_items",
+           "race_items_vs_requests"]
 
 
 class CapturingSource(Flowable[Any]):
@@ -88,3 +51,45 @@ class _Recording(Subscription):
 
     def cancel(self) -> None:
         self.parent.cancelled += 1
+
+
+def race_cancel_vs_inner_items(race_runner: Any, rounds: int,
+                               subscribe: Callable[[ManualSource], Any]) -> None:
+    """Race an inner's items against the downstream's ``cancel``, ``rounds`` times.
+
+    ``subscribe(inner)`` returns the TestSubscriber of a flattening operator whose one
+    running inner is ``inner`` (and whose outer does not complete). Whatever the timing:
+    the items that arrived are an in-order prefix, with no error and no completion; the
+    inner was cancelled, and an item it sends after that goes nowhere.
+    """
+    for _ in range(rounds):
+        inner = ManualSource()
+        ts = subscribe(inner)
+
+        def produce(inner: ManualSource = inner) -> None:
+            inner.emit(*range(5))  # no completion: the inner is running when cancelled
+
+        race_runner.race(produce, ts.cancel)
+        n = ts.value_count()
+        ts.assert_value_sequence(list(range(n))).assert_no_errors().assert_protocol_ok()
+        assert inner.cancelled
+        ts.assert_not_complete()
+        inner.emit(99)  # a source that missed the cancel: nothing more arrives
+        assert ts.value_count() == n
+
+
+def race_items_vs_requests(race_runner: Any, source: ManualSource, items: tuple[Any, ...],
+                           ts: Any, requests: int | None = None) -> None:
+    """Race ``source`` emitting ``items`` and completing against ``requests`` (default: one
+    per item) ``ts.request(1)`` calls on another thread; the caller then checks ``ts``."""
+    n = len(items) if requests is None else requests
+
+    def produce() -> None:
+        source.emit(*items)
+        source.complete()
+
+    def consume() -> None:
+        for _ in range(n):
+            ts.request(1)
+
+    race_runner.race(produce, consume)

@@ -7,10 +7,14 @@ Import from the submodules or from here::
 
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
+from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable, ExceptionHelper
 from rxpy2.internal.helpers.half_serializer import HalfSerializer
 from rxpy2.internal.helpers.queue_drain_helper import QueueDrainHelper
+from rxpy2.internal.helpers.sentinel import Sentinel
+from rxpy2.internal.helpers.sources_helper import collect_sources, sources_or_terminate
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
+from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
 
 __all__ = [
     "CANCELLED",
@@ -19,8 +23,13 @@ __all__ = [
     "AtomicThrowable",
     "BackpressureHelper",
     "DisposableHelper",
+    "ErrorMode",
     "ExceptionHelper",
     "HalfSerializer",
     "QueueDrainHelper",
+    "Sentinel",
     "SubscriptionHelper",
+    "UpstreamRefCount",
+    "collect_sources",
+    "sources_or_terminate",
 ]

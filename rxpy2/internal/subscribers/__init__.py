@@ -6,7 +6,18 @@ from rxpy2.internal.subscribers.basic_fuseable import (
     BasicFuseableSubscriber,
 )
 from rxpy2.internal.subscribers.deferred_scalar import DeferredScalarSubscriber
+from rxpy2.internal.subscribers.drain_support import (
+    DrainSubscriptionMixin,
+    DrainTerminalsMixin,
+    fuse_upstream,
+    missing_backpressure,
+)
+from rxpy2.internal.subscribers.inner_queued import (
+    InnerQueuedSubscriber,
+    InnerQueuedSubscriberSupport,
+)
 from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
+from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
 from rxpy2.internal.subscribers.serialized import SerializedSubscriber
 from rxpy2.internal.subscribers.single_post_complete import SinglePostCompleteSubscriber
 from rxpy2.internal.subscribers.stable_prefetch import StablePrefetchSubscriber
@@ -18,11 +29,18 @@ __all__ = [
     "BasicFuseableSubscriber",
     "BasicSubscriber",
     "DeferredScalarSubscriber",
+    "DrainSubscriptionMixin",
+    "DrainTerminalsMixin",
+    "InnerQueuedSubscriber",
+    "InnerQueuedSubscriberSupport",
     "LambdaSubscriber",
+    "PrefetchingInnerSubscriber",
     "SerializedSubscriber",
     "ItemOrMissingSubscriber",
     "SinglePostCompleteSubscriber",
     "StablePrefetchSubscriber",
     "StrictSubscriber",
     "ToObserverSubscriber",
+    "fuse_upstream",
+    "missing_backpressure",
 ]

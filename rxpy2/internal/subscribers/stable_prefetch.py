@@ -10,19 +10,27 @@ overtakes the queued items. Cancelling clears the queue.
 
 A subclass implements ``on_next``: ``queue.offer`` the item (:meth:`overflow`
 when that fails) and :meth:`drain`, or, holding the drain itself, emit it
-directly and run :meth:`drain_loop`.
+directly and run :meth:`drain_loop`. ``ParallelFlowable.run_on`` also overrides
+:meth:`prepare` (its worker), :meth:`drain` (schedule a drain task on the
+worker), :meth:`cleanup` and the drain loop (a ConditionalSubscriber rail).
+
+``on_error``/``on_complete`` and ``request``/``cancel``/``drain`` come from
+:mod:`rxpy2.internal.subscribers.drain_support`.
 """
 
 from __future__ import annotations
 
 from typing import Any, Generic, TypeVar
 
-from rxpy2 import plugins
-from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.internal.atomic import AtomicInteger, AtomicLong
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
+from rxpy2.internal.subscribers.drain_support import (
+    DrainSubscriptionMixin,
+    DrainTerminalsMixin,
+    missing_backpressure,
+)
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 
@@ -32,7 +40,8 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-class StablePrefetchSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
+class StablePrefetchSubscriber(DrainTerminalsMixin, DrainSubscriptionMixin, FlowableSubscriber[T],
+                               Subscription, Generic[T, R]):
     __slots__ = ("downstream", "upstream", "first_request", "limit", "queue", "requested",
                  "wip", "consumed", "done", "error", "cancelled")
 
@@ -52,8 +61,12 @@ class StablePrefetchSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R
     def on_subscribe(self, s: Subscription) -> None:
         if SubscriptionHelper.validate(self.upstream, s):
             self.upstream = s
+            self.prepare()
             self.downstream.on_subscribe(self)
             s.request(self.first_request)
+
+    def prepare(self) -> None:
+        """The upstream is set; the downstream's ``on_subscribe`` comes next (a hook)."""
 
     def fail(self, error: BaseException) -> None:
         """A user function raised (or broke a rule): cancel the upstream, signal the error."""
@@ -62,39 +75,14 @@ class StablePrefetchSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R
 
     def overflow(self) -> None:
         """``queue.offer`` failed: the upstream emitted more than it was asked for."""
-        self.fail(MissingBackpressureException(
-            "Queue is full?! The upstream emitted more than it was asked for"))
+        self.fail(missing_backpressure())
 
-    def on_error(self, error: BaseException) -> None:
-        if self.done:
-            plugins.on_error(error)
-            return
-        self.error = error
-        self.done = True
-        self.drain()
-
-    def on_complete(self) -> None:
-        if self.done:
-            return
-        self.done = True
-        self.drain()
-
-    def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            BackpressureHelper.add(self.requested, n)
-            self.drain()
-
-    def cancel(self) -> None:
-        if self.cancelled:
-            return
-        self.cancelled = True
+    def cancel_upstream(self) -> None:
         self.upstream.cancel()  # type: ignore[union-attr]
-        if self.wip.get_and_increment() == 0:  # nobody drains: the queue is ours to clear
-            self.queue.clear()
 
-    def drain(self) -> None:
-        if self.wip.get_and_increment() == 0:
-            self.drain_loop()
+    def cleanup(self) -> None:
+        """After a cancel, by whoever holds the drain: the queue is ours to clear."""
+        self.queue.clear()
 
     def drain_loop(self) -> None:
         """Emit queued items under demand; the caller holds the drain (``wip`` > 0)."""

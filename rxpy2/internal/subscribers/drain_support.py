@@ -1,0 +1,141 @@
+"""The setup, terminal and cancel pieces shared by queue-drain operators.
+
+A queue-drain operator serializes its emissions in one drain loop (``wip`` with
+the missed pattern); everything else only records state and calls ``drain()``.
+These pieces are that "everything else"; the drain loops themselves (the
+per-item path) stay in the operators.
+
+* :class:`DrainTerminalsMixin`: ``on_error``/``on_complete`` record the
+  terminal signal (``done``, ``error``) and drain; a second terminal signal's
+  error goes to :func:`rxpy2.plugins.on_error`.
+* :class:`DrainSubscriptionMixin`: ``request`` adds to ``requested`` and
+  drains; ``cancel`` cancels the upstream once and, when no drain runs or
+  waits, cleans up itself (else the drain that holds ``wip`` sees
+  ``cancelled`` and cleans up); ``drain`` runs ``drain_loop`` when it takes
+  ``wip`` from 0.
+* :func:`fuse_upstream`: the fusion negotiation with an upstream
+  ``QueueSubscription`` and the queue that results.
+* :func:`missing_backpressure`: the error of an upstream that emitted more
+  than it was asked for.
+
+Used by :class:`~rxpy2.internal.subscribers.stable_prefetch.StablePrefetchSubscriber`
+(and through it ``ParallelFlowable.run_on``), ``Flowable.parallel``,
+``ParallelFlowable.sequential``/``sorted`` and ``window_time``; ``fuse_upstream``
+also by :mod:`rxpy2.internal.subscribers.prefetching_inner`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from rxpy2 import plugins
+from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.internal.atomic import AtomicInteger, AtomicLong
+from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC, QueueSubscription
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.queues import SpscArrayQueue
+from rxpy2.reactivestreams import Subscription
+
+__all__ = ["DrainSubscriptionMixin", "DrainTerminalsMixin", "fuse_upstream",
+           "missing_backpressure"]
+
+
+def missing_backpressure() -> MissingBackpressureException:
+    """The error for an item that finds the bounded queue full."""
+    return MissingBackpressureException(
+        "Queue is full?! The upstream emitted more than it was asked for")
+
+
+def fuse_upstream(s: Subscription, prefetch: int, mode: int = ANY | BOUNDARY) -> tuple[int, Any]:
+    """Negotiate fusion with the upstream ``s``: ``(source_mode, queue)``.
+
+    A ``QueueSubscription`` is asked for ``mode``: SYNC or ASYNC makes ``s``
+    itself the queue (SYNC: the caller polls it and never requests; ASYNC: the
+    caller still requests ``prefetch``). Otherwise ``(NONE, SpscArrayQueue(prefetch))``.
+    The caller then signals its own subscriber(s) and requests.
+    """
+    if isinstance(s, QueueSubscription):
+        m = s.request_fusion(mode)
+        if m == SYNC or m == ASYNC:
+            return m, s
+    return NONE, SpscArrayQueue(prefetch)
+
+
+class _Terminals(Protocol):
+    done: bool
+    error: BaseException | None
+
+    def drain(self) -> None: ...
+
+
+class _Drained(Protocol):
+    requested: AtomicLong
+    wip: AtomicInteger
+    cancelled: bool
+
+    def drain(self) -> None: ...
+
+    def drain_loop(self) -> None: ...
+
+    def cancel_upstream(self) -> None: ...
+
+    def cleanup(self) -> None: ...
+
+
+class DrainTerminalsMixin:
+    """``on_error``/``on_complete`` of a subscriber whose drain delivers the terminal signal.
+
+    The class provides ``done``, ``error`` and ``drain()`` (declared here as
+    annotations and in the ``self`` type only, so nothing shadows them in the MRO).
+    """
+
+    __slots__ = ()
+
+    done: bool
+    error: BaseException | None
+
+    def on_error(self: _Terminals, error: BaseException) -> None:
+        if self.done:
+            plugins.on_error(error)
+            return
+        self.error = error
+        self.done = True
+        self.drain()
+
+    def on_complete(self: _Terminals) -> None:
+        if self.done:
+            return
+        self.done = True
+        self.drain()
+
+
+class DrainSubscriptionMixin:
+    """``request``/``cancel``/``drain`` of the Subscription a drain loop emits under.
+
+    The class provides ``requested`` (AtomicLong), ``wip`` (AtomicInteger),
+    ``cancelled`` (plain flag), ``drain_loop()`` (the caller holds ``wip``),
+    ``cancel_upstream()`` and ``cleanup()`` (drop what is buffered: run by
+    whoever holds the drain after a cancel); they are only declared here, in the
+    ``self`` type.
+    """
+
+    __slots__ = ()
+
+    def request(self: _Drained, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):  # §3.9
+            BackpressureHelper.add(self.requested, n)
+            self.drain()
+
+    def cancel(self: _Drained) -> None:
+        if self.cancelled:
+            return
+        self.cancelled = True
+        self.cancel_upstream()
+        if self.wip.get_and_increment() == 0:
+            self.cleanup()  # no drain running or pending: the cleanup is ours
+        # else the drain that holds ``wip`` sees ``cancelled`` and cleans up
+
+    def drain(self: _Drained) -> None:
+        if self.wip.get_and_increment() == 0:
+            self.drain_loop()
