@@ -29,8 +29,10 @@ if TYPE_CHECKING:
 
     from rxpy2.completable import Completable
     from rxpy2.flowables.connectable_flowable import ConnectableFlowable
+    from rxpy2.flowables.grouped_flowable import GroupedFlowable
     from rxpy2.maybe import Maybe
     from rxpy2.notification import Notification
+    from rxpy2.parallel import ParallelFlowable
     from rxpy2.schedulers.scheduler import Scheduler
     from rxpy2.single import Single
     from rxpy2.testing import TestSubscriber
@@ -338,9 +340,16 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(FlowableGenerate(initial_state, generator, dispose_state))
 
     @staticmethod
-    def concat(sources: Iterable[Publisher[T]]) -> Flowable[T]:
-        """Each source in turn, subscribing to the next when one completes."""
+    def concat(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
+               prefetch: int = 2) -> Flowable[T]:
+        """Each source in turn, subscribing to the next when one completes.
+
+        ``sources`` is an iterable of Publishers or a Publisher of Publishers (asked
+        for ``prefetch`` of them ahead).
+        """
         _require(sources, "sources")
+        if isinstance(sources, Publisher):
+            return Flowable.from_publisher(sources).concat_map(_identity, prefetch)
         from rxpy2.internal.operators.flowable.flowable_concat import FlowableConcatIterable
         return _assembly(FlowableConcatIterable(sources, False))
 
@@ -724,6 +733,424 @@ class Flowable(Publisher[T], Generic[T]):
         """This stream, then ``other``."""
         _require_publisher(other, "other")
         return Flowable.concat_array(self, other)
+
+    # ------------------------------------------------------------------ flattening (flat_map, concat_map, switch_map, merge, amb)
+    # (section: flattening and combining; the operators live in flowable_flat_map.py,
+    # flowable_concat_map.py, flowable_concat_map_eager.py, flowable_switch_map.py,
+    # flowable_flatten_iterable.py, flowable_flat_map_{maybe,single,completable}.py,
+    # flowable_amb.py; assembly-time scalar fusion in flowable_scalar_x_map.py)
+
+    def flat_map(self, mapper: Callable[[T], Publisher[R]],
+                 max_concurrency: int = LONG_MAX, delay_errors: bool = False,
+                 buffer_size: int = BUFFER_SIZE,
+                 combiner: Callable[[T, Any], R] | None = None) -> Flowable[R]:
+        """Map each item to a Publisher and merge their items as they come.
+
+        At most ``max_concurrency`` inner Publishers run at once (the upstream is asked
+        for that many items, then for one more each time an inner completes); each inner
+        is asked for ``buffer_size`` items and then for 75% of that as they are consumed.
+        With ``combiner``, each inner item ``u`` of an upstream item ``t`` becomes
+        ``combiner(t, u)``. An error ends the stream at once unless ``delay_errors``.
+        """
+        _require_callable(mapper, "mapper")
+        _require_positive(max_concurrency, "max_concurrency")
+        _require_positive(buffer_size, "buffer_size")
+        if combiner is not None:
+            _require_callable(combiner, "combiner")
+            mapper = _with_combiner(mapper, combiner)
+        fused = _scalar_x_map(self, mapper)
+        if fused is not None:
+            return fused
+        from rxpy2.internal.operators.flowable.flowable_flat_map import FlowableFlatMap
+        return _assembly(FlowableFlatMap(self, mapper, bool(delay_errors), max_concurrency,
+                                         buffer_size))
+
+    def flat_map_iterable(self, mapper: Callable[[T], Iterable[R]],
+                          prefetch: int = BUFFER_SIZE) -> Flowable[R]:
+        """Map each item to an iterable and emit its elements, one iterable after another."""
+        _require_callable(mapper, "mapper")
+        _require_positive(prefetch, "prefetch")
+        from rxpy2.internal.operators.flowable.flowable_flatten_iterable import (
+            FlowableFlattenIterable,
+        )
+        return _assembly(FlowableFlattenIterable(self, mapper, prefetch))
+
+    def concat_map_iterable(self, mapper: Callable[[T], Iterable[R]],
+                            prefetch: int = 2) -> Flowable[R]:
+        """As :meth:`flat_map_iterable` (iterables are always taken in order)."""
+        _require_callable(mapper, "mapper")
+        _require_positive(prefetch, "prefetch")
+        from rxpy2.internal.operators.flowable.flowable_flatten_iterable import (
+            FlowableFlattenIterable,
+        )
+        return _assembly(FlowableFlattenIterable(self, mapper, prefetch))
+
+    def flat_map_maybe(self, mapper: Callable[[T], Maybe[R]], delay_errors: bool = False,
+                       max_concurrency: int = LONG_MAX) -> Flowable[R]:
+        """Map each item to a Maybe and merge their successes."""
+        _require_callable(mapper, "mapper")
+        _require_positive(max_concurrency, "max_concurrency")
+        from rxpy2.internal.operators.flowable.flowable_flat_map_maybe import FlowableFlatMapMaybe
+        return _assembly(FlowableFlatMapMaybe(self, mapper, bool(delay_errors), max_concurrency))
+
+    def flat_map_single(self, mapper: Callable[[T], Single[R]], delay_errors: bool = False,
+                        max_concurrency: int = LONG_MAX) -> Flowable[R]:
+        """Map each item to a Single and merge their successes."""
+        _require_callable(mapper, "mapper")
+        _require_positive(max_concurrency, "max_concurrency")
+        from rxpy2.internal.operators.flowable.flowable_flat_map_single import (
+            FlowableFlatMapSingle,
+        )
+        return _assembly(FlowableFlatMapSingle(self, mapper, bool(delay_errors), max_concurrency))
+
+    def flat_map_completable(self, mapper: Callable[[T], Completable],
+                             delay_errors: bool = False,
+                             max_concurrency: int = LONG_MAX) -> Completable:
+        """Map each item to a Completable; complete when the upstream and all of them did."""
+        _require_callable(mapper, "mapper")
+        _require_positive(max_concurrency, "max_concurrency")
+        from rxpy2.internal.operators.flowable.flowable_flat_map_completable import (
+            FlowableFlatMapCompletable,
+        )
+        return _completable_assembly(
+            FlowableFlatMapCompletable(self, mapper, bool(delay_errors), max_concurrency))
+
+    def concat_map(self, mapper: Callable[[T], Publisher[R]], prefetch: int = 2) -> Flowable[R]:
+        """Map each item to a Publisher and emit their items one Publisher after another.
+
+        The upstream is asked for ``prefetch`` items, then for 75% of that as they are used.
+        """
+        _require_callable(mapper, "mapper")
+        _require_positive(prefetch, "prefetch")
+        fused = _scalar_x_map(self, mapper)
+        if fused is not None:
+            return fused
+        from rxpy2.internal.helpers.error_mode import ErrorMode
+        from rxpy2.internal.operators.flowable.flowable_concat_map import FlowableConcatMap
+        return _assembly(FlowableConcatMap(self, mapper, prefetch, ErrorMode.IMMEDIATE))
+
+    def concat_map_delay_error(self, mapper: Callable[[T], Publisher[R]], prefetch: int = 2,
+                               till_the_end: bool = True) -> Flowable[R]:
+        """As :meth:`concat_map`; errors wait until every source ran (``till_the_end``) or
+        until the current inner Publisher ended."""
+        _require_callable(mapper, "mapper")
+        _require_positive(prefetch, "prefetch")
+        fused = _scalar_x_map(self, mapper)
+        if fused is not None:
+            return fused
+        from rxpy2.internal.helpers.error_mode import ErrorMode
+        from rxpy2.internal.operators.flowable.flowable_concat_map import FlowableConcatMap
+        mode = ErrorMode.END if till_the_end else ErrorMode.BOUNDARY
+        return _assembly(FlowableConcatMap(self, mapper, prefetch, mode))
+
+    def concat_map_eager(self, mapper: Callable[[T], Publisher[R]],
+                         max_concurrency: int = LONG_MAX,
+                         prefetch: int = BUFFER_SIZE) -> Flowable[R]:
+        """Subscribe to the inner Publishers at once (up to ``max_concurrency``), buffer
+        their items, and emit them in upstream order."""
+        _require_callable(mapper, "mapper")
+        _require_positive(max_concurrency, "max_concurrency")
+        _require_positive(prefetch, "prefetch")
+        from rxpy2.internal.helpers.error_mode import ErrorMode
+        from rxpy2.internal.operators.flowable.flowable_concat_map_eager import (
+            FlowableConcatMapEager,
+        )
+        return _assembly(FlowableConcatMapEager(self, mapper, max_concurrency, prefetch,
+                                                ErrorMode.IMMEDIATE))
+
+    def concat_map_eager_delay_error(self, mapper: Callable[[T], Publisher[R]],
+                                     till_the_end: bool = True,
+                                     max_concurrency: int = LONG_MAX,
+                                     prefetch: int = BUFFER_SIZE) -> Flowable[R]:
+        """As :meth:`concat_map_eager`, with errors delayed as in :meth:`concat_map_delay_error`."""
+        _require_callable(mapper, "mapper")
+        _require_positive(max_concurrency, "max_concurrency")
+        _require_positive(prefetch, "prefetch")
+        from rxpy2.internal.helpers.error_mode import ErrorMode
+        from rxpy2.internal.operators.flowable.flowable_concat_map_eager import (
+            FlowableConcatMapEager,
+        )
+        mode = ErrorMode.END if till_the_end else ErrorMode.BOUNDARY
+        return _assembly(FlowableConcatMapEager(self, mapper, max_concurrency, prefetch, mode))
+
+    def switch_map(self, mapper: Callable[[T], Publisher[R]],
+                   buffer_size: int = BUFFER_SIZE) -> Flowable[R]:
+        """Map each item to a Publisher and emit the items of the latest one only; a new
+        upstream item cancels the previous inner Publisher."""
+        _require_callable(mapper, "mapper")
+        _require_positive(buffer_size, "buffer_size")
+        fused = _scalar_x_map(self, mapper)
+        if fused is not None:
+            return fused
+        from rxpy2.internal.operators.flowable.flowable_switch_map import FlowableSwitchMap
+        return _assembly(FlowableSwitchMap(self, mapper, buffer_size, False))
+
+    def switch_map_delay_error(self, mapper: Callable[[T], Publisher[R]],
+                               buffer_size: int = BUFFER_SIZE) -> Flowable[R]:
+        """As :meth:`switch_map`; errors wait until the upstream and the last inner ended."""
+        _require_callable(mapper, "mapper")
+        _require_positive(buffer_size, "buffer_size")
+        fused = _scalar_x_map(self, mapper)
+        if fused is not None:
+            return fused
+        from rxpy2.internal.operators.flowable.flowable_switch_map import FlowableSwitchMap
+        return _assembly(FlowableSwitchMap(self, mapper, buffer_size, True))
+
+    @staticmethod
+    def merge(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
+              max_concurrency: int = LONG_MAX, buffer_size: int = BUFFER_SIZE) -> Flowable[T]:
+        """The items of all ``sources`` (an iterable of Publishers, or a Publisher of
+        Publishers) as they come, at most ``max_concurrency`` subscribed at once."""
+        return _merge(sources, max_concurrency, buffer_size, False)
+
+    @staticmethod
+    def merge_delay_error(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
+                          max_concurrency: int = LONG_MAX,
+                          buffer_size: int = BUFFER_SIZE) -> Flowable[T]:
+        """As :meth:`merge`; errors wait until every source ended (several together as a
+        ``CompositeException``)."""
+        return _merge(sources, max_concurrency, buffer_size, True)
+
+    @staticmethod
+    def merge_array(*sources: Publisher[T]) -> Flowable[T]:
+        """The items of the given Publishers as they come."""
+        for i, p in enumerate(sources):
+            _require_publisher(p, f"source {i}")
+        return _merge(sources, max(1, len(sources)), BUFFER_SIZE, False)
+
+    @staticmethod
+    def merge_array_delay_error(*sources: Publisher[T]) -> Flowable[T]:
+        """As :meth:`merge_array`, errors delayed until every source ended."""
+        for i, p in enumerate(sources):
+            _require_publisher(p, f"source {i}")
+        return _merge(sources, max(1, len(sources)), BUFFER_SIZE, True)
+
+    def merge_with(self, other: Publisher[T]) -> Flowable[T]:
+        """This stream's and ``other``'s items as they come."""
+        _require_publisher(other, "other")
+        return Flowable.merge_array(self, other)
+
+    @staticmethod
+    def concat_delay_error(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
+                           prefetch: int = 2, till_the_end: bool = True) -> Flowable[T]:
+        """As :meth:`concat`; errors wait until every source ran."""
+        _require(sources, "sources")
+        if isinstance(sources, Publisher):
+            return Flowable.from_publisher(sources).concat_map_delay_error(
+                _identity, prefetch, till_the_end)
+        from rxpy2.internal.operators.flowable.flowable_concat import FlowableConcatIterable
+        return _assembly(FlowableConcatIterable(sources, True))
+
+    @staticmethod
+    def concat_eager(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
+                     max_concurrency: int = LONG_MAX, prefetch: int = BUFFER_SIZE) -> Flowable[T]:
+        """Subscribe to all ``sources`` at once (up to ``max_concurrency``) and emit their
+        items in order, buffering the later ones."""
+        _require(sources, "sources")
+        outer = (Flowable.from_publisher(sources) if isinstance(sources, Publisher)
+                 else Flowable.from_iterable(sources))
+        return outer.concat_map_eager(_identity, max_concurrency, prefetch)
+
+    @staticmethod
+    def amb(sources: Iterable[Publisher[T]]) -> Flowable[T]:
+        """Mirror whichever of ``sources`` signals first; cancel the others."""
+        _require(sources, "sources")
+        from rxpy2.internal.operators.flowable.flowable_amb import FlowableAmb
+        return _assembly(FlowableAmb(sources))
+
+    @staticmethod
+    def amb_array(*sources: Publisher[T]) -> Flowable[T]:
+        """Mirror whichever of the given Publishers signals first; cancel the others."""
+        for i, p in enumerate(sources):
+            _require_publisher(p, f"source {i}")
+        if not sources:
+            return Flowable.empty()
+        if len(sources) == 1:
+            return Flowable.from_publisher(sources[0])
+        from rxpy2.internal.operators.flowable.flowable_amb import FlowableAmb
+        return _assembly(FlowableAmb(sources))
+
+    def amb_with(self, other: Publisher[T]) -> Flowable[T]:
+        """Mirror this stream or ``other``, whichever signals first."""
+        _require_publisher(other, "other")
+        return Flowable.amb_array(self, other)
+
+    # ------------------------------------------------------------------ combining (zip, combine_latest, ...)
+    # (zipper/combiner functions take one argument per source; without one, tuples)
+
+    @staticmethod
+    def zip(*sources: Publisher[Any], zipper: Callable[..., R] | None = None,
+            delay_error: bool = False, buffer_size: int = BUFFER_SIZE) -> Flowable[Any]:
+        """Combine the n-th items of all ``sources`` with ``zipper(*items)`` (a tuple when
+        ``zipper`` is None); end with the shortest. Each source is asked for
+        ``buffer_size`` items, then for 75% of that as they are used."""
+        for i, p in enumerate(sources):
+            _require_publisher(p, f"source {i}")
+        return _zip(sources, zipper, delay_error, buffer_size)
+
+    @staticmethod
+    def zip_iterable(sources: Iterable[Publisher[Any]], zipper: Callable[..., R] | None = None,
+                     delay_error: bool = False, buffer_size: int = BUFFER_SIZE) -> Flowable[Any]:
+        """As :meth:`zip`, for an iterable of Publishers (iterated at each subscription)."""
+        _require(sources, "sources")
+        return _zip(sources, zipper, delay_error, buffer_size)
+
+    def zip_with(self, other: Publisher[U] | Iterable[U],
+                 zipper: Callable[[T, U], R] | None = None,
+                 delay_error: bool = False, buffer_size: int = BUFFER_SIZE) -> Flowable[Any]:
+        """Pair this stream's items with ``other``'s (a Publisher, or an iterable that is
+        consumed item by item)."""
+        _require(other, "other")
+        if isinstance(other, Publisher):
+            return _zip((self, other), zipper, delay_error, buffer_size)
+        if not hasattr(other, "__iter__"):
+            raise TypeError(f"other must be a Publisher or an iterable, not {type(other).__name__}")
+        if zipper is not None:
+            _require_callable(zipper, "zipper")
+        from rxpy2.internal.operators.flowable.flowable_zip import FlowableZipIterable
+        return _assembly(FlowableZipIterable(self, other, zipper))
+
+    @staticmethod
+    def combine_latest(*sources: Publisher[Any], combiner: Callable[..., R] | None = None,
+                       buffer_size: int = BUFFER_SIZE) -> Flowable[Any]:
+        """Each time any source emits (once all have), ``combiner(*latest)`` (a tuple when
+        ``combiner`` is None)."""
+        return _combine_latest(sources, combiner, buffer_size, False)
+
+    @staticmethod
+    def combine_latest_delay_error(*sources: Publisher[Any],
+                                   combiner: Callable[..., R] | None = None,
+                                   buffer_size: int = BUFFER_SIZE) -> Flowable[Any]:
+        """As :meth:`combine_latest`; errors wait until every source ended."""
+        return _combine_latest(sources, combiner, buffer_size, True)
+
+    @staticmethod
+    def combine_latest_iterable(sources: Iterable[Publisher[Any]],
+                                combiner: Callable[..., R] | None = None,
+                                buffer_size: int = BUFFER_SIZE) -> Flowable[Any]:
+        """As :meth:`combine_latest`, for an iterable of Publishers."""
+        _require(sources, "sources")
+        if combiner is not None:
+            _require_callable(combiner, "combiner")
+        _require_positive(buffer_size, "buffer_size")
+        from rxpy2.internal.operators.flowable.flowable_combine_latest import (
+            FlowableCombineLatest,
+        )
+        return _assembly(FlowableCombineLatest(sources, combiner, buffer_size, False))
+
+    def with_latest_from(self, *others: Publisher[Any],
+                         combiner: Callable[..., R] | None = None) -> Flowable[Any]:
+        """Combine each item with the latest items of ``others`` (``combiner(item, *latest)``,
+        a tuple when None); items that come before every other emitted are dropped."""
+        if not others:
+            raise TypeError("with_latest_from needs at least one other Publisher")
+        for i, p in enumerate(others):
+            _require_publisher(p, f"other {i}")
+        if combiner is not None:
+            _require_callable(combiner, "combiner")
+        from rxpy2.internal.operators.flowable.flowable_with_latest_from import (
+            FlowableWithLatestFrom,
+            FlowableWithLatestFromMany,
+        )
+        if len(others) == 1:
+            return _assembly(FlowableWithLatestFrom(self, others[0], combiner))
+        return _assembly(FlowableWithLatestFromMany(self, others, combiner))
+
+    @staticmethod
+    def sequence_equal(first: Publisher[T], second: Publisher[T],
+                       is_equal: Callable[[T, T], bool] | None = None,
+                       buffer_size: int = BUFFER_SIZE) -> Single[bool]:
+        """Whether both Publishers emit equal items (``==``, or ``is_equal``) in the same
+        order and end the same way."""
+        _require_publisher(first, "first")
+        _require_publisher(second, "second")
+        if is_equal is not None:
+            _require_callable(is_equal, "is_equal")
+        _require_positive(buffer_size, "buffer_size")
+        from rxpy2.internal.operators.flowable.flowable_sequence_equal import (
+            FlowableSequenceEqualSingle,
+        )
+        return _single_assembly(FlowableSequenceEqualSingle(first, second, is_equal, buffer_size))
+
+    # ------------------------------------------------------------------ grouping and windows
+
+    def group_by(self, key: Callable[[T], K], value: Callable[[T], Any] | None = None,
+                 delay_error: bool = False,
+                 buffer_size: int = BUFFER_SIZE) -> Flowable[GroupedFlowable[K, Any]]:
+        """Split the stream into one :class:`GroupedFlowable` per ``key(item)``, emitting
+        ``value(item)`` (or the item) in its group.
+
+        Each group buffers up to ``buffer_size`` items for its subscriber. Cancelling
+        the outer stream keeps the live groups running; a group nobody subscribes to
+        does not hold the others up.
+        """
+        _require_callable(key, "key")
+        if value is not None:
+            _require_callable(value, "value")
+        _require_positive(buffer_size, "buffer_size")
+        from rxpy2.internal.operators.flowable.flowable_group_by import FlowableGroupBy
+        return _assembly(FlowableGroupBy(self, key, value, buffer_size, bool(delay_error)))
+
+    def window(self, count: int | Publisher[Any], skip: int | None = None,
+               buffer_size: int = BUFFER_SIZE) -> Flowable[Flowable[T]]:
+        """Windows of ``count`` items, a new one every ``skip`` items (default ``count``);
+        or, when ``count`` is a Publisher, a new window at each of its items."""
+        if isinstance(count, Publisher):
+            if skip is not None:
+                raise TypeError("skip applies to count windows, not to boundary windows")
+            _require_positive(buffer_size, "buffer_size")
+            from rxpy2.internal.operators.flowable.flowable_window_boundary import (
+                FlowableWindowBoundary,
+            )
+            return _assembly(FlowableWindowBoundary(self, count, buffer_size))
+        _require_positive(count, "count")
+        if skip is None:
+            skip = count
+        _require_positive(skip, "skip")
+        _require_positive(buffer_size, "buffer_size")
+        from rxpy2.internal.operators.flowable.flowable_window import FlowableWindow
+        return _assembly(FlowableWindow(self, count, skip, buffer_size))
+
+    def window_time(self, timespan: float, timeskip: float | None = None,
+                    scheduler: Scheduler | None = None, count: int | None = None,
+                    restart: bool = False,
+                    buffer_size: int = BUFFER_SIZE) -> Flowable[Flowable[T]]:
+        """Windows of ``timespan`` seconds, a new one every ``timeskip`` seconds (default
+        ``timespan``); with ``count``, a window also closes after that many items
+        (``restart``: and the timer starts over)."""
+        from rxpy2.internal.operators.flowable._time_args import (
+            check_duration,
+            scheduler_or_computation,
+        )
+        t = check_duration(timespan, "timespan")
+        if t == 0.0:
+            raise ValueError("timespan > 0 required but it was 0")
+        skip_t = t if timeskip is None else check_duration(timeskip, "timeskip")
+        if skip_t == 0.0:
+            raise ValueError("timeskip > 0 required but it was 0")
+        if count is not None:
+            _require_positive(count, "count")
+            if skip_t != t:
+                raise ValueError("count applies to windows with timeskip == timespan")
+        _require_positive(buffer_size, "buffer_size")
+        from rxpy2.internal.operators.flowable.flowable_window_timed import FlowableWindowTimed
+        return _assembly(FlowableWindowTimed(self, t, skip_t, scheduler_or_computation(scheduler),
+                                             count, bool(restart), buffer_size))
+
+    def parallel(self, parallelism: int | None = None,
+                 prefetch: int = BUFFER_SIZE) -> ParallelFlowable[T]:
+        """Split the stream into ``parallelism`` rails (default: the CPU count), fed
+        round-robin as each rail has demand; see :class:`ParallelFlowable`."""
+        import os
+        if parallelism is None:
+            parallelism = os.cpu_count() or 1
+        _require_positive(parallelism, "parallelism")
+        _require_positive(prefetch, "prefetch")
+        from rxpy2.internal.operators.parallel.parallel_from_publisher import (
+            ParallelFromPublisher,
+        )
+        p = ParallelFromPublisher(self, parallelism, prefetch)
+        return plugins.on_assembly("parallel", p) if plugins.hooks_active else p
 
     # ------------------------------------------------------------------ errors, repetition
 
@@ -1278,3 +1705,62 @@ def _maybe_assembly(s: Any) -> Any:
 
 def _completable_assembly(s: Any) -> Any:
     return plugins.on_assembly("completable", s) if plugins.hooks_active else s
+
+
+def _identity(x: Any) -> Any:
+    return x
+
+
+def _with_combiner(mapper: Callable[[Any], Publisher[Any]],
+                   combiner: Callable[[Any, Any], Any]) -> Callable[[Any], Publisher[Any]]:
+    """flat_map with a combiner: the inner Publisher of ``t`` mapped by ``combiner(t, u)``."""
+    def inner(t: Any) -> Publisher[Any]:
+        p = mapper(t)
+        if p is None:
+            raise TypeError("The mapper returned None")
+        return Flowable.from_publisher(p).map(lambda u: combiner(t, u))
+    return inner
+
+
+def _scalar_x_map(source: Flowable[Any], mapper: Callable[[Any], Publisher[Any]]) -> Flowable[Any] | None:
+    """flat_map/concat_map/switch_map over a constant scalar source: ``empty()`` stays
+    empty and ``just(x)`` becomes ``mapper(x)`` subscribed directly (at subscription);
+    ``None`` for any other source."""
+    from rxpy2.internal.fuseable import ScalarCallable
+    if not isinstance(source, ScalarCallable):
+        return None
+    from rxpy2.internal.operators.flowable.flowable_scalar_x_map import scalar_x_map
+    return scalar_x_map(source, mapper)
+
+
+def _merge(sources: Any, max_concurrency: int, buffer_size: int, delay_errors: bool) -> Flowable[Any]:
+    _require(sources, "sources")
+    _require_positive(max_concurrency, "max_concurrency")
+    _require_positive(buffer_size, "buffer_size")
+    from rxpy2.internal.operators.flowable.flowable_flat_map import FlowableFlatMap
+    if isinstance(sources, Publisher):
+        outer = Flowable.from_publisher(sources)
+    elif isinstance(sources, (tuple, list)):
+        outer = Flowable.from_array(sources)
+    else:
+        outer = Flowable.from_iterable(sources)
+    return _assembly(FlowableFlatMap(outer, _identity, delay_errors, max_concurrency, buffer_size))
+
+
+def _zip(sources: Any, zipper: Any, delay_error: bool, buffer_size: int) -> Flowable[Any]:
+    if zipper is not None:
+        _require_callable(zipper, "zipper")
+    _require_positive(buffer_size, "buffer_size")
+    from rxpy2.internal.operators.flowable.flowable_zip import FlowableZip
+    return _assembly(FlowableZip(sources, zipper, bool(delay_error), buffer_size))
+
+
+def _combine_latest(sources: tuple[Publisher[Any], ...], combiner: Any, buffer_size: int,
+                    delay_error: bool) -> Flowable[Any]:
+    for i, p in enumerate(sources):
+        _require_publisher(p, f"source {i}")
+    if combiner is not None:
+        _require_callable(combiner, "combiner")
+    _require_positive(buffer_size, "buffer_size")
+    from rxpy2.internal.operators.flowable.flowable_combine_latest import FlowableCombineLatest
+    return _assembly(FlowableCombineLatest(sources, combiner, buffer_size, delay_error))
