@@ -1,0 +1,284 @@
+"""Flowable.concat_map_eager / concat_map_eager_delay_error (and concat_eager).
+
+Every upstream item is mapped to a Publisher that is subscribed at once, up to
+``max_concurrency`` of them (the upstream is asked for that many items, or for
+``LONG_MAX`` when unbounded, then for one more each time an inner finished). Each
+inner is an :class:`InnerQueuedSubscriber`: it prefetches ``prefetch`` items into
+its own queue (or fuses with a SYNC/ASYNC QueueSubscription) and is replenished
+by 75% as its items go out.
+
+One ``wip`` drain loop emits, under the downstream's demand, from the head inner
+only (``current``); when it is done and empty, the next inner in upstream order
+becomes the head. So the items come out in order, each inner's after the
+previous one's, while the later inners already run and buffer.
+
+Errors (:class:`ErrorMode`): IMMEDIATE cancels everything and signals at once;
+BOUNDARY cancels the upstream and signals when the head inner ended; END waits
+until the upstream and every inner ended, then signals every error (several as a
+:class:`CompositeException`). An error after the end or after cancellation goes
+to ``plugins.on_error``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable as Fn
+from typing import Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.flowable import Flowable
+from rxpy2.internal.atomic import AtomicInteger, AtomicLong
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.error_mode import ErrorMode
+from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.operators.flowable.flowable_scalar_x_map import check_inner
+from rxpy2.internal.queues import SpscLinkedArrayQueue
+from rxpy2.internal.subscribers.inner_queued import (
+    InnerQueuedSubscriber,
+    InnerQueuedSubscriberSupport,
+)
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+
+__all__ = ["FlowableConcatMapEager"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class FlowableConcatMapEager(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
+    __slots__ = ("source", "mapper", "max_concurrency", "prefetch", "error_mode")
+
+    def __init__(self, source: Publisher[T], mapper: Fn[[T], Publisher[R]],
+                 max_concurrency: int, prefetch: int, error_mode: ErrorMode) -> None:
+        self.source = source
+        self.mapper = mapper
+        self.max_concurrency = max_concurrency
+        self.prefetch = prefetch
+        self.error_mode = error_mode
+
+    def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
+        self.source.subscribe(ConcatMapEagerSubscriber(
+            subscriber, self.mapper, self.max_concurrency, self.prefetch, self.error_mode))
+
+
+class ConcatMapEagerSubscriber(FlowableSubscriber[T], Subscription,
+                               InnerQueuedSubscriberSupport[R], Generic[T, R]):
+    __slots__ = ("downstream", "mapper", "max_concurrency", "prefetch", "error_mode",
+                 "errors", "requested", "subscribers", "upstream", "cancelled", "done",
+                 "current", "wip")
+
+    def __init__(self, downstream: Subscriber[R], mapper: Fn[[T], Publisher[R]],
+                 max_concurrency: int, prefetch: int, error_mode: ErrorMode) -> None:
+        self.downstream = downstream
+        self.mapper = mapper
+        self.max_concurrency = max_concurrency
+        self.prefetch = prefetch
+        self.error_mode = error_mode
+        self.errors = AtomicThrowable()
+        self.requested = AtomicLong()
+        # the running inners in upstream order (producer: on_next; consumer: the drain)
+        self.subscribers: SpscLinkedArrayQueue[InnerQueuedSubscriber[R]] = SpscLinkedArrayQueue(
+            min(prefetch, max_concurrency))
+        self.upstream: Subscription | None = None
+        self.cancelled = False
+        self.done = False
+        self.current: InnerQueuedSubscriber[R] | None = None  # the head inner (drain only)
+        self.wip = AtomicInteger()
+
+    # ---------------------------------------------------------------- upstream side
+    def on_subscribe(self, s: Subscription) -> None:
+        if SubscriptionHelper.validate(self.upstream, s):
+            self.upstream = s
+            self.downstream.on_subscribe(self)
+            s.request(self.max_concurrency)  # LONG_MAX when unbounded
+
+    def on_next(self, item: T) -> None:
+        if self.done:
+            return
+        try:
+            p = check_inner(self.mapper(item))
+        except Exception as e:
+            self.upstream.cancel()  # type: ignore[union-attr]
+            self.on_error(e)
+            return
+        inner: InnerQueuedSubscriber[R] = InnerQueuedSubscriber(self, self.prefetch)
+        if self.cancelled:
+            return
+        self.subscribers.offer(inner)
+        p.subscribe(inner)
+        if self.cancelled:  # cancelled meanwhile: make sure this one goes too
+            inner.cancel()
+            self.drain_and_cancel()
+
+    def on_error(self, error: BaseException) -> None:
+        if self.done:
+            plugins.on_error(error)
+            return
+        if self.errors.try_add_throwable(error):
+            self.done = True
+            self.drain()
+        else:
+            plugins.on_error(error)
+
+    def on_complete(self) -> None:
+        self.done = True
+        self.drain()
+
+    # ---------------------------------------------------------------- inner side
+    def inner_next(self, inner: InnerQueuedSubscriber[R], item: R) -> None:
+        if inner.queue.offer(item):
+            self.drain()
+        else:
+            inner.cancel()
+            self.inner_error(inner, MissingBackpressureException(
+                "Queue is full?! An inner Publisher emitted more than it was asked for"))
+
+    def inner_error(self, inner: InnerQueuedSubscriber[R], error: BaseException) -> None:
+        if self.errors.try_add_throwable(error):
+            inner.set_done()
+            if self.error_mode != ErrorMode.END:
+                self.upstream.cancel()  # type: ignore[union-attr]
+            self.drain()
+        else:
+            plugins.on_error(error)
+
+    def inner_complete(self, inner: InnerQueuedSubscriber[R]) -> None:
+        inner.set_done()
+        self.drain()
+
+    # ---------------------------------------------------------------- downstream side
+    def request(self, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):
+            BackpressureHelper.add(self.requested, n)
+            self.drain()
+
+    def cancel(self) -> None:
+        if self.cancelled:
+            return
+        self.cancelled = True
+        self.upstream.cancel()  # type: ignore[union-attr]
+        self.errors.try_terminate_and_report()  # later errors go to plugins.on_error
+        self.drain_and_cancel()
+
+    def drain_and_cancel(self) -> None:
+        wip = self.wip
+        if wip.get_and_increment() == 0:
+            while True:
+                self.cancel_all()
+                if wip.decrement_and_get() == 0:
+                    return
+
+    def cancel_all(self) -> None:
+        """Cancel the head and every waiting inner (by the holder of the drain)."""
+        inner = self.current
+        self.current = None
+        if inner is not None:
+            inner.cancel()
+        poll = self.subscribers.poll
+        while True:
+            inner = poll()
+            if inner is None:
+                return
+            inner.cancel()
+
+    def _signal_errors(self) -> None:
+        self.cancel_all()
+        ex = self.errors.terminate()
+        if ex is not None and ex is not TERMINATED:
+            self.downstream.on_error(ex)
+
+    def _poll_failed(self, inner: InnerQueuedSubscriber[R], error: BaseException) -> bool:
+        """A fused inner's ``poll`` raised: an inner error. True if the stream ended."""
+        inner.cancel()
+        inner.set_done()
+        if self.error_mode == ErrorMode.IMMEDIATE:
+            self.current = None
+            self.errors.try_add_throwable_or_report(error)
+            self._signal_errors()
+            return True
+        if self.errors.try_add_throwable_or_report(error) \
+                and self.error_mode == ErrorMode.BOUNDARY:
+            self.upstream.cancel()  # type: ignore[union-attr]
+        return False
+
+    def drain(self) -> None:
+        wip = self.wip
+        if wip.get_and_increment() != 0:
+            return
+        missed = 1
+        inner = self.current
+        a = self.downstream
+        immediate = self.error_mode == ErrorMode.IMMEDIATE
+        delay_till_end = self.error_mode == ErrorMode.END
+        bounded = self.max_concurrency != LONG_MAX
+        errors = self.errors
+        requested = self.requested
+        while True:
+            if self.cancelled:
+                self.cancel_all()
+                return
+            r = requested.get()
+            e = 0
+            if inner is None:
+                if not delay_till_end and errors.get() is not None:
+                    self._signal_errors()  # IMMEDIATE, or BOUNDARY at a boundary
+                    return
+                outer_done = self.done
+                inner = self.subscribers.poll()
+                if inner is None:
+                    if outer_done:
+                        errors.try_terminate_consumer(a)
+                        return
+                else:
+                    self.current = inner
+            next_source = False
+            if inner is not None:
+                q = inner.queue
+                if q is not None:  # None: the inner has not seen on_subscribe yet
+                    poll = q.poll
+                    while e != r:
+                        if self.cancelled:
+                            self.cancel_all()
+                            return
+                        if immediate and errors.get() is not None:
+                            self._signal_errors()
+                            return
+                        d = inner.done
+                        try:
+                            v = poll()
+                        except Exception as ex:
+                            if self._poll_failed(inner, ex):
+                                return
+                            v = None
+                            d = True
+                        if v is None:
+                            if d:
+                                next_source = True
+                            break
+                        a.on_next(v)
+                        e += 1
+                        inner.request_one()
+                    if e == r and not next_source:
+                        if self.cancelled:
+                            self.cancel_all()
+                            return
+                        if immediate and errors.get() is not None:
+                            self._signal_errors()
+                            return
+                        if inner.done and q.is_empty():
+                            next_source = True
+                    if next_source:  # the head is done and empty: on to the next inner
+                        inner = None
+                        self.current = None
+                        if bounded:
+                            self.upstream.request(1)  # type: ignore[union-attr]
+            if e != 0 and r != LONG_MAX:
+                requested.add_and_get(-e)
+            if next_source:
+                continue
+            missed = wip.add_and_get(-missed)
+            if missed == 0:
+                return

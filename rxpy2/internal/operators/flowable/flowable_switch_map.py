@@ -1,0 +1,314 @@
+"""Flowable.switch_map / switch_map_delay_error: the items of the latest inner Publisher.
+
+The upstream is asked for ``LONG_MAX`` on the first downstream request. Each
+upstream item cancels the running inner and subscribes a new one: ``active``
+holds the current :class:`SwitchMapInnerSubscriber` and every inner carries the
+index of its upstream item, so the signals of a replaced (stale) inner are
+ignored (a stale error goes to ``plugins.on_error``).
+
+An inner prefetches ``buffer_size`` items into its queue (or fuses with a
+SYNC/ASYNC QueueSubscription) and is asked for as many more as were emitted from
+it. A mapper result that is a :class:`Callable` (``just``, ``empty``,
+``from_callable``) is not subscribed: its value reaches the inner as a
+:class:`ScalarSubscription` (SYNC-fused). One ``wip`` drain loop emits from the
+current inner's queue under the downstream's demand, which is shared by all the
+inners (``requested`` counts the items emitted, whichever inner they came from);
+it never returns to an inner once a later one is active.
+
+Errors end the stream at once (the inner is cancelled); with ``delay_errors``
+they wait until the upstream and the last inner ended, and several go down as a
+:class:`CompositeException`. Completion waits for the last inner. The inner's
+prefetching and fusion are :class:`PrefetchingInnerSubscriber`'s
+(internal/subscribers/prefetching_inner.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable as Fn
+from typing import Any, Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.flowable import Flowable
+from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
+from rxpy2.internal.fuseable import ANY, BOUNDARY, NONE, SYNC, Callable, HasUpstreamPublisher
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
+    check_inner,
+    try_scalar_x_map_subscribe,
+)
+from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
+from rxpy2.internal.subscriptions.empty import EmptySubscription
+from rxpy2.internal.subscriptions.scalar import ScalarSubscription
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+
+__all__ = ["FlowableSwitchMap"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class FlowableSwitchMap(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
+    __slots__ = ("source", "mapper", "buffer_size", "delay_errors")
+
+    def __init__(self, source: Publisher[T], mapper: Fn[[T], Publisher[R]], buffer_size: int,
+                 delay_errors: bool) -> None:
+        self.source = source
+        self.mapper = mapper
+        self.buffer_size = buffer_size
+        self.delay_errors = delay_errors
+
+    def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
+        if try_scalar_x_map_subscribe(self.source, subscriber, self.mapper):
+            return
+        self.source.subscribe(SwitchMapSubscriber(
+            subscriber, self.mapper, self.buffer_size, self.delay_errors))
+
+
+class SwitchMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
+    __slots__ = ("downstream", "mapper", "buffer_size", "delay_errors", "upstream", "done",
+                 "cancelled", "errors", "active", "requested", "unique", "upstream_requested",
+                 "wip")
+
+    def __init__(self, downstream: Subscriber[R], mapper: Fn[[T], Publisher[R]],
+                 buffer_size: int, delay_errors: bool) -> None:
+        self.downstream = downstream
+        self.mapper = mapper
+        self.buffer_size = buffer_size
+        self.delay_errors = delay_errors
+        self.upstream: Subscription | None = None
+        self.done = False
+        self.cancelled = False
+        self.errors = AtomicThrowable()
+        self.active: AtomicReference[SwitchMapInnerSubscriber[R]] = AtomicReference()
+        self.requested = AtomicLong()
+        self.unique = 0  # the index of the latest upstream item (written by on_next only)
+        self.upstream_requested = False
+        self.wip = AtomicInteger()
+
+    # ---------------------------------------------------------------- upstream side
+    def on_subscribe(self, s: Subscription) -> None:
+        if SubscriptionHelper.validate(self.upstream, s):
+            self.upstream = s
+            self.downstream.on_subscribe(self)
+
+    def on_next(self, item: T) -> None:
+        if self.done:
+            return
+        c = self.unique + 1
+        self.unique = c  # from now on the current inner's signals are stale
+        current = self.active.get()
+        if current is not None:
+            current.cancel()
+        try:
+            p = check_inner(self.mapper(item))
+        except Exception as e:
+            self.upstream.cancel()  # type: ignore[union-attr]
+            # the cancelled inner will not end by itself: it no longer counts
+            self.active.compare_and_set(current, None)
+            self.on_error(e)
+            return
+        next_inner: SwitchMapInnerSubscriber[R] = SwitchMapInnerSubscriber(
+            self, c, self.buffer_size)
+        active = self.active
+        while True:
+            current = active.get()
+            if current is _CANCELLED:
+                return
+            if active.compare_and_set(current, next_inner):
+                break
+        if isinstance(p, Callable):  # no subscription: the value (or the end) directly
+            try:
+                v = p.call()
+            except Exception as e:
+                EmptySubscription.error(e, next_inner)
+                return
+            if v is None:
+                EmptySubscription.complete(next_inner)
+            else:
+                next_inner.on_subscribe(ScalarSubscription(next_inner, v))
+        else:
+            p.subscribe(next_inner)
+
+    def on_error(self, error: BaseException) -> None:
+        if not self.done and self.errors.try_add_throwable(error):
+            if not self.delay_errors:
+                self.dispose_inner()
+            self.done = True
+            self.drain()
+        else:
+            plugins.on_error(error)
+
+    def on_complete(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        self.drain()
+
+    # ---------------------------------------------------------------- downstream side
+    def request(self, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):
+            BackpressureHelper.add(self.requested, n)
+            if not self.upstream_requested:
+                self.upstream_requested = True
+                self.upstream.request(LONG_MAX)  # type: ignore[union-attr]
+            self.drain()
+
+    def cancel(self) -> None:
+        if self.cancelled:
+            return
+        self.cancelled = True
+        self.upstream.cancel()  # type: ignore[union-attr]
+        self.dispose_inner()
+        self.errors.try_terminate_and_report()  # later errors go to plugins.on_error
+
+    def dispose_inner(self) -> None:
+        a = self.active.get()
+        if a is not _CANCELLED:
+            a = self.active.get_and_set(_CANCELLED)
+            if a is not _CANCELLED and a is not None:
+                a.cancel()
+
+    # ---------------------------------------------------------------- the drain
+    def _signal_error(self) -> None:
+        ex = self.errors.terminate()
+        if ex is not None and ex is not TERMINATED:
+            self.downstream.on_error(ex)
+
+    def drain(self) -> None:
+        wip = self.wip
+        if wip.get_and_increment() != 0:
+            return
+        missed = 1
+        a = self.downstream
+        active = self.active
+        errors = self.errors
+        requested = self.requested
+        delay = self.delay_errors
+        while True:
+            if self.cancelled:
+                return
+            if self.done:
+                if delay:
+                    if active.get() is None:
+                        errors.try_terminate_consumer(a)
+                        return
+                else:
+                    if errors.get() is not None:
+                        self.dispose_inner()
+                        self._signal_error()
+                        return
+                    if active.get() is None:
+                        a.on_complete()
+                        return
+            inner = active.get()
+            q = inner.queue if inner is not None else None
+            if q is not None:
+                r = requested.get()
+                e = 0
+                retry = False
+                poll = q.poll
+                while e != r:
+                    if self.cancelled:
+                        return
+                    d = inner.done  # type: ignore[union-attr]
+                    try:
+                        v = poll()
+                    except Exception as ex:
+                        inner.cancel()  # type: ignore[union-attr]
+                        errors.try_add_throwable_or_report(ex)
+                        d = True
+                        v = None
+                    if inner is not active.get():
+                        retry = True  # a later inner took over: drop this one's item
+                        break
+                    if d:
+                        if not delay and errors.get() is not None:
+                            self.dispose_inner()
+                            self._signal_error()
+                            return
+                        if v is None:
+                            active.compare_and_set(inner, None)
+                            retry = True
+                            break
+                    if v is None:
+                        break
+                    a.on_next(v)
+                    e += 1
+                if e == r and not retry and inner.done:  # type: ignore[union-attr]
+                    # no demand left (or none at all): a finished inner still ends here
+                    if not delay and errors.get() is not None:
+                        self.dispose_inner()
+                        self._signal_error()
+                        return
+                    if q.is_empty():
+                        active.compare_and_set(inner, None)
+                        retry = True
+                if e != 0 and not self.cancelled:
+                    if r != LONG_MAX:
+                        requested.add_and_get(-e)
+                    inner.request(e)  # type: ignore[union-attr]
+                if retry:
+                    continue
+            missed = wip.add_and_get(-missed)
+            if missed == 0:
+                return
+
+
+class SwitchMapInnerSubscriber(PrefetchingInnerSubscriber[R], Generic[R]):
+    """One inner Publisher's subscriber; ``index`` is its upstream item's.
+
+    Prefetching, fusion and ``cancel``: :class:`PrefetchingInnerSubscriber`
+    (internal/subscribers/prefetching_inner.py); ``request`` is its own (no 75% batching).
+    """
+
+    __slots__ = ("index",)
+
+    FUSION_MODE = ANY | BOUNDARY  # the drain may poll on another thread
+
+    parent: SwitchMapSubscriber[Any, R] | None
+
+    def __init__(self, parent: SwitchMapSubscriber[Any, R] | None, index: int,
+                 buffer_size: int) -> None:
+        super().__init__(parent, buffer_size)
+        self.index = index
+
+    def on_next(self, item: R) -> None:
+        p = self.parent
+        if self.index == p.unique:  # type: ignore[union-attr]
+            if self.fusion_mode == NONE and not self.queue.offer(item):
+                self.cancel()
+                self.on_error(MissingBackpressureException(
+                    "Queue is full?! The inner Publisher emitted more than it was asked for"))
+                return
+            p.drain()  # type: ignore[union-attr]
+
+    def on_error(self, error: BaseException) -> None:
+        p = self.parent
+        if self.index == p.unique and p.errors.try_add_throwable(error):  # type: ignore[union-attr]
+            if not p.delay_errors:  # type: ignore[union-attr]
+                p.upstream.cancel()  # type: ignore[union-attr]
+                p.done = True  # type: ignore[union-attr]
+            self.done = True
+            p.drain()  # type: ignore[union-attr]
+        else:
+            plugins.on_error(error)  # a stale inner's error, or one after the end
+
+    def on_complete(self) -> None:
+        p = self.parent
+        if self.index == p.unique:  # type: ignore[union-attr]
+            self.done = True
+            p.drain()  # type: ignore[union-attr]
+
+    def request(self, n: int) -> None:
+        """``n`` items went downstream: ask for as many again at once (not in SYNC mode)."""
+        if self.fusion_mode != SYNC:
+            self.upstream.get().request(n)  # type: ignore[union-attr]
+
+
+#: The mark in ``active`` once the operator was cancelled or failed: no inner any more.
+_CANCELLED: SwitchMapInnerSubscriber[Any] = SwitchMapInnerSubscriber(None, -1, 1)
+_CANCELLED.cancel()
