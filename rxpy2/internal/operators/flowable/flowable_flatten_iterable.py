@@ -1,0 +1,368 @@
+"""Flowable.flat_map_iterable / concat_map_iterable: each item to an iterable, its elements in turn.
+
+The upstream is asked for ``prefetch`` items, then for ``limit = prefetch - prefetch // 4``
+more each time that many of them were turned into iterables and used up (an
+empty iterable counts when it is found empty). The items wait in a queue of at
+most ``prefetch`` (the upstream's own queue when it fuses: SYNC — polled
+directly, never requested — or ASYNC; ``fuse_upstream``, internal/subscribers/drain_support.py). One drain loop maps them with
+``mapper``, one at a time, and emits the elements of the current iterator.
+
+The iterator is pulled with ``next()`` only when an element can go downstream
+at once: no element is taken ahead of the demand. So whether an iterator is
+used up is known only when ``next()`` says so, with demand; for the built-in
+iterators whose remaining length is exact (those of list, tuple, range, str,
+bytes, dict, set), ``operator.length_hint`` tells it without pulling, and the
+stream can complete together with the last element.
+
+``mapper`` raising or returning ``None``, ``iter()`` or ``next()`` raising, and a
+``None`` element all cancel the upstream and signal the error. An upstream
+error is not delayed: it overtakes the elements not emitted yet.
+
+Fusion: downstream, SYNC is offered when the upstream fused in SYNC mode (not
+across a thread BOUNDARY: ``mapper`` runs in ``poll``). Over ``just(x)`` no
+subscriber is needed: the downstream gets the elements of ``mapper(x)``
+straight from a ``from_iterable`` subscription (which reads one element ahead,
+so that its completion comes with the last element).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
+from operator import length_hint
+from typing import Any, Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.flowable import Flowable
+from rxpy2.internal.atomic import AtomicInteger, AtomicLong
+from rxpy2.internal.fuseable import (
+    ANY,
+    BOUNDARY,
+    NONE,
+    SYNC,
+    HasUpstreamPublisher,
+    QueueSubscription,
+    ScalarCallable,
+)
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.exception_helper import AtomicThrowable
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.operators.flowable.flowable_from_iterable import FlowableFromIterable
+from rxpy2.internal.subscribers.drain_support import fuse_upstream, missing_backpressure
+from rxpy2.internal.subscriptions.empty import EmptySubscription
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+
+__all__ = ["FlowableFlattenIterable", "FlattenIterableSubscriber"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: ``next(it, _END)``: the iterator is used up.
+_END: Any = object()
+#: (fused) no element was read ahead by ``is_empty``.
+_NOTHING: Any = object()
+
+#: Iterators whose ``length_hint`` is their exact remaining length (no element pulled to know).
+_EXACT_LENGTH_SAMPLES: tuple[Iterable[Any], ...] = (
+    [], (), range(0), range(2**64), "", b"", bytearray(), {}, {}.values(), {}.items(),
+    set(), reversed([]), reversed(()))
+_SIZED_ITERATORS: frozenset[type] = frozenset(type(iter(x)) for x in _EXACT_LENGTH_SAMPLES)
+
+
+def _iterate(mapper: Callable[[Any], Iterable[Any]], item: Any) -> Iterator[Any]:
+    iterable = mapper(item)
+    if iterable is None:
+        raise TypeError("The mapper returned None")
+    return iter(iterable)
+
+
+def _none_element() -> TypeError:
+    return TypeError("The iterator returned a None element")
+
+
+class FlowableFlattenIterable(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
+    __slots__ = ("source", "mapper", "prefetch")
+
+    def __init__(self, source: Publisher[T], mapper: Callable[[T], Iterable[R]],
+                 prefetch: int) -> None:
+        self.source = source
+        self.mapper = mapper
+        self.prefetch = prefetch
+
+    def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
+        source = self.source
+        if isinstance(source, ScalarCallable):  # just(x) / empty(): no queue, no drain loop
+            x = source.call()
+            if x is None:
+                EmptySubscription.complete(subscriber)
+                return
+            try:
+                iterable = self.mapper(x)
+                if iterable is None:
+                    raise TypeError("The mapper returned None")
+            except Exception as e:
+                EmptySubscription.error(e, subscriber)
+                return
+            FlowableFromIterable(iterable).subscribe_actual(subscriber)
+            return
+        source.subscribe(FlattenIterableSubscriber(subscriber, self.mapper, self.prefetch))
+
+
+class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Generic[T, R]):
+    __slots__ = ("downstream", "mapper", "prefetch", "limit", "upstream", "queue",
+                 "source_mode", "requested", "wip", "errors", "failed", "done", "cancelled", "current",
+                 "sized", "consumed", "output_fused", "pending")
+
+    def __init__(self, downstream: Subscriber[R], mapper: Callable[[T], Iterable[R]],
+                 prefetch: int) -> None:
+        self.downstream = downstream
+        self.mapper = mapper
+        self.prefetch = prefetch
+        self.limit = prefetch - (prefetch >> 2)  # replenish after 75% were used
+        self.upstream: Subscription | None = None
+        self.queue: Any = None
+        self.source_mode = NONE
+        self.requested = AtomicLong()
+        self.wip = AtomicInteger()
+        self.errors = AtomicThrowable()
+        self.failed = False  # the upstream signalled an error (set before ``done``)
+        self.done = False
+        self.cancelled = False
+        # drain-loop state: the iterator being emitted, and whether length_hint is exact for it
+        self.current: Iterator[R] | None = None
+        self.sized = False
+        self.consumed = 0  # upstream items used up since the last replenishing request
+        self.output_fused = False
+        self.pending: Any = _NOTHING
+
+    # ---------------------------------------------------------------- upstream side
+    def on_subscribe(self, s: Subscription) -> None:
+        if not SubscriptionHelper.validate(self.upstream, s):
+            return
+        self.upstream = s
+        self.source_mode, self.queue = fuse_upstream(s, self.prefetch, ANY)  # mode first
+        if self.source_mode == SYNC:  # every item is there: no request, ever
+            self.done = True
+            self.downstream.on_subscribe(self)
+            return
+        self.downstream.on_subscribe(self)
+        s.request(self.prefetch)
+
+    def on_next(self, item: T) -> None:
+        if self.done:
+            return
+        if self.source_mode == NONE:  # ASYNC: the item is a "ready" signal
+            if item is None:  # §2.13
+                raise TypeError("on_next called with None")
+            if not self.queue.offer(item):
+                self.upstream.cancel()  # type: ignore[union-attr]
+                self.on_error(missing_backpressure())
+                return
+        self.drain()
+
+    def on_error(self, error: BaseException) -> None:
+        if self.done or not self.errors.try_add_throwable(error):
+            plugins.on_error(error)
+            return
+        self.failed = True
+        self.done = True
+        self.drain()
+
+    def on_complete(self) -> None:
+        if not self.done:
+            self.done = True
+            self.drain()
+
+    # ---------------------------------------------------------------- downstream side
+    def request(self, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):
+            BackpressureHelper.add(self.requested, n)
+            self.drain()
+
+    def cancel(self) -> None:
+        if self.cancelled:
+            return
+        self.cancelled = True
+        self.upstream.cancel()  # type: ignore[union-attr]
+        if not self.output_fused and self.wip.get_and_increment() == 0:
+            self.current = None  # no drain runs: the queue is ours to clear
+            self.queue.clear()
+
+    # ---------------------------------------------------------------- the drain loop
+    def _consumed_one(self) -> None:
+        """An upstream item was used up: replenish after ``limit`` of them (not in SYNC mode)."""
+        c = self.consumed + 1
+        if c == self.limit:
+            self.consumed = 0
+            self.upstream.request(c)  # type: ignore[union-attr]
+        else:
+            self.consumed = c
+
+    def _fail(self, error: BaseException) -> None:
+        """A user function (or the iterator) raised: cancel upstream, signal every error."""
+        self.cancelled = True
+        self.upstream.cancel()  # type: ignore[union-attr]
+        self.errors.try_add_throwable(error)
+        self.current = None
+        self.queue.clear()
+        self.errors.try_terminate_consumer(self.downstream)
+
+    def _check_terminated(self, d: bool, empty: bool) -> bool:
+        if self.cancelled:
+            self.current = None
+            self.queue.clear()
+            return True
+        if d:
+            if self.errors.get() is not None:  # not delayed: the rest is dropped
+                self.current = None
+                self.queue.clear()
+                self.errors.try_terminate_consumer(self.downstream)
+                return True
+            if empty:
+                self.downstream.on_complete()
+                return True
+        return False
+
+    def drain(self) -> None:
+        if self.wip.get_and_increment() != 0:
+            return
+        missed = 1
+        wip = self.wip
+        on_next = self.downstream.on_next
+        q = self.queue
+        poll = q.poll
+        mapper = self.mapper
+        requested = self.requested
+        sized_types = _SIZED_ITERATORS
+        replenish = self.source_mode != SYNC
+        it = self.current
+        sized = self.sized
+        while True:
+            if it is None:
+                d = self.done
+                try:
+                    t = poll()
+                except Exception as ex:
+                    self._fail(ex)
+                    return
+                if (t is None or self.cancelled or self.failed) and self._check_terminated(d, t is None):
+                    return
+                if t is not None:
+                    try:
+                        it = _iterate(mapper, t)
+                    except Exception as ex:
+                        self._fail(ex)
+                        return
+                    sized = type(it) in sized_types
+                    if sized and not length_hint(it):  # empty: next item
+                        it = None
+                        if replenish:
+                            self._consumed_one()
+                        continue
+                    self.current = it
+                    self.sized = sized
+
+            if it is not None:
+                r = requested.get()
+                e = 0
+                if sized:
+                    # the remaining length is exact: one loop over as many as are demanded
+                    k = length_hint(it)
+                    emitting = False  # tells the iterator's exceptions from the downstream's
+                    try:
+                        for v in islice(it, k if k <= r else r):
+                            if self.cancelled or self.failed:
+                                self._check_terminated(True, False)
+                                return
+                            if v is None:
+                                self._fail(_none_element())
+                                return
+                            emitting = True
+                            on_next(v)
+                            emitting = False
+                            e += 1
+                    except Exception as ex:
+                        if emitting:
+                            raise
+                        self._fail(ex)
+                        return
+                    if not length_hint(it):  # used up: known without pulling
+                        it = self.current = None
+                        if replenish:
+                            self._consumed_one()
+                while e != r and it is not None:
+                    if self.cancelled or self.failed:
+                        self._check_terminated(True, False)
+                        return
+                    try:
+                        v = next(it, _END)  # only with demand: never an element ahead of it
+                    except Exception as ex:
+                        self._fail(ex)
+                        return
+                    if v is _END:
+                        it = self.current = None
+                        if replenish:
+                            self._consumed_one()
+                        break
+                    if v is None:
+                        self._fail(_none_element())
+                        return
+                    on_next(v)
+                    e += 1
+                if e == r and self._check_terminated(self.done, it is None and q.is_empty()):
+                    return
+                if e != 0 and r != LONG_MAX:
+                    requested.add_and_get(-e)
+                if it is None:
+                    continue  # on to the next item's iterable
+
+            missed = wip.add_and_get(-missed)
+            if missed == 0:
+                return
+
+    # ---------------------------------------------------------------- fusion (downstream)
+    def request_fusion(self, mode: int) -> int:
+        # SYNC over a SYNC upstream; mapper is user code: not across a thread boundary
+        if (mode & SYNC) and not (mode & BOUNDARY) and self.source_mode == SYNC:
+            self.output_fused = True
+            return SYNC
+        return NONE
+
+    def poll(self) -> R | None:
+        while True:
+            it = self.current
+            if it is None:
+                t = self.queue.poll()
+                if t is None:
+                    return None
+                it = self.current = _iterate(self.mapper, t)
+            v = self.pending
+            if v is _NOTHING:
+                v = next(it, _END)
+            else:
+                self.pending = _NOTHING
+            if v is _END:
+                self.current = None
+                continue
+            if v is None:
+                raise _none_element()
+            return v
+
+    def is_empty(self) -> bool:
+        it = self.current
+        if it is not None:
+            v = self.pending
+            if v is _NOTHING:
+                v = self.pending = next(it, _END)  # read ahead: the next poll returns it
+            if v is not _END:
+                return False
+            self.current = None
+            self.pending = _NOTHING
+        # an upstream item may still map to an empty iterable: poll then returns None
+        return self.queue.is_empty()
+
+    def clear(self) -> None:
+        self.current = None
+        self.pending = _NOTHING
+        self.queue.clear()
