@@ -1,0 +1,296 @@
+"""Flowable.zip, zip_iterable and zip_with: the n-th items of several sources, combined.
+
+:class:`FlowableZip`: a :class:`ZipCoordinator` is the downstream's Subscription;
+one :class:`ZipSubscriber` per source asks it for ``buffer_size`` items, keeps
+them in a bounded queue and asks for more (what was taken, once that reaches
+``limit = buffer_size - buffer_size // 4``) as the drain takes them. An upstream
+``QueueSubscription`` is fused: SYNC (the drain polls the source itself, no
+request is made) or ASYNC (its queue replaces ours). One drain loop fills a
+``current`` slot per source with the head of its queue and, under demand,
+emits ``zipper(*current)`` (a tuple when ``zipper`` is None). A source that is
+done with an empty queue while its slot is empty ends the zip: the other
+sources are cancelled and the stream completes (even if they never end).
+Errors end the zip at once; with ``delay_error`` they wait until it cannot go
+on and are signalled together (a :class:`CompositeException` for several).
+Shared pieces: the sources are read (and checked) at each subscription by
+``sources_or_terminate`` (internal/helpers/sources_helper.py); the
+prefetching, fusion and replenishing of a source's subscriber are
+:class:`PrefetchingInnerSubscriber`'s (internal/subscribers/prefetching_inner.py).
+
+:class:`FlowableZipIterable` (``zip_with`` of an iterable): each upstream item
+is paired with the iterable's next element; the next one is taken right after,
+so the stream completes (cancelling the upstream) as soon as the iterable is
+exhausted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.flowable import Flowable
+from rxpy2.internal.atomic import AtomicInteger, AtomicLong
+from rxpy2.internal.fuseable import SYNC, HasUpstreamPublisher
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.exception_helper import AtomicThrowable
+from rxpy2.internal.helpers.sources_helper import sources_or_terminate
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.subscribers.basic import BasicSubscriber
+from rxpy2.internal.subscribers.drain_support import missing_backpressure
+from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
+from rxpy2.internal.subscriptions.empty import EmptySubscription
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+
+__all__ = ["FlowableZip", "FlowableZipIterable"]
+
+T = TypeVar("T")
+U = TypeVar("U")
+R = TypeVar("R")
+
+
+class FlowableZip(Flowable[R], Generic[R]):
+    __slots__ = ("sources", "zipper", "delay_error", "buffer_size")
+
+    def __init__(self, sources: Iterable[Publisher[Any]], zipper: Callable[..., R] | None,
+                 delay_error: bool, buffer_size: int) -> None:
+        self.sources = sources
+        self.zipper = zipper
+        self.delay_error = delay_error
+        self.buffer_size = buffer_size
+
+    def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
+        sources = sources_or_terminate(self.sources, subscriber)
+        if sources is None:
+            return
+        parent = ZipCoordinator(subscriber, self.zipper, len(sources), self.buffer_size,
+                                self.delay_error)
+        subscriber.on_subscribe(parent)
+        parent.subscribe(sources)
+
+
+class ZipCoordinator(Subscription, Generic[R]):
+    """The downstream's Subscription and the one drain loop over the sources' queues."""
+
+    __slots__ = ("downstream", "zipper", "subscribers", "current", "nones", "requested", "wip",
+                 "errors", "delay_error", "cancelled")
+
+    def __init__(self, downstream: Subscriber[R], zipper: Callable[..., R] | None, n: int,
+                 prefetch: int, delay_error: bool) -> None:
+        self.downstream = downstream
+        self.zipper = zipper
+        self.subscribers: list[ZipSubscriber[Any]] = [ZipSubscriber(self, prefetch)
+                                                     for _ in range(n)]
+        self.current: list[Any] = [None] * n  # the head of each source, None = not taken yet
+        self.nones: list[Any] = [None] * n  # to empty ``current`` in one step
+        self.requested = AtomicLong()
+        self.wip = AtomicInteger()
+        self.errors = AtomicThrowable()
+        self.delay_error = delay_error
+        self.cancelled = False
+
+    def subscribe(self, sources: tuple[Publisher[Any], ...]) -> None:
+        subs = self.subscribers
+        errors = self.errors
+        delay = self.delay_error
+        for i, p in enumerate(sources):
+            if self.cancelled or (not delay and errors.get() is not None):
+                return  # an earlier source failed (or the downstream cancelled): stop here
+            p.subscribe(subs[i])
+
+    def request(self, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):
+            BackpressureHelper.add(self.requested, n)
+            self.drain()
+
+    def cancel(self) -> None:
+        if self.cancelled:
+            return
+        self.cancelled = True
+        self.cancel_all()
+        if self.wip.get_and_increment() == 0:  # no drain runs: clearing is ours
+            self.clear()
+        # else the running drain sees ``cancelled`` and clears
+
+    def cancel_all(self) -> None:
+        for inner in self.subscribers:
+            inner.cancel()
+
+    def clear(self) -> None:
+        """Drop what is held (by the holder of the drain, which then never leaves it)."""
+        self.current[:] = self.nones
+        for inner in self.subscribers:
+            inner.clear()
+
+    def error(self, inner: ZipSubscriber[Any], error: BaseException) -> None:
+        if self.errors.try_add_throwable(error):
+            inner.done = True
+            self.drain()
+        else:
+            plugins.on_error(error)
+
+    def terminate(self) -> None:
+        """End the zip (from the drain): cancel every source, signal the error(s) or completion."""
+        self.cancelled = True  # no source is subscribed after this
+        self.cancel_all()
+        self.clear()
+        self.errors.try_terminate_consumer(self.downstream)
+
+    def drain(self) -> None:
+        wip = self.wip
+        if wip.get_and_increment() != 0:
+            return
+        missed = 1
+        a: Subscriber[Any] = self.downstream
+        subs = self.subscribers
+        values = self.current
+        nones = self.nones
+        requested = self.requested
+        errors = self.errors
+        delay = self.delay_error
+        zipper = self.zipper
+        while True:
+            r = requested.get()
+            e = 0
+            while True:
+                if self.cancelled:
+                    self.clear()
+                    return
+                if not delay and errors.get() is not None:
+                    self.terminate()
+                    return
+                # take the head of every queue whose slot is empty
+                empty = False
+                for j, inner in enumerate(subs):
+                    if values[j] is None:
+                        d = inner.done
+                        q = inner.queue
+                        v = None
+                        if q is not None:
+                            try:
+                                v = q.poll()
+                            except Exception as ex:  # a fused upstream's function raised
+                                errors.try_add_throwable(ex)
+                                inner.queue = None
+                                d = True
+                        if v is None:
+                            if d:  # this source is over: so is the zip
+                                self.terminate()
+                                return
+                            empty = True
+                        else:
+                            values[j] = v
+                if empty or e == r:
+                    break
+                try:
+                    out = zipper(*values) if zipper is not None else tuple(values)
+                except Exception as ex:
+                    errors.try_add_throwable(ex)
+                    self.terminate()
+                    return
+                if out is None:
+                    errors.try_add_throwable(TypeError("The zipper returned None"))
+                    self.terminate()
+                    return
+                values[:] = nones
+                a.on_next(out)
+                e += 1
+            if e != 0:
+                for inner in subs:  # replenish what was taken (inner.request(e) inlined)
+                    if inner.fusion_mode != SYNC:
+                        p = inner.produced + e
+                        if p >= inner.limit:
+                            inner.produced = 0
+                            inner.upstream.get().request(p)  # type: ignore[union-attr]
+                        else:
+                            inner.produced = p
+                if r != LONG_MAX:
+                    requested.add_and_get(-e)
+            missed = wip.add_and_get(-missed)
+            if missed == 0:
+                return
+
+
+class ZipSubscriber(PrefetchingInnerSubscriber[T], Generic[T]):
+    """One source of the zip: a bounded queue (or the fused source) the coordinator drains.
+
+    Prefetching, fusion, ``on_next``/``on_complete`` (queue, drain the coordinator),
+    replenishing (its ``request``, which the drain inlines) and ``cancel``:
+    :class:`PrefetchingInnerSubscriber` (internal/subscribers/prefetching_inner.py).
+    """
+
+    __slots__ = ()
+
+    parent: ZipCoordinator[Any]
+
+    def overflow(self) -> None:
+        self.cancel()
+        self.parent.error(self, missing_backpressure())
+
+    def on_error(self, error: BaseException) -> None:
+        if self.done:
+            plugins.on_error(error)
+            return
+        self.parent.error(self, error)
+
+
+class FlowableZipIterable(Flowable[R], HasUpstreamPublisher[T], Generic[T, U, R]):
+    __slots__ = ("source", "other", "zipper")
+
+    def __init__(self, source: Publisher[T], other: Iterable[U],
+                 zipper: Callable[[T, U], R] | None) -> None:
+        self.source = source
+        self.other = other
+        self.zipper = zipper
+
+    def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
+        try:
+            it = iter(self.other)
+            try:
+                first = next(it)
+            except StopIteration:  # nothing to pair with: the source is not even subscribed
+                EmptySubscription.complete(subscriber)
+                return
+        except Exception as e:
+            EmptySubscription.error(e, subscriber)
+            return
+        self.source.subscribe(ZipIterableSubscriber(subscriber, it, first, self.zipper))
+
+
+class ZipIterableSubscriber(BasicSubscriber[T, R], Generic[T, U, R]):
+    """Pairs each item with ``pending`` (the iterable's next element), then takes the next one."""
+
+    __slots__ = ("iterator", "pending", "zipper")
+
+    def __init__(self, downstream: Subscriber[R], iterator: Iterator[U], first: U,
+                 zipper: Callable[[T, U], R] | None) -> None:
+        super().__init__(downstream)
+        self.iterator = iterator
+        self.pending: U | None = first
+        self.zipper = zipper
+
+    def on_next(self, item: T) -> None:
+        if self.done:
+            return
+        u = self.pending
+        if u is None:
+            self.fail(TypeError("The iterable returned a None item"))
+            return
+        zipper = self.zipper
+        try:
+            v = zipper(item, u) if zipper is not None else (item, u)
+        except Exception as e:
+            self.fail(e)
+            return
+        if v is None:
+            self.fail(TypeError("The zipper returned None"))
+            return
+        self.downstream.on_next(v)
+        try:
+            self.pending = next(self.iterator)
+        except StopIteration:
+            self.pending = None
+            self.complete_early()
+        except Exception as e:
+            self.pending = None
+            self.fail(e)
