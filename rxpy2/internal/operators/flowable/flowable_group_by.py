@@ -1,0 +1,473 @@
+"""Flowable.group_by: one :class:`GroupedFlowable` per key, each with its own buffer.
+
+:class:`GroupBySubscriber` maps ``key(item)`` to a live group (``None`` is a key
+like any other). An item whose key has no live group creates one; new groups
+wait in the outer queue and are emitted under the outer's demand. Each group is
+a single-subscriber queue-drain (:class:`GroupState`) with its own demand; a
+second subscriber gets ``on_error(ProtocolViolationException)``.
+
+Backpressure: the upstream is asked for ``buffer_size`` items first, then one
+more for each item a group's subscriber consumed (or a group discarded) and for
+each group the outer emitted. A group that waits for the outer's demand, or
+whose subscriber does not request, keeps its items, and with them the upstream's
+buffer: groups must be consumed for the whole operator to proceed.
+
+Cancellation: cancelling the outer stops new groups (items of unknown keys are
+then dropped and replenished) but keeps the live groups running; cancelling a
+group removes it (a later item with its key starts a new group) and hands its
+buffered items back to the upstream's demand. The upstream is cancelled once
+the outer and every group are gone (``refs``, an
+:class:`~rxpy2.internal.helpers.upstream_ref_count.UpstreamRefCount`, counts
+the outer and each live group).
+
+Abandoned groups: a group that was not subscribed to by the time the outer's
+``on_next`` returned (the consumer ignored it, or keeps it for later) is
+abandoned at once: it leaves the map (a later item with its key starts a new
+group), completes, and its items are replenished at once, so it holds nobody
+up. A late subscriber of an abandoned group still receives the items it got
+before it was abandoned, then completion. Groups still queued when the outer
+is cancelled are cancelled (their items are replenished).
+
+Errors: an error from upstream, or from ``key``/``value`` (which cancels the
+upstream), goes to every live group and to the outer; ``value`` returning
+``None`` is a ``TypeError``. ``delay_error`` lets the queued groups (and each
+group's queued items) go out before the error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from threading import Lock
+from typing import Any, Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.exceptions import ProtocolViolationException
+from rxpy2.flowable import Flowable
+from rxpy2.flowables.grouped_flowable import GroupedFlowable
+from rxpy2.internal.atomic import AtomicBoolean, AtomicInteger, AtomicLong
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.sentinel import Sentinel
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
+from rxpy2.internal.queues import SpscLinkedArrayQueue
+from rxpy2.internal.subscriptions.empty import EmptySubscription
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+
+__all__ = ["FlowableGroupBy"]
+
+T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+NULL_KEY: Any = Sentinel("NULL_KEY")  # the map key of the group whose key is ``None``
+
+# GroupState.once
+FRESH = 0
+HAS_SUBSCRIBER = 1
+ABANDONED = 2
+
+
+class FlowableGroupBy(Flowable[GroupedFlowable[K, V]], HasUpstreamPublisher[T], Generic[T, K, V]):
+    __slots__ = ("source", "key_selector", "value_selector", "buffer_size", "delay_error")
+
+    def __init__(self, source: Publisher[T], key_selector: Callable[[T], K],
+                 value_selector: Callable[[T], V] | None, buffer_size: int,
+                 delay_error: bool) -> None:
+        self.source = source
+        self.key_selector = key_selector
+        self.value_selector = value_selector
+        self.buffer_size = buffer_size
+        self.delay_error = delay_error
+
+    def subscribe_actual(self, subscriber: Subscriber[GroupedFlowable[K, V]]) -> None:
+        self.source.subscribe(GroupBySubscriber(subscriber, self.key_selector, self.value_selector,
+                                                self.buffer_size, self.delay_error))
+
+
+class GroupBySubscriber(FlowableSubscriber[T], Subscription, Generic[T, K, V]):
+    """The upstream's subscriber and the outer stream's Subscription."""
+
+    __slots__ = ("downstream", "key_selector", "value_selector", "buffer_size", "delay_error",
+                 "groups", "groups_lock", "queue", "upstream", "refs", "requested", "wip",
+                 "error", "done", "finished")
+
+    def __init__(self, downstream: Subscriber[GroupedFlowable[K, V]],
+                 key_selector: Callable[[T], K], value_selector: Callable[[T], V] | None,
+                 buffer_size: int, delay_error: bool) -> None:
+        self.downstream = downstream
+        self.key_selector = key_selector
+        self.value_selector = value_selector
+        self.buffer_size = buffer_size
+        self.delay_error = delay_error
+        # read lock-free by the upstream's thread; changed under groups_lock
+        self.groups: dict[Any, GroupedUnicast[K, V]] = {}
+        self.groups_lock = Lock()
+        self.queue: SpscLinkedArrayQueue[GroupedUnicast[K, V]] = SpscLinkedArrayQueue(buffer_size)
+        self.upstream: Subscription | None = None
+        self.refs = UpstreamRefCount()  # the outer + each live group
+        self.requested = AtomicLong()
+        self.wip = AtomicInteger()
+        self.error: BaseException | None = None
+        self.done = False       # the upstream's terminal signal arrived (upstream side)
+        self.finished = False   # ... and the drain may deliver it
+
+    # ---- upstream side
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if SubscriptionHelper.validate(self.upstream, s):
+            self.upstream = s
+            self.downstream.on_subscribe(self)
+            s.request(self.buffer_size)
+
+    def on_next(self, item: T) -> None:
+        if self.done:
+            return
+        vs = self.value_selector
+        v: Any
+        try:
+            key = self.key_selector(item)
+            mk = NULL_KEY if key is None else key
+            group = self.groups.get(mk)  # an unhashable key raises here
+            v = item if vs is None else vs(item)
+        except Exception as e:
+            self._fail(e)
+            return
+        if v is None:
+            self._fail(TypeError("The value selector returned None"))
+            return
+        if group is not None and not group.state.gone:
+            group.state.on_next(v)
+            return
+        # a new group (or the key's group is leaving: it takes itself out of the map)
+        refs = self.refs
+        if refs.outer_cancelled.get() or not refs.acquire():
+            self.upstream.request(1)  # type: ignore[union-attr]  # dropped: keep the groups fed
+            return
+        group = GroupedUnicast(key, GroupState(self, key, self.buffer_size, self.delay_error))
+        with self.groups_lock:
+            self.groups[mk] = group
+        group.state.on_next(v)
+        self.queue.offer(group)
+        self.drain()
+
+    def _fail(self, e: BaseException) -> None:
+        self.upstream.cancel()  # type: ignore[union-attr]
+        self.on_error(e)
+
+    def _take_groups(self) -> list[GroupedUnicast[K, V]]:
+        with self.groups_lock:
+            gs = list(self.groups.values())
+            self.groups.clear()
+        return gs
+
+    def on_error(self, error: BaseException) -> None:
+        if self.done:
+            plugins.on_error(error)
+            return
+        self.done = True
+        for g in self._take_groups():
+            g.state.on_error(error)
+        self.error = error
+        self.finished = True
+        self.drain()
+
+    def on_complete(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        for g in self._take_groups():
+            g.state.on_complete()
+        self.finished = True
+        self.drain()
+
+    # ---- the outer stream's Subscription
+
+    def request(self, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):  # §3.9
+            BackpressureHelper.add(self.requested, n)
+            self.drain()
+
+    def cancel(self) -> None:
+        # no more groups; the live groups keep receiving their items
+        if self.refs.cancel_outer():
+            self._group_gone()
+            self.drain()  # the groups still queued are cancelled there
+
+    # ---- the groups' side
+
+    def cancel_group(self, key: Any, group: GroupedUnicast[K, V]) -> None:
+        """``group`` was cancelled or abandoned (called once per group)."""
+        mk = NULL_KEY if key is None else key
+        with self.groups_lock:
+            if self.groups.get(mk) is group:  # the key may have a newer group already
+                del self.groups[mk]
+        self._group_gone()
+
+    def _group_gone(self) -> None:
+        if self.refs.count.decrement_and_get() == 0:
+            self.upstream.cancel()  # type: ignore[union-attr]
+
+    def request_group(self, n: int) -> None:
+        """A group consumed or discarded ``n`` items: replenish the upstream."""
+        self.upstream.request(n)  # type: ignore[union-attr]
+
+    # ---- drain: new groups go out under the outer's demand
+
+    def drain(self) -> None:
+        wip = self.wip
+        if wip.get_and_increment() != 0:
+            return
+        missed = 1
+        q = self.queue
+        a = self.downstream
+        requested = self.requested
+        cancelled = self.refs.outer_cancelled
+        delay_error = self.delay_error
+        while True:
+            r = requested.get()
+            e = 0
+            while not cancelled.get():
+                d = self.finished
+                if d and not delay_error and self.error is not None:
+                    q.clear()  # those groups received the error already
+                    a.on_error(self.error)
+                    return  # terminal: the drain stays taken
+                if e == r:
+                    if d and q.is_empty():
+                        self._terminate(a)
+                        return
+                    break
+                g = q.poll()
+                if g is None:
+                    if d:
+                        self._terminate(a)
+                        return
+                    break
+                a.on_next(g)
+                e += 1
+                st = g.state
+                if st.try_abandon():  # nobody subscribed inside on_next
+                    st.abandon()
+            if cancelled.get():
+                while True:  # cancel the groups the outer will never see
+                    g = q.poll()
+                    if g is None:
+                        break
+                    g.state.cancel()
+            if e != 0:
+                if r != LONG_MAX:
+                    requested.add_and_get(-e)
+                self.upstream.request(e)  # type: ignore[union-attr]
+            missed = wip.add_and_get(-missed)
+            if missed == 0:
+                return
+
+    def _terminate(self, a: Subscriber[Any]) -> None:
+        ex = self.error
+        if ex is not None:
+            a.on_error(ex)
+        else:
+            a.on_complete()
+
+
+class GroupedUnicast(GroupedFlowable[K, V], Generic[K, V]):
+    """The group handed to the outer's subscriber; its one subscriber talks to ``state``."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, key: K, state: GroupState[K, V]) -> None:
+        super().__init__(key)
+        self.state = state
+        state.group = self
+
+    def subscribe_actual(self, subscriber: Subscriber[V]) -> None:
+        self.state.subscribe(subscriber)
+
+
+class GroupState(Subscription, Generic[K, V]):
+    """One group's buffer, demand and single subscriber (a queue-drain).
+
+    Items are replenished to the upstream when the subscriber consumes them or
+    when they are discarded (cancel, terminal). An abandoned group replenishes
+    every item as it arrives: ``credited`` counts the items at the head of the
+    queue that were replenished already (only the drain touches it).
+    """
+
+    __slots__ = ("parent", "key", "group", "queue", "delay_error", "requested", "wip",
+                 "done", "error", "cancelled", "once", "left", "gone", "actual", "abandoned",
+                 "finished", "credited")
+
+    def __init__(self, parent: GroupBySubscriber[Any, K, V], key: K, buffer_size: int,
+                 delay_error: bool) -> None:
+        self.parent = parent
+        self.key = key
+        self.group: GroupedUnicast[K, V] | None = None
+        self.queue: SpscLinkedArrayQueue[V] = SpscLinkedArrayQueue(buffer_size)
+        self.delay_error = delay_error
+        self.requested = AtomicLong()
+        self.wip = AtomicInteger()
+        self.done = False
+        self.error: BaseException | None = None
+        self.cancelled = False
+        self.once = AtomicInteger(FRESH)
+        self.left = AtomicBoolean()  # the parent was told this group is gone
+        self.gone = False  # cancelled or abandoned: new items of the key need a new group
+        self.actual: Subscriber[V] | None = None
+        self.abandoned = False
+        self.finished = False  # the terminal signal went to the subscriber
+        self.credited = 0
+
+    # ---- Publisher side
+
+    def subscribe(self, subscriber: Subscriber[V]) -> None:
+        once = self.once
+        while True:
+            s = once.get()
+            if s & HAS_SUBSCRIBER:
+                break
+            if once.compare_and_set(s, s | HAS_SUBSCRIBER):
+                subscriber.on_subscribe(self)
+                self.actual = subscriber
+                if self.cancelled:
+                    self.actual = None  # §3.13: cancelled inside on_subscribe
+                self.drain()
+                return
+        EmptySubscription.error(ProtocolViolationException(
+            "A GroupedFlowable allows only a single Subscriber"), subscriber)
+
+    # ---- from the parent
+
+    def on_next(self, item: V) -> None:
+        self.queue.offer(item)
+        self.drain()
+
+    def on_error(self, error: BaseException) -> None:
+        self.error = error
+        self.done = True
+        self.drain()
+
+    def on_complete(self) -> None:
+        self.done = True
+        self.drain()
+
+    def try_abandon(self) -> bool:
+        once = self.once
+        return once.get() == FRESH and once.compare_and_set(FRESH, ABANDONED)
+
+    def abandon(self) -> None:
+        self.gone = True
+        self.abandoned = True
+        self._leave()
+        self.on_complete()  # drains: the items are replenished there
+
+    def _leave(self) -> None:
+        if not self.left.get() and self.left.compare_and_set(False, True):
+            self.parent.cancel_group(self.key, self.group)  # type: ignore[arg-type]
+
+    # ---- Subscription
+
+    def request(self, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):  # §3.9
+            BackpressureHelper.add(self.requested, n)
+            self.drain()
+
+    def cancel(self) -> None:
+        if self.cancelled:
+            return
+        self.gone = True
+        self.cancelled = True
+        self._leave()  # once, even when two threads cancel at the same time
+        self.actual = None  # §3.13
+        self.drain()  # discards (and replenishes) what is buffered
+
+    # ---- drain
+
+    def drain(self) -> None:
+        wip = self.wip
+        if wip.get_and_increment() != 0:
+            return
+        missed = 1
+        while True:
+            self._drain_pass()
+            missed = wip.add_and_get(-missed)
+            if missed == 0:
+                return
+
+    def _drain_pass(self) -> None:
+        q = self.queue
+        if self.abandoned:
+            n = len(q) - self.credited
+            if n > 0:
+                self.credited += n
+                self.parent.request_group(n)
+        if self.finished or self.cancelled:
+            self._discard()
+            return
+        a = self.actual
+        if a is None:
+            return
+        requested = self.requested
+        r = requested.get()
+        e = 0
+        fresh = 0  # consumed items not replenished yet
+        credited = self.credited
+        delay_error = self.delay_error
+        poll = q.poll
+        on_next = a.on_next
+        while not self.cancelled:
+            d = self.done
+            if d and not delay_error and self.error is not None:
+                self.credited = credited
+                self._finish(a)
+                break
+            if e == r:
+                if d and q.is_empty():
+                    self.credited = credited
+                    self._finish(a)
+                break
+            v = poll()
+            if v is None:
+                if d:
+                    self.credited = credited
+                    self._finish(a)
+                break
+            if credited:
+                credited -= 1
+            else:
+                fresh += 1
+            on_next(v)
+            e += 1
+        self.credited = credited
+        if e != 0 and r != LONG_MAX:
+            requested.add_and_get(-e)
+        if fresh:
+            self.parent.request_group(fresh)
+        if self.finished or self.cancelled:
+            self._discard()
+
+    def _finish(self, a: Subscriber[V]) -> None:
+        self.finished = True
+        self.actual = None
+        ex = self.error
+        if ex is not None:
+            a.on_error(ex)
+        else:
+            a.on_complete()
+
+    def _discard(self) -> None:
+        """Drop what is buffered; the items not replenished yet are replenished now."""
+        q = self.queue
+        n = 0
+        while q.poll() is not None:
+            if self.credited:
+                self.credited -= 1
+            else:
+                n += 1
+        if n:
+            self.parent.request_group(n)
+
+    def __repr__(self) -> str:
+        return f"GroupState(key={self.key!r})"

@@ -1,0 +1,231 @@
+"""Flowable.window(boundary): a new window at each item of the ``boundary`` Publisher.
+
+The first window opens at subscription; each boundary item closes the current
+window and opens the next. The boundary's completion completes the window and
+the outer stream (and cancels the source); its error, or the source's, goes to
+the window and the outer (and cancels the other side). Source and boundary are
+both requested without bound; their signals meet in one queue and a drain loop.
+A window is emitted only under the downstream's demand: a window that finds none
+fails the stream with ``MissingBackpressureException``. Each window is an
+unbounded :class:`UnicastProcessor`. Cancelling the outer stream stops the
+boundary and new windows but keeps the open window running (a terminal signal
+then goes to it only); the source is cancelled once the outer and the open
+window are done with (``refs``: an
+:class:`~rxpy2.internal.helpers.upstream_ref_count.UpstreamRefCount`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.flowable import Flowable
+from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.exception_helper import AtomicThrowable
+from rxpy2.internal.helpers.sentinel import Sentinel
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
+from rxpy2.internal.queues import MpscLinkedQueue
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.processors.unicast_processor import UnicastProcessor
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+
+__all__ = ["FlowableWindowBoundary"]
+
+T = TypeVar("T")
+
+
+NEXT_WINDOW: Any = Sentinel("NEXT_WINDOW")
+
+
+class FlowableWindowBoundary(Flowable[Flowable[T]], HasUpstreamPublisher[T], Generic[T]):
+    __slots__ = ("source", "boundary", "buffer_size")
+
+    def __init__(self, source: Publisher[T], boundary: Publisher[Any], buffer_size: int) -> None:
+        self.source = source
+        self.boundary = boundary
+        self.buffer_size = buffer_size
+
+    def subscribe_actual(self, subscriber: Subscriber[Flowable[T]]) -> None:
+        parent: WindowBoundaryMainSubscriber[T] = WindowBoundaryMainSubscriber(
+            subscriber, self.buffer_size)
+        subscriber.on_subscribe(parent)
+        parent.inner_next()  # the first window
+        self.boundary.subscribe(parent.boundary_subscriber)
+        self.source.subscribe(parent)
+
+
+class WindowBoundaryMainSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+    __slots__ = ("downstream", "buffer_size", "boundary_subscriber", "upstream", "refs",
+                 "queue", "errors", "requested", "wip", "done", "window", "emitted")
+
+    def __init__(self, downstream: Subscriber[Flowable[T]], buffer_size: int) -> None:
+        self.downstream = downstream
+        self.buffer_size = buffer_size
+        self.boundary_subscriber = WindowBoundaryInnerSubscriber(self)
+        self.upstream: AtomicReference[Subscription] = AtomicReference()
+        self.refs = UpstreamRefCount()  # the outer + the open window
+        self.queue: MpscLinkedQueue[Any] = MpscLinkedQueue()
+        self.errors = AtomicThrowable()
+        self.requested = AtomicLong()
+        self.wip = AtomicInteger()
+        self.done = False
+        self.window: UnicastProcessor[T] | None = None
+        self.emitted = 0
+
+    # ---- the source
+
+    def on_subscribe(self, s: Subscription) -> None:
+        SubscriptionHelper.set_once_request(self.upstream, s, LONG_MAX)
+
+    def on_next(self, item: T) -> None:
+        self.queue.offer(item)
+        self.drain()
+
+    def on_error(self, error: BaseException) -> None:
+        self.boundary_subscriber.dispose()
+        if self.errors.try_add_throwable(error):
+            self.done = True
+            self.drain()
+        else:
+            plugins.on_error(error)
+
+    def on_complete(self) -> None:
+        self.boundary_subscriber.dispose()
+        self.done = True
+        self.drain()
+
+    # ---- the boundary
+
+    def inner_next(self) -> None:
+        self.queue.offer(NEXT_WINDOW)
+        self.drain()
+
+    def inner_error(self, error: BaseException) -> None:
+        SubscriptionHelper.cancel(self.upstream)
+        if self.errors.try_add_throwable(error):
+            self.done = True
+            self.drain()
+        else:
+            plugins.on_error(error)
+
+    def inner_complete(self) -> None:
+        SubscriptionHelper.cancel(self.upstream)
+        self.done = True
+        self.drain()
+
+    # ---- the outer stream's Subscription
+
+    def request(self, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):  # §3.9
+            BackpressureHelper.add(self.requested, n)
+
+    def cancel(self) -> None:
+        # no more windows; the open one keeps receiving items
+        if self.refs.cancel_outer():
+            self.boundary_subscriber.dispose()
+            self.window_done()
+
+    def window_done(self) -> None:
+        """The outer was cancelled, or a window completed or was cancelled."""
+        if self.refs.count.decrement_and_get() == 0:
+            SubscriptionHelper.cancel(self.upstream)
+
+    # ---- drain
+
+    def drain(self) -> None:
+        wip = self.wip
+        if wip.get_and_increment() != 0:
+            return
+        missed = 1
+        a = self.downstream
+        q = self.queue
+        errors = self.errors
+        refs = self.refs
+        windows = refs.count
+        outer_cancelled = refs.outer_cancelled
+        while True:
+            while True:
+                if windows.get() == 0:  # the outer and the windows are gone
+                    q.clear()
+                    self.window = None
+                    return
+                w = self.window
+                d = self.done
+                if d and errors.get() is not None:
+                    q.clear()
+                    ex = errors.terminate()
+                    self.window = None
+                    if w is not None:
+                        w.on_error(ex)  # type: ignore[arg-type]
+                    if not outer_cancelled.get():
+                        a.on_error(ex)  # type: ignore[arg-type]
+                    return
+                v = q.poll()
+                if v is None:
+                    if d:
+                        self.window = None
+                        if w is not None:
+                            w.on_complete()
+                        if not outer_cancelled.get():
+                            a.on_complete()
+                        return
+                    break
+                if v is not NEXT_WINDOW:
+                    w.on_next(v)  # type: ignore[union-attr]
+                    continue
+                if w is not None:
+                    self.window = None
+                    w.on_complete()
+                if not outer_cancelled.get() and refs.acquire():
+                    w = self.window = UnicastProcessor(self.buffer_size, self.window_done)
+                    if self.emitted != self.requested.get():
+                        self.emitted += 1
+                        a.on_next(w)
+                    else:
+                        SubscriptionHelper.cancel(self.upstream)
+                        self.boundary_subscriber.dispose()
+                        errors.try_add_throwable(MissingBackpressureException(
+                            "Could not emit a window due to lack of requests"))
+                        self.done = True
+            missed = wip.add_and_get(-missed)
+            if missed == 0:
+                return
+
+
+class WindowBoundaryInnerSubscriber(FlowableSubscriber[Any]):
+    """The boundary's subscriber: requests everything, each item opens a new window."""
+
+    __slots__ = ("parent", "upstream", "done")
+
+    def __init__(self, parent: WindowBoundaryMainSubscriber[Any]) -> None:
+        self.parent = parent
+        self.upstream: AtomicReference[Subscription] = AtomicReference()
+        self.done = False
+
+    def on_subscribe(self, s: Subscription) -> None:
+        SubscriptionHelper.set_once_request(self.upstream, s, LONG_MAX)
+
+    def on_next(self, item: Any) -> None:
+        if self.done:
+            return
+        self.parent.inner_next()
+
+    def on_error(self, error: BaseException) -> None:
+        if self.done:
+            plugins.on_error(error)
+            return
+        self.done = True
+        self.parent.inner_error(error)
+
+    def on_complete(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        self.parent.inner_complete()
+
+    def dispose(self) -> None:
+        SubscriptionHelper.cancel(self.upstream)

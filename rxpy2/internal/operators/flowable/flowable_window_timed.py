@@ -1,0 +1,455 @@
+"""Flowable.window_time: windows of ``timespan`` seconds (or of at most ``count`` items).
+
+Three subscribers:
+
+* exact, unbounded (``timeskip == timespan``, no ``count``): a periodic timer
+  closes the current window and opens the next one.
+* exact, bounded (``count``): a window also closes after ``count`` items; with
+  ``restart`` the timer then starts over for the new window (a tick of an older
+  timer is ignored), otherwise it keeps its period.
+* skip (``timeskip != timespan``): a window opens every ``timeskip`` seconds and
+  closes ``timespan`` seconds after it opened; they overlap when ``timeskip <
+  timespan``, and the items between them are dropped when ``timeskip > timespan``.
+
+The upstream is requested without bound. Items, timer ticks and terminal
+signals meet in one queue and a drain loop, the only place that touches the
+windows. A window is emitted only under the downstream's demand: a window that
+finds none (the first one included) fails the stream with
+``MissingBackpressureException`` and cancels the upstream. Each window is an
+unbounded :class:`UnicastProcessor`. Cancelling the outer stream stops new
+windows but keeps the open ones running until they close (a terminal signal
+then goes to them only); the upstream is cancelled once the outer and every
+open window are done with (``refs``: an
+:class:`~rxpy2.internal.helpers.upstream_ref_count.UpstreamRefCount`).
+
+The three share :class:`_AbstractWindowSubscriber` (demand, the first window,
+lack of demand, the terminal signal, cancellation; ``on_error``/``on_complete``
+from :class:`~rxpy2.internal.subscribers.drain_support.DrainTerminalsMixin`); the
+two exact ones also :class:`_ExactWindowSubscriber` (one window, its timer, the
+step to the next window). Each keeps its own drain loop: the items' path
+differs (the bounded one counts items) and a shared loop would cost a call per item.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from rxpy2.disposables import SerialDisposable
+from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.flowable import Flowable
+from rxpy2.internal.atomic import AtomicInteger, AtomicLong
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.sentinel import Sentinel
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
+from rxpy2.internal.queues import MpscLinkedQueue
+from rxpy2.internal.subscribers.drain_support import DrainTerminalsMixin
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.processors.unicast_processor import UnicastProcessor
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.schedulers.scheduler import Scheduler, Worker
+
+__all__ = ["FlowableWindowTimed"]
+
+T = TypeVar("T")
+
+# timer signals in the queue of items (never items themselves)
+NEXT_WINDOW: Any = Sentinel("NEXT_WINDOW")
+WINDOW_OPEN: Any = Sentinel("WINDOW_OPEN")
+WINDOW_CLOSE: Any = Sentinel("WINDOW_CLOSE")
+
+
+def missing_backpressure(index: int) -> MissingBackpressureException:
+    return MissingBackpressureException(
+        f"Could not emit window #{index} due to lack of requests: the downstream must be "
+        "ready to consume windows")
+
+
+class FlowableWindowTimed(Flowable[Flowable[T]], HasUpstreamPublisher[T], Generic[T]):
+    __slots__ = ("source", "timespan", "timeskip", "scheduler", "max_size", "restart",
+                 "buffer_size")
+
+    def __init__(self, source: Publisher[T], timespan: float, timeskip: float,
+                 scheduler: Scheduler, max_size: int | None, restart: bool,
+                 buffer_size: int) -> None:
+        self.source = source
+        self.timespan = timespan
+        self.timeskip = timeskip
+        self.scheduler = scheduler
+        self.max_size = max_size
+        self.restart = restart
+        self.buffer_size = buffer_size
+
+    def subscribe_actual(self, subscriber: Subscriber[Flowable[T]]) -> None:
+        if self.timespan == self.timeskip:
+            if self.max_size is None:
+                self.source.subscribe(WindowExactUnboundedSubscriber(
+                    subscriber, self.timespan, self.scheduler, self.buffer_size))
+            else:
+                self.source.subscribe(WindowExactBoundedSubscriber(
+                    subscriber, self.timespan, self.scheduler, self.buffer_size,
+                    self.max_size, self.restart))
+        else:
+            self.source.subscribe(WindowSkipSubscriber(
+                subscriber, self.timespan, self.timeskip, self.scheduler.create_worker(),
+                self.buffer_size))
+
+
+class _AbstractWindowSubscriber(DrainTerminalsMixin, FlowableSubscriber[T], Subscription,
+                                Generic[T]):
+    """The parts the three share: the queue, demand, the count of live parties, the end.
+
+    A subclass implements ``first_window``, ``take_windows`` (remove and return the
+    open windows; the drain's), ``cleanup_resources`` (the timers) and ``drain``.
+    """
+
+    __slots__ = ("downstream", "queue", "timespan", "buffer_size", "requested", "emitted",
+                 "done", "error", "upstream", "refs", "upstream_cancelled", "wip")
+
+    def __init__(self, downstream: Subscriber[Flowable[T]], timespan: float,
+                 buffer_size: int) -> None:
+        self.downstream = downstream
+        self.queue: MpscLinkedQueue[Any] = MpscLinkedQueue()
+        self.timespan = timespan
+        self.buffer_size = buffer_size
+        self.requested = AtomicLong()
+        self.emitted = 0  # windows emitted (the drain's)
+        self.done = False
+        self.error: BaseException | None = None
+        self.upstream: Subscription | None = None
+        self.refs = UpstreamRefCount()  # the outer + each open window
+        self.upstream_cancelled = False
+        self.wip = AtomicInteger()
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if SubscriptionHelper.validate(self.upstream, s):
+            self.upstream = s
+            self.downstream.on_subscribe(self)
+            self.create_first_window()
+
+    def create_first_window(self) -> None:
+        """Emit the first window (or fail for lack of demand), start the timer, request."""
+        if self.refs.outer_cancelled.get():
+            return
+        if self.requested.get() != 0:
+            self.emitted = 1
+            self.first_window()
+            self.upstream.request(LONG_MAX)  # type: ignore[union-attr]
+        else:
+            self.lack_of_requests()
+
+    def first_window(self) -> None:
+        raise NotImplementedError
+
+    def take_windows(self) -> list[UnicastProcessor[T]]:
+        raise NotImplementedError
+
+    def cleanup_resources(self) -> None:
+        raise NotImplementedError
+
+    def drain(self) -> None:
+        raise NotImplementedError
+
+    def new_window(self) -> UnicastProcessor[T]:
+        self.refs.count.get_and_increment()
+        return UnicastProcessor(self.buffer_size, self.window_done)
+
+    def on_next(self, item: T) -> None:
+        if self.done:
+            return
+        self.queue.offer(item)
+        self.drain()
+
+    def request(self, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):  # §3.9
+            BackpressureHelper.add(self.requested, n)
+
+    def cancel(self) -> None:
+        # no more windows; the open ones stay until they close
+        if self.refs.cancel_outer():
+            self.window_done()
+
+    def window_done(self) -> None:
+        """The outer was cancelled, or a window closed or was cancelled."""
+        if self.refs.count.decrement_and_get() == 0:
+            self.cleanup_resources()
+            self.upstream.cancel()  # type: ignore[union-attr]
+            self.upstream_cancelled = True
+            self.drain()
+
+    def lack_of_requests(self) -> None:
+        """No demand for the next window: fail the open windows and the outer (the drain's)."""
+        ex = missing_backpressure(self.emitted)
+        self.upstream.cancel()  # type: ignore[union-attr]
+        self.cleanup_resources()
+        self.upstream_cancelled = True
+        for w in self.take_windows():
+            w.on_error(ex)
+        self.downstream.on_error(ex)
+
+    def terminate(self) -> None:
+        """The upstream ended and the queue is empty: end the open windows and the outer
+        (unless cancelled), release the timers (the drain's)."""
+        ws = self.take_windows()
+        ex = self.error
+        if ex is not None:
+            for w in ws:
+                w.on_error(ex)
+            if not self.refs.outer_cancelled.get():  # read after the windows heard it
+                self.downstream.on_error(ex)
+        else:
+            for w in ws:
+                w.on_complete()
+            if not self.refs.outer_cancelled.get():
+                self.downstream.on_complete()
+        self.cleanup_resources()
+        self.upstream_cancelled = True
+
+
+class _ExactWindowSubscriber(_AbstractWindowSubscriber[T], Generic[T]):
+    """One window at a time, closed by the timer; ``worker`` only with ``restart``."""
+
+    __slots__ = ("scheduler", "worker", "window", "timer")
+
+    def __init__(self, downstream: Subscriber[Flowable[T]], timespan: float,
+                 scheduler: Scheduler, buffer_size: int, worker: Worker | None) -> None:
+        super().__init__(downstream, timespan, buffer_size)
+        self.scheduler = scheduler
+        self.worker = worker
+        self.window: UnicastProcessor[T] | None = None
+        self.timer = SerialDisposable()
+
+    def timer_task(self) -> Callable[[], None]:
+        raise NotImplementedError
+
+    def first_window(self) -> None:
+        w = self.window = self.new_window()
+        self.downstream.on_next(w)
+        ts = self.timespan
+        task = self.timer_task()
+        if self.worker is not None:
+            self.timer.replace(self.worker.schedule_periodically(task, ts, ts))
+        else:
+            self.timer.replace(self.scheduler.schedule_periodically_direct(task, ts, ts))
+
+    def take_windows(self) -> list[UnicastProcessor[T]]:
+        w = self.window
+        if w is None:
+            return []
+        self.window = None
+        return [w]
+
+    def cleanup_resources(self) -> None:
+        self.timer.dispose()
+        if self.worker is not None:
+            self.worker.dispose()
+
+    def next_window(self) -> None:
+        """Complete the current window; emit the next one under demand (the drain's)."""
+        w = self.window
+        if w is not None:
+            self.window = None
+            w.on_complete()
+        if self.refs.outer_cancelled.get():
+            self.cleanup_resources()
+            return
+        if self.requested.get() == self.emitted:
+            self.lack_of_requests()
+            return
+        self.emitted += 1
+        w = self.window = self.new_window()
+        self.downstream.on_next(w)
+        worker = self.worker
+        if worker is not None:  # restart: the new window gets a fresh timer
+            ts = self.timespan
+            self.timer.set(worker.schedule_periodically(_Boundary(self, self.emitted), ts, ts))
+
+
+class WindowExactUnboundedSubscriber(_ExactWindowSubscriber[T], Generic[T]):
+    __slots__ = ()
+
+    def __init__(self, downstream: Subscriber[Flowable[T]], timespan: float,
+                 scheduler: Scheduler, buffer_size: int) -> None:
+        super().__init__(downstream, timespan, scheduler, buffer_size, None)
+
+    def timer_task(self) -> Callable[[], None]:
+        return self._tick
+
+    def _tick(self) -> None:
+        self.queue.offer(NEXT_WINDOW)
+        self.drain()
+
+    def drain(self) -> None:
+        wip = self.wip
+        if wip.get_and_increment() != 0:
+            return
+        missed = 1
+        q = self.queue
+        while True:
+            while True:
+                if self.upstream_cancelled:
+                    q.clear()
+                    self.take_windows()  # dropped
+                    break
+                d = self.done
+                o = q.poll()
+                if o is None:
+                    if d:
+                        self.terminate()
+                        continue
+                    break
+                if o is NEXT_WINDOW:
+                    self.next_window()
+                    continue
+                w = self.window
+                if w is not None:
+                    w.on_next(o)
+            missed = wip.add_and_get(-missed)
+            if missed == 0:
+                return
+
+
+class _Boundary:
+    """A tick of the bounded window's timer; ``index`` is the window it was started for."""
+
+    __slots__ = ("parent", "index")
+
+    def __init__(self, parent: _ExactWindowSubscriber[Any], index: int) -> None:
+        self.parent = parent
+        self.index = index
+
+    def __call__(self) -> None:
+        p = self.parent
+        p.queue.offer(self)
+        p.drain()
+
+
+class WindowExactBoundedSubscriber(_ExactWindowSubscriber[T], Generic[T]):
+    __slots__ = ("max_size", "restart", "count")
+
+    def __init__(self, downstream: Subscriber[Flowable[T]], timespan: float,
+                 scheduler: Scheduler, buffer_size: int, max_size: int, restart: bool) -> None:
+        super().__init__(downstream, timespan, scheduler, buffer_size,
+                         scheduler.create_worker() if restart else None)
+        self.max_size = max_size
+        self.restart = restart
+        self.count = 0  # items in the current window
+
+    def timer_task(self) -> Callable[[], None]:
+        return _Boundary(self, 1)
+
+    def drain(self) -> None:
+        wip = self.wip
+        if wip.get_and_increment() != 0:
+            return
+        missed = 1
+        q = self.queue
+        while True:
+            while True:
+                if self.upstream_cancelled:
+                    q.clear()
+                    self.take_windows()  # dropped
+                    break
+                d = self.done
+                o = q.poll()
+                if o is None:
+                    if d:
+                        self.terminate()
+                        continue
+                    break
+                if isinstance(o, _Boundary) and o.parent is self:
+                    if not self.restart or o.index == self.emitted:
+                        self.count = 0
+                        self.next_window()
+                    continue
+                w = self.window
+                if w is not None:
+                    w.on_next(o)
+                    c = self.count + 1
+                    if c == self.max_size:
+                        self.count = 0
+                        self.next_window()
+                    else:
+                        self.count = c
+            missed = wip.add_and_get(-missed)
+            if missed == 0:
+                return
+
+
+class WindowSkipSubscriber(_AbstractWindowSubscriber[T], Generic[T]):
+    __slots__ = ("timeskip", "worker", "windows")
+
+    def __init__(self, downstream: Subscriber[Flowable[T]], timespan: float, timeskip: float,
+                 worker: Worker, buffer_size: int) -> None:
+        super().__init__(downstream, timespan, buffer_size)
+        self.timeskip = timeskip
+        self.worker = worker
+        self.windows: list[UnicastProcessor[T]] = []  # open, oldest first
+
+    def first_window(self) -> None:
+        w = self.new_window()
+        self.windows.append(w)
+        self.downstream.on_next(w)
+        self.worker.schedule(self._close, self.timespan)
+        ts = self.timeskip
+        self.worker.schedule_periodically(self._open, ts, ts)
+
+    def _open(self) -> None:
+        self.queue.offer(WINDOW_OPEN)
+        self.drain()
+
+    def _close(self) -> None:
+        self.queue.offer(WINDOW_CLOSE)
+        self.drain()
+
+    def take_windows(self) -> list[UnicastProcessor[T]]:
+        ws = list(self.windows)
+        self.windows.clear()
+        return ws
+
+    def cleanup_resources(self) -> None:
+        self.worker.dispose()
+
+    def drain(self) -> None:
+        wip = self.wip
+        if wip.get_and_increment() != 0:
+            return
+        missed = 1
+        q = self.queue
+        a = self.downstream
+        windows = self.windows
+        while True:
+            while True:
+                if self.upstream_cancelled:
+                    q.clear()
+                    windows.clear()
+                    break
+                d = self.done
+                o = q.poll()
+                if o is None:
+                    if d:
+                        self.terminate()
+                        continue
+                    break
+                if o is WINDOW_OPEN:
+                    if not self.refs.outer_cancelled.get():
+                        if self.requested.get() == self.emitted:
+                            self.lack_of_requests()
+                            continue
+                        self.emitted += 1
+                        w = self.new_window()
+                        windows.append(w)
+                        a.on_next(w)
+                        self.worker.schedule(self._close, self.timespan)
+                    continue
+                if o is WINDOW_CLOSE:
+                    if windows:
+                        windows.pop(0).on_complete()
+                    continue
+                for w in windows:
+                    w.on_next(o)
+            missed = wip.add_and_get(-missed)
+            if missed == 0:
+                return
