@@ -17,7 +17,7 @@ from rxpy2.exceptions import (
     UndeliverableException,
 )
 from rxpy2.flowable import Flowable
-from rxpy2.flowables import ConnectableFlowable
+from rxpy2.flowables import ConnectableFlowable, GroupedFlowable
 from rxpy2.maybe import Maybe
 from rxpy2.notification import Notification
 from rxpy2.observers import (
@@ -26,6 +26,7 @@ from rxpy2.observers import (
     MaybeObserver,
     SingleObserver,
 )
+from rxpy2.parallel import ParallelFlowable
 from rxpy2.processors import (
     AsyncProcessor,
     BehaviorProcessor,
@@ -61,11 +62,13 @@ __all__ = [
     "FlowableEmitter",
     "FlowableProcessor",
     "FlowableSubscriber",
+    "GroupedFlowable",
     "Maybe",
     "MaybeObserver",
     "MissingBackpressureException",
     "Notification",
     "OnErrorNotImplementedException",
+    "ParallelFlowable",
     "Processor",
     "ProtocolViolationException",
     "PublishProcessor",

@@ -1,0 +1,300 @@
+"""Flowable.parallel: hand the items of one Publisher out to ``parallelism`` rails.
+
+One dispatcher subscribes to the source. It asks it for ``prefetch`` items, keeps
+them in a queue of at most ``prefetch``, and asks for ``limit = prefetch -
+prefetch // 4`` more each time that many were handed out (a stable request
+pattern, whatever the rails request). Each rail has its own request counter
+(only the rail's requests raise it) and an emitted count (only the drain raises
+it); the drain goes round the rails from where it stopped and gives the next
+item to the next rail whose emitted count is below its requested count, skipping
+rails without demand; when no rail has demand the items wait in the queue.
+
+Completion reaches every rail once the queue is empty; an error reaches every
+rail at once (the items still in the queue are dropped). A rail that cancels is
+skipped from then on; when every rail has cancelled, the source is cancelled.
+The drain only starts once every rail got its ``on_subscribe``.
+
+Fusion: a source ``QueueSubscription`` is asked for ``ANY | BOUNDARY`` (the drain
+may run on a rail's thread). SYNC: the drain polls the source directly and never
+requests; ASYNC: the source's queue is polled instead of our own.
+
+The negotiation (``fuse_upstream``) and ``on_error``/``on_complete``
+(``DrainTerminalsMixin``) are shared: :mod:`rxpy2.internal.subscribers.drain_support`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+from rxpy2.internal.atomic import AtomicBoolean, AtomicInteger, AtomicLong
+from rxpy2.internal.fuseable import NONE, SYNC
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.subscribers.drain_support import (
+    DrainTerminalsMixin,
+    fuse_upstream,
+    missing_backpressure,
+)
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.parallel.parallel_flowable import ParallelFlowable
+from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+
+__all__ = ["ParallelFromPublisher"]
+
+T = TypeVar("T")
+
+
+class ParallelFromPublisher(ParallelFlowable[T], Generic[T]):
+    __slots__ = ("source", "_parallelism", "prefetch")
+
+    def __init__(self, source: Publisher[T], parallelism: int, prefetch: int) -> None:
+        self.source = source
+        self._parallelism = parallelism
+        self.prefetch = prefetch
+
+    @property
+    def parallelism(self) -> int:
+        return self._parallelism
+
+    def subscribe_actual(self, subscribers: list[Subscriber[T]]) -> None:
+        self.source.subscribe(ParallelDispatcher(subscribers, self.prefetch))
+
+
+class RailSubscription(Subscription):
+    """The Subscription of one rail: its own request counter and cancelled flag."""
+
+    __slots__ = ("parent", "requested", "_cancel_once", "cancelled")
+
+    def __init__(self, parent: ParallelDispatcher[Any]) -> None:
+        self.parent = parent
+        self.requested = AtomicLong()  # total requested by this rail, capped at LONG_MAX
+        self._cancel_once = AtomicBoolean()
+        self.cancelled = False
+
+    def request(self, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):
+            BackpressureHelper.add(self.requested, n)
+            p = self.parent
+            if p.rails_set_up == p.n:  # the drain waits until every rail is subscribed
+                p.drain()
+
+    def cancel(self) -> None:
+        if self._cancel_once.compare_and_set(False, True):
+            self.cancelled = True
+            self.parent.rail_cancelled()
+
+
+class ParallelDispatcher(DrainTerminalsMixin, FlowableSubscriber[T], Generic[T]):
+    __slots__ = ("subscribers", "rails", "n", "emitted", "prefetch", "limit", "upstream",
+                 "queue", "error", "done", "cancelled", "index", "consumed", "source_mode",
+                 "wip", "rails_left", "rails_set_up")
+
+    def __init__(self, subscribers: list[Subscriber[T]], prefetch: int) -> None:
+        n = len(subscribers)
+        self.subscribers = subscribers
+        self.n = n
+        self.rails = [RailSubscription(self) for _ in range(n)]
+        self.emitted = [0] * n  # per rail, drain only
+        self.prefetch = prefetch
+        self.limit = prefetch - (prefetch >> 2)  # replenish after 75% went out
+        self.upstream: Subscription | None = None
+        self.queue: Any = None
+        self.error: BaseException | None = None
+        self.done = False
+        self.cancelled = False
+        self.index = 0  # the rail the drain looks at next (drain only)
+        self.consumed = 0  # items handed out since the last replenish (drain only)
+        self.source_mode = NONE
+        self.wip = AtomicInteger()
+        self.rails_left = AtomicInteger(n)  # rails not cancelled
+        self.rails_set_up = 0
+
+    # ---------------------------------------------------------------- upstream side
+    def on_subscribe(self, s: Subscription) -> None:
+        if not SubscriptionHelper.validate(self.upstream, s):
+            return
+        self.upstream = s
+        self.source_mode, self.queue = fuse_upstream(s, self.prefetch)
+        if self.source_mode == SYNC:
+            self.done = True
+            self.set_up_rails()
+            self.drain()
+            return
+        self.set_up_rails()
+        s.request(self.prefetch)
+
+    def set_up_rails(self) -> None:
+        # every rail gets its on_subscribe, even after a cancel, so no rail waits forever
+        for i, (a, rail) in enumerate(zip(self.subscribers, self.rails, strict=True)):
+            self.rails_set_up = i + 1
+            a.on_subscribe(rail)
+
+    def on_next(self, item: T) -> None:
+        if self.done or self.cancelled:
+            return
+        if self.source_mode == NONE:
+            if item is None:  # §2.13
+                raise TypeError("on_next called with None")
+            q = self.queue
+            if len(q) >= self.prefetch:  # never hold more than prefetch items
+                self.upstream.cancel()  # type: ignore[union-attr]
+                self.on_error(missing_backpressure())  # drains
+                return
+            q.append(item)
+        self.drain()
+
+    # ---------------------------------------------------------------- rails' side
+    def rail_cancelled(self) -> None:
+        if self.rails_left.decrement_and_get() == 0:
+            self.cancelled = True
+            self.upstream.cancel()  # type: ignore[union-attr]
+            if self.wip.get_and_increment() == 0:  # nobody drains: the queue is ours to clear
+                self.queue.clear()
+
+    def drain(self) -> None:
+        if self.wip.get_and_increment() != 0:
+            return
+        if self.source_mode == SYNC:
+            self.drain_sync()
+        else:
+            self.drain_async()
+
+    def _fail(self, error: BaseException) -> None:
+        """Polling the source raised: cancel it and signal every rail."""
+        self.upstream.cancel()  # type: ignore[union-attr]
+        self.queue.clear()
+        self._signal_error(error)
+
+    def _signal_error(self, error: BaseException) -> None:
+        for a, rail in zip(self.subscribers, self.rails, strict=True):
+            if not rail.cancelled:
+                a.on_error(error)
+
+    def _signal_complete(self) -> None:
+        for a, rail in zip(self.subscribers, self.rails, strict=True):
+            if not rail.cancelled:
+                a.on_complete()
+
+    def drain_async(self) -> None:
+        missed = 1
+        q = self.queue
+        poll = q.poll
+        is_empty = q.is_empty
+        subscribers = self.subscribers
+        rails = self.rails
+        emitted = self.emitted
+        n = self.n
+        lim = self.limit
+        wip = self.wip
+        idx = self.index
+        consumed = self.consumed
+        while True:
+            not_ready = 0
+            while True:
+                if self.cancelled:
+                    q.clear()
+                    return
+                d = self.done
+                if d and self.error is not None:  # errors are not delayed
+                    q.clear()
+                    self._signal_error(self.error)
+                    return
+                try:
+                    empty = is_empty()
+                except Exception as ex:
+                    self._fail(ex)
+                    return
+                if empty:
+                    if d:
+                        self._signal_complete()
+                        return
+                    break
+                rail = rails[idx]
+                e = emitted[idx]
+                if rail.requested.get() != e and not rail.cancelled:
+                    try:
+                        v = poll()
+                    except Exception as ex:
+                        self._fail(ex)
+                        return
+                    if v is None:
+                        break
+                    subscribers[idx].on_next(v)
+                    emitted[idx] = e + 1
+                    consumed += 1
+                    if consumed == lim:
+                        consumed = 0
+                        self.upstream.request(lim)  # type: ignore[union-attr]
+                    not_ready = 0
+                else:
+                    not_ready += 1
+                idx += 1
+                if idx == n:
+                    idx = 0
+                if not_ready == n:  # no rail has demand: wait for a request
+                    break
+            w = wip.get()
+            if w == missed:
+                self.index = idx
+                self.consumed = consumed
+                missed = wip.add_and_get(-missed)
+                if missed == 0:
+                    return
+            else:
+                missed = w
+
+    def drain_sync(self) -> None:
+        """Poll the SYNC-fused source directly: ``poll() is None`` is its end."""
+        missed = 1
+        q = self.queue
+        poll = q.poll
+        is_empty = q.is_empty
+        subscribers = self.subscribers
+        rails = self.rails
+        emitted = self.emitted
+        n = self.n
+        wip = self.wip
+        idx = self.index
+        while True:
+            not_ready = 0
+            while True:
+                if self.cancelled:
+                    q.clear()
+                    return
+                try:
+                    empty = is_empty()
+                except Exception as ex:
+                    self._fail(ex)
+                    return
+                if empty:
+                    self._signal_complete()
+                    return
+                rail = rails[idx]
+                e = emitted[idx]
+                if rail.requested.get() != e and not rail.cancelled:
+                    try:
+                        v = poll()
+                    except Exception as ex:
+                        self._fail(ex)
+                        return
+                    if v is None:
+                        self._signal_complete()
+                        return
+                    subscribers[idx].on_next(v)
+                    emitted[idx] = e + 1
+                    not_ready = 0
+                else:
+                    not_ready += 1
+                idx += 1
+                if idx == n:
+                    idx = 0
+                if not_ready == n:
+                    break
+            w = wip.get()
+            if w == missed:
+                self.index = idx
+                missed = wip.add_and_get(-missed)
+                if missed == 0:
+                    return
+            else:
+                missed = w

@@ -1,0 +1,152 @@
+"""ParallelFlowable.run_on: each rail delivers its signals on a worker of its own.
+
+Per rail, as ``observe_on``: the rail's upstream is asked for ``prefetch`` items,
+then for ``limit = prefetch - prefetch // 4`` more each time that many were
+delivered; items wait in a queue of at most ``prefetch`` (one beyond that ends
+the rail with ``MissingBackpressureException``). The rail's worker
+(``scheduler.create_worker()``, made when the rail is subscribed) runs one drain
+task at a time, scheduled when ``wip`` goes from 0 to 1, so a rail's signals stay
+in order while the rails run side by side. An error overtakes the queued items.
+
+The worker is disposed after the terminal signal, or after a cancel by whoever
+holds the drain (the canceller when no drain runs or waits, else that drain),
+which also clears the queue.
+
+:class:`RunOnSubscriber` is a
+:class:`~rxpy2.internal.subscribers.stable_prefetch.StablePrefetchSubscriber`
+(fields, ``on_error``/``on_complete``/``request``/``cancel``); it adds the
+worker and its own drain loop, which serves a ConditionalSubscriber rail too.
+"""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+from rxpy2.internal.fuseable import ConditionalSubscriber
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.operators.parallel.per_rail import ParallelPerRail
+from rxpy2.internal.subscribers.stable_prefetch import StablePrefetchSubscriber
+from rxpy2.parallel.parallel_flowable import ParallelFlowable
+from rxpy2.reactivestreams import LONG_MAX, Subscriber
+from rxpy2.schedulers.scheduler import Scheduler, Worker
+
+__all__ = ["ParallelRunOn"]
+
+T = TypeVar("T")
+
+
+class ParallelRunOn(ParallelPerRail[T, T], Generic[T]):
+    __slots__ = ("scheduler", "prefetch")
+
+    def __init__(self, source: ParallelFlowable[T], scheduler: Scheduler, prefetch: int) -> None:
+        super().__init__(source)
+        self.scheduler = scheduler
+        self.prefetch = prefetch
+
+    def rail_subscriber(self, subscriber: Subscriber[T]) -> Subscriber[T]:
+        return RunOnSubscriber(subscriber, self.scheduler, self.prefetch)
+
+
+class RunOnSubscriber(StablePrefetchSubscriber[T, T], Generic[T]):
+    __slots__ = ("conditional", "scheduler", "worker", "prefetch")
+
+    def __init__(self, downstream: Subscriber[T], scheduler: Scheduler, prefetch: int) -> None:
+        super().__init__(downstream, prefetch, prefetch)
+        self.conditional = isinstance(downstream, ConditionalSubscriber)
+        self.scheduler = scheduler
+        self.worker: Worker | None = None
+        self.prefetch = prefetch
+
+    def prepare(self) -> None:
+        self.worker = self.scheduler.create_worker()
+
+    def on_next(self, item: T) -> None:
+        if self.done:
+            return
+        if item is None:  # §2.13
+            raise TypeError("on_next called with None")
+        q = self.queue
+        if len(q) >= self.prefetch:  # never hold more than prefetch items
+            self.overflow()  # cancels the upstream, then on_error
+            return
+        q.append(item)
+        self.drain()
+
+    def cleanup(self) -> None:
+        self.queue.clear()
+        self.worker.dispose()  # type: ignore[union-attr]
+
+    def drain(self) -> None:
+        if self.wip.get_and_increment() == 0:
+            self.worker.schedule(self.run)  # type: ignore[union-attr]
+
+    def _terminate(self, error: BaseException | None) -> None:
+        self.cancelled = True  # a later cancel() is a no-op
+        if error is not None:
+            self.queue.clear()
+            self.downstream.on_error(error)
+        else:
+            self.downstream.on_complete()
+        self.worker.dispose()  # type: ignore[union-attr]
+
+    def run(self) -> None:
+        """The drain task: ``drain_loop`` of the base, plus a ConditionalSubscriber rail
+        (``try_on_next``; a rejected item is not counted against the demand) and the
+        worker's disposal at the end. Its own loop: the base's keeps one test less per item."""
+        missed = 1
+        a = self.downstream
+        deliver = a.try_on_next if self.conditional else None  # type: ignore[attr-defined]
+        on_next = a.on_next
+        q = self.queue
+        poll = q.poll
+        wip = self.wip
+        requested = self.requested
+        lim = self.limit
+        c = self.consumed
+        while True:
+            r = requested.get()
+            e = 0
+            while e != r:
+                if self.cancelled:
+                    self.cleanup()
+                    return
+                d = self.done
+                if d and self.error is not None:
+                    self._terminate(self.error)
+                    return
+                v = poll()
+                if v is None:
+                    if d:
+                        self._terminate(None)
+                        return
+                    break
+                if deliver is None:
+                    on_next(v)
+                    e += 1
+                elif deliver(v):
+                    e += 1
+                c += 1
+                if c == lim:
+                    c = 0
+                    self.upstream.request(lim)  # type: ignore[union-attr]
+            if e == r:
+                if self.cancelled:
+                    self.cleanup()
+                    return
+                if self.done:
+                    if self.error is not None:
+                        self._terminate(self.error)
+                        return
+                    if q.is_empty():
+                        self._terminate(None)
+                        return
+            if e != 0 and r != LONG_MAX:
+                BackpressureHelper.produced(requested, e)
+            w = wip.get()
+            if w == missed:
+                self.consumed = c
+                missed = wip.add_and_get(-missed)
+                if missed == 0:
+                    return
+            else:
+                missed = w
