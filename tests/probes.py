@@ -249,6 +249,19 @@ class RequestOneInOnNext(FlowableSubscriber[Any]):
         self.completed += 1
 
 
+class Boom(Exception):
+    """The test error of the modules that need an exception class of their own."""
+
+
+def record(source: Flowable[Any]) -> tuple[Flowable[Any], list[int], list[bool]]:
+    """``source`` with the requests and cancellations that reach it recorded:
+    ``(flowable, requests, cancels)``."""
+    requests: list[int] = []
+    cancels: list[bool] = []
+    f = source.do_on_request(requests.append).do_on_cancel(lambda: cancels.append(True))
+    return f, requests, cancels
+
+
 def boom(*_args: Any) -> Any:
     raise ZeroDivisionError("boom")
 

@@ -7,15 +7,10 @@ import gc
 import threading
 
 import pytest
-from probes import ManualSource
+from probes import Boom, ManualSource
 
 from rxpy2 import Flowable
 from rxpy2.schedulers import AsyncioScheduler
-
-
-class Boom(Exception):
-    pass
-
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 

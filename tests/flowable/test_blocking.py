@@ -5,13 +5,10 @@ from __future__ import annotations
 import threading
 
 import pytest
+from probes import Boom
 
 from rxpy2 import Flowable, MissingBackpressureException, Subscriber, Subscription
 from rxpy2.reactivestreams import LONG_MAX
-
-
-class Boom(Exception):
-    pass
 
 
 class ItemsThenError(Flowable):

@@ -6,15 +6,10 @@ import concurrent.futures
 import threading
 
 import pytest
-from probes import ManualSource
+from probes import Boom, ManualSource
 
 from rxpy2 import Flowable, TestScheduler
 from rxpy2.reactivestreams import LONG_MAX
-
-
-class Boom(Exception):
-    pass
-
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 

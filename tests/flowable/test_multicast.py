@@ -3,15 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from probes import ManualSource
+from probes import Boom, ManualSource
 
 from rxpy2 import ConnectableFlowable, Flowable, MissingBackpressureException, TestSubscriber
 from rxpy2.reactivestreams import LONG_MAX
-
-
-class Boom(Exception):
-    pass
-
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 

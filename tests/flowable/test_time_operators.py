@@ -4,23 +4,13 @@ delay_subscription, timeout, take_time, skip_time; one real-thread test per fami
 from __future__ import annotations
 
 import pytest
+from probes import Boom
+from probes import record as probe
 
 from rxpy2 import LONG_MAX, Flowable, PublishProcessor, Timed
 from rxpy2.schedulers import Schedulers, TestScheduler
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
-
-
-class Boom(Exception):
-    pass
-
-
-def probe(source):
-    """source with its requests and cancellations recorded."""
-    requests: list[int] = []
-    cancels: list[bool] = []
-    f = source.do_on_request(requests.append).do_on_cancel(lambda: cancels.append(True))
-    return f, requests, cancels
 
 
 # ---------------------------------------------------------------- timestamp / time_interval

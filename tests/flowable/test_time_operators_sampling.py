@@ -4,6 +4,8 @@ throttle_first, throttle_latest, debounce, buffer_time; backpressure and races."
 from __future__ import annotations
 
 import pytest
+from probes import Boom
+from probes import record as probe
 
 from rxpy2 import LONG_MAX, Flowable, MissingBackpressureException, PublishProcessor
 from rxpy2.schedulers import Schedulers, TestScheduler
@@ -12,17 +14,6 @@ MBE_MESSAGE = "Could not deliver value due to lack of requests"
 
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
-
-
-class Boom(Exception):
-    pass
-
-
-def probe(source):
-    requests: list[int] = []
-    cancels: list[bool] = []
-    f = source.do_on_request(requests.append).do_on_cancel(lambda: cancels.append(True))
-    return f, requests, cancels
 
 
 # ---------------------------------------------------------------- sample / throttle_last

@@ -6,7 +6,7 @@ import threading
 from functools import partial
 
 import pytest
-from probes import ProbeCompletable, ProbeSingle, Spy
+from probes import Boom, ProbeCompletable, ProbeSingle, Spy
 
 from rxpy2 import (
     Completable,
@@ -20,10 +20,6 @@ from rxpy2 import (
 )
 from rxpy2.internal.fuseable import ASYNC
 from rxpy2.testing import TestSubscriber
-
-
-class Boom(Exception):
-    pass
 
 
 def boom(*_args):

@@ -6,7 +6,7 @@ import threading
 from functools import partial
 
 import pytest
-from probes import ProbeMaybe, Spy
+from probes import Boom, ProbeMaybe, Spy
 
 from rxpy2 import (
     CompositeException,
@@ -16,10 +16,6 @@ from rxpy2 import (
     Single,
     plugins,
 )
-
-
-class Boom(Exception):
-    pass
 
 
 def boom(*_args):

@@ -6,7 +6,7 @@ import threading
 from functools import partial
 
 import pytest
-from probes import ProbeSingle, Spy
+from probes import Boom, ProbeSingle, Spy
 
 from rxpy2 import (
     CompositeException,
@@ -19,10 +19,6 @@ from rxpy2 import (
 )
 from rxpy2.observers import SingleObserver
 from rxpy2.testing import TestSubscriber
-
-
-class Boom(Exception):
-    pass
 
 
 def boom(*_args):
