@@ -17,14 +17,18 @@ from typing import TYPE_CHECKING, Any, TypeVar, final, overload
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import ABSENT, _require, _require_callable
+from rxpy2.flowable import _assembly as _flowable_assembly
+from rxpy2.internal import lazy as _lazy
 from rxpy2.internal.zero_one import ZeroOneBase, require_instance
+from rxpy2.maybe import Maybe
+from rxpy2.maybe import _assembly as _maybe_assembly
 from rxpy2.observers import CompletableObserver
 from rxpy2.reactivestreams import Publisher
+from rxpy2.single import Single
+from rxpy2.single import _assembly as _single_assembly
 
 if TYPE_CHECKING:
     from rxpy2.flowable import Flowable
-    from rxpy2.maybe import Maybe
-    from rxpy2.single import Single
 
 __all__ = ["Completable"]
 
@@ -71,9 +75,8 @@ class Completable(ZeroOneBase):
           a callback that raises goes there too. Passing ``on_complete=None``
           explicitly is a ``TypeError``.
         """
-        from rxpy2.internal.observers.callback import CallbackCompletableObserver
         return self._subscribe_callbacks(
-            CompletableObserver, CallbackCompletableObserver,
+            CompletableObserver, _lazy.CallbackCompletableObserver,
             on_complete=on_complete, on_error=on_error)
 
     def blocking_await(self, timeout: float | None = None) -> None:
@@ -81,27 +84,18 @@ class Completable(ZeroOneBase):
 
         ``timeout`` (seconds): ``TimeoutError`` when it elapses, after disposing.
         """
-        from rxpy2.internal.observers.blocking import BlockingMultiObserver
-        o: BlockingMultiObserver[Any] = BlockingMultiObserver()
+        o: _lazy.BlockingMultiObserver[Any] = _lazy.BlockingMultiObserver()
         self._subscribe(o)
         o.blocking_get(timeout)
 
     def to_flowable(self) -> Flowable[Any]:
         """A Flowable that emits no item, only this Completable's terminal signal."""
-        from rxpy2.flowable import _assembly as _flowable_assembly
-        from rxpy2.internal.operators.completable.completable_to_flowable import (
-            CompletableToFlowable,
-        )
-        return _flowable_assembly(CompletableToFlowable(self))
+        return _flowable_assembly(_lazy.CompletableToFlowable(self))
 
     def to_single(self, supplier: Callable[[], T]) -> Single[T]:
         """A Single of ``supplier()``, called on completion (``None`` → ``TypeError``)."""
         _require_callable(supplier, "supplier")
-        from rxpy2.internal.operators.completable.completable_to_single import (
-            CompletableToSingle,
-        )
-        from rxpy2.single import _assembly as _single_assembly
-        return _single_assembly(CompletableToSingle(self, supplier))
+        return _single_assembly(_lazy.CompletableToSingle(self, supplier))
 
     def to_single_default(self, item: T) -> Single[T]:
         """A Single of ``item`` on completion."""
@@ -110,61 +104,47 @@ class Completable(ZeroOneBase):
 
     def to_maybe(self) -> Maybe[Any]:
         """A Maybe that completes empty (or fails) with this Completable."""
-        from rxpy2.internal.operators.completable.completable_to_maybe import (
-            CompletableToMaybe,
-        )
-        from rxpy2.maybe import _assembly as _maybe_assembly
-        return _maybe_assembly(CompletableToMaybe(self))
+        return _maybe_assembly(_lazy.CompletableToMaybe(self))
 
     # ------------------------------------------------------------------ sources
 
     @staticmethod
     def complete() -> Completable:
         """Completes at once."""
-        from rxpy2.internal.operators.completable.completable_empty import CompletableEmpty
-        return _assembly(CompletableEmpty.INSTANCE)
+        return _assembly(_lazy.CompletableEmpty.INSTANCE)
 
     @staticmethod
     def error(error: BaseException | Callable[[], BaseException]) -> Completable:
         """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
         _require(error, "error")
-        from rxpy2.internal.operators.completable.completable_error import CompletableError
         if isinstance(error, BaseException):
             err = error
-            return _assembly(CompletableError(lambda: err))
+            return _assembly(_lazy.CompletableError(lambda: err))
         _require_callable(error, "error")
-        return _assembly(CompletableError(error))
+        return _assembly(_lazy.CompletableError(error))
 
     @staticmethod
     def never() -> Completable:
         """Signals nothing but ``on_subscribe``."""
-        from rxpy2.internal.operators.completable.completable_never import CompletableNever
-        return _assembly(CompletableNever.INSTANCE)
+        return _assembly(_lazy.CompletableNever.INSTANCE)
 
     @staticmethod
     def from_action(action: Callable[[], Any]) -> Completable:
         """Runs ``action()`` per subscriber, then completes (or signals what it raised)."""
         _require_callable(action, "action")
-        from rxpy2.internal.operators.completable.completable_from_action import (
-            CompletableFromAction,
-        )
-        return _assembly(CompletableFromAction(action))
+        return _assembly(_lazy.CompletableFromAction(action))
 
     @staticmethod
     def from_callable(supplier: Callable[[], Any]) -> Completable:
         """Calls ``supplier()`` per subscriber, ignores its result and completes."""
         _require_callable(supplier, "supplier")
-        from rxpy2.internal.operators.completable.completable_from_action import (
-            CompletableFromAction,
-        )
-        return _assembly(CompletableFromAction(supplier))
+        return _assembly(_lazy.CompletableFromAction(supplier))
 
     @staticmethod
     def defer(supplier: Callable[[], Completable]) -> Completable:
         """Calls ``supplier`` per subscriber for the Completable to subscribe to."""
         _require_callable(supplier, "supplier")
-        from rxpy2.internal.operators.completable.completable_defer import CompletableDefer
-        return _assembly(CompletableDefer(supplier))
+        return _assembly(_lazy.CompletableDefer(supplier))
 
     @staticmethod
     def amb(sources: Iterable[Completable]) -> Completable:
@@ -173,8 +153,7 @@ class Completable(ZeroOneBase):
         The iterable is iterated per subscriber; empty → ``IndexError``.
         """
         _require(sources, "sources")
-        from rxpy2.internal.operators.completable.completable_amb import CompletableAmb
-        return _assembly(CompletableAmb(sources))
+        return _assembly(_lazy.CompletableAmb(sources))
 
     @staticmethod
     def amb_array(*sources: Completable) -> Completable:
@@ -183,15 +162,13 @@ class Completable(ZeroOneBase):
             _require_completable(c, f"source {i}")
         if len(sources) == 1:
             return sources[0]
-        from rxpy2.internal.operators.completable.completable_amb import CompletableAmb
-        return _assembly(CompletableAmb(sources))
+        return _assembly(_lazy.CompletableAmb(sources))
 
     @staticmethod
     def concat(sources: Iterable[Completable]) -> Completable:
         """Each source in turn; the iterable is iterated lazily, per subscriber."""
         _require(sources, "sources")
-        from rxpy2.internal.operators.completable.completable_concat import CompletableConcat
-        return _assembly(CompletableConcat(sources))
+        return _assembly(_lazy.CompletableConcat(sources))
 
     @staticmethod
     def concat_array(*sources: Completable) -> Completable:
@@ -202,15 +179,13 @@ class Completable(ZeroOneBase):
             return Completable.complete()
         if len(sources) == 1:
             return sources[0]
-        from rxpy2.internal.operators.completable.completable_concat import CompletableConcat
-        return _assembly(CompletableConcat(tuple(sources)))
+        return _assembly(_lazy.CompletableConcat(tuple(sources)))
 
     @staticmethod
     def merge(sources: Iterable[Completable]) -> Completable:
         """All sources at once; completes when all did; the first error wins."""
         _require(sources, "sources")
-        from rxpy2.internal.operators.completable.completable_merge import CompletableMerge
-        return _assembly(CompletableMerge(sources))
+        return _assembly(_lazy.CompletableMerge(sources))
 
     @staticmethod
     def merge_array(*sources: Completable) -> Completable:
@@ -221,8 +196,7 @@ class Completable(ZeroOneBase):
             return Completable.complete()
         if len(sources) == 1:
             return sources[0]
-        from rxpy2.internal.operators.completable.completable_merge import CompletableMerge
-        return _assembly(CompletableMerge(tuple(sources)))
+        return _assembly(_lazy.CompletableMerge(tuple(sources)))
 
     # ------------------------------------------------------------------ combining
 
@@ -233,46 +207,30 @@ class Completable(ZeroOneBase):
         An error of this Completable skips ``other``.
         """
         _require(other, "other")
-        from rxpy2.maybe import Maybe
-        from rxpy2.single import Single
         if isinstance(other, Completable):
             return self.concat_with(other)
         if isinstance(other, Single):
-            from rxpy2.internal.operators.completable.completable_and_then import (
-                CompletableAndThenSingle,
-            )
-            from rxpy2.single import _assembly as _single_assembly
-            return _single_assembly(CompletableAndThenSingle(self, other))
+            return _single_assembly(_lazy.CompletableAndThenSingle(self, other))
         if isinstance(other, Maybe):
-            from rxpy2.internal.operators.completable.completable_and_then import (
-                CompletableAndThenMaybe,
-            )
-            from rxpy2.maybe import _assembly as _maybe_assembly
-            return _maybe_assembly(CompletableAndThenMaybe(self, other))
+            return _maybe_assembly(_lazy.CompletableAndThenMaybe(self, other))
         if isinstance(other, Publisher):
-            from rxpy2.flowable import _assembly as _flowable_assembly
-            from rxpy2.internal.operators.completable.completable_and_then import (
-                CompletableAndThenPublisher,
-            )
-            return _flowable_assembly(CompletableAndThenPublisher(self, other))
+            return _flowable_assembly(_lazy.CompletableAndThenPublisher(self, other))
         raise TypeError(f"and_then() needs a Completable, Single, Maybe or Publisher, "
                         f"not {type(other).__name__}")
 
     def concat_with(self, other: Completable) -> Completable:
         """This, then ``other``. A chain of ``concat_with`` calls flattens into one concat."""
         _require_completable(other, "other")
-        from rxpy2.internal.operators.completable.completable_concat import CompletableConcat
-        if isinstance(self, CompletableConcat) and isinstance(self.sources, tuple):
-            return _assembly(CompletableConcat(self.sources + (other,)))
-        return _assembly(CompletableConcat((self, other)))
+        if isinstance(self, _lazy.CompletableConcat) and isinstance(self.sources, tuple):
+            return _assembly(_lazy.CompletableConcat(self.sources + (other,)))
+        return _assembly(_lazy.CompletableConcat((self, other)))
 
     def merge_with(self, other: Completable) -> Completable:
         """This and ``other`` at once. A chain of ``merge_with`` calls flattens into one merge."""
         _require_completable(other, "other")
-        from rxpy2.internal.operators.completable.completable_merge import CompletableMerge
-        if isinstance(self, CompletableMerge) and isinstance(self.sources, tuple):
-            return _assembly(CompletableMerge(self.sources + (other,)))
-        return _assembly(CompletableMerge((self, other)))
+        if isinstance(self, _lazy.CompletableMerge) and isinstance(self.sources, tuple):
+            return _assembly(_lazy.CompletableMerge(self.sources + (other,)))
+        return _assembly(_lazy.CompletableMerge((self, other)))
 
     def amb_with(self, other: Completable) -> Completable:
         """Whichever of this and ``other`` terminates first."""
@@ -286,10 +244,7 @@ class Completable(ZeroOneBase):
         """On error (for which ``predicate`` holds, if given), complete instead."""
         if predicate is not None:
             _require_callable(predicate, "predicate")
-        from rxpy2.internal.operators.completable.completable_on_error import (
-            CompletableOnErrorComplete,
-        )
-        return _assembly(CompletableOnErrorComplete(self, predicate))
+        return _assembly(_lazy.CompletableOnErrorComplete(self, predicate))
 
     def on_error_resume_next(
             self, fallback: Completable | Callable[[BaseException], Completable]) -> Completable:
@@ -301,17 +256,13 @@ class Completable(ZeroOneBase):
         else:
             _require_callable(fallback, "fallback")
             fn = fallback
-        from rxpy2.internal.operators.completable.completable_on_error import (
-            CompletableResumeNext,
-        )
-        return _assembly(CompletableResumeNext(self, fn))
+        return _assembly(_lazy.CompletableResumeNext(self, fn))
 
     # ------------------------------------------------------------------ side effects
 
     def _peek(self, on_subscribe: Any = None, on_error: Any = None, on_complete: Any = None,
               on_dispose: Any = None) -> Completable:
-        from rxpy2.internal.operators.completable.completable_peek import CompletablePeek
-        return _assembly(CompletablePeek(self, on_subscribe, on_error, on_complete, on_dispose))
+        return _assembly(_lazy.CompletablePeek(self, on_subscribe, on_error, on_complete, on_dispose))
 
     def do_on_complete(self, fn: Callable[[], Any]) -> Completable:
         """Call ``fn()`` before completion goes downstream (raising → ``on_error``)."""
@@ -336,7 +287,4 @@ class Completable(ZeroOneBase):
     def do_finally(self, fn: Callable[[], Any]) -> Completable:
         """Call ``fn()`` once, after the terminal signal went downstream or on dispose."""
         _require_callable(fn, "on_finally")
-        from rxpy2.internal.operators.completable.completable_do_finally import (
-            CompletableDoFinally,
-        )
-        return _assembly(CompletableDoFinally(self, fn))
+        return _assembly(_lazy.CompletableDoFinally(self, fn))

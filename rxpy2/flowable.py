@@ -13,12 +13,14 @@ alone and importing ``rxpy2`` stays cheap.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, final, overload
 
 from rxpy2 import plugins
 from rxpy2.backpressure import BackpressureOverflowStrategy, BackpressureStrategy
 from rxpy2.disposables import Disposable
+from rxpy2.internal import lazy as _lazy
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
@@ -82,17 +84,15 @@ def _require_positive(n: int, name: str) -> None:
         raise ValueError(f"{name} > 0 required but it was {n}")
 
 def _require_scheduler(scheduler: Any) -> None:
-    from rxpy2.schedulers.scheduler import Scheduler
     if scheduler is None:
         raise TypeError("scheduler is None")
-    if not isinstance(scheduler, Scheduler):
+    if not isinstance(scheduler, _lazy.Scheduler):
         raise TypeError(f"scheduler must be a Scheduler, not {type(scheduler).__name__}")
 
 
 def _default_scheduler(scheduler: Any) -> Any:
     if scheduler is None:
-        from rxpy2.schedulers import Schedulers
-        return Schedulers.computation()
+        return _lazy.Schedulers.computation()
     _require_scheduler(scheduler)
     return scheduler
 
@@ -115,6 +115,7 @@ def _assembly(f: Flowable[T]) -> Flowable[T]:
     if plugins.hooks_active:
         return plugins.on_assembly("flowable", f)
     return f
+
 
 
 class Flowable(Publisher[T], Generic[T]):
@@ -163,8 +164,7 @@ class Flowable(Publisher[T], Generic[T]):
             return None
         if on_next is None:
             raise TypeError("subscriber is None")
-        from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
-        ls: LambdaSubscriber[T] = LambdaSubscriber(
+        ls: _lazy.LambdaSubscriber[T] = _lazy.LambdaSubscriber(
             None if on_next is ABSENT else on_next, on_error, on_complete)
         self._subscribe(ls)
         return ls
@@ -174,8 +174,7 @@ class Flowable(Publisher[T], Generic[T]):
         if subscriber is None:
             raise TypeError("subscriber is None")
         if not isinstance(subscriber, FlowableSubscriber):
-            from rxpy2.internal.subscribers.strict import StrictSubscriber
-            subscriber = StrictSubscriber(subscriber)
+            subscriber = _lazy.StrictSubscriber(subscriber)
         try:
             if plugins.hooks_active:
                 subscriber = plugins.on_subscribe("flowable", self, subscriber)
@@ -190,8 +189,7 @@ class Flowable(Publisher[T], Generic[T]):
 
     def test(self, initial_request: int = LONG_MAX, cancel: bool = False) -> TestSubscriber[T]:
         """Subscribe a new :class:`rxpy2.testing.TestSubscriber` and return it."""
-        from rxpy2.testing import TestSubscriber
-        ts: TestSubscriber[T] = TestSubscriber(initial_request=initial_request)
+        ts: _lazy.TestSubscriber[T] = _lazy.TestSubscriber(initial_request=initial_request)
         if cancel:
             ts.cancel()
         self.subscribe(ts)
@@ -202,8 +200,7 @@ class Flowable(Publisher[T], Generic[T]):
     def lift(self, operator: Callable[[Subscriber[R]], Subscriber[T]]) -> Flowable[R]:
         """Apply a custom operator: ``operator(downstream)`` returns the upstream-facing Subscriber."""
         _require_callable(operator, "operator")
-        from rxpy2.internal.operators.flowable.flowable_lift import FlowableLift
-        return _assembly(FlowableLift(self, operator))
+        return _assembly(_lazy.FlowableLift(self, operator))
 
     def compose(self, transformer: Callable[[Flowable[T]], Publisher[R]]) -> Flowable[R]:
         """Apply a function to this whole Flowable: ``transformer(self)``, as a Flowable."""
@@ -223,8 +220,7 @@ class Flowable(Publisher[T], Generic[T]):
         _require_publisher(source, "source")
         if isinstance(source, Flowable):
             return source
-        from rxpy2.internal.operators.flowable.flowable_from_publisher import FlowableFromPublisher
-        return _assembly(FlowableFromPublisher(source))
+        return _assembly(_lazy.FlowableFromPublisher(source))
 
     @staticmethod
     def range(start: int, count: int) -> Flowable[int]:
@@ -236,22 +232,23 @@ class Flowable(Publisher[T], Generic[T]):
             return Flowable.empty()
         if count == 1:
             return Flowable.just(start)
-        from rxpy2.internal.operators.flowable.flowable_range import FlowableRange
-        return _assembly(FlowableRange(start, count))
+        return _assembly(_lazy.FlowableRange(start, count))
 
     @staticmethod
     def just(*items: T) -> Flowable[T]:
         """The given items (one or more; ``None`` is refused), then completion."""
+        if len(items) == 1:  # the common case (flat_map mappers), kept short
+            item = items[0]
+            if item is None:
+                raise TypeError("item 0 is None")
+            f: Flowable[T] = _lazy.FlowableJust(item)
+            return plugins.on_assembly("flowable", f) if plugins.hooks_active else f
         if not items:
             raise TypeError("just() needs at least one item")
         for i, x in enumerate(items):
             if x is None:
                 raise TypeError(f"item {i} is None")
-        if len(items) == 1:
-            from rxpy2.internal.operators.flowable.flowable_just import FlowableJust
-            return _assembly(FlowableJust(items[0]))
-        from rxpy2.internal.operators.flowable.flowable_from_array import FlowableFromArray
-        return _assembly(FlowableFromArray(items))
+        return _assembly(_lazy.FlowableFromArray(items))
 
     @staticmethod
     def from_array(items: Sequence[T]) -> Flowable[T]:
@@ -262,52 +259,45 @@ class Flowable(Publisher[T], Generic[T]):
             return Flowable.empty()
         if n == 1:
             return Flowable.just(items[0])
-        from rxpy2.internal.operators.flowable.flowable_from_array import FlowableFromArray
-        return _assembly(FlowableFromArray(items))
+        return _assembly(_lazy.FlowableFromArray(items))
 
     @staticmethod
     def from_iterable(iterable: Iterable[T]) -> Flowable[T]:
         """The items of an iterable; each subscriber calls ``iter()`` anew."""
         _require(iterable, "iterable")
-        from rxpy2.internal.operators.flowable.flowable_from_iterable import FlowableFromIterable
-        return _assembly(FlowableFromIterable(iterable))
+        return _assembly(_lazy.FlowableFromIterable(iterable))
 
     @staticmethod
     def empty() -> Flowable[Any]:
         """Completes at once."""
-        from rxpy2.internal.operators.flowable.flowable_empty import FlowableEmpty
-        return _assembly(FlowableEmpty.INSTANCE)
+        return _assembly(_lazy.FlowableEmpty.INSTANCE)
 
     @staticmethod
     def never() -> Flowable[Any]:
         """Signals nothing but ``on_subscribe``."""
-        from rxpy2.internal.operators.flowable.flowable_never import FlowableNever
-        return _assembly(FlowableNever.INSTANCE)
+        return _assembly(_lazy.FlowableNever.INSTANCE)
 
     @staticmethod
     def error(error: BaseException | Callable[[], BaseException]) -> Flowable[Any]:
         """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
         _require(error, "error")
-        from rxpy2.internal.operators.flowable.flowable_error import FlowableError
         if isinstance(error, BaseException):
             err = error
-            return _assembly(FlowableError(lambda: err))
+            return _assembly(_lazy.FlowableError(lambda: err))
         _require_callable(error, "error")
-        return _assembly(FlowableError(error))
+        return _assembly(_lazy.FlowableError(error))
 
     @staticmethod
     def from_callable(supplier: Callable[[], T | None]) -> Flowable[T]:
         """Calls ``supplier`` per subscriber; emits its result (``None`` means empty)."""
         _require_callable(supplier, "supplier")
-        from rxpy2.internal.operators.flowable.flowable_from_callable import FlowableFromCallable
-        return _assembly(FlowableFromCallable(supplier))
+        return _assembly(_lazy.FlowableFromCallable(supplier))
 
     @staticmethod
     def defer(supplier: Callable[[], Publisher[T]]) -> Flowable[T]:
         """Calls ``supplier`` per subscriber for the Publisher to subscribe to."""
         _require_callable(supplier, "supplier")
-        from rxpy2.internal.operators.flowable.flowable_defer import FlowableDefer
-        return _assembly(FlowableDefer(supplier))
+        return _assembly(_lazy.FlowableDefer(supplier))
 
     @staticmethod
     def create(source: Callable[[Any], Any], mode: BackpressureStrategy) -> Flowable[T]:
@@ -319,8 +309,7 @@ class Flowable(Publisher[T], Generic[T]):
         _require_callable(source, "source")
         if not isinstance(mode, BackpressureStrategy):
             raise TypeError(f"mode must be a BackpressureStrategy, not {mode!r}")
-        from rxpy2.internal.operators.flowable.flowable_create import FlowableCreate
-        return _assembly(FlowableCreate(source, mode))
+        return _assembly(_lazy.FlowableCreate(source, mode))
 
     @staticmethod
     def generate(initial_state: Callable[[], S] | None, generator: Callable[[S, Any], S],
@@ -336,8 +325,7 @@ class Flowable(Publisher[T], Generic[T]):
             _require_callable(initial_state, "initial_state")
         if dispose_state is not None:
             _require_callable(dispose_state, "dispose_state")
-        from rxpy2.internal.operators.flowable.flowable_generate import FlowableGenerate
-        return _assembly(FlowableGenerate(initial_state, generator, dispose_state))
+        return _assembly(_lazy.FlowableGenerate(initial_state, generator, dispose_state))
 
     @staticmethod
     def concat(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
@@ -350,8 +338,7 @@ class Flowable(Publisher[T], Generic[T]):
         _require(sources, "sources")
         if isinstance(sources, Publisher):
             return Flowable.from_publisher(sources).concat_map(_identity, prefetch)
-        from rxpy2.internal.operators.flowable.flowable_concat import FlowableConcatIterable
-        return _assembly(FlowableConcatIterable(sources, False))
+        return _assembly(_lazy.FlowableConcatIterable(sources, False))
 
     @staticmethod
     def concat_array(*sources: Publisher[T]) -> Flowable[T]:
@@ -362,8 +349,7 @@ class Flowable(Publisher[T], Generic[T]):
             return Flowable.empty()
         if len(sources) == 1:
             return Flowable.from_publisher(sources[0])
-        from rxpy2.internal.operators.flowable.flowable_concat import FlowableConcatArray
-        return _assembly(FlowableConcatArray(sources, False))
+        return _assembly(_lazy.FlowableConcatArray(sources, False))
 
     @staticmethod
     def concat_array_delay_error(*sources: Publisher[T]) -> Flowable[T]:
@@ -372,22 +358,19 @@ class Flowable(Publisher[T], Generic[T]):
             _require_publisher(p, f"source {i}")
         if not sources:
             return Flowable.empty()
-        from rxpy2.internal.operators.flowable.flowable_concat import FlowableConcatArray
-        return _assembly(FlowableConcatArray(sources, True))
+        return _assembly(_lazy.FlowableConcatArray(sources, True))
 
     # ------------------------------------------------------------------ 1:1 transforms
 
     def map(self, mapper: Callable[[T], R]) -> Flowable[R]:
         """Apply ``mapper`` to each item (a ``None`` result is a ``TypeError`` downstream)."""
         _require_callable(mapper, "mapper")
-        from rxpy2.internal.operators.flowable.flowable_map import FlowableMap
-        return _assembly(FlowableMap(self, mapper))
+        return _assembly(_lazy.FlowableMap(self, mapper))
 
     def filter(self, predicate: Callable[[T], bool]) -> Flowable[T]:
         """Only the items for which ``predicate`` is true."""
         _require_callable(predicate, "predicate")
-        from rxpy2.internal.operators.flowable.flowable_filter import FlowableFilter
-        return _assembly(FlowableFilter(self, predicate))
+        return _assembly(_lazy.FlowableFilter(self, predicate))
 
     def scan(self, accumulator: Callable[[Any, T], Any], seed: Any = ABSENT) -> Flowable[Any]:
         """Running accumulation: emits each intermediate result.
@@ -397,145 +380,115 @@ class Flowable(Publisher[T], Generic[T]):
         takes a seed supplier for a fresh seed per subscriber).
         """
         _require_callable(accumulator, "accumulator")
-        from rxpy2.internal.operators.flowable.flowable_scan import FlowableScan, FlowableScanSeed
         if seed is ABSENT:
-            return _assembly(FlowableScan(self, accumulator))
+            return _assembly(_lazy.FlowableScan(self, accumulator))
         _require(seed, "seed")
-        return _assembly(FlowableScanSeed(self, lambda: seed, accumulator))
+        return _assembly(_lazy.FlowableScanSeed(self, lambda: seed, accumulator))
 
     def scan_with(self, seed_supplier: Callable[[], R],
                   accumulator: Callable[[R, T], R]) -> Flowable[R]:
         _require_callable(seed_supplier, "seed_supplier")
         _require_callable(accumulator, "accumulator")
-        from rxpy2.internal.operators.flowable.flowable_scan import FlowableScanSeed
-        return _assembly(FlowableScanSeed(self, seed_supplier, accumulator))
+        return _assembly(_lazy.FlowableScanSeed(self, seed_supplier, accumulator))
 
     def materialize(self) -> Flowable[Notification[T]]:
         """Each signal as a :class:`Notification` item, the terminal one included."""
-        from rxpy2.internal.operators.flowable.flowable_materialize import FlowableMaterialize
-        return _assembly(FlowableMaterialize(self))
+        return _assembly(_lazy.FlowableMaterialize(self))
 
     def dematerialize(self, selector: Callable[[T], Notification[R]] | None = None) -> Flowable[R]:
         """The reverse of :meth:`materialize`: Notification items back into signals."""
-        from rxpy2.internal.operators.flowable.flowable_dematerialize import FlowableDematerialize
         sel = selector if selector is not None else (lambda x: x)
         _require_callable(sel, "selector")
-        return _assembly(FlowableDematerialize(self, sel))
+        return _assembly(_lazy.FlowableDematerialize(self, sel))
 
     def hide(self) -> Flowable[T]:
         """Hide this Flowable's identity and its Subscription (stops fusion and casts)."""
-        from rxpy2.internal.operators.flowable.flowable_hide import FlowableHide
-        return _assembly(FlowableHide(self))
+        return _assembly(_lazy.FlowableHide(self))
 
     def serialize(self) -> Flowable[T]:
         """Serialize signals that may come from several threads at once."""
-        from rxpy2.internal.operators.flowable.flowable_serialize import FlowableSerialize
-        return _assembly(FlowableSerialize(self))
+        return _assembly(_lazy.FlowableSerialize(self))
 
     def on_terminate_detach(self) -> Flowable[T]:
         """Drop the references to upstream and downstream on termination or cancel."""
-        from rxpy2.internal.operators.flowable.flowable_detach import FlowableDetach
-        return _assembly(FlowableDetach(self))
+        return _assembly(_lazy.FlowableDetach(self))
 
     def rebatch_requests(self, n: int) -> Flowable[T]:
         """Request ``n`` upstream first, then ``n - n//4`` each time 75% of it was emitted."""
         _require_positive(n, "n")
-        from rxpy2.internal.operators.flowable.flowable_rebatch_requests import (
-            FlowableRebatchRequests,
-        )
-        return _assembly(FlowableRebatchRequests(self, n))
+        return _assembly(_lazy.FlowableRebatchRequests(self, n))
 
     # ------------------------------------------------------------------ taking and skipping
 
     def take(self, count: int) -> Flowable[T]:
         """The first ``count`` items; requests at most ``count`` upstream."""
         _require_non_negative(count, "count")
-        from rxpy2.internal.operators.flowable.flowable_take import FlowableTake
-        return _assembly(FlowableTake(self, count))
+        return _assembly(_lazy.FlowableTake(self, count))
 
     def limit(self, count: int) -> Flowable[T]:
         """The first ``count`` items; never requests more than ``count`` upstream in total."""
         _require_non_negative(count, "count")
-        from rxpy2.internal.operators.flowable.flowable_limit import FlowableLimit
-        return _assembly(FlowableLimit(self, count))
+        return _assembly(_lazy.FlowableLimit(self, count))
 
     def skip(self, count: int) -> Flowable[T]:
         """All but the first ``count`` items."""
         _require_non_negative(count, "count")
         if count == 0:
             return self
-        from rxpy2.internal.operators.flowable.flowable_skip import FlowableSkip
-        return _assembly(FlowableSkip(self, count))
+        return _assembly(_lazy.FlowableSkip(self, count))
 
     def take_last(self, count: int) -> Flowable[T]:
         """The last ``count`` items, emitted after upstream completes, under demand."""
         _require_non_negative(count, "count")
-        from rxpy2.internal.operators.flowable.flowable_take_last import (
-            FlowableTakeLast,
-            FlowableTakeLastOne,
-        )
         if count == 0:
             return self.ignore_elements().to_flowable()
         if count == 1:
-            return _assembly(FlowableTakeLastOne(self))
-        return _assembly(FlowableTakeLast(self, count))
+            return _assembly(_lazy.FlowableTakeLastOne(self))
+        return _assembly(_lazy.FlowableTakeLast(self, count))
 
     def skip_last(self, count: int) -> Flowable[T]:
         """All but the last ``count`` items."""
         _require_non_negative(count, "count")
         if count == 0:
             return self
-        from rxpy2.internal.operators.flowable.flowable_skip_last import FlowableSkipLast
-        return _assembly(FlowableSkipLast(self, count))
+        return _assembly(_lazy.FlowableSkipLast(self, count))
 
     def take_while(self, predicate: Callable[[T], bool]) -> Flowable[T]:
         """Items while ``predicate`` holds; completes at the first that fails it."""
         _require_callable(predicate, "predicate")
-        from rxpy2.internal.operators.flowable.flowable_take_while import FlowableTakeWhile
-        return _assembly(FlowableTakeWhile(self, predicate))
+        return _assembly(_lazy.FlowableTakeWhile(self, predicate))
 
     def skip_while(self, predicate: Callable[[T], bool]) -> Flowable[T]:
         """Skips items while ``predicate`` holds, then emits all the rest."""
         _require_callable(predicate, "predicate")
-        from rxpy2.internal.operators.flowable.flowable_skip_while import FlowableSkipWhile
-        return _assembly(FlowableSkipWhile(self, predicate))
+        return _assembly(_lazy.FlowableSkipWhile(self, predicate))
 
     def take_until(self, other: Publisher[Any] | Callable[[T], bool]) -> Flowable[T]:
         """Items until ``other`` signals an item or completes (or, given a predicate,
         up to and including the first item for which it is true)."""
         _require(other, "other")
         if isinstance(other, Publisher):
-            from rxpy2.internal.operators.flowable.flowable_take_until import FlowableTakeUntil
-            return _assembly(FlowableTakeUntil(self, other))
+            return _assembly(_lazy.FlowableTakeUntil(self, other))
         _require_callable(other, "stop_predicate")
-        from rxpy2.internal.operators.flowable.flowable_take_until import (
-            FlowableTakeUntilPredicate,
-        )
-        return _assembly(FlowableTakeUntilPredicate(self, other))
+        return _assembly(_lazy.FlowableTakeUntilPredicate(self, other))
 
     def skip_until(self, other: Publisher[Any]) -> Flowable[T]:
         """Skips items until ``other`` signals an item."""
         _require_publisher(other, "other")
-        from rxpy2.internal.operators.flowable.flowable_skip_until import FlowableSkipUntil
-        return _assembly(FlowableSkipUntil(self, other))
+        return _assembly(_lazy.FlowableSkipUntil(self, other))
 
     def element_at(self, index: int, default_item: Any = ABSENT) -> Maybe[T] | Single[T]:
         """The item at ``index``: a Maybe (empty if too short), or with ``default_item`` a Single."""
         _require_non_negative(index, "index")
-        from rxpy2.internal.operators.flowable.flowable_element_at import (
-            FlowableElementAtMaybe,
-            FlowableElementAtSingle,
-        )
         if default_item is ABSENT:
-            return _maybe_assembly(FlowableElementAtMaybe(self, index))
+            return _maybe_assembly(_lazy.FlowableElementAtMaybe(self, index))
         _require(default_item, "default_item")
-        return _single_assembly(FlowableElementAtSingle(self, index, default_item, False))
+        return _single_assembly(_lazy.FlowableElementAtSingle(self, index, default_item, False))
 
     def element_at_or_error(self, index: int) -> Single[T]:
         """The item at ``index`` as a Single; ``IndexError`` if the stream is shorter."""
         _require_non_negative(index, "index")
-        from rxpy2.internal.operators.flowable.flowable_element_at import FlowableElementAtSingle
-        return _single_assembly(FlowableElementAtSingle(self, index, None, True))
+        return _single_assembly(_lazy.FlowableElementAtSingle(self, index, None, True))
 
     def first(self, default_item: T) -> Single[T]:
         """The first item, or ``default_item`` if the stream is empty."""
@@ -552,41 +505,34 @@ class Flowable(Publisher[T], Generic[T]):
     def last(self, default_item: T) -> Single[T]:
         """The last item, or ``default_item`` if the stream is empty."""
         _require(default_item, "default_item")
-        from rxpy2.internal.operators.flowable.flowable_last import FlowableLastSingle
-        return _single_assembly(FlowableLastSingle(self, default_item))
+        return _single_assembly(_lazy.FlowableLastSingle(self, default_item))
 
     def last_element(self) -> Maybe[T]:
         """The last item as a Maybe."""
-        from rxpy2.internal.operators.flowable.flowable_last import FlowableLastMaybe
-        return _maybe_assembly(FlowableLastMaybe(self))
+        return _maybe_assembly(_lazy.FlowableLastMaybe(self))
 
     def last_or_error(self) -> Single[T]:
         """The last item; ``IndexError`` if the stream is empty."""
-        from rxpy2.internal.operators.flowable.flowable_last import FlowableLastSingle
-        return _single_assembly(FlowableLastSingle(self, None))
+        return _single_assembly(_lazy.FlowableLastSingle(self, None))
 
     def single(self, default_item: T) -> Single[T]:
         """The only item, ``default_item`` if empty; ``ValueError`` if more than one."""
         _require(default_item, "default_item")
-        from rxpy2.internal.operators.flowable.flowable_single import FlowableSingleSingle
-        return _single_assembly(FlowableSingleSingle(self, default_item))
+        return _single_assembly(_lazy.FlowableSingleSingle(self, default_item))
 
     def single_element(self) -> Maybe[T]:
         """The only item as a Maybe; ``ValueError`` if more than one."""
-        from rxpy2.internal.operators.flowable.flowable_single import FlowableSingleMaybe
-        return _maybe_assembly(FlowableSingleMaybe(self))
+        return _maybe_assembly(_lazy.FlowableSingleMaybe(self))
 
     def single_or_error(self) -> Single[T]:
         """The only item; ``IndexError`` if empty, ``ValueError`` if more than one."""
-        from rxpy2.internal.operators.flowable.flowable_single import FlowableSingleSingle
-        return _single_assembly(FlowableSingleSingle(self, None))
+        return _single_assembly(_lazy.FlowableSingleSingle(self, None))
 
     def distinct(self, key: Callable[[T], Any] | None = None) -> Flowable[T]:
         """Items whose key (the item itself by default) was not seen before (keys must hash)."""
         if key is not None:
             _require_callable(key, "key")
-        from rxpy2.internal.operators.flowable.flowable_distinct import FlowableDistinct
-        return _assembly(FlowableDistinct(self, key))
+        return _assembly(_lazy.FlowableDistinct(self, key))
 
     def distinct_until_changed(self, key: Callable[[T], Any] | None = None,
                                comparer: Callable[[Any, Any], bool] | None = None) -> Flowable[T]:
@@ -595,40 +541,27 @@ class Flowable(Publisher[T], Generic[T]):
             _require_callable(key, "key")
         if comparer is not None:
             _require_callable(comparer, "comparer")
-        from rxpy2.internal.operators.flowable.flowable_distinct_until_changed import (
-            FlowableDistinctUntilChanged,
-        )
-        return _assembly(FlowableDistinctUntilChanged(self, key, comparer))
+        return _assembly(_lazy.FlowableDistinctUntilChanged(self, key, comparer))
 
     def ignore_elements(self) -> Completable:
         """Only the terminal event, as a Completable."""
-        from rxpy2.internal.operators.flowable.flowable_ignore_elements import (
-            FlowableIgnoreElementsCompletable,
-        )
-        return _completable_assembly(FlowableIgnoreElementsCompletable(self))
+        return _completable_assembly(_lazy.FlowableIgnoreElementsCompletable(self))
 
     def default_if_empty(self, default_item: T) -> Flowable[T]:
         """``default_item`` if the stream completes without items."""
         _require(default_item, "default_item")
-        from rxpy2.internal.operators.flowable.flowable_default_if_empty import (
-            FlowableDefaultIfEmpty,
-        )
-        return _assembly(FlowableDefaultIfEmpty(self, default_item))
+        return _assembly(_lazy.FlowableDefaultIfEmpty(self, default_item))
 
     def switch_if_empty(self, other: Publisher[T]) -> Flowable[T]:
         """Continue with ``other`` if this stream completes without items."""
         _require_publisher(other, "other")
-        from rxpy2.internal.operators.flowable.flowable_switch_if_empty import (
-            FlowableSwitchIfEmpty,
-        )
-        return _assembly(FlowableSwitchIfEmpty(self, other))
+        return _assembly(_lazy.FlowableSwitchIfEmpty(self, other))
 
     # ------------------------------------------------------------------ aggregates
 
     def count(self) -> Single[int]:
         """The number of items, as a Single."""
-        from rxpy2.internal.operators.flowable.flowable_count import FlowableCountSingle
-        return _single_assembly(FlowableCountSingle(self))
+        return _single_assembly(_lazy.FlowableCountSingle(self))
 
     def reduce(self, reducer: Callable[[Any, T], Any], seed: Any = ABSENT) -> Any:
         """Fold the items with ``reducer(acc, item)``.
@@ -637,35 +570,28 @@ class Flowable(Publisher[T], Generic[T]):
         ``functools.reduce`` without an initial value. With ``seed``: a Single.
         """
         _require_callable(reducer, "reducer")
-        from rxpy2.internal.operators.flowable.flowable_reduce import (
-            FlowableReduceMaybe,
-            FlowableReduceSeedSingle,
-        )
         if seed is ABSENT:
-            return _maybe_assembly(FlowableReduceMaybe(self, reducer))
+            return _maybe_assembly(_lazy.FlowableReduceMaybe(self, reducer))
         _require(seed, "seed")
-        return _single_assembly(FlowableReduceSeedSingle(self, lambda: seed, reducer))
+        return _single_assembly(_lazy.FlowableReduceSeedSingle(self, lambda: seed, reducer))
 
     def reduce_with(self, seed_supplier: Callable[[], R],
                     reducer: Callable[[R, T], R]) -> Single[R]:
         """Fold with a fresh seed per subscriber, as a Single."""
         _require_callable(seed_supplier, "seed_supplier")
         _require_callable(reducer, "reducer")
-        from rxpy2.internal.operators.flowable.flowable_reduce import FlowableReduceSeedSingle
-        return _single_assembly(FlowableReduceSeedSingle(self, seed_supplier, reducer))
+        return _single_assembly(_lazy.FlowableReduceSeedSingle(self, seed_supplier, reducer))
 
     def collect(self, initial_supplier: Callable[[], U],
                 collector: Callable[[U, T], Any]) -> Single[U]:
         """Collect into a mutable container: ``collector(container, item)`` per item."""
         _require_callable(initial_supplier, "initial_supplier")
         _require_callable(collector, "collector")
-        from rxpy2.internal.operators.flowable.flowable_collect import FlowableCollectSingle
-        return _single_assembly(FlowableCollectSingle(self, initial_supplier, collector))
+        return _single_assembly(_lazy.FlowableCollectSingle(self, initial_supplier, collector))
 
     def to_list(self) -> Single[list[T]]:
         """All items in a list, as a Single."""
-        from rxpy2.internal.operators.flowable.flowable_to_list import FlowableToListSingle
-        return _single_assembly(FlowableToListSingle(self))
+        return _single_assembly(_lazy.FlowableToListSingle(self))
 
     def to_sorted_list(self, key: Callable[[T], Any] | None = None,
                        reverse: bool = False) -> Single[list[T]]:
@@ -678,14 +604,12 @@ class Flowable(Publisher[T], Generic[T]):
     def any(self, predicate: Callable[[T], bool]) -> Single[bool]:
         """True as soon as an item satisfies ``predicate`` (then upstream is cancelled)."""
         _require_callable(predicate, "predicate")
-        from rxpy2.internal.operators.flowable.flowable_any import FlowableAnySingle
-        return _single_assembly(FlowableAnySingle(self, predicate))
+        return _single_assembly(_lazy.FlowableAnySingle(self, predicate))
 
     def all(self, predicate: Callable[[T], bool]) -> Single[bool]:
         """False as soon as an item fails ``predicate``; True if none did."""
         _require_callable(predicate, "predicate")
-        from rxpy2.internal.operators.flowable.flowable_all import FlowableAllSingle
-        return _single_assembly(FlowableAllSingle(self, predicate))
+        return _single_assembly(_lazy.FlowableAllSingle(self, predicate))
 
     def contains(self, item: Any) -> Single[bool]:
         """True if some item equals ``item``."""
@@ -707,8 +631,7 @@ class Flowable(Publisher[T], Generic[T]):
         if skip is None:
             skip = count
         _require_positive(skip, "skip")
-        from rxpy2.internal.operators.flowable.flowable_buffer import FlowableBuffer
-        return _assembly(FlowableBuffer(self, count, skip))
+        return _assembly(_lazy.FlowableBuffer(self, count, skip))
 
     # ------------------------------------------------------------------ combining
 
@@ -761,8 +684,7 @@ class Flowable(Publisher[T], Generic[T]):
         fused = _scalar_x_map(self, mapper)
         if fused is not None:
             return fused
-        from rxpy2.internal.operators.flowable.flowable_flat_map import FlowableFlatMap
-        return _assembly(FlowableFlatMap(self, mapper, bool(delay_errors), max_concurrency,
+        return _assembly(_lazy.FlowableFlatMap(self, mapper, bool(delay_errors), max_concurrency,
                                          buffer_size))
 
     def flat_map_iterable(self, mapper: Callable[[T], Iterable[R]],
@@ -770,38 +692,28 @@ class Flowable(Publisher[T], Generic[T]):
         """Map each item to an iterable and emit its elements, one iterable after another."""
         _require_callable(mapper, "mapper")
         _require_positive(prefetch, "prefetch")
-        from rxpy2.internal.operators.flowable.flowable_flatten_iterable import (
-            FlowableFlattenIterable,
-        )
-        return _assembly(FlowableFlattenIterable(self, mapper, prefetch))
+        return _assembly(_lazy.FlowableFlattenIterable(self, mapper, prefetch))
 
     def concat_map_iterable(self, mapper: Callable[[T], Iterable[R]],
                             prefetch: int = 2) -> Flowable[R]:
         """As :meth:`flat_map_iterable` (iterables are always taken in order)."""
         _require_callable(mapper, "mapper")
         _require_positive(prefetch, "prefetch")
-        from rxpy2.internal.operators.flowable.flowable_flatten_iterable import (
-            FlowableFlattenIterable,
-        )
-        return _assembly(FlowableFlattenIterable(self, mapper, prefetch))
+        return _assembly(_lazy.FlowableFlattenIterable(self, mapper, prefetch))
 
     def flat_map_maybe(self, mapper: Callable[[T], Maybe[R]], delay_errors: bool = False,
                        max_concurrency: int = LONG_MAX) -> Flowable[R]:
         """Map each item to a Maybe and merge their successes."""
         _require_callable(mapper, "mapper")
         _require_positive(max_concurrency, "max_concurrency")
-        from rxpy2.internal.operators.flowable.flowable_flat_map_maybe import FlowableFlatMapMaybe
-        return _assembly(FlowableFlatMapMaybe(self, mapper, bool(delay_errors), max_concurrency))
+        return _assembly(_lazy.FlowableFlatMapMaybe(self, mapper, bool(delay_errors), max_concurrency))
 
     def flat_map_single(self, mapper: Callable[[T], Single[R]], delay_errors: bool = False,
                         max_concurrency: int = LONG_MAX) -> Flowable[R]:
         """Map each item to a Single and merge their successes."""
         _require_callable(mapper, "mapper")
         _require_positive(max_concurrency, "max_concurrency")
-        from rxpy2.internal.operators.flowable.flowable_flat_map_single import (
-            FlowableFlatMapSingle,
-        )
-        return _assembly(FlowableFlatMapSingle(self, mapper, bool(delay_errors), max_concurrency))
+        return _assembly(_lazy.FlowableFlatMapSingle(self, mapper, bool(delay_errors), max_concurrency))
 
     def flat_map_completable(self, mapper: Callable[[T], Completable],
                              delay_errors: bool = False,
@@ -809,11 +721,8 @@ class Flowable(Publisher[T], Generic[T]):
         """Map each item to a Completable; complete when the upstream and all of them did."""
         _require_callable(mapper, "mapper")
         _require_positive(max_concurrency, "max_concurrency")
-        from rxpy2.internal.operators.flowable.flowable_flat_map_completable import (
-            FlowableFlatMapCompletable,
-        )
         return _completable_assembly(
-            FlowableFlatMapCompletable(self, mapper, bool(delay_errors), max_concurrency))
+            _lazy.FlowableFlatMapCompletable(self, mapper, bool(delay_errors), max_concurrency))
 
     def concat_map(self, mapper: Callable[[T], Publisher[R]], prefetch: int = 2) -> Flowable[R]:
         """Map each item to a Publisher and emit their items one Publisher after another.
@@ -825,9 +734,7 @@ class Flowable(Publisher[T], Generic[T]):
         fused = _scalar_x_map(self, mapper)
         if fused is not None:
             return fused
-        from rxpy2.internal.helpers.error_mode import ErrorMode
-        from rxpy2.internal.operators.flowable.flowable_concat_map import FlowableConcatMap
-        return _assembly(FlowableConcatMap(self, mapper, prefetch, ErrorMode.IMMEDIATE))
+        return _assembly(_lazy.FlowableConcatMap(self, mapper, prefetch, _lazy.ErrorMode.IMMEDIATE))
 
     def concat_map_delay_error(self, mapper: Callable[[T], Publisher[R]], prefetch: int = 2,
                                till_the_end: bool = True) -> Flowable[R]:
@@ -838,10 +745,8 @@ class Flowable(Publisher[T], Generic[T]):
         fused = _scalar_x_map(self, mapper)
         if fused is not None:
             return fused
-        from rxpy2.internal.helpers.error_mode import ErrorMode
-        from rxpy2.internal.operators.flowable.flowable_concat_map import FlowableConcatMap
-        mode = ErrorMode.END if till_the_end else ErrorMode.BOUNDARY
-        return _assembly(FlowableConcatMap(self, mapper, prefetch, mode))
+        mode = _lazy.ErrorMode.END if till_the_end else _lazy.ErrorMode.BOUNDARY
+        return _assembly(_lazy.FlowableConcatMap(self, mapper, prefetch, mode))
 
     def concat_map_eager(self, mapper: Callable[[T], Publisher[R]],
                          max_concurrency: int = LONG_MAX,
@@ -851,12 +756,8 @@ class Flowable(Publisher[T], Generic[T]):
         _require_callable(mapper, "mapper")
         _require_positive(max_concurrency, "max_concurrency")
         _require_positive(prefetch, "prefetch")
-        from rxpy2.internal.helpers.error_mode import ErrorMode
-        from rxpy2.internal.operators.flowable.flowable_concat_map_eager import (
-            FlowableConcatMapEager,
-        )
-        return _assembly(FlowableConcatMapEager(self, mapper, max_concurrency, prefetch,
-                                                ErrorMode.IMMEDIATE))
+        return _assembly(_lazy.FlowableConcatMapEager(self, mapper, max_concurrency, prefetch,
+                                                _lazy.ErrorMode.IMMEDIATE))
 
     def concat_map_eager_delay_error(self, mapper: Callable[[T], Publisher[R]],
                                      till_the_end: bool = True,
@@ -866,12 +767,8 @@ class Flowable(Publisher[T], Generic[T]):
         _require_callable(mapper, "mapper")
         _require_positive(max_concurrency, "max_concurrency")
         _require_positive(prefetch, "prefetch")
-        from rxpy2.internal.helpers.error_mode import ErrorMode
-        from rxpy2.internal.operators.flowable.flowable_concat_map_eager import (
-            FlowableConcatMapEager,
-        )
-        mode = ErrorMode.END if till_the_end else ErrorMode.BOUNDARY
-        return _assembly(FlowableConcatMapEager(self, mapper, max_concurrency, prefetch, mode))
+        mode = _lazy.ErrorMode.END if till_the_end else _lazy.ErrorMode.BOUNDARY
+        return _assembly(_lazy.FlowableConcatMapEager(self, mapper, max_concurrency, prefetch, mode))
 
     def switch_map(self, mapper: Callable[[T], Publisher[R]],
                    buffer_size: int = BUFFER_SIZE) -> Flowable[R]:
@@ -882,8 +779,7 @@ class Flowable(Publisher[T], Generic[T]):
         fused = _scalar_x_map(self, mapper)
         if fused is not None:
             return fused
-        from rxpy2.internal.operators.flowable.flowable_switch_map import FlowableSwitchMap
-        return _assembly(FlowableSwitchMap(self, mapper, buffer_size, False))
+        return _assembly(_lazy.FlowableSwitchMap(self, mapper, buffer_size, False))
 
     def switch_map_delay_error(self, mapper: Callable[[T], Publisher[R]],
                                buffer_size: int = BUFFER_SIZE) -> Flowable[R]:
@@ -893,8 +789,7 @@ class Flowable(Publisher[T], Generic[T]):
         fused = _scalar_x_map(self, mapper)
         if fused is not None:
             return fused
-        from rxpy2.internal.operators.flowable.flowable_switch_map import FlowableSwitchMap
-        return _assembly(FlowableSwitchMap(self, mapper, buffer_size, True))
+        return _assembly(_lazy.FlowableSwitchMap(self, mapper, buffer_size, True))
 
     @staticmethod
     def merge(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
@@ -938,8 +833,7 @@ class Flowable(Publisher[T], Generic[T]):
         if isinstance(sources, Publisher):
             return Flowable.from_publisher(sources).concat_map_delay_error(
                 _identity, prefetch, till_the_end)
-        from rxpy2.internal.operators.flowable.flowable_concat import FlowableConcatIterable
-        return _assembly(FlowableConcatIterable(sources, True))
+        return _assembly(_lazy.FlowableConcatIterable(sources, True))
 
     @staticmethod
     def concat_eager(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
@@ -955,8 +849,7 @@ class Flowable(Publisher[T], Generic[T]):
     def amb(sources: Iterable[Publisher[T]]) -> Flowable[T]:
         """Mirror whichever of ``sources`` signals first; cancel the others."""
         _require(sources, "sources")
-        from rxpy2.internal.operators.flowable.flowable_amb import FlowableAmb
-        return _assembly(FlowableAmb(sources))
+        return _assembly(_lazy.FlowableAmb(sources))
 
     @staticmethod
     def amb_array(*sources: Publisher[T]) -> Flowable[T]:
@@ -967,8 +860,7 @@ class Flowable(Publisher[T], Generic[T]):
             return Flowable.empty()
         if len(sources) == 1:
             return Flowable.from_publisher(sources[0])
-        from rxpy2.internal.operators.flowable.flowable_amb import FlowableAmb
-        return _assembly(FlowableAmb(sources))
+        return _assembly(_lazy.FlowableAmb(sources))
 
     def amb_with(self, other: Publisher[T]) -> Flowable[T]:
         """Mirror this stream or ``other``, whichever signals first."""
@@ -1007,8 +899,7 @@ class Flowable(Publisher[T], Generic[T]):
             raise TypeError(f"other must be a Publisher or an iterable, not {type(other).__name__}")
         if zipper is not None:
             _require_callable(zipper, "zipper")
-        from rxpy2.internal.operators.flowable.flowable_zip import FlowableZipIterable
-        return _assembly(FlowableZipIterable(self, other, zipper))
+        return _assembly(_lazy.FlowableZipIterable(self, other, zipper))
 
     @staticmethod
     def combine_latest(*sources: Publisher[Any], combiner: Callable[..., R] | None = None,
@@ -1033,10 +924,7 @@ class Flowable(Publisher[T], Generic[T]):
         if combiner is not None:
             _require_callable(combiner, "combiner")
         _require_positive(buffer_size, "buffer_size")
-        from rxpy2.internal.operators.flowable.flowable_combine_latest import (
-            FlowableCombineLatest,
-        )
-        return _assembly(FlowableCombineLatest(sources, combiner, buffer_size, False))
+        return _assembly(_lazy.FlowableCombineLatest(sources, combiner, buffer_size, False))
 
     def with_latest_from(self, *others: Publisher[Any],
                          combiner: Callable[..., R] | None = None) -> Flowable[Any]:
@@ -1048,13 +936,9 @@ class Flowable(Publisher[T], Generic[T]):
             _require_publisher(p, f"other {i}")
         if combiner is not None:
             _require_callable(combiner, "combiner")
-        from rxpy2.internal.operators.flowable.flowable_with_latest_from import (
-            FlowableWithLatestFrom,
-            FlowableWithLatestFromMany,
-        )
         if len(others) == 1:
-            return _assembly(FlowableWithLatestFrom(self, others[0], combiner))
-        return _assembly(FlowableWithLatestFromMany(self, others, combiner))
+            return _assembly(_lazy.FlowableWithLatestFrom(self, others[0], combiner))
+        return _assembly(_lazy.FlowableWithLatestFromMany(self, others, combiner))
 
     @staticmethod
     def sequence_equal(first: Publisher[T], second: Publisher[T],
@@ -1067,10 +951,7 @@ class Flowable(Publisher[T], Generic[T]):
         if is_equal is not None:
             _require_callable(is_equal, "is_equal")
         _require_positive(buffer_size, "buffer_size")
-        from rxpy2.internal.operators.flowable.flowable_sequence_equal import (
-            FlowableSequenceEqualSingle,
-        )
-        return _single_assembly(FlowableSequenceEqualSingle(first, second, is_equal, buffer_size))
+        return _single_assembly(_lazy.FlowableSequenceEqualSingle(first, second, is_equal, buffer_size))
 
     # ------------------------------------------------------------------ grouping and windows
 
@@ -1088,8 +969,7 @@ class Flowable(Publisher[T], Generic[T]):
         if value is not None:
             _require_callable(value, "value")
         _require_positive(buffer_size, "buffer_size")
-        from rxpy2.internal.operators.flowable.flowable_group_by import FlowableGroupBy
-        return _assembly(FlowableGroupBy(self, key, value, buffer_size, bool(delay_error)))
+        return _assembly(_lazy.FlowableGroupBy(self, key, value, buffer_size, bool(delay_error)))
 
     def window(self, count: int | Publisher[Any], skip: int | None = None,
                buffer_size: int = BUFFER_SIZE) -> Flowable[Flowable[T]]:
@@ -1099,17 +979,13 @@ class Flowable(Publisher[T], Generic[T]):
             if skip is not None:
                 raise TypeError("skip applies to count windows, not to boundary windows")
             _require_positive(buffer_size, "buffer_size")
-            from rxpy2.internal.operators.flowable.flowable_window_boundary import (
-                FlowableWindowBoundary,
-            )
-            return _assembly(FlowableWindowBoundary(self, count, buffer_size))
+            return _assembly(_lazy.FlowableWindowBoundary(self, count, buffer_size))
         _require_positive(count, "count")
         if skip is None:
             skip = count
         _require_positive(skip, "skip")
         _require_positive(buffer_size, "buffer_size")
-        from rxpy2.internal.operators.flowable.flowable_window import FlowableWindow
-        return _assembly(FlowableWindow(self, count, skip, buffer_size))
+        return _assembly(_lazy.FlowableWindow(self, count, skip, buffer_size))
 
     def window_time(self, timespan: float, timeskip: float | None = None,
                     scheduler: Scheduler | None = None, count: int | None = None,
@@ -1118,14 +994,10 @@ class Flowable(Publisher[T], Generic[T]):
         """Windows of ``timespan`` seconds, a new one every ``timeskip`` seconds (default
         ``timespan``); with ``count``, a window also closes after that many items
         (``restart``: and the timer starts over)."""
-        from rxpy2.internal.operators.flowable._time_args import (
-            check_duration,
-            scheduler_or_computation,
-        )
-        t = check_duration(timespan, "timespan")
+        t = _lazy.check_duration(timespan, "timespan")
         if t == 0.0:
             raise ValueError("timespan > 0 required but it was 0")
-        skip_t = t if timeskip is None else check_duration(timeskip, "timeskip")
+        skip_t = t if timeskip is None else _lazy.check_duration(timeskip, "timeskip")
         if skip_t == 0.0:
             raise ValueError("timeskip > 0 required but it was 0")
         if count is not None:
@@ -1133,23 +1005,18 @@ class Flowable(Publisher[T], Generic[T]):
             if skip_t != t:
                 raise ValueError("count applies to windows with timeskip == timespan")
         _require_positive(buffer_size, "buffer_size")
-        from rxpy2.internal.operators.flowable.flowable_window_timed import FlowableWindowTimed
-        return _assembly(FlowableWindowTimed(self, t, skip_t, scheduler_or_computation(scheduler),
+        return _assembly(_lazy.FlowableWindowTimed(self, t, skip_t, _lazy.scheduler_or_computation(scheduler),
                                              count, bool(restart), buffer_size))
 
     def parallel(self, parallelism: int | None = None,
                  prefetch: int = BUFFER_SIZE) -> ParallelFlowable[T]:
         """Split the stream into ``parallelism`` rails (default: the CPU count), fed
         round-robin as each rail has demand; see :class:`ParallelFlowable`."""
-        import os
         if parallelism is None:
             parallelism = os.cpu_count() or 1
         _require_positive(parallelism, "parallelism")
         _require_positive(prefetch, "prefetch")
-        from rxpy2.internal.operators.parallel.parallel_from_publisher import (
-            ParallelFromPublisher,
-        )
-        p = ParallelFromPublisher(self, parallelism, prefetch)
+        p = _lazy.ParallelFromPublisher(self, parallelism, prefetch)
         return plugins.on_assembly("parallel", p) if plugins.hooks_active else p
 
     # ------------------------------------------------------------------ errors, repetition
@@ -1157,10 +1024,7 @@ class Flowable(Publisher[T], Generic[T]):
     def on_error_return(self, fn: Callable[[BaseException], T]) -> Flowable[T]:
         """On error, emit ``fn(error)`` and complete."""
         _require_callable(fn, "fn")
-        from rxpy2.internal.operators.flowable.flowable_on_error_return import (
-            FlowableOnErrorReturn,
-        )
-        return _assembly(FlowableOnErrorReturn(self, fn))
+        return _assembly(_lazy.FlowableOnErrorReturn(self, fn))
 
     def on_error_return_item(self, item: T) -> Flowable[T]:
         """On error, emit ``item`` and complete."""
@@ -1177,8 +1041,7 @@ class Flowable(Publisher[T], Generic[T]):
         else:
             _require_callable(fallback, "fallback")
             fn = fallback
-        from rxpy2.internal.operators.flowable.flowable_on_error_next import FlowableOnErrorNext
-        return _assembly(FlowableOnErrorNext(self, fn))
+        return _assembly(_lazy.FlowableOnErrorNext(self, fn))
 
     def retry(self, times: int = LONG_MAX,
               predicate: Callable[[BaseException], bool] | None = None) -> Flowable[T]:
@@ -1186,22 +1049,19 @@ class Flowable(Publisher[T], Generic[T]):
         _require_non_negative(times, "times")
         if predicate is not None:
             _require_callable(predicate, "predicate")
-        from rxpy2.internal.operators.flowable.flowable_retry import FlowableRetry
-        return _assembly(FlowableRetry(self, times, predicate))
+        return _assembly(_lazy.FlowableRetry(self, times, predicate))
 
     def repeat(self, times: int = LONG_MAX) -> Flowable[T]:
         """Subscribe ``times`` times in a row (forever by default); ``repeat(0)`` is empty."""
         _require_non_negative(times, "times")
         if times == 0:
             return Flowable.empty()
-        from rxpy2.internal.operators.flowable.flowable_repeat import FlowableRepeat
-        return _assembly(FlowableRepeat(self, times))
+        return _assembly(_lazy.FlowableRepeat(self, times))
 
     def repeat_until(self, stop: Callable[[], bool]) -> Flowable[T]:
         """Resubscribe on completion until ``stop()`` returns True."""
         _require_callable(stop, "stop")
-        from rxpy2.internal.operators.flowable.flowable_repeat import FlowableRepeatUntil
-        return _assembly(FlowableRepeatUntil(self, stop))
+        return _assembly(_lazy.FlowableRepeatUntil(self, stop))
 
     # ------------------------------------------------------------------ side effects
 
@@ -1236,15 +1096,13 @@ class Flowable(Publisher[T], Generic[T]):
                         (on_complete, "on_complete"), (on_after_terminate, "on_after_terminate")):
             if f is not None:
                 _require_callable(f, name)
-        from rxpy2.internal.operators.flowable.flowable_do_on_each import FlowableDoOnEach
-        return _assembly(FlowableDoOnEach(self, on_next, on_error, on_complete,
+        return _assembly(_lazy.FlowableDoOnEach(self, on_next, on_error, on_complete,
                                           on_after_terminate))
 
     def do_after_next(self, fn: Callable[[T], Any]) -> Flowable[T]:
         """Call ``fn(item)`` after each item went downstream."""
         _require_callable(fn, "on_after_next")
-        from rxpy2.internal.operators.flowable.flowable_do_after_next import FlowableDoAfterNext
-        return _assembly(FlowableDoAfterNext(self, fn))
+        return _assembly(_lazy.FlowableDoAfterNext(self, fn))
 
     def do_on_subscribe(self, fn: Callable[[Subscription], Any]) -> Flowable[T]:
         _require_callable(fn, "on_subscribe")
@@ -1266,16 +1124,12 @@ class Flowable(Publisher[T], Generic[T]):
                         (on_cancel, "on_cancel")):
             if f is not None:
                 _require_callable(f, name)
-        from rxpy2.internal.operators.flowable.flowable_do_on_lifecycle import (
-            FlowableDoOnLifecycle,
-        )
-        return _assembly(FlowableDoOnLifecycle(self, on_subscribe, on_request, on_cancel))
+        return _assembly(_lazy.FlowableDoOnLifecycle(self, on_subscribe, on_request, on_cancel))
 
     def do_finally(self, fn: Callable[[], Any]) -> Flowable[T]:
         """Call ``fn()`` once after termination or cancellation, whichever comes first."""
         _require_callable(fn, "on_finally")
-        from rxpy2.internal.operators.flowable.flowable_do_finally import FlowableDoFinally
-        return _assembly(FlowableDoFinally(self, fn))
+        return _assembly(_lazy.FlowableDoFinally(self, fn))
 
     # ------------------------------------------------------------------ threads (observe_on, subscribe_on, ...)
     # (section: asynchronous operators)
@@ -1291,8 +1145,7 @@ class Flowable(Publisher[T], Generic[T]):
         """
         _require_scheduler(scheduler)
         _require_positive(buffer_size, "buffer_size")
-        from rxpy2.internal.operators.flowable.flowable_observe_on import FlowableObserveOn
-        return _assembly(FlowableObserveOn(self, scheduler, bool(delay_error), buffer_size))
+        return _assembly(_lazy.FlowableObserveOn(self, scheduler, bool(delay_error), buffer_size))
 
     def subscribe_on(self, scheduler: Scheduler, request_on: bool = True) -> Flowable[T]:
         """Subscribe to this Flowable on a worker of ``scheduler``.
@@ -1301,16 +1154,12 @@ class Flowable(Publisher[T], Generic[T]):
         other threads are also run on that worker.
         """
         _require_scheduler(scheduler)
-        from rxpy2.internal.operators.flowable.flowable_subscribe_on import FlowableSubscribeOn
-        return _assembly(FlowableSubscribeOn(self, scheduler, bool(request_on)))
+        return _assembly(_lazy.FlowableSubscribeOn(self, scheduler, bool(request_on)))
 
     def unsubscribe_on(self, scheduler: Scheduler) -> Flowable[T]:
         """Run the upstream's ``cancel`` on ``scheduler``."""
         _require_scheduler(scheduler)
-        from rxpy2.internal.operators.flowable.flowable_unsubscribe_on import (
-            FlowableUnsubscribeOn,
-        )
-        return _assembly(FlowableUnsubscribeOn(self, scheduler))
+        return _assembly(_lazy.FlowableUnsubscribeOn(self, scheduler))
 
     @staticmethod
     def interval(period: float, initial_delay: float | None = None,
@@ -1318,11 +1167,9 @@ class Flowable(Publisher[T], Generic[T]):
         """0, 1, 2, ... every ``period`` seconds (first after ``initial_delay``, default
         ``period``), on ``scheduler`` (default computation). A tick without demand ends the
         stream with ``MissingBackpressureException``."""
-        from rxpy2.internal.operators.flowable.flowable_interval import FlowableInterval
-        from rxpy2.schedulers.scheduler import check_time
-        p = max(0.0, check_time(period, "period"))
-        d = p if initial_delay is None else max(0.0, check_time(initial_delay, "initial_delay"))
-        return _assembly(FlowableInterval(p, d, _default_scheduler(scheduler)))
+        p = max(0.0, _lazy.check_time(period, "period"))
+        d = p if initial_delay is None else max(0.0, _lazy.check_time(initial_delay, "initial_delay"))
+        return _assembly(_lazy.FlowableInterval(p, d, _default_scheduler(scheduler)))
 
     @staticmethod
     def interval_range(start: int, count: int, initial_delay: float, period: float,
@@ -1330,24 +1177,20 @@ class Flowable(Publisher[T], Generic[T]):
         """``start, start+1, ..., start+count-1``: the first after ``initial_delay`` seconds,
         then one every ``period``; completes after the last (or after ``initial_delay``
         when ``count`` is 0)."""
-        from rxpy2.internal.operators.flowable.flowable_interval import FlowableIntervalRange
-        from rxpy2.schedulers.scheduler import check_time
         if not isinstance(start, int) or isinstance(start, bool):
             raise TypeError(f"start must be an int, not {type(start).__name__}")
         _require_non_negative(count, "count")
         if count > 0 and start + count - 1 > LONG_MAX:
             raise ValueError("Overflow! start + count is bigger than LONG_MAX")
-        d = max(0.0, check_time(initial_delay, "initial_delay"))
-        p = max(0.0, check_time(period, "period"))
-        return _assembly(FlowableIntervalRange(start, count, d, p, _default_scheduler(scheduler)))
+        d = max(0.0, _lazy.check_time(initial_delay, "initial_delay"))
+        p = max(0.0, _lazy.check_time(period, "period"))
+        return _assembly(_lazy.FlowableIntervalRange(start, count, d, p, _default_scheduler(scheduler)))
 
     @staticmethod
     def timer(delay: float, scheduler: Scheduler | None = None) -> Flowable[int]:
         """Emit ``0`` after ``delay`` seconds, then complete (needs demand by then)."""
-        from rxpy2.internal.operators.flowable.flowable_timer import FlowableTimer
-        from rxpy2.schedulers.scheduler import check_time
-        d = max(0.0, check_time(delay, "delay"))
-        return _assembly(FlowableTimer(d, _default_scheduler(scheduler)))
+        d = max(0.0, _lazy.check_time(delay, "delay"))
+        return _assembly(_lazy.FlowableTimer(d, _default_scheduler(scheduler)))
 
     def on_backpressure_buffer(self, capacity: int | None = None,
                                on_overflow: Callable[[], Any] | None = None,
@@ -1361,7 +1204,6 @@ class Flowable(Publisher[T], Generic[T]):
         ``MissingBackpressureException("Buffer is full")``; under ``DROP_OLDEST`` /
         ``DROP_LATEST`` it drops the oldest / newest buffered item and calls ``on_overflow``.
         """
-        from rxpy2.internal.operators.flowable import flowable_on_backpressure as m
         if on_overflow is not None:
             _require_callable(on_overflow, "on_overflow")
         if not isinstance(overflow_strategy, BackpressureOverflowStrategy):
@@ -1369,101 +1211,68 @@ class Flowable(Publisher[T], Generic[T]):
         if capacity is not None:
             _require_positive(capacity, "capacity")
         if overflow_strategy is BackpressureOverflowStrategy.ERROR:
-            return _assembly(m.FlowableOnBackpressureBuffer(self, capacity, bool(delay_error),
+            return _assembly(_lazy.FlowableOnBackpressureBuffer(self, capacity, bool(delay_error),
                                                             on_overflow))
         if capacity is None:
             raise ValueError(f"{overflow_strategy} needs a capacity")
-        return _assembly(m.FlowableOnBackpressureBufferStrategy(
+        return _assembly(_lazy.FlowableOnBackpressureBufferStrategy(
             self, capacity, on_overflow, overflow_strategy, bool(delay_error)))
 
     def on_backpressure_drop(self, on_drop: Callable[[T], Any] | None = None) -> Flowable[T]:
         """Drop the items that find no demand (giving each to ``on_drop``)."""
         if on_drop is not None:
             _require_callable(on_drop, "on_drop")
-        from rxpy2.internal.operators.flowable.flowable_on_backpressure import (
-            FlowableOnBackpressureDrop,
-        )
-        return _assembly(FlowableOnBackpressureDrop(self, on_drop))
+        return _assembly(_lazy.FlowableOnBackpressureDrop(self, on_drop))
 
     def on_backpressure_latest(self) -> Flowable[T]:
         """Keep only the latest item that found no demand."""
-        from rxpy2.internal.operators.flowable.flowable_on_backpressure import (
-            FlowableOnBackpressureLatest,
-        )
-        return _assembly(FlowableOnBackpressureLatest(self))
+        return _assembly(_lazy.FlowableOnBackpressureLatest(self))
 
     def on_backpressure_error(self) -> Flowable[T]:
         """End with ``MissingBackpressureException`` when an item finds no demand."""
-        from rxpy2.internal.operators.flowable.flowable_on_backpressure import (
-            FlowableOnBackpressureError,
-        )
-        return _assembly(FlowableOnBackpressureError(self))
+        return _assembly(_lazy.FlowableOnBackpressureError(self))
 
     # ------------------------------------------------------------------ time (delay, timeout, sample, ...)
     # (section: time operators)
 
     def timestamp(self, scheduler: Scheduler | None = None) -> Flowable[Timed[T]]:
         """Each item as ``Timed(item, scheduler.now())``."""
-        from rxpy2.internal.operators.flowable._time_args import scheduler_or_computation
-        from rxpy2.internal.operators.flowable.flowable_time_interval import FlowableTimeInterval
-        return _assembly(FlowableTimeInterval(self, scheduler_or_computation(scheduler), False))
+        return _assembly(_lazy.FlowableTimeInterval(self, _lazy.scheduler_or_computation(scheduler), False))
 
     def time_interval(self, scheduler: Scheduler | None = None) -> Flowable[Timed[T]]:
         """Each item as ``Timed(item, seconds since the previous item or the subscription)``."""
-        from rxpy2.internal.operators.flowable._time_args import scheduler_or_computation
-        from rxpy2.internal.operators.flowable.flowable_time_interval import FlowableTimeInterval
-        return _assembly(FlowableTimeInterval(self, scheduler_or_computation(scheduler), True))
+        return _assembly(_lazy.FlowableTimeInterval(self, _lazy.scheduler_or_computation(scheduler), True))
 
     def delay(self, delay: float, scheduler: Scheduler | None = None,
               delay_error: bool = False) -> Flowable[T]:
         """Each item and the completion ``delay`` seconds later (an error at once unless
         ``delay_error``), on one worker of ``scheduler`` (computation by default)."""
-        from rxpy2.internal.operators.flowable._time_args import (
-            check_duration,
-            scheduler_or_computation,
-        )
-        from rxpy2.internal.operators.flowable.flowable_delay import FlowableDelay
-        d = check_duration(delay, "delay")
-        return _assembly(FlowableDelay(self, d, scheduler_or_computation(scheduler),
+        d = _lazy.check_duration(delay, "delay")
+        return _assembly(_lazy.FlowableDelay(self, d, _lazy.scheduler_or_computation(scheduler),
                                        bool(delay_error)))
 
     def delay_subscription(self, delay: float,
                            scheduler: Scheduler | None = None) -> Flowable[T]:
         """Subscribe to this Flowable ``delay`` seconds after the subscription."""
-        from rxpy2.internal.operators.flowable._time_args import (
-            check_duration,
-            scheduler_or_computation,
-        )
-        from rxpy2.internal.operators.flowable.flowable_delay import FlowableDelaySubscription
-        d = check_duration(delay, "delay")
-        return _assembly(FlowableDelaySubscription(self, d, scheduler_or_computation(scheduler)))
+        d = _lazy.check_duration(delay, "delay")
+        return _assembly(_lazy.FlowableDelaySubscription(self, d, _lazy.scheduler_or_computation(scheduler)))
 
     def timeout(self, timeout: float, scheduler: Scheduler | None = None,
                 fallback: Publisher[T] | None = None) -> Flowable[T]:
         """``TimeoutError`` (or a switch to ``fallback``) when the first item, or the next
         one, does not arrive within ``timeout`` seconds."""
-        from rxpy2.internal.operators.flowable._time_args import (
-            check_duration,
-            scheduler_or_computation,
-        )
-        from rxpy2.internal.operators.flowable.flowable_timeout_timed import FlowableTimeoutTimed
-        t = check_duration(timeout, "timeout")
+        t = _lazy.check_duration(timeout, "timeout")
         if fallback is not None:
             _require_publisher(fallback, "fallback")
-        return _assembly(FlowableTimeoutTimed(self, t, scheduler_or_computation(scheduler),
+        return _assembly(_lazy.FlowableTimeoutTimed(self, t, _lazy.scheduler_or_computation(scheduler),
                                               fallback))
 
     def sample(self, period: float, scheduler: Scheduler | None = None,
                emit_last: bool = False) -> Flowable[T]:
         """The latest item of each ``period`` seconds (the last one at completion if
         ``emit_last``); ``MissingBackpressureException`` when one finds no demand."""
-        from rxpy2.internal.operators.flowable._time_args import (
-            check_duration,
-            scheduler_or_computation,
-        )
-        from rxpy2.internal.operators.flowable.flowable_sample_timed import FlowableSampleTimed
-        p = check_duration(period, "period")
-        return _assembly(FlowableSampleTimed(self, p, scheduler_or_computation(scheduler),
+        p = _lazy.check_duration(period, "period")
+        return _assembly(_lazy.FlowableSampleTimed(self, p, _lazy.scheduler_or_computation(scheduler),
                                              bool(emit_last)))
 
     def throttle_last(self, period: float, scheduler: Scheduler | None = None,
@@ -1473,79 +1282,43 @@ class Flowable(Publisher[T], Generic[T]):
 
     def throttle_first(self, window: float, scheduler: Scheduler | None = None) -> Flowable[T]:
         """The first item, then nothing for ``window`` seconds, and again."""
-        from rxpy2.internal.operators.flowable._time_args import (
-            check_duration,
-            scheduler_or_computation,
-        )
-        from rxpy2.internal.operators.flowable.flowable_throttle_first_timed import (
-            FlowableThrottleFirstTimed,
-        )
-        w = check_duration(window, "window")
-        return _assembly(FlowableThrottleFirstTimed(self, w, scheduler_or_computation(scheduler)))
+        w = _lazy.check_duration(window, "window")
+        return _assembly(_lazy.FlowableThrottleFirstTimed(self, w, _lazy.scheduler_or_computation(scheduler)))
 
     def throttle_latest(self, timeout: float, scheduler: Scheduler | None = None,
                         emit_last: bool = False) -> Flowable[T]:
         """An item at once, then at most the latest one per ``timeout`` seconds."""
-        from rxpy2.internal.operators.flowable._time_args import (
-            check_duration,
-            scheduler_or_computation,
-        )
-        from rxpy2.internal.operators.flowable.flowable_throttle_latest import (
-            FlowableThrottleLatest,
-        )
-        t = check_duration(timeout, "timeout")
-        return _assembly(FlowableThrottleLatest(self, t, scheduler_or_computation(scheduler),
+        t = _lazy.check_duration(timeout, "timeout")
+        return _assembly(_lazy.FlowableThrottleLatest(self, t, _lazy.scheduler_or_computation(scheduler),
                                                 bool(emit_last)))
 
     def debounce(self, timeout: float, scheduler: Scheduler | None = None) -> Flowable[T]:
         """An item once ``timeout`` seconds passed without a newer one (the last at once
         at completion)."""
-        from rxpy2.internal.operators.flowable._time_args import (
-            check_duration,
-            scheduler_or_computation,
-        )
-        from rxpy2.internal.operators.flowable.flowable_debounce_timed import (
-            FlowableDebounceTimed,
-        )
-        t = check_duration(timeout, "timeout")
-        return _assembly(FlowableDebounceTimed(self, t, scheduler_or_computation(scheduler)))
+        t = _lazy.check_duration(timeout, "timeout")
+        return _assembly(_lazy.FlowableDebounceTimed(self, t, _lazy.scheduler_or_computation(scheduler)))
 
     def buffer_time(self, timespan: float, scheduler: Scheduler | None = None,
                     count: int | None = None) -> Flowable[list[T]]:
         """Lists of the items of each ``timespan`` seconds (empty ones too), or of
         ``count`` items when that comes first."""
-        from rxpy2.internal.operators.flowable._time_args import (
-            check_duration,
-            scheduler_or_computation,
-        )
-        from rxpy2.internal.operators.flowable.flowable_buffer_timed import FlowableBufferTimed
-        t = check_duration(timespan, "timespan")
+        t = _lazy.check_duration(timespan, "timespan")
         if t == 0.0:
             raise ValueError("timespan > 0 required but it was 0")
         if count is not None:
             _require_positive(count, "count")
-        return _assembly(FlowableBufferTimed(self, t, scheduler_or_computation(scheduler),
+        return _assembly(_lazy.FlowableBufferTimed(self, t, _lazy.scheduler_or_computation(scheduler),
                                              count))
 
     def take_time(self, duration: float, scheduler: Scheduler | None = None) -> Flowable[T]:
         """The items of the first ``duration`` seconds, then completion."""
-        from rxpy2.internal.operators.flowable._time_args import (
-            check_duration,
-            scheduler_or_computation,
-        )
-        from rxpy2.internal.operators.flowable.flowable_timer import FlowableTimer
-        d = check_duration(duration, "duration")
-        return self.take_until(FlowableTimer(d, scheduler_or_computation(scheduler)))
+        d = _lazy.check_duration(duration, "duration")
+        return self.take_until(_lazy.FlowableTimer(d, _lazy.scheduler_or_computation(scheduler)))
 
     def skip_time(self, duration: float, scheduler: Scheduler | None = None) -> Flowable[T]:
         """The items after the first ``duration`` seconds."""
-        from rxpy2.internal.operators.flowable._time_args import (
-            check_duration,
-            scheduler_or_computation,
-        )
-        from rxpy2.internal.operators.flowable.flowable_timer import FlowableTimer
-        d = check_duration(duration, "duration")
-        return self.skip_until(FlowableTimer(d, scheduler_or_computation(scheduler)))
+        d = _lazy.check_duration(duration, "duration")
+        return self.skip_until(_lazy.FlowableTimer(d, _lazy.scheduler_or_computation(scheduler)))
 
     # ------------------------------------------------------------------ multicasting (publish, replay, share, cache)
     # (section: multicast operators)
@@ -1554,16 +1327,14 @@ class Flowable(Publisher[T], Generic[T]):
         """A ConnectableFlowable sharing one upstream subscription: it prefetches
         ``buffer_size`` items and emits at the pace of the slowest subscriber."""
         _require_positive(buffer_size, "buffer_size")
-        from rxpy2.internal.operators.flowable.flowable_publish import FlowablePublish
-        return _assembly(FlowablePublish(self, buffer_size))  # type: ignore[return-value]
+        return _assembly(_lazy.FlowablePublish(self, buffer_size))  # type: ignore[return-value]
 
     def replay(self, buffer_size: int | None = None) -> ConnectableFlowable[T]:
         """A ConnectableFlowable that replays the items (all of them, or the last
         ``buffer_size``) to every subscriber, also after the stream ended."""
         if buffer_size is not None:
             _require_positive(buffer_size, "buffer_size")
-        from rxpy2.internal.operators.flowable.flowable_replay import FlowableReplay
-        return _assembly(FlowableReplay(self, buffer_size))  # type: ignore[return-value]
+        return _assembly(_lazy.FlowableReplay(self, buffer_size))  # type: ignore[return-value]
 
     def share(self) -> Flowable[T]:
         """``publish().ref_count()``."""
@@ -1572,8 +1343,7 @@ class Flowable(Publisher[T], Generic[T]):
     def cache(self) -> Flowable[T]:
         """Subscribe upstream (unbounded) with the first subscriber; replay every item and
         the terminal event to every subscriber, whenever it comes."""
-        from rxpy2.internal.operators.flowable.flowable_replay import FlowableCache
-        return _assembly(FlowableCache(self))
+        return _assembly(_lazy.FlowableCache(self))
 
     # ------------------------------------------------------------------ conversions
 
@@ -1584,14 +1354,12 @@ class Flowable(Publisher[T], Generic[T]):
 
         Without ``on_error`` the stream's error is raised in the calling thread.
         """
-        from rxpy2.internal.operators.flowable.flowable_blocking import blocking_subscribe
-        blocking_subscribe(self, on_next, on_error, on_complete)
+        _lazy.blocking_subscribe(self, on_next, on_error, on_complete)
 
     def blocking_iterable(self, buffer_size: int = BUFFER_SIZE) -> Iterable[T]:
         """An iterable over the items, blocking while waiting; a bounded buffer in between."""
         _require_positive(buffer_size, "buffer_size")
-        from rxpy2.internal.operators.flowable.flowable_blocking import BlockingIterable
-        return BlockingIterable(self, buffer_size)
+        return _lazy.BlockingIterable(self, buffer_size)
 
     def blocking_first(self, default: Any = ABSENT) -> T:
         """Block until the first item and return it (cancelling the rest of the stream).
@@ -1599,19 +1367,16 @@ class Flowable(Publisher[T], Generic[T]):
         An empty stream returns ``default``, or raises ``IndexError`` without one;
         the stream's error is raised in the calling thread.
         """
-        from rxpy2.internal.operators.flowable.flowable_blocking import blocking_value
-        return blocking_value(self, 0, default)
+        return _lazy.blocking_value(self, 0, default)
 
     def blocking_last(self, default: Any = ABSENT) -> T:
         """Block until the stream completes and return its last item (see :meth:`blocking_first`)."""
-        from rxpy2.internal.operators.flowable.flowable_blocking import blocking_value
-        return blocking_value(self, 1, default)
+        return _lazy.blocking_value(self, 1, default)
 
     def blocking_single(self, default: Any = ABSENT) -> T:
         """Block until the stream completes and return its only item; a second item cancels
         the stream and raises ``ValueError`` (empty: see :meth:`blocking_first`)."""
-        from rxpy2.internal.operators.flowable.flowable_blocking import blocking_value
-        return blocking_value(self, 2, default)
+        return _lazy.blocking_value(self, 2, default)
 
     def blocking_for_each(self, fn: Callable[[T], Any]) -> None:
         """Call ``fn(item)`` on the calling thread for each item; block until the end.
@@ -1619,26 +1384,22 @@ class Flowable(Publisher[T], Generic[T]):
         The stream's error (or what ``fn`` raised, after cancelling) is raised here.
         """
         _require_callable(fn, "on_next")
-        from rxpy2.internal.operators.flowable.flowable_blocking import blocking_subscribe
-        blocking_subscribe(self, fn, None, None)
+        _lazy.blocking_subscribe(self, fn, None, None)
 
     def blocking_latest(self) -> Iterable[T]:
         """An iterable whose ``next()`` returns the latest item not yet returned (waiting
         for one); items emitted between two ``next()`` calls are skipped but the last."""
-        from rxpy2.internal.operators.flowable.flowable_blocking import blocking_latest
-        return blocking_latest(self)
+        return _lazy.blocking_latest(self)
 
     def blocking_next(self) -> Iterable[T]:
         """An iterable whose ``next()`` waits for the next item emitted after the call."""
-        from rxpy2.internal.operators.flowable.flowable_blocking import blocking_next
-        return blocking_next(self)
+        return _lazy.blocking_next(self)
 
     def blocking_most_recent(self, initial: T) -> Iterable[T]:
         """An iterable that never waits: each ``next()`` is the most recent item
         (``initial`` before the first one) until the stream terminates."""
         _require(initial, "initial")
-        from rxpy2.internal.operators.flowable.flowable_blocking import blocking_most_recent
-        return blocking_most_recent(self, initial)
+        return _lazy.blocking_most_recent(self, initial)
 
     def to_future(self) -> concurrent.futures.Future[T]:
         """Subscribe now; a ``concurrent.futures.Future`` of the only item.
@@ -1647,8 +1408,7 @@ class Flowable(Publisher[T], Generic[T]):
         cancelled); the stream's error fails the future. Cancelling the future
         cancels the subscription.
         """
-        from rxpy2.internal.operators.flowable.flowable_future import to_future
-        return to_future(self)
+        return _lazy.to_future(self)
 
     @staticmethod
     def from_future(future: concurrent.futures.Future[T], timeout: float | None = None,
@@ -1663,10 +1423,8 @@ class Flowable(Publisher[T], Generic[T]):
         if not callable(getattr(future, "add_done_callback", None)):
             raise TypeError(f"future must be a concurrent.futures.Future, not {type(future).__name__}")
         if timeout is not None:
-            from rxpy2.schedulers.scheduler import check_time
-            timeout = check_time(timeout, "timeout")
-        from rxpy2.internal.operators.flowable.flowable_future import FlowableFromFuture
-        return _assembly(FlowableFromFuture(future, timeout, scheduler))
+            timeout = _lazy.check_time(timeout, "timeout")
+        return _assembly(_lazy.FlowableFromFuture(future, timeout, scheduler))
 
     def to_async_iterable(self, prefetch: int = BUFFER_SIZE) -> AsyncIterable[T]:
         """``async for x in flowable.to_async_iterable()``: demand follows the consumer.
@@ -1676,8 +1434,7 @@ class Flowable(Publisher[T], Generic[T]):
         the subscription.
         """
         _require_positive(prefetch, "prefetch")
-        from rxpy2.internal.operators.flowable.flowable_asyncio import FlowableAsyncIterable
-        return FlowableAsyncIterable(self, prefetch)
+        return _lazy.FlowableAsyncIterable(self, prefetch)
 
     @staticmethod
     def from_async_iterable(aiterable: AsyncIterable[T],
@@ -1687,8 +1444,7 @@ class Flowable(Publisher[T], Generic[T]):
         _require(aiterable, "aiterable")
         if not callable(getattr(aiterable, "__aiter__", None)):
             raise TypeError(f"aiterable must be an async iterable, not {type(aiterable).__name__}")
-        from rxpy2.internal.operators.flowable.flowable_asyncio import FlowableFromAsyncIterable
-        return _assembly(FlowableFromAsyncIterable(aiterable, loop))
+        return _assembly(_lazy.FlowableFromAsyncIterable(aiterable, loop))
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         """``for x in flowable`` iterates :meth:`blocking_iterable`."""
@@ -1726,33 +1482,29 @@ def _scalar_x_map(source: Flowable[Any], mapper: Callable[[Any], Publisher[Any]]
     """flat_map/concat_map/switch_map over a constant scalar source: ``empty()`` stays
     empty and ``just(x)`` becomes ``mapper(x)`` subscribed directly (at subscription);
     ``None`` for any other source."""
-    from rxpy2.internal.fuseable import ScalarCallable
-    if not isinstance(source, ScalarCallable):
+    if not isinstance(source, _lazy.ScalarCallable):
         return None
-    from rxpy2.internal.operators.flowable.flowable_scalar_x_map import scalar_x_map
-    return scalar_x_map(source, mapper)
+    return _lazy.scalar_x_map(source, mapper)
 
 
 def _merge(sources: Any, max_concurrency: int, buffer_size: int, delay_errors: bool) -> Flowable[Any]:
     _require(sources, "sources")
     _require_positive(max_concurrency, "max_concurrency")
     _require_positive(buffer_size, "buffer_size")
-    from rxpy2.internal.operators.flowable.flowable_flat_map import FlowableFlatMap
     if isinstance(sources, Publisher):
         outer = Flowable.from_publisher(sources)
     elif isinstance(sources, (tuple, list)):
         outer = Flowable.from_array(sources)
     else:
         outer = Flowable.from_iterable(sources)
-    return _assembly(FlowableFlatMap(outer, _identity, delay_errors, max_concurrency, buffer_size))
+    return _assembly(_lazy.FlowableFlatMap(outer, _identity, delay_errors, max_concurrency, buffer_size))
 
 
 def _zip(sources: Any, zipper: Any, delay_error: bool, buffer_size: int) -> Flowable[Any]:
     if zipper is not None:
         _require_callable(zipper, "zipper")
     _require_positive(buffer_size, "buffer_size")
-    from rxpy2.internal.operators.flowable.flowable_zip import FlowableZip
-    return _assembly(FlowableZip(sources, zipper, bool(delay_error), buffer_size))
+    return _assembly(_lazy.FlowableZip(sources, zipper, bool(delay_error), buffer_size))
 
 
 def _combine_latest(sources: tuple[Publisher[Any], ...], combiner: Any, buffer_size: int,
@@ -1762,5 +1514,4 @@ def _combine_latest(sources: tuple[Publisher[Any], ...], combiner: Any, buffer_s
     if combiner is not None:
         _require_callable(combiner, "combiner")
     _require_positive(buffer_size, "buffer_size")
-    from rxpy2.internal.operators.flowable.flowable_combine_latest import FlowableCombineLatest
-    return _assembly(FlowableCombineLatest(sources, combiner, buffer_size, delay_error))
+    return _assembly(_lazy.FlowableCombineLatest(sources, combiner, buffer_size, delay_error))

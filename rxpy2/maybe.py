@@ -18,13 +18,15 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, final, overload
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import ABSENT, _require, _require_callable, _single_assembly
+from rxpy2.flowable import _assembly as _flowable_assembly
+from rxpy2.internal import lazy as _lazy
 from rxpy2.internal.zero_one import ZeroOneBase, require_instance
 from rxpy2.observers import MaybeObserver
 from rxpy2.reactivestreams import Publisher
+from rxpy2.single import Single
 
 if TYPE_CHECKING:
     from rxpy2.flowable import Flowable
-    from rxpy2.single import Single
 
 __all__ = ["Maybe"]
 
@@ -75,8 +77,7 @@ class Maybe(ZeroOneBase, Generic[T]):
           ``OnErrorNotImplementedException``; a callback that raises goes there too.
           Passing ``on_success=None`` explicitly is a ``TypeError``.
         """
-        from rxpy2.internal.observers.callback import CallbackMaybeObserver
-        return self._subscribe_callbacks(MaybeObserver, CallbackMaybeObserver,
+        return self._subscribe_callbacks(MaybeObserver, _lazy.CallbackMaybeObserver,
                                          on_success=on_success, on_error=on_error,
                                          on_complete=on_complete)
 
@@ -86,27 +87,22 @@ class Maybe(ZeroOneBase, Generic[T]):
 
         ``timeout`` (seconds): ``TimeoutError`` when it elapses, after disposing.
         """
-        from rxpy2.internal.observers.blocking import BlockingMultiObserver
-        o: BlockingMultiObserver[T] = BlockingMultiObserver()
+        o: _lazy.BlockingMultiObserver[T] = _lazy.BlockingMultiObserver()
         self._subscribe(o)
         v = o.blocking_get(timeout)
         return default if v is None else v
 
     def to_flowable(self) -> Flowable[T]:
         """A Flowable of the item (emitted when requested), or empty."""
-        from rxpy2.flowable import _assembly as _flowable_assembly
-        from rxpy2.internal.operators.maybe.maybe_to_flowable import MaybeToFlowable
-        return _flowable_assembly(MaybeToFlowable(self))
+        return _flowable_assembly(_lazy.MaybeToFlowable(self))
 
     def to_single(self, default: T | None = None) -> Single[T]:
         """A Single of the item; if empty, ``default`` or (without one) ``IndexError``."""
-        from rxpy2.internal.operators.maybe.maybe_to_single import MaybeToSingle
-        return _single_assembly(MaybeToSingle(self, default))
+        return _single_assembly(_lazy.MaybeToSingle(self, default))
 
     def is_empty(self) -> Single[bool]:
         """A Single: True if this Maybe completes without an item."""
-        from rxpy2.internal.operators.maybe.maybe_is_empty import MaybeIsEmptySingle
-        return _single_assembly(MaybeIsEmptySingle(self))
+        return _single_assembly(_lazy.MaybeIsEmptySingle(self))
 
     # ------------------------------------------------------------------ sources
 
@@ -114,45 +110,39 @@ class Maybe(ZeroOneBase, Generic[T]):
     def just(item: T) -> Maybe[T]:
         """Signals ``item`` at once (``None`` is refused)."""
         _require(item, "item")
-        from rxpy2.internal.operators.maybe.maybe_just import MaybeJust
-        return _assembly(MaybeJust(item))
+        return _assembly(_lazy.MaybeJust(item))
 
     @staticmethod
     def empty() -> Maybe[Any]:
         """Completes at once, without an item."""
-        from rxpy2.internal.operators.maybe.maybe_empty import MaybeEmpty
-        return _assembly(MaybeEmpty.INSTANCE)
+        return _assembly(_lazy.MaybeEmpty.INSTANCE)
 
     @staticmethod
     def error(error: BaseException | Callable[[], BaseException]) -> Maybe[Any]:
         """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
         _require(error, "error")
-        from rxpy2.internal.operators.maybe.maybe_error import MaybeError
         if isinstance(error, BaseException):
             err = error
-            return _assembly(MaybeError(lambda: err))
+            return _assembly(_lazy.MaybeError(lambda: err))
         _require_callable(error, "error")
-        return _assembly(MaybeError(error))
+        return _assembly(_lazy.MaybeError(error))
 
     @staticmethod
     def never() -> Maybe[Any]:
         """Signals nothing but ``on_subscribe``."""
-        from rxpy2.internal.operators.maybe.maybe_never import MaybeNever
-        return _assembly(MaybeNever.INSTANCE)
+        return _assembly(_lazy.MaybeNever.INSTANCE)
 
     @staticmethod
     def from_callable(supplier: Callable[[], T | None]) -> Maybe[T]:
         """Calls ``supplier`` per subscriber: its result, or empty for ``None``."""
         _require_callable(supplier, "supplier")
-        from rxpy2.internal.operators.maybe.maybe_from_callable import MaybeFromCallable
-        return _assembly(MaybeFromCallable(supplier))
+        return _assembly(_lazy.MaybeFromCallable(supplier))
 
     @staticmethod
     def defer(supplier: Callable[[], Maybe[T]]) -> Maybe[T]:
         """Calls ``supplier`` per subscriber for the Maybe to subscribe to."""
         _require_callable(supplier, "supplier")
-        from rxpy2.internal.operators.maybe.maybe_defer import MaybeDefer
-        return _assembly(MaybeDefer(supplier))
+        return _assembly(_lazy.MaybeDefer(supplier))
 
     @staticmethod
     def zip(first: Maybe[Any], second: Maybe[Any], zipper: Callable[[Any, Any], R]) -> Maybe[R]:
@@ -172,34 +162,29 @@ class Maybe(ZeroOneBase, Generic[T]):
             _require_maybe(m, f"source {i}")
         if not sources:
             return Maybe.empty()
-        from rxpy2.internal.operators.maybe.maybe_zip import MaybeZipArray
-        return _assembly(MaybeZipArray(sources, zipper))
+        return _assembly(_lazy.MaybeZipArray(sources, zipper))
 
     # ------------------------------------------------------------------ transforms
 
     def map(self, mapper: Callable[[T], R]) -> Maybe[R]:
         """Apply ``mapper`` to the item (a ``None`` result is a ``TypeError``)."""
         _require_callable(mapper, "mapper")
-        from rxpy2.internal.operators.maybe.maybe_map import MaybeMap
-        return _assembly(MaybeMap(self, mapper))
+        return _assembly(_lazy.MaybeMap(self, mapper))
 
     def filter(self, predicate: Callable[[T], bool]) -> Maybe[T]:
         """The item if ``predicate`` holds, else empty."""
         _require_callable(predicate, "predicate")
-        from rxpy2.internal.operators.maybe.maybe_filter import MaybeFilter
-        return _assembly(MaybeFilter(self, predicate))
+        return _assembly(_lazy.MaybeFilter(self, predicate))
 
     def flat_map(self, mapper: Callable[[T], Maybe[R]]) -> Maybe[R]:
         """Continue with the Maybe ``mapper(item)`` returns (empty stays empty)."""
         _require_callable(mapper, "mapper")
-        from rxpy2.internal.operators.maybe.maybe_flat_map import MaybeFlatMap
-        return _assembly(MaybeFlatMap(self, mapper))
+        return _assembly(_lazy.MaybeFlatMap(self, mapper))
 
     def flat_map_single(self, mapper: Callable[[T], Single[R]]) -> Single[R]:
         """A Single: continue with ``mapper(item)``; an empty Maybe is an ``IndexError``."""
         _require_callable(mapper, "mapper")
-        from rxpy2.internal.operators.maybe.maybe_flat_map import MaybeFlatMapSingle
-        return _single_assembly(MaybeFlatMapSingle(self, mapper))
+        return _single_assembly(_lazy.MaybeFlatMapSingle(self, mapper))
 
     def flat_map_publisher(self, mapper: Callable[[T], Publisher[R]]) -> Flowable[R]:
         """A Flowable of the items of the Publisher ``mapper(item)`` returns (empty if empty).
@@ -207,11 +192,7 @@ class Maybe(ZeroOneBase, Generic[T]):
         Downstream demand is kept until that Publisher is subscribed, then handed over.
         """
         _require_callable(mapper, "mapper")
-        from rxpy2.flowable import _assembly as _flowable_assembly
-        from rxpy2.internal.operators.maybe.maybe_flat_map_publisher import (
-            MaybeFlatMapPublisher,
-        )
-        return _flowable_assembly(MaybeFlatMapPublisher(self, mapper))
+        return _flowable_assembly(_lazy.MaybeFlatMapPublisher(self, mapper))
 
     def zip_with(self, other: Maybe[U], zipper: Callable[[T, U], R]) -> Maybe[R]:
         """``zipper(this_item, other_item)``; see :meth:`zip`."""
@@ -226,30 +207,23 @@ class Maybe(ZeroOneBase, Generic[T]):
     def switch_if_empty(self, other: Any) -> Any:
         """If this completes empty, continue with ``other``: a Maybe (→ Maybe) or a
         Single (→ Single)."""
-        from rxpy2.single import Single
         _require(other, "other")
-        from rxpy2.internal.operators.maybe.maybe_switch_if_empty import (
-            MaybeSwitchIfEmpty,
-            MaybeSwitchIfEmptySingle,
-        )
         if isinstance(other, Single):
-            return _single_assembly(MaybeSwitchIfEmptySingle(self, other))
+            return _single_assembly(_lazy.MaybeSwitchIfEmptySingle(self, other))
         _require_maybe(other, "other")
-        return _assembly(MaybeSwitchIfEmpty(self, other))
+        return _assembly(_lazy.MaybeSwitchIfEmpty(self, other))
 
     # ------------------------------------------------------------------ errors
 
     def on_error_return(self, fn: Callable[[BaseException], T]) -> Maybe[T]:
         """On error, signal ``fn(error)`` as the item instead."""
         _require_callable(fn, "fn")
-        from rxpy2.internal.operators.maybe.maybe_on_error import MaybeOnErrorReturn
-        return _assembly(MaybeOnErrorReturn(self, fn))
+        return _assembly(_lazy.MaybeOnErrorReturn(self, fn))
 
     def on_error_return_item(self, item: T) -> Maybe[T]:
         """On error, signal ``item`` instead."""
         _require(item, "item")
-        from rxpy2.internal.operators.maybe.maybe_on_error import MaybeOnErrorReturn
-        return _assembly(MaybeOnErrorReturn(self, lambda _e: item))
+        return _assembly(_lazy.MaybeOnErrorReturn(self, lambda _e: item))
 
     def on_error_resume_next(
             self, fallback: Maybe[T] | Callable[[BaseException], Maybe[T]]) -> Maybe[T]:
@@ -261,23 +235,20 @@ class Maybe(ZeroOneBase, Generic[T]):
         else:
             _require_callable(fallback, "fallback")
             fn = fallback
-        from rxpy2.internal.operators.maybe.maybe_on_error import MaybeResumeNext
-        return _assembly(MaybeResumeNext(self, fn))
+        return _assembly(_lazy.MaybeResumeNext(self, fn))
 
     def on_error_complete(self,
                           predicate: Callable[[BaseException], bool] | None = None) -> Maybe[T]:
         """On error (for which ``predicate`` holds, if given), complete empty instead."""
         if predicate is not None:
             _require_callable(predicate, "predicate")
-        from rxpy2.internal.operators.maybe.maybe_on_error import MaybeOnErrorComplete
-        return _assembly(MaybeOnErrorComplete(self, predicate))
+        return _assembly(_lazy.MaybeOnErrorComplete(self, predicate))
 
     # ------------------------------------------------------------------ side effects
 
     def _peek(self, on_subscribe: Any = None, on_success: Any = None, on_error: Any = None,
               on_complete: Any = None, on_dispose: Any = None) -> Maybe[T]:
-        from rxpy2.internal.operators.maybe.maybe_peek import MaybePeek
-        return _assembly(MaybePeek(self, on_subscribe, on_success, on_error, on_complete,
+        return _assembly(_lazy.MaybePeek(self, on_subscribe, on_success, on_error, on_complete,
                                    on_dispose))
 
     def do_on_success(self, fn: Callable[[T], Any]) -> Maybe[T]:
@@ -308,5 +279,4 @@ class Maybe(ZeroOneBase, Generic[T]):
     def do_finally(self, fn: Callable[[], Any]) -> Maybe[T]:
         """Call ``fn()`` once, after the terminal signal went downstream or on dispose."""
         _require_callable(fn, "on_finally")
-        from rxpy2.internal.operators.maybe.maybe_do_finally import MaybeDoFinally
-        return _assembly(MaybeDoFinally(self, fn))
+        return _assembly(_lazy.MaybeDoFinally(self, fn))

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, final, overload
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import ABSENT, _maybe_assembly, _require, _require_callable
+from rxpy2.flowable import _assembly as _flowable_assembly
+from rxpy2.internal import lazy as _lazy
 from rxpy2.internal.zero_one import ZeroOneBase, require_instance
 from rxpy2.observers import SingleObserver
 from rxpy2.reactivestreams import Publisher
@@ -72,8 +74,7 @@ class Single(ZeroOneBase, Generic[T]):
           a callback that raises goes there too. Passing ``on_success=None``
           explicitly is a ``TypeError``; leave it out to ignore the item.
         """
-        from rxpy2.internal.observers.callback import ConsumerSingleObserver
-        return self._subscribe_callbacks(SingleObserver, ConsumerSingleObserver,
+        return self._subscribe_callbacks(SingleObserver, _lazy.ConsumerSingleObserver,
                                          on_success=on_success, on_error=on_error)
 
     def blocking_get(self, timeout: float | None = None) -> T:
@@ -81,16 +82,13 @@ class Single(ZeroOneBase, Generic[T]):
 
         ``timeout`` (seconds): ``TimeoutError`` when it elapses, after disposing.
         """
-        from rxpy2.internal.observers.blocking import BlockingMultiObserver
-        o: BlockingMultiObserver[T] = BlockingMultiObserver()
+        o: _lazy.BlockingMultiObserver[T] = _lazy.BlockingMultiObserver()
         self._subscribe(o)
         return o.blocking_get(timeout)
 
     def to_flowable(self) -> Flowable[T]:
         """A Flowable that emits the item when it is requested (or the error at once)."""
-        from rxpy2.flowable import _assembly as _flowable_assembly
-        from rxpy2.internal.operators.single.single_to_flowable import SingleToFlowable
-        return _flowable_assembly(SingleToFlowable(self))
+        return _flowable_assembly(_lazy.SingleToFlowable(self))
 
     # ------------------------------------------------------------------ sources
 
@@ -98,39 +96,34 @@ class Single(ZeroOneBase, Generic[T]):
     def just(item: T) -> Single[T]:
         """Signals ``item`` at once (``None`` is refused)."""
         _require(item, "item")
-        from rxpy2.internal.operators.single.single_just import SingleJust
-        return _assembly(SingleJust(item))
+        return _assembly(_lazy.SingleJust(item))
 
     @staticmethod
     def error(error: BaseException | Callable[[], BaseException]) -> Single[Any]:
         """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
         _require(error, "error")
-        from rxpy2.internal.operators.single.single_error import SingleError
         if isinstance(error, BaseException):
             err = error
-            return _assembly(SingleError(lambda: err))
+            return _assembly(_lazy.SingleError(lambda: err))
         _require_callable(error, "error")
-        return _assembly(SingleError(error))
+        return _assembly(_lazy.SingleError(error))
 
     @staticmethod
     def never() -> Single[Any]:
         """Signals nothing but ``on_subscribe``."""
-        from rxpy2.internal.operators.single.single_never import SingleNever
-        return _assembly(SingleNever.INSTANCE)
+        return _assembly(_lazy.SingleNever.INSTANCE)
 
     @staticmethod
     def from_callable(supplier: Callable[[], T]) -> Single[T]:
         """Calls ``supplier`` per subscriber and signals its result (``None`` → ``TypeError``)."""
         _require_callable(supplier, "supplier")
-        from rxpy2.internal.operators.single.single_from_callable import SingleFromCallable
-        return _assembly(SingleFromCallable(supplier))
+        return _assembly(_lazy.SingleFromCallable(supplier))
 
     @staticmethod
     def defer(supplier: Callable[[], Single[T]]) -> Single[T]:
         """Calls ``supplier`` per subscriber for the Single to subscribe to."""
         _require_callable(supplier, "supplier")
-        from rxpy2.internal.operators.single.single_defer import SingleDefer
-        return _assembly(SingleDefer(supplier))
+        return _assembly(_lazy.SingleDefer(supplier))
 
     @staticmethod
     def zip(first: Single[Any], second: Single[Any],
@@ -150,8 +143,7 @@ class Single(ZeroOneBase, Generic[T]):
             _require_single(s, f"source {i}")
         if not sources:
             return Single.error(lambda: IndexError("zip_array() of no sources"))
-        from rxpy2.internal.operators.single.single_zip import SingleZipArray
-        return _assembly(SingleZipArray(sources, zipper))
+        return _assembly(_lazy.SingleZipArray(sources, zipper))
 
     @staticmethod
     def amb(sources: Iterable[Single[T]]) -> Single[T]:
@@ -160,8 +152,7 @@ class Single(ZeroOneBase, Generic[T]):
         The iterable is iterated per subscriber; empty → ``IndexError``.
         """
         _require(sources, "sources")
-        from rxpy2.internal.operators.single.single_amb import SingleAmb
-        return _assembly(SingleAmb(sources))
+        return _assembly(_lazy.SingleAmb(sources))
 
     @staticmethod
     def amb_array(*sources: Single[T]) -> Single[T]:
@@ -170,34 +161,29 @@ class Single(ZeroOneBase, Generic[T]):
             _require_single(s, f"source {i}")
         if len(sources) == 1:
             return sources[0]
-        from rxpy2.internal.operators.single.single_amb import SingleAmb
-        return _assembly(SingleAmb(sources))
+        return _assembly(_lazy.SingleAmb(sources))
 
     # ------------------------------------------------------------------ transforms
 
     def map(self, mapper: Callable[[T], R]) -> Single[R]:
         """Apply ``mapper`` to the item (a ``None`` result is a ``TypeError``)."""
         _require_callable(mapper, "mapper")
-        from rxpy2.internal.operators.single.single_map import SingleMap
-        return _assembly(SingleMap(self, mapper))
+        return _assembly(_lazy.SingleMap(self, mapper))
 
     def filter(self, predicate: Callable[[T], bool]) -> Maybe[T]:
         """A Maybe: the item if ``predicate`` holds, else empty."""
         _require_callable(predicate, "predicate")
-        from rxpy2.internal.operators.maybe.maybe_filter import MaybeFilterSingle
-        return _maybe_assembly(MaybeFilterSingle(self, predicate))
+        return _maybe_assembly(_lazy.MaybeFilterSingle(self, predicate))
 
     def flat_map(self, mapper: Callable[[T], Single[R]]) -> Single[R]:
         """Continue with the Single ``mapper(item)`` returns."""
         _require_callable(mapper, "mapper")
-        from rxpy2.internal.operators.single.single_flat_map import SingleFlatMap
-        return _assembly(SingleFlatMap(self, mapper))
+        return _assembly(_lazy.SingleFlatMap(self, mapper))
 
     def flat_map_maybe(self, mapper: Callable[[T], Maybe[R]]) -> Maybe[R]:
         """Continue with the Maybe ``mapper(item)`` returns."""
         _require_callable(mapper, "mapper")
-        from rxpy2.internal.operators.single.single_flat_map import SingleFlatMapMaybe
-        return _maybe_assembly(SingleFlatMapMaybe(self, mapper))
+        return _maybe_assembly(_lazy.SingleFlatMapMaybe(self, mapper))
 
     def flat_map_publisher(self, mapper: Callable[[T], Publisher[R]]) -> Flowable[R]:
         """A Flowable of the items of the Publisher ``mapper(item)`` returns.
@@ -205,11 +191,7 @@ class Single(ZeroOneBase, Generic[T]):
         Downstream demand is kept until that Publisher is subscribed, then handed over.
         """
         _require_callable(mapper, "mapper")
-        from rxpy2.flowable import _assembly as _flowable_assembly
-        from rxpy2.internal.operators.single.single_flat_map_publisher import (
-            SingleFlatMapPublisher,
-        )
-        return _flowable_assembly(SingleFlatMapPublisher(self, mapper))
+        return _flowable_assembly(_lazy.SingleFlatMapPublisher(self, mapper))
 
     def zip_with(self, other: Single[U], zipper: Callable[[T, U], R]) -> Single[R]:
         """``zipper(this_item, other_item)``; see :meth:`zip`."""
@@ -226,14 +208,12 @@ class Single(ZeroOneBase, Generic[T]):
     def on_error_return(self, fn: Callable[[BaseException], T]) -> Single[T]:
         """On error, signal ``fn(error)`` instead."""
         _require_callable(fn, "fn")
-        from rxpy2.internal.operators.single.single_on_error import SingleOnErrorReturn
-        return _assembly(SingleOnErrorReturn(self, fn))
+        return _assembly(_lazy.SingleOnErrorReturn(self, fn))
 
     def on_error_return_item(self, item: T) -> Single[T]:
         """On error, signal ``item`` instead."""
         _require(item, "item")
-        from rxpy2.internal.operators.single.single_on_error import SingleOnErrorReturn
-        return _assembly(SingleOnErrorReturn(self, lambda _e: item))
+        return _assembly(_lazy.SingleOnErrorReturn(self, lambda _e: item))
 
     def on_error_resume_next(
             self, fallback: Single[T] | Callable[[BaseException], Single[T]]) -> Single[T]:
@@ -245,15 +225,13 @@ class Single(ZeroOneBase, Generic[T]):
         else:
             _require_callable(fallback, "fallback")
             fn = fallback
-        from rxpy2.internal.operators.single.single_on_error import SingleResumeNext
-        return _assembly(SingleResumeNext(self, fn))
+        return _assembly(_lazy.SingleResumeNext(self, fn))
 
     # ------------------------------------------------------------------ side effects
 
     def _peek(self, on_subscribe: Any = None, on_success: Any = None, on_error: Any = None,
               on_dispose: Any = None) -> Single[T]:
-        from rxpy2.internal.operators.single.single_peek import SinglePeek
-        return _assembly(SinglePeek(self, on_subscribe, on_success, on_error, on_dispose))
+        return _assembly(_lazy.SinglePeek(self, on_subscribe, on_success, on_error, on_dispose))
 
     def do_on_success(self, fn: Callable[[T], Any]) -> Single[T]:
         """Call ``fn(item)`` before the item goes downstream (raising → ``on_error``)."""
@@ -278,5 +256,4 @@ class Single(ZeroOneBase, Generic[T]):
     def do_finally(self, fn: Callable[[], Any]) -> Single[T]:
         """Call ``fn()`` once, after the terminal signal went downstream or on dispose."""
         _require_callable(fn, "on_finally")
-        from rxpy2.internal.operators.single.single_do_finally import SingleDoFinally
-        return _assembly(SingleDoFinally(self, fn))
+        return _assembly(_lazy.SingleDoFinally(self, fn))

@@ -17,6 +17,7 @@ non-callable where a function is required and for a non-Scheduler,
 
 from __future__ import annotations
 
+import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, final
@@ -30,6 +31,7 @@ from rxpy2.flowable import (
     _require_publisher,
     _require_scheduler,
 )
+from rxpy2.internal import lazy as _lazy
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
 
@@ -93,8 +95,7 @@ class ParallelFlowable(ABC, Generic[T]):
                 raise TypeError("one of the subscribers is None")
         if not self.validate(subs):
             return
-        from rxpy2.internal.subscribers.strict import StrictSubscriber
-        subs = [s if isinstance(s, FlowableSubscriber) else StrictSubscriber(s) for s in subs]
+        subs = [s if isinstance(s, FlowableSubscriber) else _lazy.StrictSubscriber(s) for s in subs]
         try:
             self.subscribe_actual(subs)
         except Exception as e:  # §1.9: subscribe returns normally; the error is reported
@@ -104,10 +105,9 @@ class ParallelFlowable(ABC, Generic[T]):
         """True when there is one Subscriber per rail; otherwise each gets the error."""
         p = self.parallelism
         if len(subscribers) != p:
-            from rxpy2.internal.subscriptions.empty import EmptySubscription
             err = ValueError(f"parallelism = {p}, subscribers = {len(subscribers)}")
             for s in subscribers:
-                EmptySubscription.error(err, s)
+                _lazy.EmptySubscription.error(err, s)
             return False
         return True
 
@@ -118,15 +118,11 @@ class ParallelFlowable(ABC, Generic[T]):
                        prefetch: int = BUFFER_SIZE) -> ParallelFlowable[T]:
         """``source`` split into rails (as ``Flowable.parallel``; default: the CPU count)."""
         _require_publisher(source, "source")
-        import os
         if parallelism is None:
             parallelism = os.cpu_count() or 1
         _require_positive(parallelism, "parallelism")
         _require_positive(prefetch, "prefetch")
-        from rxpy2.internal.operators.parallel.parallel_from_publisher import (
-            ParallelFromPublisher,
-        )
-        return _parallel_assembly(ParallelFromPublisher(source, parallelism, prefetch))
+        return _parallel_assembly(_lazy.ParallelFromPublisher(source, parallelism, prefetch))
 
     @staticmethod
     def from_publishers(*rails: Publisher[T]) -> ParallelFlowable[T]:
@@ -135,8 +131,7 @@ class ParallelFlowable(ABC, Generic[T]):
             raise ValueError("from_publishers needs at least one Publisher")
         for i, p in enumerate(rails):
             _require_publisher(p, f"rails[{i}]")
-        from rxpy2.internal.operators.parallel.parallel_from_array import ParallelFromArray
-        return _parallel_assembly(ParallelFromArray(rails))
+        return _parallel_assembly(_lazy.ParallelFromArray(rails))
 
     # ------------------------------------------------------------------ per rail
 
@@ -144,29 +139,25 @@ class ParallelFlowable(ABC, Generic[T]):
         """``mapper(item)`` on each rail; raising (or returning ``None``) ends that rail
         with the error and cancels its upstream. ``mapper`` may run on several threads."""
         _require_callable(mapper, "mapper")
-        from rxpy2.internal.operators.parallel.parallel_map import ParallelMap
-        return _parallel_assembly(ParallelMap(self, mapper))
+        return _parallel_assembly(_lazy.ParallelMap(self, mapper))
 
     def filter(self, predicate: Callable[[T], bool]) -> ParallelFlowable[T]:
         """Only the items that pass ``predicate`` on each rail (``request(1)`` upstream per
         dropped item)."""
         _require_callable(predicate, "predicate")
-        from rxpy2.internal.operators.parallel.parallel_filter import ParallelFilter
-        return _parallel_assembly(ParallelFilter(self, predicate))
+        return _parallel_assembly(_lazy.ParallelFilter(self, predicate))
 
     def do_on_next(self, on_next: Callable[[T], Any]) -> ParallelFlowable[T]:
         """Call ``on_next(item)`` as each item passes on any rail."""
         _require_callable(on_next, "on_next")
-        from rxpy2.internal.operators.parallel.parallel_do_on_next import ParallelDoOnNext
-        return _parallel_assembly(ParallelDoOnNext(self, on_next))
+        return _parallel_assembly(_lazy.ParallelDoOnNext(self, on_next))
 
     def run_on(self, scheduler: Scheduler, prefetch: int = BUFFER_SIZE) -> ParallelFlowable[T]:
         """Deliver each rail's signals on a worker of its own (``scheduler.create_worker()``
         per rail), through a queue of ``prefetch`` items replenished 75% at a time."""
         _require_scheduler(scheduler)
         _require_positive(prefetch, "prefetch")
-        from rxpy2.internal.operators.parallel.parallel_run_on import ParallelRunOn
-        return _parallel_assembly(ParallelRunOn(self, scheduler, prefetch))
+        return _parallel_assembly(_lazy.ParallelRunOn(self, scheduler, prefetch))
 
     def flat_map(self, mapper: Callable[[T], Publisher[R]], delay_errors: bool = False,
                  max_concurrency: int = LONG_MAX,
@@ -176,8 +167,7 @@ class ParallelFlowable(ABC, Generic[T]):
         _require_callable(mapper, "mapper")
         _require_positive(max_concurrency, "max_concurrency")
         _require_positive(prefetch, "prefetch")
-        from rxpy2.internal.operators.parallel.parallel_flat_map import ParallelFlatMap
-        return _parallel_assembly(ParallelFlatMap(self, mapper, bool(delay_errors),
+        return _parallel_assembly(_lazy.ParallelFlatMap(self, mapper, bool(delay_errors),
                                                   max_concurrency, prefetch))
 
     def reduce_with(self, seed_supplier: Callable[[], R],
@@ -185,16 +175,14 @@ class ParallelFlowable(ABC, Generic[T]):
         """Fold each rail from its own ``seed_supplier()``: one item per rail."""
         _require_callable(seed_supplier, "seed_supplier")
         _require_callable(reducer, "reducer")
-        from rxpy2.internal.operators.parallel.parallel_reduce import ParallelReduce
-        return _parallel_assembly(ParallelReduce(self, seed_supplier, reducer))
+        return _parallel_assembly(_lazy.ParallelReduce(self, seed_supplier, reducer))
 
     def collect(self, initial_supplier: Callable[[], U],
                 collector: Callable[[U, T], Any]) -> ParallelFlowable[U]:
         """Collect each rail into its own container: ``collector(container, item)``."""
         _require_callable(initial_supplier, "initial_supplier")
         _require_callable(collector, "collector")
-        from rxpy2.internal.operators.parallel.parallel_reduce import ParallelReduce, collecting
-        return _parallel_assembly(ParallelReduce(self, initial_supplier, collecting(collector)))
+        return _parallel_assembly(_lazy.ParallelReduce(self, initial_supplier, _lazy.collecting(collector)))
 
     # ------------------------------------------------------------------ joining the rails
 
@@ -203,15 +191,13 @@ class ParallelFlowable(ABC, Generic[T]):
         ``prefetch`` items, then for 75% of that as they go downstream. A rail's error
         cancels the other rails and ends the Flowable at once."""
         _require_positive(prefetch, "prefetch")
-        from rxpy2.internal.operators.parallel.parallel_join import ParallelJoin
-        return _assembly(ParallelJoin(self, prefetch, False))
+        return _assembly(_lazy.ParallelJoin(self, prefetch, False))
 
     def sequential_delay_error(self, prefetch: int = BUFFER_SIZE) -> Flowable[T]:
         """As :meth:`sequential`, but the rails' errors wait until every rail ended (several
         errors arrive as a CompositeException)."""
         _require_positive(prefetch, "prefetch")
-        from rxpy2.internal.operators.parallel.parallel_join import ParallelJoin
-        return _assembly(ParallelJoin(self, prefetch, True))
+        return _assembly(_lazy.ParallelJoin(self, prefetch, True))
 
     def to_flowable(self) -> Flowable[T]:
         """:meth:`sequential` with the default prefetch."""
@@ -221,8 +207,7 @@ class ParallelFlowable(ABC, Generic[T]):
         """Fold each rail, then fold the rails' results: one item, or none when every rail
         was empty. The order in which the rails' results are combined is not defined."""
         _require_callable(reducer, "reducer")
-        from rxpy2.internal.operators.parallel.parallel_reduce_full import ParallelReduceFull
-        return _assembly(ParallelReduceFull(self, reducer))
+        return _assembly(_lazy.ParallelReduceFull(self, reducer))
 
     def sorted(self, key: Callable[[T], Any] | None = None, reverse: bool = False,
                capacity_hint: int = 16) -> Flowable[T]:
@@ -234,12 +219,8 @@ class ParallelFlowable(ABC, Generic[T]):
         if key is not None:
             _require_callable(key, "key")
         _require_positive(capacity_hint, "capacity_hint")
-        from rxpy2.internal.operators.parallel.parallel_sorted_join import (
-            ParallelSortedJoin,
-            sorter,
-        )
-        rails = self.collect(list, list.append).map(sorter(key, bool(reverse)))
-        return _assembly(ParallelSortedJoin(rails, key, bool(reverse)))
+        rails = self.collect(list, list.append).map(_lazy.sorter(key, bool(reverse)))
+        return _assembly(_lazy.ParallelSortedJoin(rails, key, bool(reverse)))
 
     def to_sorted_list(self, key: Callable[[T], Any] | None = None, reverse: bool = False,
                        capacity_hint: int = 16) -> Flowable[list[T]]:
@@ -248,6 +229,5 @@ class ParallelFlowable(ABC, Generic[T]):
         if key is not None:
             _require_callable(key, "key")
         _require_positive(capacity_hint, "capacity_hint")
-        from rxpy2.internal.operators.parallel.parallel_sorted_join import merger, sorter
-        rails = self.collect(list, list.append).map(sorter(key, bool(reverse)))
-        return rails.reduce(merger(key, bool(reverse)))
+        rails = self.collect(list, list.append).map(_lazy.sorter(key, bool(reverse)))
+        return rails.reduce(_lazy.merger(key, bool(reverse)))

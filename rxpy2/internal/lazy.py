@@ -1,0 +1,490 @@
+"""Lazily imported names for the fluent API (``Flowable.map`` & co.).
+
+The fluent methods of ``flowable.py``, ``single.py``, ``maybe.py``,
+``completable.py`` and ``parallel/parallel_flowable.py`` reach their operator
+classes (and a few helpers) through this module: ``_lazy.FlowableMap(self, f)``.
+The first access to a name imports the module ``_WHERE`` gives for it and stores
+the name in this module's globals, so every later access is a plain module
+attribute lookup; ``import rxpy2`` still imports no operator module.
+
+To add a name: one ``_WHERE`` line and the same import in the ``TYPE_CHECKING``
+block, which gives mypy the real types (tests/internal/test_lazy.py checks that
+the two agree and that every name resolves).
+"""
+
+# The TYPE_CHECKING imports exist for mypy alone, so none of them is "used" here:
+# ruff: noqa: F401
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rxpy2.internal.fuseable import ScalarCallable
+    from rxpy2.internal.helpers.error_mode import ErrorMode
+    from rxpy2.internal.observers.blocking import BlockingMultiObserver
+    from rxpy2.internal.observers.callback import (
+        CallbackCompletableObserver,
+        CallbackMaybeObserver,
+        ConsumerSingleObserver,
+    )
+    from rxpy2.internal.operators.completable.completable_amb import CompletableAmb
+    from rxpy2.internal.operators.completable.completable_and_then import (
+        CompletableAndThenMaybe,
+        CompletableAndThenPublisher,
+        CompletableAndThenSingle,
+    )
+    from rxpy2.internal.operators.completable.completable_concat import CompletableConcat
+    from rxpy2.internal.operators.completable.completable_defer import CompletableDefer
+    from rxpy2.internal.operators.completable.completable_do_finally import CompletableDoFinally
+    from rxpy2.internal.operators.completable.completable_empty import CompletableEmpty
+    from rxpy2.internal.operators.completable.completable_error import CompletableError
+    from rxpy2.internal.operators.completable.completable_from_action import CompletableFromAction
+    from rxpy2.internal.operators.completable.completable_merge import CompletableMerge
+    from rxpy2.internal.operators.completable.completable_never import CompletableNever
+    from rxpy2.internal.operators.completable.completable_on_error import (
+        CompletableOnErrorComplete,
+        CompletableResumeNext,
+    )
+    from rxpy2.internal.operators.completable.completable_peek import CompletablePeek
+    from rxpy2.internal.operators.completable.completable_to_flowable import CompletableToFlowable
+    from rxpy2.internal.operators.completable.completable_to_maybe import CompletableToMaybe
+    from rxpy2.internal.operators.completable.completable_to_single import CompletableToSingle
+    from rxpy2.internal.operators.flowable._time_args import (
+        check_duration,
+        scheduler_or_computation,
+    )
+    from rxpy2.internal.operators.flowable.flowable_all import FlowableAllSingle
+    from rxpy2.internal.operators.flowable.flowable_amb import FlowableAmb
+    from rxpy2.internal.operators.flowable.flowable_any import FlowableAnySingle
+    from rxpy2.internal.operators.flowable.flowable_asyncio import (
+        FlowableAsyncIterable,
+        FlowableFromAsyncIterable,
+    )
+    from rxpy2.internal.operators.flowable.flowable_blocking import (
+        BlockingIterable,
+        blocking_latest,
+        blocking_most_recent,
+        blocking_next,
+        blocking_subscribe,
+        blocking_value,
+    )
+    from rxpy2.internal.operators.flowable.flowable_buffer import FlowableBuffer
+    from rxpy2.internal.operators.flowable.flowable_buffer_timed import FlowableBufferTimed
+    from rxpy2.internal.operators.flowable.flowable_collect import FlowableCollectSingle
+    from rxpy2.internal.operators.flowable.flowable_combine_latest import FlowableCombineLatest
+    from rxpy2.internal.operators.flowable.flowable_concat import (
+        FlowableConcatArray,
+        FlowableConcatIterable,
+    )
+    from rxpy2.internal.operators.flowable.flowable_concat_map import FlowableConcatMap
+    from rxpy2.internal.operators.flowable.flowable_concat_map_eager import FlowableConcatMapEager
+    from rxpy2.internal.operators.flowable.flowable_count import FlowableCountSingle
+    from rxpy2.internal.operators.flowable.flowable_create import FlowableCreate
+    from rxpy2.internal.operators.flowable.flowable_debounce_timed import FlowableDebounceTimed
+    from rxpy2.internal.operators.flowable.flowable_default_if_empty import FlowableDefaultIfEmpty
+    from rxpy2.internal.operators.flowable.flowable_defer import FlowableDefer
+    from rxpy2.internal.operators.flowable.flowable_delay import (
+        FlowableDelay,
+        FlowableDelaySubscription,
+    )
+    from rxpy2.internal.operators.flowable.flowable_dematerialize import FlowableDematerialize
+    from rxpy2.internal.operators.flowable.flowable_detach import FlowableDetach
+    from rxpy2.internal.operators.flowable.flowable_distinct import FlowableDistinct
+    from rxpy2.internal.operators.flowable.flowable_distinct_until_changed import (
+        FlowableDistinctUntilChanged,
+    )
+    from rxpy2.internal.operators.flowable.flowable_do_after_next import FlowableDoAfterNext
+    from rxpy2.internal.operators.flowable.flowable_do_finally import FlowableDoFinally
+    from rxpy2.internal.operators.flowable.flowable_do_on_each import FlowableDoOnEach
+    from rxpy2.internal.operators.flowable.flowable_do_on_lifecycle import FlowableDoOnLifecycle
+    from rxpy2.internal.operators.flowable.flowable_element_at import (
+        FlowableElementAtMaybe,
+        FlowableElementAtSingle,
+    )
+    from rxpy2.internal.operators.flowable.flowable_empty import FlowableEmpty
+    from rxpy2.internal.operators.flowable.flowable_error import FlowableError
+    from rxpy2.internal.operators.flowable.flowable_filter import FlowableFilter
+    from rxpy2.internal.operators.flowable.flowable_flat_map import FlowableFlatMap
+    from rxpy2.internal.operators.flowable.flowable_flat_map_completable import (
+        FlowableFlatMapCompletable,
+    )
+    from rxpy2.internal.operators.flowable.flowable_flat_map_maybe import FlowableFlatMapMaybe
+    from rxpy2.internal.operators.flowable.flowable_flat_map_single import FlowableFlatMapSingle
+    from rxpy2.internal.operators.flowable.flowable_flatten_iterable import FlowableFlattenIterable
+    from rxpy2.internal.operators.flowable.flowable_from_array import FlowableFromArray
+    from rxpy2.internal.operators.flowable.flowable_from_callable import FlowableFromCallable
+    from rxpy2.internal.operators.flowable.flowable_from_iterable import FlowableFromIterable
+    from rxpy2.internal.operators.flowable.flowable_from_publisher import FlowableFromPublisher
+    from rxpy2.internal.operators.flowable.flowable_future import FlowableFromFuture, to_future
+    from rxpy2.internal.operators.flowable.flowable_generate import FlowableGenerate
+    from rxpy2.internal.operators.flowable.flowable_group_by import FlowableGroupBy
+    from rxpy2.internal.operators.flowable.flowable_hide import FlowableHide
+    from rxpy2.internal.operators.flowable.flowable_ignore_elements import (
+        FlowableIgnoreElementsCompletable,
+    )
+    from rxpy2.internal.operators.flowable.flowable_interval import (
+        FlowableInterval,
+        FlowableIntervalRange,
+    )
+    from rxpy2.internal.operators.flowable.flowable_just import FlowableJust
+    from rxpy2.internal.operators.flowable.flowable_last import (
+        FlowableLastMaybe,
+        FlowableLastSingle,
+    )
+    from rxpy2.internal.operators.flowable.flowable_lift import FlowableLift
+    from rxpy2.internal.operators.flowable.flowable_limit import FlowableLimit
+    from rxpy2.internal.operators.flowable.flowable_map import FlowableMap
+    from rxpy2.internal.operators.flowable.flowable_materialize import FlowableMaterialize
+    from rxpy2.internal.operators.flowable.flowable_never import FlowableNever
+    from rxpy2.internal.operators.flowable.flowable_observe_on import FlowableObserveOn
+    from rxpy2.internal.operators.flowable.flowable_on_backpressure import (
+        FlowableOnBackpressureBuffer,
+        FlowableOnBackpressureBufferStrategy,
+        FlowableOnBackpressureDrop,
+        FlowableOnBackpressureError,
+        FlowableOnBackpressureLatest,
+    )
+    from rxpy2.internal.operators.flowable.flowable_on_error_next import FlowableOnErrorNext
+    from rxpy2.internal.operators.flowable.flowable_on_error_return import FlowableOnErrorReturn
+    from rxpy2.internal.operators.flowable.flowable_publish import FlowablePublish
+    from rxpy2.internal.operators.flowable.flowable_range import FlowableRange
+    from rxpy2.internal.operators.flowable.flowable_rebatch_requests import FlowableRebatchRequests
+    from rxpy2.internal.operators.flowable.flowable_reduce import (
+        FlowableReduceMaybe,
+        FlowableReduceSeedSingle,
+    )
+    from rxpy2.internal.operators.flowable.flowable_repeat import (
+        FlowableRepeat,
+        FlowableRepeatUntil,
+    )
+    from rxpy2.internal.operators.flowable.flowable_replay import FlowableCache, FlowableReplay
+    from rxpy2.internal.operators.flowable.flowable_retry import FlowableRetry
+    from rxpy2.internal.operators.flowable.flowable_sample_timed import FlowableSampleTimed
+    from rxpy2.internal.operators.flowable.flowable_scalar_x_map import scalar_x_map
+    from rxpy2.internal.operators.flowable.flowable_scan import FlowableScan, FlowableScanSeed
+    from rxpy2.internal.operators.flowable.flowable_sequence_equal import (
+        FlowableSequenceEqualSingle,
+    )
+    from rxpy2.internal.operators.flowable.flowable_serialize import FlowableSerialize
+    from rxpy2.internal.operators.flowable.flowable_single import (
+        FlowableSingleMaybe,
+        FlowableSingleSingle,
+    )
+    from rxpy2.internal.operators.flowable.flowable_skip import FlowableSkip
+    from rxpy2.internal.operators.flowable.flowable_skip_last import FlowableSkipLast
+    from rxpy2.internal.operators.flowable.flowable_skip_until import FlowableSkipUntil
+    from rxpy2.internal.operators.flowable.flowable_skip_while import FlowableSkipWhile
+    from rxpy2.internal.operators.flowable.flowable_subscribe_on import FlowableSubscribeOn
+    from rxpy2.internal.operators.flowable.flowable_switch_if_empty import FlowableSwitchIfEmpty
+    from rxpy2.internal.operators.flowable.flowable_switch_map import FlowableSwitchMap
+    from rxpy2.internal.operators.flowable.flowable_take import FlowableTake
+    from rxpy2.internal.operators.flowable.flowable_take_last import (
+        FlowableTakeLast,
+        FlowableTakeLastOne,
+    )
+    from rxpy2.internal.operators.flowable.flowable_take_until import (
+        FlowableTakeUntil,
+        FlowableTakeUntilPredicate,
+    )
+    from rxpy2.internal.operators.flowable.flowable_take_while import FlowableTakeWhile
+    from rxpy2.internal.operators.flowable.flowable_throttle_first_timed import (
+        FlowableThrottleFirstTimed,
+    )
+    from rxpy2.internal.operators.flowable.flowable_throttle_latest import FlowableThrottleLatest
+    from rxpy2.internal.operators.flowable.flowable_time_interval import FlowableTimeInterval
+    from rxpy2.internal.operators.flowable.flowable_timeout_timed import FlowableTimeoutTimed
+    from rxpy2.internal.operators.flowable.flowable_timer import FlowableTimer
+    from rxpy2.internal.operators.flowable.flowable_to_list import FlowableToListSingle
+    from rxpy2.internal.operators.flowable.flowable_unsubscribe_on import FlowableUnsubscribeOn
+    from rxpy2.internal.operators.flowable.flowable_window import FlowableWindow
+    from rxpy2.internal.operators.flowable.flowable_window_boundary import FlowableWindowBoundary
+    from rxpy2.internal.operators.flowable.flowable_window_timed import FlowableWindowTimed
+    from rxpy2.internal.operators.flowable.flowable_with_latest_from import (
+        FlowableWithLatestFrom,
+        FlowableWithLatestFromMany,
+    )
+    from rxpy2.internal.operators.flowable.flowable_zip import FlowableZip, FlowableZipIterable
+    from rxpy2.internal.operators.maybe.maybe_defer import MaybeDefer
+    from rxpy2.internal.operators.maybe.maybe_do_finally import MaybeDoFinally
+    from rxpy2.internal.operators.maybe.maybe_empty import MaybeEmpty
+    from rxpy2.internal.operators.maybe.maybe_error import MaybeError
+    from rxpy2.internal.operators.maybe.maybe_filter import MaybeFilter, MaybeFilterSingle
+    from rxpy2.internal.operators.maybe.maybe_flat_map import MaybeFlatMap, MaybeFlatMapSingle
+    from rxpy2.internal.operators.maybe.maybe_flat_map_publisher import MaybeFlatMapPublisher
+    from rxpy2.internal.operators.maybe.maybe_from_callable import MaybeFromCallable
+    from rxpy2.internal.operators.maybe.maybe_is_empty import MaybeIsEmptySingle
+    from rxpy2.internal.operators.maybe.maybe_just import MaybeJust
+    from rxpy2.internal.operators.maybe.maybe_map import MaybeMap
+    from rxpy2.internal.operators.maybe.maybe_never import MaybeNever
+    from rxpy2.internal.operators.maybe.maybe_on_error import (
+        MaybeOnErrorComplete,
+        MaybeOnErrorReturn,
+        MaybeResumeNext,
+    )
+    from rxpy2.internal.operators.maybe.maybe_peek import MaybePeek
+    from rxpy2.internal.operators.maybe.maybe_switch_if_empty import (
+        MaybeSwitchIfEmpty,
+        MaybeSwitchIfEmptySingle,
+    )
+    from rxpy2.internal.operators.maybe.maybe_to_flowable import MaybeToFlowable
+    from rxpy2.internal.operators.maybe.maybe_to_single import MaybeToSingle
+    from rxpy2.internal.operators.maybe.maybe_zip import MaybeZipArray
+    from rxpy2.internal.operators.parallel.parallel_do_on_next import ParallelDoOnNext
+    from rxpy2.internal.operators.parallel.parallel_filter import ParallelFilter
+    from rxpy2.internal.operators.parallel.parallel_flat_map import ParallelFlatMap
+    from rxpy2.internal.operators.parallel.parallel_from_array import ParallelFromArray
+    from rxpy2.internal.operators.parallel.parallel_from_publisher import ParallelFromPublisher
+    from rxpy2.internal.operators.parallel.parallel_join import ParallelJoin
+    from rxpy2.internal.operators.parallel.parallel_map import ParallelMap
+    from rxpy2.internal.operators.parallel.parallel_reduce import ParallelReduce, collecting
+    from rxpy2.internal.operators.parallel.parallel_reduce_full import ParallelReduceFull
+    from rxpy2.internal.operators.parallel.parallel_run_on import ParallelRunOn
+    from rxpy2.internal.operators.parallel.parallel_sorted_join import (
+        ParallelSortedJoin,
+        merger,
+        sorter,
+    )
+    from rxpy2.internal.operators.single.single_amb import SingleAmb
+    from rxpy2.internal.operators.single.single_defer import SingleDefer
+    from rxpy2.internal.operators.single.single_do_finally import SingleDoFinally
+    from rxpy2.internal.operators.single.single_error import SingleError
+    from rxpy2.internal.operators.single.single_flat_map import SingleFlatMap, SingleFlatMapMaybe
+    from rxpy2.internal.operators.single.single_flat_map_publisher import SingleFlatMapPublisher
+    from rxpy2.internal.operators.single.single_from_callable import SingleFromCallable
+    from rxpy2.internal.operators.single.single_just import SingleJust
+    from rxpy2.internal.operators.single.single_map import SingleMap
+    from rxpy2.internal.operators.single.single_never import SingleNever
+    from rxpy2.internal.operators.single.single_on_error import (
+        SingleOnErrorReturn,
+        SingleResumeNext,
+    )
+    from rxpy2.internal.operators.single.single_peek import SinglePeek
+    from rxpy2.internal.operators.single.single_to_flowable import SingleToFlowable
+    from rxpy2.internal.operators.single.single_zip import SingleZipArray
+    from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
+    from rxpy2.internal.subscribers.strict import StrictSubscriber
+    from rxpy2.internal.subscriptions.empty import EmptySubscription
+    from rxpy2.schedulers import Schedulers
+    from rxpy2.schedulers.scheduler import Scheduler, check_time
+    from rxpy2.testing import TestSubscriber
+
+_WHERE: dict[str, str] = {
+    # name: the module that defines it
+    "ScalarCallable": "rxpy2.internal.fuseable",
+    "ErrorMode": "rxpy2.internal.helpers.error_mode",
+    "BlockingMultiObserver": "rxpy2.internal.observers.blocking",
+    "CallbackCompletableObserver": "rxpy2.internal.observers.callback",
+    "CallbackMaybeObserver": "rxpy2.internal.observers.callback",
+    "ConsumerSingleObserver": "rxpy2.internal.observers.callback",
+    "CompletableAmb": "rxpy2.internal.operators.completable.completable_amb",
+    "CompletableAndThenMaybe": "rxpy2.internal.operators.completable.completable_and_then",
+    "CompletableAndThenPublisher": "rxpy2.internal.operators.completable.completable_and_then",
+    "CompletableAndThenSingle": "rxpy2.internal.operators.completable.completable_and_then",
+    "CompletableConcat": "rxpy2.internal.operators.completable.completable_concat",
+    "CompletableDefer": "rxpy2.internal.operators.completable.completable_defer",
+    "CompletableDoFinally": "rxpy2.internal.operators.completable.completable_do_finally",
+    "CompletableEmpty": "rxpy2.internal.operators.completable.completable_empty",
+    "CompletableError": "rxpy2.internal.operators.completable.completable_error",
+    "CompletableFromAction": "rxpy2.internal.operators.completable.completable_from_action",
+    "CompletableMerge": "rxpy2.internal.operators.completable.completable_merge",
+    "CompletableNever": "rxpy2.internal.operators.completable.completable_never",
+    "CompletableOnErrorComplete": "rxpy2.internal.operators.completable.completable_on_error",
+    "CompletableResumeNext": "rxpy2.internal.operators.completable.completable_on_error",
+    "CompletablePeek": "rxpy2.internal.operators.completable.completable_peek",
+    "CompletableToFlowable": "rxpy2.internal.operators.completable.completable_to_flowable",
+    "CompletableToMaybe": "rxpy2.internal.operators.completable.completable_to_maybe",
+    "CompletableToSingle": "rxpy2.internal.operators.completable.completable_to_single",
+    "check_duration": "rxpy2.internal.operators.flowable._time_args",
+    "scheduler_or_computation": "rxpy2.internal.operators.flowable._time_args",
+    "FlowableAllSingle": "rxpy2.internal.operators.flowable.flowable_all",
+    "FlowableAmb": "rxpy2.internal.operators.flowable.flowable_amb",
+    "FlowableAnySingle": "rxpy2.internal.operators.flowable.flowable_any",
+    "FlowableAsyncIterable": "rxpy2.internal.operators.flowable.flowable_asyncio",
+    "FlowableFromAsyncIterable": "rxpy2.internal.operators.flowable.flowable_asyncio",
+    "BlockingIterable": "rxpy2.internal.operators.flowable.flowable_blocking",
+    "blocking_latest": "rxpy2.internal.operators.flowable.flowable_blocking",
+    "blocking_most_recent": "rxpy2.internal.operators.flowable.flowable_blocking",
+    "blocking_next": "rxpy2.internal.operators.flowable.flowable_blocking",
+    "blocking_subscribe": "rxpy2.internal.operators.flowable.flowable_blocking",
+    "blocking_value": "rxpy2.internal.operators.flowable.flowable_blocking",
+    "FlowableBuffer": "rxpy2.internal.operators.flowable.flowable_buffer",
+    "FlowableBufferTimed": "rxpy2.internal.operators.flowable.flowable_buffer_timed",
+    "FlowableCollectSingle": "rxpy2.internal.operators.flowable.flowable_collect",
+    "FlowableCombineLatest": "rxpy2.internal.operators.flowable.flowable_combine_latest",
+    "FlowableConcatArray": "rxpy2.internal.operators.flowable.flowable_concat",
+    "FlowableConcatIterable": "rxpy2.internal.operators.flowable.flowable_concat",
+    "FlowableConcatMap": "rxpy2.internal.operators.flowable.flowable_concat_map",
+    "FlowableConcatMapEager": "rxpy2.internal.operators.flowable.flowable_concat_map_eager",
+    "FlowableCountSingle": "rxpy2.internal.operators.flowable.flowable_count",
+    "FlowableCreate": "rxpy2.internal.operators.flowable.flowable_create",
+    "FlowableDebounceTimed": "rxpy2.internal.operators.flowable.flowable_debounce_timed",
+    "FlowableDefaultIfEmpty": "rxpy2.internal.operators.flowable.flowable_default_if_empty",
+    "FlowableDefer": "rxpy2.internal.operators.flowable.flowable_defer",
+    "FlowableDelay": "rxpy2.internal.operators.flowable.flowable_delay",
+    "FlowableDelaySubscription": "rxpy2.internal.operators.flowable.flowable_delay",
+    "FlowableDematerialize": "rxpy2.internal.operators.flowable.flowable_dematerialize",
+    "FlowableDetach": "rxpy2.internal.operators.flowable.flowable_detach",
+    "FlowableDistinct": "rxpy2.internal.operators.flowable.flowable_distinct",
+    "FlowableDistinctUntilChanged": "rxpy2.internal.operators.flowable.flowable_distinct_until_changed",
+    "FlowableDoAfterNext": "rxpy2.internal.operators.flowable.flowable_do_after_next",
+    "FlowableDoFinally": "rxpy2.internal.operators.flowable.flowable_do_finally",
+    "FlowableDoOnEach": "rxpy2.internal.operators.flowable.flowable_do_on_each",
+    "FlowableDoOnLifecycle": "rxpy2.internal.operators.flowable.flowable_do_on_lifecycle",
+    "FlowableElementAtMaybe": "rxpy2.internal.operators.flowable.flowable_element_at",
+    "FlowableElementAtSingle": "rxpy2.internal.operators.flowable.flowable_element_at",
+    "FlowableEmpty": "rxpy2.internal.operators.flowable.flowable_empty",
+    "FlowableError": "rxpy2.internal.operators.flowable.flowable_error",
+    "FlowableFilter": "rxpy2.internal.operators.flowable.flowable_filter",
+    "FlowableFlatMap": "rxpy2.internal.operators.flowable.flowable_flat_map",
+    "FlowableFlatMapCompletable": "rxpy2.internal.operators.flowable.flowable_flat_map_completable",
+    "FlowableFlatMapMaybe": "rxpy2.internal.operators.flowable.flowable_flat_map_maybe",
+    "FlowableFlatMapSingle": "rxpy2.internal.operators.flowable.flowable_flat_map_single",
+    "FlowableFlattenIterable": "rxpy2.internal.operators.flowable.flowable_flatten_iterable",
+    "FlowableFromArray": "rxpy2.internal.operators.flowable.flowable_from_array",
+    "FlowableFromCallable": "rxpy2.internal.operators.flowable.flowable_from_callable",
+    "FlowableFromIterable": "rxpy2.internal.operators.flowable.flowable_from_iterable",
+    "FlowableFromPublisher": "rxpy2.internal.operators.flowable.flowable_from_publisher",
+    "FlowableFromFuture": "rxpy2.internal.operators.flowable.flowable_future",
+    "to_future": "rxpy2.internal.operators.flowable.flowable_future",
+    "FlowableGenerate": "rxpy2.internal.operators.flowable.flowable_generate",
+    "FlowableGroupBy": "rxpy2.internal.operators.flowable.flowable_group_by",
+    "FlowableHide": "rxpy2.internal.operators.flowable.flowable_hide",
+    "FlowableIgnoreElementsCompletable": "rxpy2.internal.operators.flowable.flowable_ignore_elements",
+    "FlowableInterval": "rxpy2.internal.operators.flowable.flowable_interval",
+    "FlowableIntervalRange": "rxpy2.internal.operators.flowable.flowable_interval",
+    "FlowableJust": "rxpy2.internal.operators.flowable.flowable_just",
+    "FlowableLastMaybe": "rxpy2.internal.operators.flowable.flowable_last",
+    "FlowableLastSingle": "rxpy2.internal.operators.flowable.flowable_last",
+    "FlowableLift": "rxpy2.internal.operators.flowable.flowable_lift",
+    "FlowableLimit": "rxpy2.internal.operators.flowable.flowable_limit",
+    "FlowableMap": "rxpy2.internal.operators.flowable.flowable_map",
+    "FlowableMaterialize": "rxpy2.internal.operators.flowable.flowable_materialize",
+    "FlowableNever": "rxpy2.internal.operators.flowable.flowable_never",
+    "FlowableObserveOn": "rxpy2.internal.operators.flowable.flowable_observe_on",
+    "FlowableOnBackpressureBuffer": "rxpy2.internal.operators.flowable.flowable_on_backpressure",
+    "FlowableOnBackpressureBufferStrategy": "rxpy2.internal.operators.flowable.flowable_on_backpressure",
+    "FlowableOnBackpressureDrop": "rxpy2.internal.operators.flowable.flowable_on_backpressure",
+    "FlowableOnBackpressureError": "rxpy2.internal.operators.flowable.flowable_on_backpressure",
+    "FlowableOnBackpressureLatest": "rxpy2.internal.operators.flowable.flowable_on_backpressure",
+    "FlowableOnErrorNext": "rxpy2.internal.operators.flowable.flowable_on_error_next",
+    "FlowableOnErrorReturn": "rxpy2.internal.operators.flowable.flowable_on_error_return",
+    "FlowablePublish": "rxpy2.internal.operators.flowable.flowable_publish",
+    "FlowableRange": "rxpy2.internal.operators.flowable.flowable_range",
+    "FlowableRebatchRequests": "rxpy2.internal.operators.flowable.flowable_rebatch_requests",
+    "FlowableReduceMaybe": "rxpy2.internal.operators.flowable.flowable_reduce",
+    "FlowableReduceSeedSingle": "rxpy2.internal.operators.flowable.flowable_reduce",
+    "FlowableRepeat": "rxpy2.internal.operators.flowable.flowable_repeat",
+    "FlowableRepeatUntil": "rxpy2.internal.operators.flowable.flowable_repeat",
+    "FlowableCache": "rxpy2.internal.operators.flowable.flowable_replay",
+    "FlowableReplay": "rxpy2.internal.operators.flowable.flowable_replay",
+    "FlowableRetry": "rxpy2.internal.operators.flowable.flowable_retry",
+    "FlowableSampleTimed": "rxpy2.internal.operators.flowable.flowable_sample_timed",
+    "scalar_x_map": "rxpy2.internal.operators.flowable.flowable_scalar_x_map",
+    "FlowableScan": "rxpy2.internal.operators.flowable.flowable_scan",
+    "FlowableScanSeed": "rxpy2.internal.operators.flowable.flowable_scan",
+    "FlowableSequenceEqualSingle": "rxpy2.internal.operators.flowable.flowable_sequence_equal",
+    "FlowableSerialize": "rxpy2.internal.operators.flowable.flowable_serialize",
+    "FlowableSingleMaybe": "rxpy2.internal.operators.flowable.flowable_single",
+    "FlowableSingleSingle": "rxpy2.internal.operators.flowable.flowable_single",
+    "FlowableSkip": "rxpy2.internal.operators.flowable.flowable_skip",
+    "FlowableSkipLast": "rxpy2.internal.operators.flowable.flowable_skip_last",
+    "FlowableSkipUntil": "rxpy2.internal.operators.flowable.flowable_skip_until",
+    "FlowableSkipWhile": "rxpy2.internal.operators.flowable.flowable_skip_while",
+    "FlowableSubscribeOn": "rxpy2.internal.operators.flowable.flowable_subscribe_on",
+    "FlowableSwitchIfEmpty": "rxpy2.internal.operators.flowable.flowable_switch_if_empty",
+    "FlowableSwitchMap": "rxpy2.internal.operators.flowable.flowable_switch_map",
+    "FlowableTake": "rxpy2.internal.operators.flowable.flowable_take",
+    "FlowableTakeLast": "rxpy2.internal.operators.flowable.flowable_take_last",
+    "FlowableTakeLastOne": "rxpy2.internal.operators.flowable.flowable_take_last",
+    "FlowableTakeUntil": "rxpy2.internal.operators.flowable.flowable_take_until",
+    "FlowableTakeUntilPredicate": "rxpy2.internal.operators.flowable.flowable_take_until",
+    "FlowableTakeWhile": "rxpy2.internal.operators.flowable.flowable_take_while",
+    "FlowableThrottleFirstTimed": "rxpy2.internal.operators.flowable.flowable_throttle_first_timed",
+    "FlowableThrottleLatest": "rxpy2.internal.operators.flowable.flowable_throttle_latest",
+    "FlowableTimeInterval": "rxpy2.internal.operators.flowable.flowable_time_interval",
+    "FlowableTimeoutTimed": "rxpy2.internal.operators.flowable.flowable_timeout_timed",
+    "FlowableTimer": "rxpy2.internal.operators.flowable.flowable_timer",
+    "FlowableToListSingle": "rxpy2.internal.operators.flowable.flowable_to_list",
+    "FlowableUnsubscribeOn": "rxpy2.internal.operators.flowable.flowable_unsubscribe_on",
+    "FlowableWindow": "rxpy2.internal.operators.flowable.flowable_window",
+    "FlowableWindowBoundary": "rxpy2.internal.operators.flowable.flowable_window_boundary",
+    "FlowableWindowTimed": "rxpy2.internal.operators.flowable.flowable_window_timed",
+    "FlowableWithLatestFrom": "rxpy2.internal.operators.flowable.flowable_with_latest_from",
+    "FlowableWithLatestFromMany": "rxpy2.internal.operators.flowable.flowable_with_latest_from",
+    "FlowableZip": "rxpy2.internal.operators.flowable.flowable_zip",
+    "FlowableZipIterable": "rxpy2.internal.operators.flowable.flowable_zip",
+    "MaybeDefer": "rxpy2.internal.operators.maybe.maybe_defer",
+    "MaybeDoFinally": "rxpy2.internal.operators.maybe.maybe_do_finally",
+    "MaybeEmpty": "rxpy2.internal.operators.maybe.maybe_empty",
+    "MaybeError": "rxpy2.internal.operators.maybe.maybe_error",
+    "MaybeFilter": "rxpy2.internal.operators.maybe.maybe_filter",
+    "MaybeFilterSingle": "rxpy2.internal.operators.maybe.maybe_filter",
+    "MaybeFlatMap": "rxpy2.internal.operators.maybe.maybe_flat_map",
+    "MaybeFlatMapSingle": "rxpy2.internal.operators.maybe.maybe_flat_map",
+    "MaybeFlatMapPublisher": "rxpy2.internal.operators.maybe.maybe_flat_map_publisher",
+    "MaybeFromCallable": "rxpy2.internal.operators.maybe.maybe_from_callable",
+    "MaybeIsEmptySingle": "rxpy2.internal.operators.maybe.maybe_is_empty",
+    "MaybeJust": "rxpy2.internal.operators.maybe.maybe_just",
+    "MaybeMap": "rxpy2.internal.operators.maybe.maybe_map",
+    "MaybeNever": "rxpy2.internal.operators.maybe.maybe_never",
+    "MaybeOnErrorComplete": "rxpy2.internal.operators.maybe.maybe_on_error",
+    "MaybeOnErrorReturn": "rxpy2.internal.operators.maybe.maybe_on_error",
+    "MaybeResumeNext": "rxpy2.internal.operators.maybe.maybe_on_error",
+    "MaybePeek": "rxpy2.internal.operators.maybe.maybe_peek",
+    "MaybeSwitchIfEmpty": "rxpy2.internal.operators.maybe.maybe_switch_if_empty",
+    "MaybeSwitchIfEmptySingle": "rxpy2.internal.operators.maybe.maybe_switch_if_empty",
+    "MaybeToFlowable": "rxpy2.internal.operators.maybe.maybe_to_flowable",
+    "MaybeToSingle": "rxpy2.internal.operators.maybe.maybe_to_single",
+    "MaybeZipArray": "rxpy2.internal.operators.maybe.maybe_zip",
+    "ParallelDoOnNext": "rxpy2.internal.operators.parallel.parallel_do_on_next",
+    "ParallelFilter": "rxpy2.internal.operators.parallel.parallel_filter",
+    "ParallelFlatMap": "rxpy2.internal.operators.parallel.parallel_flat_map",
+    "ParallelFromArray": "rxpy2.internal.operators.parallel.parallel_from_array",
+    "ParallelFromPublisher": "rxpy2.internal.operators.parallel.parallel_from_publisher",
+    "ParallelJoin": "rxpy2.internal.operators.parallel.parallel_join",
+    "ParallelMap": "rxpy2.internal.operators.parallel.parallel_map",
+    "ParallelReduce": "rxpy2.internal.operators.parallel.parallel_reduce",
+    "collecting": "rxpy2.internal.operators.parallel.parallel_reduce",
+    "ParallelReduceFull": "rxpy2.internal.operators.parallel.parallel_reduce_full",
+    "ParallelRunOn": "rxpy2.internal.operators.parallel.parallel_run_on",
+    "ParallelSortedJoin": "rxpy2.internal.operators.parallel.parallel_sorted_join",
+    "merger": "rxpy2.internal.operators.parallel.parallel_sorted_join",
+    "sorter": "rxpy2.internal.operators.parallel.parallel_sorted_join",
+    "SingleAmb": "rxpy2.internal.operators.single.single_amb",
+    "SingleDefer": "rxpy2.internal.operators.single.single_defer",
+    "SingleDoFinally": "rxpy2.internal.operators.single.single_do_finally",
+    "SingleError": "rxpy2.internal.operators.single.single_error",
+    "SingleFlatMap": "rxpy2.internal.operators.single.single_flat_map",
+    "SingleFlatMapMaybe": "rxpy2.internal.operators.single.single_flat_map",
+    "SingleFlatMapPublisher": "rxpy2.internal.operators.single.single_flat_map_publisher",
+    "SingleFromCallable": "rxpy2.internal.operators.single.single_from_callable",
+    "SingleJust": "rxpy2.internal.operators.single.single_just",
+    "SingleMap": "rxpy2.internal.operators.single.single_map",
+    "SingleNever": "rxpy2.internal.operators.single.single_never",
+    "SingleOnErrorReturn": "rxpy2.internal.operators.single.single_on_error",
+    "SingleResumeNext": "rxpy2.internal.operators.single.single_on_error",
+    "SinglePeek": "rxpy2.internal.operators.single.single_peek",
+    "SingleToFlowable": "rxpy2.internal.operators.single.single_to_flowable",
+    "SingleZipArray": "rxpy2.internal.operators.single.single_zip",
+    "LambdaSubscriber": "rxpy2.internal.subscribers.lambda_subscriber",
+    "StrictSubscriber": "rxpy2.internal.subscribers.strict",
+    "EmptySubscription": "rxpy2.internal.subscriptions.empty",
+    "Schedulers": "rxpy2.schedulers",
+    "Scheduler": "rxpy2.schedulers.scheduler",
+    "check_time": "rxpy2.schedulers.scheduler",
+    "TestSubscriber": "rxpy2.testing",
+}
+
+
+if not TYPE_CHECKING:  # mypy sees the imports above; an unknown name stays an error for it
+
+    def __getattr__(name: str) -> Any:
+        try:
+            module = _WHERE[name]
+        except KeyError:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+        value = getattr(importlib.import_module(module), name)
+        globals()[name] = value  # later lookups find it without calling __getattr__
+        return value
