@@ -117,6 +117,16 @@ def _assembly(f: Flowable[T]) -> Flowable[T]:
     return f
 
 
+def _fuse(upstream: Flowable[Any], kind: str, arg: Any,
+          map_or_filter: bool = False) -> Flowable[Any] | None:
+    """Macro fusion at assembly: the stage joins a synchronous chain (a sync source and
+    stages, run as one loop) or, for map/filter, collapses with a map/filter before it;
+    ``None`` when it stays an operator of its own."""
+    fused = _lazy.fuse_sync_stage(upstream, kind, arg)
+    if fused is None and map_or_filter:
+        fused = _lazy.collapse_map_filter(upstream, kind, arg)
+    return None if fused is None else _assembly(fused)
+
 
 class Flowable(Publisher[T], Generic[T]):
     """A backpressured stream of 0..N items followed by an optional terminal event."""
@@ -365,11 +375,17 @@ class Flowable(Publisher[T], Generic[T]):
     def map(self, mapper: Callable[[T], R]) -> Flowable[R]:
         """Apply ``mapper`` to each item (a ``None`` result is a ``TypeError`` downstream)."""
         _require_callable(mapper, "mapper")
+        fused = _fuse(self, "map", mapper, True)
+        if fused is not None:
+            return fused
         return _assembly(_lazy.FlowableMap(self, mapper))
 
     def filter(self, predicate: Callable[[T], bool]) -> Flowable[T]:
         """Only the items for which ``predicate`` is true."""
         _require_callable(predicate, "predicate")
+        fused = _fuse(self, "filter", predicate, True)
+        if fused is not None:
+            return fused
         return _assembly(_lazy.FlowableFilter(self, predicate))
 
     def scan(self, accumulator: Callable[[Any, T], Any], seed: Any = ABSENT) -> Flowable[Any]:
@@ -423,6 +439,10 @@ class Flowable(Publisher[T], Generic[T]):
     def take(self, count: int) -> Flowable[T]:
         """The first ``count`` items; requests at most ``count`` upstream."""
         _require_non_negative(count, "count")
+        if count != 0:  # take(0) completes at subscription, before any stage runs
+            fused = _fuse(self, "take", count)
+            if fused is not None:
+                return fused
         return _assembly(_lazy.FlowableTake(self, count))
 
     def limit(self, count: int) -> Flowable[T]:
@@ -435,6 +455,9 @@ class Flowable(Publisher[T], Generic[T]):
         _require_non_negative(count, "count")
         if count == 0:
             return self
+        fused = _fuse(self, "skip", count)
+        if fused is not None:
+            return fused
         return _assembly(_lazy.FlowableSkip(self, count))
 
     def take_last(self, count: int) -> Flowable[T]:
@@ -456,11 +479,17 @@ class Flowable(Publisher[T], Generic[T]):
     def take_while(self, predicate: Callable[[T], bool]) -> Flowable[T]:
         """Items while ``predicate`` holds; completes at the first that fails it."""
         _require_callable(predicate, "predicate")
+        fused = _fuse(self, "take_while", predicate)
+        if fused is not None:
+            return fused
         return _assembly(_lazy.FlowableTakeWhile(self, predicate))
 
     def skip_while(self, predicate: Callable[[T], bool]) -> Flowable[T]:
         """Skips items while ``predicate`` holds, then emits all the rest."""
         _require_callable(predicate, "predicate")
+        fused = _fuse(self, "skip_while", predicate)
+        if fused is not None:
+            return fused
         return _assembly(_lazy.FlowableSkipWhile(self, predicate))
 
     def take_until(self, other: Publisher[Any] | Callable[[T], bool]) -> Flowable[T]:
@@ -1067,6 +1096,9 @@ class Flowable(Publisher[T], Generic[T]):
 
     def do_on_next(self, fn: Callable[[T], Any]) -> Flowable[T]:
         _require_callable(fn, "on_next")
+        fused = _fuse(self, "do_on_next", fn)
+        if fused is not None:
+            return fused
         return self.do_on_each(on_next=fn)
 
     def do_on_error(self, fn: Callable[[BaseException], Any]) -> Flowable[T]:

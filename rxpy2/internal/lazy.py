@@ -136,6 +136,7 @@ if TYPE_CHECKING:
     from rxpy2.internal.operators.flowable.flowable_lift import FlowableLift
     from rxpy2.internal.operators.flowable.flowable_limit import FlowableLimit
     from rxpy2.internal.operators.flowable.flowable_map import FlowableMap
+    from rxpy2.internal.operators.flowable.flowable_map_filter import collapse_map_filter
     from rxpy2.internal.operators.flowable.flowable_materialize import FlowableMaterialize
     from rxpy2.internal.operators.flowable.flowable_never import FlowableNever
     from rxpy2.internal.operators.flowable.flowable_observe_on import FlowableObserveOn
@@ -179,6 +180,7 @@ if TYPE_CHECKING:
     from rxpy2.internal.operators.flowable.flowable_subscribe_on import FlowableSubscribeOn
     from rxpy2.internal.operators.flowable.flowable_switch_if_empty import FlowableSwitchIfEmpty
     from rxpy2.internal.operators.flowable.flowable_switch_map import FlowableSwitchMap
+    from rxpy2.internal.operators.flowable.flowable_sync_chain import fuse_sync_stage
     from rxpy2.internal.operators.flowable.flowable_take import FlowableTake
     from rxpy2.internal.operators.flowable.flowable_take_last import (
         FlowableTakeLast,
@@ -360,6 +362,8 @@ _WHERE: dict[str, str] = {
     "FlowableLift": "rxpy2.internal.operators.flowable.flowable_lift",
     "FlowableLimit": "rxpy2.internal.operators.flowable.flowable_limit",
     "FlowableMap": "rxpy2.internal.operators.flowable.flowable_map",
+    "collapse_map_filter": "rxpy2.internal.operators.flowable.flowable_map_filter",
+    "fuse_sync_stage": "rxpy2.internal.operators.flowable.flowable_sync_chain",
     "FlowableMaterialize": "rxpy2.internal.operators.flowable.flowable_materialize",
     "FlowableNever": "rxpy2.internal.operators.flowable.flowable_never",
     "FlowableObserveOn": "rxpy2.internal.operators.flowable.flowable_observe_on",

@@ -95,6 +95,18 @@ class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, Generic[
                 except Exception as e:
                     plugins.on_error(e)
 
+    def direct_sink(self) -> Callable[[Any], Any]:
+        """The ``on_next`` function itself, for a synchronous source that calls it directly
+        (macro fusion). The source checks its own cancellation after each call and hands an
+        exception the function raised to :meth:`sink_failed`."""
+        f = self._on_next
+        return f if f is not None else id  # id: a side-effect-free C function for "nothing"
+
+    def sink_failed(self, error: Exception) -> None:
+        """The ``on_next`` function raised while called through :meth:`direct_sink`."""
+        self.upstream.get().cancel()  # type: ignore[union-attr]
+        self.on_error(error)
+
     def request(self, n: int) -> None:
         s = self.upstream.get()
         if s is not None:

@@ -1,0 +1,147 @@
+"""Consecutive ``map``/``filter`` stages collapsed into one stage (macro fusion).
+
+``source.map(f).filter(p).map(g)`` over a source that is not a synchronous
+chain head (a processor, ``observe_on``, ``hide()``, ...) is assembled as one
+:class:`FlowableMapFilter` whose subscriber runs a compiled ``step(x)``
+(:func:`rxpy2.internal.helpers.stage_compiler.compile_step`): one subscriber and
+one call per item instead of one subscriber per stage. Behaviour is the
+operators': a raising function or a ``None`` mapper result cancels upstream and
+signals the error; a dropped item is replaced with ``request(1)`` upstream, or
+answered ``False`` to a ConditionalSubscriber upstream; fusion is forwarded
+(SYNC/ASYNC, refused across a BOUNDARY since the stages run user code) and, when
+fused, the stages run in ``poll()``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from rxpy2.flowable import Flowable
+from rxpy2.internal.fuseable import ASYNC, NONE, ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.helpers.stage_compiler import DROP, compile_step
+from rxpy2.internal.operators.flowable.flowable_filter import FlowableFilter
+from rxpy2.internal.operators.flowable.flowable_map import FlowableMap
+from rxpy2.internal.subscribers.basic_fuseable import (
+    BasicFuseableConditionalSubscriber,
+    BasicFuseableSubscriber,
+)
+from rxpy2.reactivestreams import Publisher, Subscriber
+
+__all__ = ["MAX_STAGES", "FlowableMapFilter", "collapse_map_filter"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: The most stages one collapsed stage holds.
+MAX_STAGES = 32
+
+
+def collapse_map_filter(upstream: Publisher[Any], kind: str, fn: Callable[[Any], Any]) -> Flowable[Any] | None:
+    """``upstream`` (a map, filter or collapsed stage) and one more map/filter as one stage."""
+    t = type(upstream)
+    if t is FlowableMapFilter:
+        if len(upstream.stages) >= MAX_STAGES:  # type: ignore[attr-defined]
+            return None
+        stages = (*upstream.stages, (kind, fn))  # type: ignore[attr-defined]
+    elif t is FlowableMap:
+        stages = (("map", upstream.mapper), (kind, fn))  # type: ignore[attr-defined]
+    elif t is FlowableFilter:
+        stages = (("filter", upstream.predicate), (kind, fn))  # type: ignore[attr-defined]
+    else:
+        return None
+    return FlowableMapFilter(upstream.source, stages)  # type: ignore[attr-defined]
+
+
+class FlowableMapFilter(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
+    """``source`` then ``stages`` (("map" | "filter", function) pairs) as one operator."""
+
+    __slots__ = ("source", "stages", "step")
+
+    def __init__(self, source: Publisher[T], stages: tuple[tuple[str, Any], ...]) -> None:
+        self.source = source
+        self.stages = stages
+        self.step = compile_step(stages)
+
+    def __repr__(self) -> str:
+        return f"FlowableMapFilter({' -> '.join(k for k, _ in self.stages)})"
+
+    def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
+        if isinstance(subscriber, ConditionalSubscriber):
+            self.source.subscribe(MapFilterConditionalSubscriber(subscriber, self.step))
+        else:
+            self.source.subscribe(MapFilterSubscriber(subscriber, self.step))
+
+
+class _StepPoll:
+    """``poll`` shared by both subscribers: the stages applied to the upstream's items."""
+
+    qs: Any
+    step: Callable[[Any], Any]
+    source_mode: int
+
+    def poll(self) -> Any:
+        qs = self.qs
+        step = self.step
+        while True:
+            t = qs.poll()
+            if t is None:
+                return None
+            v = step(t)
+            if v is not DROP:
+                return v
+            if self.source_mode == ASYNC:
+                qs.request(1)  # a dropped item is replaced, as on the non-fused path
+
+
+class MapFilterSubscriber(_StepPoll, BasicFuseableSubscriber[T, R], ConditionalSubscriber[T],
+                          Generic[T, R]):
+    def __init__(self, downstream: Subscriber[R], step: Callable[[T], Any]) -> None:
+        super().__init__(downstream)
+        self.step = step
+
+    def on_next(self, item: T) -> None:
+        if not self.try_on_next(item):
+            self.upstream.request(1)  # type: ignore[union-attr]
+
+    def try_on_next(self, item: T) -> bool:
+        if self.done:
+            return True  # nothing more will come; don't ask for a replacement
+        if self.source_mode != NONE:  # ASYNC fused: the item is a "ready" signal
+            self.downstream.on_next(None)  # type: ignore[arg-type]
+            return True
+        try:
+            v = self.step(item)
+        except Exception as e:
+            self.fail(e)
+            return True
+        if v is DROP:
+            return False
+        self.downstream.on_next(v)
+        return True
+
+
+class MapFilterConditionalSubscriber(_StepPoll, BasicFuseableConditionalSubscriber[T, R],
+                                     Generic[T, R]):
+    def __init__(self, downstream: ConditionalSubscriber[R], step: Callable[[T], Any]) -> None:
+        super().__init__(downstream)
+        self.step = step
+
+    def on_next(self, item: T) -> None:
+        if not self.try_on_next(item):
+            self.upstream.request(1)  # type: ignore[union-attr]
+
+    def try_on_next(self, item: T) -> bool:
+        if self.done:
+            return True
+        if self.source_mode != NONE:
+            self.downstream.on_next(None)
+            return True
+        try:
+            v = self.step(item)
+        except Exception as e:
+            self.fail(e)
+            return True
+        if v is DROP:
+            return False
+        return self.downstream.try_on_next(v)
