@@ -1,0 +1,15 @@
+"""rxpy2's benchmark suite: rxpy2 next to plain Python loops, builtins chains and RxPY.
+
+Run it from a checkout with ``python -m benchmarks`` (or ``tools/bench``, which
+sets up ``.venv`` with the ``bench`` extra first); ``--help`` lists the options.
+
+* :mod:`benchmarks.workloads`: the timed workloads, each a list of
+  implementations doing the same work and returning a checksum of what their
+  consumer received;
+* :mod:`benchmarks.memory`: peak RSS per stream size, each size in a fresh process;
+* :mod:`benchmarks.runner`: runs the implementations of a workload interleaved,
+  takes medians, prints the tables and writes them into ``docs/performance.md``;
+* :mod:`benchmarks.report`: the tables, the machine description and the targets;
+* ``bench_atomics``, ``bench_flat_map``, ``bench_observe_on_memory``: older
+  single-topic scripts (``python -m benchmarks.bench_atomics`` and so on).
+"""

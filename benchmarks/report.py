@@ -1,0 +1,222 @@
+"""The markdown the runner prints and writes: machine, tables, and the targets of issue 6."""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from benchmarks.common import RXPY, RXPY2
+
+if TYPE_CHECKING:
+    from benchmarks.runner import Report, WorkloadResult
+
+BEGIN = "<!-- bench:begin -->"
+END = "<!-- bench:end -->"
+
+#: Peak RSS may grow by at most this much from the small to the large size to count as flat.
+FLAT_MIB = 1.0
+
+
+def machine_info() -> dict[str, str]:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    cores = os.cpu_count() or 0
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:
+        usable = cores
+    try:
+        load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        load = "n/a"
+    return {
+        "cpu": cpu,
+        "cores": f"{cores} ({usable} usable)" if usable != cores else str(cores),
+        "python": f"{platform.python_implementation()} {sys.version.split()[0]}",
+        "platform": platform.platform(),
+        "load": load,
+    }
+
+
+def _ratio(x: float) -> str:
+    return f"{x:.2f}×"
+
+
+def _ns(x: float) -> str:
+    return f"{x:,.0f}" if x >= 100 else f"{x:.1f}"
+
+
+def workload_table(res: WorkloadResult, runs: int) -> list[str]:
+    w = res.workload
+    refs = [(name, res.row(name)) for name in w.compare]
+    refs = [(name, r) for name, r in refs if r is not None]
+    lines = [f"### {w.title}", "",
+             f"`--only {w.key}`: n = {res.n:,}, ns per {w.per}, median of {runs} runs; "
+             f"spread = (max − min) / median; ×: time ratio of the medians (< 1 is faster).", ""]
+    head = ["implementation", f"{w.per}s/run", f"ns/{w.per}", "spread",
+            *[f"× {name}" for name, _ in refs]]
+    lines.append("| " + " | ".join(head) + " |")
+    lines.append("|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|")
+    for row in res.rows:
+        name = row.impl.name + (f" ({row.impl.note})" if row.impl.note else "")
+        cells = [name, f"{row.items:,}", _ns(row.median), f"{row.spread * 100:.0f}%",
+                 *[_ratio(row.median / r.median) for _, r in refs]]
+        lines.append("| " + " | ".join(cells) + " |")
+    for note in w.notes:
+        lines += ["", note]
+    return lines
+
+
+def memory_table(rep: Report) -> list[str]:
+    small, large = rep.memory_sizes
+    lines = ["### Memory: peak RSS at two stream sizes", "",
+             "`--only memory`: each stream and size in a fresh process "
+             "(`python -m benchmarks.memory --child STREAM N`), "
+             "`ru_maxrss` at the end; ns/item from that single run.", "",
+             f"| stream | peak RSS at {small:,} (MiB) | peak RSS at {large:,} (MiB) | growth (MiB) "
+             f"| ns/item at {large:,} |",
+             "|---|---:|---:|---:|---:|"]
+    by = {(m.stream, m.n): m for m in rep.memory}
+    base = by.get(("baseline", 0))
+    if base is not None:
+        lines.append(f"| {base.description} | {base.peak_rss_mib:.1f} | | | |")
+    for stream in dict.fromkeys(m.stream for m in rep.memory if m.stream != "baseline"):
+        a, b = by[(stream, small)], by[(stream, large)]
+        lines.append(f"| {a.description} | {a.peak_rss_mib:.1f} | {b.peak_rss_mib:.1f} | "
+                     f"{b.peak_rss_mib - a.peak_rss_mib:+.1f} | "
+                     f"{b.seconds * 1e9 / max(1, b.count):,.0f} |")
+    return lines
+
+
+def _median(rep: Report, key: str, name: str | Callable[[WorkloadResult], float | None]
+            ) -> float | None:
+    res = rep.result(key)
+    if res is None:
+        return None
+    if callable(name):
+        return name(res)
+    row = res.row(name)
+    return None if row is None else row.median
+
+
+def _fastest(kind: str, prefix: str = "") -> Callable[[WorkloadResult], float | None]:
+    def pick(res: WorkloadResult) -> float | None:
+        xs = [r.median for r in res.rows if r.impl.kind == kind and r.impl.name.startswith(prefix)]
+        return min(xs) if xs else None
+    return pick
+
+
+def _line(label: str, value: float | None, bound: float, at_most: bool, unit: str,
+          why_missing: str = "") -> str:
+    if value is None:
+        return f"- target {label}: not measured in this run{why_missing} — n/a"
+    met = value <= bound if at_most else value >= bound
+    return f"- target {label}: measured {value:.2f}{unit} — {'met' if met else 'missed'}"
+
+
+def targets(rep: Report) -> list[str]:
+    """One line per target of issue 6: ``target X: measured Y — met / missed``."""
+    def ratio(a: float | None, b: float | None) -> float | None:
+        return None if a is None or b is None else a / b
+
+    plain = _median(rep, "chain", "plain loop")
+    rx2 = _median(rep, "chain", "rxpy2 range.map.filter")
+    lines = [_line("range→map→filter→consume, unbounded demand, ≤ 1.3× the plain loop's time",
+                   ratio(rx2, plain), 1.3, True, "×")]
+    lines.append(_line(
+        "the same with demand in batches of 128, ≤ 2× the plain loop's time",
+        ratio(_median(rep, "chain_batched", "rxpy2 range.map.filter, batches of 128"),
+              _median(rep, "chain_batched", "plain loop")), 2.0, True, "×"))
+    lines.append(_line(
+        "≥ 3× faster than RxPY's fastest form on the same chain (RxPY time / rxpy2 time)",
+        ratio(_median(rep, "chain", _fastest(RXPY)), rx2), 3.0, False, "×",
+        "" if rep.rxpy else " (reactivex not installed or --no-rxpy)"))
+    fm = _median(rep, "flat_map_just", "rxpy2 flat_map(just)")
+    lines.append(_line("flat_map to just ≤ 2× a map chain of the same length (vs `range.map`)",
+                       ratio(fm, _median(rep, "flat_map_just", "rxpy2 range.map")),
+                       2.0, True, "×"))
+    lines.append(_line(
+        "flat_map to just ≤ 2× a map chain of the same length (vs non-fused `range.hide().map`)",
+        ratio(fm, _median(rep, "flat_map_just", "rxpy2 range.hide().map")), 2.0, True, "×"))
+    q = _median(rep, "observe_on", "queue.Queue(128) producer + consumer threads")
+    dq = _median(rep, "observe_on", "deque + credits in batches of 96/128, two threads")
+    hop = _median(rep, "observe_on", "rxpy2 range.hide().observe_on (queue hop)")
+    fused = _median(rep, "observe_on", "rxpy2 range.observe_on (fused: worker polls range)")
+    lines.append(_line("observe_on hop ≥ 3× the throughput of the queue.Queue pair "
+                       "(queue time / rxpy2 time; hide(): real hop)", ratio(q, hop), 3.0,
+                       False, "×"))
+    lines.append(_line("observe_on ≥ 3× the throughput of the queue.Queue pair "
+                       "(fused: worker polls range)", ratio(q, fused), 3.0, False, "×"))
+    lines.append(_line("observe_on hop within 1.5× of the batched-credit deque "
+                       "(rxpy2 time / deque time; hide(): real hop)", ratio(hop, dq), 1.5,
+                       True, "×"))
+    lines.append(_line("observe_on within 1.5× of the batched-credit deque (fused)",
+                       ratio(fused, dq), 1.5, True, "×"))
+    if rep.memory:
+        small, large = rep.memory_sizes
+        by = {(m.stream, m.n): m for m in rep.memory}
+        for stream in dict.fromkeys(m.stream for m in rep.memory if m.stream != "baseline"):
+            a, b = by[(stream, small)], by[(stream, large)]
+            lines.append(_line(
+                f"memory flat from {small:,} to {large:,} items (growth ≤ {FLAT_MIB:g} MiB), "
+                f"{a.description}", b.peak_rss_mib - a.peak_rss_mib, FLAT_MIB, True, " MiB"))
+    else:
+        lines.append(_line("memory flat from 10⁵ to 10⁷ items", None, FLAT_MIB, True, ""))
+    return lines
+
+
+def render(rep: Report) -> str:
+    m = rep.machine
+    kinds = "plain Python, builtins" + (", RxPY (reactivex)" if rep.rxpy else "")
+    lines = [
+        "## Operator chains: rxpy2 next to plain Python and RxPY",
+        "",
+        f"Generated by `{rep.command}` (`tools/bench` sets up the `bench` extra first) on "
+        f"{rep.started:%Y-%m-%d %H:%M} UTC in {rep.seconds:.0f} s; do not edit between the "
+        f"bench markers, rerun instead.",
+        "",
+        f"Machine: {m['cpu']}, {m['cores']} cores, {m['python']}, {m['platform']}; "
+        f"load average at start {m['load']}.",
+        "",
+        f"Method: every figure is ns per item, the median of {rep.runs} timed runs after one "
+        f"untimed warm-up; the implementations of a workload run interleaved (round-robin, "
+        f"starting one further each round), so drift in the machine's load hits all alike, and "
+        f"the ratios are taken between the medians of that same run. Every implementation feeds "
+        f"the same consumer function (it counts and sums the items) and every run's (count, "
+        f"sum) must equal the plain implementation's, so all do the same work ({RXPY2} next to "
+        f"{kinds}). Pipeline assembly is inside the timed region; the garbage collector is on "
+        f"(collected before each run). Implementations marked with a smaller items/run are too "
+        f"slow for the workload's size; their figure is still per item.",
+        "",
+    ]
+    for res in rep.results:
+        lines += workload_table(res, rep.runs)
+        lines.append("")
+    if rep.memory:
+        lines += memory_table(rep)
+        lines.append("")
+    lines += ["### Targets (issue 6)", "", *targets(rep)]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def write_section(path: Path, section: str) -> None:
+    """Put ``section`` between the bench markers of ``path`` (appended with them if absent)."""
+    block = f"{BEGIN}\n{section.rstrip()}\n{END}"
+    text = path.read_text() if path.exists() else ""
+    i, j = text.find(BEGIN), text.find(END)
+    if i >= 0 and j > i:
+        text = text[:i] + block + text[j + len(END):]
+    else:
+        text = (text.rstrip() + "\n\n" if text.strip() else "") + block + "\n"
+    path.write_text(text)

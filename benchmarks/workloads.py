@@ -1,0 +1,641 @@
+"""The timed workloads: each one piece of work done by plain Python, builtins, rxpy2 and RxPY.
+
+Every implementation builds its pipeline inside ``run(n)`` (assembly is part
+of the measured time, a constant next to ``n`` items), feeds every item to a
+consumer from :func:`benchmarks.common.make_sink` and returns its checksum.
+
+The RxPY forms are its fastest ones: ``from_iterable`` loops over the iterable
+inside one scheduled action, while ``reactivex.range`` schedules every item (it
+is shown once, in the first workload). Inner sources of flat_map/concat_map use
+the ``ImmediateScheduler``, which is faster than the default trampoline there.
+RxPY has no backpressure: it has no counterpart of the batched-demand workload.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import queue
+import threading
+from collections.abc import Callable
+
+from benchmarks.common import (
+    BUILTINS,
+    PLAIN,
+    RXPY,
+    RXPY2,
+    Checksum,
+    Impl,
+    Workload,
+    add,
+    f,
+    identity,
+    make_pair_sink,
+    make_sink,
+    p,
+)
+from rxpy2 import Flowable, FlowableSubscriber, Subscription
+from rxpy2.schedulers.new_thread_scheduler import NewThreadScheduler
+
+#: How long a thread-hop run may take before the run counts as hung.
+HOP_TIMEOUT = 600.0
+
+#: Batch of the batched-demand subscriber, and capacity/credit batch of the deque hand-over.
+BATCH = 128
+CREDIT_BATCH = 96
+
+
+def rxpy_available() -> bool:
+    try:
+        import reactivex  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _rx2_sync(flowable: Flowable[int], consume: Callable[[int], None],
+              checksum: Callable[[], Checksum]) -> Checksum:
+    errors: list[BaseException] = []
+    flowable.subscribe(consume, errors.append)
+    if errors:
+        raise errors[0]
+    return checksum()
+
+
+def _rxpy_sync(observable, consume: Callable[[int], None],
+               checksum: Callable[[], Checksum]) -> Checksum:
+    errors: list[BaseException] = []
+    observable.subscribe(consume, errors.append)
+    if errors:
+        raise errors[0]
+    return checksum()
+
+
+class BatchSubscriber(FlowableSubscriber[int]):
+    """Requests ``batch`` items, then ``batch`` more each time as many have arrived."""
+
+    def __init__(self, consume: Callable[[int], None], batch: int = BATCH) -> None:
+        self.consume = consume
+        self.batch = batch
+        self.left = 0
+        self.upstream: Subscription | None = None
+        self.error: BaseException | None = None
+        self.completed = False
+
+    def on_subscribe(self, subscription: Subscription) -> None:
+        self.upstream = subscription
+        self.left = self.batch
+        subscription.request(self.batch)
+
+    def on_next(self, item: int) -> None:
+        self.consume(item)
+        left = self.left - 1
+        if left == 0:
+            left = self.batch
+            self.left = left  # before request: it may deliver the next items at once
+            self.upstream.request(left)  # type: ignore[union-attr]
+        else:
+            self.left = left
+
+    def on_error(self, error: BaseException) -> None:
+        self.error = error
+
+    def on_complete(self) -> None:
+        self.completed = True
+
+
+def _run_batched(flowable: Flowable[int], consume: Callable[[int], None],
+                 checksum: Callable[[], Checksum]) -> Checksum:
+    s = BatchSubscriber(consume)
+    flowable.subscribe(s)
+    if s.error is not None:
+        raise s.error
+    if not s.completed:
+        raise AssertionError("the batched subscriber did not complete")
+    return checksum()
+
+
+# ---------------------------------------------------------------- range -> map -> filter
+
+
+def _plain_chain(n: int) -> Checksum:
+    consume, checksum = make_sink()
+    for x in range(n):
+        y = f(x)
+        if p(y):
+            consume(y)
+    return checksum()
+
+
+def _builtins_chain(n: int) -> Checksum:
+    consume, checksum = make_sink()
+    for y in filter(p, map(f, range(n))):
+        consume(y)
+    return checksum()
+
+
+def _rx2_chain(n: int) -> Checksum:
+    consume, checksum = make_sink()
+    return _rx2_sync(Flowable.range(0, n).map(f).filter(p), consume, checksum)
+
+
+def _rx2_chain_hidden(n: int) -> Checksum:
+    consume, checksum = make_sink()
+    return _rx2_sync(Flowable.range(0, n).hide().map(f).filter(p), consume, checksum)
+
+
+def _rx2_chain_batched(n: int) -> Checksum:
+    consume, checksum = make_sink()
+    return _run_batched(Flowable.range(0, n).map(f).filter(p), consume, checksum)
+
+
+def _rx2_chain_batched_hidden(n: int) -> Checksum:
+    consume, checksum = make_sink()
+    return _run_batched(Flowable.range(0, n).hide().map(f).filter(p), consume, checksum)
+
+
+def _rxpy_chain(n: int) -> Checksum:
+    import reactivex
+    from reactivex import operators as ops
+    consume, checksum = make_sink()
+    return _rxpy_sync(reactivex.from_iterable(range(n)).pipe(ops.map(f), ops.filter(p)),
+                      consume, checksum)
+
+
+def _rxpy_chain_range(n: int) -> Checksum:
+    import reactivex
+    from reactivex import operators as ops
+    consume, checksum = make_sink()
+    return _rxpy_sync(reactivex.range(0, n).pipe(ops.map(f), ops.filter(p)), consume, checksum)
+
+
+def chain(rxpy: bool) -> Workload:
+    impls = [
+        Impl("plain loop", PLAIN, _plain_chain),
+        Impl("builtins filter(map(range))", BUILTINS, _builtins_chain),
+        Impl("rxpy2 range.map.filter", RXPY2, _rx2_chain),
+        Impl("rxpy2 range.hide().map.filter", RXPY2, _rx2_chain_hidden,
+             note="hide() keeps the source out of any fusion"),
+    ]
+    if rxpy:
+        impls += [
+            Impl("RxPY from_iterable.map.filter", RXPY, _rxpy_chain),
+            Impl("RxPY range.map.filter", RXPY, _rxpy_chain_range, n_div=20,
+                 note="reactivex.range schedules every item"),
+        ]
+    return Workload("chain", "range → map → filter → consume, unbounded demand", 200_000,
+                    "source item", impls, ["plain loop"])
+
+
+def chain_batched(rxpy: bool) -> Workload:
+    impls = [
+        Impl("plain loop", PLAIN, _plain_chain),
+        Impl("builtins filter(map(range))", BUILTINS, _builtins_chain),
+        Impl("rxpy2 range.map.filter, batches of 128", RXPY2, _rx2_chain_batched),
+        Impl("rxpy2 range.hide().map.filter, batches of 128", RXPY2,
+             _rx2_chain_batched_hidden),
+    ]
+    return Workload("chain_batched", "range → map → filter → consume, demand in batches of 128",
+                    200_000, "source item", impls, ["plain loop"],
+                    notes=["The rxpy2 consumer is a FlowableSubscriber that requests 128, then "
+                           "128 more after each 128 received; plain Python has no demand, "
+                           "RxPY no backpressure."])
+
+
+# ---------------------------------------------------------------- flat_map / concat_map
+
+
+def _plain_just(n: int) -> Checksum:
+    consume, checksum = make_sink()
+    for x in range(n):
+        for y in (x,):
+            consume(y)
+    return checksum()
+
+
+def _builtins_just(n: int) -> Checksum:
+    consume, checksum = make_sink()
+    for y in itertools.chain.from_iterable(map(lambda x: (x,), range(n))):
+        consume(y)
+    return checksum()
+
+
+def _rx2_flat_map_just(n: int) -> Checksum:
+    consume, checksum = make_sink()
+    just = Flowable.just
+    return _rx2_sync(Flowable.range(0, n).flat_map(lambda x: just(x)), consume, checksum)
+
+
+def _rx2_map(n: int) -> Checksum:
+    consume, checksum = make_sink()
+    return _rx2_sync(Flowable.range(0, n).map(identity), consume, checksum)
+
+
+def _rx2_hidden_map(n: int) -> Checksum:
+    consume, checksum = make_sink()
+    return _rx2_sync(Flowable.range(0, n).hide().map(identity), consume, checksum)
+
+
+def _rxpy_flat_map_just(n: int) -> Checksum:
+    import reactivex
+    from reactivex import operators as ops
+    from reactivex.scheduler import ImmediateScheduler
+    imm = ImmediateScheduler.singleton()
+    just = reactivex.just
+    consume, checksum = make_sink()
+    return _rxpy_sync(reactivex.from_iterable(range(n)).pipe(
+        ops.flat_map(lambda x: just(x, imm))), consume, checksum)
+
+
+def flat_map_just(rxpy: bool) -> Workload:
+    impls = [
+        Impl("plain loop", PLAIN, _plain_just),
+        Impl("builtins chain.from_iterable(map)", BUILTINS, _builtins_just),
+        Impl("rxpy2 flat_map(just)", RXPY2, _rx2_flat_map_just),
+        Impl("rxpy2 range.map", RXPY2, _rx2_map,
+             note="the map chain of the same length; fusable"),
+        Impl("rxpy2 range.hide().map", RXPY2, _rx2_hidden_map,
+             note="the same without source fusion"),
+    ]
+    if rxpy:
+        impls.append(Impl("RxPY flat_map(just)", RXPY, _rxpy_flat_map_just, n_div=50))
+    return Workload("flat_map_just", "range → flat_map(x → just(x)) → consume", 100_000,
+                    "source item", impls,
+                    ["plain loop", "rxpy2 range.map", "rxpy2 range.hide().map"])
+
+
+def _plain_range3(n: int) -> Checksum:
+    consume, checksum = make_sink()
+    for x in range(n):
+        for y in range(x, x + 3):
+            consume(y)
+    return checksum()
+
+
+def _inner3(x: int) -> range:
+    return range(x, x + 3)
+
+
+def _builtins_range3(n: int) -> Checksum:
+    consume, checksum = make_sink()
+    for y in itertools.chain.from_iterable(map(_inner3, range(n))):
+        consume(y)
+    return checksum()
+
+
+def _rx2_flat_map_range3(n: int) -> Checksum:
+    consume, checksum = make_sink()
+    rng = Flowable.range
+    return _rx2_sync(Flowable.range(0, n).flat_map(lambda x: rng(x, 3)), consume, checksum)
+
+
+def _rx2_concat_map_range3(n: int) -> Checksum:
+    consume, checksum = make_sink()
+    rng = Flowable.range
+    return _rx2_sync(Flowable.range(0, n).concat_map(lambda x: rng(x, 3)), consume, checksum)
+
+
+def _rxpy_x_map_range3(op_name: str) -> Callable[[int], Checksum]:
+    def run(n: int) -> Checksum:
+        import reactivex
+        from reactivex import operators as ops
+        from reactivex.scheduler import ImmediateScheduler
+        imm = ImmediateScheduler.singleton()
+        from_iterable = reactivex.from_iterable
+        op = getattr(ops, op_name)
+        consume, checksum = make_sink()
+        return _rxpy_sync(reactivex.from_iterable(range(n)).pipe(
+            op(lambda x: from_iterable(range(x, x + 3), imm))), consume, checksum)
+    return run
+
+
+def flat_map_range(rxpy: bool) -> Workload:
+    impls = [
+        Impl("plain nested loop", PLAIN, _plain_range3),
+        Impl("builtins chain.from_iterable(map)", BUILTINS, _builtins_range3),
+        Impl("rxpy2 flat_map(range(x, 3))", RXPY2, _rx2_flat_map_range3),
+    ]
+    if rxpy:
+        impls.append(Impl("RxPY flat_map(from_iterable(range(x, x+3)))", RXPY,
+                          _rxpy_x_map_range3("flat_map"), n_div=25))
+    return Workload("flat_map_range", "range → flat_map(x → range(x, 3)) → consume", 50_000,
+                    "inner item", impls, ["plain nested loop"], items=lambda n: 3 * n)
+
+
+def concat_map(rxpy: bool) -> Workload:
+    impls = [
+        Impl("plain nested loop", PLAIN, _plain_range3),
+        Impl("builtins chain.from_iterable(map)", BUILTINS, _builtins_range3),
+        Impl("rxpy2 concat_map(range(x, 3))", RXPY2, _rx2_concat_map_range3),
+    ]
+    if rxpy:
+        impls.append(Impl("RxPY concat_map(from_iterable(range(x, x+3)))", RXPY,
+                          _rxpy_x_map_range3("concat_map"), n_div=25))
+    return Workload("concat_map", "range → concat_map(x → range(x, 3)) → consume", 50_000,
+                    "inner item", impls, ["plain nested loop"], items=lambda n: 3 * n)
+
+
+# ---------------------------------------------------------------- scan, zip
+
+
+def _plain_scan(n: int) -> Checksum:
+    consume, checksum = make_sink()
+    acc = 0
+    for x in range(n):
+        acc = add(acc, x)
+        consume(acc)
+    return checksum()
+
+
+def _accumulate_scan(n: int) -> Checksum:
+    consume, checksum = make_sink()
+    for y in itertools.accumulate(range(n), add):
+        consume(y)
+    return checksum()
+
+
+def _rx2_scan(n: int) -> Checksum:
+    consume, checksum = make_sink()
+    return _rx2_sync(Flowable.range(0, n).scan(add), consume, checksum)
+
+
+def _rxpy_scan(n: int) -> Checksum:
+    import reactivex
+    from reactivex import operators as ops
+    consume, checksum = make_sink()
+    return _rxpy_sync(reactivex.from_iterable(range(n)).pipe(ops.scan(add)), consume, checksum)
+
+
+def scan(rxpy: bool) -> Workload:
+    impls = [
+        Impl("plain loop", PLAIN, _plain_scan),
+        Impl("itertools.accumulate", BUILTINS, _accumulate_scan),
+        Impl("rxpy2 range.scan", RXPY2, _rx2_scan),
+    ]
+    if rxpy:
+        impls.append(Impl("RxPY from_iterable.scan", RXPY, _rxpy_scan))
+    return Workload("scan", "range → scan(running sum) → consume", 200_000, "source item",
+                    impls, ["plain loop"],
+                    notes=["Every implementation calls the same Python accumulator "
+                           "`add(a, b)`; scan without a seed emits the first item as is, "
+                           "which over range(0, n) equals the loop's 0 + 0."])
+
+
+def _plain_zip(n: int) -> Checksum:
+    consume, checksum = make_pair_sink()
+    nxt = iter(range(n, 2 * n)).__next__
+    for a in range(n):
+        consume((a, nxt()))
+    return checksum()
+
+
+def _builtins_zip(n: int) -> Checksum:
+    consume, checksum = make_pair_sink()
+    for t in zip(range(n), range(n, 2 * n), strict=True):
+        consume(t)
+    return checksum()
+
+
+def _rx2_zip(n: int) -> Checksum:
+    consume, checksum = make_pair_sink()
+    return _rx2_sync(Flowable.zip(Flowable.range(0, n), Flowable.range(n, n)),
+                     consume, checksum)
+
+
+def _rxpy_zip(n: int) -> Checksum:
+    import reactivex
+    consume, checksum = make_pair_sink()
+    return _rxpy_sync(reactivex.zip(reactivex.from_iterable(range(n)),
+                                    reactivex.from_iterable(range(n, 2 * n))),
+                      consume, checksum)
+
+
+def zip_(rxpy: bool) -> Workload:
+    impls = [
+        Impl("plain loop over two iterators", PLAIN, _plain_zip),
+        Impl("builtins zip", BUILTINS, _builtins_zip),
+        Impl("rxpy2 Flowable.zip", RXPY2, _rx2_zip),
+    ]
+    if rxpy:
+        impls.append(Impl("RxPY zip(from_iterable, from_iterable)", RXPY, _rxpy_zip, n_div=20))
+    return Workload("zip", "zip(range, range) → consume tuples", 100_000, "pair", impls,
+                    ["plain loop over two iterators", "builtins zip"])
+
+
+# ---------------------------------------------------------------- thread hop
+
+
+_DONE = object()
+
+
+def _queue_pair(n: int) -> Checksum:
+    """A producer thread puts into ``queue.Queue(maxsize=128)``, a consumer thread takes."""
+    consume, checksum = make_sink()
+    q: queue.Queue[object] = queue.Queue(maxsize=BATCH)
+
+    def producer() -> None:
+        put = q.put
+        for x in range(n):
+            put(x)
+        put(_DONE)
+
+    def consumer() -> None:
+        get = q.get
+        while True:
+            x = get()
+            if x is _DONE:
+                return
+            consume(x)  # type: ignore[arg-type]
+
+    threads = [threading.Thread(target=consumer), threading.Thread(target=producer)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(HOP_TIMEOUT)
+    return checksum()
+
+
+class _Credits:
+    """State of the deque hand-over; each counter has one writer (the GIL does the rest)."""
+
+    __slots__ = ("returned", "producer_waiting", "consumer_waiting", "done")
+
+    def __init__(self) -> None:
+        self.returned = 0  # credits handed back by the consumer (consumer writes)
+        self.producer_waiting = False
+        self.consumer_waiting = False
+        self.done = False  # every item is in the deque (producer writes)
+
+
+def _deque_credits(n: int) -> Checksum:
+    """Producer/consumer threads over a ``deque``, the consumer handing credits back in batches.
+
+    The producer may have at most 128 items outstanding; the consumer returns
+    96 credits at a time. A side that has to wait flags it and waits on a
+    Condition; the other side notifies only when it sees the flag (the flag is
+    set under the lock before the waiter re-checks, so no wake-up is lost).
+    """
+    consume, checksum = make_sink()
+    dq: collections.deque[int] = collections.deque()
+    st = _Credits()
+    lock = threading.Lock()
+    credits_back = threading.Condition(lock)
+    items_in = threading.Condition(lock)
+    capacity = BATCH
+    batch = CREDIT_BATCH
+
+    def producer() -> None:
+        append = dq.append
+        sent = 0
+        while sent < n:
+            avail = capacity - (sent - st.returned)
+            if avail <= 0:
+                with lock:
+                    st.producer_waiting = True
+                    while capacity - (sent - st.returned) <= 0:
+                        credits_back.wait()
+                    st.producer_waiting = False
+                continue
+            end = min(n, sent + avail)
+            for x in range(sent, end):
+                append(x)
+            sent = end
+            if st.consumer_waiting:
+                with lock:
+                    items_in.notify()
+        st.done = True
+        if st.consumer_waiting:
+            with lock:
+                items_in.notify()
+
+    def consumer() -> None:
+        popleft = dq.popleft
+        k = 0
+        while True:
+            try:
+                while True:
+                    consume(popleft())
+                    k += 1
+                    if k == batch:
+                        k = 0
+                        st.returned += batch
+                        if st.producer_waiting:
+                            with lock:
+                                credits_back.notify()
+            except IndexError:
+                pass
+            if st.done and not dq:
+                return
+            with lock:
+                st.consumer_waiting = True
+                while not dq and not st.done:
+                    items_in.wait()
+                st.consumer_waiting = False
+
+    threads = [threading.Thread(target=consumer), threading.Thread(target=producer)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(HOP_TIMEOUT)
+    return checksum()
+
+
+def _rx2_hop(hide: bool, box: dict[str, NewThreadScheduler]) -> Callable[[int], Checksum]:
+    def run(n: int) -> Checksum:
+        consume, checksum = make_sink()
+        done = threading.Event()
+        errors: list[BaseException] = []
+
+        def on_error(e: BaseException) -> None:
+            errors.append(e)
+            done.set()
+
+        src = Flowable.range(0, n)
+        if hide:
+            src = src.hide()
+        src.observe_on(box["scheduler"]).subscribe(consume, on_error, done.set)
+        if not done.wait(HOP_TIMEOUT):
+            raise TimeoutError("observe_on did not complete")
+        if errors:
+            raise errors[0]
+        return checksum()
+    return run
+
+
+def _rxpy_hop(n: int) -> Checksum:
+    import reactivex
+    from reactivex import operators as ops
+    from reactivex.scheduler import EventLoopScheduler
+    consume, checksum = make_sink()
+    done = threading.Event()
+    errors: list[BaseException] = []
+
+    def on_error(e: BaseException) -> None:
+        errors.append(e)
+        done.set()
+
+    s = EventLoopScheduler()
+    try:
+        reactivex.from_iterable(range(n)).pipe(ops.observe_on(s)).subscribe(
+            consume, on_error, done.set)
+        if not done.wait(HOP_TIMEOUT):
+            raise TimeoutError("RxPY observe_on did not complete")
+    finally:
+        s.dispose()
+    if errors:
+        raise errors[0]
+    return checksum()
+
+
+def observe_on(rxpy: bool) -> Workload:
+    box: dict[str, NewThreadScheduler] = {}
+
+    def setup() -> None:
+        box["scheduler"] = NewThreadScheduler()
+
+    def teardown() -> None:
+        s = box.pop("scheduler", None)
+        if s is not None:
+            s.shutdown()
+
+    impls = [
+        Impl("queue.Queue(128) producer + consumer threads", PLAIN, _queue_pair),
+        Impl("deque + credits in batches of 96/128, two threads", PLAIN, _deque_credits),
+        Impl("rxpy2 range.observe_on (fused: worker polls range)", RXPY2,
+             _rx2_hop(False, box)),
+        Impl("rxpy2 range.hide().observe_on (queue hop)", RXPY2, _rx2_hop(True, box)),
+    ]
+    if rxpy:
+        impls.append(Impl("RxPY from_iterable.observe_on(EventLoopScheduler)", RXPY,
+                          _rxpy_hop, n_div=20, note="no backpressure: unbounded queue"))
+    return Workload(
+        "observe_on", "thread hop: range → other thread → consume", 100_000, "item", impls,
+        ["queue.Queue(128) producer + consumer threads",
+         "deque + credits in batches of 96/128, two threads"],
+        setup=setup, teardown=teardown,
+        notes=["End to end: from the start of the threads (or the subscription) until the "
+               "consumer has seen the last item, including thread start (and join for the "
+               "plain pairs); rxpy2 runs on its own NewThreadScheduler (one new thread per "
+               "subscription), shut down after the workload."])
+
+
+# ---------------------------------------------------------------- registry
+
+BUILDERS: dict[str, Callable[[bool], Workload]] = {
+    "chain": chain,
+    "chain_batched": chain_batched,
+    "flat_map_just": flat_map_just,
+    "flat_map_range": flat_map_range,
+    "concat_map": concat_map,
+    "scan": scan,
+    "zip": zip_,
+    "observe_on": observe_on,
+}
+
+
+def build(keys: list[str], rxpy: bool) -> list[Workload]:
+    """The workloads named in ``keys`` (registry order), with RxPY rows when ``rxpy``."""
+    return [BUILDERS[k](rxpy) for k in BUILDERS if k in keys]
