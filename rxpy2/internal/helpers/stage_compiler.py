@@ -34,9 +34,11 @@ Four functions come out of a factory (see :func:`compile_chain`):
 
 * ``drain(sub, emit, r)``: runs the chain, calling ``emit(x)`` for at most ``r``
   items; returns ``(emitted, outcome)``. It reads ``sub.it`` (the source
-  iterator), ``sub.state`` (the stateful stages' state, saved back on exit),
-  ``sub.cancelled`` (checked after every source item) and, for the read-ahead
-  source, ``sub.pending``. A stage that raises ends it with ``ERROR`` and the
+  iterator), ``sub.state`` (the stateful stages' state, saved back on exit)
+  and, for the read-ahead source (a user iterator), ``sub.pending`` and
+  ``sub.cancelled`` (checked after every source item; a C iterator source is
+  exhausted by the cancel itself, so the loop just ends: the caller tells a
+  cancelled end from a real one by ``sub.cancelled``). A stage that raises ends it with ``ERROR`` and the
   exception in ``sub.error``; an exception from ``emit`` itself propagates.
 * ``drain_conditional``: the same for a ConditionalSubscriber's ``try_on_next``
   (an item it refuses does not count against ``r``).
@@ -182,6 +184,15 @@ def _loop(kinds: tuple[str, ...], source: str, leaf: list[str], stop: list[str],
 _EXHAUST = "break"
 
 
+def _cancel_check(source: str) -> list[str]:
+    """The per-item cancellation check: only over a user iterator. The ``range``/``list``/
+    ``tuple`` iterator of the other shapes is exhausted by ``cancel()`` itself (its pickle
+    ``__setstate__``), so their loops end at the next item with no check per item."""
+    if source == "read_ahead":
+        return ["if sub.cancelled:", "    code = PAUSED", "    break"]
+    return []
+
+
 def _source_text(kinds: tuple[str, ...], source: str) -> str:
     fns, state = _names(kinds)
     load = [f"    {', '.join(state)}, = sub.state"] if state else []
@@ -193,7 +204,7 @@ def _source_text(kinds: tuple[str, ...], source: str) -> str:
         else:
             leaf = ["emitting = True", "emit(x)", "emitting = False", "e += 1"]
         stop = ["code = STOPPED", "break"]
-        after = ["if sub.cancelled:", "    code = PAUSED", "    break"]
+        after = _cancel_check(source)
         if source == "read_ahead":
             pause = ["if e == r:", "    sub.pending = x", "    code = PAUSED", "    break"]
         else:
@@ -210,8 +221,7 @@ def _source_text(kinds: tuple[str, ...], source: str) -> str:
     # unbounded demand into a sink that fails like the stages (LambdaSubscriber's on_next):
     # no counting, no telling the sink's exceptions from the stages'
     stop = ["code = STOPPED", "break"]
-    after = ["if sub.cancelled:", "    code = PAUSED", "    break"]
-    loop = _loop(kinds, source, ["emit(x)"], stop, after, [])
+    loop = _loop(kinds, source, ["emit(x)"], stop, _cancel_check(source), [])
     out += ["  def sink(sub, emit):", "    it = sub.it", *load, "    code = EXHAUSTED", "    try:"]
     out += ["      " + s for s in loop]
     out += ["    except Exception as ex:", "        sub.error = ex", "        code = ERROR",

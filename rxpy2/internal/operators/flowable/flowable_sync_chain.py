@@ -20,8 +20,9 @@ The contract is the one of the operators it replaces, signal for signal:
   for ``from_iterable`` (read one item ahead, exactly as the plain source does);
   at once when ``take`` reaches its count or ``take_while`` fails.
 * a stage that raises, a ``None`` mapper result (``TypeError``) or a ``None``
-  item of the source ends the stream with ``on_error``; cancellation is checked
-  after every source item.
+  item of the source ends the stream with ``on_error``; cancellation stops the
+  loop after the current source item (``cancel()`` exhausts a C iterator; a user
+  iterator's loop checks the flag per item).
 * downstream, SYNC fusion is offered (``poll`` runs the chain as a generator);
   with BOUNDARY it is refused when a stage runs user code, as the single
   operators would refuse it; a ConditionalSubscriber gets ``try_on_next``.
@@ -165,6 +166,14 @@ class SyncChainSubscription(SyncSourceSubscription[T], Generic[T]):
         self.error: BaseException | None = None
         self.gen: Iterator[T] | None = None
         self.peek: Any = _UNSET
+
+    def cancel(self) -> None:
+        self.cancelled = True
+        if self.chain.shape != "read_ahead":
+            # the loops over a range/list/tuple iterator do not check the flag per item:
+            # moving the iterator to its end (its pickle __setstate__, one C call, so atomic
+            # under the GIL) ends them after the current item
+            self.it.__setstate__(LONG_MAX)  # type: ignore[attr-defined]
 
     def none_error(self) -> TypeError:
         """The error for a ``None`` item of the source (raised by the compiled loop)."""
