@@ -7,10 +7,13 @@ import gc
 import threading
 
 import pytest
+from _fusion_probes import FusionProbe, assert_no_new_threads, rxpy2_threads
 from probes import Boom, ManualSource
 
 from rxpy2 import Flowable
-from rxpy2.schedulers import AsyncioScheduler
+from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, SYNC
+from rxpy2.processors import UnicastProcessor
+from rxpy2.schedulers import AsyncioScheduler, Schedulers
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 
@@ -370,3 +373,147 @@ def test_asyncio_scheduler_dispose_vs_schedule_race(race_runner, race_rounds):
         sch.shutdown()
     finally:
         loop.close()
+
+
+# ---- to_async_iterable: fusion (issue 6) (FusionProbe: tests/flowable/_fusion_probes.py)
+
+
+@pytest.mark.parametrize("make, expected", [
+    (lambda: Flowable.range(0, 300), list(range(300))),
+    (lambda: Flowable.from_array(list(range(300))), list(range(300))),
+    (lambda: Flowable.from_iterable(iter(range(300))), list(range(300))),
+    (lambda: Flowable.just(5), [5]),
+], ids=["range", "from_array", "from_iterable", "just"])
+def test_to_async_iterable_sync_fused(make, expected):
+    probe = FusionProbe(make())
+    assert asyncio.run(collect(probe.to_async_iterable(16))) == expected
+    assert probe.asked == [ANY | BOUNDARY] and probe.granted == [SYNC]
+    assert probe.requests == []  # no request in SYNC mode
+    assert probe.cancels == 0  # the end needs no cancel
+    assert probe.polled == len(expected)
+
+
+def test_to_async_iterable_sync_fused_break_cancels():
+    probe = FusionProbe(Flowable.range(0, 10**6))
+
+    async def main():
+        got = []
+        async for x in probe.to_async_iterable():
+            got.append(x)
+            if x == 3:
+                break
+        gc.collect()
+        await asyncio.sleep(0)
+        return got
+
+    assert asyncio.run(main()) == [0, 1, 2, 3]
+    assert probe.granted == [SYNC] and probe.cancels == 1 and probe.polled == 4
+
+
+def test_to_async_iterable_sync_fused_poll_error_cancels_then_raises():
+    probe = FusionProbe(Flowable.range(0, 10), poll_fail_at=3)
+
+    async def main():
+        got = []
+        try:
+            async for x in probe.to_async_iterable():
+                got.append(x)
+        except Boom:
+            return got, probe.cancels  # the cancel came before the error
+        return got, None
+
+    assert asyncio.run(main()) == ([0, 1, 2], 1)
+    assert probe.cancels == 1
+
+
+def test_to_async_iterable_async_fused_unicast_from_another_thread():
+    up = UnicastProcessor()
+    probe = FusionProbe(up)
+
+    def produce():
+        for i in range(1000):
+            up.on_next(i)
+        up.on_complete()
+
+    async def main():
+        out = []
+        t = None
+        async for x in probe.to_async_iterable(8):
+            if t is None:
+                t = threading.Thread(target=produce, name="test-unicast-producer")
+                t.start()
+            out.append(x)
+        t.join(10)
+        return out, threading.current_thread()
+
+    up.on_next(-1)
+    out, loop_thread = asyncio.run(main())
+    assert out == [-1] + list(range(1000))
+    assert probe.asked == [ANY | BOUNDARY] and probe.granted == [ASYNC]
+    assert probe.requests[0] == 8 and set(probe.requests[1:]) == {6}
+    assert probe.poll_threads == {loop_thread}
+
+
+def test_to_async_iterable_async_fused_poll_error_cancels_then_raises():
+    up = UnicastProcessor()
+    probe = FusionProbe(up, poll_fail_at=2)
+    for i in range(5):
+        up.on_next(i)
+
+    async def main():
+        got = []
+        with pytest.raises(Boom):
+            async for x in probe.to_async_iterable():
+                got.append(x)
+        return got
+
+    assert asyncio.run(main()) == [0, 1]
+    assert probe.granted == [ASYNC] and probe.cancels == 1
+    assert not up.has_subscribers()
+
+
+def test_to_async_iterable_async_fused_observe_on_and_no_thread_left():
+    before = rxpy2_threads()
+    probe = FusionProbe(Flowable.range(0, 2000).observe_on(Schedulers.new_thread(), buffer_size=16))
+    assert asyncio.run(collect(probe.to_async_iterable(32))) == list(range(2000))
+    assert probe.granted == [ASYNC] and probe.cancels == 0
+
+    cancels = []
+    probe = FusionProbe(Flowable.range(0, 10**9).do_on_cancel(lambda: cancels.append(1))
+                        .observe_on(Schedulers.new_thread()))
+
+    async def main():
+        async for x in probe.to_async_iterable():
+            if x == 300:
+                break
+        gc.collect()
+        await asyncio.sleep(0)
+
+    asyncio.run(main())
+    assert probe.granted == [ASYNC] and probe.cancels == 1 and cancels == [1]
+    assert_no_new_threads(before)
+
+
+def test_to_async_iterable_user_code_after_observe_on_stays_on_the_worker():
+    threads = set()
+
+    def f(x):
+        threads.add(threading.current_thread())
+        return x
+
+    async def main():
+        return [x async for x in Flowable.range(0, 300).observe_on(Schedulers.new_thread())
+                .map(f).to_async_iterable(16)], threading.current_thread()
+
+    out, loop_thread = asyncio.run(main())
+    assert out == list(range(300))
+    assert loop_thread not in threads and len(threads) == 1
+
+
+def test_to_async_iterable_async_fused_empty_and_from_callable():
+    probe = FusionProbe(Flowable.empty())
+    assert asyncio.run(collect(probe.to_async_iterable())) == []
+    assert probe.granted == [ASYNC]
+    probe = FusionProbe(Flowable.from_callable(lambda: 9))
+    assert asyncio.run(collect(probe.to_async_iterable())) == [9]
+    assert probe.granted == [ASYNC] and probe.cancels == 0

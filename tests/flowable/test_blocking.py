@@ -5,10 +5,14 @@ from __future__ import annotations
 import threading
 
 import pytest
+from _fusion_probes import FusionProbe, assert_no_new_threads, rxpy2_threads
 from probes import Boom
 
 from rxpy2 import Flowable, MissingBackpressureException, Subscriber, Subscription
+from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, SYNC
+from rxpy2.processors import UnicastProcessor
 from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.schedulers import Schedulers
 
 
 class ItemsThenError(Flowable):
@@ -320,3 +324,301 @@ def test_iterator_subscriber_none_argument_raises_type_error(signal):
     with pytest.raises(TypeError):
         getattr(sub, signal)(None)
     assert not sub.done and sub.error is None and sub.queue.is_empty()
+
+
+# ---------------------------------------------------------------- fusion (issue 6)
+# FusionProbe (tests/flowable/_fusion_probes.py) records the modes asked and granted,
+# the requests, cancels and polls between a source and the iterator.
+
+SYNC_SOURCES = {
+    "range": (lambda: Flowable.range(0, 300), list(range(300))),
+    "from_array": (lambda: Flowable.from_array(list(range(300))), list(range(300))),
+    "from_iterable": (lambda: Flowable.from_iterable(x for x in range(300)), list(range(300))),
+    "just": (lambda: Flowable.just(7), [7]),
+    "just_many": (lambda: Flowable.just(1, 2, 3), [1, 2, 3]),
+}
+
+
+@pytest.mark.parametrize("name", list(SYNC_SOURCES))
+def test_sync_fused_iteration_polls_the_source_without_requests(name):
+    make, expected = SYNC_SOURCES[name]
+    probe = FusionProbe(make())
+    assert list(probe.blocking_iterable(16)) == expected
+    assert probe.asked == [ANY | BOUNDARY]
+    assert probe.granted == [SYNC]
+    assert probe.requests == []  # no request in SYNC mode, ever
+    assert probe.polled == len(expected)
+    assert probe.poll_threads == {threading.current_thread()}
+    assert probe.cancels == 0  # the end of a SYNC source needs no cancel
+
+
+def test_sync_fused_iteration_is_lazy():
+    """Nothing is pulled before next() (the unfused path prefetches at iter())."""
+    probe = FusionProbe(Flowable.range(0, 10))
+    it = iter(probe.blocking_iterable())
+    assert probe.granted == [SYNC] and probe.polled == 0
+    assert next(it) == 0 and probe.polled == 1
+    it.close()
+
+
+def test_for_loop_over_flowable_is_sync_fused():
+    probe = FusionProbe(Flowable.range(0, 1000))
+    assert sum(x for x in probe) == sum(range(1000))
+    assert probe.granted == [SYNC] and probe.requests == []
+
+
+def test_sync_fused_break_cancels():
+    probe = FusionProbe(Flowable.range(0, 1000))
+    got = []
+    for x in probe:
+        got.append(x)
+        if x == 3:
+            break
+    assert got == [0, 1, 2, 3]
+    assert probe.cancels == 1
+    assert probe.polled == 4
+
+
+def test_sync_fused_close_and_context_manager():
+    probe = FusionProbe(Flowable.range(0, 100))
+    it = iter(probe.blocking_iterable())
+    assert next(it) == 0
+    it.close()
+    assert probe.cancels == 1
+    with pytest.raises(StopIteration):
+        next(it)
+    it.close()
+    assert probe.cancels == 1
+    with iter(probe.blocking_iterable()) as it2:
+        assert next(it2) == 0
+    assert probe.cancels == 2
+    it3 = iter(probe.blocking_iterable())
+    del it3  # dropped unstarted
+    assert probe.cancels == 3
+
+
+def test_sync_fused_poll_error_cancels_then_raises():
+    from probes import SyncFusedProbe
+    src = SyncFusedProbe(10, fail_at=3)
+    it = iter(src.blocking_iterable())  # kept referenced: only the error path may cancel
+    got = []
+    with pytest.raises(ValueError):
+        for x in it:
+            got.append(x)
+    assert got == [0, 1, 2]
+    assert src.cancelled == 1
+    assert src.requests == []
+    with pytest.raises(StopIteration):
+        next(it)
+    it.close()
+    assert src.cancelled == 1
+
+
+def test_sync_fused_source_errors_raise_in_the_consumer():
+    def gen():
+        yield 1
+        yield 2
+        raise Boom()
+
+    got = []
+    with pytest.raises(Boom):
+        for x in Flowable.from_iterable(gen()):
+            got.append(x)
+    assert got == [1, 2]
+    got = []
+    with pytest.raises(TypeError, match="index 1"):
+        for x in Flowable.from_array([1, None, 3]):
+            got.append(x)
+    assert got == [1]
+
+
+def test_blocking_subscribe_over_a_sync_fused_source():
+    got = []
+    probe = FusionProbe(Flowable.range(0, 5))
+    probe.blocking_subscribe(got.append, None, lambda: got.append("done"))
+    assert got == [0, 1, 2, 3, 4, "done"]
+    assert probe.granted == [SYNC] and probe.cancels == 0
+    errors = []
+    FusionProbe(Flowable.range(0, 5), poll_fail_at=2).blocking_subscribe(got.append, errors.append)
+    assert [type(e) for e in errors] == [Boom]
+
+
+def test_map_chain_is_not_fused_across_the_boundary():
+    """The iterating thread polls, so a stage with user code refuses fusion (BOUNDARY):
+    the chain runs unfused, with the items and the request pattern of the unfused path."""
+    probe = FusionProbe(Flowable.range(0, 100))
+    threads = set()
+
+    def f(x):
+        threads.add(threading.current_thread())
+        return x * 2
+
+    assert list(probe.map(f).blocking_iterable(16)) == [x * 2 for x in range(100)]
+    assert probe.asked == []  # map refused without asking its upstream
+    assert probe.requests[0] == 16 and set(probe.requests[1:]) == {12}
+    assert threads == {threading.current_thread()}  # the unfused path requests from here
+
+
+@pytest.mark.usefixtures("shutdown_schedulers")
+def test_user_code_after_observe_on_stays_on_the_worker():
+    """Why BOUNDARY: fused ASYNC, map's function would run in poll on the iterating thread;
+    refused, it runs on observe_on's worker as written."""
+    threads = set()
+
+    def f(x):
+        threads.add(threading.current_thread())
+        return x + 1
+
+    before = rxpy2_threads()
+    out = list(Flowable.range(0, 500).observe_on(Schedulers.new_thread()).map(f)
+               .blocking_iterable(16))
+    assert out == list(range(1, 501))
+    assert threading.current_thread() not in threads and len(threads) == 1
+    assert_no_new_threads(before)
+
+
+def test_async_fused_unicast_processor():
+    up = UnicastProcessor()
+    probe = FusionProbe(up)
+    for i in range(1, 6):
+        up.on_next(i)
+    up.on_complete()
+    assert list(probe.blocking_iterable(4)) == [1, 2, 3, 4, 5]
+    assert probe.asked == [ANY | BOUNDARY] and probe.granted == [ASYNC]
+    assert probe.requests == [4, 3]  # the request pattern of the unfused path
+    assert probe.polled == 5 and probe.cancels == 0
+
+
+def test_async_fused_unicast_processor_fed_from_another_thread():
+    up = UnicastProcessor()
+    probe = FusionProbe(up)
+    it = iter(probe.blocking_iterable(8))
+    assert probe.granted == [ASYNC]
+
+    def produce():
+        for i in range(2000):
+            up.on_next(i)
+        up.on_complete()
+
+    t = threading.Thread(target=produce, name="test-unicast-producer")
+    t.start()
+    assert list(it) == list(range(2000))
+    t.join(10)
+    assert probe.poll_threads == {threading.current_thread()}
+
+
+def test_async_fused_unicast_error_after_items():
+    up = UnicastProcessor()
+    probe = FusionProbe(up)
+    up.on_next(1)
+    up.on_next(2)
+    up.on_error(Boom())
+    got = []
+    with pytest.raises(Boom):
+        for x in probe.blocking_iterable():
+            got.append(x)
+    assert got == [1, 2] and probe.granted == [ASYNC]
+
+
+def test_async_fused_poll_error_cancels_then_raises():
+    up = UnicastProcessor()
+    probe = FusionProbe(up, poll_fail_at=2)
+    for i in range(5):
+        up.on_next(i)
+    it = iter(probe.blocking_iterable())
+    got = []
+    with pytest.raises(Boom):
+        for x in it:
+            got.append(x)
+    assert got == [0, 1]
+    assert probe.granted == [ASYNC] and probe.cancels == 1
+    assert not up.has_subscribers()
+
+
+@pytest.mark.usefixtures("shutdown_schedulers")
+def test_async_fused_observe_on_output():
+    before = rxpy2_threads()
+    probe = FusionProbe(Flowable.range(0, 3000).observe_on(Schedulers.new_thread(), buffer_size=16))
+    assert list(probe.blocking_iterable(32)) == list(range(3000))
+    assert probe.granted == [ASYNC]
+    assert probe.poll_threads == {threading.current_thread()}
+    assert probe.cancels == 0
+    assert_no_new_threads(before)
+
+
+@pytest.mark.usefixtures("shutdown_schedulers")
+def test_async_fused_break_cancels_and_leaks_no_thread():
+    before = rxpy2_threads()
+    cancels = []
+    probe = FusionProbe(Flowable.range(0, 10**9).do_on_cancel(lambda: cancels.append(1))
+                        .observe_on(Schedulers.new_thread()))
+    for x in probe:
+        if x == 500:
+            break
+    assert probe.granted == [ASYNC] and probe.cancels == 1
+    assert cancels == [1]
+    assert_no_new_threads(before)
+
+
+def test_async_fused_empty_and_from_callable():
+    probe = FusionProbe(Flowable.empty())
+    assert list(probe.blocking_iterable()) == []
+    assert probe.granted == [ASYNC]  # EmptySubscription: an empty queue
+    probe = FusionProbe(Flowable.from_callable(lambda: 42))
+    assert list(probe) == [42]
+    assert probe.granted == [ASYNC]  # DeferredScalarSubscription
+    probe = FusionProbe(Flowable.from_callable(lambda: None))
+    assert list(probe) == []
+    probe = FusionProbe(Flowable.from_callable(lambda: 1 // 0))
+    with pytest.raises(ZeroDivisionError):
+        list(probe)
+
+
+def test_fused_subscription_arriving_late_on_another_thread():
+    """on_subscribe after iter() returned (another thread): the waiting iterator picks the
+    fused queue up."""
+    class LateSubscribe(Flowable):
+        def __init__(self, inner):
+            self.inner = inner
+            self.gate = threading.Event()
+
+        def subscribe_actual(self, subscriber):
+            def run():
+                self.gate.wait(10)
+                self.inner.subscribe(subscriber)
+            self.t = threading.Thread(target=run, name="test-late-subscribe")
+            self.t.start()
+
+    for inner, expected in ((Flowable.range(0, 50), SYNC), (UnicastProcessor(), ASYNC)):
+        probe = FusionProbe(inner)
+        if isinstance(inner, UnicastProcessor):
+            for i in range(50):
+                inner.on_next(i)
+            inner.on_complete()
+        src = LateSubscribe(probe)
+        it = iter(src.blocking_iterable(8))
+        src.gate.set()  # on_subscribe comes after iter() returned
+        assert list(it) == list(range(50))
+        src.t.join(10)
+        assert probe.granted == [expected]
+
+
+def test_stop_iteration_as_the_stream_error_does_not_end_the_loop_silently():
+    """PEP 479's rule: a StopIteration error is raised as the cause of a RuntimeError."""
+    def f(x):
+        if x == 2:
+            raise StopIteration
+        return x
+
+    up = UnicastProcessor()
+    for i in range(5):
+        up.on_next(i)
+    up.on_complete()
+    for src in (Flowable.range(0, 5).map(f).hide(),  # unfused: the error comes by on_error
+                FusionProbe(Flowable.range(0, 5), poll_fail_at=2, poll_error=StopIteration),
+                FusionProbe(up, poll_fail_at=2, poll_error=StopIteration)):  # SYNC, ASYNC
+        got = []
+        with pytest.raises(RuntimeError) as ei:
+            for x in src:
+                got.append(x)
+        assert got == [0, 1] and isinstance(ei.value.__cause__, StopIteration)

@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import pytest
-from probes import ManualSource, Recorded, boom
+from _fusion_probes import OddRejecter
+from probes import ManualSource, Recorded, SyncFusedProbe, boom
 
 from rxpy2 import Flowable
-from rxpy2.internal.fuseable import ASYNC, SYNC
+from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC
+from rxpy2.internal.operators.flowable.flowable_distinct import FlowableDistinct
+from rxpy2.internal.operators.flowable.flowable_distinct_until_changed import (
+    FlowableDistinctUntilChanged,
+)
+from rxpy2.internal.operators.flowable.flowable_range import FlowableRange
+from rxpy2.internal.operators.flowable.flowable_skip_while import FlowableSkipWhile
+from rxpy2.processors import UnicastProcessor
+from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.testing import TestSubscriber
 
 # ----------------------------------------------------------------- distinct
@@ -159,3 +168,71 @@ def test_distinct_until_changed_bad_arguments():
         Flowable.range(1, 3).distinct_until_changed(1)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         Flowable.range(1, 3).distinct_until_changed(comparer=2)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- fusion and try_on_next (issue 6)
+# distinct, distinct_until_changed and skip_while (whose other tests are in
+# test_take_skip.py), built directly over FlowableRange so that no assembly-time fusion
+# replaces them; UnicastProcessor is the ASYNC-fusable upstream.
+
+STAGES = {
+    "distinct": (lambda src: FlowableDistinct(src, None), [0, 1, 2, 3], [0, 1, 2, 3]),
+    "distinct_until_changed": (lambda src: FlowableDistinctUntilChanged(src, None, None),
+                               [0, 0, 1, 1, 2], [0, 1, 2]),
+    "skip_while": (lambda src: FlowableSkipWhile(src, lambda x: x < 2), [0, 1, 2, 3, 1],
+                   [2, 3, 1]),
+}
+
+
+@pytest.mark.parametrize("stage", list(STAGES))
+def test_stage_async_fused_forwards_the_ready_signal(stage):
+    make, items, expected = STAGES[stage]
+    up = UnicastProcessor()
+    ts = TestSubscriber().with_fusion(ANY)
+    make(up).subscribe(ts)
+    ts.assert_fusion_mode(ASYNC)
+    for x in items:
+        up.on_next(x)
+    # polled on the "ready" signals (a fused TestSubscriber also polls at on_complete)
+    ts.assert_values(*expected).assert_not_complete()
+    up.on_complete()
+    ts.assert_result(*expected)
+
+
+@pytest.mark.parametrize("stage", list(STAGES))
+def test_stage_refuses_fusion_across_a_boundary(stage):
+    make, items, expected = STAGES[stage]
+    probe = SyncFusedProbe(3)
+    ts = TestSubscriber().with_fusion(ANY | BOUNDARY)
+    make(probe).subscribe(ts)
+    ts.assert_fusion_mode(NONE)
+    assert probe.modes == []  # refused without asking the source
+    up = UnicastProcessor()
+    ts = TestSubscriber().with_fusion(ANY | BOUNDARY)
+    make(up).subscribe(ts)
+    ts.assert_fusion_mode(NONE)
+    for x in items:
+        up.on_next(x)
+    up.on_complete()
+    ts.assert_result(*expected)
+
+
+@pytest.mark.parametrize("stage", list(STAGES))
+def test_stage_conditional_variant_uses_try_on_next(stage):
+    make = STAGES[stage][0]
+    c = OddRejecter()
+    make(FlowableRange(0, 10)).subscribe(c)
+    c.s.request(2)
+    first = 2 if stage == "skip_while" else 0  # skip_while drops 0 and 1 itself
+    # the odd items the downstream drops use no demand
+    assert c.accepted == [first, first + 2] and c.offered == [first, first + 1, first + 2]
+    c.s.request(LONG_MAX)
+    assert c.completed and c.error is None
+    assert c.offered == list(range(first, 10))
+
+
+def test_distinct_conditional_variant_key_raising():
+    c = OddRejecter()
+    FlowableDistinct(FlowableRange(0, 10), lambda x: boom() if x == 3 else x).subscribe(c)
+    c.s.request(LONG_MAX)
+    assert c.offered == [0, 1, 2] and isinstance(c.error, ZeroDivisionError)

@@ -4,12 +4,18 @@ do_on_request, do_on_cancel), do_after_next, do_finally."""
 from __future__ import annotations
 
 import pytest
-from probes import Manual
+from _fusion_probes import OddRejecter
+from probes import Manual, SyncFusedProbe
 
 from rxpy2 import Flowable
 from rxpy2.exceptions import CompositeException
-from rxpy2.internal.fuseable import ANY, BOUNDARY, NONE, SYNC
+from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC
+from rxpy2.internal.operators.flowable.flowable_do_after_next import FlowableDoAfterNext
+from rxpy2.internal.operators.flowable.flowable_do_finally import FlowableDoFinally
+from rxpy2.internal.operators.flowable.flowable_do_on_each import FlowableDoOnEach
+from rxpy2.internal.operators.flowable.flowable_range import FlowableRange
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.processors import UnicastProcessor
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.testing import TestSubscriber
 
@@ -530,3 +536,67 @@ def test_do_finally_race_cancel_vs_complete(race_runner, race_rounds):
         race_runner.race(ts.cancel, s.on_complete)
         assert calls == [1]
 
+
+
+# ---------------------------------------------------------------- fusion and try_on_next (issue 6)
+# The stage classes are built directly over FlowableRange so that no assembly-time
+# fusion replaces them; UnicastProcessor is the ASYNC-fusable upstream.
+
+def _do_on_each(src, log):
+    return FlowableDoOnEach(src, log.append, None, lambda: log.append("c"), None)
+
+
+def _do_after_next(src, log):
+    return FlowableDoAfterNext(src, log.append)
+
+
+def _do_finally(src, log):
+    return FlowableDoFinally(src, lambda: log.append("f"))
+
+
+FUSEABLE_STAGES = {"do_on_each": _do_on_each, "do_after_next": _do_after_next,
+                   "do_finally": _do_finally}
+
+
+@pytest.mark.parametrize("stage", list(FUSEABLE_STAGES))
+def test_stage_async_fused_forwards_the_ready_signal(stage):
+    up = UnicastProcessor()
+    log: list = []
+    ts = TestSubscriber().with_fusion(ANY)
+    FUSEABLE_STAGES[stage](up, log).subscribe(ts)
+    ts.assert_fusion_mode(ASYNC)
+    up.on_next(1)
+    ts.assert_values(1)  # the "ready" signal went through: the consumer polled
+    up.on_next(2)
+    up.on_complete()
+    ts.assert_result(1, 2)
+    assert log == {"do_on_each": [1, 2, "c"], "do_after_next": [1, 2],
+                   "do_finally": ["f"]}[stage]
+
+
+@pytest.mark.parametrize("stage", list(FUSEABLE_STAGES))
+def test_stage_refuses_fusion_across_a_boundary(stage):
+    for make in (lambda: SyncFusedProbe(3), UnicastProcessor):
+        src = make()
+        ts = TestSubscriber().with_fusion(ANY | BOUNDARY)
+        FUSEABLE_STAGES[stage](src, []).subscribe(ts)
+        ts.assert_fusion_mode(NONE)
+        if isinstance(src, UnicastProcessor):
+            src.on_next(5)
+            src.on_complete()
+            ts.assert_result(5)
+        else:
+            assert src.modes == []  # refused without asking the source
+
+
+@pytest.mark.parametrize("stage", list(FUSEABLE_STAGES))
+def test_stage_conditional_variant_uses_try_on_next(stage):
+    log: list = []
+    c = OddRejecter()
+    FUSEABLE_STAGES[stage](FlowableRange(0, 10), log).subscribe(c)
+    c.s.request(2)
+    assert c.accepted == [0, 2] and c.offered == [0, 1, 2]  # a dropped item used no demand
+    c.s.request(LONG_MAX)
+    assert c.offered == list(range(10)) and c.completed
+    assert log == {"do_on_each": list(range(10)) + ["c"], "do_after_next": list(range(10)),
+                   "do_finally": ["f"]}[stage]

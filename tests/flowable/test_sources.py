@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from _fusion_probes import OddRejecter
 from probes import RequestOneInOnNext
 
 from rxpy2 import Flowable, FlowableSubscriber
-from rxpy2.internal.fuseable import ANY, ASYNC, NONE, SYNC, Callable, ScalarCallable
+from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC, Callable, ScalarCallable
 from rxpy2.internal.operators.flowable.flowable_empty import FlowableEmpty
 from rxpy2.internal.operators.flowable.flowable_never import FlowableNever
 from rxpy2.reactivestreams import LONG_MAX
@@ -564,3 +565,89 @@ def test_from_array_none_item_under_bounded_demand(conditional):
     ts = f.test(1).assert_values(1).assert_not_complete()
     ts.request(1)
     ts.assert_failure(TypeError, 1).assert_error_message("The element at index 1 is None")
+
+
+# ---------------------------------------------------------------- fusion and try_on_next (issue 6)
+
+@pytest.mark.parametrize("make", [
+    lambda: Flowable.range(0, 10),
+    lambda: Flowable.from_array(list(range(10))),
+    lambda: Flowable.from_array(tuple(range(10))),
+], ids=["range", "from_array_list", "from_array_tuple"])
+def test_sync_sources_use_try_on_next_rejected_items_use_no_demand(make):
+    c = OddRejecter()
+    make().subscribe(c)
+    c.s.request(2)
+    assert c.accepted == [0, 2] and c.offered == [0, 1, 2]
+    c.s.request(1)
+    assert c.accepted == [0, 2, 4] and c.offered == [0, 1, 2, 3, 4]
+    assert not c.completed
+    c.s.request(LONG_MAX)  # the fast path
+    assert c.offered == list(range(10)) and c.accepted == [0, 2, 4, 6, 8] and c.completed
+
+
+@pytest.mark.parametrize("make, expected", [
+    (lambda: Flowable.range(1, 3), [1, 2, 3]),
+    (lambda: Flowable.from_array([1, 2, 3]), [1, 2, 3]),
+    (lambda: Flowable.from_iterable([1, 2, 3]), [1, 2, 3]),
+    (lambda: Flowable.just(1), [1]),
+    (lambda: Flowable.just(1, 2, 3), [1, 2, 3]),
+], ids=["range", "from_array", "from_iterable", "just", "just_many"])
+def test_sync_sources_grant_sync_even_across_a_boundary(make, expected):
+    """No user code runs in their poll: a BOUNDARY does not matter to them."""
+    for mode in (SYNC, ANY, ANY | BOUNDARY, SYNC | BOUNDARY):
+        ts = TestSubscriber().with_fusion(mode)
+        make().subscribe(ts)
+        ts.assert_fusion_mode(SYNC).assert_result(*expected)
+    ts = TestSubscriber().with_fusion(ASYNC)
+    make().subscribe(ts)
+    ts.assert_fusion_mode(NONE).assert_result(*expected)
+
+
+def test_just_fused_queue_api():
+    got = []
+
+    class Fuser(FlowableSubscriber):
+        def on_subscribe(self, s):
+            assert s.request_fusion(ANY) == SYNC
+            assert not s.is_empty()
+            got.append(s.poll())
+            assert s.is_empty() and s.poll() is None and s.poll() is None
+
+        def on_next(self, item):
+            raise AssertionError("no on_next in SYNC mode")
+
+        def on_error(self, error):
+            raise AssertionError(error)
+
+        def on_complete(self):
+            raise AssertionError("no on_complete in SYNC mode")
+
+    Flowable.just(4).subscribe(Fuser())
+    assert got == [4]
+
+
+def test_empty_fuses_async_as_an_empty_queue():
+    for mode in (ANY, ASYNC, ANY | BOUNDARY):
+        ts = TestSubscriber().with_fusion(mode)
+        Flowable.empty().subscribe(ts)
+        ts.assert_fusion_mode(ASYNC).assert_result()
+    ts = TestSubscriber().with_fusion(SYNC)
+    Flowable.empty().subscribe(ts)
+    ts.assert_fusion_mode(NONE).assert_result()
+
+
+def test_from_callable_fuses_async_across_a_boundary():
+    """The function runs at subscription, not in poll: BOUNDARY does not matter."""
+    ts = TestSubscriber().with_fusion(ANY | BOUNDARY)
+    Flowable.from_callable(lambda: 5).subscribe(ts)
+    ts.assert_fusion_mode(ASYNC).assert_result(5)
+    ts = TestSubscriber().with_fusion(ANY)
+    Flowable.from_callable(lambda: None).subscribe(ts)
+    ts.assert_fusion_mode(ASYNC).assert_result()
+    ts = TestSubscriber().with_fusion(ANY)
+    Flowable.from_callable(lambda: 1 // 0).subscribe(ts)
+    ts.assert_fusion_mode(ASYNC).assert_failure(ZeroDivisionError)
+    ts = TestSubscriber().with_fusion(SYNC)  # only ASYNC is offered
+    Flowable.from_callable(lambda: 5).subscribe(ts)
+    ts.assert_fusion_mode(NONE).assert_result(5)

@@ -12,6 +12,12 @@ it waits (a flag set, then the buffer re-checked). Leaving the ``async for``
 loop shutting down its async generators all cancel the subscription. A loop that is
 closed when the producer wants to wake it cancels the subscription as well.
 
+Fusion: an upstream ``QueueSubscription`` is asked for ``ANY | BOUNDARY`` (the
+loop's thread polls). SYNC granted: the generator polls the source directly,
+with no buffer and no request. ASYNC granted: the upstream's queue is the buffer
+and its ``on_next`` only says "ready". A ``poll()`` that raises cancels the
+upstream, then its error is raised in the consumer.
+
 ``from_async_iterable``: each unit of demand schedules one ``__anext__()`` on the
 loop (``loop.create_task`` on the loop's thread, ``asyncio.run_coroutine_threadsafe``
 elsewhere); at most one is pending; its result is emitted on the loop's thread, and
@@ -31,6 +37,7 @@ from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
+from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC, QueueSubscription
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
@@ -59,23 +66,38 @@ async def _iterate(source: Flowable[T], prefetch: int) -> AsyncIterator[T]:
     sub: AsyncIteratorSubscriber[T] = AsyncIteratorSubscriber(prefetch, asyncio.get_running_loop())
     try:
         source.subscribe(sub)
+        if sub.source_mode == SYNC:  # poll the source right here: no buffer, no request
+            poll = sub.queue.poll
+            while True:
+                v = poll()  # raising: the finally clause cancels first
+                if v is None:
+                    sub.cancelled = True  # the end: nothing left to cancel
+                    return
+                yield v
         while True:
             v = await sub.next()
             if v is None:
                 return
             yield v
-    finally:  # break (generator finalized), aclose(), task cancelled, loop shutdown
-        sub.cancel()
+    finally:  # break (generator finalized), aclose(), task cancelled, loop shutdown, poll error
+        if not sub.cancelled:
+            sub.cancel()
 
 
 class AsyncIteratorSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
-    """The producer side of ``to_async_iterable`` and its consumer's ``next()``."""
+    """The producer side of ``to_async_iterable`` and its consumer's ``next()``.
+
+    ``queue`` is the buffer, or the upstream QueueSubscription when fused
+    (``source_mode`` SYNC or ASYNC). ``cancelled`` also marks a consumer that
+    has seen the end of the stream.
+    """
 
     __slots__ = ("queue", "prefetch", "limit", "produced", "loop", "upstream", "done",
-                 "error", "cancelled", "waiter", "lock")
+                 "error", "cancelled", "waiter", "lock", "source_mode")
 
     def __init__(self, prefetch: int, loop: asyncio.AbstractEventLoop) -> None:
-        self.queue: SpscArrayQueue[T] = SpscArrayQueue(prefetch)
+        self.queue: Any = SpscArrayQueue(prefetch)
+        self.source_mode = NONE
         self.prefetch = prefetch
         self.limit = prefetch - (prefetch >> 2)
         self.produced = 0
@@ -93,9 +115,27 @@ class AsyncIteratorSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         if s is None:
             raise TypeError("on_subscribe called with None")  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
+            if isinstance(s, QueueSubscription):
+                m = s.request_fusion(ANY | BOUNDARY)
+                if m == SYNC:
+                    self.queue = s
+                    self.source_mode = SYNC
+                    self.done = True  # poll() returning None is the end
+                    if self.waiter is not None:  # a late on_subscribe (another thread)
+                        self._wake()
+                    return
+                if m == ASYNC:
+                    self.queue = s
+                    self.source_mode = ASYNC
+                    s.request(self.prefetch)
+                    return
             s.request(self.prefetch)
 
     def on_next(self, item: T) -> None:
+        if self.source_mode != NONE:  # ASYNC: the item is a "ready" signal
+            if self.waiter is not None:
+                self._wake()
+            return
         if item is None:
             raise TypeError("on_next called with None")  # §2.13
         if self.done:
@@ -136,32 +176,37 @@ class AsyncIteratorSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
 
     async def next(self) -> T | None:
         """The next item; None after completion; raises the stream's error."""
-        q = self.queue
         while True:
             if self.cancelled:
                 return None
             d = self.done
-            v = q.poll()
+            q = self.queue  # read each time: a late on_subscribe may swap in a fused one
+            try:
+                v = q.poll()
+            except BaseException:  # a fused upstream failed: cancel, then raise
+                self.cancel()
+                raise
             if v is not None:
-                p = self.produced + 1
-                if p == self.limit:
-                    self.produced = 0
-                    self.request(p)
-                else:
-                    self.produced = p
+                if self.source_mode != SYNC:
+                    p = self.produced + 1
+                    if p == self.limit:
+                        self.produced = 0
+                        self.request(p)
+                    else:
+                        self.produced = p
                 return v
             if d:
+                self.cancelled = True  # the end: nothing left to cancel
                 e = self.error
                 if e is not None:
                     self.error = None
-                    self.cancelled = True
                     raise e
                 return None
             w = self.loop.create_future()
             with self.lock:
                 self.waiter = w
             # re-check: a producer that missed the waiter has put its signal where we look
-            if self.done or not q.is_empty() or self.cancelled:
+            if self.done or not self.queue.is_empty() or self.cancelled:
                 with self.lock:
                     self.waiter = None
                 continue

@@ -1,22 +1,34 @@
 """Flowable.blocking_iterable / __iter__ / blocking_subscribe: the bridges to blocking code.
 
 ``BlockingIterable(source, buffer_size)``: each ``iter()`` subscribes a
-:class:`BlockingIteratorSubscriber` with a bounded buffer (``SpscArrayQueue``)
-and returns a :class:`BlockingFlowableIterator` over it. The subscriber requests
-``buffer_size`` first; the iterating thread requests ``limit = buffer_size -
-buffer_size // 4`` more each time it has taken ``limit`` items, so at most
-``buffer_size`` items are ever outstanding and the buffer never overflows. An
-item that finds the buffer full anyway (a source ignoring backpressure) cancels
-the upstream and ends the stream with ``MissingBackpressureException``.
+:class:`BlockingIteratorSubscriber` and returns an iterator over what it gets.
+
+Fusion: an upstream ``QueueSubscription`` is asked for ``ANY | BOUNDARY`` (the
+iterating thread polls, while an asynchronous upstream produces on its own
+thread: a stage whose user function would move to the iterating thread refuses).
+
+* SYNC granted: ``iter()`` returns a :class:`SyncFusedIterator` whose ``next()``
+  is one ``poll()`` of the source on the iterating thread: no buffer, no lock,
+  no request.
+* ASYNC granted: the upstream's queue is the buffer; its ``on_next`` only says
+  "ready" (wakes a waiting consumer); the requests are as below.
+* Otherwise the subscriber keeps a bounded buffer (``SpscArrayQueue``) and
+  requests ``buffer_size`` first; the iterating thread requests ``limit =
+  buffer_size - buffer_size // 4`` more each time it has taken ``limit`` items,
+  so at most ``buffer_size`` items are ever outstanding and the buffer never
+  overflows. An item that finds the buffer full anyway (a source ignoring
+  backpressure) cancels the upstream and ends the stream with
+  ``MissingBackpressureException``.
 
 The iterating thread waits on a ``threading.Condition`` when the buffer is
 empty; the producer notifies only when the consumer said it is waiting (a flag
 set and re-checked under the condition's lock), so a steady stream costs no
 lock per item. A source that emits synchronously on the iterating thread (e.g.
-``range``, inside ``request``) simply fills the buffer, which the iterator then
-reads: nothing waits for itself.
+``range`` behind a non-fuseable stage, inside ``request``) simply fills the
+buffer, which the iterator then reads: nothing waits for itself.
 
-The error of the stream is raised from ``next()`` after the buffered items.
+The error of the stream is raised from ``next()`` after the buffered items; a
+``poll()`` that raises cancels the upstream, then its error is raised at once.
 Leaving the iteration early (``break``, ``close()``, the iterator being garbage
 collected) cancels the upstream: the iterator object is referenced only by its
 user, never by the upstream, so dropping it runs ``__del__`` at once in CPython.
@@ -29,11 +41,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NoReturn, TypeVar
 
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import ABSENT, BUFFER_SIZE, Flowable
 from rxpy2.internal.atomic import AtomicReference
+from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC, QueueSubscription
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.observers import FlowableSubscriber
@@ -47,6 +60,7 @@ __all__ = [
     "LatestIterator",
     "MostRecentIterator",
     "NextIterator",
+    "SyncFusedIterator",
     "blocking_latest",
     "blocking_most_recent",
     "blocking_next",
@@ -55,6 +69,9 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+#: What the subscriber asks an upstream QueueSubscription for: the iterating thread polls.
+FUSION_MODE = ANY | BOUNDARY
 
 
 class BlockingIterable(Iterable[T], Generic[T]):
@@ -66,21 +83,28 @@ class BlockingIterable(Iterable[T], Generic[T]):
         self.source = source
         self.buffer_size = buffer_size
 
-    def __iter__(self) -> BlockingFlowableIterator[T]:
+    def __iter__(self) -> BlockingFlowableIterator[T] | SyncFusedIterator[T]:
         sub: BlockingIteratorSubscriber[T] = BlockingIteratorSubscriber(self.buffer_size)
-        it = BlockingFlowableIterator(sub)
+        it = BlockingFlowableIterator(sub)  # dropped unused: cancels (via __del__)
         self.source.subscribe(sub)
+        if sub.source_mode == SYNC:
+            it._sub = None  # the subscriber's work is done: the fused iterator polls directly
+            return SyncFusedIterator(sub.queue)
         return it
 
 
 class BlockingIteratorSubscriber(FlowableSubscriber[T], Generic[T]):
-    """The producer side: fills the buffer, records the terminal event, wakes the consumer."""
+    """The producer side: fills the buffer, records the terminal event, wakes the consumer.
+
+    ``queue`` is the buffer, or the upstream QueueSubscription when fused
+    (``source_mode`` SYNC or ASYNC).
+    """
 
     __slots__ = ("queue", "batch_size", "upstream", "done", "error", "cancelled",
-                 "waiting", "cond")
+                 "waiting", "cond", "source_mode")
 
     def __init__(self, batch_size: int) -> None:
-        self.queue: SpscArrayQueue[T] = SpscArrayQueue(batch_size)
+        self.queue: Any = SpscArrayQueue(batch_size)
         self.batch_size = batch_size
         self.upstream: AtomicReference[Subscription] = AtomicReference()
         self.done = False
@@ -88,14 +112,33 @@ class BlockingIteratorSubscriber(FlowableSubscriber[T], Generic[T]):
         self.cancelled = False
         self.waiting = False
         self.cond = threading.Condition(threading.Lock())
+        self.source_mode = NONE
 
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
             raise TypeError("on_subscribe called with None")  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
+            if isinstance(s, QueueSubscription):
+                m = s.request_fusion(FUSION_MODE)
+                if m == SYNC:
+                    self.queue = s
+                    self.source_mode = SYNC
+                    self.done = True  # poll() returning None is the end
+                    if self.waiting:
+                        self._signal()
+                    return
+                if m == ASYNC:
+                    self.queue = s
+                    self.source_mode = ASYNC
+                    s.request(self.batch_size)
+                    return
             s.request(self.batch_size)
 
     def on_next(self, item: T) -> None:
+        if self.source_mode != NONE:  # ASYNC: the item is a "ready" signal
+            if self.waiting:
+                self._signal()
+            return
         if item is None:
             raise TypeError("on_next called with None")  # §2.13
         if self.done:  # after the overflow error: the source keeps going; drop the rest
@@ -130,13 +173,13 @@ class BlockingIteratorSubscriber(FlowableSubscriber[T], Generic[T]):
     def await_ready(self) -> None:
         """Wait (consumer thread) until an item, a terminal event or cancellation is there."""
         cond = self.cond
-        q = self.queue
         with cond:
             # set the flag first, then re-check: a producer that missed the flag has
             # already put its item (or terminal event) where the check sees it
             self.waiting = True
             try:
-                while not self.done and not self.cancelled and q.is_empty():
+                # ``queue`` is read each time: a late on_subscribe may swap in a fused one
+                while not self.done and not self.cancelled and self.queue.is_empty():
                     cond.wait()
             finally:
                 self.waiting = False
@@ -173,26 +216,31 @@ class BlockingFlowableIterator(Iterator[T], Generic[T]):
         sub = self._sub
         if sub is None:
             raise StopIteration
-        q = sub.queue
         while True:
             if sub.cancelled:
                 self._sub = None
                 raise StopIteration
             d = sub.done
-            v = q.poll()
+            q = sub.queue
+            try:
+                v = q.poll()
+            except BaseException as ex:  # a fused upstream failed: cancel, then raise
+                self.close()
+                _raise(ex)
             if v is not None:
-                p = self._produced + 1
-                if p == self._limit:
-                    self._produced = 0
-                    sub.request(p)  # may emit synchronously into the buffer: it has room
-                else:
-                    self._produced = p
+                if sub.source_mode != SYNC:
+                    p = self._produced + 1
+                    if p == self._limit:
+                        self._produced = 0
+                        sub.request(p)  # may emit synchronously into the buffer: it has room
+                    else:
+                        self._produced = p
                 return v
             if d:
                 self._sub = None
                 e = sub.error
                 if e is not None:
-                    raise e
+                    _raise(e)
                 raise StopIteration
             sub.await_ready()
 
@@ -205,6 +253,68 @@ class BlockingFlowableIterator(Iterator[T], Generic[T]):
             sub.queue.clear()
 
     def __enter__(self) -> BlockingFlowableIterator[T]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # pragma: no cover - interpreter shutdown
+            pass
+
+
+def _raise(error: BaseException) -> NoReturn:
+    """Raise the stream's error from ``next()``; a StopIteration would end the iteration
+    silently, so it is raised as the cause of a RuntimeError (as PEP 479 does)."""
+    if isinstance(error, StopIteration):
+        raise RuntimeError("the stream failed with StopIteration") from error
+    raise error
+
+
+def _ended() -> None:
+    return None
+
+
+class SyncFusedIterator(Iterator[T], Generic[T]):
+    """Iterates a SYNC-fused upstream by polling it: ``next()`` is one ``poll()``.
+
+    ``poll()`` returning None is the end; ``poll()`` raising cancels the upstream,
+    then the error is raised. ``close()`` (also ``with``, ``__del__``) cancels it.
+    """
+
+    __slots__ = ("_qs", "_poll", "__weakref__")
+
+    def __init__(self, qs: QueueSubscription[T]) -> None:
+        self._qs: QueueSubscription[T] | None = qs
+        self._poll: Callable[[], T | None] = qs.poll
+
+    def __iter__(self) -> SyncFusedIterator[T]:
+        return self
+
+    def __next__(self) -> T:
+        try:
+            v = self._poll()
+        except BaseException as ex:
+            self.close()
+            _raise(ex)
+        if v is None:  # the end (or closed before)
+            self._qs = None
+            self._poll = _ended
+            raise StopIteration
+        return v
+
+    def close(self) -> None:
+        """Stop iterating and cancel the upstream (idempotent)."""
+        qs = self._qs
+        if qs is not None:
+            self._qs = None
+            self._poll = _ended
+            qs.cancel()
+            qs.clear()
+
+    def __enter__(self) -> SyncFusedIterator[T]:
         return self
 
     def __exit__(self, *exc: object) -> None:

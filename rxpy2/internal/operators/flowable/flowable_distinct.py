@@ -1,8 +1,10 @@
 """Flowable.distinct: items whose key (the item itself by default) was not seen before.
 
 The keys seen are kept in a ``set`` (so they must be hashable) until the stream
-terminates. A dropped item is replaced by ``request(1)`` upstream, or, to a
-conditional upstream, answered with ``try_on_next(item) -> False``. A key
+terminates (fused: until the consumer's ``clear``, as it polls after the terminal
+signal). A dropped item is replaced by ``request(1)`` upstream, or, to a
+conditional upstream, answered with ``try_on_next(item) -> False``; to a
+conditional downstream the items go by ``try_on_next`` too. A key
 function that raises, or returns ``None`` (``TypeError``), cancels the upstream
 and signals the error. Fuses by dropping seen keys in ``poll``.
 """
@@ -14,7 +16,10 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import ASYNC, NONE, ConditionalSubscriber, HasUpstreamPublisher
-from rxpy2.internal.subscribers.basic_fuseable import BasicFuseableSubscriber
+from rxpy2.internal.subscribers.basic_fuseable import (
+    BasicFuseableConditionalSubscriber,
+    BasicFuseableSubscriber,
+)
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableDistinct"]
@@ -34,18 +39,75 @@ class FlowableDistinct(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.key = key
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(DistinctSubscriber(subscriber, self.key))
+        if isinstance(subscriber, ConditionalSubscriber):
+            self.source.subscribe(DistinctConditionalSubscriber(subscriber, self.key))
+        else:
+            self.source.subscribe(DistinctSubscriber(subscriber, self.key))
 
 
-class DistinctSubscriber(BasicFuseableSubscriber[T, T], ConditionalSubscriber[T], Generic[T]):
-    def __init__(self, downstream: Subscriber[T], key: Callable[[T], Any] | None) -> None:
-        super().__init__(downstream)
+class _DistinctMixin(Generic[T]):
+    """The seen-keys state, the key test, the terminal clean-up and ``poll``."""
+
+    key: Callable[[T], Any] | None
+    seen: set[Any]
+    qs: Any
+    upstream: Any
+    done: bool
+    source_mode: int
+
+    def _init_state(self, key: Callable[[T], Any] | None) -> None:
         self.key = key
-        self.seen: set[Any] = set()
+        self.seen = set()
+
+    def first_seen(self, item: T) -> bool:
+        """True if ``item``'s key is new (and records it); may raise (the key function)."""
+        key = self.key
+        k = item if key is None else key(item)
+        if k is None:
+            raise _none_key()
+        seen = self.seen
+        if k in seen:  # an unhashable key raises TypeError here
+            return False
+        seen.add(k)
+        return True
 
     def on_next(self, item: T) -> None:
-        if not self.try_on_next(item):
-            self.upstream.request(1)  # type: ignore[union-attr]
+        if not self.try_on_next(item):  # type: ignore[attr-defined]
+            self.upstream.request(1)
+
+    # fused, the consumer still polls (and the keys still count) after the terminal signal
+    def on_error(self, error: BaseException) -> None:
+        if not self.done and self.source_mode == NONE:
+            self.seen.clear()
+        super().on_error(error)  # type: ignore[misc]
+
+    def on_complete(self) -> None:
+        if not self.done and self.source_mode == NONE:
+            self.seen.clear()
+        super().on_complete()  # type: ignore[misc]
+
+    def poll(self) -> T | None:
+        qs = self.qs
+        first_seen = self.first_seen
+        while True:
+            v = qs.poll()
+            if v is None:
+                return None
+            if first_seen(v):
+                return v  # type: ignore[no-any-return]
+            if self.source_mode == ASYNC:
+                qs.request(1)
+
+    def clear(self) -> None:
+        self.seen.clear()
+        super().clear()  # type: ignore[misc]
+
+
+class DistinctSubscriber(_DistinctMixin[T], BasicFuseableSubscriber[T, T],
+                         ConditionalSubscriber[T], Generic[T]):
+    def __init__(self, downstream: Subscriber[T], key: Callable[[T], Any] | None) -> None:
+        BasicFuseableSubscriber.__init__(self, downstream)
+        self._init_state(key)
 
     def try_on_next(self, item: T) -> bool:
         if self.done:
@@ -53,48 +115,35 @@ class DistinctSubscriber(BasicFuseableSubscriber[T, T], ConditionalSubscriber[T]
         if self.source_mode != NONE:  # ASYNC fused: a "ready" signal
             self.downstream.on_next(item)
             return True
-        seen = self.seen
-        key = self.key
         try:
-            k = item if key is None else key(item)
-            if k is None:
-                raise _none_key()
-            if k in seen:  # an unhashable key raises TypeError here
+            if not self.first_seen(item):
                 return False
-            seen.add(k)
         except Exception as e:
             self.fail(e)
             return True
         self.downstream.on_next(item)
         return True
 
-    def on_error(self, error: BaseException) -> None:
-        if not self.done:
-            self.seen.clear()
-        super().on_error(error)
 
-    def on_complete(self) -> None:
-        if not self.done:
-            self.seen.clear()
-        super().on_complete()
+class DistinctConditionalSubscriber(_DistinctMixin[T], BasicFuseableConditionalSubscriber[T, T],
+                                    Generic[T]):
+    """Over a ConditionalSubscriber: an item it drops costs no request either."""
 
-    def poll(self) -> T | None:
-        qs = self.qs
-        seen = self.seen
-        key = self.key
-        while True:
-            v = qs.poll()  # type: ignore[union-attr]
-            if v is None:
-                return None
-            k = v if key is None else key(v)
-            if k is None:
-                raise _none_key()
-            if k not in seen:
-                seen.add(k)
-                return v
-            if self.source_mode == ASYNC:
-                qs.request(1)  # type: ignore[union-attr]
+    def __init__(self, downstream: ConditionalSubscriber[T],
+                 key: Callable[[T], Any] | None) -> None:
+        BasicFuseableConditionalSubscriber.__init__(self, downstream)
+        self._init_state(key)
 
-    def clear(self) -> None:
-        self.seen.clear()
-        super().clear()
+    def try_on_next(self, item: T) -> bool:
+        if self.done:
+            return True
+        if self.source_mode != NONE:
+            self.downstream.on_next(item)
+            return True
+        try:
+            if not self.first_seen(item):
+                return False
+        except Exception as e:
+            self.fail(e)
+            return True
+        return self.downstream.try_on_next(item)  # type: ignore[no-any-return]
