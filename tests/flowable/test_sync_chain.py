@@ -385,6 +385,28 @@ def test_poll_is_empty_and_clear() -> None:
     assert got == [False, 2, 3, False, True, None]
 
 
+def test_is_empty_keeps_a_stage_error_for_the_next_poll() -> None:
+    got: list[Any] = []
+
+    class Poller(FlowableSubscriber[Any]):
+        def on_subscribe(self, s: Any) -> None:
+            assert s.request_fusion(SYNC) == SYNC
+            got.append(s.poll())
+            got.append(s.is_empty())
+            with pytest.raises(ZeroDivisionError):
+                s.poll()
+            got.append(s.poll())
+
+        def on_next(self, item: Any) -> None: ...
+
+        def on_error(self, error: BaseException) -> None: ...
+
+        def on_complete(self) -> None: ...
+
+    Flowable.range(0, 5).map(lambda x: 1 // (1 - x)).subscribe(Poller())
+    assert got == [1, False, None]
+
+
 def test_poll_raises_a_stage_error() -> None:
     ts: TestSubscriber[int] = TestSubscriber().with_fusion(SYNC)
     Flowable.range(0, 5).map(lambda x: 1 // (2 - x)).subscribe(ts)

@@ -75,6 +75,15 @@ MAX_STAGES = 32
 _UNSET: Any = object()
 
 
+class _Failed:
+    """(fused) ``is_empty`` ran the chain ahead and a stage raised: the next ``poll`` raises."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
 def _source_shape(source: Publisher[Any]) -> str | None:
     t = type(source)
     if t is FlowableRange or t is FlowableJust:
@@ -252,13 +261,21 @@ class SyncChainSubscription(SyncSourceSubscription[T], Generic[T]):
     def poll(self) -> T | None:
         v = self.peek
         if v is not _UNSET:
+            if v is END:
+                return None
             self.peek = _UNSET
-            return None if v is END else v  # type: ignore[no-any-return]
+            if type(v) is _Failed:
+                self.peek = END
+                raise v.error
+            return v  # type: ignore[no-any-return]
         return next(self.gen, None)  # type: ignore[arg-type]
 
     def is_empty(self) -> bool:
         if self.peek is _UNSET:
-            self.peek = next(self.gen, END)  # type: ignore[arg-type]
+            try:
+                self.peek = next(self.gen, END)  # type: ignore[arg-type]
+            except Exception as e:  # is_empty does not raise: the next poll raises it
+                self.peek = _Failed(e)
         return self.peek is END
 
     def clear(self) -> None:
