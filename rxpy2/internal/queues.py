@@ -54,14 +54,20 @@ def round_to_power_of_2(n: int) -> int:
 
 
 class SpscArrayQueue(Generic[T]):
-    """A bounded single-producer single-consumer queue; capacity is a power of two."""
+    """A bounded single-producer single-consumer queue; capacity is a power of two.
 
-    __slots__ = ("_q", "capacity", "append", "popleft")
+    ``items`` is the deque itself, for the hot loops of an operator that owns the
+    queue: its producer checks ``len(items)`` against its bound and appends, its
+    drain tests ``items`` and calls ``popleft``, with no method call in between.
+    """
+
+    __slots__ = ("_q", "items", "capacity", "append", "popleft")
 
     def __init__(self, capacity: int) -> None:
         self.capacity = round_to_power_of_2(capacity)
         q: deque[T] = deque()
         self._q = q
+        self.items = q
         self.append = q.append
         self.popleft = q.popleft
 

@@ -12,6 +12,12 @@ and signals stay in order. Cancelling cancels the upstream at once; whoever
 holds the drain (the canceller when no drain runs or waits, else that drain)
 then clears the queue and disposes the worker.
 
+Per item, a producer that finds a drain already scheduled or running appends
+to the queue and does not touch ``wip``: that drain re-checks the queue on its
+way out (``draining`` in :meth:`ObserveOnSubscriber.run_queue` says why this
+loses nothing). The drain emits in runs up to the demand or the next replenish
+point, polling the deque directly.
+
 Fusion: an upstream ``QueueSubscription`` is asked for ``ANY | BOUNDARY``. SYNC:
 the drain polls the source directly (no queue, no request upstream). ASYNC:
 its queue is used in place of our own. Downstream, ASYNC fusion is offered: the
@@ -65,7 +71,7 @@ class FlowableObserveOn(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
 class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T]):
     __slots__ = ("downstream", "worker", "delay_error", "prefetch", "limit", "upstream",
                  "queue", "requested", "wip", "cancelled", "done", "error", "source_mode",
-                 "produced", "output_fused")
+                 "produced", "output_fused", "dq", "draining", "queue_drain")
 
     def __init__(self, downstream: Subscriber[T], worker: Worker, delay_error: bool,
                  prefetch: int) -> None:
@@ -85,6 +91,12 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
         # SYNC: total items emitted; otherwise: items consumed since the last replenish
         self.produced = 0
         self.output_fused = False
+        self.dq: Any = None  # our own queue's deque (no upstream fusion), for the hot paths
+        # True when run_queue is the drain: our own queue, no output fusion
+        self.queue_drain = False
+        # True from the wip 0 -> 1 that starts a run_queue drain until that drain, on its
+        # way out, is about to re-check the queue (see on_next and run_queue)
+        self.draining = False
 
     # ---------------------------------------------------------------- upstream side
     def on_subscribe(self, s: Subscription) -> None:
@@ -105,27 +117,37 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
                 self.downstream.on_subscribe(self)
                 s.request(self.prefetch)
                 return
-        self.queue = SpscArrayQueue(self.prefetch)
-        self.downstream.on_subscribe(self)
+        q: SpscArrayQueue[T] = SpscArrayQueue(self.prefetch)
+        self.queue = q
+        self.dq = q.items
+        self.queue_drain = True
+        self.downstream.on_subscribe(self)  # may ask for output fusion: queue_drain = False
         s.request(self.prefetch)
 
     def on_next(self, item: T) -> None:
         if self.done:
             return
-        if self.source_mode == ASYNC:  # the item is a "ready" signal
+        dq = self.dq
+        if dq is None:  # ASYNC-fused upstream: the item is a "ready" signal
             self.schedule()
             return
         if item is None:  # §2.13
             raise TypeError("on_next called with None")
-        q = self.queue
-        if len(q) >= self.prefetch:  # never hold more than buffer_size items
+        if len(dq) >= self.prefetch:  # never hold more than buffer_size items
             self.upstream.cancel()  # type: ignore[union-attr]
             self.error = MissingBackpressureException(
                 "Queue is full?! The upstream emitted more than it was asked for")
             self.done = True
-        else:
-            q.append(item)
-        self.schedule()
+            self.schedule()
+            return
+        dq.append(item)  # one C call: atomic for the drain on the other thread
+        # ``draining`` read True means: a run_queue drain is scheduled or running and has
+        # not yet cleared the flag on its way out. It clears the flag BEFORE it decrements
+        # ``wip`` and re-checks the queue AFTER, so the append above (made before this
+        # read) is seen by that drain, in its loop or in that re-check: no ``wip``
+        # increment is needed. Read False: the usual ``wip`` 0 -> 1 hand-off decides.
+        if not self.draining:
+            self.schedule()
 
     def on_error(self, error: BaseException) -> None:
         if self.done:
@@ -165,10 +187,17 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
     def schedule(self) -> None:
         if self.wip.get_and_increment() != 0:
             return
+        # we hold the drain now (wip 0 -> 1): nobody else writes ``draining`` until the
+        # drain scheduled below clears it; set it BEFORE scheduling (a trampoline runs
+        # the drain inside ``schedule``)
+        if self.queue_drain:
+            self.draining = True
         self.worker.schedule(self.run)
 
     def run(self) -> None:
-        if self.output_fused:
+        if self.queue_drain:
+            self.run_queue()
+        elif self.output_fused:
             self.run_backfused()
         elif self.source_mode == SYNC:
             self.run_sync()
@@ -291,6 +320,74 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
             else:
                 missed = w
 
+    def run_queue(self) -> None:
+        """Drain our own queue (the upstream did not fuse): the hot path of a thread hop.
+
+        ``on_next`` appends with no ``wip`` increment while ``draining`` is True.
+        ``draining`` is written only by the holder of the drain: set by the
+        ``wip`` 0 -> 1 winner of :meth:`schedule` (and here when taking the drain
+        back), cleared here. The way out keeps the skipped increments safe, in
+        this order, each step one bytecode-level operation or a lock-guarded
+        atomic:
+        1. ``draining = False``: from here on a producer goes through ``wip``;
+        2. ``wip.add_and_get(-missed)``, as in every drain loop;
+        3. if that gave 0, re-check: an item is queued and demand is left
+           (``requested != e``)? Then take the drain back with ``wip`` 0 -> 1 and
+           go on (if someone else took it first, their drain will see the item).
+        A producer that read True before step 1 appended before step 3 looks at
+        the queue, so its item is emitted, or waits for a ``request`` (requests,
+        terminal events and cancellation always go through ``wip``).
+        """
+        missed = 1
+        on_next = self.downstream.on_next
+        dq = self.dq
+        popleft = dq.popleft
+        wip = self.wip
+        requested = self.requested
+        lim = self.limit
+        e = self.produced
+        while True:
+            r = requested.get()
+            while e != r:
+                # emit up to the demand or the next replenish point, whichever is first
+                n = r - e
+                k = lim - e
+                if k < n:
+                    n = k
+                for i in range(n):
+                    if self.cancelled:
+                        self.cleanup()
+                        return
+                    # ``done`` is read before the queue: done and empty means nothing follows
+                    if self.done and self.check_terminated(True, not dq):
+                        return
+                    if not dq:
+                        n = i
+                        break
+                    on_next(popleft())  # only this drain removes items: dq is non-empty
+                e += n
+                if e == lim:
+                    if r != LONG_MAX:
+                        r = requested.add_and_get(-e)
+                    self.upstream.request(e)  # type: ignore[union-attr]
+                    e = 0
+                elif e != r:
+                    break  # the queue ran empty
+            if e == r and self.check_terminated(self.done, not dq):
+                return
+            w = wip.get()
+            if missed == w:
+                self.produced = e
+                self.draining = False
+                missed = wip.add_and_get(-missed)
+                if missed == 0:
+                    if not dq or requested.get() == e or wip.get_and_increment() != 0:
+                        return
+                    missed = 1  # an item came in unsignalled and there is demand: go on
+                self.draining = True
+            else:
+                missed = w
+
     def run_backfused(self) -> None:
         """Output fusion: tell the downstream to poll; it pulls the items itself."""
         missed = 1
@@ -319,6 +416,7 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
     def request_fusion(self, mode: int) -> int:
         if mode & ASYNC:
             self.output_fused = True
+            self.queue_drain = False  # every item signals the downstream: no skipped wip
             return ASYNC
         return NONE
 
