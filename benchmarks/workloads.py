@@ -543,7 +543,8 @@ def _deque_credits(n: int) -> Checksum:
     return checksum()
 
 
-def _rx2_hop(hide: bool, box: dict[str, NewThreadScheduler]) -> Callable[[int], Checksum]:
+def _rx2_hop(hide: bool, box: dict[str, NewThreadScheduler],
+             producer_thread: bool = False) -> Callable[[int], Checksum]:
     def run(n: int) -> Checksum:
         consume, checksum = make_sink()
         done = threading.Event()
@@ -556,6 +557,8 @@ def _rx2_hop(hide: bool, box: dict[str, NewThreadScheduler]) -> Callable[[int], 
         src = Flowable.range(0, n)
         if hide:
             src = src.hide()
+        if producer_thread:  # the range emits on a thread of its own, throughout
+            src = src.subscribe_on(box["producer"])
         src.observe_on(box["scheduler"]).subscribe(consume, on_error, done.set)
         if not done.wait(HOP_TIMEOUT):
             raise TimeoutError("observe_on did not complete")
@@ -595,11 +598,13 @@ def observe_on(rxpy: bool) -> Workload:
 
     def setup() -> None:
         box["scheduler"] = NewThreadScheduler()
+        box["producer"] = NewThreadScheduler()
 
     def teardown() -> None:
-        s = box.pop("scheduler", None)
-        if s is not None:
-            s.shutdown()
+        for key in ("scheduler", "producer"):
+            s = box.pop(key, None)
+            if s is not None:
+                s.shutdown()
 
     impls = [
         Impl("queue.Queue(128) producer + consumer threads", PLAIN, _queue_pair),
@@ -607,6 +612,8 @@ def observe_on(rxpy: bool) -> Workload:
         Impl("rxpy2 range.observe_on (fused: worker polls range)", RXPY2,
              _rx2_hop(False, box)),
         Impl("rxpy2 range.hide().observe_on (queue hop)", RXPY2, _rx2_hop(True, box)),
+        Impl("rxpy2 range.subscribe_on(t1).observe_on(t2) (two threads throughout)", RXPY2,
+             _rx2_hop(False, box, producer_thread=True)),
     ]
     if rxpy:
         impls.append(Impl("RxPY from_iterable.observe_on(EventLoopScheduler)", RXPY,
@@ -619,7 +626,12 @@ def observe_on(rxpy: bool) -> Workload:
         notes=["End to end: from the start of the threads (or the subscription) until the "
                "consumer has seen the last item, including thread start (and join for the "
                "plain pairs); rxpy2 runs on its own NewThreadScheduler (one new thread per "
-               "subscription), shut down after the workload."])
+               "subscription), shut down after the workload.",
+               "In `range.hide().observe_on` the range emits its first 128 items on the "
+               "subscribing thread and every later batch on the worker (the worker's "
+               "replenishing request runs the range's loop), so most items do not change "
+               "thread; `subscribe_on(t1).observe_on(t2)` keeps the producer on a thread of "
+               "its own, the same shape as the two plain pairs."])
 
 
 # ---------------------------------------------------------------- registry
