@@ -360,3 +360,423 @@ class _SyncFusedSubscription(QueueSubscription[int]):
 
     def cancel(self) -> None:
         self.parent.cancelled += 1
+
+
+# ---------------------------------------------------------------------------- fusion (issue 6)
+#
+# * :class:`FusionSpy`: transparent stages (``spy.stage(name)`` for ``compose``, or
+#   ``spy.wrap(flowable, name)``) that record, per named position, the fusion mode
+#   asked and granted, and the traffic (requests, cancels, items taken) in a log.
+# * :class:`FusionConsumer`: a consumer that asks for a fusion mode and then follows
+#   the demand the test gives it; fused, it polls only as many items as it has demand for.
+# * :class:`RecordingIterable`: an iterable that logs each ``next()`` on its iterators.
+
+from rxpy2.internal.fuseable import (  # noqa: E402
+    ANY,
+    ASYNC,
+    BOUNDARY,
+    NONE,
+    ConditionalSubscriber,
+)
+from rxpy2.reactivestreams import LONG_MAX  # noqa: E402
+
+
+def mode_name(mode: int | None) -> str:
+    """``SYNC``, ``ANY|BOUNDARY``, ...; ``None`` (no ``request_fusion`` call) is ``-``."""
+    if mode is None:
+        return "-"
+    base = {NONE: "NONE", SYNC: "SYNC", ASYNC: "ASYNC", ANY: "ANY"}[mode & ANY]
+    return base + "|BOUNDARY" if mode & BOUNDARY else base
+
+
+class SpyRecord:
+    """One subscription through a spy position."""
+
+    def __init__(self) -> None:
+        self.upstream_queue = False  # the upstream's Subscription is a QueueSubscription
+        self.conditional = False  # the downstream is a ConditionalSubscriber
+        self.asked: int | None = None  # None: request_fusion was never called
+        self.granted: int | None = None
+        self.requests: list[int] = []
+        self.cancels = 0
+        self.taken: list[Any] = []  # on_next/try_on_next items (unfused) or polled items
+        self.try_on_next_used = False
+        self.terminal: Any = None  # "complete" or the error
+
+    def describe(self) -> str:
+        qs = "QueueSubscription" if self.upstream_queue else "plain Subscription"
+        cond = ", conditional" if self.conditional else ""
+        return (f"upstream {qs}{cond}; asked {mode_name(self.asked)}, "
+                f"granted {mode_name(self.granted)}; requests {self.requests}, "
+                f"taken {len(self.taken)}, cancels {self.cancels}")
+
+
+class FusionSpy:
+    """Transparent probe stages that record the fusion negotiated at named positions.
+
+    The stage passes every signal and call through unchanged: its Subscription is a
+    QueueSubscription exactly when its upstream's is one, it is a
+    ConditionalSubscriber exactly when its downstream is one, and ``request_fusion``
+    is forwarded with the mode as asked (BOUNDARY included) and answered with the
+    upstream's answer, so inserting it changes no negotiation. (It does hide the
+    class of the Flowable it wraps: assembly-time fusion does not cross it.)
+
+    ``log`` (shared with other probes if given) receives ``(name, "request", n)``,
+    ``(name, "cancel")`` and ``(name, "take", item)`` — an item leaving the upstream
+    through ``on_next``/``try_on_next`` or a ``poll`` (ASYNC "ready" signals are not
+    items). ``records[name]`` keeps one :class:`SpyRecord` per subscription.
+    """
+
+    def __init__(self, log: list[Any] | None = None) -> None:
+        self.log: list[Any] = log if log is not None else []
+        self.records: dict[str, list[SpyRecord]] = {}
+
+    def wrap(self, source: Publisher[Any], name: str) -> Flowable[Any]:
+        if name in self.records:
+            raise ValueError(f"spy position {name!r} used twice")
+        self.records[name] = []
+        return _SpyFlowable(source, self, name)
+
+    def stage(self, name: str) -> Any:
+        """For ``compose``: ``flowable.compose(spy.stage("after map"))``."""
+        return lambda f: self.wrap(f, name)
+
+    def record(self, name: str) -> SpyRecord:
+        """The latest subscription at ``name`` (AssertionError if there was none)."""
+        recs = self.records[name]
+        if not recs:
+            raise AssertionError(f"nothing subscribed at {name!r}\n{self.describe()}")
+        return recs[-1]
+
+    def granted(self, name: str) -> int | None:
+        return self.record(name).granted
+
+    def asked(self, name: str) -> int | None:
+        return self.record(name).asked
+
+    def describe(self) -> str:
+        """The negotiation, one line per position and subscription, upstream first."""
+        lines = ["fusion negotiated (position: upstream -> asked -> granted):"]
+        for name, recs in self.records.items():
+            if not recs:
+                lines.append(f"  [{name}] never subscribed")
+            for i, r in enumerate(recs):
+                n = f"#{i + 1}" if len(recs) > 1 else ""
+                lines.append(f"  [{name}]{n} {r.describe()}")
+        return "\n".join(lines)
+
+    def assert_negotiated(self, expected: dict[str, tuple[int | None, int | None]]) -> None:
+        """Each position's (asked, granted) of its latest subscription, as ``expected``."""
+        bad = []
+        for name, (asked, granted) in expected.items():
+            r = self.record(name)
+            if (r.asked, r.granted) != (asked, granted):
+                bad.append(f"  [{name}] expected asked {mode_name(asked)}, granted "
+                           f"{mode_name(granted)}; was asked {mode_name(r.asked)}, "
+                           f"granted {mode_name(r.granted)}")
+        if bad:
+            raise AssertionError("fusion negotiation differs:\n" + "\n".join(bad) + "\n"
+                                 + self.describe())
+
+
+class _SpyFlowable(Flowable[Any]):
+    def __init__(self, source: Publisher[Any], spy: FusionSpy, name: str) -> None:
+        self.source = source
+        self.spy = spy
+        self.name = name
+
+    def subscribe_actual(self, subscriber: Subscriber[Any]) -> None:
+        rec = SpyRecord()
+        self.spy.records[self.name].append(rec)
+        if isinstance(subscriber, ConditionalSubscriber):
+            rec.conditional = True
+            self.source.subscribe(_SpyConditionalSubscriber(subscriber, self.spy.log, self.name, rec))
+        else:
+            self.source.subscribe(_FusionSpySubscriber(subscriber, self.spy.log, self.name, rec))
+
+
+class _FusionSpySubscriber(FlowableSubscriber[Any]):
+    def __init__(self, downstream: Any, log: list[Any], name: str, rec: SpyRecord) -> None:
+        self.downstream = downstream
+        self.log = log
+        self.name = name
+        self.rec = rec
+        self.upstream: Any = None
+
+    def on_subscribe(self, s: Subscription) -> None:
+        self.upstream = s
+        if isinstance(s, QueueSubscription):
+            self.rec.upstream_queue = True
+            self.downstream.on_subscribe(_SpyQueueSubscription(self))
+        else:
+            self.downstream.on_subscribe(_SpySubscription(self))
+
+    def on_next(self, item: Any) -> None:
+        if self.rec.granted != ASYNC:  # ASYNC: the item is a "ready" signal
+            self.rec.taken.append(item)
+            self.log.append((self.name, "take", item))
+        self.downstream.on_next(item)
+
+    def on_error(self, error: BaseException) -> None:
+        self.rec.terminal = error
+        self.downstream.on_error(error)
+
+    def on_complete(self) -> None:
+        self.rec.terminal = "complete"
+        self.downstream.on_complete()
+
+
+class _SpyConditionalSubscriber(_FusionSpySubscriber, ConditionalSubscriber[Any]):
+    def try_on_next(self, item: Any) -> bool:
+        self.rec.try_on_next_used = True
+        self.rec.taken.append(item)
+        self.log.append((self.name, "take", item))
+        return bool(self.downstream.try_on_next(item))
+
+
+class _SpySubscription(Subscription):
+    def __init__(self, parent: _FusionSpySubscriber) -> None:
+        self.parent = parent
+
+    def request(self, n: int) -> None:
+        p = self.parent
+        p.rec.requests.append(n)
+        p.log.append((p.name, "request", n))
+        p.upstream.request(n)
+
+    def cancel(self) -> None:
+        p = self.parent
+        p.rec.cancels += 1
+        p.log.append((p.name, "cancel"))
+        p.upstream.cancel()
+
+
+class _SpyQueueSubscription(_SpySubscription, QueueSubscription[Any]):
+    def request_fusion(self, mode: int) -> int:
+        p = self.parent
+        p.rec.asked = mode
+        m = p.upstream.request_fusion(mode)
+        p.rec.granted = m
+        return int(m)
+
+    def poll(self) -> Any:
+        p = self.parent
+        v = p.upstream.poll()
+        if v is not None:
+            p.rec.taken.append(v)
+            p.log.append((p.name, "take", v))
+        return v
+
+    def is_empty(self) -> bool:
+        return bool(self.parent.upstream.is_empty())
+
+    def clear(self) -> None:
+        self.parent.upstream.clear()
+
+
+class FusionConsumer(FlowableSubscriber[Any]):
+    """Asks its upstream for fusion ``mode`` (NONE: does not ask), then consumes under the
+    demand the test gives it with :meth:`request`; :meth:`cancel` cancels.
+
+    * not fused: ``request(n)`` goes upstream; items arrive by ``on_next``;
+    * SYNC: nothing is requested upstream; ``request(n)`` adds demand and the consumer
+      polls while it has demand; when the demand is used up it asks ``is_empty()``
+      so that completion comes with the last item (observe_on's SYNC loop);
+    * ASYNC: ``request(n)`` goes upstream too; ``on_next`` means "poll"; it polls
+      while it has demand; the terminal signal is delivered once the queue is empty.
+
+    A failing ``poll`` (or ``is_empty``) cancels the upstream, then the error goes in
+    the record. ``on_item(consumer, count)`` runs after each item (to request or
+    cancel from inside ``on_next``). ``log`` receives ``(name, "demand", n)``,
+    ``(name, "cancel")``, ``(name, "next", v)``, ``(name, "error", type, message)``
+    and ``(name, "complete")``; ``signals`` is the same without demand and cancel.
+    """
+
+    def __init__(self, mode: int = NONE, log: list[Any] | None = None,
+                 on_item: Any = None, name: str = "consumer") -> None:
+        self.mode = mode
+        self.log: list[Any] = log if log is not None else []
+        self.on_item = on_item
+        self.name = name
+        self.granted: int | None = None  # None: the upstream was no QueueSubscription
+        self.upstream: Any = None
+        self.signals: list[Any] = []
+        self.fused = NONE
+        self.requested = 0
+        self.emitted = 0
+        self.wip = 0
+        self.cancelled = False
+        self.done = False  # ASYNC: the upstream's terminal signal arrived
+        self.error: BaseException | None = None
+        self.terminated = False  # the terminal signal is in the record
+
+    @property
+    def values(self) -> list[Any]:
+        return [s[1] for s in self.signals if s[0] == "next"]
+
+    # ---------------------------------------------------------------- Subscriber
+    def on_subscribe(self, s: Subscription) -> None:
+        self.upstream = s
+        if self.mode != NONE and isinstance(s, QueueSubscription):
+            m = s.request_fusion(self.mode)
+            self.granted = m
+            if m == SYNC or m == ASYNC:
+                self.fused = m
+
+    def on_next(self, item: Any) -> None:
+        if self.fused == ASYNC:
+            self._drain()
+        else:
+            self._emit(item)
+
+    def on_error(self, error: BaseException) -> None:
+        if self.fused == ASYNC:
+            self.error = error
+            self.done = True
+            self._drain()
+        else:
+            self._terminate(error)
+
+    def on_complete(self) -> None:
+        if self.fused == ASYNC:
+            self.done = True
+            self._drain()
+        else:
+            self._terminate(None)
+
+    # ---------------------------------------------------------------- the test's side
+    def request(self, n: int) -> None:
+        self.log.append((self.name, "demand", n))
+        if self.fused == NONE:
+            self.upstream.request(n)
+            return
+        r = self.requested + n
+        self.requested = LONG_MAX if r >= LONG_MAX else r
+        if self.fused == ASYNC:
+            self.upstream.request(n)
+        self._drain()
+
+    def cancel(self) -> None:
+        self.log.append((self.name, "cancel"))
+        if not self.cancelled:
+            self.cancelled = True
+            self.upstream.cancel()
+            if self.fused != NONE and self.wip == 0:
+                self.upstream.clear()  # a fused consumer owns the queue
+
+    # ---------------------------------------------------------------- internals
+    def _record(self, signal: tuple[Any, ...]) -> None:
+        self.signals.append(signal)
+        self.log.append((self.name, *signal))
+
+    def _emit(self, v: Any) -> None:
+        self._record(("next", v))
+        self.emitted += 1
+        if self.on_item is not None:
+            self.on_item(self, self.emitted)
+
+    def _terminate(self, error: BaseException | None) -> None:
+        self.terminated = True
+        if error is None:
+            self._record(("complete",))
+        else:
+            self._record(("error", type(error).__name__, str(error)))
+
+    def _fail(self, error: BaseException) -> None:
+        self.cancelled = True
+        self.upstream.cancel()
+        self._terminate(error)
+
+    def _drain(self) -> None:
+        self.wip += 1
+        if self.wip != 1:
+            return
+        missed = 1
+        qs = self.upstream
+        while True:
+            if self._drain_once(qs):
+                return
+            self.wip -= missed
+            missed = self.wip
+            if missed == 0:
+                return
+
+    def _drain_once(self, qs: Any) -> bool:
+        """One pass of the drain; True when the stream is over for this consumer."""
+        if self.terminated:
+            return True
+        sync = self.fused == SYNC
+        while self.emitted != self.requested or self.requested == LONG_MAX:
+            if self.cancelled:
+                qs.clear()
+                return True
+            d = self.done
+            try:
+                v = qs.poll()
+            except Exception as ex:
+                self._fail(ex)
+                return True
+            if v is None:
+                if sync:
+                    self._terminate(None)
+                    return True
+                if d:
+                    self._terminate(self.error)
+                    return True
+                return False
+            self._emit(v)
+        if self.cancelled:
+            qs.clear()
+            return True
+        d = self.done
+        try:
+            empty = qs.is_empty()
+        except Exception as ex:
+            self._fail(ex)
+            return True
+        if empty and (sync or d):
+            self._terminate(None if sync else self.error)
+            return True
+        return False
+
+
+class RecordingIterable:
+    """Iterates ``items``; logs ``(name, "iter")`` per ``iter()`` and ``(name, "pull", v)``
+    per ``next()`` (``v`` is ``"<end>"`` at the end). ``fail_at=k``: the k-th ``next()``
+    (1-based) raises ``RuntimeError(f"iterator failed at {k}")``."""
+
+    def __init__(self, items: Any, log: list[Any], name: str = "iterable",
+                 fail_at: int | None = None) -> None:
+        self.items = list(items)
+        self.log = log
+        self.name = name
+        self.fail_at = fail_at
+        self.pulls = 0
+
+    def __iter__(self) -> Any:
+        self.log.append((self.name, "iter"))
+        return _RecordingIterator(self)
+
+
+class _RecordingIterator:
+    def __init__(self, parent: RecordingIterable) -> None:
+        self.parent = parent
+        self.index = 0
+
+    def __iter__(self) -> Any:
+        return self
+
+    def __next__(self) -> Any:
+        p = self.parent
+        p.pulls += 1
+        if p.pulls == p.fail_at:
+            p.log.append((p.name, "pull", "<raises>"))
+            raise RuntimeError(f"iterator failed at {p.pulls}")
+        i = self.index
+        if i == len(p.items):
+            p.log.append((p.name, "pull", "<end>"))
+            raise StopIteration
+        self.index = i + 1
+        v = p.items[i]
+        p.log.append((p.name, "pull", v))
+        return v

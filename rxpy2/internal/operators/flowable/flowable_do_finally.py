@@ -4,7 +4,8 @@ Whichever comes first of ``on_error``/``on_complete`` (after it went downstream)
 and ``cancel()`` runs the action; a compare-and-set makes it run exactly once
 even when they race. The action raising goes to :func:`rxpy2.plugins.on_error`.
 Fuses (SYNC/ASYNC), but not across a thread boundary (the action would move to
-the consumer's thread); in SYNC mode the end of ``poll`` runs the action.
+the consumer's thread); in SYNC mode the end of the source, reported by ``poll``
+or by ``is_empty``, runs the action (just before the consumer signals completion).
 """
 
 from __future__ import annotations
@@ -83,6 +84,12 @@ class _DoFinallyMixin:
         if v is None and self.source_mode == SYNC:
             self.run_finally()  # the end of a SYNC source
         return v
+
+    def is_empty(self) -> bool:
+        empty = bool(self.qs.is_empty())
+        if empty and self.source_mode == SYNC:
+            self.run_finally()  # the end of a SYNC source, found without a poll
+        return empty
 
 
 class DoFinallySubscriber(_DoFinallyMixin, BasicFuseableSubscriber[T, T], Generic[T]):

@@ -10,7 +10,8 @@ Calls the given functions as the signals pass, before they go downstream
 
 Fuses (SYNC/ASYNC) by calling the functions in ``poll``: ``on_next`` for each
 polled item, ``on_error`` when polling fails, and, in SYNC mode, ``on_complete``
-when ``poll`` reports the end.
+when ``poll`` or ``is_empty`` reports the end (``on_complete`` raising there is
+raised by the next ``poll``).
 """
 
 from __future__ import annotations
@@ -79,6 +80,7 @@ class _DoOnEachMixin(Generic[T]):
         self._on_error = on_error
         self._on_complete = on_complete
         self._on_after_terminate = on_after_terminate
+        self._end_error: BaseException | None = None  # on_complete raised in is_empty
 
     def on_next(self, item: T) -> None:
         if self.done:
@@ -144,6 +146,10 @@ class _DoOnEachMixin(Generic[T]):
         return error
 
     def poll(self) -> T | None:
+        end_error = self._end_error
+        if end_error is not None:  # on_complete raised in is_empty: report it now
+            self._end_error = None
+            raise self._poll_failed(end_error)
         try:
             v = self.qs.poll()
             if v is not None:
@@ -168,6 +174,23 @@ class _DoOnEachMixin(Generic[T]):
                 self._after_terminate()
                 return None
         raise self._poll_failed(error)
+
+    def is_empty(self) -> bool:
+        if not self.qs.is_empty():
+            return False
+        if self.source_mode != SYNC or self.done:
+            return True
+        # the end of a SYNC source, found without a poll: what poll() does at the end
+        self.done = True
+        on_complete = self._on_complete
+        try:
+            if on_complete is not None:
+                on_complete()
+        except Exception as e:  # is_empty must not raise: the next poll() raises it
+            self._end_error = e
+            return False
+        self._after_terminate()
+        return True
 
 
 class DoOnEachSubscriber(_DoOnEachMixin[T], BasicFuseableSubscriber[T, T], Generic[T]):

@@ -63,6 +63,15 @@ _END: Any = object()
 #: (fused) no element was read ahead by ``is_empty``.
 _NOTHING: Any = object()
 
+
+class _Failed:
+    """(fused) ``is_empty`` read ahead and the iterator raised: ``poll`` raises it."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
 #: Iterators whose ``length_hint`` is their exact remaining length (no element pulled to know).
 _EXACT_LENGTH_SAMPLES: tuple[Iterable[Any], ...] = (
     [], (), range(0), range(2**64), "", b"", bytearray(), {}, {}.values(), {}.items(),
@@ -342,6 +351,9 @@ class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Gen
                 v = next(it, _END)
             else:
                 self.pending = _NOTHING
+                if v.__class__ is _Failed:
+                    self.current = None
+                    raise v.error
             if v is _END:
                 self.current = None
                 continue
@@ -354,7 +366,11 @@ class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Gen
         if it is not None:
             v = self.pending
             if v is _NOTHING:
-                v = self.pending = next(it, _END)  # read ahead: the next poll returns it
+                try:
+                    v = next(it, _END)  # read ahead: the next poll returns it
+                except Exception as e:  # is_empty must not raise: the next poll raises it
+                    v = _Failed(e)
+                self.pending = v
             if v is not _END:
                 return False
             self.current = None

@@ -40,6 +40,15 @@ _END: Any = _Sentinel("END")
 _UNFETCHED: Any = _Sentinel("UNFETCHED")
 
 
+class _Failed:
+    """(fused mode) ``is_empty`` read ahead and the iterator raised: ``poll`` raises it."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
 def _none_item() -> TypeError:
     return TypeError("The iterator returned a None item")
 
@@ -85,6 +94,9 @@ class _BaseIteratorSubscription(SyncSourceSubscription[T], Generic[T]):
             return None
         else:
             self.pending = _UNFETCHED
+            if v.__class__ is _Failed:
+                self.pending = _END
+                raise v.error
         if v is _END:
             self.pending = _END
             return None
@@ -95,7 +107,10 @@ class _BaseIteratorSubscription(SyncSourceSubscription[T], Generic[T]):
 
     def is_empty(self) -> bool:
         if self.pending is _UNFETCHED:
-            self.pending = next(self.it, _END)
+            try:
+                self.pending = next(self.it, _END)
+            except Exception as e:  # is_empty must not raise (no consumer expects it)
+                self.pending = _Failed(e)
         return self.pending is _END
 
     def clear(self) -> None:
