@@ -385,7 +385,7 @@ def test_poll_is_empty_and_clear() -> None:
     assert got == [False, 2, 3, False, True, None]
 
 
-def test_is_empty_keeps_a_stage_error_for_the_next_poll() -> None:
+def test_is_empty_runs_no_stage_and_poll_raises_a_stage_error() -> None:
     got: list[Any] = []
 
     class Poller(FlowableSubscriber[Any]):
@@ -405,6 +405,32 @@ def test_is_empty_keeps_a_stage_error_for_the_next_poll() -> None:
 
     Flowable.range(0, 5).map(lambda x: 1 // (1 - x)).subscribe(Poller())
     assert got == [1, False, None]
+
+
+def test_is_empty_keeps_an_iterator_error_for_the_next_poll() -> None:
+    got: list[Any] = []
+
+    def gen() -> Any:
+        yield 1
+        raise Boom()
+
+    class Poller(FlowableSubscriber[Any]):
+        def on_subscribe(self, s: Any) -> None:
+            assert s.request_fusion(SYNC) == SYNC
+            got.append(s.poll())
+            got.append(s.is_empty())
+            with pytest.raises(Boom):
+                s.poll()
+            got.append(s.poll())
+
+        def on_next(self, item: Any) -> None: ...
+
+        def on_error(self, error: BaseException) -> None: ...
+
+        def on_complete(self) -> None: ...
+
+    Flowable.from_iterable(gen()).map(plus(1)).subscribe(Poller())
+    assert got == [2, False, None]
 
 
 def test_poll_raises_a_stage_error() -> None:

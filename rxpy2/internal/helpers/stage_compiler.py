@@ -65,6 +65,7 @@ __all__ = [
     "EXHAUSTED",
     "KINDS",
     "MAPPER_NONE",
+    "NOT_READ",
     "PAUSED",
     "STATEFUL",
     "STOPPED",
@@ -107,6 +108,8 @@ class _Marker:
 DROP: Any = _Marker("DROP")
 #: The read-ahead source's "no more items".
 END: Any = _Marker("END")
+#: (polled read-ahead source) no item was read ahead: the generator reads the iterator.
+NOT_READ: Any = _Marker("NOT_READ")
 
 # The three source shapes: a C iterator whose items are never None (range, just),
 # one whose items may be None (list/tuple of from_array), and a user iterator read
@@ -161,9 +164,20 @@ def _names(kinds: tuple[str, ...]) -> tuple[list[str], list[str]]:
 
 
 def _loop(kinds: tuple[str, ...], source: str, leaf: list[str], stop: list[str],
-          after: list[str], pause: list[str]) -> list[str]:
-    """The source loop around the stages (indent 0 = the loop statement)."""
+          after: list[str], pause: list[str], polled: bool = False) -> list[str]:
+    """The source loop around the stages (indent 0 = the loop statement). ``polled``: the
+    generator of a read-ahead source, which takes each source item from ``sub.pending``
+    when ``is_empty`` read it ahead (else from the iterator) and leaves ``END`` there."""
     takes = [i for i, k in enumerate(kinds) if k == "take"]
+    if polled and source == "read_ahead":
+        head = ["while True:", "    x = sub.pending", "    if x is NOT_READ:",
+                "        x = next(it, END)", "    else:", "        sub.pending = NOT_READ",
+                "    if x is END:", "        sub.pending = END", "        return",
+                "    if x is None:", "        raise sub.none_error()"]
+        body = _stage_lines(kinds, leaf, stop, 1)
+        for i in takes:
+            body += [f"    if s{i} == 0:"] + [f"        {s}" for s in stop]
+        return head + body
     if source == "read_ahead":
         head = ["x = sub.pending", "while True:", "    if x is None:",
                 "        raise sub.none_error()"]
@@ -229,7 +243,7 @@ def _source_text(kinds: tuple[str, ...], source: str) -> str:
     out += save or ["        pass"]
     out += ["    return code"]
     # the generator for poll(): state lives in its frame
-    loop = _loop(kinds, source, ["yield x"], ["return"], [], [])
+    loop = _loop(kinds, source, ["yield x"], ["return"], [], [], polled=True)
     out += ["  def gen(sub):", "    it = sub.it", *load]
     out += ["    " + s for s in loop]
     out += ["  return drain, drain_conditional, sink, gen"]
@@ -240,7 +254,7 @@ def _source_text(kinds: tuple[str, ...], source: str) -> str:
 def _chain_factory(kinds: tuple[str, ...], source: str) -> Callable[..., Any]:
     text = _source_text(kinds, source)
     namespace: dict[str, Any] = {
-        "END": END, "MAPPER_NONE": MAPPER_NONE, "EXHAUSTED": EXHAUSTED,
+        "END": END, "NOT_READ": NOT_READ, "MAPPER_NONE": MAPPER_NONE, "EXHAUSTED": EXHAUSTED,
         "PAUSED": PAUSED, "STOPPED": STOPPED, "ERROR": ERROR,
     }
     exec(compile(text, f"<rxpy2 chain {'/'.join(kinds)} over {source}>", "exec"), namespace)

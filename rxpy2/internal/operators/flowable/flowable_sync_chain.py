@@ -50,6 +50,7 @@ from rxpy2.internal.fuseable import (
 from rxpy2.internal.helpers.stage_compiler import (
     END,
     ERROR,
+    NOT_READ,
     EXHAUSTED,
     PAUSED,
     USER_CODE,
@@ -76,7 +77,7 @@ _UNSET: Any = object()
 
 
 class _Failed:
-    """(fused) ``is_empty`` ran the chain ahead and a stage raised: the next ``poll`` raises."""
+    """(fused) ``is_empty`` read the iterator ahead and it raised: the next ``poll`` raises."""
 
     __slots__ = ("error",)
 
@@ -206,6 +207,8 @@ class SyncChainSubscription(SyncSourceSubscription[T], Generic[T]):
             self.downstream.on_complete()
 
     def fast_path(self) -> None:
+        if self.cancelled:  # §3.6: a request after cancel does nothing
+            return
         a = self.downstream
         drain, drain_conditional, sink, _ = self.compiled
         if type(a) is LambdaSubscriber:
@@ -225,6 +228,8 @@ class SyncChainSubscription(SyncSourceSubscription[T], Generic[T]):
             self._finish(code)
 
     def slow_path(self, r: int) -> None:
+        if self.cancelled:  # §3.6
+            return
         a = self.downstream
         drain, drain_conditional, _, _ = self.compiled
         if isinstance(a, ConditionalSubscriber):
@@ -254,29 +259,37 @@ class SyncChainSubscription(SyncSourceSubscription[T], Generic[T]):
     # ---- SYNC fusion: the consumer pulls the chain's items
     def request_fusion(self, mode: int) -> int:
         if mode & SYNC and not (mode & BOUNDARY and self.user_code):
-            self.gen = self.compiled[3](self)
+            self.gen = self.compiled[3](self)  # (reads pending: the item read at subscription)
             return SYNC
         return NONE
 
     def poll(self) -> T | None:
-        v = self.peek
+        v = self.peek  # END after clear(), or the iterator's error met by is_empty
         if v is not _UNSET:
             if v is END:
                 return None
-            self.peek = _UNSET
-            if type(v) is _Failed:
-                self.peek = END
-                raise v.error
-            return v  # type: ignore[no-any-return]
-        return next(self.gen, None)  # type: ignore[arg-type]
+            self.peek = END
+            raise v.error
+        v = next(self.gen, None)  # type: ignore[arg-type]
+        if v is None:
+            self.peek = END  # the chain ended (source, take or take_while): is_empty says so
+        return v
 
     def is_empty(self) -> bool:
-        if self.peek is _UNSET:
+        """Whether the SOURCE has ended, found without running a stage (a stage runs only
+        for an item the consumer polls); ``False`` may still be followed by ``poll() is
+        None`` (the remaining items were filtered out, or a take ended the chain)."""
+        if self.peek is not _UNSET:
+            return self.peek is END
+        if self.chain.shape != "read_ahead":
+            return length_hint(self.it) == 0
+        if self.pending is NOT_READ:  # read the iterator ahead, as from_iterable does
             try:
-                self.peek = next(self.gen, END)  # type: ignore[arg-type]
+                self.pending = next(self.it, END)
             except Exception as e:  # is_empty does not raise: the next poll raises it
                 self.peek = _Failed(e)
-        return self.peek is END
+                return False
+        return self.pending is END
 
     def clear(self) -> None:
         self.peek = END
