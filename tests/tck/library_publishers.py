@@ -851,6 +851,36 @@ REGISTRY: list[Case | list[Case]] = [
     Case("merge_with_async", lambda n: halves(n, async_src)[0].merge_with(halves(n, async_src)[1]),
          asynchronous=True, failed=lambda: async_failing().merge_with(async_src(3))),
     # ---- end flat_map
+    # ---- issue 6: fusion (macro-fused chains, collapsed stages, fused consumers)
+    Case("chain_range_map_filter_take",
+         lambda n: Flowable.range(0, 2 * n + 10).map(inc).filter(even).take(n), failed=failing),
+    Case("chain_range_skip_take_while",
+         lambda n: Flowable.range(0, n + 3).skip(3).take_while(lambda x: x >= 0), failed=failing),
+    Case("chain_from_iterable_map_skip_while",
+         lambda n: Flowable.from_iterable(range(n + 2)).skip_while(lambda x: x < 2).map(inc),
+         failed=failing),
+    Case("chain_from_array_filter_do_on_next",
+         lambda n: Flowable.from_array(list(range(2 * n))).filter(even).do_on_next(id),
+         max_elements=10_000,
+         notes="from_array of a list holds its items: 2**31-1 of them do not fit in memory."),
+    Case("chain_just_map", lambda n: Flowable.just(1).map(inc).repeat(n), failed=failing),
+    op("map_filter_collapsed", lambda f: f.hide().map(inc).filter(even).map(inc),
+       size=lambda n: 2 * n),
+    Case("chain_sync_fused_into_observe_on",
+         lambda n: Flowable.range(0, n + 1).skip(1).take(n).observe_on(Schedulers.single()),
+         failed=lambda: failing().observe_on(Schedulers.single()), asynchronous=True),
+    Case("chain_into_flat_map_inner",
+         lambda n: Flowable.range(0, (n + 1) // 2).flat_map(
+             lambda x: Flowable.range(2 * x, min(2, n - 2 * x)).map(inc)),
+         max_elements=10_000,
+         notes="flat_map with unbounded max_concurrency asks its upstream for everything at once: "
+               "2**31-1 inners do not fit in memory."),
+    Case("chain_into_concat_map_outer",
+         lambda n: Flowable.range(0, n).map(inc).concat_map(Flowable.just), failed=failing),
+    Case("chain_into_zip",
+         lambda n: Flowable.zip(Flowable.range(0, n).map(inc), Flowable.range(0, n).filter(
+             lambda x: True)), failed=failing),
+    # ---- end fusion
     # ---- issue 5: flatten_iterable_amb (one line per publisher; keep inside this block)
     op("flat_map_iterable", lambda f: f.flat_map_iterable(lambda x: [x])),
     op("flat_map_iterable_pairs", lambda f, n: f.flat_map_iterable(lambda x: [v for v in (2 * x, 2 * x + 1) if v < n]),
