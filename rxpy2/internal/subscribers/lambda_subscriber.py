@@ -60,8 +60,7 @@ class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, Generic[
     def on_next(self, item: T) -> None:
         if item is None:
             raise TypeError("on_next called with None")  # §2.13
-        # after a terminal event or dispose() (both leave CANCELLED) items are dropped
-        if self._done or self.upstream.get() is CANCELLED:
+        if self._done:  # after a terminal event or dispose() items are dropped
             return
         f = self._on_next
         if f is not None:
@@ -113,6 +112,9 @@ class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, Generic[
             s.request(n)
 
     def cancel(self) -> None:
+        # a plain flag for on_next's per-item check; the terminal methods also look at the
+        # upstream reference (CANCELLED), which is the atomic record of the cancel
+        self._done = True
         SubscriptionHelper.cancel(self.upstream)
 
     def dispose(self) -> None:
