@@ -699,7 +699,9 @@ class Flowable(Publisher[T], Generic[T]):
         """Map each item to a Publisher and merge their items as they come.
 
         At most ``max_concurrency`` inner Publishers run at once (the upstream is asked
-        for that many items, then for one more each time an inner completes); each inner
+        for that many items, then for one more per completed inner: inners that end at
+        once, such as ``just``, are replenished in batches of half of
+        ``max_concurrency``); each inner
         is asked for ``buffer_size`` items and then for 75% of that as they are consumed.
         With ``combiner``, each inner item ``u`` of an upstream item ``t`` becomes
         ``combiner(t, u)``. An error ends the stream at once unless ``delay_errors``.

@@ -1128,3 +1128,334 @@ def test_spy_sees_cancel_of_async_inner():
     assert [s.requests for s in spies] == [[128], [128]]
     ts.cancel()
     assert [s.cancels for s in spies] == [1, 1]
+
+
+# ---------------------------------------------------------------------------- issue 6: the cheap paths
+# (inners finished within on_next are replenished in batches of max(1, max_concurrency // 2);
+# a SYNC-fused inner is polled right in on_next when nothing else is live; a LambdaSubscriber
+# downstream gets its function called directly)
+
+class CapturingSubscriber(TestSubscriber[Any]):
+    """A TestSubscriber that keeps the Subscription it got (white-box checks)."""
+
+    def on_subscribe(self, s: Subscription) -> None:
+        self.subscription = s
+        super().on_subscribe(s)
+
+
+def assert_token_ok(ts: CapturingSubscriber) -> None:
+    """The emitter token was never given back twice (two tokens: two emitters at once)."""
+    assert len(ts.subscription.slot) <= 1
+
+
+def test_scalar_inners_replenish_in_batches_of_half_max_concurrency():
+    log: list[int] = []
+    ts = Flowable.range(0, 40).do_on_request(log.append).flat_map(Flowable.just, 16).test()
+    ts.assert_value_sequence(list(range(40))).assert_complete()
+    assert log == [16, 8, 8, 8, 8, 8]
+
+
+def test_scalar_batch_with_odd_max_concurrency():
+    log: list[int] = []
+    ts = Flowable.range(0, 10).do_on_request(log.append).flat_map(Flowable.just, 5).test()
+    ts.assert_value_sequence(list(range(10))).assert_complete()
+    assert log == [5, 2, 2, 2, 2, 2]
+
+
+def test_scalar_batch_with_max_concurrency_one_is_one_by_one():
+    log: list[int] = []
+    Flowable.range(0, 3).do_on_request(log.append).flat_map(Flowable.just, 1) \
+        .test().assert_result(0, 1, 2)
+    assert log == [1, 1, 1, 1]
+
+
+def test_just_empty_mixture_max_concurrent():
+    log: list[int] = []
+    ts = Flowable.range(0, 4 * 128).do_on_request(log.append).flat_map(
+        lambda v: Flowable.empty() if v % 2 == 0 else Flowable.just(v), 16).test()
+    ts.assert_value_sequence(list(range(1, 512, 2))).assert_complete()
+    assert log == [16] + [8] * 64  # empty and just inners count alike
+
+
+def test_range_empty_mixture_max_concurrent():
+    ts = Flowable.range(0, 4 * 128).flat_map(
+        lambda v: Flowable.empty() if v % 2 == 0 else Flowable.range(v, 2), 16).test()
+    expected = [x for v in range(1, 512, 2) for x in (v, v + 1)]
+    ts.assert_value_sequence(expected).assert_complete()
+
+
+def test_sync_inners_finished_in_on_next_replenish_in_batches():
+    log: list[int] = []
+    ts = Flowable.range(0, 12).do_on_request(log.append) \
+        .flat_map(lambda x: Flowable.range(x * 10, 2), 4).test()
+    ts.assert_value_sequence([x * 10 + k for x in range(12) for k in range(2)]).assert_complete()
+    assert log == [4] + [2] * 6
+
+
+def test_unfused_inners_completing_within_subscribe_replenish_in_batches():
+    log: list[int] = []
+    ts = Flowable.range(0, 12).do_on_request(log.append) \
+        .flat_map(lambda x: Flowable.range(x * 10, 2).hide(), 4).test()
+    ts.assert_value_sequence([x * 10 + k for x in range(12) for k in range(2)]).assert_complete()
+    assert log == [4] + [2] * 6
+
+
+def test_queued_scalars_replenish_per_drain_pass_and_direct_ones_in_batches():
+    outer = ManualSource()
+    ts = outer.flat_map(Flowable.just, 4).test(1)
+    outer.emit(1)  # went downstream at once: counted (1 of a batch of 2)
+    outer.emit(2, 3)  # no demand: queued
+    assert outer.requests == [4]
+    ts.request(2)  # one drain pass emits both and asks for both
+    assert outer.requests == [4, 2]
+    ts.request(1)
+    outer.emit(4)  # at once again: the batch of 2 is full
+    assert outer.requests == [4, 2, 2]
+    ts.assert_values(1, 2, 3, 4)
+
+
+def test_uncounted_scalars_wait_while_other_inners_are_live():
+    outer = ManualSource()
+    inners, mapper = manual_inners(3)
+    ts = outer.flat_map(lambda x: Flowable.just(x) if x < 0 else mapper(x), 4).test()
+    outer.emit(-1)  # counted, not asked for yet (a batch is 2)
+    outer.emit(0, 1, 2)
+    assert outer.requests == [4]  # all four slots taken or counted
+    for s in inners:
+        s.complete()  # each finishes in its own drain pass
+    assert outer.requests == [4, 1, 1, 1]
+    outer.emit(-2)  # completes the batch of 2
+    assert outer.requests == [4, 1, 1, 1, 2]
+    outer.complete()
+    ts.assert_result(-1, -2)
+
+
+def test_no_batch_request_after_cancel():
+    log: list[int] = []
+    ts: TestSubscriber[int] = TestSubscriber()
+    Flowable.range(0, 100).do_on_request(log.append).flat_map(Flowable.just, 4) \
+        .do_on_next(lambda v: ts.cancel() if v == 3 else None).subscribe(ts)
+    ts.assert_values(0, 1, 2, 3).assert_not_terminated()
+    assert log == [4, 2]  # 0, 1 asked for again; 2, 3 not: cancelled by then
+
+
+def test_sync_inner_next_to_a_live_inner_goes_through_the_drain():
+    outer = ManualSource()
+    manual = ManualSource()
+    probe = SyncFusedProbe(3)
+    ts = outer.flat_map(lambda x: manual if x == 0 else probe).test()
+    outer.emit(0, 1)
+    ts.assert_values(0, 1, 2)
+    manual.emit("a")
+    manual.complete()
+    outer.complete()
+    ts.assert_result(0, 1, 2, "a")
+    assert probe.requests == [] and probe.cancelled == 0
+
+
+def test_sync_inner_under_partial_demand_finishes_in_the_drain():
+    log: list[int] = []
+    ts = Flowable.range(0, 2).do_on_request(log.append) \
+        .flat_map(lambda x: Flowable.range(x * 10, 3), 2).test(2)
+    ts.assert_values(0, 1)
+    assert log == [2]
+    ts.request(2)
+    ts.assert_values(0, 1, 2, 10)
+    assert log == [2, 1]  # the first inner finished in a drain pass
+    ts.request(10)
+    ts.assert_result(0, 1, 2, 10, 11, 12)
+    assert log == [2, 1, 1]
+
+
+def test_cancel_while_a_sync_inner_is_polled_in_on_next_cancels_it():
+    probe = SyncFusedProbe(5)
+    ts: TestSubscriber[int] = TestSubscriber()
+    Flowable.just(0).hide().flat_map(lambda _: probe) \
+        .do_on_next(lambda v: ts.cancel() if v == 2 else None).subscribe(ts)
+    ts.assert_values(0, 1, 2).assert_not_terminated()
+    assert probe.cancelled == 1
+
+
+def test_sync_inner_polled_in_on_next_empty_from_the_start():
+    probe = SyncFusedProbe(0)
+    log: list[int] = []
+    Flowable.range(0, 4).do_on_request(log.append).flat_map(lambda _: probe, 2) \
+        .test().assert_result()
+    assert log == [2, 1, 1, 1, 1]
+
+
+def test_lambda_consumer_raising_on_the_scalar_path():
+    seen: list[int] = []
+    errors: list[BaseException] = []
+    cancels: list[int] = []
+
+    def on_next(v: int) -> None:
+        seen.append(v)
+        if v == 3:
+            raise ValueError("consumer")
+
+    Flowable.range(0, 10).do_on_cancel(lambda: cancels.append(1)) \
+        .flat_map(Flowable.just).subscribe(on_next, errors.append)
+    assert seen == [0, 1, 2, 3]
+    assert [type(e) for e in errors] == [ValueError]
+    assert cancels == [1]
+
+
+def test_lambda_consumer_raising_on_a_sync_inner():
+    seen: list[int] = []
+    errors: list[BaseException] = []
+    cancels: list[int] = []
+
+    def on_next(v: int) -> None:
+        seen.append(v)
+        if v == 11:
+            raise ValueError("consumer")
+
+    Flowable.range(0, 10).do_on_cancel(lambda: cancels.append(1)) \
+        .flat_map(lambda x: Flowable.range(x * 10, 3)).subscribe(on_next, errors.append)
+    assert seen == [0, 1, 2, 10, 11]
+    assert [type(e) for e in errors] == [ValueError]
+    assert cancels == [1]
+
+
+def test_lambda_consumer_raising_in_the_drain_loop():
+    from rxpy2.processors import UnicastProcessor
+    up: UnicastProcessor[int] = UnicastProcessor()
+    seen: list[int] = []
+    errors: list[BaseException] = []
+
+    def on_next(v: int) -> None:
+        seen.append(v)
+        if v == 2:
+            raise ValueError("consumer")
+
+    Flowable.just(0).hide().flat_map(lambda _: up).subscribe(on_next, errors.append)
+    up.on_next(1)
+    up.on_next(2)
+    up.on_next(3)
+    assert seen == [1, 2]
+    assert [type(e) for e in errors] == [ValueError]
+
+
+def test_lambda_consumer_disposed_gets_nothing_more():
+    outer = ManualSource()
+    seen: list[Any] = []
+    d = outer.flat_map(lambda x: Flowable.just(x) if x % 2 else Flowable.range(x, 2)) \
+        .subscribe(seen.append)
+    outer.emit(1, 2)
+    d.dispose()
+    outer.emit(3, 4)
+    assert seen == [1, 2, 3]
+    assert outer.cancels == 1
+
+
+def test_race_request_vs_sync_inners_in_on_next(race_runner, race_rounds):
+    for _ in range(race_rounds // 2):
+        outer = ManualSource()
+        ts = CapturingSubscriber(0)
+        outer.flat_map(lambda x: Flowable.range(x * 10, 3), 4).subscribe(ts)
+
+        def produce(outer=outer):
+            outer.emit(0, 1, 2, 3)
+            outer.complete()
+
+        def consume(ts=ts):
+            for _ in range(12):
+                ts.request(1)
+
+        race_runner.race(produce, consume)
+        ts.assert_value_count(12).assert_complete().assert_no_errors().assert_protocol_ok()
+        assert sorted(ts.values()) == [x * 10 + k for x in range(4) for k in range(3)]
+        check_per_inner_order(ts.values(), lambda v: v // 10)
+        assert outer.requests[0] == 4 and sum(outer.requests) <= 8
+        assert_token_ok(ts)
+
+
+def test_race_request_vs_scalars_bounded(race_runner, race_rounds):
+    for _ in range(race_rounds // 2):
+        outer = ManualSource()
+        ts = CapturingSubscriber(0)
+        outer.flat_map(Flowable.just, 4).subscribe(ts)
+
+        def produce(outer=outer):
+            outer.emit(1, 2, 3, 4)
+            outer.complete()
+
+        def consume(ts=ts):
+            for _ in range(4):
+                ts.request(1)
+
+        race_runner.race(produce, consume)
+        ts.assert_result(1, 2, 3, 4).assert_protocol_ok()
+        assert outer.requests[0] == 4 and sum(outer.requests) <= 8
+        assert_token_ok(ts)
+
+
+def test_race_cancel_vs_sync_inners_in_on_next(race_runner, race_rounds):
+    for _ in range(race_rounds):
+        outer = ManualSource()
+        probes = [SyncFusedProbe(4) for _ in range(6)]
+        ts = CapturingSubscriber()
+        outer.flat_map(lambda x, p=probes: p[x]).subscribe(ts)
+
+        def produce(outer=outer):
+            outer.emit(*range(6))
+
+        race_runner.race(produce, ts.cancel)
+        ts.assert_no_errors().assert_not_complete().assert_protocol_ok()
+        n = ts.value_count()
+        ts.assert_value_sequence([k for _ in range(6) for k in range(4)][:n])
+        assert outer.cancels == 1
+        for p in probes:
+            assert p.cancelled <= 1
+        assert_token_ok(ts)
+
+
+def test_race_inner_signals_vs_its_subscribe_returning(race_runner, race_rounds):
+    import time
+    for _ in range(race_rounds):
+        outer = ManualSource()
+        inner = ManualSource()
+        ts = CapturingSubscriber()
+        outer.flat_map(lambda _, s=inner: s, 2).subscribe(ts)
+
+        def subscribe_it(outer=outer):
+            outer.emit(0)
+
+        def signal(s=inner):
+            while not s.requests:  # its on_subscribe ran (it asks for buffer_size there)
+                time.sleep(0)
+            s.emit(1, 2)
+            s.complete()
+
+        race_runner.race(subscribe_it, signal)
+        outer.complete()
+        ts.assert_result(1, 2).assert_protocol_ok()
+        assert outer.requests == [2, 1]
+        assert_token_ok(ts)
+
+
+def test_race_two_threads_draining_many_rounds_token_stays_single(race_runner, race_rounds):
+    for _ in range(race_rounds // 2):
+        outer = ManualSource()
+        inners, mapper = manual_inners(2)
+        ts = CapturingSubscriber(3)
+        outer.flat_map(mapper).subscribe(ts)
+        outer.emit(0, 1)
+        outer.complete()
+
+        def run_a(a=inners[0], ts=ts):
+            a.emit(*range(0, 6))
+            ts.request(3)
+            a.complete()
+
+        def run_b(b=inners[1], ts=ts):
+            b.emit(*range(100, 106))
+            ts.request(6)
+            b.complete()
+
+        race_runner.race(run_a, run_b)
+        ts.assert_complete().assert_no_errors().assert_protocol_ok()
+        assert sorted(ts.values()) == list(range(6)) + list(range(100, 106))
+        check_per_inner_order(ts.values(), lambda v: v // 100)
+        assert_token_ok(ts)

@@ -3,24 +3,62 @@
 One :class:`MergeSubscriber` faces both the upstream and the downstream:
 
 * upstream: asked for ``max_concurrency`` items (``LONG_MAX`` when unbounded), then,
-  when bounded, for one more per inner Publisher that finished; the finished ones
-  counted in a pass of the drain loop are asked for in one request;
-* each item is mapped to a Publisher (:func:`check_inner`: ``None`` or a
-  non-Publisher is a ``TypeError``). A ``Callable`` result (``just(x)``,
-  ``empty()``, ``from_callable``) is not subscribed to: its value goes downstream
-  at once when nobody else emits and there is demand, else into a scalar queue
-  (bounded by ``max_concurrency``); an empty one only asks the upstream for one
-  more item. Any other result gets an :class:`InnerSubscriber`;
+  when bounded, for more as inners finish: an inner that finished within the
+  ``on_next`` that made it (a scalar, an empty one, a synchronous one drained there)
+  is counted, and every ``max(1, max_concurrency // 2)`` of those are asked for in
+  one request; an inner that finished later, in the drain, is asked for with the
+  others of the same drain pass;
+* each item is mapped to a Publisher (``None`` or a non-Publisher is a
+  ``TypeError``; :func:`inner_kind` classifies it, remembered per type). A
+  ``Callable`` result (``just(x)``, ``empty()``, ``from_callable``) is not
+  subscribed to: its value goes downstream at once when nobody else emits and there
+  is demand, else into a scalar queue (bounded by ``max_concurrency``). Any other
+  result gets an :class:`InnerSubscriber`;
 * an inner asks for ``buffer_size`` items, then for more once 75% of that were
-  consumed. It fuses with a ``QueueSubscription`` source (SYNC: the drain polls
-  it, no request at all; ASYNC: the drain polls the source's queue); otherwise its
-  items wait in its own bounded queue, made on first need. An item that arrives
-  while nothing waits, nobody emits and the downstream has demand goes downstream
-  directly.
+  consumed. It fuses with a ``QueueSubscription`` source (SYNC: polled, never asked;
+  ASYNC: the drain polls the source's queue); otherwise its items wait in its own
+  bounded queue, made on first need. An item that arrives while nothing waits,
+  nobody emits and the downstream has demand goes downstream directly;
+* an inner joins the live ``inners`` only after its ``subscribe`` call returned and
+  only if it has not finished by then: a SYNC-fused inner, when nobody emits, no
+  other inner is live and no scalar waits, is polled right there in ``on_next``
+  and usually never joins. Until it joins, an inner's ``on_subscribe``/
+  ``on_complete`` leave the draining to ``on_next`` (see :class:`InnerSubscriber`);
+* a ``LambdaSubscriber`` downstream (``subscribe(on_next, ...)``) gets its function
+  called directly (:meth:`LambdaSubscriber.direct_sink`, as the macro-fused chains
+  do): every emission follows a look at ``stopping``, which its ``dispose`` sets
+  through ``cancel``, and what the function raises goes to its ``sink_failed``.
 
-All emission happens under one ``wip`` counter (the missed pattern): the direct
-paths take it with a 0→1 compare-and-set, everything else queues and drains. The
-drain emits the scalar queue first, then the inners round-robin from where the
+All emission happens under one claim: a token in a one-element list, ``slot``,
+taken with ``slot.pop()`` and given back with ``slot.append(CLAIM)``, with a ``missed``
+flag instead of a ``wip`` counter. ``list.pop``/``list.append`` each run as one C call
+that the GIL never interrupts, so of several threads popping at once exactly one gets
+the token (the others find the list empty; an ``if slot`` check first keeps the
+IndexError to true races, off the common failing case of a re-entrant call). Measured here, a pop and an append
+cost a fraction of a ``Lock.acquire(False)``/``release()`` pair, and the lock-guarded
+AtomicInteger's get + compare_and_set + decrement cost several such pairs; the hot
+paths (a scalar, an inner item) pay one pop and one append. The protocol:
+
+* ``drain()``: the caller changed some state first, then sets ``missed = True``
+  (one attribute store) and tries to claim; if that fails, the holder will see
+  ``missed``. A drain pass starts by storing ``missed = False`` and only then reads
+  the state; when it ends, the holder gives the token back and reads ``missed``:
+  True means a signal came after the pass had started, so it claims again (failing
+  means another thread claimed after that signal and runs the pass itself);
+* so every state change is followed by a pass that starts after it: a signaller
+  either claims (its own pass), or the token was out when it tried and the holder,
+  after giving it back, reads ``missed``: True (no pass reset it since), so it claims
+  again or finds the token taken by a newer holder (same argument for that one);
+  or False, which only a pass that started after the signal could have written.
+  Attribute stores and loads are single steps under the GIL as well;
+* the direct paths (a scalar, an inner item, a SYNC inner polled in ``on_next``)
+  claim, emit, give back and then drain if ``missed`` was set meanwhile. They never
+  reset ``missed`` (they are not passes);
+* a terminal signal and ``cancel`` keep the token for good: no drain runs any more
+  (§3.6, §3.7). Every other path gives it back exactly once (a second ``append``
+  would let two threads emit at once).
+
+The drain emits the scalar queue first, then the inners round-robin from where the
 last pass stopped, and removes the inners that are done and empty.
 
 The live inners are a tuple replaced copy-on-write under a small lock; cancelling
@@ -41,27 +79,28 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong
+from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import (
     ANY,
     ASYNC,
     BOUNDARY,
     NONE,
     SYNC,
-    Callable,
     HasUpstreamPublisher,
     QueueSubscription,
-    ScalarCallable,
 )
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
-    check_inner,
+    INNER_FLOWABLE,
+    INNER_KINDS,
+    INNER_SCALAR,
+    inner_kind,
     try_scalar_x_map_subscribe,
 )
 from rxpy2.internal.queues import SpscArrayQueue, SpscLinkedArrayQueue
-from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
+from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
@@ -69,6 +108,27 @@ __all__ = ["FlowableFlatMap", "InnerSubscriber", "MergeSubscriber"]
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+CLAIM = True  # the emitter token (MergeSubscriber.slot holds it when nobody emits)
+_INNER_FUSION = ANY | BOUNDARY  # an inner's items may be polled on another thread
+
+_kind_of = INNER_KINDS.get  # type -> inner kind, None when not seen yet
+
+# type -> "is a QueueSubscription" of the inners' subscriptions (``isinstance`` against
+# the ABC costs several times a dict lookup); a class property, as for INNER_KINDS
+_QS_TYPES: dict[type, bool] = {}
+_is_qs_type = _QS_TYPES.get
+
+
+def _reraise(error: Exception) -> None:
+    raise error
+
+
+def _is_queue_subscription(s: Subscription) -> bool:
+    q = isinstance(s, QueueSubscription)
+    if len(_QS_TYPES) < 1024:
+        _QS_TYPES[type(s)] = q
+    return q
 
 
 class FlowableFlatMap(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
@@ -89,15 +149,14 @@ class FlowableFlatMap(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
                                               self.max_concurrency, self.buffer_size))
 
 
-class MergeSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], Subscription, Generic[T, R]):
-    """``request``/``cancel``/``drain``: :class:`DrainSubscriptionMixin`
-    (internal/subscribers/drain_support.py), with :meth:`cancel_upstream` and
-    :meth:`cleanup` below."""
+class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
+    """The upstream's subscriber and the downstream's Subscription (module docstring)."""
 
     __slots__ = ("downstream", "mapper", "delay_errors", "max_concurrency", "buffer_size",
-                 "bounded", "upstream", "queue", "done", "cancelled", "stopping", "errors",
-                 "inners", "inners_terminated", "inners_lock", "requested", "wip",
-                 "unique_id", "last_id", "last_index")
+                 "inner_limit", "bounded", "scalar_limit", "scalar_finished", "upstream",
+                 "queue", "done", "cancelled", "stopping", "errors", "inners",
+                 "inners_terminated", "inners_lock", "requested", "unbounded", "slot",
+                 "missed", "emit", "emit_failed", "unique_id", "last_id", "last_index")
 
     def __init__(self, downstream: Subscriber[R], mapper: Fn[[T], Publisher[R]],
                  delay_errors: bool, max_concurrency: int, buffer_size: int) -> None:
@@ -106,7 +165,11 @@ class MergeSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], Subscriptio
         self.delay_errors = delay_errors
         self.max_concurrency = max_concurrency
         self.buffer_size = buffer_size
+        self.inner_limit = buffer_size - (buffer_size >> 2)  # an inner asks again at 75%
         self.bounded = max_concurrency != LONG_MAX
+        # bounded: inners finished within on_next are asked for in batches of this many
+        self.scalar_limit = max(1, max_concurrency >> 1)
+        self.scalar_finished = 0  # ... counted here (the upstream's on_next only)
         self.upstream: Subscription | None = None
         # the values of Callable inners that could not go downstream at once (made on need)
         self.queue: Any = None
@@ -120,7 +183,17 @@ class MergeSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], Subscriptio
         self.inners_terminated = False
         self.inners_lock = Lock()
         self.requested = AtomicLong()
-        self.wip = AtomicInteger()
+        self.unbounded = False  # requested reached LONG_MAX (it then stays there)
+        self.slot = [CLAIM]  # the emitter token (module docstring)
+        # what an item goes to: a LambdaSubscriber's function itself (module docstring),
+        # else the on_next method
+        if type(downstream) is LambdaSubscriber:
+            self.emit = downstream.direct_sink()
+            self.emit_failed = downstream.sink_failed
+        else:
+            self.emit = downstream.on_next
+            self.emit_failed = _reraise  # a raising on_next broke §2.13: let it propagate
+        self.missed = False
         self.unique_id = 0  # the id of the next inner (the upstream's on_next only)
         self.last_id = 0  # where the last drain pass stopped (drain only)
         self.last_index = 0
@@ -138,29 +211,66 @@ class MergeSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], Subscriptio
         if self.done or self.stopping:
             return
         try:
-            p = check_inner(self.mapper(item))
+            p: Any = self.mapper(item)
+            kind = _kind_of(type(p))
+            if kind is None:
+                kind = inner_kind(p)  # TypeError for None or a non-Publisher
         except Exception as e:
             self.upstream.cancel()  # type: ignore[union-attr]
             self.on_error(e)
             return
-        if isinstance(p, Callable):
-            if isinstance(p, ScalarCallable):
-                v = p.call()  # a constant: never raises
-            else:
-                try:
-                    v = p.call()
-                except Exception as e:
-                    self.callable_error(e)
-                    return
-            if v is not None:
-                self.try_emit_scalar(v)
-            elif self.bounded and not self.stopping:
-                self.upstream.request(1)  # type: ignore[union-attr]  # an empty inner finished
+        if kind < INNER_SCALAR:
+            self.subscribe_inner(p, kind)
             return
-        inner: InnerSubscriber[T, R] = InnerSubscriber(self, self.unique_id)
-        self.unique_id += 1
-        if self.add_inner(inner):
-            p.subscribe(inner)
+        if kind == INNER_SCALAR:
+            v = p.call()  # a constant: never raises
+        else:
+            try:
+                v = p.call()
+            except Exception as e:
+                self.callable_error(e)
+                return
+        if v is None:  # an empty inner: finished
+            if self.bounded:
+                self.finished_in_on_next()
+            return
+        # the scalar fast path (try_emit for a scalar, written out here: it is the hot path)
+        slot = self.slot
+        if slot:
+            try:
+                slot.pop()  # the claim (module docstring)
+            except IndexError:  # another thread took it after the check
+                pass
+            else:
+                q = self.queue
+                r = LONG_MAX if self.unbounded else self.requested.get()
+                if r != 0 and not self.stopping and (q is None or q.is_empty()):
+                    try:
+                        self.emit(v)
+                    except Exception as ex:
+                        self.emit_failed(ex)
+                    if r != LONG_MAX:
+                        BackpressureHelper.produced(self.requested, 1)
+                    if self.bounded and not self.stopping:  # finished_in_on_next, inlined
+                        n = self.scalar_finished + 1
+                        if n == self.scalar_limit:
+                            self.scalar_finished = 0
+                            self.upstream.request(n)  # type: ignore[union-attr]
+                        else:
+                            self.scalar_finished = n
+                else:
+                    if q is None:
+                        q = self.scalar_queue()
+                    if not q.offer(v):
+                        self.scalar_overflow()
+                slot.append(CLAIM)
+                if self.missed:
+                    self.drain()
+                return
+        if not self.scalar_queue().offer(v):
+            self.scalar_overflow()
+            return
+        self.drain()
 
     def on_error(self, error: BaseException) -> None:
         if self.done:
@@ -185,6 +295,18 @@ class MergeSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], Subscriptio
         self.done = True
         self.drain()
 
+    def finished_in_on_next(self) -> None:
+        """Bounded only, by the upstream's on_next: an inner finished there (a scalar, an
+        empty or failed Callable, an inner drained or completed within its subscribe);
+        every ``scalar_limit`` of them are asked for in one request."""
+        if not self.stopping:
+            n = self.scalar_finished + 1
+            if n == self.scalar_limit:
+                self.scalar_finished = 0
+                self.upstream.request(n)  # type: ignore[union-attr]
+            else:
+                self.scalar_finished = n
+
     # ---------------------------------------------------------------- errors
     def fail_fast(self, error: BaseException) -> bool:
         """Without delay_errors: take ``error`` as the stream's error, cancel the upstream
@@ -203,7 +325,8 @@ class MergeSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], Subscriptio
         if self.delay_errors:
             if self.errors.try_add_throwable(error):
                 inner.done = True
-                self.drain()
+                if not inner.pending:
+                    self.drain()
             else:
                 plugins.on_error(error)
         else:
@@ -211,11 +334,11 @@ class MergeSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], Subscriptio
             self.fail_fast(error)
 
     def callable_error(self, error: BaseException) -> None:
-        """A Callable inner raised: an inner that ended with an error."""
+        """A Callable inner raised (in on_next): an inner that ended with an error."""
         if self.delay_errors:
             if self.errors.try_add_throwable(error):
-                if self.bounded and not self.stopping:
-                    self.upstream.request(1)  # type: ignore[union-attr]  # it finished, too
+                if self.bounded:
+                    self.finished_in_on_next()  # it finished, too
                 self.drain()
             else:
                 plugins.on_error(error)
@@ -223,6 +346,95 @@ class MergeSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], Subscriptio
             self.fail_fast(error)
 
     # ---------------------------------------------------------------- the inners
+    def subscribe_inner(self, p: Any, kind: int) -> None:
+        """By on_next: subscribe an InnerSubscriber to ``p``; it joins ``inners`` only if it
+        is still running when ``subscribe`` returns."""
+        inner: InnerSubscriber[T, R] = InnerSubscriber(self, self.unique_id)
+        self.unique_id += 1
+        if kind == INNER_FLOWABLE:
+            p._subscribe(inner)  # Flowable.subscribe(subscriber) without the overload dispatch
+        else:
+            p.subscribe(inner)
+        # From here on the inner's own signals drain (it reads ``pending`` after writing
+        # ``done``/``queue``; this writes ``pending`` before reading them: one of the two
+        # sees the other's write, so nothing it signals is left undrained).
+        inner.pending = False
+        if inner.fusion_mode == SYNC:
+            if self.drain_in_on_next(inner):
+                return
+        elif inner.done:
+            q = inner.queue
+            if q is None or q.is_empty():  # completed (or failed, delayed) within subscribe
+                if self.bounded:
+                    self.finished_in_on_next()
+                return
+        if self.add_inner(inner):
+            q = inner.queue
+            if inner.done or (q is not None and not q.is_empty()):
+                self.drain()  # it signalled before it was among the inners
+
+    def drain_in_on_next(self, inner: InnerSubscriber[T, R]) -> bool:
+        """By on_next: ``inner`` (not among ``inners``) is SYNC-fused; when nobody emits, no
+        other inner is live and no scalar waits, poll it here as the drain would. True when
+        that was the end of it (finished, failed, or the stream is stopping)."""
+        slot = self.slot
+        if self.inners or not slot:
+            return False
+        try:
+            slot.pop()  # the claim (module docstring)
+        except IndexError:  # another thread took it after the check
+            return False
+        svq = self.queue
+        if svq is not None and not svq.is_empty():
+            slot.append(CLAIM)  # the caller adds the inner and drains
+            return False
+        s = inner.queue
+        poll = s.poll
+        emit = self.emit
+        requested = self.requested
+        r = LONG_MAX if self.unbounded else requested.get()
+        e = 0
+        ended = False
+        failed: BaseException | None = None
+        while e != r:
+            if self.stopping:
+                break
+            try:
+                v = poll()
+            except Exception as ex:
+                failed = ex
+                break
+            if v is None:
+                ended = True
+                break
+            try:
+                emit(v)
+            except Exception as ex:
+                self.emit_failed(ex)
+            e += 1
+        if e != 0 and r != LONG_MAX:
+            BackpressureHelper.produced(requested, e)
+        if failed is not None:
+            inner.dispose()
+            if self.delay_errors:
+                self.errors.try_add_throwable_or_report(failed)
+                ended = True
+            else:
+                self.fail_fast(failed)  # sets stopping and drains (after we let go)
+        elif self.stopping:
+            inner.dispose()  # not among the inners: dispose_all did not reach it
+        elif not ended:
+            if not s.is_empty():
+                slot.append(CLAIM)  # no more demand: the caller adds the inner and drains
+                return False
+            ended = True
+        slot.append(CLAIM)
+        if self.missed:
+            self.drain()
+        if ended and self.bounded:
+            self.finished_in_on_next()
+        return True
+
     # (acquire/release rather than ``with``: about half the cost per call here)
     def add_inner(self, inner: InnerSubscriber[T, R]) -> bool:
         lock = self.inners_lock
@@ -279,32 +491,6 @@ class MergeSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], Subscriptio
             self.queue = q
         return q
 
-    def try_emit_scalar(self, value: R) -> None:
-        wip = self.wip
-        if wip.get() == 0 and wip.compare_and_set(0, 1):
-            r = self.requested.get()
-            q = self.queue
-            if r != 0 and not self.stopping and (q is None or q.is_empty()):
-                self.downstream.on_next(value)
-                if r != LONG_MAX:
-                    BackpressureHelper.produced(self.requested, 1)
-                if self.bounded and not self.stopping:
-                    self.upstream.request(1)  # type: ignore[union-attr]  # it finished
-            else:
-                if q is None:
-                    q = self.scalar_queue()
-                if not q.offer(value):
-                    self.scalar_overflow()
-            if wip.decrement_and_get() == 0:
-                return
-        else:
-            if not self.scalar_queue().offer(value):
-                self.scalar_overflow()
-                return
-            if wip.get_and_increment() != 0:
-                return
-        self.drain_loop()
-
     def scalar_overflow(self) -> None:
         # more items in flight than the max_concurrency asked for: the upstream broke §1.1
         self.upstream.cancel()  # type: ignore[union-attr]
@@ -312,45 +498,85 @@ class MergeSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], Subscriptio
             "Scalar queue full?! The upstream emitted more than it was asked for"))
 
     def try_emit(self, value: R, inner: InnerSubscriber[T, R]) -> None:
-        wip = self.wip
-        if wip.get() == 0 and wip.compare_and_set(0, 1):
-            r = self.requested.get()
-            q = inner.queue
-            if r != 0 and not self.stopping and (q is None or q.is_empty()):
-                self.downstream.on_next(value)
-                if r != LONG_MAX:
-                    BackpressureHelper.produced(self.requested, 1)
-                inner.request_more(1)
+        """An item of a non-fused inner: downstream at once when possible, else queued."""
+        slot = self.slot
+        if slot:
+            try:
+                slot.pop()  # the claim (module docstring)
+            except IndexError:  # another thread took it after the check
+                pass
             else:
-                if q is None:
-                    q = inner.queue = SpscArrayQueue(self.buffer_size)
-                if not q.offer(value):
-                    inner.overflow()
-            if wip.decrement_and_get() == 0:
+                q = inner.queue
+                r = LONG_MAX if self.unbounded else self.requested.get()
+                if r != 0 and not self.stopping and (q is None or q.is_empty()):
+                    try:
+                        self.emit(value)
+                    except Exception as ex:
+                        self.emit_failed(ex)
+                    if r != LONG_MAX:
+                        BackpressureHelper.produced(self.requested, 1)
+                    inner.request_more(1)
+                else:
+                    if q is None:
+                        q = inner.queue = SpscArrayQueue(self.buffer_size)
+                    if not q.offer(value):
+                        inner.overflow()
+                slot.append(CLAIM)
+                if self.missed:
+                    self.drain()
                 return
-        else:
-            q = inner.queue
-            if q is None:
-                q = inner.queue = SpscArrayQueue(self.buffer_size)
-            if not q.offer(value):
-                inner.overflow()
-                return
-            if wip.get_and_increment() != 0:
-                return
-        self.drain_loop()
+        q = inner.queue
+        if q is None:
+            q = inner.queue = SpscArrayQueue(self.buffer_size)
+        if not q.offer(value):
+            inner.overflow()
+            return
+        self.drain()
 
     # ---------------------------------------------------------------- downstream side
+    def request(self, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):  # §3.9
+            if BackpressureHelper.add(self.requested, n) + n >= LONG_MAX:
+                self.unbounded = True
+            self.drain()
+
+    def cancel(self) -> None:
+        if self.cancelled:
+            return
+        self.cancelled = True
+        self.cancel_upstream()
+        self.missed = True
+        if self.try_claim():
+            self.cleanup()  # no drain running: the cleanup is ours (and the token, for good)
+        # else the holder sees ``missed``, drains, and its pass sees ``cancelled``
+
     def cancel_upstream(self) -> None:
-        """``cancel``: stop the upstream and every inner (after it, ``wip`` stays above zero:
-        no drain runs any more, §3.7, §3.6)."""
+        """Stop the upstream and every inner."""
         self.stopping = True
         self.upstream.cancel()  # type: ignore[union-attr]
         self.dispose_all()
         self.errors.try_terminate_and_report()  # collected errors nobody will receive
 
     # ---------------------------------------------------------------- drain
+    def drain(self) -> None:
+        """After a state change: run a drain pass, or make the holder of the token run one."""
+        self.missed = True
+        if self.try_claim():
+            self.drain_loop()
+
+    def try_claim(self) -> bool:
+        """Take the emitter token: True when this caller got it (module docstring)."""
+        slot = self.slot
+        if slot:
+            try:
+                slot.pop()
+                return True
+            except IndexError:  # another thread took it after the check
+                pass
+        return False
+
     def cleanup(self) -> None:
-        """Drop every queued item (by the holder of the drain: after ``cancel`` too)."""
+        """Drop every queued item (by the holder of the token: after ``cancel`` too)."""
         q = self.queue
         if q is not None:
             q.clear()
@@ -360,8 +586,9 @@ class MergeSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], Subscriptio
                 q.clear()
 
     def check_terminate(self) -> bool:
-        """By the holder of the drain: True when the stream ended (cancelled, or an error
-        that is not delayed: delivered here); the drain then stops for good."""
+        """By the holder of the token: True when the stream ended (cancelled, or an error
+        that is not delayed: delivered here); the drain then stops for good, keeping the
+        token."""
         if self.cancelled:
             self.cleanup()
             return True
@@ -374,14 +601,15 @@ class MergeSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], Subscriptio
         return False
 
     def drain_loop(self) -> None:
+        """The drain passes; the caller holds the token (module docstring)."""
         a = self.downstream
-        on_next = a.on_next
-        wip = self.wip
+        emit = self.emit
+        emit_failed = self.emit_failed
         requested = self.requested
         bounded = self.bounded
         produced = BackpressureHelper.produced
-        missed = 1
         while True:
+            self.missed = False  # this pass sees every change signalled before this store
             if self.stopping and self.check_terminate():
                 return
             r = requested.get()
@@ -398,7 +626,10 @@ class MergeSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], Subscriptio
                         v = poll()
                         if v is None:
                             break
-                        on_next(v)
+                        try:
+                            emit(v)
+                        except Exception as ex:
+                            emit_failed(ex)
                         e += 1
                         if self.stopping and self.check_terminate():
                             return
@@ -419,7 +650,7 @@ class MergeSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], Subscriptio
                     a.on_complete()
                 elif ex is not TERMINATED:
                     a.on_error(ex)
-                return  # wip stays above zero: the stream is over
+                return  # keeping the token: the stream is over
 
             inner_completed = False
             stopped_early = False
@@ -456,7 +687,10 @@ class MergeSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], Subscriptio
                                     break
                                 if v is None:
                                     break
-                                on_next(v)
+                                try:
+                                    emit(v)
+                                except Exception as ex:
+                                    emit_failed(ex)
                                 e += 1
                                 if self.stopping and self.check_terminate():
                                     return
@@ -499,16 +733,22 @@ class MergeSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], Subscriptio
                 # look again: the pass stopped (no demand) before other inners that may have
                 # finished too; or that was the last one and the top of the loop completes
                 continue
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
-                return
+            self.slot.append(CLAIM)
+            if not self.missed or not self.try_claim():
+                return  # nothing signalled since the pass started, or a newer holder drains
 
 
 class InnerSubscriber(FlowableSubscriber[R], Generic[T, R]):
-    """Subscribes to one inner Publisher and feeds its items to the MergeSubscriber."""
+    """Subscribes to one inner Publisher and feeds its items to the MergeSubscriber.
 
-    __slots__ = ("parent", "id", "upstream", "cancelled", "buffer_size", "limit", "queue",
-                 "done", "fusion_mode", "produced")
+    ``pending`` is True while the MergeSubscriber's ``on_next`` is still inside
+    ``subscribe(inner)``: the inner is not among the live inners yet, and its
+    ``on_subscribe`` (SYNC) and ``on_complete`` only record their state; ``on_next``
+    looks at it right after ``subscribe`` returns (see ``subscribe_inner``).
+    """
+
+    __slots__ = ("parent", "id", "upstream", "cancelled", "queue", "done", "fusion_mode",
+                 "produced", "pending")
 
     def __init__(self, parent: MergeSubscriber[T, R], id_: int) -> None:
         self.parent = parent
@@ -516,13 +756,11 @@ class InnerSubscriber(FlowableSubscriber[R], Generic[T, R]):
         # set once; ``cancelled`` may come first from another thread (see dispose)
         self.upstream: Subscription | None = None
         self.cancelled = False
-        bs = parent.buffer_size
-        self.buffer_size = bs
-        self.limit = bs - (bs >> 2)  # ask for more once 75% of a batch was consumed
         self.queue: Any = None
         self.done = False
         self.fusion_mode = NONE
         self.produced = 0  # consumed since the last request (drain only)
+        self.pending = True
 
     def on_subscribe(self, s: Subscription) -> None:
         if self.upstream is not None:  # §2.5
@@ -533,19 +771,22 @@ class InnerSubscriber(FlowableSubscriber[R], Generic[T, R]):
         if self.cancelled:  # dispose ran before it saw the subscription: cancel it here
             s.cancel()
             return
-        if isinstance(s, QueueSubscription):
-            # the drain may poll on another thread than the one the source emits on
-            m = s.request_fusion(ANY | BOUNDARY)
+        qs = _is_qs_type(type(s))
+        if qs is None:
+            qs = _is_queue_subscription(s)
+        if qs:
+            m = s.request_fusion(_INNER_FUSION)  # type: ignore[attr-defined]
             if m == SYNC:
                 self.fusion_mode = SYNC
                 self.queue = s
                 self.done = True
-                self.parent.drain()
+                if not self.pending:
+                    self.parent.drain()
                 return
             if m == ASYNC:
                 self.fusion_mode = ASYNC
                 self.queue = s
-        s.request(self.buffer_size)
+        s.request(self.parent.buffer_size)
 
     def on_next(self, item: R) -> None:
         if self.fusion_mode == ASYNC:  # the item only says "poll me"
@@ -558,13 +799,14 @@ class InnerSubscriber(FlowableSubscriber[R], Generic[T, R]):
 
     def on_complete(self) -> None:
         self.done = True
-        self.parent.drain()
+        if not self.pending:
+            self.parent.drain()
 
     def request_more(self, n: int) -> None:
-        """``n`` items of this inner went downstream (by the holder of the drain)."""
+        """``n`` items of this inner went downstream (by the holder of the token)."""
         if self.fusion_mode != SYNC:
             p = self.produced + n
-            if p >= self.limit:
+            if p >= self.parent.inner_limit:
                 self.produced = 0
                 self.upstream.request(p)  # type: ignore[union-attr]
             else:

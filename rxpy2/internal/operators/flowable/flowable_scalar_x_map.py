@@ -13,6 +13,13 @@ A source that yields at most one item needs none of the flattening machinery:
 In both cases an inner Publisher that is itself a Callable is not subscribed to at
 all: its value goes downstream through a :class:`ScalarSubscription` (``None``:
 completion).
+
+:func:`inner_kind` classifies a mapper's result for the flattening operators'
+``on_next`` (a Callable is not subscribed to; a Flowable is subscribed through
+``_subscribe``). ``isinstance`` against the ``Publisher`` ABC costs about as
+much as the rest of a scalar's trip through flat_map, so the kind is remembered
+per type: ``INNER_KINDS.get(type(p))`` is the hot path, :func:`inner_kind` the
+first time a type is seen (and for ``None`` or a non-Publisher: ``TypeError``).
 """
 
 from __future__ import annotations
@@ -27,7 +34,9 @@ from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.internal.subscriptions.scalar import ScalarSubscription
 from rxpy2.reactivestreams import Publisher, Subscriber
 
-__all__ = ["FlowableScalarXMap", "check_inner", "scalar_x_map", "try_scalar_x_map_subscribe"]
+__all__ = ["INNER_CALLABLE", "INNER_FLOWABLE", "INNER_KINDS", "INNER_PUBLISHER", "INNER_SCALAR",
+           "FlowableScalarXMap", "check_inner", "inner_kind", "scalar_x_map",
+           "try_scalar_x_map_subscribe"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -40,6 +49,37 @@ def check_inner(p: Any) -> Publisher[Any]:
     if not isinstance(p, Publisher):
         raise TypeError(f"The mapper returned {type(p).__name__}, not a Publisher")
     return p
+
+
+#: :func:`inner_kind`'s answers (ordered: ``kind >= INNER_SCALAR`` means "a Callable")
+INNER_PUBLISHER = 0  # any other Publisher: ``p.subscribe(subscriber)``
+INNER_FLOWABLE = 1  # a Flowable that is not a Callable: ``p._subscribe(subscriber)``
+INNER_SCALAR = 2  # a ScalarCallable: ``p.call()`` is a constant (None: empty), never raises
+INNER_CALLABLE = 3  # a Callable: ``p.call()`` may raise
+
+#: type -> kind of every Publisher type :func:`inner_kind` has seen (up to a bound).
+#: Only Publisher types get in (anything else raised), and all four kinds are
+#: properties of the class (the markers are plain base classes). A dict ``get`` or
+#: store is one operation under the GIL; two threads classifying the same new type
+#: store the same value.
+INNER_KINDS: dict[type, int] = {}
+_MAX_KINDS = 1024  # a program that makes classes on the fly stops caching, not growing
+
+
+def inner_kind(p: Any) -> int:
+    """The kind of a mapper's result ``p``; ``TypeError`` for ``None`` or a non-Publisher."""
+    check_inner(p)
+    if isinstance(p, ScalarCallable):
+        k = INNER_SCALAR
+    elif isinstance(p, Callable):
+        k = INNER_CALLABLE
+    elif isinstance(p, Flowable):
+        k = INNER_FLOWABLE
+    else:
+        k = INNER_PUBLISHER
+    if len(INNER_KINDS) < _MAX_KINDS:
+        INNER_KINDS[type(p)] = k
+    return k
 
 
 def _subscribe_inner(p: Publisher[R], subscriber: Subscriber[R]) -> None:
