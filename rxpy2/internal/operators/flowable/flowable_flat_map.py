@@ -645,11 +645,11 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
             inners = self.inners
             n = len(inners)
             if d and n == 0 and (svq is None or svq.is_empty()):
-                ex = self.errors.terminate()
-                if ex is None:
+                err = self.errors.terminate()
+                if err is None:
                     a.on_complete()
-                elif ex is not TERMINATED:
-                    a.on_error(ex)
+                elif err is not TERMINATED:
+                    a.on_error(err)
                 return  # keeping the token: the stream is over
 
             inner_completed = False

@@ -50,8 +50,8 @@ from rxpy2.internal.fuseable import (
 from rxpy2.internal.helpers.stage_compiler import (
     END,
     ERROR,
-    NOT_READ,
     EXHAUSTED,
+    NOT_READ,
     PAUSED,
     USER_CODE,
     compile_chain,
