@@ -24,6 +24,14 @@ from benchmarks.common import RXPY, RXPY2, add, f, p  # noqa: E402
 N = 200
 
 
+@pytest.fixture(autouse=True)
+def _no_full_collections(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runner collects garbage before each timed run; in the test process, which holds
+    the whole suite's objects, a full collection takes most of a second, and timing does
+    not matter here."""
+    monkeypatch.setattr(runner.gc, "collect", lambda generation=2: 0)
+
+
 def _expected(key: str, n: int) -> tuple[int, int]:
     if key in ("chain", "chain_batched"):
         ys = [f(x) for x in range(n) if p(f(x))]
