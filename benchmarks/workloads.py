@@ -312,30 +312,27 @@ def _rxpy_x_map_range3(op_name: str) -> Callable[[int], Checksum]:
     return run
 
 
-def flat_map_range(rxpy: bool) -> Workload:
+def _nested_range3(key: str, op_name: str, rx2: Callable[[int], Checksum],
+                   rxpy: bool) -> Workload:
+    """``range → <op>(x → range(x, 3)) → consume`` for flat_map and concat_map."""
     impls = [
         Impl("plain nested loop", PLAIN, _plain_range3),
         Impl("builtins chain.from_iterable(map)", BUILTINS, _builtins_range3),
-        Impl("rxpy2 flat_map(range(x, 3))", RXPY2, _rx2_flat_map_range3),
+        Impl(f"rxpy2 {op_name}(range(x, 3))", RXPY2, rx2),
     ]
     if rxpy:
-        impls.append(Impl("RxPY flat_map(from_iterable(range(x, x+3)))", RXPY,
-                          _rxpy_x_map_range3("flat_map"), n_div=25))
-    return Workload("flat_map_range", "range → flat_map(x → range(x, 3)) → consume", 50_000,
+        impls.append(Impl(f"RxPY {op_name}(from_iterable(range(x, x+3)))", RXPY,
+                          _rxpy_x_map_range3(op_name), n_div=25))
+    return Workload(key, f"range → {op_name}(x → range(x, 3)) → consume", 50_000,
                     "inner item", impls, ["plain nested loop"], items=lambda n: 3 * n)
+
+
+def flat_map_range(rxpy: bool) -> Workload:
+    return _nested_range3("flat_map_range", "flat_map", _rx2_flat_map_range3, rxpy)
 
 
 def concat_map(rxpy: bool) -> Workload:
-    impls = [
-        Impl("plain nested loop", PLAIN, _plain_range3),
-        Impl("builtins chain.from_iterable(map)", BUILTINS, _builtins_range3),
-        Impl("rxpy2 concat_map(range(x, 3))", RXPY2, _rx2_concat_map_range3),
-    ]
-    if rxpy:
-        impls.append(Impl("RxPY concat_map(from_iterable(range(x, x+3)))", RXPY,
-                          _rxpy_x_map_range3("concat_map"), n_div=25))
-    return Workload("concat_map", "range → concat_map(x → range(x, 3)) → consume", 50_000,
-                    "inner item", impls, ["plain nested loop"], items=lambda n: 3 * n)
+    return _nested_range3("concat_map", "concat_map", _rx2_concat_map_range3, rxpy)
 
 
 # ---------------------------------------------------------------- scan, zip
