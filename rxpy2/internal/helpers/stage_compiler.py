@@ -190,12 +190,9 @@ def _loop(kinds: tuple[str, ...], source: str, leaf: list[str], stop: list[str],
         body += [f"    if s{i} == 0:"] + [f"        {s}" for s in stop]
     body += ["    " + s for s in after]
     if source == "read_ahead":
-        body += ["    x = next(it, END)", "    if x is END:", "        " + _EXHAUST]
+        body += ["    x = next(it, END)", "    if x is END:", "        break"]
         body += ["    " + s for s in pause]
     return head + body
-
-
-_EXHAUST = "break"
 
 
 def _cancel_check(source: str) -> list[str]:
