@@ -14,12 +14,23 @@ from __future__ import annotations
 from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
-from rxpy2.internal.fuseable import BOUNDARY, NONE, ConditionalSubscriber, QueueSubscription
+from rxpy2.internal.fuseable import (
+    ASYNC,
+    BOUNDARY,
+    NONE,
+    ConditionalSubscriber,
+    QueueSubscription,
+)
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Subscriber, Subscription
 
-__all__ = ["BasicFuseableConditionalSubscriber", "BasicFuseableSubscriber"]
+__all__ = [
+    "BasicFuseableConditionalSubscriber",
+    "BasicFuseableSubscriber",
+    "FilteringConditionalSubscriber",
+    "FilteringSubscriber",
+]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -113,3 +124,73 @@ class BasicFuseableConditionalSubscriber(_FuseableBase[T, R], ConditionalSubscri
 
     def __init__(self, downstream: ConditionalSubscriber[R]) -> None:
         self._init(downstream)
+
+
+class _FilteringMixin(Generic[T]):
+    """A stage that passes each item on unchanged or drops it (``filter``, ``distinct``,
+    ``distinct_until_changed``, ``skip_while``): ``passes(item)`` decides, and may raise
+    (cancel upstream, error downstream). A dropped item is replaced with ``request(1)``
+    upstream, or answered ``False`` to a ConditionalSubscriber upstream (no round trip);
+    fused, ``poll`` skips dropped items, replenishing them in ASYNC mode. A subclass may
+    set ``passes`` as an instance attribute (``filter`` sets its predicate: no extra call).
+    """
+
+    upstream: Any
+    downstream: Any
+    qs: Any
+    done: bool
+    source_mode: int
+    fail: Any  # _FuseableBase.fail
+
+    def passes(self, item: T) -> bool:
+        raise NotImplementedError
+
+    def pass_on(self, item: T) -> bool:
+        raise NotImplementedError
+
+    def on_next(self, item: T) -> None:
+        if not self.try_on_next(item):
+            self.upstream.request(1)
+
+    def try_on_next(self, item: T) -> bool:
+        if self.done:
+            return True  # nothing more will come; ask for no replacement
+        if self.source_mode != NONE:  # ASYNC fused: the item is a "ready" signal
+            self.downstream.on_next(item)
+            return True
+        try:
+            if not self.passes(item):
+                return False
+        except Exception as e:
+            self.fail(e)
+            return True
+        return self.pass_on(item)
+
+    def poll(self) -> T | None:
+        qs = self.qs
+        passes = self.passes
+        while True:
+            v = qs.poll()
+            if v is None:
+                return None
+            if passes(v):
+                return v  # type: ignore[no-any-return]
+            if self.source_mode == ASYNC:
+                qs.request(1)
+
+
+class FilteringSubscriber(_FilteringMixin[T], BasicFuseableSubscriber[T, T],
+                          ConditionalSubscriber[T], Generic[T]):
+    """A filtering stage over a plain Subscriber."""
+
+    def pass_on(self, item: T) -> bool:
+        self.downstream.on_next(item)
+        return True
+
+
+class FilteringConditionalSubscriber(_FilteringMixin[T], BasicFuseableConditionalSubscriber[T, T],
+                                     Generic[T]):
+    """A filtering stage over a ConditionalSubscriber: an item it refuses costs no request."""
+
+    def pass_on(self, item: T) -> bool:
+        return self.downstream.try_on_next(item)  # type: ignore[no-any-return]

@@ -6,7 +6,8 @@ signal). A dropped item is replaced by ``request(1)`` upstream, or, to a
 conditional upstream, answered with ``try_on_next(item) -> False``; to a
 conditional downstream the items go by ``try_on_next`` too. A key
 function that raises, or returns ``None`` (``TypeError``), cancels the upstream
-and signals the error. Fuses by dropping seen keys in ``poll``.
+and signals the error. Fuses by dropping seen keys in ``poll``. The stage is a
+``FilteringSubscriber`` (internal/subscribers/basic_fuseable.py) whose test is the key check.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import ASYNC, NONE, ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.fuseable import NONE, ConditionalSubscriber, HasUpstreamPublisher
 from rxpy2.internal.subscribers.basic_fuseable import (
-    BasicFuseableConditionalSubscriber,
-    BasicFuseableSubscriber,
+    FilteringConditionalSubscriber,
+    FilteringSubscriber,
 )
 from rxpy2.reactivestreams import Publisher, Subscriber
 
@@ -46,12 +47,10 @@ class FlowableDistinct(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
 
 
 class _DistinctMixin(Generic[T]):
-    """The seen-keys state, the key test, the terminal clean-up and ``poll``."""
+    """The seen-keys state, the key test (``passes``) and the terminal clean-up."""
 
     key: Callable[[T], Any] | None
     seen: set[Any]
-    qs: Any
-    upstream: Any
     done: bool
     source_mode: int
 
@@ -59,7 +58,7 @@ class _DistinctMixin(Generic[T]):
         self.key = key
         self.seen = set()
 
-    def first_seen(self, item: T) -> bool:
+    def passes(self, item: T) -> bool:
         """True if ``item``'s key is new (and records it); may raise (the key function)."""
         key = self.key
         k = item if key is None else key(item)
@@ -70,10 +69,6 @@ class _DistinctMixin(Generic[T]):
             return False
         seen.add(k)
         return True
-
-    def on_next(self, item: T) -> None:
-        if not self.try_on_next(item):  # type: ignore[attr-defined]
-            self.upstream.request(1)
 
     # fused, the consumer still polls (and the keys still count) after the terminal signal
     def on_error(self, error: BaseException) -> None:
@@ -86,64 +81,22 @@ class _DistinctMixin(Generic[T]):
             self.seen.clear()
         super().on_complete()  # type: ignore[misc]
 
-    def poll(self) -> T | None:
-        qs = self.qs
-        first_seen = self.first_seen
-        while True:
-            v = qs.poll()
-            if v is None:
-                return None
-            if first_seen(v):
-                return v  # type: ignore[no-any-return]
-            if self.source_mode == ASYNC:
-                qs.request(1)
-
     def clear(self) -> None:
         self.seen.clear()
         super().clear()  # type: ignore[misc]
 
 
-class DistinctSubscriber(_DistinctMixin[T], BasicFuseableSubscriber[T, T],
-                         ConditionalSubscriber[T], Generic[T]):
+class DistinctSubscriber(_DistinctMixin[T], FilteringSubscriber[T], Generic[T]):
     def __init__(self, downstream: Subscriber[T], key: Callable[[T], Any] | None) -> None:
-        BasicFuseableSubscriber.__init__(self, downstream)
+        FilteringSubscriber.__init__(self, downstream)
         self._init_state(key)
 
-    def try_on_next(self, item: T) -> bool:
-        if self.done:
-            return True  # nothing more will come; ask for no replacement
-        if self.source_mode != NONE:  # ASYNC fused: a "ready" signal
-            self.downstream.on_next(item)
-            return True
-        try:
-            if not self.first_seen(item):
-                return False
-        except Exception as e:
-            self.fail(e)
-            return True
-        self.downstream.on_next(item)
-        return True
 
-
-class DistinctConditionalSubscriber(_DistinctMixin[T], BasicFuseableConditionalSubscriber[T, T],
+class DistinctConditionalSubscriber(_DistinctMixin[T], FilteringConditionalSubscriber[T],
                                     Generic[T]):
     """Over a ConditionalSubscriber: an item it drops costs no request either."""
 
     def __init__(self, downstream: ConditionalSubscriber[T],
                  key: Callable[[T], Any] | None) -> None:
-        BasicFuseableConditionalSubscriber.__init__(self, downstream)
+        FilteringConditionalSubscriber.__init__(self, downstream)
         self._init_state(key)
-
-    def try_on_next(self, item: T) -> bool:
-        if self.done:
-            return True
-        if self.source_mode != NONE:
-            self.downstream.on_next(item)
-            return True
-        try:
-            if not self.first_seen(item):
-                return False
-        except Exception as e:
-            self.fail(e)
-            return True
-        return self.downstream.try_on_next(item)  # type: ignore[no-any-return]

@@ -5,7 +5,8 @@ equal by ``==`` unless a ``comparer(previous, current)`` is given. A dropped
 item is replaced by ``request(1)`` upstream, or, to a conditional upstream,
 answered with ``try_on_next(item) -> False``. A raising key function or
 comparer, or a key function returning ``None`` (``TypeError``), cancels the
-upstream and signals the error. Fuses by dropping in ``poll``.
+upstream and signals the error. Fuses by dropping in ``poll``. The stage is a
+``FilteringSubscriber`` (internal/subscribers/basic_fuseable.py) whose test compares keys.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import NONE, SYNC, ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.fuseable import ConditionalSubscriber, HasUpstreamPublisher
 from rxpy2.internal.subscribers.basic_fuseable import (
-    BasicFuseableConditionalSubscriber,
-    BasicFuseableSubscriber,
+    FilteringConditionalSubscriber,
+    FilteringSubscriber,
 )
 from rxpy2.reactivestreams import Publisher, Subscriber
 
@@ -51,7 +52,7 @@ class FlowableDistinctUntilChanged(Flowable[T], HasUpstreamPublisher[T], Generic
 
 
 class _DistinctUntilChangedMixin(Generic[T]):
-    """The shared state and test: ``changed(item)`` says whether ``item`` is to be emitted."""
+    """The shared state and test: ``passes(item)`` says whether ``item`` is to be emitted."""
 
     key: KeyFn
     comparer: Comparer
@@ -64,8 +65,8 @@ class _DistinctUntilChangedMixin(Generic[T]):
         self.last = None
         self.has_last = False
 
-    def changed(self, item: T) -> bool:
-        """May raise (the user's key function or comparer)."""
+    def passes(self, item: T) -> bool:
+        """True when the key changed (the item goes on); may raise (the user's key function or comparer)."""
         key = self.key
         k = item if key is None else key(item)
         if k is None:
@@ -79,68 +80,18 @@ class _DistinctUntilChangedMixin(Generic[T]):
         self.last = k
         return not equal
 
-    def poll(self) -> T | None:
-        qs = self.qs  # type: ignore[attr-defined]
-        changed = self.changed
-        while True:
-            v = qs.poll()
-            if v is None:
-                return None
-            if changed(v):
-                return v
-            if self.source_mode != SYNC:  # type: ignore[attr-defined]
-                qs.request(1)
 
-
-class DistinctUntilChangedSubscriber(_DistinctUntilChangedMixin[T],
-                                     BasicFuseableSubscriber[T, T],
-                                     ConditionalSubscriber[T], Generic[T]):
+class DistinctUntilChangedSubscriber(_DistinctUntilChangedMixin[T], FilteringSubscriber[T],
+                                     Generic[T]):
     def __init__(self, downstream: Subscriber[T], key: KeyFn, comparer: Comparer) -> None:
-        BasicFuseableSubscriber.__init__(self, downstream)
+        FilteringSubscriber.__init__(self, downstream)
         self._init_state(key, comparer)
-
-    def on_next(self, item: T) -> None:
-        if not self.try_on_next(item):
-            self.upstream.request(1)  # type: ignore[union-attr]
-
-    def try_on_next(self, item: T) -> bool:
-        if self.done:
-            return True  # nothing more will come; ask for no replacement
-        if self.source_mode != NONE:  # ASYNC fused: a "ready" signal
-            self.downstream.on_next(item)
-            return True
-        try:
-            if not self.changed(item):
-                return False
-        except Exception as e:
-            self.fail(e)
-            return True
-        self.downstream.on_next(item)
-        return True
 
 
 class DistinctUntilChangedConditionalSubscriber(_DistinctUntilChangedMixin[T],
-                                                BasicFuseableConditionalSubscriber[T, T],
+                                                FilteringConditionalSubscriber[T],
                                                 Generic[T]):
     def __init__(self, downstream: ConditionalSubscriber[T], key: KeyFn,
                  comparer: Comparer) -> None:
-        BasicFuseableConditionalSubscriber.__init__(self, downstream)
+        FilteringConditionalSubscriber.__init__(self, downstream)
         self._init_state(key, comparer)
-
-    def on_next(self, item: T) -> None:
-        if not self.try_on_next(item):
-            self.upstream.request(1)  # type: ignore[union-attr]
-
-    def try_on_next(self, item: T) -> bool:
-        if self.done:
-            return True
-        if self.source_mode != NONE:
-            self.downstream.on_next(item)
-            return True
-        try:
-            if not self.changed(item):
-                return False
-        except Exception as e:
-            self.fail(e)
-            return True
-        return self.downstream.try_on_next(item)
