@@ -198,7 +198,32 @@ class BlockingIteratorSubscriber(FlowableSubscriber[T], Generic[T]):
         return self.upstream.get() is CANCELLED
 
 
-class BlockingFlowableIterator(Iterator[T], Generic[T]):
+class _ClosingIterator(Iterator[T], Generic[T]):
+    """An iterator whose ``close()`` cancels its upstream: also on leaving a ``with``
+    block and when it is garbage-collected unfinished."""
+
+    __slots__ = ()
+
+    def __iter__(self) -> Iterator[T]:
+        return self
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Iterator[T]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # pragma: no cover - interpreter shutdown
+            pass
+
+
+class BlockingFlowableIterator(_ClosingIterator[T], Generic[T]):
     """The consumer side. ``close()`` (also ``with``, ``__del__``) cancels the upstream."""
 
     __slots__ = ("_sub", "_limit", "_produced", "__weakref__")
@@ -208,9 +233,6 @@ class BlockingFlowableIterator(Iterator[T], Generic[T]):
         n = sub.batch_size
         self._limit = n - (n >> 2)
         self._produced = 0
-
-    def __iter__(self) -> BlockingFlowableIterator[T]:
-        return self
 
     def __next__(self) -> T:
         sub = self._sub
@@ -252,18 +274,6 @@ class BlockingFlowableIterator(Iterator[T], Generic[T]):
             sub.cancel()
             sub.queue.clear()
 
-    def __enter__(self) -> BlockingFlowableIterator[T]:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:  # pragma: no cover - interpreter shutdown
-            pass
-
 
 def _raise(error: BaseException) -> NoReturn:
     """Raise the stream's error from ``next()``; a StopIteration would end the iteration
@@ -277,7 +287,7 @@ def _ended() -> None:
     return None
 
 
-class SyncFusedIterator(Iterator[T], Generic[T]):
+class SyncFusedIterator(_ClosingIterator[T], Generic[T]):
     """Iterates a SYNC-fused upstream by polling it: ``next()`` is one ``poll()``.
 
     ``poll()`` returning None is the end; ``poll()`` raising cancels the upstream,
@@ -289,9 +299,6 @@ class SyncFusedIterator(Iterator[T], Generic[T]):
     def __init__(self, qs: QueueSubscription[T]) -> None:
         self._qs: QueueSubscription[T] | None = qs
         self._poll: Callable[[], T | None] = qs.poll
-
-    def __iter__(self) -> SyncFusedIterator[T]:
-        return self
 
     def __next__(self) -> T:
         try:
@@ -313,18 +320,6 @@ class SyncFusedIterator(Iterator[T], Generic[T]):
             self._poll = _ended
             qs.cancel()
             qs.clear()
-
-    def __enter__(self) -> SyncFusedIterator[T]:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:  # pragma: no cover - interpreter shutdown
-            pass
 
 
 def blocking_subscribe(source: Flowable[T], on_next: Callable[[T], Any] | None,
