@@ -23,8 +23,8 @@ from rxpy2.internal.helpers.stage_compiler import DROP, compile_step
 from rxpy2.internal.operators.flowable.flowable_filter import FlowableFilter
 from rxpy2.internal.operators.flowable.flowable_map import FlowableMap
 from rxpy2.internal.subscribers.basic_fuseable import (
-    BasicFuseableConditionalSubscriber,
-    BasicFuseableSubscriber,
+    FilteringConditionalSubscriber,
+    FilteringSubscriber,
 )
 from rxpy2.reactivestreams import Publisher, Subscriber
 
@@ -73,12 +73,32 @@ class FlowableMapFilter(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
             self.source.subscribe(MapFilterSubscriber(subscriber, self.step))
 
 
-class _StepPoll:
-    """``poll`` shared by both subscribers: the stages applied to the upstream's items."""
+class _StepMixin:
+    """The stages in ``try_on_next`` and ``poll`` (``FilteringSubscriber``'s, with a step that
+    transforms the item as well as dropping it); ``on_next`` and ``pass_on`` come from it."""
 
     qs: Any
     step: Callable[[Any], Any]
     source_mode: int
+    done: bool
+    downstream: Any
+    fail: Any
+    pass_on: Any
+
+    def try_on_next(self, item: Any) -> bool:
+        if self.done:
+            return True  # nothing more will come; don't ask for a replacement
+        if self.source_mode != NONE:  # ASYNC fused: the item is a "ready" signal
+            self.downstream.on_next(item)
+            return True
+        try:
+            v = self.step(item)
+        except Exception as e:
+            self.fail(e)
+            return True
+        if v is DROP:
+            return False
+        return self.pass_on(v)  # type: ignore[no-any-return]
 
     def poll(self) -> Any:
         qs = self.qs
@@ -94,54 +114,14 @@ class _StepPoll:
                 qs.request(1)  # a dropped item is replaced, as on the non-fused path
 
 
-class MapFilterSubscriber(_StepPoll, BasicFuseableSubscriber[T, R], ConditionalSubscriber[T],
-                          Generic[T, R]):
+class MapFilterSubscriber(_StepMixin, FilteringSubscriber[T], Generic[T, R]):
     def __init__(self, downstream: Subscriber[R], step: Callable[[T], Any]) -> None:
-        super().__init__(downstream)
+        super().__init__(downstream)  # type: ignore[arg-type]
         self.step = step
 
-    def on_next(self, item: T) -> None:
-        if not self.try_on_next(item):
-            self.upstream.request(1)  # type: ignore[union-attr]
 
-    def try_on_next(self, item: T) -> bool:
-        if self.done:
-            return True  # nothing more will come; don't ask for a replacement
-        if self.source_mode != NONE:  # ASYNC fused: the item is a "ready" signal
-            self.downstream.on_next(None)  # type: ignore[arg-type]
-            return True
-        try:
-            v = self.step(item)
-        except Exception as e:
-            self.fail(e)
-            return True
-        if v is DROP:
-            return False
-        self.downstream.on_next(v)
-        return True
-
-
-class MapFilterConditionalSubscriber(_StepPoll, BasicFuseableConditionalSubscriber[T, R],
+class MapFilterConditionalSubscriber(_StepMixin, FilteringConditionalSubscriber[T],
                                      Generic[T, R]):
     def __init__(self, downstream: ConditionalSubscriber[R], step: Callable[[T], Any]) -> None:
-        super().__init__(downstream)
+        super().__init__(downstream)  # type: ignore[arg-type]
         self.step = step
-
-    def on_next(self, item: T) -> None:
-        if not self.try_on_next(item):
-            self.upstream.request(1)  # type: ignore[union-attr]
-
-    def try_on_next(self, item: T) -> bool:
-        if self.done:
-            return True
-        if self.source_mode != NONE:
-            self.downstream.on_next(None)
-            return True
-        try:
-            v = self.step(item)
-        except Exception as e:
-            self.fail(e)
-            return True
-        if v is DROP:
-            return False
-        return self.downstream.try_on_next(v)
