@@ -1,0 +1,33 @@
+"""Spark sources and sinks for rxpy2 (the ``spark`` extra: ``pip install rxpy2[spark]``).
+
+* :func:`from_dataframe` / :func:`from_rdd`: a Flowable that runs one Spark job per
+  partition, only when downstream demand reaches that partition, with at most
+  ``prefetch_partitions`` partitions beyond demand; ``cancel()`` cancels the
+  subscription's jobs.
+* ``map``/``filter``/``flat_map_iterable``/``map_partitions`` applied directly to such a
+  source fuse into the Spark plan and run on the executors; :meth:`SparkFlowable.explain`
+  (and :func:`explain` for a whole chain) shows what runs where.
+* :func:`to_parquet` / :func:`to_table`: backpressured sinks that write in batches through
+  Spark and ask for the next batch only when the previous write finished.
+
+The master comes from the caller's SparkSession: nothing here assumes local mode.
+"""
+
+from __future__ import annotations
+
+from rxpy2.spark.errors import SparkJobError
+from rxpy2.spark.explain import explain
+from rxpy2.spark.sink import WriteSummary, to_parquet, to_table, write_batches
+from rxpy2.spark.source import SparkFlowable, from_dataframe, from_rdd
+
+__all__ = [
+    "SparkFlowable",
+    "SparkJobError",
+    "WriteSummary",
+    "explain",
+    "from_dataframe",
+    "from_rdd",
+    "to_parquet",
+    "to_table",
+    "write_batches",
+]
