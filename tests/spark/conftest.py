@@ -15,7 +15,7 @@ pyspark = pytest.importorskip("pyspark", reason="the spark extra (pyspark) is no
 
 
 @pytest.fixture(scope="session")
-def spark():
+def spark(tmp_path_factory):
     if shutil.which("java") is None:
         pytest.skip("no java on PATH (tools/test installs it)")
     from pyspark.sql import SparkSession
@@ -25,6 +25,7 @@ def spark():
                .config("spark.ui.showConsoleProgress", "false")
                .config("spark.sql.shuffle.partitions", "4")
                .config("spark.driver.memory", "1g")
+               .config("spark.sql.warehouse.dir", str(tmp_path_factory.mktemp("warehouse")))
                .getOrCreate())
     session.sparkContext.setLogLevel("OFF")
     yield session
