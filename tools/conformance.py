@@ -8,6 +8,10 @@ writes ``docs/conformance.md``. Exits 1 on any failure.
 
     tools/conformance                      # everything, writes docs/conformance.md
     tools/conformance -k create --no-write # only the cases whose name contains "create"
+    tools/conformance --no-spark           # without the Spark sources (no SparkSession)
+
+The Spark sources' verifications (``tests/spark/test_tck_spark.py``) run on a local[2]
+SparkSession started here when pyspark and java are available.
 """
 
 from __future__ import annotations
@@ -46,8 +50,8 @@ class CaseResult:
         return sum(r.outcome == outcome for r in self.results)
 
 
-def run_case(case: Case) -> CaseResult:
-    cls = verification_class(case)
+def run_case(case: Case, cls: type | None = None) -> CaseResult:
+    cls = cls or verification_class(case)
     errors: list[BaseException] = []
     lock = threading.Lock()
 
@@ -177,12 +181,56 @@ def write_doc(rows: list[CaseResult], seconds: float) -> None:
     DOC.write_text("\n".join(lines), encoding="utf-8")
 
 
+def spark_verifications() -> list[tuple[Case, type]]:
+    """The Spark sources' verifications of ``tests/spark/test_tck_spark.py``, on a local[2]
+    SparkSession started here; none when pyspark or java is missing (said on stderr)."""
+    import shutil
+
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError:
+        print("(pyspark is not installed: the Spark sources are left out)", file=sys.stderr)
+        return []
+    if shutil.which("java") is None:
+        print("(no java on PATH: the Spark sources are left out)", file=sys.stderr)
+        return []
+    sys.path.insert(0, str(ROOT / "tests" / "spark"))
+    import test_tck_spark as spark_tck
+
+    spark = (SparkSession.builder.master("local[2]").appName("rxpy2-conformance")
+             .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+             .getOrCreate())
+    spark.sparkContext.setLogLevel("OFF")
+    spark_tck._session["spark"] = spark
+    notes = {
+        "TestTckFromDataframe": "`from_dataframe(spark.range(n, numPartitions=3))` on a local[2] "
+                                "SparkSession (20 s timeout: every rule runs Spark jobs).",
+        "TestTckFromRddFused": "`from_rdd(sc.parallelize(range(n), 3)).map(inc)`, the map fused into "
+                               "Spark; the stochastic §1.3 rule runs on the DataFrame case only.",
+    }
+    failed = lambda: None  # noqa: E731 - the classes make their own failed Publisher
+    case_names = {"TestTckFromDataframe": "spark_from_dataframe",
+                  "TestTckFromRddFused": "spark_from_rdd_fused"}
+    return [(Case(case_names[name], lambda n: None, max_elements=1000, failed=failed,
+                  notes=text), getattr(spark_tck, name))
+            for name, text in notes.items()]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-k", dest="pattern", help="only the cases whose name contains this")
     parser.add_argument("--no-write", action="store_true", help=f"do not write {DOC.relative_to(ROOT)}")
+    parser.add_argument("--no-spark", action="store_true",
+                        help="leave out the Spark sources (they start a local[2] SparkSession)")
     args = parser.parse_args(argv)
     cases = [c for c in CASES if not args.pattern or args.pattern in c.name]
+    classes: dict[str, type] = {}
+    if not args.no_spark:
+        spark_cases = spark_verifications()
+        for case, cls in spark_cases:
+            if not args.pattern or args.pattern in case.name:
+                cases.append(case)
+                classes[case.name] = cls
     if not cases:
         print(f"no case matches {args.pattern!r}", file=sys.stderr)
         return 2
@@ -191,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     width = max(len(c.name) for c in cases)
     print(f"{'publisher':<{width}}  passed  failed  skipped")
     for case in cases:
-        row = run_case(case)
+        row = run_case(case, classes.get(case.name))
         rows.append(row)
         flag = "  FAILED" if row.count("failed") else ""
         print(f"{case.name:<{width}}  {row.count('passed'):6}  {row.count('failed'):6}  "

@@ -585,7 +585,7 @@ class PartitionSubscription(Subscription, Generic[T]):
     def _launch(self, outstanding: int) -> None:
         """Start jobs while demand is unmet and fewer than ``1 + prefetch`` are held."""
         n = self.n
-        while (outstanding > 0 and self.launched < n
+        while (outstanding > 0 and self.launched < n and not self.cancelled
                and self.launched - self.index < self.max_held):
             pool = self.pool
             if pool is None:
