@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 
 class SparkJobError(RuntimeError):
     """A Spark job of an rxpy2 source or sink failed.
@@ -18,15 +20,21 @@ class SparkJobError(RuntimeError):
         self.job_group = job_group
 
 
+_EXCEPTION_LINE = re.compile(r"^(?:Caused by: |: )?((?:[\w$]+\.)*[\w$]*(?:Error|Exception)\b.*)$")
+
+
 def describe(error: BaseException) -> str:
-    """The most telling line of a Spark error: the Python exception of an executor's
-    traceback when there is one, else the first line of the message."""
+    """The most telling line of a Spark error: the innermost ``SomeError: message`` line
+    (the Python exception at the end of an executor's traceback, or the deepest Java
+    ``Caused by:``), else the first line of the message."""
     text = str(error).strip()
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     if not lines:
         return type(error).__name__
-    for ln in reversed(lines):  # "ValueError: bad row" at the end of a Python traceback
-        head = ln.split(":", 1)[0]
-        if head.endswith(("Error", "Exception")) and " " not in head and not ln.startswith("at "):
-            return ln
+    for ln in reversed(lines):
+        if ln.startswith("at ") or ln.startswith("..."):
+            continue  # a Java stack frame
+        m = _EXCEPTION_LINE.match(ln)
+        if m:
+            return m.group(1)
     return lines[0]

@@ -52,6 +52,7 @@ R = TypeVar("R")
 ROW_FORMATS = ("row", "dict", "tuple")
 EMITS = ("rows", "partitions", "arrow")
 _CHUNK = 1024  # items per batch when a serializer does not batch by itself
+_NO_ITEMS: list[Any] = []
 
 
 def _require_int(value: Any, name: str, minimum: int) -> None:
@@ -514,9 +515,12 @@ class PartitionSubscription(Subscription, Generic[T]):
         self.index = 0  # the partition being emitted (drain loop only)
         self.emitted = 0
         self.current: _PartitionReader | None = None
-        self.batch: list[Any] = []
+        self.batch: list[Any] = _NO_ITEMS
         self.pos = 0
         self.pool: ThreadPoolExecutor | None = None
+        self.emitter: ThreadPoolExecutor | None = None
+        self.emitter_lock = threading.Lock()
+        self.thread_prefix = f"rxpy2-spark-{next(_thread_ids)}"
         # jobs launched and not yet returned (also read by tests and tools to wait for them)
         self.active_jobs = AtomicInteger()
 
@@ -558,7 +562,7 @@ class PartitionSubscription(Subscription, Generic[T]):
                                 partition=index, job_group=self.job_group)
             err.__cause__ = e
             self.ready[index] = _JobFailure(err)  # signalled in partition order
-            self.drain()
+            self._drain_on_emitter()
             return
         self.ready[index] = reader
         if self.done:  # the drain loop ended meanwhile: whoever pops the reader closes it
@@ -566,7 +570,26 @@ class PartitionSubscription(Subscription, Generic[T]):
             if leftover is not None:
                 leftover.close()
             return
-        self.drain()
+        self._drain_on_emitter()
+
+    def _drain_on_emitter(self) -> None:
+        """A finished job hands the drain to the subscription's one emitter thread instead
+        of running it here: reading and unpickling batches on one thread, not on each job
+        thread, keeps the driver's memory where a single reader's is (every thread that
+        allocates large buffers keeps a malloc arena of its own)."""
+        emitter = self.emitter
+        if emitter is None:
+            with self.emitter_lock:
+                emitter = self.emitter
+                if emitter is None:
+                    if self.done:
+                        return
+                    emitter = self.emitter = ThreadPoolExecutor(
+                        max_workers=1, thread_name_prefix=f"{self.thread_prefix}-emit")
+        try:
+            emitter.submit(self.drain)
+        except RuntimeError:  # shut down: the subscription ended meanwhile
+            pass
 
     def _cancel_jobs(self) -> None:
         try:
@@ -590,8 +613,7 @@ class PartitionSubscription(Subscription, Generic[T]):
             pool = self.pool
             if pool is None:
                 pool = self.pool = ThreadPoolExecutor(
-                    max_workers=self.max_held,
-                    thread_name_prefix=f"rxpy2-spark-{next(_thread_ids)}")
+                    max_workers=self.max_held, thread_name_prefix=f"{self.thread_prefix}-job")
             self.active_jobs.increment_and_get()
             try:
                 pool.submit(self._job, self.launched)
@@ -629,6 +651,9 @@ class PartitionSubscription(Subscription, Generic[T]):
                             self._fail(got.error)
                             return
                         reader = self.current = got
+                    # the spent batch goes before the next is read: one batch in memory
+                    batch = self.batch = _NO_ITEMS
+                    pos = 0
                     try:
                         nb = reader.next_batch()
                     except Exception as ex:
@@ -647,7 +672,7 @@ class PartitionSubscription(Subscription, Generic[T]):
                         self._launch(r - e)
                         continue
                     batch = nb
-                    pos = 0
+                    nb = None  # only `batch` may hold it, or two batches live at the next read
                     continue
                 if e == r:
                     break
@@ -676,11 +701,15 @@ class PartitionSubscription(Subscription, Generic[T]):
         while self.ready:
             _, reader = self.ready.popitem()
             reader.close()
-        self.batch = []
+        self.batch = _NO_ITEMS
         pool, self.pool = self.pool, None
         if pool is not None:
             # queued jobs still run _job, which sees the end and returns at once
             pool.shutdown(wait=False)
+        with self.emitter_lock:
+            emitter, self.emitter = self.emitter, None
+        if emitter is not None:
+            emitter.shutdown(wait=False)
 
     def _clear(self) -> None:
         if not self.done:
