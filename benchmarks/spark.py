@@ -1,0 +1,1009 @@
+"""Spark benchmarks (issue 7): ``python -m benchmarks.spark`` or ``python -m benchmarks --spark``.
+
+Every way PySpark offers to bring a DataFrame's rows to the driver, next to
+``rxpy2.spark.from_dataframe``, on the same data in one run: a DataFrame of
+``--rows`` rows in ``--partitions`` partitions (``spark.range`` plus three
+computed columns, one a string), cached and counted first, so that every method
+reads the same materialized data (``--no-cache``: recomputed deterministically
+by each job instead).
+
+* Throughput: one SparkSession in this process; after one untimed warm-up run
+  of each method over smaller data of the same shape (``--warmup-rows``), each
+  method runs ``--runs`` times, round-robin, starting one further in each
+  round, so drift in the machine's load hits all alike. A figure is the median
+  of a method's runs; ratios are taken between medians of this run. Every
+  method hands each row to the same consumer (it counts the rows and adds up
+  their ``id``), except the Arrow ones, which count a table's rows and sum its
+  ``id`` column with ``pyarrow.compute``; every run's (count, sum) is checked.
+* Heavy map: a deterministic pure-Python busy loop per row, calibrated here to
+  ``--heavy-us`` microseconds, applied to a smaller DataFrame (``--heavy-rows``)
+  fused into Spark (``from_dataframe(df).map(f)``: runs on the executors) and on
+  the driver (``from_dataframe(df).on_driver().map(f)``), interleaved as above.
+* Driver memory: each method in a fresh process (``--child METHOD ROWS``) with
+  the same session settings and the same (deterministic) data, not cached there:
+  the cache lives in the JVM, it would not change the Python driver's figure and
+  building it costs each child seconds. The peak RSS (``VmHWM``) of the Python
+  driver after the method and before it (session started, rxpy2 and pyarrow
+  imported in every child alike), and the ``VmHWM`` of the JVM child process,
+  all read from ``/proc``. toLocalIterator and from_dataframe also run at the
+  two ``--memory-sizes``, to show whether memory grows with the rows.
+
+The markdown section goes into ``docs/performance.md`` between
+``<!-- spark-bench:start -->`` and ``<!-- spark-bench:end -->`` (appended with
+the markers when absent); a partial run (``--only``, or sizes other than the
+defaults) writes only when ``--output`` is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from benchmarks.report import machine_info
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_OUTPUT = ROOT / "docs" / "performance.md"
+BEGIN = "<!-- spark-bench:start -->"
+END = "<!-- spark-bench:end -->"
+
+ROWS = 2_000_000
+PARTITIONS = 8
+MASTER = "local[2]"
+DRIVER_MEMORY = "2g"
+RUNS = 3
+WARMUP_ROWS = 100_000
+MEMORY_SIZES = (1_000_000, 4_000_000)
+HEAVY_ROWS = 400_000
+HEAVY_US = 20.0
+PARTS = ("rows", "heavy", "memory")
+#: How long one method's run may take before it counts as hung (seconds).
+RUN_TIMEOUT = 1800.0
+#: Peak RSS may grow by at most this much from the small to the large size to count as flat.
+#: Holding a whole partition (125k rows at 1M, 500k at 4M) would add tens of MiB.
+FLAT_MIB = 4.0
+#: Two driver peaks closer than this are equal: the spread of one method's peak RSS over
+#: repeated fresh processes here (toLocalIterator at 1M rows: 124.8–125.9 MiB in five runs).
+RSS_NOISE_MIB = 1.0
+
+#: Targets of issue 7.
+TARGET_ROWS = 0.9  # from_dataframe rows/s ≥ 0.9× toLocalIterator()
+TARGET_ARROW = 5.0  # the Arrow batch variant ≥ 5× toLocalIterator()
+TARGET_HEAVY = 1.8  # a heavy map fused into Spark ≥ 1.8× the same map on the driver
+
+Checksum = tuple[int, int]
+
+
+# ---------------------------------------------------------------------------- data and session
+
+
+def start_session(master: str, driver_memory: str) -> Any:
+    """The benchmark's SparkSession (one per process): UI and progress bars off, logs quiet."""
+    from pyspark.sql import SparkSession
+
+    spark = (SparkSession.builder.master(master).appName("rxpy2-bench-spark")
+             .config("spark.ui.enabled", "false")
+             .config("spark.ui.showConsoleProgress", "false")
+             .config("spark.driver.memory", driver_memory)
+             .config("spark.sql.shuffle.partitions", "8")
+             .getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def build_dataframe(spark: Any, rows: int, partitions: int, cache: bool) -> Any:
+    """``rows`` rows in ``partitions`` partitions: ``id`` (0..rows-1), two numbers and a string.
+
+    With ``cache`` the DataFrame is cached and counted, so every later job reads the same
+    in-memory data; without, each job recomputes it (deterministic)."""
+    df = spark.range(0, rows, 1, partitions).selectExpr(
+        "id",
+        "id * 3 + 1 AS amount",
+        "CAST(id % 997 AS DOUBLE) / 8.0 AS price",
+        "concat('order-', lpad(CAST(id AS STRING), 10, '0')) AS label")
+    if cache:
+        df = df.cache()
+        if df.count() != rows:
+            raise AssertionError("the cached DataFrame does not hold every row")
+    return df
+
+
+def expected_checksum(rows: int) -> Checksum:
+    return rows, rows * (rows - 1) // 2
+
+
+def make_row_sink() -> tuple[Callable[[Any], None], Callable[[], Checksum]]:
+    """The consumer of every row method: counts the rows and adds up ``row[0]`` (``id``)."""
+    count = 0
+    total = 0
+
+    def consume(row: Any) -> None:
+        nonlocal count, total
+        count += 1
+        total += row[0]
+
+    return consume, lambda: (count, total)
+
+
+def make_value_sink() -> tuple[Callable[[int], None], Callable[[], Checksum]]:
+    """The consumer of the heavy map: counts the values and adds them up."""
+    count = 0
+    total = 0
+
+    def consume(x: int) -> None:
+        nonlocal count, total
+        count += 1
+        total += x
+
+    return consume, lambda: (count, total)
+
+
+def make_heavy(iterations: int) -> Callable[[Any], int]:
+    """A deterministic pure-Python busy loop over ``row[0]``; a closure, so cloudpickle ships
+    it by value (the executors' Python workers need not import ``benchmarks``)."""
+
+    def heavy(row: Any) -> int:
+        x = row[0]
+        for _ in range(iterations):
+            x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        return x + 1  # never None, never 0
+
+    return heavy
+
+
+def calibrate_heavy(target_us: float, probes: int = 2000) -> tuple[int, float]:
+    """Iterations of :func:`make_heavy`'s loop for ``target_us`` µs per call, and the µs per
+    call measured with them (best of 5 on this thread)."""
+    rows = [(i,) for i in range(probes)]
+
+    def per_call(iterations: int) -> float:
+        fn = make_heavy(iterations)
+        best = float("inf")
+        for _ in range(5):
+            t0 = time.perf_counter()
+            for r in rows:
+                fn(r)
+            best = min(best, (time.perf_counter() - t0) / probes)
+        return best * 1e6
+
+    base = 200
+    iterations = max(1, round(base * target_us / per_call(base)))
+    return iterations, per_call(iterations)
+
+
+# ---------------------------------------------------------------------------- the methods
+
+
+@dataclass
+class Context:
+    spark: Any
+    df: Any
+    rows: int
+    partitions: int
+    heavy: Callable[[Any], int] | None = None
+
+
+@dataclass
+class Method:
+    key: str
+    label: str
+    kind: str  # "pyspark" or "rxpy2"
+    run: Callable[[Context], Checksum]
+
+
+def _wait(done: threading.Event, errors: list[BaseException], what: str) -> None:
+    if not done.wait(RUN_TIMEOUT):
+        raise TimeoutError(f"{what}: not finished after {RUN_TIMEOUT:.0f} s")
+    if errors:
+        raise errors[0]
+
+
+def _subscribe_rows(flowable: Any, consume: Callable[[Any], None], what: str) -> None:
+    done = threading.Event()
+    errors: list[BaseException] = []
+
+    def on_error(e: BaseException) -> None:
+        errors.append(e)
+        done.set()
+
+    flowable.subscribe(consume, on_error, done.set)
+    _wait(done, errors, what)
+
+
+def _arrow_checksum(table: Any) -> Checksum:
+    import pyarrow.compute as pc
+
+    if not table.num_rows:
+        return 0, 0
+    return table.num_rows, pc.sum(table.column("id")).as_py()
+
+
+def m_to_local_iterator(ctx: Context) -> Checksum:
+    consume, checksum = make_row_sink()
+    for r in ctx.df.toLocalIterator():
+        consume(r)
+    return checksum()
+
+
+def m_to_local_iterator_prefetch(ctx: Context) -> Checksum:
+    consume, checksum = make_row_sink()
+    for r in ctx.df.toLocalIterator(prefetchPartitions=True):
+        consume(r)
+    return checksum()
+
+
+def m_collect(ctx: Context) -> Checksum:
+    consume, checksum = make_row_sink()
+    for r in ctx.df.collect():
+        consume(r)
+    return checksum()
+
+
+def m_run_job(ctx: Context) -> Checksum:
+    consume, checksum = make_row_sink()
+    sc = ctx.spark.sparkContext
+    rdd = ctx.df.rdd
+    for i in range(rdd.getNumPartitions()):
+        for r in sc.runJob(rdd, lambda it: list(it), [i]):
+            consume(r)
+    return checksum()
+
+
+def m_to_arrow(ctx: Context) -> Checksum:
+    return _arrow_checksum(ctx.df.toArrow())
+
+
+def m_rx_iterate(ctx: Context) -> Checksum:
+    from rxpy2.spark import from_dataframe
+
+    consume, checksum = make_row_sink()
+    for r in from_dataframe(ctx.df).blocking_iterable():
+        consume(r)
+    return checksum()
+
+
+def m_rx_subscribe(ctx: Context) -> Checksum:
+    from rxpy2.spark import from_dataframe
+
+    consume, checksum = make_row_sink()
+    _subscribe_rows(from_dataframe(ctx.df), consume, "from_dataframe")
+    return checksum()
+
+
+def m_rx_partitions(ctx: Context) -> Checksum:
+    from rxpy2.spark import from_dataframe
+
+    consume, checksum = make_row_sink()
+
+    def on_partition(rows: list[Any]) -> None:
+        for r in rows:
+            consume(r)
+
+    _subscribe_rows(from_dataframe(ctx.df, emit="partitions"), on_partition,
+                    "from_dataframe(emit='partitions')")
+    return checksum()
+
+
+def m_rx_arrow(ctx: Context) -> Checksum:
+    from rxpy2.spark import from_dataframe
+
+    count = 0
+    total = 0
+
+    def on_table(table: Any) -> None:
+        nonlocal count, total
+        c, t = _arrow_checksum(table)
+        count += c
+        total += t
+
+    _subscribe_rows(from_dataframe(ctx.df, emit="arrow"), on_table,
+                    "from_dataframe(emit='arrow')")
+    return count, total
+
+
+METHODS: dict[str, Method] = {m.key: m for m in [
+    Method("to_local_iterator", "`df.toLocalIterator()`", "pyspark", m_to_local_iterator),
+    Method("to_local_iterator_prefetch", "`df.toLocalIterator(prefetchPartitions=True)`",
+           "pyspark", m_to_local_iterator_prefetch),
+    Method("collect", "`df.collect()`", "pyspark", m_collect),
+    Method("run_job", "`sc.runJob(df.rdd, lambda it: list(it), [i])` per partition", "pyspark",
+           m_run_job),
+    Method("to_arrow", "`df.toArrow()` (rows of the table)", "pyspark", m_to_arrow),
+    Method("rx_iterate", "`for r in from_dataframe(df).blocking_iterable()`", "rxpy2",
+           m_rx_iterate),
+    Method("rx_subscribe", "`from_dataframe(df).subscribe(on_next)`", "rxpy2", m_rx_subscribe),
+    Method("rx_partitions", "`from_dataframe(df, emit=\"partitions\")` (rows of the lists)",
+           "rxpy2", m_rx_partitions),
+    Method("rx_arrow", "`from_dataframe(df, emit=\"arrow\")` (rows of the tables)", "rxpy2",
+           m_rx_arrow),
+]}
+
+#: Methods measured at the two memory sizes as well ("flat as rows grow").
+FLAT_METHODS = ("to_local_iterator", "rx_subscribe")
+
+
+def m_heavy_fused(ctx: Context) -> Checksum:
+    from rxpy2.spark import SparkFlowable, from_dataframe
+
+    assert ctx.heavy is not None
+    consume, checksum = make_value_sink()
+    flowable = from_dataframe(ctx.df).map(ctx.heavy)
+    if not isinstance(flowable, SparkFlowable):  # the map did not fuse: the figure would lie
+        raise AssertionError("from_dataframe(df).map(heavy) did not fuse into Spark")
+    _subscribe_rows(flowable, consume, "fused heavy map")
+    return checksum()
+
+
+def m_heavy_driver(ctx: Context) -> Checksum:
+    from rxpy2.spark import SparkFlowable, from_dataframe
+
+    assert ctx.heavy is not None
+    consume, checksum = make_value_sink()
+    flowable = from_dataframe(ctx.df).on_driver().map(ctx.heavy)
+    if isinstance(flowable, SparkFlowable):
+        raise AssertionError("on_driver().map(heavy) fused into Spark")
+    _subscribe_rows(flowable, consume, "driver heavy map")
+    return checksum()
+
+
+def m_heavy_spark(ctx: Context) -> Checksum:
+    assert ctx.heavy is not None
+    heavy = ctx.heavy
+
+    def count_and_sum(values: Any) -> list[Checksum]:
+        count = 0
+        total = 0
+        for x in values:
+            count += 1
+            total += x
+        return [(count, total)]
+
+    parts = ctx.df.rdd.map(heavy).mapPartitions(count_and_sum).collect()
+    return sum(c for c, _ in parts), sum(t for _, t in parts)
+
+
+HEAVY_METHODS: dict[str, Method] = {m.key: m for m in [
+    Method("heavy_fused", "`from_dataframe(df).map(f)` (fused: runs on the executors)", "rxpy2",
+           m_heavy_fused),
+    Method("heavy_driver", "`from_dataframe(df).on_driver().map(f)` (on the driver)", "rxpy2",
+           m_heavy_driver),
+    Method("heavy_spark", "Spark alone: `df.rdd.map(f)` counted and summed on the executors, "
+           "every partition at once, nothing to the driver", "pyspark", m_heavy_spark),
+]}
+
+
+# ---------------------------------------------------------------------------- timing
+
+
+@dataclass
+class Timed:
+    method: Method
+    rows: int
+    checksum: Checksum
+    samples: list[float] = field(default_factory=list)  # seconds per run
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.samples)
+
+    @property
+    def rows_per_s(self) -> float:
+        return self.rows / self.median
+
+    @property
+    def spread(self) -> float:
+        return (max(self.samples) - min(self.samples)) / self.median
+
+
+def _spark_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith("rxpy2-spark")]
+
+
+def _settle(what: str) -> None:
+    """Wait until the rxpy2 job threads of the previous run have ended."""
+    deadline = time.monotonic() + 30.0
+    while _spark_threads() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    left = _spark_threads()
+    if left:
+        raise RuntimeError(f"{what}: rxpy2 Spark threads still running: {[t.name for t in left]}")
+
+
+def _time_one(method: Method, ctx: Context) -> tuple[float, Checksum]:
+    gc.collect()
+    t0 = time.perf_counter()
+    checksum = method.run(ctx)
+    dt = time.perf_counter() - t0
+    _settle(method.key)
+    return dt, checksum
+
+
+def run_interleaved(methods: list[Method], ctx: Context, runs: int, warm: Context | None,
+                    expected: Checksum | None, warm_expected: Checksum | None = None,
+                    progress: bool = True) -> list[Timed]:
+    """Each method once untimed over the smaller ``warm`` data (JIT and caches warm; checked
+    as well), then ``runs`` round-robin rounds over ``ctx``'s data.
+
+    ``expected=None`` (``warm_expected=None``): the first result is the reference every
+    other run must equal."""
+    if warm is not None:
+        for m in methods:
+            if progress:
+                print(f"[spark-bench] warm-up: {m.key} over {warm.rows:,} rows",
+                      file=sys.stderr, flush=True)
+            _, got = _time_one(m, warm)
+            if warm_expected is None:
+                warm_expected = got
+            _check(m, got, warm_expected)
+    timed = [Timed(m, ctx.rows, expected or (0, 0)) for m in methods]
+    k = len(timed)
+    for r in range(runs):
+        for j in range(k):
+            t = timed[(r + j) % k]
+            dt, got = _time_one(t.method, ctx)
+            if expected is None:
+                expected = got
+                for u in timed:
+                    u.checksum = got
+            _check(t.method, got, expected)
+            t.samples.append(dt)
+            if progress:
+                print(f"[spark-bench] run {r + 1}/{runs} {t.method.key}: {dt:.2f} s "
+                      f"({ctx.rows / dt:,.0f} rows/s)", file=sys.stderr, flush=True)
+    return timed
+
+
+def _check(m: Method, got: Checksum, expected: Checksum) -> None:
+    if got != expected:
+        raise AssertionError(f"{m.key}: consumed (count, sum) = {got}, expected {expected}")
+
+
+# ---------------------------------------------------------------------------- memory children
+
+
+def _peak_rss_mib() -> float:
+    """Peak RSS of this process: ``VmHWM`` where /proc has it, else ``ru_maxrss``.
+
+    ``ru_maxrss`` alone is wrong in a child: Linux carries the high-water mark of the
+    parent's memory at fork over the exec, so a child of a large parent reports the
+    parent's peak (measured: every child of the benchmark showed the parent's 208 MiB)."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def _java_children() -> list[int]:
+    """Pids of this process's ``java`` children (the JVM PySpark launched), from /proc."""
+    pids: list[int] = []
+    try:
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children") as fh:
+                pids += [int(p) for p in fh.read().split()]
+    except OSError:
+        return []
+    out = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/comm") as fh:
+                if fh.read().strip() == "java":
+                    out.append(pid)
+        except OSError:
+            pass
+    return out
+
+
+def _jvm_hwm_mib() -> float | None:
+    """``VmHWM`` (peak RSS) of the JVM child, or ``None`` where /proc cannot tell."""
+    for pid in _java_children():
+        try:
+            with open(f"/proc/{pid}/status") as fh:
+                for line in fh:
+                    if line.startswith("VmHWM:"):
+                        return int(line.split()[1]) / 1024
+        except OSError:
+            pass
+    return None
+
+
+def child(method: str, rows: int, partitions: int, master: str, driver_memory: str,
+          cache: bool) -> dict[str, Any]:
+    """One method over ``rows`` rows in this (fresh) process; what ``--child`` prints."""
+    import pyarrow  # noqa: F401  (imported in every child alike)
+    import pyarrow.compute  # noqa: F401
+
+    import rxpy2.spark  # noqa: F401
+
+    m = METHODS[method]
+    t_start = time.perf_counter()
+    spark = start_session(master, driver_memory)
+    try:
+        t_session = time.perf_counter()
+        df = build_dataframe(spark, rows, partitions, cache)
+        t_data = time.perf_counter()
+        gc.collect()
+        before = _peak_rss_mib()
+        jvm_before = _jvm_hwm_mib()
+        t0 = time.perf_counter()
+        count, total = m.run(Context(spark, df, rows, partitions))
+        seconds = time.perf_counter() - t0
+        _settle(method)
+        peak = _peak_rss_mib()
+        jvm = _jvm_hwm_mib()
+    finally:
+        spark.stop()
+    return {"method": method, "rows": rows, "count": count, "total": total,
+            "seconds": seconds, "session_seconds": t_session - t_start,
+            "data_seconds": t_data - t_session, "total_seconds": time.perf_counter() - t_start,
+            "rss_before_mib": before, "peak_rss_mib": peak,
+            "jvm_before_mib": jvm_before, "jvm_hwm_mib": jvm}
+
+
+@dataclass
+class MemoryResult:
+    method: str
+    rows: int
+    peak_rss_mib: float
+    rss_before_mib: float
+    jvm_hwm_mib: float | None
+    seconds: float
+
+
+def measure_memory(method: str, rows: int, args: argparse.Namespace) -> MemoryResult:
+    """Run ``method`` over ``rows`` rows in a fresh process; checks what it consumed."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    cmd = [sys.executable, "-m", "benchmarks.spark", "--child", method, str(rows),
+           "--partitions", str(args.partitions), "--master", args.master,
+           "--driver-memory", args.driver_memory, "--no-cache"]  # see the module docstring
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=env)
+    if proc.returncode != 0:
+        tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
+        raise RuntimeError(f"memory child {method} {rows} exited with {proc.returncode}:\n{tail}")
+    r = json.loads(proc.stdout.strip().splitlines()[-1])
+    if (r["count"], r["total"]) != expected_checksum(rows):
+        raise AssertionError(f"{method} at {rows}: consumed (count, sum) = "
+                             f"({r['count']}, {r['total']}), expected {expected_checksum(rows)}")
+    return MemoryResult(method, rows, r["peak_rss_mib"], r["rss_before_mib"], r["jvm_hwm_mib"],
+                        r["seconds"])
+
+
+# ---------------------------------------------------------------------------- the run
+
+
+@dataclass
+class Report:
+    command: str
+    started: datetime
+    machine: dict[str, str]
+    versions: dict[str, str]
+    args: argparse.Namespace
+    rows: list[Timed] = field(default_factory=list)
+    heavy: list[Timed] = field(default_factory=list)
+    heavy_iterations: int = 0
+    heavy_us: float = 0.0
+    memory: list[MemoryResult] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def timed(self, key: str) -> Timed | None:
+        for t in self.rows + self.heavy:
+            if t.method.key == key:
+                return t
+        return None
+
+    def mem(self, key: str, rows: int) -> MemoryResult | None:
+        for m in self.memory:
+            if m.method == key and m.rows == rows:
+                return m
+        return None
+
+
+def versions() -> dict[str, str]:
+    out = {"python": sys.version.split()[0]}
+    for name in ("pyspark", "pyarrow"):
+        try:
+            out[name] = __import__(name).__version__
+        except ImportError:
+            out[name] = "not installed"
+    java = shutil.which("java")
+    if java:
+        try:
+            proc = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30)
+            lines = (proc.stderr or proc.stdout).strip().splitlines()
+            out["java"] = lines[0] if lines else "?"
+        except (OSError, subprocess.TimeoutExpired):
+            out["java"] = "?"
+    else:
+        out["java"] = "not found"
+    return out
+
+
+def wait_for_idle(limit: float, max_wait: float, progress: bool = True) -> None:
+    """Poll the 1-minute load average every 60 s until it is below ``limit`` (at most
+    ``max_wait`` s)."""
+    deadline = time.monotonic() + max_wait
+    while True:
+        load = os.getloadavg()[0]
+        if load < limit or time.monotonic() >= deadline:
+            if progress:
+                print(f"[spark-bench] load average {load:.2f} (limit {limit:g}): starting",
+                      file=sys.stderr, flush=True)
+            return
+        if progress:
+            print(f"[spark-bench] load average {load:.2f} ≥ {limit:g}: waiting",
+                  file=sys.stderr, flush=True)
+        time.sleep(min(60.0, max(1.0, deadline - time.monotonic())))
+
+
+def run(args: argparse.Namespace, command: str, progress: bool = True) -> Report:
+    rep = Report(command=command, started=datetime.now(UTC), machine=machine_info(),
+                 versions=versions(), args=args)
+    t0 = time.perf_counter()
+    cache = not args.no_cache
+    if "rows" in args.parts or "heavy" in args.parts:
+        spark = start_session(args.master, args.driver_memory)
+        try:
+            if "rows" in args.parts:
+                if progress:
+                    print(f"[spark-bench] rows: {len(args.methods)} methods × {args.runs} runs, "
+                          f"{args.rows:,} rows in {args.partitions} partitions",
+                          file=sys.stderr, flush=True)
+                warm = None
+                if args.warmup_rows:
+                    wdf = build_dataframe(spark, args.warmup_rows, args.partitions, cache)
+                    warm = Context(spark, wdf, args.warmup_rows, args.partitions)
+                df = build_dataframe(spark, args.rows, args.partitions, cache)
+                ctx = Context(spark, df, args.rows, args.partitions)
+                rep.rows = run_interleaved([METHODS[k] for k in args.methods], ctx, args.runs,
+                                           warm, expected_checksum(args.rows),
+                                           expected_checksum(args.warmup_rows), progress)
+                if cache:
+                    df.unpersist(blocking=True)
+                    if warm is not None:
+                        warm.df.unpersist(blocking=True)
+            if "heavy" in args.parts:
+                rep.heavy_iterations, rep.heavy_us = calibrate_heavy(args.heavy_us)
+                if progress:
+                    print(f"[spark-bench] heavy: {rep.heavy_iterations} iterations = "
+                          f"{rep.heavy_us:.1f} µs per call on the driver; {args.heavy_rows:,} "
+                          f"rows", file=sys.stderr, flush=True)
+                heavy = make_heavy(rep.heavy_iterations)
+                warm = None
+                if args.warmup_rows:
+                    n = max(1, args.heavy_rows // 10)
+                    wdf = build_dataframe(spark, n, args.partitions, cache)
+                    warm = Context(spark, wdf, n, args.partitions, heavy)
+                hdf = build_dataframe(spark, args.heavy_rows, args.partitions, cache)
+                ctx = Context(spark, hdf, args.heavy_rows, args.partitions, heavy)
+                rep.heavy = run_interleaved(list(HEAVY_METHODS.values()), ctx, args.runs,
+                                            warm, None, None, progress)
+                if cache:
+                    hdf.unpersist(blocking=True)
+                    if warm is not None:
+                        warm.df.unpersist(blocking=True)
+        finally:
+            spark.stop()
+    if "memory" in args.parts:
+        jobs = [(k, args.rows) for k in args.methods]
+        jobs += [(k, n) for k in FLAT_METHODS if k in args.methods for n in args.memory_sizes]
+        for k, n in jobs:
+            if progress:
+                print(f"[spark-bench] memory: {k} at {n:,} rows (fresh process)",
+                      file=sys.stderr, flush=True)
+            rep.memory.append(measure_memory(k, n, args))
+    rep.seconds = time.perf_counter() - t0
+    return rep
+
+
+# ---------------------------------------------------------------------------- the report
+
+
+def _mib(x: float | None) -> str:
+    return "" if x is None else f"{x:,.1f}"
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return None if a is None or b is None else a / b
+
+
+def _line(label: str, value: float | None, bound: float, at_most: bool, unit: str) -> str:
+    if value is None:
+        return f"- target {label}: not measured in this run — n/a"
+    met = value <= bound if at_most else value >= bound
+    return f"- target {label}: measured {value:.2f}{unit} — {'met' if met else 'missed'}"
+
+
+def targets(rep: Report) -> list[str]:
+    """One line per target of issue 7: ``target X: measured Y — met / missed``."""
+    def rps(key: str) -> float | None:
+        t = rep.timed(key)
+        return None if t is None else t.rows_per_s
+
+    tli = rps("to_local_iterator")
+    lines = []
+    for key, what in (("rx_subscribe", "subscribe(on_next)"),
+                      ("rx_iterate", "blocking_iterable()")):
+        lines.append(_line(f"rows/s of from_dataframe ({what}) ≥ {TARGET_ROWS:g}× "
+                           f"toLocalIterator()'s", _ratio(rps(key), tli), TARGET_ROWS, False,
+                           "×"))
+    lines.append(_line(f"rows/s of from_dataframe(emit=\"arrow\") ≥ {TARGET_ARROW:g}× "
+                       f"toLocalIterator()'s", _ratio(rps("rx_arrow"), tli), TARGET_ARROW,
+                       False, "×"))
+    sizes = sorted({m.rows for m in rep.memory})
+    for key in ("rx_subscribe", "rx_iterate"):
+        for n in sizes:
+            a, b = rep.mem(key, n), rep.mem("to_local_iterator", n)
+            if a is None or b is None:
+                continue
+            lines.append(_line(f"driver peak RSS of {METHODS[key].label} ≤ "
+                               f"toLocalIterator()'s at {n:,} rows (difference; ≤ "
+                               f"{RSS_NOISE_MIB:g} MiB counts as equal)",
+                               a.peak_rss_mib - b.peak_rss_mib, RSS_NOISE_MIB, True, " MiB"))
+    small, large = rep.args.memory_sizes
+    for key in FLAT_METHODS:
+        a, b = rep.mem(key, small), rep.mem(key, large)
+        if a is None or b is None:
+            continue
+        lines.append(_line(f"driver peak RSS flat from {small:,} to {large:,} rows (growth ≤ "
+                           f"{FLAT_MIB:g} MiB), {METHODS[key].label}",
+                           b.peak_rss_mib - a.peak_rss_mib, FLAT_MIB, True, " MiB"))
+    if not rep.memory:
+        lines.append(_line("driver peak RSS ≤ toLocalIterator()'s and flat", None, 0, True, ""))
+    fused, driver = rep.timed("heavy_fused"), rep.timed("heavy_driver")
+    lines.append(_line(f"a {rep.args.heavy_us:g} µs map fused into Spark ≥ {TARGET_HEAVY:g}× "
+                       f"the same map on the driver (rows/s ratio)",
+                       None if fused is None or driver is None
+                       else fused.rows_per_s / driver.rows_per_s, TARGET_HEAVY, False, "×"))
+    return lines
+
+
+def render(rep: Report) -> str:
+    a = rep.args
+    m, v = rep.machine, rep.versions
+    cache = ("cached and counted first, so every method reads the same in-memory data"
+             if not a.no_cache else "not cached: each job recomputes it (deterministic)")
+    lines = [
+        "## Spark: rxpy2.spark next to PySpark's own ways to the driver",
+        "",
+        f"Generated by `{rep.command}` on {rep.started:%Y-%m-%d %H:%M} UTC in "
+        f"{rep.seconds:.0f} s; do not edit between the spark-bench markers, rerun instead.",
+        "",
+        f"Machine: {m['cpu']}, {m['cores']} cores, {m['platform']}; Python {v['python']}, "
+        f"PySpark {v['pyspark']}, pyarrow {v['pyarrow']}, {v.get('java', '?')}; "
+        f"load average at start {m['load']}.",
+        "",
+        f"Data: `spark.range(0, {a.rows:,}, 1, {a.partitions})` with `id`, `amount` (bigint), "
+        f"`price` (double) and `label` (a 16-character string), {cache}; master "
+        f"`{a.master}`, driver memory {a.driver_memory}, one SparkSession per process.",
+        "",
+        f"Method: rows/s = rows / the median of {a.runs} timed runs"
+        + (f" after one untimed warm-up run of each method over {a.warmup_rows:,} rows of "
+           f"the same shape" if a.warmup_rows else "")
+        + "; the methods run interleaved (round-robin, starting one further each round) so "
+          "drift in the load hits all alike, and ratios are taken between medians of this "
+          "run. Each row method hands every row to the same Python consumer (count the rows, "
+          "add up `row[0]`); the Arrow methods count a table's rows and sum its `id` column "
+          "with `pyarrow.compute`; every run's (count, sum) is checked. Timed from the call "
+          "to the last row consumed (the Spark jobs included). Driver peak RSS: each method "
+          "once more in a fresh process (`python -m benchmarks.spark --child METHOD ROWS`) "
+          "with the same session settings and the same data, not cached there (the cache "
+          "lives in the JVM): `VmHWM` (peak RSS, from /proc) of the Python driver after the "
+          "method; \"before\" is the same after starting Spark, rxpy2 and pyarrow imported "
+          "in every child alike; JVM: `VmHWM` of the driver's `java` child process (it runs "
+          "the local executors; their Python workers are not counted). `ru_maxrss` is not "
+          "used: Linux carries a parent's high-water mark over fork and exec into the child.",
+        "",
+    ]
+    if rep.rows:
+        tli = rep.timed("to_local_iterator")
+        lines += [f"### Rows to the driver ({a.rows:,} rows, {a.partitions} partitions)", "",
+                  "| method | s/run | rows/s | spread | × toLocalIterator (rows/s) "
+                  "| driver RSS before (MiB) | driver peak RSS (MiB) | JVM peak RSS (MiB) |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        for t in rep.rows:
+            mm = rep.mem(t.method.key, a.rows)
+            ratio = "" if tli is None else f"{t.rows_per_s / tli.rows_per_s:.2f}×"
+            lines.append(f"| {t.method.label} | {t.median:.2f} | {t.rows_per_s:,.0f} | "
+                         f"{t.spread * 100:.0f}% | {ratio} | "
+                         f"{_mib(mm.rss_before_mib) if mm else ''} | "
+                         f"{_mib(mm.peak_rss_mib) if mm else ''} | "
+                         f"{_mib(mm.jvm_hwm_mib) if mm else ''} |")
+        lines.append("")
+    flat = [k for k in FLAT_METHODS if any(x.method == k for x in rep.memory)]
+    if flat:
+        sizes = sorted({x.rows for x in rep.memory if x.method in flat})
+        small, large = a.memory_sizes
+        lines += ["### Driver memory as the rows grow", "",
+                  f"Same {a.partitions} partitions, each size in a fresh process; growth is "
+                  f"from {small:,} to {large:,} rows.", "",
+                  "| method | " + " | ".join(f"peak RSS at {n:,} (MiB)" for n in sizes)
+                  + " | growth (MiB) | " + " | ".join(f"JVM at {n:,}" for n in sizes) + " |",
+                  "|---|" + "---:|" * (2 * len(sizes) + 1)]
+        for k in flat:
+            cells = [_mib(x.peak_rss_mib) if (x := rep.mem(k, n)) else "" for n in sizes]
+            jvm = [_mib(x.jvm_hwm_mib) if (x := rep.mem(k, n)) else "" for n in sizes]
+            s, b = rep.mem(k, small), rep.mem(k, large)
+            growth = f"{b.peak_rss_mib - s.peak_rss_mib:+.1f}" if s and b else ""
+            lines.append(f"| {METHODS[k].label} | " + " | ".join(cells) + f" | {growth} | "
+                         + " | ".join(jvm) + " |")
+        lines.append("")
+    if rep.heavy:
+        drv = rep.timed("heavy_driver")
+        lines += [f"### A heavy map: {rep.heavy_us:.1f} µs of Python per row "
+                  f"({a.heavy_rows:,} rows, {a.partitions} partitions)", "",
+                  f"`f` is a deterministic busy loop ({rep.heavy_iterations} iterations, "
+                  f"calibrated on the driver to {a.heavy_us:g} µs per call; measured "
+                  f"{rep.heavy_us:.1f} µs). {a.heavy_rows:,} rows rather than {a.rows:,} so that "
+                  f"a driver run takes about {a.heavy_rows * rep.heavy_us / 1e6:.0f} s of "
+                  f"pure Python. Consumed with `subscribe(on_next)`; prefetch_partitions=1. "
+                  f"The last row is the most Spark itself gets out of the cores with the "
+                  f"same function: no driver consumer, no partition order.", "",
+                  "| method | s/run | rows/s | spread | × driver (rows/s) |",
+                  "|---|---:|---:|---:|---:|"]
+        for t in rep.heavy:
+            ratio = "" if drv is None else f"{t.rows_per_s / drv.rows_per_s:.2f}×"
+            lines.append(f"| {t.method.label} | {t.median:.2f} | {t.rows_per_s:,.0f} | "
+                         f"{t.spread * 100:.0f}% | {ratio} |")
+        lines.append("")
+    lines += ["### Targets (issue 7)", "", *targets(rep)]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def write_section(path: Path, section: str) -> None:
+    """Put ``section`` between the spark-bench markers of ``path`` (appended when absent)."""
+    block = f"{BEGIN}\n{section.rstrip()}\n{END}"
+    text = path.read_text() if path.exists() else ""
+    i, j = text.find(BEGIN), text.find(END)
+    if i >= 0 and j > i:
+        text = text[:i] + block + text[j + len(END):]
+    else:
+        text = (text.rstrip() + "\n\n" if text.strip() else "") + block + "\n"
+    path.write_text(text)
+
+
+def dump_json(rep: Report, path: Path) -> None:
+    data = {
+        "command": rep.command, "started": rep.started.isoformat(), "machine": rep.machine,
+        "versions": rep.versions, "heavy_iterations": rep.heavy_iterations,
+        "heavy_us": rep.heavy_us,
+        "timed": [{"key": t.method.key, "rows": t.rows, "checksum": list(t.checksum),
+                   "seconds": t.samples} for t in rep.rows + rep.heavy],
+        "memory": [vars(x) for x in rep.memory],
+    }
+    path.write_text(json.dumps(data, indent=1) + "\n")
+
+
+# ---------------------------------------------------------------------------- command line
+
+
+def parse_args(argv: list[str] | None, prog: str = "python -m benchmarks.spark"
+               ) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(
+        prog=prog,
+        description="rxpy2.spark.from_dataframe next to toLocalIterator, collect, runJob and "
+                    "toArrow on the same data: rows/s (medians of interleaved runs), driver "
+                    "peak RSS (fresh processes), and a heavy map fused into Spark vs on the "
+                    "driver; writes the Spark section of docs/performance.md.",
+        epilog="Methods: " + ", ".join(METHODS) + ".")
+    ap.add_argument("--rows", type=int, default=ROWS, help=f"rows of the data (default {ROWS:,})")
+    ap.add_argument("--partitions", type=int, default=PARTITIONS,
+                    help=f"partitions of the data (default {PARTITIONS})")
+    ap.add_argument("--runs", type=int, default=RUNS,
+                    help=f"timed runs per method (default {RUNS})")
+    ap.add_argument("--warmup-rows", type=int, default=WARMUP_ROWS, metavar="N",
+                    help=f"rows of the untimed warm-up run of each method, on its own data "
+                         f"(default {WARMUP_ROWS:,}; the heavy map warms up over a tenth of "
+                         f"--heavy-rows; 0: no warm-up)")
+    ap.add_argument("--only", action="append", default=[], metavar="PART",
+                    help="run only this part (repeat, or comma-separate): " + ", ".join(PARTS))
+    ap.add_argument("--methods", default=None, metavar="M1,M2",
+                    help="only these row methods (default: all)")
+    ap.add_argument("--memory-sizes", type=int, nargs=2, default=list(MEMORY_SIZES),
+                    metavar=("SMALL", "LARGE"),
+                    help=f"rows of the \"flat as rows grow\" runs (default {MEMORY_SIZES[0]} "
+                         f"{MEMORY_SIZES[1]})")
+    ap.add_argument("--heavy-rows", type=int, default=HEAVY_ROWS,
+                    help=f"rows of the heavy-map data (default {HEAVY_ROWS:,})")
+    ap.add_argument("--heavy-us", type=float, default=HEAVY_US,
+                    help=f"µs per call of the heavy map (default {HEAVY_US:g})")
+    ap.add_argument("--master", default=MASTER, help=f"Spark master (default {MASTER})")
+    ap.add_argument("--driver-memory", default=DRIVER_MEMORY,
+                    help=f"spark.driver.memory (default {DRIVER_MEMORY})")
+    ap.add_argument("--no-cache", action="store_true",
+                    help="do not cache the data: every job recomputes it")
+    ap.add_argument("--wait-load", type=float, default=None, metavar="LOAD",
+                    help="first wait (polling every 60 s, at most --wait-max s) until the "
+                         "1-minute load average is below LOAD")
+    ap.add_argument("--wait-max", type=float, default=1800.0, metavar="S",
+                    help="longest wait for --wait-load (default 1800)")
+    ap.add_argument("--no-write", action="store_true", help="print only; leave the docs alone")
+    ap.add_argument("--output", type=Path, default=None,
+                    help="markdown file to write the section into (default docs/performance.md)")
+    ap.add_argument("--json", type=Path, default=None, help="also dump every sample as JSON here")
+    ap.add_argument("--child", nargs=2, default=None, metavar=("METHOD", "ROWS"),
+                    help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    parts: list[str] = []
+    for item in args.only:
+        parts += [p.strip() for p in item.split(",") if p.strip()]
+    unknown = [p for p in parts if p not in PARTS]
+    if unknown:
+        ap.error(f"unknown part(s) {unknown}; choose from {list(PARTS)}")
+    args.parts = parts or list(PARTS)
+    methods = list(METHODS) if args.methods is None else [
+        k.strip() for k in args.methods.split(",") if k.strip()]
+    unknown = [k for k in methods if k not in METHODS]
+    if unknown or not methods:
+        ap.error(f"unknown method(s) {unknown}; choose from {list(METHODS)}")
+    args.methods = methods
+    if args.runs < 1:
+        ap.error("--runs must be at least 1")
+    if args.warmup_rows < 0:
+        ap.error("--warmup-rows must not be negative")
+    for name in ("rows", "partitions", "heavy_rows"):
+        if getattr(args, name) < 1:
+            ap.error(f"--{name.replace('_', '-')} must be positive")
+    if min(args.memory_sizes) < 1:
+        ap.error("--memory-sizes must be positive")
+    if args.heavy_us <= 0:
+        ap.error("--heavy-us must be positive")
+    if args.child is not None and args.child[0] not in METHODS:
+        ap.error(f"unknown method {args.child[0]!r}")
+    return args
+
+
+def is_partial(args: argparse.Namespace) -> bool:
+    """Anything but the default parts, methods and sizes: the docs are left alone."""
+    return (set(args.parts) != set(PARTS) or args.methods != list(METHODS)
+            or args.rows != ROWS or args.partitions != PARTITIONS
+            or list(args.memory_sizes) != list(MEMORY_SIZES) or args.heavy_rows != HEAVY_ROWS
+            or args.heavy_us != HEAVY_US or args.master != MASTER)
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.spark") -> int:
+    shown = sys.argv[1:] if argv is None else argv
+    args = parse_args(shown, prog)
+    if args.child is not None:
+        out = child(args.child[0], int(args.child[1]), args.partitions, args.master,
+                    args.driver_memory, not args.no_cache)
+        print(json.dumps(out), flush=True)
+        return 0
+    if args.wait_load is not None:
+        wait_for_idle(args.wait_load, args.wait_max)
+    rep = run(args, " ".join([prog, *shown]))
+    section = render(rep)
+    print(section)
+    if args.json is not None:
+        dump_json(rep, args.json)
+    if args.no_write:
+        return 0
+    if is_partial(args) and args.output is None:
+        print("[spark-bench] partial run: docs/performance.md left alone (give --output to "
+              "write)", file=sys.stderr)
+        return 0
+    out = args.output or DEFAULT_OUTPUT
+    write_section(out, section)
+    print(f"[spark-bench] wrote the Spark section into {out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
