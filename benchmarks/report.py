@@ -218,13 +218,14 @@ def render(rep: Report) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def write_section(path: Path, section: str) -> None:
-    """Put ``section`` between the bench markers of ``path`` (appended with them if absent)."""
-    block = f"{BEGIN}\n{section.rstrip()}\n{END}"
+def write_section(path: Path, section: str, begin: str = BEGIN, end: str = END) -> None:
+    """Put ``section`` between the ``begin``/``end`` markers of ``path`` (appended with them
+    if absent); the rest of the file is left as it is."""
+    block = f"{begin}\n{section.rstrip()}\n{end}"
     text = path.read_text() if path.exists() else ""
-    i, j = text.find(BEGIN), text.find(END)
+    i, j = text.find(begin), text.find(end)
     if i >= 0 and j > i:
-        text = text[:i] + block + text[j + len(END):]
+        text = text[:i] + block + text[j + len(end):]
     else:
         text = (text.rstrip() + "\n\n" if text.strip() else "") + block + "\n"
     path.write_text(text)

@@ -53,7 +53,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from benchmarks.common import make_sink
 from benchmarks.report import machine_info
+from benchmarks.report import write_section as _write_marked
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUTPUT = ROOT / "docs" / "performance.md"
@@ -134,19 +136,6 @@ def make_row_sink() -> tuple[Callable[[Any], None], Callable[[], Checksum]]:
         nonlocal count, total
         count += 1
         total += row[0]
-
-    return consume, lambda: (count, total)
-
-
-def make_value_sink() -> tuple[Callable[[int], None], Callable[[], Checksum]]:
-    """The consumer of the heavy map: counts the values and adds them up."""
-    count = 0
-    total = 0
-
-    def consume(x: int) -> None:
-        nonlocal count, total
-        count += 1
-        total += x
 
     return consume, lambda: (count, total)
 
@@ -339,7 +328,7 @@ def m_heavy_fused(ctx: Context) -> Checksum:
     from rxpy2.spark import SparkFlowable, from_dataframe
 
     assert ctx.heavy is not None
-    consume, checksum = make_value_sink()
+    consume, checksum = make_sink()
     flowable = from_dataframe(ctx.df).map(ctx.heavy)
     if not isinstance(flowable, SparkFlowable):  # the map did not fuse: the figure would lie
         raise AssertionError("from_dataframe(df).map(heavy) did not fuse into Spark")
@@ -351,7 +340,7 @@ def m_heavy_driver(ctx: Context) -> Checksum:
     from rxpy2.spark import SparkFlowable, from_dataframe
 
     assert ctx.heavy is not None
-    consume, checksum = make_value_sink()
+    consume, checksum = make_sink()
     flowable = from_dataframe(ctx.df).on_driver().map(ctx.heavy)
     if isinstance(flowable, SparkFlowable):
         raise AssertionError("on_driver().map(heavy) fused into Spark")
@@ -869,14 +858,7 @@ def render(rep: Report) -> str:
 
 def write_section(path: Path, section: str) -> None:
     """Put ``section`` between the spark-bench markers of ``path`` (appended when absent)."""
-    block = f"{BEGIN}\n{section.rstrip()}\n{END}"
-    text = path.read_text() if path.exists() else ""
-    i, j = text.find(BEGIN), text.find(END)
-    if i >= 0 and j > i:
-        text = text[:i] + block + text[j + len(END):]
-    else:
-        text = (text.rstrip() + "\n\n" if text.strip() else "") + block + "\n"
-    path.write_text(text)
+    _write_marked(path, section, BEGIN, END)
 
 
 def dump_json(rep: Report, path: Path) -> None:
