@@ -496,7 +496,8 @@ class PartitionSubscription(Subscription, Generic[T]):
     """Launches partition jobs under demand and emits their items in partition order.
 
     Job threads only compute and connect; everything else happens in the drain loop
-    (``wip``), which runs on whichever thread requested, cancelled or finished a job."""
+    (``wip``), which runs on the thread that requested or cancelled, or on the
+    subscription's one emitter thread when a job finished."""
 
     def __init__(self, downstream: Subscriber[T], plan: _Compiled, prefetch: int,
                  group: str) -> None:
