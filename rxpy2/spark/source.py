@@ -556,7 +556,7 @@ class PartitionSubscription(Subscription, Generic[T]):
             sc.setJobGroup(self.job_group,
                            f"rxpy2: partition {index} of {self.n}", True)
             reader = self.plan.run_job(index)
-        except BaseException as e:
+        except Exception as e:  # Py4J/PySpark errors of the job, or of the connect
             if self.cancelled:
                 return  # cancelled by cancel(): nothing to report
             err = SparkJobError(f"Spark job for partition {index} failed: {describe(e)}",
@@ -713,11 +713,10 @@ class PartitionSubscription(Subscription, Generic[T]):
             emitter.shutdown(wait=False)
 
     def _clear(self) -> None:
+        # once done the drain never runs again (wip stays up); a job that finishes later
+        # closes its own reader in _run_job
         if not self.done:
             self._finish()
-        else:
-            while self.ready:  # a job that finished after the end
-                self.ready.popitem()[1].close()
 
     def _fail(self, error: BaseException) -> None:
         self.cancelled = True

@@ -340,6 +340,8 @@ def test_stage_after_a_driver_operator_stays_on_the_driver(sc):
 
 
 def test_spark_threads_helper_sees_running_jobs(sc):
+    """The no-thread-left checks above mean something only if spark_threads() does see a
+    running subscription's job thread."""
     ts = from_rdd(sc.parallelize(range(400), 2)).map(_slow).test(1)
     deadline = time.monotonic() + WAIT
     while not spark_threads():
