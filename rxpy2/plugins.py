@@ -5,7 +5,10 @@
   twice, a non-positive request under the §3.9 relaxation, ...). Without a
   handler set by :func:`set_error_handler` it logs the error with its traceback
   on the ``rxpy2`` logger at ERROR level: never silently dropped. A handler that
-  raises is logged too, with both errors.
+  raises an ``Exception`` is logged too, with both errors. Fatal exceptions (a
+  ``BaseException`` that is not an ``Exception``: ``KeyboardInterrupt``,
+  ``SystemExit``, ...) are not errors of a stream: ``on_error`` re-raises one it is
+  given, and one the handler raises propagates (see :func:`on_error`).
 * Assembly hooks (``set_on_flowable_assembly`` and friends) see each new
   Flowable/Single/Maybe/Completable and may return a replacement.
 * Subscribe hooks (``set_on_flowable_subscribe`` ...) see each
@@ -107,9 +110,20 @@ def get_error_handler() -> Callable[[BaseException], None] | None:
 
 
 def on_error(error: BaseException) -> None:
-    """Report an error that cannot go to a consumer. Never raises, never drops it."""
+    """Report an error that cannot go to a consumer. Never drops it; raises only a fatal
+    exception.
+
+    A fatal exception (a ``BaseException`` that is not an ``Exception``) given here is
+    re-raised as it is, neither wrapped nor handed to the handler: the library never
+    catches one (DESIGN, RxJava's ``throwIfFatal`` at each catch site), so one arriving
+    here was caught by mistake, and reporting it would swallow a Ctrl-C or a
+    ``sys.exit()``. Likewise a handler that raises a fatal exception (e.g. ``sys.exit``
+    to stop on an undeliverable error) is not logged: it propagates to the caller.
+    """
     if error is None:
         error = TypeError("on_error called with None")
+    elif not isinstance(error, Exception):
+        raise error
     elif not isinstance(error, _BUG_TYPES):
         error = UndeliverableException(error)
     handler = _error_handler
@@ -117,7 +131,7 @@ def on_error(error: BaseException) -> None:
         try:
             handler(error)
             return
-        except BaseException as e:  # the handler itself failed: log both
+        except Exception as e:  # the handler itself failed: log both
             log.error("rxpy2.plugins error handler raised %r while handling %r",
                       e, error, exc_info=e)
     log.error("Undeliverable error in rxpy2: %r", error, exc_info=error)

@@ -390,7 +390,7 @@ class PublisherVerification(Verification, Generic[T]):
             self.when_has_error_publisher_test(run)
         except (KeyboardInterrupt, SystemExit):
             raise
-        except BaseException as e:
+        except BaseException as e:  # pytest's outcomes are BaseExceptions; fatal ones re-raised above
             if is_skip(e):
                 raise
             # an assertion, or anything the Publisher raised from subscribe instead of signalling it

@@ -149,7 +149,8 @@ def run_rule(target: Verification | type[Verification], name: str) -> RuleResult
         getattr(instance, name)()
     except (KeyboardInterrupt, SystemExit):
         raise
-    except BaseException as e:  # noqa: BLE001 - every failure of a rule is its result
+    except BaseException as e:  # noqa: BLE001 - every failure of a rule is its result (pytest's
+        # skip/fail outcomes are BaseExceptions too); the fatal ones are re-raised above
         if is_skip(e):
             outcome, message = "skipped", str(e)
         else:

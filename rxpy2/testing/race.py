@@ -167,8 +167,8 @@ class RaceRunner:
             try:
                 self._handshake(1)
                 self._run(fn, 1)
-            except BaseException as e:  # reported to the caller by race()
-                self._error = e
+            except BaseException as e:  # re-raised by race() on the caller's thread, fatal
+                self._error = e           # ones too: this helper thread must stay alive
             finally:
                 self._done.release()
 
@@ -186,7 +186,7 @@ class RaceRunner:
         try:
             self._handshake(0)
             self._run(a, 0)
-        except BaseException as e:
+        except BaseException as e:  # a fatal one too: wait for the other side, then re-raise
             err = e
         if not self._done.acquire(timeout=timeout):
             raise TimeoutError("the second function of the race did not finish")

@@ -183,7 +183,7 @@ class AsyncIteratorSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             q = self.queue  # read each time: a late on_subscribe may swap in a fused one
             try:
                 v = q.poll()
-            except BaseException:  # a fused upstream failed: cancel, then raise
+            except BaseException:  # a fused upstream failed (fatally too): cancel, then raise
                 self.cancel()
                 raise
             if v is not None:

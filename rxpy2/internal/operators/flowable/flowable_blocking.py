@@ -32,6 +32,10 @@ The error of the stream is raised from ``next()`` after the buffered items; a
 Leaving the iteration early (``break``, ``close()``, the iterator being garbage
 collected) cancels the upstream: the iterator object is referenced only by its
 user, never by the upstream, so dropping it runs ``__del__`` at once in CPython.
+Anything else raised inside ``next()`` (a ``KeyboardInterrupt`` while it waits,
+most often) cancels the upstream too before it propagates: the traceback holds
+the iterator's frame, so ``__del__`` would run only when the traceback is gone
+(never, in an interactive session) and the producer would keep going.
 
 ``blocking_subscribe`` iterates such an iterator on the calling thread and runs
 the callbacks there.
@@ -86,7 +90,11 @@ class BlockingIterable(Iterable[T], Generic[T]):
     def __iter__(self) -> BlockingFlowableIterator[T] | SyncFusedIterator[T]:
         sub: BlockingIteratorSubscriber[T] = BlockingIteratorSubscriber(self.buffer_size)
         it = BlockingFlowableIterator(sub)  # dropped unused: cancels (via __del__)
-        self.source.subscribe(sub)
+        try:
+            self.source.subscribe(sub)
+        except BaseException:  # e.g. KeyboardInterrupt in a synchronous emission: cancel now
+            it.close()
+            raise
         if sub.source_mode == SYNC:
             it._sub = None  # the subscriber's work is done: the fused iterator polls directly
             return SyncFusedIterator(sub.queue)
@@ -238,33 +246,40 @@ class BlockingFlowableIterator(_ClosingIterator[T], Generic[T]):
         sub = self._sub
         if sub is None:
             raise StopIteration
-        while True:
-            if sub.cancelled:
-                self._sub = None
-                raise StopIteration
-            d = sub.done
-            q = sub.queue
-            try:
-                v = q.poll()
-            except BaseException as ex:  # a fused upstream failed: cancel, then raise
-                self.close()
-                _raise(ex)
-            if v is not None:
-                if sub.source_mode != SYNC:
-                    p = self._produced + 1
-                    if p == self._limit:
-                        self._produced = 0
-                        sub.request(p)  # may emit synchronously into the buffer: it has room
-                    else:
-                        self._produced = p
-                return v
-            if d:
-                self._sub = None
-                e = sub.error
-                if e is not None:
-                    _raise(e)
-                raise StopIteration
-            sub.await_ready()
+        try:
+            while True:
+                if sub.cancelled:
+                    self._sub = None
+                    raise StopIteration
+                d = sub.done
+                q = sub.queue
+                try:
+                    v = q.poll()
+                except BaseException as ex:  # a fused upstream failed: cancel, then raise
+                    self.close()
+                    _raise(ex)
+                if v is not None:
+                    if sub.source_mode != SYNC:
+                        p = self._produced + 1
+                        if p == self._limit:
+                            self._produced = 0
+                            sub.request(p)  # may emit synchronously into the buffer: it has room
+                        else:
+                            self._produced = p
+                    return v
+                if d:
+                    self._sub = None
+                    e = sub.error
+                    if e is not None:
+                        _raise(e)
+                    raise StopIteration
+                sub.await_ready()
+        except BaseException:
+            # KeyboardInterrupt while waiting (or raised by a synchronous emission inside
+            # request): cancel now, not in __del__, which the traceback would delay;
+            # after the end or the stream's error ``_sub`` is None and this does nothing
+            self.close()
+            raise
 
     def close(self) -> None:
         """Stop iterating and cancel the upstream (idempotent)."""
@@ -425,10 +440,10 @@ class BlockingValueSubscriber(FlowableSubscriber[T], Generic[T]):
             self.event.set()
 
     def get(self, source: Flowable[T], default: Any) -> T:
-        source.subscribe(self)
         try:
+            source.subscribe(self)
             self.event.wait()
-        except BaseException:  # KeyboardInterrupt while waiting: stop the stream
+        except BaseException:  # KeyboardInterrupt while waiting: stop the stream, re-raise
             SubscriptionHelper.cancel(self.upstream)
             raise
         e = self.error
@@ -452,7 +467,12 @@ def blocking_value(source: Flowable[T], mode: int, default: Any) -> T:
 
 class _WaitingIteratorBase(FlowableSubscriber[T], Iterator[T], Generic[T]):
     """Common part of the latest/next iterators: unbounded demand, a condition to wait on,
-    ``close()`` (also ``with``, ``__del__`` of the iterator) cancels the upstream."""
+    ``close()`` (also ``with``, ``__del__`` of the iterator) cancels the upstream.
+
+    An exception raised while ``next()`` waits (``KeyboardInterrupt``) cancels the
+    upstream before it propagates: ``__del__`` would wait for the traceback, which
+    holds the iterator's frame, to be dropped.
+    """
 
     def __init__(self) -> None:
         self.upstream: AtomicReference[Subscription] = AtomicReference()
@@ -521,7 +541,11 @@ class _IterableOf(Iterable[T], Generic[T]):
 
     def __iter__(self) -> Iterator[T]:
         it = self.factory()
-        self.source.subscribe(_Detached(it))
+        try:
+            self.source.subscribe(_Detached(it))
+        except BaseException:  # e.g. KeyboardInterrupt in a synchronous emission: cancel now
+            it.close()
+            raise
         return it  # type: ignore[no-any-return]
 
 
@@ -581,15 +605,19 @@ class LatestIterator(_WaitingIteratorBase[T], Generic[T]):
             self.cond.notify_all()
 
     def __next__(self) -> T:
-        with self.cond:
-            while True:
-                v = self.latest
-                if v is not None:
-                    self.latest = None
-                    return v
-                if self.done:
-                    break
-                self.cond.wait()
+        try:
+            with self.cond:
+                while True:
+                    v = self.latest
+                    if v is not None:
+                        self.latest = None
+                        return v
+                    if self.done:
+                        break
+                    self.cond.wait()
+        except BaseException:  # KeyboardInterrupt while waiting: see _WaitingIteratorBase
+            self.close()  # outside ``with``: close() takes the condition's lock
+            raise
         return self._finish()
 
     def __del__(self) -> None:
@@ -617,18 +645,22 @@ class NextIterator(_WaitingIteratorBase[T], Generic[T]):
                 self.cond.notify_all()
 
     def __next__(self) -> T:
-        with self.cond:
-            if not self.done:
-                self.waiting = True
-                try:
-                    while self.slot is None and not self.done:
-                        self.cond.wait()
-                finally:
-                    self.waiting = False
-            v = self.slot
-            if v is not None:
-                self.slot = None
-                return v
+        try:
+            with self.cond:
+                if not self.done:
+                    self.waiting = True
+                    try:
+                        while self.slot is None and not self.done:
+                            self.cond.wait()
+                    finally:
+                        self.waiting = False
+                v = self.slot
+                if v is not None:
+                    self.slot = None
+                    return v
+        except BaseException:  # KeyboardInterrupt while waiting: see _WaitingIteratorBase
+            self.close()  # outside ``with``: close() takes the condition's lock
+            raise
         return self._finish()
 
     def __del__(self) -> None:

@@ -4,7 +4,13 @@
 ``to_future()`` subscribes at once with unbounded demand and returns a
 ``concurrent.futures.Future`` completed with the only item: an empty stream fails it
 with ``IndexError``, a second item with ``ValueError`` (the upstream is cancelled),
-the stream's error with that error. Cancelling the future cancels the subscription.
+the stream's error with that error. Cancelling the future cancels the subscription
+(a done-callback). The future is a :class:`FlowableFuture`: a fatal exception
+(``KeyboardInterrupt``, ``SystemExit``: a ``BaseException`` that is not an
+``Exception``) raised while ``result()`` or ``exception()`` waits cancels the future,
+hence the subscription, then propagates: nobody could stop the upstream otherwise,
+the subscriber being reachable only from the future. A ``TimeoutError`` of
+``result(timeout)`` leaves both running, as for any ``concurrent.futures`` future.
 
 ``from_future(future, timeout)`` never blocks a thread: it registers a
 ``add_done_callback`` and emits the result (under demand, through a
@@ -29,9 +35,33 @@ from rxpy2.internal.subscriptions.deferred_scalar import DeferredScalarSubscript
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 
-__all__ = ["FlowableFromFuture", "FutureSubscriber", "to_future"]
+__all__ = ["FlowableFromFuture", "FlowableFuture", "FutureSubscriber", "to_future"]
 
 T = TypeVar("T")
+
+
+class FlowableFuture(concurrent.futures.Future[T], Generic[T]):
+    """The future of ``to_future()``: interrupting a wait cancels it (module docstring)."""
+
+    def result(self, timeout: float | None = None) -> T:
+        try:
+            return super().result(timeout)
+        except BaseException as e:
+            self._interrupted(e)
+            raise
+
+    def exception(self, timeout: float | None = None) -> BaseException | None:
+        try:
+            return super().exception(timeout)
+        except BaseException as e:
+            self._interrupted(e)
+            raise
+
+    def _interrupted(self, e: BaseException) -> None:
+        # only a fatal exception raised by the wait itself: the stream's own error (even a
+        # fatal one) is raised once the future is done, and cancel() is then a no-op
+        if not isinstance(e, Exception):
+            self.cancel()  # runs the done-callback: cancels the upstream
 
 
 class FutureSubscriber(FlowableSubscriber[T], Generic[T]):
@@ -100,7 +130,7 @@ class FutureSubscriber(FlowableSubscriber[T], Generic[T]):
 
 
 def to_future(source: Flowable[T]) -> concurrent.futures.Future[T]:
-    f: concurrent.futures.Future[T] = concurrent.futures.Future()
+    f: concurrent.futures.Future[T] = FlowableFuture()
     sub = FutureSubscriber(f)
     f.add_done_callback(sub.future_done)
     source.subscribe(sub)
@@ -167,7 +197,9 @@ class FromFutureSubscription(DeferredScalarSubscription[T], Generic[T]):
                 a.on_complete()
             else:
                 self.complete(v)
-        except BaseException as ex:  # a downstream callback broke §2.13
+        except Exception as ex:  # a downstream callback broke §2.13
+            # a fatal exception (KeyboardInterrupt, SystemExit) is not reported: it
+            # propagates to the thread that completed the future (DESIGN: never caught)
             plugins.on_error(ex)
 
     def on_timeout(self) -> None:
