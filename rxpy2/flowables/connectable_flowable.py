@@ -53,11 +53,17 @@ class ConnectableFlowable(Flowable[T], Generic[T]):
         """Forget ``connection`` if it is the current (terminated or disposed) one, so the
         next subscriber/connect starts fresh (used by :meth:`ref_count`)."""
 
+    def on_ref_count(self) -> ConnectableFlowable[T]:
+        """The connectable :meth:`ref_count` drives (RxJava 2.2's ``onRefCount``): ``self``
+        unless a terminated connection must stay current until :meth:`reset`, so that a
+        subscriber arriving while the upstream terminates still gets the terminal event."""
+        return self
+
     def ref_count(self) -> Flowable[T]:
         """Connect with the first subscriber; disconnect when the last one cancels or the
         stream terminates (a later subscriber connects again)."""
         from rxpy2.internal.operators.flowable.flowable_ref_count import FlowableRefCount
-        return _assembly(FlowableRefCount(self))
+        return _assembly(FlowableRefCount(self.on_ref_count()))
 
     def auto_connect(self, n: int = 1,
                      on_connect: Callable[[Disposable], Any] | None = None) -> Flowable[T]:

@@ -12,6 +12,12 @@ Subscribers that arrive before ``connect`` wait for it. After the stream
 terminates, or the connection is disposed, the connection is forgotten: a later
 subscriber waits for the next ``connect``. Disposing the connection cancels the
 upstream; its subscribers receive nothing more.
+
+Under ``ref_count`` (:meth:`FlowablePublish.on_ref_count`, a ``ref_counted`` copy as in
+RxJava 2.2's ``FlowablePublishAlt``) a terminated connection stays current until
+``ref_count`` resets it: a subscriber that arrives meanwhile gets the terminal event
+at once rather than a fresh connection that nobody connects, and ``ref_count``
+resets only when none of its subscribers is still on its way to the old one.
 """
 
 from __future__ import annotations
@@ -42,25 +48,35 @@ _COMPLETE = object()
 class FlowablePublish(ConnectableFlowable[T], Generic[T]):
     """See the module docstring."""
 
-    __slots__ = ("source", "buffer_size", "current")
+    __slots__ = ("source", "buffer_size", "current", "ref_counted")
 
-    def __init__(self, source: Publisher[T], buffer_size: int) -> None:
+    def __init__(self, source: Publisher[T], buffer_size: int,
+                 ref_counted: bool = False) -> None:
         self.source = source
         self.buffer_size = buffer_size
         self.current: AtomicReference[PublishConnection[T]] = AtomicReference()
+        self.ref_counted = ref_counted  # keep a terminated connection until reset()
 
-    def _current(self) -> PublishConnection[T]:
+    def on_ref_count(self) -> ConnectableFlowable[T]:
+        if self.ref_counted:
+            return self
+        return FlowablePublish(self.source, self.buffer_size, True)
+
+    def _current(self, keep_terminated: bool) -> PublishConnection[T]:
+        """The current connection, or a fresh one if there is none or it is disposed
+        (``keep_terminated``: one that terminated normally is still current)."""
         cur = self.current
         while True:
             ps = cur.get()
-            if ps is not None and not ps.is_disposed():
+            if ps is not None and (not ps.is_disposed()
+                                   or (keep_terminated and ps.is_terminated())):
                 return ps
             u = PublishConnection(self, self.buffer_size)
             if cur.compare_and_set(ps, u):
                 return u
 
     def connect_actual(self, on_connect: Callable[[Disposable], Any]) -> None:
-        ps = self._current()
+        ps = self._current(False)  # a terminated connection never connects again
         do_connect = ps.should_connect.compare_and_set(False, True)
         on_connect(ps)
         if do_connect:
@@ -74,10 +90,21 @@ class FlowablePublish(ConnectableFlowable[T], Generic[T]):
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
         inner: PublishInner[T] = PublishInner(subscriber)
         subscriber.on_subscribe(inner)
+        keep = self.ref_counted
         while True:
-            ps = self._current()
+            ps = self._current(keep)
             if ps.add(inner):
                 break
+            if keep and ps.is_terminated():
+                # it terminated before this subscriber got in: its terminal event, not a
+                # fresh connection nobody would connect (§1.7: after on_subscribe)
+                if inner.requested.get() != LONG_MIN:
+                    term = ps.terminal
+                    if term is _COMPLETE:
+                        subscriber.on_complete()
+                    else:
+                        subscriber.on_error(term)
+                return
         if inner.requested.get() == LONG_MIN:  # cancelled before it was added
             ps.remove(inner)
         else:
@@ -115,7 +142,7 @@ class PublishConnection(FlowableSubscriber[T], Disposable, Generic[T]):
     """The shared upstream subscriber, its queue and its drain loop."""
 
     __slots__ = ("parent", "buffer_size", "queue", "upstream", "subscribers", "terminal",
-                 "should_connect", "wip")
+                 "should_connect", "wip", "disposed")
 
     def __init__(self, parent: FlowablePublish[T], buffer_size: int) -> None:
         self.parent = parent
@@ -126,10 +153,12 @@ class PublishConnection(FlowableSubscriber[T], Disposable, Generic[T]):
         self.terminal: Any = None  # _COMPLETE or the error
         self.should_connect = AtomicBoolean(False)
         self.wip = AtomicInteger(0)
+        self.disposed = False  # dispose() was called (not just terminated)
 
     # ---- Disposable (the connection)
 
     def dispose(self) -> None:
+        self.disposed = True  # before the marker: is_terminated() must never see it alone
         subs = self.subscribers
         if subs.get() is not _TERMINATED and subs.get_and_set(_TERMINATED) is not _TERMINATED:
             self.parent.current.compare_and_set(self, None)
@@ -137,6 +166,11 @@ class PublishConnection(FlowableSubscriber[T], Disposable, Generic[T]):
 
     def is_disposed(self) -> bool:
         return self.subscribers.get() is _TERMINATED
+
+    def is_terminated(self) -> bool:
+        """Done by the upstream's terminal event (every subscriber has had it), not disposed."""
+        return (self.subscribers.get() is _TERMINATED and self.terminal is not None
+                and not self.disposed)
 
     # ---- subscribers
 
@@ -200,15 +234,18 @@ class PublishConnection(FlowableSubscriber[T], Disposable, Generic[T]):
     def _check_terminated(self, term: Any, empty: bool) -> bool:
         if term is None:
             return False
+        keep = self.parent.ref_counted  # ref_count resets it once nobody can still join
         if term is _COMPLETE:
             if not empty:
                 return False
-            self.parent.current.compare_and_set(self, None)
+            if not keep:
+                self.parent.current.compare_and_set(self, None)
             for inner in self.subscribers.get_and_set(_TERMINATED):  # type: ignore[union-attr]
                 if inner.requested.get() != LONG_MIN:
                     inner.child.on_complete()
             return True
-        self.parent.current.compare_and_set(self, None)
+        if not keep:
+            self.parent.current.compare_and_set(self, None)
         self.queue.clear()
         a = self.subscribers.get_and_set(_TERMINATED)
         if a is _TERMINATED:  # disposed meanwhile

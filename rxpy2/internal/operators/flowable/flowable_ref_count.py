@@ -8,6 +8,15 @@ being disposed. The connection's
 Disposable arrives through ``connect``'s callback before the upstream is
 subscribed; a disconnect that comes earlier still ends it (``DisposableHelper``
 disposes what is set after a dispose).
+
+Each subscriber is counted from the moment it takes the connection (under the
+lock) until it cancels or gets the terminal event. A terminated connection is
+forgotten (``source.reset``) only when that count drops to zero: a subscriber that
+took it just before the upstream terminated still finds the terminated connection
+in the source (``on_ref_count`` keeps it current) and gets its terminal event;
+one that comes after the reset starts and connects a new connection. It never
+lands on a fresh source connection that nobody connects (RxJava 2.2's
+``FlowableRefCount.terminated`` with ``FlowablePublishAlt``).
 """
 
 from __future__ import annotations
@@ -34,14 +43,16 @@ T = TypeVar("T")
 class RefConnection:
     """One connection of a ref-counted ConnectableFlowable."""
 
-    __slots__ = ("count", "connected", "disposable")
+    __slots__ = ("count", "connected", "disposable", "target")
 
     def __init__(self) -> None:
         self.count = 0
         self.connected = False
         self.disposable: AtomicReference[Disposable] = AtomicReference()
+        self.target: Disposable | None = None  # the source's connection, for reset()
 
     def accept(self, d: Disposable) -> None:
+        self.target = d
         DisposableHelper.replace(self.disposable, d)  # disposed at once if disconnected early
 
     def disconnect(self) -> None:
@@ -82,15 +93,20 @@ class FlowableRefCount(Flowable[T], Generic[T]):
             self.connection = None
             # under the lock: a subscriber that comes next must find the old connection gone
             conn.disconnect()
-            self.source.reset(conn.disposable.get())
+            self.source.reset(conn.target)
 
     def terminated(self, conn: RefConnection) -> None:
         with self.lock:
             if self.connection is not conn:
                 return
+            conn.count -= 1
+            if conn.count != 0:
+                # a subscriber that took this connection is still on its way to the source:
+                # the terminated connection must stay there for it to get the terminal event
+                return
             self.connection = None
-            conn.disconnect()
-            self.source.reset(conn.disposable.get())
+            # under the lock: a subscriber that comes next starts (and connects) a new one
+            self.source.reset(conn.target)
 
 
 class RefCountSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
