@@ -296,8 +296,8 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
     """A recording Subscriber with RxJava's assertions.
 
     ``initial_request`` is requested in ``on_subscribe`` (``0`` requests nothing:
-    call :meth:`request` later). Requests made before ``on_subscribe`` are kept
-    and handed over then. ``downstream`` (optional) receives every signal too.
+    call :meth:`request` later; above ``LONG_MAX`` it is ``LONG_MAX``, unbounded, §3.17).
+    Requests made before ``on_subscribe`` are kept and handed over then. ``downstream`` (optional) receives every signal too.
     """
 
     def __init__(self, initial_request: int = LONG_MAX,
@@ -307,7 +307,8 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
             raise ValueError(f"initial_request >= 0 required but it was {initial_request}")
         self._downstream = downstream
         self._upstream: AtomicReference[Subscription] = AtomicReference()
-        self._missed_requested = AtomicLong(initial_request)
+        # §3.17: more than LONG_MAX is unbounded; a 64-bit cell cannot hold it
+        self._missed_requested = AtomicLong(min(initial_request, LONG_MAX))
         self._subscribed = False
         self.requested_fusion_mode = NONE
         self.established_fusion_mode = NONE

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from rxpy2 import PublishProcessor, TestSubscriber
+from rxpy2 import Flowable, PublishProcessor, TestSubscriber
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.schedulers import Schedulers
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 
@@ -52,3 +54,80 @@ def test_ref_count_subscribe_vs_upstream_error_race(race_runner, make):
         assert late.await_terminal_event(2), f"round {i}: the late subscriber hangs"
         # the old connection's error, or a new connection to the failed processor (its error)
         late.assert_failure(ValueError)
+
+
+# ---- item 9: amounts above LONG_MAX (both atomics backends: 64-bit cells must never see them)
+
+HUGE = [LONG_MAX, LONG_MAX + 1, 2**64, 2**100]
+
+
+@pytest.mark.parametrize("n", HUGE)
+@pytest.mark.parametrize("op", ["take", "limit"])
+def test_take_limit_huge_n_is_unbounded(op, n):
+    ts = getattr(Flowable.range(1, 5), op)(n).test()
+    ts.await_done(5).assert_result(1, 2, 3, 4, 5)
+
+
+@pytest.mark.parametrize("n", HUGE)
+@pytest.mark.parametrize("op", ["take", "limit"])
+def test_take_limit_huge_n_forwards_requests(op, n):
+    requests: list[int] = []
+    ts = getattr(Flowable.range(1, 5).do_on_request(requests.append), op)(n).test(0)
+    ts.request(2)
+    ts.assert_values(1, 2)
+    ts.request(2**64)
+    ts.await_done(5).assert_result(1, 2, 3, 4, 5)
+    assert requests == [2, LONG_MAX]  # the huge request reaches upstream capped (§3.17)
+
+
+@pytest.mark.parametrize("n", HUGE)
+def test_take_large_n_then_huge_request(n):
+    ts = Flowable.range(1, 3).take(n).test(0)
+    ts.request(LONG_MAX)
+    ts.request(2**64)
+    ts.await_done(5).assert_result(1, 2, 3)
+
+
+@pytest.mark.parametrize("n", HUGE)
+def test_take_last_huge_n_keeps_everything(n):
+    Flowable.range(1, 5).take_last(n).test().await_done(5).assert_result(1, 2, 3, 4, 5)
+    ts = Flowable.range(1, 5).take_last(n).test(0)
+    ts.request(2)
+    ts.assert_values(1, 2)
+    ts.request(2**64)
+    ts.assert_result(1, 2, 3, 4, 5)
+
+
+@pytest.mark.parametrize("n", HUGE[1:])
+def test_test_subscriber_huge_initial_request_is_capped(n):
+    requests: list[int] = []
+    Flowable.range(1, 3).do_on_request(requests.append).test(n).assert_result(1, 2, 3)
+    assert requests == [LONG_MAX]
+    Flowable.range(1, 3).test(n).assert_result(1, 2, 3)
+    Flowable.just(1).test(n).assert_result(1)
+    Flowable.from_iterable([1, 2]).map(lambda x: x + 1).test(n).assert_result(2, 3)
+
+
+@pytest.mark.parametrize("n", HUGE[1:])
+@pytest.mark.parametrize("make", [
+    pytest.param(lambda: Flowable.range(1, 3), id="range"),
+    pytest.param(lambda: Flowable.from_iterable([1, 2, 3]), id="from_iterable"),
+    pytest.param(lambda: Flowable.range(1, 3).map(lambda x: x), id="map"),
+    pytest.param(lambda: Flowable.range(1, 3).filter(lambda x: True), id="filter"),
+    pytest.param(lambda: Flowable.range(1, 3).observe_on(Schedulers.trampoline()),
+                 id="observe_on"),
+    pytest.param(lambda: Flowable.range(1, 3).flat_map(Flowable.just), id="flat_map"),
+    pytest.param(lambda: Flowable.range(1, 3).concat_map(Flowable.just), id="concat_map"),
+    pytest.param(lambda: Flowable.range(1, 3).publish().ref_count(), id="publish"),
+    pytest.param(lambda: Flowable.range(1, 3).replay().auto_connect(), id="replay"),
+    pytest.param(lambda: Flowable.range(1, 3).cache(), id="cache"),
+    pytest.param(lambda: Flowable.range(1, 3).take_last(2).start_with(0), id="take_last"),
+    pytest.param(lambda: Flowable.range(1, 3).on_backpressure_buffer(), id="obp_buffer"),
+    pytest.param(lambda: Flowable.range(1, 3).rebatch_requests(2), id="rebatch"),
+    pytest.param(lambda: Flowable.range(1, 3).take(10), id="take"),
+])
+def test_request_above_long_max_is_capped(make, n):
+    ts = make().test(0)
+    ts.request(1)
+    ts.request(n)
+    ts.await_done(5).assert_complete().assert_no_errors()

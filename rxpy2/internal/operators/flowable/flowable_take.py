@@ -5,6 +5,8 @@ Downstream requests are forwarded capped to what is still missing of ``n``:
 then ``request(5)`` it asks for 1, then 2. The ``n``-th item cancels the
 upstream and completes. ``take(0)`` signals ``on_subscribe`` and ``on_complete``
 downstream as soon as the upstream Subscription arrives, and cancels it.
+``n >= LONG_MAX`` is unbounded (§3.17): requests pass through, capped at ``LONG_MAX``,
+so no amount above it ever reaches a 64-bit atomic cell.
 ``limit`` (:mod:`flowable_limit`) is this same operator.
 """
 
@@ -19,7 +21,7 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableTake", "TakeSubscriber"]
 
@@ -39,11 +41,14 @@ class FlowableTake(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
 
 class TakeSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
     """``remaining`` counts the items still to emit (the upstream's thread only);
-    ``allowance`` counts what may still be requested upstream (any thread)."""
+    ``allowance`` counts what may still be requested upstream (any thread); an
+    ``n >= LONG_MAX`` is unbounded: ``allowance`` stays ``LONG_MAX`` (§3.17)."""
 
     __slots__ = ("downstream", "remaining", "allowance", "upstream")
 
     def __init__(self, downstream: Subscriber[T], n: int) -> None:
+        if n > LONG_MAX:
+            n = LONG_MAX  # §3.17: as unbounded; a 64-bit cell cannot hold more
         self.downstream = downstream
         self.remaining = n
         self.allowance = AtomicLong(n)
@@ -85,6 +90,9 @@ class TakeSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             allowance = self.allowance
             while True:
                 r = allowance.get()
+                if r == LONG_MAX:  # unbounded: pass the demand on, capped (§3.17)
+                    self.upstream.request(n if n < LONG_MAX else LONG_MAX)  # type: ignore[union-attr]
+                    return
                 if r == 0:
                     return  # n items are already on their way (§3.6 no-op beyond n)
                 u = n if n < r else r

@@ -3,6 +3,7 @@
 The upstream is consumed at once (``request(LONG_MAX)``) into a buffer that
 keeps the latest ``n`` items; at completion the buffer is emitted under the
 downstream's demand with the post-complete algorithm (:class:`QueueDrainHelper`).
+An ``n >= LONG_MAX`` keeps every item (no bound: a ``deque`` takes at most ``sys.maxsize``).
 ``take_last(1)`` is :class:`FlowableTakeLastOne`, a DeferredScalarSubscriber.
 """
 
@@ -41,7 +42,7 @@ class TakeLastSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
 
     def __init__(self, downstream: Subscriber[T], n: int) -> None:
         self.downstream = downstream
-        self.buffer: deque[T] = deque(maxlen=n)
+        self.buffer: deque[T] = deque(maxlen=n if n < LONG_MAX else None)
         self.requested = AtomicLong()  # demand; the sign bit marks "completed"
         self.upstream: Subscription | None = None
         self.cancelled = False
