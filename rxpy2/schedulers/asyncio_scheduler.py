@@ -134,7 +134,7 @@ class _LoopTask(Disposable):
             return
         try:
             fn()
-        except BaseException as e:
+        except Exception as e:  # a fatal one propagates: the loop re-raises it
             plugins.on_error(e)
 
     def dispose(self) -> None:

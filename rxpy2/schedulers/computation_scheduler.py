@@ -53,8 +53,16 @@ class ComputationScheduler(ThreadScheduler):
 
     def _start_locked(self) -> None:
         n = self._threads or computation_threads()
-        self._executors = [SingleThreadExecutor(f"rxpy2-computation-{next(_thread_ids)}")
-                           for _ in range(n)]
+        executors: list[SingleThreadExecutor] = []
+        try:
+            for _ in range(n):
+                executors.append(SingleThreadExecutor(f"rxpy2-computation-{next(_thread_ids)}"))
+        except BaseException:
+            # a thread could not start: stop the ones that did, stay not started
+            for ex in executors:
+                ex.shutdown(wait=False)
+            raise
+        self._executors = executors
         self._next = 0
 
     def _stop_locked(self) -> list[SingleThreadExecutor]:

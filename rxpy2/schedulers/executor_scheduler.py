@@ -7,6 +7,18 @@ worker's tasks are serialized even on a many-threaded executor) until ``wip``
 says nothing was missed. Delayed tasks wait on the scheduler's
 :class:`~rxpy2.schedulers.timer.TimerQueue` and join the queue when due.
 
+A drain round runs at most the tasks counted when it began; if more arrived
+meanwhile, the next round is handed back to the executor (to the back of its
+queue) instead of looping on: a task that reschedules itself with no delay (a
+periodic task with period 0) would otherwise keep the drain, and its thread,
+forever, starving the other workers of that thread.
+
+A task's ``Exception`` goes to ``plugins.on_error``. A fatal exception
+(``KeyboardInterrupt``, ``SystemExit``: a ``BaseException`` that is not an
+``Exception``) is never swallowed: it ends that drain run, after the worker's
+remaining tasks were handed to a new run, and ends the executor thread, after a
+new thread took over its queue (as a JDK pool replaces a worker that died).
+
 :class:`SingleThreadExecutor` is a ``concurrent.futures.Executor`` on one named
 daemon thread (``ThreadPoolExecutor`` threads are not daemon threads and are
 joined at interpreter exit, so a blocked task would hang the exit).
@@ -14,6 +26,7 @@ joined at interpreter exit, so a blocked task would hang the exit).
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 import time
@@ -27,7 +40,7 @@ from rxpy2.disposables import Disposable
 from rxpy2.internal.atomic import AtomicInteger
 from rxpy2.internal.queues import MpscLinkedQueue
 from rxpy2.schedulers.scheduler import DISPOSED_TASK, Scheduler, Task, Worker
-from rxpy2.schedulers.timer import TimerEntry, TimerQueue
+from rxpy2.schedulers.timer import TimerEntry, TimerQueue, start_daemon_thread
 
 __all__ = ["ExecutorScheduler", "ExecutorWorker", "SingleThreadExecutor", "ThreadScheduler"]
 
@@ -43,15 +56,17 @@ class SingleThreadExecutor(Executor):
 
     ``execute(fn)`` is the lean entry the workers use (no Future); ``submit`` is
     the standard one. After ``shutdown`` both raise ``RuntimeError``; the thread
-    ends once the tasks submitted before ``shutdown`` have run.
+    ends once the tasks submitted before ``shutdown`` have run. Created while the
+    interpreter is finalizing, it has no thread (``thread`` is ``None``): nothing
+    could run any more.
     """
 
     def __init__(self, name: str) -> None:
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._shutdown = False
-        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
-        self.thread.start()
+        self._name = name
+        self.thread: threading.Thread | None = start_daemon_thread(self._run, name)
 
     def _run(self) -> None:
         get = self._queue.get
@@ -61,8 +76,13 @@ class SingleThreadExecutor(Executor):
                 return
             try:
                 fn()
-            except BaseException as e:  # the worker's drain reports its own errors
+            except Exception as e:  # the worker's drain reports its own errors
                 plugins.on_error(e)
+            except BaseException:
+                # fatal: never swallowed, it ends this thread; a new one serves the
+                # queue, or every worker on this executor would wait forever
+                self.thread = start_daemon_thread(self._run, self._name)
+                raise
             fn = None  # drop the reference while waiting for the next task
 
     def execute(self, fn: Callable[[], object]) -> None:
@@ -80,7 +100,9 @@ class SingleThreadExecutor(Executor):
             try:
                 r = fn(*args, **kwargs)
             except BaseException as e:
-                f.set_exception(e)
+                f.set_exception(e)  # the Future's waiter sees it
+                if not isinstance(e, Exception):
+                    raise  # and a fatal one is not swallowed
             else:
                 f.set_result(r)
 
@@ -97,8 +119,9 @@ class SingleThreadExecutor(Executor):
 
     def join(self, timeout: float | None = JOIN_TIMEOUT) -> None:
         """Wait for the thread to end (never from the thread itself)."""
-        if self.thread is not threading.current_thread():
-            self.thread.join(timeout)
+        t = self.thread
+        if t is not None and t is not threading.current_thread():
+            t.join(timeout)
 
 
 class WorkerTask(Disposable):
@@ -139,7 +162,7 @@ class ExecutorWorker(Worker):
     """
 
     __slots__ = ("_execute", "_timer", "_scheduler", "_on_dispose", "_queue", "_wip",
-                 "_disposed", "_lock", "_delayed", "__weakref__")
+                 "_disposed", "_lock", "_delayed", "_missed", "drain_pending", "__weakref__")
 
     def __init__(self, execute: Callable[[Callable[[], object]], object], timer: TimerQueue,
                  scheduler: Scheduler,
@@ -153,6 +176,9 @@ class ExecutorWorker(Worker):
         self._disposed = False
         self._lock = threading.Lock()
         self._delayed: set[WorkerTask] | None = set()
+        self._missed = 0  # the count a drain run handed back to the executor starts with
+        #: set by ``dispose`` when a drain run was running or queued at that moment
+        self.drain_pending = False
 
     def now(self) -> float:
         return self._scheduler.now()
@@ -192,7 +218,7 @@ class ExecutorWorker(Worker):
         if self._wip.get_and_increment() == 0:
             try:
                 self._execute(self._drain)
-            except BaseException as e:  # rejected: this worker can't run anything
+            except Exception as e:  # rejected: this worker can't run anything
                 self._reject(e)
         elif self._disposed:
             # disposed meanwhile, and its queue may already be cleared: the task
@@ -215,26 +241,59 @@ class ExecutorWorker(Worker):
             t.fn = None
 
     def _drain(self) -> None:
+        self._drain_rounds(1)
+
+    def _resume(self) -> None:
+        """A drain run handed back to the executor (see :meth:`_hand_back`)."""
+        self._drain_rounds(self._missed)
+
+    def _hand_back(self, missed: int) -> None:
+        """Continue draining in a new executor run, behind what the executor has queued."""
+        if self._disposed:
+            self._clear()
+            return  # nothing to run (and a shut-down executor would reject the run)
+        self._missed = missed
+        try:
+            self._execute(self._resume)
+        except Exception as e:  # rejected: this worker can't run anything
+            if self._disposed:
+                self._clear()  # disposed meanwhile (a shutdown): not an error
+            else:
+                self._reject(e)
+
+    def _drain_rounds(self, missed: int) -> None:
         poll = self._queue.poll
         wip = self._wip
-        missed = 1
         while True:
-            while True:
+            # A round runs at most the ``missed`` tasks counted when it began (see
+            # the module): a task re-queued by the task itself waits for the next round.
+            budget = missed
+            while budget > 0:
                 if self._disposed:
                     self._clear()
                     return  # wip stays > 0: nothing drains a disposed worker again
                 task = poll()
                 if task is None:
                     break
+                budget -= 1
                 fn = task.fn
                 if fn is not None:
                     task.fn = None
                     try:
                         fn()
-                    except BaseException as e:
+                    except Exception as e:
                         plugins.on_error(e)
+                    except BaseException:
+                        # fatal: not reported, not swallowed; the worker is not wedged
+                        # (wip > 0 with no drain), its other tasks run in a new run
+                        self._hand_back(missed)
+                        raise
             missed = wip.add_and_get(-missed)
             if missed == 0:
+                return
+            if budget == 0:
+                # more tasks than counted: yield the thread to the executor's other work
+                self._hand_back(missed)
                 return
 
     def dispose(self) -> None:
@@ -253,6 +312,8 @@ class ExecutorWorker(Worker):
                 e.cancel()
         if self._wip.get_and_increment() == 0:
             self._clear()  # no drain runs: this thread owns the queue now
+        else:
+            self.drain_pending = True
         on_dispose = self._on_dispose
         if on_dispose is not None:
             self._on_dispose = None
@@ -265,19 +326,26 @@ class ExecutorWorker(Worker):
 class ThreadScheduler(Scheduler):
     """Common state of the thread-based schedulers: a lock, the live workers, a timer,
     lazy (re)start and :meth:`shutdown`. Subclasses create their executors in
-    ``_start_locked`` and give them up in ``_stop_locked``."""
+    ``_start_locked`` and give them up in ``_stop_locked``.
+
+    After ``os.fork()`` every instance is reset in the child (see
+    :meth:`_after_fork_in_child`): the parent's threads do not exist there.
+    """
 
     def __init__(self, timer_keep_alive: float = 10.0) -> None:
         self._lock = threading.RLock()
         self._workers: weakref.WeakSet[ExecutorWorker] = weakref.WeakSet()
         self._timer = TimerQueue(timer_keep_alive)
         self._started = False
+        _instances.add(self)
 
     def _ensure_started_locked(self) -> None:
         if not self._started:
-            self._started = True
             self._timer.start()
+            # marked started only once the executors exist: a start that failed
+            # (no thread could be started) is tried again by the next caller
             self._start_locked()
+            self._started = True
 
     def _start_locked(self) -> None:
         pass
@@ -311,6 +379,37 @@ class ThreadScheduler(Scheduler):
         deadline = _monotonic() + JOIN_TIMEOUT
         for ex in executors:
             ex.join(max(0.0, deadline - _monotonic()))
+
+    def _after_fork_in_child(self) -> None:
+        """Forget the parent's threads: the next use starts fresh ones.
+
+        Only the forking thread exists in the child, so the executors' threads are
+        gone and a lock may be held for good by a thread that is not there. The
+        parent's workers are marked disposed without any callback (a task
+        scheduled in the parent never runs in the child); the executors are
+        dropped, not shut down (their own locks may be held). The timer queue is
+        reset by :mod:`rxpy2.schedulers.timer` itself.
+        """
+        self._lock = threading.RLock()
+        for w in list(self._workers):
+            w._disposed = True
+            w._delayed = None
+            w._on_dispose = None
+        self._workers = weakref.WeakSet()
+        self._started = False
+        self._stop_locked()
+
+
+_instances: weakref.WeakSet[ThreadScheduler] = weakref.WeakSet()
+
+
+def _reset_after_fork() -> None:
+    for s in list(_instances):
+        s._after_fork_in_child()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_reset_after_fork)
 
 
 def _submitter(executor: Executor) -> Callable[[Callable[[], object]], object]:

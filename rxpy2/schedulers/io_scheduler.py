@@ -2,15 +2,19 @@
 
 Each worker gets a thread of its own: an idle one from the cache if there is
 one (the most recently released first), else a new one, so the pool grows on
-demand. Disposing a worker returns its thread to the cache; a thread idle for
-``keep_alive`` seconds (60 by default, or the environment variable
-``RXPY2_IO_KEEP_ALIVE``) ends. Expiry runs on the scheduler's timer thread.
+demand. Disposing a worker returns its thread to the cache once the thread is
+idle: disposal queues a *release* on the worker's executor, behind the drain
+that may still be running (a task inside a blocking call when its worker was
+disposed, say by a ``timeout``), so the next worker never gets a busy thread.
+A thread idle for ``keep_alive`` seconds (60 by default, or the environment
+variable ``RXPY2_IO_KEEP_ALIVE``) ends. Expiry runs on the scheduler's timer thread.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
+import threading
 import time
 
 from rxpy2.schedulers.executor_scheduler import (
@@ -54,7 +58,7 @@ class IoScheduler(ThreadScheduler):
         self.keep_alive = k
         #: idle threads as (expiry time, executor), the most recently released last
         self._idle: list[tuple[float, SingleThreadExecutor]] = []
-        #: executors of the live workers
+        #: executors of the live workers, and of the disposed ones until their release ran
         self._busy: dict[ExecutorWorker, SingleThreadExecutor] = {}
         self._evictor: TimerEntry | None = None
 
@@ -86,6 +90,22 @@ class IoScheduler(ThreadScheduler):
     def _worker_disposed(self, w: ExecutorWorker) -> None:
         with self._lock:
             self._workers.discard(w)
+            ex = self._busy.get(w)
+        if ex is None:
+            return  # shut down meanwhile
+        if not w.drain_pending or ex.thread is threading.current_thread():
+            # idle, or disposed by its own task, whose drain ends with that task
+            self._release(w)
+            return
+        try:
+            # runs after the drain under way: the thread is idle by then
+            ex.execute(lambda: self._release(w))
+        except RuntimeError:
+            pass  # the executor was shut down meanwhile: nothing to cache
+
+    def _release(self, w: ExecutorWorker) -> None:
+        """The worker's thread, now idle, back to the cache."""
+        with self._lock:
             ex = self._busy.pop(w, None)
             if ex is None:
                 return  # shut down meanwhile

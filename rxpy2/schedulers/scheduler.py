@@ -8,8 +8,17 @@ A :class:`Worker` is a serial event loop: its tasks run one at a time, in the
 order they were submitted (delayed ones when due), never two at once, even when
 submitted from several threads. Disposing a worker cancels its pending and
 delayed tasks; a task that is already running finishes, no other one starts.
-A task that raises is reported to :func:`rxpy2.plugins.on_error`; the worker
-goes on with the next task.
+A task that raises an ``Exception`` is reported to :func:`rxpy2.plugins.on_error`;
+the worker goes on with the next task. A fatal exception (``KeyboardInterrupt``,
+``SystemExit``: a ``BaseException`` that is not an ``Exception``) is never caught:
+it ends the run of the thread that ran the task (on a trampoline, the caller's
+call), and the worker stays usable.
+
+A delay may be huge or ``inf``: the task then never runs (as a JDK timer with
+``Long.MAX_VALUE``), and the scheduler's other tasks are not affected. NaN is a
+``ValueError``, as is an ``int`` too large for a float. A period must be finite and
+``>= 0``; a period of 0 runs the task again as soon as the worker's thread has
+run the work that was waiting for it.
 """
 
 from __future__ import annotations
@@ -38,10 +47,14 @@ def check_task(fn: object) -> None:
 
 
 def check_time(value: object, name: str) -> float:
-    """``value`` as seconds (a float); ``TypeError`` for a non-number, ``ValueError`` for NaN."""
+    """``value`` as seconds (a float); ``TypeError`` for a non-number, ``ValueError`` for
+    NaN or a number too large for a float (``inf`` itself is accepted: never)."""
     if isinstance(value, bool) or not isinstance(value, Real):
         raise TypeError(f"{name} must be a number of seconds, not {type(value).__name__}")
-    v = float(value)
+    try:
+        v = float(value)
+    except OverflowError:  # an int beyond float range, e.g. 10**400
+        raise ValueError(f"{name} is too large for a float; use float('inf')") from None
     if math.isnan(v):
         raise ValueError(f"{name} is NaN")
     return v
@@ -205,6 +218,8 @@ class PeriodicTask(Disposable):
         try:
             self._fn()
         except BaseException:
+            # any error stops the periodic task; the worker reports an Exception and
+            # lets a fatal one propagate (nothing is swallowed here)
             self.dispose()
             raise
         if sd.is_disposed():

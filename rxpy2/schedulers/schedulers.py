@@ -10,6 +10,7 @@ or at once with ``start()``.
 
 from __future__ import annotations
 
+import os
 import threading
 import weakref
 from concurrent.futures import Executor
@@ -32,6 +33,16 @@ _single: SingleScheduler | None = None
 _new_thread: NewThreadScheduler | None = None
 _trampoline = TrampolineScheduler()
 _from_executor: weakref.WeakSet[ExecutorScheduler] = weakref.WeakSet()
+
+
+def _reset_lock_after_fork() -> None:
+    # the forking thread may not be the one that held the lock: it would stay held
+    global _lock
+    _lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_reset_lock_after_fork)
 
 
 def _standard() -> tuple[ComputationScheduler, IoScheduler, SingleScheduler, NewThreadScheduler]:

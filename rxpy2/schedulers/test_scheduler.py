@@ -6,8 +6,10 @@ due up to the new time, each with ``now()`` set to its due time;
 :meth:`TestScheduler.trigger_actions` runs those due at the current time.
 Tasks are kept in a ``sortedcontainers.SortedList`` keyed by
 ``(due time, sequence)``, so tasks due at the same time run in the order they
-were scheduled. Time is in seconds as floats. A task that raises is reported
-to ``plugins.on_error`` and the others still run.
+were scheduled. Time is in seconds as floats. A task that raises an ``Exception``
+is reported to ``plugins.on_error`` and the others still run; a fatal one
+(``KeyboardInterrupt``, ``SystemExit``) propagates to the caller of
+``advance_time_by``/``advance_time_to``/``trigger_actions``.
 """
 
 from __future__ import annotations
@@ -141,7 +143,7 @@ class TestScheduler(Scheduler):
             if fn is not None:
                 try:
                     fn()
-                except BaseException as e:
+                except Exception as e:  # a fatal one propagates to the caller
                     plugins.on_error(e)
         with lock:
             if target > self._time:

@@ -7,22 +7,69 @@ only hands the task over to its worker (it never runs user code itself).
 The thread starts with the first entry, ends after idling ``keep_alive``
 seconds with nothing to wait for, and on :meth:`TimerQueue.shutdown`.
 Due times are ``time.monotonic()`` seconds.
+
+Robustness (each of these once stopped every later timer of a scheduler):
+
+* A due time may be huge or ``inf``: such an entry simply never fires. The
+  thread waits at most :data:`MAX_WAIT` at a time (``Condition.wait`` raises
+  ``OverflowError`` above ``threading.TIMEOUT_MAX``) and then looks again.
+* An action that raises an ``Exception`` goes to ``plugins.on_error`` and the
+  thread goes on. A fatal one (``KeyboardInterrupt``, ``SystemExit``: a
+  ``BaseException`` that is not an ``Exception``) is never swallowed: the
+  entries already taken off the heap go back on it, a new thread takes over
+  the heap, and the exception ends the old thread.
+* No thread is started while the interpreter is finalizing (in 3.11
+  ``Thread.start`` then waits forever for a thread that cannot run; later
+  versions raise ``RuntimeError``): an entry scheduled then is returned
+  cancelled, since it could never fire anyway.
+* After ``os.fork()`` the child's timer queues start empty, with no thread: the
+  parent's timer thread does not exist in the child, and its entries belong to
+  the parent's workers.
 """
 
 from __future__ import annotations
 
 import heapq
 import itertools
+import os
+import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable
 
 from rxpy2 import plugins
 
-__all__ = ["TimerEntry", "TimerQueue"]
+__all__ = ["MAX_WAIT", "TimerEntry", "TimerQueue", "start_daemon_thread"]
 
 _timer_ids = itertools.count(1)
 _monotonic = time.monotonic
+
+#: The longest single wait of a timer thread, in seconds. ``Condition.wait`` and
+#: ``time.sleep`` raise ``OverflowError`` beyond ``threading.TIMEOUT_MAX`` (about 292
+#: years on Linux); a later due time is reached by waiting again.
+MAX_WAIT = min(threading.TIMEOUT_MAX, 86400.0)
+
+
+def start_daemon_thread(target: Callable[[], object], name: str) -> threading.Thread | None:
+    """Start a daemon thread running ``target``; ``None`` if the interpreter is finalizing.
+
+    At interpreter exit (module teardown, a ``__del__`` that disposes a worker) a
+    new thread can never run: CPython 3.11's ``Thread.start`` then blocks forever
+    waiting for it to start, 3.12+ raise ``RuntimeError``. Nothing that is started
+    then could do any work, so nothing is started. Any other failure to start a
+    thread (``RuntimeError: can't start new thread``) is raised to the caller.
+    """
+    if sys.is_finalizing():
+        return None
+    t = threading.Thread(target=target, name=name, daemon=True)
+    try:
+        t.start()
+    except RuntimeError:
+        if sys.is_finalizing():
+            return None
+        raise
+    return t
 
 
 class TimerEntry:
@@ -51,6 +98,7 @@ class TimerQueue:
         self._thread: threading.Thread | None = None
         self._stopped = False
         self._ncancelled = 0
+        _queues.add(self)
 
     def schedule_at(self, due: float, action: Callable[[], object]) -> TimerEntry:
         """Call ``action()`` on the timer thread once ``time.monotonic() >= due``.
@@ -65,13 +113,37 @@ class TimerQueue:
             heap = self._heap
             heapq.heappush(heap, (due, next(self._seq), entry))
             if self._thread is None:
-                t = threading.Thread(target=self._run, name=f"rxpy2-timer-{next(_timer_ids)}",
-                                     daemon=True)
-                self._thread = t
-                t.start()
+                try:
+                    started = self._start_thread_locked()
+                except BaseException:
+                    entry.action = None  # never fires: the purge drops it from the heap
+                    raise
+                if not started:
+                    entry.action = None  # finalizing: it could never fire
             elif heap[0][2] is entry:
                 self._cond.notify()  # a new earliest entry: the thread waits less
         return entry
+
+    def _start_thread_locked(self) -> bool:
+        """Start the timer thread (the lock held); ``False`` if the interpreter is finalizing.
+
+        ``_thread`` is set before the thread starts (its loop checks it is the
+        current one) and cleared again if it could not start, so a failed start
+        never leaves a thread that is believed to run.
+        """
+        if sys.is_finalizing():
+            return False
+        t = threading.Thread(target=self._run, name=f"rxpy2-timer-{next(_timer_ids)}",
+                             daemon=True)
+        self._thread = t
+        try:
+            t.start()
+        except BaseException:
+            self._thread = None
+            if sys.is_finalizing():
+                return False
+            raise
+        return True
 
     def _cancelled(self) -> None:
         with self._cond:
@@ -89,10 +161,37 @@ class TimerQueue:
             return sum(1 for e in self._heap if e[2].action is not None)
 
     def _run(self) -> None:
+        ready: list[TimerEntry] = []
+        try:
+            self._loop(ready)
+        except BaseException:
+            # Only a fatal exception gets here (an action's Exception is reported in
+            # _loop): put the taken entries back and let a new thread serve the heap,
+            # so the timer is not dead for good; then the exception ends this thread.
+            self._take_over(ready)
+            raise
+
+    def _take_over(self, ready: list[TimerEntry]) -> None:
+        me = threading.current_thread()
+        with self._cond:
+            if self._thread is not me:
+                return  # shut down, or already replaced
+            self._thread = None
+            now = _monotonic()
+            for entry in reversed(ready):  # the earliest is last (see _loop)
+                if entry.action is not None:
+                    heapq.heappush(self._heap, (now, next(self._seq), entry))
+            if self._heap and not self._stopped:
+                try:
+                    self._start_thread_locked()
+                except Exception as e:  # the fatal one in flight matters more
+                    plugins.on_error(e)
+
+    def _loop(self, ready: list[TimerEntry]) -> None:
         cond = self._cond
         me = threading.current_thread()
         while True:
-            ready: list[TimerEntry] = []
+            ready.clear()
             with cond:
                 idle_until: float | None = None
                 while True:
@@ -110,7 +209,7 @@ class TimerQueue:
                         elif now >= idle_until:
                             self._thread = None  # the next schedule_at starts a new one
                             return
-                        cond.wait(idle_until - now)
+                        cond.wait(min(idle_until - now, MAX_WAIT))
                         continue
                     idle_until = None
                     due = heap[0][0]
@@ -122,14 +221,17 @@ class TimerQueue:
                             elif self._ncancelled > 0:
                                 self._ncancelled -= 1
                         break
-                    cond.wait(due - now)
-            for entry in ready:
+                    # an infinite or huge due time: wait in bounded steps (never fires)
+                    cond.wait(min(due - now, MAX_WAIT))
+            ready.reverse()  # popped from the end: the earliest first
+            while ready:
+                entry = ready.pop()
                 action = entry.action
                 entry.action = None
                 if action is not None:
                     try:
                         action()
-                    except BaseException as e:  # an action only hands a task over
+                    except Exception as e:  # an action only hands a task over
                         plugins.on_error(e)
 
     def start(self) -> None:
@@ -153,3 +255,26 @@ class TimerQueue:
     def thread(self) -> threading.Thread | None:
         """The timer thread, if one runs now."""
         return self._thread
+
+    def _after_fork_in_child(self) -> None:
+        # The child has only the forking thread: the timer thread and the lock's
+        # owner (if another thread held it) are gone. The entries were scheduled by
+        # the parent's workers, which are reset too: drop them.
+        self._cond = threading.Condition(threading.Lock())
+        for e in self._heap:
+            e[2].action = None
+        self._heap = []
+        self._ncancelled = 0
+        self._thread = None
+
+
+_queues: weakref.WeakSet[TimerQueue] = weakref.WeakSet()
+
+
+def _reset_after_fork() -> None:
+    for q in list(_queues):
+        q._after_fork_in_child()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_reset_after_fork)

@@ -8,6 +8,14 @@ recursion, however long a chain of tasks scheduling tasks. A delayed task
 waits by sleeping on the draining thread. Queued tasks run by due time, ties in
 submission order. ``schedule_direct`` uses one such queue per thread.
 There are no threads to start or shut down.
+
+No task starts once ``dispose()`` has returned: the drain checks "disposed" and
+takes the task under the worker's lock, which ``dispose`` takes too (the task
+itself runs outside the lock). A task's ``Exception`` goes to
+``plugins.on_error``; a fatal one (``KeyboardInterrupt``, ``SystemExit``) is never
+swallowed: it propagates to the caller whose call is draining, and the worker
+stays usable (the tasks queued behind it run when it is next scheduled on).
+An infinite delay sleeps for ever, in bounded steps.
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ from rxpy2.schedulers.scheduler import (
     check_task,
     check_time,
 )
+from rxpy2.schedulers.timer import MAX_WAIT
 
 __all__ = ["TrampolineScheduler", "TrampolineWorker"]
 
@@ -75,6 +84,17 @@ class TrampolineWorker(Worker):
         return task
 
     def _drain(self) -> None:
+        try:
+            self._drain_loop()
+        except BaseException:
+            # Only a fatal exception gets here (a task's Exception is reported): it
+            # goes to the caller. No drain runs any more, so wip goes back to 0 or the
+            # worker (this thread's direct worker too) would queue tasks for ever.
+            if not self._disposed:
+                self._wip.set(0)
+            raise
+
+    def _drain_loop(self) -> None:
         heap = self._heap
         lock = self._lock
         now = self._scheduler.now
@@ -82,11 +102,10 @@ class TrampolineWorker(Worker):
         missed = 1
         while True:
             while True:
-                if self._disposed:
-                    with lock:
-                        heap.clear()
-                    return  # wip stays > 0: a disposed worker never drains again
                 with lock:
+                    if self._disposed:
+                        heap.clear()
+                        return  # wip stays > 0: a disposed worker never drains again
                     item = heapq.heappop(heap) if heap else None
                 if item is None:
                     break
@@ -95,22 +114,29 @@ class TrampolineWorker(Worker):
                     continue
                 wait = due - now()
                 while wait > 0.0:
-                    _sleep(wait)
+                    _sleep(min(wait, MAX_WAIT))  # sleep() overflows beyond TIMEOUT_MAX
                     wait = due - now()
-                fn = task.fn
-                if fn is None or self._disposed:
+                # "not disposed" and "started" in one step under the lock dispose()
+                # takes: once dispose() returned, no task starts
+                with lock:
+                    if self._disposed:
+                        heap.clear()
+                        return
+                    fn = task.fn
+                    task.fn = None
+                if fn is None:
                     continue
-                task.fn = None
                 try:
                     fn()
-                except BaseException as e:
+                except Exception as e:
                     plugins.on_error(e)
             missed = wip.add_and_get(-missed)
             if missed == 0:
                 return
 
     def dispose(self) -> None:
-        self._disposed = True
+        with self._lock:  # waits for a drain that is taking a task (see _drain_loop)
+            self._disposed = True
         if self._wip.get_and_increment() == 0:
             with self._lock:
                 self._heap.clear()
