@@ -1200,8 +1200,9 @@ class Flowable(Publisher[T], Generic[T]):
                  scheduler: Scheduler | None = None) -> Flowable[int]:
         """0, 1, 2, ... every ``period`` seconds (first after ``initial_delay``, default
         ``period``), on ``scheduler`` (default computation). A tick without demand ends the
-        stream with ``MissingBackpressureException``."""
-        p = max(0.0, _lazy.check_time(period, "period"))
+        stream with ``MissingBackpressureException``. A negative or infinite ``period`` is a
+        ``ValueError``; a period of 0 ticks as fast as the scheduler's thread allows."""
+        p = _lazy.check_time(period, "period")  # range-checked by FlowableInterval
         d = p if initial_delay is None else max(0.0, _lazy.check_time(initial_delay, "initial_delay"))
         return _assembly(_lazy.FlowableInterval(p, d, _default_scheduler(scheduler)))
 
@@ -1217,7 +1218,7 @@ class Flowable(Publisher[T], Generic[T]):
         if count > 0 and start + count - 1 > LONG_MAX:
             raise ValueError("Overflow! start + count is bigger than LONG_MAX")
         d = max(0.0, _lazy.check_time(initial_delay, "initial_delay"))
-        p = max(0.0, _lazy.check_time(period, "period"))
+        p = _lazy.check_time(period, "period")  # range-checked by FlowableIntervalRange
         return _assembly(_lazy.FlowableIntervalRange(start, count, d, p, _default_scheduler(scheduler)))
 
     @staticmethod

@@ -3,6 +3,10 @@
 The ticks come from a periodic task on the scheduler; they do not wait for
 demand: a tick that finds no outstanding request ends the stream with
 ``MissingBackpressureException`` (buffer or drop downstream to avoid that).
+
+The period is checked at assembly: a negative or infinite one is a
+``ValueError`` (it was clamped to 0, turning a typo into a busy loop); a period
+of 0 is allowed and yields the scheduler's thread between ticks.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
-from rxpy2.schedulers.scheduler import Scheduler
+from rxpy2.schedulers.scheduler import Scheduler, check_period
 from rxpy2.schedulers.trampoline_scheduler import TrampolineScheduler
 
 __all__ = ["FlowableInterval", "FlowableIntervalRange"]
@@ -42,7 +46,7 @@ class FlowableInterval(Flowable[int]):
     __slots__ = ("period", "initial_delay", "scheduler")
 
     def __init__(self, period: float, initial_delay: float, scheduler: Scheduler) -> None:
-        self.period = period
+        self.period = check_period(period)
         self.initial_delay = initial_delay
         self.scheduler = scheduler
 
@@ -99,7 +103,7 @@ class FlowableIntervalRange(Flowable[int]):
         self.start = start
         self.end = start + count
         self.initial_delay = initial_delay
-        self.period = period
+        self.period = check_period(period)
         self.scheduler = scheduler
 
     def subscribe_actual(self, subscriber: Subscriber[int]) -> None:
