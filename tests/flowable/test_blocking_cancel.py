@@ -267,3 +267,16 @@ def test_to_future_result_timeout_keeps_the_subscription():
     assert not cancelled.is_set() and not f.done()
     f.cancel()
     assert cancelled.wait(WAIT)
+
+
+@pytest.mark.parametrize("kind", ["Single", "Maybe", "Completable"])
+def test_zero_one_blocking_get_interrupted_disposes_upstream(kind):
+    import rxpy2
+    disposed = threading.Event()
+    source = getattr(rxpy2, kind).never().do_on_dispose(disposed.set)
+    with pytest.raises(KeyboardInterrupt), interrupt_after(0.05):
+        if kind == "Completable":
+            source.blocking_await()
+        else:
+            source.blocking_get()
+    assert disposed.wait(WAIT)

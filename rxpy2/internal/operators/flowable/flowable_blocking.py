@@ -344,6 +344,8 @@ def blocking_subscribe(source: Flowable[T], on_next: Callable[[T], Any] | None,
 
     Blocks until the stream terminates. Without ``on_error`` the stream's error
     (or what ``on_next`` raised, after cancelling the upstream) is raised here.
+    A fatal exception (``KeyboardInterrupt`` while waiting, or raised by a callback)
+    is never handed to ``on_error``: it cancels the upstream and propagates.
     """
     for f, name in ((on_next, "on_next"), (on_error, "on_error"), (on_complete, "on_complete")):
         if f is not None and not callable(f):
