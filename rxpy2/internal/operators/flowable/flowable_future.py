@@ -133,7 +133,11 @@ def to_future(source: Flowable[T]) -> concurrent.futures.Future[T]:
     f: concurrent.futures.Future[T] = FlowableFuture()
     sub = FutureSubscriber(f)
     f.add_done_callback(sub.future_done)
-    source.subscribe(sub)
+    try:
+        source.subscribe(sub)
+    except BaseException:  # e.g. KeyboardInterrupt in a synchronous emission: nobody
+        f.cancel()         # would get the future to cancel it
+        raise
     return f
 
 
