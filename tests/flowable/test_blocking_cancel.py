@@ -177,6 +177,20 @@ def test_to_future_interrupted_exception_cancels_upstream():
     assert f.cancelled()
 
 
+def test_to_future_interrupted_in_synchronous_subscribe_cancels_upstream():
+    cancelled = threading.Event()
+
+    def slow(x: int) -> int:
+        time.sleep(0.01)  # the interrupt lands here, inside to_future()'s subscribe
+        return x
+
+    source = (Flowable.range(1, 1_000_000).hide().do_on_cancel(cancelled.set)
+              .map(slow).filter(lambda x: False))  # no item: to_future() waits for the end
+    with pytest.raises(KeyboardInterrupt), interrupt_after(0.05):
+        source.to_future()
+    assert cancelled.is_set()
+
+
 # ---- plugins.on_error and fatal exceptions (regressions)
 
 
