@@ -60,7 +60,12 @@ class _ErrorValue:
 
 
 class BehaviorProcessor(FlowableProcessor[T], Generic[T]):
-    """Emits the current value to each new subscriber, then the items that follow."""
+    """Emits the current value to each new subscriber, then the items that follow.
+
+    Backpressure: ``on_next`` cannot wait; a subscriber without demand for an item
+    is cancelled and signalled ``MissingBackpressureException`` (use :meth:`offer`, or
+    ``on_backpressure_*()`` between the processor and a slow subscriber).
+    """
 
     __slots__ = ("_subscribers", "_lock", "_value", "_terminal_event", "_index")
 
@@ -280,8 +285,9 @@ class BehaviorSubscription(Subscription, Generic[T]):
                 requested.decrement_and_get()
             return False
         self.cancel()
-        self.downstream.on_error(MissingBackpressureException(
-            "Could not deliver value due to lack of requests"))
+        self.downstream.on_error(MissingBackpressureException.lack_of_requests(
+            "BehaviorProcessor", producer="the processor's producer (use offer() to test "
+            "for demand first)"))
         return True
 
     def _emit_loop(self) -> None:

@@ -34,7 +34,12 @@ T = TypeVar("T")
 
 
 class PublishProcessor(FlowableProcessor[T], Generic[T]):
-    """Multicasts items to the current subscribers, each under its own demand."""
+    """Multicasts items to the current subscribers, each under its own demand.
+
+    Backpressure: ``on_next`` cannot wait; a subscriber without demand for an item
+    is cancelled and signalled ``MissingBackpressureException`` (use :meth:`offer`, or
+    ``on_backpressure_*()`` between the processor and a slow subscriber).
+    """
 
     __slots__ = ("_subscribers", "_error")
 
@@ -156,8 +161,9 @@ class PublishSubscription(Subscription, Generic[T]):
         # beyond its demand) and nothing is buffered for it
         if requested.get_and_set(LONG_MIN) != LONG_MIN:
             self.parent._remove(self)
-            self.downstream.on_error(MissingBackpressureException(
-                "Could not emit value due to lack of requests"))
+            self.downstream.on_error(MissingBackpressureException.lack_of_requests(
+                "PublishProcessor", producer="the processor's producer (use offer() to "
+                "test for demand first)"))
 
     def on_error(self, error: BaseException) -> None:
         if self.requested.get() != LONG_MIN:

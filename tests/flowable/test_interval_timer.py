@@ -44,7 +44,10 @@ def test_interval_without_demand_fails():
     ts.assert_values(0, 1).assert_not_terminated()
     s.advance_time_by(1)
     ts.assert_failure(MissingBackpressureException, 0, 1)
-    assert "Could not emit value 2 due to lack of requests" in str(ts.errors()[0])
+    assert str(ts.errors()[0]) == (
+        "interval: could not emit value 2 due to lack of requests; the downstream is slower "
+        "than the timer: add on_backpressure_buffer()/on_backpressure_drop()/"
+        "on_backpressure_latest() after it, or request more")
     s.advance_time_by(10)
     ts.assert_value_count(2)
     assert s.pending_count() == 0
@@ -152,7 +155,8 @@ def test_timer_without_demand_fails():
     ts = Flowable.timer(1.0, scheduler=s).test(0)
     s.advance_time_by(1)
     ts.assert_failure(MissingBackpressureException)
-    ts.assert_error_message("Could not emit value due to lack of requests")
+    assert str(ts.errors()[0]).startswith(
+        "timer: could not emit the value 0 due to lack of requests; the downstream is slower")
 
 
 def test_timer_demand_after_subscribe_in_time():

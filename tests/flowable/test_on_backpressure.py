@@ -91,7 +91,10 @@ def test_bounded_buffer_overflow_errors_and_cancels():
     src.emit(4)
     assert src.cancelled == 1
     assert calls == [1]
-    ts.assert_error(MissingBackpressureException).assert_error_message("Buffer is full")
+    ts.assert_error(MissingBackpressureException).assert_error_message(
+        "on_backpressure_buffer: the buffer of 3 items is full (the downstream is slower than "
+        "the upstream); increase capacity, choose the DROP_OLDEST/DROP_LATEST overflow "
+        "strategy, or use on_backpressure_drop()/on_backpressure_latest()")
     ts.assert_no_values()
 
 

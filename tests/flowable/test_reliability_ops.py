@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from rxpy2 import Flowable, PublishProcessor, TestSubscriber
-from rxpy2.reactivestreams import LONG_MAX
+from rxpy2 import Flowable, MissingBackpressureException, PublishProcessor, TestSubscriber
+from rxpy2.reactivestreams import LONG_MAX, Subscription
 from rxpy2.schedulers import Schedulers
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
@@ -131,3 +131,84 @@ def test_request_above_long_max_is_capped(make, n):
     ts.request(1)
     ts.request(n)
     ts.await_done(5).assert_complete().assert_no_errors()
+
+
+# ---- item 14: every MissingBackpressureException names its operator and the fix
+
+SLOWER_THAN_TIMER = ("the downstream is slower than the timer: add on_backpressure_buffer()/"
+                     "on_backpressure_drop()/on_backpressure_latest() after it, or request more")
+
+
+def test_buffer_time_inside_flat_map_names_itself(sched):
+    pp: PublishProcessor[int] = PublishProcessor.create()
+    ts = Flowable.just(1).flat_map(lambda _: pp.buffer_time(1, sched)).test(1)
+    pp.on_next(1)
+    sched.advance_time_by(1)
+    ts.assert_values([1])
+    sched.advance_time_by(1)
+    ts.assert_error(MissingBackpressureException)
+    ts.assert_error_message(
+        "buffer_time: could not emit a buffer due to lack of requests; " + SLOWER_THAN_TIMER)
+
+
+def test_interval_without_demand_names_itself(sched):
+    ts = Flowable.interval(1, scheduler=sched).test(1)
+    sched.advance_time_by(2)
+    ts.assert_error(MissingBackpressureException)
+    ts.assert_error_message(
+        "interval: could not emit value 1 due to lack of requests; " + SLOWER_THAN_TIMER)
+
+
+class _IgnoresBackpressure(Flowable[int]):
+    """Emits ``n`` items at subscription whatever was requested (breaks §1.1)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def subscribe_actual(self, subscriber) -> None:
+        subscriber.on_subscribe(_NoOp())
+        for i in range(self.n):
+            subscriber.on_next(i)
+
+
+class _NoOp(Subscription):
+    def request(self, n: int) -> None:
+        pass
+
+    def cancel(self) -> None:
+        pass
+
+
+def test_observe_on_overflow_names_itself_and_its_buffer_size(sched):
+    ts = _IgnoresBackpressure(5).observe_on(sched, buffer_size=4).test()
+    sched.trigger_actions()
+    ts.assert_error(MissingBackpressureException)
+    ts.assert_error_message(
+        "observe_on: the queue of 4 items is full: the upstream emitted more than it was "
+        "asked for (it ignores backpressure, §1.1); increase buffer_size or add "
+        "on_backpressure_buffer()/on_backpressure_drop()/on_backpressure_latest() before "
+        "observe_on")
+
+
+@pytest.mark.parametrize("make, name", [
+    pytest.param(lambda src: src.publish(2).auto_connect(), "publish", id="publish"),
+    pytest.param(lambda src: src.concat_map(Flowable.just, 2), "concat_map", id="concat_map"),
+    pytest.param(lambda src: src.rebatch_requests(2), "rebatch_requests", id="rebatch"),
+    pytest.param(lambda src: src.on_backpressure_error(), "on_backpressure_error",
+                 id="on_backpressure_error"),
+])
+def test_queue_full_names_the_operator(make, name, plugin_errors):
+    ts = make(_IgnoresBackpressure(10)).test(1)  # later overflows may be undeliverable
+    ts.assert_error(MissingBackpressureException)
+    message = str(ts.errors()[0])
+    assert message.startswith(f"{name}: "), message
+    assert "on_backpressure_" in message, message
+
+
+def test_processor_without_demand_names_itself():
+    pp: PublishProcessor[int] = PublishProcessor.create()
+    ts = pp.test(0)
+    pp.on_next(1)
+    ts.assert_error(MissingBackpressureException)
+    assert str(ts.errors()[0]).startswith(
+        "PublishProcessor: could not emit a value due to lack of requests; ")

@@ -10,7 +10,13 @@ from probes import record as probe
 from rxpy2 import LONG_MAX, Flowable, MissingBackpressureException, PublishProcessor
 from rxpy2.schedulers import Schedulers, TestScheduler
 
-MBE_MESSAGE = "Could not deliver value due to lack of requests"
+SLOWER = ("the downstream is slower than the timer: add on_backpressure_buffer()/"
+          "on_backpressure_drop()/on_backpressure_latest() after it, or request more")
+
+
+def mbe_message(operator: str, what: str = "a value", slower: str = SLOWER) -> str:
+    """The MissingBackpressureException message of a time-driven operator."""
+    return f"{operator}: could not emit {what} due to lack of requests; {slower}"
 
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
@@ -83,7 +89,7 @@ def test_sample_missing_backpressure(sched):
     pp.on_next(2)
     sched.advance_time_by(1)
     ts.assert_failure(MissingBackpressureException, 1)
-    ts.assert_error_message(MBE_MESSAGE)
+    ts.assert_error_message(mbe_message("sample"))
     assert cancels == [True]
     assert sched.pending_count() == 0
 
@@ -153,7 +159,8 @@ def test_throttle_first_missing_backpressure(sched):
     ts = f.throttle_first(1, sched).test(0)
     pp.on_next(1)
     ts.assert_failure(MissingBackpressureException)
-    ts.assert_error_message(MBE_MESSAGE)
+    ts.assert_error_message(mbe_message(
+        "throttle_first", slower=SLOWER.replace("the timer", "the upstream")))
     assert cancels == [True]
 
 
@@ -218,7 +225,7 @@ def test_throttle_latest_missing_backpressure(sched):
     pp.on_next(2)
     sched.advance_time_by(1)
     ts.assert_failure(MissingBackpressureException, 1)
-    ts.assert_error_message(MBE_MESSAGE)
+    ts.assert_error_message(mbe_message("throttle_latest"))
     assert cancels == [True]
     assert sched.pending_count() == 0
 
@@ -277,7 +284,7 @@ def test_debounce_missing_backpressure(sched):
     pp.on_next(1)
     sched.advance_time_by(1)
     ts.assert_failure(MissingBackpressureException)
-    ts.assert_error_message(MBE_MESSAGE)
+    ts.assert_error_message(mbe_message("debounce"))
     assert cancels == [True]
 
 
@@ -376,7 +383,7 @@ def test_buffer_time_missing_backpressure(sched):
     ts.assert_values([1])
     sched.advance_time_by(1)
     ts.assert_failure(MissingBackpressureException, [1])
-    ts.assert_error_message("Could not emit buffer due to lack of requests")
+    ts.assert_error_message(mbe_message("buffer_time", "a buffer"))
     assert cancels == [True]
     assert sched.pending_count() == 0
 

@@ -41,10 +41,13 @@ __all__ = ["DrainSubscriptionMixin", "DrainTerminalsMixin", "fuse_upstream",
            "missing_backpressure"]
 
 
-def missing_backpressure() -> MissingBackpressureException:
-    """The error for an item that finds the bounded queue full."""
-    return MissingBackpressureException(
-        "Queue is full?! The upstream emitted more than it was asked for")
+def missing_backpressure(operator: str, capacity: int | None = None,
+                         size_param: str = "prefetch",
+                         inner: bool = False) -> MissingBackpressureException:
+    """The error for an item that finds ``operator``'s bounded queue (of ``capacity``,
+    set by its ``size_param`` argument) full: the upstream (``inner``: an inner
+    Publisher) emitted more than it was asked for."""
+    return MissingBackpressureException.queue_full(operator, capacity, size_param, inner)
 
 
 def fuse_upstream(s: Subscription, prefetch: int, mode: int = ANY | BOUNDARY) -> tuple[int, Any]:

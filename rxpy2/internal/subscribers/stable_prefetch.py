@@ -73,9 +73,12 @@ class StablePrefetchSubscriber(DrainTerminalsMixin, DrainSubscriptionMixin, Flow
         self.upstream.cancel()  # type: ignore[union-attr]
         self.on_error(error)
 
+    #: The operator's name in the MissingBackpressureException message (subclasses set it).
+    operator_name = "a prefetching operator"
+
     def overflow(self) -> None:
         """``queue.offer`` failed: the upstream emitted more than it was asked for."""
-        self.fail(missing_backpressure())
+        self.fail(missing_backpressure(self.operator_name, self.queue.capacity))
 
     def cancel_upstream(self) -> None:
         self.upstream.cancel()  # type: ignore[union-attr]

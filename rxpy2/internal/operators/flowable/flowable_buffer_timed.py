@@ -31,10 +31,14 @@ __all__ = ["FlowableBufferTimed"]
 
 T = TypeVar("T")
 
-BUFFER_LACK_OF_REQUESTS = "Could not emit buffer due to lack of requests"
-
-
 class FlowableBufferTimed(Flowable[list[T]], HasUpstreamPublisher[T], Generic[T]):
+    """``buffer_time``: the upstream is requested without bound.
+
+    Backpressure: the timer cannot be slowed down; it signals
+    ``MissingBackpressureException`` when a list is due (timer or ``count``) and the
+    downstream has not requested it: add ``on_backpressure_buffer()`` (or drop/latest)
+    after it, or request more."""
+
     __slots__ = ("source", "timespan", "scheduler", "max_size")
 
     def __init__(self, source: Publisher[T], timespan: float, scheduler: Scheduler,
@@ -91,7 +95,8 @@ class BufferTimedSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             self.done = True
             self.buffer = []
             self.cancel()
-            self.downstream.on_error(MissingBackpressureException(BUFFER_LACK_OF_REQUESTS))
+            self.downstream.on_error(
+                MissingBackpressureException.lack_of_requests("buffer_time", "a buffer"))
 
     def on_next(self, item: T) -> None:
         with self.lock:

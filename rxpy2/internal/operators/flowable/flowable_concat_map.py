@@ -148,7 +148,7 @@ class _BaseConcatMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R
                 return
             if not self.queue.offer(item):
                 self.upstream.cancel()  # type: ignore[union-attr]
-                self.on_error(missing_backpressure())
+                self.on_error(missing_backpressure("concat_map", self.prefetch))
                 return
         self.drain()
 

@@ -133,8 +133,8 @@ class ConcatMapEagerSubscriber(FlowableSubscriber[T], Subscription,
             self.drain()
         else:
             inner.cancel()
-            self.inner_error(inner, MissingBackpressureException(
-                "Queue is full?! An inner Publisher emitted more than it was asked for"))
+            self.inner_error(inner, MissingBackpressureException.queue_full(
+                "concat_map_eager", self.prefetch, "prefetch", inner=True))
 
     def inner_error(self, inner: InnerQueuedSubscriber[R], error: BaseException) -> None:
         if self.errors.try_add_throwable(error):

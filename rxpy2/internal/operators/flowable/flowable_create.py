@@ -232,8 +232,8 @@ class ErrorEmitter(_NoOverflowEmitter[T]):
     __slots__ = ()
 
     def _on_overflow(self) -> None:
-        self.on_error(MissingBackpressureException(
-            "create: could not emit value due to lack of requests"))
+        self.on_error(MissingBackpressureException.lack_of_requests(
+            "create", producer="the emitter (BackpressureStrategy.ERROR)"))
 
 
 class _DrainingEmitter(_BaseEmitter[T]):

@@ -22,7 +22,6 @@ from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.internal.operators.flowable.flowable_sample_timed import LACK_OF_REQUESTS
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler, Worker
@@ -33,6 +32,13 @@ T = TypeVar("T")
 
 
 class FlowableDebounceTimed(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
+    """``debounce``: the upstream is requested without bound.
+
+    Backpressure: the timer cannot be slowed down; it signals
+    ``MissingBackpressureException`` when an item's quiet period ends (or the upstream
+    completes) and the downstream has not requested it: add ``on_backpressure_*()`` after
+    it, or request more."""
+
     __slots__ = ("source", "timeout_time", "scheduler")
 
     def __init__(self, source: Publisher[T], timeout: float, scheduler: Scheduler) -> None:
@@ -107,7 +113,8 @@ class DebounceTimedSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             else:
                 self.done = True
                 self.cancel()
-                self.downstream.on_error(MissingBackpressureException(LACK_OF_REQUESTS))
+                self.downstream.on_error(
+                    MissingBackpressureException.lack_of_requests("debounce"))
 
     def on_error(self, error: BaseException) -> None:
         self.worker.dispose()

@@ -494,8 +494,8 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
     def scalar_overflow(self) -> None:
         # more items in flight than the max_concurrency asked for: the upstream broke §1.1
         self.upstream.cancel()  # type: ignore[union-attr]
-        self.on_error(MissingBackpressureException(
-            "Scalar queue full?! The upstream emitted more than it was asked for"))
+        self.on_error(MissingBackpressureException.queue_full(
+            "flat_map", self.max_concurrency, "max_concurrency"))
 
     def try_emit(self, value: R, inner: InnerSubscriber[T, R]) -> None:
         """An item of a non-fused inner: downstream at once when possible, else queued."""
@@ -815,8 +815,8 @@ class InnerSubscriber(FlowableSubscriber[R], Generic[T, R]):
     def overflow(self) -> None:
         """The inner source emitted more than it was asked for (§1.1)."""
         self.dispose()
-        self.parent.inner_error(self, MissingBackpressureException(
-            "Inner queue full?! The inner Publisher emitted more than it was asked for"))
+        self.parent.inner_error(self, MissingBackpressureException.queue_full(
+            "flat_map", self.parent.buffer_size, inner=True))
 
     def dispose(self) -> None:
         # No lock: on_subscribe writes ``upstream`` then reads ``cancelled``, this writes

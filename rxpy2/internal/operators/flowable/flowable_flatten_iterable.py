@@ -166,7 +166,7 @@ class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Gen
                 raise TypeError("on_next called with None")
             if not self.queue.offer(item):
                 self.upstream.cancel()  # type: ignore[union-attr]
-                self.on_error(missing_backpressure())
+                self.on_error(missing_backpressure("flatten_iterable", self.prefetch))
                 return
         self.drain()
 

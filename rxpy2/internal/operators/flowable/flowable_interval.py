@@ -25,9 +25,8 @@ from rxpy2.schedulers.trampoline_scheduler import TrampolineScheduler
 __all__ = ["FlowableInterval", "FlowableIntervalRange"]
 
 
-def _lack_of_requests(value: int) -> MissingBackpressureException:
-    return MissingBackpressureException(
-        f"Could not emit value {value} due to lack of requests")
+def _lack_of_requests(operator: str, value: int) -> MissingBackpressureException:
+    return MissingBackpressureException.lack_of_requests(operator, f"value {value}")
 
 
 def _start_periodic(scheduler: Scheduler, ticker: _TickerSubscription, initial_delay: float,
@@ -43,6 +42,12 @@ def _start_periodic(scheduler: Scheduler, ticker: _TickerSubscription, initial_d
 
 
 class FlowableInterval(Flowable[int]):
+    """``interval``: 0, 1, 2, ... every ``period``.
+
+    Backpressure: the timer cannot be slowed down; it signals
+    ``MissingBackpressureException`` when a tick finds no outstanding request:
+    add ``on_backpressure_drop()`` (or buffer/latest) after it, or request more."""
+
     __slots__ = ("period", "initial_delay", "scheduler")
 
     def __init__(self, period: float, initial_delay: float, scheduler: Scheduler) -> None:
@@ -92,10 +97,15 @@ class IntervalSubscription(_TickerSubscription):
             BackpressureHelper.produced(self.requested, 1)
         else:
             DisposableHelper.dispose(self.resource)
-            self.downstream.on_error(_lack_of_requests(c))
+            self.downstream.on_error(_lack_of_requests("interval", c))
 
 
 class FlowableIntervalRange(Flowable[int]):
+    """``interval_range``: ``start``, ``start + 1``, ... every ``period``, ``count`` of them.
+
+    Backpressure: the timer cannot be slowed down; it signals
+    ``MissingBackpressureException`` when a tick finds no outstanding request."""
+
     __slots__ = ("start", "end", "initial_delay", "period", "scheduler")
 
     def __init__(self, start: int, count: int, initial_delay: float, period: float,
@@ -134,7 +144,7 @@ class IntervalRangeSubscription(_TickerSubscription):
         r = self.requested.get()
         if r == 0:
             DisposableHelper.dispose(self.resource)
-            a.on_error(_lack_of_requests(c))
+            a.on_error(_lack_of_requests("interval_range", c))
             return
         self.count = c + 1
         a.on_next(c)

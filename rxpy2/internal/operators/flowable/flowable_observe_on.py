@@ -135,8 +135,7 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
             raise TypeError("on_next called with None")
         if len(dq) >= self.prefetch:  # never hold more than buffer_size items
             self.upstream.cancel()  # type: ignore[union-attr]
-            self.error = MissingBackpressureException(
-                "Queue is full?! The upstream emitted more than it was asked for")
+            self.error = MissingBackpressureException.queue_full("observe_on", self.prefetch)
             self.done = True
             self.schedule()
             return

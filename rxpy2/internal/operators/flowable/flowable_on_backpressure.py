@@ -5,7 +5,8 @@ demand from there:
 
 * buffer (unbounded, or bounded with ``ERROR``): keep the items in a queue and
   drain them under demand. A bounded buffer that is full cancels the upstream,
-  calls ``on_overflow`` and ends with ``MissingBackpressureException("Buffer is full")``.
+  calls ``on_overflow`` and ends with ``MissingBackpressureException`` ("the buffer of
+  ``capacity`` items is full").
 * buffer with ``DROP_OLDEST`` / ``DROP_LATEST``: a full buffer drops its oldest
   item or its newest buffered item to make room, and calls ``on_overflow``.
 * drop: an item that finds no demand is dropped (and given to ``on_drop``).
@@ -144,8 +145,10 @@ class ErrorSubscriber(DropSubscriber[T], Generic[T]):
             BackpressureHelper.produced(self.requested, 1)
         else:
             self.upstream.cancel()  # type: ignore[union-attr]
-            self.on_error(MissingBackpressureException(
-                "could not emit value due to lack of requests"))
+            self.on_error(MissingBackpressureException.for_operator(
+                "on_backpressure_error", "could not emit a value due to lack of requests",
+                "the downstream is slower than the upstream: use on_backpressure_buffer()/"
+                "on_backpressure_drop()/on_backpressure_latest() instead, or request more"))
 
 
 # ------------------------------------------------------------------------ latest
@@ -374,7 +377,8 @@ class BufferSubscriber(_BaseBufferSubscriber[T], Generic[T]):
             return
         if not self.queue.offer(item):
             self.upstream.cancel()  # type: ignore[union-attr]
-            ex: BaseException = MissingBackpressureException("Buffer is full")
+            ex: BaseException = MissingBackpressureException.buffer_full(
+                "on_backpressure_buffer", self.queue.capacity)
             f = self.on_overflow
             if f is not None:
                 try:
@@ -458,7 +462,8 @@ class BufferStrategySubscriber(_BaseBufferSubscriber[T], Generic[T]):
                     return
         elif error:
             self.upstream.cancel()  # type: ignore[union-attr]
-            self.on_error(MissingBackpressureException("Buffer is full"))
+            self.on_error(MissingBackpressureException.buffer_full(
+                "on_backpressure_buffer", self.capacity))
             return
         self.drain()
 

@@ -210,8 +210,7 @@ class PublishConnection(FlowableSubscriber[T], Disposable, Generic[T]):
             return
         if not self.queue.offer(item):
             SubscriptionHelper.cancel(self.upstream)
-            self.on_error(MissingBackpressureException(
-                "Queue is full: the source ignored backpressure"))
+            self.on_error(MissingBackpressureException.queue_full("publish", self.buffer_size))
             return
         self.dispatch()
 

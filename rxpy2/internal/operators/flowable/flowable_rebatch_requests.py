@@ -40,6 +40,8 @@ class RebatchRequestsSubscriber(StablePrefetchSubscriber[T, T], Generic[T]):
 
     __slots__ = ()
 
+    operator_name = "rebatch_requests"
+
     def __init__(self, downstream: Subscriber[T], batch_size: int) -> None:
         super().__init__(downstream, batch_size, batch_size)
 

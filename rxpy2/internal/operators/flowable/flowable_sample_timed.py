@@ -26,14 +26,18 @@ from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler
 
-__all__ = ["FlowableSampleTimed", "LACK_OF_REQUESTS"]
+__all__ = ["FlowableSampleTimed"]
 
 T = TypeVar("T")
 
-LACK_OF_REQUESTS = "Could not deliver value due to lack of requests"
-
 
 class FlowableSampleTimed(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
+    """``sample`` / ``throttle_last``: the upstream is requested without bound.
+
+    Backpressure: the timer cannot be slowed down; it signals
+    ``MissingBackpressureException`` when a sample is due and the downstream has not
+    requested it: add ``on_backpressure_latest()`` (or buffer/drop) after it."""
+
     __slots__ = ("source", "period", "scheduler", "emit_last")
 
     def __init__(self, source: Publisher[T], period: float, scheduler: Scheduler,
@@ -92,7 +96,7 @@ class SampleTimedSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         else:
             self.done = True
             self.cancel()
-            self.downstream.on_error(MissingBackpressureException(LACK_OF_REQUESTS))
+            self.downstream.on_error(MissingBackpressureException.lack_of_requests("sample"))
 
     def on_error(self, error: BaseException) -> None:
         DisposableHelper.dispose(self.timer)

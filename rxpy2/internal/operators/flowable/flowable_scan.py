@@ -139,6 +139,8 @@ class ScanSeedSubscriber(StablePrefetchSubscriber[T, R], Generic[T, R]):
 
     __slots__ = ("accumulator", "value")
 
+    operator_name = "scan"
+
     def __init__(self, downstream: Subscriber[R], accumulator: Callable[[R, T], R],
                  seed: R, prefetch: int) -> None:
         super().__init__(downstream, prefetch, prefetch - 1)  # the seed holds one queue slot

@@ -189,7 +189,8 @@ class EqualSubscriber(PrefetchingInnerSubscriber[T], Generic[T]):
 
     def overflow(self) -> None:
         self.done = True  # the drain cancels both
-        self.parent.inner_error(missing_backpressure())
+        self.parent.inner_error(missing_backpressure("sequence_equal", self.prefetch,
+                                                     "buffer_size"))
 
     def on_error(self, error: BaseException) -> None:
         if self.done:

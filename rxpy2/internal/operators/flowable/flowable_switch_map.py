@@ -281,8 +281,8 @@ class SwitchMapInnerSubscriber(PrefetchingInnerSubscriber[R], Generic[R]):
         if self.index == p.unique:  # type: ignore[union-attr]
             if self.fusion_mode == NONE and not self.queue.offer(item):
                 self.cancel()
-                self.on_error(MissingBackpressureException(
-                    "Queue is full?! The inner Publisher emitted more than it was asked for"))
+                self.on_error(MissingBackpressureException.queue_full(
+                    "switch_map", self.prefetch, inner=True))
                 return
             p.drain()  # type: ignore[union-attr]
 

@@ -18,7 +18,6 @@ from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.internal.operators.flowable.flowable_sample_timed import LACK_OF_REQUESTS
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler, Worker
@@ -29,6 +28,12 @@ T = TypeVar("T")
 
 
 class FlowableThrottleFirstTimed(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
+    """``throttle_first``: the upstream is requested without bound.
+
+    Backpressure: it cannot slow the upstream down; it signals
+    ``MissingBackpressureException`` when an item opens a window and the downstream has
+    not requested it: add ``on_backpressure_*()`` after it, or request more."""
+
     __slots__ = ("source", "window_duration", "scheduler")
 
     def __init__(self, source: Publisher[T], window: float, scheduler: Scheduler) -> None:
@@ -72,7 +77,8 @@ class ThrottleFirstSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         else:
             self.done = True
             self.cancel()
-            self.downstream.on_error(MissingBackpressureException(LACK_OF_REQUESTS))
+            self.downstream.on_error(MissingBackpressureException.lack_of_requests(
+                "throttle_first", producer="the upstream"))
 
     def _open(self) -> None:
         self.gate = False

@@ -21,7 +21,6 @@ from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.internal.operators.flowable.flowable_sample_timed import LACK_OF_REQUESTS
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler, Worker
@@ -32,6 +31,12 @@ T = TypeVar("T")
 
 
 class FlowableThrottleLatest(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
+    """``throttle_latest``: the upstream is requested without bound.
+
+    Backpressure: the timer cannot be slowed down; it signals
+    ``MissingBackpressureException`` when an item is due and the downstream has not
+    requested it: add ``on_backpressure_latest()`` (or buffer/drop) after it."""
+
     __slots__ = ("source", "timeout_time", "scheduler", "emit_last")
 
     def __init__(self, source: Publisher[T], timeout: float, scheduler: Scheduler,
@@ -110,7 +115,7 @@ class ThrottleLatestSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self.upstream.cancel()  # type: ignore[union-attr]
         self.worker.dispose()
         self.latest.set(None)
-        self.downstream.on_error(MissingBackpressureException(LACK_OF_REQUESTS))
+        self.downstream.on_error(MissingBackpressureException.lack_of_requests("throttle_latest"))
 
     def drain(self) -> None:
         if self.wip.get_and_increment() != 0:

@@ -19,6 +19,11 @@ __all__ = ["FlowableTimer"]
 
 
 class FlowableTimer(Flowable[int]):
+    """``timer``: a single 0 after ``delay``.
+
+    Backpressure: the timer cannot be slowed down; it signals
+    ``MissingBackpressureException`` when it fires before the downstream requested."""
+
     __slots__ = ("delay_seconds", "scheduler")
 
     def __init__(self, delay: float, scheduler: Scheduler) -> None:
@@ -61,5 +66,5 @@ class TimerSubscription(Subscription):
             self.downstream.on_complete()
         else:
             DisposableHelper.dispose(self.resource)
-            self.downstream.on_error(MissingBackpressureException(
-                "Could not emit value due to lack of requests"))
+            self.downstream.on_error(
+                MissingBackpressureException.lack_of_requests("timer", "the value 0"))

@@ -42,6 +42,12 @@ NEXT_WINDOW: Any = Sentinel("NEXT_WINDOW")
 
 
 class FlowableWindowBoundary(Flowable[Flowable[T]], HasUpstreamPublisher[T], Generic[T]):
+    """``window(boundary)``: the boundary opens windows.
+
+    Backpressure: the boundary is requested without bound; it signals
+    ``MissingBackpressureException`` when it opens a window the downstream has not
+    requested."""
+
     __slots__ = ("source", "boundary", "buffer_size")
 
     def __init__(self, source: Publisher[T], boundary: Publisher[Any], buffer_size: int) -> None:
@@ -188,8 +194,8 @@ class WindowBoundaryMainSubscriber(FlowableSubscriber[T], Subscription, Generic[
                     else:
                         SubscriptionHelper.cancel(self.upstream)
                         self.boundary_subscriber.dispose()
-                        errors.try_add_throwable(MissingBackpressureException(
-                            "Could not emit a window due to lack of requests"))
+                        errors.try_add_throwable(MissingBackpressureException.lack_of_requests(
+                            "window", "a window", "the boundary Publisher"))
                         self.done = True
             missed = wip.add_and_get(-missed)
             if missed == 0:

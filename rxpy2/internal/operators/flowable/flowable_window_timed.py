@@ -62,12 +62,16 @@ WINDOW_CLOSE: Any = Sentinel("WINDOW_CLOSE")
 
 
 def missing_backpressure(index: int) -> MissingBackpressureException:
-    return MissingBackpressureException(
-        f"Could not emit window #{index} due to lack of requests: the downstream must be "
-        "ready to consume windows")
+    return MissingBackpressureException.lack_of_requests("window_time", f"window #{index}")
 
 
 class FlowableWindowTimed(Flowable[Flowable[T]], HasUpstreamPublisher[T], Generic[T]):
+    """``window_time``: windows open on a timer.
+
+    Backpressure: the timer cannot be slowed down; it signals
+    ``MissingBackpressureException`` when a window is due and the downstream has not
+    requested it (the items inside a window are buffered, up to ``buffer_size``)."""
+
     __slots__ = ("source", "timespan", "timeskip", "scheduler", "max_size", "restart",
                  "buffer_size")
 

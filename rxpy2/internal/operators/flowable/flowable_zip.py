@@ -225,7 +225,7 @@ class ZipSubscriber(PrefetchingInnerSubscriber[T], Generic[T]):
 
     def overflow(self) -> None:
         self.cancel()
-        self.parent.error(self, missing_backpressure())
+        self.parent.error(self, missing_backpressure("zip", self.prefetch))
 
     def on_error(self, error: BaseException) -> None:
         if self.done:

@@ -138,7 +138,7 @@ class ParallelDispatcher(DrainTerminalsMixin, FlowableSubscriber[T], Generic[T])
             q = self.queue
             if len(q) >= self.prefetch:  # never hold more than prefetch items
                 self.upstream.cancel()  # type: ignore[union-attr]
-                self.on_error(missing_backpressure())  # drains
+                self.on_error(missing_backpressure("parallel", self.prefetch))  # drains
                 return
             q.append(item)
         self.drain()

@@ -42,9 +42,11 @@ __all__ = ["ParallelJoin"]
 T = TypeVar("T")
 
 
-def _queue_full() -> MissingBackpressureException:
-    return MissingBackpressureException(
-        "Queue is full?! A rail emitted more than it was asked for")
+def _queue_full(prefetch: int) -> MissingBackpressureException:
+    return MissingBackpressureException.for_operator(
+        "sequential", f"the queue of {prefetch} items is full: a rail emitted more than it "
+        "was asked for (it ignores backpressure, §1.1)",
+        "increase prefetch or add on_backpressure_*() to the rails' sources")
 
 
 class ParallelJoin(Flowable[T], Generic[T]):
@@ -166,10 +168,10 @@ class JoinSubscription(DrainSubscriptionMixin, Subscription, Generic[T]):
         inner.cancel()
         inner.done = True  # whatever the rail signals from now on is ignored
         if self.delay_errors:
-            self.errors.try_add_throwable_or_report(_queue_full())
+            self.errors.try_add_throwable_or_report(_queue_full(inner.prefetch))
             self.done.decrement_and_get()
         else:
-            self._error(_queue_full())
+            self._error(_queue_full(inner.prefetch))
 
     def inner_error(self, inner: JoinInnerSubscriber[T], error: BaseException) -> None:
         if not self.delay_errors:

@@ -50,6 +50,8 @@ class ParallelRunOn(ParallelPerRail[T, T], Generic[T]):
 class RunOnSubscriber(StablePrefetchSubscriber[T, T], Generic[T]):
     __slots__ = ("conditional", "scheduler", "worker", "prefetch")
 
+    operator_name = "run_on"
+
     def __init__(self, downstream: Subscriber[T], scheduler: Scheduler, prefetch: int) -> None:
         super().__init__(downstream, prefetch, prefetch)
         self.conditional = isinstance(downstream, ConditionalSubscriber)
