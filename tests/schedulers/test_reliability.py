@@ -346,6 +346,11 @@ def test_a_fatal_error_in_an_asyncio_task_reaches_the_loop(plugin_errors):
 
 # ---------------------------------------------------------------- 12. trampoline dispose vs drain
 
+#: tasks per round: each one is a window in which the old drain could be preempted
+#: between its "disposed?" check and the task's start (about 1 round in 60 failed)
+TASKS = 30
+
+
 def test_no_trampoline_task_starts_after_dispose_returned(race_runner, race_rounds):
     """A task whose handle was not yet started (``is_disposed()`` is False) when
     ``dispose()`` returned must never run. The task under way at that moment has
@@ -353,7 +358,7 @@ def test_no_trampoline_task_starts_after_dispose_returned(race_runner, race_roun
     worker's guarantee allows."""
     t = Schedulers.trampoline()
     bad = 0
-    for _ in range(race_rounds):
+    for _ in range(race_rounds // 2):
         w = t.create_worker()
         handles: list = []
         ran: list[int] = []
@@ -361,11 +366,14 @@ def test_no_trampoline_task_starts_after_dispose_returned(race_runner, race_roun
 
         def drain(w=w, handles=handles, ran=ran) -> None:
             def outer() -> None:
-                for i in range(3):
+                for i in range(TASKS):
                     handles.append(w.schedule(partial(ran.append, i)))
-            w.schedule(outer)  # the three tasks run in this drain, after outer
+            w.schedule(outer)  # the tasks run in this drain, after outer
 
         def dispose(w=w, handles=handles, pending=pending_at_dispose) -> None:
+            # dispose while the drain runs the queued tasks, not before it began
+            while len(handles) < TASKS and not w.is_disposed():
+                time.sleep(0)
             w.dispose()
             pending.extend(i for i, h in enumerate(list(handles)) if not h.is_disposed())
 
