@@ -21,6 +21,8 @@ from rxpy2 import plugins
 from rxpy2.backpressure import BackpressureOverflowStrategy, BackpressureStrategy
 from rxpy2.disposables import Disposable
 from rxpy2.internal import lazy as _lazy
+from rxpy2.internal.helpers import subscribe_loop as _loop
+from rxpy2.internal.subscriptions.empty import EmptySubscription as _EmptySubscription
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
@@ -111,6 +113,19 @@ def _require_publisher(p: Any, name: str) -> None:
         raise TypeError(f"{name} must be a Publisher, not {type(p).__name__}")
 
 
+#: The Flowable's part in the subscribe loop: its hook key and the upstream a failed
+#: subscriber gets before on_error (§1.9).
+_FLOWABLE = _loop.Kind("flowable", _EmptySubscription.INSTANCE)
+
+_SUBSCRIBER_METHODS = ("on_subscribe", "on_next", "on_error", "on_complete")
+
+
+def _subscriber_like(obj: Any) -> bool:
+    """An object with the four Subscriber methods (another Reactive Streams library's
+    Subscriber): subscribed as a plain Subscriber, held to the spec by a StrictSubscriber."""
+    return all(callable(getattr(obj, m, None)) for m in _SUBSCRIBER_METHODS)
+
+
 def _assembly(f: Flowable[T]) -> Flowable[T]:
     if plugins.hooks_active:
         return plugins.on_assembly("flowable", f)
@@ -167,13 +182,19 @@ class Flowable(Publisher[T], Generic[T]):
           Passing ``on_next=None`` explicitly is a ``TypeError`` (as RxJava's null
           Consumer is); leave it out to ignore the items.
         """
-        if isinstance(on_next, Subscriber):
+        if isinstance(on_next, Subscriber) or _subscriber_like(on_next):
             if on_error is not None or on_complete is not None:
                 raise TypeError("subscribe(subscriber) takes no callbacks")
             self._subscribe(on_next)
             return None
         if on_next is None:
             raise TypeError("subscriber is None")
+        if on_next is not ABSENT:
+            _require_callable(on_next, "on_next")
+        if on_error is not None:
+            _require_callable(on_error, "on_error")
+        if on_complete is not None:
+            _require_callable(on_complete, "on_complete")
         ls: _lazy.LambdaSubscriber[T] = _lazy.LambdaSubscriber(
             None if on_next is ABSENT else on_next, on_error, on_complete)
         self._subscribe(ls)
@@ -181,16 +202,20 @@ class Flowable(Publisher[T], Generic[T]):
 
     @final
     def _subscribe(self, subscriber: Subscriber[T]) -> None:
+        """Subscribe in the loop of ``subscribe_loop`` (no frame per stage of a chain)."""
+        _loop.run(self, *self._prepare_subscriber(subscriber))
+
+    @final
+    def _prepare_subscriber(self, subscriber: Subscriber[T]) -> tuple[Subscriber[T], Any]:
+        """Check ``subscriber`` and wrap a plain one in a StrictSubscriber."""
         if subscriber is None:
             raise TypeError("subscriber is None")
         if not isinstance(subscriber, FlowableSubscriber):
+            if not isinstance(subscriber, Subscriber) and not _subscriber_like(subscriber):
+                raise TypeError("subscribe needs a Subscriber (on_subscribe, on_next, on_error, "
+                                f"on_complete) or callbacks, not {type(subscriber).__name__}")
             subscriber = _lazy.StrictSubscriber(subscriber)
-        try:
-            if plugins.hooks_active:
-                subscriber = plugins.on_subscribe("flowable", self, subscriber)
-            self.subscribe_actual(subscriber)
-        except Exception as e:  # §1.9: subscribe returns normally; the error is reported
-            plugins.on_error(e)
+        return subscriber, _FLOWABLE
 
     def subscribe_with(self, subscriber: SubscriberT) -> SubscriberT:
         """Subscribe ``subscriber`` and return it (handy for ``TestSubscriber`` and the like)."""

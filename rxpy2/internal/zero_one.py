@@ -1,9 +1,9 @@
 """What the 0-1 reactive types (Single, Maybe, Completable) share.
 
 :class:`ZeroOneBase` holds their subscribe path: ``subscribe`` may not be
-overridden (a subclass implements ``subscribe_actual``); ``_subscribe`` applies
-the subscribe hook and reports an exception escaping ``subscribe_actual`` to
-:func:`rxpy2.plugins.on_error`; the callback form of ``subscribe`` is
+overridden (a subclass implements ``subscribe_actual``); ``_subscribe`` runs the
+loop of :mod:`rxpy2.internal.helpers.subscribe_loop` (the subscribe hook, and an
+exception escaping ``subscribe_actual`` signalled to the observer, §1.9); the callback form of ``subscribe`` is
 :meth:`ZeroOneBase._subscribe_callbacks`; ``subscribe_with`` and ``test`` are
 the same for all three.
 """
@@ -13,13 +13,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, final
 
-from rxpy2 import plugins
 from rxpy2.flowable import ABSENT, _require_callable
+from rxpy2.internal.helpers import subscribe_loop as _loop
+from rxpy2.internal.observers.empty import EmptyDisposable
 
 if TYPE_CHECKING:
     from rxpy2.testing import TestObserver
 
 __all__ = ["ZeroOneBase", "require_instance"]
+
+#: Each 0-1 type's part in the subscribe loop: its hook key and the upstream a failed
+#: observer gets before on_error (§1.9).
+_KINDS = {name: _loop.Kind(name, EmptyDisposable.INSTANCE)
+          for name in ("single", "maybe", "completable")}
 
 
 def require_instance(value: Any, cls: type, name: str) -> None:
@@ -51,14 +57,14 @@ class ZeroOneBase:
 
     @final
     def _subscribe(self, observer: Any) -> None:
+        """Subscribe in the loop of ``subscribe_loop`` (no frame per stage of a chain)."""
+        _loop.run(self, *self._prepare_subscriber(observer))
+
+    @final
+    def _prepare_subscriber(self, observer: Any) -> tuple[Any, _loop.Kind]:
         if observer is None:
             raise TypeError("observer is None")
-        if plugins.hooks_active:
-            observer = plugins.on_subscribe(self._TYPE, self, observer)
-        try:
-            self.subscribe_actual(observer)
-        except Exception as e:  # subscribe returns normally; the error is reported
-            plugins.on_error(e)
+        return observer, _KINDS[self._TYPE]
 
     @final
     def _subscribe_callbacks(self, observer_type: type, callback_observer: Callable[..., Any],

@@ -15,6 +15,7 @@ from threading import Lock
 from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.processors.flowable_processor import FlowableProcessor
 from rxpy2.reactivestreams import Subscriber, Subscription
 
@@ -52,7 +53,7 @@ class SerializedProcessor(FlowableProcessor[T], Generic[T]):
         self._done = False
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self._actual.subscribe(subscriber)
+        subscribe_tail(self._actual, subscriber)
 
     def _enqueue(self, signal: Any) -> None:
         # with self._lock held, while another thread emits

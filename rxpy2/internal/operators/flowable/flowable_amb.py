@@ -25,6 +25,7 @@ from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
 from rxpy2.internal.helpers.sources_helper import sources_or_terminate
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
@@ -49,9 +50,9 @@ class FlowableAmb(Flowable[T], Generic[T]):
             return
         n = len(sources)
         if n == 1:
-            sources[0].subscribe(subscriber)
+            subscribe_tail(sources[0], subscriber)
         else:
-            AmbCoordinator(subscriber, n).subscribe(sources)
+            subscribe_tail(AmbCoordinator(subscriber, n), sources)
 
 
 class AmbCoordinator(Subscription, Generic[T]):

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Generic, TypeVar
 
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import ToObserverSubscriber
 from rxpy2.observers import SingleObserver
 from rxpy2.reactivestreams import Publisher
@@ -34,7 +35,7 @@ class FlowablePredicateStopSingle(Single[bool], HasUpstreamPublisher[T], Generic
         self.predicate = predicate
 
     def subscribe_actual(self, observer: SingleObserver[bool]) -> None:
-        self.source.subscribe(PredicateStopSubscriber(observer, self.predicate, self.stop_on))
+        subscribe_tail(self.source, PredicateStopSubscriber(observer, self.predicate, self.stop_on))
 
 
 class FlowableAnySingle(FlowablePredicateStopSingle[T], Generic[T]):

@@ -27,6 +27,7 @@ from rxpy2.internal.atomic import AtomicBoolean, AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.queue_drain_helper import QueueDrainHelper
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.observers import FlowableSubscriber
@@ -52,11 +53,11 @@ class FlowableBuffer(Flowable[list[T]], HasUpstreamPublisher[T], Generic[T]):
     def subscribe_actual(self, subscriber: Subscriber[list[T]]) -> None:
         count, skip = self.buffer_count, self.buffer_skip
         if count == skip:
-            self.source.subscribe(BufferExactSubscriber(subscriber, count))
+            subscribe_tail(self.source, BufferExactSubscriber(subscriber, count))
         elif skip > count:
-            self.source.subscribe(BufferSkipSubscriber(subscriber, count, skip))
+            subscribe_tail(self.source, BufferSkipSubscriber(subscriber, count, skip))
         else:
-            self.source.subscribe(BufferOverlappingSubscriber(subscriber, count, skip))
+            subscribe_tail(self.source, BufferOverlappingSubscriber(subscriber, count, skip))
 
 
 class _OneListSubscriber(BasicSubscriber[T, list[T]], Generic[T]):

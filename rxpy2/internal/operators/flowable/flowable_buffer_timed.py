@@ -22,6 +22,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
@@ -49,7 +50,7 @@ class FlowableBufferTimed(Flowable[list[T]], HasUpstreamPublisher[T], Generic[T]
         self.max_size = count
 
     def subscribe_actual(self, subscriber: Subscriber[list[T]]) -> None:
-        self.source.subscribe(BufferTimedSubscriber(
+        subscribe_tail(self.source, BufferTimedSubscriber(
             subscriber, self.timespan, self.scheduler.create_worker(), self.max_size))
 
 

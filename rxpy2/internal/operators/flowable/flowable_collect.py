@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import ToObserverSubscriber, initial_value
 from rxpy2.observers import SingleObserver
 from rxpy2.reactivestreams import Publisher
@@ -34,7 +35,7 @@ class FlowableCollectSingle(Single[U], HasUpstreamPublisher[T], Generic[T, U]):
     def subscribe_actual(self, observer: SingleObserver[U]) -> None:
         u = initial_value(self.initial_supplier, "initial_supplier", observer)
         if u is not None:
-            self.source.subscribe(CollectSubscriber(observer, u, self.collector))
+            subscribe_tail(self.source, CollectSubscriber(observer, u, self.collector))
 
 
 class CollectSubscriber(ToObserverSubscriber[T], Generic[T, U]):

@@ -33,6 +33,7 @@ from rxpy2.internal.atomic import AtomicInteger, AtomicLong
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.sources_helper import sources_or_terminate
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_map import FlowableMap
 from rxpy2.internal.queues import SpscLinkedArrayQueue
@@ -71,7 +72,7 @@ class FlowableCombineLatest(Flowable[R], Generic[R]):
         parent = CombineLatestCoordinator(subscriber, self.combiner, n, self.buffer_size,
                                           self.delay_error)
         subscriber.on_subscribe(parent)
-        parent.subscribe(sources)
+        subscribe_tail(parent, sources)
 
 
 class CombineLatestCoordinator(Subscription, Generic[R]):

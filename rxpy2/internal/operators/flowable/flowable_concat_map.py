@@ -39,6 +39,7 @@ from rxpy2.internal.fuseable import ANY, ASYNC, NONE, SYNC, Callable, HasUpstrea
 from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
 from rxpy2.internal.helpers.half_serializer import HalfSerializer
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
     check_inner,
@@ -75,7 +76,7 @@ class FlowableConcatMap(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
         else:
             parent = ConcatMapDelayed(subscriber, self.mapper, self.prefetch,
                                       self.error_mode == ErrorMode.END)
-        self.source.subscribe(parent)
+        subscribe_tail(self.source, parent)
 
 
 class ConcatMapInner(SubscriptionArbiter, FlowableSubscriber[R], Generic[R]):

@@ -32,6 +32,7 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_scalar_x_map import check_inner
 from rxpy2.internal.queues import SpscLinkedArrayQueue
@@ -60,7 +61,7 @@ class FlowableConcatMapEager(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]
         self.error_mode = error_mode
 
     def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
-        self.source.subscribe(ConcatMapEagerSubscriber(
+        subscribe_tail(self.source, ConcatMapEagerSubscriber(
             subscriber, self.mapper, self.max_concurrency, self.prefetch, self.error_mode))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Generic, TypeVar
 
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import ToObserverSubscriber
 from rxpy2.observers import SingleObserver
 from rxpy2.reactivestreams import Publisher
@@ -22,7 +23,7 @@ class FlowableCountSingle(Single[int], HasUpstreamPublisher[T], Generic[T]):
         self.source = source
 
     def subscribe_actual(self, observer: SingleObserver[int]) -> None:
-        self.source.subscribe(CountSubscriber(observer))
+        subscribe_tail(self.source, CountSubscriber(observer))
 
 
 class CountSubscriber(ToObserverSubscriber[Any]):

@@ -21,6 +21,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
@@ -47,7 +48,7 @@ class FlowableDebounceTimed(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.scheduler = scheduler
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(DebounceTimedSubscriber(
+        subscribe_tail(self.source, DebounceTimedSubscriber(
             subscriber, self.timeout_time, self.scheduler.create_worker()))
 
 

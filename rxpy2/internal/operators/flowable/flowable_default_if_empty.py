@@ -11,6 +11,7 @@ from typing import Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.single_post_complete import SinglePostCompleteSubscriber
 from rxpy2.reactivestreams import Publisher, Subscriber
 
@@ -27,7 +28,7 @@ class FlowableDefaultIfEmpty(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.default_item = default_item
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(DefaultIfEmptySubscriber(subscriber, self.default_item))
+        subscribe_tail(self.source, DefaultIfEmptySubscriber(subscriber, self.default_item))
 
 
 class DefaultIfEmptySubscriber(SinglePostCompleteSubscriber[T, T], Generic[T]):

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from rxpy2.flowable import Flowable
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.reactivestreams import Publisher, Subscriber
 
@@ -34,4 +35,4 @@ class FlowableDefer(Flowable[T], Generic[T]):
                 TypeError(f"the supplier returned a {type(p).__name__}, not a Publisher"),
                 subscriber)
             return
-        p.subscribe(subscriber)
+        subscribe_tail(p, subscriber)

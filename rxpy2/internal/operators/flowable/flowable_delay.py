@@ -21,6 +21,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
@@ -42,7 +43,7 @@ class FlowableDelay(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.delay_error = delay_error
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(DelaySubscriber(
+        subscribe_tail(self.source, DelaySubscriber(
             subscriber, self.delay_time, self.scheduler.create_worker(), self.delay_error))
 
 

@@ -16,6 +16,7 @@ from typing import Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.notification import Notification
 from rxpy2.reactivestreams import Publisher, Subscriber
@@ -35,7 +36,7 @@ class FlowableDematerialize(Flowable[R], HasUpstreamPublisher[T], Generic[T, R])
         self.selector = selector
 
     def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
-        self.source.subscribe(DematerializeSubscriber(subscriber, self.selector))
+        subscribe_tail(self.source, DematerializeSubscriber(subscriber, self.selector))
 
 
 class DematerializeSubscriber(BasicSubscriber[T, R], Generic[T, R]):

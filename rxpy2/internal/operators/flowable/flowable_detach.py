@@ -14,6 +14,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
@@ -51,7 +52,7 @@ class FlowableDetach(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.source = source
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(DetachSubscriber(subscriber))
+        subscribe_tail(self.source, DetachSubscriber(subscriber))
 
 
 class DetachSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):

@@ -17,6 +17,7 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import NONE, ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
     FilteringConditionalSubscriber,
     FilteringSubscriber,
@@ -41,9 +42,9 @@ class FlowableDistinct(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
         if isinstance(subscriber, ConditionalSubscriber):
-            self.source.subscribe(DistinctConditionalSubscriber(subscriber, self.key))
+            subscribe_tail(self.source, DistinctConditionalSubscriber(subscriber, self.key))
         else:
-            self.source.subscribe(DistinctSubscriber(subscriber, self.key))
+            subscribe_tail(self.source, DistinctSubscriber(subscriber, self.key))
 
 
 class _DistinctMixin(Generic[T]):

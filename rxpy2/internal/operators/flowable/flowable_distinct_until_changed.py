@@ -16,6 +16,7 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
     FilteringConditionalSubscriber,
     FilteringSubscriber,
@@ -44,10 +45,10 @@ class FlowableDistinctUntilChanged(Flowable[T], HasUpstreamPublisher[T], Generic
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
         if isinstance(subscriber, ConditionalSubscriber):
-            self.source.subscribe(
+            subscribe_tail(self.source,
                 DistinctUntilChangedConditionalSubscriber(subscriber, self.key, self.comparer))
         else:
-            self.source.subscribe(
+            subscribe_tail(self.source,
                 DistinctUntilChangedSubscriber(subscriber, self.key, self.comparer))
 
 

@@ -12,6 +12,7 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import NONE, ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
     BasicFuseableConditionalSubscriber,
     BasicFuseableSubscriber,
@@ -32,9 +33,9 @@ class FlowableDoAfterNext(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
         if isinstance(subscriber, ConditionalSubscriber):
-            self.source.subscribe(DoAfterNextConditionalSubscriber(subscriber, self.fn))
+            subscribe_tail(self.source, DoAfterNextConditionalSubscriber(subscriber, self.fn))
         else:
-            self.source.subscribe(DoAfterNextSubscriber(subscriber, self.fn))
+            subscribe_tail(self.source, DoAfterNextSubscriber(subscriber, self.fn))
 
 
 class DoAfterNextSubscriber(BasicFuseableSubscriber[T, T], Generic[T]):

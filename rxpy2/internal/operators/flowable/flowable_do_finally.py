@@ -17,6 +17,7 @@ from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicInteger
 from rxpy2.internal.fuseable import SYNC, ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
     BasicFuseableConditionalSubscriber,
     BasicFuseableSubscriber,
@@ -37,9 +38,9 @@ class FlowableDoFinally(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
         if isinstance(subscriber, ConditionalSubscriber):
-            self.source.subscribe(DoFinallyConditionalSubscriber(subscriber, self.fn))
+            subscribe_tail(self.source, DoFinallyConditionalSubscriber(subscriber, self.fn))
         else:
-            self.source.subscribe(DoFinallySubscriber(subscriber, self.fn))
+            subscribe_tail(self.source, DoFinallySubscriber(subscriber, self.fn))
 
 
 class _DoFinallyMixin:

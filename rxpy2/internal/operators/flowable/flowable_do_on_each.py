@@ -23,6 +23,7 @@ from rxpy2 import plugins
 from rxpy2.exceptions import CompositeException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import NONE, SYNC, ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
     BasicFuseableConditionalSubscriber,
     BasicFuseableSubscriber,
@@ -51,11 +52,11 @@ class FlowableDoOnEach(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
         if isinstance(subscriber, ConditionalSubscriber):
-            self.source.subscribe(DoOnEachConditionalSubscriber(
+            subscribe_tail(self.source, DoOnEachConditionalSubscriber(
                 subscriber, self.on_next, self.on_error, self.on_complete,
                 self.on_after_terminate))
         else:
-            self.source.subscribe(DoOnEachSubscriber(
+            subscribe_tail(self.source, DoOnEachSubscriber(
                 subscriber, self.on_next, self.on_error, self.on_complete,
                 self.on_after_terminate))
 

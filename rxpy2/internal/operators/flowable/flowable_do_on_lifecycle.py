@@ -20,6 +20,7 @@ from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicBoolean
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
@@ -43,7 +44,7 @@ class FlowableDoOnLifecycle(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.on_cancel = on_cancel
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(LifecycleSubscriber(subscriber, self.on_subscribe,
+        subscribe_tail(self.source, LifecycleSubscriber(subscriber, self.on_subscribe,
                                                   self.on_request, self.on_cancel))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Generic, TypeVar
 
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import ItemOrMissingSubscriber
 from rxpy2.maybe import Maybe
 from rxpy2.observers import MaybeObserver, SingleObserver
@@ -31,7 +32,7 @@ class FlowableElementAtMaybe(Maybe[T], HasUpstreamPublisher[T], Generic[T]):
         self.index = index
 
     def subscribe_actual(self, observer: MaybeObserver[T]) -> None:
-        self.source.subscribe(ElementAtSubscriber(observer, self.index, None, False, True))
+        subscribe_tail(self.source, ElementAtSubscriber(observer, self.index, None, False, True))
 
 
 class FlowableElementAtSingle(Single[T], HasUpstreamPublisher[T], Generic[T]):
@@ -45,7 +46,7 @@ class FlowableElementAtSingle(Single[T], HasUpstreamPublisher[T], Generic[T]):
         self.error_if_missing = error_if_missing
 
     def subscribe_actual(self, observer: SingleObserver[T]) -> None:
-        self.source.subscribe(ElementAtSubscriber(observer, self.index, self.default_item,
+        subscribe_tail(self.source, ElementAtSubscriber(observer, self.index, self.default_item,
                                                   self.error_if_missing, False))
 
 

@@ -15,6 +15,7 @@ from typing import Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
     FilteringConditionalSubscriber,
     FilteringSubscriber,
@@ -35,9 +36,9 @@ class FlowableFilter(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
         if isinstance(subscriber, ConditionalSubscriber):
-            self.source.subscribe(FilterConditionalSubscriber(subscriber, self.predicate))
+            subscribe_tail(self.source, FilterConditionalSubscriber(subscriber, self.predicate))
         else:
-            self.source.subscribe(FilterSubscriber(subscriber, self.predicate))
+            subscribe_tail(self.source, FilterSubscriber(subscriber, self.predicate))
 
 
 class FilterSubscriber(FilteringSubscriber[T], Generic[T]):

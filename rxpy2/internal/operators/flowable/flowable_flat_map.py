@@ -91,6 +91,7 @@ from rxpy2.internal.fuseable import (
 )
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
     INNER_FLOWABLE,
@@ -145,7 +146,7 @@ class FlowableFlatMap(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
     def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
         if try_scalar_x_map_subscribe(self.source, subscriber, self.mapper):
             return
-        self.source.subscribe(MergeSubscriber(subscriber, self.mapper, self.delay_errors,
+        subscribe_tail(self.source, MergeSubscriber(subscriber, self.mapper, self.delay_errors,
                                               self.max_concurrency, self.buffer_size))
 
 

@@ -25,6 +25,7 @@ from rxpy2 import plugins
 from rxpy2.completable import Completable
 from rxpy2.disposables import Disposable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.flowable.flowable_flat_map_maybe import (
     FlatMapZeroOneSubscriber,
     InnerObserver,
@@ -48,7 +49,7 @@ class FlowableFlatMapCompletable(Completable, HasUpstreamPublisher[T], Generic[T
         self.max_concurrency = max_concurrency
 
     def subscribe_actual(self, observer: CompletableObserver) -> None:
-        self.source.subscribe(FlatMapCompletableSubscriber(
+        subscribe_tail(self.source, FlatMapCompletableSubscriber(
             observer, self.mapper, self.delay_errors, self.max_concurrency))
 
 

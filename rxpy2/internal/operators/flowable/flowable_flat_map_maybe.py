@@ -36,6 +36,7 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.single.single_flat_map import apply_mapper
 from rxpy2.internal.queues import MpscLinkedQueue
@@ -70,7 +71,7 @@ class FlowableFlatMapMaybe(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
         self.max_concurrency = max_concurrency
 
     def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
-        self.source.subscribe(FlatMapMaybeSubscriber(
+        subscribe_tail(self.source, FlatMapMaybeSubscriber(
             subscriber, self.mapper, self.KIND, self.delay_errors, self.max_concurrency))
 
 

@@ -46,6 +46,7 @@ from rxpy2.internal.fuseable import (
 )
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_from_iterable import FlowableFromIterable
 from rxpy2.internal.subscribers.drain_support import fuse_upstream, missing_backpressure
@@ -115,7 +116,7 @@ class FlowableFlattenIterable(Flowable[R], HasUpstreamPublisher[T], Generic[T, R
                 return
             FlowableFromIterable(iterable).subscribe_actual(subscriber)
             return
-        source.subscribe(FlattenIterableSubscriber(subscriber, self.mapper, self.prefetch))
+        subscribe_tail(source, FlattenIterableSubscriber(subscriber, self.mapper, self.prefetch))
 
 
 class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Generic[T, R]):

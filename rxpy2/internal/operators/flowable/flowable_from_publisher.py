@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Generic, TypeVar
 
 from rxpy2.flowable import Flowable
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableFromPublisher"]
@@ -21,4 +22,4 @@ class FlowableFromPublisher(Flowable[T], Generic[T]):
         self.publisher = publisher
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.publisher.subscribe(subscriber)
+        subscribe_tail(self.publisher, subscriber)

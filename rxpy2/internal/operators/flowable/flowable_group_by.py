@@ -48,6 +48,7 @@ from rxpy2.internal.atomic import AtomicBoolean, AtomicInteger, AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.sentinel import Sentinel
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
 from rxpy2.internal.queues import SpscLinkedArrayQueue
@@ -83,7 +84,7 @@ class FlowableGroupBy(Flowable[GroupedFlowable[K, V]], HasUpstreamPublisher[T], 
         self.delay_error = delay_error
 
     def subscribe_actual(self, subscriber: Subscriber[GroupedFlowable[K, V]]) -> None:
-        self.source.subscribe(GroupBySubscriber(subscriber, self.key_selector, self.value_selector,
+        subscribe_tail(self.source, GroupBySubscriber(subscriber, self.key_selector, self.value_selector,
                                                 self.buffer_size, self.delay_error))
 
 
@@ -284,7 +285,7 @@ class GroupedUnicast(GroupedFlowable[K, V], Generic[K, V]):
         state.group = self
 
     def subscribe_actual(self, subscriber: Subscriber[V]) -> None:
-        self.state.subscribe(subscriber)
+        subscribe_tail(self.state, subscriber)
 
 
 class GroupState(Subscription, Generic[K, V]):

@@ -11,6 +11,7 @@ from typing import Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
@@ -27,7 +28,7 @@ class FlowableHide(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.source = source
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(HideSubscriber(subscriber))
+        subscribe_tail(self.source, HideSubscriber(subscriber))
 
 
 class HideSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):

@@ -6,6 +6,7 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2.completable import Completable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import ToObserverSubscriber
 from rxpy2.observers import CompletableObserver
 from rxpy2.reactivestreams import Publisher
@@ -22,7 +23,7 @@ class FlowableIgnoreElementsCompletable(Completable, HasUpstreamPublisher[T], Ge
         self.source = source
 
     def subscribe_actual(self, observer: CompletableObserver) -> None:
-        self.source.subscribe(IgnoreElementsSubscriber(observer))
+        subscribe_tail(self.source, IgnoreElementsSubscriber(observer))
 
 
 class IgnoreElementsSubscriber(ToObserverSubscriber[Any]):

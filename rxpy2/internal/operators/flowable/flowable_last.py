@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Generic, TypeVar
 
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import ItemOrMissingSubscriber
 from rxpy2.maybe import Maybe
 from rxpy2.observers import MaybeObserver, SingleObserver
@@ -29,7 +30,7 @@ class FlowableLastMaybe(Maybe[T], HasUpstreamPublisher[T], Generic[T]):
         self.source = source
 
     def subscribe_actual(self, observer: MaybeObserver[T]) -> None:
-        self.source.subscribe(LastSubscriber(observer, None, True))
+        subscribe_tail(self.source, LastSubscriber(observer, None, True))
 
 
 class FlowableLastSingle(Single[T], HasUpstreamPublisher[T], Generic[T]):
@@ -40,7 +41,7 @@ class FlowableLastSingle(Single[T], HasUpstreamPublisher[T], Generic[T]):
         self.default_item = default_item
 
     def subscribe_actual(self, observer: SingleObserver[T]) -> None:
-        self.source.subscribe(LastSubscriber(observer, self.default_item, False))
+        subscribe_tail(self.source, LastSubscriber(observer, self.default_item, False))
 
 
 class LastSubscriber(ItemOrMissingSubscriber[T], Generic[T]):

@@ -7,6 +7,7 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableLift"]
@@ -26,4 +27,4 @@ class FlowableLift(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
         upstream_subscriber = self.operator(subscriber)
         if upstream_subscriber is None:
             raise TypeError(f"Operator {self.operator!r} returned a None Subscriber")
-        self.source.subscribe(upstream_subscriber)
+        subscribe_tail(self.source, upstream_subscriber)

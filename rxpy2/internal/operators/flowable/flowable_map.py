@@ -7,6 +7,7 @@ from typing import Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import NONE, ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
     BasicFuseableConditionalSubscriber,
     BasicFuseableSubscriber,
@@ -32,9 +33,9 @@ class FlowableMap(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
 
     def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
         if isinstance(subscriber, ConditionalSubscriber):
-            self.source.subscribe(MapConditionalSubscriber(subscriber, self.mapper))
+            subscribe_tail(self.source, MapConditionalSubscriber(subscriber, self.mapper))
         else:
-            self.source.subscribe(MapSubscriber(subscriber, self.mapper))
+            subscribe_tail(self.source, MapSubscriber(subscriber, self.mapper))
 
 
 class MapSubscriber(BasicFuseableSubscriber[T, R], Generic[T, R]):

@@ -20,6 +20,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import ASYNC, NONE, ConditionalSubscriber, HasUpstreamPublisher
 from rxpy2.internal.helpers.stage_compiler import DROP, compile_step
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.flowable.flowable_filter import FlowableFilter
 from rxpy2.internal.operators.flowable.flowable_map import FlowableMap
 from rxpy2.internal.subscribers.basic_fuseable import (
@@ -68,9 +69,9 @@ class FlowableMapFilter(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
 
     def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
         if isinstance(subscriber, ConditionalSubscriber):
-            self.source.subscribe(MapFilterConditionalSubscriber(subscriber, self.step))
+            subscribe_tail(self.source, MapFilterConditionalSubscriber(subscriber, self.step))
         else:
-            self.source.subscribe(MapFilterSubscriber(subscriber, self.step))
+            subscribe_tail(self.source, MapFilterSubscriber(subscriber, self.step))
 
 
 class _StepMixin:

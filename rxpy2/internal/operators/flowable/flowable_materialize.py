@@ -12,6 +12,7 @@ from typing import Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.single_post_complete import SinglePostCompleteSubscriber
 from rxpy2.notification import Notification
 from rxpy2.reactivestreams import Publisher, Subscriber
@@ -28,7 +29,7 @@ class FlowableMaterialize(Flowable[Notification[T]], HasUpstreamPublisher[T], Ge
         self.source = source
 
     def subscribe_actual(self, subscriber: Subscriber[Notification[T]]) -> None:
-        self.source.subscribe(MaterializeSubscriber(subscriber))
+        subscribe_tail(self.source, MaterializeSubscriber(subscriber))
 
 
 class MaterializeSubscriber(SinglePostCompleteSubscriber[T, Notification[T]], Generic[T]):

@@ -42,6 +42,7 @@ from rxpy2.internal.fuseable import (
     QueueSubscription,
 )
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.observers import FlowableSubscriber
@@ -64,7 +65,7 @@ class FlowableObserveOn(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.buffer_size = buffer_size
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(ObserveOnSubscriber(
+        subscribe_tail(self.source, ObserveOnSubscriber(
             subscriber, self.scheduler.create_worker(), self.delay_error, self.buffer_size))
 
 

@@ -28,6 +28,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue, SpscLinkedArrayQueue
 from rxpy2.observers import FlowableSubscriber
@@ -83,7 +84,7 @@ class FlowableOnBackpressureDrop(Flowable[T], HasUpstreamPublisher[T], Generic[T
         self.on_drop = on_drop
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(DropSubscriber(subscriber, self.on_drop))
+        subscribe_tail(self.source, DropSubscriber(subscriber, self.on_drop))
 
 
 class DropSubscriber(_BaseUnboundedSubscriber[T], Generic[T]):
@@ -128,7 +129,7 @@ class FlowableOnBackpressureError(Flowable[T], HasUpstreamPublisher[T], Generic[
         self.source = source
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(ErrorSubscriber(subscriber))
+        subscribe_tail(self.source, ErrorSubscriber(subscriber))
 
 
 class ErrorSubscriber(DropSubscriber[T], Generic[T]):
@@ -160,7 +161,7 @@ class FlowableOnBackpressureLatest(Flowable[T], HasUpstreamPublisher[T], Generic
         self.source = source
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(LatestSubscriber(subscriber))
+        subscribe_tail(self.source, LatestSubscriber(subscriber))
 
 
 class LatestSubscriber(_BaseUnboundedSubscriber[T], Generic[T]):
@@ -259,7 +260,7 @@ class FlowableOnBackpressureBuffer(Flowable[T], HasUpstreamPublisher[T], Generic
         self.on_overflow = on_overflow
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(BufferSubscriber(subscriber, self.capacity, self.delay_error,
+        subscribe_tail(self.source, BufferSubscriber(subscriber, self.capacity, self.delay_error,
                                                self.on_overflow))
 
 
@@ -414,7 +415,7 @@ class FlowableOnBackpressureBufferStrategy(Flowable[T], HasUpstreamPublisher[T],
         self.delay_error = delay_error
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(BufferStrategySubscriber(
+        subscribe_tail(self.source, BufferStrategySubscriber(
             subscriber, self.capacity, self.on_overflow, self.strategy, self.delay_error))
 
 

@@ -17,6 +17,7 @@ from rxpy2 import plugins
 from rxpy2.exceptions import CompositeException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
@@ -37,7 +38,7 @@ class FlowableOnErrorNext(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
         parent = OnErrorNextSubscriber(subscriber, self.fn)
         subscriber.on_subscribe(parent)
-        self.source.subscribe(parent)
+        subscribe_tail(self.source, parent)
 
 
 class OnErrorNextSubscriber(SubscriptionArbiter, FlowableSubscriber[T], Generic[T]):

@@ -14,6 +14,7 @@ from typing import Generic, TypeVar
 from rxpy2.exceptions import CompositeException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.single_post_complete import SinglePostCompleteSubscriber
 from rxpy2.reactivestreams import Publisher, Subscriber
 
@@ -30,7 +31,7 @@ class FlowableOnErrorReturn(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.fn = fn
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(OnErrorReturnSubscriber(subscriber, self.fn))
+        subscribe_tail(self.source, OnErrorReturnSubscriber(subscriber, self.fn))
 
 
 class OnErrorReturnSubscriber(SinglePostCompleteSubscriber[T, T], Generic[T]):

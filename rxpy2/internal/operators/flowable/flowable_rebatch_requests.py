@@ -16,6 +16,7 @@ from typing import Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.stable_prefetch import StablePrefetchSubscriber
 from rxpy2.reactivestreams import Publisher, Subscriber
 
@@ -32,7 +33,7 @@ class FlowableRebatchRequests(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.n = n
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(RebatchRequestsSubscriber(subscriber, self.n))
+        subscribe_tail(self.source, RebatchRequestsSubscriber(subscriber, self.n))
 
 
 class RebatchRequestsSubscriber(StablePrefetchSubscriber[T, T], Generic[T]):

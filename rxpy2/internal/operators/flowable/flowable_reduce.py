@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import (
     ItemOrMissingSubscriber,
     ToObserverSubscriber,
@@ -43,7 +44,7 @@ class FlowableReduceMaybe(Maybe[T], HasUpstreamPublisher[T], Generic[T]):
         self.reducer = reducer
 
     def subscribe_actual(self, observer: MaybeObserver[T]) -> None:
-        self.source.subscribe(ReduceSubscriber(observer, self.reducer))
+        subscribe_tail(self.source, ReduceSubscriber(observer, self.reducer))
 
 
 class ReduceSubscriber(ItemOrMissingSubscriber[T], Generic[T]):
@@ -85,7 +86,7 @@ class FlowableReduceSeedSingle(Single[R], HasUpstreamPublisher[T], Generic[T, R]
     def subscribe_actual(self, observer: SingleObserver[R]) -> None:
         seed = initial_value(self.seed_supplier, "seed_supplier", observer)
         if seed is not None:
-            self.source.subscribe(ReduceSeedSubscriber(observer, self.reducer, seed))
+            subscribe_tail(self.source, ReduceSeedSubscriber(observer, self.reducer, seed))
 
 
 class ReduceSeedSubscriber(ToObserverSubscriber[T], Generic[T, R]):

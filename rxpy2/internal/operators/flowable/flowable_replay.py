@@ -29,6 +29,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.flowables.connectable_flowable import ConnectableFlowable
 from rxpy2.internal.atomic import AtomicBoolean, AtomicInteger, AtomicLong, AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Publisher, Subscriber, Subscription
@@ -100,7 +101,7 @@ class FlowableCache(Flowable[T], Generic[T]):
         c = self.connection
         c.subscribe_inner(subscriber)
         if c.should_connect.compare_and_set(False, True):
-            self.source.subscribe(c)
+            subscribe_tail(self.source, c)
 
 
 class ReplayInner(Subscription, Generic[T]):

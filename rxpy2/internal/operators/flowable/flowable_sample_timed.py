@@ -21,6 +21,7 @@ from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
@@ -48,7 +49,7 @@ class FlowableSampleTimed(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.emit_last = emit_last
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(SampleTimedSubscriber(
+        subscribe_tail(self.source, SampleTimedSubscriber(
             subscriber, self.period, self.scheduler, self.emit_last))
 
 

@@ -25,6 +25,7 @@ from rxpy2 import plugins
 from rxpy2.flowable import BUFFER_SIZE, Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscribers.stable_prefetch import StablePrefetchSubscriber
 from rxpy2.internal.subscriptions.empty import EmptySubscription
@@ -49,7 +50,7 @@ class FlowableScan(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.accumulator = accumulator
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(ScanSubscriber(subscriber, self.accumulator))
+        subscribe_tail(self.source, ScanSubscriber(subscriber, self.accumulator))
 
 
 class ScanSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
@@ -130,7 +131,7 @@ class FlowableScanSeed(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
         except Exception as e:
             EmptySubscription.error(e, subscriber)
             return
-        self.source.subscribe(
+        subscribe_tail(self.source,
             ScanSeedSubscriber(subscriber, self.accumulator, seed, self.prefetch))
 
 

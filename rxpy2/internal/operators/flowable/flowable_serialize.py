@@ -11,6 +11,7 @@ from typing import Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.serialized import SerializedSubscriber
 from rxpy2.reactivestreams import Publisher, Subscriber
 
@@ -26,4 +27,4 @@ class FlowableSerialize(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.source = source
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(SerializedSubscriber(subscriber))
+        subscribe_tail(self.source, SerializedSubscriber(subscriber))

@@ -13,6 +13,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicBoolean
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
@@ -30,7 +31,7 @@ class FlowableSkip(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.n = n
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(SkipSubscriber(subscriber, self.n))
+        subscribe_tail(self.source, SkipSubscriber(subscriber, self.n))
 
 
 class SkipSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):

@@ -12,6 +12,7 @@ from typing import Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.flowable.flowable_skip import SkipSubscriber
 from rxpy2.reactivestreams import Publisher, Subscriber
 
@@ -28,7 +29,7 @@ class FlowableSkipLast(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.n = n
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(SkipLastSubscriber(subscriber, self.n))
+        subscribe_tail(self.source, SkipLastSubscriber(subscriber, self.n))
 
 
 class SkipLastSubscriber(SkipSubscriber[T], Generic[T]):

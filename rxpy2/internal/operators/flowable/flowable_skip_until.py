@@ -15,6 +15,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import ConditionalSubscriber, HasUpstreamPublisher
 from rxpy2.internal.helpers.half_serializer import HalfSerializer
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_take_until import (
     TakeUntilMainSubscriber,
@@ -38,7 +39,7 @@ class FlowableSkipUntil(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         parent = SkipUntilMainSubscriber(subscriber)
         subscriber.on_subscribe(parent)
         self.other.subscribe(parent.other)
-        self.source.subscribe(parent)
+        subscribe_tail(self.source, parent)
 
 
 class SkipUntilOtherSubscriber(TakeUntilOtherSubscriber):

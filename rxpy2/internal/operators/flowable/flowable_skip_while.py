@@ -14,6 +14,7 @@ from typing import Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
     FilteringConditionalSubscriber,
     FilteringSubscriber,
@@ -34,9 +35,9 @@ class FlowableSkipWhile(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
         if isinstance(subscriber, ConditionalSubscriber):
-            self.source.subscribe(SkipWhileConditionalSubscriber(subscriber, self.predicate))
+            subscribe_tail(self.source, SkipWhileConditionalSubscriber(subscriber, self.predicate))
         else:
-            self.source.subscribe(SkipWhileSubscriber(subscriber, self.predicate))
+            subscribe_tail(self.source, SkipWhileSubscriber(subscriber, self.predicate))
 
 
 class _SkipWhileMixin(Generic[T]):

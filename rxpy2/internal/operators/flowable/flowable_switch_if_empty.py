@@ -11,6 +11,7 @@ from typing import Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
@@ -30,7 +31,7 @@ class FlowableSwitchIfEmpty(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
         parent = SwitchIfEmptySubscriber(subscriber, self.other)
         subscriber.on_subscribe(parent)
-        self.source.subscribe(parent)
+        subscribe_tail(self.source, parent)
 
 
 class SwitchIfEmptySubscriber(SubscriptionArbiter, FlowableSubscriber[T], Generic[T]):

@@ -34,6 +34,7 @@ from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import ANY, BOUNDARY, NONE, SYNC, Callable, HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
     check_inner,
@@ -64,7 +65,7 @@ class FlowableSwitchMap(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
     def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
         if try_scalar_x_map_subscribe(self.source, subscriber, self.mapper):
             return
-        self.source.subscribe(SwitchMapSubscriber(
+        subscribe_tail(self.source, SwitchMapSubscriber(
             subscriber, self.mapper, self.buffer_size, self.delay_errors))
 
 

@@ -18,6 +18,7 @@ from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
@@ -36,7 +37,7 @@ class FlowableTake(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.n = n
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(TakeSubscriber(subscriber, self.n))
+        subscribe_tail(self.source, TakeSubscriber(subscriber, self.n))
 
 
 class TakeSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):

@@ -16,6 +16,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.queue_drain_helper import QueueDrainHelper
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscribers.deferred_scalar import DeferredScalarSubscriber
 from rxpy2.observers import FlowableSubscriber
@@ -34,7 +35,7 @@ class FlowableTakeLast(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.n = n
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(TakeLastSubscriber(subscriber, self.n))
+        subscribe_tail(self.source, TakeLastSubscriber(subscriber, self.n))
 
 
 class TakeLastSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
@@ -85,7 +86,7 @@ class FlowableTakeLastOne(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.source = source
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(TakeLastOneSubscriber(subscriber))
+        subscribe_tail(self.source, TakeLastOneSubscriber(subscriber))
 
 
 class TakeLastOneSubscriber(DeferredScalarSubscriber[T, T], Generic[T]):

@@ -21,6 +21,7 @@ from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.half_serializer import HalfSerializer
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.observers import FlowableSubscriber
@@ -42,7 +43,7 @@ class FlowableTakeUntil(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         parent = TakeUntilMainSubscriber(subscriber)
         subscriber.on_subscribe(parent)
         self.other.subscribe(parent.other)
-        self.source.subscribe(parent)
+        subscribe_tail(self.source, parent)
 
 
 class TakeUntilOtherSubscriber(FlowableSubscriber[Any]):
@@ -118,7 +119,7 @@ class FlowableTakeUntilPredicate(Flowable[T], HasUpstreamPublisher[T], Generic[T
         self.predicate = predicate
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(TakeUntilPredicateSubscriber(subscriber, self.predicate))
+        subscribe_tail(self.source, TakeUntilPredicateSubscriber(subscriber, self.predicate))
 
 
 class TakeUntilPredicateSubscriber(BasicSubscriber[T, T], Generic[T]):

@@ -11,6 +11,7 @@ from typing import Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.reactivestreams import Publisher, Subscriber
 
@@ -27,7 +28,7 @@ class FlowableTakeWhile(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.predicate = predicate
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(TakeWhileSubscriber(subscriber, self.predicate))
+        subscribe_tail(self.source, TakeWhileSubscriber(subscriber, self.predicate))
 
 
 class TakeWhileSubscriber(BasicSubscriber[T, T], Generic[T]):

@@ -17,6 +17,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
@@ -42,7 +43,7 @@ class FlowableThrottleFirstTimed(Flowable[T], HasUpstreamPublisher[T], Generic[T
         self.scheduler = scheduler
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(ThrottleFirstSubscriber(
+        subscribe_tail(self.source, ThrottleFirstSubscriber(
             subscriber, self.window_duration, self.scheduler.create_worker()))
 
 

@@ -20,6 +20,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
@@ -47,7 +48,7 @@ class FlowableThrottleLatest(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.emit_last = emit_last
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(ThrottleLatestSubscriber(
+        subscribe_tail(self.source, ThrottleLatestSubscriber(
             subscriber, self.timeout_time, self.scheduler.create_worker(), self.emit_last))
 
 

@@ -11,6 +11,7 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler
@@ -33,9 +34,9 @@ class FlowableTimeInterval(Flowable[Timed[T]], HasUpstreamPublisher[T], Generic[
 
     def subscribe_actual(self, subscriber: Subscriber[Timed[T]]) -> None:
         if self.is_interval:
-            self.source.subscribe(TimeIntervalSubscriber(subscriber, self.scheduler))
+            subscribe_tail(self.source, TimeIntervalSubscriber(subscriber, self.scheduler))
         else:
-            self.source.subscribe(TimestampSubscriber(subscriber, self.scheduler))
+            subscribe_tail(self.source, TimestampSubscriber(subscriber, self.scheduler))
 
 
 class TimestampSubscriber(BasicSubscriber[T, Timed[T]], Generic[T]):

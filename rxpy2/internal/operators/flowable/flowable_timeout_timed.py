@@ -22,6 +22,7 @@ from rxpy2.disposables import SerialDisposable
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2.observers import FlowableSubscriber
@@ -57,7 +58,7 @@ class FlowableTimeoutTimed(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
             parent = TimeoutFallbackSubscriber(subscriber, self.timeout_time, worker, self.fallback)
         subscriber.on_subscribe(parent)
         parent.start_timeout(0)
-        self.source.subscribe(parent)
+        subscribe_tail(self.source, parent)
 
 
 class TimeoutTask:

@@ -12,6 +12,7 @@ from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicBoolean
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
@@ -30,7 +31,7 @@ class FlowableUnsubscribeOn(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.scheduler = scheduler
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        self.source.subscribe(UnsubscribeSubscriber(subscriber, self.scheduler))
+        subscribe_tail(self.source, UnsubscribeSubscriber(subscriber, self.scheduler))
 
 
 class UnsubscribeSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):

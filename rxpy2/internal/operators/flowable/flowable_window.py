@@ -30,6 +30,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicBoolean, AtomicInteger, AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
 from rxpy2.internal.queues import SpscLinkedArrayQueue
@@ -58,11 +59,11 @@ class FlowableWindow(Flowable[Flowable[T]], HasUpstreamPublisher[T], Generic[T])
     def subscribe_actual(self, subscriber: Subscriber[Flowable[T]]) -> None:
         count, skip = self.window_count, self.window_skip
         if count == skip:
-            self.source.subscribe(WindowExactSubscriber(subscriber, count, self.buffer_size))
+            subscribe_tail(self.source, WindowExactSubscriber(subscriber, count, self.buffer_size))
         elif skip > count:
-            self.source.subscribe(WindowSkipSubscriber(subscriber, count, skip, self.buffer_size))
+            subscribe_tail(self.source, WindowSkipSubscriber(subscriber, count, skip, self.buffer_size))
         else:
-            self.source.subscribe(WindowOverlapSubscriber(subscriber, count, skip,
+            subscribe_tail(self.source, WindowOverlapSubscriber(subscriber, count, skip,
                                                           self.buffer_size))
 
 

@@ -26,6 +26,7 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.sentinel import Sentinel
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
 from rxpy2.internal.queues import MpscLinkedQueue
@@ -61,7 +62,7 @@ class FlowableWindowBoundary(Flowable[Flowable[T]], HasUpstreamPublisher[T], Gen
         subscriber.on_subscribe(parent)
         parent.inner_next()  # the first window
         self.boundary.subscribe(parent.boundary_subscriber)
-        self.source.subscribe(parent)
+        subscribe_tail(self.source, parent)
 
 
 class WindowBoundaryMainSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):

@@ -42,6 +42,7 @@ from rxpy2.internal.atomic import AtomicInteger, AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.sentinel import Sentinel
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
 from rxpy2.internal.queues import MpscLinkedQueue
@@ -89,14 +90,14 @@ class FlowableWindowTimed(Flowable[Flowable[T]], HasUpstreamPublisher[T], Generi
     def subscribe_actual(self, subscriber: Subscriber[Flowable[T]]) -> None:
         if self.timespan == self.timeskip:
             if self.max_size is None:
-                self.source.subscribe(WindowExactUnboundedSubscriber(
+                subscribe_tail(self.source, WindowExactUnboundedSubscriber(
                     subscriber, self.timespan, self.scheduler, self.buffer_size))
             else:
-                self.source.subscribe(WindowExactBoundedSubscriber(
+                subscribe_tail(self.source, WindowExactBoundedSubscriber(
                     subscriber, self.timespan, self.scheduler, self.buffer_size,
                     self.max_size, self.restart))
         else:
-            self.source.subscribe(WindowSkipSubscriber(
+            subscribe_tail(self.source, WindowSkipSubscriber(
                 subscriber, self.timespan, self.timeskip, self.scheduler.create_worker(),
                 self.buffer_size))
 

@@ -30,6 +30,7 @@ from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import ConditionalSubscriber, HasUpstreamPublisher
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.half_serializer import HalfSerializer
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
@@ -112,7 +113,7 @@ class FlowableWithLatestFrom(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]
         subscriber.on_subscribe(parent)
         self.other.subscribe(WithLatestFromOtherSubscriber(parent))
         if parent.upstream.get() is not CANCELLED:  # not cancelled nor failed by the other
-            self.source.subscribe(parent)
+            subscribe_tail(self.source, parent)
 
 
 class WithLatestFromSubscriber(_WithLatestFromBase[T, R], Generic[T, R]):
@@ -183,7 +184,7 @@ class FlowableWithLatestFromMany(Flowable[R], HasUpstreamPublisher[T], Generic[T
         subscriber.on_subscribe(parent)
         parent.subscribe(self.others)
         if parent.upstream.get() is not CANCELLED:  # not cancelled nor ended by an other
-            self.source.subscribe(parent)
+            subscribe_tail(self.source, parent)
 
 
 class WithLatestFromManySubscriber(_WithLatestFromBase[T, R], Generic[T, R]):

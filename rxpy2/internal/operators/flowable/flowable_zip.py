@@ -35,6 +35,7 @@ from rxpy2.internal.fuseable import SYNC, HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.sources_helper import sources_or_terminate
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.internal.subscribers.drain_support import missing_backpressure
@@ -66,7 +67,7 @@ class FlowableZip(Flowable[R], Generic[R]):
         parent = ZipCoordinator(subscriber, self.zipper, len(sources), self.buffer_size,
                                 self.delay_error)
         subscriber.on_subscribe(parent)
-        parent.subscribe(sources)
+        subscribe_tail(parent, sources)
 
 
 class ZipCoordinator(Subscription, Generic[R]):
@@ -254,7 +255,7 @@ class FlowableZipIterable(Flowable[R], HasUpstreamPublisher[T], Generic[T, U, R]
         except Exception as e:
             EmptySubscription.error(e, subscriber)
             return
-        self.source.subscribe(ZipIterableSubscriber(subscriber, it, first, self.zipper))
+        subscribe_tail(self.source, ZipIterableSubscriber(subscriber, it, first, self.zipper))
 
 
 class ZipIterableSubscriber(BasicSubscriber[T, R], Generic[T, U, R]):

@@ -29,6 +29,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2.internal.atomic import AtomicBoolean, AtomicInteger, AtomicLong
 from rxpy2.internal.fuseable import NONE, SYNC
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscribers.drain_support import (
     DrainTerminalsMixin,
@@ -57,7 +58,7 @@ class ParallelFromPublisher(ParallelFlowable[T], Generic[T]):
         return self._parallelism
 
     def subscribe_actual(self, subscribers: list[Subscriber[T]]) -> None:
-        self.source.subscribe(ParallelDispatcher(subscribers, self.prefetch))
+        subscribe_tail(self.source, ParallelDispatcher(subscribers, self.prefetch))
 
 
 class RailSubscription(Subscription):

@@ -30,6 +30,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
@@ -61,7 +62,7 @@ class ParallelJoin(Flowable[T], Generic[T]):
         parent: JoinSubscription[T] = JoinSubscription(
             subscriber, self.source.parallelism, self.prefetch, self.delay_errors)
         subscriber.on_subscribe(parent)
-        self.source.subscribe(parent.subscribers)
+        subscribe_tail(self.source, parent.subscribers)
 
 
 class JoinInnerSubscriber(FlowableSubscriber[T], Generic[T]):

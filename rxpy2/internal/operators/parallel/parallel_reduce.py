@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.parallel.per_rail import ParallelPerRail
 from rxpy2.internal.subscribers.deferred_scalar import DeferredScalarSubscriber
 from rxpy2.internal.subscriptions.empty import EmptySubscription
@@ -53,7 +54,7 @@ class ParallelReduce(ParallelPerRail[T, R], Generic[T, R]):
             for s in subscribers:
                 EmptySubscription.error(e, s)
             return
-        self.source.subscribe(parents)
+        subscribe_tail(self.source, parents)
 
     def rail_subscriber(self, subscriber: Subscriber[R]) -> Subscriber[Any]:
         seed = self.seed_supplier()

@@ -20,6 +20,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicInteger, AtomicReference
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscriptions.deferred_scalar import DeferredScalarSubscription
 from rxpy2.observers import FlowableSubscriber
@@ -46,7 +47,7 @@ class ParallelReduceFull(Flowable[T], Generic[T]):
         parent: ReduceFullMainSubscription[T] = ReduceFullMainSubscription(
             subscriber, self.source.parallelism, self.reducer)
         subscriber.on_subscribe(parent)
-        self.source.subscribe(parent.subscribers)
+        subscribe_tail(self.source, parent.subscribers)
 
 
 class ReduceFullMainSubscription(DeferredScalarSubscription[T], Generic[T]):

@@ -27,6 +27,7 @@ from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2.observers import FlowableSubscriber
@@ -67,7 +68,7 @@ class ParallelSortedJoin(Flowable[T], Generic[T]):
         parent: SortedJoinSubscription[T] = SortedJoinSubscription(
             subscriber, self.source.parallelism, self.key, self.reverse)
         subscriber.on_subscribe(parent)
-        self.source.subscribe(parent.subscribers)
+        subscribe_tail(self.source, parent.subscribers)
 
 
 class SortedJoinSubscription(DrainSubscriptionMixin, Subscription, Generic[T]):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Any, Generic, TypeVar
 
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
 from rxpy2.reactivestreams import Subscriber
 
@@ -32,7 +33,7 @@ class ParallelPerRail(ParallelFlowable[R], Generic[T, R]):
         return self.source.parallelism
 
     def subscribe_actual(self, subscribers: list[Subscriber[R]]) -> None:
-        self.source.subscribe([self.rail_subscriber(a) for a in subscribers])
+        subscribe_tail(self.source, [self.rail_subscriber(a) for a in subscribers])
 
     @abstractmethod
     def rail_subscriber(self, subscriber: Subscriber[R]) -> Subscriber[Any]:

@@ -1,0 +1,202 @@
+"""Subscribing a chain in a loop, and what happens when ``subscribe_actual`` raises.
+
+Subscribing ``range(1, 3).hide().hide()...`` walks the chain from the last
+stage to the source: each stage's ``subscribe_actual`` subscribes a subscriber
+of its own to the stage before it. Done by plain calls, that costs several
+Python frames per stage, and Python's recursion limit (1000 by default) ends a
+chain of about 160 stages. So every ``subscribe`` of a Flowable, Single, Maybe
+or Completable runs :func:`run`, a loop, and an operator whose
+``subscribe_actual`` ends by subscribing upstream calls :func:`subscribe_tail`
+for that last step: when it is called directly from the body of the
+``subscribe_actual`` that the innermost loop on this thread is running, the
+subscription is queued on that loop and made as soon as the body returns —
+the next turn of the loop instead of a deeper frame. Anywhere else
+:func:`subscribe_tail` subscribes at once, so nothing waits for a loop that is
+not about to run. The caller of ``subscribe`` never sees the difference: the
+loop it entered has made every queued subscription before ``subscribe``
+returns, in the order they were asked for.
+
+The signals of a synchronous chain still nest, a frame or more per stage (the
+``on_subscribe`` going down, the ``request`` coming up, each ``on_next`` going
+down), exactly as in RxJava, where the JVM stack is deep. When a loop reaches a
+chain of more than :data:`HEADROOM_FROM` stages it raises Python's recursion
+limit so that a chain of up to :data:`MAX_STAGES` stages can signal (Python
+frames do not use the C stack on CPython 3.11+; the limit is never lowered).
+A chain deeper than that is refused: its subscriber gets ``on_subscribe`` and
+``on_error(RecursionError)`` instead of a ``RecursionError`` somewhere inside.
+
+An ``Exception`` escaping ``subscribe_actual`` goes to the subscriber as
+``on_error`` after an empty Subscription (§1.9) when the subscriber has not
+received ``on_subscribe`` yet (it has no ``upstream``), else to
+:func:`rxpy2.plugins.on_error`; it is never swallowed, and a subscriber never
+waits forever for a subscription that failed. Fatal exceptions (``SystemExit``,
+``KeyboardInterrupt`` and other non-``Exception`` ones) propagate to the caller.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections import deque
+from typing import Any
+
+from rxpy2 import plugins
+from rxpy2.internal.atomic import AtomicReference
+
+__all__ = ["HEADROOM_FROM", "MAX_STAGES", "Kind", "has_upstream", "run", "subscribe_tail"]
+
+#: A loop that reaches a chain of more stages than this makes sure the recursion limit
+#: lets the chain's signals through (below it the default limit is plenty).
+HEADROOM_FROM = 32
+#: The deepest chain a subscription accepts; a deeper one fails with RecursionError.
+MAX_STAGES = 5_000
+#: Frames of recursion allowed per stage: on_subscribe down, request up, on_next down,
+#: each through a helper or two in the heavier operators.
+FRAMES_PER_STAGE = 16
+_MARGIN = 500
+
+_MISSING = object()
+
+
+class Kind:
+    """A reactive type's part in the loop: its subscribe-hook key and its empty upstream."""
+
+    __slots__ = ("name", "empty")
+
+    def __init__(self, name: str, empty: Any) -> None:
+        self.name = name
+        self.empty = empty  # what a failed subscriber gets as on_subscribe (§1.9)
+
+    def fail(self, subscriber: Any, error: Exception) -> None:
+        """Signal ``error`` to a subscriber or observer whose ``subscribe_actual`` raised.
+
+        Before ``on_subscribe``: ``on_subscribe(empty)`` then ``on_error(error)`` (§1.9).
+        After it, or when signalling raises, the error goes to ``plugins.on_error``.
+        """
+        if has_upstream(subscriber):
+            plugins.on_error(error)
+            return
+        try:
+            subscriber.on_subscribe(self.empty)
+            subscriber.on_error(error)
+        except Exception as e:  # the subscriber broke §2.13: nothing else can be told
+            if e is not error and e.__context__ is None:
+                e.__context__ = error
+            plugins.on_error(e)
+
+
+class _Loop:
+    """One running :func:`run` on a thread: its frame, its queue and the stage it runs."""
+
+    __slots__ = ("frame", "queue", "depth", "subscriber", "base")
+
+    def __init__(self, frame: Any) -> None:
+        #: ``depth`` counts the stages between this subscription and the first one on
+        #: the thread (nested subscriptions included): their signals nest that deep.
+        self.frame = frame
+        self.queue: deque[tuple[Any, Any, Kind, int]] | None = None
+        self.depth = 0
+        self.subscriber: Any = None
+        self.base = -1  # the stack depth at the loop, measured when first needed
+
+
+class _State(threading.local):
+    loop: _Loop | None = None
+
+
+_state = _State()
+
+
+def run(publisher: Any, subscriber: Any, kind: Kind) -> None:
+    """Subscribe ``subscriber`` (checked and wrapped already) to ``publisher`` in a loop.
+
+    Applies the subscribe hook of ``kind``, calls ``publisher.subscribe_actual``, then
+    makes every subscription that :func:`subscribe_tail` queued meanwhile, in order.
+    """
+    state = _state
+    outer = state.loop
+    loop = _Loop(sys._getframe())
+    depth = 0
+    if outer is not None:  # subscribed from inside another subscription: its stages count
+        depth = outer.depth + 1
+        loop.base = outer.base
+    state.loop = loop
+    try:
+        pub, sub = publisher, subscriber
+        while True:
+            loop.subscriber = sub
+            loop.depth = depth
+            try:
+                if depth > HEADROOM_FROM:
+                    _headroom(loop, depth)
+                if plugins.hooks_active:
+                    sub = plugins.on_subscribe(kind.name, pub, sub)
+                pub.subscribe_actual(sub)
+            except Exception as e:  # §1.9: subscribe returns normally, the error is signalled
+                kind.fail(sub, e)
+            queue = loop.queue
+            if not queue:
+                return
+            pub, sub, kind, depth = queue.popleft()
+    finally:
+        loop.frame = None
+        loop.subscriber = None
+        state.loop = outer
+
+
+def subscribe_tail(source: Any, subscriber: Any) -> None:
+    """``source.subscribe(subscriber)`` as the last step of a ``subscribe_actual``.
+
+    Queued on the running loop when called directly from the body of the
+    ``subscribe_actual`` it runs (no frame per stage); subscribed at once anywhere
+    else. ``source`` may be any Publisher (a foreign one is always called directly).
+    """
+    prepare = getattr(source, "_prepare_subscriber", None)
+    if prepare is None:
+        source.subscribe(subscriber)
+        return
+    loop = _state.loop
+    if loop is None or sys._getframe(1).f_back is not loop.frame:
+        source._subscribe(subscriber)
+        return
+    sub, kind = prepare(subscriber)
+    depth = loop.depth if sub is loop.subscriber else loop.depth + 1
+    queue = loop.queue
+    if queue is None:
+        queue = loop.queue = deque()
+    queue.append((source, sub, kind, depth))
+
+
+def _headroom(loop: _Loop, depth: int) -> None:
+    """Raise the recursion limit for a chain of ``depth`` stages; RecursionError if too deep."""
+    if depth > MAX_STAGES:
+        raise RecursionError(
+            f"the chain has more than {MAX_STAGES} stages: its signals would go deeper than "
+            "Python's stack allows; shorten the chain (e.g. concat_array/merge_array instead of "
+            "thousands of concat_with/merge_with, or a loop instead of nested operators)")
+    if loop.base < 0:  # the stack below the outermost loop, measured once
+        n, f = 0, loop.frame
+        while f is not None:
+            n += 1
+            f = f.f_back
+        loop.base = n
+    needed = loop.base + FRAMES_PER_STAGE * depth + _MARGIN
+    if sys.getrecursionlimit() < needed:
+        sys.setrecursionlimit(needed)
+
+
+def has_upstream(subscriber: Any) -> bool:
+    """Whether ``subscriber`` has received ``on_subscribe``, as far as can be told.
+
+    The library's subscribers and observers keep their upstream in ``upstream`` (or
+    ``_upstream``): ``None`` until ``on_subscribe``, a plain value or an
+    ``AtomicReference``; one without such a field counts as not subscribed.
+    """
+    for name in ("upstream", "_upstream"):
+        u = getattr(subscriber, name, _MISSING)
+        if u is _MISSING:
+            continue
+        if isinstance(u, AtomicReference):
+            u = u.get()
+        return u is not None
+    return False
