@@ -336,6 +336,7 @@ def test_a_fatal_error_in_an_asyncio_task_reaches_the_loop(plugin_errors):
         s = AsyncioScheduler(loop)
         w = s.create_worker()
         w.schedule(partial(_raise, SystemExit(4)))
+        loop.call_later(5, loop.stop)  # bounded, should the error be swallowed
         with pytest.raises(SystemExit):
             loop.run_forever()  # the task's SystemExit stops the loop
         assert plugin_errors == []
