@@ -212,3 +212,52 @@ def test_processor_without_demand_names_itself():
     ts.assert_error(MissingBackpressureException)
     assert str(ts.errors()[0]).startswith(
         "PublishProcessor: could not emit a value due to lack of requests; ")
+
+
+# ---- item 14: a function that returned None is named
+
+
+def parse(x: int) -> None:
+    return None
+
+
+@pytest.mark.parametrize("make", [
+    pytest.param(lambda: Flowable.just(1).hide().map(parse), id="map"),
+    pytest.param(lambda: Flowable.range(1, 3).map(parse), id="map-fused-chain"),
+    pytest.param(lambda: Flowable.range(1, 3).hide().map(parse).filter(bool), id="map-filter"),
+    pytest.param(lambda: Flowable.from_iterable([1]).map(parse).observe_on(
+        Schedulers.trampoline()), id="map-fused-into-observe_on"),
+])
+def test_map_returning_none_names_the_function(make):
+    ts = make().test()
+    ts.await_done(5).assert_error(TypeError)
+    ts.assert_error_message("map: the mapper function parse returned None")
+
+
+def test_map_returning_none_names_a_lambda_by_qualname():
+    ts = Flowable.just(1).hide().map(lambda x: None).test()
+    ts.assert_error(TypeError)
+    message = str(ts.errors()[0])
+    assert message.startswith("map: the mapper function "), message
+    assert "<lambda>" in message and message.endswith(" returned None"), message
+
+
+def test_single_map_returning_none_names_the_function():
+    from rxpy2 import Single
+    to = Single.just(1).map(parse).test()
+    to.assert_error(TypeError)
+    assert str(to.errors()[0]) == "map: the mapper function parse returned None"
+
+
+@pytest.mark.parametrize("op", ["concat_map", "switch_map", "concat_map_eager"])
+def test_flattening_mapper_returning_none_names_the_function(op):
+    ts = getattr(Flowable.range(1, 2).hide(), op)(parse).test()
+    ts.assert_error(TypeError)
+    ts.assert_error_message(f"{op}: the mapper function parse returned None")
+
+
+def test_flat_map_iterable_mapper_returning_none_names_the_function():
+    ts = Flowable.range(1, 2).hide().flat_map_iterable(parse).test()
+    ts.assert_error(TypeError)
+    ts.assert_error_message(
+        "flat_map_iterable/concat_map_iterable: the mapper function parse returned None")

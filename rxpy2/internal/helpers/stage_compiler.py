@@ -58,13 +58,14 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
+from rxpy2.internal.helpers.function_names import returned_none
+
 __all__ = [
     "DROP",
     "END",
     "ERROR",
     "EXHAUSTED",
     "KINDS",
-    "MAPPER_NONE",
     "NOT_READ",
     "PAUSED",
     "STATEFUL",
@@ -73,6 +74,7 @@ __all__ = [
     "compile_chain",
     "compile_step",
     "initial_state",
+    "mapper_none",
 ]
 
 #: Every stage kind a chain may hold.
@@ -91,7 +93,9 @@ STOPPED = 2
 #: A stage raised; the exception is in ``sub.error``.
 ERROR = 3
 
-MAPPER_NONE = "The mapper function returned None"
+def mapper_none(fn: Any) -> TypeError:
+    """The error of a fused ``map`` whose function ``fn`` returned None (§2.13)."""
+    return returned_none("map", fn)
 
 
 class _Marker:
@@ -132,7 +136,7 @@ def _stage_lines(kinds: tuple[str, ...], leaf: list[str], stop: list[str],
         if kind == "map":
             lines += [f"{pad}x = f{i}(x)",
                       f"{pad}if x is None:",
-                      f"{pad}    raise TypeError(MAPPER_NONE)"]
+                      f"{pad}    raise mapper_none(f{i})"]
         elif kind == "filter":
             lines.append(f"{pad}if f{i}(x):")
             indent += 1
@@ -251,7 +255,7 @@ def _source_text(kinds: tuple[str, ...], source: str) -> str:
 def _chain_factory(kinds: tuple[str, ...], source: str) -> Callable[..., Any]:
     text = _source_text(kinds, source)
     namespace: dict[str, Any] = {
-        "END": END, "NOT_READ": NOT_READ, "MAPPER_NONE": MAPPER_NONE, "EXHAUSTED": EXHAUSTED,
+        "END": END, "NOT_READ": NOT_READ, "mapper_none": mapper_none, "EXHAUSTED": EXHAUSTED,
         "PAUSED": PAUSED, "STOPPED": STOPPED, "ERROR": ERROR,
     }
     exec(compile(text, f"<rxpy2 chain {'/'.join(kinds)} over {source}>", "exec"), namespace)
@@ -282,13 +286,13 @@ def _step_factory(kinds: tuple[str, ...]) -> Callable[..., Any]:
     out = [f"def factory({', '.join(fns)}):", "  def step(x):"]
     for i, kind in enumerate(kinds):
         if kind == "map":
-            out += [f"    x = f{i}(x)", "    if x is None:", "        raise TypeError(MAPPER_NONE)"]
+            out += [f"    x = f{i}(x)", "    if x is None:", f"        raise mapper_none(f{i})"]
         elif kind == "filter":
             out += [f"    if not f{i}(x):", "        return DROP"]
         else:
             raise ValueError(f"step() takes map and filter stages, not {kind!r}")
     out += ["    return x", "  return step"]
-    namespace: dict[str, Any] = {"DROP": DROP, "MAPPER_NONE": MAPPER_NONE}
+    namespace: dict[str, Any] = {"DROP": DROP, "mapper_none": mapper_none}
     exec(compile("\n".join(out) + "\n", f"<rxpy2 step {'/'.join(kinds)}>", "exec"), namespace)
     return namespace["factory"]  # type: ignore[no-any-return]
 

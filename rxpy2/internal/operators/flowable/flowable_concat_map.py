@@ -229,7 +229,7 @@ class _BaseConcatMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R
                         return
                 else:
                     try:
-                        p = check_inner(self.mapper(v))
+                        p = check_inner(self.mapper(v), self.mapper, "concat_map")
                     except Exception as e:
                         self.fail(e)
                         return

@@ -100,7 +100,7 @@ class ConcatMapEagerSubscriber(FlowableSubscriber[T], Subscription,
         if self.done:
             return
         try:
-            p = check_inner(self.mapper(item))
+            p = check_inner(self.mapper(item), self.mapper, "concat_map_eager")
         except Exception as e:
             self.upstream.cancel()  # type: ignore[union-attr]
             self.on_error(e)

@@ -46,6 +46,7 @@ from rxpy2.internal.fuseable import (
 )
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
+from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_from_iterable import FlowableFromIterable
@@ -82,9 +83,13 @@ _SIZED_ITERATORS: frozenset[type] = frozenset(type(iter(x)) for x in _EXACT_LENG
 
 def _iterate(mapper: Callable[[Any], Iterable[Any]], item: Any) -> Iterator[Any]:
     iterable = mapper(item)
-    if iterable is None:
-        raise TypeError("The mapper returned None")
+    if iterable is None:  # §2.13
+        raise returned_none(_OPERATOR, mapper)
     return iter(iterable)
+
+
+#: How the messages name this operator (both fluent methods build it).
+_OPERATOR = "flat_map_iterable/concat_map_iterable"
 
 
 def _none_element() -> TypeError:
@@ -109,8 +114,8 @@ class FlowableFlattenIterable(Flowable[R], HasUpstreamPublisher[T], Generic[T, R
                 return
             try:
                 iterable = self.mapper(x)
-                if iterable is None:
-                    raise TypeError("The mapper returned None")
+                if iterable is None:  # §2.13
+                    raise returned_none(_OPERATOR, self.mapper)
             except Exception as e:
                 EmptySubscription.error(e, subscriber)
                 return

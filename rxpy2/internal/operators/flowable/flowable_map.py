@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import NONE, ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
     BasicFuseableConditionalSubscriber,
@@ -20,8 +21,8 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-def _none_result() -> TypeError:
-    return TypeError("The mapper function returned None")
+def _none_result(mapper: Callable[[Any], Any]) -> TypeError:
+    return returned_none("map", mapper)  # §2.13: names the function
 
 
 class FlowableMap(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
@@ -55,7 +56,7 @@ class MapSubscriber(BasicFuseableSubscriber[T, R], Generic[T, R]):
             self.fail(e)
             return
         if v is None:
-            self.fail(_none_result())
+            self.fail(_none_result(self.mapper))
             return
         self.downstream.on_next(v)
 
@@ -65,7 +66,7 @@ class MapSubscriber(BasicFuseableSubscriber[T, R], Generic[T, R]):
             return None
         v = self.mapper(t)
         if v is None:
-            raise _none_result()
+            raise _none_result(self.mapper)
         return v
 
 
@@ -86,7 +87,7 @@ class MapConditionalSubscriber(BasicFuseableConditionalSubscriber[T, R], Generic
             self.fail(e)
             return
         if v is None:
-            self.fail(_none_result())
+            self.fail(_none_result(self.mapper))
             return
         self.downstream.on_next(v)
 
@@ -99,7 +100,7 @@ class MapConditionalSubscriber(BasicFuseableConditionalSubscriber[T, R], Generic
             self.fail(e)
             return True
         if v is None:
-            self.fail(_none_result())
+            self.fail(_none_result(self.mapper))
             return True
         return self.downstream.try_on_next(v)
 
@@ -109,5 +110,5 @@ class MapConditionalSubscriber(BasicFuseableConditionalSubscriber[T, R], Generic
             return None
         v = self.mapper(t)
         if v is None:
-            raise _none_result()
+            raise _none_result(self.mapper)
         return v

@@ -30,6 +30,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import Callable, ScalarCallable
+from rxpy2.internal.helpers.function_names import function_name, returned_none
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.internal.subscriptions.scalar import ScalarSubscription
 from rxpy2.reactivestreams import Publisher, Subscriber
@@ -42,12 +43,18 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-def check_inner(p: Any) -> Publisher[Any]:
-    """The mapper's result as a Publisher: ``TypeError`` for ``None`` or anything else."""
-    if p is None:
-        raise TypeError("The mapper returned None")  # §2.13: no None where a Publisher is due
+def check_inner(p: Any, mapper: Any = None, operator: str | None = None) -> Publisher[Any]:
+    """The mapper's result as a Publisher: ``TypeError`` for ``None`` or anything else (the
+    message names ``operator`` and the ``mapper`` function when given)."""
+    if p is None:  # §2.13: no None where a Publisher is due
+        if mapper is None:
+            raise TypeError("The mapper returned None")
+        raise returned_none(operator, mapper)
     if not isinstance(p, Publisher):
-        raise TypeError(f"The mapper returned {type(p).__name__}, not a Publisher")
+        what = "The mapper" if mapper is None else (
+            f"{operator + ': the' if operator else 'The'} mapper function "
+            f"{function_name(mapper)}")
+        raise TypeError(f"{what} returned {type(p).__name__}, not a Publisher")
     return p
 
 
@@ -109,7 +116,7 @@ class FlowableScalarXMap(Flowable[R], Generic[T, R]):
 
     def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
         try:
-            p = check_inner(self.mapper(self.value))
+            p = check_inner(self.mapper(self.value), self.mapper)
         except Exception as e:
             EmptySubscription.error(e, subscriber)
             return
@@ -140,7 +147,7 @@ def try_scalar_x_map_subscribe(source: Publisher[T], subscriber: Subscriber[R],
         EmptySubscription.complete(subscriber)
         return True
     try:
-        p = check_inner(mapper(value))
+        p = check_inner(mapper(value), mapper)
     except Exception as e:
         EmptySubscription.error(e, subscriber)
         return True

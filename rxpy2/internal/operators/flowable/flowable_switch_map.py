@@ -105,7 +105,7 @@ class SwitchMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
         if current is not None:
             current.cancel()
         try:
-            p = check_inner(self.mapper(item))
+            p = check_inner(self.mapper(item), self.mapper, "switch_map")
         except Exception as e:
             self.upstream.cancel()  # type: ignore[union-attr]
             # the cancelled inner will not end by itself: it no longer counts

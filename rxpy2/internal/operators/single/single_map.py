@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from rxpy2.disposables import Disposable
+from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.observers import SingleObserver
 from rxpy2.single import Single
 
@@ -42,7 +43,7 @@ class MapSingleObserver(SingleObserver[T], Generic[T, R]):
         try:
             v = self.mapper(item)
             if v is None:
-                raise TypeError("The mapper function returned None")
+                raise returned_none("map", self.mapper)  # §2.13
         except Exception as e:
             self.downstream.on_error(e)
             return
