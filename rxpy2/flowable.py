@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, final, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, final, overload
 
 from rxpy2 import plugins
 from rxpy2.backpressure import BackpressureOverflowStrategy, BackpressureStrategy
 from rxpy2.disposables import Disposable
 from rxpy2.internal import lazy as _lazy
 from rxpy2.internal.helpers import subscribe_loop as _loop
+from rxpy2.internal.helpers.subscribe_loop import run as _run
 from rxpy2.internal.subscriptions.empty import EmptySubscription as _EmptySubscription
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
@@ -115,7 +116,7 @@ def _require_publisher(p: Any, name: str) -> None:
 
 #: The Flowable's part in the subscribe loop: its hook key and the upstream a failed
 #: subscriber gets before on_error (§1.9).
-_FLOWABLE = _loop.Kind("flowable", _EmptySubscription.INSTANCE)
+_FLOWABLE = _loop.Kind("flowable", FlowableSubscriber, _EmptySubscription.INSTANCE)
 
 _SUBSCRIBER_METHODS = ("on_subscribe", "on_next", "on_error", "on_complete")
 
@@ -147,6 +148,9 @@ class Flowable(Publisher[T], Generic[T]):
     """A backpressured stream of 0..N items followed by an optional terminal event."""
 
     __slots__ = ()
+
+    #: the Flowable's part in the subscribe loop (``subscribe_loop.subscribe_tail``)
+    _loop_kind: ClassVar[_loop.Kind] = _FLOWABLE
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -203,19 +207,20 @@ class Flowable(Publisher[T], Generic[T]):
     @final
     def _subscribe(self, subscriber: Subscriber[T]) -> None:
         """Subscribe in the loop of ``subscribe_loop`` (no frame per stage of a chain)."""
-        _loop.run(self, *self._prepare_subscriber(subscriber))
+        if not isinstance(subscriber, FlowableSubscriber):
+            subscriber = self._prepare_subscriber(subscriber)
+        _run(self, subscriber, _FLOWABLE)
 
     @final
-    def _prepare_subscriber(self, subscriber: Subscriber[T]) -> tuple[Subscriber[T], Any]:
-        """Check ``subscriber`` and wrap a plain one in a StrictSubscriber."""
+    def _prepare_subscriber(self, subscriber: Subscriber[T]) -> Subscriber[T]:
+        """Check a subscriber that is not a FlowableSubscriber and wrap it in a
+        StrictSubscriber, which holds it to the spec to the letter."""
         if subscriber is None:
             raise TypeError("subscriber is None")
-        if not isinstance(subscriber, FlowableSubscriber):
-            if not isinstance(subscriber, Subscriber) and not _subscriber_like(subscriber):
-                raise TypeError("subscribe needs a Subscriber (on_subscribe, on_next, on_error, "
-                                f"on_complete) or callbacks, not {type(subscriber).__name__}")
-            subscriber = _lazy.StrictSubscriber(subscriber)
-        return subscriber, _FLOWABLE
+        if not isinstance(subscriber, Subscriber) and not _subscriber_like(subscriber):
+            raise TypeError("subscribe needs a Subscriber (on_subscribe, on_next, on_error, "
+                            f"on_complete) or callbacks, not {type(subscriber).__name__}")
+        return _lazy.StrictSubscriber(subscriber)
 
     def subscribe_with(self, subscriber: SubscriberT) -> SubscriberT:
         """Subscribe ``subscriber`` and return it (handy for ``TestSubscriber`` and the like)."""

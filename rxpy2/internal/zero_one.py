@@ -22,10 +22,6 @@ if TYPE_CHECKING:
 
 __all__ = ["ZeroOneBase", "require_instance"]
 
-#: Each 0-1 type's part in the subscribe loop: its hook key and the upstream a failed
-#: observer gets before on_error (§1.9).
-_KINDS = {name: _loop.Kind(name, EmptyDisposable.INSTANCE)
-          for name in ("single", "maybe", "completable")}
 
 
 def require_instance(value: Any, cls: type, name: str) -> None:
@@ -42,10 +38,14 @@ class ZeroOneBase:
     __slots__ = ()
 
     _TYPE: ClassVar[str]
+    _loop_kind: ClassVar[_loop.Kind]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "_TYPE" in cls.__dict__:  # Single, Maybe, Completable themselves
+            # their part in the subscribe loop: hook key, any observer (None is refused
+            # by _prepare_subscriber), and the upstream of a failed observer (§1.9)
+            cls._loop_kind = _loop.Kind(cls._TYPE, object, EmptyDisposable.INSTANCE)
             return
         if "subscribe" in cls.__dict__:
             root = next(c for c in cls.__mro__ if "_TYPE" in c.__dict__)
@@ -58,13 +58,15 @@ class ZeroOneBase:
     @final
     def _subscribe(self, observer: Any) -> None:
         """Subscribe in the loop of ``subscribe_loop`` (no frame per stage of a chain)."""
-        _loop.run(self, *self._prepare_subscriber(observer))
-
-    @final
-    def _prepare_subscriber(self, observer: Any) -> tuple[Any, _loop.Kind]:
         if observer is None:
             raise TypeError("observer is None")
-        return observer, _KINDS[self._TYPE]
+        _loop.run(self, observer, self._loop_kind)
+
+    @final
+    def _prepare_subscriber(self, observer: Any) -> Any:
+        if observer is None:
+            raise TypeError("observer is None")
+        return observer
 
     @final
     def _subscribe_callbacks(self, observer_type: type, callback_observer: Callable[..., Any],

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections import deque
 from typing import Any
 
 from rxpy2 import plugins
@@ -59,13 +58,19 @@ _MISSING = object()
 
 
 class Kind:
-    """A reactive type's part in the loop: its subscribe-hook key and its empty upstream."""
+    """A reactive type's part in the loop (its class attribute ``_loop_kind``).
 
-    __slots__ = ("name", "empty")
+    ``name`` is its subscribe-hook key, ``accepts`` the subscriber type it takes as it
+    is (others go through its ``_prepare_subscriber``), ``empty`` the upstream a failed
+    subscriber gets before ``on_error`` (§1.9).
+    """
 
-    def __init__(self, name: str, empty: Any) -> None:
+    __slots__ = ("name", "accepts", "empty")
+
+    def __init__(self, name: str, accepts: type, empty: Any) -> None:
         self.name = name
-        self.empty = empty  # what a failed subscriber gets as on_subscribe (§1.9)
+        self.accepts = accepts
+        self.empty = empty
 
     def fail(self, subscriber: Any, error: Exception) -> None:
         """Signal ``error`` to a subscriber or observer whose ``subscribe_actual`` raised.
@@ -85,26 +90,31 @@ class Kind:
             plugins.on_error(e)
 
 
-class _Loop:
-    """One running :func:`run` on a thread: its frame, its queue and the stage it runs."""
+class _State:
+    """The loops running on one thread: the innermost one's frame, stage and depth, and
+    one queue shared by the nested loops (each works on the part past its ``start``)."""
 
-    __slots__ = ("frame", "queue", "depth", "subscriber", "base")
+    __slots__ = ("frame", "subscriber", "depth", "base", "queue")
 
-    def __init__(self, frame: Any) -> None:
-        #: ``depth`` counts the stages between this subscription and the first one on
-        #: the thread (nested subscriptions included): their signals nest that deep.
-        self.frame = frame
-        self.queue: deque[tuple[Any, Any, Kind, int]] | None = None
+    def __init__(self) -> None:
+        self.frame: Any = None  # the innermost running loop's frame, None when none runs
+        self.subscriber: Any = None  # the subscriber of the stage that loop subscribes now
+        #: the stages between that stage and the first subscription on the thread (nested
+        #: subscriptions included): the signals of the chain nest that deep
         self.depth = 0
-        self.subscriber: Any = None
-        self.base = -1  # the stack depth at the loop, measured when first needed
+        self.base = -1  # the stack below the outermost loop, measured when first needed
+        self.queue: list[tuple[Any, Any, Kind, int]] = []
 
 
-class _State(threading.local):
-    loop: _Loop | None = None
+_local = threading.local()
 
 
-_state = _State()
+def _thread_state() -> _State:
+    try:
+        return _local.state  # type: ignore[no-any-return]
+    except AttributeError:
+        state = _local.state = _State()
+        return state
 
 
 def run(publisher: Any, subscriber: Any, kind: Kind) -> None:
@@ -113,35 +123,41 @@ def run(publisher: Any, subscriber: Any, kind: Kind) -> None:
     Applies the subscribe hook of ``kind``, calls ``publisher.subscribe_actual``, then
     makes every subscription that :func:`subscribe_tail` queued meanwhile, in order.
     """
-    state = _state
-    outer = state.loop
-    loop = _Loop(sys._getframe())
-    depth = 0
-    if outer is not None:  # subscribed from inside another subscription: its stages count
-        depth = outer.depth + 1
-        loop.base = outer.base
-    state.loop = loop
+    try:
+        state: _State = _local.state
+    except AttributeError:
+        state = _thread_state()
+    outer_frame, outer_sub, depth = state.frame, state.subscriber, state.depth
+    outer_depth = depth
+    if outer_frame is None:
+        depth = 0
+        state.base = -1
+    else:  # subscribed from inside another subscription: its stages count too
+        depth += 1
+    queue = state.queue
+    start = next_entry = len(queue)
+    state.frame = sys._getframe()
     try:
         pub, sub = publisher, subscriber
         while True:
-            loop.subscriber = sub
-            loop.depth = depth
+            state.subscriber = sub
+            state.depth = depth
             try:
                 if depth > HEADROOM_FROM:
-                    _headroom(loop, depth)
+                    _headroom(state, depth)
                 if plugins.hooks_active:
                     sub = plugins.on_subscribe(kind.name, pub, sub)
                 pub.subscribe_actual(sub)
             except Exception as e:  # §1.9: subscribe returns normally, the error is signalled
                 kind.fail(sub, e)
-            queue = loop.queue
-            if not queue:
+            if next_entry == len(queue):
                 return
-            pub, sub, kind, depth = queue.popleft()
+            pub, sub, kind, depth = queue[next_entry]
+            next_entry += 1
     finally:
-        loop.frame = None
-        loop.subscriber = None
-        state.loop = outer
+        if start != len(queue):
+            del queue[start:]
+        state.frame, state.subscriber, state.depth = outer_frame, outer_sub, outer_depth
 
 
 def subscribe_tail(source: Any, subscriber: Any) -> None:
@@ -151,36 +167,40 @@ def subscribe_tail(source: Any, subscriber: Any) -> None:
     ``subscribe_actual`` it runs (no frame per stage); subscribed at once anywhere
     else. ``source`` may be any Publisher (a foreign one is always called directly).
     """
-    prepare = getattr(source, "_prepare_subscriber", None)
-    if prepare is None:
+    kind = getattr(source, "_loop_kind", None)
+    if kind is None:
         source.subscribe(subscriber)
         return
-    loop = _state.loop
-    if loop is None or sys._getframe(1).f_back is not loop.frame:
+    try:
+        state: _State = _local.state
+    except AttributeError:
+        state = _thread_state()
+    frame = state.frame
+    if frame is None or sys._getframe(1).f_back is not frame:
         source._subscribe(subscriber)
         return
-    sub, kind = prepare(subscriber)
-    depth = loop.depth if sub is loop.subscriber else loop.depth + 1
-    queue = loop.queue
-    if queue is None:
-        queue = loop.queue = deque()
-    queue.append((source, sub, kind, depth))
+    if not isinstance(subscriber, kind.accepts):
+        subscriber = source._prepare_subscriber(subscriber)
+    depth = state.depth
+    if subscriber is not state.subscriber:
+        depth += 1
+    state.queue.append((source, subscriber, kind, depth))
 
 
-def _headroom(loop: _Loop, depth: int) -> None:
+def _headroom(state: _State, depth: int) -> None:
     """Raise the recursion limit for a chain of ``depth`` stages; RecursionError if too deep."""
     if depth > MAX_STAGES:
         raise RecursionError(
             f"the chain has more than {MAX_STAGES} stages: its signals would go deeper than "
             "Python's stack allows; shorten the chain (e.g. concat_array/merge_array instead of "
             "thousands of concat_with/merge_with, or a loop instead of nested operators)")
-    if loop.base < 0:  # the stack below the outermost loop, measured once
-        n, f = 0, loop.frame
+    if state.base < 0:  # the stack below the outermost loop, measured once
+        n, f = 0, state.frame
         while f is not None:
             n += 1
             f = f.f_back
-        loop.base = n
-    needed = loop.base + FRAMES_PER_STAGE * depth + _MARGIN
+        state.base = n
+    needed = state.base + FRAMES_PER_STAGE * depth + _MARGIN
     if sys.getrecursionlimit() < needed:
         sys.setrecursionlimit(needed)
 
