@@ -193,9 +193,16 @@ class ExecutorWorker(Worker):
                 if delayed is None:
                     return DISPOSED_TASK
                 delayed.add(task)
-            entry = self._timer.schedule_at(_monotonic() + delay, task.fire)
+            try:
+                entry = self._timer.schedule_at(_monotonic() + delay, task.fire)
+            except BaseException:  # no timer thread could start: nothing was scheduled
+                task.fn = None
+                self._delayed_done(task)
+                raise
             task.entry = entry
-            if task.fn is None or entry.action is None:
+            # not ``entry.action is None``: a short delay may have fired already (the
+            # task is queued then), which is not a cancellation
+            if task.fn is None or entry.dropped:
                 # disposed before the entry was known, or the timer is shut down
                 task.fn = None
                 entry.cancel()

@@ -73,13 +73,20 @@ def start_daemon_thread(target: Callable[[], object], name: str) -> threading.Th
 
 
 class TimerEntry:
-    """A pending action of a :class:`TimerQueue`; ``cancel()`` drops it."""
+    """A pending action of a :class:`TimerQueue`; ``cancel()`` drops it.
 
-    __slots__ = ("action", "_timer")
+    ``action`` is ``None`` once the entry fired or was cancelled; ``dropped`` says
+    the queue refused it (shut down, or the interpreter is finalizing): it will
+    never fire. The two differ for a short delay, which may fire on the timer
+    thread before ``schedule_at``'s caller looks at the entry.
+    """
+
+    __slots__ = ("action", "_timer", "dropped")
 
     def __init__(self, action: Callable[[], object], timer: TimerQueue) -> None:
         self.action: Callable[[], object] | None = action
         self._timer = timer
+        self.dropped = False
 
     def cancel(self) -> None:
         if self.action is not None:
@@ -109,6 +116,7 @@ class TimerQueue:
         with self._cond:
             if self._stopped:
                 entry.action = None
+                entry.dropped = True
                 return entry
             heap = self._heap
             heapq.heappush(heap, (due, next(self._seq), entry))
@@ -117,9 +125,11 @@ class TimerQueue:
                     started = self._start_thread_locked()
                 except BaseException:
                     entry.action = None  # never fires: the purge drops it from the heap
+                    entry.dropped = True
                     raise
                 if not started:
                     entry.action = None  # finalizing: it could never fire
+                    entry.dropped = True
             elif heap[0][2] is entry:
                 self._cond.notify()  # a new earliest entry: the thread waits less
         return entry

@@ -382,3 +382,30 @@ def test_no_trampoline_task_starts_after_dispose_returned(race_runner, race_roun
         if set(ran) & set(pending_at_dispose):
             bad += 1
     assert bad == 0, f"{bad} rounds started a task after dispose() had returned"
+
+
+# ---------------------------------------------------------------- a delayed task firing at once
+
+def test_a_delayed_task_due_before_schedule_returns_still_runs(monkeypatch):
+    """The timer thread may fire a short delay before ``schedule`` has looked at the
+    timer entry: a fired entry must not be mistaken for a cancelled one (the task
+    was queued by then, and marking it done lost it)."""
+    s = ComputationScheduler(threads=1)
+    try:
+        real = s._timer.schedule_at
+
+        def fires_at_once(due, action):
+            entry = real(due, action)
+            fn, entry.action = entry.action, None  # as the timer thread does when due
+            assert fn is not None
+            fn()
+            return entry
+
+        monkeypatch.setattr(s._timer, "schedule_at", fires_at_once)
+        w = s.create_worker()
+        done = threading.Event()
+        w.schedule(done.set, 1e-6)
+        assert done.wait(3), "the task was lost"
+        w.dispose()
+    finally:
+        s.shutdown()
