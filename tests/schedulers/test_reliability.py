@@ -409,3 +409,74 @@ def test_a_delayed_task_due_before_schedule_returns_still_runs(monkeypatch):
         w.dispose()
     finally:
         s.shutdown()
+
+
+# ---------------------------------------------------------------- 3. thread starts that fail
+
+def _failing_start(monkeypatch, name_prefix: str, times: int = 1) -> list[str]:
+    """Make the next ``times`` starts of a thread named ``name_prefix...`` fail as at
+    thread exhaustion; returns the names of the failed starts."""
+    real = threading.Thread.start
+    failed: list[str] = []
+
+    def start(self: threading.Thread) -> None:
+        if self.name.startswith(name_prefix) and len(failed) < times:
+            failed.append(self.name)
+            raise RuntimeError("can't start new thread")
+        real(self)
+
+    monkeypatch.setattr(threading.Thread, "start", start)
+    return failed
+
+
+def test_a_timer_thread_that_failed_to_start_is_started_by_the_next_timer(monkeypatch):
+    s = ComputationScheduler(threads=1)
+    try:
+        w = s.create_worker()
+        failed = _failing_start(monkeypatch, "rxpy2-timer-")
+        with pytest.raises(RuntimeError):
+            w.schedule(lambda: None, 0.01)
+        assert failed
+        assert _fires(s), "the timer believed a thread ran that never started"
+        w.dispose()
+    finally:
+        s.shutdown()
+
+
+def test_a_pool_that_failed_to_start_starts_on_next_use(monkeypatch):
+    s = ComputationScheduler(threads=2)
+    try:
+        failed = _failing_start(monkeypatch, "rxpy2-computation-")
+        with pytest.raises(RuntimeError):
+            s.create_worker()
+        assert failed
+        assert _fires(s)
+        assert s.size == 2
+    finally:
+        s.shutdown()
+
+
+def test_nothing_starts_a_thread_while_the_interpreter_is_finalizing(monkeypatch):
+    """Simulated: at exit a new thread can never run (3.11's Thread.start waits for
+    ever for it), so a disposal during module teardown must not start one."""
+    import sys
+    s = IoScheduler()
+    try:
+        w = s.create_worker()
+        assert _fires(s)  # the worker's thread, and the timer, run
+        s._timer.shutdown(5)  # the timer thread is gone, as at exit after idling
+        s._timer.start()
+        before = set(threading.enumerate())
+        monkeypatch.setattr(sys, "is_finalizing", lambda: True)
+        w.dispose()  # caches the thread: the keep-alive timer would start a thread
+        entry = s._timer.schedule_at(time.monotonic() + 1, lambda: None)
+        w2 = s.create_worker()  # takes the cached thread: nothing new
+        w3 = s.create_worker()  # needs a new thread: not started
+        w2.dispose()
+        w3.dispose()
+        started = [t for t in set(threading.enumerate()) - before if t.is_alive()]
+        assert started == []
+        assert entry.dropped and entry.action is None
+    finally:
+        monkeypatch.undo()
+        s.shutdown()
