@@ -27,7 +27,8 @@ A chain deeper than that is refused: its subscriber gets ``on_subscribe`` and
 
 An ``Exception`` escaping ``subscribe_actual`` goes to the subscriber as
 ``on_error`` after an empty Subscription (§1.9) when the subscriber has not
-received ``on_subscribe`` yet (it has no ``upstream``), else to
+received ``on_subscribe`` yet (it has no ``upstream``, and the error did not come
+out of one of its own signal methods), else to
 :func:`rxpy2.plugins.on_error`; it is never swallowed, and a subscriber never
 waits forever for a subscription that failed. Fatal exceptions (``SystemExit``,
 ``KeyboardInterrupt`` and other non-``Exception`` ones) propagate to the caller.
@@ -78,7 +79,7 @@ class Kind:
         Before ``on_subscribe``: ``on_subscribe(empty)`` then ``on_error(error)`` (§1.9).
         After it, or when signalling raises, the error goes to ``plugins.on_error``.
         """
-        if has_upstream(subscriber):
+        if has_upstream(subscriber) or _raised_inside(subscriber, error):
             plugins.on_error(error)
             return
         try:
@@ -203,6 +204,21 @@ def _headroom(state: _State, depth: int) -> None:
     needed = state.base + FRAMES_PER_STAGE * depth + _MARGIN
     if sys.getrecursionlimit() < needed:
         sys.setrecursionlimit(needed)
+
+
+_SIGNALS = frozenset(("on_subscribe", "on_next", "on_error", "on_complete", "on_success"))
+
+
+def _raised_inside(subscriber: Any, error: BaseException) -> bool:
+    """Whether ``error`` came out of one of ``subscriber``'s own signal methods (then it
+    had ``on_subscribe`` already: e.g. an ``on_next`` that raised, breaking §2.13)."""
+    tb = error.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_code.co_name in _SIGNALS and frame.f_locals.get("self") is subscriber:
+            return True
+        tb = tb.tb_next
+    return False
 
 
 def has_upstream(subscriber: Any) -> bool:
