@@ -297,7 +297,8 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
 
     ``initial_request`` is requested in ``on_subscribe`` (``0`` requests nothing:
     call :meth:`request` later; above ``LONG_MAX`` it is ``LONG_MAX``, unbounded, §3.17).
-    Requests made before ``on_subscribe`` are kept and handed over then. ``downstream`` (optional) receives every signal too.
+    Requests made before ``on_subscribe`` are kept and handed over then.
+    ``downstream`` (optional) receives every signal too.
     """
 
     def __init__(self, initial_request: int = LONG_MAX,

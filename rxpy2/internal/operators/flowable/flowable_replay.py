@@ -82,10 +82,13 @@ class FlowableReplay(ConnectableFlowable[T], Generic[T]):
         self.current.compare_and_set(connection, None)
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        inner: ReplayInner[T] = ReplayInner(subscriber)
+        subscriber.on_subscribe(inner)  # §1.9: before the connection can signal it anything
         while True:
             ps = self._current()
-            if ps.subscribe_inner(subscriber):
-                return
+            if ps.add(inner):  # False: disposed meanwhile, take the next connection
+                break
+        ps.start(inner)
 
 
 class FlowableCache(Flowable[T], Generic[T]):
@@ -106,13 +109,15 @@ class FlowableCache(Flowable[T], Generic[T]):
 
 class ReplayInner(Subscription, Generic[T]):
     """One subscriber: ``requested`` is its outstanding demand (``LONG_MIN``: cancelled),
-    ``total`` all it ever requested (for the connection's upstream demand)."""
+    ``total`` all it ever requested (for the connection's upstream demand). ``parent`` is
+    None until it joined a connection: requests made in ``on_subscribe`` are only
+    recorded, :meth:`ReplayConnection.start` acts on them."""
 
     __slots__ = ("child", "parent", "node", "requested", "total", "wip")
 
-    def __init__(self, child: Subscriber[T], parent: ReplayConnection[T]) -> None:
+    def __init__(self, child: Subscriber[T]) -> None:
         self.child = child
-        self.parent = parent
+        self.parent: ReplayConnection[T] | None = None  # set once added to a connection
         self.node: _Node | None = None  # set on add, under the parent's add
         self.requested = AtomicLong(0)
         self.total = 0
@@ -124,13 +129,17 @@ class ReplayInner(Subscription, Generic[T]):
         if BackpressureHelper.add_cancel(self.requested, n) == LONG_MIN:
             return
         self.total = BackpressureHelper.add_cap(self.total, n)
-        self.parent.manage_requests()
-        self.parent.replay(self)
+        p = self.parent
+        if p is not None:  # else start() requests and replays for it
+            p.manage_requests()
+            p.replay(self)
 
     def cancel(self) -> None:
         if self.requested.get() != LONG_MIN and self.requested.get_and_set(LONG_MIN) != LONG_MIN:
-            self.parent.remove(self)
-            self.parent.manage_requests()
+            p = self.parent
+            if p is not None:  # else start() finds it cancelled and removes it
+                p.remove(self)
+                p.manage_requests()
             self.node = None
 
 
@@ -169,9 +178,15 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
 
     # ---- subscribers
 
-    def subscribe_inner(self, child: Subscriber[T]) -> bool:
-        """False if disposed meanwhile (the caller takes the next connection)."""
-        inner: ReplayInner[T] = ReplayInner(child, self)
+    def subscribe_inner(self, child: Subscriber[T]) -> None:
+        """Subscribe ``child`` to this connection (``cache``: it is never disposed)."""
+        inner: ReplayInner[T] = ReplayInner(child)
+        child.on_subscribe(inner)  # §1.9: first, so no terminal event can overtake it
+        if self.add(inner):
+            self.start(inner)
+
+    def add(self, inner: ReplayInner[T]) -> bool:
+        """Join ``inner`` (already subscribed); False if disposed meanwhile."""
         subs = self.subscribers
         while True:
             a = subs.get()
@@ -179,10 +194,17 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
                 return False
             inner.node = self.head  # the oldest retained item comes next
             if subs.compare_and_set(a, (*a, inner)):  # type: ignore[misc]
-                break
-        child.on_subscribe(inner)
+                inner.parent = self
+                return True
+
+    def start(self, inner: ReplayInner[T]) -> None:
+        """After :meth:`add`: act on what ``inner`` requested (or its cancel) meanwhile."""
+        if inner.requested.get() == LONG_MIN:  # cancelled before it was added
+            self.remove(inner)
+            inner.node = None
+            return
+        self.manage_requests()
         self.replay(inner)  # a terminated stream: the items and the terminal event
-        return True
 
     def remove(self, inner: ReplayInner[T]) -> None:
         subs = self.subscribers
