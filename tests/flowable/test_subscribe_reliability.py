@@ -181,9 +181,9 @@ def test_a_chain_of_two_thousand_stages_works(name):
 
 
 def test_two_thousand_observe_on_stages_on_a_thread_pool():
-    # A chain of observe_on stages costs about stages² scheduled drains (each stage's
-    # drain wakes the ones below it): 2,000 stages take seconds on the default atomics,
-    # minutes on the hardware backend (8 µs an operation), so that one runs 500.
+    # The time of an observe_on chain grows about with stages² (1,000 stages: 0.9 s on
+    # the default atomics, 22 s on the hardware backend, 8 µs an operation), so the
+    # hardware backend runs 500 stages here.
     from rxpy2.internal.atomic import BACKEND
     stages = DEEP if BACKEND == "lock" else 500
     ts = chain(stages, lambda f: f.observe_on(Schedulers.computation())).test()
