@@ -305,3 +305,34 @@ def test_flat_map_iterable_mapper_returning_none_names_the_function():
     ts.assert_error(TypeError)
     ts.assert_error_message(
         "flat_map_iterable/concat_map_iterable: the mapper function parse returned None")
+
+
+def combine(a: int, b: int) -> None:
+    return None
+
+
+@pytest.mark.parametrize("make, expected", [
+    pytest.param(lambda: Flowable.range(1, 3).hide().reduce(combine).to_flowable(),
+                 "reduce: the reducer function combine returned None", id="reduce"),
+    pytest.param(lambda: Flowable.range(1, 3).hide().scan(combine),
+                 "scan: the accumulator function combine returned None", id="scan"),
+    pytest.param(lambda: Flowable.range(1, 3).hide().reduce(combine, 0).to_flowable(),
+                 "reduce: the reducer function combine returned None", id="reduce-seed"),
+    pytest.param(lambda: Flowable.range(1, 3).hide().scan(combine, 0).skip(1),
+                 "scan: the accumulator function combine returned None", id="scan-seed"),
+    pytest.param(lambda: Flowable.zip(Flowable.just(1), Flowable.just(2), zipper=combine),
+                 "zip: the zipper function combine returned None", id="zip"),
+    pytest.param(lambda: Flowable.just(1).zip_with([2], combine),
+                 "zip_with: the zipper function combine returned None", id="zip_with-iterable"),
+    pytest.param(lambda: Flowable.combine_latest(Flowable.just(1), Flowable.just(2),
+                                                 combiner=combine),
+                 "combine_latest: the combiner function combine returned None",
+                 id="combine_latest"),
+    pytest.param(lambda: Flowable.just(1).with_latest_from(Flowable.just(2), combiner=combine),
+                 "with_latest_from: the combiner function combine returned None",
+                 id="with_latest_from"),
+])
+def test_function_returning_none_is_named(make, expected):
+    ts = make().test()
+    ts.assert_error(TypeError)
+    ts.assert_error_message(expected)

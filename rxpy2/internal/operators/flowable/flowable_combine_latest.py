@@ -32,6 +32,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicInteger, AtomicLong
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
+from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.sources_helper import sources_or_terminate
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
@@ -218,7 +219,8 @@ class CombineLatestCoordinator(Subscription, Generic[R]):
                         self.fail(ex)
                         return
                     if v is None:
-                        self.fail(TypeError("The combiner returned None"))
+                        self.fail(returned_none("combine_latest", combiner,
+                                                "combiner function"))
                         return
                 a.on_next(v)
                 inner.request_one()

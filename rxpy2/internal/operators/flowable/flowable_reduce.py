@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import (
     ItemOrMissingSubscriber,
@@ -32,8 +33,8 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-def _none_result() -> TypeError:
-    return TypeError("The reducer returned None")
+def _none_result(reducer: Any) -> TypeError:
+    return returned_none("reduce", reducer, "reducer function")  # §2.13
 
 
 class FlowableReduceMaybe(Maybe[T], HasUpstreamPublisher[T], Generic[T]):
@@ -69,7 +70,7 @@ class ReduceSubscriber(ItemOrMissingSubscriber[T], Generic[T]):
             self.fail(e)
             return
         if v is None:
-            self.fail(_none_result())
+            self.fail(_none_result(self.reducer))
             return
         self.value = v
 
@@ -108,6 +109,6 @@ class ReduceSeedSubscriber(ToObserverSubscriber[T], Generic[T, R]):
             self.fail(e)
             return
         if v is None:
-            self.fail(_none_result())
+            self.fail(_none_result(self.reducer))
             return
         self.value = v

@@ -19,12 +19,13 @@ upstream and signals the error.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import BUFFER_SIZE, Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscribers.stable_prefetch import StablePrefetchSubscriber
@@ -38,8 +39,8 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-def _none_result() -> TypeError:
-    return TypeError("The accumulator returned None")
+def _none_result(accumulator: Any) -> TypeError:
+    return returned_none("scan", accumulator, "accumulator function")  # §2.13
 
 
 class FlowableScan(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
@@ -84,7 +85,7 @@ class ScanSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             return
         if v is None:
             self.upstream.cancel()  # type: ignore[union-attr]
-            self.on_error(_none_result())
+            self.on_error(_none_result(self.accumulator))
             return
         self.value = v
         self.downstream.on_next(v)
@@ -158,7 +159,7 @@ class ScanSeedSubscriber(StablePrefetchSubscriber[T, R], Generic[T, R]):
             self.fail(e)
             return
         if v is None:
-            self.fail(_none_result())
+            self.fail(_none_result(self.accumulator))
             return
         self.value = v
         wip = self.wip

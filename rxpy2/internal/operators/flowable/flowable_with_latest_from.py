@@ -29,6 +29,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import ConditionalSubscriber, HasUpstreamPublisher
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
+from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.half_serializer import HalfSerializer
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
@@ -41,8 +42,8 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-def _none_result() -> TypeError:
-    return TypeError("The combiner returned None")
+def _none_result(combiner: Any) -> TypeError:
+    return returned_none("with_latest_from", combiner, "combiner function")  # §2.13
 
 
 class _WithLatestFromBase(ConditionalSubscriber[T], Subscription, Generic[T, R]):
@@ -134,7 +135,7 @@ class WithLatestFromSubscriber(_WithLatestFromBase[T, R], Generic[T, R]):
         try:
             v = combiner(item, u) if combiner is not None else (item, u)
             if v is None:
-                raise _none_result()
+                raise _none_result(combiner)
         except Exception as e:
             return self.fail(e)
         HalfSerializer.on_next(self.downstream, v, self.wip, self.error)
@@ -218,7 +219,7 @@ class WithLatestFromManySubscriber(_WithLatestFromBase[T, R], Generic[T, R]):
         try:
             v = combiner(item, *latest) if combiner is not None else (item, *latest)
             if v is None:
-                raise _none_result()
+                raise _none_result(combiner)
         except Exception as e:
             return self.fail(e)
         HalfSerializer.on_next(self.downstream, v, self.wip, self.error)

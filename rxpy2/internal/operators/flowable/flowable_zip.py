@@ -34,6 +34,7 @@ from rxpy2.internal.atomic import AtomicInteger, AtomicLong
 from rxpy2.internal.fuseable import SYNC, HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
+from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.sources_helper import sources_or_terminate
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
@@ -190,7 +191,7 @@ class ZipCoordinator(Subscription, Generic[R]):
                     self.terminate()
                     return
                 if out is None:
-                    errors.try_add_throwable(TypeError("The zipper returned None"))
+                    errors.try_add_throwable(returned_none("zip", zipper, "zipper function"))
                     self.terminate()
                     return
                 values[:] = nones
@@ -284,7 +285,7 @@ class ZipIterableSubscriber(BasicSubscriber[T, R], Generic[T, U, R]):
             self.fail(e)
             return
         if v is None:
-            self.fail(TypeError("The zipper returned None"))
+            self.fail(returned_none("zip_with", zipper, "zipper function"))
             return
         self.downstream.on_next(v)
         try:
