@@ -1471,7 +1471,9 @@ class Flowable(Publisher[T], Generic[T]):
 
         Empty: ``IndexError``; more than one item: ``ValueError`` (and the stream is
         cancelled); the stream's error fails the future. Cancelling the future
-        cancels the subscription.
+        cancels the subscription, and so does a ``KeyboardInterrupt`` (any fatal
+        exception) while ``result()``/``exception()`` waits; a ``TimeoutError`` of
+        ``result(timeout)`` leaves both running.
         """
         return _lazy.to_future(self)
 
