@@ -1035,7 +1035,10 @@ class Flowable(Publisher[T], Generic[T]):
     def window(self, count: int | Publisher[Any], skip: int | None = None,
                buffer_size: int = BUFFER_SIZE) -> Flowable[Flowable[T]]:
         """Windows of ``count`` items, a new one every ``skip`` items (default ``count``);
-        or, when ``count`` is a Publisher, a new window at each of its items."""
+        or, when ``count`` is a Publisher, a new window at each of its items.
+
+        Backpressure (boundary windows): the boundary opens windows, not demand; one
+        that opens without demand ends the stream with ``MissingBackpressureException``."""
         if isinstance(count, Publisher):
             if skip is not None:
                 raise TypeError("skip applies to count windows, not to boundary windows")
@@ -1054,7 +1057,11 @@ class Flowable(Publisher[T], Generic[T]):
                     buffer_size: int = BUFFER_SIZE) -> Flowable[Flowable[T]]:
         """Windows of ``timespan`` seconds, a new one every ``timeskip`` seconds (default
         ``timespan``); with ``count``, a window also closes after that many items
-        (``restart``: and the timer starts over)."""
+        (``restart``: and the timer starts over).
+
+        Backpressure: time opens the windows, not demand; a window that opens without
+        demand ends the stream with ``MissingBackpressureException`` (add
+        ``on_backpressure_*`` after it, or request more)."""
         t = _lazy.check_duration(timespan, "timespan")
         if t == 0.0:
             raise ValueError("timespan > 0 required but it was 0")
@@ -1230,8 +1237,10 @@ class Flowable(Publisher[T], Generic[T]):
                  scheduler: Scheduler | None = None) -> Flowable[int]:
         """0, 1, 2, ... every ``period`` seconds (first after ``initial_delay``, default
         ``period``), on ``scheduler`` (default computation). A tick without demand ends the
-        stream with ``MissingBackpressureException``. A negative or infinite ``period`` is a
-        ``ValueError``; a period of 0 ticks as fast as the scheduler's thread allows."""
+        stream with ``MissingBackpressureException``: time drives it, not demand, so put
+        ``on_backpressure_drop()/on_backpressure_latest()/on_backpressure_buffer()`` after it when the consumer may be
+        slower. A negative or infinite ``period`` is a ``ValueError``; a period of 0 ticks
+        as fast as the scheduler's thread allows."""
         p = _lazy.check_time(period, "period")  # range-checked by FlowableInterval
         d = p if initial_delay is None else max(0.0, _lazy.check_time(initial_delay, "initial_delay"))
         return _assembly(_lazy.FlowableInterval(p, d, _default_scheduler(scheduler)))
@@ -1241,7 +1250,10 @@ class Flowable(Publisher[T], Generic[T]):
                        scheduler: Scheduler | None = None) -> Flowable[int]:
         """``start, start+1, ..., start+count-1``: the first after ``initial_delay`` seconds,
         then one every ``period``; completes after the last (or after ``initial_delay``
-        when ``count`` is 0)."""
+        when ``count`` is 0).
+
+        Backpressure: not honoured, as for :meth:`interval`: a tick without demand ends
+        the stream with ``MissingBackpressureException``."""
         if not isinstance(start, int) or isinstance(start, bool):
             raise TypeError(f"start must be an int, not {type(start).__name__}")
         _require_non_negative(count, "count")
@@ -1253,7 +1265,10 @@ class Flowable(Publisher[T], Generic[T]):
 
     @staticmethod
     def timer(delay: float, scheduler: Scheduler | None = None) -> Flowable[int]:
-        """Emit ``0`` after ``delay`` seconds, then complete (needs demand by then)."""
+        """Emit ``0`` after ``delay`` seconds, then complete.
+
+        Backpressure: the ``0`` needs demand by then, else the stream ends with
+        ``MissingBackpressureException``."""
         d = max(0.0, _lazy.check_time(delay, "delay"))
         return _assembly(_lazy.FlowableTimer(d, _default_scheduler(scheduler)))
 
@@ -1266,7 +1281,8 @@ class Flowable(Publisher[T], Generic[T]):
 
         Without ``capacity`` the buffer is unbounded. With one, a full buffer under
         ``ERROR`` cancels the upstream, calls ``on_overflow`` and signals
-        ``MissingBackpressureException("Buffer is full")``; under ``DROP_OLDEST`` /
+        ``MissingBackpressureException`` (the buffer of ``capacity`` items is full);
+        under ``DROP_OLDEST`` /
         ``DROP_LATEST`` it drops the oldest / newest buffered item and calls ``on_overflow``.
         """
         if on_overflow is not None:
@@ -1335,7 +1351,12 @@ class Flowable(Publisher[T], Generic[T]):
     def sample(self, period: float, scheduler: Scheduler | None = None,
                emit_last: bool = False) -> Flowable[T]:
         """The latest item of each ``period`` seconds (the last one at completion if
-        ``emit_last``); ``MissingBackpressureException`` when one finds no demand."""
+        ``emit_last``).
+
+        Backpressure: time drives the samples; one that finds no demand ends the stream
+        with ``MissingBackpressureException`` (put
+        ``on_backpressure_drop()/on_backpressure_latest()/on_backpressure_buffer()`` after it when the consumer may be
+        slower)."""
         p = _lazy.check_duration(period, "period")
         return _assembly(_lazy.FlowableSampleTimed(self, p, _lazy.scheduler_or_computation(scheduler),
                                              bool(emit_last)))
@@ -1346,27 +1367,41 @@ class Flowable(Publisher[T], Generic[T]):
         return self.sample(period, scheduler, emit_last)
 
     def throttle_first(self, window: float, scheduler: Scheduler | None = None) -> Flowable[T]:
-        """The first item, then nothing for ``window`` seconds, and again."""
+        """The first item, then nothing for ``window`` seconds, and again.
+
+        Backpressure: an item that finds no demand ends the stream with
+        ``MissingBackpressureException`` (add ``on_backpressure_*`` after it)."""
         w = _lazy.check_duration(window, "window")
         return _assembly(_lazy.FlowableThrottleFirstTimed(self, w, _lazy.scheduler_or_computation(scheduler)))
 
     def throttle_latest(self, timeout: float, scheduler: Scheduler | None = None,
                         emit_last: bool = False) -> Flowable[T]:
-        """An item at once, then at most the latest one per ``timeout`` seconds."""
+        """An item at once, then at most the latest one per ``timeout`` seconds.
+
+        Backpressure: an item due by the timer without demand ends the stream with
+        ``MissingBackpressureException`` (add ``on_backpressure_*`` after it)."""
         t = _lazy.check_duration(timeout, "timeout")
         return _assembly(_lazy.FlowableThrottleLatest(self, t, _lazy.scheduler_or_computation(scheduler),
                                                 bool(emit_last)))
 
     def debounce(self, timeout: float, scheduler: Scheduler | None = None) -> Flowable[T]:
         """An item once ``timeout`` seconds passed without a newer one (the last at once
-        at completion)."""
+        at completion).
+
+        Backpressure: an item due by the timer without demand ends the stream with
+        ``MissingBackpressureException`` (add ``on_backpressure_*`` after it)."""
         t = _lazy.check_duration(timeout, "timeout")
         return _assembly(_lazy.FlowableDebounceTimed(self, t, _lazy.scheduler_or_computation(scheduler)))
 
     def buffer_time(self, timespan: float, scheduler: Scheduler | None = None,
                     count: int | None = None) -> Flowable[list[T]]:
         """Lists of the items of each ``timespan`` seconds (empty ones too), or of
-        ``count`` items when that comes first."""
+        ``count`` items when that comes first.
+
+        Backpressure: time closes the lists, not demand; a list that finds no demand
+        ends the stream with ``MissingBackpressureException`` (put
+        ``on_backpressure_drop()/on_backpressure_latest()/on_backpressure_buffer()`` after it when the consumer may be
+        slower)."""
         t = _lazy.check_duration(timespan, "timespan")
         if t == 0.0:
             raise ValueError("timespan > 0 required but it was 0")
@@ -1540,7 +1575,7 @@ def _with_combiner(mapper: Callable[[Any], Publisher[Any]],
     def inner(t: Any) -> Publisher[Any]:
         p = mapper(t)
         if p is None:
-            raise TypeError("The mapper returned None")
+            raise _lazy.returned_none("flat_map", mapper)
         return Flowable.from_publisher(p).map(lambda u: combiner(t, u))
     return inner
 

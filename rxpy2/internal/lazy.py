@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rxpy2.internal.fuseable import ScalarCallable
     from rxpy2.internal.helpers.error_mode import ErrorMode
+    from rxpy2.internal.helpers.function_names import returned_none
     from rxpy2.internal.observers.blocking import BlockingMultiObserver
     from rxpy2.internal.observers.callback import (
         CallbackCompletableObserver,
@@ -478,6 +479,7 @@ _WHERE: dict[str, str] = {
     "Schedulers": "rxpy2.schedulers",
     "Scheduler": "rxpy2.schedulers.scheduler",
     "check_time": "rxpy2.schedulers.scheduler",
+    "returned_none": "rxpy2.internal.helpers.function_names",
     "TestSubscriber": "rxpy2.testing",
 }
 

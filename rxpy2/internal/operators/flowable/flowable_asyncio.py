@@ -142,8 +142,8 @@ class AsyncIteratorSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             return
         if not self.queue.offer(item):
             SubscriptionHelper.cancel(self.upstream)
-            self.on_error(MissingBackpressureException(
-                "Queue is full: the source ignored backpressure"))
+            self.on_error(MissingBackpressureException.queue_full(
+                "to_async_iterable", self.prefetch, "prefetch"))
             return
         if self.waiter is not None:
             self._wake()

@@ -153,8 +153,8 @@ class BlockingIteratorSubscriber(FlowableSubscriber[T], Generic[T]):
             return
         if not self.queue.offer(item):
             SubscriptionHelper.cancel(self.upstream)
-            self.on_error(MissingBackpressureException(
-                "Queue is full: the source ignored backpressure"))
+            self.on_error(MissingBackpressureException.queue_full(
+                "blocking_iterable", self.batch_size, "buffer_size"))
             return
         if self.waiting:
             self._signal()
