@@ -27,6 +27,7 @@ instead of receiving ``on_next``:
 from __future__ import annotations
 
 from abc import abstractmethod
+from enum import IntFlag
 from typing import Generic, TypeVar
 
 from rxpy2.observers import FlowableSubscriber
@@ -41,11 +42,26 @@ __all__ = [
     "Callable",
     "ConditionalSubscriber",
     "HasUpstreamPublisher",
+    "FusionMode",
     "QueueSubscription",
     "ScalarCallable",
 ]
 
 T = TypeVar("T")
+
+class FusionMode(IntFlag):
+    """The fusion modes of ``QueueSubscription.request_fusion``, as flags.
+
+    The module-level constants below are the same values as plain ``int`` (they are
+    compared on hot paths); ``FusionMode(m)`` names a mode in messages and reprs.
+    """
+
+    NONE = 0
+    SYNC = 1
+    ASYNC = 2
+    ANY = 3
+    BOUNDARY = 4
+
 
 NONE = 0
 SYNC = 1

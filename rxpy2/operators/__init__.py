@@ -1,0 +1,137 @@
+"""The supported API for writing operators: what rxpy2's own operators are built from.
+
+``rxpy2.internal`` is private (its names may change); this module is public and
+stable. Everything a custom operator needs is here:
+
+* :class:`OperatorSubscriber`: the base of an operator's subscriber (typed
+  upstream, §2.13 checks, ``on_subscribe``/``request``/``cancel``/``fail``,
+  one terminal signal);
+* :class:`Drain`: the drain/serialization primitive (``enter()``: you own the
+  drain; ``leave()``: run again?), used by every operator that serializes
+  emissions or drains a queue; :data:`DRAIN_BACKEND` says which backend runs;
+* demand arithmetic: :func:`add_cap`, :func:`multiply_cap`, :func:`add_request`,
+  :func:`produced`, :func:`validate_request`, deferred requests
+  (:func:`deferred_request`, :func:`deferred_set_once`), and the atomics they act on;
+* queues: :class:`SpscArrayQueue`, :class:`SpscLinkedArrayQueue`, :class:`MpscLinkedQueue`;
+* fusion: :class:`FusionMode`, :class:`QueueSubscription`,
+  :class:`ConditionalSubscriber`, :class:`ScalarCallable`;
+* the patterns of the operator guide as classes: :class:`SinglePostCompleteSubscriber`
+  (emit one last value after completion, under demand), :class:`DeferredScalarSubscription`
+  (one value, whenever it and a request are both there), :class:`SubscriptionArbiter`
+  (switch upstreams, keep the demand), :class:`HalfSerializer` (``on_next`` from one
+  thread, terminal signals from any), :class:`AtomicThrowable` (collect errors once);
+* argument checks (:func:`require_callable`, :func:`require_positive`, ...), the
+  :data:`ABSENT` sentinel and :data:`BUFFER_SIZE`;
+* :func:`subscribe_tail`: subscribe upstream as the last act of ``subscribe_actual``
+  without growing the stack.
+
+See ``docs/operator-authoring.md`` for worked examples and how to verify an
+operator with the TCK (:mod:`rxpy2.tck`) and the test kit (:mod:`rxpy2.testing`).
+"""
+
+from __future__ import annotations
+
+from rxpy2.exceptions import MissingBackpressureException, ProtocolViolationException
+from rxpy2.internal.atomic import AtomicBoolean, AtomicInteger, AtomicLong, AtomicReference
+from rxpy2.internal.fuseable import (
+    Callable,
+    ConditionalSubscriber,
+    FusionMode,
+    QueueSubscription,
+    ScalarCallable,
+)
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.exception_helper import AtomicThrowable
+from rxpy2.internal.helpers.half_serializer import HalfSerializer
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
+from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
+from rxpy2.internal.queues import MpscLinkedQueue, SpscArrayQueue, SpscLinkedArrayQueue
+from rxpy2.internal.subscribers.single_post_complete import SinglePostCompleteSubscriber
+from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
+from rxpy2.internal.subscriptions.deferred_scalar import DeferredScalarSubscription
+from rxpy2.internal.subscriptions.empty import EmptySubscription
+from rxpy2.operators.arguments import (
+    ABSENT,
+    BUFFER_SIZE,
+    require,
+    require_callable,
+    require_non_negative,
+    require_positive,
+    require_publisher,
+    require_scheduler,
+)
+from rxpy2.operators.drain import BACKEND as DRAIN_BACKEND
+from rxpy2.operators.drain import Drain
+from rxpy2.operators.subscriber import (
+    UNSUBSCRIBED,
+    OperatorSubscriber,
+    null_error,
+    null_item,
+    null_subscription,
+)
+from rxpy2.reactivestreams import LONG_MAX
+
+__all__ = [
+    "ABSENT",
+    "BUFFER_SIZE",
+    "CANCELLED",
+    "DRAIN_BACKEND",
+    "LONG_MAX",
+    "UNSUBSCRIBED",
+    "AtomicBoolean",
+    "AtomicInteger",
+    "AtomicLong",
+    "AtomicReference",
+    "AtomicThrowable",
+    "BackpressureHelper",
+    "Callable",
+    "ConditionalSubscriber",
+    "DeferredScalarSubscription",
+    "Drain",
+    "EmptySubscription",
+    "FusionMode",
+    "HalfSerializer",
+    "MissingBackpressureException",
+    "MpscLinkedQueue",
+    "OperatorSubscriber",
+    "ProtocolViolationException",
+    "QueueSubscription",
+    "ScalarCallable",
+    "SinglePostCompleteSubscriber",
+    "SpscArrayQueue",
+    "SpscLinkedArrayQueue",
+    "SubscriptionArbiter",
+    "SubscriptionHelper",
+    "add_cap",
+    "add_request",
+    "deferred_request",
+    "deferred_set_once",
+    "multiply_cap",
+    "null_error",
+    "null_item",
+    "null_subscription",
+    "produced",
+    "require",
+    "require_callable",
+    "require_non_negative",
+    "require_positive",
+    "require_publisher",
+    "require_scheduler",
+    "subscribe_tail",
+    "validate_request",
+]
+
+#: ``a + b`` capped at ``LONG_MAX`` (unbounded demand stays unbounded, §3.17).
+add_cap = BackpressureHelper.add_cap
+#: ``a * b`` capped at ``LONG_MAX``.
+multiply_cap = BackpressureHelper.multiply_cap
+#: Add ``n`` to an ``AtomicLong`` of demand, capped; returns the previous value.
+add_request = BackpressureHelper.add
+#: Subtract ``n`` emitted items from an ``AtomicLong`` of demand unless unbounded; returns the new value.
+produced = BackpressureHelper.produced
+#: True for ``n > 0``; else the §3.9 ``ValueError`` goes to :func:`rxpy2.plugins.on_error`.
+validate_request = SubscriptionHelper.validate_request
+#: Request ``n`` from the Subscription in ``ref``, or keep it until one arrives.
+deferred_request = SubscriptionHelper.deferred_request
+#: Set the late Subscription into ``ref`` and request what accumulated before it.
+deferred_set_once = SubscriptionHelper.deferred_set_once

@@ -1,0 +1,96 @@
+"""Argument checks at assembly time, the "argument not given" sentinel and the default sizes.
+
+Shared by ``Flowable``, ``Single``/``Maybe``/``Completable``, ``ParallelFlowable``,
+the processors, ``rxpy2.spark`` and custom operators, so every entry point reports
+bad input the same way: ``TypeError`` for ``None`` where a value is required or for
+a value of the wrong kind, ``ValueError`` for a bad size.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rxpy2 import plugins
+from rxpy2.reactivestreams import Publisher
+
+__all__ = [
+    "ABSENT",
+    "BUFFER_SIZE",
+    "assembly",
+    "require",
+    "require_callable",
+    "require_non_negative",
+    "require_positive",
+    "require_publisher",
+    "require_scheduler",
+]
+
+
+class _Absent:
+    """Marks an argument that was not given (``None`` has a meaning of its own)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<absent>"
+
+
+#: The value of an optional argument that was not given.
+ABSENT: Any = _Absent()
+
+#: The default prefetch/buffer size of the operators that have one (RxJava's ``bufferSize()``).
+BUFFER_SIZE = 128
+
+
+def require(value: Any, name: str) -> None:
+    """``TypeError`` when ``value`` is ``None``."""
+    if value is None:
+        raise TypeError(f"{name} is None")
+
+
+def require_callable(fn: Any, name: str) -> None:
+    """``TypeError`` when ``fn`` is ``None`` or not callable."""
+    if fn is None:
+        raise TypeError(f"{name} is None")
+    if not callable(fn):
+        raise TypeError(f"{name} must be callable, not {type(fn).__name__}")
+
+
+def require_positive(n: int, name: str) -> None:
+    """``TypeError`` for a non-int (``bool`` included), ``ValueError`` for ``n <= 0``."""
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise TypeError(f"{name} must be an int, not {type(n).__name__}")
+    if n <= 0:
+        raise ValueError(f"{name} > 0 required but it was {n}")
+
+
+def require_non_negative(n: int, name: str) -> None:
+    """``TypeError`` for a non-int (``bool`` included), ``ValueError`` for ``n < 0``."""
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise TypeError(f"{name} must be an int, not {type(n).__name__}")
+    if n < 0:
+        raise ValueError(f"{name} >= 0 required but it was {n}")
+
+
+def require_publisher(p: Any, name: str) -> None:
+    """``TypeError`` when ``p`` is ``None`` or not a Reactive Streams Publisher."""
+    if p is None:
+        raise TypeError(f"{name} is None")
+    if not isinstance(p, Publisher):
+        raise TypeError(f"{name} must be a Publisher, not {type(p).__name__}")
+
+
+def require_scheduler(scheduler: Any, name: str = "scheduler") -> None:
+    """``TypeError`` when ``scheduler`` is ``None`` or not an rxpy2 Scheduler."""
+    from rxpy2.schedulers.scheduler import Scheduler
+
+    if scheduler is None:
+        raise TypeError(f"{name} is None")
+    if not isinstance(scheduler, Scheduler):
+        raise TypeError(f"{name} must be a Scheduler, not {type(scheduler).__name__}")
+
+
+def assembly(kind: str, obj: Any) -> Any:
+    """Apply the assembly hook of ``kind`` (``"flowable"``, ``"single"``, ``"maybe"``,
+    ``"completable"``, ``"parallel"``) when hooks are installed; else ``obj`` itself."""
+    return plugins.on_assembly(kind, obj) if plugins.hooks_active else obj
