@@ -29,6 +29,7 @@ from rxpy2.tck.verification import Verification, run_rule, run_rules
 # ---- subscriber and processor verifications (rxpy2/tck/subscriber_*.py, identity_processor.py)
 from rxpy2.tck.helper_publisher import HelperPublisher
 from rxpy2.tck.identity_processor import IdentityProcessorVerification
+from rxpy2.tck.operators import ProbeDownstream, RequestingDownstream
 from rxpy2.tck.subscriber_blackbox import SubscriberBlackboxVerification
 from rxpy2.tck.subscriber_whitebox import (
     BlackboxSubscriberProxy,
@@ -58,6 +59,8 @@ __all__ = [
     "run_rules",
     "untested",
     # ---- subscriber and processor verifications
+    "ProbeDownstream",
+    "RequestingDownstream",
     "BlackboxSubscriberProxy",
     "HelperPublisher",
     "IdentityProcessorVerification",

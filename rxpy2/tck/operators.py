@@ -1,0 +1,100 @@
+"""Verifying an operator's subscriber with the Subscriber verifications.
+
+An operator's subscriber (an :class:`rxpy2.operators.OperatorSubscriber`, or any
+object that is a Subscriber upstream and a Subscription downstream) is a
+Subscriber like any other, but it does nothing on its own: it passes items to a
+downstream and requests what that downstream asks for. These downstreams make it
+testable by the TCK:
+
+* :class:`ProbeDownstream` (whitebox): reports every signal the operator passes
+  on to the ``WhiteboxSubscriberProbe``, and hands the probe a puppet whose
+  ``trigger_request``/``signal_cancel`` call the operator's own ``request``/``cancel``
+  (as a real downstream would)::
+
+      class TestMyOperatorWhitebox(SubscriberWhiteboxVerification):
+          def create_subscriber(self, probe):
+              return MyOperatorSubscriber(ProbeDownstream(probe), ...)
+
+* :class:`RequestingDownstream` (blackbox): requests ``batch`` items when the
+  operator subscribes it and again each time it received that many::
+
+      class TestMyOperatorBlackbox(SubscriberBlackboxVerification):
+          def create_subscriber(self):
+              return MyOperatorSubscriber(RequestingDownstream(), ...)
+
+A 1:1 operator (one item out per item in) passes the whitebox rules as is; an
+operator that drops or merges items passes them when it asks upstream for
+replacements, as every operator must.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rxpy2.reactivestreams import Subscriber, Subscription
+from rxpy2.tck.subscriber_whitebox import SubscriberPuppet, WhiteboxSubscriberProbe
+
+__all__ = ["ProbeDownstream", "RequestingDownstream"]
+
+
+class _OperatorPuppet(SubscriberPuppet):
+    """Requests and cancels through the operator, as its downstream."""
+
+    def __init__(self, operator: Subscription) -> None:
+        self.operator = operator
+
+    def trigger_request(self, elements: int) -> None:
+        self.operator.request(elements)
+
+    def signal_cancel(self) -> None:
+        self.operator.cancel()
+
+
+class ProbeDownstream(Subscriber[Any]):
+    """The downstream of an operator under a whitebox verification (module docstring)."""
+
+    def __init__(self, probe: WhiteboxSubscriberProbe[Any]) -> None:
+        self.probe = probe
+        self.operator: Subscription | None = None
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if self.operator is None:
+            self.operator = s
+            self.probe.register_on_subscribe(_OperatorPuppet(s))
+
+    def on_next(self, item: Any) -> None:
+        self.probe.register_on_next(item)
+
+    def on_error(self, error: BaseException) -> None:
+        self.probe.register_on_error(error)
+
+    def on_complete(self) -> None:
+        self.probe.register_on_complete()
+
+
+class RequestingDownstream(Subscriber[Any]):
+    """The downstream of an operator under a blackbox verification: asks for ``batch``
+    items at a time (module docstring)."""
+
+    def __init__(self, batch: int = 1) -> None:
+        if batch <= 0:
+            raise ValueError(f"batch > 0 required but it was {batch}")
+        self.batch = batch
+        self.operator: Subscription | None = None
+        self.received = 0
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if self.operator is None:
+            self.operator = s
+            s.request(self.batch)
+
+    def on_next(self, item: Any) -> None:
+        self.received += 1
+        if self.received % self.batch == 0 and self.operator is not None:
+            self.operator.request(self.batch)
+
+    def on_error(self, error: BaseException) -> None:
+        pass
+
+    def on_complete(self) -> None:
+        pass

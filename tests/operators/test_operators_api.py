@@ -1,0 +1,312 @@
+"""rxpy2.operators: its frozen names, the Drain primitive under races (both backends),
+OperatorSubscriber's protocol, and the TCK Subscriber verifications on operator subscribers
+(the base, the library's MapSubscriber, and MapSubscriber facing a foreign Publisher)."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+
+import rxpy2.operators as ops
+from rxpy2 import Flowable
+from rxpy2.exceptions import ProtocolViolationException
+from rxpy2.internal.operators.flowable.flowable_map import MapSubscriber
+from rxpy2.operators import UNSUBSCRIBED, OperatorSubscriber
+from rxpy2.operators.drain import GilDrain, LockDrain
+from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.tck import (
+    ProbeDownstream,
+    RequestingDownstream,
+    SubscriberBlackboxVerification,
+    SubscriberWhiteboxVerification,
+    TestEnvironment,
+)
+from rxpy2.testing import RaceRunner
+
+# ---- the public names are a promise: changing them is an API change ---------------------------
+
+EXPORTED = [
+    "ABSENT", "BUFFER_SIZE", "CANCELLED", "DRAIN_BACKEND", "LONG_MAX", "UNSUBSCRIBED",
+    "AtomicBoolean", "AtomicInteger", "AtomicLong", "AtomicReference", "AtomicThrowable",
+    "BackpressureHelper", "Callable", "ConditionalSubscriber", "DeferredScalarSubscription",
+    "Drain", "EmptySubscription", "FusionMode", "HalfSerializer", "MissingBackpressureException",
+    "MpscLinkedQueue", "OperatorSubscriber", "ProtocolViolationException", "QueueSubscription",
+    "ScalarCallable", "SinglePostCompleteSubscriber", "SpscArrayQueue", "SpscLinkedArrayQueue",
+    "SubscriptionArbiter", "SubscriptionHelper", "add_cap", "add_request", "deferred_request",
+    "deferred_set_once", "multiply_cap", "null_error", "null_item", "null_subscription",
+    "produced", "require", "require_callable", "require_non_negative", "require_positive",
+    "require_publisher", "require_scheduler", "subscribe_tail", "validate_request",
+]
+
+
+def test_exported_names_are_frozen() -> None:
+    assert sorted(ops.__all__) == sorted(EXPORTED)
+    for name in EXPORTED:
+        assert getattr(ops, name) is not None, name
+
+
+def test_every_export_is_documented() -> None:
+    for name in ops.__all__:
+        obj = getattr(ops, name)
+        if isinstance(obj, type) or callable(obj):
+            assert (obj.__doc__ or "").strip(), f"rxpy2.operators.{name} has no docstring"
+
+
+def test_fusion_modes_are_flags_with_the_internal_values() -> None:
+    from rxpy2.internal import fuseable
+
+    assert ops.FusionMode.ANY == ops.FusionMode.SYNC | ops.FusionMode.ASYNC
+    for name in ("NONE", "SYNC", "ASYNC", "ANY", "BOUNDARY"):
+        assert getattr(ops.FusionMode, name) == getattr(fuseable, name)
+
+
+def test_demand_arithmetic(plugin_errors: list[BaseException]) -> None:
+    assert ops.add_cap(ops.LONG_MAX, 1) == ops.LONG_MAX
+    assert ops.add_cap(2, 3) == 5
+    assert ops.multiply_cap(ops.LONG_MAX // 2, 3) == ops.LONG_MAX
+    r = ops.AtomicLong(5)
+    assert ops.add_request(r, 3) == 5 and r.get() == 8
+    assert ops.produced(r, 8) == 0
+    assert not ops.validate_request(0)
+    assert isinstance(plugin_errors[0], ValueError) and "§3.9" in str(plugin_errors[0])
+
+
+# ---- Drain: the contract, then races under both backends ----------------------------------------
+
+BACKENDS = [GilDrain, LockDrain]
+
+
+@pytest.mark.parametrize("backend", BACKENDS, ids=lambda b: b.__name__)
+def test_drain_contract(backend: Any) -> None:
+    d = backend()
+    assert d.is_free()
+    assert d.enter() is True
+    assert not d.is_free()
+    assert d.enter() is False           # counted: the owner runs again
+    assert d.enter() is False
+    assert d.leave() is True            # one more pass covers both signals
+    assert d.leave() is False           # free
+    assert d.is_free()
+    assert d.enter() is True and d.leave() is False
+    assert d.enter() is True            # kept for good: nobody else ever enters
+    assert d.enter() is False and d.enter() is False
+    assert "owned" in repr(d)
+
+
+class _Worker:
+    """Work units added by two threads, consumed only by the owner of the drain."""
+
+    def __init__(self, drain: Any, per_side: int) -> None:
+        self.d = drain
+        self.per_side = per_side
+        self.lock = threading.Lock()  # guards the test's own counters only
+        self.pending = 0
+        self.consumed = 0
+        self.owners = 0
+        self.overlap = False
+
+    def drain(self) -> None:
+        d = self.d
+        if not d.enter():
+            return
+        while True:
+            self.owners += 1
+            if self.owners != 1:
+                self.overlap = True
+            with self.lock:
+                n, self.pending = self.pending, 0
+            self.consumed += n
+            self.owners -= 1
+            if not d.leave():
+                return
+
+    def side(self) -> None:
+        for _ in range(self.per_side):
+            with self.lock:
+                self.pending += 1
+            self.drain()
+
+
+@pytest.mark.parametrize("backend", BACKENDS, ids=lambda b: b.__name__)
+def test_drain_race_nothing_lost_no_two_owners(backend: Any) -> None:
+    """Two threads signal (add work, then drain); every unit of work is consumed by an
+    owner, never by two owners at once, and the drain ends free."""
+    with RaceRunner() as runner:
+        for _ in range(300):
+            w = _Worker(backend(), 50)
+            runner.race(w.side, w.side)
+            assert not w.overlap
+            assert w.consumed == 100
+            assert w.pending == 0
+            assert w.d.is_free()
+
+
+@pytest.mark.parametrize("backend", BACKENDS, ids=lambda b: b.__name__)
+def test_drain_reentrant_signal_runs_another_pass(backend: Any) -> None:
+    d = backend()
+    passes = []
+
+    def drain() -> None:
+        if not d.enter():
+            return
+        while True:
+            passes.append(1)
+            if len(passes) == 1:
+                drain()  # a request from inside on_next: counted, not nested
+            if not d.leave():
+                return
+
+    drain()
+    assert len(passes) == 2
+    assert d.is_free()
+
+
+def test_backend_switch_in_a_subprocess() -> None:
+    import os
+    import subprocess
+    import sys
+
+    code = "import rxpy2.operators as o; print(o.DRAIN_BACKEND, o.Drain.__name__)"
+    for name, cls in (("lock", "LockDrain"), ("gil", "GilDrain")):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env={**os.environ, "RXPY2_DRAIN": name}, check=True, timeout=60)
+        assert out.stdout.split() == [name, cls]
+    bad = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "RXPY2_DRAIN": "spin"}, timeout=60)
+    assert bad.returncode != 0 and "RXPY2_DRAIN" in bad.stderr
+
+
+# ---- OperatorSubscriber ------------------------------------------------------------------------
+
+
+class PassThrough(OperatorSubscriber[Any, Any]):
+    def hook_on_next(self, item: Any) -> None:
+        self.downstream.on_next(item)
+
+
+class Doubler(OperatorSubscriber[int, int]):
+    def hook_on_next(self, item: int) -> None:
+        try:
+            v = item * 2 if item != 3 else 1 // 0
+        except Exception as e:  # a user function raised: cancel upstream, on_error
+            self.fail(e)
+            return
+        self.downstream.on_next(v)
+
+
+def test_operator_subscriber_upstream_is_never_none() -> None:
+    s = PassThrough(RequestingDownstream())
+    assert s.upstream is UNSUBSCRIBED
+    s.request(5)   # goes nowhere, does not raise
+    s.cancel()
+    assert "unsubscribed" in repr(s)
+
+
+def test_operator_subscriber_rule_213_raises() -> None:
+    s = PassThrough(RequestingDownstream())
+    with pytest.raises(TypeError, match="§2.13"):
+        s.on_subscribe(None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="§2.13"):
+        s.on_next(None)
+    with pytest.raises(TypeError, match="§2.13"):
+        s.on_error(None)  # type: ignore[arg-type]
+
+
+def test_operator_subscriber_second_subscription_is_cancelled_and_reported(
+        plugin_errors: list[BaseException]) -> None:
+    s = PassThrough(RequestingDownstream())
+    first, second = ops.EmptySubscription.INSTANCE, _Recording()
+    s.on_subscribe(first)
+    s.on_subscribe(second)
+    assert s.upstream is first
+    assert second.cancelled
+    assert isinstance(plugin_errors[0], ProtocolViolationException)
+
+
+def test_operator_subscriber_in_a_chain_fail_and_late_error(
+        plugin_errors: list[BaseException]) -> None:
+    ts = Flowable.range(1, 5).lift(Doubler).test()
+    ts.assert_failure(ZeroDivisionError, 2, 4)
+    s = PassThrough(RequestingDownstream())
+    s.on_subscribe(_Recording())
+    s.on_complete()
+    s.on_error(ValueError("late"))
+    s.on_next(1)  # dropped after the terminal signal
+    assert [type(e) for e in plugin_errors] == [ValueError]
+
+
+class _Recording(Subscription):
+    def __init__(self) -> None:
+        self.requested: list[int] = []
+        self.cancelled = False
+
+    def request(self, n: int) -> None:
+        self.requested.append(n)
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+# ---- the TCK Subscriber verifications on operator subscribers ----------------------------------
+
+ENV = TestEnvironment(default_timeout_ms=500, default_no_signals_timeout_ms=50)
+
+
+class _Capture(Publisher[Any]):
+    """A foreign Publisher (not a Flowable): keeps the Subscriber it is given."""
+
+    def __init__(self) -> None:
+        self.subscriber: Subscriber[Any] | None = None
+
+    def subscribe(self, subscriber: Subscriber[Any]) -> None:
+        self.subscriber = subscriber
+
+
+def map_facing_foreign_publisher(downstream: Subscriber[Any]) -> Subscriber[Any]:
+    """The subscriber ``Flowable.from_publisher(p).map(f)`` hands a foreign Publisher."""
+    p = _Capture()
+    Flowable.from_publisher(p).map(lambda x: x).subscribe(downstream)
+    assert p.subscriber is not None
+    return p.subscriber
+
+
+@pytest.mark.usefixtures("plugin_errors")  # §2.5 rules report the second Subscription
+class TestBaseWhitebox(SubscriberWhiteboxVerification):
+    env = ENV
+
+    def create_subscriber(self, probe: Any) -> Any:
+        return PassThrough(ProbeDownstream(probe))
+
+
+@pytest.mark.usefixtures("plugin_errors")  # §2.5 rules report the second Subscription
+class TestBaseBlackbox(SubscriberBlackboxVerification):
+    env = ENV
+
+    def create_subscriber(self) -> Any:
+        return PassThrough(RequestingDownstream())
+
+
+@pytest.mark.usefixtures("plugin_errors")  # §2.5 rules report the second Subscription
+class TestMapSubscriberWhitebox(SubscriberWhiteboxVerification):
+    env = ENV
+
+    def create_subscriber(self, probe: Any) -> Any:
+        return MapSubscriber(ProbeDownstream(probe), lambda x: x)
+
+
+@pytest.mark.usefixtures("plugin_errors")  # §2.5 rules report the second Subscription
+class TestMapFacingForeignPublisherWhitebox(SubscriberWhiteboxVerification):
+    env = ENV
+
+    def create_subscriber(self, probe: Any) -> Any:
+        return map_facing_foreign_publisher(ProbeDownstream(probe))
+
+
+@pytest.mark.usefixtures("plugin_errors")  # §2.5 rules report the second Subscription
+class TestMapFacingForeignPublisherBlackbox(SubscriberBlackboxVerification):
+    env = ENV
+
+    def create_subscriber(self) -> Any:
+        return map_facing_foreign_publisher(RequestingDownstream())
