@@ -14,6 +14,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.subscriptions.deferred_scalar import DeferredScalarSubscription
+from rxpy2.operators import null_error, null_item, null_subscription
 from rxpy2.processors._subscribers import (
     EMPTY,
     TERMINATED,
@@ -48,7 +49,7 @@ class AsyncProcessor(FlowableProcessor[T], Generic[T]):
 
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
-            raise TypeError("on_subscribe called with None")  # §2.13
+            raise null_subscription()  # §2.13
         if self._subscribers.get() is TERMINATED:
             s.cancel()
             return
@@ -56,14 +57,14 @@ class AsyncProcessor(FlowableProcessor[T], Generic[T]):
 
     def on_next(self, item: T) -> None:
         if item is None:
-            raise TypeError("on_next called with None")  # §2.13
+            raise null_item()  # §2.13
         if self._subscribers.get() is TERMINATED:
             return
         self._value = item
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
-            raise TypeError("on_error called with None")  # §2.13
+            raise null_error()  # §2.13
         if self._subscribers.get() is TERMINATED:
             plugins.on_error(error)
             return

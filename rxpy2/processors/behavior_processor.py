@@ -25,6 +25,7 @@ from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.operators import null_error, null_item, null_subscription
 from rxpy2.processors._subscribers import (
     EMPTY,
     TERMINATED,
@@ -109,7 +110,7 @@ class BehaviorProcessor(FlowableProcessor[T], Generic[T]):
 
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
-            raise TypeError("on_subscribe called with None")  # §2.13
+            raise null_subscription()  # §2.13
         if self._terminal_event.get() is not None:
             s.cancel()
             return
@@ -117,7 +118,7 @@ class BehaviorProcessor(FlowableProcessor[T], Generic[T]):
 
     def on_next(self, item: T) -> None:
         if item is None:
-            raise TypeError("on_next called with None")  # §2.13
+            raise null_item()  # §2.13
         if self._terminal_event.get() is not None:
             return
         self._set_current(item)
@@ -127,7 +128,7 @@ class BehaviorProcessor(FlowableProcessor[T], Generic[T]):
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
-            raise TypeError("on_error called with None")  # §2.13
+            raise null_error()  # §2.13
         if not self._terminal_event.compare_and_set(None, error):
             plugins.on_error(error)
             return

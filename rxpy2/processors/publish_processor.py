@@ -18,6 +18,7 @@ from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.operators import null_error, null_item, null_subscription
 from rxpy2.processors._subscribers import (
     EMPTY,
     TERMINATED,
@@ -72,7 +73,7 @@ class PublishProcessor(FlowableProcessor[T], Generic[T]):
 
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
-            raise TypeError("on_subscribe called with None")  # §2.13
+            raise null_subscription()  # §2.13
         if self._subscribers.get() is TERMINATED:
             s.cancel()
             return
@@ -80,13 +81,13 @@ class PublishProcessor(FlowableProcessor[T], Generic[T]):
 
     def on_next(self, item: T) -> None:
         if item is None:
-            raise TypeError("on_next called with None")  # §2.13
+            raise null_item()  # §2.13
         for ps in self._subscribers.get():  # type: ignore[union-attr]
             ps.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
-            raise TypeError("on_error called with None")  # §2.13
+            raise null_error()  # §2.13
         if self._subscribers.get() is TERMINATED:
             plugins.on_error(error)
             return

@@ -26,6 +26,7 @@ from rxpy2 import plugins
 from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.operators import null_error, null_item, null_subscription
 from rxpy2.processors._subscribers import EMPTY, array_add, array_remove, array_terminate
 from rxpy2.processors.flowable_processor import FlowableProcessor
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
@@ -133,7 +134,7 @@ class ReplayProcessor(FlowableProcessor[T], Generic[T]):
 
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
-            raise TypeError("on_subscribe called with None")  # §2.13
+            raise null_subscription()  # §2.13
         if self._done:
             s.cancel()
             return
@@ -141,7 +142,7 @@ class ReplayProcessor(FlowableProcessor[T], Generic[T]):
 
     def on_next(self, item: T) -> None:
         if item is None:
-            raise TypeError("on_next called with None")  # §2.13
+            raise null_item()  # §2.13
         if self._done:
             return
         b = self._buffer
@@ -152,7 +153,7 @@ class ReplayProcessor(FlowableProcessor[T], Generic[T]):
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
-            raise TypeError("on_error called with None")  # §2.13
+            raise null_error()  # §2.13
         if self._done:
             plugins.on_error(error)
             return

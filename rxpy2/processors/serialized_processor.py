@@ -16,6 +16,7 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
+from rxpy2.operators import null_error, null_item, null_subscription
 from rxpy2.processors.flowable_processor import FlowableProcessor
 from rxpy2.reactivestreams import Subscriber, Subscription
 
@@ -64,7 +65,7 @@ class SerializedProcessor(FlowableProcessor[T], Generic[T]):
 
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
-            raise TypeError("on_subscribe called with None")  # §2.13
+            raise null_subscription()  # §2.13
         with self._lock:
             cancel = self._done
             if not cancel:
@@ -80,7 +81,7 @@ class SerializedProcessor(FlowableProcessor[T], Generic[T]):
 
     def on_next(self, item: T) -> None:
         if item is None:
-            raise TypeError("on_next called with None")  # §2.13
+            raise null_item()  # §2.13
         if self._done:
             return
         with self._lock:
@@ -95,7 +96,7 @@ class SerializedProcessor(FlowableProcessor[T], Generic[T]):
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
-            raise TypeError("on_error called with None")  # §2.13
+            raise null_error()  # §2.13
         with self._lock:
             late = self._done
             if not late:

@@ -21,12 +21,13 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.flowable import BUFFER_SIZE
-from rxpy2.internal.atomic import AtomicBoolean, AtomicInteger, AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicBoolean, AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import ASYNC, NONE, QueueSubscription
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscLinkedArrayQueue
 from rxpy2.internal.subscriptions.empty import EmptySubscription
+from rxpy2.operators import Drain, null_error, null_item, null_subscription
 from rxpy2.processors.flowable_processor import FlowableProcessor
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 
@@ -39,7 +40,7 @@ class UnicastProcessor(FlowableProcessor[T], Generic[T]):
     """Queues items for a single subscriber and replays them under its demand."""
 
     __slots__ = ("_queue", "_on_terminate", "_delay_error", "_done", "_error", "_downstream",
-                 "_cancelled", "_once", "_wip", "_requested", "_enable_operator_fusion", "_subscription")
+                 "_cancelled", "_once", "_gate", "_requested", "_enable_operator_fusion", "_subscription")
 
     def __init__(self, capacity_hint: int = BUFFER_SIZE,
                  on_terminate: Callable[[], Any] | None = None, delay_error: bool = True) -> None:
@@ -57,7 +58,7 @@ class UnicastProcessor(FlowableProcessor[T], Generic[T]):
         self._downstream: AtomicReference[Subscriber[T]] = AtomicReference()
         self._cancelled = False
         self._once = AtomicBoolean(False)
-        self._wip = AtomicInteger(0)
+        self._gate = Drain()
         self._requested = AtomicLong(0)
         self._enable_operator_fusion = False
         self._subscription: UnicastQueueSubscription[T] = UnicastQueueSubscription(self)
@@ -80,12 +81,11 @@ class UnicastProcessor(FlowableProcessor[T], Generic[T]):
     # ---- drain
 
     def _drain_regular(self, a: Subscriber[T]) -> None:
-        missed = 1
         q = self._queue
         poll = q.poll
         fail_fast = not self._delay_error
         requested = self._requested
-        wip = self._wip
+        gate = self._gate
         while True:
             r = requested.get()
             e = 0
@@ -103,15 +103,13 @@ class UnicastProcessor(FlowableProcessor[T], Generic[T]):
                 return
             if e != 0 and r != LONG_MAX:
                 requested.add_and_get(-e)
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return
 
     def _drain_fused(self, a: Subscriber[T]) -> None:
-        missed = 1
         q = self._queue
         fail_fast = not self._delay_error
-        wip = self._wip
+        gate = self._gate
         while True:
             if self._cancelled:
                 self._downstream.lazy_set(None)
@@ -131,15 +129,13 @@ class UnicastProcessor(FlowableProcessor[T], Generic[T]):
                 else:
                     a.on_complete()
                 return
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return
 
     def _drain(self) -> None:
-        wip = self._wip
-        if wip.get_and_increment() != 0:
+        gate = self._gate
+        if not gate.enter():
             return
-        missed = 1
         a = self._downstream.get()
         while True:
             if a is not None:
@@ -148,8 +144,7 @@ class UnicastProcessor(FlowableProcessor[T], Generic[T]):
                 else:
                     self._drain_regular(a)
                 return
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return
             a = self._downstream.get()
 
@@ -179,7 +174,7 @@ class UnicastProcessor(FlowableProcessor[T], Generic[T]):
 
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
-            raise TypeError("on_subscribe called with None")  # §2.13
+            raise null_subscription()  # §2.13
         if self._done or self._cancelled:
             s.cancel()
         else:
@@ -187,7 +182,7 @@ class UnicastProcessor(FlowableProcessor[T], Generic[T]):
 
     def on_next(self, item: T) -> None:
         if item is None:
-            raise TypeError("on_next called with None")  # §2.13
+            raise null_item()  # §2.13
         if self._done or self._cancelled:
             return
         self._queue.offer(item)
@@ -195,7 +190,7 @@ class UnicastProcessor(FlowableProcessor[T], Generic[T]):
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
-            raise TypeError("on_error called with None")  # §2.13
+            raise null_error()  # §2.13
         if self._done or self._cancelled:
             plugins.on_error(error)
             return
@@ -276,7 +271,7 @@ class UnicastQueueSubscription(QueueSubscription[T], Generic[T]):
         p._cancelled = True
         p._do_terminate()
         p._downstream.lazy_set(None)  # §3.13
-        if p._wip.get_and_increment() == 0:  # no drain runs: clearing is ours to do
+        if p._gate.enter():  # no drain runs: clearing is ours to do
             p._downstream.lazy_set(None)
             if not p._enable_operator_fusion:
                 p._queue.clear()

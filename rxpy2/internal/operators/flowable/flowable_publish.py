@@ -34,6 +34,7 @@ from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import null_error, null_item, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowablePublish", "PublishConnection"]
@@ -199,13 +200,13 @@ class PublishConnection(FlowableSubscriber[T], Disposable, Generic[T]):
 
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
-            raise TypeError("on_subscribe called with None")  # §2.13
+            raise null_subscription()  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             s.request(self.buffer_size)
 
     def on_next(self, item: T) -> None:
         if item is None:
-            raise TypeError("on_next called with None")  # §2.13
+            raise null_item()  # §2.13
         if self.terminal is not None:
             return
         if not self.queue.offer(item):
@@ -216,7 +217,7 @@ class PublishConnection(FlowableSubscriber[T], Disposable, Generic[T]):
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
-            raise TypeError("on_error called with None")  # §2.13
+            raise null_error()  # §2.13
         if self.terminal is not None:
             plugins.on_error(error)
             return

@@ -32,6 +32,7 @@ from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import null_error, null_item, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableCache", "FlowableReplay", "ReplayConnection"]
@@ -220,7 +221,7 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
 
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
-            raise TypeError("on_subscribe called with None")  # §2.13
+            raise null_subscription()  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             if self.unbounded:
                 s.request(LONG_MAX)
@@ -229,7 +230,7 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
 
     def on_next(self, item: T) -> None:
         if item is None:
-            raise TypeError("on_next called with None")  # §2.13
+            raise null_item()  # §2.13
         if self.done:
             return
         n = _Node(item)
@@ -245,7 +246,7 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
-            raise TypeError("on_error called with None")  # §2.13
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
