@@ -6,6 +6,9 @@
   the test, so no error is ever lost silently in the suite.
 * ``race_runner``: a :class:`rxpy2.testing.RaceRunner` for many-round race tests.
 * At the end of the session no ``rxpy2-*`` thread may be alive.
+* Race tests get the ``race`` marker: tests that take ``race_runner``, call
+  ``rxpy2.testing.race``/``RaceRunner``, or have ``race``/``drain``/``concurren`` in their
+  name or file name. ``.ci/run`` runs them a second time under ``RXPY2_DRAIN=lock``.
 """
 
 from __future__ import annotations
@@ -88,6 +91,26 @@ def race_rounds() -> int:
 def _rxpy2_threads() -> list[threading.Thread]:
     return [t for t in threading.enumerate()
             if t.is_alive() and t.name.startswith("rxpy2-")]
+
+
+_RACE_WORDS = ("race", "drain", "concurren")
+
+
+def _is_race_test(item: pytest.Item) -> bool:
+    if "race_runner" in getattr(item, "fixturenames", ()):
+        return True
+    name = item.nodeid.lower()
+    if any(w in name for w in _RACE_WORDS):
+        return True
+    fn = getattr(item, "function", None)
+    code = getattr(fn, "__code__", None)
+    return code is not None and ("race" in code.co_names or "RaceRunner" in code.co_names)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if _is_race_test(item):
+            item.add_marker(pytest.mark.race)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
