@@ -6,26 +6,37 @@ items is emitted at once and a new one started; the timer keeps its period. On
 completion the current list is emitted, then completion; on error it is
 dropped. The upstream is requested without bound; a list that finds no
 downstream demand fails the stream with ``MissingBackpressureException``.
-Items, timer and terminal signals meet under an ``RLock`` (the list is shared
-state between the upstream's thread and the timer's).
+
+RxJava's queue-drain: the upstream's thread and the timer's only swap the
+current list and append the full one to ``queue`` (under a short lock that
+guards nothing else: the order of the queue is the order of the swaps); the
+lists and the terminal signal are emitted by the owner of a :class:`Drain`,
+never under a lock. A terminal signal or a cancel keeps the drain for good.
 """
 
 from __future__ import annotations
 
 import threading
+from collections import deque
 from typing import Generic, TypeVar
 
 from rxpy2 import plugins
-from rxpy2.disposables import SerialDisposable
-from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.operators import (
+    LONG_MAX,
+    AtomicLong,
+    Drain,
+    MissingBackpressureException,
+    OperatorSubscriber,
+    add_request,
+    null_error,
+    null_item,
+    produced,
+    subscribe_tail,
+    validate_request,
+)
+from rxpy2.reactivestreams import Publisher, Subscriber
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 
 __all__ = ["FlowableBufferTimed"]
@@ -54,90 +65,148 @@ class FlowableBufferTimed(Flowable[list[T]], HasUpstreamPublisher[T], Generic[T]
             subscriber, self.timespan, self.scheduler.create_worker(), self.max_size))
 
 
-class BufferTimedSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
-    __slots__ = ("downstream", "timespan", "worker", "count", "upstream", "requested",
-                 "timer", "buffer", "lock", "done")
+class BufferTimedSubscriber(OperatorSubscriber[T, list[T]], Generic[T]):
+    """``buffer`` is the current list (None once terminated or cancelled); ``queue`` the
+    full lists waiting for the drain; ``done``/``error`` the upstream's terminal signal."""
+
+    __slots__ = ("timespan", "worker", "count", "requested", "buffer", "lock", "queue", "gate",
+                 "error", "cancelled")
 
     def __init__(self, downstream: Subscriber[list[T]], timespan: float, worker: Worker,
                  count: int | None) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.timespan = timespan
         self.worker = worker
         self.count = count
-        self.upstream: Subscription | None = None
         self.requested = AtomicLong()
-        self.timer = SerialDisposable()
-        self.buffer: list[T] = []
-        self.lock = threading.RLock()
-        self.done = False
+        self.buffer: list[T] | None = []
+        self.lock = threading.Lock()  # guards buffer/queue swaps only; nothing is signalled under it
+        self.queue: deque[list[T]] = deque()
+        self.gate = Drain()
+        self.error: BaseException | None = None
+        self.cancelled = False
 
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
+    def on_start(self) -> bool:
+        # the downstream first, then the timer and the unbounded request
+        self.downstream.on_subscribe(self)
+        if not self.cancelled:
             ts = self.timespan
-            self.timer.replace(self.worker.schedule_periodically(self._tick, ts, ts))
-            s.request(LONG_MAX)
+            self.worker.schedule_periodically(self._tick, ts, ts)
+            self.upstream.request(LONG_MAX)
+        return False
 
     def _tick(self) -> None:
         with self.lock:
-            if self.done:
-                return
             b = self.buffer
+            if b is None:
+                return
             self.buffer = []
-            self._emit(b)
-
-    def _emit(self, b: list[T]) -> None:
-        """Emit a list (holding the lock, not done)."""
-        if self.requested.get() != 0:
-            self.downstream.on_next(b)
-            BackpressureHelper.produced(self.requested, 1)
-        else:
-            self.done = True
-            self.buffer = []
-            self.cancel()
-            self.downstream.on_error(
-                MissingBackpressureException.lack_of_requests("buffer_time", "a buffer"))
+            self.queue.append(b)
+        self.drain()
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         with self.lock:
-            if self.done:
-                return
             b = self.buffer
+            if b is None:
+                return
             b.append(item)
             c = self.count
             if c is None or len(b) < c:
                 return
             self.buffer = []
-            self._emit(b)
+            self.queue.append(b)
+        self.drain()
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         self.worker.dispose()
         with self.lock:
-            if self.done:
-                plugins.on_error(error)
-                return
-            self.done = True
-            self.buffer = []
-            self.downstream.on_error(error)
+            done = self.done
+            live = not done and self.buffer is not None
+            if live:
+                self.buffer = None
+                self.error = error
+                self.done = True
+        if done:
+            plugins.on_error(error)  # never lost
+        elif live:
+            self.drain()
+        # else cancelled by the downstream: dropped
 
     def on_complete(self) -> None:
         self.worker.dispose()
         with self.lock:
-            if self.done:
-                return
             b = self.buffer
-            self._emit(b)
-            if self.done:
+            if self.done or b is None:
                 return
+            self.buffer = None
+            self.queue.append(b)  # the last list, even an empty one (as RxJava)
             self.done = True
-            self.buffer = []
-            self.downstream.on_complete()
+        self.drain()
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):  # §3.9
+            add_request(self.requested, n)
 
     def cancel(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]
+        if self.cancelled:
+            return
+        self.cancelled = True
+        self.upstream.cancel()
         self.worker.dispose()
+        with self.lock:
+            self.buffer = None
+        if self.gate.enter():  # no drain runs: the cleanup is ours; the drain stays closed
+            self.queue.clear()
+
+    def drain(self) -> None:
+        gate = self.gate
+        if not gate.enter():
+            return  # the owner makes another pass
+        q = self.queue
+        a = self.downstream
+        requested = self.requested
+        while True:
+            while True:
+                if self.cancelled:
+                    q.clear()
+                    return  # keeps the drain
+                d = self.done
+                try:
+                    b = q.popleft()
+                except IndexError:
+                    if d:
+                        e = self.error
+                        if e is not None:
+                            a.on_error(e)
+                        else:
+                            a.on_complete()
+                        return  # keeps the drain
+                    break
+                if d and self.error is not None:
+                    q.clear()  # an error drops the lists still waiting
+                    a.on_error(self.error)
+                    return
+                if requested.get() != 0:
+                    a.on_next(b)
+                    produced(requested, 1)
+                else:
+                    self._lack_of_requests()
+                    return
+            if not gate.leave():
+                return
+
+    def _lack_of_requests(self) -> None:
+        """No demand for a due list: cancel everything, signal the error (the drain's)."""
+        self.cancelled = True
+        self.upstream.cancel()
+        self.worker.dispose()
+        with self.lock:
+            self.buffer = None
+            self.done = True  # a later upstream error goes to plugins.on_error
+        self.queue.clear()
+        self.downstream.on_error(
+            MissingBackpressureException.lack_of_requests("buffer_time", "a buffer"))

@@ -5,26 +5,39 @@ disposes the pending task, and an emitter whose index is no longer the latest
 does nothing. On completion the item still waiting is emitted at once, then
 completion. The upstream is requested without bound; an item due for emission
 without downstream demand fails the stream with ``MissingBackpressureException``.
-An emission (on the worker) and a terminal signal (on the upstream's thread)
-are kept apart by an ``RLock`` taken per emission, not per upstream item.
+
+RxJava serializes the emitters (on the worker) and the terminal signal (on the
+upstream's thread) with a ``SerializedSubscriber``; here a due emitter is
+appended to ``ready`` (by its timer, and by the completion for the one still
+pending) and whoever owns the :class:`Drain` emits it (once: its ``once``
+flag), then the terminal signal, never under a lock. A terminal signal or a
+cancel keeps the drain for good.
 """
 
 from __future__ import annotations
 
-import threading
+from collections import deque
 from typing import Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import SerialDisposable
-from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.operators import (
+    LONG_MAX,
+    AtomicBoolean,
+    AtomicLong,
+    Drain,
+    MissingBackpressureException,
+    OperatorSubscriber,
+    add_request,
+    null_error,
+    null_item,
+    produced,
+    subscribe_tail,
+    validate_request,
+)
+from rxpy2.reactivestreams import Publisher, Subscriber
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 
 __all__ = ["FlowableDebounceTimed"]
@@ -53,43 +66,52 @@ class FlowableDebounceTimed(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
 
 
 class DebounceEmitter(Generic[T]):
-    """The delayed emission of one item; runs at most once."""
+    """The delayed emission of one item; the drain emits it at most once (``once``)."""
 
-    __slots__ = ("value", "idx", "parent", "ran")
+    __slots__ = ("value", "idx", "parent", "once")
 
     def __init__(self, value: T, idx: int, parent: DebounceTimedSubscriber[T]) -> None:
         self.value = value
         self.idx = idx
         self.parent = parent
-        self.ran = False
+        self.once = AtomicBoolean()
+
+    def claim(self) -> bool:
+        """True the first time (the drain's), False afterwards."""
+        return self.once.compare_and_set(False, True)
 
     def __call__(self) -> None:
-        self.parent.emit(self)
+        self.parent.fire(self)
 
 
-class DebounceTimedSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
-    __slots__ = ("downstream", "timeout", "worker", "upstream", "requested", "timer", "index",
-                 "pending", "lock", "done")
+class DebounceTimedSubscriber(OperatorSubscriber[T, T], Generic[T]):
+    """``index``/``pending``/``done`` are the upstream's (one thread); ``ready`` holds the
+    emitters whose item is due, ``error`` the upstream's error, both read by the drain."""
+
+    __slots__ = ("timeout", "worker", "requested", "timer", "index", "pending", "ready",
+                 "gate", "error", "cancelled")
 
     def __init__(self, downstream: Subscriber[T], timeout: float, worker: Worker) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.timeout = timeout
         self.worker = worker
-        self.upstream: Subscription | None = None
         self.requested = AtomicLong()
         self.timer = SerialDisposable()
         self.index = 0
         self.pending: DebounceEmitter[T] | None = None
-        self.lock = threading.RLock()
-        self.done = False
+        self.ready: deque[DebounceEmitter[T]] = deque()
+        self.gate = Drain()
+        self.error: BaseException | None = None
+        self.cancelled = False
 
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
-            s.request(LONG_MAX)
+    def on_start(self) -> bool:
+        self.downstream.on_subscribe(self)
+        self.upstream.request(LONG_MAX)
+        return False
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         idx = self.index + 1
@@ -101,48 +123,87 @@ class DebounceTimedSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self.pending = de
         self.timer.replace(self.worker.schedule(de, self.timeout))
 
-    def emit(self, de: DebounceEmitter[T]) -> None:
-        with self.lock:
-            if de.ran or self.done:
-                return
-            de.ran = True
-            if de.idx != self.index:
-                return
-            if self.requested.get() != 0:
-                self.downstream.on_next(de.value)
-                BackpressureHelper.produced(self.requested, 1)
-            else:
-                self.done = True
-                self.cancel()
-                self.downstream.on_error(
-                    MissingBackpressureException.lack_of_requests("debounce"))
+    def fire(self, de: DebounceEmitter[T]) -> None:
+        """The quiet period of ``de`` ended (on the worker)."""
+        if de.idx == self.index:
+            self.ready.append(de)
+            self.drain()
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
+        if self.done:
+            plugins.on_error(error)  # never lost
+            return
         self.worker.dispose()
-        with self.lock:
-            if self.done:
-                plugins.on_error(error)
-                return
-            self.done = True
-            self.downstream.on_error(error)
+        self.error = error
+        self.done = True
+        self.drain()
 
     def on_complete(self) -> None:
+        if self.done:
+            return
         self.worker.dispose()
-        with self.lock:
-            if self.done:
-                return
-            de = self.pending
-            if de is not None:
-                self.emit(de)
-                if self.done:
-                    return
-            self.done = True
-            self.downstream.on_complete()
+        de = self.pending
+        if de is not None:  # emitted now unless its timer claims it first
+            self.ready.append(de)
+        self.done = True
+        self.drain()
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):  # §3.9
+            add_request(self.requested, n)
 
     def cancel(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]
+        if self.cancelled:
+            return
+        self.cancelled = True
+        self.upstream.cancel()
         self.worker.dispose()
+        if self.gate.enter():  # no drain runs: the cleanup is ours; the drain stays closed
+            self.ready.clear()
+
+    def drain(self) -> None:
+        gate = self.gate
+        if not gate.enter():
+            return  # the owner makes another pass
+        ready = self.ready
+        a = self.downstream
+        requested = self.requested
+        while True:
+            while True:
+                if self.cancelled:
+                    ready.clear()
+                    return  # keeps the drain
+                d = self.done
+                e = self.error
+                if e is not None:
+                    ready.clear()  # an error jumps the queue (as SerializedSubscriber)
+                    a.on_error(e)
+                    return
+                try:
+                    de = ready.popleft()
+                except IndexError:
+                    if d:
+                        a.on_complete()
+                        return  # keeps the drain
+                    break
+                if not de.claim():
+                    continue  # appended by both its timer and the completion: emitted once
+                if requested.get() != 0:
+                    a.on_next(de.value)
+                    produced(requested, 1)
+                else:
+                    self._lack_of_requests()
+                    return
+            if not gate.leave():
+                return
+
+    def _lack_of_requests(self) -> None:
+        """No demand for a due item: cancel everything, signal the error (the drain's)."""
+        self.cancelled = True
+        self.done = True  # a later upstream signal is dropped (an error to plugins.on_error)
+        self.upstream.cancel()
+        self.worker.dispose()
+        self.ready.clear()
+        self.downstream.on_error(MissingBackpressureException.lack_of_requests("debounce"))
