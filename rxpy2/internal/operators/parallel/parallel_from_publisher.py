@@ -14,6 +14,13 @@ rail at once (the items still in the queue are dropped). A rail that cancels is
 skipped from then on; when every rail has cancelled, the source is cancelled.
 The drain only starts once every rail got its ``on_subscribe``.
 
+The dispatcher's signals (items, terminals, rails' requests) are serialized by
+one :class:`~rxpy2.operators.Drain`: whoever enters it runs the drain loop, the
+others are counted and the owner makes another pass. After a terminal signal,
+or once every rail has cancelled, the owner keeps the drain for good (it never
+leaves), so nothing more is emitted; the last rail to cancel clears the queue
+when it gets the drain itself.
+
 Fusion: a source ``QueueSubscription`` is asked for ``ANY | BOUNDARY`` (the drain
 may run on a rail's thread). SYNC: the drain polls the source directly and never
 requests; ASYNC: the source's queue is polled instead of our own.
@@ -26,17 +33,27 @@ from __future__ import annotations
 
 from typing import Any, Generic, TypeVar
 
-from rxpy2.internal.atomic import AtomicBoolean, AtomicInteger, AtomicLong
 from rxpy2.internal.fuseable import NONE, SYNC
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscribers.drain_support import (
     DrainTerminalsMixin,
     fuse_upstream,
     missing_backpressure,
 )
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import (
+    UNSUBSCRIBED,
+    AtomicBoolean,
+    AtomicInteger,
+    AtomicLong,
+    Drain,
+    SubscriptionHelper,
+    add_request,
+    null_error,
+    null_item,
+    null_subscription,
+    subscribe_tail,
+    validate_request,
+)
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
@@ -73,8 +90,8 @@ class RailSubscription(Subscription):
         self.cancelled = False
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):
+            add_request(self.requested, n)
             p = self.parent
             if p.rails_set_up == p.n:  # the drain waits until every rail is subscribed
                 p.drain()
@@ -88,7 +105,7 @@ class RailSubscription(Subscription):
 class ParallelDispatcher(DrainTerminalsMixin, FlowableSubscriber[T], Generic[T]):
     __slots__ = ("subscribers", "rails", "n", "emitted", "prefetch", "limit", "upstream",
                  "queue", "error", "done", "cancelled", "index", "consumed", "source_mode",
-                 "wip", "rails_left", "rails_set_up")
+                 "gate", "rails_left", "rails_set_up")
 
     def __init__(self, subscribers: list[Subscriber[T]], prefetch: int) -> None:
         n = len(subscribers)
@@ -98,7 +115,7 @@ class ParallelDispatcher(DrainTerminalsMixin, FlowableSubscriber[T], Generic[T])
         self.emitted = [0] * n  # per rail, drain only
         self.prefetch = prefetch
         self.limit = prefetch - (prefetch >> 2)  # replenish after 75% went out
-        self.upstream: Subscription | None = None
+        self.upstream: Subscription = UNSUBSCRIBED
         self.queue: Any = None
         self.error: BaseException | None = None
         self.done = False
@@ -106,13 +123,17 @@ class ParallelDispatcher(DrainTerminalsMixin, FlowableSubscriber[T], Generic[T])
         self.index = 0  # the rail the drain looks at next (drain only)
         self.consumed = 0  # items handed out since the last replenish (drain only)
         self.source_mode = NONE
-        self.wip = AtomicInteger()
+        self.gate = Drain()
         self.rails_left = AtomicInteger(n)  # rails not cancelled
         self.rails_set_up = 0
 
     # ---------------------------------------------------------------- upstream side
     def on_subscribe(self, s: Subscription) -> None:
-        if not SubscriptionHelper.validate(self.upstream, s):
+        if s is None:
+            raise null_subscription()  # §2.13
+        if self.upstream is not UNSUBSCRIBED:
+            s.cancel()  # §2.5
+            SubscriptionHelper.report_subscription_set()
             return
         self.upstream = s
         self.source_mode, self.queue = fuse_upstream(s, self.prefetch)
@@ -131,14 +152,14 @@ class ParallelDispatcher(DrainTerminalsMixin, FlowableSubscriber[T], Generic[T])
             a.on_subscribe(rail)
 
     def on_next(self, item: T) -> None:
+        if self.source_mode == NONE and item is None:
+            raise null_item()  # §2.13 (ASYNC fusion: None is only a "poll me" signal)
         if self.done or self.cancelled:
             return
         if self.source_mode == NONE:
-            if item is None:  # §2.13
-                raise TypeError("on_next called with None")
             q = self.queue
             if len(q) >= self.prefetch:  # never hold more than prefetch items
-                self.upstream.cancel()  # type: ignore[union-attr]
+                self.upstream.cancel()
                 self.on_error(missing_backpressure("parallel", self.prefetch))  # drains
                 return
             q.append(item)
@@ -148,13 +169,18 @@ class ParallelDispatcher(DrainTerminalsMixin, FlowableSubscriber[T], Generic[T])
     def rail_cancelled(self) -> None:
         if self.rails_left.decrement_and_get() == 0:
             self.cancelled = True
-            self.upstream.cancel()  # type: ignore[union-attr]
-            if self.wip.get_and_increment() == 0:  # nobody drains: the queue is ours to clear
+            self.upstream.cancel()
+            if self.gate.enter():  # nobody drains: the queue is ours to clear (kept for good)
                 self.queue.clear()
 
+    def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
+        DrainTerminalsMixin.on_error(self, error)
+
     def drain(self) -> None:
-        if self.wip.get_and_increment() != 0:
-            return
+        if not self.gate.enter():
+            return  # counted: the owner makes another pass
         if self.source_mode == SYNC:
             self.drain_sync()
         else:
@@ -162,7 +188,7 @@ class ParallelDispatcher(DrainTerminalsMixin, FlowableSubscriber[T], Generic[T])
 
     def _fail(self, error: BaseException) -> None:
         """Polling the source raised: cancel it and signal every rail."""
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
         self.queue.clear()
         self._signal_error(error)
 
@@ -177,7 +203,6 @@ class ParallelDispatcher(DrainTerminalsMixin, FlowableSubscriber[T], Generic[T])
                 a.on_complete()
 
     def drain_async(self) -> None:
-        missed = 1
         q = self.queue
         poll = q.poll
         is_empty = q.is_empty
@@ -186,7 +211,7 @@ class ParallelDispatcher(DrainTerminalsMixin, FlowableSubscriber[T], Generic[T])
         emitted = self.emitted
         n = self.n
         lim = self.limit
-        wip = self.wip
+        leave = self.gate.leave
         idx = self.index
         consumed = self.consumed
         while True:
@@ -225,7 +250,7 @@ class ParallelDispatcher(DrainTerminalsMixin, FlowableSubscriber[T], Generic[T])
                     consumed += 1
                     if consumed == lim:
                         consumed = 0
-                        self.upstream.request(lim)  # type: ignore[union-attr]
+                        self.upstream.request(lim)
                     not_ready = 0
                 else:
                     not_ready += 1
@@ -234,19 +259,13 @@ class ParallelDispatcher(DrainTerminalsMixin, FlowableSubscriber[T], Generic[T])
                     idx = 0
                 if not_ready == n:  # no rail has demand: wait for a request
                     break
-            w = wip.get()
-            if w == missed:
-                self.index = idx
-                self.consumed = consumed
-                missed = wip.add_and_get(-missed)
-                if missed == 0:
-                    return
-            else:
-                missed = w
+            self.index = idx
+            self.consumed = consumed
+            if not leave():
+                return
 
     def drain_sync(self) -> None:
         """Poll the SYNC-fused source directly: ``poll() is None`` is its end."""
-        missed = 1
         q = self.queue
         poll = q.poll
         is_empty = q.is_empty
@@ -254,7 +273,7 @@ class ParallelDispatcher(DrainTerminalsMixin, FlowableSubscriber[T], Generic[T])
         rails = self.rails
         emitted = self.emitted
         n = self.n
-        wip = self.wip
+        leave = self.gate.leave
         idx = self.index
         while True:
             not_ready = 0
@@ -291,11 +310,6 @@ class ParallelDispatcher(DrainTerminalsMixin, FlowableSubscriber[T], Generic[T])
                     idx = 0
                 if not_ready == n:
                     break
-            w = wip.get()
-            if w == missed:
-                self.index = idx
-                missed = wip.add_and_get(-missed)
-                if missed == 0:
-                    return
-            else:
-                missed = w
+            self.index = idx
+            if not leave():
+                return

@@ -3,11 +3,12 @@
 One inner subscriber per rail asks its rail for ``prefetch`` items, then for
 ``limit = prefetch - prefetch // 4`` more each time that many went downstream,
 and keeps the items the downstream has no demand for in a queue of ``prefetch``
-(an item beyond that: ``MissingBackpressureException``). A drain loop (``wip``
-with the missed pattern) takes the items round-robin from the rails' queues,
-one per rail per round, under the downstream's demand. Fast path: a rail's
-``on_next`` that finds nobody draining and demand outstanding emits directly,
-without touching the queue.
+(an item beyond that: ``MissingBackpressureException``). A drain loop, serialized
+by a :class:`~rxpy2.operators.Drain`, takes the items round-robin from the rails'
+queues, one per rail per round, under the downstream's demand. Fast path: a
+rail's ``on_next`` that enters the drain (nobody drains) with demand outstanding
+emits directly, without touching the queue; else it queues the item and signals
+the drain.
 
 ``sequential``: a rail's error cancels every rail and ends the Flowable at once
 (the queued items are dropped); the same error arriving from several rails
@@ -15,9 +16,9 @@ without touching the queue.
 goes to :func:`rxpy2.plugins.on_error`. ``sequential_delay_error``: the errors are
 collected and signalled when every rail has ended and the queues are empty.
 
-``request``/``cancel``/``drain`` of :class:`JoinSubscription` come from
-:class:`~rxpy2.internal.subscribers.drain_support.DrainSubscriptionMixin`
-(``cancel_upstream`` cancels every rail, ``cleanup`` clears their queues).
+``cancel`` of :class:`JoinSubscription` cancels every rail; whoever holds the
+drain then (the canceller when nobody drains, else the drain) clears the queues
+and keeps the drain for good.
 """
 
 from __future__ import annotations
@@ -27,14 +28,23 @@ from typing import Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.exceptions import CompositeException, MissingBackpressureException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.exception_helper import AtomicThrowable
-from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.internal.queues import SpscArrayQueue
-from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import (
+    AtomicInteger,
+    AtomicLong,
+    AtomicReference,
+    AtomicThrowable,
+    Drain,
+    SpscArrayQueue,
+    SubscriptionHelper,
+    add_request,
+    null_error,
+    null_item,
+    null_subscription,
+    produced,
+    subscribe_tail,
+    validate_request,
+)
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 
@@ -78,14 +88,20 @@ class JoinInnerSubscriber(FlowableSubscriber[T], Generic[T]):
         self.done = False
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             s.request(self.prefetch)
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if not self.done:
             self.parent.inner_next(self, item)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
@@ -102,7 +118,9 @@ class JoinInnerSubscriber(FlowableSubscriber[T], Generic[T]):
         p = self.produced + 1
         if p == self.limit:
             self.produced = 0
-            self.upstream.get().request(p)  # type: ignore[union-attr]
+            s = self.upstream.get()  # set: an item came (or CANCELLED, which ignores it)
+            if s is not None:
+                s.request(p)
         else:
             self.produced = p
 
@@ -110,8 +128,8 @@ class JoinInnerSubscriber(FlowableSubscriber[T], Generic[T]):
         return SubscriptionHelper.cancel(self.upstream)
 
 
-class JoinSubscription(DrainSubscriptionMixin, Subscription, Generic[T]):
-    __slots__ = ("downstream", "subscribers", "delay_errors", "errors", "requested", "wip",
+class JoinSubscription(Subscription, Generic[T]):
+    __slots__ = ("downstream", "subscribers", "delay_errors", "errors", "requested", "gate",
                  "cancelled", "terminated", "done")
 
     def __init__(self, downstream: Subscriber[T], n: int, prefetch: int,
@@ -121,12 +139,30 @@ class JoinSubscription(DrainSubscriptionMixin, Subscription, Generic[T]):
         self.delay_errors = delay_errors
         self.errors = AtomicThrowable()
         self.requested = AtomicLong()
-        self.wip = AtomicInteger()
+        self.gate = Drain()
         self.cancelled = False
         self.terminated = False
         self.done = AtomicInteger(n)  # rails not terminated yet
 
     # ---------------------------------------------------------------- downstream side
+    def request(self, n: int) -> None:
+        if validate_request(n):  # §3.9
+            add_request(self.requested, n)
+            self.drain()
+
+    def cancel(self) -> None:
+        if self.cancelled:
+            return
+        self.cancelled = True
+        self.cancel_upstream()
+        if self.gate.enter():
+            self.cleanup()  # nobody drains: the cleanup is ours (the drain stays closed)
+        # else the drain's owner sees ``cancelled`` and cleans up
+
+    def drain(self) -> None:
+        if self.gate.enter():
+            self.drain_loop()
+
     def cancel_upstream(self) -> None:
         for inner in self.subscribers:
             inner.cancel()
@@ -139,8 +175,8 @@ class JoinSubscription(DrainSubscriptionMixin, Subscription, Generic[T]):
     def inner_next(self, inner: JoinInnerSubscriber[T], item: T) -> None:
         if self.cancelled or self.terminated:  # late items of a cancelled rail
             return
-        wip = self.wip
-        if wip.get() == 0 and wip.compare_and_set(0, 1):
+        gate = self.gate
+        if gate.is_free() and gate.enter():
             q = inner.queue
             requested = self.requested
             r = requested.get()
@@ -150,18 +186,19 @@ class JoinSubscription(DrainSubscriptionMixin, Subscription, Generic[T]):
                 if r != LONG_MAX:
                     requested.add_and_get(-1)
                 inner.request_one()
-                if wip.decrement_and_get() == 0:
+                if not gate.leave():
                     return
             else:
                 if not q.offer(item):
                     self._overflow(inner)
-                elif r == 0 and wip.decrement_and_get() == 0:
+                elif r == 0 and not gate.leave():
                     return
                 # else: items of this rail wait and there is demand: drain them in order
         else:
+            # queue first, then signal: a pass that starts after the signal sees the item
             if not inner.queue.offer(item):
                 self._overflow(inner)
-            if wip.get_and_increment() != 0:
+            if not gate.enter():
                 return
         self.drain_loop()
 
@@ -225,12 +262,12 @@ class JoinSubscription(DrainSubscriptionMixin, Subscription, Generic[T]):
         return False
 
     def drain_loop(self) -> None:
-        missed = 1
+        """The caller owns the drain."""
         inners = self.subscribers
         a = self.downstream
         on_next = a.on_next
         requested = self.requested
-        wip = self.wip
+        leave = self.gate.leave
         delay = self.delay_errors
         errors = self.errors
         while True:
@@ -261,11 +298,6 @@ class JoinSubscription(DrainSubscriptionMixin, Subscription, Generic[T]):
             if e == r and self._terminate():
                 return
             if e != 0 and r != LONG_MAX:
-                BackpressureHelper.produced(requested, e)
-            w = wip.get()
-            if w == missed:
-                missed = wip.add_and_get(-missed)
-                if missed == 0:
-                    return
-            else:
-                missed = w
+                produced(requested, e)
+            if not leave():
+                return
