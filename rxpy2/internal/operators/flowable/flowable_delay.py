@@ -24,6 +24,7 @@ from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import OperatorSubscriber, null_error, null_item, null_subscription
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 
@@ -47,30 +48,29 @@ class FlowableDelay(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
             subscriber, self.delay_time, self.scheduler.create_worker(), self.delay_error))
 
 
-class DelaySubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
-    __slots__ = ("downstream", "delay", "worker", "delay_error", "upstream", "done")
+class DelaySubscriber(OperatorSubscriber[T, T], Generic[T]):
+    """Every signal goes through ``worker`` (a serial event loop): nothing else to serialize."""
+
+    __slots__ = ("delay", "worker", "delay_error")
 
     def __init__(self, downstream: Subscriber[T], delay: float, worker: Worker,
                  delay_error: bool) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.delay = delay
         self.worker = worker
         self.delay_error = delay_error
-        self.upstream: Subscription | None = None
-        self.done = False
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         a = self.downstream
         self.worker.schedule(lambda: a.on_next(item), self.delay)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
@@ -96,11 +96,8 @@ class DelaySubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         finally:
             self.worker.dispose()
 
-    def request(self, n: int) -> None:
-        self.upstream.request(n)  # type: ignore[union-attr]
-
     def cancel(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
         self.worker.dispose()
 
 
@@ -135,12 +132,18 @@ class DelaySubscriptionSubscriber(FlowableSubscriber[T], Subscription, Generic[T
             self.source.subscribe(self)
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         SubscriptionHelper.deferred_set_once(self.upstream, self.requested, s)
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         self.downstream.on_error(error)
 
     def on_complete(self) -> None:

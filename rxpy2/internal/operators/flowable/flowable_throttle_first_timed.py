@@ -12,15 +12,21 @@ from typing import Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import SerialDisposable
-from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.operators import (
+    LONG_MAX,
+    AtomicLong,
+    MissingBackpressureException,
+    OperatorSubscriber,
+    add_request,
+    null_error,
+    null_item,
+    produced,
+    subscribe_tail,
+    validate_request,
+)
+from rxpy2.reactivestreams import Publisher, Subscriber
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 
 __all__ = ["FlowableThrottleFirstTimed"]
@@ -47,33 +53,34 @@ class FlowableThrottleFirstTimed(Flowable[T], HasUpstreamPublisher[T], Generic[T
             subscriber, self.window_duration, self.scheduler.create_worker()))
 
 
-class ThrottleFirstSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
-    __slots__ = ("downstream", "window", "worker", "upstream", "requested", "timer", "gate",
-                 "done")
+class ThrottleFirstSubscriber(OperatorSubscriber[T, T], Generic[T]):
+    """Every signal comes from the upstream's thread (the timer only reopens ``gate``):
+    nothing to serialize."""
+
+    __slots__ = ("window", "worker", "requested", "timer", "gate")
 
     def __init__(self, downstream: Subscriber[T], window: float, worker: Worker) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.window = window
         self.worker = worker
-        self.upstream: Subscription | None = None
         self.requested = AtomicLong()
         self.timer = SerialDisposable()
         self.gate = False
-        self.done = False
 
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
-            s.request(LONG_MAX)
+    def on_start(self) -> bool:
+        self.downstream.on_subscribe(self)
+        self.upstream.request(LONG_MAX)
+        return False
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done or self.gate:
             return
         self.gate = True
         if self.requested.get() != 0:
             self.downstream.on_next(item)
-            BackpressureHelper.produced(self.requested, 1)
+            produced(self.requested, 1)
             self.timer.replace(self.worker.schedule(self._open, self.window))
         else:
             self.done = True
@@ -85,6 +92,8 @@ class ThrottleFirstSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self.gate = False
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
@@ -100,9 +109,9 @@ class ThrottleFirstSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self.worker.dispose()
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):  # §3.9
+            add_request(self.requested, n)
 
     def cancel(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
         self.worker.dispose()

@@ -5,7 +5,8 @@ runs only replace the latest one, which the timer emits when it fires (and that
 emission starts the timer again). When the timer fires with nothing waiting,
 the next item is emitted at once. On completion the item still waiting is
 emitted when ``emit_last``. Upstream items and timer firings meet in a drain
-loop (a ``wip`` counter), so emissions never overlap. The upstream is requested
+loop run by the owner of a :class:`Drain`, so emissions never overlap and none
+is made under a lock; a terminal signal or a cancel keeps the drain for good. The upstream is requested
 without bound; an emission without downstream demand fails the stream with
 ``MissingBackpressureException``.
 """
@@ -15,15 +16,22 @@ from __future__ import annotations
 from typing import Generic, TypeVar
 
 from rxpy2 import plugins
-from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.operators import (
+    LONG_MAX,
+    AtomicLong,
+    AtomicReference,
+    Drain,
+    MissingBackpressureException,
+    OperatorSubscriber,
+    add_request,
+    null_error,
+    null_item,
+    subscribe_tail,
+    validate_request,
+)
+from rxpy2.reactivestreams import Publisher, Subscriber
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 
 __all__ = ["FlowableThrottleLatest"]
@@ -52,39 +60,39 @@ class FlowableThrottleLatest(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
             subscriber, self.timeout_time, self.scheduler.create_worker(), self.emit_last))
 
 
-class ThrottleLatestSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
-    __slots__ = ("downstream", "timeout", "worker", "emit_last", "upstream", "latest",
-                 "requested", "wip", "emitted", "done", "error", "cancelled", "timer_fired",
-                 "timer_running")
+class ThrottleLatestSubscriber(OperatorSubscriber[T, T], Generic[T]):
+    __slots__ = ("timeout", "worker", "emit_last", "latest", "requested", "gate", "emitted",
+                 "error", "cancelled", "timer_fired", "timer_running")
 
     def __init__(self, downstream: Subscriber[T], timeout: float, worker: Worker,
                  emit_last: bool) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.timeout = timeout
         self.worker = worker
         self.emit_last = emit_last
-        self.upstream: Subscription | None = None
         self.latest: AtomicReference[T] = AtomicReference()
         self.requested = AtomicLong()
-        self.wip = AtomicInteger()
+        self.gate = Drain()
         self.emitted = 0
-        self.done = False
         self.error: BaseException | None = None
         self.cancelled = False
         self.timer_fired = False
         self.timer_running = False
 
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
-            s.request(LONG_MAX)
+    def on_start(self) -> bool:
+        self.downstream.on_subscribe(self)
+        self.upstream.request(LONG_MAX)
+        return False
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         self.latest.set(item)
         self.drain()
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
@@ -101,27 +109,27 @@ class ThrottleLatestSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self.drain()
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):  # §3.9
+            add_request(self.requested, n)
 
     def cancel(self) -> None:
         self.cancelled = True
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
         self.worker.dispose()
-        if self.wip.get_and_increment() == 0:
+        if self.gate.enter():  # no drain runs: the cleanup is ours; the drain stays closed
             self.latest.set(None)
 
     def _fail_mbe(self) -> None:
         self.cancelled = True
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
         self.worker.dispose()
         self.latest.set(None)
         self.downstream.on_error(MissingBackpressureException.lack_of_requests("throttle_latest"))
 
     def drain(self) -> None:
-        if self.wip.get_and_increment() != 0:
-            return
-        missed = 1
+        gate = self.gate
+        if not gate.enter():
+            return  # the owner makes another pass
         latest = self.latest
         a = self.downstream
         while True:
@@ -169,6 +177,5 @@ class ThrottleLatestSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
                     self.worker.schedule(self._tick, self.timeout)
                 else:
                     break
-            missed = self.wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return

@@ -26,6 +26,7 @@ from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import null_error, null_item, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 
@@ -90,9 +91,13 @@ class TimeoutSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self.task.replace(self.worker.schedule(TimeoutTask(self, idx), self.timeout))
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         SubscriptionHelper.deferred_set_once(self.upstream, self.requested, s)
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         index = self.index
         idx = index.get()
         if idx == LONG_MAX or not index.compare_and_set(idx, idx + 1):
@@ -110,6 +115,8 @@ class TimeoutSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             self.worker.dispose()
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.index.get_and_set(LONG_MAX) != LONG_MAX:
             self.worker.dispose()
             self.downstream.on_error(error)
@@ -148,10 +155,14 @@ class TimeoutFallbackSubscriber(SubscriptionArbiter, FlowableSubscriber[T], Gene
         self.task.replace(self.worker.schedule(TimeoutTask(self, idx), self.timeout))
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             self.set_subscription(s)
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         index = self.index
         idx = index.get()
         if idx == LONG_MAX or not index.compare_and_set(idx, idx + 1):
@@ -173,6 +184,8 @@ class TimeoutFallbackSubscriber(SubscriptionArbiter, FlowableSubscriber[T], Gene
             self.worker.dispose()
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.index.get_and_set(LONG_MAX) != LONG_MAX:
             self.worker.dispose()
             self.downstream.on_error(error)
@@ -199,12 +212,18 @@ class FallbackSubscriber(FlowableSubscriber[T], Generic[T]):
         self.arbiter = arbiter
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         self.arbiter.set_subscription(s)
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         self.downstream.on_error(error)
 
     def on_complete(self) -> None:

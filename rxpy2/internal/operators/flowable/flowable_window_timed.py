@@ -12,8 +12,9 @@ Three subscribers:
   timespan``, and the items between them are dropped when ``timeskip > timespan``.
 
 The upstream is requested without bound. Items, timer ticks and terminal
-signals meet in one queue and a drain loop, the only place that touches the
-windows. A window is emitted only under the downstream's demand: a window that
+signals meet in one queue and a drain loop (run by the owner of a
+:class:`Drain`, never under a lock), the only place that touches the windows;
+the first window is emitted by ``on_subscribe`` while it owns the drain. A window is emitted only under the downstream's demand: a window that
 finds none (the first one included) fails the stream with
 ``MissingBackpressureException`` and cancels the upstream. Each window is an
 unbounded :class:`UnicastProcessor`. Cancelling the outer stream stops new
@@ -26,7 +27,8 @@ The three share :class:`_AbstractWindowSubscriber` (demand, the first window,
 lack of demand, the terminal signal, cancellation; ``on_error``/``on_complete``
 from :class:`~rxpy2.internal.subscribers.drain_support.DrainTerminalsMixin`); the
 two exact ones also :class:`_ExactWindowSubscriber` (one window, its timer, the
-step to the next window). Each keeps its own drain loop: the items' path
+step to the next window). Each keeps its own drain loop (``drain_loop``, run by
+the drain's owner): the items' path
 differs (the bounded one counts items) and a shared loop would cost a call per item.
 """
 
@@ -36,20 +38,26 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from rxpy2.disposables import SerialDisposable
-from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.sentinel import Sentinel
-from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
-from rxpy2.internal.queues import MpscLinkedQueue
 from rxpy2.internal.subscribers.drain_support import DrainTerminalsMixin
-from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import (
+    LONG_MAX,
+    AtomicLong,
+    Drain,
+    MissingBackpressureException,
+    MpscLinkedQueue,
+    OperatorSubscriber,
+    add_request,
+    null_error,
+    null_item,
+    subscribe_tail,
+    validate_request,
+)
 from rxpy2.processors.unicast_processor import UnicastProcessor
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.reactivestreams import Publisher, Subscriber
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 
 __all__ = ["FlowableWindowTimed"]
@@ -102,48 +110,54 @@ class FlowableWindowTimed(Flowable[Flowable[T]], HasUpstreamPublisher[T], Generi
                 self.buffer_size))
 
 
-class _AbstractWindowSubscriber(DrainTerminalsMixin, FlowableSubscriber[T], Subscription,
+class _AbstractWindowSubscriber(DrainTerminalsMixin, OperatorSubscriber[T, Flowable[T]],
                                 Generic[T]):
     """The parts the three share: the queue, demand, the count of live parties, the end.
 
     A subclass implements ``first_window``, ``take_windows`` (remove and return the
-    open windows; the drain's), ``cleanup_resources`` (the timers) and ``drain``.
+    open windows; the drain's), ``cleanup_resources`` (the timers) and ``drain_loop``
+    (one or more passes of the drain's owner, ending with ``gate.leave()``).
     """
 
-    __slots__ = ("downstream", "queue", "timespan", "buffer_size", "requested", "emitted",
-                 "done", "error", "upstream", "refs", "upstream_cancelled", "wip")
+    __slots__ = ("queue", "timespan", "buffer_size", "requested", "emitted", "error", "refs",
+                 "upstream_cancelled", "gate")
 
     def __init__(self, downstream: Subscriber[Flowable[T]], timespan: float,
                  buffer_size: int) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.queue: MpscLinkedQueue[Any] = MpscLinkedQueue()
         self.timespan = timespan
         self.buffer_size = buffer_size
         self.requested = AtomicLong()
         self.emitted = 0  # windows emitted (the drain's)
-        self.done = False
         self.error: BaseException | None = None
-        self.upstream: Subscription | None = None
         self.refs = UpstreamRefCount()  # the outer + each open window
         self.upstream_cancelled = False
-        self.wip = AtomicInteger()
+        self.gate = Drain()
 
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
-            self.create_first_window()
+    def on_start(self) -> bool:
+        self.downstream.on_subscribe(self)
+        self.create_first_window()
+        return False
 
     def create_first_window(self) -> None:
-        """Emit the first window (or fail for lack of demand), start the timer, request."""
+        """Emit the first window (or fail for lack of demand) and start the timer, owning
+        the drain; then request."""
         if self.refs.outer_cancelled.get():
             return
+        gate = self.gate
+        if not gate.enter():
+            return  # only a cancel's drain can run before the timer and the request
         if self.requested.get() != 0:
             self.emitted = 1
             self.first_window()
-            self.upstream.request(LONG_MAX)  # type: ignore[union-attr]
+            if gate.leave():
+                self.drain_loop()
+            self.upstream.request(LONG_MAX)
         else:
             self.lack_of_requests()
+            if gate.leave():
+                self.drain_loop()
 
     def first_window(self) -> None:
         raise NotImplementedError
@@ -155,6 +169,10 @@ class _AbstractWindowSubscriber(DrainTerminalsMixin, FlowableSubscriber[T], Subs
         raise NotImplementedError
 
     def drain(self) -> None:
+        if self.gate.enter():
+            self.drain_loop()
+
+    def drain_loop(self) -> None:
         raise NotImplementedError
 
     def new_window(self) -> UnicastProcessor[T]:
@@ -162,14 +180,21 @@ class _AbstractWindowSubscriber(DrainTerminalsMixin, FlowableSubscriber[T], Subs
         return UnicastProcessor(self.buffer_size, self.window_done)
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         self.queue.offer(item)
         self.drain()
 
+    def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
+        DrainTerminalsMixin.on_error(self, error)
+
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):  # §3.9
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):  # §3.9
+            add_request(self.requested, n)
 
     def cancel(self) -> None:
         # no more windows; the open ones stay until they close
@@ -180,14 +205,14 @@ class _AbstractWindowSubscriber(DrainTerminalsMixin, FlowableSubscriber[T], Subs
         """The outer was cancelled, or a window closed or was cancelled."""
         if self.refs.count.decrement_and_get() == 0:
             self.cleanup_resources()
-            self.upstream.cancel()  # type: ignore[union-attr]
+            self.upstream.cancel()
             self.upstream_cancelled = True
             self.drain()
 
     def lack_of_requests(self) -> None:
         """No demand for the next window: fail the open windows and the outer (the drain's)."""
         ex = missing_backpressure(self.emitted)
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
         self.cleanup_resources()
         self.upstream_cancelled = True
         for w in self.take_windows():
@@ -286,11 +311,8 @@ class WindowExactUnboundedSubscriber(_ExactWindowSubscriber[T], Generic[T]):
         self.queue.offer(NEXT_WINDOW)
         self.drain()
 
-    def drain(self) -> None:
-        wip = self.wip
-        if wip.get_and_increment() != 0:
-            return
-        missed = 1
+    def drain_loop(self) -> None:
+        gate = self.gate
         q = self.queue
         while True:
             while True:
@@ -311,8 +333,7 @@ class WindowExactUnboundedSubscriber(_ExactWindowSubscriber[T], Generic[T]):
                 w = self.window
                 if w is not None:
                     w.on_next(o)
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return
 
 
@@ -345,11 +366,8 @@ class WindowExactBoundedSubscriber(_ExactWindowSubscriber[T], Generic[T]):
     def timer_task(self) -> Callable[[], None]:
         return _Boundary(self, 1)
 
-    def drain(self) -> None:
-        wip = self.wip
-        if wip.get_and_increment() != 0:
-            return
-        missed = 1
+    def drain_loop(self) -> None:
+        gate = self.gate
         q = self.queue
         while True:
             while True:
@@ -378,8 +396,7 @@ class WindowExactBoundedSubscriber(_ExactWindowSubscriber[T], Generic[T]):
                         self.next_window()
                     else:
                         self.count = c
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return
 
 
@@ -417,11 +434,8 @@ class WindowSkipSubscriber(_AbstractWindowSubscriber[T], Generic[T]):
     def cleanup_resources(self) -> None:
         self.worker.dispose()
 
-    def drain(self) -> None:
-        wip = self.wip
-        if wip.get_and_increment() != 0:
-            return
-        missed = 1
+    def drain_loop(self) -> None:
+        gate = self.gate
         q = self.queue
         a = self.downstream
         windows = self.windows
@@ -455,6 +469,5 @@ class WindowSkipSubscriber(_AbstractWindowSubscriber[T], Generic[T]):
                     continue
                 for w in windows:
                     w.on_next(o)
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return
