@@ -23,10 +23,10 @@ import time
 from typing import Any, Generic, Protocol, TypeVar
 
 from rxpy2 import plugins
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.operators import null_error, null_item, null_subscription
+from rxpy2.operators import Drain, null_error, null_item, null_subscription
 from rxpy2.processors._subscribers import EMPTY, array_add, array_remove, array_terminate
 from rxpy2.processors.flowable_processor import FlowableProcessor
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
@@ -219,14 +219,14 @@ class ReplayProcessor(FlowableProcessor[T], Generic[T]):
 class ReplaySubscription(Subscription, Generic[T]):
     """One subscriber of a ReplayProcessor: its position in the buffer, demand and drain guard."""
 
-    __slots__ = ("downstream", "state", "index", "requested", "wip", "cancelled", "emitted")
+    __slots__ = ("downstream", "state", "index", "requested", "gate", "cancelled", "emitted")
 
     def __init__(self, downstream: Subscriber[T], state: ReplayProcessor[T]) -> None:
         self.downstream = downstream
         self.state = state
         self.index: Any = None  # an int (unbounded buffer) or a node (linked buffers)
         self.requested = AtomicLong(0)
-        self.wip = AtomicInteger(0)
+        self.gate = Drain()
         self.cancelled = False
         self.emitted = 0
 
@@ -314,9 +314,8 @@ class _UnboundedReplayBuffer(_ReplayBuffer[T]):
         return list(self._buffer)
 
     def replay(self, rs: ReplaySubscription[T]) -> None:
-        if rs.wip.get_and_increment() != 0:
+        if not rs.gate.enter():
             return
-        missed = 1
         b = self._buffer
         a = rs.downstream
         requested = rs.requested
@@ -347,8 +346,7 @@ class _UnboundedReplayBuffer(_ReplayBuffer[T]):
                     return
             rs.index = index
             rs.emitted = e
-            missed = rs.wip.add_and_get(-missed)
-            if missed == 0:
+            if not rs.gate.leave():
                 return
 
 
@@ -416,9 +414,8 @@ class _LinkedReplayBuffer(_ReplayBuffer[T]):
         return out
 
     def replay(self, rs: ReplaySubscription[T]) -> None:
-        if rs.wip.get_and_increment() != 0:
+        if not rs.gate.enter():
             return
-        missed = 1
         a = rs.downstream
         requested = rs.requested
         index: _Node[T] = rs.index if rs.index is not None else self._first()
@@ -448,8 +445,7 @@ class _LinkedReplayBuffer(_ReplayBuffer[T]):
                     return
             rs.index = index
             rs.emitted = e
-            missed = rs.wip.add_and_get(-missed)
-            if missed == 0:
+            if not rs.gate.leave():
                 return
 
 

@@ -25,12 +25,13 @@ from rxpy2.disposables import Disposable
 from rxpy2.emitter import Cancellable, FlowableEmitter
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import BUFFER_SIZE, Flowable
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import MpscLinkedQueue, SpscLinkedArrayQueue
+from rxpy2.operators import Drain
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 
 __all__ = ["FlowableCreate"]
@@ -238,11 +239,11 @@ class ErrorEmitter(_NoOverflowEmitter[T]):
 
 class _DrainingEmitter(_BaseEmitter[T]):
     """BUFFER and LATEST: an item that finds no demand (or older items waiting) goes to a
-    store; a wip-guarded loop emits stored items under demand, so ``request`` from inside
+    store; a drain loop (a ``Drain``) emits stored items under demand, so ``request`` from inside
     ``on_next`` never recurses. Subclasses set ``_offer``/``_poll``/``_is_empty``/``_clear``
     to their store's operations."""
 
-    __slots__ = ("_error_value", "done", "wip", "_offer", "_poll", "_is_empty", "_clear")
+    __slots__ = ("_error_value", "done", "gate", "_offer", "_poll", "_is_empty", "_clear")
 
     _offer: Callable[[T], object]
     _poll: Callable[[], T | None]
@@ -253,7 +254,7 @@ class _DrainingEmitter(_BaseEmitter[T]):
         super().__init__(downstream)
         self._error_value: BaseException | None = None
         self.done = False
-        self.wip = AtomicInteger()
+        self.gate = Drain()
 
     def on_next(self, item: T) -> None:
         if self.done or self._resource.get() is DISPOSED:
@@ -261,20 +262,20 @@ class _DrainingEmitter(_BaseEmitter[T]):
         if item is None:
             self.on_error(_none_item())
             return
-        wip = self.wip
-        if wip.get() == 0 and wip.compare_and_set(0, 1):
+        gate = self.gate
+        if gate.enter():
             requested = self._requested
             if requested.get() != 0 and self._is_empty():
                 # nothing stored and demand is there: emit directly
                 self.downstream.on_next(item)
                 _produced(requested, 1)
-                if wip.decrement_and_get() == 0:
+                if not gate.leave():
                     return
             else:
                 self._offer(item)
         else:
             self._offer(item)
-            if wip.get_and_increment() != 0:
+            if not gate.enter():  # after the offer: the owner's next pass sees the item
                 return
         self._drain_loop()
 
@@ -296,7 +297,7 @@ class _DrainingEmitter(_BaseEmitter[T]):
         self._drain()
 
     def _on_unsubscribed(self) -> None:
-        if self.wip.get_and_increment() == 0:
+        if self.gate.enter():
             self._clear()
 
     def _finish(self) -> None:
@@ -307,12 +308,11 @@ class _DrainingEmitter(_BaseEmitter[T]):
             self._complete()
 
     def _drain(self) -> None:
-        if self.wip.get_and_increment() == 0:
+        if self.gate.enter():
             self._drain_loop()
 
     def _drain_loop(self) -> None:
-        wip = self.wip
-        missed = 1
+        gate = self.gate
         on_next = self.downstream.on_next
         requested = self._requested
         resource = self._resource
@@ -342,8 +342,7 @@ class _DrainingEmitter(_BaseEmitter[T]):
                     return
             if e != 0:
                 _produced(requested, e)
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return
 
 
@@ -392,18 +391,18 @@ class LatestEmitter(_DrainingEmitter[T]):
 class SerializedEmitter(FlowableEmitter[T], Generic[T]):
     """Serializes ``on_next``/``on_error``/``on_complete`` from any number of threads.
 
-    The thread that finds ``wip`` at 0 emits directly; the others leave their item
+    The thread that enters the ``Drain`` emits directly; the others leave their item
     in an MPSC queue (or their error in an AtomicThrowable) for it to drain (§1.3).
     """
 
-    __slots__ = ("emitter", "errors", "queue", "done", "wip")
+    __slots__ = ("emitter", "errors", "queue", "done", "gate")
 
     def __init__(self, emitter: _BaseEmitter[T]) -> None:
         self.emitter = emitter
         self.errors = AtomicThrowable()
         self.queue: MpscLinkedQueue[T] = MpscLinkedQueue()
         self.done = False
-        self.wip = AtomicInteger()
+        self.gate = Drain()
 
     def on_next(self, item: T) -> None:
         emitter = self.emitter
@@ -412,14 +411,14 @@ class SerializedEmitter(FlowableEmitter[T], Generic[T]):
         if item is None:
             self.on_error(_none_item())
             return
-        wip = self.wip
-        if wip.get() == 0 and wip.compare_and_set(0, 1):
+        gate = self.gate
+        if gate.enter():
             emitter.on_next(item)
-            if wip.decrement_and_get() == 0:
+            if not gate.leave():
                 return
         else:
             self.queue.offer(item)
-            if wip.get_and_increment() != 0:
+            if not gate.enter():  # after the offer: the owner's next pass sees the item
                 return
         self._drain_loop()
 
@@ -445,15 +444,14 @@ class SerializedEmitter(FlowableEmitter[T], Generic[T]):
         self._drain()
 
     def _drain(self) -> None:
-        if self.wip.get_and_increment() == 0:
+        if self.gate.enter():
             self._drain_loop()
 
     def _drain_loop(self) -> None:
         emitter = self.emitter
         q = self.queue
         errors = self.errors
-        wip = self.wip
-        missed = 1
+        gate = self.gate
         while True:
             while True:
                 if emitter.is_cancelled():
@@ -478,8 +476,7 @@ class SerializedEmitter(FlowableEmitter[T], Generic[T]):
                         return
                     break
                 emitter.on_next(v)
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return
 
     # delegated to the wrapped emitter

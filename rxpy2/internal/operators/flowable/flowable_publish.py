@@ -29,12 +29,12 @@ from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowables.connectable_flowable import ConnectableFlowable
-from rxpy2.internal.atomic import AtomicBoolean, AtomicInteger, AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicBoolean, AtomicLong, AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import null_error, null_item, null_subscription
+from rxpy2.operators import Drain, null_error, null_item, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowablePublish", "PublishConnection"]
@@ -143,7 +143,7 @@ class PublishConnection(FlowableSubscriber[T], Disposable, Generic[T]):
     """The shared upstream subscriber, its queue and its drain loop."""
 
     __slots__ = ("parent", "buffer_size", "queue", "upstream", "subscribers", "terminal",
-                 "should_connect", "wip", "disposed")
+                 "should_connect", "gate", "disposed")
 
     def __init__(self, parent: FlowablePublish[T], buffer_size: int) -> None:
         self.parent = parent
@@ -153,7 +153,7 @@ class PublishConnection(FlowableSubscriber[T], Disposable, Generic[T]):
         self.subscribers: AtomicReference[tuple[PublishInner[T], ...]] = AtomicReference(_EMPTY)
         self.terminal: Any = None  # _COMPLETE or the error
         self.should_connect = AtomicBoolean(False)
-        self.wip = AtomicInteger(0)
+        self.gate = Drain()
         self.disposed = False  # dispose() was called (not just terminated)
 
     # ---- Disposable (the connection)
@@ -256,10 +256,9 @@ class PublishConnection(FlowableSubscriber[T], Disposable, Generic[T]):
         return True
 
     def dispatch(self) -> None:
-        wip = self.wip
-        if wip.get_and_increment() != 0:
+        gate = self.gate
+        if not gate.enter():
             return
-        missed = 1
         q = self.queue
         while True:
             subs = self.subscribers.get()
@@ -309,6 +308,5 @@ class PublishConnection(FlowableSubscriber[T], Disposable, Generic[T]):
                             up.request(d)  # replenish what went out
                     if max_req != 0 and not empty:
                         continue
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return

@@ -10,7 +10,7 @@ subscriber already past the head still sees every item after its node).
 Demand: ``replay`` requests from upstream the largest total any subscriber has
 requested (the fastest subscriber sets the pace; the others are served from the
 buffer); ``cache`` requests unbounded demand. Each subscriber has its own drain
-loop (``wip``/``missed``) that emits under its own demand.
+loop (a :class:`~rxpy2.operators.Drain`) that emits under its own demand.
 
 ``replay()`` keeps a terminated connection (late subscribers get the items and the
 terminal event) until a new ``connect`` after a dispose, or until ``ref_count``
@@ -27,12 +27,12 @@ from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
 from rxpy2.flowables.connectable_flowable import ConnectableFlowable
-from rxpy2.internal.atomic import AtomicBoolean, AtomicInteger, AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicBoolean, AtomicLong, AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import null_error, null_item, null_subscription
+from rxpy2.operators import Drain, null_error, null_item, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableCache", "FlowableReplay", "ReplayConnection"]
@@ -114,7 +114,7 @@ class ReplayInner(Subscription, Generic[T]):
     None until it joined a connection: requests made in ``on_subscribe`` are only
     recorded, :meth:`ReplayConnection.start` acts on them."""
 
-    __slots__ = ("child", "parent", "node", "requested", "total", "wip")
+    __slots__ = ("child", "parent", "node", "requested", "total", "gate")
 
     def __init__(self, child: Subscriber[T]) -> None:
         self.child = child
@@ -122,7 +122,7 @@ class ReplayInner(Subscription, Generic[T]):
         self.node: _Node | None = None  # set on add, under the parent's add
         self.requested = AtomicLong(0)
         self.total = 0
-        self.wip = AtomicInteger(0)
+        self.gate = Drain()
 
     def request(self, n: int) -> None:
         if not SubscriptionHelper.validate_request(n):
@@ -148,7 +148,7 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
     """The shared upstream subscriber and the linked buffer."""
 
     __slots__ = ("limit", "unbounded", "head", "tail", "size", "done", "error", "upstream",
-                 "subscribers", "should_connect", "req_wip", "upstream_requested", "disposed",
+                 "subscribers", "should_connect", "req_gate", "upstream_requested", "disposed",
                  "lock_add")
 
     def __init__(self, limit: int | None, unbounded: bool) -> None:
@@ -162,7 +162,7 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
         self.upstream: AtomicReference[Subscription] = AtomicReference()
         self.subscribers: AtomicReference[tuple[ReplayInner[T], ...]] = AtomicReference(_EMPTY)
         self.should_connect = AtomicBoolean(False)
-        self.req_wip = AtomicInteger(0)
+        self.req_gate = Drain()
         self.upstream_requested = 0
         self.disposed = False
 
@@ -271,10 +271,9 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
     def manage_requests(self) -> None:
         if self.unbounded:
             return
-        w = self.req_wip
-        if w.get_and_increment() != 0:
+        w = self.req_gate
+        if not w.enter():
             return
-        missed = 1
         while True:
             s = self.upstream.get()
             a = self.subscribers.get()
@@ -284,16 +283,14 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
                 if diff > 0:
                     self.upstream_requested = m
                     s.request(LONG_MAX if m >= LONG_MAX else diff)
-            missed = w.add_and_get(-missed)
-            if missed == 0:
+            if not w.leave():
                 return
 
     # ---- emission to one subscriber
 
     def replay(self, inner: ReplayInner[T]) -> None:
-        if inner.wip.get_and_increment() != 0:
+        if not inner.gate.enter():
             return
-        missed = 1
         child = inner.child
         req = inner.requested
         while True:
@@ -326,8 +323,7 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
             inner.node = node
             if e != 0 and r != LONG_MAX:
                 BackpressureHelper.produced_cancel(req, e)
-            missed = inner.wip.add_and_get(-missed)
-            if missed == 0:
+            if not inner.gate.leave():
                 return
 
     def _terminate(self, inner: ReplayInner[T]) -> None:
