@@ -2,10 +2,33 @@
 
 Every assertion returns ``self`` (so they chain) and raises ``AssertionError``
 with a message that shows what was actually received.
+
+They also check the Reactive Streams rules the source must keep, and record a
+violation when it happens (on the source's thread, which goes on unhindered);
+every ``assert_*`` then fails with the violation, naming the rule:
+
+* §1.1: more ``on_next`` than requested (a TestSubscriber counts its own
+  requests: ``initial_request`` plus every ``request(n)``; ``LONG_MAX`` in total
+  is unbounded, §3.17; not checked for fused consumption, which polls);
+* §1.7: any signal after ``on_complete``/``on_error`` (a second terminal event too);
+* §1.9: a signal before ``on_subscribe``;
+* §2.5/§2.12: a second ``on_subscribe`` (the extra Subscription is cancelled);
+* §2.13: a ``None`` item, error or Subscription (also raised to the caller as a
+  ``TypeError``, as the rule asks).
+
+Signals after ``cancel()`` are *not* violations in themselves (§2.8: items already
+in flight may still arrive, RxJava's TestSubscriber accepts them too); they stay
+bound by §1.1 (never beyond what was requested) and §1.7. The strict
+:meth:`TestSubscriber.assert_no_values_after_cancel` checks a source that should
+stop at once (a synchronous one, cancelled from its own thread).
+
+A test that provokes a violation on purpose acknowledges it with
+:meth:`BaseTestConsumer.assert_protocol_violation`; the other assertions then pass.
 """
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -30,6 +53,8 @@ T = TypeVar("T")
 
 Self = TypeVar("Self", bound="BaseTestConsumer[Any]")
 
+_NO_ARG: Any = object()
+
 
 class BaseTestConsumer(Generic[T]):
     """The recording and the assertions shared by TestSubscriber and TestObserver."""
@@ -46,6 +71,25 @@ class BaseTestConsumer(Generic[T]):
         self.last_thread: threading.Thread | None = None
         self.timeout = False
         self._protocol_errors: list[str] = []
+        self._acknowledged = 0  # violations before this index were expected by the test
+
+    # ----------------------------------------------------------- rule checks
+
+    def _violation(self, message: str) -> None:
+        """Record a rule violation (called from the source's thread; never raises)."""
+        with self._lock:
+            self._protocol_errors.append(message)
+
+    def protocol_violations(self) -> list[str]:
+        """The rule violations seen so far, each naming its rule (``"§1.1: ..."``)."""
+        with self._lock:
+            return list(self._protocol_errors)
+
+    def _check_protocol(self) -> None:
+        with self._lock:
+            pending = self._protocol_errors[self._acknowledged:]
+        if pending:
+            raise self._fail("Reactive Streams rule violated: " + "; ".join(pending), protocol=False)
 
     # ----------------------------------------------------------- recorded state
 
@@ -74,6 +118,7 @@ class BaseTestConsumer(Generic[T]):
         with self._lock:
             if item is None:  # §2.13: recorded for the assertions, and raised to the caller
                 err = TypeError("on_next received None")
+                self._protocol_errors.append("§2.13: on_next(None)")
                 self._errors.append(err)
                 self._count_changed.notify_all()
                 raise err
@@ -85,6 +130,7 @@ class BaseTestConsumer(Generic[T]):
         with self._lock:
             if error is None:  # §2.13: recorded for the assertions, and raised to the caller
                 err = TypeError("on_error received None")
+                self._protocol_errors.append("§2.13: on_error(None)")
                 self._errors.append(err)
                 self._count_changed.notify_all()
                 raise err
@@ -128,7 +174,7 @@ class BaseTestConsumer(Generic[T]):
 
     # ----------------------------------------------------------- assertions
 
-    def _fail(self, message: str) -> AssertionError:
+    def _fail(self, message: str, protocol: bool = True) -> AssertionError:
         with self._lock:
             values = list(self._values)
             errors = list(self._errors)
@@ -136,7 +182,7 @@ class BaseTestConsumer(Generic[T]):
         detail = (f"{message} (values={len(values)} {shown!r}, errors={len(errors)} "
                   f"{errors!r}, completions={self._completions}"
                   f"{', timeout!' if self.timeout else ''}"
-                  f"{', protocol: ' + '; '.join(self._protocol_errors) if self._protocol_errors else ''})")
+                  f"{', protocol: ' + '; '.join(self._protocol_errors) if protocol and self._protocol_errors else ''})")
         err = AssertionError(detail)
         if errors:
             err.__cause__ = errors[0]
@@ -286,12 +332,48 @@ class BaseTestConsumer(Generic[T]):
         raise NotImplementedError
 
     def assert_protocol_ok(self: Self) -> Self:
-        """No protocol violation was seen (signal before on_subscribe, after terminal, ...)."""
-        if self._protocol_errors:
-            raise self._fail("Protocol violations: " + "; ".join(self._protocol_errors))
+        """No rule violation was seen (every other assertion checks this too)."""
+        self._check_protocol()
+        return self
+
+    def assert_protocol_violation(self: Self, text: str) -> Self:
+        """A violation whose message contains ``text`` (a rule, ``"§1.1"``, or words) was
+        seen. It acknowledges every violation seen so far: the other assertions no longer
+        fail on them (a test that provokes rule breaks on purpose)."""
+        with self._lock:
+            found = any(text in v for v in self._protocol_errors)
+            if found:
+                self._acknowledged = len(self._protocol_errors)
+        if not found:
+            raise self._fail(f"No rule violation matching {text!r}")
         return self
 
 
+def _checks_protocol(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap an assertion: when it passes, it still fails on an unacknowledged violation
+    (when it fails, its own message already lists the violations)."""
+    @functools.wraps(fn)
+    def assertion(self: BaseTestConsumer[Any], *args: Any, **kwargs: Any) -> Any:
+        result = fn(self, *args, **kwargs)
+        self._check_protocol()
+        return result
+    return assertion
+
+
+_UNCHECKED = frozenset({"assert_protocol_ok", "assert_protocol_violation"})
+
+
+def _check_assertions(cls: type[Any]) -> type[Any]:
+    for name, member in list(vars(cls).items()):
+        if name.startswith("assert_") and name not in _UNCHECKED and callable(member):
+            setattr(cls, name, _checks_protocol(member))
+    return cls
+
+
+_check_assertions(BaseTestConsumer)
+
+
+@_check_assertions
 class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, Disposable):
     """A recording Subscriber with RxJava's assertions.
 
@@ -311,6 +393,12 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
         # §3.17: more than LONG_MAX is unbounded; a 64-bit cell cannot hold it
         self._missed_requested = AtomicLong(min(initial_request, LONG_MAX))
         self._subscribed = False
+        self._subscribe_calls = 0
+        # §1.1: what this subscriber asked for in total (initial + request(n)) and got
+        self._total_requested = min(initial_request, LONG_MAX)
+        self._received = 0
+        self._cancelled = False
+        self._after_cancel = 0  # on_next signals after cancel() (allowed in flight, §2.8)
         self.requested_fusion_mode = NONE
         self.established_fusion_mode = NONE
         self._qs: QueueSubscription[T] | None = None
@@ -320,14 +408,20 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
         self.last_thread = threading.current_thread()
         if s is None:  # §2.13: recorded for the assertions, and raised to the caller
             err = TypeError("on_subscribe received a None Subscription")
-            self._errors.append(err)
+            with self._lock:
+                self._protocol_errors.append("§2.13: on_subscribe(None)")
+                self._errors.append(err)
             raise err
-        if not self._upstream.compare_and_set(None, s):
-            s.cancel()
-            if self._upstream.get() is not CANCELLED:
+        with self._lock:
+            self._subscribe_calls += 1
+            calls = self._subscribe_calls
+            if calls > 1:  # §2.5/§2.12: at most once; the extra Subscription is cancelled
+                self._protocol_errors.append(
+                    f"§2.5/§2.12: on_subscribe twice (call #{calls}, {s!r} cancelled)")
                 self._errors.append(RuntimeError(f"on_subscribe received multiple subscriptions: {s!r}"))
-                self._protocol_errors.append("on_subscribe twice")
-            else:
+        if calls > 1 or not self._upstream.compare_and_set(None, s):
+            s.cancel()
+            if calls == 1:
                 self._subscribed = True  # cancelled before: subscribed all the same
             return
         self._subscribed = True
@@ -352,13 +446,22 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
         if r != 0:
             s.request(r)
 
+    def _check_signal(self, what: str, arg: Any = _NO_ARG) -> None:
+        """§1.9 and §1.7 checks shared by every signal."""
+        if self._subscribed and not self._done.is_set():
+            return
+        if not self._subscribed:  # §1.9: on_subscribe comes first
+            with self._lock:
+                self._protocol_errors.append(f"§1.9: {what} before on_subscribe")
+                self._errors.append(RuntimeError("on_subscribe not called in proper order"))
+        if self._done.is_set():  # §1.7: nothing after a terminal signal
+            if arg is not _NO_ARG:
+                what = f"{what}({arg!r})"
+            self._violation(f"§1.7: {what} after a terminal event")
+
     def on_next(self, item: T) -> None:
-        if not self._subscribed:
-            self._protocol_errors.append("on_next before on_subscribe")
-            self._errors.append(RuntimeError("on_subscribe not called in proper order"))
-        if self._done.is_set():
-            self._protocol_errors.append(f"on_next({item!r}) after a terminal event")
         if self.established_fusion_mode == 2:  # ASYNC: on_next says "poll"
+            self._check_signal("on_next")
             try:
                 while True:
                     v = self._qs.poll()  # type: ignore[union-attr]
@@ -369,26 +472,28 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
                 self._qs.cancel()  # type: ignore[union-attr]
                 self._record_error(e)
             return
+        self._check_signal("on_next", item)
+        with self._lock:
+            self._received += 1
+            n, r = self._received, self._total_requested
+            if self._cancelled:
+                self._after_cancel += 1
+            if n > r:  # §1.1: never more than requested
+                self._protocol_errors.append(
+                    f"§1.1: on_next #{n} ({item!r}) beyond the requested amount {r} "
+                    f"(more items than requested)")
         self._record_value(item)
         if self._downstream is not None:
             self._downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
-        if not self._subscribed:
-            self._protocol_errors.append("on_error before on_subscribe")
-            self._errors.append(RuntimeError("on_subscribe not called in proper order"))
-        if self._done.is_set():
-            self._protocol_errors.append(f"on_error({error!r}) after a terminal event")
+        self._check_signal("on_error", error)
         self._record_error(error)
         if self._downstream is not None:
             self._downstream.on_error(error)
 
     def on_complete(self) -> None:
-        if not self._subscribed:
-            self._protocol_errors.append("on_complete before on_subscribe")
-            self._errors.append(RuntimeError("on_subscribe not called in proper order"))
-        if self._done.is_set():
-            self._protocol_errors.append("on_complete after a terminal event")
+        self._check_signal("on_complete")
         if self.established_fusion_mode == 2:
             try:
                 while True:
@@ -405,10 +510,34 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
 
     # Subscription
     def request(self, n: int) -> None:
+        with self._lock:
+            # counted before it goes upstream: an item it causes must see it (§1.1)
+            if n > 0 and not self._cancelled:
+                self._total_requested = min(self._total_requested + n, LONG_MAX)  # §3.17
         SubscriptionHelper.deferred_request(self._upstream, self._missed_requested, n)
 
     def cancel(self) -> None:
+        with self._lock:
+            self._cancelled = True
         SubscriptionHelper.cancel(self._upstream)
+
+    def requested_total(self) -> int:
+        """What this subscriber requested in total (``LONG_MAX``: unbounded)."""
+        return self._total_requested
+
+    def values_after_cancel(self) -> int:
+        """How many ``on_next`` signals arrived after :meth:`cancel` (§2.8 allows some)."""
+        return self._after_cancel
+
+    def assert_no_values_after_cancel(self) -> TestSubscriber[T]:
+        """Strict (§3.6/§3.7 in spirit): no item arrived once :meth:`cancel` returned.
+
+        Not part of the automatic checks: §2.8 lets items already in flight arrive.
+        Use it where the source must stop at once (it runs on the cancelling thread)."""
+        if self._after_cancel:
+            raise self._fail(f"§2.8/§3.6: {self._after_cancel} on_next signal(s) after cancel() "
+                             f"(the source did not stop)")
+        return self
 
     def _cancel_upstream(self) -> None:
         self.cancel()
@@ -455,6 +584,7 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
         return self
 
 
+@_check_assertions
 class TestObserver(BaseTestConsumer[T], SingleObserver[T], MaybeObserver[T],
                    CompletableObserver, Disposable):
     """A recording observer for Single, Maybe and Completable (``on_success`` is an item
@@ -464,29 +594,37 @@ class TestObserver(BaseTestConsumer[T], SingleObserver[T], MaybeObserver[T],
         super().__init__()
         self._upstream: AtomicReference[Disposable] = AtomicReference()
         self._subscribed = False
+        self._subscribe_calls = 0
 
     def on_subscribe(self, d: Disposable) -> None:
         self.last_thread = threading.current_thread()
         if d is None:  # §2.13: recorded for the assertions, and raised to the caller
             err = TypeError("on_subscribe received a None Disposable")
-            self._errors.append(err)
+            with self._lock:
+                self._protocol_errors.append("§2.13: on_subscribe(None)")
+                self._errors.append(err)
             raise err
-        if not self._upstream.compare_and_set(None, d):
-            d.dispose()
-            if self._upstream.get() is not DISPOSED:
+        with self._lock:
+            self._subscribe_calls += 1
+            calls = self._subscribe_calls
+            if calls > 1:  # §2.12 (as for a Subscriber): at most once
+                self._protocol_errors.append(
+                    f"§2.5/§2.12: on_subscribe twice (call #{calls}, {d!r} disposed)")
                 self._errors.append(RuntimeError(f"on_subscribe received multiple disposables: {d!r}"))
-                self._protocol_errors.append("on_subscribe twice")
-            else:
+        if calls > 1 or not self._upstream.compare_and_set(None, d):
+            d.dispose()
+            if calls == 1:
                 self._subscribed = True  # disposed before: subscribed all the same
             return
         self._subscribed = True
 
     def _check(self, what: str) -> None:
-        if not self._subscribed:
-            self._protocol_errors.append(f"{what} before on_subscribe")
-            self._errors.append(RuntimeError("on_subscribe not called in proper order"))
-        if self._done.is_set():
-            self._protocol_errors.append(f"{what} after a terminal event")
+        if not self._subscribed:  # §1.9 (as for a Subscriber): on_subscribe comes first
+            with self._lock:
+                self._protocol_errors.append(f"§1.9: {what} before on_subscribe")
+                self._errors.append(RuntimeError("on_subscribe not called in proper order"))
+        if self._done.is_set():  # §1.7 (as for a Subscriber): one terminal signal, then nothing
+            self._violation(f"§1.7: {what} after a terminal event")
 
     def on_success(self, item: T) -> None:
         self._check("on_success")

@@ -113,7 +113,7 @@ def test_multiple_errors():
     ts.on_error(KeyError("b"))
     with pytest.raises(AssertionError, match="Multiple errors: 2"):
         ts.assert_error(ValueError)
-    with pytest.raises(AssertionError, match="protocol: on_error.*after a terminal event"):
+    with pytest.raises(AssertionError, match="§1.7: on_error.*after a terminal event"):
         ts.assert_protocol_ok()
 
 
@@ -228,13 +228,15 @@ def test_none_signals_are_recorded_and_raised():
     ts.on_subscribe(BooleanSubscription())
     with pytest.raises(TypeError):
         ts.on_next(None)
-    ts.assert_no_values()
+    with pytest.raises(AssertionError, match=r"§2.13: on_subscribe\(None\); §2.13: on_next\(None\)"):
+        ts.assert_no_values()
+    ts.assert_protocol_violation("§2.13").assert_no_values()
     assert [type(e) for e in ts.errors()] == [TypeError, TypeError]
     ts2: TestSubscriber = TestSubscriber()
     ts2.on_subscribe(BooleanSubscription())
     with pytest.raises(TypeError):
         ts2.on_error(None)
-    ts2.assert_error(TypeError).assert_not_terminated()
+    ts2.assert_protocol_violation("on_error(None)").assert_error(TypeError).assert_not_terminated()
 
 
 # ---------------------------------------------------------------- requesting / cancelling
