@@ -45,6 +45,9 @@ __all__ = [
 
 V = TypeVar("V")
 
+_LONG_MIN = -(2**63)
+_LONG_MAX = 2**63 - 1
+
 
 class LockAtomicLong:
     """An integer cell; every write or read-modify-write holds a lock."""
@@ -149,6 +152,91 @@ class LockAtomicLong:
         finally:
             lock.release()
 
+    # -- single-operation demand arithmetic (one lock acquire each)
+
+    def get_and_add_cap(self, n: int) -> int:
+        """Add ``n`` capped at ``LONG_MAX``; a ``LONG_MAX`` cell stays. Returns the previous value."""
+        lock = self._lock
+        lock.acquire()
+        try:
+            r = self._value
+            if r != _LONG_MAX:
+                u = r + n
+                self._value = _LONG_MAX if u > _LONG_MAX else u
+            return r
+        finally:
+            lock.release()
+
+    def add_cap_unless(self, n: int, mark: int) -> int:
+        """As :meth:`get_and_add_cap`, but a cell holding ``mark`` stays too. Returns the previous value."""
+        lock = self._lock
+        lock.acquire()
+        try:
+            r = self._value
+            if r != _LONG_MAX and r != mark:
+                u = r + n
+                self._value = _LONG_MAX if u > _LONG_MAX else u
+            return r
+        finally:
+            lock.release()
+
+    def produced(self, n: int) -> int:
+        """Subtract ``n`` unless the cell is ``LONG_MAX`` (returned as is).
+
+        Returns ``previous - n``; when that is negative (more produced than
+        requested) the cell is set to 0 and the negative difference is returned
+        for the caller to report.
+        """
+        lock = self._lock
+        lock.acquire()
+        try:
+            r = self._value
+            if r == _LONG_MAX:
+                return r
+            u = r - n
+            self._value = 0 if u < 0 else u
+            return u
+        finally:
+            lock.release()
+
+    def produced_unless(self, n: int, mark: int) -> int:
+        """As :meth:`produced`, but a cell holding ``mark`` stays (``mark`` is returned)."""
+        lock = self._lock
+        lock.acquire()
+        try:
+            r = self._value
+            if r == _LONG_MAX or r == mark:
+                return r
+            u = r - n
+            self._value = 0 if u < 0 else u
+            return u
+        finally:
+            lock.release()
+
+    def get_and_add_cap_low(self, n: int) -> int:
+        """Post-complete request: add ``n`` to the low 63 bits (the demand) capped at
+        ``LONG_MAX``, keeping the sign bit (the "completed" mark). Returns the previous value."""
+        lock = self._lock
+        lock.acquire()
+        try:
+            r = self._value
+            u = (r & _LONG_MAX) + n
+            self._value = (r & _LONG_MIN) | (_LONG_MAX if u > _LONG_MAX else u)
+            return r
+        finally:
+            lock.release()
+
+    def get_and_or(self, bits: int) -> int:
+        """Set ``bits`` (``value | bits``); returns the previous value."""
+        lock = self._lock
+        lock.acquire()
+        try:
+            r = self._value
+            self._value = r | bits
+            return r
+        finally:
+            lock.release()
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._value})"
 
@@ -243,6 +331,19 @@ class AtomicReference(Generic[V]):
         finally:
             lock.release()
 
+    def get_and_set_unless(self, value: V | None, mark: object) -> V | None:
+        """Store ``value`` unless the reference holds ``mark`` (by identity); returns the
+        previous value, which is ``mark`` when nothing was stored."""
+        lock = self._lock
+        lock.acquire()
+        try:
+            old = self._value
+            if old is not mark:
+                self._value = value
+            return old
+        finally:
+            lock.release()
+
     def __repr__(self) -> str:
         return f"AtomicReference({self._value!r})"
 
@@ -253,8 +354,6 @@ except ImportError:  # pragma: no cover - only without the dependency
     _atomics = None
 
 
-_LONG_MIN = -(2**63)
-_LONG_MAX = 2**63 - 1
 _MASK64 = 2**64 - 1
 
 
@@ -316,6 +415,78 @@ class HardwareAtomicLong:
     def decrement_and_get(self) -> int:
         v = self._a.fetch_dec()
         return v - 1 if v != _LONG_MIN else _LONG_MAX
+
+    # -- single-operation demand arithmetic: a compare-and-swap loop on the cell
+    #    (the hardware primitive); results agree with the lock backend
+
+    def get_and_add_cap(self, n: int) -> int:
+        """Add ``n`` capped at ``LONG_MAX``; a ``LONG_MAX`` cell stays. Returns the previous value."""
+        a = self._a
+        r = a.load()
+        while r != _LONG_MAX:
+            u = r + n
+            res = a.cmpxchg_weak(r, _LONG_MAX if u > _LONG_MAX else u)
+            if res.success:
+                return r
+            r = res.expected
+        return r
+
+    def add_cap_unless(self, n: int, mark: int) -> int:
+        """As :meth:`get_and_add_cap`, but a cell holding ``mark`` stays too. Returns the previous value."""
+        a = self._a
+        r = a.load()
+        while r != _LONG_MAX and r != mark:
+            u = r + n
+            res = a.cmpxchg_weak(r, _LONG_MAX if u > _LONG_MAX else u)
+            if res.success:
+                return r
+            r = res.expected
+        return r
+
+    def produced(self, n: int) -> int:
+        """Subtract ``n`` unless ``LONG_MAX``; returns ``previous - n`` (stored as 0 if negative)."""
+        a = self._a
+        r = a.load()
+        while r != _LONG_MAX:
+            u = r - n
+            res = a.cmpxchg_weak(r, 0 if u < 0 else u)
+            if res.success:
+                return u
+            r = res.expected
+        return r
+
+    def produced_unless(self, n: int, mark: int) -> int:
+        """As :meth:`produced`, but a cell holding ``mark`` stays (``mark`` is returned)."""
+        a = self._a
+        r = a.load()
+        while r != _LONG_MAX and r != mark:
+            u = r - n
+            res = a.cmpxchg_weak(r, 0 if u < 0 else u)
+            if res.success:
+                return u
+            r = res.expected
+        return r
+
+    def get_and_add_cap_low(self, n: int) -> int:
+        """Post-complete request: add ``n`` to the low 63 bits capped, keep the sign bit."""
+        a = self._a
+        r = a.load()
+        while True:
+            u = (r & _LONG_MAX) + n
+            res = a.cmpxchg_weak(r, (r & _LONG_MIN) | (_LONG_MAX if u > _LONG_MAX else u))
+            if res.success:
+                return r
+            r = res.expected
+
+    def get_and_or(self, bits: int) -> int:
+        """Set ``bits`` (``value | bits``); returns the previous value."""
+        a = self._a
+        r = a.load()
+        while True:
+            res = a.cmpxchg_weak(r, r | bits)
+            if res.success:
+                return r
+            r = res.expected
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.get()})"

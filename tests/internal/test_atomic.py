@@ -317,3 +317,145 @@ def test_backend_in_this_process_matches_classes():
         assert atomic.BACKEND == "lock"
         assert atomic.AtomicLong is LockAtomicLong
         assert atomic.AtomicBoolean is LockAtomicBoolean
+
+
+# ---------------------------------------------------------------- single-operation demand arithmetic
+
+@pytest.mark.parametrize("cls", LONGS)
+def test_get_and_add_cap(cls):
+    a = cls(5)
+    assert a.get_and_add_cap(3) == 5
+    assert a.get() == 8
+    assert a.get_and_add_cap(LONG_MAX) == 8
+    assert a.get() == LONG_MAX  # capped
+    assert a.get_and_add_cap(1) == LONG_MAX
+    assert a.get() == LONG_MAX  # unbounded stays
+
+
+@pytest.mark.parametrize("cls", LONGS)
+def test_add_cap_unless_mark(cls):
+    a = cls(LONG_MIN)
+    assert a.add_cap_unless(3, LONG_MIN) == LONG_MIN
+    assert a.get() == LONG_MIN  # the mark stays
+    a.set(4)
+    assert a.add_cap_unless(LONG_MAX, LONG_MIN) == 4
+    assert a.get() == LONG_MAX
+    assert a.add_cap_unless(1, LONG_MIN) == LONG_MAX
+
+
+@pytest.mark.parametrize("cls", LONGS)
+def test_produced_and_produced_unless(cls):
+    a = cls(5)
+    assert a.produced(3) == 2
+    assert a.get() == 2
+    assert a.produced(3) == -1  # more produced than requested: reported by the caller
+    assert a.get() == 0
+    a.set(LONG_MAX)
+    assert a.produced(3) == LONG_MAX
+    assert a.get() == LONG_MAX
+    a.set(LONG_MIN)
+    assert a.produced_unless(3, LONG_MIN) == LONG_MIN
+    assert a.get() == LONG_MIN
+    a.set(5)
+    assert a.produced_unless(2, LONG_MIN) == 3
+
+
+@pytest.mark.parametrize("cls", LONGS)
+def test_get_and_add_cap_low_keeps_the_mark(cls):
+    a = cls(LONG_MIN)
+    assert a.get_and_add_cap_low(3) == LONG_MIN
+    assert a.get() == LONG_MIN | 3
+    assert a.get_and_add_cap_low(LONG_MAX) == LONG_MIN | 3
+    assert a.get() == LONG_MIN | LONG_MAX  # the low bits capped, the mark kept
+    a.set(7)
+    assert a.get_and_add_cap_low(LONG_MAX) == 7
+    assert a.get() == LONG_MAX
+
+
+@pytest.mark.parametrize("cls", LONGS)
+def test_get_and_or(cls):
+    a = cls(7)
+    assert a.get_and_or(LONG_MIN) == 7
+    assert a.get() == LONG_MIN | 7
+    assert a.get_and_or(LONG_MIN) == LONG_MIN | 7
+    assert a.get() == LONG_MIN | 7
+
+
+def test_reference_get_and_set_unless():
+    mark = object()
+    r: AtomicReference[object] = AtomicReference("a")
+    assert r.get_and_set_unless("b", mark) == "a"
+    assert r.get() == "b"
+    r.set(mark)
+    assert r.get_and_set_unless("c", mark) is mark
+    assert r.get() is mark
+
+
+@pytest.mark.parametrize("cls", LONGS)
+def test_race_get_and_add_cap_exact(cls, loop_runner):
+    a = cls()
+    olds: list[int] = []
+
+    def loop():
+        add = a.get_and_add_cap
+        seen = [add(1) for _ in range(LOOPS)]
+        olds.extend(seen)
+
+    loop_runner.race(loop, loop, timeout=60)
+    assert a.get() == 2 * LOOPS
+    assert sorted(olds) == list(range(2 * LOOPS))  # each previous value seen once
+
+
+@pytest.mark.parametrize("cls", LONGS)
+def test_race_add_cap_and_produced_balance(cls, loop_runner):
+    a = cls(LOOPS)  # enough demand that produced never goes below 0
+    negatives: list[int] = []
+
+    def adder():
+        add = a.add_cap_unless
+        for _ in range(LOOPS):
+            add(1, LONG_MIN)
+
+    def producer():
+        prod = a.produced_unless
+        for _ in range(LOOPS):
+            if prod(1, LONG_MIN) < 0:
+                negatives.append(1)
+
+    loop_runner.race(adder, producer, timeout=60)
+    assert a.get() == LOOPS
+    assert negatives == []
+
+
+@pytest.mark.parametrize("cls", LONGS)
+def test_race_produced_against_cancel_mark(cls, race_runner, race_rounds):
+    for _ in range(race_rounds):
+        a = cls(10)
+        race_runner.race(lambda: a.produced_unless(3, LONG_MIN), lambda: a.set(LONG_MIN))
+        assert a.get() == LONG_MIN  # the mark, once set, is never overwritten
+        assert a.add_cap_unless(5, LONG_MIN) == LONG_MIN
+        assert a.get() == LONG_MIN
+
+
+@pytest.mark.parametrize("cls", LONGS)
+def test_race_post_complete_request_and_mark(cls, race_runner, race_rounds):
+    for _ in range(race_rounds):
+        a = cls(0)
+        got: list[int] = []
+        race_runner.race(lambda: got.append(a.get_and_add_cap_low(2)),
+                         lambda: got.append(a.get_and_or(LONG_MIN)))
+        assert a.get() == LONG_MIN | 2  # neither the demand nor the mark lost
+        assert sorted(got) in ([LONG_MIN, 0], [0, 2])  # one saw the other or nothing
+
+
+@pytest.mark.parametrize("cls", LONGS)
+def test_race_get_and_add_cap_low_exact(cls, loop_runner):
+    a = cls(LONG_MIN)
+
+    def loop():
+        add = a.get_and_add_cap_low
+        for _ in range(LOOPS):
+            add(1)
+
+    loop_runner.race(loop, loop, timeout=60)
+    assert a.get() == LONG_MIN | (2 * LOOPS)

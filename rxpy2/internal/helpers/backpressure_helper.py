@@ -40,57 +40,27 @@ class BackpressureHelper:
     @staticmethod
     def add(requested: AtomicLong, n: int) -> int:
         """Add ``n`` to ``requested`` capped at ``LONG_MAX``; return the previous value."""
-        while True:
-            r = requested.get()
-            if r == LONG_MAX:
-                return LONG_MAX
-            u = r + n
-            if u > LONG_MAX:
-                u = LONG_MAX
-            if requested.compare_and_set(r, u):
-                return r
+        return requested.get_and_add_cap(n)  # one atomic operation
 
     @staticmethod
     def add_cancel(requested: AtomicLong, n: int) -> int:
         """As :meth:`add`, but leave a ``LONG_MIN`` (cancelled) counter alone."""
-        while True:
-            r = requested.get()
-            if r == LONG_MIN:
-                return LONG_MIN
-            if r == LONG_MAX:
-                return LONG_MAX
-            u = r + n
-            if u > LONG_MAX:
-                u = LONG_MAX
-            if requested.compare_and_set(r, u):
-                return r
+        return requested.add_cap_unless(n, LONG_MIN)
 
     @staticmethod
     def produced(requested: AtomicLong, n: int) -> int:
         """Subtract ``n`` emitted items unless unbounded; return the new value."""
-        while True:
-            current = requested.get()
-            if current == LONG_MAX:
-                return LONG_MAX
-            update = current - n
-            if update < 0:
-                _report_more_produced(update)
-                update = 0
-            if requested.compare_and_set(current, update):
-                return update
+        u = requested.produced(n)
+        if u < 0:  # more produced than requested: the counter was set to 0
+            _report_more_produced(u)
+            return 0
+        return u
 
     @staticmethod
     def produced_cancel(requested: AtomicLong, n: int) -> int:
         """As :meth:`produced`, but leave a ``LONG_MIN`` (cancelled) counter alone."""
-        while True:
-            current = requested.get()
-            if current == LONG_MIN:
-                return LONG_MIN
-            if current == LONG_MAX:
-                return LONG_MAX
-            update = current - n
-            if update < 0:
-                _report_more_produced(update)
-                update = 0
-            if requested.compare_and_set(current, update):
-                return update
+        u = requested.produced_unless(n, LONG_MIN)
+        if u < 0 and u != LONG_MIN:
+            _report_more_produced(u)
+            return 0
+        return u

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 from rxpy2.internal.atomic import AtomicLong
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Subscriber
 
 __all__ = ["COMPLETED_MASK", "REQUESTED_MASK", "QueueDrainHelper"]
@@ -65,16 +64,12 @@ class QueueDrainHelper:
         Returns False when the stream has not completed yet: the caller then
         requests from upstream as usual.
         """
-        while True:
-            r = state.get()
-            r0 = r & REQUESTED_MASK
-            u = (r & COMPLETED_MASK) | BackpressureHelper.add_cap(r0, n)
-            if state.compare_and_set(r, u):
-                if r == COMPLETED_MASK:  # completed with no demand: we drain
-                    QueueDrainHelper.post_complete_drain(n | COMPLETED_MASK, actual, queue,
-                                                         state, is_cancelled)
-                    return True
-                return (r & COMPLETED_MASK) != 0
+        r = state.get_and_add_cap_low(n)  # one atomic operation; the mark stays
+        if r == COMPLETED_MASK:  # completed with no demand: we drain
+            QueueDrainHelper.post_complete_drain(n | COMPLETED_MASK, actual, queue,
+                                                 state, is_cancelled)
+            return True
+        return (r & COMPLETED_MASK) != 0
 
     @staticmethod
     def post_complete(actual: Subscriber[Any], queue: Any, state: AtomicLong,
@@ -85,12 +80,9 @@ class QueueDrainHelper:
             return
         if QueueDrainHelper.post_complete_drain(state.get(), actual, queue, state, is_cancelled):
             return
-        while True:
-            r = state.get()
-            if (r & COMPLETED_MASK) != 0:
-                return
-            u = r | COMPLETED_MASK
-            if state.compare_and_set(r, u):
-                if r != 0:  # demand arrived: drain it
-                    QueueDrainHelper.post_complete_drain(u, actual, queue, state, is_cancelled)
-                return
+        r = state.get_and_or(COMPLETED_MASK)  # one atomic operation
+        if (r & COMPLETED_MASK) != 0:
+            return
+        if r != 0:  # demand arrived: drain it
+            QueueDrainHelper.post_complete_drain(r | COMPLETED_MASK, actual, queue, state,
+                                                 is_cancelled)

@@ -104,28 +104,23 @@ class SubscriptionHelper:
     @staticmethod
     def replace(ref: AtomicReference[Subscription], s: Subscription | None) -> bool:
         """Put ``s`` in place of the current one without cancelling that; False if cancelled."""
-        while True:
-            current = ref.get()
-            if current is CANCELLED:
-                if s is not None:
-                    s.cancel()
-                return False
-            if ref.compare_and_set(current, s):
-                return True
+        if ref.get_and_set_unless(s, CANCELLED) is CANCELLED:  # one atomic operation
+            if s is not None:
+                s.cancel()
+            return False
+        return True
 
     @staticmethod
     def set(ref: AtomicReference[Subscription], s: Subscription | None) -> bool:
         """Put ``s`` in place of the current one and cancel that; False if cancelled."""
-        while True:
-            current = ref.get()
-            if current is CANCELLED:
-                if s is not None:
-                    s.cancel()
-                return False
-            if ref.compare_and_set(current, s):
-                if current is not None:
-                    current.cancel()
-                return True
+        current = ref.get_and_set_unless(s, CANCELLED)  # one atomic operation
+        if current is CANCELLED:
+            if s is not None:
+                s.cancel()
+            return False
+        if current is not None:
+            current.cancel()
+        return True
 
     @staticmethod
     def cancel(ref: AtomicReference[Subscription]) -> bool:

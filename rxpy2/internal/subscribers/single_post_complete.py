@@ -1,13 +1,17 @@
 """SinglePostCompleteSubscriber: relays items, then one extra item after upstream completes.
 
 For operators that append a final item (``materialize``'s completion notice,
-``on_error_return``'s fallback, ``start_with``'s reverse ``end_with`` ...). The
-final item needs demand of its own: if there is none when upstream completes,
-it waits for the next ``request``. The highest bit of the request counter marks
-"completed, final item pending".
+``on_error_return``'s fallback, ``default_if_empty``'s default ...). The final
+item needs demand of its own: if there is none when upstream completes, it
+waits for the next ``request``.
 
-A subclass calls ``self.produced += 1`` for each item it relays and
-:meth:`complete` with the final item.
+The state is one ``AtomicLong``: the low 63 bits are the outstanding demand,
+the sign bit (``COMPLETE_MASK``) marks "completed". Each transition is one
+atomic operation (no retry loop): :meth:`SinglePostCompleteSubscriber.complete`
+sets the mark with ``get_and_or`` and emits at once if it found demand;
+``request`` adds demand with ``get_and_add_cap_low`` (the mark stays) and emits
+the waiting item if it found the mark with no demand, so exactly one of the two
+emits it.
 """
 
 from __future__ import annotations
@@ -17,8 +21,8 @@ from typing import Generic, TypeVar
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Subscriber, Subscription
+from rxpy2.operators.subscriber import OperatorSubscriber
+from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Subscriber
 
 __all__ = ["SinglePostCompleteSubscriber"]
 
@@ -29,18 +33,30 @@ COMPLETE_MASK = LONG_MIN
 REQUEST_MASK = LONG_MAX
 
 
-class SinglePostCompleteSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
+class SinglePostCompleteSubscriber(OperatorSubscriber[T, R], Generic[T, R]):
+    """Relays the upstream's items, then emits one final item of its own once there is demand.
+
+    The protocol for a subclass:
+
+    * for each item relayed downstream in ``on_next``, add one to ``self.produced``
+      (the demand the final item needs is what is left after those);
+    * when the upstream terminates, call :meth:`complete` with the final item
+      (``on_error``/``on_complete`` of the subclass): it emits the item and
+      ``on_complete`` now if the downstream has outstanding demand, otherwise the
+      first later ``request`` does, on whatever thread that request comes from;
+    * :meth:`on_drop` is called with a final item that arrives after the stream
+      already completed (a protocol violation upstream).
+
+    ``request`` forwards to the upstream until completion; ``cancel`` cancels it.
+    """
+
+    __slots__ = ("value", "produced", "state")
+
     def __init__(self, downstream: Subscriber[R]) -> None:
-        self.downstream = downstream
-        self.upstream: Subscription | None = None
+        super().__init__(downstream)
         self.value: R | None = None
         self.produced = 0
         self.state = AtomicLong()
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
 
     def complete(self, n: R) -> None:
         """Emit ``n`` and ``on_complete`` now if there is demand, else on the next request."""
@@ -48,20 +64,20 @@ class SinglePostCompleteSubscriber(FlowableSubscriber[T], Subscription, Generic[
         state = self.state
         if p != 0:
             BackpressureHelper.produced(state, p)
-        while True:
-            r = state.get()
-            if r & COMPLETE_MASK:
-                self.on_drop(n)
-                return
-            if r & REQUEST_MASK:
-                state.lazy_set(COMPLETE_MASK + 1)
-                self.downstream.on_next(n)
-                self.downstream.on_complete()
-                return
-            self.value = n
-            if state.compare_and_set(0, COMPLETE_MASK):
-                return
+        if state.get() & COMPLETE_MASK:
+            self.on_drop(n)
+            return
+        self.value = n  # before the mark: a request that sees the mark emits it
+        r = state.get_and_or(COMPLETE_MASK)  # one atomic operation
+        if r & COMPLETE_MASK:  # completed concurrently (a §1.3 violation upstream)
+            self.on_drop(n)
+            return
+        if r & REQUEST_MASK:  # demand is there: we emit (a later request sees demand > 0)
             self.value = None
+            self.done = True
+            self.downstream.on_next(n)
+            self.downstream.on_complete()
+        # else: no demand yet; the next request finds exactly COMPLETE_MASK and emits
 
     def on_drop(self, n: R) -> None:
         """Hook: the final item could not be emitted (already completed)."""
@@ -69,20 +85,13 @@ class SinglePostCompleteSubscriber(FlowableSubscriber[T], Subscription, Generic[
     def request(self, n: int) -> None:
         if not SubscriptionHelper.validate_request(n):
             return
-        state = self.state
-        while True:
-            r = state.get()
-            if r & COMPLETE_MASK:
-                if state.compare_and_set(COMPLETE_MASK, COMPLETE_MASK + 1):
-                    v = self.value
-                    self.value = None
-                    self.downstream.on_next(v)  # type: ignore[arg-type]
-                    self.downstream.on_complete()
-                return
-            u = BackpressureHelper.add_cap(r, n)
-            if state.compare_and_set(r, u):
-                self.upstream.request(n)  # type: ignore[union-attr]
-                return
-
-    def cancel(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]
+        r = self.state.get_and_add_cap_low(n)  # one atomic operation; the mark stays
+        if r & COMPLETE_MASK:
+            if r == COMPLETE_MASK:  # completed, no demand before this one: we emit
+                v = self.value
+                self.value = None
+                self.done = True
+                self.downstream.on_next(v)
+                self.downstream.on_complete()
+            return
+        self.upstream.request(n)

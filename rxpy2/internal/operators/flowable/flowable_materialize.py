@@ -15,6 +15,7 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.single_post_complete import SinglePostCompleteSubscriber
 from rxpy2.notification import Notification
+from rxpy2.operators import null_error, null_item
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableMaterialize"]
@@ -33,11 +34,17 @@ class FlowableMaterialize(Flowable[Notification[T]], HasUpstreamPublisher[T], Ge
 
 
 class MaterializeSubscriber(SinglePostCompleteSubscriber[T, Notification[T]], Generic[T]):
+    __slots__ = ()
+
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         self.produced += 1
         self.downstream.on_next(Notification.create_on_next(item))
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         self.complete(Notification.create_on_error(error))
 
     def on_complete(self) -> None:

@@ -16,6 +16,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.single_post_complete import SinglePostCompleteSubscriber
+from rxpy2.operators import null_error, null_item
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableOnErrorReturn"]
@@ -35,15 +36,21 @@ class FlowableOnErrorReturn(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
 
 
 class OnErrorReturnSubscriber(SinglePostCompleteSubscriber[T, T], Generic[T]):
+    __slots__ = ("fn",)
+
     def __init__(self, downstream: Subscriber[T], fn: Callable[[BaseException], T]) -> None:
         super().__init__(downstream)
         self.fn = fn
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         self.produced += 1
         self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         try:
             v = self.fn(error)
             if v is None:
