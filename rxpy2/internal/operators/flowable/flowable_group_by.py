@@ -53,7 +53,7 @@ from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
 from rxpy2.internal.queues import SpscLinkedArrayQueue
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import Drain, OperatorSubscriber, null_error, null_item
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableGroupBy"]
@@ -88,17 +88,17 @@ class FlowableGroupBy(Flowable[GroupedFlowable[K, V]], HasUpstreamPublisher[T], 
                                                 self.buffer_size, self.delay_error))
 
 
-class GroupBySubscriber(FlowableSubscriber[T], Subscription, Generic[T, K, V]):
+class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T, K, V]):
     """The upstream's subscriber and the outer stream's Subscription."""
 
-    __slots__ = ("downstream", "key_selector", "value_selector", "buffer_size", "delay_error",
-                 "groups", "groups_lock", "queue", "upstream", "refs", "requested", "wip",
-                 "error", "done", "finished")
+    __slots__ = ("key_selector", "value_selector", "buffer_size", "delay_error",
+                 "groups", "groups_lock", "queue", "refs", "requested", "gate",
+                 "error", "finished")
 
     def __init__(self, downstream: Subscriber[GroupedFlowable[K, V]],
                  key_selector: Callable[[T], K], value_selector: Callable[[T], V] | None,
                  buffer_size: int, delay_error: bool) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.key_selector = key_selector
         self.value_selector = value_selector
         self.buffer_size = buffer_size
@@ -107,23 +107,23 @@ class GroupBySubscriber(FlowableSubscriber[T], Subscription, Generic[T, K, V]):
         self.groups: dict[Any, GroupedUnicast[K, V]] = {}
         self.groups_lock = Lock()
         self.queue: SpscLinkedArrayQueue[GroupedUnicast[K, V]] = SpscLinkedArrayQueue(buffer_size)
-        self.upstream: Subscription | None = None
         self.refs = UpstreamRefCount()  # the outer + each live group
         self.requested = AtomicLong()
-        self.wip = AtomicInteger()
+        self.gate = Drain()
         self.error: BaseException | None = None
-        self.done = False       # the upstream's terminal signal arrived (upstream side)
+        # self.done: the upstream's terminal signal arrived (upstream side)
         self.finished = False   # ... and the drain may deliver it
 
     # ---- upstream side
 
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
-            s.request(self.buffer_size)
+    def on_start(self) -> bool:
+        self.downstream.on_subscribe(self)
+        self.upstream.request(self.buffer_size)
+        return False  # the downstream has had on_subscribe already
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         vs = self.value_selector
@@ -134,10 +134,10 @@ class GroupBySubscriber(FlowableSubscriber[T], Subscription, Generic[T, K, V]):
             group = self.groups.get(mk)  # an unhashable key raises here
             v = item if vs is None else vs(item)
         except Exception as e:
-            self._fail(e)
+            self.fail(e)
             return
         if v is None:
-            self._fail(TypeError("The value selector returned None"))
+            self.fail(TypeError("The value selector returned None"))
             return
         if group is not None and not group.state.gone:
             group.state.on_next(v)
@@ -145,7 +145,7 @@ class GroupBySubscriber(FlowableSubscriber[T], Subscription, Generic[T, K, V]):
         # a new group (or the key's group is leaving: it takes itself out of the map)
         refs = self.refs
         if refs.outer_cancelled.get() or not refs.acquire():
-            self.upstream.request(1)  # type: ignore[union-attr]  # dropped: keep the groups fed
+            self.upstream.request(1)  # dropped: keep the groups fed
             return
         group = GroupedUnicast(key, GroupState(self, key, self.buffer_size, self.delay_error))
         with self.groups_lock:
@@ -154,10 +154,6 @@ class GroupBySubscriber(FlowableSubscriber[T], Subscription, Generic[T, K, V]):
         self.queue.offer(group)
         self.drain()
 
-    def _fail(self, e: BaseException) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]
-        self.on_error(e)
-
     def _take_groups(self) -> list[GroupedUnicast[K, V]]:
         with self.groups_lock:
             gs = list(self.groups.values())
@@ -165,6 +161,8 @@ class GroupBySubscriber(FlowableSubscriber[T], Subscription, Generic[T, K, V]):
         return gs
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
@@ -209,19 +207,18 @@ class GroupBySubscriber(FlowableSubscriber[T], Subscription, Generic[T, K, V]):
 
     def _group_gone(self) -> None:
         if self.refs.count.decrement_and_get() == 0:
-            self.upstream.cancel()  # type: ignore[union-attr]
+            self.upstream.cancel()
 
     def request_group(self, n: int) -> None:
         """A group consumed or discarded ``n`` items: replenish the upstream."""
-        self.upstream.request(n)  # type: ignore[union-attr]
+        self.upstream.request(n)
 
     # ---- drain: new groups go out under the outer's demand
 
     def drain(self) -> None:
-        wip = self.wip
-        if wip.get_and_increment() != 0:
+        gate = self.gate
+        if not gate.enter():
             return
-        missed = 1
         q = self.queue
         a = self.downstream
         requested = self.requested
@@ -261,9 +258,8 @@ class GroupBySubscriber(FlowableSubscriber[T], Subscription, Generic[T, K, V]):
             if e != 0:
                 if r != LONG_MAX:
                     requested.add_and_get(-e)
-                self.upstream.request(e)  # type: ignore[union-attr]
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+                self.upstream.request(e)
+            if not gate.leave():
                 return
 
     def _terminate(self, a: Subscriber[Any]) -> None:
@@ -297,7 +293,7 @@ class GroupState(Subscription, Generic[K, V]):
     queue that were replenished already (only the drain touches it).
     """
 
-    __slots__ = ("parent", "key", "group", "queue", "delay_error", "requested", "wip",
+    __slots__ = ("parent", "key", "group", "queue", "delay_error", "requested", "gate",
                  "done", "error", "cancelled", "once", "left", "gone", "actual", "abandoned",
                  "finished", "credited")
 
@@ -309,7 +305,7 @@ class GroupState(Subscription, Generic[K, V]):
         self.queue: SpscLinkedArrayQueue[V] = SpscLinkedArrayQueue(buffer_size)
         self.delay_error = delay_error
         self.requested = AtomicLong()
-        self.wip = AtomicInteger()
+        self.gate = Drain()
         self.done = False
         self.error: BaseException | None = None
         self.cancelled = False
@@ -387,14 +383,12 @@ class GroupState(Subscription, Generic[K, V]):
     # ---- drain
 
     def drain(self) -> None:
-        wip = self.wip
-        if wip.get_and_increment() != 0:
+        gate = self.gate
+        if not gate.enter():
             return
-        missed = 1
         while True:
             self._drain_pass()
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return
 
     def _drain_pass(self) -> None:

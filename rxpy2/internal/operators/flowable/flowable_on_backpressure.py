@@ -25,14 +25,14 @@ from rxpy2 import plugins
 from rxpy2.backpressure import BackpressureOverflowStrategy
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue, SpscLinkedArrayQueue
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.operators import Drain, OperatorSubscriber, null_error, null_item
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
 
 __all__ = [
     "FlowableOnBackpressureBuffer",
@@ -45,22 +45,19 @@ __all__ = [
 T = TypeVar("T")
 
 
-class _BaseUnboundedSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+class _BaseUnboundedSubscriber(OperatorSubscriber[T, T], Generic[T]):
     """Requests ``LONG_MAX`` upstream; keeps the downstream's demand in ``requested``."""
 
-    __slots__ = ("downstream", "upstream", "requested", "done")
+    __slots__ = ("requested",)
 
     def __init__(self, downstream: Subscriber[T]) -> None:
-        self.downstream = downstream
-        self.upstream: Subscription | None = None
+        super().__init__(downstream)
         self.requested = AtomicLong()
-        self.done = False
 
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
-            s.request(LONG_MAX)
+    def on_start(self) -> bool:
+        self.downstream.on_subscribe(self)
+        self.upstream.request(LONG_MAX)
+        return False  # the downstream has had on_subscribe already
 
     def request(self, n: int) -> None:
         if SubscriptionHelper.validate_request(n):
@@ -71,7 +68,7 @@ class _BaseUnboundedSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         pass
 
     def cancel(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
 
 
 # ------------------------------------------------------------------------ drop / error
@@ -95,6 +92,8 @@ class DropSubscriber(_BaseUnboundedSubscriber[T], Generic[T]):
         self.on_drop = on_drop
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         if self.requested.get() != 0:
@@ -106,20 +105,7 @@ class DropSubscriber(_BaseUnboundedSubscriber[T], Generic[T]):
             try:
                 f(item)
             except Exception as e:
-                self.upstream.cancel()  # type: ignore[union-attr]
-                self.on_error(e)
-
-    def on_error(self, error: BaseException) -> None:
-        if self.done:
-            plugins.on_error(error)
-            return
-        self.done = True
-        self.downstream.on_error(error)
-
-    def on_complete(self) -> None:
-        if not self.done:
-            self.done = True
-            self.downstream.on_complete()
+                self.fail(e)
 
 
 class FlowableOnBackpressureError(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
@@ -139,14 +125,15 @@ class ErrorSubscriber(DropSubscriber[T], Generic[T]):
         super().__init__(downstream, None)
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         if self.requested.get() != 0:
             self.downstream.on_next(item)
             BackpressureHelper.produced(self.requested, 1)
         else:
-            self.upstream.cancel()  # type: ignore[union-attr]
-            self.on_error(MissingBackpressureException.for_operator(
+            self.fail(MissingBackpressureException.for_operator(
                 "on_backpressure_error", "could not emit a value due to lack of requests",
                 "the downstream is slower than the upstream: use on_backpressure_buffer()/"
                 "on_backpressure_drop()/on_backpressure_latest() instead, or request more"))
@@ -165,20 +152,24 @@ class FlowableOnBackpressureLatest(Flowable[T], HasUpstreamPublisher[T], Generic
 
 
 class LatestSubscriber(_BaseUnboundedSubscriber[T], Generic[T]):
-    __slots__ = ("current", "wip", "error", "cancelled")
+    __slots__ = ("current", "gate", "error", "cancelled")
 
     def __init__(self, downstream: Subscriber[T]) -> None:
         super().__init__(downstream)
         self.current: AtomicReference[T] = AtomicReference()
-        self.wip = AtomicInteger()
+        self.gate = Drain()
         self.error: BaseException | None = None
         self.cancelled = False
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         self.current.set(item)
         self.drain()
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
@@ -196,8 +187,8 @@ class LatestSubscriber(_BaseUnboundedSubscriber[T], Generic[T]):
     def cancel(self) -> None:
         if not self.cancelled:
             self.cancelled = True
-            self.upstream.cancel()  # type: ignore[union-attr]
-            if self.wip.get_and_increment() == 0:
+            self.upstream.cancel()
+            if self.gate.enter():
                 self.current.set(None)
 
     def check_terminated(self, d: bool, empty: bool, a: Subscriber[T]) -> bool:
@@ -216,13 +207,12 @@ class LatestSubscriber(_BaseUnboundedSubscriber[T], Generic[T]):
         return False
 
     def drain(self) -> None:
-        if self.wip.get_and_increment() != 0:
+        if not self.gate.enter():
             return
-        missed = 1
         a = self.downstream
         current = self.current
         requested = self.requested
-        wip = self.wip
+        gate = self.gate
         while True:
             r = requested.get()
             e = 0
@@ -240,8 +230,7 @@ class LatestSubscriber(_BaseUnboundedSubscriber[T], Generic[T]):
                 return
             if e != 0:
                 BackpressureHelper.produced(requested, e)
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return
 
 
@@ -265,16 +254,18 @@ class FlowableOnBackpressureBuffer(Flowable[T], HasUpstreamPublisher[T], Generic
 
 
 class _BaseBufferSubscriber(_BaseUnboundedSubscriber[T], Generic[T]):
-    __slots__ = ("wip", "error", "cancelled", "delay_error")
+    __slots__ = ("gate", "error", "cancelled", "delay_error")
 
     def __init__(self, downstream: Subscriber[T], delay_error: bool) -> None:
         super().__init__(downstream)
-        self.wip = AtomicInteger()
+        self.gate = Drain()
         self.error: BaseException | None = None
         self.cancelled = False
         self.delay_error = delay_error
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
@@ -293,8 +284,8 @@ class _BaseBufferSubscriber(_BaseUnboundedSubscriber[T], Generic[T]):
     def cancel(self) -> None:
         if not self.cancelled:
             self.cancelled = True
-            self.upstream.cancel()  # type: ignore[union-attr]
-            if self.wip.get_and_increment() == 0:
+            self.upstream.cancel()
+            if self.gate.enter():
                 self.clear_buffer()
 
     # the buffer, as the subclass keeps it
@@ -330,13 +321,12 @@ class _BaseBufferSubscriber(_BaseUnboundedSubscriber[T], Generic[T]):
         return False
 
     def drain(self) -> None:
-        if self.wip.get_and_increment() != 0:
+        if not self.gate.enter():
             return
-        missed = 1
         a = self.downstream
         poll = self.poll_buffer
         requested = self.requested
-        wip = self.wip
+        gate = self.gate
         while True:
             if self.check_terminated(self.done, self.buffer_empty(), a):
                 return
@@ -356,8 +346,7 @@ class _BaseBufferSubscriber(_BaseUnboundedSubscriber[T], Generic[T]):
                 return
             if e != 0 and r != LONG_MAX:
                 requested.add_and_get(-e)
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return
 
 
@@ -374,10 +363,12 @@ class BufferSubscriber(_BaseBufferSubscriber[T], Generic[T]):
         self.on_overflow = on_overflow
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         if not self.queue.offer(item):
-            self.upstream.cancel()  # type: ignore[union-attr]
+            self.upstream.cancel()
             ex: BaseException = MissingBackpressureException.buffer_full(
                 "on_backpressure_buffer", self.queue.capacity)
             f = self.on_overflow
@@ -433,6 +424,8 @@ class BufferStrategySubscriber(_BaseBufferSubscriber[T], Generic[T]):
         self.strategy = strategy
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         dq = self.deque
@@ -458,12 +451,10 @@ class BufferStrategySubscriber(_BaseBufferSubscriber[T], Generic[T]):
                 try:
                     f()
                 except Exception as e:
-                    self.upstream.cancel()  # type: ignore[union-attr]
-                    self.on_error(e)
+                    self.fail(e)
                     return
         elif error:
-            self.upstream.cancel()  # type: ignore[union-attr]
-            self.on_error(MissingBackpressureException.buffer_full(
+            self.fail(MissingBackpressureException.buffer_full(
                 "on_backpressure_buffer", self.capacity))
             return
         self.drain()
