@@ -107,7 +107,7 @@ def test_requests_from_another_thread_are_counted_before_they_go_up():
         ts2: TestSubscriber[int] = TestSubscriber(1)
         Flowable.range(1, 200).subscribe(ts2)
 
-        def requester():
+        def requester(ts2=ts2):
             for _ in range(199):
                 ts2.request(1)
 
