@@ -426,7 +426,8 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
             return
         self._subscribed = True
         if self._downstream is not None:
-            self._downstream.on_subscribe(s)
+            # its requests go through this subscriber, so §1.1 counts them too
+            self._downstream.on_subscribe(_Relay(self))
         if self.requested_fusion_mode != NONE and isinstance(s, QueueSubscription):
             self._qs = s
             mode = s.request_fusion(self.requested_fusion_mode)
@@ -517,9 +518,10 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
         SubscriptionHelper.deferred_request(self._upstream, self._missed_requested, n)
 
     def cancel(self) -> None:
+        # the upstream first: a request racing with this is either counted or not forwarded
+        SubscriptionHelper.cancel(self._upstream)
         with self._lock:
             self._cancelled = True
-        SubscriptionHelper.cancel(self._upstream)
 
     def requested_total(self) -> int:
         """What this subscriber requested in total (``LONG_MAX``: unbounded)."""
@@ -582,6 +584,22 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
             raise self._fail(f"Fusion mode differs; expected: {mode} but was: "
                              f"{self.established_fusion_mode}")
         return self
+
+
+class _Relay(Subscription):
+    """The Subscription a TestSubscriber's ``downstream`` gets: its requests and its
+    cancellation are the TestSubscriber's own (counted for §1.1)."""
+
+    __slots__ = ("_ts",)
+
+    def __init__(self, ts: TestSubscriber[Any]) -> None:
+        self._ts = ts
+
+    def request(self, n: int) -> None:
+        self._ts.request(n)
+
+    def cancel(self) -> None:
+        self._ts.cancel()
 
 
 @_check_assertions

@@ -42,7 +42,8 @@ def test_unbounded_demand_every_strategy(mode):
 
 def test_missing_emits_regardless_of_demand():
     ts = Flowable.create(emit_range(10), B.MISSING).test(3)
-    ts.assert_result(*range(10))
+    # MISSING breaks §1.1 by design (the consumer is responsible): the kit says so
+    ts.assert_protocol_violation("§1.1: on_next #4").assert_result(*range(10))
 
 
 def test_error_strategy_signals_missing_backpressure():
