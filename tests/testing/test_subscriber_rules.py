@@ -280,3 +280,33 @@ def test_lambda_subscribers_stay_lenient():
     got: list[int] = []
     Ignores(6).subscribe(got.append)
     assert got == [1, 2, 3, 4, 5, 6]
+
+
+def test_plain_subscribers_keep_the_strict_subscriber():
+    # a Subscriber that is not a FlowableSubscriber is wrapped in StrictSubscriber, which
+    # ends the stream on a second on_subscribe (§2.12) rather than recording it
+    from rxpy2.exceptions import ProtocolViolationException
+
+    second = BooleanSubscription()
+    got: list[object] = []
+
+    class Plain(Subscriber[int]):
+        def on_subscribe(self, s: Subscription) -> None:
+            s.request(LONG_MAX)
+
+        def on_next(self, item: int) -> None:
+            got.append(item)
+
+        def on_error(self, e: BaseException) -> None:
+            got.append(e)
+
+        def on_complete(self) -> None:
+            got.append("done")
+
+    def script(s):
+        s.on_subscribe(BooleanSubscription())
+        s.on_subscribe(second)
+
+    Scripted(script).subscribe(Plain())
+    assert second.is_cancelled()
+    assert len(got) == 1 and isinstance(got[0], ProtocolViolationException)
