@@ -29,34 +29,18 @@ One :class:`MergeSubscriber` faces both the upstream and the downstream:
   do): every emission follows a look at ``stopping``, which its ``dispose`` sets
   through ``cancel``, and what the function raises goes to its ``sink_failed``.
 
-All emission happens under one claim: a token in a one-element list, ``slot``,
-taken with ``slot.pop()`` and given back with ``slot.append(CLAIM)``, with a ``missed``
-flag instead of a ``wip`` counter. ``list.pop``/``list.append`` each run as one C call
-that the GIL never interrupts, so of several threads popping at once exactly one gets
-the token (the others find the list empty; an ``if slot`` check first keeps the
-IndexError to true races, off the common failing case of a re-entrant call). Measured here, a pop and an append
-cost a fraction of a ``Lock.acquire(False)``/``release()`` pair, and the lock-guarded
-AtomicInteger's get + compare_and_set + decrement cost several such pairs; the hot
-paths (a scalar, an inner item) pay one pop and one append. The protocol:
+All emission is serialized by one :class:`~rxpy2.operators.Drain`, ``gate``:
 
-* ``drain()``: the caller changed some state first, then sets ``missed = True``
-  (one attribute store) and tries to claim; if that fails, the holder will see
-  ``missed``. A drain pass starts by storing ``missed = False`` and only then reads
-  the state; when it ends, the holder gives the token back and reads ``missed``:
-  True means a signal came after the pass had started, so it claims again (failing
-  means another thread claimed after that signal and runs the pass itself);
-* so every state change is followed by a pass that starts after it: a signaller
-  either claims (its own pass), or the token was out when it tried and the holder,
-  after giving it back, reads ``missed``: True (no pass reset it since), so it claims
-  again or finds the token taken by a newer holder (same argument for that one);
-  or False, which only a pass that started after the signal could have written.
-  Attribute stores and loads are single steps under the GIL as well;
+* ``drain()``: the caller changed some state first, then ``gate.enter()``; True runs
+  :meth:`MergeSubscriber.drain_loop`, False means the owner was counted and makes
+  another pass that starts after this signal. Each pass ends with ``gate.leave()``
+  (True: signalled meanwhile, run again);
 * the direct paths (a scalar, an inner item, a SYNC inner polled in ``on_next``)
-  claim, emit, give back and then drain if ``missed`` was set meanwhile. They never
-  reset ``missed`` (they are not passes);
-* a terminal signal and ``cancel`` keep the token for good: no drain runs any more
-  (§3.6, §3.7). Every other path gives it back exactly once (a second ``append``
-  would let two threads emit at once).
+  ``enter()``, emit, and ``leave()``: True hands over to the drain loop. When the
+  ``enter()`` fails they queue the value and call ``drain()`` (the value must be in
+  the queue before the signal that makes the owner look again);
+* a terminal signal and ``cancel`` never ``leave()``: the drain stays owned for good
+  (§3.6, §3.7) and no pass runs any more.
 
 The drain emits the scalar queue first, then the inners round-robin from where the
 last pass stopped, and removes the inners that are done and empty.
@@ -103,6 +87,13 @@ from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
 from rxpy2.internal.queues import SpscArrayQueue, SpscLinkedArrayQueue
 from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import (
+    UNSUBSCRIBED,
+    Drain,
+    null_error,
+    null_item,
+    null_subscription,
+)
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableFlatMap", "InnerSubscriber", "MergeSubscriber"]
@@ -110,7 +101,6 @@ __all__ = ["FlowableFlatMap", "InnerSubscriber", "MergeSubscriber"]
 T = TypeVar("T")
 R = TypeVar("R")
 
-CLAIM = True  # the emitter token (MergeSubscriber.slot holds it when nobody emits)
 _INNER_FUSION = ANY | BOUNDARY  # an inner's items may be polled on another thread
 
 _kind_of = INNER_KINDS.get  # type -> inner kind, None when not seen yet
@@ -156,8 +146,8 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
     __slots__ = ("downstream", "mapper", "delay_errors", "max_concurrency", "buffer_size",
                  "inner_limit", "bounded", "scalar_limit", "scalar_finished", "upstream",
                  "queue", "done", "cancelled", "stopping", "errors", "inners",
-                 "inners_terminated", "inners_lock", "requested", "unbounded", "slot",
-                 "missed", "emit", "emit_failed", "unique_id", "last_id", "last_index")
+                 "inners_terminated", "inners_lock", "requested", "unbounded", "gate",
+                 "emit", "emit_failed", "unique_id", "last_id", "last_index")
 
     def __init__(self, downstream: Subscriber[R], mapper: Fn[[T], Publisher[R]],
                  delay_errors: bool, max_concurrency: int, buffer_size: int) -> None:
@@ -171,7 +161,7 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
         # bounded: inners finished within on_next are asked for in batches of this many
         self.scalar_limit = max(1, max_concurrency >> 1)
         self.scalar_finished = 0  # ... counted here (the upstream's on_next only)
-        self.upstream: Subscription | None = None
+        self.upstream: Subscription = UNSUBSCRIBED
         # the values of Callable inners that could not go downstream at once (made on need)
         self.queue: Any = None
         self.done = False
@@ -185,7 +175,7 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
         self.inners_lock = Lock()
         self.requested = AtomicLong()
         self.unbounded = False  # requested reached LONG_MAX (it then stays there)
-        self.slot = [CLAIM]  # the emitter token (module docstring)
+        self.gate = Drain()  # serializes every emission (module docstring)
         # what an item goes to: a LambdaSubscriber's function itself (module docstring),
         # else the on_next method
         if type(downstream) is LambdaSubscriber:
@@ -194,14 +184,17 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
         else:
             self.emit = downstream.on_next
             self.emit_failed = _reraise  # a raising on_next broke §2.13: let it propagate
-        self.missed = False
         self.unique_id = 0  # the id of the next inner (the upstream's on_next only)
         self.last_id = 0  # where the last drain pass stopped (drain only)
         self.last_index = 0
 
     # ---------------------------------------------------------------- upstream side
     def on_subscribe(self, s: Subscription) -> None:
-        if not SubscriptionHelper.validate(self.upstream, s):
+        if s is None:
+            raise null_subscription()  # §2.13
+        if self.upstream is not UNSUBSCRIBED:  # §2.5
+            s.cancel()
+            SubscriptionHelper.report_subscription_set()
             return
         self.upstream = s
         self.downstream.on_subscribe(self)
@@ -209,6 +202,8 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
             s.request(self.max_concurrency)  # LONG_MAX when unbounded
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done or self.stopping:
             return
         try:
@@ -217,7 +212,7 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
             if kind is None:
                 kind = inner_kind(p)  # TypeError for None or a non-Publisher
         except Exception as e:
-            self.upstream.cancel()  # type: ignore[union-attr]
+            self.upstream.cancel()
             self.on_error(e)
             return
         if kind < INNER_SCALAR:
@@ -236,44 +231,42 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
                 self.finished_in_on_next()
             return
         # the scalar fast path (try_emit for a scalar, written out here: it is the hot path)
-        slot = self.slot
-        if slot:
-            try:
-                slot.pop()  # the claim (module docstring)
-            except IndexError:  # another thread took it after the check
-                pass
+        gate = self.gate
+        if gate.enter():
+            q = self.queue
+            r = LONG_MAX if self.unbounded else self.requested.get()
+            if r != 0 and not self.stopping and (q is None or q.is_empty()):
+                try:
+                    self.emit(v)
+                except Exception as ex:
+                    self.emit_failed(ex)
+                if r != LONG_MAX:
+                    BackpressureHelper.produced(self.requested, 1)
+                if self.bounded and not self.stopping:  # finished_in_on_next, inlined
+                    n = self.scalar_finished + 1
+                    if n == self.scalar_limit:
+                        self.scalar_finished = 0
+                        self.upstream.request(n)
+                    else:
+                        self.scalar_finished = n
             else:
-                q = self.queue
-                r = LONG_MAX if self.unbounded else self.requested.get()
-                if r != 0 and not self.stopping and (q is None or q.is_empty()):
-                    try:
-                        self.emit(v)
-                    except Exception as ex:
-                        self.emit_failed(ex)
-                    if r != LONG_MAX:
-                        BackpressureHelper.produced(self.requested, 1)
-                    if self.bounded and not self.stopping:  # finished_in_on_next, inlined
-                        n = self.scalar_finished + 1
-                        if n == self.scalar_limit:
-                            self.scalar_finished = 0
-                            self.upstream.request(n)  # type: ignore[union-attr]
-                        else:
-                            self.scalar_finished = n
-                else:
-                    if q is None:
-                        q = self.scalar_queue()
-                    if not q.offer(v):
-                        self.scalar_overflow()
-                slot.append(CLAIM)
-                if self.missed:
-                    self.drain()
-                return
+                if q is None:
+                    q = self.scalar_queue()
+                if not q.offer(v):
+                    self.scalar_overflow()
+            if gate.leave():
+                self.drain_loop()
+            return
+        # another thread emits: queue the value, then signal (the failed enter() alone
+        # could be consumed by a pass that does not see the value yet)
         if not self.scalar_queue().offer(v):
             self.scalar_overflow()
             return
         self.drain()
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
@@ -304,7 +297,7 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
             n = self.scalar_finished + 1
             if n == self.scalar_limit:
                 self.scalar_finished = 0
-                self.upstream.request(n)  # type: ignore[union-attr]
+                self.upstream.request(n)
             else:
                 self.scalar_finished = n
 
@@ -315,7 +308,7 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
         the plugins) when an error was taken before or the stream was cancelled."""
         if self.errors.compare_and_set(None, error):
             self.stopping = True
-            self.upstream.cancel()  # type: ignore[union-attr]
+            self.upstream.cancel()
             self.dispose_all()
             self.drain()
             return True
@@ -378,16 +371,15 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
         """By on_next: ``inner`` (not among ``inners``) is SYNC-fused; when nobody emits, no
         other inner is live and no scalar waits, poll it here as the drain would. True when
         that was the end of it (finished, failed, or the stream is stopping)."""
-        slot = self.slot
-        if self.inners or not slot:
+        if self.inners:
             return False
-        try:
-            slot.pop()  # the claim (module docstring)
-        except IndexError:  # another thread took it after the check
-            return False
+        gate = self.gate
+        if not gate.enter():
+            return False  # another thread emits: the caller adds the inner and drains
         svq = self.queue
         if svq is not None and not svq.is_empty():
-            slot.append(CLAIM)  # the caller adds the inner and drains
+            if gate.leave():
+                self.drain_loop()  # signalled meanwhile; the caller adds the inner and drains
             return False
         s = inner.queue
         poll = s.poll
@@ -426,12 +418,13 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
             inner.dispose()  # not among the inners: dispose_all did not reach it
         elif not ended:
             if not s.is_empty():
-                slot.append(CLAIM)  # no more demand: the caller adds the inner and drains
+                # no more demand: the caller adds the inner and drains
+                if gate.leave():
+                    self.drain_loop()
                 return False
             ended = True
-        slot.append(CLAIM)
-        if self.missed:
-            self.drain()
+        if gate.leave():
+            self.drain_loop()
         if ended and self.bounded:
             self.finished_in_on_next()
         return True
@@ -494,38 +487,33 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
 
     def scalar_overflow(self) -> None:
         # more items in flight than the max_concurrency asked for: the upstream broke §1.1
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
         self.on_error(MissingBackpressureException.queue_full(
             "flat_map", self.max_concurrency, "max_concurrency"))
 
     def try_emit(self, value: R, inner: InnerSubscriber[T, R]) -> None:
         """An item of a non-fused inner: downstream at once when possible, else queued."""
-        slot = self.slot
-        if slot:
-            try:
-                slot.pop()  # the claim (module docstring)
-            except IndexError:  # another thread took it after the check
-                pass
+        gate = self.gate
+        if gate.enter():
+            q = inner.queue
+            r = LONG_MAX if self.unbounded else self.requested.get()
+            if r != 0 and not self.stopping and (q is None or q.is_empty()):
+                try:
+                    self.emit(value)
+                except Exception as ex:
+                    self.emit_failed(ex)
+                if r != LONG_MAX:
+                    BackpressureHelper.produced(self.requested, 1)
+                inner.request_more(1)
             else:
-                q = inner.queue
-                r = LONG_MAX if self.unbounded else self.requested.get()
-                if r != 0 and not self.stopping and (q is None or q.is_empty()):
-                    try:
-                        self.emit(value)
-                    except Exception as ex:
-                        self.emit_failed(ex)
-                    if r != LONG_MAX:
-                        BackpressureHelper.produced(self.requested, 1)
-                    inner.request_more(1)
-                else:
-                    if q is None:
-                        q = inner.queue = SpscArrayQueue(self.buffer_size)
-                    if not q.offer(value):
-                        inner.overflow()
-                slot.append(CLAIM)
-                if self.missed:
-                    self.drain()
-                return
+                if q is None:
+                    q = inner.queue = SpscArrayQueue(self.buffer_size)
+                if not q.offer(value):
+                    inner.overflow()
+            if gate.leave():
+                self.drain_loop()
+            return
+        # another thread emits: queue the value, then signal (module docstring)
         q = inner.queue
         if q is None:
             q = inner.queue = SpscArrayQueue(self.buffer_size)
@@ -546,38 +534,25 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
             return
         self.cancelled = True
         self.cancel_upstream()
-        self.missed = True
-        if self.try_claim():
-            self.cleanup()  # no drain running: the cleanup is ours (and the token, for good)
-        # else the holder sees ``missed``, drains, and its pass sees ``cancelled``
+        if self.gate.enter():
+            self.cleanup()  # no drain running: the cleanup is ours (and the drain, for good)
+        # else the owner makes another pass and it sees ``cancelled``
 
     def cancel_upstream(self) -> None:
         """Stop the upstream and every inner."""
         self.stopping = True
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
         self.dispose_all()
         self.errors.try_terminate_and_report()  # collected errors nobody will receive
 
     # ---------------------------------------------------------------- drain
     def drain(self) -> None:
-        """After a state change: run a drain pass, or make the holder of the token run one."""
-        self.missed = True
-        if self.try_claim():
+        """After a state change: run a drain pass, or make the owner of ``gate`` run one."""
+        if self.gate.enter():
             self.drain_loop()
 
-    def try_claim(self) -> bool:
-        """Take the emitter token: True when this caller got it (module docstring)."""
-        slot = self.slot
-        if slot:
-            try:
-                slot.pop()
-                return True
-            except IndexError:  # another thread took it after the check
-                pass
-        return False
-
     def cleanup(self) -> None:
-        """Drop every queued item (by the holder of the token: after ``cancel`` too)."""
+        """Drop every queued item (by the owner of the drain: after ``cancel`` too)."""
         q = self.queue
         if q is not None:
             q.clear()
@@ -587,9 +562,9 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
                 q.clear()
 
     def check_terminate(self) -> bool:
-        """By the holder of the token: True when the stream ended (cancelled, or an error
-        that is not delayed: delivered here); the drain then stops for good, keeping the
-        token."""
+        """By the owner of the drain: True when the stream ended (cancelled, or an error
+        that is not delayed: delivered here); the drain then stops for good, never
+        leaving ``gate``."""
         if self.cancelled:
             self.cleanup()
             return True
@@ -602,15 +577,15 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
         return False
 
     def drain_loop(self) -> None:
-        """The drain passes; the caller holds the token (module docstring)."""
+        """The drain passes; the caller owns ``gate`` (module docstring)."""
         a = self.downstream
         emit = self.emit
         emit_failed = self.emit_failed
         requested = self.requested
         bounded = self.bounded
         produced = BackpressureHelper.produced
+        leave = self.gate.leave
         while True:
-            self.missed = False  # this pass sees every change signalled before this store
             if self.stopping and self.check_terminate():
                 return
             r = requested.get()
@@ -651,7 +626,7 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
                     a.on_complete()
                 elif err is not TERMINATED:
                     a.on_error(err)
-                return  # keeping the token: the stream is over
+                return  # never leaving the drain: the stream is over
 
             inner_completed = False
             stopped_early = False
@@ -729,14 +704,13 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
                 self.last_id = inners[j].id
 
             if replenish != 0 and bounded and not self.stopping:
-                self.upstream.request(replenish)  # type: ignore[union-attr]
+                self.upstream.request(replenish)
             if inner_completed and (stopped_early or self.done):
                 # look again: the pass stopped (no demand) before other inners that may have
                 # finished too; or that was the last one and the top of the loop completes
                 continue
-            self.slot.append(CLAIM)
-            if not self.missed or not self.try_claim():
-                return  # nothing signalled since the pass started, or a newer holder drains
+            if not leave():
+                return  # nothing signalled since the pass started
 
 
 class InnerSubscriber(FlowableSubscriber[R], Generic[T, R]):
@@ -755,7 +729,7 @@ class InnerSubscriber(FlowableSubscriber[R], Generic[T, R]):
         self.parent = parent
         self.id = id_
         # set once; ``cancelled`` may come first from another thread (see dispose)
-        self.upstream: Subscription | None = None
+        self.upstream: Subscription = UNSUBSCRIBED
         self.cancelled = False
         self.queue: Any = None
         self.done = False
@@ -764,7 +738,9 @@ class InnerSubscriber(FlowableSubscriber[R], Generic[T, R]):
         self.pending = True
 
     def on_subscribe(self, s: Subscription) -> None:
-        if self.upstream is not None:  # §2.5
+        if s is None:
+            raise null_subscription()  # §2.13
+        if self.upstream is not UNSUBSCRIBED:  # §2.5
             s.cancel()
             SubscriptionHelper.report_subscription_set()
             return
@@ -793,9 +769,13 @@ class InnerSubscriber(FlowableSubscriber[R], Generic[T, R]):
         if self.fusion_mode == ASYNC:  # the item only says "poll me"
             self.parent.drain()
         else:
+            if item is None:
+                raise null_item()  # §2.13
             self.parent.try_emit(item, self)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         self.parent.inner_error(self, error)
 
     def on_complete(self) -> None:
@@ -804,12 +784,12 @@ class InnerSubscriber(FlowableSubscriber[R], Generic[T, R]):
             self.parent.drain()
 
     def request_more(self, n: int) -> None:
-        """``n`` items of this inner went downstream (by the holder of the token)."""
+        """``n`` items of this inner went downstream (by the owner of the drain)."""
         if self.fusion_mode != SYNC:
             p = self.produced + n
             if p >= self.parent.inner_limit:
                 self.produced = 0
-                self.upstream.request(p)  # type: ignore[union-attr]
+                self.upstream.request(p)
             else:
                 self.produced = p
 
@@ -826,9 +806,7 @@ class InnerSubscriber(FlowableSubscriber[R], Generic[T, R]):
         # §3.7).
         if not self.cancelled:
             self.cancelled = True
-            s = self.upstream
-            if s is not None:
-                s.cancel()
+            self.upstream.cancel()  # UNSUBSCRIBED ignores it
 
     def is_disposed(self) -> bool:
         return self.cancelled
