@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import threading
 
-from rxpy2.internal.atomic import AtomicInteger
 from rxpy2.internal.helpers import AtomicThrowable
 from rxpy2.internal.helpers import HalfSerializer as HS
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators.drain import Drain
 
 
 class Recorder(FlowableSubscriber[int]):
@@ -64,7 +64,7 @@ class Recorder(FlowableSubscriber[int]):
 
 
 def test_on_next_then_on_complete():
-    r, wip, err = Recorder(), AtomicInteger(), AtomicThrowable()
+    r, wip, err = Recorder(), Drain(), AtomicThrowable()
     assert HS.on_next(r, 1, wip, err) is False
     assert HS.on_next(r, 2, wip, err) is False
     HS.on_complete(r, wip, err)
@@ -75,7 +75,7 @@ def test_on_next_then_on_complete():
 
 
 def test_on_error_once_later_errors_to_plugins(plugin_errors):
-    r, wip, err = Recorder(), AtomicInteger(), AtomicThrowable()
+    r, wip, err = Recorder(), Drain(), AtomicThrowable()
     e1, e2 = ValueError("1"), ValueError("2")
     HS.on_next(r, 1, wip, err)
     HS.on_error(r, e1, wip, err)
@@ -87,7 +87,7 @@ def test_on_error_once_later_errors_to_plugins(plugin_errors):
 
 def test_terminal_during_on_next_is_delivered_by_the_on_next_caller():
     """Deterministic version of the race: the terminal signal comes from inside on_next."""
-    wip, err = AtomicInteger(), AtomicThrowable()
+    wip, err = Drain(), AtomicThrowable()
     e = ValueError("x")
 
     class Reentrant(Recorder):
@@ -104,7 +104,7 @@ def test_terminal_during_on_next_is_delivered_by_the_on_next_caller():
 
 
 def test_complete_during_on_next_is_delivered_after_it():
-    wip, err = AtomicInteger(), AtomicThrowable()
+    wip, err = Drain(), AtomicThrowable()
 
     class Reentrant(Recorder):
         def on_next(self, item):
@@ -128,7 +128,7 @@ def _check_round(r: Recorder, delivered_items: list[int]) -> None:
 def test_race_on_next_vs_on_error(race_runner, race_rounds):
     seen = {"items_before_error": 0, "no_items": 0}
     for i in range(race_rounds):
-        r, wip, err = Recorder(), AtomicInteger(), AtomicThrowable()
+        r, wip, err = Recorder(), Drain(), AtomicThrowable()
         e = ValueError("boom")
         n = 1 + i % 4
         returned: list[bool] = []
@@ -148,7 +148,7 @@ def test_race_on_next_vs_on_error(race_runner, race_rounds):
 
 def test_race_on_next_vs_on_complete(race_runner, race_rounds):
     for i in range(race_rounds):
-        r, wip, err = Recorder(), AtomicInteger(), AtomicThrowable()
+        r, wip, err = Recorder(), Drain(), AtomicThrowable()
         n = 1 + i % 4
 
         def emitter():
@@ -162,7 +162,7 @@ def test_race_on_next_vs_on_complete(race_runner, race_rounds):
 
 def test_race_on_error_vs_on_complete(race_runner, race_rounds, plugin_errors):
     for _ in range(race_rounds // 2):
-        r, wip, err = Recorder(), AtomicInteger(), AtomicThrowable()
+        r, wip, err = Recorder(), Drain(), AtomicThrowable()
         HS.on_next(r, 0, wip, err)
         e = ValueError("boom")
         race_runner.race(lambda: HS.on_error(r, e, wip, err), lambda: HS.on_complete(r, wip, err))

@@ -49,9 +49,17 @@ class ExceptionHelper:
 
 
 class AtomicThrowable(AtomicReference[BaseException]):
-    """An error holder: errors added from several sources, taken once with :meth:`terminate`."""
+    """An error holder: errors added from several sources, taken once with :meth:`terminate`.
 
-    __slots__ = ()
+    ``completed`` is set by :class:`HalfSerializer.on_complete` before it tries the
+    drain, so an ``on_next`` that owns the drain sees the pending completion.
+    """
+
+    __slots__ = ("completed",)
+
+    def __init__(self, value: BaseException | None = None) -> None:
+        super().__init__(value)
+        self.completed = False
 
     def try_add_throwable(self, error: BaseException) -> bool:
         return ExceptionHelper.add_throwable(self, error)

@@ -22,11 +22,13 @@ from __future__ import annotations
 from typing import Generic, TypeVar
 
 from rxpy2.exceptions import ProtocolViolationException
-from rxpy2.internal.atomic import AtomicBoolean, AtomicInteger, AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicBoolean, AtomicLong, AtomicReference
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.half_serializer import HalfSerializer
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators.drain import Drain
+from rxpy2.operators.subscriber import null_error, null_item, null_subscription
 from rxpy2.reactivestreams import Subscriber, Subscription
 
 __all__ = ["StrictSubscriber"]
@@ -35,7 +37,7 @@ T = TypeVar("T")
 
 
 class StrictSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
-    __slots__ = ("downstream", "error", "requested", "upstream", "once", "wip", "done")
+    __slots__ = ("downstream", "error", "requested", "upstream", "once", "gate", "done")
 
     def __init__(self, downstream: Subscriber[T]) -> None:
         self.downstream = downstream
@@ -43,12 +45,12 @@ class StrictSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self.requested = AtomicLong()
         self.upstream: AtomicReference[Subscription] = AtomicReference()
         self.once = AtomicBoolean()
-        self.wip = AtomicInteger()
+        self.gate = Drain()  # half-serializes on_next with the terminal signals
         self.done = False
 
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
-            raise TypeError("on_subscribe called with None")  # §2.13
+            raise null_subscription()  # §2.13
         if self.once.compare_and_set(False, True):
             self.downstream.on_subscribe(self)
             SubscriptionHelper.deferred_set_once(self.upstream, self.requested, s)
@@ -59,18 +61,18 @@ class StrictSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
 
     def on_next(self, item: T) -> None:
         if item is None:
-            raise TypeError("on_next called with None")  # §2.13
-        HalfSerializer.on_next(self.downstream, item, self.wip, self.error)
+            raise null_item()  # §2.13
+        HalfSerializer.on_next(self.downstream, item, self.gate, self.error)
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
-            raise TypeError("on_error called with None")  # §2.13
+            raise null_error()  # §2.13
         self.done = True
-        HalfSerializer.on_error(self.downstream, error, self.wip, self.error)
+        HalfSerializer.on_error(self.downstream, error, self.gate, self.error)
 
     def on_complete(self) -> None:
         self.done = True
-        HalfSerializer.on_complete(self.downstream, self.wip, self.error)
+        HalfSerializer.on_complete(self.downstream, self.gate, self.error)
 
     def request(self, n: int) -> None:
         if self.done:  # §2.3/§3.6: after a terminal signal requests are no-ops
