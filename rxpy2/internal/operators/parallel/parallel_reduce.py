@@ -81,7 +81,9 @@ class ReduceRailSubscriber(DeferredScalarSubscriber[T, R], Generic[T, R]):
             if v is None:
                 raise TypeError("The reducer returned None")
         except Exception as e:
-            self.upstream.cancel()  # type: ignore[union-attr]
+            up = self.upstream  # set: an item came
+            if up is not None:
+                up.cancel()
             self.on_error(e)
             return
         self.value = v

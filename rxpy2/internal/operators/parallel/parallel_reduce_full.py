@@ -1,12 +1,12 @@
 """ParallelFlowable.reduce(reducer): fold every rail, then the rails' results, into one item.
 
 Each rail requests everything and folds its items (the first item starts the
-fold). A rail that completes with a value puts it into a shared slot: when the
-slot is empty the value is left there, otherwise the value there is taken out
-and ``reducer(taken, value)`` is put back the same way, so no reducer call ever
-runs under a lock and each result is combined exactly once. When the last rail
-has completed the slot holds the result, emitted under demand (an empty slot:
-every rail was empty, the Flowable completes empty).
+fold). A rail that completes with a value offers it to a queue, counts itself
+done and signals a :class:`~rxpy2.operators.Drain`; the drain's owner folds the
+queued values into the result (``reducer(result, value)``, never under a lock,
+each value combined exactly once). When every rail has completed and the queue
+is empty the result is emitted under demand (no result: every rail was empty,
+the Flowable completes empty) and the drain stays closed.
 
 The first error (a rail's, or a reducer's) cancels every rail and is signalled;
 a different later error goes to :func:`rxpy2.plugins.on_error`.
@@ -19,11 +19,19 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicInteger, AtomicReference
-from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.internal.subscriptions.deferred_scalar import DeferredScalarSubscription
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import (
+    AtomicInteger,
+    AtomicReference,
+    DeferredScalarSubscription,
+    Drain,
+    MpscLinkedQueue,
+    SubscriptionHelper,
+    null_error,
+    null_item,
+    null_subscription,
+    subscribe_tail,
+)
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 
@@ -51,13 +59,15 @@ class ParallelReduceFull(Flowable[T], Generic[T]):
 
 
 class ReduceFullMainSubscription(DeferredScalarSubscription[T], Generic[T]):
-    __slots__ = ("subscribers", "reducer", "slot", "remaining", "error")
+    __slots__ = ("subscribers", "reducer", "values", "result", "gate", "remaining", "error")
 
     def __init__(self, downstream: Subscriber[T], n: int, reducer: Callable[[T, T], T]) -> None:
         super().__init__(downstream)
         self.subscribers = [ReduceFullInnerSubscriber(self, reducer) for _ in range(n)]
         self.reducer = reducer
-        self.slot: AtomicReference[Any] = AtomicReference()
+        self.values: MpscLinkedQueue[Any] = MpscLinkedQueue()  # the rails' results
+        self.result: Any = None  # the fold of the values so far (drain only)
+        self.gate = Drain()
         self.remaining = AtomicInteger(n)
         self.error: AtomicReference[BaseException] = AtomicReference()
 
@@ -78,30 +88,44 @@ class ReduceFullMainSubscription(DeferredScalarSubscription[T], Generic[T]):
 
     def inner_complete(self, value: T | None) -> None:
         if value is not None:
-            slot = self.slot
-            reducer = self.reducer
-            while True:
-                current = slot.get()
-                if current is None:
-                    if slot.compare_and_set(None, value):
-                        break
-                elif slot.compare_and_set(current, None):
+            self.values.offer(value)  # before the count: the last pass sees every value
+        self.remaining.decrement_and_get()
+        gate = self.gate
+        if not gate.enter():
+            return  # counted: the owner makes another pass
+        values = self.values
+        reducer = self.reducer
+        while True:
+            if self.error.get() is not None:
+                self.result = None
+                return  # the drain stays closed
+            # read before polling: every value of a rail counted here is queued already
+            last = self.remaining.get() == 0
+            result = self.result
+            v = values.poll()
+            while v is not None:
+                if result is None:
+                    result = v
+                else:
                     try:
-                        v = reducer(current, value)
-                        if v is None:
+                        result = reducer(result, v)
+                        if result is None:
                             raise _none_result()
                     except Exception as e:
+                        self.result = None
                         self.inner_error(e)
                         return
-                    value = v
-        if self.remaining.decrement_and_get() == 0:
-            if self.error.get() is not None:
+                v = values.poll()
+            self.result = result
+            if last:
+                self.result = None
+                if result is not None:
+                    self.complete(result)
+                else:
+                    self.downstream.on_complete()
+                return  # the drain stays closed
+            if not gate.leave():
                 return
-            result = self.slot.get_and_set(None)
-            if result is not None:
-                self.complete(result)
-            else:
-                self.downstream.on_complete()
 
 
 class ReduceFullInnerSubscriber(FlowableSubscriber[T], Generic[T]):
@@ -115,10 +139,14 @@ class ReduceFullInnerSubscriber(FlowableSubscriber[T], Generic[T]):
         self.done = False
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             s.request(LONG_MAX)
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         v = self.value
@@ -130,12 +158,14 @@ class ReduceFullInnerSubscriber(FlowableSubscriber[T], Generic[T]):
             if v is None:
                 raise _none_result()
         except Exception as e:
-            self.upstream.get().cancel()  # type: ignore[union-attr]
+            self.cancel()
             self.on_error(e)
             return
         self.value = v
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return

@@ -5,32 +5,52 @@ then for ``limit = prefetch - prefetch // 4`` more each time that many were
 delivered; items wait in a queue of at most ``prefetch`` (one beyond that ends
 the rail with ``MissingBackpressureException``). The rail's worker
 (``scheduler.create_worker()``, made when the rail is subscribed) runs one drain
-task at a time, scheduled when ``wip`` goes from 0 to 1, so a rail's signals stay
-in order while the rails run side by side. An error overtakes the queued items.
+task at a time: the signal that enters the rail's :class:`~rxpy2.operators.Drain`
+schedules it, the others are counted and the task makes another pass, so a
+rail's signals stay in order while the rails run side by side. An error
+overtakes the queued items.
 
 The worker is disposed after the terminal signal, or after a cancel by whoever
 holds the drain (the canceller when no drain runs or waits, else that drain),
-which also clears the queue.
+which also clears the queue; the drain then stays closed.
 
 :class:`RunOnSubscriber` is a
 :class:`~rxpy2.internal.subscribers.stable_prefetch.StablePrefetchSubscriber`
-(fields, ``on_error``/``on_complete``/``request``/``cancel``); it adds the
-worker and its own drain loop, which serves a ConditionalSubscriber rail too.
+(fields, ``on_error``/``on_complete``/``request``); it adds the worker, its
+drain (``gate``), ``cancel`` and its own drain loop, which serves a
+ConditionalSubscriber rail too.
 """
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
-from rxpy2.internal.fuseable import ConditionalSubscriber
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.operators.parallel.per_rail import ParallelPerRail
 from rxpy2.internal.subscribers.stable_prefetch import StablePrefetchSubscriber
+from rxpy2.operators import ConditionalSubscriber, Drain, null_item, produced
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
-from rxpy2.reactivestreams import LONG_MAX, Subscriber
+from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 
 __all__ = ["ParallelRunOn"]
+
+
+class _NoWorker(Worker):
+    """The worker before the rail is subscribed: nothing can schedule on it yet."""
+
+    __slots__ = ()
+
+    def schedule_actual(self, fn: Any, delay: float) -> Any:
+        raise RuntimeError("run_on: no worker before on_subscribe")
+
+    def dispose(self) -> None:
+        pass
+
+    def is_disposed(self) -> bool:
+        return True
+
+
+_NO_WORKER = _NoWorker()
 
 T = TypeVar("T")
 
@@ -48,7 +68,7 @@ class ParallelRunOn(ParallelPerRail[T, T], Generic[T]):
 
 
 class RunOnSubscriber(StablePrefetchSubscriber[T, T], Generic[T]):
-    __slots__ = ("conditional", "scheduler", "worker", "prefetch")
+    __slots__ = ("conditional", "scheduler", "worker", "prefetch", "gate")
 
     operator_name = "run_on"
 
@@ -56,17 +76,18 @@ class RunOnSubscriber(StablePrefetchSubscriber[T, T], Generic[T]):
         super().__init__(downstream, prefetch, prefetch)
         self.conditional = isinstance(downstream, ConditionalSubscriber)
         self.scheduler = scheduler
-        self.worker: Worker | None = None
+        self.worker: Worker = _NO_WORKER
         self.prefetch = prefetch
+        self.gate = Drain()
 
     def prepare(self) -> None:
         self.worker = self.scheduler.create_worker()
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
-        if item is None:  # §2.13
-            raise TypeError("on_next called with None")
         q = self.queue
         if len(q) >= self.prefetch:  # never hold more than prefetch items
             self.overflow()  # cancels the upstream, then on_error
@@ -76,11 +97,20 @@ class RunOnSubscriber(StablePrefetchSubscriber[T, T], Generic[T]):
 
     def cleanup(self) -> None:
         self.queue.clear()
-        self.worker.dispose()  # type: ignore[union-attr]
+        self.worker.dispose()
+
+    def cancel(self) -> None:
+        if self.cancelled:
+            return
+        self.cancelled = True
+        self.cancel_upstream()
+        if self.gate.enter():
+            self.cleanup()  # no drain runs or is scheduled: ours (the drain stays closed)
+        # else the drain task sees ``cancelled`` and cleans up
 
     def drain(self) -> None:
-        if self.wip.get_and_increment() == 0:
-            self.worker.schedule(self.run)  # type: ignore[union-attr]
+        if self.gate.enter():
+            self.worker.schedule(self.run)
 
     def _terminate(self, error: BaseException | None) -> None:
         self.cancelled = True  # a later cancel() is a no-op
@@ -89,19 +119,21 @@ class RunOnSubscriber(StablePrefetchSubscriber[T, T], Generic[T]):
             self.downstream.on_error(error)
         else:
             self.downstream.on_complete()
-        self.worker.dispose()  # type: ignore[union-attr]
+        self.worker.dispose()
 
     def run(self) -> None:
         """The drain task: ``drain_loop`` of the base, plus a ConditionalSubscriber rail
         (``try_on_next``; a rejected item is not counted against the demand) and the
-        worker's disposal at the end. Its own loop: the base's keeps one test less per item."""
-        missed = 1
+        worker's disposal at the end. Its own loop: the base's keeps one test less per item.
+        The task owns the drain."""
         a = self.downstream
         deliver = a.try_on_next if self.conditional else None  # type: ignore[attr-defined]
         on_next = a.on_next
         q = self.queue
         poll = q.poll
-        wip = self.wip
+        leave = self.gate.leave
+        # set before the downstream got us, so before anything could run this task
+        upstream = cast(Subscription, self.upstream)
         requested = self.requested
         lim = self.limit
         c = self.consumed
@@ -130,7 +162,7 @@ class RunOnSubscriber(StablePrefetchSubscriber[T, T], Generic[T]):
                 c += 1
                 if c == lim:
                     c = 0
-                    self.upstream.request(lim)  # type: ignore[union-attr]
+                    upstream.request(lim)
             if e == r:
                 if self.cancelled:
                     self.cleanup()
@@ -143,12 +175,7 @@ class RunOnSubscriber(StablePrefetchSubscriber[T, T], Generic[T]):
                         self._terminate(None)
                         return
             if e != 0 and r != LONG_MAX:
-                BackpressureHelper.produced(requested, e)
-            w = wip.get()
-            if w == missed:
-                self.consumed = c
-                missed = wip.add_and_get(-missed)
-                if missed == 0:
-                    return
-            else:
-                missed = w
+                produced(requested, e)
+            self.consumed = c
+            if not leave():
+                return

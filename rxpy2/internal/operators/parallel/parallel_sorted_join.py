@@ -13,8 +13,9 @@ with the error.
 ``to_sorted_list``: the sorted lists are merged pairwise by
 ``ParallelFlowable.reduce`` with :func:`merger` into one list.
 
-``cancel``/``drain`` of :class:`SortedJoinSubscription` come from
-:class:`~rxpy2.internal.subscribers.drain_support.DrainSubscriptionMixin`.
+The merge runs in a drain loop serialized by a :class:`~rxpy2.operators.Drain`;
+``cancel`` cancels the rails, and whoever holds the drain then (the canceller
+when nobody drains, else the drain) drops the lists and keeps the drain for good.
 """
 
 from __future__ import annotations
@@ -25,12 +26,21 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import (
+    AtomicInteger,
+    AtomicLong,
+    AtomicReference,
+    Drain,
+    SubscriptionHelper,
+    add_request,
+    null_error,
+    null_item,
+    null_subscription,
+    produced,
+    subscribe_tail,
+    validate_request,
+)
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 
@@ -71,9 +81,9 @@ class ParallelSortedJoin(Flowable[T], Generic[T]):
         subscribe_tail(self.source, parent.subscribers)
 
 
-class SortedJoinSubscription(DrainSubscriptionMixin, Subscription, Generic[T]):
+class SortedJoinSubscription(Subscription, Generic[T]):
     __slots__ = ("downstream", "subscribers", "lists", "indexes", "heads", "key", "reverse",
-                 "requested", "wip", "cancelled", "remaining", "error", "started")
+                 "requested", "gate", "cancelled", "remaining", "error", "started")
 
     def __init__(self, downstream: Subscriber[T], n: int, key: Key, reverse: bool) -> None:
         self.downstream = downstream
@@ -84,17 +94,30 @@ class SortedJoinSubscription(DrainSubscriptionMixin, Subscription, Generic[T]):
         self.key = key
         self.reverse = reverse
         self.requested = AtomicLong()
-        self.wip = AtomicInteger()
+        self.gate = Drain()
         self.cancelled = False
         self.remaining = AtomicInteger(n)  # rails whose list has not arrived
         self.error: AtomicReference[BaseException] = AtomicReference()
         self.started = False  # heads computed (drain only)
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):  # §3.9
+            add_request(self.requested, n)
             if self.remaining.get() == 0:  # else the last list to arrive drains
                 self.drain()
+
+    def cancel(self) -> None:
+        if self.cancelled:
+            return
+        self.cancelled = True
+        self.cancel_upstream()
+        if self.gate.enter():
+            self.cleanup()  # nobody drains: the cleanup is ours (the drain stays closed)
+        # else the drain's owner sees ``cancelled`` and cleans up
+
+    def drain(self) -> None:
+        if self.gate.enter():
+            self.drain_loop()
 
     def cancel_upstream(self) -> None:
         for inner in self.subscribers:
@@ -129,12 +152,12 @@ class SortedJoinSubscription(DrainSubscriptionMixin, Subscription, Generic[T]):
         return False
 
     def drain_loop(self) -> None:
-        missed = 1
+        """The caller owns the drain."""
         a = self.downstream
         key = self.key
         reverse = self.reverse
         requested = self.requested
-        wip = self.wip
+        leave = self.gate.leave
         lists = self.lists
         indexes = self.indexes
         heads = self.heads
@@ -146,8 +169,7 @@ class SortedJoinSubscription(DrainSubscriptionMixin, Subscription, Generic[T]):
             if self._check_error():
                 return
             if self.remaining.get() != 0:  # an error woke us before every list came
-                missed = wip.add_and_get(-missed)
-                if missed == 0:
+                if not leave():
                     return
                 continue
             if not self.started:
@@ -212,14 +234,9 @@ class SortedJoinSubscription(DrainSubscriptionMixin, Subscription, Generic[T]):
                     a.on_complete()
                     return
             if e != 0 and r != LONG_MAX:
-                BackpressureHelper.produced(requested, e)
-            w = wip.get()
-            if w == missed:
-                missed = wip.add_and_get(-missed)
-                if missed == 0:
-                    return
-            else:
-                missed = w
+                produced(requested, e)
+            if not leave():
+                return
 
     def _try_error(self, error: BaseException) -> None:
         """A user function failed inside the drain: end with it (or with an earlier error)."""
@@ -238,15 +255,21 @@ class SortedJoinInnerSubscriber(FlowableSubscriber[list[T]], Generic[T]):
         self.has_value = False
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             s.request(LONG_MAX)
 
     def on_next(self, item: list[T]) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if not self.has_value:
             self.has_value = True
             self.parent.inner_next(item, self.index)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         self.parent.inner_error(error)
 
     def on_complete(self) -> None:
