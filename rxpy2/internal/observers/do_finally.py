@@ -50,11 +50,14 @@ class DoFinallyObserver(SingleObserver[T], MaybeObserver[T], CompletableObserver
         self._run_finally()
 
     def dispose(self) -> None:
-        self.upstream.dispose()  # type: ignore[union-attr]
+        up = self.upstream  # set: the downstream got us from on_subscribe
+        if up is not None:
+            up.dispose()
         self._run_finally()
 
     def is_disposed(self) -> bool:
-        return self.upstream.is_disposed()  # type: ignore[union-attr]
+        up = self.upstream
+        return up is not None and up.is_disposed()
 
     def _run_finally(self) -> None:
         if self._once.compare_and_set(False, True):

@@ -2,9 +2,10 @@
 
 Subscribes to the sources one after another. A source that completes while
 being subscribed would make the next subscription recurse; instead completion
-only bumps the ``wip`` counter and the loop that is already running subscribes
-the next source (trampolining), so any number of synchronous sources runs in
-constant stack depth. The downstream disposes a SerialDisposable that holds
+only signals a :class:`~rxpy2.operators.Drain` and the loop that owns it (already
+running) subscribes the next source (trampolining), so any number of
+synchronous sources runs in constant stack depth. After the terminal signal
+the loop keeps the drain for good. The downstream disposes a SerialDisposable that holds
 the current source's Disposable.
 """
 
@@ -15,9 +16,9 @@ from typing import Any
 
 from rxpy2.completable import Completable
 from rxpy2.disposables import Disposable, SerialDisposable
-from rxpy2.internal.atomic import AtomicInteger
 from rxpy2.internal.observers.empty import EmptyDisposable
 from rxpy2.observers import CompletableObserver
+from rxpy2.operators import Drain
 
 __all__ = ["CompletableConcat"]
 
@@ -42,13 +43,13 @@ class CompletableConcat(Completable):
 
 
 class _ConcatObserver(CompletableObserver):
-    __slots__ = ("downstream", "it", "sd", "wip")
+    __slots__ = ("downstream", "it", "sd", "gate")
 
     def __init__(self, downstream: CompletableObserver, it: Iterator[Completable]) -> None:
         self.downstream = downstream
         self.it = it
         self.sd = SerialDisposable()
-        self.wip = AtomicInteger()
+        self.gate = Drain()
 
     def on_subscribe(self, d: Disposable) -> None:
         self.sd.replace(d)
@@ -60,9 +61,9 @@ class _ConcatObserver(CompletableObserver):
         self.next()
 
     def next(self) -> None:
-        wip = self.wip
-        if wip.get_and_increment() != 0:
-            return
+        gate = self.gate
+        if not gate.enter():
+            return  # counted: the running loop subscribes the next source
         sd = self.sd
         it = self.it
         while True:
@@ -80,5 +81,5 @@ class _ConcatObserver(CompletableObserver):
                 self.downstream.on_error(e)
                 return
             c._subscribe(self)
-            if wip.decrement_and_get() == 0:
-                return
+            if not gate.leave():
+                return  # completes later: that completion runs the loop

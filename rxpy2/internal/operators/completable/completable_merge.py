@@ -1,7 +1,9 @@
 """Completable.merge / merge_array / merge_with: all sources at once.
 
-Completes when every source did (``wip`` counts the sources plus one for the
-subscribing loop). Several sources race to terminate, so the terminal signal
+Completes when every source did (``active`` counts the sources plus one for
+the subscribing loop, each change one atomic operation; nothing is drained or
+serialized here, so no :class:`~rxpy2.operators.Drain`). Several sources race
+to terminate, so the terminal signal
 uses the "once" pattern: the first error (or the final completion) wins
 ``once.compare_and_set(False, True)`` and disposes the rest; a later error
 goes to :func:`rxpy2.plugins.on_error`.
@@ -15,8 +17,8 @@ from typing import Any
 from rxpy2 import plugins
 from rxpy2.completable import Completable
 from rxpy2.disposables import CompositeDisposable, Disposable
-from rxpy2.internal.atomic import AtomicBoolean, AtomicInteger
 from rxpy2.observers import CompletableObserver
+from rxpy2.operators import AtomicBoolean, AtomicInteger
 
 __all__ = ["CompletableMerge"]
 
@@ -37,7 +39,7 @@ class CompletableMerge(Completable):
         except Exception as e:
             parent.on_error(e)
             return
-        wip = parent.wip
+        active = parent.active
         while not parent.set.is_disposed():
             try:
                 c = next(it, _END)
@@ -49,18 +51,18 @@ class CompletableMerge(Completable):
             except Exception as e:
                 parent.on_error(e)
                 return
-            wip.get_and_increment()
+            active.get_and_increment()
             c._subscribe(parent)
         parent.on_complete()  # the subscribing loop's share
 
 
 class _MergeObserver(CompletableObserver):
-    __slots__ = ("downstream", "set", "wip", "once")
+    __slots__ = ("downstream", "set", "active", "once")
 
     def __init__(self, downstream: CompletableObserver) -> None:
         self.downstream = downstream
         self.set = CompositeDisposable()
-        self.wip = AtomicInteger(1)
+        self.active = AtomicInteger(1)  # sources not terminated, plus the subscribing loop
         self.once = AtomicBoolean(False)
 
     def on_subscribe(self, d: Disposable) -> None:
@@ -74,5 +76,5 @@ class _MergeObserver(CompletableObserver):
             plugins.on_error(error)
 
     def on_complete(self) -> None:
-        if self.wip.decrement_and_get() == 0 and self.once.compare_and_set(False, True):
+        if self.active.decrement_and_get() == 0 and self.once.compare_and_set(False, True):
             self.downstream.on_complete()

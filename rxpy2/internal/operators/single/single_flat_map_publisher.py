@@ -15,6 +15,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import CompletableObserver, FlowableSubscriber, MaybeObserver, SingleObserver
+from rxpy2.operators import null_error, null_item, null_subscription
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 from rxpy2.single import Single
 
@@ -61,12 +62,18 @@ class DeferredPublisherSubscriber(FlowableSubscriber[R], Subscription, Generic[R
 
     # FlowableSubscriber (the Publisher's side)
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         SubscriptionHelper.deferred_set_once(self.upstream, self.requested, s)
 
     def on_next(self, item: R) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         self.downstream.on_error(error)
 
     def on_complete(self) -> None:
