@@ -116,7 +116,8 @@ class _Run(Generic[T]):
         events = self.ts.events
         seen = ", ".join(_show(e) for e in events[:20]) + (", ..." if len(events) > 20 else "")
         violations = self.ts.protocol_violations()
-        extra = f"; rule violations: {'; '.join(violations)}" if violations else ""
+        extra = f"; rule violations: {'; '.join(violations)}" \
+            if violations and not message.startswith("Reactive Streams") else ""
         return _StepFailure(f"StepVerifier failed at {self.step}: {message} "
                             f"(signals so far: [{seen}]{extra})")
 
