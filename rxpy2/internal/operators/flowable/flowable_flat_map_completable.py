@@ -31,6 +31,7 @@ from rxpy2.internal.operators.flowable.flowable_flat_map_maybe import (
     InnerObserver,
 )
 from rxpy2.observers import CompletableObserver
+from rxpy2.operators import null_error
 from rxpy2.reactivestreams import Publisher
 
 __all__ = ["FlatMapCompletableSubscriber", "FlowableFlatMapCompletable"]
@@ -63,6 +64,8 @@ class FlatMapCompletableSubscriber(FlatMapZeroOneSubscriber[T], Disposable, Gene
         super().__init__(downstream, mapper, Completable, delay_errors, max_concurrency)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
@@ -108,7 +111,7 @@ class FlatMapCompletableSubscriber(FlatMapZeroOneSubscriber[T], Disposable, Gene
     # ---------------------------------------------------------------- Disposable
     def _cancel_all(self) -> None:
         self.cancelled = True
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
         self.set.dispose()
 
     def dispose(self) -> None:

@@ -10,8 +10,9 @@ it failed.
 ``active`` counts the running inner sources plus one for the upstream; the
 stream completes when it reaches zero with nothing queued. A success that finds
 no drain running, nothing queued and some demand goes downstream directly;
-otherwise it waits in an MPSC queue for the drain loop (``wip``, the missed
-pattern), which emits under demand: the successes go out in the order they
+otherwise it waits in an MPSC queue for the drain loop (a
+:class:`~rxpy2.operators.Drain`, ``gate``: the direct path and every pass
+``enter()``/``leave()`` it), which emits under demand: the successes go out in the order they
 arrived. Errors are collected in an :class:`AtomicThrowable`: without
 ``delay_errors`` the first one cancels the upstream and disposes every inner
 source, and overtakes the queued successes; with it, they all wait for the end
@@ -40,13 +41,19 @@ from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.single.single_flat_map import apply_mapper
 from rxpy2.internal.queues import MpscLinkedQueue
-from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2.maybe import Maybe
 from rxpy2.observers import (
     CompletableObserver,
     FlowableSubscriber,
     MaybeObserver,
     SingleObserver,
+)
+from rxpy2.operators import (
+    UNSUBSCRIBED,
+    Drain,
+    null_error,
+    null_item,
+    null_subscription,
 )
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
@@ -127,7 +134,7 @@ class FlatMapZeroOneSubscriber(FlowableSubscriber[T], Generic[T]):
         self.delay_errors = delay_errors
         self.max_concurrency = max_concurrency
         self.bounded = max_concurrency != LONG_MAX
-        self.upstream: Subscription | None = None
+        self.upstream: Subscription = UNSUBSCRIBED
         self.set = CompositeDisposable()
         self.active = AtomicInteger(1)  # running inner sources + 1 while the upstream runs
         self.errors = AtomicThrowable()
@@ -135,18 +142,25 @@ class FlatMapZeroOneSubscriber(FlowableSubscriber[T], Generic[T]):
         self.cancelled = False
 
     def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
-            s.request(self.max_concurrency)  # LONG_MAX when unbounded
+        if s is None:
+            raise null_subscription()  # §2.13
+        if self.upstream is not UNSUBSCRIBED:  # §2.5
+            s.cancel()
+            SubscriptionHelper.report_subscription_set()
+            return
+        self.upstream = s
+        self.downstream.on_subscribe(self)
+        s.request(self.max_concurrency)  # LONG_MAX when unbounded
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         try:
             source = apply_mapper(self.mapper, item, self.kind)
         except Exception as ex:
-            self.upstream.cancel()  # type: ignore[union-attr]
+            self.upstream.cancel()
             self.on_error(ex)
             return
         self.active.get_and_increment()
@@ -157,25 +171,25 @@ class FlatMapZeroOneSubscriber(FlowableSubscriber[T], Generic[T]):
     def _replenish(self, n: int) -> None:
         """``n`` inner sources are done with (bounded only): ask the upstream for as many more."""
         if self.bounded and not self.done:
-            self.upstream.request(n)  # type: ignore[union-attr]
+            self.upstream.request(n)
 
 
-class FlatMapMaybeSubscriber(DrainSubscriptionMixin, FlatMapZeroOneSubscriber[T], Subscription,
-                             Generic[T, R]):
-    """``request``/``cancel``/``drain``: :class:`DrainSubscriptionMixin`
-    (internal/subscribers/drain_support.py), with :meth:`cancel_upstream` and
-    :meth:`cleanup` below."""
+class FlatMapMaybeSubscriber(FlatMapZeroOneSubscriber[T], Subscription, Generic[T, R]):
+    """The upstream's subscriber and the downstream's Subscription; ``gate`` serializes
+    the emissions (module docstring)."""
 
-    __slots__ = ("wip", "requested", "queue")
+    __slots__ = ("gate", "requested", "queue")
 
     def __init__(self, downstream: Subscriber[R], mapper: Callable[[T], Any], kind: type,
                  delay_errors: bool, max_concurrency: int) -> None:
         super().__init__(downstream, mapper, kind, delay_errors, max_concurrency)
-        self.wip = AtomicInteger()
+        self.gate = Drain()
         self.requested = AtomicLong()
         self.queue: MpscLinkedQueue[R] = MpscLinkedQueue()
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
@@ -196,8 +210,8 @@ class FlatMapMaybeSubscriber(DrainSubscriptionMixin, FlatMapZeroOneSubscriber[T]
     # ---------------------------------------------------------------- inner sources
     def inner_success(self, inner: InnerObserver, item: R) -> None:
         self.set.delete(inner)
-        wip = self.wip
-        if wip.get() == 0 and wip.compare_and_set(0, 1):
+        gate = self.gate
+        if gate.enter():
             # the fast path: no drain runs, so this call may emit (after what is queued)
             d = self.active.decrement_and_get() == 0
             q = self.queue
@@ -211,12 +225,14 @@ class FlatMapMaybeSubscriber(DrainSubscriptionMixin, FlatMapZeroOneSubscriber[T]
                 self._replenish(1)
             else:
                 q.offer(item)
-            if wip.decrement_and_get() == 0:
+            if not gate.leave():
                 return
         else:
+            # another thread drains: queue, then signal (the failed enter() alone could
+            # be consumed by a pass that does not see the item yet)
             self.queue.offer(item)
             self.active.decrement_and_get()
-            if wip.get_and_increment() != 0:
+            if not gate.enter():
                 return
         self.drain_loop()
 
@@ -230,7 +246,7 @@ class FlatMapMaybeSubscriber(DrainSubscriptionMixin, FlatMapZeroOneSubscriber[T]
         self.set.delete(inner)
         if self.errors.try_add_throwable_or_report(error):
             if not self.delay_errors:
-                self.upstream.cancel()  # type: ignore[union-attr]
+                self.upstream.cancel()
                 self.set.dispose()
             else:
                 self._replenish(1)
@@ -238,9 +254,27 @@ class FlatMapMaybeSubscriber(DrainSubscriptionMixin, FlatMapZeroOneSubscriber[T]
             self.drain()
 
     # ---------------------------------------------------------------- downstream side
+    def request(self, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):  # §3.9
+            BackpressureHelper.add(self.requested, n)
+            self.drain()
+
+    def cancel(self) -> None:
+        if self.cancelled:
+            return
+        self.cancelled = True
+        self.cancel_upstream()
+        if self.gate.enter():
+            self.cleanup()  # no drain running: the cleanup is ours (and the drain, for good)
+        # else the owner makes another pass and it sees ``cancelled``
+
+    def drain(self) -> None:
+        if self.gate.enter():
+            self.drain_loop()
+
     def cancel_upstream(self) -> None:
         """``cancel``: stop the upstream and every inner source."""
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
         self.set.dispose()
         self.errors.try_terminate_and_report()  # an error that lost to the cancellation
 
@@ -264,9 +298,8 @@ class FlatMapMaybeSubscriber(DrainSubscriptionMixin, FlatMapZeroOneSubscriber[T]
         return False
 
     def drain_loop(self) -> None:
-        """Emit queued successes under demand; the caller holds the drain (``wip`` > 0)."""
-        missed = 1
-        wip = self.wip
+        """Emit queued successes under demand; the caller owns ``gate``."""
+        leave = self.gate.leave
         on_next = self.downstream.on_next
         q = self.queue
         poll = q.poll
@@ -290,6 +323,5 @@ class FlatMapMaybeSubscriber(DrainSubscriptionMixin, FlatMapZeroOneSubscriber[T]
             if e != 0:
                 BackpressureHelper.produced(requested, e)
                 self._replenish(e)
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not leave():
                 return
