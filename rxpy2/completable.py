@@ -16,16 +16,13 @@ from typing import TYPE_CHECKING, Any, TypeVar, final, overload
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.flowable import ABSENT, _require, _require_callable
-from rxpy2.flowable import _assembly as _flowable_assembly
 from rxpy2.internal import lazy as _lazy
 from rxpy2.internal.zero_one import ZeroOneBase, require_instance
 from rxpy2.maybe import Maybe
-from rxpy2.maybe import _assembly as _maybe_assembly
 from rxpy2.observers import CompletableObserver
+from rxpy2.operators.arguments import ABSENT, assembly, require, require_callable
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
-from rxpy2.single import _assembly as _single_assembly
 
 if TYPE_CHECKING:
     from rxpy2.flowable import Flowable
@@ -90,21 +87,21 @@ class Completable(ZeroOneBase):
 
     def to_flowable(self) -> Flowable[Any]:
         """A Flowable that emits no item, only this Completable's terminal signal."""
-        return _flowable_assembly(_lazy.CompletableToFlowable(self))
+        return assembly("flowable", _lazy.CompletableToFlowable(self))
 
     def to_single(self, supplier: Callable[[], T]) -> Single[T]:
         """A Single of ``supplier()``, called on completion (``None`` → ``TypeError``)."""
-        _require_callable(supplier, "supplier")
-        return _single_assembly(_lazy.CompletableToSingle(self, supplier))
+        require_callable(supplier, "supplier")
+        return assembly("single", _lazy.CompletableToSingle(self, supplier))
 
     def to_single_default(self, item: T) -> Single[T]:
         """A Single of ``item`` on completion."""
-        _require(item, "item")
+        require(item, "item")
         return self.to_single(lambda: item)
 
     def to_maybe(self) -> Maybe[Any]:
         """A Maybe that completes empty (or fails) with this Completable."""
-        return _maybe_assembly(_lazy.CompletableToMaybe(self))
+        return assembly("maybe", _lazy.CompletableToMaybe(self))
 
     # ------------------------------------------------------------------ sources
 
@@ -116,11 +113,11 @@ class Completable(ZeroOneBase):
     @staticmethod
     def error(error: BaseException | Callable[[], BaseException]) -> Completable:
         """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
-        _require(error, "error")
+        require(error, "error")
         if isinstance(error, BaseException):
             err = error
             return _assembly(_lazy.CompletableError(lambda: err))
-        _require_callable(error, "error")
+        require_callable(error, "error")
         return _assembly(_lazy.CompletableError(error))
 
     @staticmethod
@@ -131,19 +128,19 @@ class Completable(ZeroOneBase):
     @staticmethod
     def from_action(action: Callable[[], Any]) -> Completable:
         """Runs ``action()`` per subscriber, then completes (or signals what it raised)."""
-        _require_callable(action, "action")
+        require_callable(action, "action")
         return _assembly(_lazy.CompletableFromAction(action))
 
     @staticmethod
     def from_callable(supplier: Callable[[], Any]) -> Completable:
         """Calls ``supplier()`` per subscriber, ignores its result and completes."""
-        _require_callable(supplier, "supplier")
+        require_callable(supplier, "supplier")
         return _assembly(_lazy.CompletableFromAction(supplier))
 
     @staticmethod
     def defer(supplier: Callable[[], Completable]) -> Completable:
         """Calls ``supplier`` per subscriber for the Completable to subscribe to."""
-        _require_callable(supplier, "supplier")
+        require_callable(supplier, "supplier")
         return _assembly(_lazy.CompletableDefer(supplier))
 
     @staticmethod
@@ -152,7 +149,7 @@ class Completable(ZeroOneBase):
 
         The iterable is iterated per subscriber; empty → ``IndexError``.
         """
-        _require(sources, "sources")
+        require(sources, "sources")
         return _assembly(_lazy.CompletableAmb(sources))
 
     @staticmethod
@@ -167,7 +164,7 @@ class Completable(ZeroOneBase):
     @staticmethod
     def concat(sources: Iterable[Completable]) -> Completable:
         """Each source in turn; the iterable is iterated lazily, per subscriber."""
-        _require(sources, "sources")
+        require(sources, "sources")
         return _assembly(_lazy.CompletableConcat(sources))
 
     @staticmethod
@@ -184,7 +181,7 @@ class Completable(ZeroOneBase):
     @staticmethod
     def merge(sources: Iterable[Completable]) -> Completable:
         """All sources at once; completes when all did; the first error wins."""
-        _require(sources, "sources")
+        require(sources, "sources")
         return _assembly(_lazy.CompletableMerge(sources))
 
     @staticmethod
@@ -206,15 +203,15 @@ class Completable(ZeroOneBase):
 
         An error of this Completable skips ``other``.
         """
-        _require(other, "other")
+        require(other, "other")
         if isinstance(other, Completable):
             return self.concat_with(other)
         if isinstance(other, Single):
-            return _single_assembly(_lazy.CompletableAndThenSingle(self, other))
+            return assembly("single", _lazy.CompletableAndThenSingle(self, other))
         if isinstance(other, Maybe):
-            return _maybe_assembly(_lazy.CompletableAndThenMaybe(self, other))
+            return assembly("maybe", _lazy.CompletableAndThenMaybe(self, other))
         if isinstance(other, Publisher):
-            return _flowable_assembly(_lazy.CompletableAndThenPublisher(self, other))
+            return assembly("flowable", _lazy.CompletableAndThenPublisher(self, other))
         raise TypeError(f"and_then() needs a Completable, Single, Maybe or Publisher, "
                         f"not {type(other).__name__}")
 
@@ -243,18 +240,18 @@ class Completable(ZeroOneBase):
                           predicate: Callable[[BaseException], bool] | None = None) -> Completable:
         """On error (for which ``predicate`` holds, if given), complete instead."""
         if predicate is not None:
-            _require_callable(predicate, "predicate")
+            require_callable(predicate, "predicate")
         return _assembly(_lazy.CompletableOnErrorComplete(self, predicate))
 
     def on_error_resume_next(
             self, fallback: Completable | Callable[[BaseException], Completable]) -> Completable:
         """On error, continue with a Completable (or the one ``fallback(error)`` returns)."""
-        _require(fallback, "fallback")
+        require(fallback, "fallback")
         if isinstance(fallback, Completable):
             c = fallback
             fn: Callable[[BaseException], Completable] = lambda _e: c  # noqa: E731
         else:
-            _require_callable(fallback, "fallback")
+            require_callable(fallback, "fallback")
             fn = fallback
         return _assembly(_lazy.CompletableResumeNext(self, fn))
 
@@ -266,25 +263,25 @@ class Completable(ZeroOneBase):
 
     def do_on_complete(self, fn: Callable[[], Any]) -> Completable:
         """Call ``fn()`` before completion goes downstream (raising → ``on_error``)."""
-        _require_callable(fn, "on_complete")
+        require_callable(fn, "on_complete")
         return self._peek(on_complete=fn)
 
     def do_on_error(self, fn: Callable[[BaseException], Any]) -> Completable:
         """Call ``fn(error)`` before the error goes downstream."""
-        _require_callable(fn, "on_error")
+        require_callable(fn, "on_error")
         return self._peek(on_error=fn)
 
     def do_on_subscribe(self, fn: Callable[[Disposable], Any]) -> Completable:
         """Call ``fn(disposable)`` on subscription (raising → dispose and ``on_error``)."""
-        _require_callable(fn, "on_subscribe")
+        require_callable(fn, "on_subscribe")
         return self._peek(on_subscribe=fn)
 
     def do_on_dispose(self, fn: Callable[[], Any]) -> Completable:
         """Call ``fn()`` when the downstream disposes before the terminal signal."""
-        _require_callable(fn, "on_dispose")
+        require_callable(fn, "on_dispose")
         return self._peek(on_dispose=fn)
 
     def do_finally(self, fn: Callable[[], Any]) -> Completable:
         """Call ``fn()`` once, after the terminal signal went downstream or on dispose."""
-        _require_callable(fn, "on_finally")
+        require_callable(fn, "on_finally")
         return _assembly(_lazy.CompletableDoFinally(self, fn))

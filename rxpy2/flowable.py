@@ -25,6 +25,18 @@ from rxpy2.internal.helpers import subscribe_loop as _loop
 from rxpy2.internal.helpers.subscribe_loop import run as _run
 from rxpy2.internal.subscriptions.empty import EmptySubscription as _EmptySubscription
 from rxpy2.observers import FlowableSubscriber
+
+# ABSENT and BUFFER_SIZE: re-exported (explicit ``as``) for modules that import them from here
+from rxpy2.operators.arguments import ABSENT as ABSENT
+from rxpy2.operators.arguments import BUFFER_SIZE as BUFFER_SIZE
+from rxpy2.operators.arguments import (
+    require,
+    require_callable,
+    require_non_negative,
+    require_positive,
+    require_publisher,
+    require_scheduler,
+)
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 if TYPE_CHECKING:
@@ -53,65 +65,11 @@ K = TypeVar("K")
 SubscriberT = TypeVar("SubscriberT", bound=Subscriber[Any])
 
 
-class _Absent:
-    """Marks an argument that was not given (``None`` has a meaning of its own)."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "<absent>"
-
-
-ABSENT: Any = _Absent()
-
-BUFFER_SIZE = 128
-"""The default prefetch/buffer size of the operators that have one (RxJava's ``bufferSize()``)."""
-
-
-def _require(value: Any, name: str) -> None:
-    if value is None:
-        raise TypeError(f"{name} is None")
-
-
-def _require_callable(fn: Any, name: str) -> None:
-    if fn is None:
-        raise TypeError(f"{name} is None")
-    if not callable(fn):
-        raise TypeError(f"{name} must be callable, not {type(fn).__name__}")
-
-
-def _require_positive(n: int, name: str) -> None:
-    if not isinstance(n, int) or isinstance(n, bool):
-        raise TypeError(f"{name} must be an int, not {type(n).__name__}")
-    if n <= 0:
-        raise ValueError(f"{name} > 0 required but it was {n}")
-
-def _require_scheduler(scheduler: Any) -> None:
-    if scheduler is None:
-        raise TypeError("scheduler is None")
-    if not isinstance(scheduler, _lazy.Scheduler):
-        raise TypeError(f"scheduler must be a Scheduler, not {type(scheduler).__name__}")
-
-
 def _default_scheduler(scheduler: Any) -> Any:
     if scheduler is None:
         return _lazy.Schedulers.computation()
-    _require_scheduler(scheduler)
+    require_scheduler(scheduler)
     return scheduler
-
-
-def _require_non_negative(n: int, name: str) -> None:
-    if not isinstance(n, int) or isinstance(n, bool):
-        raise TypeError(f"{name} must be an int, not {type(n).__name__}")
-    if n < 0:
-        raise ValueError(f"{name} >= 0 required but it was {n}")
-
-
-def _require_publisher(p: Any, name: str) -> None:
-    if p is None:
-        raise TypeError(f"{name} is None")
-    if not isinstance(p, Publisher):
-        raise TypeError(f"{name} must be a Publisher, not {type(p).__name__}")
 
 
 #: The Flowable's part in the subscribe loop: its hook key and the upstream a failed
@@ -194,11 +152,11 @@ class Flowable(Publisher[T], Generic[T]):
         if on_next is None:
             raise TypeError("subscriber is None")
         if on_next is not ABSENT:
-            _require_callable(on_next, "on_next")
+            require_callable(on_next, "on_next")
         if on_error is not None:
-            _require_callable(on_error, "on_error")
+            require_callable(on_error, "on_error")
         if on_complete is not None:
-            _require_callable(on_complete, "on_complete")
+            require_callable(on_complete, "on_complete")
         ls: _lazy.LambdaSubscriber[T] = _lazy.LambdaSubscriber(
             None if on_next is ABSENT else on_next, on_error, on_complete)
         self._subscribe(ls)
@@ -239,17 +197,17 @@ class Flowable(Publisher[T], Generic[T]):
 
     def lift(self, operator: Callable[[Subscriber[R]], Subscriber[T]]) -> Flowable[R]:
         """Apply a custom operator: ``operator(downstream)`` returns the upstream-facing Subscriber."""
-        _require_callable(operator, "operator")
+        require_callable(operator, "operator")
         return _assembly(_lazy.FlowableLift(self, operator))
 
     def compose(self, transformer: Callable[[Flowable[T]], Publisher[R]]) -> Flowable[R]:
         """Apply a function to this whole Flowable: ``transformer(self)``, as a Flowable."""
-        _require_callable(transformer, "transformer")
+        require_callable(transformer, "transformer")
         return Flowable.from_publisher(transformer(self))
 
     def to(self, converter: Callable[[Flowable[T]], R]) -> R:
         """Convert this Flowable with ``converter(self)`` into any value."""
-        _require_callable(converter, "converter")
+        require_callable(converter, "converter")
         return converter(self)
 
     # ------------------------------------------------------------------ sources
@@ -257,7 +215,7 @@ class Flowable(Publisher[T], Generic[T]):
     @staticmethod
     def from_publisher(source: Publisher[T]) -> Flowable[T]:
         """A Flowable view of any Reactive Streams Publisher (itself when it is a Flowable)."""
-        _require_publisher(source, "source")
+        require_publisher(source, "source")
         if isinstance(source, Flowable):
             return source
         return _assembly(_lazy.FlowableFromPublisher(source))
@@ -265,7 +223,7 @@ class Flowable(Publisher[T], Generic[T]):
     @staticmethod
     def range(start: int, count: int) -> Flowable[int]:
         """``count`` consecutive ints from ``start``."""
-        _require_non_negative(count, "count")
+        require_non_negative(count, "count")
         if not isinstance(start, int):
             raise TypeError(f"start must be an int, not {type(start).__name__}")
         if count == 0:
@@ -293,7 +251,7 @@ class Flowable(Publisher[T], Generic[T]):
     @staticmethod
     def from_array(items: Sequence[T]) -> Flowable[T]:
         """The items of a sequence (list, tuple, ...), by index, then completion."""
-        _require(items, "items")
+        require(items, "items")
         n = len(items)
         if n == 0:
             return Flowable.empty()
@@ -304,7 +262,7 @@ class Flowable(Publisher[T], Generic[T]):
     @staticmethod
     def from_iterable(iterable: Iterable[T]) -> Flowable[T]:
         """The items of an iterable; each subscriber calls ``iter()`` anew."""
-        _require(iterable, "iterable")
+        require(iterable, "iterable")
         return _assembly(_lazy.FlowableFromIterable(iterable))
 
     @staticmethod
@@ -320,23 +278,23 @@ class Flowable(Publisher[T], Generic[T]):
     @staticmethod
     def error(error: BaseException | Callable[[], BaseException]) -> Flowable[Any]:
         """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
-        _require(error, "error")
+        require(error, "error")
         if isinstance(error, BaseException):
             err = error
             return _assembly(_lazy.FlowableError(lambda: err))
-        _require_callable(error, "error")
+        require_callable(error, "error")
         return _assembly(_lazy.FlowableError(error))
 
     @staticmethod
     def from_callable(supplier: Callable[[], T | None]) -> Flowable[T]:
         """Calls ``supplier`` per subscriber; emits its result (``None`` means empty)."""
-        _require_callable(supplier, "supplier")
+        require_callable(supplier, "supplier")
         return _assembly(_lazy.FlowableFromCallable(supplier))
 
     @staticmethod
     def defer(supplier: Callable[[], Publisher[T]]) -> Flowable[T]:
         """Calls ``supplier`` per subscriber for the Publisher to subscribe to."""
-        _require_callable(supplier, "supplier")
+        require_callable(supplier, "supplier")
         return _assembly(_lazy.FlowableDefer(supplier))
 
     @staticmethod
@@ -346,7 +304,7 @@ class Flowable(Publisher[T], Generic[T]):
         ``mode`` says what happens to items that find no demand (see
         :class:`BackpressureStrategy`).
         """
-        _require_callable(source, "source")
+        require_callable(source, "source")
         if not isinstance(mode, BackpressureStrategy):
             raise TypeError(f"mode must be a BackpressureStrategy, not {mode!r}")
         return _assembly(_lazy.FlowableCreate(source, mode))
@@ -360,11 +318,11 @@ class Flowable(Publisher[T], Generic[T]):
         generator, whose ``state`` is then ``None``); the generator returns the
         next state; ``dispose_state`` runs once at the end or on cancel.
         """
-        _require_callable(generator, "generator")
+        require_callable(generator, "generator")
         if initial_state is not None:
-            _require_callable(initial_state, "initial_state")
+            require_callable(initial_state, "initial_state")
         if dispose_state is not None:
-            _require_callable(dispose_state, "dispose_state")
+            require_callable(dispose_state, "dispose_state")
         return _assembly(_lazy.FlowableGenerate(initial_state, generator, dispose_state))
 
     @staticmethod
@@ -375,7 +333,7 @@ class Flowable(Publisher[T], Generic[T]):
         ``sources`` is an iterable of Publishers or a Publisher of Publishers (asked
         for ``prefetch`` of them ahead).
         """
-        _require(sources, "sources")
+        require(sources, "sources")
         if isinstance(sources, Publisher):
             return Flowable.from_publisher(sources).concat_map(_identity, prefetch)
         return _assembly(_lazy.FlowableConcatIterable(sources, False))
@@ -384,7 +342,7 @@ class Flowable(Publisher[T], Generic[T]):
     def concat_array(*sources: Publisher[T]) -> Flowable[T]:
         """The given sources in turn, subscribing to the next when one completes."""
         for i, p in enumerate(sources):
-            _require_publisher(p, f"source {i}")
+            require_publisher(p, f"source {i}")
         if not sources:
             return Flowable.empty()
         if len(sources) == 1:
@@ -395,7 +353,7 @@ class Flowable(Publisher[T], Generic[T]):
     def concat_array_delay_error(*sources: Publisher[T]) -> Flowable[T]:
         """As :meth:`concat_array`, but errors wait until every source ran."""
         for i, p in enumerate(sources):
-            _require_publisher(p, f"source {i}")
+            require_publisher(p, f"source {i}")
         if not sources:
             return Flowable.empty()
         return _assembly(_lazy.FlowableConcatArray(sources, True))
@@ -404,7 +362,7 @@ class Flowable(Publisher[T], Generic[T]):
 
     def map(self, mapper: Callable[[T], R]) -> Flowable[R]:
         """Apply ``mapper`` to each item (a ``None`` result is a ``TypeError`` downstream)."""
-        _require_callable(mapper, "mapper")
+        require_callable(mapper, "mapper")
         fused = _fuse(self, "map", mapper, True)
         if fused is not None:
             return fused
@@ -412,7 +370,7 @@ class Flowable(Publisher[T], Generic[T]):
 
     def filter(self, predicate: Callable[[T], bool]) -> Flowable[T]:
         """Only the items for which ``predicate`` is true."""
-        _require_callable(predicate, "predicate")
+        require_callable(predicate, "predicate")
         fused = _fuse(self, "filter", predicate, True)
         if fused is not None:
             return fused
@@ -425,16 +383,16 @@ class Flowable(Publisher[T], Generic[T]):
         accumulation; with ``seed`` the seed is emitted first (``scan_with``
         takes a seed supplier for a fresh seed per subscriber).
         """
-        _require_callable(accumulator, "accumulator")
+        require_callable(accumulator, "accumulator")
         if seed is ABSENT:
             return _assembly(_lazy.FlowableScan(self, accumulator))
-        _require(seed, "seed")
+        require(seed, "seed")
         return _assembly(_lazy.FlowableScanSeed(self, lambda: seed, accumulator))
 
     def scan_with(self, seed_supplier: Callable[[], R],
                   accumulator: Callable[[R, T], R]) -> Flowable[R]:
-        _require_callable(seed_supplier, "seed_supplier")
-        _require_callable(accumulator, "accumulator")
+        require_callable(seed_supplier, "seed_supplier")
+        require_callable(accumulator, "accumulator")
         return _assembly(_lazy.FlowableScanSeed(self, seed_supplier, accumulator))
 
     def materialize(self) -> Flowable[Notification[T]]:
@@ -444,7 +402,7 @@ class Flowable(Publisher[T], Generic[T]):
     def dematerialize(self, selector: Callable[[T], Notification[R]] | None = None) -> Flowable[R]:
         """The reverse of :meth:`materialize`: Notification items back into signals."""
         sel = selector if selector is not None else (lambda x: x)
-        _require_callable(sel, "selector")
+        require_callable(sel, "selector")
         return _assembly(_lazy.FlowableDematerialize(self, sel))
 
     def hide(self) -> Flowable[T]:
@@ -461,14 +419,14 @@ class Flowable(Publisher[T], Generic[T]):
 
     def rebatch_requests(self, n: int) -> Flowable[T]:
         """Request ``n`` upstream first, then ``n - n//4`` each time 75% of it was emitted."""
-        _require_positive(n, "n")
+        require_positive(n, "n")
         return _assembly(_lazy.FlowableRebatchRequests(self, n))
 
     # ------------------------------------------------------------------ taking and skipping
 
     def take(self, count: int) -> Flowable[T]:
         """The first ``count`` items; requests at most ``count`` upstream."""
-        _require_non_negative(count, "count")
+        require_non_negative(count, "count")
         if count != 0:  # take(0) completes at subscription, before any stage runs
             fused = _fuse(self, "take", count)
             if fused is not None:
@@ -477,12 +435,12 @@ class Flowable(Publisher[T], Generic[T]):
 
     def limit(self, count: int) -> Flowable[T]:
         """The first ``count`` items; never requests more than ``count`` upstream in total."""
-        _require_non_negative(count, "count")
+        require_non_negative(count, "count")
         return _assembly(_lazy.FlowableLimit(self, count))
 
     def skip(self, count: int) -> Flowable[T]:
         """All but the first ``count`` items."""
-        _require_non_negative(count, "count")
+        require_non_negative(count, "count")
         if count == 0:
             return self
         fused = _fuse(self, "skip", count)
@@ -492,7 +450,7 @@ class Flowable(Publisher[T], Generic[T]):
 
     def take_last(self, count: int) -> Flowable[T]:
         """The last ``count`` items, emitted after upstream completes, under demand."""
-        _require_non_negative(count, "count")
+        require_non_negative(count, "count")
         if count == 0:
             return self.ignore_elements().to_flowable()
         if count == 1:
@@ -501,14 +459,14 @@ class Flowable(Publisher[T], Generic[T]):
 
     def skip_last(self, count: int) -> Flowable[T]:
         """All but the last ``count`` items."""
-        _require_non_negative(count, "count")
+        require_non_negative(count, "count")
         if count == 0:
             return self
         return _assembly(_lazy.FlowableSkipLast(self, count))
 
     def take_while(self, predicate: Callable[[T], bool]) -> Flowable[T]:
         """Items while ``predicate`` holds; completes at the first that fails it."""
-        _require_callable(predicate, "predicate")
+        require_callable(predicate, "predicate")
         fused = _fuse(self, "take_while", predicate)
         if fused is not None:
             return fused
@@ -516,7 +474,7 @@ class Flowable(Publisher[T], Generic[T]):
 
     def skip_while(self, predicate: Callable[[T], bool]) -> Flowable[T]:
         """Skips items while ``predicate`` holds, then emits all the rest."""
-        _require_callable(predicate, "predicate")
+        require_callable(predicate, "predicate")
         fused = _fuse(self, "skip_while", predicate)
         if fused is not None:
             return fused
@@ -525,28 +483,28 @@ class Flowable(Publisher[T], Generic[T]):
     def take_until(self, other: Publisher[Any] | Callable[[T], bool]) -> Flowable[T]:
         """Items until ``other`` signals an item or completes (or, given a predicate,
         up to and including the first item for which it is true)."""
-        _require(other, "other")
+        require(other, "other")
         if isinstance(other, Publisher):
             return _assembly(_lazy.FlowableTakeUntil(self, other))
-        _require_callable(other, "stop_predicate")
+        require_callable(other, "stop_predicate")
         return _assembly(_lazy.FlowableTakeUntilPredicate(self, other))
 
     def skip_until(self, other: Publisher[Any]) -> Flowable[T]:
         """Skips items until ``other`` signals an item."""
-        _require_publisher(other, "other")
+        require_publisher(other, "other")
         return _assembly(_lazy.FlowableSkipUntil(self, other))
 
     def element_at(self, index: int, default_item: Any = ABSENT) -> Maybe[T] | Single[T]:
         """The item at ``index``: a Maybe (empty if too short), or with ``default_item`` a Single."""
-        _require_non_negative(index, "index")
+        require_non_negative(index, "index")
         if default_item is ABSENT:
             return _maybe_assembly(_lazy.FlowableElementAtMaybe(self, index))
-        _require(default_item, "default_item")
+        require(default_item, "default_item")
         return _single_assembly(_lazy.FlowableElementAtSingle(self, index, default_item, False))
 
     def element_at_or_error(self, index: int) -> Single[T]:
         """The item at ``index`` as a Single; ``IndexError`` if the stream is shorter."""
-        _require_non_negative(index, "index")
+        require_non_negative(index, "index")
         return _single_assembly(_lazy.FlowableElementAtSingle(self, index, None, True))
 
     def first(self, default_item: T) -> Single[T]:
@@ -563,7 +521,7 @@ class Flowable(Publisher[T], Generic[T]):
 
     def last(self, default_item: T) -> Single[T]:
         """The last item, or ``default_item`` if the stream is empty."""
-        _require(default_item, "default_item")
+        require(default_item, "default_item")
         return _single_assembly(_lazy.FlowableLastSingle(self, default_item))
 
     def last_element(self) -> Maybe[T]:
@@ -576,7 +534,7 @@ class Flowable(Publisher[T], Generic[T]):
 
     def single(self, default_item: T) -> Single[T]:
         """The only item, ``default_item`` if empty; ``ValueError`` if more than one."""
-        _require(default_item, "default_item")
+        require(default_item, "default_item")
         return _single_assembly(_lazy.FlowableSingleSingle(self, default_item))
 
     def single_element(self) -> Maybe[T]:
@@ -590,16 +548,16 @@ class Flowable(Publisher[T], Generic[T]):
     def distinct(self, key: Callable[[T], Any] | None = None) -> Flowable[T]:
         """Items whose key (the item itself by default) was not seen before (keys must hash)."""
         if key is not None:
-            _require_callable(key, "key")
+            require_callable(key, "key")
         return _assembly(_lazy.FlowableDistinct(self, key))
 
     def distinct_until_changed(self, key: Callable[[T], Any] | None = None,
                                comparer: Callable[[Any, Any], bool] | None = None) -> Flowable[T]:
         """Drops an item whose key equals the previous item's (``comparer(a, b)`` decides)."""
         if key is not None:
-            _require_callable(key, "key")
+            require_callable(key, "key")
         if comparer is not None:
-            _require_callable(comparer, "comparer")
+            require_callable(comparer, "comparer")
         return _assembly(_lazy.FlowableDistinctUntilChanged(self, key, comparer))
 
     def ignore_elements(self) -> Completable:
@@ -608,12 +566,12 @@ class Flowable(Publisher[T], Generic[T]):
 
     def default_if_empty(self, default_item: T) -> Flowable[T]:
         """``default_item`` if the stream completes without items."""
-        _require(default_item, "default_item")
+        require(default_item, "default_item")
         return _assembly(_lazy.FlowableDefaultIfEmpty(self, default_item))
 
     def switch_if_empty(self, other: Publisher[T]) -> Flowable[T]:
         """Continue with ``other`` if this stream completes without items."""
-        _require_publisher(other, "other")
+        require_publisher(other, "other")
         return _assembly(_lazy.FlowableSwitchIfEmpty(self, other))
 
     # ------------------------------------------------------------------ aggregates
@@ -628,24 +586,24 @@ class Flowable(Publisher[T], Generic[T]):
         Without ``seed``: a Maybe (empty for an empty stream), as
         ``functools.reduce`` without an initial value. With ``seed``: a Single.
         """
-        _require_callable(reducer, "reducer")
+        require_callable(reducer, "reducer")
         if seed is ABSENT:
             return _maybe_assembly(_lazy.FlowableReduceMaybe(self, reducer))
-        _require(seed, "seed")
+        require(seed, "seed")
         return _single_assembly(_lazy.FlowableReduceSeedSingle(self, lambda: seed, reducer))
 
     def reduce_with(self, seed_supplier: Callable[[], R],
                     reducer: Callable[[R, T], R]) -> Single[R]:
         """Fold with a fresh seed per subscriber, as a Single."""
-        _require_callable(seed_supplier, "seed_supplier")
-        _require_callable(reducer, "reducer")
+        require_callable(seed_supplier, "seed_supplier")
+        require_callable(reducer, "reducer")
         return _single_assembly(_lazy.FlowableReduceSeedSingle(self, seed_supplier, reducer))
 
     def collect(self, initial_supplier: Callable[[], U],
                 collector: Callable[[U, T], Any]) -> Single[U]:
         """Collect into a mutable container: ``collector(container, item)`` per item."""
-        _require_callable(initial_supplier, "initial_supplier")
-        _require_callable(collector, "collector")
+        require_callable(initial_supplier, "initial_supplier")
+        require_callable(collector, "collector")
         return _single_assembly(_lazy.FlowableCollectSingle(self, initial_supplier, collector))
 
     def to_list(self) -> Single[list[T]]:
@@ -656,23 +614,23 @@ class Flowable(Publisher[T], Generic[T]):
                        reverse: bool = False) -> Single[list[T]]:
         """All items in a sorted list (as ``sorted(items, key=key, reverse=reverse)``)."""
         if key is not None:
-            _require_callable(key, "key")
+            require_callable(key, "key")
         return self.to_list().map(
             lambda xs: sorted(xs, key=key, reverse=reverse))  # type: ignore[type-var, arg-type]
 
     def any(self, predicate: Callable[[T], bool]) -> Single[bool]:
         """True as soon as an item satisfies ``predicate`` (then upstream is cancelled)."""
-        _require_callable(predicate, "predicate")
+        require_callable(predicate, "predicate")
         return _single_assembly(_lazy.FlowableAnySingle(self, predicate))
 
     def all(self, predicate: Callable[[T], bool]) -> Single[bool]:
         """False as soon as an item fails ``predicate``; True if none did."""
-        _require_callable(predicate, "predicate")
+        require_callable(predicate, "predicate")
         return _single_assembly(_lazy.FlowableAllSingle(self, predicate))
 
     def contains(self, item: Any) -> Single[bool]:
         """True if some item equals ``item``."""
-        _require(item, "item")
+        require(item, "item")
         return self.any(lambda x: x == item)
 
     def is_empty(self) -> Single[bool]:
@@ -686,17 +644,17 @@ class Flowable(Publisher[T], Generic[T]):
         are dropped; ``skip < count``: overlapping lists, emitted after completion
         under demand (post-complete).
         """
-        _require_positive(count, "count")
+        require_positive(count, "count")
         if skip is None:
             skip = count
-        _require_positive(skip, "skip")
+        require_positive(skip, "skip")
         return _assembly(_lazy.FlowableBuffer(self, count, skip))
 
     # ------------------------------------------------------------------ combining
 
     def start_with(self, item_or_source: T | Publisher[T]) -> Flowable[T]:
         """Emit an item (or all of a Publisher's items) before this stream's."""
-        _require(item_or_source, "item_or_source")
+        require(item_or_source, "item_or_source")
         first = (item_or_source if isinstance(item_or_source, Publisher)
                  else Flowable.just(item_or_source))
         return Flowable.concat_array(first, self)
@@ -713,7 +671,7 @@ class Flowable(Publisher[T], Generic[T]):
 
     def concat_with(self, other: Publisher[T]) -> Flowable[T]:
         """This stream, then ``other``."""
-        _require_publisher(other, "other")
+        require_publisher(other, "other")
         return Flowable.concat_array(self, other)
 
     # ------------------------------------------------------------------ flattening (flat_map, concat_map, switch_map, merge, amb)
@@ -736,11 +694,11 @@ class Flowable(Publisher[T], Generic[T]):
         With ``combiner``, each inner item ``u`` of an upstream item ``t`` becomes
         ``combiner(t, u)``. An error ends the stream at once unless ``delay_errors``.
         """
-        _require_callable(mapper, "mapper")
-        _require_positive(max_concurrency, "max_concurrency")
-        _require_positive(buffer_size, "buffer_size")
+        require_callable(mapper, "mapper")
+        require_positive(max_concurrency, "max_concurrency")
+        require_positive(buffer_size, "buffer_size")
         if combiner is not None:
-            _require_callable(combiner, "combiner")
+            require_callable(combiner, "combiner")
             mapper = _with_combiner(mapper, combiner)
         fused = _scalar_x_map(self, mapper)
         if fused is not None:
@@ -751,37 +709,37 @@ class Flowable(Publisher[T], Generic[T]):
     def flat_map_iterable(self, mapper: Callable[[T], Iterable[R]],
                           prefetch: int = BUFFER_SIZE) -> Flowable[R]:
         """Map each item to an iterable and emit its elements, one iterable after another."""
-        _require_callable(mapper, "mapper")
-        _require_positive(prefetch, "prefetch")
+        require_callable(mapper, "mapper")
+        require_positive(prefetch, "prefetch")
         return _assembly(_lazy.FlowableFlattenIterable(self, mapper, prefetch))
 
     def concat_map_iterable(self, mapper: Callable[[T], Iterable[R]],
                             prefetch: int = 2) -> Flowable[R]:
         """As :meth:`flat_map_iterable` (iterables are always taken in order)."""
-        _require_callable(mapper, "mapper")
-        _require_positive(prefetch, "prefetch")
+        require_callable(mapper, "mapper")
+        require_positive(prefetch, "prefetch")
         return _assembly(_lazy.FlowableFlattenIterable(self, mapper, prefetch))
 
     def flat_map_maybe(self, mapper: Callable[[T], Maybe[R]], delay_errors: bool = False,
                        max_concurrency: int = LONG_MAX) -> Flowable[R]:
         """Map each item to a Maybe and merge their successes."""
-        _require_callable(mapper, "mapper")
-        _require_positive(max_concurrency, "max_concurrency")
+        require_callable(mapper, "mapper")
+        require_positive(max_concurrency, "max_concurrency")
         return _assembly(_lazy.FlowableFlatMapMaybe(self, mapper, bool(delay_errors), max_concurrency))
 
     def flat_map_single(self, mapper: Callable[[T], Single[R]], delay_errors: bool = False,
                         max_concurrency: int = LONG_MAX) -> Flowable[R]:
         """Map each item to a Single and merge their successes."""
-        _require_callable(mapper, "mapper")
-        _require_positive(max_concurrency, "max_concurrency")
+        require_callable(mapper, "mapper")
+        require_positive(max_concurrency, "max_concurrency")
         return _assembly(_lazy.FlowableFlatMapSingle(self, mapper, bool(delay_errors), max_concurrency))
 
     def flat_map_completable(self, mapper: Callable[[T], Completable],
                              delay_errors: bool = False,
                              max_concurrency: int = LONG_MAX) -> Completable:
         """Map each item to a Completable; complete when the upstream and all of them did."""
-        _require_callable(mapper, "mapper")
-        _require_positive(max_concurrency, "max_concurrency")
+        require_callable(mapper, "mapper")
+        require_positive(max_concurrency, "max_concurrency")
         return _completable_assembly(
             _lazy.FlowableFlatMapCompletable(self, mapper, bool(delay_errors), max_concurrency))
 
@@ -790,8 +748,8 @@ class Flowable(Publisher[T], Generic[T]):
 
         The upstream is asked for ``prefetch`` items, then for 75% of that as they are used.
         """
-        _require_callable(mapper, "mapper")
-        _require_positive(prefetch, "prefetch")
+        require_callable(mapper, "mapper")
+        require_positive(prefetch, "prefetch")
         fused = _scalar_x_map(self, mapper)
         if fused is not None:
             return fused
@@ -801,8 +759,8 @@ class Flowable(Publisher[T], Generic[T]):
                                till_the_end: bool = True) -> Flowable[R]:
         """As :meth:`concat_map`; errors wait until every source ran (``till_the_end``) or
         until the current inner Publisher ended."""
-        _require_callable(mapper, "mapper")
-        _require_positive(prefetch, "prefetch")
+        require_callable(mapper, "mapper")
+        require_positive(prefetch, "prefetch")
         fused = _scalar_x_map(self, mapper)
         if fused is not None:
             return fused
@@ -814,9 +772,9 @@ class Flowable(Publisher[T], Generic[T]):
                          prefetch: int = BUFFER_SIZE) -> Flowable[R]:
         """Subscribe to the inner Publishers at once (up to ``max_concurrency``), buffer
         their items, and emit them in upstream order."""
-        _require_callable(mapper, "mapper")
-        _require_positive(max_concurrency, "max_concurrency")
-        _require_positive(prefetch, "prefetch")
+        require_callable(mapper, "mapper")
+        require_positive(max_concurrency, "max_concurrency")
+        require_positive(prefetch, "prefetch")
         return _assembly(_lazy.FlowableConcatMapEager(self, mapper, max_concurrency, prefetch,
                                                 _lazy.ErrorMode.IMMEDIATE))
 
@@ -825,9 +783,9 @@ class Flowable(Publisher[T], Generic[T]):
                                      max_concurrency: int = LONG_MAX,
                                      prefetch: int = BUFFER_SIZE) -> Flowable[R]:
         """As :meth:`concat_map_eager`, with errors delayed as in :meth:`concat_map_delay_error`."""
-        _require_callable(mapper, "mapper")
-        _require_positive(max_concurrency, "max_concurrency")
-        _require_positive(prefetch, "prefetch")
+        require_callable(mapper, "mapper")
+        require_positive(max_concurrency, "max_concurrency")
+        require_positive(prefetch, "prefetch")
         mode = _lazy.ErrorMode.END if till_the_end else _lazy.ErrorMode.BOUNDARY
         return _assembly(_lazy.FlowableConcatMapEager(self, mapper, max_concurrency, prefetch, mode))
 
@@ -835,8 +793,8 @@ class Flowable(Publisher[T], Generic[T]):
                    buffer_size: int = BUFFER_SIZE) -> Flowable[R]:
         """Map each item to a Publisher and emit the items of the latest one only; a new
         upstream item cancels the previous inner Publisher."""
-        _require_callable(mapper, "mapper")
-        _require_positive(buffer_size, "buffer_size")
+        require_callable(mapper, "mapper")
+        require_positive(buffer_size, "buffer_size")
         fused = _scalar_x_map(self, mapper)
         if fused is not None:
             return fused
@@ -845,8 +803,8 @@ class Flowable(Publisher[T], Generic[T]):
     def switch_map_delay_error(self, mapper: Callable[[T], Publisher[R]],
                                buffer_size: int = BUFFER_SIZE) -> Flowable[R]:
         """As :meth:`switch_map`; errors wait until the upstream and the last inner ended."""
-        _require_callable(mapper, "mapper")
-        _require_positive(buffer_size, "buffer_size")
+        require_callable(mapper, "mapper")
+        require_positive(buffer_size, "buffer_size")
         fused = _scalar_x_map(self, mapper)
         if fused is not None:
             return fused
@@ -871,26 +829,26 @@ class Flowable(Publisher[T], Generic[T]):
     def merge_array(*sources: Publisher[T]) -> Flowable[T]:
         """The items of the given Publishers as they come."""
         for i, p in enumerate(sources):
-            _require_publisher(p, f"source {i}")
+            require_publisher(p, f"source {i}")
         return _merge(sources, max(1, len(sources)), BUFFER_SIZE, False)
 
     @staticmethod
     def merge_array_delay_error(*sources: Publisher[T]) -> Flowable[T]:
         """As :meth:`merge_array`, errors delayed until every source ended."""
         for i, p in enumerate(sources):
-            _require_publisher(p, f"source {i}")
+            require_publisher(p, f"source {i}")
         return _merge(sources, max(1, len(sources)), BUFFER_SIZE, True)
 
     def merge_with(self, other: Publisher[T]) -> Flowable[T]:
         """This stream's and ``other``'s items as they come."""
-        _require_publisher(other, "other")
+        require_publisher(other, "other")
         return Flowable.merge_array(self, other)
 
     @staticmethod
     def concat_delay_error(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
                            prefetch: int = 2, till_the_end: bool = True) -> Flowable[T]:
         """As :meth:`concat`; errors wait until every source ran."""
-        _require(sources, "sources")
+        require(sources, "sources")
         if isinstance(sources, Publisher):
             return Flowable.from_publisher(sources).concat_map_delay_error(
                 _identity, prefetch, till_the_end)
@@ -901,7 +859,7 @@ class Flowable(Publisher[T], Generic[T]):
                      max_concurrency: int = LONG_MAX, prefetch: int = BUFFER_SIZE) -> Flowable[T]:
         """Subscribe to all ``sources`` at once (up to ``max_concurrency``) and emit their
         items in order, buffering the later ones."""
-        _require(sources, "sources")
+        require(sources, "sources")
         outer = (Flowable.from_publisher(sources) if isinstance(sources, Publisher)
                  else Flowable.from_iterable(sources))
         return outer.concat_map_eager(_identity, max_concurrency, prefetch)
@@ -909,14 +867,14 @@ class Flowable(Publisher[T], Generic[T]):
     @staticmethod
     def amb(sources: Iterable[Publisher[T]]) -> Flowable[T]:
         """Mirror whichever of ``sources`` signals first; cancel the others."""
-        _require(sources, "sources")
+        require(sources, "sources")
         return _assembly(_lazy.FlowableAmb(sources))
 
     @staticmethod
     def amb_array(*sources: Publisher[T]) -> Flowable[T]:
         """Mirror whichever of the given Publishers signals first; cancel the others."""
         for i, p in enumerate(sources):
-            _require_publisher(p, f"source {i}")
+            require_publisher(p, f"source {i}")
         if not sources:
             return Flowable.empty()
         if len(sources) == 1:
@@ -925,7 +883,7 @@ class Flowable(Publisher[T], Generic[T]):
 
     def amb_with(self, other: Publisher[T]) -> Flowable[T]:
         """Mirror this stream or ``other``, whichever signals first."""
-        _require_publisher(other, "other")
+        require_publisher(other, "other")
         return Flowable.amb_array(self, other)
 
     # ------------------------------------------------------------------ combining (zip, combine_latest, ...)
@@ -938,14 +896,14 @@ class Flowable(Publisher[T], Generic[T]):
         ``zipper`` is None); end with the shortest. Each source is asked for
         ``buffer_size`` items, then for 75% of that as they are used."""
         for i, p in enumerate(sources):
-            _require_publisher(p, f"source {i}")
+            require_publisher(p, f"source {i}")
         return _zip(sources, zipper, delay_error, buffer_size)
 
     @staticmethod
     def zip_iterable(sources: Iterable[Publisher[Any]], zipper: Callable[..., R] | None = None,
                      delay_error: bool = False, buffer_size: int = BUFFER_SIZE) -> Flowable[Any]:
         """As :meth:`zip`, for an iterable of Publishers (iterated at each subscription)."""
-        _require(sources, "sources")
+        require(sources, "sources")
         return _zip(sources, zipper, delay_error, buffer_size)
 
     def zip_with(self, other: Publisher[U] | Iterable[U],
@@ -953,13 +911,13 @@ class Flowable(Publisher[T], Generic[T]):
                  delay_error: bool = False, buffer_size: int = BUFFER_SIZE) -> Flowable[Any]:
         """Pair this stream's items with ``other``'s (a Publisher, or an iterable that is
         consumed item by item)."""
-        _require(other, "other")
+        require(other, "other")
         if isinstance(other, Publisher):
             return _zip((self, other), zipper, delay_error, buffer_size)
         if not hasattr(other, "__iter__"):
             raise TypeError(f"other must be a Publisher or an iterable, not {type(other).__name__}")
         if zipper is not None:
-            _require_callable(zipper, "zipper")
+            require_callable(zipper, "zipper")
         return _assembly(_lazy.FlowableZipIterable(self, other, zipper))
 
     @staticmethod
@@ -981,10 +939,10 @@ class Flowable(Publisher[T], Generic[T]):
                                 combiner: Callable[..., R] | None = None,
                                 buffer_size: int = BUFFER_SIZE) -> Flowable[Any]:
         """As :meth:`combine_latest`, for an iterable of Publishers."""
-        _require(sources, "sources")
+        require(sources, "sources")
         if combiner is not None:
-            _require_callable(combiner, "combiner")
-        _require_positive(buffer_size, "buffer_size")
+            require_callable(combiner, "combiner")
+        require_positive(buffer_size, "buffer_size")
         return _assembly(_lazy.FlowableCombineLatest(sources, combiner, buffer_size, False))
 
     def with_latest_from(self, *others: Publisher[Any],
@@ -994,9 +952,9 @@ class Flowable(Publisher[T], Generic[T]):
         if not others:
             raise TypeError("with_latest_from needs at least one other Publisher")
         for i, p in enumerate(others):
-            _require_publisher(p, f"other {i}")
+            require_publisher(p, f"other {i}")
         if combiner is not None:
-            _require_callable(combiner, "combiner")
+            require_callable(combiner, "combiner")
         if len(others) == 1:
             return _assembly(_lazy.FlowableWithLatestFrom(self, others[0], combiner))
         return _assembly(_lazy.FlowableWithLatestFromMany(self, others, combiner))
@@ -1007,11 +965,11 @@ class Flowable(Publisher[T], Generic[T]):
                        buffer_size: int = BUFFER_SIZE) -> Single[bool]:
         """Whether both Publishers emit equal items (``==``, or ``is_equal``) in the same
         order and end the same way."""
-        _require_publisher(first, "first")
-        _require_publisher(second, "second")
+        require_publisher(first, "first")
+        require_publisher(second, "second")
         if is_equal is not None:
-            _require_callable(is_equal, "is_equal")
-        _require_positive(buffer_size, "buffer_size")
+            require_callable(is_equal, "is_equal")
+        require_positive(buffer_size, "buffer_size")
         return _single_assembly(_lazy.FlowableSequenceEqualSingle(first, second, is_equal, buffer_size))
 
     # ------------------------------------------------------------------ grouping and windows
@@ -1026,10 +984,10 @@ class Flowable(Publisher[T], Generic[T]):
         the outer stream keeps the live groups running; a group nobody subscribes to
         does not hold the others up.
         """
-        _require_callable(key, "key")
+        require_callable(key, "key")
         if value is not None:
-            _require_callable(value, "value")
-        _require_positive(buffer_size, "buffer_size")
+            require_callable(value, "value")
+        require_positive(buffer_size, "buffer_size")
         return _assembly(_lazy.FlowableGroupBy(self, key, value, buffer_size, bool(delay_error)))
 
     def window(self, count: int | Publisher[Any], skip: int | None = None,
@@ -1042,13 +1000,13 @@ class Flowable(Publisher[T], Generic[T]):
         if isinstance(count, Publisher):
             if skip is not None:
                 raise TypeError("skip applies to count windows, not to boundary windows")
-            _require_positive(buffer_size, "buffer_size")
+            require_positive(buffer_size, "buffer_size")
             return _assembly(_lazy.FlowableWindowBoundary(self, count, buffer_size))
-        _require_positive(count, "count")
+        require_positive(count, "count")
         if skip is None:
             skip = count
-        _require_positive(skip, "skip")
-        _require_positive(buffer_size, "buffer_size")
+        require_positive(skip, "skip")
+        require_positive(buffer_size, "buffer_size")
         return _assembly(_lazy.FlowableWindow(self, count, skip, buffer_size))
 
     def window_time(self, timespan: float, timeskip: float | None = None,
@@ -1069,10 +1027,10 @@ class Flowable(Publisher[T], Generic[T]):
         if skip_t == 0.0:
             raise ValueError("timeskip > 0 required but it was 0")
         if count is not None:
-            _require_positive(count, "count")
+            require_positive(count, "count")
             if skip_t != t:
                 raise ValueError("count applies to windows with timeskip == timespan")
-        _require_positive(buffer_size, "buffer_size")
+        require_positive(buffer_size, "buffer_size")
         return _assembly(_lazy.FlowableWindowTimed(self, t, skip_t, _lazy.scheduler_or_computation(scheduler),
                                              count, bool(restart), buffer_size))
 
@@ -1082,8 +1040,8 @@ class Flowable(Publisher[T], Generic[T]):
         round-robin as each rail has demand; see :class:`ParallelFlowable`."""
         if parallelism is None:
             parallelism = os.cpu_count() or 1
-        _require_positive(parallelism, "parallelism")
-        _require_positive(prefetch, "prefetch")
+        require_positive(parallelism, "parallelism")
+        require_positive(prefetch, "prefetch")
         p = _lazy.ParallelFromPublisher(self, parallelism, prefetch)
         return plugins.on_assembly("parallel", p) if plugins.hooks_active else p
 
@@ -1091,71 +1049,71 @@ class Flowable(Publisher[T], Generic[T]):
 
     def on_error_return(self, fn: Callable[[BaseException], T]) -> Flowable[T]:
         """On error, emit ``fn(error)`` and complete."""
-        _require_callable(fn, "fn")
+        require_callable(fn, "fn")
         return _assembly(_lazy.FlowableOnErrorReturn(self, fn))
 
     def on_error_return_item(self, item: T) -> Flowable[T]:
         """On error, emit ``item`` and complete."""
-        _require(item, "item")
+        require(item, "item")
         return self.on_error_return(lambda _e: item)
 
     def on_error_resume_next(
             self, fallback: Publisher[T] | Callable[[BaseException], Publisher[T]]) -> Flowable[T]:
         """On error, continue with a Publisher (or the one ``fallback(error)`` returns)."""
-        _require(fallback, "fallback")
+        require(fallback, "fallback")
         if isinstance(fallback, Publisher):
             p = fallback
             fn: Callable[[BaseException], Publisher[T]] = lambda _e: p  # noqa: E731
         else:
-            _require_callable(fallback, "fallback")
+            require_callable(fallback, "fallback")
             fn = fallback
         return _assembly(_lazy.FlowableOnErrorNext(self, fn))
 
     def retry(self, times: int = LONG_MAX,
               predicate: Callable[[BaseException], bool] | None = None) -> Flowable[T]:
         """Resubscribe on error, at most ``times`` times and while ``predicate(error)`` holds."""
-        _require_non_negative(times, "times")
+        require_non_negative(times, "times")
         if predicate is not None:
-            _require_callable(predicate, "predicate")
+            require_callable(predicate, "predicate")
         return _assembly(_lazy.FlowableRetry(self, times, predicate))
 
     def repeat(self, times: int = LONG_MAX) -> Flowable[T]:
         """Subscribe ``times`` times in a row (forever by default); ``repeat(0)`` is empty."""
-        _require_non_negative(times, "times")
+        require_non_negative(times, "times")
         if times == 0:
             return Flowable.empty()
         return _assembly(_lazy.FlowableRepeat(self, times))
 
     def repeat_until(self, stop: Callable[[], bool]) -> Flowable[T]:
         """Resubscribe on completion until ``stop()`` returns True."""
-        _require_callable(stop, "stop")
+        require_callable(stop, "stop")
         return _assembly(_lazy.FlowableRepeatUntil(self, stop))
 
     # ------------------------------------------------------------------ side effects
 
     def do_on_next(self, fn: Callable[[T], Any]) -> Flowable[T]:
-        _require_callable(fn, "on_next")
+        require_callable(fn, "on_next")
         fused = _fuse(self, "do_on_next", fn)
         if fused is not None:
             return fused
         return self.do_on_each(on_next=fn)
 
     def do_on_error(self, fn: Callable[[BaseException], Any]) -> Flowable[T]:
-        _require_callable(fn, "on_error")
+        require_callable(fn, "on_error")
         return self.do_on_each(on_error=fn)
 
     def do_on_complete(self, fn: Callable[[], Any]) -> Flowable[T]:
-        _require_callable(fn, "on_complete")
+        require_callable(fn, "on_complete")
         return self.do_on_each(on_complete=fn)
 
     def do_on_terminate(self, fn: Callable[[], Any]) -> Flowable[T]:
         """Run ``fn()`` just before ``on_error`` or ``on_complete`` goes downstream."""
-        _require_callable(fn, "on_terminate")
+        require_callable(fn, "on_terminate")
         return self.do_on_each(on_error=lambda _e: fn(), on_complete=fn)
 
     def do_after_terminate(self, fn: Callable[[], Any]) -> Flowable[T]:
         """Run ``fn()`` just after ``on_error`` or ``on_complete`` went downstream."""
-        _require_callable(fn, "on_after_terminate")
+        require_callable(fn, "on_after_terminate")
         return self.do_on_each(on_after_terminate=fn)
 
     def do_on_each(self, on_next: Callable[[T], Any] | None = None,
@@ -1166,25 +1124,25 @@ class Flowable(Publisher[T], Generic[T]):
         for f, name in ((on_next, "on_next"), (on_error, "on_error"),
                         (on_complete, "on_complete"), (on_after_terminate, "on_after_terminate")):
             if f is not None:
-                _require_callable(f, name)
+                require_callable(f, name)
         return _assembly(_lazy.FlowableDoOnEach(self, on_next, on_error, on_complete,
                                           on_after_terminate))
 
     def do_after_next(self, fn: Callable[[T], Any]) -> Flowable[T]:
         """Call ``fn(item)`` after each item went downstream."""
-        _require_callable(fn, "on_after_next")
+        require_callable(fn, "on_after_next")
         return _assembly(_lazy.FlowableDoAfterNext(self, fn))
 
     def do_on_subscribe(self, fn: Callable[[Subscription], Any]) -> Flowable[T]:
-        _require_callable(fn, "on_subscribe")
+        require_callable(fn, "on_subscribe")
         return self.do_on_lifecycle(on_subscribe=fn)
 
     def do_on_request(self, fn: Callable[[int], Any]) -> Flowable[T]:
-        _require_callable(fn, "on_request")
+        require_callable(fn, "on_request")
         return self.do_on_lifecycle(on_request=fn)
 
     def do_on_cancel(self, fn: Callable[[], Any]) -> Flowable[T]:
-        _require_callable(fn, "on_cancel")
+        require_callable(fn, "on_cancel")
         return self.do_on_lifecycle(on_cancel=fn)
 
     def do_on_lifecycle(self, on_subscribe: Callable[[Subscription], Any] | None = None,
@@ -1194,12 +1152,12 @@ class Flowable(Publisher[T], Generic[T]):
         for f, name in ((on_subscribe, "on_subscribe"), (on_request, "on_request"),
                         (on_cancel, "on_cancel")):
             if f is not None:
-                _require_callable(f, name)
+                require_callable(f, name)
         return _assembly(_lazy.FlowableDoOnLifecycle(self, on_subscribe, on_request, on_cancel))
 
     def do_finally(self, fn: Callable[[], Any]) -> Flowable[T]:
         """Call ``fn()`` once after termination or cancellation, whichever comes first."""
-        _require_callable(fn, "on_finally")
+        require_callable(fn, "on_finally")
         return _assembly(_lazy.FlowableDoFinally(self, fn))
 
     # ------------------------------------------------------------------ threads (observe_on, subscribe_on, ...)
@@ -1214,8 +1172,8 @@ class Flowable(Publisher[T], Generic[T]):
         ``MissingBackpressureException``). An error overtakes the queued items unless
         ``delay_error``.
         """
-        _require_scheduler(scheduler)
-        _require_positive(buffer_size, "buffer_size")
+        require_scheduler(scheduler)
+        require_positive(buffer_size, "buffer_size")
         return _assembly(_lazy.FlowableObserveOn(self, scheduler, bool(delay_error), buffer_size))
 
     def subscribe_on(self, scheduler: Scheduler, request_on: bool = True) -> Flowable[T]:
@@ -1224,12 +1182,12 @@ class Flowable(Publisher[T], Generic[T]):
         With ``request_on`` (and unless this is a ``Flowable.create``) requests made from
         other threads are also run on that worker.
         """
-        _require_scheduler(scheduler)
+        require_scheduler(scheduler)
         return _assembly(_lazy.FlowableSubscribeOn(self, scheduler, bool(request_on)))
 
     def unsubscribe_on(self, scheduler: Scheduler) -> Flowable[T]:
         """Run the upstream's ``cancel`` on ``scheduler``."""
-        _require_scheduler(scheduler)
+        require_scheduler(scheduler)
         return _assembly(_lazy.FlowableUnsubscribeOn(self, scheduler))
 
     @staticmethod
@@ -1256,7 +1214,7 @@ class Flowable(Publisher[T], Generic[T]):
         the stream with ``MissingBackpressureException``."""
         if not isinstance(start, int) or isinstance(start, bool):
             raise TypeError(f"start must be an int, not {type(start).__name__}")
-        _require_non_negative(count, "count")
+        require_non_negative(count, "count")
         if count > 0 and start + count - 1 > LONG_MAX:
             raise ValueError("Overflow! start + count is bigger than LONG_MAX")
         d = max(0.0, _lazy.check_time(initial_delay, "initial_delay"))
@@ -1286,11 +1244,11 @@ class Flowable(Publisher[T], Generic[T]):
         ``DROP_LATEST`` it drops the oldest / newest buffered item and calls ``on_overflow``.
         """
         if on_overflow is not None:
-            _require_callable(on_overflow, "on_overflow")
+            require_callable(on_overflow, "on_overflow")
         if not isinstance(overflow_strategy, BackpressureOverflowStrategy):
             raise TypeError("overflow_strategy must be a BackpressureOverflowStrategy")
         if capacity is not None:
-            _require_positive(capacity, "capacity")
+            require_positive(capacity, "capacity")
         if overflow_strategy is BackpressureOverflowStrategy.ERROR:
             return _assembly(_lazy.FlowableOnBackpressureBuffer(self, capacity, bool(delay_error),
                                                             on_overflow))
@@ -1302,7 +1260,7 @@ class Flowable(Publisher[T], Generic[T]):
     def on_backpressure_drop(self, on_drop: Callable[[T], Any] | None = None) -> Flowable[T]:
         """Drop the items that find no demand (giving each to ``on_drop``)."""
         if on_drop is not None:
-            _require_callable(on_drop, "on_drop")
+            require_callable(on_drop, "on_drop")
         return _assembly(_lazy.FlowableOnBackpressureDrop(self, on_drop))
 
     def on_backpressure_latest(self) -> Flowable[T]:
@@ -1344,7 +1302,7 @@ class Flowable(Publisher[T], Generic[T]):
         one, does not arrive within ``timeout`` seconds."""
         t = _lazy.check_duration(timeout, "timeout")
         if fallback is not None:
-            _require_publisher(fallback, "fallback")
+            require_publisher(fallback, "fallback")
         return _assembly(_lazy.FlowableTimeoutTimed(self, t, _lazy.scheduler_or_computation(scheduler),
                                               fallback))
 
@@ -1406,7 +1364,7 @@ class Flowable(Publisher[T], Generic[T]):
         if t == 0.0:
             raise ValueError("timespan > 0 required but it was 0")
         if count is not None:
-            _require_positive(count, "count")
+            require_positive(count, "count")
         return _assembly(_lazy.FlowableBufferTimed(self, t, _lazy.scheduler_or_computation(scheduler),
                                              count))
 
@@ -1426,14 +1384,14 @@ class Flowable(Publisher[T], Generic[T]):
     def publish(self, buffer_size: int = BUFFER_SIZE) -> ConnectableFlowable[T]:
         """A ConnectableFlowable sharing one upstream subscription: it prefetches
         ``buffer_size`` items and emits at the pace of the slowest subscriber."""
-        _require_positive(buffer_size, "buffer_size")
+        require_positive(buffer_size, "buffer_size")
         return _assembly(_lazy.FlowablePublish(self, buffer_size))  # type: ignore[return-value]
 
     def replay(self, buffer_size: int | None = None) -> ConnectableFlowable[T]:
         """A ConnectableFlowable that replays the items (all of them, or the last
         ``buffer_size``) to every subscriber, also after the stream ended."""
         if buffer_size is not None:
-            _require_positive(buffer_size, "buffer_size")
+            require_positive(buffer_size, "buffer_size")
         return _assembly(_lazy.FlowableReplay(self, buffer_size))  # type: ignore[return-value]
 
     def share(self) -> Flowable[T]:
@@ -1458,7 +1416,7 @@ class Flowable(Publisher[T], Generic[T]):
 
     def blocking_iterable(self, buffer_size: int = BUFFER_SIZE) -> Iterable[T]:
         """An iterable over the items, blocking while waiting; a bounded buffer in between."""
-        _require_positive(buffer_size, "buffer_size")
+        require_positive(buffer_size, "buffer_size")
         return _lazy.BlockingIterable(self, buffer_size)
 
     def blocking_first(self, default: Any = ABSENT) -> T:
@@ -1483,7 +1441,7 @@ class Flowable(Publisher[T], Generic[T]):
 
         The stream's error (or what ``fn`` raised, after cancelling) is raised here.
         """
-        _require_callable(fn, "on_next")
+        require_callable(fn, "on_next")
         _lazy.blocking_subscribe(self, fn, None, None)
 
     def blocking_latest(self) -> Iterable[T]:
@@ -1498,7 +1456,7 @@ class Flowable(Publisher[T], Generic[T]):
     def blocking_most_recent(self, initial: T) -> Iterable[T]:
         """An iterable that never waits: each ``next()`` is the most recent item
         (``initial`` before the first one) until the stream terminates."""
-        _require(initial, "initial")
+        require(initial, "initial")
         return _lazy.blocking_most_recent(self, initial)
 
     def to_future(self) -> concurrent.futures.Future[T]:
@@ -1521,7 +1479,7 @@ class Flowable(Publisher[T], Generic[T]):
         if the future is not done by then (timed on ``scheduler``, default
         ``Schedulers.computation()``). Cancelling does not cancel the future.
         """
-        _require(future, "future")
+        require(future, "future")
         if not callable(getattr(future, "add_done_callback", None)):
             raise TypeError(f"future must be a concurrent.futures.Future, not {type(future).__name__}")
         if timeout is not None:
@@ -1535,7 +1493,7 @@ class Flowable(Publisher[T], Generic[T]):
         items were taken. Leaving the loop, ``aclose()`` or cancelling the task cancels
         the subscription.
         """
-        _require_positive(prefetch, "prefetch")
+        require_positive(prefetch, "prefetch")
         return _lazy.FlowableAsyncIterable(self, prefetch)
 
     @staticmethod
@@ -1543,7 +1501,7 @@ class Flowable(Publisher[T], Generic[T]):
                             loop: asyncio.AbstractEventLoop | None = None) -> Flowable[T]:
         """Pull ``aiterable`` on ``loop`` (the running loop at subscription when None), one
         ``__anext__`` per unit of demand; items are emitted on the loop's thread."""
-        _require(aiterable, "aiterable")
+        require(aiterable, "aiterable")
         if not callable(getattr(aiterable, "__aiter__", None)):
             raise TypeError(f"aiterable must be an async iterable, not {type(aiterable).__name__}")
         return _assembly(_lazy.FlowableFromAsyncIterable(aiterable, loop))
@@ -1590,9 +1548,9 @@ def _scalar_x_map(source: Flowable[Any], mapper: Callable[[Any], Publisher[Any]]
 
 
 def _merge(sources: Any, max_concurrency: int, buffer_size: int, delay_errors: bool) -> Flowable[Any]:
-    _require(sources, "sources")
-    _require_positive(max_concurrency, "max_concurrency")
-    _require_positive(buffer_size, "buffer_size")
+    require(sources, "sources")
+    require_positive(max_concurrency, "max_concurrency")
+    require_positive(buffer_size, "buffer_size")
     if isinstance(sources, Publisher):
         outer = Flowable.from_publisher(sources)
     elif isinstance(sources, (tuple, list)):
@@ -1604,16 +1562,16 @@ def _merge(sources: Any, max_concurrency: int, buffer_size: int, delay_errors: b
 
 def _zip(sources: Any, zipper: Any, delay_error: bool, buffer_size: int) -> Flowable[Any]:
     if zipper is not None:
-        _require_callable(zipper, "zipper")
-    _require_positive(buffer_size, "buffer_size")
+        require_callable(zipper, "zipper")
+    require_positive(buffer_size, "buffer_size")
     return _assembly(_lazy.FlowableZip(sources, zipper, bool(delay_error), buffer_size))
 
 
 def _combine_latest(sources: tuple[Publisher[Any], ...], combiner: Any, buffer_size: int,
                     delay_error: bool) -> Flowable[Any]:
     for i, p in enumerate(sources):
-        _require_publisher(p, f"source {i}")
+        require_publisher(p, f"source {i}")
     if combiner is not None:
-        _require_callable(combiner, "combiner")
-    _require_positive(buffer_size, "buffer_size")
+        require_callable(combiner, "combiner")
+    require_positive(buffer_size, "buffer_size")
     return _assembly(_lazy.FlowableCombineLatest(sources, combiner, buffer_size, delay_error))

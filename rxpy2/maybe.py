@@ -17,11 +17,10 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, final, overload
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.flowable import ABSENT, _require, _require_callable, _single_assembly
-from rxpy2.flowable import _assembly as _flowable_assembly
 from rxpy2.internal import lazy as _lazy
 from rxpy2.internal.zero_one import ZeroOneBase, require_instance
 from rxpy2.observers import MaybeObserver
+from rxpy2.operators.arguments import ABSENT, assembly, require, require_callable
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
@@ -94,22 +93,22 @@ class Maybe(ZeroOneBase, Generic[T]):
 
     def to_flowable(self) -> Flowable[T]:
         """A Flowable of the item (emitted when requested), or empty."""
-        return _flowable_assembly(_lazy.MaybeToFlowable(self))
+        return assembly("flowable", _lazy.MaybeToFlowable(self))
 
     def to_single(self, default: T | None = None) -> Single[T]:
         """A Single of the item; if empty, ``default`` or (without one) ``IndexError``."""
-        return _single_assembly(_lazy.MaybeToSingle(self, default))
+        return assembly("single", _lazy.MaybeToSingle(self, default))
 
     def is_empty(self) -> Single[bool]:
         """A Single: True if this Maybe completes without an item."""
-        return _single_assembly(_lazy.MaybeIsEmptySingle(self))
+        return assembly("single", _lazy.MaybeIsEmptySingle(self))
 
     # ------------------------------------------------------------------ sources
 
     @staticmethod
     def just(item: T) -> Maybe[T]:
         """Signals ``item`` at once (``None`` is refused)."""
-        _require(item, "item")
+        require(item, "item")
         return _assembly(_lazy.MaybeJust(item))
 
     @staticmethod
@@ -120,11 +119,11 @@ class Maybe(ZeroOneBase, Generic[T]):
     @staticmethod
     def error(error: BaseException | Callable[[], BaseException]) -> Maybe[Any]:
         """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
-        _require(error, "error")
+        require(error, "error")
         if isinstance(error, BaseException):
             err = error
             return _assembly(_lazy.MaybeError(lambda: err))
-        _require_callable(error, "error")
+        require_callable(error, "error")
         return _assembly(_lazy.MaybeError(error))
 
     @staticmethod
@@ -135,13 +134,13 @@ class Maybe(ZeroOneBase, Generic[T]):
     @staticmethod
     def from_callable(supplier: Callable[[], T | None]) -> Maybe[T]:
         """Calls ``supplier`` per subscriber: its result, or empty for ``None``."""
-        _require_callable(supplier, "supplier")
+        require_callable(supplier, "supplier")
         return _assembly(_lazy.MaybeFromCallable(supplier))
 
     @staticmethod
     def defer(supplier: Callable[[], Maybe[T]]) -> Maybe[T]:
         """Calls ``supplier`` per subscriber for the Maybe to subscribe to."""
-        _require_callable(supplier, "supplier")
+        require_callable(supplier, "supplier")
         return _assembly(_lazy.MaybeDefer(supplier))
 
     @staticmethod
@@ -157,7 +156,7 @@ class Maybe(ZeroOneBase, Generic[T]):
         disposes the rest (later errors go to :func:`rxpy2.plugins.on_error`).
         No sources → empty.
         """
-        _require_callable(zipper, "zipper")
+        require_callable(zipper, "zipper")
         for i, m in enumerate(sources):
             _require_maybe(m, f"source {i}")
         if not sources:
@@ -168,31 +167,31 @@ class Maybe(ZeroOneBase, Generic[T]):
 
     def map(self, mapper: Callable[[T], R]) -> Maybe[R]:
         """Apply ``mapper`` to the item (a ``None`` result is a ``TypeError``)."""
-        _require_callable(mapper, "mapper")
+        require_callable(mapper, "mapper")
         return _assembly(_lazy.MaybeMap(self, mapper))
 
     def filter(self, predicate: Callable[[T], bool]) -> Maybe[T]:
         """The item if ``predicate`` holds, else empty."""
-        _require_callable(predicate, "predicate")
+        require_callable(predicate, "predicate")
         return _assembly(_lazy.MaybeFilter(self, predicate))
 
     def flat_map(self, mapper: Callable[[T], Maybe[R]]) -> Maybe[R]:
         """Continue with the Maybe ``mapper(item)`` returns (empty stays empty)."""
-        _require_callable(mapper, "mapper")
+        require_callable(mapper, "mapper")
         return _assembly(_lazy.MaybeFlatMap(self, mapper))
 
     def flat_map_single(self, mapper: Callable[[T], Single[R]]) -> Single[R]:
         """A Single: continue with ``mapper(item)``; an empty Maybe is an ``IndexError``."""
-        _require_callable(mapper, "mapper")
-        return _single_assembly(_lazy.MaybeFlatMapSingle(self, mapper))
+        require_callable(mapper, "mapper")
+        return assembly("single", _lazy.MaybeFlatMapSingle(self, mapper))
 
     def flat_map_publisher(self, mapper: Callable[[T], Publisher[R]]) -> Flowable[R]:
         """A Flowable of the items of the Publisher ``mapper(item)`` returns (empty if empty).
 
         Downstream demand is kept until that Publisher is subscribed, then handed over.
         """
-        _require_callable(mapper, "mapper")
-        return _flowable_assembly(_lazy.MaybeFlatMapPublisher(self, mapper))
+        require_callable(mapper, "mapper")
+        return assembly("flowable", _lazy.MaybeFlatMapPublisher(self, mapper))
 
     def zip_with(self, other: Maybe[U], zipper: Callable[[T, U], R]) -> Maybe[R]:
         """``zipper(this_item, other_item)``; see :meth:`zip`."""
@@ -201,15 +200,15 @@ class Maybe(ZeroOneBase, Generic[T]):
 
     def default_if_empty(self, item: T) -> Maybe[T]:
         """``item`` if this Maybe completes empty (still a Maybe; see :meth:`to_single`)."""
-        _require(item, "item")
+        require(item, "item")
         return self.switch_if_empty(Maybe.just(item))
 
     def switch_if_empty(self, other: Any) -> Any:
         """If this completes empty, continue with ``other``: a Maybe (→ Maybe) or a
         Single (→ Single)."""
-        _require(other, "other")
+        require(other, "other")
         if isinstance(other, Single):
-            return _single_assembly(_lazy.MaybeSwitchIfEmptySingle(self, other))
+            return assembly("single", _lazy.MaybeSwitchIfEmptySingle(self, other))
         _require_maybe(other, "other")
         return _assembly(_lazy.MaybeSwitchIfEmpty(self, other))
 
@@ -217,23 +216,23 @@ class Maybe(ZeroOneBase, Generic[T]):
 
     def on_error_return(self, fn: Callable[[BaseException], T]) -> Maybe[T]:
         """On error, signal ``fn(error)`` as the item instead."""
-        _require_callable(fn, "fn")
+        require_callable(fn, "fn")
         return _assembly(_lazy.MaybeOnErrorReturn(self, fn))
 
     def on_error_return_item(self, item: T) -> Maybe[T]:
         """On error, signal ``item`` instead."""
-        _require(item, "item")
+        require(item, "item")
         return _assembly(_lazy.MaybeOnErrorReturn(self, lambda _e: item))
 
     def on_error_resume_next(
             self, fallback: Maybe[T] | Callable[[BaseException], Maybe[T]]) -> Maybe[T]:
         """On error, continue with a Maybe (or the one ``fallback(error)`` returns)."""
-        _require(fallback, "fallback")
+        require(fallback, "fallback")
         if isinstance(fallback, Maybe):
             m = fallback
             fn: Callable[[BaseException], Maybe[T]] = lambda _e: m  # noqa: E731
         else:
-            _require_callable(fallback, "fallback")
+            require_callable(fallback, "fallback")
             fn = fallback
         return _assembly(_lazy.MaybeResumeNext(self, fn))
 
@@ -241,7 +240,7 @@ class Maybe(ZeroOneBase, Generic[T]):
                           predicate: Callable[[BaseException], bool] | None = None) -> Maybe[T]:
         """On error (for which ``predicate`` holds, if given), complete empty instead."""
         if predicate is not None:
-            _require_callable(predicate, "predicate")
+            require_callable(predicate, "predicate")
         return _assembly(_lazy.MaybeOnErrorComplete(self, predicate))
 
     # ------------------------------------------------------------------ side effects
@@ -253,30 +252,30 @@ class Maybe(ZeroOneBase, Generic[T]):
 
     def do_on_success(self, fn: Callable[[T], Any]) -> Maybe[T]:
         """Call ``fn(item)`` before the item goes downstream (raising → ``on_error``)."""
-        _require_callable(fn, "on_success")
+        require_callable(fn, "on_success")
         return self._peek(on_success=fn)
 
     def do_on_error(self, fn: Callable[[BaseException], Any]) -> Maybe[T]:
         """Call ``fn(error)`` before the error goes downstream."""
-        _require_callable(fn, "on_error")
+        require_callable(fn, "on_error")
         return self._peek(on_error=fn)
 
     def do_on_complete(self, fn: Callable[[], Any]) -> Maybe[T]:
         """Call ``fn()`` before an empty completion goes downstream (raising → ``on_error``)."""
-        _require_callable(fn, "on_complete")
+        require_callable(fn, "on_complete")
         return self._peek(on_complete=fn)
 
     def do_on_subscribe(self, fn: Callable[[Disposable], Any]) -> Maybe[T]:
         """Call ``fn(disposable)`` on subscription (raising → dispose and ``on_error``)."""
-        _require_callable(fn, "on_subscribe")
+        require_callable(fn, "on_subscribe")
         return self._peek(on_subscribe=fn)
 
     def do_on_dispose(self, fn: Callable[[], Any]) -> Maybe[T]:
         """Call ``fn()`` when the downstream disposes before the terminal signal."""
-        _require_callable(fn, "on_dispose")
+        require_callable(fn, "on_dispose")
         return self._peek(on_dispose=fn)
 
     def do_finally(self, fn: Callable[[], Any]) -> Maybe[T]:
         """Call ``fn()`` once, after the terminal signal went downstream or on dispose."""
-        _require_callable(fn, "on_finally")
+        require_callable(fn, "on_finally")
         return _assembly(_lazy.MaybeDoFinally(self, fn))

@@ -16,11 +16,10 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, final, overload
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.flowable import ABSENT, _maybe_assembly, _require, _require_callable
-from rxpy2.flowable import _assembly as _flowable_assembly
 from rxpy2.internal import lazy as _lazy
 from rxpy2.internal.zero_one import ZeroOneBase, require_instance
 from rxpy2.observers import SingleObserver
+from rxpy2.operators.arguments import ABSENT, assembly, require, require_callable
 from rxpy2.reactivestreams import Publisher
 
 if TYPE_CHECKING:
@@ -88,24 +87,24 @@ class Single(ZeroOneBase, Generic[T]):
 
     def to_flowable(self) -> Flowable[T]:
         """A Flowable that emits the item when it is requested (or the error at once)."""
-        return _flowable_assembly(_lazy.SingleToFlowable(self))
+        return assembly("flowable", _lazy.SingleToFlowable(self))
 
     # ------------------------------------------------------------------ sources
 
     @staticmethod
     def just(item: T) -> Single[T]:
         """Signals ``item`` at once (``None`` is refused)."""
-        _require(item, "item")
+        require(item, "item")
         return _assembly(_lazy.SingleJust(item))
 
     @staticmethod
     def error(error: BaseException | Callable[[], BaseException]) -> Single[Any]:
         """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
-        _require(error, "error")
+        require(error, "error")
         if isinstance(error, BaseException):
             err = error
             return _assembly(_lazy.SingleError(lambda: err))
-        _require_callable(error, "error")
+        require_callable(error, "error")
         return _assembly(_lazy.SingleError(error))
 
     @staticmethod
@@ -116,13 +115,13 @@ class Single(ZeroOneBase, Generic[T]):
     @staticmethod
     def from_callable(supplier: Callable[[], T]) -> Single[T]:
         """Calls ``supplier`` per subscriber and signals its result (``None`` → ``TypeError``)."""
-        _require_callable(supplier, "supplier")
+        require_callable(supplier, "supplier")
         return _assembly(_lazy.SingleFromCallable(supplier))
 
     @staticmethod
     def defer(supplier: Callable[[], Single[T]]) -> Single[T]:
         """Calls ``supplier`` per subscriber for the Single to subscribe to."""
-        _require_callable(supplier, "supplier")
+        require_callable(supplier, "supplier")
         return _assembly(_lazy.SingleDefer(supplier))
 
     @staticmethod
@@ -138,7 +137,7 @@ class Single(ZeroOneBase, Generic[T]):
         The first error wins and disposes the rest (later errors go to
         :func:`rxpy2.plugins.on_error`); no sources → ``IndexError``.
         """
-        _require_callable(zipper, "zipper")
+        require_callable(zipper, "zipper")
         for i, s in enumerate(sources):
             _require_single(s, f"source {i}")
         if not sources:
@@ -151,7 +150,7 @@ class Single(ZeroOneBase, Generic[T]):
 
         The iterable is iterated per subscriber; empty → ``IndexError``.
         """
-        _require(sources, "sources")
+        require(sources, "sources")
         return _assembly(_lazy.SingleAmb(sources))
 
     @staticmethod
@@ -167,31 +166,31 @@ class Single(ZeroOneBase, Generic[T]):
 
     def map(self, mapper: Callable[[T], R]) -> Single[R]:
         """Apply ``mapper`` to the item (a ``None`` result is a ``TypeError``)."""
-        _require_callable(mapper, "mapper")
+        require_callable(mapper, "mapper")
         return _assembly(_lazy.SingleMap(self, mapper))
 
     def filter(self, predicate: Callable[[T], bool]) -> Maybe[T]:
         """A Maybe: the item if ``predicate`` holds, else empty."""
-        _require_callable(predicate, "predicate")
-        return _maybe_assembly(_lazy.MaybeFilterSingle(self, predicate))
+        require_callable(predicate, "predicate")
+        return assembly("maybe", _lazy.MaybeFilterSingle(self, predicate))
 
     def flat_map(self, mapper: Callable[[T], Single[R]]) -> Single[R]:
         """Continue with the Single ``mapper(item)`` returns."""
-        _require_callable(mapper, "mapper")
+        require_callable(mapper, "mapper")
         return _assembly(_lazy.SingleFlatMap(self, mapper))
 
     def flat_map_maybe(self, mapper: Callable[[T], Maybe[R]]) -> Maybe[R]:
         """Continue with the Maybe ``mapper(item)`` returns."""
-        _require_callable(mapper, "mapper")
-        return _maybe_assembly(_lazy.SingleFlatMapMaybe(self, mapper))
+        require_callable(mapper, "mapper")
+        return assembly("maybe", _lazy.SingleFlatMapMaybe(self, mapper))
 
     def flat_map_publisher(self, mapper: Callable[[T], Publisher[R]]) -> Flowable[R]:
         """A Flowable of the items of the Publisher ``mapper(item)`` returns.
 
         Downstream demand is kept until that Publisher is subscribed, then handed over.
         """
-        _require_callable(mapper, "mapper")
-        return _flowable_assembly(_lazy.SingleFlatMapPublisher(self, mapper))
+        require_callable(mapper, "mapper")
+        return assembly("flowable", _lazy.SingleFlatMapPublisher(self, mapper))
 
     def zip_with(self, other: Single[U], zipper: Callable[[T, U], R]) -> Single[R]:
         """``zipper(this_item, other_item)``; see :meth:`zip`."""
@@ -207,23 +206,23 @@ class Single(ZeroOneBase, Generic[T]):
 
     def on_error_return(self, fn: Callable[[BaseException], T]) -> Single[T]:
         """On error, signal ``fn(error)`` instead."""
-        _require_callable(fn, "fn")
+        require_callable(fn, "fn")
         return _assembly(_lazy.SingleOnErrorReturn(self, fn))
 
     def on_error_return_item(self, item: T) -> Single[T]:
         """On error, signal ``item`` instead."""
-        _require(item, "item")
+        require(item, "item")
         return _assembly(_lazy.SingleOnErrorReturn(self, lambda _e: item))
 
     def on_error_resume_next(
             self, fallback: Single[T] | Callable[[BaseException], Single[T]]) -> Single[T]:
         """On error, continue with a Single (or the one ``fallback(error)`` returns)."""
-        _require(fallback, "fallback")
+        require(fallback, "fallback")
         if isinstance(fallback, Single):
             s = fallback
             fn: Callable[[BaseException], Single[T]] = lambda _e: s  # noqa: E731
         else:
-            _require_callable(fallback, "fallback")
+            require_callable(fallback, "fallback")
             fn = fallback
         return _assembly(_lazy.SingleResumeNext(self, fn))
 
@@ -235,25 +234,25 @@ class Single(ZeroOneBase, Generic[T]):
 
     def do_on_success(self, fn: Callable[[T], Any]) -> Single[T]:
         """Call ``fn(item)`` before the item goes downstream (raising → ``on_error``)."""
-        _require_callable(fn, "on_success")
+        require_callable(fn, "on_success")
         return self._peek(on_success=fn)
 
     def do_on_error(self, fn: Callable[[BaseException], Any]) -> Single[T]:
         """Call ``fn(error)`` before the error goes downstream."""
-        _require_callable(fn, "on_error")
+        require_callable(fn, "on_error")
         return self._peek(on_error=fn)
 
     def do_on_subscribe(self, fn: Callable[[Disposable], Any]) -> Single[T]:
         """Call ``fn(disposable)`` on subscription (raising → dispose and ``on_error``)."""
-        _require_callable(fn, "on_subscribe")
+        require_callable(fn, "on_subscribe")
         return self._peek(on_subscribe=fn)
 
     def do_on_dispose(self, fn: Callable[[], Any]) -> Single[T]:
         """Call ``fn()`` when the downstream disposes."""
-        _require_callable(fn, "on_dispose")
+        require_callable(fn, "on_dispose")
         return self._peek(on_dispose=fn)
 
     def do_finally(self, fn: Callable[[], Any]) -> Single[T]:
         """Call ``fn()`` once, after the terminal signal went downstream or on dispose."""
-        _require_callable(fn, "on_finally")
+        require_callable(fn, "on_finally")
         return _assembly(_lazy.SingleDoFinally(self, fn))

@@ -15,7 +15,8 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from rxpy2.disposables import Disposable
-from rxpy2.flowable import Flowable, _assembly, _require_callable
+from rxpy2.flowable import Flowable
+from rxpy2.operators.arguments import assembly, require_callable
 
 __all__ = ["ConnectableFlowable"]
 
@@ -34,7 +35,7 @@ class ConnectableFlowable(Flowable[T], Generic[T]):
         synchronous source can be disconnected from inside its emissions).
         """
         if on_connect is not None:
-            _require_callable(on_connect, "on_connect")
+            require_callable(on_connect, "on_connect")
         holder: list[Disposable] = []
 
         def keep(d: Disposable) -> None:
@@ -63,7 +64,7 @@ class ConnectableFlowable(Flowable[T], Generic[T]):
         """Connect with the first subscriber; disconnect when the last one cancels or the
         stream terminates (a later subscriber connects again)."""
         from rxpy2.internal.operators.flowable.flowable_ref_count import FlowableRefCount
-        return _assembly(FlowableRefCount(self.on_ref_count()))
+        return assembly("flowable", FlowableRefCount(self.on_ref_count()))
 
     def auto_connect(self, n: int = 1,
                      on_connect: Callable[[Disposable], Any] | None = None) -> Flowable[T]:
@@ -74,9 +75,9 @@ class ConnectableFlowable(Flowable[T], Generic[T]):
         if not isinstance(n, int) or isinstance(n, bool):
             raise TypeError(f"n must be an int, not {type(n).__name__}")
         if on_connect is not None:
-            _require_callable(on_connect, "on_connect")
+            require_callable(on_connect, "on_connect")
         if n <= 0:
             self.connect(on_connect)
-            return _assembly(self)
+            return assembly("flowable", self)
         from rxpy2.internal.operators.flowable.flowable_auto_connect import FlowableAutoConnect
-        return _assembly(FlowableAutoConnect(self, n, on_connect))
+        return assembly("flowable", FlowableAutoConnect(self, n, on_connect))

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, final
 
-from rxpy2.flowable import ABSENT, _require_callable
 from rxpy2.internal.helpers import subscribe_loop as _loop
 from rxpy2.internal.observers.empty import EmptyDisposable
+from rxpy2.operators.arguments import ABSENT, require_callable
 
 if TYPE_CHECKING:
     from rxpy2.testing import TestObserver
@@ -92,7 +92,7 @@ class ZeroOneBase:
             if fn is ABSENT:
                 fn = None
             elif fn is not None:
-                _require_callable(fn, name)
+                require_callable(fn, name)
             args.append(fn)
         o = callback_observer(*args)
         self._subscribe(o)

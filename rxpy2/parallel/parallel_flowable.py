@@ -23,16 +23,16 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, final
 
 from rxpy2 import plugins
-from rxpy2.flowable import (
-    BUFFER_SIZE,
-    _assembly,
-    _require_callable,
-    _require_positive,
-    _require_publisher,
-    _require_scheduler,
-)
 from rxpy2.internal import lazy as _lazy
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators.arguments import (
+    BUFFER_SIZE,
+    assembly,
+    require_callable,
+    require_positive,
+    require_publisher,
+    require_scheduler,
+)
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
 
 if TYPE_CHECKING:
@@ -117,11 +117,11 @@ class ParallelFlowable(ABC, Generic[T]):
     def from_publisher(source: Publisher[T], parallelism: int | None = None,
                        prefetch: int = BUFFER_SIZE) -> ParallelFlowable[T]:
         """``source`` split into rails (as ``Flowable.parallel``; default: the CPU count)."""
-        _require_publisher(source, "source")
+        require_publisher(source, "source")
         if parallelism is None:
             parallelism = os.cpu_count() or 1
-        _require_positive(parallelism, "parallelism")
-        _require_positive(prefetch, "prefetch")
+        require_positive(parallelism, "parallelism")
+        require_positive(prefetch, "prefetch")
         return _parallel_assembly(_lazy.ParallelFromPublisher(source, parallelism, prefetch))
 
     @staticmethod
@@ -130,7 +130,7 @@ class ParallelFlowable(ABC, Generic[T]):
         if not rails:
             raise ValueError("from_publishers needs at least one Publisher")
         for i, p in enumerate(rails):
-            _require_publisher(p, f"rails[{i}]")
+            require_publisher(p, f"rails[{i}]")
         return _parallel_assembly(_lazy.ParallelFromArray(rails))
 
     # ------------------------------------------------------------------ per rail
@@ -138,25 +138,25 @@ class ParallelFlowable(ABC, Generic[T]):
     def map(self, mapper: Callable[[T], R]) -> ParallelFlowable[R]:
         """``mapper(item)`` on each rail; raising (or returning ``None``) ends that rail
         with the error and cancels its upstream. ``mapper`` may run on several threads."""
-        _require_callable(mapper, "mapper")
+        require_callable(mapper, "mapper")
         return _parallel_assembly(_lazy.ParallelMap(self, mapper))
 
     def filter(self, predicate: Callable[[T], bool]) -> ParallelFlowable[T]:
         """Only the items that pass ``predicate`` on each rail (``request(1)`` upstream per
         dropped item)."""
-        _require_callable(predicate, "predicate")
+        require_callable(predicate, "predicate")
         return _parallel_assembly(_lazy.ParallelFilter(self, predicate))
 
     def do_on_next(self, on_next: Callable[[T], Any]) -> ParallelFlowable[T]:
         """Call ``on_next(item)`` as each item passes on any rail."""
-        _require_callable(on_next, "on_next")
+        require_callable(on_next, "on_next")
         return _parallel_assembly(_lazy.ParallelDoOnNext(self, on_next))
 
     def run_on(self, scheduler: Scheduler, prefetch: int = BUFFER_SIZE) -> ParallelFlowable[T]:
         """Deliver each rail's signals on a worker of its own (``scheduler.create_worker()``
         per rail), through a queue of ``prefetch`` items replenished 75% at a time."""
-        _require_scheduler(scheduler)
-        _require_positive(prefetch, "prefetch")
+        require_scheduler(scheduler)
+        require_positive(prefetch, "prefetch")
         return _parallel_assembly(_lazy.ParallelRunOn(self, scheduler, prefetch))
 
     def flat_map(self, mapper: Callable[[T], Publisher[R]], delay_errors: bool = False,
@@ -164,24 +164,24 @@ class ParallelFlowable(ABC, Generic[T]):
                  prefetch: int = BUFFER_SIZE) -> ParallelFlowable[R]:
         """``Flowable.flat_map`` on each rail: each item becomes a Publisher whose items
         are merged into that rail."""
-        _require_callable(mapper, "mapper")
-        _require_positive(max_concurrency, "max_concurrency")
-        _require_positive(prefetch, "prefetch")
+        require_callable(mapper, "mapper")
+        require_positive(max_concurrency, "max_concurrency")
+        require_positive(prefetch, "prefetch")
         return _parallel_assembly(_lazy.ParallelFlatMap(self, mapper, bool(delay_errors),
                                                   max_concurrency, prefetch))
 
     def reduce_with(self, seed_supplier: Callable[[], R],
                     reducer: Callable[[R, T], R]) -> ParallelFlowable[R]:
         """Fold each rail from its own ``seed_supplier()``: one item per rail."""
-        _require_callable(seed_supplier, "seed_supplier")
-        _require_callable(reducer, "reducer")
+        require_callable(seed_supplier, "seed_supplier")
+        require_callable(reducer, "reducer")
         return _parallel_assembly(_lazy.ParallelReduce(self, seed_supplier, reducer))
 
     def collect(self, initial_supplier: Callable[[], U],
                 collector: Callable[[U, T], Any]) -> ParallelFlowable[U]:
         """Collect each rail into its own container: ``collector(container, item)``."""
-        _require_callable(initial_supplier, "initial_supplier")
-        _require_callable(collector, "collector")
+        require_callable(initial_supplier, "initial_supplier")
+        require_callable(collector, "collector")
         return _parallel_assembly(_lazy.ParallelReduce(self, initial_supplier, _lazy.collecting(collector)))
 
     # ------------------------------------------------------------------ joining the rails
@@ -190,14 +190,14 @@ class ParallelFlowable(ABC, Generic[T]):
         """Merge the rails into one Flowable, in no particular order; each rail is asked for
         ``prefetch`` items, then for 75% of that as they go downstream. A rail's error
         cancels the other rails and ends the Flowable at once."""
-        _require_positive(prefetch, "prefetch")
-        return _assembly(_lazy.ParallelJoin(self, prefetch, False))
+        require_positive(prefetch, "prefetch")
+        return assembly("flowable", _lazy.ParallelJoin(self, prefetch, False))
 
     def sequential_delay_error(self, prefetch: int = BUFFER_SIZE) -> Flowable[T]:
         """As :meth:`sequential`, but the rails' errors wait until every rail ended (several
         errors arrive as a CompositeException)."""
-        _require_positive(prefetch, "prefetch")
-        return _assembly(_lazy.ParallelJoin(self, prefetch, True))
+        require_positive(prefetch, "prefetch")
+        return assembly("flowable", _lazy.ParallelJoin(self, prefetch, True))
 
     def to_flowable(self) -> Flowable[T]:
         """:meth:`sequential` with the default prefetch."""
@@ -206,8 +206,8 @@ class ParallelFlowable(ABC, Generic[T]):
     def reduce(self, reducer: Callable[[T, T], T]) -> Flowable[T]:
         """Fold each rail, then fold the rails' results: one item, or none when every rail
         was empty. The order in which the rails' results are combined is not defined."""
-        _require_callable(reducer, "reducer")
-        return _assembly(_lazy.ParallelReduceFull(self, reducer))
+        require_callable(reducer, "reducer")
+        return assembly("flowable", _lazy.ParallelReduceFull(self, reducer))
 
     def sorted(self, key: Callable[[T], Any] | None = None, reverse: bool = False,
                capacity_hint: int = 16) -> Flowable[T]:
@@ -217,17 +217,17 @@ class ParallelFlowable(ABC, Generic[T]):
         ``capacity_hint`` (the expected number of items) is accepted for RxJava parity;
         Python lists grow by themselves. Needs a finite source."""
         if key is not None:
-            _require_callable(key, "key")
-        _require_positive(capacity_hint, "capacity_hint")
+            require_callable(key, "key")
+        require_positive(capacity_hint, "capacity_hint")
         rails = self.collect(list, list.append).map(_lazy.sorter(key, bool(reverse)))
-        return _assembly(_lazy.ParallelSortedJoin(rails, key, bool(reverse)))
+        return assembly("flowable", _lazy.ParallelSortedJoin(rails, key, bool(reverse)))
 
     def to_sorted_list(self, key: Callable[[T], Any] | None = None, reverse: bool = False,
                        capacity_hint: int = 16) -> Flowable[list[T]]:
         """One list of all items in order (equal items in no particular order): each rail
         is sorted, then the sorted lists are merged. Always one list (empty for an empty source). Needs a finite source."""
         if key is not None:
-            _require_callable(key, "key")
-        _require_positive(capacity_hint, "capacity_hint")
+            require_callable(key, "key")
+        require_positive(capacity_hint, "capacity_hint")
         rails = self.collect(list, list.append).map(_lazy.sorter(key, bool(reverse)))
         return rails.reduce(_lazy.merger(key, bool(reverse)))

@@ -48,13 +48,17 @@ from typing import Any, Protocol
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.flowable import _require_callable, _require_positive, _require_publisher
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber, SingleObserver
+from rxpy2.operators.arguments import (
+    assembly,
+    require_callable,
+    require_positive,
+    require_publisher,
+)
 from rxpy2.reactivestreams import Publisher, Subscription
 from rxpy2.single import Single
-from rxpy2.single import _assembly as _single_assembly
 from rxpy2.spark.errors import SparkJobError, describe
 
 __all__ = ["WriteSummary", "to_parquet", "to_table", "write_batches"]
@@ -338,8 +342,8 @@ class WriteBatchesSubscriber(FlowableSubscriber[Any], Disposable):
 def _sink(writer_factory: Callable[[], BatchWriter], batch_size: int,
           target: str) -> Callable[[Publisher[Any]], Single[WriteSummary]]:
     def convert(source: Publisher[Any]) -> Single[WriteSummary]:
-        _require_publisher(source, "source")
-        return _single_assembly(
+        require_publisher(source, "source")
+        return assembly("single",
             FlowableWriteBatchesSingle(source, writer_factory, batch_size, target))
 
     return convert
@@ -352,8 +356,8 @@ def write_batches(write: Callable[[list[Any], int], Any], batch_size: int = 10_0
     with lists of ``batch_size`` items (the last one may be shorter), requesting the next
     batch only after ``write`` returned; its value is a :class:`WriteSummary` whose
     ``target`` is ``name``. See the module docstring for the signals."""
-    _require_callable(write, "write")
-    _require_positive(batch_size, "batch_size")
+    require_callable(write, "write")
+    require_positive(batch_size, "batch_size")
     if not isinstance(name, str):
         raise TypeError(f"name must be a str, not {type(name).__name__}")
     return _sink(lambda: _CallableWriter(write), batch_size, name)
@@ -471,7 +475,7 @@ def to_parquet(path: str, spark: Any, batch_size: int = 10_000, schema: Any = No
     nothing (no directory is created).
     """
     _check_spark_args(path, "path", spark, mode)
-    _require_positive(batch_size, "batch_size")
+    require_positive(batch_size, "batch_size")
     cols: list[str] = []
     if partition_by is not None:
         cols = [partition_by] if isinstance(partition_by, str) else list(partition_by)
@@ -494,7 +498,7 @@ def to_table(table: str, spark: Any, batch_size: int = 10_000, schema: Any = Non
              mode: str = "error") -> Callable[[Publisher[Any]], Single[WriteSummary]]:
     """As :func:`to_parquet`, into the table ``table`` (``DataFrameWriter.saveAsTable``)."""
     _check_spark_args(table, "table", spark, mode)
-    _require_positive(batch_size, "batch_size")
+    require_positive(batch_size, "batch_size")
 
     def save(writer: Any, _mode: str) -> None:
         writer.saveAsTable(table)
