@@ -24,8 +24,19 @@ The contract, in both backends:
 * An owner that never calls ``leave()`` keeps the drain for good: after a
   terminal signal or a cancel, no other drain ever runs (§3.6, §3.7), and
   ``cancel()`` cleans up with ``if gate.enter(): clear()``.
-* A direct emission (half-serialization, the fast path when nobody drains) is
-  ``if gate.enter(): emit(); if gate.leave(): drain_loop()``.
+* ``enter()`` is for a caller that then makes a *full pass* (one that reads all
+  the state). A direct emission of one known item (half-serialization, the fast
+  path when nobody drains) uses ``try_enter()`` instead: it takes the drain when
+  it is free and is *not* counted when it is not (the caller then records its
+  item in the state and calls ``drain()``)::
+
+      if gate.try_enter():
+          emit(item)
+          if gate.leave():
+              drain_loop()  # signalled meanwhile: we still own it, make full passes
+      else:
+          queue.offer(item)
+          drain()
 
 Never signal downstream while holding a lock: the drain is not a lock, a
 re-entrant call from inside the pass (a ``request`` from ``on_next``) simply
@@ -75,7 +86,10 @@ class GilDrain:
         self._missed = False
 
     def enter(self) -> bool:
-        """Try to own the drain; False: the owner will make another pass."""
+        """Try to own the drain; False: the owner will make another pass.
+
+        On success the pass that follows must read all the state: a signal made just
+        before it may be folded into it (``missed`` is reset here)."""
         self._missed = True  # set before trying: an owner that gives back reads it after
         token = self._token
         if token:
@@ -84,6 +98,20 @@ class GilDrain:
             except IndexError:  # another thread popped it between the check and the pop
                 return False
             self._missed = False  # the pass starts after this store
+            return True
+        return False
+
+    def try_enter(self) -> bool:
+        """Own the drain if it is free; False (not counted) if somebody owns it.
+
+        Unlike :meth:`enter` it leaves ``missed`` alone: a signal that comes while
+        the caller emits its one item is seen by :meth:`leave`."""
+        token = self._token
+        if token:
+            try:
+                token.pop()
+            except IndexError:
+                return False
             return True
         return False
 
@@ -129,6 +157,19 @@ class LockDrain:
             w = self._wip
             self._wip = w + 1
             if w == 0:
+                self._seen = 1
+                return True
+            return False
+        finally:
+            lock.release()
+
+    def try_enter(self) -> bool:
+        """Own the drain if it is free; False (not counted) if somebody owns it."""
+        lock = self._lock
+        lock.acquire()
+        try:
+            if self._wip == 0:
+                self._wip = 1
                 self._seen = 1
                 return True
             return False

@@ -128,6 +128,32 @@ class _Worker:
                 self.pending += 1
             self.drain()
 
+    def direct_side(self) -> None:
+        """Half-serialized: emit directly when the drain is free, else queue and drain."""
+        d = self.d
+        for _ in range(self.per_side):
+            if d.try_enter():
+                self.owners += 1
+                if self.owners != 1:
+                    self.overlap = True
+                self.consumed += 1
+                self.owners -= 1
+                if d.leave():
+                    self.drain_loop_owned()
+            else:
+                with self.lock:
+                    self.pending += 1
+                self.drain()
+
+    def drain_loop_owned(self) -> None:
+        d = self.d
+        while True:
+            with self.lock:
+                n, self.pending = self.pending, 0
+            self.consumed += n
+            if not d.leave():
+                return
+
 
 @pytest.mark.parametrize("backend", BACKENDS, ids=lambda b: b.__name__)
 def test_drain_race_nothing_lost_no_two_owners(backend: Any) -> None:
@@ -141,6 +167,30 @@ def test_drain_race_nothing_lost_no_two_owners(backend: Any) -> None:
             assert w.consumed == 100
             assert w.pending == 0
             assert w.d.is_free()
+
+
+@pytest.mark.parametrize("backend", BACKENDS, ids=lambda b: b.__name__)
+def test_drain_race_direct_emission_vs_drain(backend: Any) -> None:
+    """try_enter's direct emissions against enter's passes: nothing lost, one owner."""
+    with RaceRunner() as runner:
+        for _ in range(300):
+            w = _Worker(backend(), 50)
+            runner.race(w.direct_side, w.side)
+            assert not w.overlap
+            assert w.consumed == 100
+            assert w.pending == 0
+            assert w.d.is_free()
+
+
+@pytest.mark.parametrize("backend", BACKENDS, ids=lambda b: b.__name__)
+def test_try_enter_is_not_counted(backend: Any) -> None:
+    d = backend()
+    assert d.try_enter() is True
+    assert d.try_enter() is False       # not counted
+    assert d.leave() is False
+    assert d.enter() is True
+    assert d.try_enter() is False
+    assert d.leave() is False and d.is_free()
 
 
 @pytest.mark.parametrize("backend", BACKENDS, ids=lambda b: b.__name__)
