@@ -1,13 +1,14 @@
 """Workers that drain a task queue on an executor, and ``Schedulers.from_executor``.
 
 :class:`ExecutorWorker` is the worker of every thread-based scheduler: a task
-goes into an MPSC queue; the submitter that moves ``wip`` from 0 hands one
-drain run to the executor; the drain runs the queued tasks one at a time (so a
-worker's tasks are serialized even on a many-threaded executor) until ``wip``
-says nothing was missed. Delayed tasks wait on the scheduler's
+goes into an MPSC queue; the submitter that enters the worker's
+:class:`~rxpy2.operators.Drain` hands one drain run to the executor; the drain
+runs the queued tasks one at a time (so a worker's tasks are serialized even on
+a many-threaded executor) until ``leave()`` says nothing was missed. No lock is
+held while a task runs. Delayed tasks wait on the scheduler's
 :class:`~rxpy2.schedulers.timer.TimerQueue` and join the queue when due.
 
-A drain round runs at most the tasks counted when it began; if more arrived
+A drain round runs at most the tasks queued when it began; if more arrived
 meanwhile, the next round is handed back to the executor (to the back of its
 queue) instead of looping on: a task that reschedules itself with no delay (a
 periodic task with period 0) would otherwise keep the drain, and its thread,
@@ -37,8 +38,8 @@ from typing import Any
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.internal.atomic import AtomicInteger
 from rxpy2.internal.queues import MpscLinkedQueue
+from rxpy2.operators.drain import Drain
 from rxpy2.schedulers.scheduler import DISPOSED_TASK, Scheduler, Task, Worker
 from rxpy2.schedulers.timer import TimerEntry, TimerQueue, start_daemon_thread
 
@@ -161,8 +162,8 @@ class ExecutorWorker(Worker):
     ``plugins.on_error``. ``on_dispose(worker)`` is called once, on dispose.
     """
 
-    __slots__ = ("_execute", "_timer", "_scheduler", "_on_dispose", "_queue", "_wip",
-                 "_disposed", "_lock", "_delayed", "_missed", "drain_pending", "__weakref__")
+    __slots__ = ("_execute", "_timer", "_scheduler", "_on_dispose", "_queue", "_gate",
+                 "_disposed", "_lock", "_delayed", "drain_pending", "__weakref__")
 
     def __init__(self, execute: Callable[[Callable[[], object]], object], timer: TimerQueue,
                  scheduler: Scheduler,
@@ -172,11 +173,10 @@ class ExecutorWorker(Worker):
         self._scheduler = scheduler
         self._on_dispose = on_dispose
         self._queue: MpscLinkedQueue[WorkerTask] = MpscLinkedQueue()
-        self._wip = AtomicInteger()
+        self._gate = Drain()
         self._disposed = False
         self._lock = threading.Lock()
         self._delayed: set[WorkerTask] | None = set()
-        self._missed = 0  # the count a drain run handed back to the executor starts with
         #: set by ``dispose`` when a drain run was running or queued at that moment
         self.drain_pending = False
 
@@ -222,7 +222,7 @@ class ExecutorWorker(Worker):
             task.fn = None
             return
         self._queue.offer(task)
-        if self._wip.get_and_increment() == 0:
+        if self._gate.enter():
             try:
                 self._execute(self._drain)
             except Exception as e:  # rejected: this worker can't run anything
@@ -233,7 +233,7 @@ class ExecutorWorker(Worker):
             task.fn = None
 
     def _reject(self, error: BaseException) -> None:
-        # wip stays > 0: this thread is the queue's consumer now
+        # the drain stays owned: this thread is the queue's consumer now
         self._disposed = True
         self._clear()
         self.dispose()
@@ -248,37 +248,41 @@ class ExecutorWorker(Worker):
             t.fn = None
 
     def _drain(self) -> None:
-        self._drain_rounds(1)
+        """A drain run: the caller owns the drain (also after :meth:`_hand_back`)."""
+        self._drain_rounds()
 
-    def _resume(self) -> None:
-        """A drain run handed back to the executor (see :meth:`_hand_back`)."""
-        self._drain_rounds(self._missed)
-
-    def _hand_back(self, missed: int) -> None:
-        """Continue draining in a new executor run, behind what the executor has queued."""
+    def _hand_back(self) -> None:
+        """Continue draining in a new executor run, behind what the executor has queued
+        (the drain stays owned: the new run continues this one)."""
         if self._disposed:
             self._clear()
             return  # nothing to run (and a shut-down executor would reject the run)
-        self._missed = missed
         try:
-            self._execute(self._resume)
+            self._execute(self._drain)
         except Exception as e:  # rejected: this worker can't run anything
             if self._disposed:
                 self._clear()  # disposed meanwhile (a shutdown): not an error
             else:
                 self._reject(e)
 
-    def _drain_rounds(self, missed: int) -> None:
-        poll = self._queue.poll
-        wip = self._wip
+    def _drain_rounds(self) -> None:
+        q = self._queue
+        poll = q.poll
+        leave = self._gate.leave
         while True:
-            # A round runs at most the ``missed`` tasks counted when it began (see
-            # the module): a task re-queued by the task itself waits for the next round.
-            budget = missed
-            while budget > 0:
+            # A round runs at most the tasks queued when it began (see the module):
+            # a task re-queued by the task itself waits for the next round.
+            budget = len(q)
+            exhausted = False
+            if budget == 0:
+                budget = -1  # nothing counted: run what comes, until the queue is empty
+            while True:
                 if self._disposed:
                     self._clear()
-                    return  # wip stays > 0: nothing drains a disposed worker again
+                    return  # the drain stays owned: nothing drains a disposed worker again
+                if budget == 0:
+                    exhausted = True  # (a round that began with none queued is not)
+                    break
                 task = poll()
                 if task is None:
                     break
@@ -292,15 +296,14 @@ class ExecutorWorker(Worker):
                         plugins.on_error(e)
                     except BaseException:
                         # fatal: not reported, not swallowed; the worker is not wedged
-                        # (wip > 0 with no drain), its other tasks run in a new run
-                        self._hand_back(missed)
+                        # (owned with no drain running), its other tasks run in a new run
+                        self._hand_back()
                         raise
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not leave():
                 return
-            if budget == 0:
-                # more tasks than counted: yield the thread to the executor's other work
-                self._hand_back(missed)
+            if exhausted:
+                # more tasks than were queued: yield the thread to the executor's other work
+                self._hand_back()
                 return
 
     def dispose(self) -> None:
@@ -317,8 +320,8 @@ class ExecutorWorker(Worker):
             e = t.entry
             if e is not None:
                 e.cancel()
-        if self._wip.get_and_increment() == 0:
-            self._clear()  # no drain runs: this thread owns the queue now
+        if self._gate.enter():
+            self._clear()  # no drain runs: this thread owns the queue now (kept for good)
         else:
             self.drain_pending = True
         on_dispose = self._on_dispose

@@ -3,8 +3,8 @@
 Scheduling on an idle trampoline worker runs the task at once, on the thread
 that schedules it, and returns when the worker's queue is empty again. A task
 scheduled while the worker is already running one (from inside a task, or from
-another thread) is queued and run after it by the thread that is draining: no
-recursion, however long a chain of tasks scheduling tasks. A delayed task
+another thread) is queued and run after it by the thread that is draining (the
+one that entered the worker's :class:`~rxpy2.operators.Drain`): no recursion, however long a chain of tasks scheduling tasks. A delayed task
 waits by sleeping on the draining thread. Queued tasks run by due time, ties in
 submission order. ``schedule_direct`` uses one such queue per thread.
 There are no threads to start or shut down.
@@ -13,8 +13,8 @@ No task starts once ``dispose()`` has returned: the drain checks "disposed" and
 takes the task under the worker's lock, which ``dispose`` takes too (the task
 itself runs outside the lock). A task's ``Exception`` goes to
 ``plugins.on_error``; a fatal one (``KeyboardInterrupt``, ``SystemExit``) is never
-swallowed: it propagates to the caller whose call is draining, and the worker
-stays usable (the tasks queued behind it run when it is next scheduled on).
+swallowed: it propagates to the caller whose call is draining, which releases
+the drain first, so the worker stays usable (the tasks queued behind it run when it is next scheduled on).
 An infinite delay sleeps for ever, in bounded steps.
 """
 
@@ -27,7 +27,7 @@ import time
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.internal.atomic import AtomicInteger
+from rxpy2.operators.drain import Drain
 from rxpy2.schedulers.scheduler import (
     DISPOSED_TASK,
     Scheduler,
@@ -59,14 +59,14 @@ class _TrampolineTask(Disposable):
 class TrampolineWorker(Worker):
     """A queue drained by whichever thread finds the worker idle (see the module)."""
 
-    __slots__ = ("_scheduler", "_heap", "_lock", "_seq", "_wip", "_disposed")
+    __slots__ = ("_scheduler", "_heap", "_lock", "_seq", "_gate", "_disposed")
 
     def __init__(self, scheduler: Scheduler) -> None:
         self._scheduler = scheduler
         self._heap: list[tuple[float, int, _TrampolineTask]] = []
         self._lock = threading.Lock()
         self._seq = itertools.count()
-        self._wip = AtomicInteger()
+        self._gate = Drain()
         self._disposed = False
 
     def now(self) -> float:
@@ -79,7 +79,7 @@ class TrampolineWorker(Worker):
         due = self._scheduler.now() + max(delay, 0.0)
         with self._lock:
             heapq.heappush(self._heap, (due, next(self._seq), task))
-        if self._wip.get_and_increment() == 0:
+        if self._gate.enter():
             self._drain()
         return task
 
@@ -88,24 +88,26 @@ class TrampolineWorker(Worker):
             self._drain_loop()
         except BaseException:
             # Only a fatal exception gets here (a task's Exception is reported): it
-            # goes to the caller. No drain runs any more, so wip goes back to 0 or the
-            # worker (this thread's direct worker too) would queue tasks for ever.
+            # goes to the caller. No drain runs any more, so the drain is released
+            # (its pending signals dropped: the next schedule drains what is queued)
+            # or the worker (this thread's direct worker too) would queue tasks for ever.
             if not self._disposed:
-                self._wip.set(0)
+                leave = self._gate.leave
+                while leave():
+                    pass
             raise
 
     def _drain_loop(self) -> None:
         heap = self._heap
         lock = self._lock
         now = self._scheduler.now
-        wip = self._wip
-        missed = 1
+        leave = self._gate.leave
         while True:
             while True:
                 with lock:
                     if self._disposed:
                         heap.clear()
-                        return  # wip stays > 0: a disposed worker never drains again
+                        return  # the drain stays owned: a disposed worker never drains again
                     item = heapq.heappop(heap) if heap else None
                 if item is None:
                     break
@@ -130,14 +132,13 @@ class TrampolineWorker(Worker):
                     fn()
                 except Exception as e:
                     plugins.on_error(e)
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not leave():
                 return
 
     def dispose(self) -> None:
         with self._lock:  # waits for a drain that is taking a task (see _drain_loop)
             self._disposed = True
-        if self._wip.get_and_increment() == 0:
+        if self._gate.enter():  # nobody drains: the queue is ours to clear (kept for good)
             with self._lock:
                 self._heap.clear()
 
