@@ -23,6 +23,7 @@ from rxpy2.disposables import Disposable
 from rxpy2.internal import lazy as _lazy
 from rxpy2.internal.helpers import subscribe_loop as _loop
 from rxpy2.internal.helpers.subscribe_loop import run as _run
+from rxpy2.internal.name_trap import check_class as _check_fields
 from rxpy2.internal.subscriptions.empty import EmptySubscription as _EmptySubscription
 from rxpy2.observers import FlowableSubscriber
 
@@ -115,6 +116,7 @@ class Flowable(Publisher[T], Generic[T]):
         if "subscribe" in cls.__dict__:
             raise TypeError(f"{cls.__name__} must not override Flowable.subscribe; "
                             "implement subscribe_actual instead")
+        _check_fields(cls)  # no name trap: a field never hides a fluent method
 
     # ------------------------------------------------------------------ subscribing
 

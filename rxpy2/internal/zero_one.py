@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, final
 
 from rxpy2.internal.helpers import subscribe_loop as _loop
+from rxpy2.internal.name_trap import check_class as _check_fields
 from rxpy2.internal.observers.empty import EmptyDisposable
 from rxpy2.operators.arguments import ABSENT, require_callable
 
@@ -42,6 +43,7 @@ class ZeroOneBase:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        _check_fields(cls)  # no name trap: a field never hides a fluent method
         if "_TYPE" in cls.__dict__:  # Single, Maybe, Completable themselves
             # their part in the subscribe loop: hook key, any observer (None is refused
             # by _prepare_subscriber), and the upstream of a failed observer (§1.9)

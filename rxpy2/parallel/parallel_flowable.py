@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, final
 
 from rxpy2 import plugins
 from rxpy2.internal import lazy as _lazy
+from rxpy2.internal.name_trap import check_class as _check_fields
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operators.arguments import (
     BUFFER_SIZE,
@@ -64,6 +65,7 @@ class ParallelFlowable(ABC, Generic[T]):
         if "subscribe" in cls.__dict__:
             raise TypeError(f"{cls.__name__} must not override ParallelFlowable.subscribe; "
                             "implement subscribe_actual instead")
+        _check_fields(cls)  # no name trap: a field never hides a fluent method
 
     # ------------------------------------------------------------------ subscribing
 
