@@ -128,11 +128,12 @@ class _Worker:
                 self.pending += 1
             self.drain()
 
-    def direct_side(self) -> None:
+    def direct_side(self, use_enter: bool = False) -> None:
         """Half-serialized: emit directly when the drain is free, else queue and drain."""
         d = self.d
+        take = d.enter if use_enter else d.try_enter
         for _ in range(self.per_side):
-            if d.try_enter():
+            if take():
                 self.owners += 1
                 if self.owners != 1:
                     self.overlap = True
@@ -169,13 +170,15 @@ def test_drain_race_nothing_lost_no_two_owners(backend: Any) -> None:
             assert w.d.is_free()
 
 
+@pytest.mark.parametrize("use_enter", [False, True], ids=["try_enter", "enter"])
 @pytest.mark.parametrize("backend", BACKENDS, ids=lambda b: b.__name__)
-def test_drain_race_direct_emission_vs_drain(backend: Any) -> None:
-    """try_enter's direct emissions against enter's passes: nothing lost, one owner."""
+def test_drain_race_direct_emission_vs_drain(backend: Any, use_enter: bool) -> None:
+    """Direct emissions (which read no state) against full passes: nothing lost, one
+    owner. A successful enter() must not erase a concurrent caller's signal."""
     with RaceRunner() as runner:
         for _ in range(300):
             w = _Worker(backend(), 50)
-            runner.race(w.direct_side, w.side)
+            runner.race(lambda: w.direct_side(use_enter), w.side)  # noqa: B023
             assert not w.overlap
             assert w.consumed == 100
             assert w.pending == 0
