@@ -28,6 +28,7 @@ from rxpy2.internal.helpers.sources_helper import sources_or_terminate
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import null_error, null_item, null_subscription
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
 __all__ = ["AmbCoordinator", "AmbInnerSubscriber", "FlowableAmb"]
@@ -114,9 +115,13 @@ class AmbInnerSubscriber(AtomicReference[Subscription], FlowableSubscriber[T], S
         self.missed_requested = AtomicLong()
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         SubscriptionHelper.deferred_set_once(self, self.missed_requested, s)
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.won:
             self.downstream.on_next(item)
         elif self.parent.win(self.index):
@@ -126,6 +131,8 @@ class AmbInnerSubscriber(AtomicReference[Subscription], FlowableSubscriber[T], S
             self.cancel()
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.won:
             self.downstream.on_error(error)
         elif self.parent.win(self.index):

@@ -4,7 +4,8 @@ source, combined each time any source emits, once all of them have emitted.
 A :class:`CombineLatestCoordinator` is the downstream's Subscription. It keeps
 the latest item of each source; when a source emits and every source has an
 item, the source and a snapshot of the latest items go into one queue as a
-pair (``offer2``), and the drain emits ``combiner(*snapshot)`` (the snapshot
+pair (``offer2``), and the drain (guarded by a :class:`Drain`: a signal while it
+runs makes ``leave()`` ask for another pass) emits ``combiner(*snapshot)`` (the snapshot
 tuple itself when ``combiner`` is None) under demand. Each source is asked for
 ``buffer_size`` items and then for ``limit = buffer_size - buffer_size // 4``
 more each time that many of its items were used: by the drain once they went
@@ -29,7 +30,7 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong
+from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.function_names import returned_none
@@ -39,6 +40,7 @@ from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_map import FlowableMap
 from rxpy2.internal.queues import SpscLinkedArrayQueue
 from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
+from rxpy2.operators import Drain, null_error, null_item, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableCombineLatest"]
@@ -78,7 +80,7 @@ class FlowableCombineLatest(Flowable[R], Generic[R]):
 
 class CombineLatestCoordinator(Subscription, Generic[R]):
     __slots__ = ("downstream", "combiner", "subscribers", "latest", "non_empty", "completed",
-                 "queue", "requested", "wip", "error", "delay_error", "cancelled", "done",
+                 "queue", "requested", "gate", "error", "delay_error", "cancelled", "done",
                  "lock")
 
     def __init__(self, downstream: Subscriber[R], combiner: Callable[..., R] | None, n: int,
@@ -93,7 +95,7 @@ class CombineLatestCoordinator(Subscription, Generic[R]):
         # (inner, snapshot) pairs: one per emission once every source has an item
         self.queue: SpscLinkedArrayQueue[Any] = SpscLinkedArrayQueue(prefetch)
         self.requested = AtomicLong()
-        self.wip = AtomicInteger()
+        self.gate = Drain()
         self.error = AtomicThrowable()
         self.delay_error = delay_error
         self.cancelled = False
@@ -118,7 +120,7 @@ class CombineLatestCoordinator(Subscription, Generic[R]):
             return
         self.stop()
         self.cancel_all()
-        if self.wip.get_and_increment() == 0:  # no drain runs: clearing is ours
+        if self.gate.enter():  # no drain runs: clearing is ours (and the drain stays shut)
             self.queue.clear()
 
     def stop(self) -> None:
@@ -190,10 +192,9 @@ class CombineLatestCoordinator(Subscription, Generic[R]):
         return False
 
     def drain(self) -> None:
-        if self.wip.get_and_increment() != 0:
-            return
-        missed = 1
-        wip = self.wip
+        gate = self.gate
+        if not gate.enter():
+            return  # the owner makes another pass
         a: Subscriber[Any] = self.downstream
         q = self.queue
         poll = q.poll
@@ -231,8 +232,7 @@ class CombineLatestCoordinator(Subscription, Generic[R]):
                     return
             if e != 0 and r != LONG_MAX:
                 requested.add_and_get(-e)
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return
 
     def fail(self, error: BaseException) -> None:
@@ -257,15 +257,19 @@ class CombineLatestInnerSubscriber(PrefetchingInnerSubscriber[T], Generic[T]):
         self.index = index
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         # no fusion: each item is used on arrival (``inner_value``), never polled
         SubscriptionHelper.set_once_request(self.upstream, s, self.prefetch)
 
     def on_next(self, item: T) -> None:
-        if item is None:  # §2.13
-            raise TypeError("on_next called with None")
+        if item is None:
+            raise null_item()  # §2.13
         self.parent.inner_value(self.index, item)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         self.parent.inner_error(self.index, error)
 
     def on_complete(self) -> None:

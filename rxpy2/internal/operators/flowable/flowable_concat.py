@@ -6,10 +6,11 @@ subscribing to the next source the subscriber reports what the finished one
 emitted with ``produced(n)``, so the next source is asked for exactly the demand
 still outstanding.
 
-The next subscription happens in a trampoline: ``on_complete`` bumps a ``wip``
-counter and only the call that moved it off zero loops over the sources; a
-source that completes synchronously inside ``subscribe`` just bumps the
-counter again and returns, so any number of sources runs in constant stack depth.
+The next subscription happens in a loop guarded by a :class:`Drain`: only the
+``on_complete`` whose ``enter()`` succeeds loops over the sources; a source that
+completes synchronously inside ``subscribe`` fails ``enter()`` (it is counted)
+and returns, and the owner's ``leave()`` sends it round again, so any number of
+sources runs in constant stack depth (a loop, never recursion).
 
 With ``delay_error`` an error moves on to the next source too; at the end the
 errors go downstream together (one error as itself, several as a
@@ -23,10 +24,10 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2.exceptions import CompositeException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicInteger
 from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import Drain, null_error, null_item, null_subscription
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableConcatArray", "FlowableConcatIterable"]
@@ -94,16 +95,22 @@ class ConcatArraySubscriber(SubscriptionArbiter, FlowableSubscriber[T], Generic[
         # (one CompositeException at the end instead of one per error)
         self.errors: list[BaseException] | None = None
         self.produced_count = 0  # items of the current source (its signals are serial, §1.3)
-        self.wip = AtomicInteger()
+        self.gate = Drain()  # the resubscription loop
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         self.set_subscription(s)
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         self.produced_count += 1
         self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.delay_error:
             self._add_error(error)
             self.on_complete()  # on to the next source
@@ -139,10 +146,9 @@ class ConcatArraySubscriber(SubscriptionArbiter, FlowableSubscriber[T], Generic[
         return True
 
     def on_complete(self) -> None:
-        wip = self.wip
-        if wip.get_and_increment() != 0:
+        gate = self.gate
+        if not gate.enter():
             return  # the loop below (further up this stack, or on another thread) goes on
-        missed = 1
         sources = self.sources
         while True:
             if self.cancelled:
@@ -167,6 +173,5 @@ class ConcatArraySubscriber(SubscriptionArbiter, FlowableSubscriber[T], Generic[
                 self.produced_count = 0
                 self.produced(n)  # the next source gets only the outstanding demand
             p.subscribe(self)
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return

@@ -14,15 +14,16 @@ still outstanding. A mapper result that is a :class:`Callable` (``just``,
 under unbounded demand, or handed to the arbiter as a :class:`ScalarSubscription`
 that emits it when the downstream asks for it; ``None`` moves on.
 
-The next inner is subscribed by a ``wip`` drain loop guarded by the ``active``
-flag: an inner that completes inside ``subscribe`` clears ``active`` and bumps
-``wip``, and the loop further up the stack takes the next item, so any number of
-synchronous inners run in constant stack depth (a trampoline).
+The next inner is subscribed by a :class:`Drain` loop guarded by the ``active``
+flag: an inner that completes inside ``subscribe`` clears ``active`` and only
+counts as a missed signal (``enter()`` fails), and the loop further up the stack
+(``leave()`` says run again) takes the next item, so any number of synchronous
+inners run in constant stack depth: a loop, never recursion.
 
 Errors (:class:`ErrorMode`): IMMEDIATE cancels everything and signals the first
 error at once (the items of the running inner and the terminal events are
-half-serialized through a second counter); BOUNDARY lets the running inner finish,
-then signals; END runs every inner and signals all errors at the end (several
+half-serialized by :class:`HalfSerializer` over a second :class:`Drain`);
+BOUNDARY lets the running inner finish, then signals; END runs every inner and signals all errors at the end (several
 together as a :class:`CompositeException`). An error after the end goes to
 ``plugins.on_error``.
 """
@@ -34,7 +35,6 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicInteger
 from rxpy2.internal.fuseable import ANY, ASYNC, NONE, SYNC, Callable, HasUpstreamPublisher
 from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
@@ -49,6 +49,13 @@ from rxpy2.internal.subscribers.drain_support import fuse_upstream, missing_back
 from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2.internal.subscriptions.scalar import ScalarSubscription
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import (
+    UNSUBSCRIBED,
+    Drain,
+    null_error,
+    null_item,
+    null_subscription,
+)
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
 __all__ = ["ConcatMapInner", "FlowableConcatMap"]
@@ -88,9 +95,13 @@ class ConcatMapInner(SubscriptionArbiter, FlowableSubscriber[R], Generic[R]):
         self.produced_count = 0  # items of the current inner (its signals are serial, §1.3)
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         self.set_subscription(s)
 
     def on_next(self, item: R) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         self.produced_count += 1
         self.parent.inner_next(item)
 
@@ -101,6 +112,8 @@ class ConcatMapInner(SubscriptionArbiter, FlowableSubscriber[R], Generic[R]):
             self.produced(n)  # the next inner gets only the outstanding demand
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         self._report_produced()
         self.parent.inner_error(error)
 
@@ -119,7 +132,7 @@ class _BaseConcatMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R
         self.prefetch = prefetch
         self.limit = prefetch - (prefetch >> 2)  # replenish after 75% were mapped
         self.inner: ConcatMapInner[R] = ConcatMapInner(self)
-        self.upstream: Subscription | None = None
+        self.upstream: Subscription = UNSUBSCRIBED
         self.queue: Any = None
         self.source_mode = NONE
         self.consumed = 0  # items mapped since the last replenishing request (drain only)
@@ -127,11 +140,15 @@ class _BaseConcatMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R
         self.cancelled = False
         self.active = False  # an inner is running
         self.errors = AtomicThrowable()
-        self.wip = AtomicInteger()  # the drain loop
+        self.gate = Drain()  # the drain loop (subscribes the inners one after another)
 
     # ---------------------------------------------------------------- upstream side
     def on_subscribe(self, s: Subscription) -> None:
-        if not SubscriptionHelper.validate(self.upstream, s):
+        if s is None:
+            raise null_subscription()  # §2.13
+        if self.upstream is not UNSUBSCRIBED:
+            s.cancel()  # §2.5: a second Subscription
+            SubscriptionHelper.report_subscription_set()
             return
         self.upstream = s
         self.source_mode, self.queue = fuse_upstream(s, self.prefetch, ANY)  # mode first
@@ -145,10 +162,12 @@ class _BaseConcatMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R
 
     def on_next(self, item: T) -> None:
         if self.source_mode != ASYNC:  # ASYNC: the item is a "ready" signal
+            if item is None:
+                raise null_item()  # §2.13
             if self.done:
                 return
             if not self.queue.offer(item):
-                self.upstream.cancel()  # type: ignore[union-attr]
+                self.upstream.cancel()
                 self.on_error(missing_backpressure("concat_map", self.prefetch))
                 return
         self.drain()
@@ -170,8 +189,8 @@ class _BaseConcatMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R
             return
         self.cancelled = True
         self.inner.cancel()
-        self.upstream.cancel()  # type: ignore[union-attr]
-        if self.wip.get_and_increment() == 0:  # no drain running: the queue is ours to clear
+        self.upstream.cancel()
+        if self.gate.enter():  # no drain runs: the queue is ours to clear (kept for good)
             self.queue.clear()
 
     # ---------------------------------------------------------------- the drain
@@ -202,10 +221,9 @@ class _BaseConcatMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R
         raise NotImplementedError
 
     def drain(self) -> None:
-        wip = self.wip
-        if wip.get_and_increment() != 0:
-            return
-        missed = 1
+        gate = self.gate
+        if not gate.enter():
+            return  # the owner makes another pass
         q = self.queue
         inner = self.inner
         limit = self.limit
@@ -237,7 +255,7 @@ class _BaseConcatMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R
                         c = self.consumed + 1
                         if c == limit:
                             self.consumed = 0
-                            self.upstream.request(c)  # type: ignore[union-attr]
+                            self.upstream.request(c)
                         else:
                             self.consumed = c
                     if isinstance(p, Callable):
@@ -259,8 +277,7 @@ class _BaseConcatMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R
                     else:
                         self.active = True
                         p.subscribe(inner)
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return
 
 
@@ -270,18 +287,20 @@ class ConcatMapImmediate(_BaseConcatMapSubscriber[T, R], Generic[T, R]):
     def __init__(self, downstream: Subscriber[R], mapper: Fn[[T], Publisher[R]],
                  prefetch: int) -> None:
         super().__init__(downstream, mapper, prefetch)
-        self.half = AtomicInteger()  # half-serializes inner items with the terminal events
+        self.half = Drain()  # half-serializes inner items with the terminal events
 
     def _signal_error(self, error: BaseException) -> None:
         HalfSerializer.on_error(self.downstream, error, self.half, self.errors)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.cancelled:
             plugins.on_error(error)
             return
         if self.errors.try_add_throwable(error):
             self.inner.cancel()
-            if self.half.get_and_increment() == 0:
+            if self.half.enter():  # kept for good: nothing follows the terminal signal
                 self.errors.try_terminate_consumer(self.downstream)
         else:
             plugins.on_error(error)
@@ -295,15 +314,15 @@ class ConcatMapImmediate(_BaseConcatMapSubscriber[T, R], Generic[T, R]):
             plugins.on_error(error)
             return
         if self.errors.try_add_throwable(error):
-            self.upstream.cancel()  # type: ignore[union-attr]
-            if self.half.get_and_increment() == 0:
+            self.upstream.cancel()
+            if self.half.enter():  # kept for good: nothing follows the terminal signal
                 self.errors.try_terminate_consumer(self.downstream)
         else:
             plugins.on_error(error)
 
     def fail(self, error: BaseException) -> None:
         self.done = True  # items that still arrive are dropped
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
         self.queue.clear()
         self.inner.cancel()
         self._signal_error(error)
@@ -333,6 +352,8 @@ class ConcatMapDelayed(_BaseConcatMapSubscriber[T, R], Generic[T, R]):
         self.till_the_end = till_the_end
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done or self.cancelled:
             plugins.on_error(error)
             return
@@ -352,7 +373,7 @@ class ConcatMapDelayed(_BaseConcatMapSubscriber[T, R], Generic[T, R]):
             plugins.on_error(error)
             return False
         if not self.till_the_end:
-            self.upstream.cancel()  # type: ignore[union-attr]
+            self.upstream.cancel()
             self.done = True
         return True
 
@@ -363,7 +384,7 @@ class ConcatMapDelayed(_BaseConcatMapSubscriber[T, R], Generic[T, R]):
 
     def fail(self, error: BaseException) -> None:
         self.done = True  # items that still arrive are dropped, errors go to plugins
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
         self.queue.clear()
         self.errors.try_add_throwable(error)
         ex = self.errors.terminate()

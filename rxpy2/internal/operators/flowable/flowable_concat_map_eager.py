@@ -7,7 +7,8 @@ inner is an :class:`InnerQueuedSubscriber`: it prefetches ``prefetch`` items int
 its own queue (or fuses with a SYNC/ASYNC QueueSubscription) and is replenished
 by 75% as its items go out.
 
-One ``wip`` drain loop emits, under the downstream's demand, from the head inner
+One drain loop, guarded by a :class:`Drain` (a signal while it runs makes
+``leave()`` ask for another pass), emits, under the downstream's demand, from the head inner
 only (``current``); when it is done and empty, the next inner in upstream order
 becomes the head. So the items come out in order, each inner's after the
 previous one's, while the later inners already run and buffer.
@@ -27,7 +28,7 @@ from typing import Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong
+from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.error_mode import ErrorMode
@@ -41,6 +42,13 @@ from rxpy2.internal.subscribers.inner_queued import (
     InnerQueuedSubscriberSupport,
 )
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import (
+    UNSUBSCRIBED,
+    Drain,
+    null_error,
+    null_item,
+    null_subscription,
+)
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableConcatMapEager"]
@@ -69,7 +77,7 @@ class ConcatMapEagerSubscriber(FlowableSubscriber[T], Subscription,
                                InnerQueuedSubscriberSupport[R], Generic[T, R]):
     __slots__ = ("downstream", "mapper", "max_concurrency", "prefetch", "error_mode",
                  "errors", "requested", "subscribers", "upstream", "cancelled", "done",
-                 "current", "wip")
+                 "current", "gate")
 
     def __init__(self, downstream: Subscriber[R], mapper: Fn[[T], Publisher[R]],
                  max_concurrency: int, prefetch: int, error_mode: ErrorMode) -> None:
@@ -83,26 +91,33 @@ class ConcatMapEagerSubscriber(FlowableSubscriber[T], Subscription,
         # the running inners in upstream order (producer: on_next; consumer: the drain)
         self.subscribers: SpscLinkedArrayQueue[InnerQueuedSubscriber[R]] = SpscLinkedArrayQueue(
             min(prefetch, max_concurrency))
-        self.upstream: Subscription | None = None
+        self.upstream: Subscription = UNSUBSCRIBED
         self.cancelled = False
         self.done = False
         self.current: InnerQueuedSubscriber[R] | None = None  # the head inner (drain only)
-        self.wip = AtomicInteger()
+        self.gate = Drain()
 
     # ---------------------------------------------------------------- upstream side
     def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
-            s.request(self.max_concurrency)  # LONG_MAX when unbounded
+        if s is None:
+            raise null_subscription()  # §2.13
+        if self.upstream is not UNSUBSCRIBED:
+            s.cancel()  # §2.5: a second Subscription
+            SubscriptionHelper.report_subscription_set()
+            return
+        self.upstream = s
+        self.downstream.on_subscribe(self)
+        s.request(self.max_concurrency)  # LONG_MAX when unbounded
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         try:
             p = check_inner(self.mapper(item), self.mapper, "concat_map_eager")
         except Exception as e:
-            self.upstream.cancel()  # type: ignore[union-attr]
+            self.upstream.cancel()
             self.on_error(e)
             return
         inner: InnerQueuedSubscriber[R] = InnerQueuedSubscriber(self, self.prefetch)
@@ -115,6 +130,8 @@ class ConcatMapEagerSubscriber(FlowableSubscriber[T], Subscription,
             self.drain_and_cancel()
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
@@ -141,7 +158,7 @@ class ConcatMapEagerSubscriber(FlowableSubscriber[T], Subscription,
         if self.errors.try_add_throwable(error):
             inner.set_done()
             if self.error_mode != ErrorMode.END:
-                self.upstream.cancel()  # type: ignore[union-attr]
+                self.upstream.cancel()
             self.drain()
         else:
             plugins.on_error(error)
@@ -160,16 +177,16 @@ class ConcatMapEagerSubscriber(FlowableSubscriber[T], Subscription,
         if self.cancelled:
             return
         self.cancelled = True
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
         self.errors.try_terminate_and_report()  # later errors go to plugins.on_error
         self.drain_and_cancel()
 
     def drain_and_cancel(self) -> None:
-        wip = self.wip
-        if wip.get_and_increment() == 0:
+        gate = self.gate
+        if gate.enter():
             while True:
                 self.cancel_all()
-                if wip.decrement_and_get() == 0:
+                if not gate.leave():
                     return
 
     def cancel_all(self) -> None:
@@ -202,14 +219,13 @@ class ConcatMapEagerSubscriber(FlowableSubscriber[T], Subscription,
             return True
         if self.errors.try_add_throwable_or_report(error) \
                 and self.error_mode == ErrorMode.BOUNDARY:
-            self.upstream.cancel()  # type: ignore[union-attr]
+            self.upstream.cancel()
         return False
 
     def drain(self) -> None:
-        wip = self.wip
-        if wip.get_and_increment() != 0:
-            return
-        missed = 1
+        gate = self.gate
+        if not gate.enter():
+            return  # the owner makes another pass
         inner = self.current
         a = self.downstream
         immediate = self.error_mode == ErrorMode.IMMEDIATE
@@ -275,11 +291,10 @@ class ConcatMapEagerSubscriber(FlowableSubscriber[T], Subscription,
                         inner = None
                         self.current = None
                         if bounded:
-                            self.upstream.request(1)  # type: ignore[union-attr]
+                            self.upstream.request(1)
             if e != 0 and r != LONG_MAX:
                 requested.add_and_get(-e)
             if next_source:
                 continue
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return

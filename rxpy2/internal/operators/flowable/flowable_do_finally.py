@@ -16,12 +16,13 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicInteger
-from rxpy2.internal.fuseable import SYNC, ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.fuseable import ASYNC, SYNC, ConditionalSubscriber, HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
     BasicFuseableConditionalSubscriber,
     BasicFuseableSubscriber,
 )
+from rxpy2.operators import null_error, null_item
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableDoFinally"]
@@ -66,9 +67,13 @@ class _DoFinallyMixin:
                 plugins.on_error(e)
 
     def on_next(self, item: Any) -> None:
+        if item is None and self.source_mode != ASYNC:  # ASYNC: None only says "poll"
+            raise null_item()  # §2.13
         self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         self.downstream.on_error(error)
         self.run_finally()
 
@@ -106,4 +111,6 @@ class DoFinallyConditionalSubscriber(_DoFinallyMixin, BasicFuseableConditionalSu
         self._set_action(fn)
 
     def try_on_next(self, item: T) -> bool:
+        if item is None and self.source_mode != ASYNC:
+            raise null_item()  # §2.13
         return self.downstream.try_on_next(item)  # type: ignore[no-any-return]

@@ -4,8 +4,10 @@ The upstream is asked for ``prefetch`` items, then for ``limit = prefetch - pref
 more each time that many of them were turned into iterables and used up (an
 empty iterable counts when it is found empty). The items wait in a queue of at
 most ``prefetch`` (the upstream's own queue when it fuses: SYNC — polled
-directly, never requested — or ASYNC; ``fuse_upstream``, internal/subscribers/drain_support.py). One drain loop maps them with
-``mapper``, one at a time, and emits the elements of the current iterator.
+directly, never requested — or ASYNC; ``fuse_upstream``, internal/subscribers/drain_support.py).
+One drain loop, guarded by a :class:`Drain` (a request or an item while it runs
+makes ``leave()`` ask for another pass), maps them with ``mapper``, one at a
+time, and emits the elements of the current iterator.
 
 The iterator is pulled with ``next()`` only when an element can go downstream
 at once: no element is taken ahead of the demand. So whether an iterator is
@@ -34,7 +36,7 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong
+from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import (
     ANY,
     BOUNDARY,
@@ -53,6 +55,13 @@ from rxpy2.internal.operators.flowable.flowable_from_iterable import FlowableFro
 from rxpy2.internal.subscribers.drain_support import fuse_upstream, missing_backpressure
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import (
+    UNSUBSCRIBED,
+    Drain,
+    null_error,
+    null_item,
+    null_subscription,
+)
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableFlattenIterable", "FlattenIterableSubscriber"]
@@ -126,7 +135,7 @@ class FlowableFlattenIterable(Flowable[R], HasUpstreamPublisher[T], Generic[T, R
 
 class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Generic[T, R]):
     __slots__ = ("downstream", "mapper", "prefetch", "limit", "upstream", "queue",
-                 "source_mode", "requested", "wip", "errors", "failed", "done", "cancelled", "current",
+                 "source_mode", "requested", "gate", "errors", "failed", "done", "cancelled", "current",
                  "sized", "consumed", "output_fused", "pending")
 
     def __init__(self, downstream: Subscriber[R], mapper: Callable[[T], Iterable[R]],
@@ -135,11 +144,11 @@ class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Gen
         self.mapper = mapper
         self.prefetch = prefetch
         self.limit = prefetch - (prefetch >> 2)  # replenish after 75% were used
-        self.upstream: Subscription | None = None
+        self.upstream: Subscription = UNSUBSCRIBED
         self.queue: Any = None
         self.source_mode = NONE
         self.requested = AtomicLong()
-        self.wip = AtomicInteger()
+        self.gate = Drain()
         self.errors = AtomicThrowable()
         self.failed = False  # the upstream signalled an error (set before ``done``)
         self.done = False
@@ -153,7 +162,11 @@ class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Gen
 
     # ---------------------------------------------------------------- upstream side
     def on_subscribe(self, s: Subscription) -> None:
-        if not SubscriptionHelper.validate(self.upstream, s):
+        if s is None:
+            raise null_subscription()  # §2.13
+        if self.upstream is not UNSUBSCRIBED:
+            s.cancel()  # §2.5: a second Subscription
+            SubscriptionHelper.report_subscription_set()
             return
         self.upstream = s
         self.source_mode, self.queue = fuse_upstream(s, self.prefetch, ANY)  # mode first
@@ -168,15 +181,17 @@ class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Gen
         if self.done:
             return
         if self.source_mode == NONE:  # ASYNC: the item is a "ready" signal
-            if item is None:  # §2.13
-                raise TypeError("on_next called with None")
+            if item is None:
+                raise null_item()  # §2.13
             if not self.queue.offer(item):
-                self.upstream.cancel()  # type: ignore[union-attr]
+                self.upstream.cancel()
                 self.on_error(missing_backpressure("flatten_iterable", self.prefetch))
                 return
         self.drain()
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done or not self.errors.try_add_throwable(error):
             plugins.on_error(error)
             return
@@ -199,9 +214,9 @@ class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Gen
         if self.cancelled:
             return
         self.cancelled = True
-        self.upstream.cancel()  # type: ignore[union-attr]
-        if not self.output_fused and self.wip.get_and_increment() == 0:
-            self.current = None  # no drain runs: the queue is ours to clear
+        self.upstream.cancel()
+        if not self.output_fused and self.gate.enter():
+            self.current = None  # no drain runs: the queue is ours to clear (kept for good)
             self.queue.clear()
 
     # ---------------------------------------------------------------- the drain loop
@@ -210,14 +225,14 @@ class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Gen
         c = self.consumed + 1
         if c == self.limit:
             self.consumed = 0
-            self.upstream.request(c)  # type: ignore[union-attr]
+            self.upstream.request(c)
         else:
             self.consumed = c
 
     def _fail(self, error: BaseException) -> None:
         """A user function (or the iterator) raised: cancel upstream, signal every error."""
         self.cancelled = True
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
         self.errors.try_add_throwable(error)
         self.current = None
         self.queue.clear()
@@ -240,10 +255,9 @@ class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Gen
         return False
 
     def drain(self) -> None:
-        if self.wip.get_and_increment() != 0:
-            return
-        missed = 1
-        wip = self.wip
+        gate = self.gate
+        if not gate.enter():
+            return  # the owner makes another pass
         on_next = self.downstream.on_next
         q = self.queue
         poll = q.poll
@@ -332,8 +346,7 @@ class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Gen
                 if it is None:
                     continue  # on to the next item's iterable
 
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return
 
     # ---------------------------------------------------------------- fusion (downstream)

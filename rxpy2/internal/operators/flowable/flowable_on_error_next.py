@@ -20,6 +20,7 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import null_error, null_item, null_subscription
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableOnErrorNext"]
@@ -56,9 +57,13 @@ class OnErrorNextSubscriber(SubscriptionArbiter, FlowableSubscriber[T], Generic[
         self.produced_count = 0
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         self.set_subscription(s)
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         if not self.once:
@@ -66,6 +71,8 @@ class OnErrorNextSubscriber(SubscriptionArbiter, FlowableSubscriber[T], Generic[
         self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.once:
             if self.done:
                 plugins.on_error(error)

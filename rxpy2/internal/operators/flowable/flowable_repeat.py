@@ -6,8 +6,8 @@ after each completion until ``stop()`` returns True (``stop`` raising ends the
 stream with that error). Errors end the stream at once.
 
 Demand carries over from one run to the next through a
-:class:`SubscriptionArbiter`, and resubscription runs in a trampoline (see
-:class:`ResubscribingSubscriber`), so a source that completes synchronously can
+:class:`SubscriptionArbiter`, and resubscription runs in a loop guarded by a
+:class:`Drain` (see :class:`ResubscribingSubscriber`), so a source that completes synchronously can
 be repeated any number of times in constant stack depth.
 """
 
@@ -19,6 +19,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.operators.flowable.flowable_retry import ResubscribingSubscriber
+from rxpy2.operators import null_error
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
 
 __all__ = ["FlowableRepeat", "FlowableRepeatUntil"]
@@ -61,6 +62,8 @@ class RepeatSubscriber(ResubscribingSubscriber[T], Generic[T]):
         self.remaining = remaining  # resubscriptions left
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         self.downstream.on_error(error)
 
     def on_complete(self) -> None:
@@ -80,6 +83,8 @@ class RepeatUntilSubscriber(ResubscribingSubscriber[T], Generic[T]):
         self.stop = stop
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         self.downstream.on_error(error)
 
     def on_complete(self) -> None:

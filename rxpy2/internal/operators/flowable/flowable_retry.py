@@ -8,9 +8,10 @@ downstream. A predicate that raises ends the stream with
 A :class:`SubscriptionArbiter` faces the downstream for all the subscriptions:
 before resubscribing the operator reports what the failed attempt emitted
 (``produced(n)``), so the new subscription is asked for exactly the demand
-still outstanding. Resubscription runs in a ``wip`` trampoline: a source that
-fails inside ``subscribe`` only bumps the counter, and the loop that is already
-running resubscribes, so the stack does not grow with the number of retries.
+still outstanding. Resubscription runs in a loop guarded by a :class:`Drain`: a
+source that fails inside ``subscribe`` only fails ``enter()`` (it is counted), and
+the loop already running resubscribes when ``leave()`` says so, so the stack does
+not grow with the number of retries (a loop, never recursion).
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ from typing import Generic, TypeVar
 
 from rxpy2.exceptions import CompositeException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicInteger
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import Drain, null_error, null_item, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableRetry", "ResubscribingSubscriber"]
@@ -59,21 +60,24 @@ class ResubscribingSubscriber(SubscriptionArbiter, FlowableSubscriber[T], Generi
         self.downstream = downstream
         self.source = source
         self.produced_count = 0  # items of the current attempt (its signals are serial, §1.3)
-        self.wip = AtomicInteger()
+        self.gate = Drain()  # the resubscription loop
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         self.set_subscription(s)
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         self.produced_count += 1
         self.downstream.on_next(item)
 
     def subscribe_next(self) -> None:
         """Subscribe to the source again (the first time too) unless cancelled."""
-        wip = self.wip
-        if wip.get_and_increment() != 0:
+        gate = self.gate
+        if not gate.enter():
             return  # the loop already running resubscribes
-        missed = 1
         while True:
             if self.cancelled:
                 return
@@ -82,8 +86,7 @@ class ResubscribingSubscriber(SubscriptionArbiter, FlowableSubscriber[T], Generi
                 self.produced_count = 0
                 self.produced(n)  # the next attempt gets only the outstanding demand
             self.source.subscribe(self)
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return
 
 
@@ -95,6 +98,8 @@ class RetrySubscriber(ResubscribingSubscriber[T], Generic[T]):
         self.predicate = predicate
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         r = self.remaining
         if r == 0:
             self.downstream.on_error(error)

@@ -4,7 +4,9 @@ An :class:`EqualCoordinator` (the observer's Disposable) subscribes one
 :class:`EqualSubscriber` to each Publisher. Each asks for ``buffer_size``
 items, keeps them in a bounded queue (or polls a fused upstream: SYNC without
 requests, ASYNC from its queue) and asks for more (``limit = buffer_size -
-buffer_size // 4`` at a time) as the drain takes them. The drain compares the
+buffer_size // 4`` at a time) as the drain takes them. The drain (guarded by a
+:class:`Drain`: a signal while it runs makes ``leave()`` ask for another pass; a
+``dispose`` that gets it clears and keeps it) compares the
 heads with ``==`` (or ``is_equal``): the first difference, or one Publisher
 ending while the other still has an item, gives False and cancels both; both
 ending together gives True. An error of either Publisher, or of ``is_equal``,
@@ -19,11 +21,11 @@ from typing import Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.internal.atomic import AtomicInteger
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.subscribers.drain_support import missing_backpressure
 from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
 from rxpy2.observers import SingleObserver
+from rxpy2.operators import Drain, null_error
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
@@ -49,7 +51,7 @@ class FlowableSequenceEqualSingle(Single[bool], Generic[T]):
 
 
 class EqualCoordinator(Disposable, Generic[T]):
-    __slots__ = ("downstream", "is_equal", "first", "second", "error", "wip", "v1", "v2",
+    __slots__ = ("downstream", "is_equal", "first", "second", "error", "gate", "v1", "v2",
                  "disposed")
 
     def __init__(self, downstream: SingleObserver[bool], prefetch: int,
@@ -59,7 +61,7 @@ class EqualCoordinator(Disposable, Generic[T]):
         self.first: EqualSubscriber[T] = EqualSubscriber(self, prefetch)
         self.second: EqualSubscriber[T] = EqualSubscriber(self, prefetch)
         self.error = AtomicThrowable()
-        self.wip = AtomicInteger()
+        self.gate = Drain()
         self.v1: T | None = None  # the heads taken but not yet compared (drain only)
         self.v2: T | None = None
         self.disposed = False  # disposed, or the result was signalled
@@ -73,7 +75,7 @@ class EqualCoordinator(Disposable, Generic[T]):
         self.disposed = True
         self.first.cancel()
         self.second.cancel()
-        if self.wip.get_and_increment() == 0:  # no drain runs: clearing is ours
+        if self.gate.enter():  # no drain runs: clearing is ours (and the drain stays shut)
             self.clear()
 
     def is_disposed(self) -> bool:
@@ -110,10 +112,9 @@ class EqualCoordinator(Disposable, Generic[T]):
         self.downstream.on_success(result)
 
     def drain(self) -> None:
-        if self.wip.get_and_increment() != 0:
-            return
-        missed = 1
-        wip = self.wip
+        gate = self.gate
+        if not gate.enter():
+            return  # the owner makes another pass
         first = self.first
         second = self.second
         error = self.error
@@ -173,8 +174,7 @@ class EqualCoordinator(Disposable, Generic[T]):
                 self.v2 = None
                 first.request_one()
                 second.request_one()
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return
 
 
@@ -193,6 +193,8 @@ class EqualSubscriber(PrefetchingInnerSubscriber[T], Generic[T]):
                                                      "buffer_size"))
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return

@@ -5,7 +5,8 @@ the main source. Its first item opens the gate and cancels it; its completion
 opens the gate too; its error cancels the main source and is signalled. Items
 dropped while the gate is shut are replaced by ``request(1)`` upstream, or, to
 a conditional upstream, answered with ``try_on_next(item) -> False``. Main and
-other may signal from different threads: delivery is half-serialized.
+other may signal from different threads: delivery is half-serialized
+(``take_until``'s :class:`HalfSerializer` over a :class:`Drain`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from rxpy2.internal.operators.flowable.flowable_take_until import (
     TakeUntilMainSubscriber,
     TakeUntilOtherSubscriber,
 )
+from rxpy2.operators import null_item
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableSkipUntil"]
@@ -48,31 +50,37 @@ class SkipUntilOtherSubscriber(TakeUntilOtherSubscriber):
     __slots__ = ()
 
     def on_next(self, item: Any) -> None:
-        self.parent.gate = True
+        if item is None:
+            raise null_item()  # §2.13
+        self.parent.open = True
         SubscriptionHelper.cancel(self.upstream)
 
     def on_complete(self) -> None:
-        self.parent.gate = True
+        self.parent.open = True
 
 
 class SkipUntilMainSubscriber(TakeUntilMainSubscriber[T], ConditionalSubscriber[T], Generic[T]):
     """``take_until``'s main subscriber (deferred requests, half-serialized signals,
-    ``other`` cancelled on the terminal signal) with a gate in front of the items."""
+    ``other`` cancelled on the terminal signal) with a gate (``open``) in front of the items."""
 
-    __slots__ = ("gate",)
+    __slots__ = ("open",)
 
     other_type = SkipUntilOtherSubscriber
 
     def __init__(self, downstream: Subscriber[T]) -> None:
-        self.gate = False
+        self.open = False  # the other signalled: items pass
         super().__init__(downstream)
 
     def on_next(self, item: T) -> None:
-        if not self.try_on_next(item):
-            self.upstream.get().request(1)  # type: ignore[union-attr]
+        if not self.try_on_next(item):  # (which checks §2.13)
+            s = self.upstream.get()  # set: the item came through it
+            if s is not None:
+                s.request(1)  # dropped: replace it
 
     def try_on_next(self, item: T) -> bool:
-        if self.gate:
-            HalfSerializer.on_next(self.downstream, item, self.wip, self.error)
+        if item is None:
+            raise null_item()  # §2.13
+        if self.open:
+            HalfSerializer.on_next(self.downstream, item, self.gate, self.error)
             return True
         return False

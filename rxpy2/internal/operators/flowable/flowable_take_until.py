@@ -4,8 +4,9 @@
 unbounded request), then the main source. An item or completion from ``other``
 cancels the main source and completes; an error from ``other`` cancels it and
 is signalled. Main and other may signal from different threads: items and
-terminal events are half-serialized (:class:`HalfSerializer`), so no item
-follows the terminal event and exactly one terminal event is delivered.
+terminal events are half-serialized (:class:`HalfSerializer` over a :class:`Drain`: a terminal signal that finds
+an item going out is counted and delivered by the item's thread when it leaves), so no item follows the terminal
+event and exactly one terminal event is delivered.
 
 :class:`FlowableTakeUntilPredicate`: emits each item, then completes (cancelling
 the upstream) after the first item for which ``stop_predicate`` returns true.
@@ -17,7 +18,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.half_serializer import HalfSerializer
@@ -25,6 +26,7 @@ from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import Drain, null_error, null_item, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableTakeUntil", "FlowableTakeUntilPredicate"]
@@ -54,21 +56,27 @@ class TakeUntilOtherSubscriber(FlowableSubscriber[Any]):
         self.upstream: AtomicReference[Subscription] = AtomicReference()
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         SubscriptionHelper.set_once_request(self.upstream, s, LONG_MAX)
 
     def on_next(self, item: Any) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         SubscriptionHelper.cancel(self.upstream)
         self.on_complete()
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         p = self.parent
         SubscriptionHelper.cancel(p.upstream)
-        HalfSerializer.on_error(p.downstream, error, p.wip, p.error)
+        HalfSerializer.on_error(p.downstream, error, p.gate, p.error)
 
     def on_complete(self) -> None:
         p = self.parent
         SubscriptionHelper.cancel(p.upstream)
-        HalfSerializer.on_complete(p.downstream, p.wip, p.error)
+        HalfSerializer.on_complete(p.downstream, p.gate, p.error)
 
 
 class TakeUntilMainSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
@@ -77,7 +85,7 @@ class TakeUntilMainSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
     Shared with ``skip_until``, whose subclasses change ``on_next`` and ``other_type``.
     """
 
-    __slots__ = ("downstream", "upstream", "requested", "wip", "error", "other")
+    __slots__ = ("downstream", "upstream", "requested", "gate", "error", "other")
 
     other_type: ClassVar[type[TakeUntilOtherSubscriber]] = TakeUntilOtherSubscriber
 
@@ -85,23 +93,29 @@ class TakeUntilMainSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self.downstream = downstream
         self.upstream: AtomicReference[Subscription] = AtomicReference()
         self.requested = AtomicLong()
-        self.wip = AtomicInteger()
+        self.gate = Drain()  # half-serializes the items with the terminal signals
         self.error = AtomicThrowable()
         self.other = self.other_type(self)
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         SubscriptionHelper.deferred_set_once(self.upstream, self.requested, s)
 
     def on_next(self, item: T) -> None:
-        HalfSerializer.on_next(self.downstream, item, self.wip, self.error)
+        if item is None:
+            raise null_item()  # §2.13
+        HalfSerializer.on_next(self.downstream, item, self.gate, self.error)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         SubscriptionHelper.cancel(self.other.upstream)
-        HalfSerializer.on_error(self.downstream, error, self.wip, self.error)
+        HalfSerializer.on_error(self.downstream, error, self.gate, self.error)
 
     def on_complete(self) -> None:
         SubscriptionHelper.cancel(self.other.upstream)
-        HalfSerializer.on_complete(self.downstream, self.wip, self.error)
+        HalfSerializer.on_complete(self.downstream, self.gate, self.error)
 
     def request(self, n: int) -> None:
         SubscriptionHelper.deferred_request(self.upstream, self.requested, n)
@@ -130,6 +144,8 @@ class TakeUntilPredicateSubscriber(BasicSubscriber[T, T], Generic[T]):
         self.predicate = predicate
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         self.downstream.on_next(item)

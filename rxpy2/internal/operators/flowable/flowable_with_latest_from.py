@@ -9,7 +9,7 @@ replaced with ``request(1)``. Otherwise ``combiner(item, *latest)`` (a tuple
 source's requests and end pass through; its end cancels the others. An
 other's error cancels the main source and is signalled. Main items and the
 others' terminal signals may come from different threads: they are
-half-serialized (:class:`HalfSerializer`). Both forms' main subscribers share
+half-serialized (:class:`HalfSerializer` over a :class:`Drain`). Both forms' main subscribers share
 :class:`_WithLatestFromBase` (deferred subscription and requests, the terminal
 signals, cancel); each has its own ``try_on_next`` (the per-item path).
 
@@ -26,7 +26,7 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import ConditionalSubscriber, HasUpstreamPublisher
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.function_names import returned_none
@@ -34,6 +34,7 @@ from rxpy2.internal.helpers.half_serializer import HalfSerializer
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import Drain, null_error, null_item, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableWithLatestFrom", "FlowableWithLatestFromMany"]
@@ -50,14 +51,14 @@ class _WithLatestFromBase(ConditionalSubscriber[T], Subscription, Generic[T, R])
     """The main source's side of both forms: everything but ``try_on_next`` and
     ``cancel_others`` (the other Publishers, one or many)."""
 
-    __slots__ = ("downstream", "combiner", "upstream", "requested", "wip", "error", "done")
+    __slots__ = ("downstream", "combiner", "upstream", "requested", "gate", "error", "done")
 
     def __init__(self, downstream: Subscriber[R], combiner: Callable[..., R] | None) -> None:
         self.downstream = downstream
         self.combiner = combiner
         self.upstream: AtomicReference[Subscription] = AtomicReference()
         self.requested = AtomicLong()  # requests made before the main source arrived
-        self.wip = AtomicInteger()
+        self.gate = Drain()  # half-serializes the items with the terminal signals
         self.error = AtomicThrowable()
         self.done = False
 
@@ -65,11 +66,15 @@ class _WithLatestFromBase(ConditionalSubscriber[T], Subscription, Generic[T, R])
         raise NotImplementedError
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         SubscriptionHelper.deferred_set_once(self.upstream, self.requested, s)
 
     def on_next(self, item: T) -> None:
-        if not self.try_on_next(item) and not self.done:
-            self.upstream.get().request(1)  # type: ignore[union-attr]  # dropped: replace it
+        if not self.try_on_next(item) and not self.done:  # (try_on_next checks §2.13)
+            s = self.upstream.get()  # set: the item came through it
+            if s is not None:
+                s.request(1)  # dropped: replace it
 
     def fail(self, error: BaseException) -> bool:
         """The combiner raised (or returned None): cancel everything, signal ``error``."""
@@ -78,19 +83,21 @@ class _WithLatestFromBase(ConditionalSubscriber[T], Subscription, Generic[T, R])
         return True
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
         self.done = True
         self.cancel_others()
-        HalfSerializer.on_error(self.downstream, error, self.wip, self.error)
+        HalfSerializer.on_error(self.downstream, error, self.gate, self.error)
 
     def on_complete(self) -> None:
         if self.done:
             return
         self.done = True
         self.cancel_others()
-        HalfSerializer.on_complete(self.downstream, self.wip, self.error)
+        HalfSerializer.on_complete(self.downstream, self.gate, self.error)
 
     def request(self, n: int) -> None:
         SubscriptionHelper.deferred_request(self.upstream, self.requested, n)
@@ -126,6 +133,8 @@ class WithLatestFromSubscriber(_WithLatestFromBase[T, R], Generic[T, R]):
         self.value: Any = None  # the other's latest item (written by the other's thread)
 
     def try_on_next(self, item: T) -> bool:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return True
         u = self.value
@@ -138,7 +147,7 @@ class WithLatestFromSubscriber(_WithLatestFromBase[T, R], Generic[T, R]):
                 raise _none_result(combiner)
         except Exception as e:
             return self.fail(e)
-        HalfSerializer.on_next(self.downstream, v, self.wip, self.error)
+        HalfSerializer.on_next(self.downstream, v, self.gate, self.error)
         return True
 
     def cancel_others(self) -> None:
@@ -146,7 +155,7 @@ class WithLatestFromSubscriber(_WithLatestFromBase[T, R], Generic[T, R]):
 
     def other_error(self, error: BaseException) -> None:
         SubscriptionHelper.cancel(self.upstream)
-        HalfSerializer.on_error(self.downstream, error, self.wip, self.error)
+        HalfSerializer.on_error(self.downstream, error, self.gate, self.error)
 
 
 class WithLatestFromOtherSubscriber(FlowableSubscriber[Any]):
@@ -156,14 +165,18 @@ class WithLatestFromOtherSubscriber(FlowableSubscriber[Any]):
         self.parent = parent
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         SubscriptionHelper.set_once_request(self.parent.other, s, LONG_MAX)
 
     def on_next(self, item: Any) -> None:
-        if item is None:  # §2.13
-            raise TypeError("on_next called with None")
+        if item is None:
+            raise null_item()  # §2.13
         self.parent.value = item
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         self.parent.other_error(error)
 
     def on_complete(self) -> None:
@@ -207,6 +220,8 @@ class WithLatestFromManySubscriber(_WithLatestFromBase[T, R], Generic[T, R]):
             p.subscribe(subs[i])
 
     def try_on_next(self, item: T) -> bool:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return True
         latest = tuple(self.values)
@@ -222,7 +237,7 @@ class WithLatestFromManySubscriber(_WithLatestFromBase[T, R], Generic[T, R]):
                 raise _none_result(combiner)
         except Exception as e:
             return self.fail(e)
-        HalfSerializer.on_next(self.downstream, v, self.wip, self.error)
+        HalfSerializer.on_next(self.downstream, v, self.gate, self.error)
         return True
 
     def cancel_others(self) -> None:
@@ -240,14 +255,14 @@ class WithLatestFromManySubscriber(_WithLatestFromBase[T, R], Generic[T, R]):
         self.done = True
         SubscriptionHelper.cancel(self.upstream)
         self.cancel_all_but(index)
-        HalfSerializer.on_error(self.downstream, error, self.wip, self.error)
+        HalfSerializer.on_error(self.downstream, error, self.gate, self.error)
 
     def inner_complete(self, index: int, non_empty: bool) -> None:
         if not non_empty:  # no item could ever be combined
             self.done = True
             SubscriptionHelper.cancel(self.upstream)
             self.cancel_all_but(index)
-            HalfSerializer.on_complete(self.downstream, self.wip, self.error)
+            HalfSerializer.on_complete(self.downstream, self.gate, self.error)
 
 
 class WithLatestInnerSubscriber(FlowableSubscriber[Any]):
@@ -260,15 +275,19 @@ class WithLatestInnerSubscriber(FlowableSubscriber[Any]):
         self.upstream: AtomicReference[Subscription] = AtomicReference()
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         SubscriptionHelper.set_once_request(self.upstream, s, LONG_MAX)
 
     def on_next(self, item: Any) -> None:
-        if item is None:  # §2.13
-            raise TypeError("on_next called with None")
+        if item is None:
+            raise null_item()  # §2.13
         self.has_value = True
         self.parent.inner_next(self.index, item)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         self.parent.inner_error(self.index, error)
 
     def on_complete(self) -> None:

@@ -5,7 +5,9 @@ one :class:`ZipSubscriber` per source asks it for ``buffer_size`` items, keeps
 them in a bounded queue and asks for more (what was taken, once that reaches
 ``limit = buffer_size - buffer_size // 4``) as the drain takes them. An upstream
 ``QueueSubscription`` is fused: SYNC (the drain polls the source itself, no
-request is made) or ASYNC (its queue replaces ours). One drain loop fills a
+request is made) or ASYNC (its queue replaces ours). One drain loop, guarded by
+a :class:`Drain` (an item or a request while it runs makes ``leave()`` ask for
+another pass; a cancel that gets the drain clears and keeps it), fills a
 ``current`` slot per source with the head of its queue and, under demand,
 emits ``zipper(*current)`` (a tuple when ``zipper`` is None). A source that is
 done with an empty queue while its slot is empty ends the zip: the other
@@ -30,8 +32,8 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong
-from rxpy2.internal.fuseable import SYNC, HasUpstreamPublisher
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.function_names import returned_none
@@ -42,6 +44,7 @@ from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.internal.subscribers.drain_support import missing_backpressure
 from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
 from rxpy2.internal.subscriptions.empty import EmptySubscription
+from rxpy2.operators import Drain, null_error, null_item
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableZip", "FlowableZipIterable"]
@@ -74,7 +77,7 @@ class FlowableZip(Flowable[R], Generic[R]):
 class ZipCoordinator(Subscription, Generic[R]):
     """The downstream's Subscription and the one drain loop over the sources' queues."""
 
-    __slots__ = ("downstream", "zipper", "subscribers", "current", "nones", "requested", "wip",
+    __slots__ = ("downstream", "zipper", "subscribers", "current", "nones", "requested", "gate",
                  "errors", "delay_error", "cancelled")
 
     def __init__(self, downstream: Subscriber[R], zipper: Callable[..., R] | None, n: int,
@@ -86,7 +89,7 @@ class ZipCoordinator(Subscription, Generic[R]):
         self.current: list[Any] = [None] * n  # the head of each source, None = not taken yet
         self.nones: list[Any] = [None] * n  # to empty ``current`` in one step
         self.requested = AtomicLong()
-        self.wip = AtomicInteger()
+        self.gate = Drain()
         self.errors = AtomicThrowable()
         self.delay_error = delay_error
         self.cancelled = False
@@ -110,7 +113,7 @@ class ZipCoordinator(Subscription, Generic[R]):
             return
         self.cancelled = True
         self.cancel_all()
-        if self.wip.get_and_increment() == 0:  # no drain runs: clearing is ours
+        if self.gate.enter():  # no drain runs: clearing is ours (and the drain stays shut)
             self.clear()
         # else the running drain sees ``cancelled`` and clears
 
@@ -139,10 +142,9 @@ class ZipCoordinator(Subscription, Generic[R]):
         self.errors.try_terminate_consumer(self.downstream)
 
     def drain(self) -> None:
-        wip = self.wip
-        if wip.get_and_increment() != 0:
-            return
-        missed = 1
+        gate = self.gate
+        if not gate.enter():
+            return  # the owner makes another pass
         a: Subscriber[Any] = self.downstream
         subs = self.subscribers
         values = self.current
@@ -198,18 +200,11 @@ class ZipCoordinator(Subscription, Generic[R]):
                 a.on_next(out)
                 e += 1
             if e != 0:
-                for inner in subs:  # replenish what was taken (inner.request(e) inlined)
-                    if inner.fusion_mode != SYNC:
-                        p = inner.produced + e
-                        if p >= inner.limit:
-                            inner.produced = 0
-                            inner.upstream.get().request(p)  # type: ignore[union-attr]
-                        else:
-                            inner.produced = p
+                for inner in subs:  # replenish what was taken
+                    inner.request(e)
                 if r != LONG_MAX:
                     requested.add_and_get(-e)
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return
 
 
@@ -230,6 +225,8 @@ class ZipSubscriber(PrefetchingInnerSubscriber[T], Generic[T]):
         self.parent.error(self, missing_backpressure("zip", self.prefetch))
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
@@ -272,6 +269,8 @@ class ZipIterableSubscriber(BasicSubscriber[T, R], Generic[T, U, R]):
         self.zipper = zipper
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         u = self.pending
