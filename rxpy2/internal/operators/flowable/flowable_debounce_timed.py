@@ -9,7 +9,7 @@ without downstream demand fails the stream with ``MissingBackpressureException``
 RxJava serializes the emitters (on the worker) and the terminal signal (on the
 upstream's thread) with a ``SerializedSubscriber``; here a due emitter is
 appended to ``ready`` (by its timer, and by the completion for the one still
-pending) and whoever owns the :class:`Drain` emits it (once: its ``once``
+pending) and whoever owns the :class:`Drain` emits it (once: its ``ran``
 flag), then the terminal signal, never under a lock. A terminal signal or a
 cancel keeps the drain for good.
 """
@@ -25,7 +25,6 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.operators import (
     LONG_MAX,
-    AtomicBoolean,
     AtomicLong,
     Drain,
     MissingBackpressureException,
@@ -66,19 +65,16 @@ class FlowableDebounceTimed(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
 
 
 class DebounceEmitter(Generic[T]):
-    """The delayed emission of one item; the drain emits it at most once (``once``)."""
+    """The delayed emission of one item; the drain emits it at most once (``ran``: only
+    the drain's owner reads and writes it, so a plain flag)."""
 
-    __slots__ = ("value", "idx", "parent", "once")
+    __slots__ = ("value", "idx", "parent", "ran")
 
     def __init__(self, value: T, idx: int, parent: DebounceTimedSubscriber[T]) -> None:
         self.value = value
         self.idx = idx
         self.parent = parent
-        self.once = AtomicBoolean()
-
-    def claim(self) -> bool:
-        """True the first time (the drain's), False afterwards."""
-        return self.once.compare_and_set(False, True)
+        self.ran = False
 
     def __call__(self) -> None:
         self.parent.fire(self)
@@ -188,8 +184,9 @@ class DebounceTimedSubscriber(OperatorSubscriber[T, T], Generic[T]):
                         a.on_complete()
                         return  # keeps the drain
                     break
-                if not de.claim():
+                if de.ran:
                     continue  # appended by both its timer and the completion: emitted once
+                de.ran = True
                 if requested.get() != 0:
                     a.on_next(de.value)
                     produced(requested, 1)
