@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, final, overload
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
+from rxpy2.internal import describe as _describe
 from rxpy2.internal import lazy as _lazy
 from rxpy2.internal.zero_one import ZeroOneBase, require_instance
 from rxpy2.observers import SingleObserver
@@ -47,6 +48,14 @@ class Single(ZeroOneBase, Generic[T]):
     """A deferred computation that signals one item or one error."""
 
     __slots__ = ()
+
+    def __repr__(self) -> str:
+        """The chain, e.g. ``just(1) → map(parse)``."""
+        return _describe.chain_repr(self)
+
+    def explain(self) -> str:
+        """The chain, one line per stage (see :meth:`rxpy2.Flowable.explain`)."""
+        return _describe.explain(self)
 
     _TYPE = "single"
 

@@ -151,7 +151,7 @@ def test_stages_over_a_sync_source_assemble_into_one_chain() -> None:
     f = Flowable.range(0, 10).map(plus(1)).filter(is_odd).take(3).skip(1)
     assert isinstance(f, FlowableSyncChain)
     assert [k for k, _ in f.stages] == ["map", "filter", "take", "skip"]
-    assert repr(f) == "FlowableSyncChain(FlowableRange -> map -> filter -> take -> skip)"
+    assert repr(f) == "range(0, 10) → map(<lambda>) → filter(is_odd) → take(3) → skip(1)"
     for src in (Flowable.just(1), Flowable.from_array([1, 2]), Flowable.from_iterable([1, 2]),
                 Flowable.from_array((1, 2)), Flowable.just(1, 2)):
         assert isinstance(src.map(plus(1)), FlowableSyncChain), src

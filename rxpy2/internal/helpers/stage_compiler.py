@@ -54,8 +54,12 @@ stages over an arbitrary upstream collapse into one subscriber.
 
 from __future__ import annotations
 
+import itertools
+import linecache
+import weakref
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from types import CodeType
 from typing import Any
 
 from rxpy2.internal.helpers.function_names import returned_none
@@ -119,6 +123,39 @@ NOT_READ: Any = _Marker("NOT_READ")
 # one whose items may be None (list/tuple of from_array), and a user iterator read
 # one item ahead (from_iterable: completion comes with the last item).
 SOURCES = ("plain", "checked", "read_ahead")
+
+
+_numbers = itertools.count(1)
+
+
+def _code_objects(code: CodeType) -> list[CodeType]:
+    out = [code]
+    for c in code.co_consts:
+        if isinstance(c, CodeType):
+            out += _code_objects(c)
+    return out
+
+
+def _release(filename: str, alive: list[int]) -> None:
+    alive[0] -= 1
+    if alive[0] == 0:
+        linecache.cache.pop(filename, None)
+
+
+def compile_registered(text: str, what: str) -> CodeType:
+    """Compile generated ``text`` under a unique pseudo-filename (``<rxpy2 fused chain 3:
+    map/filter over plain>``) registered with :mod:`linecache`, so a traceback through
+    the generated code shows its lines; the entry lives as long as one of the code
+    objects does (the functions of a chain outlive the factory's cache slot)."""
+    filename = f"<rxpy2 fused {what} {next(_numbers)}>"
+    # mtime None: linecache.checkcache keeps the entry (there is no file to check)
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    code = compile(text, filename, "exec")
+    codes = _code_objects(code)
+    alive = [len(codes)]
+    for c in codes:
+        weakref.finalize(c, _release, filename, alive)
+    return code
 
 
 def initial_state(stages: Sequence[tuple[str, Any]]) -> tuple[Any, ...]:
@@ -258,7 +295,7 @@ def _chain_factory(kinds: tuple[str, ...], source: str) -> Callable[..., Any]:
         "END": END, "NOT_READ": NOT_READ, "mapper_none": mapper_none, "EXHAUSTED": EXHAUSTED,
         "PAUSED": PAUSED, "STOPPED": STOPPED, "ERROR": ERROR,
     }
-    exec(compile(text, f"<rxpy2 chain {'/'.join(kinds)} over {source}>", "exec"), namespace)
+    exec(compile_registered(text, f"chain: {'/'.join(kinds)} over {source}"), namespace)
     return namespace["factory"]  # type: ignore[no-any-return]
 
 
@@ -293,7 +330,7 @@ def _step_factory(kinds: tuple[str, ...]) -> Callable[..., Any]:
             raise ValueError(f"step() takes map and filter stages, not {kind!r}")
     out += ["    return x", "  return step"]
     namespace: dict[str, Any] = {"DROP": DROP, "mapper_none": mapper_none}
-    exec(compile("\n".join(out) + "\n", f"<rxpy2 step {'/'.join(kinds)}>", "exec"), namespace)
+    exec(compile_registered("\n".join(out) + "\n", f"step: {'/'.join(kinds)}"), namespace)
     return namespace["factory"]  # type: ignore[no-any-return]
 
 

@@ -134,10 +134,6 @@ class FlowableSyncChain(Flowable[T], HasUpstreamPublisher[Any], Generic[T]):
                               any(k in USER_CODE for k, _ in stages))
         return p
 
-    def __repr__(self) -> str:
-        parts = [type(self.source).__name__] + [k for k, _ in self.stages]
-        return f"FlowableSyncChain({' -> '.join(parts)})"
-
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
         src: Any = self.source
         pending: Any = None
