@@ -17,10 +17,9 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
-from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.parallel.per_rail import ParallelPerRail
 from rxpy2.internal.subscribers.deferred_scalar import DeferredScalarSubscriber
-from rxpy2.internal.subscriptions.empty import EmptySubscription
+from rxpy2.operators import EmptySubscription, null_error, null_item, subscribe_tail
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
 from rxpy2.reactivestreams import Subscriber
 
@@ -74,7 +73,9 @@ class ReduceRailSubscriber(DeferredScalarSubscriber[T, R], Generic[T, R]):
         self.done = False
 
     def on_next(self, item: T) -> None:
-        if self.done:
+        if item is None:
+            raise null_item()  # §2.13
+        if self.done or self.is_cancelled():  # §2.8: items may still come after a cancel
             return
         try:
             v = self.reducer(self.value, item)  # type: ignore[arg-type]
@@ -89,6 +90,8 @@ class ReduceRailSubscriber(DeferredScalarSubscriber[T, R], Generic[T, R]):
         self.value = v
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
