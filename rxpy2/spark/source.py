@@ -35,11 +35,17 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Generic, TypeVar
 
-from rxpy2.flowable import BUFFER_SIZE, Flowable
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.internal.subscriptions.empty import EmptySubscription
+from rxpy2.flowable import Flowable
+from rxpy2.operators import (
+    BUFFER_SIZE,
+    AtomicInteger,
+    AtomicLong,
+    Drain,
+    EmptySubscription,
+    add_request,
+    require_non_negative,
+    validate_request,
+)
 from rxpy2.reactivestreams import Subscriber, Subscription
 from rxpy2.spark import _executor
 from rxpy2.spark.errors import SparkJobError, describe
@@ -53,13 +59,6 @@ ROW_FORMATS = ("row", "dict", "tuple")
 EMITS = ("rows", "partitions", "arrow")
 _CHUNK = 1024  # items per batch when a serializer does not batch by itself
 _NO_ITEMS: list[Any] = []
-
-
-def _require_int(value: Any, name: str, minimum: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
-    if value < minimum:
-        raise ValueError(f"{name} >= {minimum} required but it was {value}")
 
 
 def _require_choice(value: Any, name: str, choices: tuple[str, ...]) -> None:
@@ -453,7 +452,7 @@ def from_dataframe(df: Any, prefetch_partitions: int = 1, row_format: str = "row
     _pyspark()
     if not hasattr(df, "_jdf"):
         raise TypeError(f"df must be a classic pyspark DataFrame, not {type(df).__name__}")
-    _require_int(prefetch_partitions, "prefetch_partitions", 0)
+    require_non_negative(prefetch_partitions, "prefetch_partitions")
     _require_choice(row_format, "row_format", ROW_FORMATS)
     _require_choice(emit, "emit", EMITS)
     return SparkFlowable(_Plan(df, None, row_format, emit, bool(fuse)), prefetch_partitions)
@@ -470,7 +469,7 @@ def from_rdd(rdd: Any, prefetch_partitions: int = 1, *, emit: str = "rows",
     _pyspark()
     if not hasattr(rdd, "_jrdd"):
         raise TypeError(f"rdd must be a pyspark RDD, not {type(rdd).__name__}")
-    _require_int(prefetch_partitions, "prefetch_partitions", 0)
+    require_non_negative(prefetch_partitions, "prefetch_partitions")
     _require_choice(emit, "emit", EMITS[:2])
     return SparkFlowable(_Plan(None, rdd, "row", emit, bool(fuse)), prefetch_partitions)
 
@@ -495,9 +494,11 @@ class _JobFailure:
 class PartitionSubscription(Subscription, Generic[T]):
     """Launches partition jobs under demand and emits their items in partition order.
 
-    Job threads only compute and connect; everything else happens in the drain loop
-    (``wip``), which runs on the thread that requested or cancelled, or on the
-    subscription's one emitter thread when a job finished."""
+    Job threads only compute and connect; everything else happens in the drain loop,
+    serialized by a :class:`~rxpy2.operators.Drain` (``gate``): it runs on the thread that
+    requested or cancelled, or on the subscription's one emitter thread when a job
+    finished; a signal that finds it running is counted and makes it run another pass.
+    After the terminal signal (or a cancel) the drain stays owned for good."""
 
     def __init__(self, downstream: Subscriber[T], plan: _Compiled, prefetch: int,
                  group: str) -> None:
@@ -507,7 +508,7 @@ class PartitionSubscription(Subscription, Generic[T]):
         self.max_held = 1 + prefetch
         self.job_group = group
         self.requested = AtomicLong()
-        self.wip = AtomicInteger()
+        self.gate = Drain()
         self.cancelled = False
         self.done = False
         # computed partitions (or their failures), by index; job threads put, the drain pops
@@ -528,8 +529,8 @@ class PartitionSubscription(Subscription, Generic[T]):
     # -- Subscription
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):  # §3.9
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):  # §3.9
+            add_request(self.requested, n)
             self.drain()
 
     def cancel(self) -> None:
@@ -626,9 +627,9 @@ class PartitionSubscription(Subscription, Generic[T]):
     # -- drain loop
 
     def drain(self) -> None:
-        if self.wip.get_and_increment() != 0:
-            return
-        missed = 1
+        gate = self.gate
+        if not gate.enter():
+            return  # counted: the owner makes another pass
         downstream = self.downstream
         while True:
             if self.cancelled:
@@ -689,8 +690,7 @@ class PartitionSubscription(Subscription, Generic[T]):
             self.pos = pos
             self.emitted = e
             self._launch(self.requested.get() - e)
-            missed = self.wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return
 
     def _finish(self) -> None:
@@ -713,7 +713,7 @@ class PartitionSubscription(Subscription, Generic[T]):
             emitter.shutdown(wait=False)
 
     def _clear(self) -> None:
-        # once done the drain never runs again (wip stays up); a job that finishes later
+        # once done the drain never runs again (it stays owned); a job that finishes later
         # closes its own reader in _run_job
         if not self.done:
             self._finish()
