@@ -30,8 +30,8 @@ from rxpy2.internal.helpers.queue_drain_helper import QueueDrainHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscribers.basic import BasicSubscriber
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.operators import null_error, null_item
+from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableBuffer"]
 
@@ -89,6 +89,8 @@ class BufferExactSubscriber(_OneListSubscriber[T], Generic[T]):
     __slots__ = ()
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         b = self.buffer
@@ -101,7 +103,7 @@ class BufferExactSubscriber(_OneListSubscriber[T], Generic[T]):
 
     def request(self, n: int) -> None:
         if SubscriptionHelper.validate_request(n):
-            self.upstream.request(_multiply_cap(n, self.count))  # type: ignore[union-attr]
+            self.upstream.request(_multiply_cap(n, self.count))
 
 
 class BufferSkipSubscriber(_OneListSubscriber[T], Generic[T]):
@@ -114,6 +116,8 @@ class BufferSkipSubscriber(_OneListSubscriber[T], Generic[T]):
         self.once = AtomicBoolean()
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         b = self.buffer
@@ -138,35 +142,30 @@ class BufferSkipSubscriber(_OneListSubscriber[T], Generic[T]):
                          _multiply_cap(self.skip - self.count, n - 1))
         else:
             u = _multiply_cap(n, self.skip)  # each further list: its gap and its items
-        self.upstream.request(u)  # type: ignore[union-attr]
+        self.upstream.request(u)
 
 
-class BufferOverlappingSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+class BufferOverlappingSubscriber(BasicSubscriber[T, list[T]], Generic[T]):
     """Open lists wait in ``buffers`` (oldest first); the leftovers are post-completed."""
 
-    __slots__ = ("downstream", "count", "skip", "upstream", "buffers", "index", "once",
-                 "requested", "produced", "done", "cancelled")
+    __slots__ = ("count", "skip", "buffers", "index", "once",
+                 "requested", "produced", "cancelled")
 
     def __init__(self, downstream: Subscriber[list[T]], count: int, skip: int) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.count = count
         self.skip = skip
-        self.upstream: Subscription | None = None
         self.buffers: deque[list[T]] = deque()
         self.index = 0
         self.once = AtomicBoolean()
         # outstanding demand for lists; its sign bit marks "completed" (post-complete)
         self.requested = AtomicLong()
         self.produced = 0
-        self.done = False
         self.cancelled = False
 
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
-
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         bs = self.buffers
@@ -185,6 +184,8 @@ class BufferOverlappingSubscriber(FlowableSubscriber[T], Subscription, Generic[T
         self.index = 0 if i == self.skip else i
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
@@ -216,8 +217,8 @@ class BufferOverlappingSubscriber(FlowableSubscriber[T], Subscription, Generic[T
             u = _add_cap(self.count, _multiply_cap(self.skip, n - 1))  # one full list, n-1 steps
         else:
             u = _multiply_cap(self.skip, n)  # each further list needs skip more items
-        self.upstream.request(u)  # type: ignore[union-attr]
+        self.upstream.request(u)
 
     def cancel(self) -> None:
         self.cancelled = True
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()

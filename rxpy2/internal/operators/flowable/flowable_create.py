@@ -263,7 +263,7 @@ class _DrainingEmitter(_BaseEmitter[T]):
             self.on_error(_none_item())
             return
         gate = self.gate
-        if gate.enter():
+        if gate.try_enter():  # free: emit directly (not counted, as RxJava's CAS 0 -> 1)
             requested = self._requested
             if requested.get() != 0 and self._is_empty():
                 # nothing stored and demand is there: emit directly
@@ -275,7 +275,7 @@ class _DrainingEmitter(_BaseEmitter[T]):
                 self._offer(item)
         else:
             self._offer(item)
-            if not gate.enter():  # after the offer: the owner's next pass sees the item
+            if not gate.enter():  # counted: the owner's next pass sees the item
                 return
         self._drain_loop()
 
@@ -412,13 +412,13 @@ class SerializedEmitter(FlowableEmitter[T], Generic[T]):
             self.on_error(_none_item())
             return
         gate = self.gate
-        if gate.enter():
+        if gate.try_enter():  # free: emit directly (not counted, as RxJava's CAS 0 -> 1)
             emitter.on_next(item)
             if not gate.leave():
                 return
         else:
             self.queue.offer(item)
-            if not gate.enter():  # after the offer: the owner's next pass sees the item
+            if not gate.enter():  # counted: the owner's next pass sees the item
                 return
         self._drain_loop()
 

@@ -28,9 +28,8 @@ from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicBoolean, AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import Subscriber, Subscription
+from rxpy2.operators import OperatorSubscriber, null_error, null_item
+from rxpy2.reactivestreams import Subscriber
 
 if TYPE_CHECKING:
     from rxpy2.flowables.connectable_flowable import ConnectableFlowable
@@ -109,28 +108,26 @@ class FlowableRefCount(Flowable[T], Generic[T]):
             self.source.reset(conn.target)
 
 
-class RefCountSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+class RefCountSubscriber(OperatorSubscriber[T, T], Generic[T]):
     """Relays everything; its cancel (or the terminal event) counts down the connection."""
 
-    __slots__ = ("downstream", "parent", "conn", "upstream", "once")
+    __slots__ = ("parent", "conn", "once")
 
     def __init__(self, downstream: Subscriber[T], parent: FlowableRefCount[T],
                  conn: RefConnection) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.parent = parent
         self.conn = conn
-        self.upstream: Subscription | None = None
         self.once = AtomicBoolean(False)
 
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
-
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.once.compare_and_set(False, True):
             self.parent.terminated(self.conn)
             self.downstream.on_error(error)
@@ -143,10 +140,7 @@ class RefCountSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             self.parent.terminated(self.conn)
             self.downstream.on_complete()
 
-    def request(self, n: int) -> None:
-        self.upstream.request(n)  # type: ignore[union-attr]
-
     def cancel(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
         if self.once.compare_and_set(False, True):
             self.parent.cancelled(self.conn)

@@ -21,17 +21,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.flowable import BUFFER_SIZE, Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscribers.stable_prefetch import StablePrefetchSubscriber
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.operators import OperatorSubscriber, null_error, null_item
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
 
 __all__ = ["FlowableScan", "FlowableScanSeed"]
 
@@ -54,22 +52,17 @@ class FlowableScan(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         subscribe_tail(self.source, ScanSubscriber(subscriber, self.accumulator))
 
 
-class ScanSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
-    __slots__ = ("downstream", "accumulator", "upstream", "value", "done")
+class ScanSubscriber(OperatorSubscriber[T, T], Generic[T]):
+    __slots__ = ("accumulator", "value")
 
     def __init__(self, downstream: Subscriber[T], accumulator: Callable[[T, T], T]) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.accumulator = accumulator
-        self.upstream: Subscription | None = None
         self.value: T | None = None
-        self.done = False
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         v = self.value
@@ -80,36 +73,23 @@ class ScanSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         try:
             v = self.accumulator(v, item)
         except Exception as e:
-            self.upstream.cancel()  # type: ignore[union-attr]
-            self.on_error(e)
+            self.fail(e)
             return
         if v is None:
-            self.upstream.cancel()  # type: ignore[union-attr]
-            self.on_error(_none_result(self.accumulator))
+            self.fail(_none_result(self.accumulator))
             return
         self.value = v
         self.downstream.on_next(v)
 
     def on_error(self, error: BaseException) -> None:
-        if self.done:
-            plugins.on_error(error)
-            return
-        self.done = True
+        if error is None:
+            raise null_error()  # §2.13
         self.value = None
-        self.downstream.on_error(error)
+        super().on_error(error)
 
     def on_complete(self) -> None:
-        if self.done:
-            return
-        self.done = True
         self.value = None
-        self.downstream.on_complete()
-
-    def request(self, n: int) -> None:
-        self.upstream.request(n)  # type: ignore[union-attr]
-
-    def cancel(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]
+        super().on_complete()
 
 
 class FlowableScanSeed(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
@@ -151,6 +131,8 @@ class ScanSeedSubscriber(StablePrefetchSubscriber[T, R], Generic[T, R]):
         self.queue.offer(seed)
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         try:
@@ -162,9 +144,9 @@ class ScanSeedSubscriber(StablePrefetchSubscriber[T, R], Generic[T, R]):
             self.fail(_none_result(self.accumulator))
             return
         self.value = v
-        wip = self.wip
-        if wip.get() == 0 and wip.compare_and_set(0, 1):
-            # fast path: we hold the drain; with nothing queued and demand, emit directly
+        gate = self.gate
+        if gate.try_enter():  # free (not counted, as RxJava's CAS 0 -> 1)
+            # fast path: we own the drain; with nothing queued and demand, emit directly
             if self.queue.is_empty() and not self.cancelled:
                 requested = self.requested
                 r = requested.get()
@@ -176,9 +158,9 @@ class ScanSeedSubscriber(StablePrefetchSubscriber[T, R], Generic[T, R]):
                     lim = self.limit
                     if c == lim:
                         c = 0
-                        self.upstream.request(lim)  # type: ignore[union-attr]
+                        self.upstream.request(lim)
                     self.consumed = c
-                    if wip.decrement_and_get() == 0:
+                    if not gate.leave():
                         return
                     self.drain_loop()
                     return

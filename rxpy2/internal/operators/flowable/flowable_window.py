@@ -27,16 +27,16 @@ from typing import Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicBoolean, AtomicInteger, AtomicLong
+from rxpy2.internal.atomic import AtomicBoolean, AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
 from rxpy2.internal.queues import SpscLinkedArrayQueue
-from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import Drain, OperatorSubscriber, null_error, null_item
 from rxpy2.processors.unicast_processor import UnicastProcessor
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
 
 __all__ = ["FlowableWindow"]
 
@@ -67,27 +67,19 @@ class FlowableWindow(Flowable[Flowable[T]], HasUpstreamPublisher[T], Generic[T])
                                                           self.buffer_size))
 
 
-class _OneWindowSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+class _OneWindowSubscriber(OperatorSubscriber[T, Flowable[T]], Generic[T]):
     """Exact and skip: at most one window is open; it is emitted as it opens (its items
     were requested with it, so the demand for it is there)."""
 
-    __slots__ = ("downstream", "size", "buffer_size", "upstream", "refs", "index", "window",
-                 "done")
+    __slots__ = ("size", "buffer_size", "refs", "index", "window")
 
     def __init__(self, downstream: Subscriber[Flowable[T]], size: int, buffer_size: int) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.size = size
         self.buffer_size = buffer_size
-        self.upstream: Subscription | None = None
         self.refs = UpstreamRefCount()  # the outer + the open window
         self.index = 0
         self.window: UnicastProcessor[T] | None = None
-        self.done = False
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
 
     def _open(self) -> UnicastProcessor[T] | None:
         refs = self.refs
@@ -99,6 +91,8 @@ class _OneWindowSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         return w
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
@@ -128,13 +122,15 @@ class _OneWindowSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
     def _window_done(self) -> None:
         """The outer was cancelled, or a window completed or was cancelled."""
         if self.refs.count.decrement_and_get() == 0:
-            self.upstream.cancel()  # type: ignore[union-attr]
+            self.upstream.cancel()
 
 
 class WindowExactSubscriber(_OneWindowSubscriber[T], Generic[T]):
     __slots__ = ()
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         i = self.index
@@ -152,7 +148,7 @@ class WindowExactSubscriber(_OneWindowSubscriber[T], Generic[T]):
 
     def request(self, n: int) -> None:
         if SubscriptionHelper.validate_request(n):  # §3.9
-            self.upstream.request(_multiply_cap(self.size, n))  # type: ignore[union-attr]
+            self.upstream.request(_multiply_cap(self.size, n))
 
 
 class WindowSkipSubscriber(_OneWindowSubscriber[T], Generic[T]):
@@ -165,6 +161,8 @@ class WindowSkipSubscriber(_OneWindowSubscriber[T], Generic[T]):
         self.first_request = AtomicBoolean()
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         i = self.index
@@ -186,20 +184,20 @@ class WindowSkipSubscriber(_OneWindowSubscriber[T], Generic[T]):
             u = _add_cap(_multiply_cap(self.size, n), _multiply_cap(self.skip - self.size, n - 1))
         else:
             u = _multiply_cap(self.skip, n)  # each further window: its gap and its items
-        self.upstream.request(u)  # type: ignore[union-attr]
+        self.upstream.request(u)
 
 
-class WindowOverlapSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+class WindowOverlapSubscriber(OperatorSubscriber[T, Flowable[T]], Generic[T]):
     """Several windows open at once (``open``, oldest first); the windows the downstream
     did not request yet wait in ``queue`` and go out from a drain loop."""
 
-    __slots__ = ("downstream", "size", "skip", "buffer_size", "queue", "open", "refs",
-                 "first_request", "requested", "wip", "index", "produced", "upstream", "done",
+    __slots__ = ("size", "skip", "buffer_size", "queue", "open", "refs",
+                 "first_request", "requested", "gate", "index", "produced",
                  "error", "cancelled")
 
     def __init__(self, downstream: Subscriber[Flowable[T]], size: int, skip: int,
                  buffer_size: int) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.size = size
         self.skip = skip
         self.buffer_size = buffer_size
@@ -208,20 +206,15 @@ class WindowOverlapSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self.refs = UpstreamRefCount()  # the outer + each open window
         self.first_request = AtomicBoolean()
         self.requested = AtomicLong()
-        self.wip = AtomicInteger()
+        self.gate = Drain()
         self.index = 0
         self.produced = 0  # items into the oldest open window
-        self.upstream: Subscription | None = None
-        self.done = False
         self.error: BaseException | None = None
         self.cancelled = False
 
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
-
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         i = self.index
@@ -243,6 +236,8 @@ class WindowOverlapSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self.index = 0 if i == self.skip else i
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
@@ -263,10 +258,9 @@ class WindowOverlapSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self.drain()
 
     def drain(self) -> None:
-        wip = self.wip
-        if wip.get_and_increment() != 0:
+        gate = self.gate
+        if not gate.enter():
             return
-        missed = 1
         a = self.downstream
         q = self.queue
         requested = self.requested
@@ -287,8 +281,7 @@ class WindowOverlapSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
                 return
             if e != 0 and r != LONG_MAX:
                 requested.add_and_get(-e)
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return
 
     def _check_terminated(self, d: bool, empty: bool, a: Subscriber[Flowable[T]],
@@ -316,7 +309,7 @@ class WindowOverlapSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             u = _add_cap(self.size, _multiply_cap(self.skip, n - 1))  # one full window, n-1 steps
         else:
             u = _multiply_cap(self.skip, n)  # each further window needs skip more items
-        self.upstream.request(u)  # type: ignore[union-attr]
+        self.upstream.request(u)
         self.drain()
 
     def cancel(self) -> None:
@@ -326,4 +319,4 @@ class WindowOverlapSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
 
     def _window_done(self) -> None:
         if self.refs.count.decrement_and_get() == 0:
-            self.upstream.cancel()  # type: ignore[union-attr]
+            self.upstream.cancel()

@@ -21,7 +21,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
@@ -31,6 +31,7 @@ from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
 from rxpy2.internal.queues import MpscLinkedQueue
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import Drain, null_error, null_item, null_subscription
 from rxpy2.processors.unicast_processor import UnicastProcessor
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
@@ -67,7 +68,7 @@ class FlowableWindowBoundary(Flowable[Flowable[T]], HasUpstreamPublisher[T], Gen
 
 class WindowBoundaryMainSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
     __slots__ = ("downstream", "buffer_size", "boundary_subscriber", "upstream", "refs",
-                 "queue", "errors", "requested", "wip", "done", "window", "emitted")
+                 "queue", "errors", "requested", "gate", "done", "window", "emitted")
 
     def __init__(self, downstream: Subscriber[Flowable[T]], buffer_size: int) -> None:
         self.downstream = downstream
@@ -78,7 +79,7 @@ class WindowBoundaryMainSubscriber(FlowableSubscriber[T], Subscription, Generic[
         self.queue: MpscLinkedQueue[Any] = MpscLinkedQueue()
         self.errors = AtomicThrowable()
         self.requested = AtomicLong()
-        self.wip = AtomicInteger()
+        self.gate = Drain()
         self.done = False
         self.window: UnicastProcessor[T] | None = None
         self.emitted = 0
@@ -86,13 +87,19 @@ class WindowBoundaryMainSubscriber(FlowableSubscriber[T], Subscription, Generic[
     # ---- the source
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         SubscriptionHelper.set_once_request(self.upstream, s, LONG_MAX)
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         self.queue.offer(item)
         self.drain()
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         self.boundary_subscriber.dispose()
         if self.errors.try_add_throwable(error):
             self.done = True
@@ -144,10 +151,9 @@ class WindowBoundaryMainSubscriber(FlowableSubscriber[T], Subscription, Generic[
     # ---- drain
 
     def drain(self) -> None:
-        wip = self.wip
-        if wip.get_and_increment() != 0:
+        gate = self.gate
+        if not gate.enter():
             return
-        missed = 1
         a = self.downstream
         q = self.queue
         errors = self.errors
@@ -198,8 +204,7 @@ class WindowBoundaryMainSubscriber(FlowableSubscriber[T], Subscription, Generic[
                         errors.try_add_throwable(MissingBackpressureException.lack_of_requests(
                             "window", "a window", "the boundary Publisher"))
                         self.done = True
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return
 
 
@@ -214,14 +219,20 @@ class WindowBoundaryInnerSubscriber(FlowableSubscriber[Any]):
         self.done = False
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         SubscriptionHelper.set_once_request(self.upstream, s, LONG_MAX)
 
     def on_next(self, item: Any) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         self.parent.inner_next()
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
