@@ -6,17 +6,17 @@ delivered (a stable request pattern, whatever the downstream requests). Items
 wait in a queue of at most ``buffer_size``; an item beyond that (the upstream
 ignored backpressure) ends the stream with ``MissingBackpressureException``.
 
-All the delivery happens in one drain task on ONE worker; the task is scheduled
-only when ``wip`` goes from 0 to 1, so the worker never runs two drains at once
-and signals stay in order. Cancelling cancels the upstream at once; whoever
-holds the drain (the canceller when no drain runs or waits, else that drain)
-then clears the queue and disposes the worker.
-
-Per item, a producer that finds a drain already scheduled or running appends
-to the queue and does not touch ``wip``: that drain re-checks the queue on its
-way out (``draining`` in :meth:`ObserveOnSubscriber.run_queue` says why this
-loses nothing). The drain emits in runs up to the demand or the next replenish
-point, polling the deque directly.
+All the delivery happens in one drain task on ONE worker, serialized by a
+:class:`~rxpy2.operators.Drain` (``gate``): every signal (an item queued, a
+request, a terminal event, a cancel) changes the state first, then calls
+``gate.enter()``; the caller that owns the drain schedules the task, a caller
+that does not was counted and the task makes another pass (its ``leave()``
+returns True). So the worker never runs two drains at once and signals stay in
+order. A terminal signal or a cancel ends the task without ``leave()``: the
+drain stays owned for good. Cancelling cancels the upstream at once; whoever
+owns the drain (the canceller when no task runs or waits, else that task) then
+clears the queue and disposes the worker. The drain emits in runs up to the
+demand or the next replenish point, polling the deque directly.
 
 Fusion: an upstream ``QueueSubscription`` is asked for ``ANY | BOUNDARY``. SYNC:
 the drain polls the source directly (no queue, no request upstream). ASYNC:
@@ -31,7 +31,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong
+from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import (
     ANY,
     ASYNC,
@@ -46,6 +46,7 @@ from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import UNSUBSCRIBED, Drain, null_error, null_item, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 
@@ -71,8 +72,8 @@ class FlowableObserveOn(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
 
 class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T]):
     __slots__ = ("downstream", "worker", "delay_error", "prefetch", "limit", "upstream",
-                 "queue", "requested", "wip", "cancelled", "done", "error", "source_mode",
-                 "produced", "output_fused", "dq", "draining", "queue_drain")
+                 "queue", "requested", "gate", "cancelled", "done", "error", "source_mode",
+                 "produced", "output_fused", "dq", "queue_drain")
 
     def __init__(self, downstream: Subscriber[T], worker: Worker, delay_error: bool,
                  prefetch: int) -> None:
@@ -81,10 +82,10 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
         self.delay_error = delay_error
         self.prefetch = prefetch
         self.limit = prefetch - (prefetch >> 2)  # replenish after 75% went out
-        self.upstream: Subscription | None = None
+        self.upstream: Subscription = UNSUBSCRIBED
         self.queue: Any = None
         self.requested = AtomicLong()
-        self.wip = AtomicInteger()
+        self.gate = Drain()  # owned by whoever scheduled the drain task, until it leaves
         self.cancelled = False
         self.done = False
         self.error: BaseException | None = None
@@ -95,13 +96,14 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
         self.dq: Any = None  # our own queue's deque (no upstream fusion), for the hot paths
         # True when run_queue is the drain: our own queue, no output fusion
         self.queue_drain = False
-        # True from the wip 0 -> 1 that starts a run_queue drain until that drain, on its
-        # way out, is about to re-check the queue (see on_next and run_queue)
-        self.draining = False
 
     # ---------------------------------------------------------------- upstream side
     def on_subscribe(self, s: Subscription) -> None:
-        if not SubscriptionHelper.validate(self.upstream, s):
+        if s is None:
+            raise null_subscription()  # §2.13
+        if self.upstream is not UNSUBSCRIBED:  # §2.5
+            s.cancel()
+            SubscriptionHelper.report_subscription_set()
             return
         self.upstream = s
         if isinstance(s, QueueSubscription):
@@ -126,30 +128,28 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
         s.request(self.prefetch)
 
     def on_next(self, item: T) -> None:
+        dq = self.dq
+        if dq is None:  # ASYNC-fused upstream: the item (None) is a "ready" signal
+            if not self.done:
+                self.schedule()
+            return
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
-        dq = self.dq
-        if dq is None:  # ASYNC-fused upstream: the item is a "ready" signal
-            self.schedule()
-            return
-        if item is None:  # §2.13
-            raise TypeError("on_next called with None")
         if len(dq) >= self.prefetch:  # never hold more than buffer_size items
-            self.upstream.cancel()  # type: ignore[union-attr]
+            self.upstream.cancel()
             self.error = MissingBackpressureException.queue_full("observe_on", self.prefetch)
             self.done = True
             self.schedule()
             return
         dq.append(item)  # one C call: atomic for the drain on the other thread
-        # ``draining`` read True means: a run_queue drain is scheduled or running and has
-        # not yet cleared the flag on its way out. It clears the flag BEFORE it decrements
-        # ``wip`` and re-checks the queue AFTER, so the append above (made before this
-        # read) is seen by that drain, in its loop or in that re-check: no ``wip``
-        # increment is needed. Read False: the usual ``wip`` 0 -> 1 hand-off decides.
-        if not self.draining:
-            self.schedule()
+        if self.gate.enter():  # else the task runs or waits and makes another pass
+            self.worker.schedule(self.run)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
@@ -172,11 +172,11 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
         if self.cancelled:
             return
         self.cancelled = True
-        self.upstream.cancel()  # type: ignore[union-attr]
-        if self.wip.get_and_increment() == 0:
-            self.cleanup()  # no drain running or pending: the cleanup is ours
-        # else the drain that is running (or scheduled) sees ``cancelled`` and cleans up:
-        # disposing the worker here could drop that drain and leave the queue full
+        self.upstream.cancel()
+        if self.gate.enter():
+            self.cleanup()  # no task running or pending: the cleanup (and the drain) is ours
+        # else the task that is running (or scheduled) sees ``cancelled`` and cleans up:
+        # disposing the worker here could drop that task and leave the queue full
 
     def cleanup(self) -> None:
         """After cancellation, by the holder of the drain: clear the queue, dispose the worker."""
@@ -185,14 +185,9 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
         self.worker.dispose()
 
     def schedule(self) -> None:
-        if self.wip.get_and_increment() != 0:
-            return
-        # we hold the drain now (wip 0 -> 1): nobody else writes ``draining`` until the
-        # drain scheduled below clears it; set it BEFORE scheduling (a trampoline runs
-        # the drain inside ``schedule``)
-        if self.queue_drain:
-            self.draining = True
-        self.worker.schedule(self.run)
+        """After a state change: schedule the drain task, or count on the one that runs."""
+        if self.gate.enter():
+            self.worker.schedule(self.run)
 
     def run(self) -> None:
         if self.queue_drain:
@@ -206,7 +201,7 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
 
     def _fail(self, error: BaseException) -> None:
         self.cancelled = True
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
         self.queue.clear()
         self.downstream.on_error(error)
         self.worker.dispose()
@@ -241,11 +236,10 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
 
     def run_sync(self) -> None:
         """Poll the SYNC-fused source directly; ``requested`` only grows, ``produced`` counts."""
-        missed = 1
         a = self.downstream
         q = self.queue
         poll = q.poll
-        wip = self.wip
+        leave = self.gate.leave
         requested = self.requested
         e = self.produced
         while True:
@@ -270,21 +264,15 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
             if q.is_empty():
                 self._finish(None)
                 return
-            w = wip.get()
-            if missed == w:
-                self.produced = e
-                missed = wip.add_and_get(-missed)
-                if missed == 0:
-                    return
-            else:
-                missed = w
+            self.produced = e
+            if not leave():
+                return
 
     def run_async(self) -> None:
-        missed = 1
         a = self.downstream
         q = self.queue
         poll = q.poll
-        wip = self.wip
+        leave = self.gate.leave
         requested = self.requested
         lim = self.limit
         e = self.produced
@@ -307,42 +295,24 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
                 if e == lim:
                     if r != LONG_MAX:
                         r = requested.add_and_get(-e)
-                    self.upstream.request(e)  # type: ignore[union-attr]
+                    self.upstream.request(e)
                     e = 0
             if e == r and self.check_terminated(self.done, q.is_empty()):
                 return
-            w = wip.get()
-            if missed == w:
-                self.produced = e
-                missed = wip.add_and_get(-missed)
-                if missed == 0:
-                    return
-            else:
-                missed = w
+            self.produced = e
+            if not leave():
+                return
 
     def run_queue(self) -> None:
         """Drain our own queue (the upstream did not fuse): the hot path of a thread hop.
 
-        ``on_next`` appends with no ``wip`` increment while ``draining`` is True.
-        ``draining`` is written only by the holder of the drain: set by the
-        ``wip`` 0 -> 1 winner of :meth:`schedule` (and here when taking the drain
-        back), cleared here. The way out keeps the skipped increments safe, in
-        this order, each step one bytecode-level operation or a lock-guarded
-        atomic:
-        1. ``draining = False``: from here on a producer goes through ``wip``;
-        2. ``wip.add_and_get(-missed)``, as in every drain loop;
-        3. if that gave 0, re-check: an item is queued and demand is left
-           (``requested != e``)? Then take the drain back with ``wip`` 0 -> 1 and
-           go on (if someone else took it first, their drain will see the item).
-        A producer that read True before step 1 appended before step 3 looks at
-        the queue, so its item is emitted, or waits for a ``request`` (requests,
-        terminal events and cancellation always go through ``wip``).
-        """
-        missed = 1
+        ``on_next`` appends, then ``gate.enter()``: an item appended during a pass
+        is seen by this pass or, the enter() having been counted, by the next one
+        that ``leave()`` starts."""
         on_next = self.downstream.on_next
         dq = self.dq
         popleft = dq.popleft
-        wip = self.wip
+        leave = self.gate.leave
         requested = self.requested
         lim = self.limit
         e = self.produced
@@ -369,30 +339,20 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
                 if e == lim:
                     if r != LONG_MAX:
                         r = requested.add_and_get(-e)
-                    self.upstream.request(e)  # type: ignore[union-attr]
+                    self.upstream.request(e)
                     e = 0
                 elif e != r:
                     break  # the queue ran empty
             if e == r and self.check_terminated(self.done, not dq):
                 return
-            w = wip.get()
-            if missed == w:
-                self.produced = e
-                self.draining = False
-                missed = wip.add_and_get(-missed)
-                if missed == 0:
-                    if not dq or requested.get() == e or wip.get_and_increment() != 0:
-                        return
-                    missed = 1  # an item came in unsignalled and there is demand: go on
-                self.draining = True
-            else:
-                missed = w
+            self.produced = e
+            if not leave():
+                return
 
     def run_backfused(self) -> None:
         """Output fusion: tell the downstream to poll; it pulls the items itself."""
-        missed = 1
         a = self.downstream
-        wip = self.wip
+        leave = self.gate.leave
         while True:
             if self.cancelled:
                 self.worker.dispose()
@@ -408,15 +368,14 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
                     a.on_complete()
                 self.worker.dispose()
                 return
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not leave():
                 return
 
     # ---------------------------------------------------------------- fusion (downstream)
     def request_fusion(self, mode: int) -> int:
         if mode & ASYNC:
             self.output_fused = True
-            self.queue_drain = False  # every item signals the downstream: no skipped wip
+            self.queue_drain = False
             return ASYNC
         return NONE
 
@@ -426,7 +385,7 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
             p = self.produced + 1
             if p == self.limit:
                 self.produced = 0
-                self.upstream.request(p)  # type: ignore[union-attr]
+                self.upstream.request(p)
             else:
                 self.produced = p
         return v
