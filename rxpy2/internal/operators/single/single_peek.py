@@ -109,7 +109,8 @@ class PeekObserver(SingleObserver[T], Disposable, Generic[T]):
         if self.upstream is DISPOSED:  # terminated or disposed already
             return
         f = self.on_dispose_fn
-        if f is not None and self._disposed.compare_and_set(False, True):  # type: ignore[union-attr]
+        once = self._disposed  # set when on_dispose is
+        if f is not None and once is not None and once.compare_and_set(False, True):
             try:
                 f()
             except Exception as e:
