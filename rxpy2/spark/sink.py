@@ -48,11 +48,17 @@ from typing import Any, Protocol
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber, SingleObserver
+from rxpy2.operators import (
+    AtomicReference,
+    SubscriptionHelper,
+    null_error,
+    null_item,
+    null_subscription,
+)
 from rxpy2.operators.arguments import (
     assembly,
+    require,
     require_callable,
     require_positive,
     require_publisher,
@@ -169,6 +175,8 @@ class WriteBatchesSubscriber(FlowableSubscriber[Any], Disposable):
     # ------------------------------------------------------------------ upstream side
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             self.start = time.monotonic()
             self.downstream.on_subscribe(self)
@@ -177,6 +185,8 @@ class WriteBatchesSubscriber(FlowableSubscriber[Any], Disposable):
                 s.request(self.batch_size)
 
     def on_next(self, item: Any) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         buf = self.buffer
         if buf is None:
             if self.done or self.disposed:
@@ -193,6 +203,8 @@ class WriteBatchesSubscriber(FlowableSubscriber[Any], Disposable):
             self._submit(buf)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
@@ -449,12 +461,10 @@ class _SparkWriter:
 
 
 def _check_spark_args(target: Any, target_name: str, spark: Any, mode: Any) -> None:
-    if target is None:
-        raise TypeError(f"{target_name} is None")
+    require(target, target_name)
     if not isinstance(target, str):
         raise TypeError(f"{target_name} must be a str, not {type(target).__name__}")
-    if spark is None:
-        raise TypeError("spark is None")
+    require(spark, "spark")
     if mode not in MODES:
         raise ValueError(f"mode must be one of {sorted(MODES)}, not {mode!r}")
 
