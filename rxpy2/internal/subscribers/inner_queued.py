@@ -23,6 +23,7 @@ from typing import Generic, TypeVar
 from rxpy2.internal.fuseable import NONE
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
+from rxpy2.operators.subscriber import null_error, null_item
 
 __all__ = ["InnerQueuedSubscriber", "InnerQueuedSubscriberSupport"]
 
@@ -67,11 +68,15 @@ class InnerQueuedSubscriber(PrefetchingInnerSubscriber[T], Generic[T]):
 
     def on_next(self, item: T) -> None:
         if self.fusion_mode == NONE:
+            if item is None:
+                raise null_item()  # §2.13
             self.parent.inner_next(self, item)
-        else:  # ASYNC: the item is a "ready" signal
+        else:  # ASYNC: the item (None) is a "ready" signal
             self.parent.drain()
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         self.parent.inner_error(self, error)
 
     def on_complete(self) -> None:

@@ -10,6 +10,10 @@ What they share is the upstream side:
   tells the parent and nothing is ever requested; ASYNC — the source's queue,
   ``prefetch`` requested; otherwise a bounded :class:`SpscArrayQueue` of
   ``prefetch`` and ``prefetch`` requested;
+* ``upstream`` is an ``AtomicReference``: the parent may cancel an inner (from
+  another thread) before its ``on_subscribe``; the Subscription that comes later
+  is then cancelled at once (``SubscriptionHelper.set_once``). Until then it
+  holds ``None``, so a request reads it once and tests it;
 * the 75% replenishing: the parent's drain reports consumed items with
   :meth:`request` (``n`` at once) or :meth:`request_one`; once
   ``limit = prefetch - prefetch // 4`` were consumed they are requested again
@@ -34,6 +38,7 @@ from rxpy2.internal.fuseable import ANY, NONE, SYNC
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscribers.drain_support import fuse_upstream
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators.subscriber import null_item, null_subscription
 from rxpy2.reactivestreams import Subscription
 
 __all__ = ["PrefetchingInnerSubscriber"]
@@ -63,6 +68,8 @@ class PrefetchingInnerSubscriber(FlowableSubscriber[T], Subscription, Generic[T]
         self.fusion_mode = NONE
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         if not SubscriptionHelper.set_once(self.upstream, s):
             return
         # the mode is assigned first: whoever sees the queue sees the mode
@@ -78,16 +85,18 @@ class PrefetchingInnerSubscriber(FlowableSubscriber[T], Subscription, Generic[T]
         self.parent.drain()
 
     def on_next(self, item: T) -> None:
-        if self.done:
-            return
-        if self.fusion_mode == NONE:  # ASYNC: the item only says "poll"
-            if item is None:  # §2.13
-                raise TypeError("on_next called with None")
+        if self.fusion_mode == NONE:  # ASYNC: the item (None) only says "poll"
+            if item is None:
+                raise null_item()  # §2.13
+            if self.done:
+                return
             q = self.queue
             if len(q) >= self.prefetch:
                 self.overflow()
                 return
             q.append(item)
+        elif self.done:
+            return
         self.parent.drain()
 
     def overflow(self) -> None:
@@ -106,7 +115,9 @@ class PrefetchingInnerSubscriber(FlowableSubscriber[T], Subscription, Generic[T]
             p = self.produced + n
             if p >= self.limit:
                 self.produced = 0
-                self.upstream.get().request(p)  # type: ignore[union-attr]
+                s = self.upstream.get()  # read once, then test: None before on_subscribe
+                if s is not None:
+                    s.request(p)
             else:
                 self.produced = p
 
@@ -116,7 +127,9 @@ class PrefetchingInnerSubscriber(FlowableSubscriber[T], Subscription, Generic[T]
             p = self.produced + 1
             if p == self.limit:
                 self.produced = 0
-                self.upstream.get().request(p)  # type: ignore[union-attr]
+                s = self.upstream.get()  # read once, then test: None before on_subscribe
+                if s is not None:
+                    s.request(p)
             else:
                 self.produced = p
 

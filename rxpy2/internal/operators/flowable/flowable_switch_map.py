@@ -10,10 +10,13 @@ An inner prefetches ``buffer_size`` items into its queue (or fuses with a
 SYNC/ASYNC QueueSubscription) and is asked for as many more as were emitted from
 it. A mapper result that is a :class:`Callable` (``just``, ``empty``,
 ``from_callable``) is not subscribed: its value reaches the inner as a
-:class:`ScalarSubscription` (SYNC-fused). One ``wip`` drain loop emits from the
-current inner's queue under the downstream's demand, which is shared by all the
-inners (``requested`` counts the items emitted, whichever inner they came from);
-it never returns to an inner once a later one is active.
+:class:`ScalarSubscription` (SYNC-fused). One drain loop, serialized by a
+:class:`~rxpy2.operators.Drain` (``gate``: every signal changes the state, then
+``enter()``; the owner's ``leave()`` says whether to make another pass), emits
+from the current inner's queue under the downstream's demand, which is shared by
+all the inners (``requested`` counts the items emitted, whichever inner they came
+from); it never returns to an inner once a later one is active. Cancelling or a
+terminal signal ends the loop without ``leave()``: no pass runs any more.
 
 Errors end the stream at once (the inner is cancelled); with ``delay_errors``
 they wait until the upstream and the last inner ended, and several go down as a
@@ -25,12 +28,12 @@ prefetching and fusion are :class:`PrefetchingInnerSubscriber`'s
 from __future__ import annotations
 
 from collections.abc import Callable as Fn
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import ANY, BOUNDARY, NONE, SYNC, Callable, HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
@@ -44,6 +47,7 @@ from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscri
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.internal.subscriptions.scalar import ScalarSubscription
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import UNSUBSCRIBED, Drain, null_error, null_item, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableSwitchMap"]
@@ -72,7 +76,7 @@ class FlowableSwitchMap(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
 class SwitchMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
     __slots__ = ("downstream", "mapper", "buffer_size", "delay_errors", "upstream", "done",
                  "cancelled", "errors", "active", "requested", "unique", "upstream_requested",
-                 "wip")
+                 "gate")
 
     def __init__(self, downstream: Subscriber[R], mapper: Fn[[T], Publisher[R]],
                  buffer_size: int, delay_errors: bool) -> None:
@@ -80,7 +84,7 @@ class SwitchMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
         self.mapper = mapper
         self.buffer_size = buffer_size
         self.delay_errors = delay_errors
-        self.upstream: Subscription | None = None
+        self.upstream: Subscription = UNSUBSCRIBED
         self.done = False
         self.cancelled = False
         self.errors = AtomicThrowable()
@@ -88,15 +92,22 @@ class SwitchMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
         self.requested = AtomicLong()
         self.unique = 0  # the index of the latest upstream item (written by on_next only)
         self.upstream_requested = False
-        self.wip = AtomicInteger()
+        self.gate = Drain()  # serializes the drain loop (module docstring)
 
     # ---------------------------------------------------------------- upstream side
     def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
+        if s is None:
+            raise null_subscription()  # §2.13
+        if self.upstream is not UNSUBSCRIBED:  # §2.5
+            s.cancel()
+            SubscriptionHelper.report_subscription_set()
+            return
+        self.upstream = s
+        self.downstream.on_subscribe(self)
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         c = self.unique + 1
@@ -107,7 +118,7 @@ class SwitchMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
         try:
             p = check_inner(self.mapper(item), self.mapper, "switch_map")
         except Exception as e:
-            self.upstream.cancel()  # type: ignore[union-attr]
+            self.upstream.cancel()
             # the cancelled inner will not end by itself: it no longer counts
             self.active.compare_and_set(current, None)
             self.on_error(e)
@@ -135,6 +146,8 @@ class SwitchMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
             p.subscribe(next_inner)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if not self.done and self.errors.try_add_throwable(error):
             if not self.delay_errors:
                 self.dispose_inner()
@@ -155,14 +168,14 @@ class SwitchMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
             BackpressureHelper.add(self.requested, n)
             if not self.upstream_requested:
                 self.upstream_requested = True
-                self.upstream.request(LONG_MAX)  # type: ignore[union-attr]
+                self.upstream.request(LONG_MAX)
             self.drain()
 
     def cancel(self) -> None:
         if self.cancelled:
             return
         self.cancelled = True
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
         self.dispose_inner()
         self.errors.try_terminate_and_report()  # later errors go to plugins.on_error
 
@@ -180,10 +193,11 @@ class SwitchMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
             self.downstream.on_error(ex)
 
     def drain(self) -> None:
-        wip = self.wip
-        if wip.get_and_increment() != 0:
+        """After a state change: run the drain loop, or make its owner run another pass."""
+        gate = self.gate
+        if not gate.enter():
             return
-        missed = 1
+        leave = gate.leave
         a = self.downstream
         active = self.active
         errors = self.errors
@@ -207,7 +221,7 @@ class SwitchMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
                         return
             inner = active.get()
             q = inner.queue if inner is not None else None
-            if q is not None:
+            if inner is not None and q is not None:
                 r = requested.get()
                 e = 0
                 retry = False
@@ -215,11 +229,11 @@ class SwitchMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
                 while e != r:
                     if self.cancelled:
                         return
-                    d = inner.done  # type: ignore[union-attr]
+                    d = inner.done
                     try:
                         v = poll()
                     except Exception as ex:
-                        inner.cancel()  # type: ignore[union-attr]
+                        inner.cancel()
                         errors.try_add_throwable_or_report(ex)
                         d = True
                         v = None
@@ -239,7 +253,7 @@ class SwitchMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
                         break
                     a.on_next(v)
                     e += 1
-                if e == r and not retry and inner.done:  # type: ignore[union-attr]
+                if e == r and not retry and inner.done:
                     # no demand left (or none at all): a finished inner still ends here
                     if not delay and errors.get() is not None:
                         self.dispose_inner()
@@ -251,11 +265,10 @@ class SwitchMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
                 if e != 0 and not self.cancelled:
                     if r != LONG_MAX:
                         requested.add_and_get(-e)
-                    inner.request(e)  # type: ignore[union-attr]
+                    inner.request(e)
                 if retry:
                     continue
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not leave():
                 return
 
 
@@ -270,46 +283,56 @@ class SwitchMapInnerSubscriber(PrefetchingInnerSubscriber[R], Generic[R]):
 
     FUSION_MODE = ANY | BOUNDARY  # the drain may poll on another thread
 
-    parent: SwitchMapSubscriber[Any, R] | None
+    parent: SwitchMapSubscriber[Any, R]
 
-    def __init__(self, parent: SwitchMapSubscriber[Any, R] | None, index: int,
+    def __init__(self, parent: SwitchMapSubscriber[Any, R], index: int,
                  buffer_size: int) -> None:
         super().__init__(parent, buffer_size)
         self.index = index
 
     def on_next(self, item: R) -> None:
         p = self.parent
-        if self.index == p.unique:  # type: ignore[union-attr]
-            if self.fusion_mode == NONE and not self.queue.offer(item):
-                self.cancel()
-                self.on_error(MissingBackpressureException.queue_full(
-                    "switch_map", self.prefetch, inner=True))
-                return
-            p.drain()  # type: ignore[union-attr]
+        if self.fusion_mode == NONE:
+            if item is None:
+                raise null_item()  # §2.13
+            if self.index == p.unique:
+                if not self.queue.offer(item):
+                    self.cancel()
+                    self.on_error(MissingBackpressureException.queue_full(
+                        "switch_map", self.prefetch, inner=True))
+                    return
+                p.drain()
+        elif self.index == p.unique:  # ASYNC: the item only says "poll"
+            p.drain()
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         p = self.parent
-        if self.index == p.unique and p.errors.try_add_throwable(error):  # type: ignore[union-attr]
-            if not p.delay_errors:  # type: ignore[union-attr]
-                p.upstream.cancel()  # type: ignore[union-attr]
-                p.done = True  # type: ignore[union-attr]
+        if self.index == p.unique and p.errors.try_add_throwable(error):
+            if not p.delay_errors:
+                p.upstream.cancel()
+                p.done = True
             self.done = True
-            p.drain()  # type: ignore[union-attr]
+            p.drain()
         else:
             plugins.on_error(error)  # a stale inner's error, or one after the end
 
     def on_complete(self) -> None:
         p = self.parent
-        if self.index == p.unique:  # type: ignore[union-attr]
+        if self.index == p.unique:
             self.done = True
-            p.drain()  # type: ignore[union-attr]
+            p.drain()
 
     def request(self, n: int) -> None:
         """``n`` items went downstream: ask for as many again at once (not in SYNC mode)."""
         if self.fusion_mode != SYNC:
-            self.upstream.get().request(n)  # type: ignore[union-attr]
+            s = self.upstream.get()  # None: not subscribed yet (the drain saw no queue then)
+            if s is not None:
+                s.request(n)
 
 
-#: The mark in ``active`` once the operator was cancelled or failed: no inner any more.
-_CANCELLED: SwitchMapInnerSubscriber[Any] = SwitchMapInnerSubscriber(None, -1, 1)
+#: The mark in ``active`` once the operator was cancelled or failed: no inner any more
+#: (it has no parent: it is never subscribed, so nothing calls back).
+_CANCELLED: SwitchMapInnerSubscriber[Any] = SwitchMapInnerSubscriber(cast(Any, None), -1, 1)
 _CANCELLED.cancel()
