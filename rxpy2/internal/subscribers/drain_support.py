@@ -1,7 +1,8 @@
 """The setup, terminal and cancel pieces shared by queue-drain operators.
 
-A queue-drain operator serializes its emissions in one drain loop (``wip`` with
-the missed pattern); everything else only records state and calls ``drain()``.
+A queue-drain operator serializes its emissions in one drain loop guarded by a
+:class:`~rxpy2.operators.drain.Drain` (``gate``); everything else only records
+state and calls ``drain()``.
 These pieces are that "everything else"; the drain loops themselves (the
 per-item path) stay in the operators.
 
@@ -9,10 +10,10 @@ per-item path) stay in the operators.
   terminal signal (``done``, ``error``) and drain; a second terminal signal's
   error goes to :func:`rxpy2.plugins.on_error`.
 * :class:`DrainSubscriptionMixin`: ``request`` adds to ``requested`` and
-  drains; ``cancel`` cancels the upstream once and, when no drain runs or
-  waits, cleans up itself (else the drain that holds ``wip`` sees
-  ``cancelled`` and cleans up); ``drain`` runs ``drain_loop`` when it takes
-  ``wip`` from 0.
+  drains; ``cancel`` cancels the upstream once and, when it gets the drain,
+  cleans up itself and keeps the drain for good (else the owner's next pass
+  sees ``cancelled`` and cleans up); ``drain`` runs ``drain_loop`` when
+  ``gate.enter()`` gives it the drain.
 * :func:`fuse_upstream`: the fusion negotiation with an upstream
   ``QueueSubscription`` and the queue that results.
 * :func:`missing_backpressure`: the error of an upstream that emitted more
@@ -30,11 +31,13 @@ from typing import Any, Protocol
 
 from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong
+from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC, QueueSubscription
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
+from rxpy2.operators.drain import Drain
+from rxpy2.operators.subscriber import null_error
 from rxpy2.reactivestreams import Subscription
 
 __all__ = ["DrainSubscriptionMixin", "DrainTerminalsMixin", "fuse_upstream",
@@ -74,7 +77,7 @@ class _Terminals(Protocol):
 
 class _Drained(Protocol):
     requested: AtomicLong
-    wip: AtomicInteger
+    gate: Drain
     cancelled: bool
 
     def drain(self) -> None: ...
@@ -99,6 +102,8 @@ class DrainTerminalsMixin:
     error: BaseException | None
 
     def on_error(self: _Terminals, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
@@ -116,8 +121,9 @@ class DrainTerminalsMixin:
 class DrainSubscriptionMixin:
     """``request``/``cancel``/``drain`` of the Subscription a drain loop emits under.
 
-    The class provides ``requested`` (AtomicLong), ``wip`` (AtomicInteger),
-    ``cancelled`` (plain flag), ``drain_loop()`` (the caller holds ``wip``),
+    The class provides ``requested`` (AtomicLong), ``gate`` (a Drain),
+    ``cancelled`` (plain flag), ``drain_loop()`` (the caller owns ``gate`` and
+    releases it with ``leave()``),
     ``cancel_upstream()`` and ``cleanup()`` (drop what is buffered: run by
     whoever holds the drain after a cancel); they are only declared here, in the
     ``self`` type.
@@ -135,10 +141,10 @@ class DrainSubscriptionMixin:
             return
         self.cancelled = True
         self.cancel_upstream()
-        if self.wip.get_and_increment() == 0:
-            self.cleanup()  # no drain running or pending: the cleanup is ours
-        # else the drain that holds ``wip`` sees ``cancelled`` and cleans up
+        if self.gate.enter():
+            self.cleanup()  # no drain running: the cleanup is ours; never leave (§3.7)
+        # else the owner's next pass sees ``cancelled`` and cleans up
 
     def drain(self: _Drained) -> None:
-        if self.wip.get_and_increment() == 0:
+        if self.gate.enter():
             self.drain_loop()

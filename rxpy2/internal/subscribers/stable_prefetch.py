@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, Generic, TypeVar
 
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong
+from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
@@ -32,6 +32,8 @@ from rxpy2.internal.subscribers.drain_support import (
     missing_backpressure,
 )
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators.drain import Drain
+from rxpy2.operators.subscriber import UNSUBSCRIBED, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 
 __all__ = ["StablePrefetchSubscriber"]
@@ -43,23 +45,28 @@ R = TypeVar("R")
 class StablePrefetchSubscriber(DrainTerminalsMixin, DrainSubscriptionMixin, FlowableSubscriber[T],
                                Subscription, Generic[T, R]):
     __slots__ = ("downstream", "upstream", "first_request", "limit", "queue", "requested",
-                 "wip", "consumed", "done", "error", "cancelled")
+                 "gate", "consumed", "done", "error", "cancelled")
 
     def __init__(self, downstream: Subscriber[R], prefetch: int, first_request: int) -> None:
         self.downstream = downstream
-        self.upstream: Subscription | None = None
+        self.upstream: Subscription = UNSUBSCRIBED
         self.first_request = first_request
         self.limit = prefetch - (prefetch >> 2)  # replenish after 75% went out
         self.queue: SpscArrayQueue[R] = SpscArrayQueue(prefetch)
         self.requested = AtomicLong()
-        self.wip = AtomicInteger()
+        self.gate = Drain()
         self.consumed = 0  # items emitted since the last replenishing request (drain only)
         self.done = False
         self.error: BaseException | None = None
         self.cancelled = False
 
     def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
+        if s is None:
+            raise null_subscription()  # §2.13
+        if self.upstream is not UNSUBSCRIBED:
+            s.cancel()  # §2.5
+            SubscriptionHelper.report_subscription_set()
+        else:
             self.upstream = s
             self.prepare()
             self.downstream.on_subscribe(self)
@@ -70,7 +77,7 @@ class StablePrefetchSubscriber(DrainTerminalsMixin, DrainSubscriptionMixin, Flow
 
     def fail(self, error: BaseException) -> None:
         """A user function raised (or broke a rule): cancel the upstream, signal the error."""
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
         self.on_error(error)
 
     #: The operator's name in the MissingBackpressureException message (subclasses set it).
@@ -81,16 +88,16 @@ class StablePrefetchSubscriber(DrainTerminalsMixin, DrainSubscriptionMixin, Flow
         self.fail(missing_backpressure(self.operator_name, self.queue.capacity))
 
     def cancel_upstream(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
 
     def cleanup(self) -> None:
         """After a cancel, by whoever holds the drain: the queue is ours to clear."""
         self.queue.clear()
 
     def drain_loop(self) -> None:
-        """Emit queued items under demand; the caller holds the drain (``wip`` > 0)."""
-        wip = self.wip
-        missed = 1
+        """Emit queued items under demand; the caller owns ``gate`` (released at the end,
+        kept for good after a terminal signal or a cancel)."""
+        leave = self.gate.leave
         a = self.downstream
         q = self.queue
         poll = q.poll
@@ -120,7 +127,7 @@ class StablePrefetchSubscriber(DrainTerminalsMixin, DrainSubscriptionMixin, Flow
                 c += 1
                 if c == lim:
                     c = 0
-                    self.upstream.request(lim)  # type: ignore[union-attr]
+                    self.upstream.request(lim)
             if e == r:
                 if self.cancelled:
                     q.clear()
@@ -136,8 +143,7 @@ class StablePrefetchSubscriber(DrainTerminalsMixin, DrainSubscriptionMixin, Flow
             if e != 0 and r != LONG_MAX:
                 BackpressureHelper.produced(requested, e)
             self.consumed = c
-            missed = wip.add_and_get(-missed)
-            if missed == 0:
+            if not leave():
                 return
 
     def _signal_error(self, a: Subscriber[Any]) -> None:

@@ -5,16 +5,24 @@ Used where the upstream changes while demand must carry over (``concat``,
 arbiter keeps the outstanding demand; a new upstream set with
 :meth:`set_subscription` receives what is left; the operator reports what it
 emitted with :meth:`produced` before switching. All three calls may come from
-any thread; they are serialized with a wip counter (a call that finds the
-section busy leaves its part in a ``missed_*`` field for the drainer).
+any thread; they are serialized with a :class:`~rxpy2.operators.drain.Drain`
+(a call that does not get the drain leaves its part in a ``missed_*`` field;
+the owner folds it in: a direct pass ends by checking those fields (and
+``set_subscription`` starts by it), and runs the drain loop when they, or
+``leave()``, show something).
 """
 
 from __future__ import annotations
 
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
+from typing import TYPE_CHECKING
+
+from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.reactivestreams import LONG_MAX, Subscription
+
+if TYPE_CHECKING:
+    from rxpy2.operators.drain import Drain
 
 __all__ = ["SubscriptionArbiter"]
 
@@ -22,7 +30,23 @@ _add_cap = BackpressureHelper.add_cap
 
 
 class SubscriptionArbiter(Subscription):
-    """Arbitrates demand between a downstream and successive upstream Subscriptions."""
+    """Arbitrates demand between a downstream and successive upstream Subscriptions.
+
+    An operator whose upstream changes over time (``concat``, ``retry``,
+    ``repeat``, ``switch_if_empty`` ...) hands the arbiter downstream as the
+    Subscription, then:
+
+    * :meth:`set_subscription` with each new upstream: it receives the demand not
+      yet satisfied (the previous one is cancelled when ``cancel_on_replace``);
+    * :meth:`produced` with the number of items emitted from the current upstream,
+      before switching to the next one;
+    * ``request``/``cancel`` come from the downstream.
+
+    All of these may be called from any thread; they never run concurrently
+    (one :class:`~rxpy2.operators.drain.Drain`), and requests to an upstream are
+    made outside the serialized section. ``cancel`` cancels the current upstream
+    and any later one.
+    """
 
     # no __slots__: operators subclass it and add their own fields
 
@@ -32,7 +56,10 @@ class SubscriptionArbiter(Subscription):
         self.missed_subscription: AtomicReference[Subscription] = AtomicReference()
         self.missed_requested = AtomicLong()
         self.missed_produced = AtomicLong()
-        self.arbiter_wip = AtomicInteger()
+        # imported here: rxpy2.operators (the package of drain) imports this module
+        from rxpy2.operators.drain import Drain
+
+        self.arbiter_gate: Drain = Drain()
         self.cancel_on_replace = cancel_on_replace
         self.unbounded = False
         self.cancelled = False
@@ -42,22 +69,26 @@ class SubscriptionArbiter(Subscription):
         if self.cancelled:
             s.cancel()
             return
-        wip = self.arbiter_wip
-        if wip.get() == 0 and wip.compare_and_set(0, 1):
+        gate = self.arbiter_gate
+        if gate.enter():
+            if self._pending():  # the new upstream's demand must count them: fold first
+                ms = self.missed_subscription.get_and_set(s)
+                if ms is not None and self.cancel_on_replace:
+                    ms.cancel()
+                self._drain_loop()
+                return
             if self.cancelled:
                 # cancel() ran its whole drain between the check above and here:
                 # nobody else would cancel ``s`` any more
                 s.cancel()
-                if wip.decrement_and_get() != 0:
-                    self._drain_loop()
+                self._release()
                 return
             a = self.arbiter_actual
             if a is not None and self.cancel_on_replace:
                 a.cancel()
             self.arbiter_actual = s
             r = self.arbiter_requested
-            if wip.decrement_and_get() != 0:
-                self._drain_loop()
+            self._release()
             if r != 0:
                 s.request(r)
             return
@@ -69,8 +100,7 @@ class SubscriptionArbiter(Subscription):
     def request(self, n: int) -> None:
         if not SubscriptionHelper.validate_request(n) or self.unbounded:
             return
-        wip = self.arbiter_wip
-        if wip.get() == 0 and wip.compare_and_set(0, 1):
+        if self.arbiter_gate.enter():
             r = self.arbiter_requested
             if r != LONG_MAX:
                 r = _add_cap(r, n)
@@ -78,8 +108,7 @@ class SubscriptionArbiter(Subscription):
                 if r == LONG_MAX:
                     self.unbounded = True
             a = self.arbiter_actual
-            if wip.decrement_and_get() != 0:
-                self._drain_loop()
+            self._release()
             if a is not None:
                 a.request(n)
             return
@@ -90,8 +119,7 @@ class SubscriptionArbiter(Subscription):
         """Report ``n`` items emitted from the current upstream."""
         if self.unbounded:
             return
-        wip = self.arbiter_wip
-        if wip.get() == 0 and wip.compare_and_set(0, 1):
+        if self.arbiter_gate.enter():
             r = self.arbiter_requested
             if r != LONG_MAX:
                 u = r - n
@@ -99,12 +127,21 @@ class SubscriptionArbiter(Subscription):
                     SubscriptionHelper.report_more_produced(u)
                     u = 0
                 self.arbiter_requested = u
-            if wip.decrement_and_get() == 0:
-                return
-            self._drain_loop()
+            self._release()
             return
         BackpressureHelper.add(self.missed_produced, n)
         self._drain()
+
+    def _pending(self) -> bool:
+        """Something left by calls that did not get the drain (read at the start of a
+        direct pass: a call whose ``enter()`` overlapped ours is covered by our pass)."""
+        return (self.missed_subscription.get() is not None or self.missed_requested.get() != 0
+                or self.missed_produced.get() != 0)
+
+    def _release(self) -> None:
+        """End a direct pass: run the drain loop if anything was signalled meanwhile."""
+        if self._pending() or self.arbiter_gate.leave():
+            self._drain_loop()
 
     def cancel(self) -> None:
         if not self.cancelled:
@@ -118,12 +155,12 @@ class SubscriptionArbiter(Subscription):
         return self.unbounded
 
     def _drain(self) -> None:
-        if self.arbiter_wip.get_and_increment() != 0:
-            return
-        self._drain_loop()
+        if self.arbiter_gate.enter():
+            self._drain_loop()
 
     def _drain_loop(self) -> None:
-        missed = 1
+        """The owner's passes (the caller owns ``arbiter_gate``); releases it at the end."""
+        leave = self.arbiter_gate.leave
         request_amount = 0
         request_target: Subscription | None = None
         while True:
@@ -158,6 +195,8 @@ class SubscriptionArbiter(Subscription):
                     else:
                         r = u
                     self.arbiter_requested = r
+                    if r == LONG_MAX:
+                        self.unbounded = True
                 if ms is not None:
                     if a is not None and self.cancel_on_replace:
                         a.cancel()
@@ -170,8 +209,7 @@ class SubscriptionArbiter(Subscription):
                 elif a is not None and mr != 0:
                     request_amount = _add_cap(request_amount, mr)
                     request_target = a
-            missed = self.arbiter_wip.add_and_get(-missed)
-            if missed == 0:
+            if not leave():
                 if request_amount != 0 and request_target is not None:
                     request_target.request(request_amount)
                 return
