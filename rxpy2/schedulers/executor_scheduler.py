@@ -273,15 +273,11 @@ class ExecutorWorker(Worker):
             # A round runs at most the tasks queued when it began (see the module):
             # a task re-queued by the task itself waits for the next round.
             budget = len(q)
-            exhausted = False
-            if budget == 0:
-                budget = -1  # nothing counted: run what comes, until the queue is empty
             while True:
                 if self._disposed:
                     self._clear()
                     return  # the drain stays owned: nothing drains a disposed worker again
                 if budget == 0:
-                    exhausted = True  # (a round that began with none queued is not)
                     break
                 task = poll()
                 if task is None:
@@ -301,10 +297,11 @@ class ExecutorWorker(Worker):
                         raise
             if not leave():
                 return
-            if exhausted:
-                # more tasks than were queued: yield the thread to the executor's other work
+            if len(q) != 0:
+                # tasks came during the round: yield the thread to the executor's other work
                 self._hand_back()
                 return
+            # signalled, but what was signalled already ran: another (empty) round
 
     def dispose(self) -> None:
         if self._disposed and self._delayed is None:
