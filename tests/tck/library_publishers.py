@@ -947,12 +947,12 @@ REGISTRY: list[Case | list[Case]] = [
     # (``paced_by_downstream`` reads the SwitchMapSubscriber: demand, no drain running, no item queued)
     Case("switch_map_just",
          lambda n: paced_by_downstream(n, lambda op: (
-             op.requested.get() > 0 and op.wip.get() == 0
+             op.requested.get() > 0 and op.gate.is_free()
              and (lambda a: a is None or a.queue.is_empty())(op.active.get()))).switch_map(Flowable.just),
          failed=lambda: failing().switch_map(Flowable.just), asynchronous=True),
     Case("switch_map_delay_error",
          lambda n: paced_by_downstream(n, lambda op: (
-             op.requested.get() > 0 and op.wip.get() == 0
+             op.requested.get() > 0 and op.gate.is_free()
              and (lambda a: a is None or a.queue.is_empty())(op.active.get()))).switch_map_delay_error(
                  lambda x: Flowable.just(x).hide()),
          failed=lambda: failing().switch_map_delay_error(Flowable.just), asynchronous=True),
