@@ -226,7 +226,7 @@ def has_upstream(subscriber: Any) -> bool:
 
     The library's subscribers and observers keep their upstream in ``upstream`` (or
     ``_upstream``): ``None`` until ``on_subscribe``, a plain value or an
-    ``AtomicReference``; one without such a field counts as not subscribed.
+    ``AtomicReference``; ``None``/``UNSUBSCRIBED`` or no such field: not subscribed.
     """
     for name in ("upstream", "_upstream"):
         u = getattr(subscriber, name, _MISSING)
@@ -234,5 +234,8 @@ def has_upstream(subscriber: Any) -> bool:
             continue
         if isinstance(u, AtomicReference):
             u = u.get()
-        return u is not None
+        # UNSUBSCRIBED: the typed placeholder of rxpy2.operators (imported here: that
+        # package imports this module)
+        from rxpy2.operators.subscriber import UNSUBSCRIBED
+        return u is not None and u is not UNSUBSCRIBED
     return False

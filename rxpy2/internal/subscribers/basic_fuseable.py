@@ -23,6 +23,7 @@ from rxpy2.internal.fuseable import (
 )
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators.subscriber import UNSUBSCRIBED, null_error, null_item, null_subscription
 from rxpy2.reactivestreams import Subscriber, Subscription
 
 __all__ = [
@@ -38,20 +39,25 @@ R = TypeVar("R")
 
 class _FuseableBase(QueueSubscription[R], Generic[T, R]):
     downstream: Any
-    upstream: Subscription | None
+    upstream: Subscription
     qs: QueueSubscription[T] | None
     done: bool
     source_mode: int
 
     def _init(self, downstream: Any) -> None:
         self.downstream = downstream
-        self.upstream = None
+        self.upstream = UNSUBSCRIBED
         self.qs = None
         self.done = False
         self.source_mode = NONE
 
     def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
+        if s is None:
+            raise null_subscription()  # §2.13
+        if self.upstream is not UNSUBSCRIBED:
+            s.cancel()  # §2.5
+            SubscriptionHelper.report_subscription_set()
+        else:
             self.upstream = s
             if isinstance(s, QueueSubscription):
                 self.qs = s
@@ -68,10 +74,12 @@ class _FuseableBase(QueueSubscription[R], Generic[T, R]):
 
     def fail(self, error: BaseException) -> None:
         """A user function raised: cancel upstream and signal the error."""
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
         self.on_error(error)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
@@ -99,10 +107,10 @@ class _FuseableBase(QueueSubscription[R], Generic[T, R]):
         return self.transitive_boundary_fusion(mode)
 
     def request(self, n: int) -> None:
-        self.upstream.request(n)  # type: ignore[union-attr]
+        self.upstream.request(n)
 
     def cancel(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
 
     def is_empty(self) -> bool:
         return self.qs.is_empty()  # type: ignore[union-attr]
@@ -135,7 +143,7 @@ class _FilteringMixin(Generic[T]):
     set ``passes`` as an instance attribute (``filter`` sets its predicate: no extra call).
     """
 
-    upstream: Any
+    upstream: Subscription
     downstream: Any
     qs: Any
     done: bool
@@ -158,6 +166,8 @@ class _FilteringMixin(Generic[T]):
         if self.source_mode != NONE:  # ASYNC fused: the item is a "ready" signal
             self.downstream.on_next(item)
             return True
+        if item is None:
+            raise null_item()  # §2.13
         try:
             if not self.passes(item):
                 return False

@@ -13,6 +13,7 @@ from rxpy2.internal.subscribers.basic_fuseable import (
     BasicFuseableConditionalSubscriber,
     BasicFuseableSubscriber,
 )
+from rxpy2.operators import null_item
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableMap"]
@@ -50,6 +51,8 @@ class MapSubscriber(BasicFuseableSubscriber[T, R], Generic[T, R]):
         if self.source_mode != NONE:  # ASYNC fused: the item is a "ready" signal
             self.downstream.on_next(None)  # type: ignore[arg-type]
             return
+        if item is None:
+            raise null_item()  # §2.13
         try:
             v = self.mapper(item)
         except Exception as e:
@@ -81,6 +84,8 @@ class MapConditionalSubscriber(BasicFuseableConditionalSubscriber[T, R], Generic
         if self.source_mode != NONE:
             self.downstream.on_next(None)
             return
+        if item is None:
+            raise null_item()  # §2.13
         try:
             v = self.mapper(item)
         except Exception as e:
@@ -94,6 +99,8 @@ class MapConditionalSubscriber(BasicFuseableConditionalSubscriber[T, R], Generic
     def try_on_next(self, item: T) -> bool:
         if self.done:
             return True  # nothing more will come; don't ask for a replacement
+        if item is None:
+            raise null_item()  # §2.13
         try:
             v = self.mapper(item)
         except Exception as e:
