@@ -20,10 +20,10 @@ class Counting(Flowable[int]):
 
     def __init__(self, source: Flowable[int]) -> None:
         self.source = source
-        self.count = 0
+        self.subscriptions = 0
 
     def subscribe_actual(self, subscriber) -> None:
-        self.count += 1
+        self.subscriptions += 1
         self.source.subscribe(subscriber)
 
 
@@ -71,14 +71,14 @@ def test_concat_error_stops_the_sequence():
     third = Counting(Flowable.just(3))
     Flowable.concat_array(Flowable.just(1), Flowable.error(err), third).test() \
         .assert_failure(lambda e: e is err, 1)
-    assert third.count == 0
+    assert third.subscriptions == 0
 
 
 def test_concat_iterable_error_stops_the_sequence():
     third = Counting(Flowable.just(3))
     Flowable.concat([Flowable.just(1), Flowable.error(RuntimeError()), third]).test() \
         .assert_failure(RuntimeError, 1)
-    assert third.count == 0
+    assert third.subscriptions == 0
 
 
 def test_concat_delay_error_single_error_as_is():
@@ -245,7 +245,7 @@ def test_concat_cancel_reaches_current_source_and_stops():
     ts.cancel()
     assert first.probe.cancelled == 1
     first.subscriber.on_complete()  # a late completion must not start the next source
-    assert second.count == 0
+    assert second.subscriptions == 0
     ts.assert_empty()
 
 
@@ -268,7 +268,7 @@ def test_concat_cancel_before_subscribe_subscribes_nothing():
     first = Counting(Flowable.just(1))
     ts = Flowable.concat_array(first, Flowable.just(2)).test(cancel=True)
     ts.assert_no_values().assert_no_errors().assert_not_complete()
-    assert first.count == 0
+    assert first.subscriptions == 0
 
 
 # ---------------------------------------------------------------------------- races
@@ -350,4 +350,4 @@ def test_concat_with_backpressure():
 def test_start_with_error_in_first_part():
     later = Counting(Flowable.just(1))
     later.start_with(Flowable.error(RuntimeError())).test().assert_failure(RuntimeError)
-    assert later.count == 0
+    assert later.subscriptions == 0

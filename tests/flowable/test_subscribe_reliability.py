@@ -38,10 +38,10 @@ class Boom(Flowable[int]):
     """A source whose ``subscribe_actual`` raises ``error`` before anything else."""
 
     def __init__(self, error: Exception) -> None:
-        self.error = error
+        self.failure = error  # not ``error``: a field may not hide Flowable.error()
 
     def subscribe_actual(self, subscriber: Subscriber[int]) -> None:
-        raise self.error
+        raise self.failure
 
 
 # ---------------------------------------------------------------- item 6: §1.9
