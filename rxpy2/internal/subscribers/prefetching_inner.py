@@ -91,6 +91,8 @@ class PrefetchingInnerSubscriber(FlowableSubscriber[T], Subscription, Generic[T]
             if self.done:
                 return
             q = self.queue
+            if q is None:  # cancelled before on_subscribe: a late item (§3.12), dropped
+                return
             if len(q) >= self.prefetch:
                 self.overflow()
                 return

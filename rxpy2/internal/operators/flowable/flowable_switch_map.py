@@ -296,7 +296,10 @@ class SwitchMapInnerSubscriber(PrefetchingInnerSubscriber[R], Generic[R]):
             if item is None:
                 raise null_item()  # §2.13
             if self.index == p.unique:
-                if not self.queue.offer(item):
+                q = self.queue
+                if q is None:  # cancelled before on_subscribe: a late item (§3.12), dropped
+                    return
+                if not q.offer(item):
                     self.cancel()
                     self.on_error(MissingBackpressureException.queue_full(
                         "switch_map", self.prefetch, inner=True))
