@@ -37,17 +37,48 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
+class _NoQueue(QueueSubscription[Any]):
+    """``qs`` of a stage whose upstream is no QueueSubscription: refuses fusion (so
+    ``poll``/``is_empty``/``clear`` are never called on it; they answer "empty")."""
+
+    __slots__ = ()
+
+    def request_fusion(self, mode: int) -> int:
+        return NONE
+
+    def poll(self) -> Any:
+        return None
+
+    def is_empty(self) -> bool:
+        return True
+
+    def clear(self) -> None:
+        pass
+
+    def request(self, n: int) -> None:
+        pass
+
+    def cancel(self) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return "NO_QUEUE"
+
+
+_NO_QUEUE: QueueSubscription[Any] = _NoQueue()
+
+
 class _FuseableBase(QueueSubscription[R], Generic[T, R]):
     downstream: Any
     upstream: Subscription
-    qs: QueueSubscription[T] | None
+    qs: QueueSubscription[T]  # _NO_QUEUE unless the upstream is a QueueSubscription
     done: bool
     source_mode: int
 
     def _init(self, downstream: Any) -> None:
         self.downstream = downstream
         self.upstream = UNSUBSCRIBED
-        self.qs = None
+        self.qs = _NO_QUEUE
         self.done = False
         self.source_mode = NONE
 
@@ -94,9 +125,8 @@ class _FuseableBase(QueueSubscription[R], Generic[T, R]):
 
     def transitive_boundary_fusion(self, mode: int) -> int:
         """Ask the upstream for ``mode``; record and return what it granted."""
-        qs = self.qs
-        if qs is not None and (mode & BOUNDARY) == 0:
-            m = qs.request_fusion(mode)
+        if (mode & BOUNDARY) == 0:
+            m = self.qs.request_fusion(mode)  # _NO_QUEUE answers NONE
             if m != NONE:
                 self.source_mode = m
             return m
@@ -113,10 +143,10 @@ class _FuseableBase(QueueSubscription[R], Generic[T, R]):
         self.upstream.cancel()
 
     def is_empty(self) -> bool:
-        return self.qs.is_empty()  # type: ignore[union-attr]
+        return self.qs.is_empty()
 
     def clear(self) -> None:
-        self.qs.clear()  # type: ignore[union-attr]
+        self.qs.clear()
 
 
 class BasicFuseableSubscriber(_FuseableBase[T, R], FlowableSubscriber[T], Generic[T, R]):

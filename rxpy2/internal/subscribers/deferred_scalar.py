@@ -1,7 +1,8 @@
 """DeferredScalarSubscriber: consumes the whole upstream, then emits one item under demand.
 
 Base of reduce-like operators (``count``, ``reduce``, ``last``, ``to_list`` ...):
-a subclass updates ``self.value`` (and sets ``self.has_value``) in ``on_next``;
+a subclass updates ``self.value`` (and sets ``self.has_value``) in ``on_next``
+(raising :func:`~rxpy2.operators.null_item` for ``None``, §2.13);
 on completion the value is emitted when the downstream has requested, whatever
 the order of the two events.
 """
@@ -13,6 +14,7 @@ from typing import Generic, TypeVar
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscriptions.deferred_scalar import DeferredScalarSubscription
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators.subscriber import UNSUBSCRIBED, null_error, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 
 __all__ = ["DeferredScalarSubscriber"]
@@ -27,16 +29,23 @@ class DeferredScalarSubscriber(DeferredScalarSubscription[R], FlowableSubscriber
 
     def __init__(self, downstream: Subscriber[R]) -> None:
         super().__init__(downstream)
-        self.upstream: Subscription | None = None
+        self.upstream: Subscription = UNSUBSCRIBED
         self.has_value = False
 
     def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
-            s.request(LONG_MAX)
+        if s is None:
+            raise null_subscription()  # §2.13
+        if self.upstream is not UNSUBSCRIBED:
+            s.cancel()  # §2.5
+            SubscriptionHelper.report_subscription_set()
+            return
+        self.upstream = s
+        self.downstream.on_subscribe(self)
+        s.request(LONG_MAX)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         self.value = None
         self.downstream.on_error(error)
 
@@ -48,6 +57,4 @@ class DeferredScalarSubscriber(DeferredScalarSubscription[R], FlowableSubscriber
 
     def cancel(self) -> None:
         super().cancel()
-        up = self.upstream
-        if up is not None:
-            up.cancel()
+        self.upstream.cancel()  # UNSUBSCRIBED before on_subscribe: a no-op

@@ -2,8 +2,8 @@
 
 :class:`ToObserverSubscriber` is the base of ``count``, ``collect``, ``to_list``,
 ``reduce``, ``any``/``all``, ``ignore_elements`` ...: it requests everything
-upstream, hands *itself* to the observer as its Disposable (disposing cancels
-the upstream) and keeps the result in ``self.value``. The ``done`` flag drops
+upstream (``upstream`` is :data:`~rxpy2.operators.UNSUBSCRIBED` until then),
+hands *itself* to the observer as its Disposable (disposing cancels the upstream) and keeps the result in ``self.value``. The ``done`` flag drops
 any signal after the terminal one (a late error goes to
 :func:`rxpy2.plugins.on_error`). A subclass implements ``on_next`` and, when
 completion does not mean ``on_success(self.value)``, :meth:`~ToObserverSubscriber.end`.
@@ -22,6 +22,7 @@ from rxpy2 import plugins
 from rxpy2.disposables import Disposable, Disposables
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators.subscriber import UNSUBSCRIBED, null_error, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, Subscription
 
 __all__ = ["ItemOrMissingSubscriber", "ToObserverSubscriber", "initial_value"]
@@ -54,17 +55,24 @@ class ToObserverSubscriber(FlowableSubscriber[T], Disposable, Generic[T]):
 
     def __init__(self, downstream: Any, value: Any = None) -> None:
         self.downstream = downstream
-        self.upstream: Subscription | None = None
+        self.upstream: Subscription = UNSUBSCRIBED
         self.value = value
         self.done = False
 
     def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
-            s.request(LONG_MAX)
+        if s is None:
+            raise null_subscription()  # §2.13
+        if self.upstream is not UNSUBSCRIBED:  # a second one, or disposed before
+            s.cancel()  # §2.5
+            SubscriptionHelper.report_subscription_set()
+            return
+        self.upstream = s
+        self.downstream.on_subscribe(self)
+        s.request(LONG_MAX)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
@@ -88,7 +96,7 @@ class ToObserverSubscriber(FlowableSubscriber[T], Disposable, Generic[T]):
 
     def fail(self, error: BaseException) -> None:
         """A user function raised (or broke a rule): cancel the upstream, signal the error."""
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
         self.on_error(error)
 
     def stop(self) -> None:
@@ -100,14 +108,20 @@ class ToObserverSubscriber(FlowableSubscriber[T], Disposable, Generic[T]):
         self.value = None
         up = self.upstream
         self.upstream = CANCELLED
-        up.cancel()  # type: ignore[union-attr]
+        up.cancel()
 
     def dispose(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()  # UNSUBSCRIBED before on_subscribe: a no-op
         self.upstream = CANCELLED
 
     def is_disposed(self) -> bool:
         return self.upstream is CANCELLED
+
+    def __repr__(self) -> str:
+        up = self.upstream
+        state = ("disposed" if up is CANCELLED and not self.done else "done" if self.done
+                 else "unsubscribed" if up is UNSUBSCRIBED else "active")
+        return f"{type(self).__name__}({state})"
 
 
 class ItemOrMissingSubscriber(ToObserverSubscriber[T], Generic[T]):

@@ -15,6 +15,7 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import ToObserverSubscriber
 from rxpy2.observers import SingleObserver
+from rxpy2.operators import null_item
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
@@ -54,6 +55,8 @@ class PredicateStopSubscriber(ToObserverSubscriber[T], Generic[T]):
         self.stop_on = stop_on
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         try:

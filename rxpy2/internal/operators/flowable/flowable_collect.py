@@ -14,6 +14,7 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import ToObserverSubscriber, initial_value
 from rxpy2.observers import SingleObserver
+from rxpy2.operators import null_item
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
@@ -49,6 +50,8 @@ class CollectSubscriber(ToObserverSubscriber[T], Generic[T, U]):
         self.collector = collector
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         try:

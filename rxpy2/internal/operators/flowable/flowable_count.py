@@ -8,6 +8,7 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import ToObserverSubscriber
 from rxpy2.observers import SingleObserver
+from rxpy2.operators import null_item
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
@@ -35,4 +36,6 @@ class CountSubscriber(ToObserverSubscriber[Any]):
         super().__init__(downstream, 0)
 
     def on_next(self, item: Any) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         self.value += 1

@@ -19,6 +19,7 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.notification import Notification
+from rxpy2.operators import null_item
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableDematerialize"]
@@ -48,6 +49,8 @@ class DematerializeSubscriber(BasicSubscriber[T, R], Generic[T, R]):
         self.selector = selector
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:  # §1.7: nothing goes downstream after the terminal signal
             if isinstance(item, Notification) and item.is_on_error():
                 plugins.on_error(item.error)  # type: ignore[arg-type]

@@ -15,8 +15,9 @@ from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
+from rxpy2.internal.helpers.subscription_helper import CANCELLED
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import OperatorSubscriber, null_error, null_item
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableDetach"]
@@ -55,22 +56,17 @@ class FlowableDetach(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         subscribe_tail(self.source, DetachSubscriber(subscriber))
 
 
-class DetachSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
-    __slots__ = ("downstream", "upstream")
-
-    def __init__(self, downstream: Subscriber[T]) -> None:
-        self.downstream: Subscriber[T] = downstream
-        self.upstream: Subscription | None = None
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
+class DetachSubscriber(OperatorSubscriber[T, T], Generic[T]):
+    __slots__ = ()
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         a = self.downstream
         self.upstream = CANCELLED
         self.downstream = _DETACHED
@@ -82,12 +78,8 @@ class DetachSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self.downstream = _DETACHED
         a.on_complete()
 
-    def request(self, n: int) -> None:
-        self.upstream.request(n)  # type: ignore[union-attr]
-
     def cancel(self) -> None:
         s = self.upstream
         self.upstream = CANCELLED
         self.downstream = _DETACHED
-        if s is not None:
-            s.cancel()
+        s.cancel()  # UNSUBSCRIBED before on_subscribe: a no-op

@@ -17,6 +17,7 @@ from rxpy2.internal.subscribers.basic_fuseable import (
     BasicFuseableConditionalSubscriber,
     BasicFuseableSubscriber,
 )
+from rxpy2.operators import null_item
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableDoAfterNext"]
@@ -46,6 +47,8 @@ class DoAfterNextSubscriber(BasicFuseableSubscriber[T, T], Generic[T]):
     def on_next(self, item: T) -> None:
         if self.done:
             return
+        if item is None and self.source_mode == NONE:  # ASYNC fused: None is "ready"
+            raise null_item()  # §2.13
         self.downstream.on_next(item)  # ASYNC fused: passes the "ready" signal on
         if self.source_mode == NONE:
             try:
@@ -54,7 +57,7 @@ class DoAfterNextSubscriber(BasicFuseableSubscriber[T, T], Generic[T]):
                 self.fail(e)
 
     def poll(self) -> T | None:
-        v = self.qs.poll()  # type: ignore[union-attr]
+        v = self.qs.poll()
         if v is not None:
             self.fn(v)
         return v
@@ -68,6 +71,8 @@ class DoAfterNextConditionalSubscriber(BasicFuseableConditionalSubscriber[T, T],
     def on_next(self, item: T) -> None:
         if self.done:
             return
+        if item is None and self.source_mode == NONE:  # ASYNC fused: None is "ready"
+            raise null_item()  # §2.13
         self.downstream.on_next(item)
         if self.source_mode == NONE:
             try:
@@ -78,6 +83,8 @@ class DoAfterNextConditionalSubscriber(BasicFuseableConditionalSubscriber[T, T],
     def try_on_next(self, item: T) -> bool:
         if self.done:
             return True
+        if item is None:
+            raise null_item()  # §2.13
         b = self.downstream.try_on_next(item)
         try:
             self.fn(item)
@@ -87,7 +94,7 @@ class DoAfterNextConditionalSubscriber(BasicFuseableConditionalSubscriber[T, T],
         return bool(b)
 
     def poll(self) -> T | None:
-        v = self.qs.poll()  # type: ignore[union-attr]
+        v = self.qs.poll()
         if v is not None:
             self.fn(v)
         return v

@@ -24,6 +24,7 @@ from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import UNSUBSCRIBED, null_error, null_item, null_subscription
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableDoOnLifecycle"]
@@ -57,13 +58,15 @@ class LifecycleSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
                  on_request: Callable[[int], Any] | None,
                  on_cancel: Callable[[], Any] | None) -> None:
         self.downstream = downstream
-        self.upstream: Subscription | None = None
+        self.upstream: Subscription = UNSUBSCRIBED
         self._on_subscribe = on_subscribe
         self._on_request = on_request
         self._on_cancel = on_cancel
         self._cancelled = AtomicBoolean()
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         f = self._on_subscribe
         if f is not None:
             try:
@@ -74,14 +77,21 @@ class LifecycleSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
                 self._cancelled.set(True)
                 EmptySubscription.error(e, self.downstream)  # §1.9
                 return
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
+        if self.upstream is not UNSUBSCRIBED:
+            s.cancel()  # §2.5
+            SubscriptionHelper.report_subscription_set()
+            return
+        self.upstream = s
+        self.downstream.on_subscribe(self)
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.upstream is not CANCELLED:
             self.downstream.on_error(error)
         else:
@@ -98,7 +108,7 @@ class LifecycleSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
                 f(n)
             except Exception as e:
                 plugins.on_error(e)  # §3.15/§3.16: request returns normally
-        self.upstream.request(n)  # type: ignore[union-attr]
+        self.upstream.request(n)
 
     def cancel(self) -> None:
         # the flag makes on_cancel run once even when cancel() races itself
@@ -111,5 +121,4 @@ class LifecycleSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
                     f()
                 except Exception as e:
                     plugins.on_error(e)
-            if s is not None:
-                s.cancel()
+            s.cancel()  # UNSUBSCRIBED before on_subscribe: a no-op

@@ -12,9 +12,8 @@ from typing import Generic, TypeVar
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.operators import OperatorSubscriber, null_error, null_item
+from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableHide"]
 
@@ -31,29 +30,20 @@ class FlowableHide(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         subscribe_tail(self.source, HideSubscriber(subscriber))
 
 
-class HideSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
-    __slots__ = ("downstream", "upstream")
+class HideSubscriber(OperatorSubscriber[T, T], Generic[T]):
+    """Passes every signal through; ``request``/``cancel`` go upstream (the base's)."""
 
-    def __init__(self, downstream: Subscriber[T]) -> None:
-        self.downstream = downstream
-        self.upstream: Subscription | None = None
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
+    __slots__ = ()
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         self.downstream.on_error(error)
 
     def on_complete(self) -> None:
         self.downstream.on_complete()
-
-    def request(self, n: int) -> None:
-        self.upstream.request(n)  # type: ignore[union-attr]
-
-    def cancel(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]

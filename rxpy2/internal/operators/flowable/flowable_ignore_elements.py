@@ -9,6 +9,7 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import ToObserverSubscriber
 from rxpy2.observers import CompletableObserver
+from rxpy2.operators import null_item
 from rxpy2.reactivestreams import Publisher
 
 __all__ = ["FlowableIgnoreElementsCompletable"]
@@ -32,6 +33,8 @@ class IgnoreElementsSubscriber(ToObserverSubscriber[Any]):
     __slots__ = ()
 
     def on_next(self, item: Any) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         pass
 
     def end(self, value: Any) -> None:

@@ -64,7 +64,7 @@ class MapSubscriber(BasicFuseableSubscriber[T, R], Generic[T, R]):
         self.downstream.on_next(v)
 
     def poll(self) -> R | None:
-        t = self.qs.poll()  # type: ignore[union-attr]
+        t = self.qs.poll()
         if t is None:
             return None
         v = self.mapper(t)
@@ -112,7 +112,7 @@ class MapConditionalSubscriber(BasicFuseableConditionalSubscriber[T, R], Generic
         return self.downstream.try_on_next(v)
 
     def poll(self) -> R | None:
-        t = self.qs.poll()  # type: ignore[union-attr]
+        t = self.qs.poll()
         if t is None:
             return None
         v = self.mapper(t)

@@ -24,6 +24,7 @@ from rxpy2.internal.subscribers.to_observer import (
 )
 from rxpy2.maybe import Maybe
 from rxpy2.observers import MaybeObserver, SingleObserver
+from rxpy2.operators import null_item
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
@@ -58,6 +59,8 @@ class ReduceSubscriber(ItemOrMissingSubscriber[T], Generic[T]):
         self.reducer = reducer
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         v = self.value
@@ -101,6 +104,8 @@ class ReduceSeedSubscriber(ToObserverSubscriber[T], Generic[T, R]):
         self.reducer = reducer
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         try:

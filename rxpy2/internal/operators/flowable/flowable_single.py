@@ -15,6 +15,7 @@ from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import ItemOrMissingSubscriber
 from rxpy2.maybe import Maybe
 from rxpy2.observers import MaybeObserver, SingleObserver
+from rxpy2.operators import null_item
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
@@ -50,6 +51,8 @@ class SingleElementSubscriber(ItemOrMissingSubscriber[T], Generic[T]):
     __slots__ = ()
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         if self.value is not None:

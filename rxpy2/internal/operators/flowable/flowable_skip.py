@@ -15,8 +15,8 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.operators import OperatorSubscriber, null_error, null_item
+from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableSkip"]
 
@@ -34,22 +34,18 @@ class FlowableSkip(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         subscribe_tail(self.source, SkipSubscriber(subscriber, self.n))
 
 
-class SkipSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
-    __slots__ = ("downstream", "n", "remaining", "first_request", "upstream")
+class SkipSubscriber(OperatorSubscriber[T, T], Generic[T]):
+    __slots__ = ("n", "remaining", "first_request")
 
     def __init__(self, downstream: Subscriber[T], n: int) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.n = n
         self.remaining = n
         self.first_request = AtomicBoolean(True)
-        self.upstream: Subscription | None = None
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         r = self.remaining
         if r != 0:
             self.remaining = r - 1
@@ -57,6 +53,8 @@ class SkipSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         self.downstream.on_error(error)
 
     def on_complete(self) -> None:
@@ -67,7 +65,4 @@ class SkipSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             first = self.first_request
             if first.get() and first.compare_and_set(True, False):
                 n = BackpressureHelper.add_cap(n, self.n)
-            self.upstream.request(n)  # type: ignore[union-attr]
-
-    def cancel(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]
+            self.upstream.request(n)

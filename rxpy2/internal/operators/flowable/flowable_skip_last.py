@@ -14,6 +14,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.flowable.flowable_skip import SkipSubscriber
+from rxpy2.operators import null_error, null_item
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableSkipLast"]
@@ -42,12 +43,16 @@ class SkipLastSubscriber(SkipSubscriber[T], Generic[T]):
         self.buffer: deque[T] = deque()
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         b = self.buffer
         b.append(item)
         if len(b) > self.n:
             self.downstream.on_next(b.popleft())
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         self.buffer.clear()
         self.downstream.on_error(error)
 

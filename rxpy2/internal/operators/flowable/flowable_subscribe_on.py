@@ -20,6 +20,7 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import null_error, null_item, null_subscription
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 
@@ -62,18 +63,25 @@ class SubscribeOnSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self.thread = threading.current_thread()
         src = self.source
         self.source = None
-        src.subscribe(self)  # type: ignore[union-attr]
+        if src is not None:  # run() runs once: the source is always there
+            src.subscribe(self)
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             r = self.requested.get_and_set(0)
             if r != 0:
                 self.request_upstream(r, s)
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         self.downstream.on_error(error)
         self.worker.dispose()
 

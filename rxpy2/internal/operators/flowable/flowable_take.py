@@ -21,8 +21,8 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.operators import OperatorSubscriber, null_error, null_item
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
 
 __all__ = ["FlowableTake", "TakeSubscriber"]
 
@@ -40,41 +40,42 @@ class FlowableTake(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         subscribe_tail(self.source, TakeSubscriber(subscriber, self.n))
 
 
-class TakeSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+class TakeSubscriber(OperatorSubscriber[T, T], Generic[T]):
     """``remaining`` counts the items still to emit (the upstream's thread only);
     ``allowance`` counts what may still be requested upstream (any thread); an
     ``n >= LONG_MAX`` is unbounded: ``allowance`` stays ``LONG_MAX`` (§3.17)."""
 
-    __slots__ = ("downstream", "remaining", "allowance", "upstream")
+    __slots__ = ("remaining", "allowance")
 
     def __init__(self, downstream: Subscriber[T], n: int) -> None:
         if n > LONG_MAX:
             n = LONG_MAX  # §3.17: as unbounded; a 64-bit cell cannot hold more
-        self.downstream = downstream
+        super().__init__(downstream)
         self.remaining = n
         self.allowance = AtomicLong(n)
-        self.upstream: Subscription | None = None
 
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            if self.remaining == 0:
-                s.cancel()
-                EmptySubscription.complete(self.downstream)  # §1.9: on_subscribe first
-            else:
-                self.downstream.on_subscribe(self)
+    def on_start(self) -> bool:
+        if self.remaining == 0:
+            self.upstream.cancel()
+            EmptySubscription.complete(self.downstream)  # §1.9: on_subscribe first
+            return False
+        return True
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         r = self.remaining
         if r > 0:
             r -= 1
             self.remaining = r
             self.downstream.on_next(item)
             if r == 0:
-                self.upstream.cancel()  # type: ignore[union-attr]
+                self.upstream.cancel()
                 self.downstream.on_complete()
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.remaining > 0:
             self.remaining = 0
             self.downstream.on_error(error)
@@ -92,14 +93,11 @@ class TakeSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             while True:
                 r = allowance.get()
                 if r == LONG_MAX:  # unbounded: pass the demand on, capped (§3.17)
-                    self.upstream.request(n if n < LONG_MAX else LONG_MAX)  # type: ignore[union-attr]
+                    self.upstream.request(n if n < LONG_MAX else LONG_MAX)
                     return
                 if r == 0:
                     return  # n items are already on their way (§3.6 no-op beyond n)
                 u = n if n < r else r
                 if allowance.compare_and_set(r, r - u):
-                    self.upstream.request(u)  # type: ignore[union-attr]
+                    self.upstream.request(u)
                     return
-
-    def cancel(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]

@@ -19,8 +19,8 @@ from rxpy2.internal.helpers.queue_drain_helper import QueueDrainHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscribers.deferred_scalar import DeferredScalarSubscriber
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.operators import OperatorSubscriber, null_error, null_item
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
 
 __all__ = ["FlowableTakeLast", "FlowableTakeLastOne"]
 
@@ -38,26 +38,28 @@ class FlowableTakeLast(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         subscribe_tail(self.source, TakeLastSubscriber(subscriber, self.n))
 
 
-class TakeLastSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
-    __slots__ = ("downstream", "buffer", "requested", "upstream", "cancelled")
+class TakeLastSubscriber(OperatorSubscriber[T, T], Generic[T]):
+    __slots__ = ("buffer", "requested", "cancelled")
 
     def __init__(self, downstream: Subscriber[T], n: int) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.buffer: deque[T] = deque(maxlen=n if n < LONG_MAX else None)
         self.requested = AtomicLong()  # demand; the sign bit marks "completed"
-        self.upstream: Subscription | None = None
         self.cancelled = False
 
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
-            s.request(LONG_MAX)
+    def on_start(self) -> bool:
+        self.downstream.on_subscribe(self)
+        self.upstream.request(LONG_MAX)
+        return False  # on_subscribe went downstream already (before the request)
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         self.buffer.append(item)  # the deque's maxlen drops the oldest
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         self.buffer.clear()
         self.downstream.on_error(error)
 
@@ -76,7 +78,7 @@ class TakeLastSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
 
     def cancel(self) -> None:
         self.cancelled = True
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
 
 
 class FlowableTakeLastOne(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
@@ -95,5 +97,7 @@ class TakeLastOneSubscriber(DeferredScalarSubscriber[T, T], Generic[T]):
     __slots__ = ()
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         self.value = item
         self.has_value = True

@@ -13,6 +13,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic import BasicSubscriber
+from rxpy2.operators import null_item
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableTakeWhile"]
@@ -39,6 +40,8 @@ class TakeWhileSubscriber(BasicSubscriber[T, T], Generic[T]):
         self.predicate = predicate
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if self.done:
             return
         try:

@@ -13,9 +13,8 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicBoolean
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.operators import OperatorSubscriber, null_error, null_item
+from rxpy2.reactivestreams import Publisher, Subscriber
 from rxpy2.schedulers.scheduler import Scheduler
 
 __all__ = ["FlowableUnsubscribeOn"]
@@ -34,25 +33,23 @@ class FlowableUnsubscribeOn(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         subscribe_tail(self.source, UnsubscribeSubscriber(subscriber, self.scheduler))
 
 
-class UnsubscribeSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
-    __slots__ = ("downstream", "scheduler", "upstream", "cancelled")
+class UnsubscribeSubscriber(OperatorSubscriber[T, T], Generic[T]):
+    __slots__ = ("scheduler", "cancelled")
 
     def __init__(self, downstream: Subscriber[T], scheduler: Scheduler) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.scheduler = scheduler
-        self.upstream: Subscription | None = None
         self.cancelled = AtomicBoolean()
 
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
-
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         if not self.cancelled.get():
             self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.cancelled.get():
             plugins.on_error(error)
             return
@@ -62,9 +59,6 @@ class UnsubscribeSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         if not self.cancelled.get():
             self.downstream.on_complete()
 
-    def request(self, n: int) -> None:
-        self.upstream.request(n)  # type: ignore[union-attr]
-
     def cancel(self) -> None:
         if self.cancelled.compare_and_set(False, True):
-            self.scheduler.schedule_direct(self.upstream.cancel)  # type: ignore[union-attr]
+            self.scheduler.schedule_direct(self.upstream.cancel)
