@@ -11,6 +11,7 @@ from rxpy2.exceptions import CompositeException, OnErrorNotImplementedException
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators.subscriber import null_error, null_item, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, Subscription
 
 __all__ = ["LambdaSubscriber"]
@@ -34,7 +35,8 @@ class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, Generic[
     requesting everything (``LONG_MAX``).
     """
 
-    __slots__ = ("_on_next", "_on_error", "_on_complete", "_on_subscribe", "upstream", "_done")
+    __slots__ = ("_on_next", "_on_error", "_on_complete", "_on_subscribe", "upstream", "_done",
+                 "_ended")
 
     def __init__(self, on_next: Callable[[T], Any] | None = None,
                  on_error: Callable[[BaseException], Any] | None = None,
@@ -46,10 +48,11 @@ class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, Generic[
         self._on_subscribe = on_subscribe if on_subscribe is not None else _request_all
         self.upstream: AtomicReference[Subscription] = AtomicReference()
         self._done = False
+        self._ended = False  # a terminal signal arrived (for __repr__: done, not disposed)
 
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
-            raise TypeError("on_subscribe called with None")  # §2.13
+            raise null_subscription()  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             try:
                 self._on_subscribe(self)
@@ -59,7 +62,7 @@ class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, Generic[
 
     def on_next(self, item: T) -> None:
         if item is None:
-            raise TypeError("on_next called with None")  # §2.13
+            raise null_item()  # §2.13
         if self._done:  # after a terminal event or dispose() items are dropped
             return
         f = self._on_next
@@ -67,14 +70,14 @@ class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, Generic[
             try:
                 f(item)
             except Exception as e:
-                self.upstream.get().cancel()  # type: ignore[union-attr]
+                self._cancel_upstream()
                 self.on_error(e)
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
-            raise TypeError("on_error called with None")  # §2.13
+            raise null_error()  # §2.13
         if not self._done and self.upstream.get() is not CANCELLED:
-            self._done = True
+            self._done = self._ended = True
             self.upstream.lazy_set(CANCELLED)
             try:
                 self._on_error(error)
@@ -85,7 +88,7 @@ class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, Generic[
 
     def on_complete(self) -> None:
         if not self._done and self.upstream.get() is not CANCELLED:
-            self._done = True
+            self._done = self._ended = True
             self.upstream.lazy_set(CANCELLED)
             f = self._on_complete
             if f is not None:
@@ -103,8 +106,14 @@ class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, Generic[
 
     def sink_failed(self, error: Exception) -> None:
         """The ``on_next`` function raised while called through :meth:`direct_sink`."""
-        self.upstream.get().cancel()  # type: ignore[union-attr]
+        self._cancel_upstream()
         self.on_error(error)
+
+    def _cancel_upstream(self) -> None:
+        # an item came, so the upstream is set (or CANCELLED): read once, test, cancel
+        s = self.upstream.get()
+        if s is not None:
+            s.cancel()
 
     def request(self, n: int) -> None:
         s = self.upstream.get()
@@ -125,3 +134,14 @@ class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, Generic[
 
     def has_custom_on_error(self) -> bool:
         return self._on_error is not _missing_on_error
+
+    def __repr__(self) -> str:
+        # done: a terminal signal arrived; disposed: cancelled without one
+        up = self.upstream.get()
+        if self._ended:
+            state = "done"
+        elif up is CANCELLED:
+            state = "disposed"
+        else:
+            state = "unsubscribed" if up is None else "active"
+        return f"LambdaSubscriber({state})"

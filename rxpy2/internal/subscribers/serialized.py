@@ -1,28 +1,43 @@
 """SerializedSubscriber: makes signals that may come from several threads arrive one at a time.
 
-An emitter-loop: the thread that finds nobody emitting emits, and then drains the
-signals that others queued meanwhile; a thread that finds someone emitting queues
-its signal and returns at once. No thread blocks for the duration of another's
-``on_next``; the lock guards the flag and the queue only.
+A :class:`~rxpy2.operators.Drain` serializes the emissions: the thread that takes
+the free drain with nothing queued emits its item directly (``try_enter``), then makes drain passes
+while others signalled meanwhile; a thread that finds the drain owned queues its
+item (or records its terminal signal) and returns at once. No thread blocks for
+the duration of another's ``on_next``, and no lock is held while signalling.
+
+The first terminal signal wins (one compare-and-set); a later error goes to
+:func:`rxpy2.plugins.on_error`, later items are dropped. Without ``delay_error``
+an error cuts ahead of the queued items; with it (and for completion) the queued
+items go first. After the terminal signal the drain is never left (§1.7).
 """
 
 from __future__ import annotations
 
 from collections import deque
-from threading import Lock
 from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
+from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators.drain import Drain
+from rxpy2.operators.subscriber import UNSUBSCRIBED, null_error, null_item, null_subscription
 from rxpy2.reactivestreams import Subscriber, Subscription
 
 __all__ = ["SerializedSubscriber"]
 
 T = TypeVar("T")
 
-_COMPLETE = object()
-_DROPPED, _QUEUED, _ENTER = 0, 1, 2
+
+class _Complete:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "complete"
+
+
+_COMPLETE = _Complete()
 
 
 class _Error:
@@ -31,84 +46,107 @@ class _Error:
     def __init__(self, error: BaseException) -> None:
         self.error = error
 
+    def __repr__(self) -> str:
+        return f"error({self.error!r})"
+
 
 class SerializedSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
-    __slots__ = ("downstream", "delay_error", "upstream", "_lock", "_emitting", "_queue", "_done")
+    __slots__ = ("downstream", "delay_error", "upstream", "_gate", "_queue", "_terminal",
+                 "_terminated")
 
     def __init__(self, downstream: Subscriber[T], delay_error: bool = False) -> None:
         self.downstream = downstream
         self.delay_error = delay_error
-        self.upstream: Subscription | None = None
-        self._lock = Lock()
-        self._emitting = False
-        self._queue: deque[Any] | None = None
-        self._done = False
+        self.upstream: Subscription = UNSUBSCRIBED
+        self._gate = Drain()
+        self._queue: deque[Any] = deque()  # items whose thread found the drain owned
+        # the first terminal signal (_COMPLETE or an _Error), set once by compare-and-set
+        self._terminal: AtomicReference[Any] = AtomicReference()
+        self._terminated = False  # the terminal signal went downstream (drain owner only)
 
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
-            raise TypeError("on_subscribe called with None")  # §2.13
-        if SubscriptionHelper.validate(self.upstream, s):
-            self.upstream = s
-            self.downstream.on_subscribe(self)
-
-    def _enqueue_or_enter(self, signal: Any) -> int:
-        """_DROPPED after a terminal signal, _QUEUED if another thread emits, else _ENTER."""
-        with self._lock:
-            if self._done:
-                return _DROPPED
-            if signal is _COMPLETE or isinstance(signal, _Error):
-                self._done = True
-            if self._emitting:
-                q = self._queue
-                if q is None:
-                    q = self._queue = deque()
-                if isinstance(signal, _Error) and not self.delay_error:
-                    q.clear()  # an error cuts ahead of queued items
-                q.append(signal)
-                return _QUEUED
-            self._emitting = True
-            return _ENTER
+            raise null_subscription()  # §2.13
+        if self.upstream is not UNSUBSCRIBED:
+            s.cancel()  # §2.5
+            SubscriptionHelper.report_subscription_set()
+            return
+        self.upstream = s
+        self.downstream.on_subscribe(self)
 
     def on_next(self, item: T) -> None:
         if item is None:
-            raise TypeError("on_next called with None")  # §2.13
-        if self._enqueue_or_enter(item) == _ENTER:
-            self.downstream.on_next(item)
-            self._emit_loop()
+            raise null_item()  # §2.13
+        if self._terminal.get() is not None:
+            return  # after a terminal signal: dropped
+        gate = self._gate
+        q = self._queue
+        if gate.try_enter():
+            if not q:  # nobody emits, nothing waits: emit directly
+                self.downstream.on_next(item)
+                if not gate.leave():
+                    return
+            else:  # items queued before this one (maybe by this thread) go first
+                q.append(item)
+        else:
+            q.append(item)
+            if not gate.enter():
+                return  # counted: the owner makes another pass
+        self._drain_loop()
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
-            raise TypeError("on_error called with None")  # §2.13
-        r = self._enqueue_or_enter(_Error(error))
-        if r == _ENTER:
-            self.downstream.on_error(error)
-        elif r == _DROPPED:
-            plugins.on_error(error)
+            raise null_error()  # §2.13
+        if not self._terminal.compare_and_set(None, _Error(error)):
+            plugins.on_error(error)  # a terminal signal came first: never lost
+            return
+        self._drain()
 
     def on_complete(self) -> None:
-        if self._enqueue_or_enter(_COMPLETE) == _ENTER:
-            self.downstream.on_complete()
+        if self._terminal.compare_and_set(None, _COMPLETE):
+            self._drain()
 
-    def _emit_loop(self) -> None:
+    def _drain(self) -> None:
+        if self._gate.enter():
+            self._drain_loop()
+
+    def _drain_loop(self) -> None:
+        """The drain owner's passes: queued items, then the terminal signal (an error
+        first without ``delay_error``); returns owning the drain after the terminal."""
+        gate = self._gate
+        q = self._queue
         a = self.downstream
         while True:
-            with self._lock:
-                q = self._queue
+            while True:
+                t = self._terminal.get()  # read before the queue is found empty
+                if t is not None and t is not _COMPLETE and not self.delay_error:
+                    q.clear()  # the error cuts ahead of the queued items
+                    self._terminated = True
+                    a.on_error(t.error)
+                    return  # the drain stays owned: nothing after the terminal (§1.7)
                 if not q:
-                    self._emitting = False
-                    return
-                self._queue = None
-            for signal in q:
-                if signal is _COMPLETE:
+                    break
+                a.on_next(q.popleft())
+            if t is not None:
+                self._terminated = True
+                if t is _COMPLETE:
                     a.on_complete()
-                    return
-                if isinstance(signal, _Error):
-                    a.on_error(signal.error)
-                    return
-                a.on_next(signal)
+                else:
+                    a.on_error(t.error)
+                return  # the drain stays owned
+            if not gate.leave():
+                return
 
     def request(self, n: int) -> None:
-        self.upstream.request(n)  # type: ignore[union-attr]
+        self.upstream.request(n)
 
     def cancel(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
+
+    def __repr__(self) -> str:
+        t = self._terminal.get()
+        if t is None:
+            state = "unsubscribed" if self.upstream is UNSUBSCRIBED else "active"
+        else:
+            state = f"done: {t!r}" if self._terminated else f"terminating: {t!r}"
+        return f"SerializedSubscriber({state})"
