@@ -111,9 +111,11 @@ class GilDrain:
         """Own the drain if it is free; False (not counted) if somebody owns it.
 
         A signal that comes while the caller emits its one item is seen by
-        :meth:`leave`."""
+        :meth:`leave`. A free drain with a signal still pending (an owner is
+        giving it back and will take it again for that signal) counts as taken:
+        the caller's item must not overtake the items of that signal."""
         token = self._token
-        if token:
+        if token and not self._missed:
             try:
                 token.pop()
             except IndexError:
@@ -123,18 +125,23 @@ class GilDrain:
 
     def leave(self) -> bool:
         """End a pass. True: signalled meanwhile, the caller owns it again and must re-run."""
+        if self._missed:  # signalled during the pass: keep the drain (never released)
+            self._missed = False  # the pass this True starts reads the state after it
+            return True
         token = self._token
-        token.append(True)
+        mine = object()  # this release's token: only this one may be taken back
+        token.append(mine)
         if self._missed:
-            # signalled after this pass started: take it back, unless a newer
-            # owner already did (that owner's pass starts after the signal)
-            if token:
-                try:
-                    token.pop()
-                except IndexError:
-                    return False  # a newer owner took it: its leave() reads the flag
-                self._missed = False  # the pass this True starts reads the state after it
-                return True
+            # signalled between the check and the release. Take back *this* token only:
+            # if another thread took it meanwhile, that owner's pass starts after the
+            # signal; taking back a token it released again would start a pass with the
+            # caller's locals from before that owner's pass (items emitted twice)
+            try:
+                token.remove(mine)
+            except ValueError:
+                return False
+            self._missed = False
+            return True
         return False
 
     def is_free(self) -> bool:

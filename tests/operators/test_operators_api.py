@@ -5,6 +5,7 @@ OperatorSubscriber's protocol, and the TCK Subscriber verifications on operator 
 from __future__ import annotations
 
 import threading
+from collections import deque
 from typing import Any
 
 import pytest
@@ -106,12 +107,19 @@ class _Worker:
         self.consumed = 0
         self.owners = 0
         self.overlap = False
+        self.passes = 0
+        self.stale = False
 
     def drain(self) -> None:
         d = self.d
         if not d.enter():
             return
+        mine = -1
         while True:
+            if mine != -1 and mine != self.passes:
+                self.stale = True  # leave() returned True but another owner ran meanwhile
+            self.passes += 1
+            mine = self.passes
             self.owners += 1
             if self.owners != 1:
                 self.overlap = True
@@ -165,6 +173,7 @@ def test_drain_race_nothing_lost_no_two_owners(backend: Any) -> None:
             w = _Worker(backend(), 50)
             runner.race(w.side, w.side)
             assert not w.overlap
+            assert not w.stale
             assert w.consumed == 100
             assert w.pending == 0
             assert w.d.is_free()
@@ -183,6 +192,55 @@ def test_drain_race_direct_emission_vs_drain(backend: Any, use_enter: bool) -> N
             assert w.consumed == 100
             assert w.pending == 0
             assert w.d.is_free()
+
+
+class _Ordered:
+    """One producer emits 0, 1, 2 ... directly (try_enter) or through a queue; another
+    thread only signals. The consumer must see them in order."""
+
+    def __init__(self, drain: Any, n: int) -> None:
+        self.d = drain
+        self.n = n
+        self.queue: deque[int] = deque()
+        self.out: list[int] = []
+
+    def loop(self) -> None:
+        while True:
+            q = self.queue
+            while q:
+                self.out.append(q.popleft())
+            if not self.d.leave():
+                return
+
+    def drain(self) -> None:
+        if self.d.enter():
+            self.loop()
+
+    def producer(self) -> None:
+        d = self.d
+        for i in range(self.n):
+            if d.try_enter():
+                self.out.append(i)
+                if d.leave():
+                    self.loop()
+            else:
+                self.queue.append(i)
+                self.drain()
+
+    def signaller(self) -> None:
+        for _ in range(self.n):
+            self.drain()
+
+
+@pytest.mark.parametrize("backend", BACKENDS, ids=lambda b: b.__name__)
+def test_drain_race_direct_emission_keeps_order(backend: Any) -> None:
+    """A try_enter() that succeeds while a pass is still due would let an item overtake
+    the producer's own queued ones."""
+    with RaceRunner() as runner:
+        for _ in range(1500):
+            o = _Ordered(backend(), 40)
+            runner.race(o.producer, o.signaller)
+            assert o.out == list(range(40))
 
 
 @pytest.mark.parametrize("backend", BACKENDS, ids=lambda b: b.__name__)
