@@ -48,12 +48,13 @@ Two backends, chosen once at import:
     calls the GIL never interrupts, so of several callers exactly one pops it)
     and a ``missed`` flag written with single attribute stores: a caller that
     finds the token gone sets the flag, then looks once more (the owner may have
-    just given it back); ``leave()`` gives the token back, then reads the flag
-    and clears it only when it takes the token again for another pass. An
-    uncontended ``enter()`` is one pop; a flag left set by a contended one costs
-    at most one extra, empty pass. The cheapest
-    correct form measured on CPython 3.11: enter + leave cost about half of a
-    lock-guarded counter's (``benchmarks/bench_drain.py``).
+    just given it back). ``leave()`` keeps the token when the flag is set (the
+    owner never releases between two passes: its locals stay valid); else it
+    gives back a token of its own and, if the flag was set meanwhile, takes back
+    that very token (failing means a newer owner took it, whose pass covers the
+    signal). ``try_enter()`` refuses while the flag is set, so a direct item
+    cannot overtake items a pending pass will emit. An uncontended ``enter()`` is
+    one pop; a flag left set by a contended one costs at most one extra pass.
 ``lock``
     a counter of signals and of the signals the owner has seen, changed only
     under a ``threading.Lock`` (each change is one locked operation, never a
