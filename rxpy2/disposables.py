@@ -45,6 +45,9 @@ class _ActionDisposable(Disposable):
     def is_disposed(self) -> bool:
         return self._action.get() is _DONE
 
+    def __repr__(self) -> str:
+        return f"Disposable({'disposed' if self.is_disposed() else 'active'})"
+
 
 def _noop() -> None:
     return None
@@ -147,6 +150,11 @@ class CompositeDisposable(Disposable):
     def is_disposed(self) -> bool:
         return self._disposed
 
+    def __repr__(self) -> str:
+        if self._disposed:
+            return "CompositeDisposable(disposed)"
+        return f"CompositeDisposable(active, size={self.size()})"
+
 
 class SerialDisposable(Disposable):
     """Holds one Disposable; ``set`` disposes the previous one, ``replace`` does not."""
@@ -176,3 +184,6 @@ class SerialDisposable(Disposable):
     def is_disposed(self) -> bool:
         from rxpy2.internal.helpers.disposable_helper import DISPOSED
         return self._ref.get() is DISPOSED
+
+    def __repr__(self) -> str:
+        return f"SerialDisposable({'disposed' if self.is_disposed() else 'active'})"

@@ -30,14 +30,20 @@ class ExceptionHelper:
 
     @staticmethod
     def add_throwable(ref: AtomicReference[BaseException], error: BaseException) -> bool:
-        """Add ``error``, combining with any earlier one; False once terminated."""
-        while True:
-            current = ref.get()
+        """Add ``error``, combining with any earlier one; False once terminated.
+
+        One atomic step under the reference's own lock (no compare-and-set retry loop);
+        nothing is signalled while it is held."""
+        lock = ref._lock
+        lock.acquire()
+        try:
+            current = ref._value
             if current is TERMINATED:
                 return False
-            update = error if current is None else CompositeException(current, error)
-            if ref.compare_and_set(current, update):
-                return True
+            ref._value = error if current is None else CompositeException(current, error)
+            return True
+        finally:
+            lock.release()
 
     @staticmethod
     def terminate(ref: AtomicReference[BaseException]) -> BaseException | None:

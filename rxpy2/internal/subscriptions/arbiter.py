@@ -213,3 +213,8 @@ class SubscriptionArbiter(Subscription):
                 if request_amount != 0 and request_target is not None:
                     request_target.request(request_amount)
                 return
+
+    def __repr__(self) -> str:
+        state = "cancelled" if self.cancelled else "active"
+        r = "unbounded" if self.unbounded else self.arbiter_requested
+        return f"{type(self).__name__}({state}, requested={r})"

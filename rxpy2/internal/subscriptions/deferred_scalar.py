@@ -1,8 +1,13 @@
-"""A Subscription that emits one item computed later, whenever both it and demand are there.
+"""DeferredScalarSubscription: one item computed later, emitted whenever both it and demand are there.
 
-The state machine of the operator guide: value and request may arrive in either
-order, from different threads; the item is emitted exactly once, after both.
-Fuses in ASYNC mode (the consumer polls the single value after ``on_next``).
+Public as :class:`rxpy2.operators.DeferredScalarSubscription` (the "deferred
+scalar" pattern of the operator guide). A subclass, or the operator holding one,
+calls :meth:`DeferredScalarSubscription.complete` with the value (or signals
+``downstream.on_complete()`` itself when there is none). Value and request may
+arrive in either order, from different threads: a small state machine (one
+atomic ``state``, changed by compare-and-set) emits the item exactly once, after
+both, and never after ``cancel()``. Fuses in ASYNC mode (the consumer polls the
+single value after the ``on_next`` "ready" signal). ``repr`` shows the state.
 """
 
 from __future__ import annotations
@@ -29,7 +34,10 @@ FUSED_CONSUMED = 32
 
 
 class DeferredScalarSubscription(QueueSubscription[T], Generic[T]):
-    """Call :meth:`complete` with the value (or signal ``on_complete`` for none)."""
+    """Call :meth:`complete` with the value (or signal ``downstream.on_complete()`` for none).
+
+    ``downstream`` is the Subscriber, ``value`` the item kept until requested.
+    """
 
     __slots__ = ("downstream", "value", "state")
 
@@ -125,3 +133,19 @@ class DeferredScalarSubscription(QueueSubscription[T], Generic[T]):
     def try_cancel(self) -> bool:
         """Cancel; True if this call did it."""
         return self.state.get_and_set(CANCELLED) != CANCELLED
+
+    def __repr__(self) -> str:
+        st = self.state.get()
+        return f"{type(self).__name__}({_STATE_NAMES.get(st, st)})"
+
+
+_STATE_NAMES = {
+    NO_REQUEST_NO_VALUE: "NO_REQUEST_NO_VALUE",
+    NO_REQUEST_HAS_VALUE: "NO_REQUEST_HAS_VALUE",
+    HAS_REQUEST_NO_VALUE: "HAS_REQUEST_NO_VALUE",
+    HAS_REQUEST_HAS_VALUE: "HAS_REQUEST_HAS_VALUE",
+    CANCELLED: "CANCELLED",
+    FUSED_EMPTY: "FUSED_EMPTY",
+    FUSED_READY: "FUSED_READY",
+    FUSED_CONSUMED: "FUSED_CONSUMED",
+}

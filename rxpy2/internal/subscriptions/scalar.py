@@ -57,3 +57,8 @@ class ScalarSubscription(QueueSubscription[T], Generic[T]):
 
     def clear(self) -> None:
         self._state.lazy_set(_REQUESTED)
+
+    def __repr__(self) -> str:
+        st = self._state.get()
+        name = "waiting" if st == _NO_REQUEST else "requested" if st == _REQUESTED else "cancelled"
+        return f"ScalarSubscription({name})"

@@ -25,8 +25,5 @@ class FlowableEmpty(Flowable[Any], ScalarCallable[Any]):
     def call(self) -> None:
         return None
 
-    def __repr__(self) -> str:
-        return "Flowable.empty()"
-
 
 FlowableEmpty.INSTANCE = FlowableEmpty()

@@ -64,9 +64,6 @@ class FlowableMapFilter(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
         self.stages = stages
         self.step = compile_step(stages)
 
-    def __repr__(self) -> str:
-        return f"FlowableMapFilter({' -> '.join(k for k, _ in self.stages)})"
-
     def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
         if isinstance(subscriber, ConditionalSubscriber):
             subscribe_tail(self.source, MapFilterConditionalSubscriber(subscriber, self.step))

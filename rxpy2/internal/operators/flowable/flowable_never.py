@@ -21,8 +21,5 @@ class FlowableNever(Flowable[Any]):
     def subscribe_actual(self, subscriber: Subscriber[Any]) -> None:
         subscriber.on_subscribe(EmptySubscription.INSTANCE)
 
-    def __repr__(self) -> str:
-        return "Flowable.never()"
-
 
 FlowableNever.INSTANCE = FlowableNever()
