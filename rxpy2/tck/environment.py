@@ -42,7 +42,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NoReturn, TypeVar
 
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 from rxpy2.tck.support import SubscriberBufferOverflowException
@@ -232,7 +232,7 @@ class TestEnvironment:
         if self._print_debug:
             self.debug(f"flop: {_describe(error)}")
 
-    def flop_and_fail(self, msg: str) -> Any:
+    def flop_and_fail(self, msg: str) -> NoReturn:
         """Record ``AssertionError(msg)`` and raise it."""
         error = AssertionError(msg)
         with self._lock:
@@ -615,7 +615,7 @@ class ManualSubscriber(TestSubscriber[T]):
         s = self.subscription.value()
         if s is None:
             self.env.flop_and_fail(f"Cannot request({elements}) before having received a Subscription")
-        s.request(elements)  # type: ignore[union-attr]
+        s.request(elements)
 
     def request_next_element(self, timeout_ms: Any = None, msg: str | None = None) -> T:
         self.request(1)

@@ -222,19 +222,27 @@ class BlackboxSubscriberProxy(BlackboxProbe[T], Subscriber[T], Generic[T]):
         super().__init__(env, Promise.completed(env, subscriber))
 
     def on_subscribe(self, subscription: Subscription) -> None:
-        self.subscriber.value().on_subscribe(subscription)  # type: ignore[union-attr]
+        s = self.subscriber.value()  # completed at construction: never None
+        if s is not None:
+            s.on_subscribe(subscription)
 
     def on_next(self, item: T) -> None:
         self.register_on_next(item)
-        self.subscriber.value().on_next(item)  # type: ignore[union-attr]
+        s = self.subscriber.value()  # completed at construction: never None
+        if s is not None:
+            s.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
         self.register_on_error(error)
-        self.subscriber.value().on_error(error)  # type: ignore[union-attr]
+        s = self.subscriber.value()  # completed at construction: never None
+        if s is not None:
+            s.on_error(error)
 
     def on_complete(self) -> None:
         self.register_on_complete()
-        self.subscriber.value().on_complete()  # type: ignore[union-attr]
+        s = self.subscriber.value()  # completed at construction: never None
+        if s is not None:
+            s.on_complete()
 
     def __repr__(self) -> str:
         return f"BlackboxSubscriberProxy({self.subscriber.value()!r})"
@@ -273,8 +281,13 @@ class WhiteboxTestStage(ManualPublisher[T], Generic[T]):
         return self.subscriber.value()  # type: ignore[return-value]
 
     def puppet(self) -> SubscriberPuppet:
-        assert self.probe is not None
-        return self.probe.puppet()
+        return self.the_probe().puppet()
+
+    def the_probe(self) -> WhiteboxSubscriberProbe[T]:
+        """The probe (set when the stage starts)."""
+        probe = self.probe
+        assert probe is not None
+        return probe
 
     def create_helper_publisher(self, elements: int) -> Publisher[T]:
         return self.verification.create_helper_publisher(elements)
@@ -466,12 +479,12 @@ class SubscriberWhiteboxVerification(Verification, Generic[T]):
             stage.puppet().trigger_request(1)
             received_requests = stage.expect_request()
             stage.signal_next()
-            stage.probe.expect_next(stage.last_t)  # type: ignore[union-attr]
+            stage.the_probe().expect_next(stage.last_t)
             stage.puppet().trigger_request(1)
             if received_requests == 1:
                 stage.expect_request()
             stage.signal_next()
-            stage.probe.expect_next(stage.last_t)  # type: ignore[union-attr]
+            stage.the_probe().expect_next(stage.last_t)
             stage.puppet().signal_cancel()
             stage.expect_cancelling()
             stage.verify_no_async_errors()
@@ -568,7 +581,7 @@ class SubscriberWhiteboxVerification(Verification, Generic[T]):
         def run(stage: WhiteboxTestStage[T]) -> None:
             stage.puppet().trigger_request(1)
             stage.send_completion()
-            stage.probe.expect_completion()  # type: ignore[union-attr]
+            stage.the_probe().expect_completion()
             stage.verify_no_async_errors()
 
         self.subscriber_test(run)
@@ -578,7 +591,7 @@ class SubscriberWhiteboxVerification(Verification, Generic[T]):
 
         def run(stage: WhiteboxTestStage[T]) -> None:
             stage.send_completion()
-            stage.probe.expect_completion()  # type: ignore[union-attr]
+            stage.the_probe().expect_completion()
             stage.verify_no_async_errors()
 
         self.subscriber_test(run)
@@ -592,7 +605,7 @@ class SubscriberWhiteboxVerification(Verification, Generic[T]):
             stage.puppet().trigger_request(1)
             ex = TestException()
             stage.send_error(ex)
-            stage.probe.expect_error(ex)  # type: ignore[union-attr]
+            stage.the_probe().expect_error(ex)
             env.verify_no_async_errors_no_delay()
 
         self.subscriber_test(run)
@@ -604,7 +617,7 @@ class SubscriberWhiteboxVerification(Verification, Generic[T]):
         def run(stage: WhiteboxTestStage[T]) -> None:
             ex = TestException()
             stage.send_error(ex)
-            stage.probe.expect_error(ex)  # type: ignore[union-attr]
+            stage.the_probe().expect_error(ex)
             env.verify_no_async_errors_no_delay()
 
         self.subscriber_test(run)
