@@ -36,9 +36,10 @@ All emission is serialized by one :class:`~rxpy2.operators.Drain`, ``gate``:
   another pass that starts after this signal. Each pass ends with ``gate.leave()``
   (True: signalled meanwhile, run again);
 * the direct paths (a scalar, an inner item, a SYNC inner polled in ``on_next``)
-  ``enter()``, emit, and ``leave()``: True hands over to the drain loop. When the
-  ``enter()`` fails they queue the value and call ``drain()`` (the value must be in
-  the queue before the signal that makes the owner look again);
+  ``try_enter()`` (take the drain if free, not counted otherwise), emit, and
+  ``leave()``: True hands over to the drain loop. When ``try_enter()`` fails they
+  queue the value and call ``drain()`` (the value must be in the queue before the
+  signal that makes the owner look again);
 * a terminal signal and ``cancel`` never ``leave()``: the drain stays owned for good
   (§3.6, §3.7) and no pass runs any more.
 
@@ -77,7 +78,9 @@ from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.operators.flowable.flowable_just import FlowableJust
 from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
+    INNER_CALLABLE,
     INNER_FLOWABLE,
     INNER_KINDS,
     INNER_SCALAR,
@@ -104,6 +107,8 @@ R = TypeVar("R")
 _INNER_FUSION = ANY | BOUNDARY  # an inner's items may be polled on another thread
 
 _kind_of = INNER_KINDS.get  # type -> inner kind, None when not seen yet
+# the commonest mapper result, ``Flowable.just(x)``: its value is read without a call
+_JUST = INNER_CALLABLE + 1
 
 # type -> "is a QueueSubscription" of the inners' subscriptions (``isinstance`` against
 # the ABC costs several times a dict lookup); a class property, as for INNER_KINDS
@@ -208,31 +213,34 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
             return
         try:
             p: Any = self.mapper(item)
-            kind = _kind_of(type(p))
+            kind: int | None = _JUST if type(p) is FlowableJust else _kind_of(type(p))
             if kind is None:
                 kind = inner_kind(p)  # TypeError for None or a non-Publisher
         except Exception as e:
             self.upstream.cancel()
             self.on_error(e)
             return
-        if kind < INNER_SCALAR:
+        if kind == _JUST:
+            v = p.value  # what its call() returns: a constant, never None
+        elif kind < INNER_SCALAR:
             self.subscribe_inner(p, kind)
             return
-        if kind == INNER_SCALAR:
-            v = p.call()  # a constant: never raises
         else:
-            try:
-                v = p.call()
-            except Exception as e:
-                self.callable_error(e)
+            if kind == INNER_SCALAR:
+                v = p.call()  # a constant: never raises
+            else:
+                try:
+                    v = p.call()
+                except Exception as e:
+                    self.callable_error(e)
+                    return
+            if v is None:  # an empty inner: finished
+                if self.bounded:
+                    self.finished_in_on_next()
                 return
-        if v is None:  # an empty inner: finished
-            if self.bounded:
-                self.finished_in_on_next()
-            return
         # the scalar fast path (try_emit for a scalar, written out here: it is the hot path)
         gate = self.gate
-        if gate.enter():
+        if gate.try_enter():
             q = self.queue
             r = LONG_MAX if self.unbounded else self.requested.get()
             if r != 0 and not self.stopping and (q is None or q.is_empty()):
@@ -257,8 +265,7 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
             if gate.leave():
                 self.drain_loop()
             return
-        # another thread emits: queue the value, then signal (the failed enter() alone
-        # could be consumed by a pass that does not see the value yet)
+        # another thread emits: queue the value, then signal (module docstring)
         if not self.scalar_queue().offer(v):
             self.scalar_overflow()
             return
@@ -374,7 +381,7 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
         if self.inners:
             return False
         gate = self.gate
-        if not gate.enter():
+        if not gate.try_enter():
             return False  # another thread emits: the caller adds the inner and drains
         svq = self.queue
         if svq is not None and not svq.is_empty():
@@ -494,7 +501,7 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
     def try_emit(self, value: R, inner: InnerSubscriber[T, R]) -> None:
         """An item of a non-fused inner: downstream at once when possible, else queued."""
         gate = self.gate
-        if gate.enter():
+        if gate.try_enter():
             q = inner.queue
             r = LONG_MAX if self.unbounded else self.requested.get()
             if r != 0 and not self.stopping and (q is None or q.is_empty()):
