@@ -48,7 +48,6 @@ from rxpy2.operators import (
     Drain,
     SubscriptionHelper,
     add_request,
-    null_error,
     null_item,
     null_subscription,
     subscribe_tail,
@@ -172,11 +171,6 @@ class ParallelDispatcher(DrainTerminalsMixin, FlowableSubscriber[T], Generic[T])
             self.upstream.cancel()
             if self.gate.enter():  # nobody drains: the queue is ours to clear (kept for good)
                 self.queue.clear()
-
-    def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        DrainTerminalsMixin.on_error(self, error)
 
     def drain(self) -> None:
         if not self.gate.enter():

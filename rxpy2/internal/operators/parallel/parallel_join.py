@@ -16,9 +16,10 @@ the drain.
 goes to :func:`rxpy2.plugins.on_error`. ``sequential_delay_error``: the errors are
 collected and signalled when every rail has ended and the queues are empty.
 
-``cancel`` of :class:`JoinSubscription` cancels every rail; whoever holds the
-drain then (the canceller when nobody drains, else the drain) clears the queues
-and keeps the drain for good.
+``request``/``cancel``/``drain`` of :class:`JoinSubscription` come from
+:class:`~rxpy2.internal.subscribers.drain_support.DrainSubscriptionMixin`
+(``cancel_upstream`` cancels every rail, ``cleanup`` clears their queues; after a
+cancel whoever holds the drain cleans up and keeps it for good).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.exceptions import CompositeException, MissingBackpressureException
 from rxpy2.flowable import Flowable
+from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operators import (
     AtomicInteger,
@@ -37,13 +39,11 @@ from rxpy2.operators import (
     Drain,
     SpscArrayQueue,
     SubscriptionHelper,
-    add_request,
     null_error,
     null_item,
     null_subscription,
     produced,
     subscribe_tail,
-    validate_request,
 )
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
@@ -128,7 +128,7 @@ class JoinInnerSubscriber(FlowableSubscriber[T], Generic[T]):
         return SubscriptionHelper.cancel(self.upstream)
 
 
-class JoinSubscription(Subscription, Generic[T]):
+class JoinSubscription(DrainSubscriptionMixin, Subscription, Generic[T]):
     __slots__ = ("downstream", "subscribers", "delay_errors", "errors", "requested", "gate",
                  "cancelled", "terminated", "done")
 
@@ -145,24 +145,6 @@ class JoinSubscription(Subscription, Generic[T]):
         self.done = AtomicInteger(n)  # rails not terminated yet
 
     # ---------------------------------------------------------------- downstream side
-    def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
-            add_request(self.requested, n)
-            self.drain()
-
-    def cancel(self) -> None:
-        if self.cancelled:
-            return
-        self.cancelled = True
-        self.cancel_upstream()
-        if self.gate.enter():
-            self.cleanup()  # nobody drains: the cleanup is ours (the drain stays closed)
-        # else the drain's owner sees ``cancelled`` and cleans up
-
-    def drain(self) -> None:
-        if self.gate.enter():
-            self.drain_loop()
-
     def cancel_upstream(self) -> None:
         for inner in self.subscribers:
             inner.cancel()

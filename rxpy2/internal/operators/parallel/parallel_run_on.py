@@ -16,20 +16,20 @@ which also clears the queue; the drain then stays closed.
 
 :class:`RunOnSubscriber` is a
 :class:`~rxpy2.internal.subscribers.stable_prefetch.StablePrefetchSubscriber`
-(fields, ``on_error``/``on_complete``/``request``); it adds the worker, its
-drain (``gate``), ``cancel`` and its own drain loop, which serves a
-ConditionalSubscriber rail too.
+(fields, its ``gate``, ``on_error``/``on_complete``/``request``/``cancel``); it
+adds the worker, :meth:`RunOnSubscriber.drain` (schedule the drain task) and its
+own drain loop, which serves a ConditionalSubscriber rail too.
 """
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar
 
 from rxpy2.internal.operators.parallel.per_rail import ParallelPerRail
 from rxpy2.internal.subscribers.stable_prefetch import StablePrefetchSubscriber
-from rxpy2.operators import ConditionalSubscriber, Drain, null_item, produced
+from rxpy2.operators import ConditionalSubscriber, null_item, produced
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
-from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
+from rxpy2.reactivestreams import LONG_MAX, Subscriber
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 
 __all__ = ["ParallelRunOn"]
@@ -68,7 +68,7 @@ class ParallelRunOn(ParallelPerRail[T, T], Generic[T]):
 
 
 class RunOnSubscriber(StablePrefetchSubscriber[T, T], Generic[T]):
-    __slots__ = ("conditional", "scheduler", "worker", "prefetch", "gate")
+    __slots__ = ("conditional", "scheduler", "worker", "prefetch")
 
     operator_name = "run_on"
 
@@ -78,7 +78,6 @@ class RunOnSubscriber(StablePrefetchSubscriber[T, T], Generic[T]):
         self.scheduler = scheduler
         self.worker: Worker = _NO_WORKER
         self.prefetch = prefetch
-        self.gate = Drain()
 
     def prepare(self) -> None:
         self.worker = self.scheduler.create_worker()
@@ -98,15 +97,6 @@ class RunOnSubscriber(StablePrefetchSubscriber[T, T], Generic[T]):
     def cleanup(self) -> None:
         self.queue.clear()
         self.worker.dispose()
-
-    def cancel(self) -> None:
-        if self.cancelled:
-            return
-        self.cancelled = True
-        self.cancel_upstream()
-        if self.gate.enter():
-            self.cleanup()  # no drain runs or is scheduled: ours (the drain stays closed)
-        # else the drain task sees ``cancelled`` and cleans up
 
     def drain(self) -> None:
         if self.gate.enter():
@@ -132,8 +122,7 @@ class RunOnSubscriber(StablePrefetchSubscriber[T, T], Generic[T]):
         q = self.queue
         poll = q.poll
         leave = self.gate.leave
-        # set before the downstream got us, so before anything could run this task
-        upstream = cast(Subscription, self.upstream)
+        upstream = self.upstream
         requested = self.requested
         lim = self.limit
         c = self.consumed

@@ -14,8 +14,9 @@ with the error.
 ``ParallelFlowable.reduce`` with :func:`merger` into one list.
 
 The merge runs in a drain loop serialized by a :class:`~rxpy2.operators.Drain`;
-``cancel`` cancels the rails, and whoever holds the drain then (the canceller
-when nobody drains, else the drain) drops the lists and keeps the drain for good.
+``cancel``/``drain`` of :class:`SortedJoinSubscription` come from
+:class:`~rxpy2.internal.subscribers.drain_support.DrainSubscriptionMixin` (after a
+cancel whoever holds the drain drops the lists and keeps it for good).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
+from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operators import (
     AtomicInteger,
@@ -81,7 +83,7 @@ class ParallelSortedJoin(Flowable[T], Generic[T]):
         subscribe_tail(self.source, parent.subscribers)
 
 
-class SortedJoinSubscription(Subscription, Generic[T]):
+class SortedJoinSubscription(DrainSubscriptionMixin, Subscription, Generic[T]):
     __slots__ = ("downstream", "subscribers", "lists", "indexes", "heads", "key", "reverse",
                  "requested", "gate", "cancelled", "remaining", "error", "started")
 
@@ -106,18 +108,6 @@ class SortedJoinSubscription(Subscription, Generic[T]):
             if self.remaining.get() == 0:  # else the last list to arrive drains
                 self.drain()
 
-    def cancel(self) -> None:
-        if self.cancelled:
-            return
-        self.cancelled = True
-        self.cancel_upstream()
-        if self.gate.enter():
-            self.cleanup()  # nobody drains: the cleanup is ours (the drain stays closed)
-        # else the drain's owner sees ``cancelled`` and cleans up
-
-    def drain(self) -> None:
-        if self.gate.enter():
-            self.drain_loop()
 
     def cancel_upstream(self) -> None:
         for inner in self.subscribers:
