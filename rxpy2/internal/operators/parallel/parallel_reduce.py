@@ -82,9 +82,7 @@ class ReduceRailSubscriber(DeferredScalarSubscriber[T, R], Generic[T, R]):
             if v is None:
                 raise TypeError("The reducer returned None")
         except Exception as e:
-            up = self.upstream  # set: an item came
-            if up is not None:
-                up.cancel()
+            self.upstream.cancel()
             self.on_error(e)
             return
         self.value = v
