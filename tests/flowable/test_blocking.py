@@ -20,7 +20,7 @@ class ItemsThenError(Flowable):
 
     def __init__(self, items, error) -> None:
         self.items = items
-        self.error = error
+        self.failure = error
         self.cancelled = 0
 
     def subscribe_actual(self, subscriber: Subscriber) -> None:
@@ -35,8 +35,8 @@ class ItemsThenError(Flowable):
                 self.done = True
                 for x in src.items:
                     subscriber.on_next(x)
-                if src.error is not None:
-                    subscriber.on_error(src.error)
+                if src.failure is not None:
+                    subscriber.on_error(src.failure)
                 else:
                     subscriber.on_complete()
 
@@ -50,7 +50,7 @@ class ThreadedRange(Flowable):
     """Emits 0..count-1 from its own thread, never more than requested."""
 
     def __init__(self, count: int) -> None:
-        self.count = count
+        self.n = count
         self.threads: list[threading.Thread] = []
         self.requests: list[int] = []
         self.cancelled = threading.Event()
@@ -74,13 +74,13 @@ class ThreadedRange(Flowable):
 
         def run():
             i = 0
-            while i < src.count:
+            while i < src.n:
                 with cond:
                     while state["requested"] == 0 and not src.cancelled.is_set():
                         cond.wait()
                     if src.cancelled.is_set():
                         return
-                    k = min(state["requested"], src.count - i)
+                    k = min(state["requested"], src.n - i)
                     state["requested"] -= k
                 for _ in range(k):
                     if src.cancelled.is_set():
