@@ -54,6 +54,7 @@ from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC, QueueSubsc
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import UNSUBSCRIBED, null_error, null_item, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, Subscription
 
 __all__ = [
@@ -124,7 +125,7 @@ class BlockingIteratorSubscriber(FlowableSubscriber[T], Generic[T]):
 
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
-            raise TypeError("on_subscribe called with None")  # §2.13
+            raise null_subscription()  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             if isinstance(s, QueueSubscription):
                 m = s.request_fusion(FUSION_MODE)
@@ -148,7 +149,7 @@ class BlockingIteratorSubscriber(FlowableSubscriber[T], Generic[T]):
                 self._signal()
             return
         if item is None:
-            raise TypeError("on_next called with None")  # §2.13
+            raise null_item()  # §2.13
         if self.done:  # after the overflow error: the source keeps going; drop the rest
             return
         if not self.queue.offer(item):
@@ -161,7 +162,7 @@ class BlockingIteratorSubscriber(FlowableSubscriber[T], Generic[T]):
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
-            raise TypeError("on_error called with None")  # §2.13
+            raise null_error()  # §2.13
         if self.done:
             from rxpy2 import plugins
             plugins.on_error(error)
@@ -401,13 +402,13 @@ class BlockingValueSubscriber(FlowableSubscriber[T], Generic[T]):
 
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
-            raise TypeError("on_subscribe called with None")  # §2.13
+            raise null_subscription()  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             s.request(LONG_MAX)
 
     def on_next(self, item: T) -> None:
         if item is None:
-            raise TypeError("on_next called with None")  # §2.13
+            raise null_item()  # §2.13
         if self.done:
             return
         mode = self.mode
@@ -426,7 +427,7 @@ class BlockingValueSubscriber(FlowableSubscriber[T], Generic[T]):
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
-            raise TypeError("on_error called with None")  # §2.13
+            raise null_error()  # §2.13
         if self.done:
             from rxpy2 import plugins
             plugins.on_error(error)
@@ -484,13 +485,13 @@ class _WaitingIteratorBase(FlowableSubscriber[T], Iterator[T], Generic[T]):
 
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
-            raise TypeError("on_subscribe called with None")  # §2.13
+            raise null_subscription()  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             s.request(LONG_MAX)
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
-            raise TypeError("on_error called with None")  # §2.13
+            raise null_error()  # §2.13
         with self.cond:
             if self.done:
                 late = True
@@ -559,15 +560,17 @@ class _Detached(FlowableSubscriber[T], Generic[T]):
     def __init__(self, it: Any) -> None:
         import weakref
         self.ref = weakref.ref(it)
-        self.upstream: Subscription | None = None
+        self.upstream: Subscription = UNSUBSCRIBED
 
     def _it(self) -> Any:
         it = self.ref()
-        if it is None and self.upstream is not None:
-            self.upstream.cancel()
+        if it is None:
+            self.upstream.cancel()  # UNSUBSCRIBED before on_subscribe: a no-op
         return it
 
     def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
         self.upstream = s
         it = self._it()
         if it is not None:
@@ -576,11 +579,15 @@ class _Detached(FlowableSubscriber[T], Generic[T]):
             s.cancel()
 
     def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
         it = self._it()
         if it is not None:
             it.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         it = self._it()
         if it is not None:
             it.on_error(error)
@@ -601,7 +608,7 @@ class LatestIterator(_WaitingIteratorBase[T], Generic[T]):
 
     def on_next(self, item: T) -> None:
         if item is None:
-            raise TypeError("on_next called with None")  # §2.13
+            raise null_item()  # §2.13
         with self.cond:
             self.latest = item
             self.cond.notify_all()
@@ -640,7 +647,7 @@ class NextIterator(_WaitingIteratorBase[T], Generic[T]):
 
     def on_next(self, item: T) -> None:
         if item is None:
-            raise TypeError("on_next called with None")  # §2.13
+            raise null_item()  # §2.13
         with self.cond:
             if self.waiting and self.slot is None:
                 self.slot = item
@@ -682,7 +689,7 @@ class MostRecentIterator(_WaitingIteratorBase[T], Generic[T]):
 
     def on_next(self, item: T) -> None:
         if item is None:
-            raise TypeError("on_next called with None")  # §2.13
+            raise null_item()  # §2.13
         self.value = item
 
     def __next__(self) -> T:

@@ -28,7 +28,8 @@ from rxpy2.internal.subscribers.basic_fuseable import (
     BasicFuseableConditionalSubscriber,
     BasicFuseableSubscriber,
 )
-from rxpy2.reactivestreams import Publisher, Subscriber
+from rxpy2.operators import null_error, null_item
+from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableDoOnEach"]
 
@@ -65,7 +66,7 @@ class _DoOnEachMixin(Generic[T]):
     """The callbacks and the signal handling shared by both variants."""
 
     downstream: Any
-    upstream: Any
+    upstream: Subscription
     qs: Any
     done: bool
     source_mode: int
@@ -89,6 +90,8 @@ class _DoOnEachMixin(Generic[T]):
         if self.source_mode != NONE:  # ASYNC fused: the item is a "ready" signal
             self.downstream.on_next(None)
             return
+        if item is None:
+            raise null_item()  # §2.13
         f = self._on_next
         if f is not None:
             try:
@@ -99,6 +102,8 @@ class _DoOnEachMixin(Generic[T]):
         self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
         if self.done:
             plugins.on_error(error)
             return
@@ -211,6 +216,8 @@ class DoOnEachConditionalSubscriber(_DoOnEachMixin[T], BasicFuseableConditionalS
     def try_on_next(self, item: T) -> bool:
         if self.done:
             return True  # nothing more will come; don't ask for a replacement
+        if item is None:
+            raise null_item()  # §2.13
         f = self._on_next
         if f is not None:
             try:
