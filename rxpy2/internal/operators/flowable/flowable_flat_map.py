@@ -80,7 +80,6 @@ from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_just import FlowableJust
 from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
-    INNER_CALLABLE,
     INNER_FLOWABLE,
     INNER_KINDS,
     INNER_SCALAR,
@@ -107,8 +106,6 @@ R = TypeVar("R")
 _INNER_FUSION = ANY | BOUNDARY  # an inner's items may be polled on another thread
 
 _kind_of = INNER_KINDS.get  # type -> inner kind, None when not seen yet
-# the commonest mapper result, ``Flowable.just(x)``: its value is read without a call
-_JUST = INNER_CALLABLE + 1
 
 # type -> "is a QueueSubscription" of the inners' subscriptions (``isinstance`` against
 # the ABC costs several times a dict lookup); a class property, as for INNER_KINDS
@@ -213,19 +210,24 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
             return
         try:
             p: Any = self.mapper(item)
-            kind: int | None = _JUST if type(p) is FlowableJust else _kind_of(type(p))
-            if kind is None:
-                kind = inner_kind(p)  # TypeError for None or a non-Publisher
         except Exception as e:
             self.upstream.cancel()
             self.on_error(e)
             return
-        if kind == _JUST:
+        if type(p) is FlowableJust:  # the commonest result: no kind lookup, no call()
             v = p.value  # what its call() returns: a constant, never None
-        elif kind < INNER_SCALAR:
-            self.subscribe_inner(p, kind)
-            return
         else:
+            kind = _kind_of(type(p))
+            if kind is None:
+                try:
+                    kind = inner_kind(p)  # TypeError for None or a non-Publisher
+                except Exception as e:
+                    self.upstream.cancel()
+                    self.on_error(e)
+                    return
+            if kind < INNER_SCALAR:
+                self.subscribe_inner(p, kind)
+                return
             if kind == INNER_SCALAR:
                 v = p.call()  # a constant: never raises
             else:
