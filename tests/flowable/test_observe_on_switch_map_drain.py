@@ -142,3 +142,39 @@ def test_race_switch_map_inner_switch_vs_cancel(race_runner, race_rounds):
             assert src.cancelled
         ts.assert_no_errors().assert_protocol_ok()
         assert a.cancelled
+
+
+# ---------------------------------------------------------------- §2.13
+
+def test_observe_on_and_switch_map_raise_on_null_signals():
+    src = CapturingSource()
+    src.observe_on(Schedulers.trampoline()).test()
+    with pytest.raises(TypeError, match="2.13"):
+        src.subscriber.on_next(None)  # type: ignore[union-attr]
+    with pytest.raises(TypeError, match="2.13"):
+        src.subscriber.on_error(None)  # type: ignore[union-attr]
+    with pytest.raises(TypeError, match="2.13"):
+        src.subscriber.on_subscribe(None)  # type: ignore[union-attr]
+
+    outer, inner = ManualSource(), ManualSource()
+    ts = outer.switch_map(lambda _: inner).test()
+    with pytest.raises(TypeError, match="2.13"):
+        outer.emit(None)
+    outer.emit(1)
+    with pytest.raises(TypeError, match="2.13"):
+        inner.emit(None)
+    with pytest.raises(TypeError, match="2.13"):
+        inner.subscriber.on_error(None)  # type: ignore[union-attr]
+    inner.emit(5)
+    ts.assert_values(5).assert_not_terminated()
+
+
+def test_observe_on_async_fused_upstream_ready_signals_still_work():
+    from rxpy2.processors import UnicastProcessor
+
+    up = UnicastProcessor()
+    ts = up.observe_on(Schedulers.trampoline()).test()
+    up.on_next(1)
+    up.on_next(2)
+    up.on_complete()
+    ts.assert_result(1, 2)
