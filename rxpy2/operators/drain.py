@@ -87,7 +87,7 @@ class GilDrain:
     __slots__ = ("_token", "_missed")
 
     def __init__(self) -> None:
-        self._token = [True]
+        self._token: list[object] = [True]
         self._missed = False
 
     def enter(self) -> bool:
