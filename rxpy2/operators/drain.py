@@ -84,11 +84,12 @@ def _gil_enabled() -> bool:
 class GilDrain:
     """The ``gil`` backend of :class:`Drain` (see the module docstring)."""
 
-    __slots__ = ("_token", "_missed")
+    __slots__ = ("_token", "_missed", "_stamp")
 
     def __init__(self) -> None:
-        self._token: list[object] = [True]
+        self._token: list[object] = [0]
         self._missed = False
+        self._stamp = 0  # the number of releases: each release's token is unique
 
     def enter(self) -> bool:
         """Try to own the drain; False: counted, the owner will make another pass."""
@@ -130,7 +131,8 @@ class GilDrain:
             self._missed = False  # the pass this True starts reads the state after it
             return True
         token = self._token
-        mine = object()  # this release's token: only this one may be taken back
+        mine = self._stamp + 1  # this release's token (only the owner writes the stamp):
+        self._stamp = mine      # only this very token may be taken back below
         token.append(mine)
         if self._missed:
             # signalled between the check and the release. Take back *this* token only:
