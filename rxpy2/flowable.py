@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, final, overlo
 from rxpy2 import plugins
 from rxpy2.backpressure import BackpressureOverflowStrategy, BackpressureStrategy
 from rxpy2.disposables import Disposable
-from rxpy2.internal import describe as _describe
 from rxpy2.internal import lazy as _lazy
 from rxpy2.internal.helpers import subscribe_loop as _loop
 from rxpy2.internal.helpers.subscribe_loop import run as _run
@@ -200,13 +199,17 @@ class Flowable(Publisher[T], Generic[T]):
 
     def __repr__(self) -> str:
         """The chain: ``range(1, 9) → map(parse) → filter(<lambda>)``."""
-        return _describe.chain_repr(self)
+        from rxpy2.internal import describe  # loaded on first use: import stays cheap
+
+        return describe.chain_repr(self)
 
     def explain(self) -> str:
         """The chain, one line per stage from the source on: the operator, its user
         functions (a lambda with its file:line) and how it runs (stages macro-fused into
         one loop; the micro fusion the operator takes part in, where its class says)."""
-        return _describe.explain(self)
+        from rxpy2.internal import describe
+
+        return describe.explain(self)
 
     # ------------------------------------------------------------------ extension
 

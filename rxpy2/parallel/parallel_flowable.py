@@ -23,7 +23,6 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, final
 
 from rxpy2 import plugins
-from rxpy2.internal import describe as _describe
 from rxpy2.internal import lazy as _lazy
 from rxpy2.internal.name_trap import check_class as _check_fields
 from rxpy2.observers import FlowableSubscriber
@@ -63,11 +62,15 @@ class ParallelFlowable(ABC, Generic[T]):
 
     def __repr__(self) -> str:
         """The chain, e.g. ``just(1) → map(parse)``."""
-        return _describe.chain_repr(self)
+        from rxpy2.internal import describe  # loaded on first use: import stays cheap
+
+        return describe.chain_repr(self)
 
     def explain(self) -> str:
         """The chain, one line per stage (see :meth:`rxpy2.Flowable.explain`)."""
-        return _describe.explain(self)
+        from rxpy2.internal import describe
+
+        return describe.explain(self)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
