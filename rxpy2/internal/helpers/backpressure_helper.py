@@ -40,16 +40,23 @@ class BackpressureHelper:
     @staticmethod
     def add(requested: AtomicLong, n: int) -> int:
         """Add ``n`` to ``requested`` capped at ``LONG_MAX``; return the previous value."""
+        if requested.get() == LONG_MAX:  # unbounded stays unbounded: a lock-free read suffices
+            return LONG_MAX
         return requested.get_and_add_cap(n)  # one atomic operation
 
     @staticmethod
     def add_cancel(requested: AtomicLong, n: int) -> int:
         """As :meth:`add`, but leave a ``LONG_MIN`` (cancelled) counter alone."""
+        r = requested.get()
+        if r == LONG_MAX or r == LONG_MIN:  # final states: a lock-free read suffices
+            return r
         return requested.add_cap_unless(n, LONG_MIN)
 
     @staticmethod
     def produced(requested: AtomicLong, n: int) -> int:
         """Subtract ``n`` emitted items unless unbounded; return the new value."""
+        if requested.get() == LONG_MAX:
+            return LONG_MAX
         u = requested.produced(n)
         if u < 0:  # more produced than requested: the counter was set to 0
             _report_more_produced(u)
