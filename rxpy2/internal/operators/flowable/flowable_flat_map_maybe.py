@@ -41,6 +41,7 @@ from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.single.single_flat_map import apply_mapper
 from rxpy2.internal.queues import MpscLinkedQueue
+from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2.maybe import Maybe
 from rxpy2.observers import (
     CompletableObserver,
@@ -174,9 +175,11 @@ class FlatMapZeroOneSubscriber(FlowableSubscriber[T], Generic[T]):
             self.upstream.request(n)
 
 
-class FlatMapMaybeSubscriber(FlatMapZeroOneSubscriber[T], Subscription, Generic[T, R]):
+class FlatMapMaybeSubscriber(DrainSubscriptionMixin, FlatMapZeroOneSubscriber[T], Subscription,
+                             Generic[T, R]):
     """The upstream's subscriber and the downstream's Subscription; ``gate`` serializes
-    the emissions (module docstring)."""
+    the emissions (module docstring). ``request``/``cancel``/``drain``:
+    :class:`DrainSubscriptionMixin`."""
 
     __slots__ = ("gate", "requested", "queue")
 
@@ -254,24 +257,6 @@ class FlatMapMaybeSubscriber(FlatMapZeroOneSubscriber[T], Subscription, Generic[
             self.drain()
 
     # ---------------------------------------------------------------- downstream side
-    def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):  # §3.9
-            BackpressureHelper.add(self.requested, n)
-            self.drain()
-
-    def cancel(self) -> None:
-        if self.cancelled:
-            return
-        self.cancelled = True
-        self.cancel_upstream()
-        if self.gate.enter():
-            self.cleanup()  # no drain running: the cleanup is ours (and the drain, for good)
-        # else the owner makes another pass and it sees ``cancelled``
-
-    def drain(self) -> None:
-        if self.gate.enter():
-            self.drain_loop()
-
     def cancel_upstream(self) -> None:
         """``cancel``: stop the upstream and every inner source."""
         self.upstream.cancel()
