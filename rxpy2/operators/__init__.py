@@ -81,6 +81,7 @@ if TYPE_CHECKING:
         null_error,
         null_item,
         null_subscription,
+        validate_upstream,
     )
     from rxpy2.reactivestreams import LONG_MAX
 
@@ -132,6 +133,7 @@ __all__ = [
     "require_scheduler",
     "subscribe_tail",
     "validate_request",
+    "validate_upstream",
 ]
 
 # Loaded on first use: importing rxpy2 (whose Flowable uses rxpy2.operators.arguments)
@@ -176,6 +178,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "null_error": ("rxpy2.operators.subscriber", "null_error"),
     "null_item": ("rxpy2.operators.subscriber", "null_item"),
     "null_subscription": ("rxpy2.operators.subscriber", "null_subscription"),
+    "validate_upstream": ("rxpy2.operators.subscriber", "validate_upstream"),
     "LONG_MAX": ("rxpy2.reactivestreams", "LONG_MAX"),
     "add_cap": ("rxpy2.operators.demand", "add_cap"),
     "add_request": ("rxpy2.operators.demand", "add_request"),

@@ -32,7 +32,8 @@ from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Subscriber, Subscription
 
-__all__ = ["UNSUBSCRIBED", "OperatorSubscriber", "null_error", "null_item", "null_subscription"]
+__all__ = ["UNSUBSCRIBED", "OperatorSubscriber", "null_error", "null_item", "null_subscription",
+           "validate_upstream"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -74,6 +75,20 @@ def null_error() -> TypeError:
     return TypeError("§2.13 violated: on_error(None): the error must not be None")
 
 
+def validate_upstream(current: Subscription, s: Subscription) -> bool:
+    """The checks of ``on_subscribe(s)`` for a subscriber whose upstream field holds
+    ``current`` (:data:`UNSUBSCRIBED` until set): ``TypeError`` for ``None`` (§2.13,
+    raised to the caller); a second Subscription is cancelled and reported to
+    :func:`rxpy2.plugins.on_error` (§2.5) and False returned; True: keep ``s``."""
+    if s is None:
+        raise null_subscription()  # §2.13
+    if current is not UNSUBSCRIBED:
+        s.cancel()  # §2.5: a second Subscription
+        plugins.on_error(ProtocolViolationException("§2.5 violated: Subscription already set!"))
+        return False
+    return True
+
+
 class OperatorSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
     """Subscriber to the upstream (items ``T``) and Subscription of the downstream (items ``R``).
 
@@ -92,11 +107,7 @@ class OperatorSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
     # -- facing the upstream
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        if self.upstream is not UNSUBSCRIBED:
-            s.cancel()  # §2.5: a second Subscription
-            plugins.on_error(ProtocolViolationException("§2.5 violated: Subscription already set!"))
+        if not validate_upstream(self.upstream, s):  # §2.13, §2.5
             return
         self.upstream = s
         if self.on_start():

@@ -39,6 +39,7 @@ EXPORTED = [
     "deferred_set_once", "multiply_cap", "null_error", "null_item", "null_subscription",
     "produced", "require", "require_callable", "require_non_negative", "require_positive",
     "require_publisher", "require_scheduler", "subscribe_tail", "validate_request",
+    "validate_upstream",
 ]
 
 

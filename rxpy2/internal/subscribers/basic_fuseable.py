@@ -21,9 +21,13 @@ from rxpy2.internal.fuseable import (
     ConditionalSubscriber,
     QueueSubscription,
 )
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators.subscriber import UNSUBSCRIBED, null_error, null_item, null_subscription
+from rxpy2.operators.subscriber import (
+    UNSUBSCRIBED,
+    null_error,
+    null_item,
+    validate_upstream,
+)
 from rxpy2.reactivestreams import Subscriber, Subscription
 
 __all__ = [
@@ -83,12 +87,7 @@ class _FuseableBase(QueueSubscription[R], Generic[T, R]):
         self.source_mode = NONE
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        if self.upstream is not UNSUBSCRIBED:
-            s.cancel()  # §2.5
-            SubscriptionHelper.report_subscription_set()
-        else:
+        if validate_upstream(self.upstream, s):  # §2.13, §2.5
             self.upstream = s
             if isinstance(s, QueueSubscription):
                 self.qs = s

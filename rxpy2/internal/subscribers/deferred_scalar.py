@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from typing import Generic, TypeVar
 
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscriptions.deferred_scalar import DeferredScalarSubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators.subscriber import UNSUBSCRIBED, null_error, null_subscription
+from rxpy2.operators.subscriber import (
+    UNSUBSCRIBED,
+    null_error,
+    validate_upstream,
+)
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 
 __all__ = ["DeferredScalarSubscriber"]
@@ -33,11 +36,7 @@ class DeferredScalarSubscriber(DeferredScalarSubscription[R], FlowableSubscriber
         self.has_value = False
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        if self.upstream is not UNSUBSCRIBED:
-            s.cancel()  # §2.5
-            SubscriptionHelper.report_subscription_set()
+        if not validate_upstream(self.upstream, s):  # §2.13, §2.5
             return
         self.upstream = s
         self.downstream.on_subscribe(self)

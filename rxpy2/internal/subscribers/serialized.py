@@ -19,10 +19,14 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operators.drain import Drain
-from rxpy2.operators.subscriber import UNSUBSCRIBED, null_error, null_item, null_subscription
+from rxpy2.operators.subscriber import (
+    UNSUBSCRIBED,
+    null_error,
+    null_item,
+    validate_upstream,
+)
 from rxpy2.reactivestreams import Subscriber, Subscription
 
 __all__ = ["SerializedSubscriber"]
@@ -65,11 +69,7 @@ class SerializedSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self._terminated = False  # the terminal signal went downstream (drain owner only)
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        if self.upstream is not UNSUBSCRIBED:
-            s.cancel()  # §2.5
-            SubscriptionHelper.report_subscription_set()
+        if not validate_upstream(self.upstream, s):  # §2.13, §2.5
             return
         self.upstream = s
         self.downstream.on_subscribe(self)

@@ -24,7 +24,6 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.internal.subscribers.drain_support import (
     DrainSubscriptionMixin,
@@ -33,7 +32,7 @@ from rxpy2.internal.subscribers.drain_support import (
 )
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operators.drain import Drain
-from rxpy2.operators.subscriber import UNSUBSCRIBED, null_subscription
+from rxpy2.operators.subscriber import UNSUBSCRIBED, validate_upstream
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 
 __all__ = ["StablePrefetchSubscriber"]
@@ -61,12 +60,7 @@ class StablePrefetchSubscriber(DrainTerminalsMixin, DrainSubscriptionMixin, Flow
         self.cancelled = False
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        if self.upstream is not UNSUBSCRIBED:
-            s.cancel()  # §2.5
-            SubscriptionHelper.report_subscription_set()
-        else:
+        if validate_upstream(self.upstream, s):  # §2.13, §2.5
             self.upstream = s
             self.prepare()
             self.downstream.on_subscribe(self)

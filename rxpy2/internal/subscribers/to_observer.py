@@ -20,9 +20,13 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable, Disposables
-from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
+from rxpy2.internal.helpers.subscription_helper import CANCELLED
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators.subscriber import UNSUBSCRIBED, null_error, null_subscription
+from rxpy2.operators.subscriber import (
+    UNSUBSCRIBED,
+    null_error,
+    validate_upstream,
+)
 from rxpy2.reactivestreams import LONG_MAX, Subscription
 
 __all__ = ["ItemOrMissingSubscriber", "ToObserverSubscriber", "initial_value"]
@@ -60,11 +64,7 @@ class ToObserverSubscriber(FlowableSubscriber[T], Disposable, Generic[T]):
         self.done = False
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        if self.upstream is not UNSUBSCRIBED:  # a second one, or disposed before
-            s.cancel()  # §2.5
-            SubscriptionHelper.report_subscription_set()
+        if not validate_upstream(self.upstream, s):  # §2.13, §2.5
             return
         self.upstream = s
         self.downstream.on_subscribe(self)

@@ -40,7 +40,6 @@ from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
 from rxpy2.internal.helpers.half_serializer import HalfSerializer
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
     check_inner,
     try_scalar_x_map_subscribe,
@@ -55,6 +54,7 @@ from rxpy2.operators import (
     null_error,
     null_item,
     null_subscription,
+    validate_upstream,
 )
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
@@ -144,11 +144,7 @@ class _BaseConcatMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R
 
     # ---------------------------------------------------------------- upstream side
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        if self.upstream is not UNSUBSCRIBED:
-            s.cancel()  # §2.5: a second Subscription
-            SubscriptionHelper.report_subscription_set()
+        if not validate_upstream(self.upstream, s):  # §2.13, §2.5
             return
         self.upstream = s
         self.source_mode, self.queue = fuse_upstream(s, self.prefetch, ANY)  # mode first

@@ -47,7 +47,7 @@ from rxpy2.operators import (
     Drain,
     null_error,
     null_item,
-    null_subscription,
+    validate_upstream,
 )
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
@@ -99,11 +99,7 @@ class ConcatMapEagerSubscriber(FlowableSubscriber[T], Subscription,
 
     # ---------------------------------------------------------------- upstream side
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        if self.upstream is not UNSUBSCRIBED:
-            s.cancel()  # §2.5: a second Subscription
-            SubscriptionHelper.report_subscription_set()
+        if not validate_upstream(self.upstream, s):  # §2.13, §2.5
             return
         self.upstream = s
         self.downstream.on_subscribe(self)

@@ -94,7 +94,7 @@ from rxpy2.operators import (
     Drain,
     null_error,
     null_item,
-    null_subscription,
+    validate_upstream,
 )
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
@@ -192,11 +192,7 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
 
     # ---------------------------------------------------------------- upstream side
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        if self.upstream is not UNSUBSCRIBED:  # §2.5
-            s.cancel()
-            SubscriptionHelper.report_subscription_set()
+        if not validate_upstream(self.upstream, s):  # §2.13, §2.5
             return
         self.upstream = s
         self.downstream.on_subscribe(self)
@@ -747,11 +743,7 @@ class InnerSubscriber(FlowableSubscriber[R], Generic[T, R]):
         self.pending = True
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        if self.upstream is not UNSUBSCRIBED:  # §2.5
-            s.cancel()
-            SubscriptionHelper.report_subscription_set()
+        if not validate_upstream(self.upstream, s):  # §2.13, §2.5
             return
         self.upstream = s
         if self.cancelled:  # dispose ran before it saw the subscription: cancel it here

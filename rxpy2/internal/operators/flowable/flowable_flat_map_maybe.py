@@ -38,7 +38,6 @@ from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.single.single_flat_map import apply_mapper
 from rxpy2.internal.queues import MpscLinkedQueue
 from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
@@ -54,7 +53,7 @@ from rxpy2.operators import (
     Drain,
     null_error,
     null_item,
-    null_subscription,
+    validate_upstream,
 )
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
@@ -143,11 +142,7 @@ class FlatMapZeroOneSubscriber(FlowableSubscriber[T], Generic[T]):
         self.cancelled = False
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        if self.upstream is not UNSUBSCRIBED:  # §2.5
-            s.cancel()
-            SubscriptionHelper.report_subscription_set()
+        if not validate_upstream(self.upstream, s):  # §2.13, §2.5
             return
         self.upstream = s
         self.downstream.on_subscribe(self)

@@ -46,7 +46,13 @@ from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import UNSUBSCRIBED, Drain, null_error, null_item, null_subscription
+from rxpy2.operators import (
+    UNSUBSCRIBED,
+    Drain,
+    null_error,
+    null_item,
+    validate_upstream,
+)
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 
@@ -99,11 +105,7 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
 
     # ---------------------------------------------------------------- upstream side
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        if self.upstream is not UNSUBSCRIBED:  # §2.5
-            s.cancel()
-            SubscriptionHelper.report_subscription_set()
+        if not validate_upstream(self.upstream, s):  # §2.13, §2.5
             return
         self.upstream = s
         if isinstance(s, QueueSubscription):

@@ -47,7 +47,13 @@ from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscri
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.internal.subscriptions.scalar import ScalarSubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import UNSUBSCRIBED, Drain, null_error, null_item, null_subscription
+from rxpy2.operators import (
+    UNSUBSCRIBED,
+    Drain,
+    null_error,
+    null_item,
+    validate_upstream,
+)
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableSwitchMap"]
@@ -96,11 +102,7 @@ class SwitchMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
 
     # ---------------------------------------------------------------- upstream side
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        if self.upstream is not UNSUBSCRIBED:  # §2.5
-            s.cancel()
-            SubscriptionHelper.report_subscription_set()
+        if not validate_upstream(self.upstream, s):  # §2.13, §2.5
             return
         self.upstream = s
         self.downstream.on_subscribe(self)

@@ -46,12 +46,11 @@ from rxpy2.operators import (
     AtomicInteger,
     AtomicLong,
     Drain,
-    SubscriptionHelper,
     add_request,
     null_item,
-    null_subscription,
     subscribe_tail,
     validate_request,
+    validate_upstream,
 )
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
@@ -128,11 +127,7 @@ class ParallelDispatcher(DrainTerminalsMixin, FlowableSubscriber[T], Generic[T])
 
     # ---------------------------------------------------------------- upstream side
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        if self.upstream is not UNSUBSCRIBED:
-            s.cancel()  # §2.5
-            SubscriptionHelper.report_subscription_set()
+        if not validate_upstream(self.upstream, s):  # §2.13, §2.5
             return
         self.upstream = s
         self.source_mode, self.queue = fuse_upstream(s, self.prefetch)
