@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 
@@ -93,14 +94,14 @@ def _rxpy2_threads() -> list[threading.Thread]:
             if t.is_alive() and t.name.startswith("rxpy2-")]
 
 
-_RACE_WORDS = ("race", "drain", "concurren")
+#: "race" as a word start (not "traceback"), "drain", "concurren": a race test's name or file
+_RACE_NAME = re.compile(r"(?<![a-z])race|drain|concurren")
 
 
 def _is_race_test(item: pytest.Item) -> bool:
     if "race_runner" in getattr(item, "fixturenames", ()):
         return True
-    name = item.nodeid.lower()
-    if any(w in name for w in _RACE_WORDS):
+    if _RACE_NAME.search(item.nodeid.lower()):
         return True
     fn = getattr(item, "function", None)
     code = getattr(fn, "__code__", None)
