@@ -251,20 +251,17 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(_lazy.FlowableRange(start, count))
 
     @staticmethod
-    def just(*items: T) -> Flowable[T]:
+    def just(item: T, *items: T) -> Flowable[T]:
         """The given items (one or more; ``None`` is refused), then completion."""
-        if len(items) == 1:  # the common case (flat_map mappers), kept short
-            item = items[0]
-            if item is None:
-                raise TypeError("item 0 is None")
-            f: Flowable[T] = _lazy.FlowableJust(item)
-            return plugins.on_assembly("flowable", f) if plugins.hooks_active else f
-        if not items:
-            raise TypeError("just() needs at least one item")
-        for i, x in enumerate(items):
+        if item is not None and not items:  # the common case (flat_map mappers), kept short
+            if plugins.hooks_active:
+                return plugins.on_assembly("flowable", _lazy.FlowableJust(item))
+            return _lazy.FlowableJust(item)
+        everything = (item, *items)
+        for i, x in enumerate(everything):
             if x is None:
                 raise TypeError(f"item {i} is None")
-        return _assembly(_lazy.FlowableFromArray(items))
+        return _assembly(_lazy.FlowableFromArray(everything))
 
     @staticmethod
     def from_array(items: Sequence[T]) -> Flowable[T]:

@@ -37,6 +37,18 @@ The contract, in both backends:
           queue.offer(item)
           drain()
 
+A producer that signals once per item (append to a queue, then ``enter()``)
+may first read the ``missed`` attribute: True means a pass is already due, one
+that starts after this read, so the state change just made will be seen and
+the call can be skipped::
+
+    dq.append(item)
+    if not gate.missed and gate.enter():
+        schedule(drain_loop)
+
+``missed`` only ever says "a pass is due"; False says nothing (the ``lock``
+backend always reads False), so a caller that reads False must call ``enter()``.
+
 Never signal downstream while holding a lock: the drain is not a lock, a
 re-entrant call from inside the pass (a ``request`` from ``on_next``) simply
 counts as a missed signal and the loop runs again.
@@ -84,11 +96,13 @@ def _gil_enabled() -> bool:
 class GilDrain:
     """The ``gil`` backend of :class:`Drain` (see the module docstring)."""
 
-    __slots__ = ("_token", "_missed", "_stamp")
+    __slots__ = ("_token", "missed", "_stamp")
 
     def __init__(self) -> None:
         self._token: list[object] = [0]
-        self._missed = False
+        #: True while a pass is due that starts after this read (a hint for producers:
+        #: their state change is covered, ``enter()`` may be skipped). Read-only outside.
+        self.missed = False
         self._stamp = 0  # the number of releases: each release's token is unique
 
     def enter(self) -> bool:
@@ -97,10 +111,10 @@ class GilDrain:
         if token:
             try:
                 token.pop()
-                return True  # ``_missed`` untouched: a signal still pending stays pending
+                return True  # ``missed`` untouched: a signal still pending stays pending
             except IndexError:  # another thread popped it between the check and the pop
                 pass
-        self._missed = True  # read by the owner's leave() after it gives the token back
+        self.missed = True  # read by the owner's leave() after it gives the token back
         if token:  # the owner gave it back meanwhile and may have read the flag before
             try:
                 token.pop()
@@ -117,7 +131,7 @@ class GilDrain:
         giving it back and will take it again for that signal) counts as taken:
         the caller's item must not overtake the items of that signal."""
         token = self._token
-        if token and not self._missed:
+        if token and not self.missed:
             try:
                 token.pop()
             except IndexError:
@@ -127,14 +141,14 @@ class GilDrain:
 
     def leave(self) -> bool:
         """End a pass. True: signalled meanwhile, the caller owns it again and must re-run."""
-        if self._missed:  # signalled during the pass: keep the drain (never released)
-            self._missed = False  # the pass this True starts reads the state after it
+        if self.missed:  # signalled during the pass: keep the drain (never released)
+            self.missed = False  # the pass this True starts reads the state after it
             return True
         token = self._token
         mine = self._stamp + 1  # this release's token (only the owner writes the stamp):
         self._stamp = mine      # only this very token may be taken back below
         token.append(mine)
-        if self._missed:
+        if self.missed:
             # signalled between the check and the release. Take back *this* token only:
             # if another thread took it meanwhile, that owner's pass starts after the
             # signal; taking back a token it released again would start a pass with the
@@ -143,7 +157,7 @@ class GilDrain:
                 token.remove(mine)
             except ValueError:
                 return False
-            self._missed = False
+            self.missed = False
             return True
         return False
 
@@ -159,6 +173,10 @@ class LockDrain:
     """The ``lock`` backend of :class:`Drain`: counters changed under a lock."""
 
     __slots__ = ("_lock", "_wip", "_seen")
+
+    #: Always False here: without a GIL a read outside the lock orders nothing, so
+    #: every signal goes through :meth:`enter` (see :attr:`GilDrain.missed`).
+    missed = False
 
     def __init__(self) -> None:
         self._lock = Lock()

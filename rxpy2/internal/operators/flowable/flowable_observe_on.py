@@ -146,7 +146,9 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
             self.schedule()
             return
         dq.append(item)  # one C call: atomic for the drain on the other thread
-        if self.gate.enter():  # else the task runs or waits and makes another pass
+        gate = self.gate
+        # a pass already due covers this item: no call per item while the worker drains
+        if not gate.missed and gate.enter():  # else the task makes another pass
             self.worker.schedule(self.run)
 
     def on_error(self, error: BaseException) -> None:
