@@ -1,0 +1,908 @@
+"""Random synchronous chains and the RxJava 2.2.21 demand model they are checked against.
+
+A chain is a source, one to four operators and a demand script (``request(n)``/``cancel``
+steps run through a :class:`~rxpy2.testing.TestSubscriber`), all drawn from one seed.
+Every link of the chain (the source's output, each operator's output, every inner or
+other Publisher an operator subscribes to) goes through a :class:`Tap`, which
+
+* checks the signals crossing it: never more items than requested so far (§1.1), at
+  most one terminal event and nothing after it (§1.7), nothing once ``cancel()`` was
+  called (a synchronous source stops at once), a positive request (§3.9);
+* counts the requests crossing it and, at every request, compares the cumulative amount
+  with what the consuming operator may ask for in RxJava 2.2.21 (its *rule*: pass the
+  downstream demand through, add ``n`` like ``skip``, multiply like ``buffer``, a
+  prefetch that is replenished as items are consumed, ...).
+
+A Tap hides the Subscription it passes on, so the tapped run is never fused; the same
+chain is run a second time without taps (fusion, ScalarXMap and the sync-chain compiler
+allowed): it must keep the TestSubscriber's rules too and, when neither run ends in an
+error, signal the same items and terminal event.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from probes import Forwarding
+
+from rxpy2 import Flowable
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.schedulers import Schedulers
+from rxpy2.testing import TestSubscriber
+
+BUFFER_SIZE = 128  # RxJava 2's Flowable.bufferSize()
+
+Rule = Callable[["Hop"], "int | None"]  # the most a hop may have requested (None: no bound)
+
+
+class FuzzError(Exception):
+    """The error the chains' sources and inner Publishers signal."""
+
+
+def cap_add(a: int, b: int) -> int:
+    return min(a + b, LONG_MAX)
+
+
+def cap_mul(a: int, b: int) -> int:
+    return min(a * b, LONG_MAX)
+
+
+def stable(x: Any) -> int:
+    """A hash of ``x`` that does not change between runs (``hash(str)`` does)."""
+    return zlib.crc32(repr(x).encode())
+
+
+# ---------------------------------------------------------------------------- the run
+
+
+@dataclass
+class Violation:
+    culprit: str  # the operator (or source) held responsible
+    kind: str     # "demand" (a request beyond the model), "signal" (a rule broken on a link)
+    text: str
+
+
+class Run:
+    """The taps and stages of one chain execution, and what went wrong in it."""
+
+    def __init__(self, tapped: bool) -> None:
+        self.tapped = tapped
+        self.violations: list[Violation] = []
+        self.taps: list[Tap] = []
+
+    def tap(self, source: Publisher[Any], label: str, producer: str,
+            on_hop: Callable[[Hop], None] | None = None) -> Flowable[Any]:
+        """``source`` behind a Tap (the run without taps gets ``source`` itself)."""
+        if not self.tapped:
+            return source if isinstance(source, Flowable) else Flowable.from_publisher(source)
+        t = Tap(self, source, label, producer, on_hop)
+        self.taps.append(t)
+        return t
+
+    def violate(self, culprit: str, kind: str, text: str) -> None:
+        self.violations.append(Violation(culprit, kind, text))
+
+
+class Hop:
+    """One subscription through a Tap: what was requested and what came back."""
+
+    __slots__ = ("tap", "requested", "requests", "items", "terminal", "cancelled",
+                 "e_at_sub", "rule", "in_on_next", "cancelled_in_on_next")
+
+    def __init__(self, tap: Tap) -> None:
+        self.tap = tap
+        self.requested = 0
+        self.requests: list[int] = []
+        self.items = 0
+        self.terminal: str | None = None
+        self.cancelled = False
+        self.e_at_sub = 0  # the consumer's emitted count when this hop was subscribed
+        self.rule: Rule | None = None
+        self.in_on_next = False
+        self.cancelled_in_on_next = False
+
+
+class Tap(Flowable[Any]):
+    """A transparent, checking and counting link (see the module docstring)."""
+
+    def __init__(self, run: Run, source: Publisher[Any], label: str, producer: str,
+                 on_hop: Callable[[Hop], None] | None) -> None:
+        self._tap_run = run
+        self._tap_source = source
+        self.label = label
+        self.producer = producer
+        self._tap_on_hop = on_hop
+        self.hops: list[Hop] = []
+        self.rule: Rule | None = None      # set by the consuming stage
+        self.consumer = "the test"         # the stage the rule belongs to
+
+    @property
+    def current(self) -> Hop:
+        return self.hops[-1] if self.hops else _EMPTY_HOP
+
+    def subscribe_actual(self, subscriber: Subscriber[Any]) -> None:
+        hop = Hop(self)
+        hop.rule = self.rule
+        if self._tap_on_hop is not None:
+            self._tap_on_hop(hop)
+        self.hops.append(hop)
+        self._tap_source.subscribe(_TapSubscriber(self._tap_run, hop, subscriber))
+
+
+#: Sources that signal their terminal event right after ``on_subscribe`` even when it was
+#: cancelled there (RxJava 2's ``EmptySubscription.complete``/``error`` do the same).
+#: ``range(0, 0)`` and an empty ``from_iterable`` are ``empty()`` in RxJava 2.
+LATE_TERMINAL_OK = ("empty()", "error(", "range(0, 0)", "from_iterable(range(0))")
+#: Operators that complete after passing on their last item even when the downstream
+#: cancelled from inside that ``on_next`` (RxJava 2.2.21 FlowableTake/FlowableLimit:
+#: ``downstream.onNext(t); if (stop) { upstream.cancel(); onComplete(); }``; the
+#: SinglePostCompleteSubscriber of onErrorReturn/materialize: ``onNext(v); onComplete()``;
+#: FlowableBuffer's onComplete: the last partial buffer, then ``onComplete()``),
+#: or, for take(0)/limit(0), from inside ``on_subscribe`` (``EmptySubscription.complete``).
+COMPLETE_AFTER_LAST = ("take(", "limit(", "on_error_return_item(", "materialize(", "buffer(")
+
+
+class _TapSubscriber(Forwarding, Subscription):
+    def __init__(self, run: Run, hop: Hop, downstream: Subscriber[Any]) -> None:
+        super().__init__(downstream)
+        self.run = run
+        self.hop = hop
+
+    def _signal_rule(self, what: str) -> bool:
+        """§1.7 and cancellation checks; False: the signal is not passed on."""
+        hop = self.hop
+        if hop.terminal is not None:
+            self.run.violate(hop.tap.producer, "signal",
+                             f"{hop.tap.label}: {what} after {hop.terminal} (§1.7)")
+            return False
+        if hop.cancelled:
+            terminal = what.startswith(("on_error", "on_complete"))
+            if not (terminal and (hop.tap.producer.split("=")[-1].startswith(LATE_TERMINAL_OK)
+                                  or (hop.cancelled_in_on_next
+                                      and hop.tap.producer.startswith(COMPLETE_AFTER_LAST)))):
+                self.run.violate(hop.tap.producer, "signal",
+                                 f"{hop.tap.label}: {what} after cancel()")
+            return False
+        return True
+
+    def on_next(self, item: Any) -> None:
+        hop = self.hop
+        if not self._signal_rule(f"on_next({item!r})"):
+            return
+        hop.items += 1
+        if hop.items > hop.requested:
+            self.run.violate(hop.tap.producer, "signal",
+                             f"{hop.tap.label}: on_next #{hop.items} ({item!r}) beyond the "
+                             f"{hop.requested} requested (§1.1)")
+        hop.in_on_next = True
+        try:
+            self.downstream.on_next(item)
+        finally:
+            hop.in_on_next = False
+
+    def on_error(self, error: BaseException) -> None:
+        if not self._signal_rule(f"on_error({error!r})"):
+            return
+        self.hop.terminal = f"on_error({error!r})"
+        self.downstream.on_error(error)
+
+    def on_complete(self) -> None:
+        if not self._signal_rule("on_complete"):
+            return
+        self.hop.terminal = "on_complete"
+        self.downstream.on_complete()
+
+    def request(self, n: int) -> None:
+        hop = self.hop
+        hop.requests.append(n)
+        if n <= 0:
+            self.run.violate(hop.tap.consumer, "signal", f"{hop.tap.label}: request({n}) (§3.9)")
+        else:
+            hop.requested = cap_add(hop.requested, n)
+            rule = hop.rule
+            if rule is not None and not hop.cancelled:
+                bound = rule(hop)
+                if bound is not None and hop.requested > bound:
+                    self.run.violate(
+                        hop.tap.consumer, "demand",
+                        f"{hop.tap.label}: requested {_amount(hop.requested)} in all "
+                        f"({hop.requests}) but the RxJava 2.2.21 model allows at most "
+                        f"{_amount(bound)}")
+        self.upstream.request(n)
+
+    def cancel(self) -> None:
+        hop = self.hop
+        if not hop.cancelled:
+            hop.cancelled = True
+            hop.cancelled_in_on_next = hop.in_on_next or hop.items == 0
+        self.upstream.cancel()
+
+
+def _amount(n: int) -> str:
+    return "LONG_MAX" if n >= LONG_MAX else str(n)
+
+
+class _NoTap:
+    label = producer = consumer = "-"
+
+
+_EMPTY_HOP = Hop(_NoTap())  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------- sources
+
+
+class RecordingSource(Flowable[int]):
+    """``0..n-1`` under demand, then completion (or ``FuzzError`` if ``fail``); every
+    request is logged in ``requests``. Synchronous and reentrant-safe: a request made from
+    inside ``on_next`` is added to the demand of the loop already running."""
+
+    def __init__(self, n: int, fail: bool) -> None:
+        self._rec_n = n
+        self._rec_fail = fail
+        self.requests: list[int] = []
+
+    def subscribe_actual(self, subscriber: Subscriber[int]) -> None:
+        sub = _RecordingSubscription(self, subscriber)
+        subscriber.on_subscribe(sub)
+        if self._rec_n == 0:
+            sub.finish()
+
+
+class _RecordingSubscription(Subscription):
+    def __init__(self, parent: RecordingSource, downstream: Subscriber[int]) -> None:
+        self.parent = parent
+        self.downstream = downstream
+        self.index = 0
+        self.demand = 0
+        self.emitting = False
+        self.stopped = False
+
+    def finish(self) -> None:
+        if self.stopped:
+            return
+        self.stopped = True
+        if self.parent._rec_fail:
+            self.downstream.on_error(FuzzError("source"))
+        else:
+            self.downstream.on_complete()
+
+    def request(self, n: int) -> None:
+        self.parent.requests.append(n)
+        if self.stopped:
+            return
+        if n <= 0:  # §3.9
+            self.stopped = True
+            self.downstream.on_error(ValueError(f"§3.9: request({n})"))
+            return
+        self.demand = cap_add(self.demand, n)
+        if self.emitting:
+            return
+        self.emitting = True
+        try:
+            while not self.stopped:
+                if self.index == self.parent._rec_n:
+                    self.finish()
+                    return
+                if self.demand == 0:
+                    return
+                if self.demand != LONG_MAX:
+                    self.demand -= 1
+                item = self.index
+                self.index += 1
+                self.downstream.on_next(item)
+        finally:
+            self.emitting = False
+
+    def cancel(self) -> None:
+        self.stopped = True
+
+
+def make_source(rng: random.Random, size: int) -> tuple[Publisher[Any], str]:
+    kind = rng.choice(("range", "range", "from_iterable", "just", "just_many", "empty",
+                       "error", "recording", "recording_error"))
+    if kind == "range":
+        return Flowable.range(0, size), f"range(0, {size})"
+    if kind == "from_iterable":
+        return Flowable.from_iterable(list(range(size))), f"from_iterable(range({size}))"
+    if kind == "just":
+        return Flowable.just(7), "just(7)"
+    if kind == "just_many":
+        return Flowable.just(1, 2, 3), "just(1, 2, 3)"
+    if kind == "empty":
+        return Flowable.empty(), "empty()"
+    if kind == "error":
+        return Flowable.error(FuzzError("error()")), "error(FuzzError)"
+    fail = kind == "recording_error"
+    return RecordingSource(size, fail), f"RecordingSource({size}, fail={fail})"
+
+
+# ---------------------------------------------------------------------------- stages
+
+
+class Stage:
+    """One operator of the chain: its upstream Tap (``up``), its output Tap (``down``) and
+    the demand rule of every Publisher it consumes."""
+
+    def __init__(self, run: Run, index: int, up: Flowable[Any], seed: int) -> None:
+        self.run = run
+        self.index = index
+        self.up = up
+        self.seed = seed
+        self.desc = "?"
+        self.name = "?"
+        self.down: Any = None
+        self.mapped = 0  # mapper calls (items taken off the upstream queue)
+
+    # the counters the rules read (the latest subscription of each link)
+    @property
+    def D(self) -> int:  # noqa: N802 - the downstream's cumulative demand
+        return self.down.current.requested if isinstance(self.down, Tap) else LONG_MAX
+
+    @property
+    def E(self) -> int:  # noqa: N802 - items emitted downstream
+        return self.down.current.items if isinstance(self.down, Tap) else 0
+
+    @property
+    def U(self) -> int:  # noqa: N802 - items received from the main upstream
+        return self.up.current.items if isinstance(self.up, Tap) else 0
+
+    def govern(self, tap: Flowable[Any], rule: Rule) -> None:
+        """``rule`` bounds the requests this stage makes on ``tap``."""
+        if isinstance(tap, Tap):
+            tap.rule = rule
+            tap.consumer = self.desc
+            for hop in tap.hops:
+                hop.rule = rule
+
+    def tapped(self, source: Publisher[Any], label: str, rule: Rule) -> Flowable[Any]:
+        """``source`` (an inner or other Publisher of this stage) behind a Tap governed by
+        ``rule``; each subscription notes how much this stage had emitted by then."""
+        def on_hop(hop: Hop) -> None:
+            hop.e_at_sub = self.E
+        t = self.run.tap(source, f"#{self.index} {self.name}: {label}", label, on_hop)
+        self.govern(t, rule)
+        return t
+
+    def resubscribed(self) -> Callable[[Hop], None]:
+        def on_hop(hop: Hop) -> None:
+            hop.e_at_sub = self.E
+        return on_hop
+
+    # ---- the rules (RxJava 2.2.21)
+    def unbounded(self, hop: Hop) -> int | None:
+        return None
+
+    def downstream_or(self, bound: Callable[[int], int]) -> int | None:
+        d = self.D
+        return None if d >= LONG_MAX else bound(d)
+
+    def pass_through(self, hop: Hop) -> int | None:
+        return self.downstream_or(lambda d: d)
+
+    def replenish_dropped(self, hop: Hop) -> int | None:
+        """filter & co: ``request(1)`` for each item received and not emitted."""
+        return self.downstream_or(lambda d: d + (self.U - self.E))
+
+    def plus(self, n: int) -> Rule:
+        return lambda hop: self.downstream_or(lambda d: d + n)
+
+    def capped(self, n: int) -> Rule:
+        return lambda hop: n if self.D >= LONG_MAX else min(self.D, n)
+
+    def arbiter(self, hop: Hop) -> int | None:
+        """SubscriptionArbiter: a new source is asked for what is left of the demand."""
+        return self.downstream_or(lambda d: d - hop.e_at_sub)
+
+    def prefetch_emitted(self, p: int) -> Rule:
+        """A queue of ``p`` replenished as its items are emitted downstream."""
+        return lambda hop: cap_add(p, self.E)
+
+    def prefetch_mapped(self, p: int) -> Rule:
+        """A queue of ``p`` replenished as its items are taken by the mapper."""
+        return lambda hop: cap_add(p, self.mapped)
+
+    @staticmethod
+    def prefetch_received(p: int) -> Rule:
+        """An inner/other queue of ``p`` replenished as its items are consumed (bounded by
+        the items it received)."""
+        return lambda hop: cap_add(p, hop.items)
+
+    # ---- inner Publishers
+    def inner(self, x: Any, rule: Rule) -> Publisher[Any]:
+        """The inner Publisher of item ``x``: decided by ``x`` and the stage's seed alone."""
+        self.mapped += 1
+        r = random.Random(f"{self.seed}:{x!r}")
+        k = r.random()
+        base = stable(x) % 50
+        if k < 0.2:
+            return Flowable.just(base)  # untapped: the scalar shortcuts stay reachable
+        if k < 0.3:
+            return self.tapped(Flowable.empty(), f"inner({x!r})=empty()", rule)
+        if k < 0.37:
+            return self.tapped(Flowable.error(FuzzError(f"inner {x!r}")),
+                               f"inner({x!r})=error()", rule)
+        n = r.choice((1, 2, 3, 4, 150))
+        fail = r.random() < 0.1
+        return self.tapped(RecordingSource(n, fail),
+                           f"inner({x!r})=RecordingSource({n}, fail={fail})", rule)
+
+
+Op = Callable[[Stage, random.Random, Flowable[Any]], Flowable[Any]]
+OPS: dict[str, Op] = {}
+
+
+def op(name: str) -> Callable[[Op], Op]:
+    def deco(fn: Op) -> Op:
+        OPS[name] = fn
+        return fn
+    return deco
+
+
+def keep(x: Any) -> bool:
+    return stable(x) % 3 != 0
+
+
+@op("map")
+def _map(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    st.desc = "map(x -> [x])"
+    st.govern(up, st.pass_through)
+    return up.map(lambda x: [x])
+
+
+@op("filter")
+def _filter(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    st.desc = "filter(crc32(repr(x)) % 3 != 0)"
+    st.govern(up, st.replenish_dropped)  # FlowableFilter: request(1) per dropped item
+    return up.filter(keep)
+
+
+@op("distinct")
+def _distinct(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    st.desc = "distinct(crc32(repr(x)) % 4)"
+    st.govern(up, st.replenish_dropped)
+    return up.distinct(lambda x: stable(x) % 4)
+
+
+@op("distinct_until_changed")
+def _duc(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    st.desc = "distinct_until_changed(crc32(repr(x)) % 2)"
+    st.govern(up, st.replenish_dropped)
+    return up.distinct_until_changed(lambda x: stable(x) % 2)
+
+
+@op("skip_while")
+def _skip_while(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    st.desc = "skip_while(keep)"
+    st.govern(up, st.replenish_dropped)  # FlowableSkipWhile: request(1) per skipped item
+    return up.skip_while(keep)
+
+
+@op("take_while")
+def _take_while(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    st.desc = "take_while(crc32(repr(x)) % 5 != 0)"
+    st.govern(up, st.pass_through)
+    return up.take_while(lambda x: stable(x) % 5 != 0)
+
+
+@op("scan")
+def _scan(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    st.desc = "scan((a, x) -> x)"
+    st.govern(up, st.pass_through)
+    return up.scan(lambda a, x: x)
+
+
+@op("scan_seed")
+def _scan_seed(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    st.desc = "scan((a, x) -> x, seed=-1)"
+    # FlowableScanSeed: request(prefetch - 1), then `limit` each time `limit` were emitted
+    st.govern(up, st.prefetch_emitted(BUFFER_SIZE))
+    return up.scan(lambda a, x: x, -1)
+
+
+@op("take")
+def _take(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    n = rng.choice((0, 1, 2, 3, 5, 200))
+    st.desc = f"take({n})"
+    # RxJava 2.2.21 FlowableTake: request(LONG_MAX) when the first request is >= n;
+    # RxJava 3 (and rxpy2, an allowed departure) never ask for more than n
+    st.govern(up, st.capped(n))
+    return up.take(n)
+
+
+@op("limit")
+def _limit(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    n = rng.choice((0, 1, 2, 3, 5, 200))
+    st.desc = f"limit({n})"
+    st.govern(up, st.capped(n))  # FlowableLimit: never more than n in all
+    return up.limit(n)
+
+
+@op("skip")
+def _skip(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    n = rng.choice((0, 1, 2, 5))
+    st.desc = f"skip({n})"
+    st.govern(up, st.plus(n))  # FlowableSkip: request(n) in onSubscribe, then pass-through
+    return up.skip(n)
+
+
+@op("skip_last")
+def _skip_last(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    n = rng.choice((1, 2, 5))
+    st.desc = f"skip_last({n})"
+    st.govern(up, st.plus(n))  # FlowableSkipLast: request(n) in onSubscribe
+    return up.skip_last(n)
+
+
+@op("take_last")
+def _take_last(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    n = rng.choice((0, 1, 2, 5))
+    st.desc = f"take_last({n})"
+    st.govern(up, st.unbounded)  # FlowableTakeLast: request(LONG_MAX)
+    return up.take_last(n)
+
+
+@op("window")
+def _window(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    size = rng.choice((1, 2, 3))
+    skip = rng.choice((size, size, 1, 2, 4))
+    st.desc = f"window({size}, {skip}).concat_map(w -> w.to_list())"
+    windows = st.run.tap(up.window(size, skip), f"#{st.index} window({size}, {skip}) -> "
+                         "concat_map", f"window({size}, {skip})")
+    # the demand for windows is concat_map's (checked against concat_map's prefetch)
+    if isinstance(windows, Tap):
+        windows.consumer = "concat_map(w -> w.to_list())"
+        windows.rule = lambda hop: cap_add(2, hop.items)
+    _windowing(st, up, size, skip, lambda: windows.current.requested
+               if isinstance(windows, Tap) else LONG_MAX)
+    return windows.concat_map(lambda w: w.to_list().to_flowable())
+
+
+@op("buffer")
+def _buffer(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    size = rng.choice((1, 2, 3))
+    skip = rng.choice((size, size, 1, 2, 4))
+    st.desc = f"buffer({size}, {skip})"
+    _windowing(st, up, size, skip, lambda: st.D)
+    return up.buffer(size, skip)
+
+
+def _windowing(st: Stage, up: Flowable[Any], size: int, skip: int,
+               demand: Callable[[], int]) -> None:
+    """FlowableBuffer/FlowableWindow: exact ``size * n``; skipping ``skip * n`` (the first
+    request ``size * n + (skip - size) * (n - 1)``); overlapping ``size + skip * (n - 1)``
+    first, then ``skip * n``. ``demand``: the cumulative demand for buffers/windows."""
+    if size == skip:
+        def total(d: int) -> int:
+            return cap_mul(d, size)
+    elif skip > size:
+        def total(d: int) -> int:
+            return cap_mul(d, skip)
+    else:
+        def total(d: int) -> int:
+            return cap_add(size, cap_mul(skip, max(d - 1, 0)))
+
+    def rule(hop: Hop) -> int | None:
+        d = demand()
+        return None if d >= LONG_MAX else total(d)
+    st.govern(up, rule)
+
+
+@op("concat_map")
+def _concat_map(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    prefetch = rng.choice((1, 2, 2, 4))
+    st.desc = f"concat_map(inner, prefetch={prefetch})"
+    # FlowableConcatMap: request(prefetch), then `limit` each time `limit` were mapped;
+    # an inner is asked (SubscriptionArbiter) for the demand left when it is subscribed
+    st.govern(up, st.prefetch_mapped(prefetch))
+    return up.concat_map(lambda x: st.inner(x, st.arbiter), prefetch)
+
+
+@op("flat_map")
+def _flat_map(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    maxc = rng.choice((None, 1, 2, 3))
+    buf = rng.choice((BUFFER_SIZE, BUFFER_SIZE, 1, 4))
+    kw: dict[str, int] = {"buffer_size": buf}
+    if maxc is not None:
+        kw["max_concurrency"] = maxc
+    st.desc = f"flat_map(inner, max_concurrency={maxc or 'default'}, buffer_size={buf})"
+    # FlowableFlatMap: request(maxConcurrency) (bufferSize() = 128 by default), one more
+    # per inner done; each inner: request(bufferSize), replenished as it is consumed
+    st.govern(up, lambda hop: cap_add(maxc or BUFFER_SIZE, st.mapped))
+    return up.flat_map(lambda x: st.inner(x, st.prefetch_received(buf)), **kw)
+
+
+@op("concat_map_eager")
+def _concat_map_eager(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    maxc = rng.choice((1, 2, 3))
+    prefetch = rng.choice((1, 2, BUFFER_SIZE))
+    st.desc = f"concat_map_eager(inner, max_concurrency={maxc}, prefetch={prefetch})"
+    st.govern(up, lambda hop: cap_add(maxc, st.mapped))
+    return up.concat_map_eager(lambda x: st.inner(x, st.prefetch_received(prefetch)),
+                               maxc, prefetch)
+
+
+@op("switch_map")
+def _switch_map(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    st.desc = "switch_map(inner)"
+    st.govern(up, st.unbounded)  # FlowableSwitchMap: request(LONG_MAX) upstream
+    return up.switch_map(lambda x: st.inner(x, st.prefetch_received(BUFFER_SIZE)))
+
+
+@op("flat_map_iterable")
+def _flat_map_iterable(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    prefetch = rng.choice((1, 2, BUFFER_SIZE))
+    st.desc = f"flat_map_iterable(x -> [x] * (crc32 % 3), prefetch={prefetch})"
+    # FlowableFlattenIterable: request(prefetch), replenished per iterable consumed
+    st.govern(up, st.prefetch_mapped(prefetch))
+
+    def mapper(x: Any) -> list[Any]:
+        st.mapped += 1
+        return [x] * (stable(x) % 3)
+    return up.flat_map_iterable(mapper, prefetch)
+
+
+@op("rebatch_requests")
+def _rebatch(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    n = rng.choice((1, 2, 3, 8))
+    st.desc = f"rebatch_requests({n})"
+    st.govern(up, st.prefetch_emitted(n))  # observeOn(immediate, true, n)
+    return up.rebatch_requests(n)
+
+
+@op("observe_on_trampoline")
+def _observe_on(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    n = rng.choice((1, 2, BUFFER_SIZE))
+    st.desc = f"observe_on(trampoline(), buffer_size={n})"
+    st.govern(up, st.prefetch_emitted(n))
+    return up.observe_on(Schedulers.trampoline(), buffer_size=n)
+
+
+@op("on_backpressure")
+def _on_backpressure(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    which = rng.choice(("buffer", "drop", "latest"))
+    st.desc = f"on_backpressure_{which}()"
+    st.govern(up, st.unbounded)
+    return getattr(up, f"on_backpressure_{which}")()
+
+
+@op("to_list")
+def _to_list(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    which = rng.choice(("to_list", "count", "element_at", "ignore_elements"))
+    st.desc = f"{which}().to_flowable()"
+    st.govern(up, st.unbounded)
+    if which == "element_at":
+        return up.element_at(1).to_flowable()
+    return getattr(up, which)().to_flowable()
+
+
+@op("default_if_empty")
+def _default_if_empty(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    st.desc = "default_if_empty(-5)"
+    st.govern(up, st.pass_through)
+    return up.default_if_empty(-5)
+
+
+@op("switch_if_empty")
+def _switch_if_empty(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    n = rng.choice((0, 1, 3))
+    st.desc = f"switch_if_empty(RecordingSource({n}))"
+    st.govern(up, st.pass_through)
+    return up.switch_if_empty(st.tapped(RecordingSource(n, False), "other", st.arbiter))
+
+
+@op("concat_with")
+def _concat_with(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    n = rng.choice((0, 1, 3))
+    st.desc = f"concat_with(RecordingSource({n}))"
+    st.govern(up, st.arbiter)
+    return up.concat_with(st.tapped(RecordingSource(n, False), "other", st.arbiter))
+
+
+@op("start_with")
+def _start_with(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    st.desc = "start_with(-1)"
+    st.govern(up, st.arbiter)  # concatArray(just(-1), this)
+    return up.start_with(-1)
+
+
+@op("merge_with")
+def _merge_with(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    n = rng.choice((0, 1, 3, 150))
+    st.desc = f"merge_with(RecordingSource({n}))"
+    # mergeArray: fromArray(sources).flatMap(identity, sources.length): each source is an
+    # inner of bufferSize()
+    rule = st.prefetch_received(BUFFER_SIZE)
+    st.govern(up, rule)
+    return up.merge_with(st.tapped(RecordingSource(n, False), "other", rule))
+
+
+@op("zip_with")
+def _zip_with(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    n = rng.choice((0, 1, 3, 150))
+    buf = rng.choice((1, 2, BUFFER_SIZE))
+    st.desc = f"zip_with(RecordingSource({n}), buffer_size={buf})"
+    # FlowableZip: each source request(prefetch), replenished as the zipped items go out
+    rule = st.prefetch_emitted(buf)
+    st.govern(up, rule)
+    return up.zip_with(st.tapped(RecordingSource(n, False), "other", rule), buffer_size=buf)
+
+
+@op("on_error_resume_next")
+def _on_error_resume_next(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    n = rng.choice((0, 1, 3))
+    st.desc = f"on_error_resume_next(RecordingSource({n}))"
+    st.govern(up, st.arbiter)  # FlowableOnErrorNext is a SubscriptionArbiter
+    return up.on_error_resume_next(st.tapped(RecordingSource(n, False), "fallback",
+                                             st.arbiter))
+
+
+@op("on_error_return_item")
+def _on_error_return_item(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    st.desc = "on_error_return_item(-9)"
+    st.govern(up, st.pass_through)  # SinglePostCompleteSubscriber: requests pass through
+    return up.on_error_return_item(-9)
+
+
+@op("materialize")
+def _materialize(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    back = rng.random() < 0.5
+    st.desc = "materialize()" + (".dematerialize()" if back else ".map(repr)")
+    st.govern(up, st.pass_through)
+    m = up.materialize()
+    return m.dematerialize() if back else m.map(repr)
+
+
+@op("repeat_retry")
+def _repeat_retry(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    which = rng.choice(("repeat", "retry"))
+    times = rng.choice((1, 2, 3))
+    st.desc = f"{which}({times})"
+    # FlowableRepeat/FlowableRetryBiPredicate: a SubscriptionArbiter over resubscriptions
+    st.govern(up, st.arbiter)
+    return getattr(up, which)(times)
+
+
+@op("hide")
+def _hide(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    st.desc = "hide()"
+    st.govern(up, st.pass_through)
+    return up.hide()
+
+
+@op("share")
+def _share(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    st.desc = "share()"
+    # FlowablePublish: request(bufferSize), replenished as the items are consumed
+    st.govern(up, lambda hop: cap_add(BUFFER_SIZE, st.E))
+    return up.share()
+
+
+@op("replay")
+def _replay(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    st.desc = "replay().auto_connect()"
+    # FlowableReplay.manageRequests: the largest demand of the subscribers (one here)
+    st.govern(up, st.pass_through)
+    return up.replay().auto_connect()
+
+
+@op("cache")
+def _cache(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    st.desc = "cache()"
+    st.govern(up, st.unbounded)  # FlowableCache: request(LONG_MAX)
+    return up.cache()
+
+
+@op("group_by")
+def _group_by(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    st.desc = "group_by(crc32 % 3).flat_map(g -> g.to_list())"
+    # FlowableGroupBy: request(bufferSize), replenished as the groups consume items
+    st.govern(up, st.prefetch_received(BUFFER_SIZE))
+    return up.group_by(lambda x: stable(x) % 3).flat_map(
+        lambda g: g.to_list().to_flowable())
+
+
+# ---------------------------------------------------------------------------- chains
+
+
+@dataclass
+class Chain:
+    seed: int
+    desc: str
+    script: list[tuple[str, int]]
+    ts: TestSubscriber[Any]
+    run: Run
+    stages: list[Stage] = field(default_factory=list)
+
+
+def draw_script(rng: random.Random) -> list[tuple[str, int]]:
+    steps: list[tuple[str, int]] = []
+    for _ in range(rng.randint(1, 5)):
+        if rng.random() < 0.12:
+            steps.append(("cancel", 0))
+        else:
+            steps.append(("request", rng.choice((1, 1, 2, 3, 5, 8, 16, 100, 300, LONG_MAX))))
+    return steps
+
+
+def script_text(script: list[tuple[str, int]]) -> str:
+    return ", ".join("cancel()" if s == "cancel" else f"request({_amount(n)})"
+                     for s, n in script)
+
+
+def run_chain(seed: int, tapped: bool) -> Chain:
+    """Build the chain of ``seed`` and run its demand script."""
+    rng = random.Random(seed)
+    run = Run(tapped)
+    size = rng.choice((0, 1, 2, 3, 5, 10, 300))
+    source, source_desc = make_source(rng, size)
+    f = run.tap(source, f"source {source_desc}", source_desc)
+    parts = [source_desc]
+    stages: list[Stage] = []
+    names = sorted(OPS)
+    for i in range(rng.randint(1, 4)):
+        name = rng.choice(names)
+        st = Stage(run, i + 1, f, rng.randrange(1 << 30))
+        st.name = name
+        out = OPS[name](st, rng, f)
+        st.down = f = run.tap(out, f"#{i + 1} {st.desc} -> downstream", st.desc)
+        stages.append(st)
+        parts.append(st.desc)
+    script = draw_script(rng)
+    ts: TestSubscriber[Any] = TestSubscriber(0)
+    chain = Chain(seed, ".".join(parts), script, ts, run, stages)
+    try:
+        f.subscribe(ts)
+        for step, n in script:
+            if step == "cancel":
+                ts.cancel()
+            else:
+                ts.request(n)
+    except Exception as e:  # an operator's bug, thrown at the caller of request/subscribe
+        run.violate(f"chain[{','.join(st.name for st in stages)}]", "raised",
+                    f"{type(e).__name__}: {e} escaped to the caller")
+    return chain
+
+
+def outcome(ts: TestSubscriber[Any]) -> tuple[list[Any], list[str], int]:
+    return (ts.values(), [f"{type(e).__name__}({e})" for e in ts.errors()], ts.completions())
+
+
+def check_chain(seed: int) -> tuple[str, list[Violation], str]:
+    """Run the chain of ``seed`` tapped and untapped: the description, what went wrong and
+    the culprit naming the chain's operators (``chain[op,op,...]``)."""
+    tapped = run_chain(seed, True)
+    plain = run_chain(seed, False)
+    violations = tapped.run.violations + [v for v in plain.run.violations
+                                          if v.kind == "raised"]
+    for chain in (tapped, plain):
+        ts = chain.ts
+        how = "tapped" if chain.run.tapped else "untapped"
+        for text in ts.protocol_violations():
+            violations.append(Violation("chain", "signal", f"TestSubscriber ({how}): {text}"))
+        if ts.values_after_cancel():
+            violations.append(Violation("chain", "signal", f"TestSubscriber ({how}): "
+                                        f"{ts.values_after_cancel()} item(s) after cancel()"))
+        if ts.completions() + len(ts.errors()) > 1:
+            violations.append(Violation("chain", "signal",
+                                        f"TestSubscriber ({how}): more than one terminal event"))
+    # without an error: an error may overtake queued items (non-delayed), and whether items
+    # were queued depends on the shortcuts a Tap disables (RxJava's ScalarXMap, fusion)
+    if not tapped.ts.errors() and not plain.ts.errors() and outcome(tapped.ts) != outcome(plain.ts):
+        names = ",".join(st.name for st in tapped.stages)
+        violations.append(Violation(f"chain[{names}]", "fusion", (
+            f"tapped (unfused) and untapped runs differ: {outcome(tapped.ts)!r} vs "
+            f"{outcome(plain.ts)!r}")))
+    desc = (f"seed={seed}: {tapped.desc} under [{script_text(tapped.script)}] -> "
+            f"{_short(outcome(tapped.ts))}")
+    return desc, violations, f"chain[{','.join(st.name for st in tapped.stages)}]"
+
+
+def _short(o: tuple[list[Any], list[str], int]) -> str:
+    values, errors, completions = o
+    shown = values if len(values) <= 12 else [*values[:12], f"... {len(values)} in all"]
+    return f"values={shown} errors={errors} completions={completions}"
