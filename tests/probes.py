@@ -15,6 +15,9 @@ Flowable side:
 * :func:`failing`: items under demand, then an error.
 * :class:`RequestOneInOnNext`: requests 1, then 1 more from inside each ``on_next``.
 * :func:`boom`: a user function that raises ``ZeroDivisionError``.
+* :class:`Forwarding`: a transparent stage, the base of the spies.
+* :func:`rail`, :func:`assert_two_rails_joined`: race sides and checks of two rails.
+* :func:`switch_between`: ``switch_map`` from a manual outer onto two manual inners.
 * :class:`SyncFusedProbe`: ``0..n-1`` as a SYNC-fusable QueueSubscription that
   records the requests, fusion modes and cancellations (``poll`` may raise).
 
@@ -25,9 +28,10 @@ Flowable side:
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
-from rxpy2 import Completable, Disposable, Flowable, Maybe, Single
+from rxpy2 import LONG_MAX, Completable, Disposable, Flowable, Maybe, Single
 from rxpy2.internal.fuseable import SYNC, QueueSubscription
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
@@ -126,11 +130,14 @@ class Spy(Flowable[Any]):
         self.source.subscribe(_SpySubscriber(self, subscriber))
 
 
-class _SpySubscriber(FlowableSubscriber[Any], Subscription):
-    def __init__(self, spy: Spy, downstream: Subscriber[Any]) -> None:
-        self.spy = spy
+class Forwarding(FlowableSubscriber[Any]):
+    """A transparent stage: keeps the upstream Subscription, hands itself to the downstream
+    as its Subscription, and passes every signal on unchecked (a probe must not filter what
+    it watches). Subclasses add ``request``/``cancel`` and whatever they record."""
+
+    def __init__(self, downstream: Any) -> None:
         self.downstream = downstream
-        self.upstream: Subscription | None = None
+        self.upstream: Any = None
 
     def on_subscribe(self, s: Subscription) -> None:
         self.upstream = s
@@ -144,6 +151,12 @@ class _SpySubscriber(FlowableSubscriber[Any], Subscription):
 
     def on_complete(self) -> None:
         self.downstream.on_complete()
+
+
+class _SpySubscriber(Forwarding, Subscription):
+    def __init__(self, spy: Spy, downstream: Subscriber[Any]) -> None:
+        super().__init__(downstream)
+        self.spy = spy
 
     def request(self, n: int) -> None:
         self.spy.requests.append(n)
@@ -264,6 +277,36 @@ def record(source: Flowable[Any]) -> tuple[Flowable[Any], list[int], list[bool]]
 
 def boom(*_args: Any) -> Any:
     raise ZeroDivisionError("boom")
+
+
+def rail(src: ManualSource, items: Any, complete: bool = True) -> Callable[[], None]:
+    """A race side: ``src`` emits ``items`` (then completes, unless told not to)."""
+    def run() -> None:
+        src.emit(*items)
+        if complete:
+            src.complete()
+    return run
+
+
+def assert_two_rails_joined(ts: Any, low: Any, high: Any) -> None:
+    """``ts`` got every item of both rails (``low`` below 10, ``high`` from 10 on), each
+    rail's items in their order, then the completion."""
+    ts.assert_complete().assert_no_errors().assert_protocol_ok()
+    values = ts.values()
+    assert sorted(values) == [*low, *high]
+    assert [x for x in values if x < 10] == list(low)
+    assert [x for x in values if x >= 10] == list(high)
+
+
+def switch_between(initial_request: int = LONG_MAX) -> tuple[ManualSource, ManualSource,
+                                                             ManualSource, Any]:
+    """``src.switch_map`` onto the inner ``a`` for the outer item 0, ``b`` for any other;
+    ``src`` has emitted 0 (``a`` is subscribed). Returns ``(src, a, b, ts)``."""
+    src = ManualSource()
+    a, b = ManualSource(), ManualSource()
+    ts = src.switch_map(lambda i: a if i == 0 else b).test(initial_request)
+    src.emit(0)
+    return src, a, b, ts
 
 
 # ---------------------------------------------------------------------------- 0-1 types

@@ -4,21 +4,10 @@ signals, to the caller, instead of passing them on."""
 from __future__ import annotations
 
 import pytest
+from probes import ProbeSubscription
 
 from rxpy2 import Flowable
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
-
-
-class _Sub(Subscription):
-    def __init__(self) -> None:
-        self.requests: list[int] = []
-        self.cancelled = False
-
-    def request(self, n: int) -> None:
-        self.requests.append(n)
-
-    def cancel(self) -> None:
-        self.cancelled = True
+from rxpy2.reactivestreams import Publisher, Subscriber
 
 
 class Foreign(Publisher[int]):
@@ -53,7 +42,7 @@ def test_on_subscribe_none_raises_type_error(chain):
                          ids=["map", "filter"])
 def test_on_next_none_raises_type_error(chain):
     p, ts = _subscribed(chain)
-    s = _Sub()
+    s = ProbeSubscription()
     p.subscriber.on_subscribe(s)  # type: ignore[union-attr]
     p.subscriber.on_next(1)  # type: ignore[union-attr]
     with pytest.raises(TypeError, match="2.13"):
@@ -66,7 +55,7 @@ def test_map_on_next_none_does_not_reach_the_mapper():
     p = Foreign()
     seen: list[object] = []
     Flowable.from_publisher(p).map(lambda x: seen.append(x) or x).test()
-    p.subscriber.on_subscribe(_Sub())  # type: ignore[union-attr]
+    p.subscriber.on_subscribe(ProbeSubscription())  # type: ignore[union-attr]
     with pytest.raises(TypeError):
         p.subscriber.on_next(None)  # type: ignore[arg-type,union-attr]
     assert seen == []
@@ -74,7 +63,7 @@ def test_map_on_next_none_does_not_reach_the_mapper():
 
 def test_map_on_error_none_raises_type_error():
     p, ts = _subscribed(lambda f: f.map(lambda x: x))
-    p.subscriber.on_subscribe(_Sub())  # type: ignore[union-attr]
+    p.subscriber.on_subscribe(ProbeSubscription())  # type: ignore[union-attr]
     with pytest.raises(TypeError, match="2.13"):
         p.subscriber.on_error(None)  # type: ignore[arg-type,union-attr]
     ts.assert_no_errors().assert_not_complete()
@@ -82,7 +71,7 @@ def test_map_on_error_none_raises_type_error():
 
 def test_map_second_on_subscribe_is_cancelled(plugin_errors):
     p, ts = _subscribed(lambda f: f.map(lambda x: x))
-    first, second = _Sub(), _Sub()
+    first, second = ProbeSubscription(), ProbeSubscription()
     p.subscriber.on_subscribe(first)  # type: ignore[union-attr]
     p.subscriber.on_subscribe(second)  # type: ignore[union-attr]
     assert second.cancelled and not first.cancelled

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from _async_probes import CapturingSource
-from probes import ManualSource
+from probes import ManualSource, switch_between
 
 from rxpy2 import Flowable
 from rxpy2.schedulers import Schedulers
@@ -89,10 +89,7 @@ def test_race_observe_on_many_items_vs_requests_real_worker():
 
 def test_race_switch_map_inner_switch_vs_request(race_runner, race_rounds):
     for _ in range(race_rounds):
-        src = ManualSource()
-        a, b = ManualSource(), ManualSource()
-        ts = src.switch_map(lambda i, a=a, b=b: a if i == 0 else b).test(0)
-        src.emit(0)
+        src, a, b, ts = switch_between(0)
         a.emit(*range(5))  # queued in the first inner: no demand yet
 
         def switch(src=src, b=b):
@@ -119,10 +116,7 @@ def test_race_switch_map_inner_switch_vs_request(race_runner, race_rounds):
 
 def test_race_switch_map_inner_switch_vs_cancel(race_runner, race_rounds):
     for _ in range(race_rounds):
-        src = ManualSource()
-        a, b = ManualSource(), ManualSource()
-        ts = src.switch_map(lambda i, a=a, b=b: a if i == 0 else b).test()
-        src.emit(0)
+        src, a, b, ts = switch_between()
         a.emit(1, 2)
 
         def switch(src=src, b=b):

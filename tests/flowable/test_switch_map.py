@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from _async_probes import race_cancel_vs_inner_items, race_items_vs_requests
-from probes import Manual, ManualSource, Recorded, RequestOneInOnNext, Spy, boom
+from probes import Manual, ManualSource, Recorded, RequestOneInOnNext, Spy, boom, switch_between
 
 from rxpy2 import Flowable
 from rxpy2.exceptions import CompositeException, MissingBackpressureException
@@ -344,10 +344,7 @@ def test_end_to_end_inners_on_computation():
 
 def test_race_new_outer_item_vs_inner_on_next(race_runner, race_rounds):
     for _ in range(race_rounds):
-        src = ManualSource()
-        a, b = ManualSource(), ManualSource()
-        ts = src.switch_map(lambda i, a=a, b=b: a if i == 0 else b).test()
-        src.emit(0)
+        src, a, b, ts = switch_between()
 
         def old_inner(a=a):
             a.emit(*range(10))

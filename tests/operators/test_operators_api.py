@@ -9,6 +9,7 @@ from collections import deque
 from typing import Any
 
 import pytest
+from probes import ProbeSubscription
 
 import rxpy2.operators as ops
 from rxpy2 import Flowable
@@ -16,7 +17,7 @@ from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.internal.operators.flowable.flowable_map import MapSubscriber
 from rxpy2.operators import UNSUBSCRIBED, OperatorSubscriber
 from rxpy2.operators.drain import GilDrain, LockDrain
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.reactivestreams import Publisher, Subscriber
 from rxpy2.tck import (
     ProbeDownstream,
     RequestingDownstream,
@@ -329,7 +330,7 @@ def test_operator_subscriber_rule_213_raises() -> None:
 def test_operator_subscriber_second_subscription_is_cancelled_and_reported(
         plugin_errors: list[BaseException]) -> None:
     s = PassThrough(RequestingDownstream())
-    first, second = ops.EmptySubscription.INSTANCE, _Recording()
+    first, second = ops.EmptySubscription.INSTANCE, ProbeSubscription()
     s.on_subscribe(first)
     s.on_subscribe(second)
     assert s.upstream is first
@@ -342,23 +343,11 @@ def test_operator_subscriber_in_a_chain_fail_and_late_error(
     ts = Flowable.range(1, 5).lift(Doubler).test()
     ts.assert_failure(ZeroDivisionError, 2, 4)
     s = PassThrough(RequestingDownstream())
-    s.on_subscribe(_Recording())
+    s.on_subscribe(ProbeSubscription())
     s.on_complete()
     s.on_error(ValueError("late"))
     s.on_next(1)  # dropped after the terminal signal
     assert [type(e) for e in plugin_errors] == [ValueError]
-
-
-class _Recording(Subscription):
-    def __init__(self) -> None:
-        self.requested: list[int] = []
-        self.cancelled = False
-
-    def request(self, n: int) -> None:
-        self.requested.append(n)
-
-    def cancel(self) -> None:
-        self.cancelled = True
 
 
 # ---- the TCK Subscriber verifications on operator subscribers ----------------------------------
@@ -385,40 +374,42 @@ def map_facing_foreign_publisher(downstream: Subscriber[Any]) -> Subscriber[Any]
 
 
 @pytest.mark.usefixtures("plugin_errors")  # §2.5 rules report the second Subscription
-class TestBaseWhitebox(SubscriberWhiteboxVerification):
+class _Whitebox(SubscriberWhiteboxVerification):
+    """The subscriber under test: ``operator(downstream)`` in front of a ProbeDownstream."""
     env = ENV
+    __test__ = False  # an intermediate class: its subclasses are the tests
+    operator: Any
 
     def create_subscriber(self, probe: Any) -> Any:
-        return PassThrough(ProbeDownstream(probe))
+        return self.operator(ProbeDownstream(probe))
 
 
 @pytest.mark.usefixtures("plugin_errors")  # §2.5 rules report the second Subscription
-class TestBaseBlackbox(SubscriberBlackboxVerification):
+class _Blackbox(SubscriberBlackboxVerification):
+    """The subscriber under test: ``operator(downstream)`` in front of a RequestingDownstream."""
     env = ENV
+    __test__ = False  # an intermediate class: its subclasses are the tests
+    operator: Any
 
     def create_subscriber(self) -> Any:
-        return PassThrough(RequestingDownstream())
+        return self.operator(RequestingDownstream())
 
 
-@pytest.mark.usefixtures("plugin_errors")  # §2.5 rules report the second Subscription
-class TestMapSubscriberWhitebox(SubscriberWhiteboxVerification):
-    env = ENV
-
-    def create_subscriber(self, probe: Any) -> Any:
-        return MapSubscriber(ProbeDownstream(probe), lambda x: x)
+class TestBaseWhitebox(_Whitebox):
+    operator = PassThrough
 
 
-@pytest.mark.usefixtures("plugin_errors")  # §2.5 rules report the second Subscription
-class TestMapFacingForeignPublisherWhitebox(SubscriberWhiteboxVerification):
-    env = ENV
-
-    def create_subscriber(self, probe: Any) -> Any:
-        return map_facing_foreign_publisher(ProbeDownstream(probe))
+class TestBaseBlackbox(_Blackbox):
+    operator = PassThrough
 
 
-@pytest.mark.usefixtures("plugin_errors")  # §2.5 rules report the second Subscription
-class TestMapFacingForeignPublisherBlackbox(SubscriberBlackboxVerification):
-    env = ENV
+class TestMapSubscriberWhitebox(_Whitebox):
+    operator = staticmethod(lambda downstream: MapSubscriber(downstream, lambda x: x))
 
-    def create_subscriber(self) -> Any:
-        return map_facing_foreign_publisher(RequestingDownstream())
+
+class TestMapFacingForeignPublisherWhitebox(_Whitebox):
+    operator = staticmethod(map_facing_foreign_publisher)
+
+
+class TestMapFacingForeignPublisherBlackbox(_Blackbox):
+    operator = staticmethod(map_facing_foreign_publisher)

@@ -5,7 +5,7 @@ signalled after a terminal event or a cancel. Run under both ``RXPY2_DRAIN`` bac
 from __future__ import annotations
 
 import pytest
-from probes import ManualSource
+from probes import ManualSource, assert_two_rails_joined, rail
 
 from rxpy2 import Completable, Flowable, ParallelFlowable
 from rxpy2.disposables import Disposables
@@ -17,14 +17,6 @@ pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 
 def add(a: int, b: int) -> int:
     return a + b
-
-
-def rail(src: ManualSource, items: range, complete: bool = True):
-    def run() -> None:
-        src.emit(*items)
-        if complete:
-            src.complete()
-    return run
 
 
 # ---------------------------------------------------------------- from_publisher (parallel)
@@ -90,11 +82,7 @@ def test_race_sequential_rails_vs_single_requests(race_runner, race_rounds):
                 ts.request(1)
 
         race_runner.race(both, requester)
-        ts.assert_complete().assert_no_errors().assert_protocol_ok()
-        values = ts.values()
-        assert sorted(values) == [*range(0, 6), *range(10, 16)]
-        assert [x for x in values if x < 10] == list(range(0, 6))
-        assert [x for x in values if x >= 10] == list(range(10, 16))
+        assert_two_rails_joined(ts, range(0, 6), range(10, 16))
 
 
 def test_race_sequential_rail_error_vs_other_rail_items(race_runner, race_rounds):

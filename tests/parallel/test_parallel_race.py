@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from probes import ManualSource
+from probes import ManualSource, assert_two_rails_joined, rail
 
 from rxpy2 import Flowable, ParallelFlowable
 from rxpy2.schedulers import Schedulers
@@ -51,16 +51,12 @@ def test_race_rails_requesting_vs_upstream_on_next(race_runner, race_rounds):
         subs = [TestSubscriber(0), TestSubscriber(0)]
         src.parallel(2).subscribe(subs)
 
-        def produce(src=src):
-            src.emit(*range(8))
-            src.complete()
-
         def consume(subs=subs):
             for _ in range(4):
                 subs[0].request(1)
                 subs[1].request(1)
 
-        race_runner.race(produce, consume)
+        race_runner.race(rail(src, range(8)), consume)
         assert [ts.value_count() for ts in subs] == [4, 4]
         assert_split(subs, list(range(8)))
 
@@ -79,10 +75,7 @@ def test_race_cancel_all_vs_on_next(race_runner, race_rounds):
         src = ManualSource()
         ts = src.parallel(2).sequential().test()
 
-        def produce(src=src):
-            src.emit(*range(6))
-
-        race_runner.race(produce, ts.cancel)
+        race_runner.race(rail(src, range(6), complete=False), ts.cancel)
         assert src.cancels == 1
         n = ts.value_count()
         assert sorted(ts.values()) == list(range(n))  # a prefix, nothing twice
@@ -96,19 +89,8 @@ def test_race_two_rails_on_next_into_sequential(race_runner, race_rounds):
     for _ in range(race_rounds):
         a, b = ManualSource(), ManualSource()
         ts = ParallelFlowable.from_publishers(a, b).sequential().test()
-
-        def rail(src, items):
-            def run():
-                src.emit(*items)
-                src.complete()
-            return run
-
         race_runner.race(rail(a, range(0, 5)), rail(b, range(10, 15)))
-        ts.assert_complete().assert_no_errors().assert_protocol_ok()
-        values = ts.values()
-        assert sorted(values) == [*range(0, 5), *range(10, 15)]
-        assert [x for x in values if x < 10] == list(range(0, 5))
-        assert [x for x in values if x >= 10] == list(range(10, 15))
+        assert_two_rails_joined(ts, range(0, 5), range(10, 15))
 
 
 def test_race_sequential_drain_vs_rail_on_next(race_runner, race_rounds):
@@ -118,20 +100,12 @@ def test_race_sequential_drain_vs_rail_on_next(race_runner, race_rounds):
         b.emit(10, 11, 12)  # rail b waits in its queue
         b.complete()
 
-        def produce(a=a):
-            a.emit(0, 1, 2, 3)
-            a.complete()
-
         def consume(ts=ts):
             for _ in range(7):
                 ts.request(1)
 
-        race_runner.race(produce, consume)
-        ts.assert_complete().assert_no_errors().assert_protocol_ok()
-        values = ts.values()
-        assert sorted(values) == [0, 1, 2, 3, 10, 11, 12]
-        assert [x for x in values if x < 10] == [0, 1, 2, 3]
-        assert [x for x in values if x >= 10] == [10, 11, 12]
+        race_runner.race(rail(a, (0, 1, 2, 3)), consume)
+        assert_two_rails_joined(ts, [0, 1, 2, 3], [10, 11, 12])
 
 
 def test_race_sequential_delay_error_two_rails(race_runner, race_rounds):
@@ -140,15 +114,11 @@ def test_race_sequential_delay_error_two_rails(race_runner, race_rounds):
         ts = ParallelFlowable.from_publishers(a, b).sequential_delay_error().test()
         err = ValueError("b")
 
-        def run_a(a=a):
-            a.emit(1, 2)
-            a.complete()
-
         def run_b(b=b, err=err):
             b.emit(3)
             b.error(err)
 
-        race_runner.race(run_a, run_b)
+        race_runner.race(rail(a, (1, 2)), run_b)
         ts.assert_protocol_ok()
         assert ts.errors() == [err]
         assert sorted(ts.values()) == [1, 2, 3]
@@ -177,12 +147,6 @@ def test_race_reduce_rails_completing(race_runner, race_rounds):
         a, b = ManualSource(), ManualSource()
         ts = ParallelFlowable.from_publishers(a, b).reduce(add).test()
 
-        def rail(src, items):
-            def run():
-                src.emit(*items)
-                src.complete()
-            return run
-
         race_runner.race(rail(a, (1, 2)), rail(b, (3, 4)))
         ts.assert_result(10)
 
@@ -194,15 +158,11 @@ def test_race_sorted_rails_vs_request(race_runner, race_rounds):
         b.emit(5, 1)
         b.complete()
 
-        def produce(a=a):
-            a.emit(4, 2, 3)
-            a.complete()
-
         def consume(ts=ts):
             for _ in range(5):
                 ts.request(1)
 
-        race_runner.race(produce, consume)
+        race_runner.race(rail(a, (4, 2, 3)), consume)
         ts.assert_result(1, 2, 3, 4, 5)
 
 
@@ -215,16 +175,12 @@ def test_race_run_on_request_vs_on_next_real_worker(race_runner, race_rounds):
         subs = [TestSubscriber(0), TestSubscriber(0)]
         src.parallel(2).run_on(Schedulers.single(), prefetch=8).subscribe(subs)
 
-        def produce(src=src):
-            src.emit(*range(6))
-            src.complete()
-
         def consume(subs=subs):
             for _ in range(3):
                 subs[0].request(1)
                 subs[1].request(1)
 
-        race_runner.race(produce, consume)
+        race_runner.race(rail(src, range(6)), consume)
         for ts in subs:
             ts.await_done(5)
         assert_split(subs, list(range(6)))

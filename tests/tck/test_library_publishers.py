@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 from library_publishers import CASES, Case, verification_class
+from probes import ProbeSubscription
 from test_subscriber_verification import OneByOneSubscriber, ProbeSubscriber, SubscriptionPuppet
 
 from rxpy2 import Flowable
@@ -32,7 +33,7 @@ from rxpy2.exceptions import CompositeException, ProtocolViolationException
 from rxpy2.internal.operators.flowable.flowable_blocking import BlockingIteratorSubscriber
 from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
 from rxpy2.internal.subscribers.serialized import SerializedSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
+from rxpy2.reactivestreams import LONG_MAX, Subscriber
 from rxpy2.tck import (
     SkipRule,
     SubscriberBlackboxVerification,
@@ -217,24 +218,12 @@ def test_blocking_iterator_subscriber_requests_its_buffer_then_more_as_it_is_con
     assert requests[0] == 16 and sum(requests) >= 100 and max(requests) <= 16
 
 
-class _RecordingSubscription(Subscription):
-    def __init__(self) -> None:
-        self.requests: list[int] = []
-        self.cancelled = False
-
-    def request(self, n: int) -> None:
-        self.requests.append(n)
-
-    def cancel(self) -> None:
-        self.cancelled = True
-
-
 def test_lambda_subscriber_whitebox_puppet_acts_on_the_upstream() -> None:
     """The whitebox set-up above is meaningful: the puppet's requests and cancel reach the
     upstream Subscription."""
     puppets: list[SubscriptionPuppet] = []
     sub: LambdaSubscriber[int] = LambdaSubscriber(on_subscribe=lambda s: puppets.append(SubscriptionPuppet(s)))
-    upstream = _RecordingSubscription()
+    upstream = ProbeSubscription()
     sub.on_subscribe(upstream)
     (puppet,) = puppets
     assert upstream.requests == []  # a custom on_subscribe replaces the default request(LONG_MAX)
