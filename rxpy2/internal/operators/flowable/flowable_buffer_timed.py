@@ -23,18 +23,13 @@ from typing import Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.operators.flowable._timed_common import TimedDrainSubscriber
 from rxpy2.operators import (
-    LONG_MAX,
-    AtomicLong,
-    Drain,
     MissingBackpressureException,
-    OperatorSubscriber,
-    add_request,
     null_error,
     null_item,
     produced,
     subscribe_tail,
-    validate_request,
 )
 from rxpy2.reactivestreams import Publisher, Subscriber
 from rxpy2.schedulers.scheduler import Scheduler, Worker
@@ -65,12 +60,11 @@ class FlowableBufferTimed(Flowable[list[T]], HasUpstreamPublisher[T], Generic[T]
             subscriber, self.timespan, self.scheduler.create_worker(), self.max_size))
 
 
-class BufferTimedSubscriber(OperatorSubscriber[T, list[T]], Generic[T]):
+class BufferTimedSubscriber(TimedDrainSubscriber[T, list[T]], Generic[T]):
     """``buffer`` is the current list (None once terminated or cancelled); ``queue`` the
     full lists waiting for the drain; ``done``/``error`` the upstream's terminal signal."""
 
-    __slots__ = ("timespan", "worker", "count", "requested", "buffer", "lock", "queue", "gate",
-                 "error", "cancelled")
+    __slots__ = ("timespan", "worker", "count", "buffer", "lock", "queue")
 
     def __init__(self, downstream: Subscriber[list[T]], timespan: float, worker: Worker,
                  count: int | None) -> None:
@@ -78,22 +72,16 @@ class BufferTimedSubscriber(OperatorSubscriber[T, list[T]], Generic[T]):
         self.timespan = timespan
         self.worker = worker
         self.count = count
-        self.requested = AtomicLong()
         self.buffer: list[T] | None = []
         self.lock = threading.Lock()  # guards buffer/queue swaps only; nothing is signalled under it
         self.queue: deque[list[T]] = deque()
-        self.gate = Drain()
-        self.error: BaseException | None = None
-        self.cancelled = False
 
-    def on_start(self) -> bool:
-        # the downstream first, then the timer and the unbounded request
-        self.downstream.on_subscribe(self)
-        if not self.cancelled:
-            ts = self.timespan
-            self.worker.schedule_periodically(self._tick, ts, ts)
-            self.upstream.request(LONG_MAX)
-        return False
+    def start_timer(self) -> bool:
+        if self.cancelled:
+            return False
+        ts = self.timespan
+        self.worker.schedule_periodically(self._tick, ts, ts)
+        return True
 
     def _tick(self) -> None:
         with self.lock:
@@ -147,25 +135,17 @@ class BufferTimedSubscriber(OperatorSubscriber[T, list[T]], Generic[T]):
             self.done = True
         self.drain()
 
-    def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
-            add_request(self.requested, n)
-
-    def cancel(self) -> None:
-        if self.cancelled:
-            return
-        self.cancelled = True
+    def cancel_upstream(self) -> None:
         self.upstream.cancel()
         self.worker.dispose()
         with self.lock:
             self.buffer = None
-        if self.gate.enter():  # no drain runs: the cleanup is ours; the drain stays closed
-            self.queue.clear()
 
-    def drain(self) -> None:
+    def cleanup(self) -> None:
+        self.queue.clear()
+
+    def drain_loop(self) -> None:
         gate = self.gate
-        if not gate.enter():
-            return  # the owner makes another pass
         q = self.queue
         a = self.downstream
         requested = self.requested
@@ -194,19 +174,9 @@ class BufferTimedSubscriber(OperatorSubscriber[T, list[T]], Generic[T]):
                     a.on_next(b)
                     produced(requested, 1)
                 else:
-                    self._lack_of_requests()
+                    self.done = True  # a later upstream error goes to plugins.on_error
+                    self.fail_for_lack_of_requests(MissingBackpressureException.lack_of_requests(
+                        "buffer_time", "a buffer"))
                     return
             if not gate.leave():
                 return
-
-    def _lack_of_requests(self) -> None:
-        """No demand for a due list: cancel everything, signal the error (the drain's)."""
-        self.cancelled = True
-        self.upstream.cancel()
-        self.worker.dispose()
-        with self.lock:
-            self.buffer = None
-            self.done = True  # a later upstream error goes to plugins.on_error
-        self.queue.clear()
-        self.downstream.on_error(
-            MissingBackpressureException.lack_of_requests("buffer_time", "a buffer"))

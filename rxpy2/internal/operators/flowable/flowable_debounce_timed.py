@@ -23,19 +23,8 @@ from rxpy2 import plugins
 from rxpy2.disposables import SerialDisposable
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.operators import (
-    LONG_MAX,
-    AtomicLong,
-    Drain,
-    MissingBackpressureException,
-    OperatorSubscriber,
-    add_request,
-    null_error,
-    null_item,
-    produced,
-    subscribe_tail,
-    validate_request,
-)
+from rxpy2.internal.operators.flowable._timed_common import TimedDrainSubscriber
+from rxpy2.operators import MissingBackpressureException, null_error, produced, subscribe_tail
 from rxpy2.reactivestreams import Publisher, Subscriber
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 
@@ -80,36 +69,22 @@ class DebounceEmitter(Generic[T]):
         self.parent.fire(self)
 
 
-class DebounceTimedSubscriber(OperatorSubscriber[T, T], Generic[T]):
+class DebounceTimedSubscriber(TimedDrainSubscriber[T, T], Generic[T]):
     """``index``/``pending``/``done`` are the upstream's (one thread); ``ready`` holds the
     emitters whose item is due, ``error`` the upstream's error, both read by the drain."""
 
-    __slots__ = ("timeout", "worker", "requested", "timer", "index", "pending", "ready",
-                 "gate", "error", "cancelled")
+    __slots__ = ("timeout", "worker", "timer", "index", "pending", "ready")
 
     def __init__(self, downstream: Subscriber[T], timeout: float, worker: Worker) -> None:
         super().__init__(downstream)
         self.timeout = timeout
         self.worker = worker
-        self.requested = AtomicLong()
         self.timer = SerialDisposable()
         self.index = 0
         self.pending: DebounceEmitter[T] | None = None
         self.ready: deque[DebounceEmitter[T]] = deque()
-        self.gate = Drain()
-        self.error: BaseException | None = None
-        self.cancelled = False
 
-    def on_start(self) -> bool:
-        self.downstream.on_subscribe(self)
-        self.upstream.request(LONG_MAX)
-        return False
-
-    def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
-            return
+    def hook_on_next(self, item: T) -> None:
         idx = self.index + 1
         self.index = idx
         d = self.timer.get()
@@ -146,23 +121,15 @@ class DebounceTimedSubscriber(OperatorSubscriber[T, T], Generic[T]):
         self.done = True
         self.drain()
 
-    def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
-            add_request(self.requested, n)
-
-    def cancel(self) -> None:
-        if self.cancelled:
-            return
-        self.cancelled = True
+    def cancel_upstream(self) -> None:
         self.upstream.cancel()
         self.worker.dispose()
-        if self.gate.enter():  # no drain runs: the cleanup is ours; the drain stays closed
-            self.ready.clear()
 
-    def drain(self) -> None:
+    def cleanup(self) -> None:
+        self.ready.clear()
+
+    def drain_loop(self) -> None:
         gate = self.gate
-        if not gate.enter():
-            return  # the owner makes another pass
         ready = self.ready
         a = self.downstream
         requested = self.requested
@@ -191,16 +158,9 @@ class DebounceTimedSubscriber(OperatorSubscriber[T, T], Generic[T]):
                     a.on_next(de.value)
                     produced(requested, 1)
                 else:
-                    self._lack_of_requests()
+                    self.done = True  # a later upstream signal is dropped (an error: plugins)
+                    self.fail_for_lack_of_requests(
+                        MissingBackpressureException.lack_of_requests("debounce"))
                     return
             if not gate.leave():
                 return
-
-    def _lack_of_requests(self) -> None:
-        """No demand for a due item: cancel everything, signal the error (the drain's)."""
-        self.cancelled = True
-        self.done = True  # a later upstream signal is dropped (an error to plugins.on_error)
-        self.upstream.cancel()
-        self.worker.dispose()
-        self.ready.clear()
-        self.downstream.on_error(MissingBackpressureException.lack_of_requests("debounce"))

@@ -23,19 +23,14 @@ from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
+from rxpy2.internal.operators.flowable._timed_common import TimedDrainSubscriber
 from rxpy2.operators import (
-    LONG_MAX,
-    AtomicLong,
     AtomicReference,
-    Drain,
     MissingBackpressureException,
-    OperatorSubscriber,
-    add_request,
     null_error,
     null_item,
     produced,
     subscribe_tail,
-    validate_request,
 )
 from rxpy2.reactivestreams import Publisher, Subscriber
 from rxpy2.schedulers.scheduler import Scheduler
@@ -66,9 +61,8 @@ class FlowableSampleTimed(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
             subscriber, self.period, self.scheduler, self.emit_last))
 
 
-class SampleTimedSubscriber(OperatorSubscriber[T, T], Generic[T]):
-    __slots__ = ("period", "scheduler", "emit_last", "latest", "requested", "timer", "gate",
-                 "ticked", "terminated", "error", "cancelled")
+class SampleTimedSubscriber(TimedDrainSubscriber[T, T], Generic[T]):
+    __slots__ = ("period", "scheduler", "emit_last", "latest", "timer", "ticked", "terminated")
 
     def __init__(self, downstream: Subscriber[T], period: float, scheduler: Scheduler,
                  emit_last: bool) -> None:
@@ -77,21 +71,16 @@ class SampleTimedSubscriber(OperatorSubscriber[T, T], Generic[T]):
         self.scheduler = scheduler
         self.emit_last = emit_last
         self.latest: AtomicReference[T] = AtomicReference()
-        self.requested = AtomicLong()
         self.timer: AtomicReference = AtomicReference()
-        self.gate = Drain()
         self.ticked = False      # a tick waits for the drain
         self.terminated = False  # the upstream's terminal signal waits for the drain
-        self.error: BaseException | None = None
-        self.cancelled = False
 
-    def on_start(self) -> bool:
-        self.downstream.on_subscribe(self)
-        if not self.cancelled:
-            DisposableHelper.replace(self.timer, self.scheduler.schedule_periodically_direct(
-                self._tick, self.period, self.period))
-            self.upstream.request(LONG_MAX)
-        return False
+    def start_timer(self) -> bool:
+        if self.cancelled:
+            return False
+        DisposableHelper.replace(self.timer, self.scheduler.schedule_periodically_direct(
+            self._tick, self.period, self.period))
+        return True
 
     def on_next(self, item: T) -> None:
         if item is None:
@@ -122,23 +111,15 @@ class SampleTimedSubscriber(OperatorSubscriber[T, T], Generic[T]):
         self.terminated = True
         self.drain()
 
-    def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
-            add_request(self.requested, n)
-
-    def cancel(self) -> None:
-        if self.cancelled:
-            return
-        self.cancelled = True
+    def cancel_upstream(self) -> None:
         DisposableHelper.dispose(self.timer)
         self.upstream.cancel()
-        if self.gate.enter():  # no drain runs: the cleanup is ours; the drain stays closed
-            self.latest.set(None)
 
-    def drain(self) -> None:
+    def cleanup(self) -> None:
+        self.latest.set(None)
+
+    def drain_loop(self) -> None:
         gate = self.gate
-        if not gate.enter():
-            return  # the owner makes another pass
         a = self.downstream
         while True:
             if self.cancelled:
@@ -173,9 +154,6 @@ class SampleTimedSubscriber(OperatorSubscriber[T, T], Generic[T]):
             self.downstream.on_next(v)
             produced(requested, 1)
             return True
-        self.cancelled = True
         self.done = True  # a later upstream signal is dropped (an error to plugins.on_error)
-        DisposableHelper.dispose(self.timer)
-        self.upstream.cancel()
-        self.downstream.on_error(MissingBackpressureException.lack_of_requests("sample"))
+        self.fail_for_lack_of_requests(MissingBackpressureException.lack_of_requests("sample"))
         return False

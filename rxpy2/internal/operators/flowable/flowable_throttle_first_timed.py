@@ -10,22 +10,11 @@ from __future__ import annotations
 
 from typing import Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.disposables import SerialDisposable
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.operators import (
-    LONG_MAX,
-    AtomicLong,
-    MissingBackpressureException,
-    OperatorSubscriber,
-    add_request,
-    null_error,
-    null_item,
-    produced,
-    subscribe_tail,
-    validate_request,
-)
+from rxpy2.internal.operators.flowable._timed_common import UnboundedSubscriber
+from rxpy2.operators import MissingBackpressureException, null_item, produced, subscribe_tail
 from rxpy2.reactivestreams import Publisher, Subscriber
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 
@@ -53,24 +42,18 @@ class FlowableThrottleFirstTimed(Flowable[T], HasUpstreamPublisher[T], Generic[T
             subscriber, self.window_duration, self.scheduler.create_worker()))
 
 
-class ThrottleFirstSubscriber(OperatorSubscriber[T, T], Generic[T]):
+class ThrottleFirstSubscriber(UnboundedSubscriber[T, T], Generic[T]):
     """Every signal comes from the upstream's thread (the timer only reopens ``gate``):
     nothing to serialize."""
 
-    __slots__ = ("window", "worker", "requested", "timer", "gate")
+    __slots__ = ("window", "worker", "timer", "gate")
 
     def __init__(self, downstream: Subscriber[T], window: float, worker: Worker) -> None:
         super().__init__(downstream)
         self.window = window
         self.worker = worker
-        self.requested = AtomicLong()
         self.timer = SerialDisposable()
         self.gate = False
-
-    def on_start(self) -> bool:
-        self.downstream.on_subscribe(self)
-        self.upstream.request(LONG_MAX)
-        return False
 
     def on_next(self, item: T) -> None:
         if item is None:
@@ -92,25 +75,12 @@ class ThrottleFirstSubscriber(OperatorSubscriber[T, T], Generic[T]):
         self.gate = False
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
-            return
-        self.done = True
-        self.downstream.on_error(error)
+        super().on_error(error)  # §2.13; once (a second one to plugins.on_error)
         self.worker.dispose()
 
     def on_complete(self) -> None:
-        if self.done:
-            return
-        self.done = True
-        self.downstream.on_complete()
+        super().on_complete()
         self.worker.dispose()
-
-    def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
-            add_request(self.requested, n)
 
     def cancel(self) -> None:
         self.upstream.cancel()

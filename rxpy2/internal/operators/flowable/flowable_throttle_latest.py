@@ -15,22 +15,11 @@ from __future__ import annotations
 
 from typing import Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.operators import (
-    LONG_MAX,
-    AtomicLong,
-    AtomicReference,
-    Drain,
-    MissingBackpressureException,
-    OperatorSubscriber,
-    add_request,
-    null_error,
-    null_item,
-    subscribe_tail,
-    validate_request,
-)
+from rxpy2.internal.operators.flowable._timed_common import TimedDrainSubscriber
+from rxpy2.internal.subscribers.drain_support import DrainTerminalsMixin
+from rxpy2.operators import AtomicReference, MissingBackpressureException, null_item, subscribe_tail
 from rxpy2.reactivestreams import Publisher, Subscriber
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 
@@ -60,9 +49,9 @@ class FlowableThrottleLatest(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
             subscriber, self.timeout_time, self.scheduler.create_worker(), self.emit_last))
 
 
-class ThrottleLatestSubscriber(OperatorSubscriber[T, T], Generic[T]):
-    __slots__ = ("timeout", "worker", "emit_last", "latest", "requested", "gate", "emitted",
-                 "error", "cancelled", "timer_fired", "timer_running")
+class ThrottleLatestSubscriber(DrainTerminalsMixin, TimedDrainSubscriber[T, T], Generic[T]):
+    __slots__ = ("timeout", "worker", "emit_last", "latest", "emitted", "timer_fired",
+                 "timer_running")
 
     def __init__(self, downstream: Subscriber[T], timeout: float, worker: Worker,
                  emit_last: bool) -> None:
@@ -71,65 +60,34 @@ class ThrottleLatestSubscriber(OperatorSubscriber[T, T], Generic[T]):
         self.worker = worker
         self.emit_last = emit_last
         self.latest: AtomicReference[T] = AtomicReference()
-        self.requested = AtomicLong()
-        self.gate = Drain()
         self.emitted = 0
-        self.error: BaseException | None = None
-        self.cancelled = False
         self.timer_fired = False
         self.timer_running = False
-
-    def on_start(self) -> bool:
-        self.downstream.on_subscribe(self)
-        self.upstream.request(LONG_MAX)
-        return False
 
     def on_next(self, item: T) -> None:
         if item is None:
             raise null_item()  # §2.13
         self.latest.set(item)
-        self.drain()
-
-    def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
-            return
-        self.error = error
-        self.done = True
-        self.drain()
-
-    def on_complete(self) -> None:
-        self.done = True
-        self.drain()
+        if self.gate.enter():  # drain() inlined: one call per item
+            self.drain_loop()
 
     def _tick(self) -> None:
         self.timer_fired = True
         self.drain()
 
-    def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
-            add_request(self.requested, n)
-
-    def cancel(self) -> None:
-        self.cancelled = True
+    def cancel_upstream(self) -> None:
         self.upstream.cancel()
         self.worker.dispose()
-        if self.gate.enter():  # no drain runs: the cleanup is ours; the drain stays closed
-            self.latest.set(None)
+
+    def cleanup(self) -> None:
+        self.latest.set(None)
 
     def _fail_mbe(self) -> None:
-        self.cancelled = True
-        self.upstream.cancel()
-        self.worker.dispose()
-        self.latest.set(None)
-        self.downstream.on_error(MissingBackpressureException.lack_of_requests("throttle_latest"))
+        self.fail_for_lack_of_requests(
+            MissingBackpressureException.lack_of_requests("throttle_latest"))
 
-    def drain(self) -> None:
+    def drain_loop(self) -> None:
         gate = self.gate
-        if not gate.enter():
-            return  # the owner makes another pass
         latest = self.latest
         a = self.downstream
         while True:
