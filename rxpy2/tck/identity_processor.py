@@ -35,9 +35,9 @@ from rxpy2.tck.environment import (
     TestEnvironment,
 )
 from rxpy2.tck.helper_publisher import HelperPublisher, default_publisher_executor
+from rxpy2.tck.operators import SubscriptionPuppet
 from rxpy2.tck.publisher import PublisherVerification
 from rxpy2.tck.subscriber_whitebox import (
-    SubscriberPuppet,
     SubscriberWhiteboxVerification,
     WhiteboxSubscriberProbe,
 )
@@ -209,17 +209,6 @@ class ProcessorTestSetup(ManualPublisher[T], Generic[T]):
         return x
 
 
-class _PuppetOf(SubscriberPuppet):
-    def __init__(self, subscription: Subscription) -> None:
-        self._subscription = subscription
-
-    def trigger_request(self, elements: int) -> None:
-        self._subscription.request(elements)
-
-    def signal_cancel(self) -> None:
-        self._subscription.cancel()
-
-
 class _ProbeSubscriber(Subscriber[T], Generic[T]):
     """The downstream of the Processor in the subscriber rules: reports to the probe."""
 
@@ -234,7 +223,7 @@ class _ProbeSubscriber(Subscriber[T], Generic[T]):
             subscription.cancel()  # §2.5: this probe must pass the subscriber rules too
             return
         self._subscription = subscription
-        self._probe.register_on_subscribe(_PuppetOf(subscription))
+        self._probe.register_on_subscribe(SubscriptionPuppet(subscription))
 
     def on_next(self, item: T) -> None:
         self._env.debug(f"whitebox_subscriber.on_next({item!r})")

@@ -34,20 +34,21 @@ from typing import Any
 from rxpy2.reactivestreams import Subscriber, Subscription
 from rxpy2.tck.subscriber_whitebox import SubscriberPuppet, WhiteboxSubscriberProbe
 
-__all__ = ["ProbeDownstream", "RequestingDownstream"]
+__all__ = ["ProbeDownstream", "RequestingDownstream", "SubscriptionPuppet"]
 
 
-class _OperatorPuppet(SubscriberPuppet):
-    """Requests and cancels through the operator, as its downstream."""
+class SubscriptionPuppet(SubscriberPuppet):
+    """The puppet a whitebox probe gets: requests and cancels through ``subscription``
+    (here the operator, as its downstream would)."""
 
-    def __init__(self, operator: Subscription) -> None:
-        self.operator = operator
+    def __init__(self, subscription: Subscription) -> None:
+        self.subscription = subscription
 
     def trigger_request(self, elements: int) -> None:
-        self.operator.request(elements)
+        self.subscription.request(elements)
 
     def signal_cancel(self) -> None:
-        self.operator.cancel()
+        self.subscription.cancel()
 
 
 class ProbeDownstream(Subscriber[Any]):
@@ -60,7 +61,7 @@ class ProbeDownstream(Subscriber[Any]):
     def on_subscribe(self, s: Subscription) -> None:
         if self.operator is None:
             self.operator = s
-            self.probe.register_on_subscribe(_OperatorPuppet(s))
+            self.probe.register_on_subscribe(SubscriptionPuppet(s))
 
     def on_next(self, item: Any) -> None:
         self.probe.register_on_next(item)

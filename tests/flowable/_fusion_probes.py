@@ -16,11 +16,10 @@ import threading
 import time
 from typing import Any
 
-from probes import Boom
+from probes import Boom, Forwarding
 
 from rxpy2 import Flowable
 from rxpy2.internal.fuseable import NONE, ConditionalSubscriber, QueueSubscription
-from rxpy2.observers import FlowableSubscriber
 
 __all__ = ["FusionProbe", "OddRejecter", "assert_no_new_threads", "rxpy2_threads"]
 
@@ -42,24 +41,10 @@ class FusionProbe(Flowable[Any]):
         self.source.subscribe(_FusionProbeSubscriber(self, subscriber))
 
 
-class _FusionProbeSubscriber(FlowableSubscriber[Any], QueueSubscription[Any]):
+class _FusionProbeSubscriber(Forwarding, QueueSubscription[Any]):
     def __init__(self, probe: FusionProbe, downstream: Any) -> None:
+        super().__init__(downstream)
         self.probe = probe
-        self.downstream = downstream
-        self.upstream: Any = None
-
-    def on_subscribe(self, s: Any) -> None:
-        self.upstream = s
-        self.downstream.on_subscribe(self)
-
-    def on_next(self, item: Any) -> None:
-        self.downstream.on_next(item)
-
-    def on_error(self, error: BaseException) -> None:
-        self.downstream.on_error(error)
-
-    def on_complete(self) -> None:
-        self.downstream.on_complete()
 
     def request_fusion(self, mode: int) -> int:
         self.probe.asked.append(mode)

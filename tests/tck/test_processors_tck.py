@@ -49,6 +49,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from probes import Forwarding
+
 from rxpy2 import (
     AsyncProcessor,
     BehaviorProcessor,
@@ -61,7 +63,6 @@ from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.subscription_helper import CANCELLED
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 from rxpy2.tck import (
     IdentityProcessorVerification,
@@ -205,30 +206,16 @@ class RefCountProcessor(FlowableProcessor[Any], Subscription):
         return self.actual.get_throwable()
 
 
-class _RefCountSubscriber(FlowableSubscriber[Any], Subscription):
+class _RefCountSubscriber(Forwarding, Subscription):
     def __init__(self, downstream: Subscriber[Any], parent: RefCountProcessor) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.parent = parent
-        self.upstream: Subscription | None = None
-
-    def on_subscribe(self, s: Subscription) -> None:
-        self.upstream = s
-        self.downstream.on_subscribe(self)
-
-    def on_next(self, item: Any) -> None:
-        self.downstream.on_next(item)
-
-    def on_error(self, error: BaseException) -> None:
-        self.downstream.on_error(error)
-
-    def on_complete(self) -> None:
-        self.downstream.on_complete()
 
     def request(self, n: int) -> None:
-        self.upstream.request(n)  # type: ignore[union-attr]
+        self.upstream.request(n)
 
     def cancel(self) -> None:
-        self.upstream.cancel()  # type: ignore[union-attr]
+        self.upstream.cancel()
         self.parent._remove(self)
 
 

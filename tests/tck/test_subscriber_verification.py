@@ -33,6 +33,7 @@ from rxpy2.tck import (
     WhiteboxSubscriberProbe,
     run_rule,
 )
+from rxpy2.tck.operators import SubscriptionPuppet
 from rxpy2.testing import TestSubscriber
 
 POSITIVE_ENV = TestEnvironment(default_timeout_ms=500, default_no_signals_timeout_ms=50)
@@ -46,19 +47,6 @@ def negative_env() -> TestEnvironment:
 
 
 # ---- correct subscribers ---------------------------------------------------------------------------
-
-
-class SubscriptionPuppet(SubscriberPuppet):
-    """Requests and cancels through a Subscription (or anything with request/cancel)."""
-
-    def __init__(self, subscription: Any) -> None:
-        self.subscription = subscription
-
-    def trigger_request(self, elements: int) -> None:
-        self.subscription.request(elements)
-
-    def signal_cancel(self) -> None:
-        self.subscription.cancel()
 
 
 class ProbeSubscriber(Subscriber[Any]):
