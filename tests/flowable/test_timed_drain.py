@@ -138,12 +138,28 @@ def _subscribe(f: Flowable[Any], initial: int = LONG_MAX) -> Probe:
     return p
 
 
+def _setup(operator: Callable[[Any, TestScheduler], Flowable[Any]], *primed: int,
+           initial: int = LONG_MAX) -> Callable[[TestScheduler, Any], Probe]:
+    """A race's set-up: a Probe subscribed to ``operator(pp, sched)``, then ``primed``
+    emitted by ``pp``."""
+    def setup(sched: TestScheduler, pp: Any) -> Probe:
+        p = _subscribe(operator(pp, sched), initial)
+        for item in primed:
+            pp.on_next(item)
+        return p
+    return setup
+
+
 def _tick(sched: TestScheduler, pp: Any, p: Probe) -> None:
     sched.advance_time_by(1)
 
 
 def _next2(sched: TestScheduler, pp: Any, p: Probe) -> None:
     pp.on_next(2)
+
+
+def _request1(sched: TestScheduler, pp: Any, p: Probe) -> None:
+    p.request(1)
 
 
 def _complete(sched: TestScheduler, pp: Any, p: Probe) -> None:
@@ -162,11 +178,29 @@ def _after_cancel(sched: TestScheduler, pp: Any, p: Probe) -> None:
     assert (len(p.items), len(p.errors), p.completions) == n  # nothing after the cancel
 
 
+def _race_emit_last(race_runner: Any, operator: Callable[[Any, TestScheduler], Flowable[Any]],
+                    primed: tuple[int, ...], after_next: tuple[list[int], ...],
+                    after_complete: list[int]) -> None:
+    """The timer against item 2, against the completion and against a cancel, for an
+    operator that emits the latest item on the tick and on completion; ``primed`` are the
+    items before the race."""
+    setup = _setup(operator, *primed)
+
+    def end(sched: TestScheduler, pp: Any, p: Probe) -> None:
+        pp.on_complete()
+        assert p.items in after_next and p.completions == 1
+
+    _rounds(race_runner, setup, _tick, _next2, end)
+
+    def end_c(sched: TestScheduler, pp: Any, p: Probe) -> None:
+        sched.advance_time_by(1)
+        assert p.items == after_complete and p.completions == 1
+    _rounds(race_runner, setup, _tick, _complete, end_c)
+    _rounds(race_runner, setup, _tick, _cancel, _after_cancel)
+
+
 def test_race_buffer_time(race_runner: Any) -> None:
-    def setup(sched: TestScheduler, pp: Any) -> Probe:
-        p = _subscribe(pp.buffer_time(1, sched))
-        pp.on_next(1)
-        return p
+    setup = _setup(lambda pp, sched: pp.buffer_time(1, sched), 1)
 
     def end(sched: TestScheduler, pp: Any, p: Probe) -> None:
         pp.on_complete()
@@ -179,10 +213,7 @@ def test_race_buffer_time(race_runner: Any) -> None:
     _rounds(race_runner, setup, _tick, _complete, end_c)
     _rounds(race_runner, setup, _tick, _cancel, _after_cancel)
 
-    def setup_count(sched: TestScheduler, pp: Any) -> Probe:
-        p = _subscribe(pp.buffer_time(1, sched, count=2))
-        pp.on_next(1)
-        return p
+    setup_count = _setup(lambda pp, sched: pp.buffer_time(1, sched, count=2), 1)
 
     def end_count(sched: TestScheduler, pp: Any, p: Probe) -> None:
         pp.on_next(3)
@@ -193,49 +224,15 @@ def test_race_buffer_time(race_runner: Any) -> None:
 
 
 def test_race_debounce(race_runner: Any) -> None:
-    def setup(sched: TestScheduler, pp: Any) -> Probe:
-        p = _subscribe(pp.debounce(1, sched))
-        pp.on_next(1)
-        return p
-
-    def end(sched: TestScheduler, pp: Any, p: Probe) -> None:
-        pp.on_complete()
-        assert p.items in ([1, 2], [2]) and p.completions == 1
-
-    _rounds(race_runner, setup, _tick, _next2, end)
-
-    def end_c(sched: TestScheduler, pp: Any, p: Probe) -> None:
-        sched.advance_time_by(1)
-        assert p.items == [1] and p.completions == 1
-    _rounds(race_runner, setup, _tick, _complete, end_c)
-    _rounds(race_runner, setup, _tick, _cancel, _after_cancel)
+    _race_emit_last(race_runner, lambda pp, sched: pp.debounce(1, sched),
+                    (1,), ([1, 2], [2]), [1])
 
 
 def test_race_sample(race_runner: Any) -> None:
-    def setup(sched: TestScheduler, pp: Any) -> Probe:
-        p = _subscribe(pp.sample(1, sched, emit_last=True))
-        pp.on_next(1)
-        return p
+    _race_emit_last(race_runner, lambda pp, sched: pp.sample(1, sched, emit_last=True),
+                    (1,), ([1, 2], [2]), [1])
 
-    def end(sched: TestScheduler, pp: Any, p: Probe) -> None:
-        pp.on_complete()
-        assert p.items in ([1, 2], [2]) and p.completions == 1
-
-    _rounds(race_runner, setup, _tick, _next2, end)
-
-    def end_c(sched: TestScheduler, pp: Any, p: Probe) -> None:
-        sched.advance_time_by(1)
-        assert p.items == [1] and p.completions == 1
-    _rounds(race_runner, setup, _tick, _complete, end_c)
-    _rounds(race_runner, setup, _tick, _cancel, _after_cancel)
-
-    def setup_req(sched: TestScheduler, pp: Any) -> Probe:
-        p = _subscribe(pp.sample(1, sched), initial=0)
-        pp.on_next(1)
-        return p
-
-    def request1(sched: TestScheduler, pp: Any, p: Probe) -> None:
-        p.request(1)
+    setup_req = _setup(lambda pp, sched: pp.sample(1, sched), 1, initial=0)
 
     def end_req(sched: TestScheduler, pp: Any, p: Probe) -> None:
         # either the request came first (1 emitted) or the tick (no demand: the error)
@@ -243,14 +240,11 @@ def test_race_sample(race_runner: Any) -> None:
             assert p.items == [1] and not p.errors
         else:
             assert len(p.errors) == 1 and isinstance(p.errors[0], MissingBackpressureException)
-    _rounds(race_runner, setup_req, _tick, request1, end_req)
+    _rounds(race_runner, setup_req, _tick, _request1, end_req)
 
 
 def test_race_throttle_first(race_runner: Any) -> None:
-    def setup(sched: TestScheduler, pp: Any) -> Probe:
-        p = _subscribe(pp.throttle_first(1, sched))
-        pp.on_next(1)
-        return p
+    setup = _setup(lambda pp, sched: pp.throttle_first(1, sched), 1)
 
     def end(sched: TestScheduler, pp: Any, p: Probe) -> None:
         pp.on_next(3)
@@ -262,23 +256,9 @@ def test_race_throttle_first(race_runner: Any) -> None:
 
 
 def test_race_throttle_latest(race_runner: Any) -> None:
-    def setup(sched: TestScheduler, pp: Any) -> Probe:
-        p = _subscribe(pp.throttle_latest(1, sched, emit_last=True))
-        pp.on_next(0)  # emitted at once, starts the timer
-        pp.on_next(1)
-        return p
-
-    def end(sched: TestScheduler, pp: Any, p: Probe) -> None:
-        pp.on_complete()
-        assert p.items in ([0, 1, 2], [0, 2]) and p.completions == 1
-
-    _rounds(race_runner, setup, _tick, _next2, end)
-
-    def end_c(sched: TestScheduler, pp: Any, p: Probe) -> None:
-        sched.advance_time_by(1)
-        assert p.items == [0, 1] and p.completions == 1
-    _rounds(race_runner, setup, _tick, _complete, end_c)
-    _rounds(race_runner, setup, _tick, _cancel, _after_cancel)
+    # 0 is emitted at once and starts the timer
+    _race_emit_last(race_runner, lambda pp, sched: pp.throttle_latest(1, sched, emit_last=True),
+                    (0, 1), ([0, 1, 2], [0, 2]), [0, 1])
 
 
 class WindowProbe(Probe):
@@ -323,8 +303,7 @@ def test_race_window_time(race_runner: Any) -> None:
 
 
 def test_race_timeout(race_runner: Any) -> None:
-    def setup(sched: TestScheduler, pp: Any) -> Probe:
-        return _subscribe(pp.timeout(1, sched))
+    setup = _setup(lambda pp, sched: pp.timeout(1, sched))
 
     def next1(sched: TestScheduler, pp: Any, p: Probe) -> None:
         pp.on_next(1)
@@ -339,10 +318,7 @@ def test_race_timeout(race_runner: Any) -> None:
 
 
 def test_race_delay(race_runner: Any) -> None:
-    def setup(sched: TestScheduler, pp: Any) -> Probe:
-        p = _subscribe(pp.delay(1, sched))
-        pp.on_next(1)
-        return p
+    setup = _setup(lambda pp, sched: pp.delay(1, sched), 1)
 
     def end(sched: TestScheduler, pp: Any, p: Probe) -> None:
         pp.on_complete()
@@ -353,17 +329,13 @@ def test_race_delay(race_runner: Any) -> None:
 
 
 def test_race_interval(race_runner: Any) -> None:
-    def setup(sched: TestScheduler, pp: Any) -> Probe:
-        return _subscribe(Flowable.interval(1, scheduler=sched), initial=1)
-
-    def request1(sched: TestScheduler, pp: Any, p: Probe) -> None:
-        p.request(1)
+    setup = _setup(lambda pp, sched: Flowable.interval(1, scheduler=sched), initial=1)
 
     def end(sched: TestScheduler, pp: Any, p: Probe) -> None:
         sched.advance_time_by(1)
         assert p.items == [0, 1] and not p.errors
         p.cancel()
-    _rounds(race_runner, setup, _tick, request1, end)
+    _rounds(race_runner, setup, _tick, _request1, end)
     _rounds(race_runner, setup, _tick, _cancel, _after_cancel)
 
 
@@ -414,64 +386,57 @@ def _while_blocked(blocker: Blocker, action: Callable[[], None]) -> None:
     assert not blocker.timed_out
 
 
-def test_blocking_buffer_time() -> None:
+def _blocked(operator: Callable[[Any], Flowable[Any]], primed: tuple[int, ...],
+             action: Callable[[Any, Probe], Any], at: int = 1,
+             probe: Callable[..., Probe] = Probe) -> Probe:
+    """``primed`` into ``operator(pp)``; once the downstream blocks in its ``at``-th
+    ``on_next``, ``action(pp, p)`` runs on another thread and must not wait for it; then
+    the stream must end and the Probe see no protocol violation."""
     pp: PublishProcessor[int] = PublishProcessor()
-    blocker = Blocker()
-    p = Probe(hook_next=blocker)
-    pp.buffer_time(0.05, Schedulers.new_thread()).subscribe(p)
-    pp.on_next(1)  # the timer emits [1] (or an earlier empty list) and blocks
-    _while_blocked(blocker, lambda: (pp.on_next(2), pp.on_complete()))
+    blocker = Blocker(at)
+    p = probe(hook_next=blocker)
+    operator(pp).subscribe(p)
+    for item in primed:
+        pp.on_next(item)
+    _while_blocked(blocker, lambda: action(pp, p))
     assert p.terminated.wait(BLOCK)
     p.check()
+    return p
+
+
+def _next2_complete(pp: Any, p: Probe) -> None:
+    pp.on_next(2)
+    pp.on_complete()
+
+
+def test_blocking_buffer_time() -> None:
+    # the timer emits [1] (or an earlier empty list) and blocks
+    p = _blocked(lambda pp: pp.buffer_time(0.05, Schedulers.new_thread()), (1,), _next2_complete)
     assert flat(p.items) == [1, 2] and p.completions == 1
 
 
 def test_blocking_buffer_time_count() -> None:
-    pp: PublishProcessor[int] = PublishProcessor()
-    blocker = Blocker()
-    p = Probe(hook_next=blocker)
-    pp.buffer_time(0.05, Schedulers.new_thread(), count=2).subscribe(p)
-    pp.on_next(1)
-    _while_blocked(blocker, lambda: (pp.on_next(2), pp.on_next(3), pp.on_next(4),
-                                     pp.on_complete()))
-    assert p.terminated.wait(BLOCK)
-    p.check()
+    p = _blocked(lambda pp: pp.buffer_time(0.05, Schedulers.new_thread(), count=2), (1,),
+                 lambda pp, p: (pp.on_next(2), pp.on_next(3), pp.on_next(4), pp.on_complete()))
     assert flat(p.items) == [1, 2, 3, 4] and p.completions == 1
 
 
 def test_blocking_debounce() -> None:
-    pp: PublishProcessor[int] = PublishProcessor()
-    blocker = Blocker()
-    p = Probe(hook_next=blocker)
-    pp.debounce(0.05, Schedulers.new_thread()).subscribe(p)
-    pp.on_next(1)  # emitted by the worker after 50 ms: blocks
-    _while_blocked(blocker, lambda: (pp.on_next(2), pp.on_complete()))
-    assert p.terminated.wait(BLOCK)
-    p.check()
+    # 1 is emitted by the worker after 50 ms: blocks
+    p = _blocked(lambda pp: pp.debounce(0.05, Schedulers.new_thread()), (1,), _next2_complete)
     assert p.items == [1, 2] and p.completions == 1
 
 
 def test_blocking_debounce_error() -> None:
-    pp: PublishProcessor[int] = PublishProcessor()
-    blocker = Blocker()
-    p = Probe(hook_next=blocker)
-    pp.debounce(0.05, Schedulers.new_thread()).subscribe(p)
-    pp.on_next(1)
-    _while_blocked(blocker, lambda: pp.on_error(ValueError("boom")))
-    assert p.terminated.wait(BLOCK)
-    p.check()
+    p = _blocked(lambda pp: pp.debounce(0.05, Schedulers.new_thread()), (1,),
+                 lambda pp, p: pp.on_error(ValueError("boom")))
     assert p.items == [1] and isinstance(p.errors[0], ValueError)
 
 
 def test_blocking_sample() -> None:
-    pp: PublishProcessor[int] = PublishProcessor()
-    blocker = Blocker()
-    p = Probe(hook_next=blocker)
-    pp.sample(0.05, Schedulers.new_thread(), emit_last=True).subscribe(p)
-    pp.on_next(1)  # the timer emits 1 and blocks
-    _while_blocked(blocker, lambda: (pp.on_next(2), pp.on_complete()))
-    assert p.terminated.wait(BLOCK)
-    p.check()
+    # the timer emits 1 and blocks
+    p = _blocked(lambda pp: pp.sample(0.05, Schedulers.new_thread(), emit_last=True), (1,),
+                 _next2_complete)
     assert p.items == [1, 2] and p.completions == 1
 
 
@@ -494,27 +459,16 @@ def test_blocking_throttle_first() -> None:
 
 
 def test_blocking_throttle_latest() -> None:
-    pp: PublishProcessor[int] = PublishProcessor()
-    blocker = Blocker(at=2)
-    p = Probe(hook_next=blocker)
-    pp.throttle_latest(0.05, Schedulers.new_thread(), emit_last=True).subscribe(p)
-    pp.on_next(1)  # at once
-    pp.on_next(2)  # the timer emits it and blocks
-    _while_blocked(blocker, lambda: (pp.on_next(3), pp.on_complete()))
-    assert p.terminated.wait(BLOCK)
-    p.check()
+    # 1 at once; the timer emits 2 and blocks
+    p = _blocked(lambda pp: pp.throttle_latest(0.05, Schedulers.new_thread(), emit_last=True),
+                 (1, 2), lambda pp, p: (pp.on_next(3), pp.on_complete()), at=2)
     assert p.items == [1, 2, 3] and p.completions == 1
 
 
 def test_blocking_window_time() -> None:
-    pp: PublishProcessor[int] = PublishProcessor()
-    blocker = Blocker(at=2)
-    p = WindowProbe(hook_next=blocker)
-    pp.window_time(0.05, scheduler=Schedulers.new_thread()).subscribe(p)
-    pp.on_next(1)  # into the first window; the timer emits the second one and blocks
-    _while_blocked(blocker, lambda: (pp.on_next(2), pp.on_complete()))
-    assert p.terminated.wait(BLOCK)
-    p.check()
+    # 1 into the first window; the timer emits the second one and blocks
+    p = _blocked(lambda pp: pp.window_time(0.05, scheduler=Schedulers.new_thread()), (1,),
+                 _next2_complete, at=2, probe=WindowProbe)
     assert p.all_items() == [1, 2] and p.completions == 1
     for w in p.windows:
         assert w.terminated.wait(BLOCK)
@@ -538,14 +492,9 @@ def test_blocking_timeout() -> None:
 
 
 def test_blocking_delay() -> None:
-    pp: PublishProcessor[int] = PublishProcessor()
-    blocker = Blocker()
-    p = Probe(hook_next=blocker)
-    pp.delay(0.01, Schedulers.new_thread()).subscribe(p)
-    pp.on_next(1)  # the worker emits it and blocks
-    _while_blocked(blocker, lambda: (pp.on_next(2), p.request(1), pp.on_complete()))
-    assert p.terminated.wait(BLOCK)
-    p.check()
+    # the worker emits 1 and blocks
+    p = _blocked(lambda pp: pp.delay(0.01, Schedulers.new_thread()), (1,),
+                 lambda pp, p: (pp.on_next(2), p.request(1), pp.on_complete()))
     assert p.items == [1, 2] and p.completions == 1
 
 
@@ -566,25 +515,35 @@ def test_blocking_interval() -> None:
 
 # ============================================================ (c) re-entrant downstream
 
-def _reentrant(p: Probe, sched: TestScheduler, drive: Callable[[], None]) -> None:
-    drive()
-    sched.advance_time_by(10)
-    p.check()
-
-
-def test_reentrant_buffer_time(sched: TestScheduler) -> None:
+def _reentrant(sched: TestScheduler, operator: Callable[[Any], Flowable[Any]],
+               primed: tuple[int, ...], last: Callable[[Probe, Any], bool], then: int,
+               initial: int = 1, probe: Callable[..., Probe] = Probe) -> Probe:
+    """The downstream requests 1 more from inside each ``on_next``; in the one where
+    ``last(p, item)`` holds it drives the upstream: ``on_next(then)`` and ``on_complete``
+    (which must come after that ``on_next`` returns, §1.3). ``primed`` into
+    ``operator(pp)``, then the time moves on."""
     pp: PublishProcessor[int] = PublishProcessor()
 
     def hook(p: Probe, item: Any) -> None:
         p.request(1)  # one more, from inside
-        if item == [1]:
-            pp.on_next(2)  # the upstream again, from inside
-            pp.on_complete()  # must come after this on_next returns (§1.3), after [2]
+        if last(p, item):
+            pp.on_next(then)  # the upstream again, from inside
+            pp.on_complete()
 
-    p = Probe(initial=1, hook_next=hook)
-    pp.buffer_time(1, sched).subscribe(p)
-    pp.on_next(1)
-    _reentrant(p, sched, lambda: sched.advance_time_by(1))
+    p = probe(initial=initial, hook_next=hook)
+    operator(pp).subscribe(p)
+    for item in primed:
+        pp.on_next(item)
+    sched.advance_time_by(1)
+    sched.advance_time_by(10)
+    p.check()
+    return p
+
+
+def test_reentrant_buffer_time(sched: TestScheduler) -> None:
+    # the completion comes after [2]
+    p = _reentrant(sched, lambda pp: pp.buffer_time(1, sched), (1,),
+                   lambda p, item: item == [1], 2)
     assert p.items == [[1], [2]] and p.completions == 1
 
 
@@ -614,18 +573,8 @@ def test_reentrant_buffer_time_cancel_and_error(sched: TestScheduler) -> None:
 
 
 def test_reentrant_debounce(sched: TestScheduler) -> None:
-    pp: PublishProcessor[int] = PublishProcessor()
-
-    def hook(p: Probe, item: Any) -> None:
-        p.request(1)
-        if item == 1:
-            pp.on_next(2)
-            pp.on_complete()  # 2 is emitted at once, after this on_next returns
-
-    p = Probe(initial=1, hook_next=hook)
-    pp.debounce(1, sched).subscribe(p)
-    pp.on_next(1)
-    _reentrant(p, sched, lambda: sched.advance_time_by(1))
+    # on the completion 2 is emitted at once, after the on_next(1) returns
+    p = _reentrant(sched, lambda pp: pp.debounce(1, sched), (1,), lambda p, item: item == 1, 2)
     assert p.items == [1, 2] and p.completions == 1
 
 
@@ -654,18 +603,9 @@ def test_reentrant_debounce_cancel_and_error(sched: TestScheduler) -> None:
 
 
 def test_reentrant_sample(sched: TestScheduler) -> None:
-    pp: PublishProcessor[int] = PublishProcessor()
-
-    def hook(p: Probe, item: Any) -> None:
-        p.request(1)
-        if item == 1:
-            pp.on_next(2)
-            pp.on_complete()  # emit_last: 2, after this on_next returns
-
-    p = Probe(initial=1, hook_next=hook)
-    pp.sample(1, sched, emit_last=True).subscribe(p)
-    pp.on_next(1)
-    _reentrant(p, sched, lambda: sched.advance_time_by(1))
+    # emit_last: 2 on the completion, after the on_next(1) returns
+    p = _reentrant(sched, lambda pp: pp.sample(1, sched, emit_last=True), (1,),
+                   lambda p, item: item == 1, 2)
     assert p.items == [1, 2] and p.completions == 1
 
 
@@ -698,35 +638,14 @@ def test_reentrant_throttle_first(sched: TestScheduler) -> None:
 
 
 def test_reentrant_throttle_latest(sched: TestScheduler) -> None:
-    pp: PublishProcessor[int] = PublishProcessor()
-
-    def hook(p: Probe, item: Any) -> None:
-        p.request(1)
-        if item == 2:
-            pp.on_next(3)
-            pp.on_complete()
-
-    p = Probe(initial=1, hook_next=hook)
-    pp.throttle_latest(1, sched, emit_last=True).subscribe(p)
-    pp.on_next(1)
-    pp.on_next(2)
-    _reentrant(p, sched, lambda: sched.advance_time_by(1))
+    p = _reentrant(sched, lambda pp: pp.throttle_latest(1, sched, emit_last=True), (1, 2),
+                   lambda p, item: item == 2, 3)
     assert p.items == [1, 2, 3] and p.completions == 1
 
 
 def test_reentrant_window_time(sched: TestScheduler) -> None:
-    pp: PublishProcessor[int] = PublishProcessor()
-
-    def hook(p: Probe, item: Any) -> None:
-        p.request(1)
-        if len(p.items) == 2:
-            pp.on_next(2)
-            pp.on_complete()
-
-    p = WindowProbe(initial=1, hook_next=hook)
-    pp.window_time(1, scheduler=sched).subscribe(p)
-    pp.on_next(1)
-    _reentrant(p, sched, lambda: sched.advance_time_by(1))
+    p = _reentrant(sched, lambda pp: pp.window_time(1, scheduler=sched), (1,),
+                   lambda p, item: len(p.items) == 2, 2, probe=WindowProbe)
     assert p.all_items() == [1, 2] and p.completions == 1 and len(p.windows) == 2
 
     pp2: PublishProcessor[int] = PublishProcessor()
@@ -762,18 +681,8 @@ def test_reentrant_timeout(sched: TestScheduler) -> None:
 
 
 def test_reentrant_delay(sched: TestScheduler) -> None:
-    pp: PublishProcessor[int] = PublishProcessor()
-
-    def hook(p: Probe, item: Any) -> None:
-        p.request(1)
-        if item == 1:
-            pp.on_next(2)
-            pp.on_complete()
-
-    p = Probe(hook_next=hook)
-    pp.delay(1, sched).subscribe(p)
-    pp.on_next(1)
-    _reentrant(p, sched, lambda: sched.advance_time_by(1))
+    p = _reentrant(sched, lambda pp: pp.delay(1, sched), (1,), lambda p, item: item == 1, 2,
+                   initial=LONG_MAX)
     assert p.items == [1, 2] and p.completions == 1
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from functools import partial
 
 from sched_support import ManualExecutor
+from worker_races import Recorder, manual_executor_scheduler, worker_rounds
 
 from rxpy2.schedulers import Schedulers
 
@@ -51,65 +52,44 @@ def test_a_task_queued_by_a_task_runs_in_a_new_executor_run():
 
 
 def test_race_self_rescheduling_task_vs_schedule(race_runner, race_rounds):
-    ex = ManualExecutor()
-    s = Schedulers.from_executor(ex)
-    for _ in range(race_rounds):
-        w = s.create_worker()
-        log: list[object] = []
-        active = [0]
-        overlaps = [0]
+    with manual_executor_scheduler() as (ex, s):
+        for w in worker_rounds(s, race_rounds):
+            rec = Recorder()
 
-        def task(tag: object, log=log, active=active, overlaps=overlaps) -> None:
-            active[0] += 1
-            if active[0] != 1:
-                overlaps[0] += 1
-            log.append(tag)
-            active[0] -= 1
+            def chain(n: int, w=w, rec=rec) -> None:
+                rec.task(("chain", n))
+                if n < 4:
+                    w.schedule(partial(chain, n + 1))
 
-        def chain(n: int, w=w, task=task) -> None:
-            task(("chain", n))
-            if n < 4:
-                w.schedule(partial(chain, n + 1))
-
-        w.schedule(partial(chain, 0))
-
-        def outside(w=w, task=task) -> None:
-            for i in range(5):
-                w.schedule(partial(task, ("out", i)))
-
-        race_runner.race(ex.run_all, outside)
-        ex.run_all()
-        assert [n for t, n in log if t == "chain"] == list(range(5))  # type: ignore[misc]
-        assert [n for t, n in log if t == "out"] == list(range(5))  # type: ignore[misc]
-        assert overlaps[0] == 0
-        w.dispose()
-    s.shutdown()
+            w.schedule(partial(chain, 0))
+            race_runner.race(ex.run_all, partial(rec.schedule, w, [("out", i) for i in range(5)]))
+            ex.run_all()
+            assert [n for t, n in rec.started if t == "chain"] == list(range(5))  # type: ignore[misc]
+            assert [n for t, n in rec.started if t == "out"] == list(range(5))  # type: ignore[misc]
+            assert rec.overlaps == 0
 
 
 def test_race_dispose_vs_hand_back(race_runner, race_rounds):
-    ex = ManualExecutor()
-    s = Schedulers.from_executor(ex)
-    for _ in range(race_rounds):
-        w = s.create_worker()
-        log: list[int] = []
+    with manual_executor_scheduler() as (ex, s):
+        for w in worker_rounds(s, race_rounds):
+            log: list[int] = []
 
-        def again(n: int, w=w, log=log) -> None:
-            log.append(n)
-            w.schedule(partial(again, n + 1))
+            def again(n: int, w=w, log=log) -> None:
+                log.append(n)
+                w.schedule(partial(again, n + 1))
 
-        w.schedule(partial(again, 0))
+            w.schedule(partial(again, 0))
 
-        def runner(ex=ex) -> None:
-            for _ in range(20):
-                try:
-                    fn = ex.tasks.popleft()
-                except IndexError:
-                    return
-                fn()
+            def runner(ex=ex) -> None:
+                for _ in range(20):
+                    try:
+                        fn = ex.tasks.popleft()
+                    except IndexError:
+                        return
+                    fn()
 
-        race_runner.race(runner, w.dispose)
-        n = len(log)
-        ex.run_all()
-        assert len(log) <= n + 1  # at most the task under way when dispose returned
-        assert log == list(range(len(log)))
-    s.shutdown()
+            race_runner.race(runner, w.dispose)
+            n = len(log)
+            ex.run_all()
+            assert len(log) <= n + 1  # at most the task under way when dispose returned
+            assert log == list(range(len(log)))
