@@ -154,21 +154,9 @@ class LockAtomicLong:
 
     # -- single-operation demand arithmetic (one lock acquire each)
 
-    def get_and_add_cap(self, n: int) -> int:
-        """Add ``n`` capped at ``LONG_MAX``; a ``LONG_MAX`` cell stays. Returns the previous value."""
-        lock = self._lock
-        lock.acquire()
-        try:
-            r = self._value
-            if r != _LONG_MAX:
-                u = r + n
-                self._value = _LONG_MAX if u > _LONG_MAX else u
-            return r
-        finally:
-            lock.release()
-
-    def add_cap_unless(self, n: int, mark: int) -> int:
-        """As :meth:`get_and_add_cap`, but a cell holding ``mark`` stays too. Returns the previous value."""
+    def get_and_add_cap(self, n: int, mark: int = _LONG_MAX) -> int:
+        """Add ``n`` capped at ``LONG_MAX``; a ``LONG_MAX`` cell stays, and so does a
+        cell holding ``mark`` (:meth:`add_cap_unless`). Returns the previous value."""
         lock = self._lock
         lock.acquire()
         try:
@@ -180,27 +168,16 @@ class LockAtomicLong:
         finally:
             lock.release()
 
-    def produced(self, n: int) -> int:
-        """Subtract ``n`` unless the cell is ``LONG_MAX`` (returned as is).
+    #: ``add_cap_unless(n, mark)``: :meth:`get_and_add_cap` that leaves a ``mark`` cell.
+    add_cap_unless = get_and_add_cap
+
+    def produced(self, n: int, mark: int = _LONG_MAX) -> int:
+        """Subtract ``n`` unless the cell is ``LONG_MAX`` or ``mark`` (returned as is).
 
         Returns ``previous - n``; when that is negative (more produced than
         requested) the cell is set to 0 and the negative difference is returned
         for the caller to report.
         """
-        lock = self._lock
-        lock.acquire()
-        try:
-            r = self._value
-            if r == _LONG_MAX:
-                return r
-            u = r - n
-            self._value = 0 if u < 0 else u
-            return u
-        finally:
-            lock.release()
-
-    def produced_unless(self, n: int, mark: int) -> int:
-        """As :meth:`produced`, but a cell holding ``mark`` stays (``mark`` is returned)."""
         lock = self._lock
         lock.acquire()
         try:
@@ -212,6 +189,9 @@ class LockAtomicLong:
             return u
         finally:
             lock.release()
+
+    #: ``produced_unless(n, mark)``: :meth:`produced` that leaves a ``mark`` cell.
+    produced_unless = produced
 
     def get_and_add_cap_low(self, n: int) -> int:
         """Post-complete request: add ``n`` to the low 63 bits (the demand) capped at
@@ -419,20 +399,8 @@ class HardwareAtomicLong:
     # -- single-operation demand arithmetic: a compare-and-swap loop on the cell
     #    (the hardware primitive); results agree with the lock backend
 
-    def get_and_add_cap(self, n: int) -> int:
-        """Add ``n`` capped at ``LONG_MAX``; a ``LONG_MAX`` cell stays. Returns the previous value."""
-        a = self._a
-        r = a.load()
-        while r != _LONG_MAX:
-            u = r + n
-            res = a.cmpxchg_weak(r, _LONG_MAX if u > _LONG_MAX else u)
-            if res.success:
-                return r
-            r = res.expected
-        return r
-
-    def add_cap_unless(self, n: int, mark: int) -> int:
-        """As :meth:`get_and_add_cap`, but a cell holding ``mark`` stays too. Returns the previous value."""
+    def get_and_add_cap(self, n: int, mark: int = _LONG_MAX) -> int:
+        """Add ``n`` capped at ``LONG_MAX``; a ``LONG_MAX`` or ``mark`` cell stays. Returns the previous value."""
         a = self._a
         r = a.load()
         while r != _LONG_MAX and r != mark:
@@ -443,20 +411,11 @@ class HardwareAtomicLong:
             r = res.expected
         return r
 
-    def produced(self, n: int) -> int:
-        """Subtract ``n`` unless ``LONG_MAX``; returns ``previous - n`` (stored as 0 if negative)."""
-        a = self._a
-        r = a.load()
-        while r != _LONG_MAX:
-            u = r - n
-            res = a.cmpxchg_weak(r, 0 if u < 0 else u)
-            if res.success:
-                return u
-            r = res.expected
-        return r
+    add_cap_unless = get_and_add_cap
 
-    def produced_unless(self, n: int, mark: int) -> int:
-        """As :meth:`produced`, but a cell holding ``mark`` stays (``mark`` is returned)."""
+    def produced(self, n: int, mark: int = _LONG_MAX) -> int:
+        """Subtract ``n`` unless ``LONG_MAX`` or ``mark`` (returned as is); returns
+        ``previous - n`` (stored as 0 if negative)."""
         a = self._a
         r = a.load()
         while r != _LONG_MAX and r != mark:
@@ -466,6 +425,8 @@ class HardwareAtomicLong:
                 return u
             r = res.expected
         return r
+
+    produced_unless = produced
 
     def get_and_add_cap_low(self, n: int) -> int:
         """Post-complete request: add ``n`` to the low 63 bits capped, keep the sign bit."""
