@@ -29,6 +29,7 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.exceptions import ProtocolViolationException
+from rxpy2.internal.helpers.subscription_helper import NoopSubscription
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Subscriber, Subscription
 
@@ -39,21 +40,14 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-class _Unsubscribed(Subscription):
+class _Unsubscribed(NoopSubscription):
     """The upstream of a subscriber that has had no ``on_subscribe`` yet: requests and
     cancels go nowhere (nobody can make them: the downstream gets the operator only
     from ``on_subscribe``)."""
 
     __slots__ = ()
 
-    def request(self, n: int) -> None:
-        pass
-
-    def cancel(self) -> None:
-        pass
-
-    def __repr__(self) -> str:
-        return "UNSUBSCRIBED"
+    NAME = "UNSUBSCRIBED"
 
 
 #: The placeholder upstream before ``on_subscribe``: never ``None``, so no ``Optional``.
@@ -89,7 +83,47 @@ def validate_upstream(current: Subscription, s: Subscription) -> bool:
     return True
 
 
-class OperatorSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
+class _OneTerminal:
+    """The signals an operator's subscriber handles the same way whatever it does with
+    items: one terminal signal goes ``downstream`` (``done`` records it), a later
+    error goes to :func:`rxpy2.plugins.on_error`; ``request``/``cancel`` go to
+    ``upstream``. A base of :class:`OperatorSubscriber` and of the fuseable 1:1
+    stages (``rxpy2.internal.subscribers.basic_fuseable``)."""
+
+    __slots__ = ("downstream", "upstream", "done")
+
+    downstream: Any
+    upstream: Subscription
+    done: bool
+
+    def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
+        if self.done:
+            plugins.on_error(error)  # never lost
+            return
+        self.done = True
+        self.downstream.on_error(error)
+
+    def on_complete(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        self.downstream.on_complete()
+
+    def fail(self, error: BaseException) -> None:
+        """A user function raised (or broke a rule): cancel the upstream, signal ``error``."""
+        self.upstream.cancel()
+        self.on_error(error)
+
+    def request(self, n: int) -> None:
+        self.upstream.request(n)
+
+    def cancel(self) -> None:
+        self.upstream.cancel()
+
+
+class OperatorSubscriber(_OneTerminal, FlowableSubscriber[T], Subscription, Generic[T, R]):
     """Subscriber to the upstream (items ``T``) and Subscription of the downstream (items ``R``).
 
     Write :meth:`hook_on_next`; override :meth:`on_start`, ``on_error``/``on_complete``,
@@ -97,7 +131,7 @@ class OperatorSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
     terminal signal went downstream (or :meth:`fail`/:meth:`complete_early` ran).
     """
 
-    __slots__ = ("downstream", "upstream", "done")
+    __slots__ = ()  # downstream, upstream, done: _OneTerminal's
 
     def __init__(self, downstream: Subscriber[R]) -> None:
         self.downstream: Any = downstream
@@ -130,40 +164,13 @@ class OperatorSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
         """Handle one item (not ``None``, not after a terminal signal)."""
         raise NotImplementedError(f"{type(self).__name__} must implement hook_on_next")
 
-    def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)  # never lost
-            return
-        self.done = True
-        self.downstream.on_error(error)
-
-    def on_complete(self) -> None:
-        if self.done:
-            return
-        self.done = True
-        self.downstream.on_complete()
-
-    # -- ending early
-
-    def fail(self, error: BaseException) -> None:
-        """A user function raised (or broke a rule): cancel the upstream, signal ``error``."""
-        self.upstream.cancel()
-        self.on_error(error)
+    # on_error, on_complete, fail (a user function raised), request and cancel
+    # (facing the downstream): from _OneTerminal
 
     def complete_early(self) -> None:
         """The stream ends before the upstream does: cancel it and complete."""
         self.upstream.cancel()
         self.on_complete()
-
-    # -- facing the downstream
-
-    def request(self, n: int) -> None:
-        self.upstream.request(n)
-
-    def cancel(self) -> None:
-        self.upstream.cancel()
 
     def __repr__(self) -> str:
         state = "done" if self.done else ("unsubscribed" if self.upstream is UNSUBSCRIBED

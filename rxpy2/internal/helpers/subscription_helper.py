@@ -8,13 +8,17 @@ from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.reactivestreams import Subscription
 
-__all__ = ["CANCELLED", "SubscriptionHelper"]
+__all__ = ["CANCELLED", "NoopSubscription", "SubscriptionHelper"]
 
 
-class _Cancelled(Subscription):
-    """The sentinel stored in a subscription reference once it was cancelled."""
+class NoopSubscription(Subscription):
+    """A stateless Subscription that ignores ``request`` and ``cancel``; its ``repr``
+    is the class attribute ``NAME``. The base of the placeholders a field holds
+    instead of ``None`` (:data:`CANCELLED`, ``UNSUBSCRIBED``)."""
 
     __slots__ = ()
+
+    NAME = "NoopSubscription"
 
     def request(self, n: int) -> None:
         pass
@@ -23,7 +27,15 @@ class _Cancelled(Subscription):
         pass
 
     def __repr__(self) -> str:
-        return "CANCELLED"
+        return self.NAME
+
+
+class _Cancelled(NoopSubscription):
+    """The sentinel stored in a subscription reference once it was cancelled."""
+
+    __slots__ = ()
+
+    NAME = "CANCELLED"
 
 
 #: The unique "cancelled" Subscription: a reference holding it stays cancelled forever.

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Any, Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.internal.fuseable import (
     ASYNC,
     BOUNDARY,
@@ -21,10 +20,12 @@ from rxpy2.internal.fuseable import (
     ConditionalSubscriber,
     QueueSubscription,
 )
+from rxpy2.internal.helpers.subscription_helper import NoopSubscription
+from rxpy2.internal.subscriptions.basic import BasicQueueSubscription
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operators.subscriber import (
     UNSUBSCRIBED,
-    null_error,
+    _OneTerminal,
     null_item,
     validate_upstream,
 )
@@ -41,38 +42,22 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-class _NoQueue(QueueSubscription[Any]):
+class _NoQueue(BasicQueueSubscription[Any], NoopSubscription):
     """``qs`` of a stage whose upstream is no QueueSubscription: refuses fusion (so
     ``poll``/``is_empty``/``clear`` are never called on it; they answer "empty")."""
 
     __slots__ = ()
 
-    def request_fusion(self, mode: int) -> int:
-        return NONE
-
-    def poll(self) -> Any:
-        return None
-
-    def is_empty(self) -> bool:
-        return True
-
-    def clear(self) -> None:
-        pass
-
-    def request(self, n: int) -> None:
-        pass
-
-    def cancel(self) -> None:
-        pass
-
-    def __repr__(self) -> str:
-        return "NO_QUEUE"
+    NAME = "NO_QUEUE"
 
 
 _NO_QUEUE: QueueSubscription[Any] = _NoQueue()
 
 
-class _FuseableBase(QueueSubscription[R], Generic[T, R]):
+class _FuseableBase(_OneTerminal, QueueSubscription[R], Generic[T, R]):
+    """What the two fuseable bases share; the terminal signals, ``fail`` and
+    ``request``/``cancel`` come from :class:`~rxpy2.operators.subscriber._OneTerminal`."""
+
     downstream: Any
     upstream: Subscription
     qs: QueueSubscription[T]  # _NO_QUEUE unless the upstream is a QueueSubscription
@@ -102,26 +87,6 @@ class _FuseableBase(QueueSubscription[R], Generic[T, R]):
     def after_downstream(self) -> None:
         """Hook run after ``downstream.on_subscribe``."""
 
-    def fail(self, error: BaseException) -> None:
-        """A user function raised: cancel upstream and signal the error."""
-        self.upstream.cancel()
-        self.on_error(error)
-
-    def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
-            return
-        self.done = True
-        self.downstream.on_error(error)
-
-    def on_complete(self) -> None:
-        if self.done:
-            return
-        self.done = True
-        self.downstream.on_complete()
-
     def transitive_boundary_fusion(self, mode: int) -> int:
         """Ask the upstream for ``mode``; record and return what it granted."""
         if (mode & BOUNDARY) == 0:
@@ -134,12 +99,6 @@ class _FuseableBase(QueueSubscription[R], Generic[T, R]):
     def request_fusion(self, mode: int) -> int:
         # a stage with user code: refuse across a thread boundary
         return self.transitive_boundary_fusion(mode)
-
-    def request(self, n: int) -> None:
-        self.upstream.request(n)
-
-    def cancel(self) -> None:
-        self.upstream.cancel()
 
     def is_empty(self) -> bool:
         return self.qs.is_empty()

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from rxpy2.internal.fuseable import ASYNC, NONE, QueueSubscription
+from rxpy2.internal.fuseable import ASYNC, NONE
+from rxpy2.internal.subscriptions.basic import BasicQueueSubscription
 from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["EmptySubscription"]
 
 
-class EmptySubscription(QueueSubscription[Any]):
+class EmptySubscription(BasicQueueSubscription[Any]):
     """A stateless Subscription that ignores requests; fuses (ASYNC) as an empty queue."""
 
     __slots__ = ()
@@ -26,15 +27,6 @@ class EmptySubscription(QueueSubscription[Any]):
 
     def request_fusion(self, mode: int) -> int:
         return mode & ASYNC if mode & ASYNC else NONE
-
-    def poll(self) -> None:
-        return None
-
-    def is_empty(self) -> bool:
-        return True
-
-    def clear(self) -> None:
-        pass
 
     @staticmethod
     def error(error: BaseException, subscriber: Subscriber[Any]) -> None:
