@@ -235,84 +235,69 @@ class TestPublisher(Flowable[T]):
 
     # ------------------------------------------------------------------ assertions
 
-    def assert_was_subscribed(self) -> TestPublisher[T]:
-        if not self.was_subscribed():
-            raise AssertionError("TestPublisher: expected a subscription but there was none")
+    def _verify(self, ok: bool, message: str) -> TestPublisher[T]:
+        if not ok:
+            raise AssertionError(f"TestPublisher: {message}")
         return self
+
+    def _demands(self) -> list[int]:
+        with self._lock:
+            return [s.requested for s in self._subscribers]
+
+    def assert_was_subscribed(self) -> TestPublisher[T]:
+        return self._verify(self.was_subscribed(), "expected a subscription but there was none")
 
     def assert_was_not_subscribed(self) -> TestPublisher[T]:
-        if self.was_subscribed():
-            raise AssertionError(f"TestPublisher: expected no subscription but there were "
-                                 f"{self._subscribe_count}")
-        return self
+        return self._verify(not self.was_subscribed(), f"expected no subscription but there "
+                            f"were {self._subscribe_count}")
 
     def assert_was_requested(self) -> TestPublisher[T]:
-        if not self.was_requested():
-            raise AssertionError("TestPublisher: expected a request but there was none")
-        return self
+        return self._verify(self.was_requested(), "expected a request but there was none")
 
     def assert_was_not_requested(self) -> TestPublisher[T]:
-        if self.was_requested():
-            raise AssertionError(f"TestPublisher: expected no request but {self.requested} "
-                                 f"were requested")
-        return self
+        return self._verify(not self.was_requested(), f"expected no request but "
+                            f"{self.requested} were requested")
 
     def assert_min_requested(self, n: int) -> TestPublisher[T]:
         """Every current subscriber has an outstanding demand of at least ``n``."""
-        with self._lock:
-            demands = [s.requested for s in self._subscribers]
-        if not demands:
-            raise AssertionError("TestPublisher: no subscriber to check the demand of")
+        demands = self._demands()
+        self._verify(bool(demands), "no subscriber to check the demand of")
         low = min(demands)
-        if low < n:
-            raise AssertionError(f"TestPublisher: expected a minimum demand of {n} but the "
-                                 f"lowest was {low} (demands {demands})")
-        return self
+        return self._verify(low >= n, f"expected a minimum demand of {n} but the lowest was "
+                            f"{low} (demands {demands})")
 
     def assert_max_requested(self, n: int) -> TestPublisher[T]:
         """No current subscriber has an outstanding demand above ``n``."""
-        with self._lock:
-            demands = [s.requested for s in self._subscribers]
+        demands = self._demands()
         high = max(demands, default=0)
-        if high > n:
-            raise AssertionError(f"TestPublisher: expected a maximum demand of {n} but the "
-                                 f"highest was {high} (demands {demands})")
-        return self
+        return self._verify(high <= n, f"expected a maximum demand of {n} but the highest was "
+                            f"{high} (demands {demands})")
 
     def assert_was_cancelled(self, times: int | None = None) -> TestPublisher[T]:
         c = self._cancel_count
-        if c == 0 or (times is not None and c != times):
-            raise AssertionError(f"TestPublisher: expected {'a' if times is None else times} "
-                                 f"cancellation(s) but there were {c}")
-        return self
+        return self._verify(c != 0 and (times is None or c == times),
+                            f"expected {'a' if times is None else times} cancellation(s) but "
+                            f"there were {c}")
 
     def assert_not_cancelled(self) -> TestPublisher[T]:
-        if self._cancel_count:
-            raise AssertionError(f"TestPublisher: expected no cancellation but there were "
-                                 f"{self._cancel_count}")
-        return self
+        return self._verify(not self._cancel_count, f"expected no cancellation but there were "
+                            f"{self._cancel_count}")
 
     def assert_subscribers(self, n: int | None = None) -> TestPublisher[T]:
         """Some subscriber is current (not cancelled or terminated), or exactly ``n``."""
         c = self.subscriber_count()
-        if (n is None and c == 0) or (n is not None and c != n):
-            raise AssertionError(f"TestPublisher: expected {'subscribers' if n is None else n} "
-                                 f"but there were {c}")
-        return self
+        return self._verify(c != 0 if n is None else c == n,
+                            f"expected {'subscribers' if n is None else n} but there were {c}")
 
     def assert_no_subscribers(self) -> TestPublisher[T]:
         return self.assert_subscribers(0)
 
     def assert_request_overflow(self) -> TestPublisher[T]:
         """(REQUEST_OVERFLOW) an item was delivered beyond a subscriber's demand."""
-        if not self._overflowed:
-            raise AssertionError("TestPublisher: expected a request overflow but none happened")
-        return self
+        return self._verify(self._overflowed, "expected a request overflow but none happened")
 
     def assert_no_request_overflow(self) -> TestPublisher[T]:
-        if self._overflowed:
-            raise AssertionError("TestPublisher: an item was delivered beyond the demand")
-        return self
+        return self._verify(not self._overflowed, "an item was delivered beyond the demand")
 
     def __repr__(self) -> str:
         v = ", ".join(sorted(x.name for x in self.violations))

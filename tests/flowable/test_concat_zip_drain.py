@@ -5,7 +5,7 @@ lost, duplicated, or signalled after the terminal event; the requests stay exact
 from __future__ import annotations
 
 from _async_probes import race_items_vs_requests
-from probes import ManualSource
+from probes import ManualSource, rail
 
 from rxpy2 import Flowable
 
@@ -14,12 +14,7 @@ def test_race_zip_sources_on_two_threads(race_runner, race_rounds):
     for _ in range(race_rounds // 2):
         a, b = ManualSource(), ManualSource()
         ts = Flowable.zip(a, b).test()
-
-        def left(a=a):
-            a.emit(1, 2, 3)
-            a.complete()
-
-        race_runner.race(left, lambda b=b: b.emit(10, 20, 30))
+        race_runner.race(rail(a, (1, 2, 3)), rail(b, (10, 20, 30), complete=False))
         ts.assert_result((1, 10), (2, 20), (3, 30)).assert_protocol_ok()
         assert b.cancelled  # the zip ended with ``a``: ``b`` is cancelled
 
@@ -37,16 +32,7 @@ def test_race_combine_latest_sources_on_two_threads(race_runner, race_rounds):
     for _ in range(race_rounds // 2):
         a, b = ManualSource(), ManualSource()
         ts = Flowable.combine_latest(a, b).test()
-
-        def left(a=a):
-            a.emit(1, 2, 3)
-            a.complete()
-
-        def right(b=b):
-            b.emit(10, 20, 30)
-            b.complete()
-
-        race_runner.race(left, right)
+        race_runner.race(rail(a, (1, 2, 3)), rail(b, (10, 20, 30)))
         ts.assert_complete().assert_protocol_ok()
         values = ts.values()
         assert values[-1] == (3, 30)
@@ -94,16 +80,7 @@ def test_race_sequence_equal_sources_on_two_threads(race_runner, race_rounds):
     for _ in range(race_rounds // 2):
         a, b = ManualSource(), ManualSource()
         to = Flowable.sequence_equal(a, b).test()
-
-        def left(a=a):
-            a.emit(1, 2, 3)
-            a.complete()
-
-        def right(b=b):
-            b.emit(1, 2, 3)
-            b.complete()
-
-        race_runner.race(left, right)
+        race_runner.race(rail(a, (1, 2, 3)), rail(b, (1, 2, 3)))
         to.assert_result(True)
 
 

@@ -29,6 +29,26 @@ def request_each(ts, times):
         ts.request(1)
 
 
+def emit_vs_requests(race_runner, source, *subscribers):
+    """``source`` emits 0..N-1 and completes while, on another thread, each of
+    ``subscribers`` in turn requests 1 item N times."""
+    race_runner.race(partial(emit, source, range(N)),
+                     lambda: [request_each(ts, N) for ts in subscribers])
+
+
+def emit_vs_subscribe(race_runner, source, subscribe_to):
+    """``source`` emits 0..N-1 and completes while, on another thread, a TestSubscriber
+    subscribes to ``subscribe_to``: it must get every item, then the completion."""
+    late: list[TestSubscriber] = []
+    race_runner.race(partial(emit, source, range(N)), lambda: late.append(subscribe_to.test()))
+    assert_all_items(late[0])
+
+
+def assert_all_items(*subscribers):
+    for ts in subscribers:
+        ts.assert_result(*range(N)).assert_protocol_ok()
+
+
 @pytest.fixture
 def rounds(race_rounds):
     return max(race_rounds // 8, 20)
@@ -40,8 +60,8 @@ def test_publish_on_next_vs_request(race_runner, rounds):
         cf = pp.publish(N)  # room for every item: the processor never lacks demand
         ts = cf.test(0)
         cf.connect()
-        race_runner.race(partial(emit, pp, range(N)), partial(request_each, ts, N))
-        ts.assert_result(*range(N)).assert_protocol_ok()
+        emit_vs_requests(race_runner, pp, ts)
+        assert_all_items(ts)
 
 
 def test_publish_on_next_vs_cancel(race_runner, rounds):
@@ -66,9 +86,8 @@ def test_replay_on_next_vs_request(race_runner, rounds, size):
         ts1 = cf.test(0)
         ts2 = cf.test()
         cf.connect()
-        race_runner.race(partial(emit, pp, range(N)), partial(request_each, ts1, N))
-        ts1.assert_result(*range(N)).assert_protocol_ok()
-        ts2.assert_result(*range(N)).assert_protocol_ok()
+        emit_vs_requests(race_runner, pp, ts1)
+        assert_all_items(ts1, ts2)
 
 
 def test_replay_on_next_vs_subscribe(race_runner, rounds):
@@ -76,9 +95,7 @@ def test_replay_on_next_vs_subscribe(race_runner, rounds):
         pp = PublishProcessor.create()
         cf = pp.on_backpressure_buffer().replay()  # nobody requests before the subscriber
         cf.connect()
-        late: list[TestSubscriber] = []
-        race_runner.race(partial(emit, pp, range(N)), lambda: late.append(cf.test()))
-        late[0].assert_result(*range(N)).assert_protocol_ok()
+        emit_vs_subscribe(race_runner, pp, cf)
 
     for _ in range(rounds):
         one_round()
@@ -90,10 +107,8 @@ def test_cache_on_next_vs_request(race_runner, rounds):
         cached = pp.cache()
         ts1 = cached.test(0)
         ts2 = cached.test(0)
-        race_runner.race(partial(emit, pp, range(N)),
-                         lambda: (request_each(ts1, N), request_each(ts2, N)))
-        ts1.assert_result(*range(N)).assert_protocol_ok()
-        ts2.assert_result(*range(N)).assert_protocol_ok()
+        emit_vs_requests(race_runner, pp, ts1, ts2)
+        assert_all_items(ts1, ts2)
 
     for _ in range(rounds):
         one_round()
@@ -106,8 +121,8 @@ def test_replay_processor_on_next_vs_request(race_runner, rounds, factory):
               "size": lambda: ReplayProcessor.create_with_size(2),
               "time": lambda: ReplayProcessor.create_with_time(3600.0)}[factory]()
         ts = rp.test(0)
-        race_runner.race(partial(emit, rp, range(N)), partial(request_each, ts, N))
-        ts.assert_result(*range(N)).assert_protocol_ok()
+        emit_vs_requests(race_runner, rp, ts)
+        assert_all_items(ts)
 
     for _ in range(rounds):
         one_round()
@@ -117,16 +132,14 @@ def test_unicast_processor_on_next_vs_request(race_runner, rounds):
     for _ in range(rounds):
         up = UnicastProcessor.create()
         ts = up.test(0)
-        race_runner.race(partial(emit, up, range(N)), partial(request_each, ts, N))
-        ts.assert_result(*range(N)).assert_protocol_ok()
+        emit_vs_requests(race_runner, up, ts)
+        assert_all_items(ts)
 
 
 def test_unicast_processor_on_next_vs_subscribe(race_runner, rounds):
     def one_round():
         up = UnicastProcessor.create()
-        late: list[TestSubscriber] = []
-        race_runner.race(partial(emit, up, range(N)), lambda: late.append(up.test()))
-        late[0].assert_result(*range(N)).assert_protocol_ok()
+        emit_vs_subscribe(race_runner, up, up)
 
     for _ in range(rounds):
         one_round()
@@ -147,7 +160,7 @@ def test_create_emitter_vs_request(race_runner, rounds, mode):
     for _ in range(rounds):
         holder = []
         ts = Flowable.create(holder.append, mode).test(0)
-        race_runner.race(partial(emit, holder[0], range(N)), partial(request_each, ts, N))
+        emit_vs_requests(race_runner, holder[0], ts)
         ts.request(N)
         values = ts.values()
         if mode is BackpressureStrategy.BUFFER:
@@ -168,7 +181,7 @@ def test_on_backpressure_on_next_vs_request(race_runner, rounds, op):
              "drop_oldest": lambda: pp.on_backpressure_buffer(
                  N, None, BackpressureOverflowStrategy.DROP_OLDEST)}[op]()
         ts = f.test(0)
-        race_runner.race(partial(emit, pp, range(N)), partial(request_each, ts, N))
+        emit_vs_requests(race_runner, pp, ts)
         ts.request(N)
         values = ts.values()
         if op == "latest":
@@ -204,7 +217,7 @@ def test_window_overlap_on_next_vs_request(race_runner, rounds):
         windows: list[TestSubscriber] = []
         outer = TestSubscriber(0)
         pp.on_backpressure_buffer().window(3, 1).subscribe(outer)
-        race_runner.race(partial(emit, pp, range(N)), partial(request_each, outer, N))
+        emit_vs_requests(race_runner, pp, outer)
         outer.assert_complete().assert_protocol_ok()
         for w in outer.values():
             windows.append(w.test())

@@ -197,15 +197,21 @@ def test_none_signals(signal):
 
 # ---------------------------------------------------------------- after cancel (§2.8)
 
-def test_items_in_flight_after_cancel_are_allowed_within_demand():
+def driven_by_hand(initial_request: int) -> tuple[TestSubscriber[int], Subscriber[int]]:
+    """A TestSubscriber (``initial_request``) of a source that only calls ``on_subscribe``;
+    returns it and the Subscriber the test then signals by hand."""
     holder: list[Subscriber[int]] = []
 
     def script(s):
         holder.append(s)
         s.on_subscribe(BooleanSubscription())
 
-    ts = Scripted(script).test(5)
-    s = holder[0]
+    ts = Scripted(script).test(initial_request)
+    return ts, holder[0]
+
+
+def test_items_in_flight_after_cancel_are_allowed_within_demand():
+    ts, s = driven_by_hand(5)
     s.on_next(1)
     ts.cancel()
     s.on_next(2)  # in flight (§2.8): fine, within the demand of 5
@@ -217,17 +223,11 @@ def test_items_in_flight_after_cancel_are_allowed_within_demand():
 
 
 def test_items_after_cancel_beyond_demand_break_1_1():
-    holder: list[Subscriber[int]] = []
-
-    def script(s):
-        holder.append(s)
-        s.on_subscribe(BooleanSubscription())
-
-    ts = Scripted(script).test(1)
+    ts, s = driven_by_hand(1)
     ts.cancel()
     ts.request(10)  # after cancel: a no-op, not demand (§3.6)
-    holder[0].on_next(1)
-    holder[0].on_next(2)
+    s.on_next(1)
+    s.on_next(2)
     with pytest.raises(AssertionError, match=r"§1\.1: on_next #2"):
         ts.assert_values(1, 2)
 
