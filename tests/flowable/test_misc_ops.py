@@ -343,14 +343,20 @@ def test_rebatch_requests_cancel_reaches_source_and_clears_queue():
     ts.assert_empty()
 
 
-def test_rebatch_requests_error_not_delayed():
+def test_rebatch_requests_error_waits_behind_the_queued_items():
+    """RxJava 2.2.21 ``rebatchRequests(n)`` is ``observeOn(ImmediateThinScheduler, true, n)``:
+    with ``delayError`` the queued items go first, under demand, then the error."""
     src = Manual()
     ts = src.rebatch_requests(4).test(0)
     src.subscriber.on_next(1)
     src.subscriber.on_next(2)
     src.subscriber.on_error(RuntimeError())
-    ts.assert_failure(RuntimeError)  # the queued items do not hold the error back
-    assert len(src.subscriber.queue) == 0
+    ts.assert_empty()
+    ts.request(1)
+    ts.assert_values(1).assert_no_errors()
+    ts.request(1)
+    ts.assert_failure(RuntimeError, 1, 2)
+    assert src.probe.requests == [4]
 
 
 def test_rebatch_requests_completion_waits_for_queued_items():
@@ -367,12 +373,16 @@ def test_rebatch_requests_completion_waits_for_queued_items():
 
 
 def test_rebatch_requests_overflow_is_missing_backpressure():
+    """RxJava 2.2.21 FlowableObserveOn: a full queue cancels the upstream and the
+    MissingBackpressureException is delayed like any error (``delayError``)."""
     src = Manual()
     ts = src.rebatch_requests(4).test(0)
     for i in range(5):
         src.subscriber.on_next(i)
-    ts.assert_failure(MissingBackpressureException)
     assert src.probe.cancelled == 1
+    ts.assert_empty()
+    ts.request(10)
+    ts.assert_failure(MissingBackpressureException, 0, 1, 2, 3)
 
 
 def test_rebatch_requests_bad_arguments():
