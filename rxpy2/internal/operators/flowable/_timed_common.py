@@ -6,9 +6,10 @@ item is due): they request ``LONG_MAX`` once subscribed and count the
 downstream's requests only to tell whether a due emission may go out, or must
 fail the stream with ``MissingBackpressureException``.
 
-* :class:`UnboundedSubscriber`: the downstream gets the subscriber first, then
-  the timer starts (:meth:`UnboundedSubscriber.start_timer`) and the upstream is
-  requested without bound; ``request`` only adds to ``requested``.
+* :class:`UnboundedSubscriber`: the ``on_backpressure_*`` operators' base (the
+  unbounded request, ``requested``, ``request`` adds to it) whose ``on_start``
+  gives the downstream the subscriber first, then starts the timer
+  (:meth:`UnboundedSubscriber.start_timer`) and requests without bound.
 * :class:`TimedDrainSubscriber`: also serializes its emissions with a
   :class:`~rxpy2.operators.drain.Drain` (the upstream's thread and the timer's
   only record state and drain; the drain's owner signals, never under a lock).
@@ -20,14 +21,12 @@ fail the stream with ``MissingBackpressureException``.
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.operators.flowable.flowable_on_backpressure import _BaseUnboundedSubscriber
 from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
-from rxpy2.operators.demand import add_request, validate_request
 from rxpy2.operators.drain import Drain
-from rxpy2.operators.subscriber import OperatorSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Subscriber
 
 __all__ = ["TimedDrainSubscriber", "UnboundedSubscriber"]
@@ -36,14 +35,11 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-class UnboundedSubscriber(OperatorSubscriber[T, R], Generic[T, R]):
-    """Requests the upstream without bound; ``requested`` is the downstream's demand."""
+class UnboundedSubscriber(_BaseUnboundedSubscriber[Any], Generic[T, R]):
+    """Requests the upstream without bound once the downstream has the subscriber and the
+    timer runs; ``requested`` is the downstream's demand (items ``T`` in, ``R`` out)."""
 
-    __slots__ = ("requested",)
-
-    def __init__(self, downstream: Subscriber[R]) -> None:
-        super().__init__(downstream)
-        self.requested = AtomicLong()
+    __slots__ = ()
 
     def on_start(self) -> bool:
         # the downstream first, then the timer and the unbounded request
@@ -56,10 +52,6 @@ class UnboundedSubscriber(OperatorSubscriber[T, R], Generic[T, R]):
         """Start the timer that runs for the whole subscription, if the operator has one;
         False: the downstream cancelled in ``on_subscribe``, nothing is requested."""
         return True
-
-    def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
-            add_request(self.requested, n)
 
 
 class TimedDrainSubscriber(DrainSubscriptionMixin, UnboundedSubscriber[T, R], Generic[T, R]):
@@ -79,8 +71,9 @@ class TimedDrainSubscriber(DrainSubscriptionMixin, UnboundedSubscriber[T, R], Ge
         self.error: BaseException | None = None
         self.cancelled = False
 
-    # a request only adds to the demand: a due emission never waits for one
-    request = UnboundedSubscriber.request
+    # a request only adds to the demand (not DrainSubscriptionMixin's: no drain, a due
+    # emission never waits for one)
+    request = _BaseUnboundedSubscriber.request
 
     def drain_loop(self) -> None:
         raise NotImplementedError
