@@ -279,11 +279,15 @@ def boom(*_args: Any) -> Any:
     raise ZeroDivisionError("boom")
 
 
-def rail(src: ManualSource, items: Any, complete: bool = True) -> Callable[[], None]:
-    """A race side: ``src`` emits ``items`` (then completes, unless told not to)."""
+def rail(src: ManualSource, items: Any, complete: bool = True,
+         error: BaseException | None = None) -> Callable[[], None]:
+    """A race side: ``src`` emits ``items``, then signals ``error`` if given, else completes
+    (unless told not to)."""
     def run() -> None:
         src.emit(*items)
-        if complete:
+        if error is not None:
+            src.error(error)
+        elif complete:
             src.complete()
     return run
 

@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
+from rxpy2.operators.arguments import require_non_negative
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscription
 from rxpy2.schedulers.test_scheduler import TestScheduler
 from rxpy2.testing.test_subscriber import TestSubscriber
@@ -201,8 +202,7 @@ class StepVerifier(Generic[T]):
 
     def __init__(self, supplier: Callable[..., Publisher[T]], initial_request: int,
                  virtual_time: bool, scheduler: TestScheduler | None = None) -> None:
-        if initial_request < 0:
-            raise ValueError(f"initial_request >= 0 required but it was {initial_request}")
+        require_non_negative(initial_request, "initial_request")
         self._supplier = supplier
         self._initial_request = initial_request
         self._virtual_time = virtual_time

@@ -118,18 +118,22 @@ def flat(lists: list[list[Any]]) -> list[Any]:
 
 # ====================================================================== (a) races
 
+Step = Callable[[TestScheduler, PublishProcessor[int], Probe], Any]
+
+
 def _rounds(race_runner: Any, setup: Callable[[TestScheduler, PublishProcessor[int]], Probe],
-            a: Callable[[TestScheduler, PublishProcessor[int], Probe], Any],
-            b: Callable[[TestScheduler, PublishProcessor[int], Probe], Any],
-            after: Callable[[TestScheduler, PublishProcessor[int], Probe], None]) -> None:
-    for _ in range(ROUNDS):
-        sched = TestScheduler()
-        pp: PublishProcessor[int] = PublishProcessor()
-        p = setup(sched, pp)
-        race_runner.race(lambda s=sched, q=pp, r=p: a(s, q, r),
-                         lambda s=sched, q=pp, r=p: b(s, q, r))
-        after(sched, pp, p)
-        p.check()
+            *against: tuple[Step, Step]) -> None:
+    """For each ``(action, after)`` of ``against``, ROUNDS rounds: a fresh ``setup``, the
+    timer (a tick) raced against ``action``, then ``after`` and the Probe's checks."""
+    for action, after in against:
+        for _ in range(ROUNDS):
+            sched = TestScheduler()
+            pp: PublishProcessor[int] = PublishProcessor()
+            p = setup(sched, pp)
+            race_runner.race(lambda s=sched, q=pp, r=p: _tick(s, q, r),
+                             lambda s=sched, q=pp, r=p, b=action: b(s, q, r))
+            after(sched, pp, p)
+            p.check()
 
 
 def _subscribe(f: Flowable[Any], initial: int = LONG_MAX) -> Probe:
@@ -178,6 +182,9 @@ def _after_cancel(sched: TestScheduler, pp: Any, p: Probe) -> None:
     assert (len(p.items), len(p.errors), p.completions) == n  # nothing after the cancel
 
 
+CANCEL = (_cancel, _after_cancel)  # the race against a cancel, and its check
+
+
 def _race_emit_last(race_runner: Any, operator: Callable[[Any, TestScheduler], Flowable[Any]],
                     primed: tuple[int, ...], after_next: tuple[list[int], ...],
                     after_complete: list[int]) -> None:
@@ -190,13 +197,11 @@ def _race_emit_last(race_runner: Any, operator: Callable[[Any, TestScheduler], F
         pp.on_complete()
         assert p.items in after_next and p.completions == 1
 
-    _rounds(race_runner, setup, _tick, _next2, end)
-
     def end_c(sched: TestScheduler, pp: Any, p: Probe) -> None:
         sched.advance_time_by(1)
         assert p.items == after_complete and p.completions == 1
-    _rounds(race_runner, setup, _tick, _complete, end_c)
-    _rounds(race_runner, setup, _tick, _cancel, _after_cancel)
+
+    _rounds(race_runner, setup, (_next2, end), (_complete, end_c), CANCEL)
 
 
 def test_race_buffer_time(race_runner: Any) -> None:
@@ -206,12 +211,10 @@ def test_race_buffer_time(race_runner: Any) -> None:
         pp.on_complete()
         assert flat(p.items) == [1, 2] and p.completions == 1
 
-    _rounds(race_runner, setup, _tick, _next2, end)
-
     def end_c(sched: TestScheduler, pp: Any, p: Probe) -> None:
         assert flat(p.items) == [1] and p.completions == 1
-    _rounds(race_runner, setup, _tick, _complete, end_c)
-    _rounds(race_runner, setup, _tick, _cancel, _after_cancel)
+
+    _rounds(race_runner, setup, (_next2, end), (_complete, end_c), CANCEL)
 
     setup_count = _setup(lambda pp, sched: pp.buffer_time(1, sched, count=2), 1)
 
@@ -220,7 +223,7 @@ def test_race_buffer_time(race_runner: Any) -> None:
         pp.on_complete()
         assert flat(p.items) == [1, 2, 3] and p.completions == 1
         assert all(len(b) <= 2 for b in p.items)
-    _rounds(race_runner, setup_count, _tick, _next2, end_count)
+    _rounds(race_runner, setup_count, (_next2, end_count))
 
 
 def test_race_debounce(race_runner: Any) -> None:
@@ -240,7 +243,7 @@ def test_race_sample(race_runner: Any) -> None:
             assert p.items == [1] and not p.errors
         else:
             assert len(p.errors) == 1 and isinstance(p.errors[0], MissingBackpressureException)
-    _rounds(race_runner, setup_req, _tick, _request1, end_req)
+    _rounds(race_runner, setup_req, (_request1, end_req))
 
 
 def test_race_throttle_first(race_runner: Any) -> None:
@@ -251,8 +254,7 @@ def test_race_throttle_first(race_runner: Any) -> None:
         pp.on_complete()
         assert p.items[0] == 1 and p.items in ([1, 2], [1, 3]) and p.completions == 1
 
-    _rounds(race_runner, setup, _tick, _next2, end)
-    _rounds(race_runner, setup, _tick, _cancel, _after_cancel)
+    _rounds(race_runner, setup, (_next2, end), CANCEL)
 
 
 def test_race_throttle_latest(race_runner: Any) -> None:
@@ -298,8 +300,7 @@ def test_race_window_time(race_runner: Any) -> None:
         p = WindowProbe()
         pp.window_time(1, scheduler=sched).subscribe(p)
         return p
-    _rounds(race_runner, setup, _tick, _cancel,
-            lambda sched, pp, p: sched.advance_time_by(3) or None)
+    _rounds(race_runner, setup, (_cancel, lambda sched, pp, p: sched.advance_time_by(3)))
 
 
 def test_race_timeout(race_runner: Any) -> None:
@@ -313,8 +314,7 @@ def test_race_timeout(race_runner: Any) -> None:
         pp.on_next(5)  # too late either way
         assert p.items in ([1], [])  # the item won, or the timeout did; never both orders
         assert len(p.errors) == 1 and isinstance(p.errors[0], TimeoutError)
-    _rounds(race_runner, setup, _tick, next1, end)
-    _rounds(race_runner, setup, _tick, _cancel, _after_cancel)
+    _rounds(race_runner, setup, (next1, end), CANCEL)
 
 
 def test_race_delay(race_runner: Any) -> None:
@@ -324,8 +324,7 @@ def test_race_delay(race_runner: Any) -> None:
         pp.on_complete()
         sched.advance_time_by(2)
         assert p.items == [1, 2] and p.completions == 1
-    _rounds(race_runner, setup, _tick, _next2, end)
-    _rounds(race_runner, setup, _tick, _cancel, _after_cancel)
+    _rounds(race_runner, setup, (_next2, end), CANCEL)
 
 
 def test_race_interval(race_runner: Any) -> None:
@@ -335,8 +334,7 @@ def test_race_interval(race_runner: Any) -> None:
         sched.advance_time_by(1)
         assert p.items == [0, 1] and not p.errors
         p.cancel()
-    _rounds(race_runner, setup, _tick, _request1, end)
-    _rounds(race_runner, setup, _tick, _cancel, _after_cancel)
+    _rounds(race_runner, setup, (_request1, end), CANCEL)
 
 
 # ============================================================ (b) blocking downstream

@@ -89,13 +89,7 @@ def test_race_sequential_rail_error_vs_other_rail_items(race_runner, race_rounds
     for _ in range(race_rounds):
         a, b = ManualSource(), ManualSource()
         ts = ParallelFlowable.from_publishers(a, b).sequential().test()
-        boom = RuntimeError("boom")
-
-        def fail(a=a, boom=boom):
-            a.emit(1, 2)
-            a.error(boom)
-
-        race_runner.race(fail, rail(b, range(10, 20)))
+        race_runner.race(rail(a, (1, 2), error=RuntimeError("boom")), rail(b, range(10, 20)))
         ts.assert_error(RuntimeError).assert_protocol_ok()
         assert len(ts.errors()) == 1
         assert len(set(ts.values())) == ts.value_count()

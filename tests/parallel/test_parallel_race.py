@@ -113,12 +113,7 @@ def test_race_sequential_delay_error_two_rails(race_runner, race_rounds):
         a, b = ManualSource(), ManualSource()
         ts = ParallelFlowable.from_publishers(a, b).sequential_delay_error().test()
         err = ValueError("b")
-
-        def run_b(b=b, err=err):
-            b.emit(3)
-            b.error(err)
-
-        race_runner.race(rail(a, (1, 2)), run_b)
+        race_runner.race(rail(a, (1, 2)), rail(b, (3,), error=err))
         ts.assert_protocol_ok()
         assert ts.errors() == [err]
         assert sorted(ts.values()) == [1, 2, 3]
