@@ -19,12 +19,12 @@ from __future__ import annotations
 from collections import deque
 from typing import Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.disposables import SerialDisposable
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.operators.flowable._timed_common import TimedDrainSubscriber
-from rxpy2.operators import MissingBackpressureException, null_error, produced, subscribe_tail
+from rxpy2.internal.subscribers.drain_support import DrainTerminalsMixin
+from rxpy2.operators import MissingBackpressureException, produced, subscribe_tail
 from rxpy2.reactivestreams import Publisher, Subscriber
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 
@@ -69,7 +69,7 @@ class DebounceEmitter(Generic[T]):
         self.parent.fire(self)
 
 
-class DebounceTimedSubscriber(TimedDrainSubscriber[T, T], Generic[T]):
+class DebounceTimedSubscriber(DrainTerminalsMixin, TimedDrainSubscriber[T, T], Generic[T]):
     """``index``/``pending``/``done`` are the upstream's (one thread); ``ready`` holds the
     emitters whose item is due, ``error`` the upstream's error, both read by the drain."""
 
@@ -101,25 +101,17 @@ class DebounceTimedSubscriber(TimedDrainSubscriber[T, T], Generic[T]):
             self.drain()
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)  # never lost
-            return
-        self.worker.dispose()
-        self.error = error
-        self.done = True
-        self.drain()
+        if error is not None and not self.done:
+            self.worker.dispose()  # no quiet period ends any more
+        super().on_error(error)  # §2.13; recorded for the drain (a second one: plugins)
 
     def on_complete(self) -> None:
-        if self.done:
-            return
-        self.worker.dispose()
-        de = self.pending
-        if de is not None:  # emitted now unless its timer claims it first
-            self.ready.append(de)
-        self.done = True
-        self.drain()
+        if not self.done:
+            self.worker.dispose()
+            de = self.pending
+            if de is not None:  # emitted now unless its timer claims it first
+                self.ready.append(de)
+        super().on_complete()
 
     def cancel_upstream(self) -> None:
         self.upstream.cancel()
