@@ -696,16 +696,17 @@ class Flowable(Publisher[T], Generic[T]):
     # flowable_amb.py; assembly-time scalar fusion in flowable_scalar_x_map.py)
 
     def flat_map(self, mapper: Callable[[T], Publisher[R]],
-                 max_concurrency: int = LONG_MAX, delay_errors: bool = False,
+                 max_concurrency: int = BUFFER_SIZE, delay_errors: bool = False,
                  buffer_size: int = BUFFER_SIZE,
                  combiner: Callable[[T, Any], R] | None = None) -> Flowable[R]:
         """Map each item to a Publisher and merge their items as they come.
 
-        At most ``max_concurrency`` inner Publishers run at once (the upstream is asked
-        for that many items, then for one more per completed inner: inners that end at
-        once, such as ``just``, are replenished in batches of half of
-        ``max_concurrency``); each inner
-        is asked for ``buffer_size`` items and then for 75% of that as they are consumed.
+        At most ``max_concurrency`` inner Publishers run at once (128 by default, as
+        RxJava 2's ``flatMap(mapper)``; ``LONG_MAX`` for no bound): the upstream is
+        asked for that many items, then for one more per completed inner (inners that
+        end at once, such as ``just``, in batches of half of ``max_concurrency``); each
+        inner is asked for ``buffer_size`` items and then for a quarter of that at a
+        time as they are consumed.
         With ``combiner``, each inner item ``u`` of an upstream item ``t`` becomes
         ``combiner(t, u)``. An error ends the stream at once unless ``delay_errors``.
         """
@@ -827,14 +828,15 @@ class Flowable(Publisher[T], Generic[T]):
 
     @staticmethod
     def merge(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
-              max_concurrency: int = LONG_MAX, buffer_size: int = BUFFER_SIZE) -> Flowable[T]:
+              max_concurrency: int = BUFFER_SIZE, buffer_size: int = BUFFER_SIZE) -> Flowable[T]:
         """The items of all ``sources`` (an iterable of Publishers, or a Publisher of
-        Publishers) as they come, at most ``max_concurrency`` subscribed at once."""
+        Publishers) as they come, at most ``max_concurrency`` (128 by default, as RxJava
+        2) subscribed at once."""
         return _merge(sources, max_concurrency, buffer_size, False)
 
     @staticmethod
     def merge_delay_error(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
-                          max_concurrency: int = LONG_MAX,
+                          max_concurrency: int = BUFFER_SIZE,
                           buffer_size: int = BUFFER_SIZE) -> Flowable[T]:
         """As :meth:`merge`; errors wait until every source ended (several together as a
         ``CompositeException``)."""

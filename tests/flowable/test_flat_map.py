@@ -172,15 +172,20 @@ def test_non_positive_request_is_reported(plugin_errors):
 
 # ---------------------------------------------------------------------------- outer requests
 
-def test_unbounded_requests_long_max_once():
+@pytest.mark.parametrize("max_concurrency, first", [((), 128), ((LONG_MAX,), LONG_MAX)])
+def test_default_bound_128_and_unbounded_replenish_one_per_finished_inner(max_concurrency,
+                                                                           first):
+    """RxJava 2.2.21 Flowable.flatMap(mapper) is flatMap(mapper, false, bufferSize(),
+    bufferSize()): the upstream is asked for 128; FlowableFlatMap.drainLoop asks for one
+    more per removed inner whether bounded or not (unbounded: LONG_MAX first)."""
     outer = ManualSource()
     inners, mapper = manual_inners(3)
-    ts = outer.flat_map(mapper).test()
-    assert outer.requests == [LONG_MAX]
+    ts = outer.flat_map(mapper, *max_concurrency).test()
+    assert outer.requests == [first]
     outer.emit(0, 1, 2)
     for s in inners:
         s.complete()
-    assert outer.requests == [LONG_MAX]
+    assert outer.requests == [first, 1, 1, 1]
     outer.complete()
     ts.assert_result()
 
@@ -249,10 +254,16 @@ def test_empty_inner_replenishes_one_when_bounded():
 
 
 def test_empty_inner_unbounded_requests_nothing_more():
+    """RxJava 2.2.21 FlowableFlatMap.onNext: an empty Callable inner counts towards
+    scalarLimit only when maxConcurrency is bounded."""
     log: list[int] = []
     Flowable.range(0, 4).do_on_request(log.append) \
-        .flat_map(lambda x: Flowable.empty()).test().assert_result()
+        .flat_map(lambda x: Flowable.empty(), LONG_MAX).test().assert_result()
     assert log == [LONG_MAX]
+    log.clear()
+    Flowable.range(0, 4).do_on_request(log.append) \
+        .flat_map(lambda x: Flowable.empty()).test().assert_result()
+    assert log == [128]  # 4 of a batch of 64
 
 
 def test_request_pattern_max_concurrency_one_is_sequential():
@@ -265,19 +276,21 @@ def test_request_pattern_max_concurrency_one_is_sequential():
 
 # ---------------------------------------------------------------------------- inner requests
 
-def test_inner_requests_buffer_size_then_75_percent():
+def test_inner_requests_buffer_size_then_a_quarter():
+    """RxJava 2.2.21 FlowableFlatMap.InnerSubscriber: limit = bufferSize >> 2; requestMore
+    asks for what was consumed once that reaches the limit."""
     outer = ManualSource()
     inners, mapper = manual_inners(1)
     ts = outer.flat_map(mapper).test()
     outer.emit(0)
     assert inners[0].requests == [128]
-    inners[0].emit(*range(95))
+    inners[0].emit(*range(31))
     assert inners[0].requests == [128]
-    inners[0].emit(95)
-    assert inners[0].requests == [128, 96]
-    inners[0].emit(*range(96, 192))
-    assert inners[0].requests == [128, 96, 96]
-    ts.assert_value_count(192)
+    inners[0].emit(31)
+    assert inners[0].requests == [128, 32]
+    inners[0].emit(*range(32, 96))
+    assert inners[0].requests == [128, 32, 32, 32]
+    ts.assert_value_count(96)
 
 
 def test_inner_requests_with_small_buffer_and_small_downstream_demand():
@@ -286,20 +299,22 @@ def test_inner_requests_with_small_buffer_and_small_downstream_demand():
     ts = outer.flat_map(mapper, buffer_size=8).test(0)
     outer.emit(0)
     inner = inners[0]
-    assert inner.requests == [8]  # limit = 8 - 8 // 4 = 6
+    assert inner.requests == [8]  # limit = 8 >> 2 = 2 (RxJava 2.2.21)
     inner.emit(*range(8))  # all queued: no demand
     assert inner.requests == [8]
-    ts.request(3)
-    ts.assert_values(0, 1, 2)
+    ts.request(1)
+    ts.assert_values(0)
     assert inner.requests == [8]
-    ts.request(3)
+    ts.request(5)  # consumed in one drain pass: asked for in one go
     assert inner.requests == [8, 6]
     ts.request(2)
     ts.assert_values(*range(8))
+    assert inner.requests == [8, 6, 2]
     inner.emit(8, 9, 10, 11, 12, 13)
-    assert inner.requests == [8, 6]
-    ts.request(6)  # 2 + 6 consumed since the last request: asked for in one go
-    assert inner.requests == [8, 6, 8]
+    ts.request(1)
+    assert inner.requests == [8, 6, 2]
+    ts.request(5)
+    assert inner.requests == [8, 6, 2, 6]
     ts.assert_values(*range(14))
 
 
@@ -733,25 +748,28 @@ def test_one_by_one_requests_with_manual_inners_of_different_lengths():
     inners[1].emit(10)
     inners[1].complete()
     assert outer.requests == [2]  # the finished inner still holds an item
-    outer_items = 0
-    ts.request(1)
-    outer_items += 1
-    assert ts.value_count() == 1
-    ts.request(1)
-    ts.request(1)
-    assert ts.value_count() == 3
+    # RxJava 2.2.21 FlowableFlatMap.drainLoop: a pass out of demand stops at the inner it
+    # was on, and the next one starts there: inner 0 goes on while it has items
+    for k in range(4):
+        ts.request(1)
+        assert ts.value_count() == k + 1
+    ts.assert_values(1, 2, 3, 4)
+    assert outer.requests == [2]
+    ts.request(1)  # inner 0 has nothing: inner 1 emits, finishes and is asked for again
+    ts.assert_values(1, 2, 3, 4, 10)
     assert outer.requests == [2, 1]
     outer.emit(2)
     inners[2].emit(20, 21)
-    inners[2].complete()
-    inners[0].complete()
+    inners[2].complete()  # no demand: the pass stops at inner 0 (where the last one did)
+    assert outer.requests == [2, 1]
+    inners[0].complete()  # ... which is now removed and asked for again
+    assert outer.requests == [2, 1, 1]
     outer.complete()
-    for k in range(3, 7):
-        ts.assert_not_complete()
-        ts.request(1)
-        assert ts.value_count() == k + 1
-    ts.assert_complete()
-    assert sorted(ts.values()) == [1, 2, 3, 4, 10, 20, 21]
+    ts.request(1)
+    ts.assert_values(1, 2, 3, 4, 10, 20).assert_not_complete()
+    ts.request(1)  # inner 2 finishes: asked for again, and the stream completes
+    assert outer.requests == [2, 1, 1, 1]
+    ts.assert_result(1, 2, 3, 4, 10, 20, 21)
 
 
 def test_completion_waits_for_demand_for_queued_items():
@@ -1189,20 +1207,17 @@ def test_range_empty_mixture_max_concurrent():
     ts.assert_value_sequence(expected).assert_complete()
 
 
-def test_sync_inners_finished_in_on_next_replenish_in_batches():
+@pytest.mark.parametrize("hide", [False, True], ids=["sync_fused", "unfused"])
+def test_inners_finished_in_on_next_replenish_one_each(hide):
+    """RxJava 2.2.21 FlowableFlatMap: a subscribed inner that finishes within on_next is
+    removed by the drain pass its completion runs, which asks for one more (only Callable
+    inners are batched by scalarLimit)."""
     log: list[int] = []
     ts = Flowable.range(0, 12).do_on_request(log.append) \
-        .flat_map(lambda x: Flowable.range(x * 10, 2), 4).test()
+        .flat_map(lambda x: Flowable.range(x * 10, 2).hide() if hide
+                  else Flowable.range(x * 10, 2), 4).test()
     ts.assert_value_sequence([x * 10 + k for x in range(12) for k in range(2)]).assert_complete()
-    assert log == [4] + [2] * 6
-
-
-def test_unfused_inners_completing_within_subscribe_replenish_in_batches():
-    log: list[int] = []
-    ts = Flowable.range(0, 12).do_on_request(log.append) \
-        .flat_map(lambda x: Flowable.range(x * 10, 2).hide(), 4).test()
-    ts.assert_value_sequence([x * 10 + k for x in range(12) for k in range(2)]).assert_complete()
-    assert log == [4] + [2] * 6
+    assert log == [4] + [1] * 12
 
 
 def test_queued_scalars_replenish_per_drain_pass_and_direct_ones_in_batches():

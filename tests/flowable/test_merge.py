@@ -131,14 +131,25 @@ def test_merge_publisher_of_publishers_request_pattern():
     ts.assert_result(1)
 
 
-def test_merge_publisher_of_publishers_unbounded_requests_long_max():
+@pytest.mark.parametrize("merge", [Flowable.merge, Flowable.merge_delay_error])
+def test_merge_publisher_of_publishers_requests_128(merge):
+    """RxJava 2.2.21 Flowable.merge(Publisher) / mergeDelayError(Publisher) use
+    maxConcurrency = bufferSize(): 128 asked for; the just is counted towards a batch of
+    64, the finished range asked for again at once."""
     outer = ManualSource()
-    ts = Flowable.merge(outer).test()
-    assert outer.requests == [LONG_MAX]
+    ts = merge(outer).test()
+    assert outer.requests == [128]
     outer.emit(Flowable.just(1), Flowable.range(2, 2))
     outer.complete()
     ts.assert_result(1, 2, 3)
-    assert outer.requests == [LONG_MAX]
+    assert outer.requests == [128, 1]
+
+
+def test_merge_iterable_requests_128():
+    """RxJava 2.2.21 Flowable.merge(Iterable) is fromIterable(sources).flatMap(identity)."""
+    spy = Spy(Flowable.from_iterable([Flowable.range(i, 2) for i in range(200)]))
+    Flowable.merge(spy).test().assert_value_count(400).assert_complete()
+    assert spy.requests[0] == 128 and sum(spy.requests) == 328
 
 
 def test_merge_array_requests_one_per_source_and_inners_buffer():
@@ -157,7 +168,7 @@ def test_merge_buffer_size_reaches_inners():
     spy = Spy(Flowable.range(0, 20))
     Flowable.merge([spy, Flowable.empty()], buffer_size=8).test() \
         .assert_value_count(20).assert_complete()
-    assert spy.requests == [8, 6, 6, 6]
+    assert spy.requests == [8] + [2] * 10  # RxJava 2.2.21: limit = bufferSize >> 2
     # one source only: the scalar source is fused away and the inner faces the consumer
     spy = Spy(Flowable.range(0, 20))
     Flowable.merge([spy], buffer_size=8).test().assert_value_count(20).assert_complete()

@@ -286,7 +286,9 @@ def test_unicast_flat_map_inner_is_async() -> None:
     inner = spy.wrap(unicast(5, 6), "inner")
     ONE.flat_map(lambda _: inner, buffer_size=4).test().assert_values(5, 6)
     spy.assert_negotiated({"inner": (ANY | BOUNDARY, ASYNC)})
-    assert spy.record("inner").requests == [4]
+    # RxJava 2.2.21 FlowableFlatMap.InnerSubscriber: limit = 4 >> 2 = 1, so the two
+    # polled items are asked for again
+    assert spy.record("inner").requests == [4, 2]
 
 
 @pytest.mark.parametrize("with_map", [False, True])

@@ -2,20 +2,21 @@
 
 One :class:`MergeSubscriber` faces both the upstream and the downstream:
 
-* upstream: asked for ``max_concurrency`` items (``LONG_MAX`` when unbounded), then,
-  when bounded, for more as inners finish: an inner that finished within the
-  ``on_next`` that made it (a scalar, an empty one, a synchronous one drained there)
-  is counted, and every ``max(1, max_concurrency // 2)`` of those are asked for in
-  one request; an inner that finished later, in the drain, is asked for with the
-  others of the same drain pass;
+* upstream: asked for ``max_concurrency`` items (``LONG_MAX`` when unbounded), then
+  for more as inners finish, as RxJava 2.2.21's FlowableFlatMap: a ``Callable``
+  inner (a scalar, an empty one) is counted when bounded, and every
+  ``max(1, max_concurrency // 2)`` of those are asked for in one request; any
+  other inner is asked for again (bounded or not) by the drain pass that removes it,
+  with the others of that pass, or by ``on_next`` itself when it finished there
+  while it was the only inner (one request each, as that pass would);
 * each item is mapped to a Publisher (``None`` or a non-Publisher is a
   ``TypeError``; :func:`inner_kind` classifies it, remembered per type). A
   ``Callable`` result (``just(x)``, ``empty()``, ``from_callable``) is not
   subscribed to: its value goes downstream at once when nobody else emits and there
   is demand, else into a scalar queue (bounded by ``max_concurrency``). Any other
   result gets an :class:`InnerSubscriber`;
-* an inner asks for ``buffer_size`` items, then for more once 75% of that were
-  consumed. It fuses with a ``QueueSubscription`` source (SYNC: polled, never asked;
+* an inner asks for ``buffer_size`` items, then for more once a quarter of that
+  (``buffer_size >> 2``) were consumed, as RxJava 2. It fuses with a ``QueueSubscription`` source (SYNC: polled, never asked;
   ASYNC: the drain polls the source's queue); otherwise its items wait in its own
   bounded queue, made on first need. An item that arrives while nothing waits,
   nobody emits and the downstream has demand goes downstream directly;
@@ -43,8 +44,10 @@ All emission is serialized by one :class:`~rxpy2.operators.Drain`, ``gate``:
 * a terminal signal and ``cancel`` never ``leave()``: the drain stays owned for good
   (§3.6, §3.7) and no pass runs any more.
 
-The drain emits the scalar queue first, then the inners round-robin from where the
-last pass stopped, and removes the inners that are done and empty.
+The drain emits the scalar queue first, then the inners in turn from where the last
+pass stopped, and removes the inners that are done and empty. A pass that runs out
+of demand stops at the inner it was on, and the next pass starts with that same
+inner (RxJava 2's drainLoop), even when it emitted nothing.
 
 The live inners are a tuple replaced copy-on-write under a small lock; cancelling
 (or an immediate error) marks it terminated, and an inner added after that is
@@ -158,9 +161,9 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
         self.delay_errors = delay_errors
         self.max_concurrency = max_concurrency
         self.buffer_size = buffer_size
-        self.inner_limit = buffer_size - (buffer_size >> 2)  # an inner asks again at 75%
+        self.inner_limit = buffer_size >> 2  # an inner asks again after a quarter, as RxJava 2
         self.bounded = max_concurrency != LONG_MAX
-        # bounded: inners finished within on_next are asked for in batches of this many
+        # bounded: Callable inners finished within on_next are asked for in batches of this many
         self.scalar_limit = max(1, max_concurrency >> 1)
         self.scalar_finished = 0  # ... counted here (the upstream's on_next only)
         self.upstream: Subscription = UNSUBSCRIBED
@@ -295,9 +298,9 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
         self.drain()
 
     def finished_in_on_next(self) -> None:
-        """Bounded only, by the upstream's on_next: an inner finished there (a scalar, an
-        empty or failed Callable, an inner drained or completed within its subscribe);
-        every ``scalar_limit`` of them are asked for in one request."""
+        """Bounded only, by the upstream's on_next: a Callable inner finished there (a
+        scalar, an empty or failed one); every ``scalar_limit`` of them are asked for in
+        one request, as RxJava 2's scalarEmitted/scalarLimit."""
         if not self.stopping:
             n = self.scalar_finished + 1
             if n == self.scalar_limit:
@@ -361,31 +364,48 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
         if inner.fusion_mode == SYNC:
             if self.drain_in_on_next(inner):
                 return
-        elif inner.done:
+        elif inner.done and not self.inners:
             q = inner.queue
-            if q is None or q.is_empty():  # completed (or failed, delayed) within subscribe
-                if self.bounded:
-                    self.finished_in_on_next()
-                return
+            if (q is None or q.is_empty()) and self.replenish_alone():
+                return  # completed (or failed, delayed) within subscribe
         if self.add_inner(inner):
             q = inner.queue
             if inner.done or (q is not None and not q.is_empty()):
                 self.drain()  # it signalled before it was among the inners
 
+    def enter_alone(self) -> bool:
+        """By on_next, no inner being live: take the drain when nobody emits and no scalar
+        waits (the caller then leaves it); False otherwise (the drain left again)."""
+        gate = self.gate
+        if not gate.try_enter():
+            return False  # another thread emits
+        svq = self.queue
+        if svq is not None and not svq.is_empty():
+            if gate.leave():
+                self.drain_loop()  # signalled meanwhile
+            return False
+        return True
+
+    def replenish_alone(self) -> bool:
+        """By on_next, no inner being live: one that finished within its ``subscribe`` is
+        asked for again at once, as RxJava 2's drain pass (the only inner, removed and
+        replenished) would; False when :meth:`enter_alone` fails (the caller adds it and
+        the drain removes it)."""
+        if not self.enter_alone():
+            return False
+        if not self.stopping:
+            self.upstream.request(1)
+        if self.gate.leave():
+            self.drain_loop()
+        return True
+
     def drain_in_on_next(self, inner: InnerSubscriber[T, R]) -> bool:
         """By on_next: ``inner`` (not among ``inners``) is SYNC-fused; when nobody emits, no
         other inner is live and no scalar waits, poll it here as the drain would. True when
         that was the end of it (finished, failed, or the stream is stopping)."""
-        if self.inners:
-            return False
+        if self.inners or not self.enter_alone():
+            return False  # the caller adds the inner and drains
         gate = self.gate
-        if not gate.try_enter():
-            return False  # another thread emits: the caller adds the inner and drains
-        svq = self.queue
-        if svq is not None and not svq.is_empty():
-            if gate.leave():
-                self.drain_loop()  # signalled meanwhile; the caller adds the inner and drains
-            return False
         s = inner.queue
         poll = s.poll
         emit = self.emit
@@ -428,10 +448,10 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
                     self.drain_loop()
                 return False
             ended = True
+        if ended and not self.stopping:
+            self.upstream.request(1)  # as RxJava 2's drain pass: removed, asked for again
         if gate.leave():
             self.drain_loop()
-        if ended and self.bounded:
-            self.finished_in_on_next()
         return True
 
     # (acquire/release rather than ``with``: about half the cost per call here)
@@ -587,7 +607,6 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
         emit = self.emit
         emit_failed = self.emit_failed
         requested = self.requested
-        bounded = self.bounded
         produced = BackpressureHelper.produced
         leave = self.gate.leave
         while True:
@@ -699,16 +718,19 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
                                 return
                             replenish += 1
                             inner_completed = True
+                    if r == 0:
+                        # out of demand: the next pass starts with this same inner, as
+                        # RxJava 2's drainLoop (it breaks before moving on)
+                        stopped_early = True
+                        break
                     j += 1
                     if j == n:
                         j = 0
-                    if r == 0:
-                        stopped_early = True
-                        break  # the next pass starts with the next inner: round-robin
                 self.last_index = j
                 self.last_id = inners[j].id
 
-            if replenish != 0 and bounded and not self.stopping:
+            if replenish != 0 and not self.stopping:
+                # bounded or not, as RxJava 2 (after LONG_MAX it changes nothing, §3.17)
                 self.upstream.request(replenish)
             if inner_completed and (stopped_early or self.done):
                 # look again: the pass stopped (no demand) before other inners that may have
