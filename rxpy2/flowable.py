@@ -993,19 +993,28 @@ class Flowable(Publisher[T], Generic[T]):
 
     def group_by(self, key: Callable[[T], K], value: Callable[[T], Any] | None = None,
                  delay_error: bool = False,
-                 buffer_size: int = BUFFER_SIZE) -> Flowable[GroupedFlowable[K, Any]]:
+                 buffer_size: int = BUFFER_SIZE, *,
+                 abandon_unsubscribed: bool = False) -> Flowable[GroupedFlowable[K, Any]]:
         """Split the stream into one :class:`GroupedFlowable` per ``key(item)``, emitting
         ``value(item)`` (or the item) in its group.
 
-        Each group buffers up to ``buffer_size`` items for its subscriber. Cancelling
-        the outer stream keeps the live groups running; a group nobody subscribes to
-        does not hold the others up.
+        As in RxJava 2: the upstream is asked for ``buffer_size`` items, then for as
+        many as went out (groups and their items). A group keeps its items until its
+        subscriber takes them, however late it subscribes (after ``observe_on``, say);
+        a group nobody ever subscribes to holds the upstream up. Cancelling the outer
+        stream keeps the live groups running.
+
+        ``abandon_unsubscribed=True`` applies RxJava 3's rule instead: a group not
+        subscribed to by the time the outer's ``on_next`` returned is abandoned (it
+        completes after the items it has, frees them upstream, and the next item of
+        its key starts a new group), so ignored groups hold nobody up.
         """
         require_callable(key, "key")
         if value is not None:
             require_callable(value, "value")
         require_positive(buffer_size, "buffer_size")
-        return _assembly(_lazy.FlowableGroupBy(self, key, value, buffer_size, bool(delay_error)))
+        return _assembly(_lazy.FlowableGroupBy(self, key, value, buffer_size, bool(delay_error),
+                                               bool(abandon_unsubscribed)))
 
     def window(self, count: int | Publisher[Any], skip: int | None = None,
                buffer_size: int = BUFFER_SIZE) -> Flowable[Flowable[T]]:

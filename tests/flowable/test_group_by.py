@@ -367,11 +367,13 @@ def test_take_on_the_outer_keeps_groups():
 
 
 # ------------------------------------------------------------------------- abandoned groups
+# RxJava 3's rule, kept behind ``abandon_unsubscribed=True``; the default (RxJava 2: a
+# late subscriber gets every item) is in test_fidelity_skip_rebatch_group_by.py.
 
 
 def test_groups_nobody_subscribes_to_do_not_hang_the_stream():
     spy = Spy(Flowable.range(0, 10_000))
-    ts = spy.group_by(lambda x: x % 10).test()
+    ts = spy.group_by(lambda x: x % 10, abandon_unsubscribed=True).test()
     # each group was abandoned at once: the next item of its key made a new group
     ts.assert_value_count(10_000).assert_complete()
     assert sum(spy.requests) == 128 + 10_000 + 10_000
@@ -379,7 +381,7 @@ def test_groups_nobody_subscribes_to_do_not_hang_the_stream():
 
 def test_late_subscriber_of_an_abandoned_group_gets_its_items_then_completion():
     src = ManualSource()
-    ts = src.group_by(lambda x: x % 2).test()
+    ts = src.group_by(lambda x: x % 2, abandon_unsubscribed=True).test()
     src.emit(0)
     g = ts.values()[0]
     src.emit(2)  # a new group: the first was abandoned
@@ -391,7 +393,7 @@ def test_late_subscriber_of_an_abandoned_group_gets_its_items_then_completion():
 
 def test_abandoned_group_replenishes_once_even_when_consumed_late():
     src = ManualSource()
-    ts = src.group_by(lambda x: 0, buffer_size=4).test()
+    ts = src.group_by(lambda x: 0, buffer_size=4, abandon_unsubscribed=True).test()
     src.emit(7)
     assert src.requests == [4, 1, 1]  # the group emitted, its item replenished at abandonment
     ts.values()[0].test().assert_result(7)
@@ -405,7 +407,8 @@ def test_unsubscribed_group_does_not_starve_the_others():
                 super().on_next(g)
 
     c = SkipKeyZero()
-    Flowable.range(0, 1000).group_by(lambda x: x % 3, buffer_size=4).subscribe(c)
+    Flowable.range(0, 1000).group_by(lambda x: x % 3, buffer_size=4,
+                                     abandon_unsubscribed=True).subscribe(c)
     assert c.completed == 1
     got = sorted(v for ts in c.subs for v in ts.values())
     assert got == [x for x in range(1000) if x % 3]
@@ -413,7 +416,7 @@ def test_unsubscribed_group_does_not_starve_the_others():
 
 def test_flat_map_skipping_a_group():
     needs_flat_map()
-    ts = Flowable.range(0, 1000).group_by(lambda x: x % 3) \
+    ts = Flowable.range(0, 1000).group_by(lambda x: x % 3, abandon_unsubscribed=True) \
         .flat_map(lambda g: g if g.key != 0 else Flowable.empty()).test()
     ts.assert_complete().assert_no_errors()
     assert sorted(ts.values()) == [x for x in range(1000) if x % 3]
@@ -427,9 +430,11 @@ def test_flat_map_take_one_per_group():
 
 
 def test_flat_map_thousand_groups_to_list():
+    # every group must be subscribed before the source ends (to_list waits for it): a
+    # max_concurrency below the number of groups hangs, as it does in RxJava 2
     needs_flat_map()
     ts = Flowable.range(0, 10_000).group_by(lambda x: x % 1000) \
-        .flat_map(lambda g: g.to_list().to_flowable()).test()
+        .flat_map(lambda g: g.to_list().to_flowable(), max_concurrency=1000).test()
     ts.assert_complete().assert_value_count(1000)
     assert sorted(map(tuple, ts.values())) == [tuple(range(k, 10_000, 1000)) for k in range(1000)]
 
@@ -500,7 +505,7 @@ def test_race_outer_request_vs_new_groups(race_runner, race_rounds):
 def test_race_abandonment_vs_items_of_the_key(race_runner, race_rounds):
     for _ in range(race_rounds):
         src = ManualSource()
-        ts = src.group_by(lambda x: 0, buffer_size=16).test(0)
+        ts = src.group_by(lambda x: 0, buffer_size=16, abandon_unsubscribed=True).test(0)
 
         def produce(src=src):
             src.emit(1, 2, 3)

@@ -6,11 +6,14 @@ wait in the outer queue and are emitted under the outer's demand. Each group is
 a single-subscriber queue-drain (:class:`GroupState`) with its own demand; a
 second subscriber gets ``on_error(ProtocolViolationException)``.
 
-Backpressure: the upstream is asked for ``buffer_size`` items first, then one
-more for each item a group's subscriber consumed (or a group discarded) and for
-each group the outer emitted. A group that waits for the outer's demand, or
-whose subscriber does not request, keeps its items, and with them the upstream's
-buffer: groups must be consumed for the whole operator to proceed.
+Backpressure, as RxJava 2.2.21's ``FlowableGroupBy``: the upstream is asked
+for ``buffer_size`` items first, then, after each drain pass, for as many items
+as the pass emitted: groups by the outer, items by a group (a cancelled group
+adds its discarded items to that one request). A pass that ends with the
+terminal signal asks for nothing more. A group that waits for the outer's
+demand, for its subscriber (subscribed late: it still gets every item), or for
+its subscriber's demand keeps its items, and with them the upstream's buffer:
+groups must be consumed for the whole operator to proceed.
 
 Cancellation: cancelling the outer stops new groups (items of unknown keys are
 then dropped and replenished) but keeps the live groups running; cancelling a
@@ -20,13 +23,20 @@ the outer and every group are gone (``refs``, an
 :class:`~rxpy2.internal.helpers.upstream_ref_count.UpstreamRefCount`, counts
 the outer and each live group).
 
-Abandoned groups: a group that was not subscribed to by the time the outer's
-``on_next`` returned (the consumer ignored it, or keeps it for later) is
-abandoned at once: it leaves the map (a later item with its key starts a new
-group), completes, and its items are replenished at once, so it holds nobody
-up. A late subscriber of an abandoned group still receives the items it got
-before it was abandoned, then completion. Groups still queued when the outer
-is cancelled are cancelled (their items are replenished).
+Abandoned groups (only with ``abandon_unsubscribed=True``, RxJava 3's rule; by
+default a group waits for its subscriber however late, as in RxJava 2): a
+group that was not subscribed to by the time the outer's ``on_next`` returned
+(the consumer ignored it, or keeps it for later) is abandoned at once: it
+leaves the map (a later item with its key starts a new group), completes, and
+its items are replenished at once, so it holds nobody up. A late subscriber of
+an abandoned group still receives the items it got before it was abandoned,
+then completion.
+
+Departures from RxJava 2 (both hang it): groups still queued when the outer is
+cancelled are cancelled (their items are replenished; RxJava 2 keeps them,
+unseen, holding items and the upstream); an item of a new key after the outer
+was cancelled is dropped and replenished (RxJava 2 drops it without asking for
+another, so the live groups starve).
 
 Errors: an error from upstream, or from ``key``/``value`` (which cancels the
 upstream), goes to every live group and to the outer; ``value`` returning
@@ -72,37 +82,41 @@ ABANDONED = 2
 
 
 class FlowableGroupBy(Flowable[GroupedFlowable[K, V]], HasUpstreamPublisher[T], Generic[T, K, V]):
-    __slots__ = ("source", "key_selector", "value_selector", "buffer_size", "delay_error")
+    __slots__ = ("source", "key_selector", "value_selector", "buffer_size", "delay_error",
+                 "abandon_unsubscribed")
 
     def __init__(self, source: Publisher[T], key_selector: Callable[[T], K],
                  value_selector: Callable[[T], V] | None, buffer_size: int,
-                 delay_error: bool) -> None:
+                 delay_error: bool, abandon_unsubscribed: bool = False) -> None:
         self.source = source
         self.key_selector = key_selector
         self.value_selector = value_selector
         self.buffer_size = buffer_size
         self.delay_error = delay_error
+        self.abandon_unsubscribed = abandon_unsubscribed
 
     def subscribe_actual(self, subscriber: Subscriber[GroupedFlowable[K, V]]) -> None:
         subscribe_tail(self.source, GroupBySubscriber(subscriber, self.key_selector, self.value_selector,
-                                                self.buffer_size, self.delay_error))
+                                                self.buffer_size, self.delay_error,
+                                                self.abandon_unsubscribed))
 
 
 class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T, K, V]):
     """The upstream's subscriber and the outer stream's Subscription."""
 
     __slots__ = ("key_selector", "value_selector", "buffer_size", "delay_error",
-                 "groups", "groups_lock", "queue", "refs", "requested", "gate",
-                 "error", "finished")
+                 "abandon_unsubscribed", "groups", "groups_lock", "queue", "refs", "requested",
+                 "gate", "error", "finished")
 
     def __init__(self, downstream: Subscriber[GroupedFlowable[K, V]],
                  key_selector: Callable[[T], K], value_selector: Callable[[T], V] | None,
-                 buffer_size: int, delay_error: bool) -> None:
+                 buffer_size: int, delay_error: bool, abandon_unsubscribed: bool = False) -> None:
         super().__init__(downstream)
         self.key_selector = key_selector
         self.value_selector = value_selector
         self.buffer_size = buffer_size
         self.delay_error = delay_error
+        self.abandon_unsubscribed = abandon_unsubscribed
         # read lock-free by the upstream's thread; changed under groups_lock
         self.groups: dict[Any, GroupedUnicast[K, V]] = {}
         self.groups_lock = Lock()
@@ -224,6 +238,7 @@ class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T,
         requested = self.requested
         cancelled = self.refs.outer_cancelled
         delay_error = self.delay_error
+        abandon = self.abandon_unsubscribed
         while True:
             r = requested.get()
             e = 0
@@ -246,9 +261,10 @@ class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T,
                     break
                 a.on_next(g)
                 e += 1
-                st = g.state
-                if st.try_abandon():  # nobody subscribed inside on_next
-                    st.abandon()
+                if abandon:
+                    st = g.state
+                    if st.try_abandon():  # nobody subscribed inside on_next
+                        st.abandon()
             if cancelled.get():
                 while True:  # cancel the groups the outer will never see
                     g = q.poll()
@@ -415,19 +431,20 @@ class GroupState(Subscription, Generic[K, V]):
         while not self.cancelled:
             d = self.done
             if d and not delay_error and self.error is not None:
-                self.credited = credited
+                q.clear()  # the upstream failed: nothing to replenish (as RxJava 2)
+                self.credited = 0
                 self._finish(a)
-                break
+                return
             if e == r:
                 if d and q.is_empty():
-                    self.credited = credited
                     self._finish(a)
+                    return
                 break
             v = poll()
             if v is None:
                 if d:
-                    self.credited = credited
                     self._finish(a)
+                    return  # the last pass asks for nothing more (as RxJava 2)
                 break
             if credited:
                 credited -= 1
@@ -438,10 +455,10 @@ class GroupState(Subscription, Generic[K, V]):
         self.credited = credited
         if e != 0 and r != LONG_MAX:
             requested.add_and_get(-e)
+        if self.cancelled:  # cancelled in on_next: one request for consumed + discarded
+            fresh += self._drop_buffered()
         if fresh:
             self.parent.request_group(fresh)
-        if self.finished or self.cancelled:
-            self._discard()
 
     def _finish(self, a: Subscriber[V]) -> None:
         self.finished = True
@@ -454,6 +471,12 @@ class GroupState(Subscription, Generic[K, V]):
 
     def _discard(self) -> None:
         """Drop what is buffered; the items not replenished yet are replenished now."""
+        n = self._drop_buffered()
+        if n:
+            self.parent.request_group(n)
+
+    def _drop_buffered(self) -> int:
+        """Empty the queue; the number of dropped items not replenished yet."""
         q = self.queue
         n = 0
         while q.poll() is not None:
@@ -461,8 +484,7 @@ class GroupState(Subscription, Generic[K, V]):
                 self.credited -= 1
             else:
                 n += 1
-        if n:
-            self.parent.request_group(n)
+        return n
 
     def __repr__(self) -> str:
         return f"GroupState(key={self.key!r})"
