@@ -384,16 +384,37 @@ def _while_blocked(blocker: Blocker, action: Callable[[], None]) -> None:
     assert not blocker.timed_out
 
 
+def _blocking_probe(operator: Callable[[Any], Flowable[Any]], at: int = 1,
+                    probe: Callable[..., Probe] = Probe) -> tuple[Any, Blocker, Probe]:
+    """A Probe that blocks in its ``at``-th ``on_next``, subscribed to ``operator(pp)``."""
+    pp: PublishProcessor[int] = PublishProcessor()
+    blocker = Blocker(at)
+    p = probe(hook_next=blocker)
+    operator(pp).subscribe(p)
+    return pp, blocker, p
+
+
+def _blocked_on_upstream_thread(operator: Callable[[Any], Flowable[Any]],
+                                action: Callable[[Probe], Any]) -> tuple[Any, Probe]:
+    """The upstream's own thread emits 1 and blocks in the downstream; meanwhile
+    ``action(p)`` runs on another thread and must not wait for it; then the upstream's
+    thread must be free at once."""
+    pp, blocker, p = _blocking_probe(operator)
+    t = threading.Thread(target=lambda: pp.on_next(1), daemon=True)
+    t.start()
+    _while_blocked(blocker, lambda: action(p))
+    t.join(QUICK)
+    assert not t.is_alive()
+    return pp, p
+
+
 def _blocked(operator: Callable[[Any], Flowable[Any]], primed: tuple[int, ...],
              action: Callable[[Any, Probe], Any], at: int = 1,
              probe: Callable[..., Probe] = Probe) -> Probe:
     """``primed`` into ``operator(pp)``; once the downstream blocks in its ``at``-th
     ``on_next``, ``action(pp, p)`` runs on another thread and must not wait for it; then
     the stream must end and the Probe see no protocol violation."""
-    pp: PublishProcessor[int] = PublishProcessor()
-    blocker = Blocker(at)
-    p = probe(hook_next=blocker)
-    operator(pp).subscribe(p)
+    pp, blocker, p = _blocking_probe(operator, at, probe)
     for item in primed:
         pp.on_next(item)
     _while_blocked(blocker, lambda: action(pp, p))
@@ -439,17 +460,10 @@ def test_blocking_sample() -> None:
 
 
 def test_blocking_throttle_first() -> None:
-    pp: PublishProcessor[int] = PublishProcessor()
-    blocker = Blocker()
-    p = Probe(hook_next=blocker)
-    pp.throttle_first(0.01, Schedulers.new_thread()).subscribe(p)
     # the upstream's thread emits 1 and blocks; meanwhile the window timer fires and the
     # downstream requests and cancels from another thread
-    t = threading.Thread(target=lambda: pp.on_next(1), daemon=True)
-    t.start()
-    _while_blocked(blocker, lambda: (time.sleep(0.05), p.request(1), p.cancel()))
-    t.join(QUICK)
-    assert not t.is_alive()
+    pp, p = _blocked_on_upstream_thread(lambda pp: pp.throttle_first(0.01, Schedulers.new_thread()),
+                                        lambda p: (time.sleep(0.05), p.request(1), p.cancel()))
     pp.on_next(2)
     pp.on_complete()
     p.check()
@@ -474,16 +488,9 @@ def test_blocking_window_time() -> None:
 
 
 def test_blocking_timeout() -> None:
-    pp: PublishProcessor[int] = PublishProcessor()
-    blocker = Blocker()
-    p = Probe(hook_next=blocker)
-    pp.timeout(0.05, Schedulers.new_thread()).subscribe(p)
     # the upstream's thread emits 1 and blocks; the timeout of the subscription fires meanwhile
-    t = threading.Thread(target=lambda: pp.on_next(1), daemon=True)
-    t.start()
-    _while_blocked(blocker, lambda: (time.sleep(0.1), p.request(1)))
-    t.join(QUICK)
-    assert not t.is_alive()
+    _, p = _blocked_on_upstream_thread(lambda pp: pp.timeout(0.05, Schedulers.new_thread()),
+                                       lambda p: (time.sleep(0.1), p.request(1)))
     assert p.terminated.wait(BLOCK)  # the timeout of item 1
     p.check()
     assert p.items == [1] and isinstance(p.errors[0], TimeoutError)
