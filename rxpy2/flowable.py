@@ -21,6 +21,7 @@ from rxpy2 import plugins
 from rxpy2.backpressure import BackpressureOverflowStrategy, BackpressureStrategy
 from rxpy2.disposables import Disposable
 from rxpy2.internal import lazy as _lazy
+from rxpy2.internal.fuseable import is_flowable_subscriber as _is_flowable_subscriber
 from rxpy2.internal.helpers import subscribe_loop as _loop
 from rxpy2.internal.helpers.subscribe_loop import run as _run
 from rxpy2.internal.name_trap import check_class as _check_fields
@@ -167,7 +168,7 @@ class Flowable(Publisher[T], Generic[T]):
     @final
     def _subscribe(self, subscriber: Subscriber[T]) -> None:
         """Subscribe in the loop of ``subscribe_loop`` (no frame per stage of a chain)."""
-        if not isinstance(subscriber, FlowableSubscriber):
+        if not _is_flowable_subscriber(subscriber):  # isinstance, cached per class
             subscriber = self._prepare_subscriber(subscriber)
         _run(self, subscriber, _FLOWABLE)
 

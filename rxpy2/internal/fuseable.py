@@ -26,10 +26,12 @@ instead of receiving ``on_next``:
 
 from __future__ import annotations
 
+import collections.abc
 from abc import abstractmethod
 from enum import IntFlag
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeGuard, TypeVar, cast
 
+from rxpy2.internal.type_cache import class_check
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Subscription
 
@@ -45,6 +47,9 @@ __all__ = [
     "FusionMode",
     "QueueSubscription",
     "ScalarCallable",
+    "is_conditional",
+    "is_flowable_subscriber",
+    "is_queue_subscription",
 ]
 
 T = TypeVar("T")
@@ -122,3 +127,15 @@ class HasUpstreamPublisher(Generic[T]):
     """Marker of an operator with one upstream Publisher, kept in its ``source`` attribute."""
 
     __slots__ = ()
+
+
+_C = TypeVar("_C")
+_Check = collections.abc.Callable[[object], TypeGuard[_C]]  # a cached isinstance
+
+#: ``isinstance(s, ConditionalSubscriber)``, cached per class (a source picks its
+#: conditional emission loop once per subscription).
+is_conditional = cast("_Check[ConditionalSubscriber[Any]]", class_check(ConditionalSubscriber))
+#: ``isinstance(s, FlowableSubscriber)``, cached per class (every ``subscribe``).
+is_flowable_subscriber = cast("_Check[FlowableSubscriber[Any]]", class_check(FlowableSubscriber))
+#: ``isinstance(s, QueueSubscription)``, cached per class (fusion negotiation).
+is_queue_subscription = cast("_Check[QueueSubscription[Any]]", class_check(QueueSubscription))

@@ -16,7 +16,12 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import NONE, ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.fuseable import (
+    NONE,
+    ConditionalSubscriber,
+    HasUpstreamPublisher,
+    is_conditional,
+)
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
     FilteringConditionalSubscriber,
@@ -41,7 +46,7 @@ class FlowableDistinct(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.key = key
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        if isinstance(subscriber, ConditionalSubscriber):
+        if is_conditional(subscriber):
             subscribe_tail(self.source, DistinctConditionalSubscriber(subscriber, self.key))
         else:
             subscribe_tail(self.source, DistinctSubscriber(subscriber, self.key))

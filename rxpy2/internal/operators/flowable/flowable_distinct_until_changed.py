@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.fuseable import ConditionalSubscriber, HasUpstreamPublisher, is_conditional
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
     FilteringConditionalSubscriber,
@@ -44,7 +44,7 @@ class FlowableDistinctUntilChanged(Flowable[T], HasUpstreamPublisher[T], Generic
         self.comparer = comparer
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        if isinstance(subscriber, ConditionalSubscriber):
+        if is_conditional(subscriber):
             subscribe_tail(self.source,
                 DistinctUntilChangedConditionalSubscriber(subscriber, self.key, self.comparer))
         else:

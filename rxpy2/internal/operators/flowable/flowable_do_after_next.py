@@ -11,7 +11,12 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import NONE, ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.fuseable import (
+    NONE,
+    ConditionalSubscriber,
+    HasUpstreamPublisher,
+    is_conditional,
+)
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
     BasicFuseableConditionalSubscriber,
@@ -33,7 +38,7 @@ class FlowableDoAfterNext(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.fn = fn
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        if isinstance(subscriber, ConditionalSubscriber):
+        if is_conditional(subscriber):
             subscribe_tail(self.source, DoAfterNextConditionalSubscriber(subscriber, self.fn))
         else:
             subscribe_tail(self.source, DoAfterNextSubscriber(subscriber, self.fn))

@@ -16,7 +16,13 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicInteger
-from rxpy2.internal.fuseable import ASYNC, SYNC, ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.fuseable import (
+    ASYNC,
+    SYNC,
+    ConditionalSubscriber,
+    HasUpstreamPublisher,
+    is_conditional,
+)
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
     BasicFuseableConditionalSubscriber,
@@ -38,7 +44,7 @@ class FlowableDoFinally(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.fn = fn
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        if isinstance(subscriber, ConditionalSubscriber):
+        if is_conditional(subscriber):
             subscribe_tail(self.source, DoFinallyConditionalSubscriber(subscriber, self.fn))
         else:
             subscribe_tail(self.source, DoFinallySubscriber(subscriber, self.fn))

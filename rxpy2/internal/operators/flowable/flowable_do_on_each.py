@@ -22,7 +22,13 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.exceptions import CompositeException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import NONE, SYNC, ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.fuseable import (
+    NONE,
+    SYNC,
+    ConditionalSubscriber,
+    HasUpstreamPublisher,
+    is_conditional,
+)
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
     BasicFuseableConditionalSubscriber,
@@ -52,7 +58,7 @@ class FlowableDoOnEach(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.on_after_terminate = on_after_terminate
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        if isinstance(subscriber, ConditionalSubscriber):
+        if is_conditional(subscriber):
             subscribe_tail(self.source, DoOnEachConditionalSubscriber(
                 subscriber, self.on_next, self.on_error, self.on_complete,
                 self.on_after_terminate))

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.fuseable import ConditionalSubscriber, HasUpstreamPublisher, is_conditional
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
     FilteringConditionalSubscriber,
@@ -35,7 +35,7 @@ class FlowableFilter(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.predicate = predicate
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        if isinstance(subscriber, ConditionalSubscriber):
+        if is_conditional(subscriber):
             subscribe_tail(self.source, FilterConditionalSubscriber(subscriber, self.predicate))
         else:
             subscribe_tail(self.source, FilterSubscriber(subscriber, self.predicate))

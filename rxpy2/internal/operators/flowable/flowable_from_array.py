@@ -7,7 +7,7 @@ from itertools import islice
 from typing import Any, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import ConditionalSubscriber
+from rxpy2.internal.fuseable import is_conditional
 from rxpy2.internal.operators.flowable._sync_source import SyncSourceSubscription
 from rxpy2.reactivestreams import Subscriber
 
@@ -34,7 +34,7 @@ class FlowableFromArray(Flowable[T], Generic[T]):
         self.array = array
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        if isinstance(subscriber, ConditionalSubscriber):
+        if is_conditional(subscriber):
             subscriber.on_subscribe(ArrayConditionalSubscription(subscriber, self.array))
         else:
             subscriber.on_subscribe(ArraySubscription(subscriber, self.array))

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import ConditionalSubscriber
+from rxpy2.internal.fuseable import is_conditional
 from rxpy2.internal.operators.flowable._sync_source import SyncSourceSubscription
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.reactivestreams import Subscriber
@@ -69,7 +69,7 @@ class FlowableFromIterable(Flowable[T], Generic[T]):
         if first is _END:
             EmptySubscription.complete(subscriber)
             return
-        if isinstance(subscriber, ConditionalSubscriber):
+        if is_conditional(subscriber):
             subscriber.on_subscribe(IteratorConditionalSubscription(subscriber, it, first))
         else:
             subscriber.on_subscribe(IteratorSubscription(subscriber, it, first))

@@ -6,7 +6,12 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import NONE, ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.fuseable import (
+    NONE,
+    ConditionalSubscriber,
+    HasUpstreamPublisher,
+    is_conditional,
+)
 from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
@@ -34,7 +39,7 @@ class FlowableMap(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
         self.mapper = mapper
 
     def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
-        if isinstance(subscriber, ConditionalSubscriber):
+        if is_conditional(subscriber):
             subscribe_tail(self.source, MapConditionalSubscriber(subscriber, self.mapper))
         else:
             subscribe_tail(self.source, MapSubscriber(subscriber, self.mapper))

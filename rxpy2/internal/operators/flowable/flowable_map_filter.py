@@ -18,7 +18,13 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import ASYNC, NONE, ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.fuseable import (
+    ASYNC,
+    NONE,
+    ConditionalSubscriber,
+    HasUpstreamPublisher,
+    is_conditional,
+)
 from rxpy2.internal.helpers.stage_compiler import DROP, compile_step
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.flowable.flowable_filter import FlowableFilter
@@ -65,7 +71,7 @@ class FlowableMapFilter(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
         self.step = compile_step(stages)
 
     def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
-        if isinstance(subscriber, ConditionalSubscriber):
+        if is_conditional(subscriber):
             subscribe_tail(self.source, MapFilterConditionalSubscriber(subscriber, self.step))
         else:
             subscribe_tail(self.source, MapFilterSubscriber(subscriber, self.step))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import ConditionalSubscriber
+from rxpy2.internal.fuseable import is_conditional
 from rxpy2.internal.operators.flowable._sync_source import SyncSourceSubscription
 from rxpy2.reactivestreams import Subscriber
 
@@ -18,7 +18,7 @@ class FlowableRange(Flowable[int]):
         self.end = start + count
 
     def subscribe_actual(self, subscriber: Subscriber[int]) -> None:
-        if isinstance(subscriber, ConditionalSubscriber):
+        if is_conditional(subscriber):
             subscriber.on_subscribe(RangeConditionalSubscription(subscriber, self.start, self.end))
         else:
             subscriber.on_subscribe(RangeSubscription(subscriber, self.start, self.end))

@@ -44,8 +44,8 @@ from rxpy2.internal.fuseable import (
     BOUNDARY,
     NONE,
     SYNC,
-    ConditionalSubscriber,
     HasUpstreamPublisher,
+    is_conditional,
 )
 from rxpy2.internal.helpers.stage_compiler import (
     END,
@@ -216,7 +216,7 @@ class SyncChainSubscription(SyncSourceSubscription[T], Generic[T]):
             elif code != PAUSED:
                 self._finish(code)
             return
-        if isinstance(a, ConditionalSubscriber):
+        if is_conditional(a):
             _, code = drain_conditional(self, a.try_on_next, LONG_MAX)
         else:
             _, code = drain(self, a.on_next, LONG_MAX)
@@ -228,7 +228,7 @@ class SyncChainSubscription(SyncSourceSubscription[T], Generic[T]):
             return
         a = self.downstream
         drain, drain_conditional, _, _ = self.compiled
-        if isinstance(a, ConditionalSubscriber):
+        if is_conditional(a):
             run, emit = drain_conditional, a.try_on_next
         else:
             run, emit = drain, a.on_next

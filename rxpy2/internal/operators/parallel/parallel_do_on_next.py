@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from rxpy2.internal.fuseable import ConditionalSubscriber
+from rxpy2.internal.fuseable import is_conditional
 from rxpy2.internal.operators.flowable.flowable_do_on_each import (
     DoOnEachConditionalSubscriber,
     DoOnEachSubscriber,
@@ -33,6 +33,6 @@ class ParallelDoOnNext(ParallelPerRail[T, T], Generic[T]):
         self.on_next = on_next
 
     def rail_subscriber(self, subscriber: Subscriber[T]) -> Subscriber[Any]:
-        if isinstance(subscriber, ConditionalSubscriber):
+        if is_conditional(subscriber):
             return DoOnEachConditionalSubscriber(subscriber, self.on_next, None, None, None)
         return DoOnEachSubscriber(subscriber, self.on_next, None, None, None)

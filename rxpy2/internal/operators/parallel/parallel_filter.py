@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from rxpy2.internal.fuseable import ConditionalSubscriber
+from rxpy2.internal.fuseable import is_conditional
 from rxpy2.internal.operators.flowable.flowable_filter import (
     FilterConditionalSubscriber,
     FilterSubscriber,
@@ -35,6 +35,6 @@ class ParallelFilter(ParallelPerRail[T, T], Generic[T]):
         self.predicate = predicate
 
     def rail_subscriber(self, subscriber: Subscriber[T]) -> Subscriber[Any]:
-        if isinstance(subscriber, ConditionalSubscriber):
+        if is_conditional(subscriber):
             return FilterConditionalSubscriber(subscriber, self.predicate)
         return FilterSubscriber(subscriber, self.predicate)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from rxpy2.internal.fuseable import ConditionalSubscriber
+from rxpy2.internal.fuseable import is_conditional
 from rxpy2.internal.operators.flowable.flowable_map import (
     MapConditionalSubscriber,
     MapSubscriber,
@@ -36,6 +36,6 @@ class ParallelMap(ParallelPerRail[T, R], Generic[T, R]):
         self.mapper = mapper
 
     def rail_subscriber(self, subscriber: Subscriber[R]) -> Subscriber[Any]:
-        if isinstance(subscriber, ConditionalSubscriber):
+        if is_conditional(subscriber):
             return MapConditionalSubscriber(subscriber, self.mapper)
         return MapSubscriber(subscriber, self.mapper)

@@ -25,9 +25,10 @@ from __future__ import annotations
 
 from typing import Any, Generic, TypeVar
 
+from rxpy2.internal.fuseable import is_conditional
 from rxpy2.internal.operators.parallel.per_rail import ParallelPerRail
 from rxpy2.internal.subscribers.stable_prefetch import StablePrefetchSubscriber
-from rxpy2.operators import ConditionalSubscriber, null_item, produced
+from rxpy2.operators import null_item, produced
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
 from rxpy2.reactivestreams import LONG_MAX, Subscriber
 from rxpy2.schedulers.scheduler import Scheduler, Worker
@@ -74,7 +75,7 @@ class RunOnSubscriber(StablePrefetchSubscriber[T, T], Generic[T]):
 
     def __init__(self, downstream: Subscriber[T], scheduler: Scheduler, prefetch: int) -> None:
         super().__init__(downstream, prefetch, prefetch)
-        self.conditional = isinstance(downstream, ConditionalSubscriber)
+        self.conditional = is_conditional(downstream)
         self.scheduler = scheduler
         self.worker: Worker = _NO_WORKER
         self.prefetch = prefetch
