@@ -100,6 +100,8 @@ def test_replay_terminal_event_never_overlaps_on_subscribe():
         late.release.set()
         t.join(5)
     assert late.overlap == []
+    late.assert_not_complete()  # RxJava 2 FlowableReplay: the terminal event needs a request
+    late.request(1)
     late.await_done(5).assert_result().assert_protocol_ok()
 
 

@@ -143,7 +143,7 @@ class PublishConnection(FlowableSubscriber[T], Disposable, Generic[T]):
     """The shared upstream subscriber, its queue and its drain loop."""
 
     __slots__ = ("parent", "buffer_size", "queue", "upstream", "subscribers", "terminal",
-                 "should_connect", "gate", "disposed")
+                 "should_connect", "gate", "disposed", "consumed")
 
     def __init__(self, parent: FlowablePublish[T], buffer_size: int) -> None:
         self.parent = parent
@@ -155,6 +155,7 @@ class PublishConnection(FlowableSubscriber[T], Disposable, Generic[T]):
         self.should_connect = AtomicBoolean(False)
         self.gate = Drain()
         self.disposed = False  # dispose() was called (not just terminated)
+        self.consumed = 0  # items emitted since the last upstream request (ref_count only)
 
     # ---- Disposable (the connection)
 
@@ -235,24 +236,28 @@ class PublishConnection(FlowableSubscriber[T], Disposable, Generic[T]):
         if term is None:
             return False
         keep = self.parent.ref_counted  # ref_count resets it once nobody can still join
-        if term is _COMPLETE:
+        if term is _COMPLETE or keep:
+            # RxJava 2.2's FlowablePublishAlt (ref_count, share): an error, like completion,
+            # waits behind the items already queued
             if not empty:
                 return False
-            if not keep:
-                self.parent.current.compare_and_set(self, None)
-            for inner in self.subscribers.get_and_set(_TERMINATED):  # type: ignore[union-attr]
-                if inner.requested.get() != LONG_MIN:
-                    inner.child.on_complete()
-            return True
         if not keep:
             self.parent.current.compare_and_set(self, None)
-        self.queue.clear()
+        if term is not _COMPLETE:
+            self.queue.clear()
         a = self.subscribers.get_and_set(_TERMINATED)
         if a is _TERMINATED:  # disposed meanwhile
             return True
-        for inner in a:  # type: ignore[union-attr]
-            if inner.requested.get() != LONG_MIN:
-                inner.child.on_error(term)
+        if term is _COMPLETE:
+            for inner in a:  # type: ignore[union-attr]
+                if inner.requested.get() != LONG_MIN:
+                    inner.child.on_complete()
+        elif a or keep:
+            for inner in a:  # type: ignore[union-attr]
+                if inner.requested.get() != LONG_MIN:
+                    inner.child.on_error(term)
+        else:
+            plugins.on_error(term)  # RxJava 2 FlowablePublish: nobody to tell
         return True
 
     def dispatch(self) -> None:
@@ -260,8 +265,13 @@ class PublishConnection(FlowableSubscriber[T], Disposable, Generic[T]):
         if not gate.enter():
             return
         q = self.queue
+        subscribers = self.subscribers
+        keep = self.parent.ref_counted
+        # ref_count (FlowablePublishAlt): upstream gets `limit` more each time `limit` items
+        # went out; publish() alone (FlowablePublish): what each pass emitted
+        limit = self.buffer_size - (self.buffer_size >> 2)
         while True:
-            subs = self.subscribers.get()
+            subs = subscribers.get()
             if subs is _TERMINATED:
                 q.clear()
             else:
@@ -279,16 +289,20 @@ class PublishConnection(FlowableSubscriber[T], Disposable, Generic[T]):
                         elif r < max_req:
                             max_req = r
                     if cancelled == len(subs):  # type: ignore[arg-type]
-                        # everyone cancelled (but still listed): drop an item, keep going
-                        term = self.terminal
-                        v = q.poll()
-                        if self._check_terminated(term, v is None):
-                            return
-                        up = self.upstream.get()
-                        if up is not None:
-                            up.request(1)
-                        continue
+                        if keep:
+                            max_req = 0  # FlowablePublishAlt: the items wait
+                        else:
+                            # everyone cancelled (but still listed): drop an item, keep going
+                            term = self.terminal
+                            v = q.poll()
+                            if self._check_terminated(term, v is None):
+                                return
+                            up = self.upstream.get()
+                            if up is not None:
+                                up.request(1)
+                            continue
                     d = 0
+                    changed = False
                     while d < max_req:
                         term = self.terminal
                         v = q.poll()
@@ -302,11 +316,22 @@ class PublishConnection(FlowableSubscriber[T], Disposable, Generic[T]):
                                 inner.child.on_next(v)
                                 BackpressureHelper.produced_cancel(inner.requested, 1)
                         d += 1
-                    if d:
-                        up = self.upstream.get()
-                        if up is not None:
-                            up.request(d)  # replenish what went out
-                    if max_req != 0 and not empty:
+                        if keep:
+                            self.consumed += 1
+                            if self.consumed == limit:
+                                self.consumed = 0
+                                self._request_upstream(limit)
+                        if subscribers.get() is not subs:
+                            changed = True  # someone came or went: next pass with them
+                            break
+                    if d and not keep:
+                        self._request_upstream(d)  # replenish what went out
+                    if changed or (max_req != 0 and not empty):
                         continue
             if not gate.leave():
                 return
+
+    def _request_upstream(self, n: int) -> None:
+        up = self.upstream.get()
+        if up is not None:
+            up.request(n)

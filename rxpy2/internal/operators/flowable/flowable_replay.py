@@ -32,7 +32,7 @@ from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import Drain, null_error, null_item, null_subscription
+from rxpy2.operators import Drain, add_cap, null_error, null_item, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableCache", "FlowableReplay", "ReplayConnection"]
@@ -45,11 +45,12 @@ _COMPLETE = object()
 
 
 class _Node:
-    __slots__ = ("value", "next")
+    __slots__ = ("value", "next", "index")
 
-    def __init__(self, value: Any) -> None:
+    def __init__(self, value: Any, index: int) -> None:
         self.value = value
         self.next: _Node | None = None
+        self.index = index  # the item's position in the stream (1 for the first)
 
 
 class FlowableReplay(ConnectableFlowable[T], Generic[T]):
@@ -114,7 +115,7 @@ class ReplayInner(Subscription, Generic[T]):
     None until it joined a connection: requests made in ``on_subscribe`` are only
     recorded, :meth:`ReplayConnection.start` acts on them."""
 
-    __slots__ = ("child", "parent", "node", "requested", "total", "gate")
+    __slots__ = ("child", "parent", "node", "requested", "total", "skipped", "gate")
 
     def __init__(self, child: Subscriber[T]) -> None:
         self.child = child
@@ -122,6 +123,7 @@ class ReplayInner(Subscription, Generic[T]):
         self.node: _Node | None = None  # set on add, under the parent's add
         self.requested = AtomicLong(0)
         self.total = 0
+        self.skipped = 0  # items dropped from a bounded buffer before it joined
         self.gate = Drain()
 
     def request(self, n: int) -> None:
@@ -154,7 +156,7 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
     def __init__(self, limit: int | None, unbounded: bool) -> None:
         self.limit = limit
         self.unbounded = unbounded
-        self.head = _Node(None)
+        self.head = _Node(None, 0)
         self.tail = self.head
         self.size = 0
         self.done = False
@@ -193,7 +195,9 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
             a = subs.get()
             if a is _TERMINATED:
                 return False
-            inner.node = self.head  # the oldest retained item comes next
+            head = self.head
+            inner.node = head  # the oldest retained item comes next
+            inner.skipped = head.index
             if subs.compare_and_set(a, (*a, inner)):  # type: ignore[misc]
                 inner.parent = self
                 return True
@@ -233,7 +237,7 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
             raise null_item()  # §2.13
         if self.done:
             return
-        n = _Node(item)
+        n = _Node(item, self.tail.index + 1)
         self.tail.next = n
         self.tail = n
         limit = self.limit
@@ -277,8 +281,12 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
         while True:
             s = self.upstream.get()
             a = self.subscribers.get()
-            if s is not None and a is not _TERMINATED and a:
-                m = max(inner.total for inner in a)  # type: ignore[union-attr]
+            # RxJava 2 FlowableReplay: nothing more is requested after the terminal event
+            if s is not None and a is not _TERMINATED and a and not self.done:
+                # a subscriber's demand counts from the stream's first item: one that joined
+                # a bounded buffer after items were dropped adds them (RxJava 2's node index)
+                m = max(add_cap(inner.total, inner.skipped)
+                        for inner in a)  # type: ignore[union-attr]
                 diff = m - self.upstream_requested
                 if diff > 0:
                     self.upstream_requested = m
@@ -317,7 +325,9 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
                 if req.get() == LONG_MIN:
                     inner.node = None
                     return
-                if self.done and node.next is None:
+                # cache() (RxJava 2 FlowableCache) ends without demand; replay() (FlowableReplay)
+                # delivers the terminal event as one more buffer entry: it waits for a request
+                if self.unbounded and self.done and node.next is None:
                     self._terminate(inner)
                     return
             inner.node = node
