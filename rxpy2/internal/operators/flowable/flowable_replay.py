@@ -9,8 +9,14 @@ subscriber already past the head still sees every item after its node).
 
 Demand: ``replay`` requests from upstream the largest total any subscriber has
 requested (the fastest subscriber sets the pace; the others are served from the
-buffer); ``cache`` requests unbounded demand. Each subscriber has its own drain
-loop (a :class:`~rxpy2.operators.Drain`) that emits under its own demand.
+buffer), counted from the stream's first item (a subscriber that joins
+``replay(buffer_size)`` after items were dropped adds them), and nothing after the
+terminal event; ``cache`` requests unbounded demand. Each subscriber has its own
+drain loop (a :class:`~rxpy2.operators.Drain`) that emits under its own demand. As in
+RxJava 2.2.21's ``FlowableReplay`` the terminal event of ``replay`` is one more entry
+of the buffer: it is delivered only under demand (a subscriber that requested
+exactly the items waits for one more request); ``cache`` (``FlowableCache``) delivers
+it without demand.
 
 ``replay()`` keeps a terminated connection (late subscribers get the items and the
 terminal event) until a new ``connect`` after a dispose, or until ``ref_count``
