@@ -455,13 +455,18 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(_lazy.FlowableLimit(self, count))
 
     def skip(self, count: int) -> Flowable[T]:
-        """All but the first ``count`` items."""
+        """All but the first ``count`` items, requested upstream at subscription (as
+        RxJava 2 does): a source that ends within them completes without demand."""
         require_non_negative(count, "count")
         if count == 0:
             return self
-        fused = _fuse(self, "skip", count)
-        if fused is not None:
-            return fused
+        # A fused chain runs only under demand, so it would skip later than the operator.
+        # Only over a bare range longer than ``count`` is that unobservable (no user code,
+        # no error, no end within the skipped items).
+        if type(self) is _lazy.FlowableRange and self.end - self.start > count:  # type: ignore[attr-defined]
+            fused = _fuse(self, "skip", count)
+            if fused is not None:
+                return fused
         return _assembly(_lazy.FlowableSkip(self, count))
 
     def take_last(self, count: int) -> Flowable[T]:
@@ -581,9 +586,11 @@ class Flowable(Publisher[T], Generic[T]):
         return _completable_assembly(_lazy.FlowableIgnoreElementsCompletable(self))
 
     def default_if_empty(self, default_item: T) -> Flowable[T]:
-        """``default_item`` if the stream completes without items."""
+        """``default_item`` if the stream completes without items (``switch_if_empty``
+        to ``just(default_item)``, as RxJava 2 builds it: the item waits for demand, and a
+        cancel from its ``on_next`` stops the completion)."""
         require(default_item, "default_item")
-        return _assembly(_lazy.FlowableDefaultIfEmpty(self, default_item))
+        return self.switch_if_empty(Flowable.just(default_item))
 
     def switch_if_empty(self, other: Publisher[T]) -> Flowable[T]:
         """Continue with ``other`` if this stream completes without items."""

@@ -181,3 +181,46 @@ def test_group_by_race_late_request_vs_items_and_completion(race_runner, race_ro
         race_runner.race(produce, consume)
         ts.assert_result(1, 2, 3).assert_protocol_ok()
         assert sum(src.requests) <= 16 + 1 + 3
+
+
+# ------------------------------------------------------------------------- skip
+
+
+def test_skip_source_ending_within_the_skipped_items_completes_without_demand():
+    """RxJava 2.2.21 FlowableSkip requests ``n`` in ``onSubscribe``: ``range(1, 1).skip(1)``
+    after ``start_with(5)`` completes with ``request(1)`` (the skipped item needs no
+    demand); rxpy2 used to wait for a request that never came."""
+    Flowable.range(1, 1).skip(1).start_with(5).test(1).assert_result(5)
+    Flowable.range(1, 1).skip(1).test(0).assert_result()
+    Flowable.from_iterable([1, 2]).skip(2).test(0).assert_result()
+
+
+def test_skip_requests_n_in_on_subscribe_then_passes_requests_through():
+    """RxJava 2.2.21 FlowableSkip: the downstream's ``onSubscribe`` first (its request goes
+    upstream as is), then ``request(n)``; later requests unchanged."""
+    src = ManualSource()
+    ts = src.skip(2).test(0)
+    assert src.requests == [2]
+    src.emit(1, 2)
+    ts.assert_empty()
+    ts.request(3)
+    assert src.requests == [2, 3]
+    src.emit(3, 4, 5)
+    ts.assert_values(3, 4, 5)
+    requests: list[int] = []
+    Flowable.range(1, 5).do_on_request(requests.append).skip(2).test(1).assert_values(3)
+    assert requests == [1, 2]
+
+
+def test_skip_over_a_longer_range_fuses_and_agrees_with_the_operator():
+    """Over a bare range longer than ``n`` the fused chain is indistinguishable from
+    RxJava 2's operator (no user code or end within the skipped items)."""
+    fused = Flowable.range(0, 6).skip(2)
+    plain = Flowable.range(0, 6).hide().skip(2)
+    for f in (fused, plain):
+        ts = f.test(0)
+        ts.assert_empty()
+        ts.request(3)
+        ts.assert_values(2, 3, 4).assert_not_complete()
+        ts.request(1)
+        ts.assert_result(2, 3, 4, 5)

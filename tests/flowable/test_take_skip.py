@@ -168,20 +168,23 @@ def test_skip_more_than_available():
     Flowable.range(1, 3).skip(5).test().assert_result()
 
 
-def test_skip_first_request_pays_for_the_skipped_items():
+def test_skip_requests_the_skipped_items_in_on_subscribe():
+    """RxJava 2.2.21 FlowableSkip: ``onSubscribe`` passes the Subscription downstream,
+    then requests ``n`` upstream; downstream requests pass through unchanged."""
     src = Recorded(1, 10)
     ts = src.flowable.skip(2).test(3)
     ts.assert_values(3, 4, 5).assert_not_complete()
-    assert src.requests == [5]
+    assert src.requests == [3, 2]  # the downstream's request comes first (inside on_subscribe)
     ts.request(2)
     ts.assert_values(3, 4, 5, 6, 7)
-    assert src.requests == [5, 2]
+    assert src.requests == [3, 2, 2]
 
 
 def test_skip_unbounded_request():
+    """RxJava 2.2.21 FlowableSkip: ``request(Long.MAX_VALUE)``, then ``request(n)``."""
     src = Recorded(1, 10)
     src.flowable.skip(2).test().assert_result(*range(3, 11))
-    assert src.requests == [LONG_MAX]
+    assert src.requests == [LONG_MAX, 2]
 
 
 def test_skip_zero_is_identity():

@@ -1,8 +1,10 @@
 """Flowable.skip: drops the first ``n`` items.
 
-The dropped items are paid for once, up front: the first downstream
-``request(k)`` asks upstream for ``k + n`` (capped at ``LONG_MAX``); later
-requests pass through unchanged.
+As RxJava 2's ``FlowableSkip``: the dropped items are requested up front, in
+``on_subscribe`` (after the downstream's own ``on_subscribe``, so a request it
+makes there goes upstream first); every downstream request then passes through
+unchanged. The skipped items need no downstream demand, so a source that ends
+within them completes the stream even before anything was requested.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.operators import OperatorSubscriber, null_error, null_item
+from rxpy2.operators import OperatorSubscriber, null_item
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableSkip"]
@@ -31,17 +33,21 @@ class FlowableSkip(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.n = n
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        subscribe_tail(self.source, SkipSubscriber(subscriber, self.n))
+        subscribe_tail(self.source, SkipCountSubscriber(subscriber, self.n))
 
 
-class SkipSubscriber(OperatorSubscriber[T, T], Generic[T]):
-    __slots__ = ("n", "remaining", "first_request")
+class SkipCountSubscriber(OperatorSubscriber[T, T], Generic[T]):
+    __slots__ = ("remaining",)
 
     def __init__(self, downstream: Subscriber[T], n: int) -> None:
         super().__init__(downstream)
-        self.n = n
         self.remaining = n
-        self.first_request = AtomicBoolean(True)
+
+    def on_start(self) -> bool:
+        n = self.remaining  # read before the downstream can see (and pull) any item
+        self.downstream.on_subscribe(self)
+        self.upstream.request(n)
+        return False  # the downstream has had on_subscribe already
 
     def on_next(self, item: T) -> None:
         if item is None:
@@ -49,16 +55,21 @@ class SkipSubscriber(OperatorSubscriber[T, T], Generic[T]):
         r = self.remaining
         if r != 0:
             self.remaining = r - 1
-        else:
+        elif not self.done:
             self.downstream.on_next(item)
 
-    def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        self.downstream.on_error(error)
 
-    def on_complete(self) -> None:
-        self.downstream.on_complete()
+class SkipSubscriber(OperatorSubscriber[T, T], Generic[T]):
+    """The base of ``skip_last``'s subscriber (not of ``skip``'s): the first downstream
+    ``request(k)`` asks upstream for ``k + n`` (capped); later requests pass through.
+    ``skip_last`` writes the signal handlers."""
+
+    __slots__ = ("n", "first_request")
+
+    def __init__(self, downstream: Subscriber[T], n: int) -> None:
+        super().__init__(downstream)
+        self.n = n
+        self.first_request = AtomicBoolean(True)
 
     def request(self, n: int) -> None:
         if SubscriptionHelper.validate_request(n):
