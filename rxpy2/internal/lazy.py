@@ -84,7 +84,6 @@ if TYPE_CHECKING:
     from rxpy2.internal.operators.flowable.flowable_count import FlowableCountSingle
     from rxpy2.internal.operators.flowable.flowable_create import FlowableCreate
     from rxpy2.internal.operators.flowable.flowable_debounce_timed import FlowableDebounceTimed
-    from rxpy2.internal.operators.flowable.flowable_default_if_empty import FlowableDefaultIfEmpty
     from rxpy2.internal.operators.flowable.flowable_defer import FlowableDefer
     from rxpy2.internal.operators.flowable.flowable_delay import (
         FlowableDelay,
@@ -323,7 +322,6 @@ _WHERE: dict[str, str] = {
     "FlowableCountSingle": "rxpy2.internal.operators.flowable.flowable_count",
     "FlowableCreate": "rxpy2.internal.operators.flowable.flowable_create",
     "FlowableDebounceTimed": "rxpy2.internal.operators.flowable.flowable_debounce_timed",
-    "FlowableDefaultIfEmpty": "rxpy2.internal.operators.flowable.flowable_default_if_empty",
     "FlowableDefer": "rxpy2.internal.operators.flowable.flowable_defer",
     "FlowableDelay": "rxpy2.internal.operators.flowable.flowable_delay",
     "FlowableDelaySubscription": "rxpy2.internal.operators.flowable.flowable_delay",

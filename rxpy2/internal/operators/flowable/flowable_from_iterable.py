@@ -124,6 +124,8 @@ class IteratorSubscription(_BaseIteratorSubscription[T]):
         a = self.downstream
         on_next = a.on_next
         v = self.pending
+        if self.cancelled:  # §3.6: a cancel before the first request emits nothing
+            return
         if v is None:
             a.on_error(_none_item())
             return
@@ -195,6 +197,8 @@ class IteratorConditionalSubscription(_BaseIteratorSubscription[T]):
         a = self.downstream
         try_on_next = a.try_on_next
         v = self.pending
+        if self.cancelled:  # §3.6: a cancel before the first request emits nothing
+            return
         if v is None:
             a.on_error(_none_item())
             return
