@@ -55,7 +55,7 @@ class SkipCountSubscriber(OperatorSubscriber[T, T], Generic[T]):
         r = self.remaining
         if r != 0:
             self.remaining = r - 1
-        elif not self.done:
+        else:
             self.downstream.on_next(item)
 
 
