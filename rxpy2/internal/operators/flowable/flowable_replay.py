@@ -13,10 +13,11 @@ buffer), counted from the stream's first item (a subscriber that joins
 ``replay(buffer_size)`` after items were dropped adds them), and nothing after the
 terminal event; ``cache`` requests unbounded demand. Each subscriber has its own
 drain loop (a :class:`~rxpy2.operators.Drain`) that emits under its own demand. As in
-RxJava 2.2.21's ``FlowableReplay`` the terminal event of ``replay`` is one more entry
-of the buffer: it is delivered only under demand (a subscriber that requested
-exactly the items waits for one more request); ``cache`` (``FlowableCache``) delivers
-it without demand.
+RxJava 2.2.21's ``FlowableReplay`` the completion of ``replay`` is one more entry of
+the buffer: it is delivered only under demand (a subscriber that requested exactly
+the items waits for one more request). An error is delivered after the items without
+demand (RxJava 2 holds it back too, so a failed replay never tells a subscriber that
+requested nothing: §1.4, §1.9). ``cache`` (``FlowableCache``) ends without demand.
 
 ``replay()`` keeps a terminated connection (late subscribers get the items and the
 terminal event) until a new ``connect`` after a dispose, or until ``ref_count``
@@ -332,8 +333,11 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
                     inner.node = None
                     return
                 # cache() (RxJava 2 FlowableCache) ends without demand; replay() (FlowableReplay)
-                # delivers the terminal event as one more buffer entry: it waits for a request
-                if self.unbounded and self.done and node.next is None:
+                # delivers the completion as one more buffer entry: it waits for a request. An
+                # error does not (RxJava 2 would hold it back too, failing §1.4/§1.9: a failed
+                # replay must signal on_error to a subscriber that requested nothing)
+                if self.done and node.next is None and (self.unbounded
+                                                        or self.error is not None):
                     self._terminate(inner)
                     return
             inner.node = node
