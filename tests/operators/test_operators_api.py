@@ -233,6 +233,49 @@ class _Ordered:
         for _ in range(self.n):
             self.drain()
 
+    def hinted_producer(self) -> None:
+        """Queue every item; skip enter() while a pass is due (``Drain.missed``)."""
+        d = self.d
+        for i in range(self.n):
+            self.queue.append(i)
+            if not d.missed and d.enter():
+                self.loop()
+
+
+@pytest.mark.parametrize("backend", BACKENDS, ids=lambda b: b.__name__)
+def test_drain_race_producer_skipping_enter_while_a_pass_is_due(backend: Any) -> None:
+    """The observe_on shape: a producer that trusts ``missed`` loses nothing."""
+    with RaceRunner() as runner:
+        for _ in range(300):
+            o = _Ordered(backend(), 60)
+            runner.race(o.hinted_producer, o.signaller)
+            assert o.out == list(range(60))  # none lost, none twice, in order
+            assert not o.queue
+            assert o.d.is_free()
+            assert o.d.missed is False
+
+
+def test_missed_set_by_a_counted_enter_and_cleared_by_the_pass_it_starts() -> None:
+    d = GilDrain()
+    assert d.missed is False
+    assert d.enter()
+    assert d.missed is False  # owning is not a signal
+    assert not d.enter()
+    assert d.missed is True  # counted: a pass is due
+    assert d.leave()  # ... and this is it: the caller still owns the drain
+    assert d.missed is False
+    assert not d.leave()
+    assert d.is_free()
+
+
+def test_missed_never_claims_a_pass_on_the_lock_backend() -> None:
+    d = LockDrain()
+    assert d.enter()
+    assert not d.enter()
+    assert d.missed is False  # False tells nothing: the caller must enter()
+    assert d.leave()
+    assert not d.leave()
+
 
 @pytest.mark.parametrize("backend", BACKENDS, ids=lambda b: b.__name__)
 def test_drain_race_direct_emission_keeps_order(backend: Any) -> None:
