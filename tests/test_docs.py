@@ -31,3 +31,29 @@ def test_doc_examples_run(page: Path) -> None:
         exec(compile(code, f"{page.name}:block{ran}", "exec"), namespace)  # noqa: S102
         ran += 1
     assert ran > 0
+
+
+_TEST_REF = re.compile(r"`([^`]*::[^`]+)`")
+
+
+def test_every_rxjava_difference_names_tests_that_exist() -> None:
+    """Each row of docs/rxjava-differences.md ends with the tests that pin it
+    (``path::test`` or ``::test`` for the same file as the one before)."""
+    rows = [line for line in (DOCS / "rxjava-differences.md").read_text().splitlines()
+            if line.startswith("| ") and not line.startswith("| what") and "---" not in line]
+    assert len(rows) >= 20
+    missing = []
+    for row in rows:
+        refs = _TEST_REF.findall(row.rstrip(" |").rsplit(" | ", 1)[-1])
+        if not refs:
+            missing.append(f"no test named: {row[:80]}")
+        path = ""
+        for ref in refs:
+            file, name = ref.split("::", 1)
+            path = file or path
+            source = ROOT / path
+            name = name.split("[")[0]
+            if not source.is_file() or not re.search(rf"def {re.escape(name)}\b",
+                                                      source.read_text()):
+                missing.append(f"{path}::{name}")
+    assert not missing, missing
