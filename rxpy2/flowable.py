@@ -792,10 +792,11 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(_lazy.FlowableConcatMap(self, mapper, prefetch, mode))
 
     def concat_map_eager(self, mapper: Callable[[T], Publisher[R]],
-                         max_concurrency: int = LONG_MAX,
+                         max_concurrency: int = BUFFER_SIZE,
                          prefetch: int = BUFFER_SIZE) -> Flowable[R]:
-        """Subscribe to the inner Publishers at once (up to ``max_concurrency``), buffer
-        their items, and emit them in upstream order."""
+        """Subscribe to the inner Publishers at once (up to ``max_concurrency``, 128 by
+        default as in RxJava 2; ``LONG_MAX`` for no limit), buffer their items, and emit
+        them in upstream order."""
         require_callable(mapper, "mapper")
         require_positive(max_concurrency, "max_concurrency")
         require_positive(prefetch, "prefetch")
@@ -804,7 +805,7 @@ class Flowable(Publisher[T], Generic[T]):
 
     def concat_map_eager_delay_error(self, mapper: Callable[[T], Publisher[R]],
                                      till_the_end: bool = True,
-                                     max_concurrency: int = LONG_MAX,
+                                     max_concurrency: int = BUFFER_SIZE,
                                      prefetch: int = BUFFER_SIZE) -> Flowable[R]:
         """As :meth:`concat_map_eager`, with errors delayed as in :meth:`concat_map_delay_error`."""
         require_callable(mapper, "mapper")
@@ -881,9 +882,10 @@ class Flowable(Publisher[T], Generic[T]):
 
     @staticmethod
     def concat_eager(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
-                     max_concurrency: int = LONG_MAX, prefetch: int = BUFFER_SIZE) -> Flowable[T]:
-        """Subscribe to all ``sources`` at once (up to ``max_concurrency``) and emit their
-        items in order, buffering the later ones."""
+                     max_concurrency: int = BUFFER_SIZE,
+                     prefetch: int = BUFFER_SIZE) -> Flowable[T]:
+        """Subscribe to the ``sources`` at once (up to ``max_concurrency``, 128 by default
+        as in RxJava 2) and emit their items in order, buffering the later ones."""
         require(sources, "sources")
         outer = (Flowable.from_publisher(sources) if isinstance(sources, Publisher)
                  else Flowable.from_iterable(sources))

@@ -117,15 +117,18 @@ def test_many_inners_bounded_concurrency_and_demand_no_recursion():
 
 def test_upstream_unbounded_requests_long_max():
     rec = Recorded(1, 5)
-    rec.flowable.concat_map_eager(Flowable.just).test().assert_result(1, 2, 3, 4, 5)
+    rec.flowable.concat_map_eager(Flowable.just, max_concurrency=LONG_MAX).test() \
+        .assert_result(1, 2, 3, 4, 5)
     assert rec.requests == [LONG_MAX]
 
 
-def test_upstream_bounded_requests_max_concurrency_then_one_per_finished_inner():
+@pytest.mark.parametrize(("kwargs", "first"), [({"max_concurrency": 2}, 2), ({}, 128)],
+                         ids=["bounded", "default_buffer_size"])  # RxJava 2's default
+def test_upstream_bounded_requests_max_concurrency_then_one_per_finished_inner(kwargs, first):
     rec = Recorded(1, 5)
-    rec.flowable.concat_map_eager(Flowable.just, max_concurrency=2).test() \
+    rec.flowable.concat_map_eager(Flowable.just, **kwargs).test() \
         .assert_result(1, 2, 3, 4, 5)
-    assert rec.requests == [2, 1, 1, 1, 1, 1]
+    assert rec.requests == [first, 1, 1, 1, 1, 1]
 
 
 def test_upstream_bounded_waits_for_the_head_to_be_consumed():
