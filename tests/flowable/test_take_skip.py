@@ -335,20 +335,22 @@ def test_skip_last_more_than_available():
     Flowable.range(1, 2).skip_last(3).test().assert_result()
 
 
-def test_skip_last_first_request_pays_for_the_buffer():
+def test_skip_last_buffered_items_are_requested_one_by_one():
+    """As RxJava 2's FlowableSkipLast: requests pass through; each of the first ``n``
+    items is replaced with ``request(1)``."""
     src = Recorded(1, 10)
     ts = src.flowable.skip_last(3).test(2)
     ts.assert_values(1, 2).assert_not_complete()
-    assert src.requests == [5]
+    assert src.requests == [2, 1, 1, 1]
     ts.request(1)
     ts.assert_values(1, 2, 3)
-    assert src.requests == [5, 1]
+    assert src.requests == [2, 1, 1, 1, 1]
 
 
 def test_skip_last_unbounded():
     src = Recorded(1, 10)
     src.flowable.skip_last(3).test().assert_result(*range(1, 8))
-    assert src.requests == [LONG_MAX]
+    assert src.requests == [LONG_MAX, 1, 1, 1]  # the request(1) per buffered item, as RxJava 2
 
 
 def test_skip_last_error_drops_buffer_and_cancel():

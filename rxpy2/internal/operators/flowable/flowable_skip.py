@@ -12,11 +12,8 @@ from __future__ import annotations
 from typing import Generic, TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicBoolean
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.operators import OperatorSubscriber, null_item
 from rxpy2.reactivestreams import Publisher, Subscriber
 
@@ -58,22 +55,3 @@ class SkipCountSubscriber(OperatorSubscriber[T, T], Generic[T]):
         else:
             self.downstream.on_next(item)
 
-
-class SkipSubscriber(OperatorSubscriber[T, T], Generic[T]):
-    """The base of ``skip_last``'s subscriber (not of ``skip``'s): the first downstream
-    ``request(k)`` asks upstream for ``k + n`` (capped); later requests pass through.
-    ``skip_last`` writes the signal handlers."""
-
-    __slots__ = ("n", "first_request")
-
-    def __init__(self, downstream: Subscriber[T], n: int) -> None:
-        super().__init__(downstream)
-        self.n = n
-        self.first_request = AtomicBoolean(True)
-
-    def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            first = self.first_request
-            if first.get() and first.compare_and_set(True, False):
-                n = BackpressureHelper.add_cap(n, self.n)
-            self.upstream.request(n)

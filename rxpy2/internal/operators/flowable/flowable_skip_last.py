@@ -1,8 +1,10 @@
 """Flowable.skip_last: all but the last ``n`` items.
 
-The latest ``n`` items wait in a buffer; each new item releases the oldest one.
-The buffered items are paid for once, up front: the first downstream
-``request(k)`` asks upstream for ``k + n`` (capped); later requests pass through.
+As RxJava 2's ``FlowableSkipLast``: the latest ``n`` items wait in a buffer and
+each new item, once the buffer is full, releases the oldest one. Downstream
+requests pass through unchanged; while the buffer is filling, every item it
+takes in (and does not emit) is replaced with a ``request(1)`` upstream, so the
+first ``n`` items cost the downstream no demand.
 """
 
 from __future__ import annotations
@@ -13,8 +15,7 @@ from typing import Generic, TypeVar
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.operators.flowable.flowable_skip import SkipSubscriber
-from rxpy2.operators import null_error, null_item
+from rxpy2.operators import OperatorSubscriber, null_error, null_item
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableSkipLast"]
@@ -33,22 +34,27 @@ class FlowableSkipLast(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         subscribe_tail(self.source, SkipLastSubscriber(subscriber, self.n))
 
 
-class SkipLastSubscriber(SkipSubscriber[T], Generic[T]):
-    """Requests as :class:`SkipSubscriber` does (``n`` extra, once); buffers instead of counting."""
+class SkipLastSubscriber(OperatorSubscriber[T, T], Generic[T]):
+    """Requests and cancellation pass through (``OperatorSubscriber``); a buffered item
+    that releases nothing is paid for with one more upstream item."""
 
-    __slots__ = ("buffer",)
+    __slots__ = ("n", "buffer")
 
     def __init__(self, downstream: Subscriber[T], n: int) -> None:
-        super().__init__(downstream, n)
+        super().__init__(downstream)
+        self.n = n
         self.buffer: deque[T] = deque()
 
     def on_next(self, item: T) -> None:
         if item is None:
             raise null_item()  # §2.13
         b = self.buffer
-        b.append(item)
-        if len(b) > self.n:
+        if len(b) == self.n:
             self.downstream.on_next(b.popleft())
+            b.append(item)
+        else:
+            b.append(item)
+            self.upstream.request(1)  # §3.3: a synchronous source only adds it to its demand
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
