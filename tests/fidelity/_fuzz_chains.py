@@ -800,10 +800,18 @@ def _cache(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
 @op("group_by")
 def _group_by(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
     st.desc = "group_by(crc32 % 3).flat_map(g -> g.to_list())"
-    # FlowableGroupBy: request(bufferSize), replenished as the groups consume items
-    st.govern(up, st.prefetch_received(BUFFER_SIZE))
-    return up.group_by(lambda x: stable(x) % 3).flat_map(
-        lambda g: g.to_list().to_flowable())
+    # FlowableGroupBy (RxJava 2.2.21): request(bufferSize) in onSubscribe; then
+    # GroupBySubscriber.drainNormal requests what the outer emitted (the groups:
+    # `upstream.request(e)`) and State.drainNormal/checkTerminated what a group emitted or
+    # discarded once cancelled (the items: `parent.upstream.request(e)`), so an item that
+    # opens a group is replenished twice: bufferSize + groups emitted + items received
+    # (``mapped`` counts the groups flat_map took)
+    st.govern(up, lambda hop: cap_add(BUFFER_SIZE + st.mapped, hop.items))
+
+    def per_group(g: Any) -> Flowable[Any]:
+        st.mapped += 1
+        return g.to_list().to_flowable()
+    return up.group_by(lambda x: stable(x) % 3).flat_map(per_group)
 
 
 # ---------------------------------------------------------------------------- chains
@@ -892,7 +900,7 @@ def check_chain(seed: int) -> tuple[str, list[Violation], str]:
                                         f"TestSubscriber ({how}): more than one terminal event"))
     # without an error: an error may overtake queued items (non-delayed), and whether items
     # were queued depends on the shortcuts a Tap disables (RxJava's ScalarXMap, fusion)
-    if not tapped.ts.errors() and not plain.ts.errors() and outcome(tapped.ts) != outcome(plain.ts):
+    if not tapped.ts.errors() and not plain.ts.errors() and not _same_outcome(tapped, plain):
         names = ",".join(st.name for st in tapped.stages)
         violations.append(Violation(f"chain[{names}]", "fusion", (
             f"tapped (unfused) and untapped runs differ: {outcome(tapped.ts)!r} vs "
@@ -900,6 +908,37 @@ def check_chain(seed: int) -> tuple[str, list[Violation], str]:
     desc = (f"seed={seed}: {tapped.desc} under [{script_text(tapped.script)}] -> "
             f"{_short(outcome(tapped.ts))}")
     return desc, violations, f"chain[{','.join(st.name for st in tapped.stages)}]"
+
+
+#: Stages whose output interleaves several sources in an order that fusion changes in
+#: RxJava 2.2.21 too. FlowableFlatMap.drainLoop polls an inner's queue until it is empty,
+#: then ``is.requestMore(produced)``; an unfused inner answers that request re-entrantly
+#: (its items go to its queue: tryEmit finds the drain taken) but the loop has already
+#: seen the empty queue (``if (r == 0 || o == null) break;``) and moves to the next inner,
+#: while a SYNC-fused inner's queue is its source, polled to the end in one go: e.g.
+#: ``from_iterable(range(300)).merge_with(other of [0])`` under a request(LONG_MAX) made
+#: after subscribing gives 0..127, 0, 128..299 unfused and 0..299, 0 fused (seed 738).
+INTERLEAVING = ("flat_map", "merge_with")
+
+
+def _same_outcome(tapped: Chain, plain: Chain) -> bool:
+    """The same signals fused and unfused. After an interleaving stage (``INTERLEAVING``)
+    only what the interleaving cannot change: when that stage is the last one, the number
+    of items and the terminal event (and, when all the demand came at once, the same
+    items); a later stage may turn the order into different items, so nothing then."""
+    a, b = outcome(tapped.ts), outcome(plain.ts)
+    if a == b:
+        return True
+    names = [st.name for st in tapped.stages]
+    if not any(n in INTERLEAVING for n in names):
+        return False
+    if names[-1] not in INTERLEAVING or any(n in INTERLEAVING for n in names[:-1]):
+        return True
+    if (len(a[0]), a[1:]) != (len(b[0]), b[1:]):
+        return False
+    if tapped.script[0] == ("request", LONG_MAX):
+        return sorted(map(repr, a[0])) == sorted(map(repr, b[0]))
+    return True
 
 
 def _short(o: tuple[list[Any], list[str], int]) -> str:

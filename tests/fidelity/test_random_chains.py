@@ -25,30 +25,15 @@ REPLAY = [int(s) for s in os.environ.get("RXPY2_FUZZ_REPLAY", "").split(",") if 
 #: Operators that other work on issue 15 is bringing to RxJava 2's behaviour: a divergence
 #: found in one of them is expected until that change lands (operator name -> the cause).
 IN_FLIGHT_XFAIL: dict[str, str] = {
-    "flat_map": "issue 15 causes 1, 2, 7: flat_map's drain order, inner replenishment "
-                "(bufferSize >> 2) and default max_concurrency (128, today unbounded)",
-    "merge_with": "issue 15 causes 1, 2: merge_array is flat_map (drain order, replenishment)",
     "skip_last": "issue 15 cause 6: skip_last is built on skip's SkipSubscriber, which the "
                  "cause-6 change is rewriting",
-    "share": "issue 15 cause 3: share()/publish().ref_count() batches and error order",
-    "replay": "issue 15 cause 4: replay()'s terminal event needs demand",
-    "rebatch_requests": "issue 15 cause 5: rebatch_requests' error waits behind the items",
-    "skip": "issue 15 cause 6: skip(n) requests n in on_subscribe",
-    "group_by": "issue 15 cause 8: group_by keeps late-subscribed groups",
 }
 
 
 #: Divergences this script found in operators nobody is changing, reported on issue 15 and
 #: not fixed yet (operator -> RxJava 2.2.21's behaviour): kept visible in their own xfail
 #: test so that the main test stays a tripwire for the next one.
-REPORTED_XFAIL: dict[str, str] = {
-    "from_iterable": "FlowableFromIterable's fastPath checks `cancelled` before the first "
-                     "onNext; rxpy2 emits the read-ahead first item when request(LONG_MAX) "
-                     "comes after cancel() (seed 20261457)",
-    "default_if_empty": "defaultIfEmpty is switchIfEmpty(just(x)): ScalarSubscription "
-                        "skips onComplete when onNext cancelled it; rxpy2 completes after "
-                        "the cancel (seeds 452, 100898)",
-}
+REPORTED_XFAIL: dict[str, str] = {}
 
 
 def _reported(v: Violation) -> str | None:
