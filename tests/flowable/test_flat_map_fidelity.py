@@ -186,3 +186,28 @@ def test_race_inners_finishing_in_on_next_vs_a_live_inner_draining(race_runner, 
         ts.assert_complete().assert_no_errors().assert_protocol_ok()
         assert sorted(ts.values()) == [1, 2, 3] + list(range(100, 110))
         assert outer.requests[0] == 4 and sum(outer.requests) == 4 + 4
+
+
+@pytest.mark.parametrize("hidden, expected, first_requests", [
+    (False, [*range(300), 0], []),
+    (True, [*range(128), 0, *range(128, 300)], [128, 128, 128, 44]),
+], ids=["sync_fused", "unfused"])
+def test_merge_with_a_source_replenished_reentrantly_in_the_drain(
+        hidden, expected, first_requests):
+    """RxJava 2.2.21 FlowableFlatMap (mergeWith = mergeArray, maxConcurrency 2), demand
+    coming after both sources queued their items: drainLoop polls the first inner's queue
+    until empty, then ``requestMore(128)``; an unfused source answers at once, into the
+    queue (tryEmit finds the drain taken), but the loop saw the empty queue and goes on
+    to the second source's 0 before coming back for 128..299 (the last 44, consumed after
+    the source completed, are requested too). A SYNC-fused source is its own queue: polled
+    to the end (0..299), then the 0; it is never requested from."""
+    first: list[int] = []
+    src = Flowable.from_iterable(range(300))
+    if hidden:
+        src = src.do_on_request(first.append).hide()
+    second: list[int] = []
+    ts = src.merge_with(Flowable.just(0).do_on_request(second.append).hide()).test(0)
+    ts.request(LONG_MAX)
+    ts.assert_result(*expected)
+    assert first == first_requests
+    assert second == [128]  # one item consumed: below the limit of 32, no re-request
