@@ -49,11 +49,10 @@ class SkipLastSubscriber(OperatorSubscriber[T, T], Generic[T]):
         if item is None:
             raise null_item()  # §2.13
         b = self.buffer
-        if len(b) == self.n:
+        b.append(item)
+        if len(b) > self.n:
             self.downstream.on_next(b.popleft())
-            b.append(item)
         else:
-            b.append(item)
             self.upstream.request(1)  # §3.3: a synchronous source only adds it to its demand
 
     def on_error(self, error: BaseException) -> None:
