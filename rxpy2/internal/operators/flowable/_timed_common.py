@@ -13,9 +13,9 @@ fail the stream with ``MissingBackpressureException``.
 * :class:`TimedDrainSubscriber`: also serializes its emissions with a
   :class:`~rxpy2.operators.drain.Drain` (the upstream's thread and the timer's
   only record state and drain; the drain's owner signals, never under a lock).
-  ``cancel``/``drain`` are :class:`DrainSubscriptionMixin`'s;
+  ``cancel`` is :class:`DrainSubscriptionMixin`'s;
   :meth:`TimedDrainSubscriber.fail_for_lack_of_requests` ends the stream when a
-  due emission finds no demand. Each operator keeps its own ``drain_loop`` (its
+  due emission finds no demand. Each operator keeps its own ``drain`` (its
   per-item path).
 """
 
@@ -56,11 +56,11 @@ class UnboundedSubscriber(_BaseUnboundedSubscriber[Any], Generic[T, R]):
 
 class TimedDrainSubscriber(DrainSubscriptionMixin, UnboundedSubscriber[T, R], Generic[T, R]):
     """An :class:`UnboundedSubscriber` whose emissions and terminal signal go out in
-    ``drain_loop`` (run by the owner of ``gate``; a terminal signal or a cancel keeps
+    ``drain`` (by the owner of ``gate``; a terminal signal or a cancel keeps
     the drain for good). ``error`` is the upstream's error, ``cancelled`` set by
     ``cancel`` and by a failure for lack of demand.
 
-    A subclass writes ``drain_loop``, ``cancel_upstream`` (cancel the upstream,
+    A subclass writes ``drain``, ``cancel_upstream`` (cancel the upstream,
     release the timers) and ``cleanup`` (drop what waits for the drain)."""
 
     __slots__ = ("gate", "error", "cancelled")
@@ -75,7 +75,9 @@ class TimedDrainSubscriber(DrainSubscriptionMixin, UnboundedSubscriber[T, R], Ge
     # emission never waits for one)
     request = _BaseUnboundedSubscriber.request
 
-    def drain_loop(self) -> None:
+    def drain(self) -> None:
+        """Emit what is due under demand, then the terminal signal (a pass per signal;
+        written by each operator, not DrainSubscriptionMixin's: one call per emission)."""
         raise NotImplementedError
 
     def cancel_upstream(self) -> None:

@@ -144,8 +144,10 @@ class BufferTimedSubscriber(TimedDrainSubscriber[T, list[T]], Generic[T]):
     def cleanup(self) -> None:
         self.queue.clear()
 
-    def drain_loop(self) -> None:
+    def drain(self) -> None:
         gate = self.gate
+        if not gate.enter():
+            return  # the owner makes another pass
         q = self.queue
         a = self.downstream
         requested = self.requested

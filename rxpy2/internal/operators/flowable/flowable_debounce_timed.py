@@ -120,8 +120,10 @@ class DebounceTimedSubscriber(DrainTerminalsMixin, TimedDrainSubscriber[T, T], G
     def cleanup(self) -> None:
         self.ready.clear()
 
-    def drain_loop(self) -> None:
+    def drain(self) -> None:
         gate = self.gate
+        if not gate.enter():
+            return  # the owner makes another pass
         ready = self.ready
         a = self.downstream
         requested = self.requested

@@ -118,8 +118,10 @@ class SampleTimedSubscriber(TimedDrainSubscriber[T, T], Generic[T]):
     def cleanup(self) -> None:
         self.latest.set(None)
 
-    def drain_loop(self) -> None:
+    def drain(self) -> None:
         gate = self.gate
+        if not gate.enter():
+            return  # the owner makes another pass
         a = self.downstream
         while True:
             if self.cancelled:

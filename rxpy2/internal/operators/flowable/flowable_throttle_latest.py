@@ -68,8 +68,7 @@ class ThrottleLatestSubscriber(DrainTerminalsMixin, TimedDrainSubscriber[T, T], 
         if item is None:
             raise null_item()  # §2.13
         self.latest.set(item)
-        if self.gate.enter():  # drain() inlined: one call per item
-            self.drain_loop()
+        self.drain()
 
     def _tick(self) -> None:
         self.timer_fired = True
@@ -86,8 +85,10 @@ class ThrottleLatestSubscriber(DrainTerminalsMixin, TimedDrainSubscriber[T, T], 
         self.fail_for_lack_of_requests(
             MissingBackpressureException.lack_of_requests("throttle_latest"))
 
-    def drain_loop(self) -> None:
+    def drain(self) -> None:
         gate = self.gate
+        if not gate.enter():
+            return  # the owner makes another pass
         latest = self.latest
         a = self.downstream
         while True:
