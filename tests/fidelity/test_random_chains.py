@@ -4,7 +4,7 @@ Each chain (a source, one to four operators of the synchronous catalogue and a s
 ``request(n)``/``cancel()`` steps run through a TestSubscriber) comes from one seed; see
 ``_fuzz_chains.py`` for the checks and for each operator's demand model (read from the
 RxJava 2.2.21 sources). A failure names the seed: replay it with
-``RXPY2_FUZZ_REPLAY=<seed>[,<seed>...]``. ``RXPY2_FUZZ_CHAINS`` (default 300) sets the number
+``RXPY2_FUZZ_REPLAY=<seed>[,<seed>...]``. ``RXPY2_FUZZ_CHAINS`` (default 1000) sets the number
 of chains and ``RXPY2_FUZZ_SEED`` the base seed, for a longer run::
 
     RXPY2_FUZZ_CHAINS=5000 RXPY2_FUZZ_SEED=7 .venv/bin/python -m pytest tests/fidelity
@@ -15,50 +15,18 @@ from __future__ import annotations
 import os
 from typing import Any
 
-import pytest
 from _fuzz_chains import FuzzError, Violation, check_chain
 
 BASE_SEED = int(os.environ.get("RXPY2_FUZZ_SEED", "20261125"))
-CHAINS = int(os.environ.get("RXPY2_FUZZ_CHAINS", "300"))
+CHAINS = int(os.environ.get("RXPY2_FUZZ_CHAINS", "1000"))
 REPLAY = [int(s) for s in os.environ.get("RXPY2_FUZZ_REPLAY", "").split(",") if s.strip()]
 
-#: Operators that other work on issue 15 is bringing to RxJava 2's behaviour: a divergence
-#: found in one of them is expected until that change lands (operator name -> the cause).
-IN_FLIGHT_XFAIL: dict[str, str] = {
-    "skip_last": "issue 15 cause 6: skip_last is built on skip's SkipSubscriber, which the "
-                 "cause-6 change is rewriting",
-}
-
-
-#: Divergences this script found in operators nobody is changing, reported on issue 15 and
-#: not fixed yet (operator -> RxJava 2.2.21's behaviour): kept visible in their own xfail
-#: test so that the main test stays a tripwire for the next one.
-REPORTED_XFAIL: dict[str, str] = {}
-
-
-def _reported(v: Violation) -> str | None:
-    return next((c for n, c in REPORTED_XFAIL.items() if v.culprit.startswith(n + "(")), None)
-
-
-def _in_flight(v: Violation) -> str | None:
-    """The in-flight cause a violation is put down to: its operator's, or for a fused/unfused
-    difference (``chain[op,op,...]``) that of an in-flight operator of the chain."""
-    if v.culprit.startswith("chain["):
-        ops = v.culprit[len("chain["):-1].split(",")
-        return next((IN_FLIGHT_XFAIL[o] for o in ops if o in IN_FLIGHT_XFAIL), None)
-    for name, cause in IN_FLIGHT_XFAIL.items():
-        if v.culprit.startswith(name + "("):
-            return cause
-    return None
-
-
-Result = tuple[str, list[Violation], list[Violation], list[Violation]]
+Result = tuple[str, list[Violation]]
 _results: list[Result] | None = None
 
 
 def _run_all(plugin_errors: list[BaseException]) -> list[Result]:
-    """Every chain: (description, new violations, violations of an in-flight cause,
-    violations already reported)."""
+    """Every chain: (description, violations)."""
     global _results
     if _results is None:
         seeds = REPLAY or range(BASE_SEED, BASE_SEED + CHAINS)
@@ -71,10 +39,7 @@ def _run_all(plugin_errors: list[BaseException]) -> list[Result]:
                     violations.append(Violation(chain, "plugin",
                                                 f"rxpy2.plugins.on_error got {e!r}"))
             del plugin_errors[:]
-            known = [v for v in violations if _in_flight(v) is not None]
-            reported = [v for v in violations if v not in known and _reported(v) is not None]
-            real = [v for v in violations if v not in known and v not in reported]
-            results.append((desc, real, known, reported))
+            results.append((desc, violations))
         _results = results
     return _results
 
@@ -100,22 +65,5 @@ def test_random_chains_keep_rxjava2_invariants(plugin_errors: list[BaseException
     prefetch replenished as it is consumed, ...), and the same signals fused and unfused."""
     results = _run_all(plugin_errors)
     assert REPLAY or len(results) >= 200
-    failed = [(desc, real) for desc, real, _, _ in results if real]
-    assert not failed, _report(failed)
-
-
-@pytest.mark.xfail(strict=False, reason="operators still being brought to RxJava 2 "
-                                        "(IN_FLIGHT_XFAIL)")
-def test_random_chains_in_flight_operators(plugin_errors: list[BaseException]) -> None:
-    """The same chains' divergences in the operators of IN_FLIGHT_XFAIL."""
-    results = _run_all(plugin_errors)
-    failed = [(desc, known) for desc, _, known, _ in results if known]
-    assert not failed, _report(failed)
-
-
-@pytest.mark.xfail(strict=False, reason="divergences found and reported (REPORTED_XFAIL)")
-def test_random_chains_reported_divergences(plugin_errors: list[BaseException]) -> None:
-    """The same chains' divergences of REPORTED_XFAIL."""
-    results = _run_all(plugin_errors)
-    failed = [(desc, reported) for desc, _, _, reported in results if reported]
+    failed = [(desc, found) for desc, found in results if found]
     assert not failed, _report(failed)

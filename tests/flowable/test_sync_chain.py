@@ -339,8 +339,19 @@ def test_a_stage_error_reaches_the_on_error_function() -> None:
 
 def test_a_sync_fused_consumer_polls_the_chain() -> None:
     ts: TestSubscriber[int] = TestSubscriber().with_fusion(ANY)
-    Flowable.range(0, 10).map(plus(1)).filter(is_odd).take(3).subscribe(ts)
-    ts.assert_fusion_mode(SYNC).assert_result(1, 3, 5)
+    Flowable.range(0, 10).map(plus(1)).filter(is_odd).subscribe(ts)
+    ts.assert_fusion_mode(SYNC).assert_result(1, 3, 5, 7, 9)
+
+
+def test_a_chain_with_a_stage_rxjava_does_not_fuse_offers_no_fusion() -> None:
+    """RxJava 2.2.21's take, skip, take_while and skip_while are plain Subscribers: a
+    consumer asking for fusion gets NONE, so the chain behaves as those operators would."""
+    for f in (Flowable.range(0, 10).map(plus(1)).filter(is_odd).take(3),
+              Flowable.range(0, 10).take_while(lambda x: x < 6).filter(is_odd),
+              Flowable.range(0, 10).skip_while(lambda x: x < 1).filter(is_odd).take(3)):
+        ts: TestSubscriber[int] = TestSubscriber().with_fusion(ANY)
+        f.subscribe(ts)
+        ts.assert_fusion_mode(NONE).assert_result(1, 3, 5)
 
 
 def test_boundary_refuses_fusion_over_user_code_only() -> None:
@@ -359,15 +370,16 @@ def test_boundary_refuses_fusion_over_user_code_only() -> None:
 
         def on_complete(self) -> None: ...
 
-    for f, with_boundary in ((Flowable.range(0, 5).map(plus(1)), NONE),
-                             (Flowable.range(0, 5).take(3), SYNC),
-                             (Flowable.range(0, 5).skip(1).take(3), SYNC)):
+    # (chain, granted to ANY | BOUNDARY, granted to ANY): a take/skip chain offers nothing
+    for f, with_boundary, without in ((Flowable.range(0, 5).map(plus(1)), NONE, SYNC),
+                                      (Flowable.range(0, 5).take(3), NONE, NONE),
+                                      (Flowable.range(0, 5).skip(1).take(3), NONE, NONE)):
         p = Probe(ANY | BOUNDARY)
         f.subscribe(p)
         assert p.granted == with_boundary, f
         p = Probe(ANY)
         f.subscribe(p)
-        assert p.granted == SYNC, f
+        assert p.granted == without, f
         p = Probe(ASYNC)
         f.subscribe(p)
         assert p.granted == NONE, f

@@ -6,7 +6,7 @@ import pytest
 from probes import ManualSource, Recorded, boom
 
 from rxpy2 import Flowable
-from rxpy2.internal.fuseable import SYNC
+from rxpy2.internal.fuseable import NONE, SYNC
 from rxpy2.internal.operators.flowable.flowable_limit import FlowableLimit
 from rxpy2.internal.operators.flowable.flowable_take import FlowableTake
 from rxpy2.reactivestreams import LONG_MAX
@@ -450,10 +450,16 @@ def test_skip_while_conditional_source_needs_no_extra_request():
     ts.assert_values(4, 5).assert_not_complete()
 
 
-def test_skip_while_sync_fusion():
+def test_skip_while_offers_no_fusion_as_in_rxjava2():
+    """RxJava 2.2.21 FlowableSkipWhile is a plain Subscriber: no SYNC fusion downstream,
+    so a flat_map_iterable after a skip_while that skips everything completes in
+    on_subscribe as RxJava's does."""
     ts = TestSubscriber().with_fusion(SYNC)
     Flowable.range(1, 6).skip_while(lambda x: x < 3).subscribe(ts)
-    ts.assert_fusion_mode(SYNC).assert_result(3, 4, 5, 6)
+    ts.assert_fusion_mode(NONE).assert_result(3, 4, 5, 6)
+    ts2 = Flowable.range(0, 5).skip_while(lambda x: True).flat_map_iterable(
+        lambda x: [x]).test(0)
+    ts2.assert_result()
 
 
 def test_skip_while_predicate_raises():

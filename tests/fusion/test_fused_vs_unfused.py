@@ -522,8 +522,10 @@ def _terminal_calls(log: list[Any]) -> list[Any]:
 
 def expected_granted(op: Op, src: Source, asked: int) -> Any:
     """The mode a consumer asking ``asked`` gets from the fused pipeline."""
-    if fused_chain(op, src):  # one FlowableSyncChain: offers SYNC, and
-        # refuses BOUNDARY when a stage runs user code
+    if fused_chain(op, src):  # one FlowableSyncChain: offers SYNC when RxJava 2 would
+        # (every stage fuseable there), and refuses BOUNDARY when a stage runs user code
+        if op.name in CHAIN_OPS_NOT_FUSEABLE_IN_RXJAVA:
+            return NONE
         user_code = op.name not in ("take", "skip")
         return SYNC if asked & SYNC and not (asked & BOUNDARY and user_code) else NONE
     if op.output == "async":
@@ -554,6 +556,10 @@ CHAIN_OPS = frozenset({"map", "filter", "do_on_next", "take", "skip", "take_whil
 #: ... of which skip(n) joins a chain only as the first stage over a longer range: it asks
 #: for its n items at subscription (RxJava 2), which a chain (run under demand) cannot do
 SKIP_N_OPS = frozenset({"skip", "skip_take_while_map"})
+#: ... and those with a stage that is a plain Subscriber in RxJava 2 (take, skip, take_while,
+#: skip_while): their chain offers no fusion downstream, as RxJava's operator would not
+CHAIN_OPS_NOT_FUSEABLE_IN_RXJAVA = frozenset({"take", "skip", "take_while", "skip_while",
+                                              "filter_map_take", "skip_take_while_map"})
 
 
 def fused_chain(op: Op, src: Source) -> bool:

@@ -23,7 +23,10 @@ The contract is the one of the operators it replaces, signal for signal:
   item of the source ends the stream with ``on_error``; cancellation stops the
   loop after the current source item (``cancel()`` exhausts a C iterator; a user
   iterator's loop checks the flag per item).
-* downstream, SYNC fusion is offered (``poll`` runs the chain as a generator);
+* downstream, SYNC fusion is offered (``poll`` runs the chain as a generator)
+  only when every stage is one RxJava 2 fuses too (``map``, ``filter``,
+  ``do_on_next``; its ``take``, ``skip``, ``take_while`` and ``skip_while`` are
+  plain Subscribers, so a chain with one behaves as a plain source downstream);
   with BOUNDARY it is refused when a stage runs user code, as the single
   operators would refuse it; a ConditionalSubscriber gets ``try_on_next``.
 * subscribed by ``subscribe(on_next)`` (a LambdaSubscriber), the loop calls the
@@ -108,6 +111,11 @@ def fuse_sync_stage(upstream: Publisher[Any], kind: str, arg: Any) -> Flowable[A
     return FlowableSyncChain(upstream, ((kind, arg),), shape)
 
 
+#: the stages whose RxJava 2 operator is fuseable (FlowableMap, FlowableFilter,
+#: FlowableDoOnEach); a chain with any other stage refuses SYNC fusion downstream
+_FUSEABLE_IN_RXJAVA = frozenset({"map", "filter", "do_on_next"})
+
+
 class FlowableSyncChain(Flowable[T], HasUpstreamPublisher[Any], Generic[T]):
     """A synchronous ``source`` and its ``stages`` ((kind, argument) pairs), run as one loop."""
 
@@ -125,13 +133,15 @@ class FlowableSyncChain(Flowable[T], HasUpstreamPublisher[Any], Generic[T]):
         self._plan: tuple[Any, ...] | None = None
 
     def plan(self) -> tuple[Any, ...]:
-        """``(compiled functions, initial state, runs user code)``, built at first use
-        (assembly stays cheap: chains are built per item inside flat_map mappers)."""
+        """``(compiled functions, initial state, runs user code, offers SYNC fusion)``,
+        built at first use (assembly stays cheap: chains are built per item inside
+        flat_map mappers)."""
         p = self._plan
         if p is None:  # two threads may both build it: the same value, either one is kept
             stages = self.stages
             p = self._plan = (compile_chain(stages, self.shape), initial_state(stages),
-                              any(k in USER_CODE for k, _ in stages))
+                              any(k in USER_CODE for k, _ in stages),
+                              all(k in _FUSEABLE_IN_RXJAVA for k, _ in stages))
         return p
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
@@ -160,13 +170,14 @@ class FlowableSyncChain(Flowable[T], HasUpstreamPublisher[Any], Generic[T]):
 class SyncChainSubscription(SyncSourceSubscription[T], Generic[T]):
     """Runs a compiled chain for one subscriber; SYNC-fuseable."""
 
-    __slots__ = ("chain", "compiled", "user_code", "it", "pending", "state", "error", "gen", "peek")
+    __slots__ = ("chain", "compiled", "user_code", "fuseable", "it", "pending", "state", "error",
+                 "gen", "peek")
 
     def __init__(self, downstream: Subscriber[T], chain: FlowableSyncChain[T], it: Iterator[Any],
                  pending: Any) -> None:
         super().__init__(downstream)
         self.chain = chain
-        self.compiled, self.state, self.user_code = chain.plan()
+        self.compiled, self.state, self.user_code, self.fuseable = chain.plan()
         self.it = it
         self.pending = pending
         self.error: BaseException | None = None
@@ -254,7 +265,7 @@ class SyncChainSubscription(SyncSourceSubscription[T], Generic[T]):
 
     # ---- SYNC fusion: the consumer pulls the chain's items
     def request_fusion(self, mode: int) -> int:
-        if mode & SYNC and not (mode & BOUNDARY and self.user_code):
+        if mode & SYNC and self.fuseable and not (mode & BOUNDARY and self.user_code):
             self.gen = self.compiled[3](self)  # (reads pending: the item read at subscription)
             return SYNC
         return NONE
