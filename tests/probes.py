@@ -180,27 +180,34 @@ class Recorded:
 
 def failing(*items: Any, error: BaseException | None = None) -> Flowable[Any]:
     """``items`` under demand, then ``error`` (a ValueError by default) once they are out."""
-    err = error if error is not None else ValueError("boom")
-    return _Failing(items, err)
+    return ItemsSource(items, error if error is not None else ValueError("boom"))
 
 
-class _Failing(Flowable[Any]):
-    def __init__(self, items: tuple[Any, ...], error: BaseException) -> None:
+class ItemsSource(Flowable[Any]):
+    """``items`` under demand, then ``error`` or, when it is None, completion: the
+    terminal event needs no demand, it comes as soon as the items are out. Every request
+    is logged in ``requests``; a non-positive one fails the stream (§3.9). A request made
+    from inside ``on_next`` joins the loop already running (no recursion)."""
+
+    def __init__(self, items: Any, error: BaseException | None = None) -> None:
         self.items = items
         self.err = error
+        self.requests: list[int] = []
+
+    def make_error(self) -> BaseException | None:
+        """The error to end a subscription with (None: complete)."""
+        return self.err
 
     def subscribe_actual(self, subscriber: Subscriber[Any]) -> None:
-        sub = _FailingSubscription(subscriber, self.items, self.err)
+        sub = _ItemsSubscription(self, subscriber)
         subscriber.on_subscribe(sub)
-        sub.drain()  # the error needs no demand: it comes as soon as the items are out
+        sub.drain()
 
 
-class _FailingSubscription(Subscription):
-    def __init__(self, downstream: Subscriber[Any], items: tuple[Any, ...],
-                 error: BaseException) -> None:
+class _ItemsSubscription(Subscription):
+    def __init__(self, parent: ItemsSource, downstream: Subscriber[Any]) -> None:
+        self.parent = parent
         self.downstream = downstream
-        self.items = items
-        self.error = error
         self.index = 0
         self.requested = 0
         self.emitting = False
@@ -208,7 +215,14 @@ class _FailingSubscription(Subscription):
         self.done = False
 
     def request(self, n: int) -> None:
-        self.requested += n
+        self.parent.requests.append(n)
+        if self.done or self.cancelled:
+            return
+        if n <= 0:  # §3.9
+            self.done = True
+            self.downstream.on_error(ValueError(f"§3.9: request({n})"))
+            return
+        self.requested = min(self.requested + n, LONG_MAX)
         self.drain()
 
     def drain(self) -> None:
@@ -216,15 +230,21 @@ class _FailingSubscription(Subscription):
             return
         self.emitting = True
         try:
+            items = self.parent.items
             while not self.cancelled and not self.done:
-                if self.index == len(self.items):
+                if self.index == len(items):
                     self.done = True
-                    self.downstream.on_error(self.error)
+                    error = self.parent.make_error()
+                    if error is None:
+                        self.downstream.on_complete()
+                    else:
+                        self.downstream.on_error(error)
                     return
                 if self.requested == 0:
                     return
-                self.requested -= 1
-                x = self.items[self.index]
+                if self.requested != LONG_MAX:
+                    self.requested -= 1
+                x = items[self.index]
                 self.index += 1
                 self.downstream.on_next(x)
         finally:

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from probes import Forwarding
+from probes import Forwarding, ItemsSource
 
 from rxpy2 import Flowable
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
@@ -236,70 +236,17 @@ _EMPTY_HOP = Hop(_NoTap())  # type: ignore[arg-type]
 # ---------------------------------------------------------------------------- sources
 
 
-class RecordingSource(Flowable[int]):
-    """``0..n-1`` under demand, then completion (or ``FuzzError`` if ``fail``); every
+class RecordingSource(ItemsSource):
+    """``0..n-1`` under demand, then completion (or a new ``FuzzError`` if ``fail``); every
     request is logged in ``requests``. Synchronous and reentrant-safe: a request made from
     inside ``on_next`` is added to the demand of the loop already running."""
 
     def __init__(self, n: int, fail: bool) -> None:
-        self._rec_n = n
+        super().__init__(range(n))
         self._rec_fail = fail
-        self.requests: list[int] = []
 
-    def subscribe_actual(self, subscriber: Subscriber[int]) -> None:
-        sub = _RecordingSubscription(self, subscriber)
-        subscriber.on_subscribe(sub)
-        if self._rec_n == 0:
-            sub.finish()
-
-
-class _RecordingSubscription(Subscription):
-    def __init__(self, parent: RecordingSource, downstream: Subscriber[int]) -> None:
-        self.parent = parent
-        self.downstream = downstream
-        self.index = 0
-        self.demand = 0
-        self.emitting = False
-        self.stopped = False
-
-    def finish(self) -> None:
-        if self.stopped:
-            return
-        self.stopped = True
-        if self.parent._rec_fail:
-            self.downstream.on_error(FuzzError("source"))
-        else:
-            self.downstream.on_complete()
-
-    def request(self, n: int) -> None:
-        self.parent.requests.append(n)
-        if self.stopped:
-            return
-        if n <= 0:  # §3.9
-            self.stopped = True
-            self.downstream.on_error(ValueError(f"§3.9: request({n})"))
-            return
-        self.demand = cap_add(self.demand, n)
-        if self.emitting:
-            return
-        self.emitting = True
-        try:
-            while not self.stopped:
-                if self.index == self.parent._rec_n:
-                    self.finish()
-                    return
-                if self.demand == 0:
-                    return
-                if self.demand != LONG_MAX:
-                    self.demand -= 1
-                item = self.index
-                self.index += 1
-                self.downstream.on_next(item)
-        finally:
-            self.emitting = False
-
-    def cancel(self) -> None:
-        self.stopped = True
+    def make_error(self) -> BaseException | None:
+        return FuzzError("source") if self._rec_fail else None
 
 
 def make_source(rng: random.Random, size: int) -> tuple[Publisher[Any], str]:
@@ -447,53 +394,38 @@ def keep(x: Any) -> bool:
     return stable(x) % 3 != 0
 
 
-@op("map")
-def _map(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
-    st.desc = "map(x -> [x])"
-    st.govern(up, st.pass_through)
-    return up.map(lambda x: [x])
+def _one_to_one(name: str, desc: str, rule: str,
+                build: Callable[[Flowable[Any]], Flowable[Any]]) -> None:
+    """An operator whose whole model is its description and one demand rule."""
+    def make(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+        st.desc = desc
+        st.govern(up, getattr(st, rule))
+        return build(up)
+    OPS[name] = make
 
 
-@op("filter")
-def _filter(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
-    st.desc = "filter(crc32(repr(x)) % 3 != 0)"
-    st.govern(up, st.replenish_dropped)  # FlowableFilter: request(1) per dropped item
-    return up.filter(keep)
-
-
-@op("distinct")
-def _distinct(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
-    st.desc = "distinct(crc32(repr(x)) % 4)"
-    st.govern(up, st.replenish_dropped)
-    return up.distinct(lambda x: stable(x) % 4)
-
-
-@op("distinct_until_changed")
-def _duc(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
-    st.desc = "distinct_until_changed(crc32(repr(x)) % 2)"
-    st.govern(up, st.replenish_dropped)
-    return up.distinct_until_changed(lambda x: stable(x) % 2)
-
-
-@op("skip_while")
-def _skip_while(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
-    st.desc = "skip_while(keep)"
-    st.govern(up, st.replenish_dropped)  # FlowableSkipWhile: request(1) per skipped item
-    return up.skip_while(keep)
-
-
-@op("take_while")
-def _take_while(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
-    st.desc = "take_while(crc32(repr(x)) % 5 != 0)"
-    st.govern(up, st.pass_through)
-    return up.take_while(lambda x: stable(x) % 5 != 0)
-
-
-@op("scan")
-def _scan(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
-    st.desc = "scan((a, x) -> x)"
-    st.govern(up, st.pass_through)
-    return up.scan(lambda a, x: x)
+# (name, description, demand rule, assembly)
+for _name, _desc, _rule, _build in [
+    ("map", "map(x -> [x])", "pass_through", lambda up: up.map(lambda x: [x])),
+    # FlowableFilter: request(1) per dropped item
+    ("filter", "filter(crc32(repr(x)) % 3 != 0)", "replenish_dropped", lambda up: up.filter(keep)),
+    ("distinct", "distinct(crc32(repr(x)) % 4)", "replenish_dropped",
+     lambda up: up.distinct(lambda x: stable(x) % 4)),
+    ("distinct_until_changed", "distinct_until_changed(crc32(repr(x)) % 2)", "replenish_dropped",
+     lambda up: up.distinct_until_changed(lambda x: stable(x) % 2)),
+    # FlowableSkipWhile: request(1) per skipped item
+    ("skip_while", "skip_while(keep)", "replenish_dropped", lambda up: up.skip_while(keep)),
+    ("take_while", "take_while(crc32(repr(x)) % 5 != 0)", "pass_through",
+     lambda up: up.take_while(lambda x: stable(x) % 5 != 0)),
+    ("scan", "scan((a, x) -> x)", "pass_through", lambda up: up.scan(lambda a, x: x)),
+    ("default_if_empty", "default_if_empty(-5)", "pass_through",
+     lambda up: up.default_if_empty(-5)),
+    # SinglePostCompleteSubscriber: requests pass through
+    ("on_error_return_item", "on_error_return_item(-9)", "pass_through",
+     lambda up: up.on_error_return_item(-9)),
+    ("hide", "hide()", "pass_through", lambda up: up.hide()),
+]:
+    _one_to_one(_name, _desc, _rule, _build)
 
 
 @op("scan_seed")
@@ -680,13 +612,6 @@ def _to_list(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
     return getattr(up, which)().to_flowable()
 
 
-@op("default_if_empty")
-def _default_if_empty(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
-    st.desc = "default_if_empty(-5)"
-    st.govern(up, st.pass_through)
-    return up.default_if_empty(-5)
-
-
 @op("switch_if_empty")
 def _switch_if_empty(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
     n = rng.choice((0, 1, 3))
@@ -741,13 +666,6 @@ def _on_error_resume_next(st: Stage, rng: random.Random, up: Flowable[Any]) -> F
                                              st.arbiter))
 
 
-@op("on_error_return_item")
-def _on_error_return_item(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
-    st.desc = "on_error_return_item(-9)"
-    st.govern(up, st.pass_through)  # SinglePostCompleteSubscriber: requests pass through
-    return up.on_error_return_item(-9)
-
-
 @op("materialize")
 def _materialize(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
     back = rng.random() < 0.5
@@ -765,13 +683,6 @@ def _repeat_retry(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[
     # FlowableRepeat/FlowableRetryBiPredicate: a SubscriptionArbiter over resubscriptions
     st.govern(up, st.arbiter)
     return getattr(up, which)(times)
-
-
-@op("hide")
-def _hide(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
-    st.desc = "hide()"
-    st.govern(up, st.pass_through)
-    return up.hide()
 
 
 @op("share")

@@ -7,30 +7,21 @@ from typing import Any
 import pytest
 
 from rxpy2 import Flowable
-from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Subscription
 from rxpy2.testing import TestSubscriber
 
 
-class _CancelThenRequest(FlowableSubscriber[Any]):
+class _CancelThenRequest(TestSubscriber[Any]):
     """Cancels, then requests, from ``on_subscribe``: nothing may arrive (§3.6)."""
 
     def __init__(self, n: int) -> None:
+        super().__init__(initial_request=0)
         self.n = n
-        self.signals: list[Any] = []
 
     def on_subscribe(self, s: Subscription) -> None:
+        super().on_subscribe(s)
         s.cancel()
         s.request(self.n)
-
-    def on_next(self, item: Any) -> None:
-        self.signals.append(item)
-
-    def on_error(self, error: BaseException) -> None:
-        self.signals.append(error)
-
-    def on_complete(self) -> None:
-        self.signals.append("complete")
 
 
 @pytest.mark.parametrize("n", [LONG_MAX, 2], ids=["fast_path", "slow_path"])
@@ -46,7 +37,7 @@ def test_from_iterable_cancelled_before_the_first_request_emits_nothing(
     before the first ``onNext`` (rxpy2 reads one item ahead and used to emit it)."""
     sub = _CancelThenRequest(n)
     source().subscribe(sub)
-    assert sub.signals == []
+    sub.assert_empty()
 
 
 def test_default_if_empty_does_not_complete_after_a_cancel_in_on_next() -> None:
