@@ -612,20 +612,21 @@ def _to_list(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
     return getattr(up, which)().to_flowable()
 
 
-@op("switch_if_empty")
-def _switch_if_empty(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
-    n = rng.choice((0, 1, 3))
-    st.desc = f"switch_if_empty(RecordingSource({n}))"
-    st.govern(up, st.pass_through)
-    return up.switch_if_empty(st.tapped(RecordingSource(n, False), "other", st.arbiter))
+def _then_other(name: str, main_rule: str) -> None:
+    """``up.<name>(other)``: the other source is subscribed with the demand left over
+    (a SubscriptionArbiter in RxJava 2); the main one is governed by ``main_rule``."""
+    def make(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+        n = rng.choice((0, 1, 3))
+        st.desc = f"{name}(RecordingSource({n}))"
+        st.govern(up, getattr(st, main_rule))
+        other = st.tapped(RecordingSource(n, False), "other", st.arbiter)
+        result: Flowable[Any] = getattr(up, name)(other)
+        return result
+    OPS[name] = make
 
 
-@op("concat_with")
-def _concat_with(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
-    n = rng.choice((0, 1, 3))
-    st.desc = f"concat_with(RecordingSource({n}))"
-    st.govern(up, st.arbiter)
-    return up.concat_with(st.tapped(RecordingSource(n, False), "other", st.arbiter))
+_then_other("switch_if_empty", "pass_through")
+_then_other("concat_with", "arbiter")
 
 
 @op("start_with")
