@@ -21,7 +21,7 @@ from typing import Generic, Protocol, TypeVar, runtime_checkable
 
 from rxpy2.disposables import Disposable
 
-__all__ = ["Cancellable", "Emitter", "FlowableEmitter"]
+__all__ = ["Cancellable", "Emitter", "FlowableEmitter", "SingleEmitter"]
 
 T = TypeVar("T")
 
@@ -86,3 +86,39 @@ class FlowableEmitter(Emitter[T], Generic[T]):
     @abstractmethod
     def try_on_error(self, error: BaseException) -> bool:
         """Signal ``error`` if the stream is still live; False (and nothing reported) if not."""
+
+
+class SingleEmitter(ABC, Generic[T]):
+    """The emitter of ``Single.create``: one ``on_success`` or one ``on_error``.
+
+    A signal after the first is dropped (an error goes to :func:`rxpy2.plugins.on_error`,
+    unless sent with :meth:`try_on_error`). The resource given to
+    :meth:`set_disposable`/:meth:`set_cancellable` is released on dispose or termination.
+    """
+
+    __slots__ = ()
+
+    @abstractmethod
+    def on_success(self, item: T) -> None:
+        """Signal the item (``None`` is turned into ``on_error(TypeError)``)."""
+
+    @abstractmethod
+    def on_error(self, error: BaseException) -> None:
+        """Signal an error; after termination or dispose it goes to ``plugins.on_error``."""
+
+    @abstractmethod
+    def try_on_error(self, error: BaseException) -> bool:
+        """Signal ``error`` if still live; False (and nothing reported) if not."""
+
+    @abstractmethod
+    def set_disposable(self, disposable: Disposable | None) -> None:
+        """Dispose ``disposable`` on dispose or termination (replacing and disposing any
+        previous resource); disposed at once when already disposed."""
+
+    @abstractmethod
+    def set_cancellable(self, cancellable: Cancellable | None) -> None:
+        """:meth:`set_disposable` for a zero-argument callable."""
+
+    @abstractmethod
+    def is_disposed(self) -> bool:
+        """True once the downstream disposed or a signal went out."""

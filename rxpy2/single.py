@@ -24,6 +24,7 @@ from rxpy2.operators.arguments import ABSENT, assembly, require, require_callabl
 from rxpy2.reactivestreams import Publisher
 
 if TYPE_CHECKING:
+    from rxpy2.emitter import SingleEmitter
     from rxpy2.flowable import Flowable
     from rxpy2.maybe import Maybe
 
@@ -105,6 +106,18 @@ class Single(ZeroOneBase, Generic[T]):
         """Signals ``item`` at once (``None`` is refused)."""
         require(item, "item")
         return _assembly(_lazy.SingleJust(item))
+
+    @staticmethod
+    def create(source: Callable[[SingleEmitter[T]], Any]) -> Single[T]:
+        """Calls ``source(emitter)`` per subscriber; it signals through the
+        :class:`~rxpy2.emitter.SingleEmitter` (``on_success``/``on_error``, once).
+
+        A second signal is dropped (an error goes to :func:`rxpy2.plugins.on_error`);
+        ``source`` raising signals its error. The emitter's resource
+        (``set_disposable``/``set_cancellable``) is released on dispose or termination.
+        """
+        require_callable(source, "source")
+        return _assembly(_lazy.SingleCreate(source))
 
     @staticmethod
     def error(error: BaseException | Callable[[], BaseException]) -> Single[Any]:

@@ -249,6 +249,7 @@ if TYPE_CHECKING:
         sorter,
     )
     from rxpy2.internal.operators.single.single_amb import SingleAmb
+    from rxpy2.internal.operators.single.single_create import SingleCreate
     from rxpy2.internal.operators.single.single_defer import SingleDefer
     from rxpy2.internal.operators.single.single_do_finally import SingleDoFinally
     from rxpy2.internal.operators.single.single_error import SingleError
@@ -456,6 +457,7 @@ _WHERE: dict[str, str] = {
     "merger": "rxpy2.internal.operators.parallel.parallel_sorted_join",
     "sorter": "rxpy2.internal.operators.parallel.parallel_sorted_join",
     "SingleAmb": "rxpy2.internal.operators.single.single_amb",
+    "SingleCreate": "rxpy2.internal.operators.single.single_create",
     "SingleDefer": "rxpy2.internal.operators.single.single_defer",
     "SingleDoFinally": "rxpy2.internal.operators.single.single_do_finally",
     "SingleError": "rxpy2.internal.operators.single.single_error",

@@ -700,6 +700,9 @@ REGISTRY: list[Case | list[Case]] = [
            failed=lambda: Maybe.empty().switch_if_empty(Single.error(ERR()))),
     single("completable_and_then_single", same, source=lambda: Completable.complete().and_then(Single.just(7)),
            failed=lambda: Completable.error(ERR()).and_then(Single.just(7))),
+    # ---- Single: create, scheduling, timing, retry/repeat, side effects (issue 16)
+    single("single_create", same, source=lambda: Single.create(lambda e: e.on_success(7)),
+           failed=lambda: Single.create(lambda e: e.on_error(ERR()))),
     # ---- Maybe
     maybe("maybe_just_or_empty", same),
     maybe("maybe_from_callable", same, source=lambda n: Maybe.from_callable(lambda: 7 if n else None),
