@@ -20,13 +20,20 @@ from rxpy2.internal import describe as _describe
 from rxpy2.internal import lazy as _lazy
 from rxpy2.internal.zero_one import ZeroOneBase, require_instance
 from rxpy2.observers import SingleObserver
-from rxpy2.operators.arguments import ABSENT, assembly, require, require_callable
+from rxpy2.operators.arguments import (
+    ABSENT,
+    assembly,
+    require,
+    require_callable,
+    require_scheduler,
+)
 from rxpy2.reactivestreams import Publisher
 
 if TYPE_CHECKING:
     from rxpy2.emitter import SingleEmitter
     from rxpy2.flowable import Flowable
     from rxpy2.maybe import Maybe
+    from rxpy2.schedulers.scheduler import Scheduler
 
 __all__ = ["Single"]
 
@@ -223,6 +230,27 @@ class Single(ZeroOneBase, Generic[T]):
         """Whichever of this and ``other`` signals first."""
         _require_single(other, "other")
         return Single.amb_array(self, other)
+
+    # ------------------------------------------------------------------ scheduling
+
+    def subscribe_on(self, scheduler: Scheduler) -> Single[T]:
+        """Subscribe to this Single in a task on ``scheduler``.
+
+        The downstream gets its Disposable at once; disposing before the task ran
+        cancels the task (the upstream is then never subscribed).
+        """
+        require_scheduler(scheduler)
+        return _assembly(_lazy.SingleSubscribeOn(self, scheduler))
+
+    def observe_on(self, scheduler: Scheduler) -> Single[T]:
+        """Deliver the item or error in a task on ``scheduler`` (nothing after a dispose)."""
+        require_scheduler(scheduler)
+        return _assembly(_lazy.SingleObserveOn(self, scheduler))
+
+    def unsubscribe_on(self, scheduler: Scheduler) -> Single[T]:
+        """Run the upstream's ``dispose`` in a task on ``scheduler``."""
+        require_scheduler(scheduler)
+        return _assembly(_lazy.SingleUnsubscribeOn(self, scheduler))
 
     # ------------------------------------------------------------------ errors
 

@@ -264,6 +264,11 @@ if TYPE_CHECKING:
         SingleResumeNext,
     )
     from rxpy2.internal.operators.single.single_peek import SinglePeek
+    from rxpy2.internal.operators.single.single_schedule import (
+        SingleObserveOn,
+        SingleSubscribeOn,
+        SingleUnsubscribeOn,
+    )
     from rxpy2.internal.operators.single.single_to_flowable import SingleToFlowable
     from rxpy2.internal.operators.single.single_zip import SingleZipArray
     from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
@@ -471,6 +476,9 @@ _WHERE: dict[str, str] = {
     "SingleOnErrorReturn": "rxpy2.internal.operators.single.single_on_error",
     "SingleResumeNext": "rxpy2.internal.operators.single.single_on_error",
     "SinglePeek": "rxpy2.internal.operators.single.single_peek",
+    "SingleObserveOn": "rxpy2.internal.operators.single.single_schedule",
+    "SingleSubscribeOn": "rxpy2.internal.operators.single.single_schedule",
+    "SingleUnsubscribeOn": "rxpy2.internal.operators.single.single_schedule",
     "SingleToFlowable": "rxpy2.internal.operators.single.single_to_flowable",
     "SingleZipArray": "rxpy2.internal.operators.single.single_zip",
     "LambdaSubscriber": "rxpy2.internal.subscribers.lambda_subscriber",

@@ -226,10 +226,11 @@ def failed_only(name: str, failed: Callable[[], Publisher[Any]], what: str) -> C
 
 def single(name: str, transform: Callable[[Single[Any]], Single[Any]], *,
            source: Callable[[], Single[Any]] = lambda: Single.just(7),
-           failed: Callable[[], Single[Any]] | None = lambda: Single.error(TestException())) -> Case:
+           failed: Callable[[], Single[Any]] | None = lambda: Single.error(TestException()),
+           **kw: Any) -> Case:
     """A Single (source or operator) through ``to_flowable()``: exactly one item."""
     return Case(name, lambda n: transform(source()).to_flowable(), max_elements=1, min_elements=1,
-                failed=(lambda: transform(failed()).to_flowable()) if failed is not None else None)
+                failed=(lambda: transform(failed()).to_flowable()) if failed is not None else None, **kw)
 
 
 def maybe(name: str, transform: Callable[[Maybe[Any]], Maybe[Any]], *,
@@ -703,6 +704,9 @@ REGISTRY: list[Case | list[Case]] = [
     # ---- Single: create, scheduling, timing, retry/repeat, side effects (issue 16)
     single("single_create", same, source=lambda: Single.create(lambda e: e.on_success(7)),
            failed=lambda: Single.create(lambda e: e.on_error(ERR()))),
+    single("single_subscribe_on", lambda s: s.subscribe_on(Schedulers.io()), asynchronous=True),
+    single("single_observe_on", lambda s: s.observe_on(Schedulers.computation()), asynchronous=True),
+    single("single_unsubscribe_on", lambda s: s.unsubscribe_on(Schedulers.single()), asynchronous=True),
     # ---- Maybe
     maybe("maybe_just_or_empty", same),
     maybe("maybe_from_callable", same, source=lambda n: Maybe.from_callable(lambda: 7 if n else None),
