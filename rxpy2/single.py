@@ -252,6 +252,58 @@ class Single(ZeroOneBase, Generic[T]):
         require_scheduler(scheduler)
         return _assembly(_lazy.SingleUnsubscribeOn(self, scheduler))
 
+    # ------------------------------------------------------------------ time
+
+    @staticmethod
+    def timer(delay: float, scheduler: Scheduler | None = None) -> Single[int]:
+        """Signals ``0`` after ``delay`` seconds, on ``scheduler`` (computation by default).
+
+        A negative or non-numeric ``delay`` is refused at assembly.
+        """
+        d = _lazy.check_duration(delay, "delay")
+        return _assembly(_lazy.SingleTimer(d, _lazy.scheduler_or_computation(scheduler)))
+
+    def timeout(self, timeout: float, scheduler: Scheduler | None = None,
+                fallback: Single[T] | None = None) -> Single[T]:
+        """``TimeoutError`` (as :meth:`rxpy2.Flowable.timeout`), or a switch to ``fallback``,
+        when no signal arrives within ``timeout`` seconds; the upstream is then disposed."""
+        t = _lazy.check_duration(timeout, "timeout")
+        if fallback is not None:
+            _require_single(fallback, "fallback")
+        return _assembly(_lazy.SingleTimeout(self, t, _lazy.scheduler_or_computation(scheduler),
+                                             fallback))
+
+    def delay(self, time: float, scheduler: Scheduler | None = None,
+              delay_error: bool = False) -> Single[T]:
+        """Signal the item ``time`` seconds later, on ``scheduler`` (computation by default).
+
+        The error goes on at once (still through the scheduler) unless ``delay_error``.
+        """
+        d = _lazy.check_duration(time, "time")
+        return _assembly(_lazy.SingleDelay(self, d, _lazy.scheduler_or_computation(scheduler),
+                                           bool(delay_error)))
+
+    def delay_subscription(self, time: float | Publisher[Any] | ZeroOneBase,
+                           scheduler: Scheduler | None = None) -> Single[T]:
+        """Subscribe to this Single only later.
+
+        ``time``: seconds (a timer on ``scheduler``, computation by default), or another
+        source: a Publisher (its first item or completion), or a Single, Maybe or
+        Completable (its success or completion). An error of that source is signalled
+        instead; ``scheduler`` goes only with seconds.
+        """
+        require(time, "time")
+        if isinstance(time, (Publisher, ZeroOneBase)):
+            if scheduler is not None:
+                raise TypeError("scheduler goes only with a time in seconds")
+            other: Publisher[Any] = (time if isinstance(time, Publisher)
+                                     else time.to_flowable())  # type: ignore[attr-defined]
+        else:
+            from rxpy2.flowable import Flowable
+            d = _lazy.check_duration(time, "time")
+            other = Flowable.timer(d, _lazy.scheduler_or_computation(scheduler))
+        return _assembly(_lazy.SingleDelayWithPublisher(self, other))
+
     # ------------------------------------------------------------------ errors
 
     def on_error_return(self, fn: Callable[[BaseException], T]) -> Single[T]:

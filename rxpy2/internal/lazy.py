@@ -251,6 +251,7 @@ if TYPE_CHECKING:
     from rxpy2.internal.operators.single.single_amb import SingleAmb
     from rxpy2.internal.operators.single.single_create import SingleCreate
     from rxpy2.internal.operators.single.single_defer import SingleDefer
+    from rxpy2.internal.operators.single.single_delay import SingleDelay, SingleDelayWithPublisher
     from rxpy2.internal.operators.single.single_do_finally import SingleDoFinally
     from rxpy2.internal.operators.single.single_error import SingleError
     from rxpy2.internal.operators.single.single_flat_map import SingleFlatMap, SingleFlatMapMaybe
@@ -269,6 +270,8 @@ if TYPE_CHECKING:
         SingleSubscribeOn,
         SingleUnsubscribeOn,
     )
+    from rxpy2.internal.operators.single.single_timeout import SingleTimeout
+    from rxpy2.internal.operators.single.single_timer import SingleTimer
     from rxpy2.internal.operators.single.single_to_flowable import SingleToFlowable
     from rxpy2.internal.operators.single.single_zip import SingleZipArray
     from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
@@ -465,6 +468,8 @@ _WHERE: dict[str, str] = {
     "SingleCreate": "rxpy2.internal.operators.single.single_create",
     "SingleDefer": "rxpy2.internal.operators.single.single_defer",
     "SingleDoFinally": "rxpy2.internal.operators.single.single_do_finally",
+    "SingleDelay": "rxpy2.internal.operators.single.single_delay",
+    "SingleDelayWithPublisher": "rxpy2.internal.operators.single.single_delay",
     "SingleError": "rxpy2.internal.operators.single.single_error",
     "SingleFlatMap": "rxpy2.internal.operators.single.single_flat_map",
     "SingleFlatMapMaybe": "rxpy2.internal.operators.single.single_flat_map",
@@ -479,6 +484,8 @@ _WHERE: dict[str, str] = {
     "SingleObserveOn": "rxpy2.internal.operators.single.single_schedule",
     "SingleSubscribeOn": "rxpy2.internal.operators.single.single_schedule",
     "SingleUnsubscribeOn": "rxpy2.internal.operators.single.single_schedule",
+    "SingleTimeout": "rxpy2.internal.operators.single.single_timeout",
+    "SingleTimer": "rxpy2.internal.operators.single.single_timer",
     "SingleToFlowable": "rxpy2.internal.operators.single.single_to_flowable",
     "SingleZipArray": "rxpy2.internal.operators.single.single_zip",
     "LambdaSubscriber": "rxpy2.internal.subscribers.lambda_subscriber",

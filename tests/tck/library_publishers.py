@@ -707,6 +707,13 @@ REGISTRY: list[Case | list[Case]] = [
     single("single_subscribe_on", lambda s: s.subscribe_on(Schedulers.io()), asynchronous=True),
     single("single_observe_on", lambda s: s.observe_on(Schedulers.computation()), asynchronous=True),
     single("single_unsubscribe_on", lambda s: s.unsubscribe_on(Schedulers.single()), asynchronous=True),
+    single("single_timer", same, source=lambda: Single.timer(0.001), failed=None, asynchronous=True),
+    single("single_timeout", lambda s: s.timeout(10.0), asynchronous=True),
+    single("single_timeout_fallback", same, source=lambda: Single.never().timeout(0.001, fallback=Single.just(7)),
+           failed=lambda: Single.never().timeout(0.001, fallback=Single.error(ERR())), asynchronous=True),
+    single("single_delay", lambda s: s.delay(0.001, delay_error=True), asynchronous=True),
+    single("single_delay_subscription", lambda s: s.delay_subscription(0.001), asynchronous=True),
+    single("single_delay_subscription_other", lambda s: s.delay_subscription(Flowable.range(1, 3))),
     # ---- Maybe
     maybe("maybe_just_or_empty", same),
     maybe("maybe_from_callable", same, source=lambda n: Maybe.from_callable(lambda: 7 if n else None),

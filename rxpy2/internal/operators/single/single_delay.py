@@ -1,0 +1,158 @@
+"""Single.delay and Single.delay_subscription.
+
+* ``delay``: the item (and, with ``delay_error``, the error) is signalled by a task
+  scheduled ``time`` later; an error without ``delay_error`` by a task scheduled at
+  once. One reference holds the upstream, then the pending task; the downstream's
+  Disposable disposes whichever it holds.
+* ``delay_subscription``: the main Single is subscribed when ``other`` (a Publisher:
+  a timer, or another 0-1 source through ``to_flowable``) signals its first item or
+  completes; an error of ``other`` is the downstream's error.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.disposables import Disposable
+from rxpy2.internal.atomic import AtomicReference
+from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
+from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
+from rxpy2.observers import FlowableSubscriber, SingleObserver
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscription
+from rxpy2.single import Single
+
+if TYPE_CHECKING:
+    from rxpy2.schedulers.scheduler import Scheduler
+
+__all__ = ["SingleDelay", "SingleDelayWithPublisher"]
+
+T = TypeVar("T")
+
+
+class SingleDelay(Single[T], Generic[T]):
+    __slots__ = ("source", "delay_time", "scheduler", "delay_error")
+
+    def __init__(self, source: Single[T], delay: float, scheduler: Scheduler,
+                 delay_error: bool) -> None:
+        self.source = source
+        self.delay_time = delay
+        self.scheduler = scheduler
+        self.delay_error = delay_error
+
+    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
+        self.source._subscribe(DelayObserver(observer, self))
+
+
+class DelayObserver(SingleObserver[T], Disposable, Generic[T]):
+    __slots__ = ("downstream", "parent", "ref")
+
+    def __init__(self, downstream: SingleObserver[T], parent: SingleDelay[T]) -> None:
+        self.downstream = downstream
+        self.parent = parent
+        self.ref: AtomicReference[Disposable] = AtomicReference()
+
+    def on_subscribe(self, d: Disposable) -> None:
+        if DisposableHelper.set_once(self.ref, d):
+            self.downstream.on_subscribe(self)
+
+    def on_success(self, item: T) -> None:
+        p = self.parent
+        DisposableHelper.replace(
+            self.ref, p.scheduler.schedule_direct(lambda: self._success(item), p.delay_time))
+
+    def on_error(self, error: BaseException) -> None:
+        p = self.parent
+        DisposableHelper.replace(
+            self.ref, p.scheduler.schedule_direct(lambda: self._error(error),
+                                                  p.delay_time if p.delay_error else 0.0))
+
+    def _success(self, item: T) -> None:
+        if self.ref.get() is not DISPOSED:
+            self.downstream.on_success(item)
+
+    def _error(self, error: BaseException) -> None:
+        if self.ref.get() is not DISPOSED:
+            self.downstream.on_error(error)
+
+    def dispose(self) -> None:
+        DisposableHelper.dispose(self.ref)
+
+    def is_disposed(self) -> bool:
+        return self.ref.get() is DISPOSED
+
+
+class SingleDelayWithPublisher(Single[T], Generic[T]):
+    __slots__ = ("source", "other")
+
+    def __init__(self, source: Single[T], other: Publisher[Any]) -> None:
+        self.source = source
+        self.other = other
+
+    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
+        self.other.subscribe(OtherSubscriber(observer, self.source))
+
+
+class OtherSubscriber(FlowableSubscriber[Any], Disposable, Generic[T]):
+    """Waits for ``other``, then subscribes the main Single with a forwarding observer.
+
+    ``upstream``: ``other``'s Subscription (CANCELLED once it signalled or was
+    cancelled); ``main``: the main Single's Disposable.
+    """
+
+    __slots__ = ("downstream", "source", "upstream", "main", "done")
+
+    def __init__(self, downstream: SingleObserver[T], source: Single[T]) -> None:
+        self.downstream = downstream
+        self.source = source
+        self.upstream: AtomicReference[Subscription] = AtomicReference()
+        self.main: AtomicReference[Disposable] = AtomicReference()
+        self.done = False
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if SubscriptionHelper.set_once(self.upstream, s):
+            self.downstream.on_subscribe(self)
+            s.request(LONG_MAX)
+
+    def on_next(self, item: Any) -> None:
+        s = self.upstream.get_and_set(CANCELLED)
+        if s is not CANCELLED and s is not None:
+            s.cancel()
+        self.on_complete()
+
+    def on_error(self, error: BaseException) -> None:
+        if self.done:
+            plugins.on_error(error)
+            return
+        self.done = True
+        self.downstream.on_error(error)
+
+    def on_complete(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        if self.main.get() is not DISPOSED:
+            self.source._subscribe(MainObserver(self))
+
+    def dispose(self) -> None:
+        SubscriptionHelper.cancel(self.upstream)
+        DisposableHelper.dispose(self.main)
+
+    def is_disposed(self) -> bool:
+        return self.main.get() is DISPOSED
+
+
+class MainObserver(SingleObserver[T], Generic[T]):
+    __slots__ = ("parent",)
+
+    def __init__(self, parent: OtherSubscriber[T]) -> None:
+        self.parent = parent
+
+    def on_subscribe(self, d: Disposable) -> None:
+        DisposableHelper.set_once(self.parent.main, d)
+
+    def on_success(self, item: T) -> None:
+        self.parent.downstream.on_success(item)
+
+    def on_error(self, error: BaseException) -> None:
+        self.parent.downstream.on_error(error)
