@@ -25,6 +25,7 @@ from rxpy2.operators.arguments import (
     assembly,
     require,
     require_callable,
+    require_non_negative,
     require_scheduler,
 )
 from rxpy2.reactivestreams import Publisher
@@ -327,6 +328,37 @@ class Single(ZeroOneBase, Generic[T]):
             require_callable(fallback, "fallback")
             fn = fallback
         return _assembly(_lazy.SingleResumeNext(self, fn))
+
+    # ------------------------------------------------------------------ retry / repeat
+
+    def retry(self, times: int | None = None,
+              predicate: Callable[[BaseException], bool] | None = None) -> Single[T]:
+        """Resubscribe on error: at most ``times`` times (no limit by default), and only
+        while ``predicate(error)`` holds; then the error goes downstream.
+
+        Built as RxJava 2 builds it, on :meth:`rxpy2.Flowable.retry`: resubscribing a
+        synchronous source runs in a loop, not in nested calls.
+        """
+        from rxpy2.reactivestreams import LONG_MAX
+        n = LONG_MAX if times is None else times
+        require_non_negative(n, "times")
+        if predicate is not None:
+            require_callable(predicate, "predicate")
+        return self.to_flowable().retry(n, predicate).single_or_error()
+
+    def repeat(self, times: int | None = None) -> Flowable[T]:
+        """A Flowable of this Single's item, subscribed ``times`` times in a row (forever
+        by default; ``repeat(0)`` is empty). An error ends it."""
+        from rxpy2.reactivestreams import LONG_MAX
+        n = LONG_MAX if times is None else times
+        require_non_negative(n, "times")
+        return self.to_flowable().repeat(n)
+
+    def repeat_until(self, stop: Callable[[], bool]) -> Flowable[T]:
+        """A Flowable of this Single's items: after each success, subscribe again unless
+        ``stop()`` returns True (then complete)."""
+        require_callable(stop, "stop")
+        return self.to_flowable().repeat_until(stop)
 
     # ------------------------------------------------------------------ side effects
 

@@ -224,6 +224,16 @@ def failed_only(name: str, failed: Callable[[], Publisher[Any]], what: str) -> C
                 notes=f"{what}: verified as the failed Publisher of the rules that take one.")
 
 
+def _countdown(n: int) -> Callable[[], bool]:
+    """A ``repeat_until`` stop function that lets ``n`` items through (at least one)."""
+    left = [n]
+
+    def stop() -> bool:
+        left[0] -= 1
+        return left[0] <= 0
+    return stop
+
+
 def single(name: str, transform: Callable[[Single[Any]], Single[Any]], *,
            source: Callable[[], Single[Any]] = lambda: Single.just(7),
            failed: Callable[[], Single[Any]] | None = lambda: Single.error(TestException()),
@@ -714,6 +724,10 @@ REGISTRY: list[Case | list[Case]] = [
     single("single_delay", lambda s: s.delay(0.001, delay_error=True), asynchronous=True),
     single("single_delay_subscription", lambda s: s.delay_subscription(0.001), asynchronous=True),
     single("single_delay_subscription_other", lambda s: s.delay_subscription(Flowable.range(1, 3))),
+    single("single_retry", lambda s: s.retry(3)),
+    Case("single_repeat", lambda n: Single.just(7).repeat(n), failed=lambda: Single.error(ERR()).repeat(3)),
+    Case("single_repeat_until", lambda n: Single.just(7).repeat_until(_countdown(n)), min_elements=1,
+         failed=lambda: Single.error(ERR()).repeat_until(lambda: False)),
     # ---- Maybe
     maybe("maybe_just_or_empty", same),
     maybe("maybe_from_callable", same, source=lambda n: Maybe.from_callable(lambda: 7 if n else None),
