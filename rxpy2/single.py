@@ -386,6 +386,37 @@ class Single(ZeroOneBase, Generic[T]):
         require_callable(fn, "on_dispose")
         return self._peek(on_dispose=fn)
 
+    def do_on_event(self, fn: Callable[[T | None, BaseException | None], Any]) -> Single[T]:
+        """Call ``fn(item, None)`` or ``fn(None, error)`` before the signal goes downstream.
+
+        Raising turns the item into that error, or joins the error
+        (``CompositeException(error, raised)``).
+        """
+        require_callable(fn, "on_event")
+        return _assembly(_lazy.SingleDoOnEvent(self, fn))
+
+    def do_on_terminate(self, fn: Callable[[], Any]) -> Single[T]:
+        """Call ``fn()`` before the item or error goes downstream (raising as in
+        :meth:`do_on_event`); not on dispose."""
+        require_callable(fn, "on_terminate")
+        return _assembly(_lazy.SingleDoOnEvent(self, lambda _v, _e: fn()))
+
+    def do_after_success(self, fn: Callable[[T], Any]) -> Single[T]:
+        """Call ``fn(item)`` after the item went downstream (raising →
+        :func:`rxpy2.plugins.on_error`)."""
+        require_callable(fn, "on_after_success")
+        return _assembly(_lazy.SingleDoAfter(self, fn, None))
+
+    def do_after_terminate(self, fn: Callable[[], Any]) -> Single[T]:
+        """Call ``fn()`` after the item or error went downstream (raising →
+        :func:`rxpy2.plugins.on_error`); not on dispose (see :meth:`do_finally`)."""
+        require_callable(fn, "on_after_terminate")
+        return _assembly(_lazy.SingleDoAfter(self, None, fn))
+
+    def hide(self) -> Single[T]:
+        """This Single with its identity (and its Disposable's) hidden."""
+        return _assembly(_lazy.SingleHide(self))
+
     def do_finally(self, fn: Callable[[], Any]) -> Single[T]:
         """Call ``fn()`` once, after the terminal signal went downstream or on dispose."""
         require_callable(fn, "on_finally")

@@ -252,11 +252,13 @@ if TYPE_CHECKING:
     from rxpy2.internal.operators.single.single_create import SingleCreate
     from rxpy2.internal.operators.single.single_defer import SingleDefer
     from rxpy2.internal.operators.single.single_delay import SingleDelay, SingleDelayWithPublisher
+    from rxpy2.internal.operators.single.single_do_event import SingleDoAfter, SingleDoOnEvent
     from rxpy2.internal.operators.single.single_do_finally import SingleDoFinally
     from rxpy2.internal.operators.single.single_error import SingleError
     from rxpy2.internal.operators.single.single_flat_map import SingleFlatMap, SingleFlatMapMaybe
     from rxpy2.internal.operators.single.single_flat_map_publisher import SingleFlatMapPublisher
     from rxpy2.internal.operators.single.single_from_callable import SingleFromCallable
+    from rxpy2.internal.operators.single.single_hide import SingleHide
     from rxpy2.internal.operators.single.single_just import SingleJust
     from rxpy2.internal.operators.single.single_map import SingleMap
     from rxpy2.internal.operators.single.single_never import SingleNever
@@ -470,11 +472,14 @@ _WHERE: dict[str, str] = {
     "SingleDoFinally": "rxpy2.internal.operators.single.single_do_finally",
     "SingleDelay": "rxpy2.internal.operators.single.single_delay",
     "SingleDelayWithPublisher": "rxpy2.internal.operators.single.single_delay",
+    "SingleDoAfter": "rxpy2.internal.operators.single.single_do_event",
+    "SingleDoOnEvent": "rxpy2.internal.operators.single.single_do_event",
     "SingleError": "rxpy2.internal.operators.single.single_error",
     "SingleFlatMap": "rxpy2.internal.operators.single.single_flat_map",
     "SingleFlatMapMaybe": "rxpy2.internal.operators.single.single_flat_map",
     "SingleFlatMapPublisher": "rxpy2.internal.operators.single.single_flat_map_publisher",
     "SingleFromCallable": "rxpy2.internal.operators.single.single_from_callable",
+    "SingleHide": "rxpy2.internal.operators.single.single_hide",
     "SingleJust": "rxpy2.internal.operators.single.single_just",
     "SingleMap": "rxpy2.internal.operators.single.single_map",
     "SingleNever": "rxpy2.internal.operators.single.single_never",

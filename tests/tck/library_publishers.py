@@ -728,6 +728,11 @@ REGISTRY: list[Case | list[Case]] = [
     Case("single_repeat", lambda n: Single.just(7).repeat(n), failed=lambda: Single.error(ERR()).repeat(3)),
     Case("single_repeat_until", lambda n: Single.just(7).repeat_until(_countdown(n)), min_elements=1,
          failed=lambda: Single.error(ERR()).repeat_until(lambda: False)),
+    single("single_hide", lambda s: s.hide()),
+    single("single_do_on_event", lambda s: s.do_on_event(lambda v, e: None)),
+    single("single_do_on_terminate", lambda s: s.do_on_terminate(noop)),
+    single("single_do_after_success", lambda s: s.do_after_success(noop)),
+    single("single_do_after_terminate", lambda s: s.do_after_terminate(noop)),
     # ---- Maybe
     maybe("maybe_just_or_empty", same),
     maybe("maybe_from_callable", same, source=lambda n: Maybe.from_callable(lambda: 7 if n else None),

@@ -1,0 +1,124 @@
+"""Single.do_on_event / do_on_terminate (before the signal) and do_after_success /
+do_after_terminate (after it).
+
+* Before: ``on_event(item, None)`` or ``on_event(None, error)`` runs first; raising
+  turns an item into that error, and joins an error as ``CompositeException``.
+* After: the callback runs once the signal went downstream; raising goes to
+  :func:`rxpy2.plugins.on_error`. Nothing runs on dispose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.disposables import Disposable
+from rxpy2.exceptions import CompositeException
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
+from rxpy2.observers import SingleObserver
+from rxpy2.single import Single
+
+__all__ = ["SingleDoAfter", "SingleDoOnEvent"]
+
+T = TypeVar("T")
+
+
+class SingleDoOnEvent(Single[T], Generic[T]):
+    __slots__ = ("source", "on_event")
+
+    def __init__(self, source: Single[T], on_event: Callable[[Any, Any], Any]) -> None:
+        self.source = source
+        self.on_event = on_event
+
+    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
+        self.source._subscribe(DoOnEventObserver(observer, self.on_event))
+
+
+class DoOnEventObserver(SingleObserver[T], Generic[T]):
+    """Passes the upstream Disposable on as it is (nothing to add to dispose)."""
+
+    __slots__ = ("downstream", "on_event")
+
+    def __init__(self, downstream: SingleObserver[T], on_event: Callable[[Any, Any], Any]) -> None:
+        self.downstream = downstream
+        self.on_event = on_event
+
+    def on_subscribe(self, d: Disposable) -> None:
+        self.downstream.on_subscribe(d)
+
+    def on_success(self, item: T) -> None:
+        try:
+            self.on_event(item, None)
+        except Exception as e:
+            self.downstream.on_error(e)
+            return
+        self.downstream.on_success(item)
+
+    def on_error(self, error: BaseException) -> None:
+        try:
+            self.on_event(None, error)
+        except Exception as e:
+            error = CompositeException(error, e)
+        self.downstream.on_error(error)
+
+
+class SingleDoAfter(Single[T], Generic[T]):
+    __slots__ = ("source", "after_success", "after_terminate")
+
+    def __init__(self, source: Single[T], after_success: Callable[[T], Any] | None,
+                 after_terminate: Callable[[], Any] | None) -> None:
+        self.source = source
+        self.after_success = after_success
+        self.after_terminate = after_terminate
+
+    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
+        self.source._subscribe(DoAfterObserver(observer, self.after_success,
+                                               self.after_terminate))
+
+
+class DoAfterObserver(SingleObserver[T], Disposable, Generic[T]):
+    __slots__ = ("downstream", "after_success", "after_terminate", "upstream")
+
+    def __init__(self, downstream: SingleObserver[T], after_success: Callable[[T], Any] | None,
+                 after_terminate: Callable[[], Any] | None) -> None:
+        self.downstream = downstream
+        self.after_success = after_success
+        self.after_terminate = after_terminate
+        self.upstream: Disposable | None = None
+
+    def on_subscribe(self, d: Disposable) -> None:
+        if DisposableHelper.validate(self.upstream, d):
+            self.upstream = d
+            self.downstream.on_subscribe(self)
+
+    def on_success(self, item: T) -> None:
+        self.downstream.on_success(item)
+        f = self.after_success
+        if f is not None:
+            try:
+                f(item)
+            except Exception as e:
+                plugins.on_error(e)
+        self._terminated()
+
+    def on_error(self, error: BaseException) -> None:
+        self.downstream.on_error(error)
+        self._terminated()
+
+    def _terminated(self) -> None:
+        f = self.after_terminate
+        if f is not None:
+            try:
+                f()
+            except Exception as e:
+                plugins.on_error(e)
+
+    def dispose(self) -> None:
+        d = self.upstream
+        if d is not None:
+            d.dispose()
+
+    def is_disposed(self) -> bool:
+        d = self.upstream
+        return d is not None and d.is_disposed()
