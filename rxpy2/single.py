@@ -346,6 +346,17 @@ class Single(ZeroOneBase, Generic[T]):
             require_callable(predicate, "predicate")
         return self.to_flowable().retry(n, predicate).single_or_error()
 
+    def retry_when(self, handler: Callable[[Flowable[BaseException]], Publisher[Any]]
+                   ) -> Single[T]:
+        """Resubscribe when the Publisher ``handler(errors)`` signals an item.
+
+        Per subscriber, ``handler`` gets a Flowable of this Single's errors and returns
+        a Publisher: each item resubscribes, its error is signalled, its completion
+        ends the Single with ``IndexError``. Stack-safe like :meth:`retry`.
+        """
+        require_callable(handler, "handler")
+        return _assembly(_lazy.SingleRetryWhen(self, handler))
+
     def repeat(self, times: int | None = None) -> Flowable[T]:
         """A Flowable of this Single's item, subscribed ``times`` times in a row (forever
         by default; ``repeat(0)`` is empty). An error ends it."""
