@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 from probes import Boom, ProbeSingle
+from test_single_retry import failing
 
 from rxpy2 import Flowable, Single
 from rxpy2.processors import PublishProcessor
-from test_single_retry import failing
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 
