@@ -365,6 +365,17 @@ class Single(ZeroOneBase, Generic[T]):
         require_non_negative(n, "times")
         return self.to_flowable().repeat(n)
 
+    def repeat_when(self, handler: Callable[[Flowable[Any]], Publisher[Any]]) -> Flowable[T]:
+        """A Flowable of this Single's items, resubscribed when the Publisher
+        ``handler(rounds)`` signals an item.
+
+        Per subscriber, ``handler`` gets a Flowable with an item after each delivered
+        repetition and returns a Publisher: its items resubscribe, its completion
+        completes the Flowable, its error is signalled. Stack-safe like :meth:`repeat`.
+        """
+        require_callable(handler, "handler")
+        return assembly("flowable", _lazy.SingleRepeatWhen(self, handler))
+
     def repeat_until(self, stop: Callable[[], bool]) -> Flowable[T]:
         """A Flowable of this Single's items: after each success, subscribe again unless
         ``stop()`` returns True (then complete)."""

@@ -267,6 +267,7 @@ if TYPE_CHECKING:
         SingleResumeNext,
     )
     from rxpy2.internal.operators.single.single_peek import SinglePeek
+    from rxpy2.internal.operators.single.single_repeat_when import SingleRepeatWhen
     from rxpy2.internal.operators.single.single_retry_when import SingleRetryWhen
     from rxpy2.internal.operators.single.single_schedule import (
         SingleObserveOn,
@@ -487,6 +488,7 @@ _WHERE: dict[str, str] = {
     "SingleOnErrorReturn": "rxpy2.internal.operators.single.single_on_error",
     "SingleResumeNext": "rxpy2.internal.operators.single.single_on_error",
     "SinglePeek": "rxpy2.internal.operators.single.single_peek",
+    "SingleRepeatWhen": "rxpy2.internal.operators.single.single_repeat_when",
     "SingleRetryWhen": "rxpy2.internal.operators.single.single_retry_when",
     "SingleObserveOn": "rxpy2.internal.operators.single.single_schedule",
     "SingleSubscribeOn": "rxpy2.internal.operators.single.single_schedule",

@@ -13,7 +13,7 @@ failing again and again, with a synchronous handler, never nests the calls.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
@@ -112,12 +112,22 @@ class RetryWhenObserver(SingleObserver[T], Disposable, Generic[T]):
         return self.main.get() is DISPOSED
 
 
+class WhenParent(Protocol):
+    """What the receiver drives (retry_when's observer, repeat_when's subscriber)."""
+
+    def subscribe_next(self) -> None: ...
+
+    def when_error(self, error: BaseException) -> None: ...
+
+    def when_complete(self) -> None: ...
+
+
 class WhenReceiver(FlowableSubscriber[Any]):
     """Subscribes to the handler's Publisher; requests are kept until it subscribes."""
 
     __slots__ = ("parent", "upstream", "requested")
 
-    def __init__(self, parent: RetryWhenObserver[Any]) -> None:
+    def __init__(self, parent: WhenParent) -> None:
         self.parent = parent
         self.upstream: AtomicReference[Subscription] = AtomicReference()
         self.requested = AtomicLong(0)
