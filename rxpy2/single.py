@@ -332,14 +332,23 @@ class Single(ZeroOneBase, Generic[T]):
     # ------------------------------------------------------------------ retry / repeat
 
     def retry(self, times: int | None = None,
-              predicate: Callable[[BaseException], bool] | None = None) -> Single[T]:
+              predicate: Callable[[BaseException], bool] | None = None, *,
+              bi_predicate: Callable[[int, BaseException], bool] | None = None) -> Single[T]:
         """Resubscribe on error: at most ``times`` times (no limit by default), and only
         while ``predicate(error)`` holds; then the error goes downstream.
+
+        ``bi_predicate(attempt, error)`` (RxJava 2's ``retry(BiPredicate)``, alone):
+        resubscribe while it holds; ``attempt`` is 1 at the first error.
 
         Built as RxJava 2 builds it, on :meth:`rxpy2.Flowable.retry`: resubscribing a
         synchronous source runs in a loop, not in nested calls.
         """
         from rxpy2.reactivestreams import LONG_MAX
+        if bi_predicate is not None:
+            require_callable(bi_predicate, "bi_predicate")
+            if times is not None or predicate is not None:
+                raise TypeError("bi_predicate goes alone, without times or predicate")
+            return _assembly(_lazy.SingleRetryBiPredicate(self, bi_predicate))
         n = LONG_MAX if times is None else times
         require_non_negative(n, "times")
         if predicate is not None:

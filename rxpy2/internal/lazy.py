@@ -268,6 +268,7 @@ if TYPE_CHECKING:
     )
     from rxpy2.internal.operators.single.single_peek import SinglePeek
     from rxpy2.internal.operators.single.single_repeat_when import SingleRepeatWhen
+    from rxpy2.internal.operators.single.single_retry import SingleRetryBiPredicate
     from rxpy2.internal.operators.single.single_retry_when import SingleRetryWhen
     from rxpy2.internal.operators.single.single_schedule import (
         SingleObserveOn,
@@ -489,6 +490,7 @@ _WHERE: dict[str, str] = {
     "SingleResumeNext": "rxpy2.internal.operators.single.single_on_error",
     "SinglePeek": "rxpy2.internal.operators.single.single_peek",
     "SingleRepeatWhen": "rxpy2.internal.operators.single.single_repeat_when",
+    "SingleRetryBiPredicate": "rxpy2.internal.operators.single.single_retry",
     "SingleRetryWhen": "rxpy2.internal.operators.single.single_retry_when",
     "SingleObserveOn": "rxpy2.internal.operators.single.single_schedule",
     "SingleSubscribeOn": "rxpy2.internal.operators.single.single_schedule",

@@ -126,3 +126,48 @@ def test_repeat_until():
 
 def test_repeat_until_stop_raises():
     Single.just(2).repeat_until(lambda: 1 / 0).test().assert_failure(ZeroDivisionError, 2)
+
+
+# ---------------------------------------------------------------- retry(bi_predicate=...)
+
+def test_retry_bi_predicate_counts_attempts():
+    s, count = failing(10)
+    seen = []
+    to = s.retry(bi_predicate=lambda n, e: seen.append((n, e.args[0])) or n < 3).test()
+    to.assert_failure(Boom)
+    assert seen == [(1, 1), (2, 2), (3, 3)]
+    assert count[0] == 3
+
+
+def test_retry_bi_predicate_success():
+    s, count = failing(2)
+    s.retry(bi_predicate=lambda n, e: True).test().assert_result(1)
+
+
+def test_retry_bi_predicate_raises_is_composite():
+    from rxpy2 import CompositeException
+    to = Single.error(Boom()).retry(bi_predicate=lambda n, e: 1 / 0).test()
+    to.assert_failure(CompositeException)
+    assert [type(x) for x in to.errors()[0].exceptions] == [Boom, ZeroDivisionError]
+
+
+def test_retry_bi_predicate_arguments_checked():
+    with pytest.raises(TypeError):
+        Single.just(1).retry(bi_predicate=1)
+    with pytest.raises(TypeError):
+        Single.just(1).retry(3, bi_predicate=lambda n, e: True)
+
+
+def test_retry_bi_predicate_stack_safe_100k():
+    s, count = failing(99_999, value=3)
+    s.retry(bi_predicate=lambda n, e: True).test().assert_result(3)
+    assert count[0] == 100_000
+
+
+def test_retry_bi_predicate_dispose_stops():
+    subscribed = [0]
+    s = Single.defer(lambda: subscribed.__setitem__(0, subscribed[0] + 1) or Single.never())
+    to = s.retry(bi_predicate=lambda n, e: True).test()
+    to.dispose()
+    to.assert_empty()
+    assert subscribed[0] == 1

@@ -725,6 +725,7 @@ REGISTRY: list[Case | list[Case]] = [
     single("single_delay_subscription", lambda s: s.delay_subscription(0.001), asynchronous=True),
     single("single_delay_subscription_other", lambda s: s.delay_subscription(Flowable.range(1, 3))),
     single("single_retry", lambda s: s.retry(3)),
+    single("single_retry_bi_predicate", lambda s: s.retry(bi_predicate=lambda n, e: n < 3)),
     single("single_retry_when", lambda s: s.retry_when(lambda errors: errors.flat_map(Flowable.error))),
     Case("single_repeat", lambda n: Single.just(7).repeat(n), failed=lambda: Single.error(ERR()).repeat(3)),
     Case("single_repeat_until", lambda n: Single.just(7).repeat_until(_countdown(n)), min_elements=1,
