@@ -23,11 +23,13 @@ from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.operators.single.single_retry import Resubscriber
 from rxpy2.internal.operators.single.single_retry_when import WhenReceiver
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import SingleObserver
+from rxpy2.operators import Drain
 from rxpy2.processors import UnicastProcessor
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 from rxpy2.single import Single
@@ -62,11 +64,12 @@ class SingleRepeatWhen(Flowable[T], Generic[T]):
         parent.subscribe_next()
 
 
-class RepeatWhenSubscriber(SingleObserver[T], Subscription, Generic[T]):
+class RepeatWhenSubscriber(Resubscriber, SingleObserver[T], Subscription, Generic[T]):
     """``main``: the current repetition's Disposable; ``terminal``: set once (an error or
-    ``_COMPLETE``); ``sub_wip``: the resubscription loop; ``wip``: the drain loop."""
+    ``_COMPLETE``); ``resubscribe``: the resubscription loop (:class:`Resubscriber`);
+    ``gate``: the drain loop."""
 
-    __slots__ = ("downstream", "source", "rounds", "main", "receiver", "sub_wip", "wip",
+    __slots__ = ("downstream", "source", "rounds", "main", "receiver", "resubscribe", "gate",
                  "requested", "item", "terminal", "cancelled")
 
     def __init__(self, downstream: Subscriber[T], source: Single[T],
@@ -76,22 +79,12 @@ class RepeatWhenSubscriber(SingleObserver[T], Subscription, Generic[T]):
         self.rounds = rounds
         self.main: AtomicReference[Disposable] = AtomicReference()
         self.receiver = WhenReceiver(self)
-        self.sub_wip = AtomicLong(0)
-        self.wip = AtomicLong(0)
+        self.resubscribe = Drain()
+        self.gate = Drain()
         self.requested = AtomicLong(0)
         self.item: Any = None
         self.terminal: AtomicReference[Any] = AtomicReference()
         self.cancelled = False
-
-    def subscribe_next(self) -> None:
-        if self.sub_wip.get_and_increment() != 0:
-            return
-        while True:
-            if self.main.get() is DISPOSED:
-                return
-            self.source._subscribe(self)
-            if self.sub_wip.decrement_and_get() == 0:
-                return
 
     # the current repetition
     def on_subscribe(self, d: Disposable) -> None:
@@ -126,17 +119,17 @@ class RepeatWhenSubscriber(SingleObserver[T], Subscription, Generic[T]):
     def cancel(self) -> None:
         self.cancelled = True
         self._stop()
-        if self.wip.get_and_increment() == 0:
-            self.item = None
+        if self.gate.enter():
+            self.item = None  # no drain runs: ours to clear (the drain stays owned)
 
     def _stop(self) -> None:
         DisposableHelper.dispose(self.main)
         self.receiver.cancel()
 
     def _drain(self) -> None:
-        if self.wip.get_and_increment() != 0:
+        gate = self.gate
+        if not gate.enter():
             return
-        missed = 1
         while True:
             if self.cancelled:
                 self.item = None
@@ -158,6 +151,5 @@ class RepeatWhenSubscriber(SingleObserver[T], Subscription, Generic[T]):
                 self.downstream.on_next(item)
                 self.receiver.request(1)
                 self.rounds.on_next(0)
-            missed = self.wip.add_and_get(-missed)
-            if missed == 0:
+            if not gate.leave():
                 return

@@ -2,26 +2,50 @@
 
 ``attempt`` counts the errors so far (1 at the first). A predicate that raises ends
 the Single with ``CompositeException(error, raised)``. Resubscription runs in a
-loop guarded by a counter, so a synchronous source failing again and again never
-nests the calls. (The ``times``/``predicate`` forms are built on Flowable.retry,
+loop (:class:`Resubscriber`, on a :class:`~rxpy2.operators.Drain`), so a synchronous
+source failing again and again never nests the calls. (The ``times``/``predicate`` forms are built on Flowable.retry,
 as RxJava 2 builds them.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import CompositeException
-from rxpy2.internal.atomic import AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.observers import SingleObserver
+from rxpy2.operators import Drain
 from rxpy2.single import Single
 
-__all__ = ["SingleRetryBiPredicate"]
+__all__ = ["Resubscriber", "SingleRetryBiPredicate"]
 
 T = TypeVar("T")
+
+
+class Resubscriber:
+    """The resubscription loop of retry/retry_when/repeat_when: :meth:`subscribe_next`
+    subscribes ``source`` again; a call made while a subscription runs (a synchronous
+    source ending at once) is counted by ``resubscribe`` and served by the running loop,
+    never nested. Once ``main`` is disposed the drain stays owned: no more subscriptions."""
+
+    __slots__ = ()
+    source: Single[Any]
+    main: AtomicReference[Disposable]
+    resubscribe: Drain
+
+    def subscribe_next(self) -> None:
+        gate = self.resubscribe
+        if not gate.enter():
+            return
+        while True:
+            if self.main.get() is DISPOSED:
+                return
+            self.source._subscribe(self)  # type: ignore[arg-type]
+            if not gate.leave():
+                return
 
 
 class SingleRetryBiPredicate(Single[T], Generic[T]):
@@ -38,8 +62,8 @@ class SingleRetryBiPredicate(Single[T], Generic[T]):
         parent.subscribe_next()
 
 
-class RetryObserver(SingleObserver[T], Disposable, Generic[T]):
-    __slots__ = ("downstream", "source", "predicate", "main", "wip", "attempts")
+class RetryObserver(Resubscriber, SingleObserver[T], Disposable, Generic[T]):
+    __slots__ = ("downstream", "source", "predicate", "main", "resubscribe", "attempts")
 
     def __init__(self, downstream: SingleObserver[T], source: Single[T],
                  predicate: Callable[[int, BaseException], bool]) -> None:
@@ -47,18 +71,8 @@ class RetryObserver(SingleObserver[T], Disposable, Generic[T]):
         self.source = source
         self.predicate = predicate
         self.main: AtomicReference[Disposable] = AtomicReference()
-        self.wip = AtomicLong(0)
+        self.resubscribe = Drain()
         self.attempts = 0
-
-    def subscribe_next(self) -> None:
-        if self.wip.get_and_increment() != 0:
-            return
-        while True:
-            if self.main.get() is DISPOSED:
-                return
-            self.source._subscribe(self)
-            if self.wip.decrement_and_get() == 0:
-                return
 
     def on_subscribe(self, d: Disposable) -> None:
         DisposableHelper.replace(self.main, d)

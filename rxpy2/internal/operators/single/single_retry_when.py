@@ -21,7 +21,9 @@ from rxpy2.internal.atomic import AtomicBoolean, AtomicLong, AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.observers.empty import EmptyDisposable
+from rxpy2.internal.operators.single.single_retry import Resubscriber
 from rxpy2.observers import FlowableSubscriber, SingleObserver
+from rxpy2.operators import Drain
 from rxpy2.processors import UnicastProcessor
 from rxpy2.reactivestreams import Publisher, Subscription
 from rxpy2.single import Single
@@ -54,11 +56,11 @@ class SingleRetryWhen(Single[T], Generic[T]):
         parent.subscribe_next()
 
 
-class RetryWhenObserver(SingleObserver[T], Disposable, Generic[T]):
+class RetryWhenObserver(Resubscriber, SingleObserver[T], Disposable, Generic[T]):
     """``main``: the current subscription's Disposable (DISPOSED once disposed or ended);
-    ``wip``: the resubscription loop's counter; ``once``: the single terminal signal."""
+    ``resubscribe``: the resubscription loop (:class:`Resubscriber`); ``once``: the single terminal signal."""
 
-    __slots__ = ("downstream", "source", "errors", "main", "receiver", "wip", "once")
+    __slots__ = ("downstream", "source", "errors", "main", "receiver", "resubscribe", "once")
 
     def __init__(self, downstream: SingleObserver[T], source: Single[T],
                  errors: UnicastProcessor[BaseException]) -> None:
@@ -67,18 +69,8 @@ class RetryWhenObserver(SingleObserver[T], Disposable, Generic[T]):
         self.errors = errors
         self.main: AtomicReference[Disposable] = AtomicReference()
         self.receiver = WhenReceiver(self)
-        self.wip = AtomicLong(0)
+        self.resubscribe = Drain()
         self.once = AtomicBoolean(False)
-
-    def subscribe_next(self) -> None:
-        if self.wip.get_and_increment() != 0:
-            return
-        while True:
-            if self.main.get() is DISPOSED:
-                return
-            self.source._subscribe(self)
-            if self.wip.decrement_and_get() == 0:
-                return
 
     def on_subscribe(self, d: Disposable) -> None:
         DisposableHelper.replace(self.main, d)
