@@ -294,3 +294,15 @@ class Completable(ZeroOneBase):
         """Call ``fn()`` once, after the terminal signal went downstream or on dispose."""
         require_callable(fn, "on_finally")
         return _assembly(_lazy.CompletableDoFinally(self, fn))
+
+    # ------------------------------------------------------------------ scheduling and time
+
+    # ------------------------------------------------------------------ retry / repeat
+
+    # ------------------------------------------------------------------ creating, composing, lifecycle
+
+    # ------------------------------------------------------------------ converting and element operators
+
+    # ------------------------------------------------------------------ caching, resources, take_until, fallbacks
+
+    # ------------------------------------------------------------------ concat / merge / amb

@@ -288,3 +288,15 @@ class Maybe(ZeroOneBase, Generic[T]):
         """Call ``fn()`` once, after the terminal signal went downstream or on dispose."""
         require_callable(fn, "on_finally")
         return _assembly(_lazy.MaybeDoFinally(self, fn))
+
+    # ------------------------------------------------------------------ scheduling and time
+
+    # ------------------------------------------------------------------ retry / repeat
+
+    # ------------------------------------------------------------------ creating, composing, lifecycle
+
+    # ------------------------------------------------------------------ converting and element operators
+
+    # ------------------------------------------------------------------ caching, resources, take_until, fallbacks
+
+    # ------------------------------------------------------------------ concat / merge / amb

@@ -452,3 +452,11 @@ class Single(ZeroOneBase, Generic[T]):
         """Call ``fn()`` once, after the terminal signal went downstream or on dispose."""
         require_callable(fn, "on_finally")
         return _assembly(_lazy.SingleDoFinally(self, fn))
+
+    # ------------------------------------------------------------------ creating, composing, lifecycle
+
+    # ------------------------------------------------------------------ converting and element operators
+
+    # ------------------------------------------------------------------ caching, resources, take_until, fallbacks
+
+    # ------------------------------------------------------------------ concat / merge / amb

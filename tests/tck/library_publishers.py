@@ -1040,6 +1040,18 @@ REGISTRY: list[Case | list[Case]] = [
     op("parallel_to_sorted_list", lambda f: f.parallel(2).to_sorted_list(), size=lambda n: 5,
        max_elements=1, min_elements=1),
     # ---- end parallel
+    # ---- issue 16: scheduling and time (one line per publisher; keep inside this block)
+    # ---- end scheduling and time
+    # ---- issue 16: retry / repeat (one line per publisher; keep inside this block)
+    # ---- end retry / repeat
+    # ---- issue 16: creating, composing, lifecycle (one line per publisher; keep inside this block)
+    # ---- end creating, composing, lifecycle
+    # ---- issue 16: converting and element operators (one line per publisher; keep inside this block)
+    # ---- end converting and element operators
+    # ---- issue 16: caching, resources, take_until, fallbacks (one line per publisher; keep inside this block)
+    # ---- end caching, resources, take_until, fallbacks
+    # ---- issue 16: concat / merge / amb (one line per publisher; keep inside this block)
+    # ---- end concat / merge / amb
 ]
 
 
