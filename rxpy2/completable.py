@@ -299,10 +299,83 @@ class Completable(ZeroOneBase):
 
     # ------------------------------------------------------------------ retry / repeat
 
+    def retry(self, times: int | None = None,
+              predicate: Callable[[BaseException], bool] | None = None, *,
+              bi_predicate: Callable[[int, BaseException], bool] | None = None) -> Completable:
+        """Resubscribe on error: at most ``times`` times (no limit by default), and only
+        while ``predicate(error)`` holds; then the error goes downstream.
+
+        ``bi_predicate(attempt, error)`` (RxJava 2's ``retry(BiPredicate)``, alone):
+        resubscribe while it holds; ``attempt`` is 1 at the first error.
+
+        Built as RxJava 2 builds it (a Completable of ``to_flowable().retry(...)``):
+        resubscribing a synchronous source runs in a loop, not in nested calls.
+        """
+        n = _lazy.check_retry(times, predicate, bi_predicate)
+        if bi_predicate is not None:
+            return _assembly(_lazy.CompletableRetryBiPredicate(self, bi_predicate))
+        return self.to_flowable().retry(n, predicate).ignore_elements()
+
+    def retry_when(self, handler: Callable[[Flowable[BaseException]], Publisher[Any]]
+                   ) -> Completable:
+        """Resubscribe when the Publisher ``handler(errors)`` signals an item.
+
+        Per subscriber, ``handler`` gets a Flowable of this Completable's errors and
+        returns a Publisher: each item resubscribes, its error is signalled, its
+        completion completes the Completable. Stack-safe like :meth:`retry`.
+        """
+        require_callable(handler, "handler")
+        return _assembly(_lazy.CompletableRetryWhen(self, handler))
+
+    def repeat(self, times: int | None = None) -> Completable:
+        """Subscribe ``times`` times in a row (forever by default; ``repeat(0)`` completes
+        at once without subscribing), then complete. An error ends it."""
+        return self.to_flowable().repeat(_lazy.check_times(times)).ignore_elements()
+
+    def repeat_until(self, stop: Callable[[], bool]) -> Completable:
+        """After each completion, subscribe again unless ``stop()`` returns True (then
+        complete); ``stop`` raising ends it with that error."""
+        require_callable(stop, "stop")
+        return self.to_flowable().repeat_until(stop).ignore_elements()
+
+    def repeat_when(self, handler: Callable[[Flowable[Any]], Publisher[Any]]) -> Completable:
+        """Resubscribe when the Publisher ``handler(rounds)`` signals an item.
+
+        Per subscriber, ``handler`` gets a Flowable with an item after each completion
+        and returns a Publisher: its items resubscribe, its completion completes the
+        Completable, its error is signalled. Stack-safe like :meth:`repeat`.
+        """
+        require_callable(handler, "handler")
+        return assembly("flowable", _lazy.CompletableRepeatWhen(self, handler)).ignore_elements()
+
     # ------------------------------------------------------------------ creating, composing, lifecycle
 
     # ------------------------------------------------------------------ converting and element operators
 
     # ------------------------------------------------------------------ caching, resources, take_until, fallbacks
+
+    def cache(self) -> Completable:
+        """Subscribe to this Completable once, with the first subscriber, and replay its
+        completion or error to every subscriber (waiting or later). Disposing one
+        subscriber does not dispose the upstream."""
+        return _assembly(_lazy.CompletableCache(self))
+
+    @staticmethod
+    def using(resource_supplier: Callable[[], T], source_supplier: Callable[[T], Completable],
+              disposer: Callable[[T], Any], eager: bool = True) -> Completable:
+        """Per subscriber: acquire ``resource_supplier()``, run the Completable
+        ``source_supplier(resource)``, and call ``disposer(resource)`` once (see
+        :meth:`rxpy2.Single.using`)."""
+        require_callable(resource_supplier, "resource_supplier")
+        require_callable(source_supplier, "source_supplier")
+        require_callable(disposer, "disposer")
+        return _assembly(_lazy.CompletableUsing(resource_supplier, source_supplier, disposer,
+                                                bool(eager)))
+
+    def take_until(self, other: Publisher[Any] | ZeroOneBase) -> Completable:
+        """This Completable, unless ``other`` comes first: the first item or completion of
+        a Publisher, or the success or completion of a Single, Maybe or Completable,
+        completes it and disposes this Completable; an error of ``other`` is signalled."""
+        return _assembly(_lazy.CompletableTakeUntil(self, _lazy.take_until_other(other)))
 
     # ------------------------------------------------------------------ concat / merge / amb

@@ -293,10 +293,112 @@ class Maybe(ZeroOneBase, Generic[T]):
 
     # ------------------------------------------------------------------ retry / repeat
 
+    def retry(self, times: int | None = None,
+              predicate: Callable[[BaseException], bool] | None = None, *,
+              bi_predicate: Callable[[int, BaseException], bool] | None = None) -> Maybe[T]:
+        """Resubscribe on error: at most ``times`` times (no limit by default), and only
+        while ``predicate(error)`` holds; then the error goes downstream.
+
+        ``bi_predicate(attempt, error)`` (RxJava 2's ``retry(BiPredicate)``, alone):
+        resubscribe while it holds; ``attempt`` is 1 at the first error. A success or
+        an empty completion goes downstream as it is.
+
+        Built as RxJava 2 builds it (``to_flowable().retry(...).single_element()``):
+        resubscribing a synchronous source runs in a loop, not in nested calls.
+        """
+        n = _lazy.check_retry(times, predicate, bi_predicate)
+        if bi_predicate is not None:
+            return _assembly(_lazy.MaybeRetryBiPredicate(self, bi_predicate))
+        return self.to_flowable().retry(n, predicate).single_element()
+
+    def retry_until(self, stop: Callable[[], bool]) -> Maybe[T]:
+        """Resubscribe on error until ``stop()`` returns True (then the error goes
+        downstream); ``stop`` raising ends it with ``CompositeException(error, raised)``."""
+        require_callable(stop, "stop")
+        return self.retry(predicate=lambda _e: not stop())
+
+    def retry_when(self, handler: Callable[[Flowable[BaseException]], Publisher[Any]]
+                   ) -> Maybe[T]:
+        """Resubscribe when the Publisher ``handler(errors)`` signals an item.
+
+        Per subscriber, ``handler`` gets a Flowable of this Maybe's errors and returns
+        a Publisher: each item resubscribes, its error is signalled, its completion
+        completes the Maybe empty (RxJava 2: ``single_element`` of the empty stream).
+        Stack-safe like :meth:`retry`.
+        """
+        require_callable(handler, "handler")
+        return _assembly(_lazy.MaybeRetryWhen(self, handler))
+
+    def repeat(self, times: int | None = None) -> Flowable[T]:
+        """A Flowable of this Maybe's items, subscribed ``times`` times in a row (forever
+        by default; ``repeat(0)`` is empty); an empty run adds nothing. An error ends it."""
+        return self.to_flowable().repeat(_lazy.check_times(times))
+
+    def repeat_until(self, stop: Callable[[], bool]) -> Flowable[T]:
+        """A Flowable of this Maybe's items: after each success or empty completion,
+        subscribe again unless ``stop()`` returns True (then complete)."""
+        require_callable(stop, "stop")
+        return self.to_flowable().repeat_until(stop)
+
+    def repeat_when(self, handler: Callable[[Flowable[Any]], Publisher[Any]]) -> Flowable[T]:
+        """A Flowable of this Maybe's items, resubscribed when the Publisher
+        ``handler(rounds)`` signals an item.
+
+        Per subscriber, ``handler`` gets a Flowable with an item after each repetition
+        (once its item, if any, is delivered) and returns a Publisher: its items
+        resubscribe, its completion completes the Flowable, its error is signalled.
+        Stack-safe like :meth:`repeat`.
+        """
+        require_callable(handler, "handler")
+        return assembly("flowable", _lazy.MaybeRepeatWhen(self, handler))
+
     # ------------------------------------------------------------------ creating, composing, lifecycle
 
     # ------------------------------------------------------------------ converting and element operators
 
     # ------------------------------------------------------------------ caching, resources, take_until, fallbacks
+
+    def cache(self) -> Maybe[T]:
+        """Subscribe to this Maybe once, with the first subscriber, and replay its item,
+        completion or error to every subscriber (waiting or later). Disposing one
+        subscriber does not dispose the upstream."""
+        return _assembly(_lazy.MaybeCache(self))
+
+    @staticmethod
+    def using(resource_supplier: Callable[[], U], source_supplier: Callable[[U], Maybe[T]],
+              disposer: Callable[[U], Any], eager: bool = True) -> Maybe[T]:
+        """Per subscriber: acquire ``resource_supplier()``, run the Maybe
+        ``source_supplier(resource)``, and call ``disposer(resource)`` once (see
+        :meth:`rxpy2.Single.using`)."""
+        require_callable(resource_supplier, "resource_supplier")
+        require_callable(source_supplier, "source_supplier")
+        require_callable(disposer, "disposer")
+        return _assembly(_lazy.MaybeUsing(resource_supplier, source_supplier, disposer,
+                                          bool(eager)))
+
+    def take_until(self, other: Publisher[Any] | ZeroOneBase) -> Maybe[T]:
+        """This Maybe, unless ``other`` comes first: the first item or completion of a
+        Publisher, or the success or completion of a Single, Maybe or Completable,
+        completes it (empty) and disposes this Maybe; an error of ``other`` is signalled."""
+        return _assembly(_lazy.MaybeTakeUntil(self, _lazy.take_until_other(other)))
+
+    def on_exception_resume_next(self, fallback: Maybe[T]) -> Maybe[T]:
+        """On an ``Exception``, continue with ``fallback``; any other ``BaseException``
+        (``KeyboardInterrupt``, ...) goes downstream (RxJava 2: only ``Exception``, not
+        ``Error``, resumes)."""
+        _require_maybe(fallback, "fallback")
+        return _assembly(_lazy.MaybeOnExceptionResumeNext(self, fallback))
+
+    @staticmethod
+    def sequence_equal(first: Maybe[T], second: Maybe[T],
+                       is_equal: Callable[[T, T], bool] | None = None) -> Single[bool]:
+        """Whether both Maybes end the same way: True if both are empty, False if one
+        is, else ``is_equal(a, b)`` (``a == b`` by default). An error of either is
+        signalled and disposes the other."""
+        _require_maybe(first, "first")
+        _require_maybe(second, "second")
+        if is_equal is not None:
+            require_callable(is_equal, "is_equal")
+        return assembly("single", _lazy.MaybeSequenceEqualSingle(first, second, is_equal))
 
     # ------------------------------------------------------------------ concat / merge / amb

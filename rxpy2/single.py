@@ -25,7 +25,6 @@ from rxpy2.operators.arguments import (
     assembly,
     require,
     require_callable,
-    require_non_negative,
     require_scheduler,
 )
 from rxpy2.reactivestreams import Publisher
@@ -343,16 +342,9 @@ class Single(ZeroOneBase, Generic[T]):
         Built as RxJava 2 builds it, on :meth:`rxpy2.Flowable.retry`: resubscribing a
         synchronous source runs in a loop, not in nested calls.
         """
-        from rxpy2.reactivestreams import LONG_MAX
+        n = _lazy.check_retry(times, predicate, bi_predicate)
         if bi_predicate is not None:
-            require_callable(bi_predicate, "bi_predicate")
-            if times is not None or predicate is not None:
-                raise TypeError("bi_predicate goes alone, without times or predicate")
             return _assembly(_lazy.SingleRetryBiPredicate(self, bi_predicate))
-        n = LONG_MAX if times is None else times
-        require_non_negative(n, "times")
-        if predicate is not None:
-            require_callable(predicate, "predicate")
         return self.to_flowable().retry(n, predicate).single_or_error()
 
     def retry_when(self, handler: Callable[[Flowable[BaseException]], Publisher[Any]]
@@ -369,10 +361,7 @@ class Single(ZeroOneBase, Generic[T]):
     def repeat(self, times: int | None = None) -> Flowable[T]:
         """A Flowable of this Single's item, subscribed ``times`` times in a row (forever
         by default; ``repeat(0)`` is empty). An error ends it."""
-        from rxpy2.reactivestreams import LONG_MAX
-        n = LONG_MAX if times is None else times
-        require_non_negative(n, "times")
-        return self.to_flowable().repeat(n)
+        return self.to_flowable().repeat(_lazy.check_times(times))
 
     def repeat_when(self, handler: Callable[[Flowable[Any]], Publisher[Any]]) -> Flowable[T]:
         """A Flowable of this Single's items, resubscribed when the Publisher
@@ -458,5 +447,35 @@ class Single(ZeroOneBase, Generic[T]):
     # ------------------------------------------------------------------ converting and element operators
 
     # ------------------------------------------------------------------ caching, resources, take_until, fallbacks
+
+    def cache(self) -> Single[T]:
+        """Subscribe to this Single once, with the first subscriber, and replay its item or
+        error to every subscriber (waiting or later). Disposing one subscriber does not
+        dispose the upstream."""
+        return _assembly(_lazy.SingleCache(self))
+
+    @staticmethod
+    def using(resource_supplier: Callable[[], U], source_supplier: Callable[[U], Single[T]],
+              disposer: Callable[[U], Any], eager: bool = True) -> Single[T]:
+        """Per subscriber: acquire ``resource_supplier()``, run the Single
+        ``source_supplier(resource)``, and call ``disposer(resource)`` once: before the
+        item or error goes downstream when ``eager``, after it otherwise, or on dispose.
+
+        A supplier that raises is signalled (the resource, if acquired, is released);
+        a ``disposer`` error becomes the error when ``eager`` (joined with an upstream
+        error in a ``CompositeException``), else goes to :func:`rxpy2.plugins.on_error`.
+        """
+        require_callable(resource_supplier, "resource_supplier")
+        require_callable(source_supplier, "source_supplier")
+        require_callable(disposer, "disposer")
+        return _assembly(_lazy.SingleUsing(resource_supplier, source_supplier, disposer,
+                                           bool(eager)))
+
+    def take_until(self, other: Publisher[Any] | ZeroOneBase) -> Single[T]:
+        """This Single, unless ``other`` comes first: the first item or completion of a
+        Publisher, or the success or completion of a Single, Maybe or Completable, ends it
+        with ``concurrent.futures.CancelledError`` (RxJava's ``CancellationException``)
+        and disposes this Single; an error of ``other`` is signalled."""
+        return _assembly(_lazy.SingleTakeUntil(self, _lazy.take_until_other(other)))
 
     # ------------------------------------------------------------------ concat / merge / amb

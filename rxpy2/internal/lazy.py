@@ -36,12 +36,37 @@ if TYPE_CHECKING:
         CompletableAndThenPublisher,
         CompletableAndThenSingle,
     )
+    from rxpy2.internal.operators.completable.completable_cache import CompletableCache
     from rxpy2.internal.operators.completable.completable_concat import CompletableConcat
+    from rxpy2.internal.operators.completable.completable_create import (
+        CompletableCreate,
+        CompletableUnsafeCreate,
+    )
     from rxpy2.internal.operators.completable.completable_defer import CompletableDefer
+    from rxpy2.internal.operators.completable.completable_do_event import (
+        CompletableDoAfter,
+        CompletableDoOnEvent,
+    )
+    from rxpy2.internal.operators.completable.completable_delay import (
+        CompletableDelay,
+        CompletableDelayWithPublisher,
+    )
     from rxpy2.internal.operators.completable.completable_do_finally import CompletableDoFinally
     from rxpy2.internal.operators.completable.completable_empty import CompletableEmpty
     from rxpy2.internal.operators.completable.completable_error import CompletableError
     from rxpy2.internal.operators.completable.completable_from_action import CompletableFromAction
+    from rxpy2.internal.operators.completable.completable_from_future import CompletableFromFuture
+    from rxpy2.internal.operators.completable.completable_from_publisher import (
+        CompletableFromPublisher,
+    )
+    from rxpy2.internal.operators.completable.completable_hide import (
+        CompletableDetach,
+        CompletableHide,
+    )
+    from rxpy2.internal.operators.completable.completable_ignore_element import (
+        CompletableIgnoreElement,
+    )
+    from rxpy2.internal.operators.completable.completable_lift import CompletableLift
     from rxpy2.internal.operators.completable.completable_merge import CompletableMerge
     from rxpy2.internal.operators.completable.completable_never import CompletableNever
     from rxpy2.internal.operators.completable.completable_on_error import (
@@ -49,9 +74,16 @@ if TYPE_CHECKING:
         CompletableResumeNext,
     )
     from rxpy2.internal.operators.completable.completable_peek import CompletablePeek
+    from rxpy2.internal.operators.completable.completable_retry import (
+        CompletableRepeatWhen,
+        CompletableRetryBiPredicate,
+        CompletableRetryWhen,
+    )
+    from rxpy2.internal.operators.completable.completable_take_until import CompletableTakeUntil
     from rxpy2.internal.operators.completable.completable_to_flowable import CompletableToFlowable
     from rxpy2.internal.operators.completable.completable_to_maybe import CompletableToMaybe
     from rxpy2.internal.operators.completable.completable_to_single import CompletableToSingle
+    from rxpy2.internal.operators.completable.completable_using import CompletableUsing
     from rxpy2.internal.operators.flowable._time_args import (
         check_duration,
         scheduler_or_computation,
@@ -208,30 +240,60 @@ if TYPE_CHECKING:
         FlowableWithLatestFromMany,
     )
     from rxpy2.internal.operators.flowable.flowable_zip import FlowableZip, FlowableZipIterable
+    from rxpy2.internal.operators.maybe.maybe_cache import MaybeCache
+    from rxpy2.internal.operators.maybe.maybe_count import MaybeCount
+    from rxpy2.internal.operators.maybe.maybe_create import MaybeCreate, MaybeUnsafeCreate
     from rxpy2.internal.operators.maybe.maybe_defer import MaybeDefer
+    from rxpy2.internal.operators.maybe.maybe_delay import (
+        MaybeDelay,
+        MaybeDelayOtherPublisher,
+        MaybeDelayWithPublisher,
+    )
+    from rxpy2.internal.operators.maybe.maybe_do_event import MaybeDoAfter, MaybeDoOnEvent
     from rxpy2.internal.operators.maybe.maybe_do_finally import MaybeDoFinally
     from rxpy2.internal.operators.maybe.maybe_empty import MaybeEmpty
+    from rxpy2.internal.operators.maybe.maybe_equal_single import MaybeSequenceEqualSingle
     from rxpy2.internal.operators.maybe.maybe_error import MaybeError
     from rxpy2.internal.operators.maybe.maybe_filter import MaybeFilter, MaybeFilterSingle
     from rxpy2.internal.operators.maybe.maybe_flat_map import MaybeFlatMap, MaybeFlatMapSingle
     from rxpy2.internal.operators.maybe.maybe_flat_map_publisher import MaybeFlatMapPublisher
+    from rxpy2.internal.operators.maybe.maybe_flat_map_single_element import (
+        MaybeFlatMapSingleElement,
+    )
     from rxpy2.internal.operators.maybe.maybe_from_callable import MaybeFromCallable
+    from rxpy2.internal.operators.maybe.maybe_from_future import MaybeFromFuture
+    from rxpy2.internal.operators.maybe.maybe_from_single import MaybeFromSingle
+    from rxpy2.internal.operators.maybe.maybe_hide import MaybeDetach, MaybeHide
     from rxpy2.internal.operators.maybe.maybe_is_empty import MaybeIsEmptySingle
     from rxpy2.internal.operators.maybe.maybe_just import MaybeJust
+    from rxpy2.internal.operators.maybe.maybe_lift import MaybeLift
     from rxpy2.internal.operators.maybe.maybe_map import MaybeMap
     from rxpy2.internal.operators.maybe.maybe_never import MaybeNever
     from rxpy2.internal.operators.maybe.maybe_on_error import (
         MaybeOnErrorComplete,
         MaybeOnErrorReturn,
+        MaybeOnExceptionResumeNext,
         MaybeResumeNext,
     )
     from rxpy2.internal.operators.maybe.maybe_peek import MaybePeek
+    from rxpy2.internal.operators.maybe.maybe_retry import (
+        MaybeRepeatWhen,
+        MaybeRetryBiPredicate,
+        MaybeRetryWhen,
+    )
+    from rxpy2.internal.operators.maybe.maybe_schedule import (
+        MaybeObserveOn,
+        MaybeSubscribeOn,
+        MaybeUnsubscribeOn,
+    )
     from rxpy2.internal.operators.maybe.maybe_switch_if_empty import (
         MaybeSwitchIfEmpty,
         MaybeSwitchIfEmptySingle,
     )
+    from rxpy2.internal.operators.maybe.maybe_take_until import MaybeTakeUntil
     from rxpy2.internal.operators.maybe.maybe_to_flowable import MaybeToFlowable
     from rxpy2.internal.operators.maybe.maybe_to_single import MaybeToSingle
+    from rxpy2.internal.operators.maybe.maybe_using import MaybeUsing
     from rxpy2.internal.operators.maybe.maybe_zip import MaybeZipArray
     from rxpy2.internal.operators.parallel.parallel_do_on_next import ParallelDoOnNext
     from rxpy2.internal.operators.parallel.parallel_filter import ParallelFilter
@@ -249,18 +311,34 @@ if TYPE_CHECKING:
         sorter,
     )
     from rxpy2.internal.operators.single.single_amb import SingleAmb
-    from rxpy2.internal.operators.single.single_create import SingleCreate
+    from rxpy2.internal.operators.single.single_cache import SingleCache
+    from rxpy2.internal.operators.single.single_contains import SingleContains
+    from rxpy2.internal.operators.single.single_create import (
+        SingleCreate,
+        SingleUnsafeCreate,
+        unsafe_source,
+        wrapped_subscribe,
+    )
     from rxpy2.internal.operators.single.single_defer import SingleDefer
     from rxpy2.internal.operators.single.single_delay import SingleDelay, SingleDelayWithPublisher
     from rxpy2.internal.operators.single.single_do_event import SingleDoAfter, SingleDoOnEvent
     from rxpy2.internal.operators.single.single_do_finally import SingleDoFinally
     from rxpy2.internal.operators.single.single_error import SingleError
     from rxpy2.internal.operators.single.single_flat_map import SingleFlatMap, SingleFlatMapMaybe
+    from rxpy2.internal.operators.single.single_flat_map_completable import SingleFlatMapCompletable
     from rxpy2.internal.operators.single.single_flat_map_publisher import SingleFlatMapPublisher
+    from rxpy2.internal.operators.single.single_flatten_as_flowable import SingleFlattenAsFlowable
     from rxpy2.internal.operators.single.single_from_callable import SingleFromCallable
-    from rxpy2.internal.operators.single.single_hide import SingleHide
+    from rxpy2.internal.operators.single.single_from_publisher import SingleFromPublisher
+    from rxpy2.internal.operators.single.single_future import SingleFromFuture, single_to_future
+    from rxpy2.internal.operators.single.single_hide import SingleDetach, SingleHide
     from rxpy2.internal.operators.single.single_just import SingleJust
+    from rxpy2.internal.operators.single.single_lift import SingleLift
     from rxpy2.internal.operators.single.single_map import SingleMap
+    from rxpy2.internal.operators.single.single_materialize import (
+        SingleDematerialize,
+        SingleMaterialize,
+    )
     from rxpy2.internal.operators.single.single_never import SingleNever
     from rxpy2.internal.operators.single.single_on_error import (
         SingleOnErrorReturn,
@@ -268,18 +346,26 @@ if TYPE_CHECKING:
     )
     from rxpy2.internal.operators.single.single_peek import SinglePeek
     from rxpy2.internal.operators.single.single_repeat_when import SingleRepeatWhen
-    from rxpy2.internal.operators.single.single_retry import SingleRetryBiPredicate
+    from rxpy2.internal.operators.single.single_retry import (
+        SingleRetryBiPredicate,
+        check_retry,
+        check_times,
+    )
     from rxpy2.internal.operators.single.single_retry_when import SingleRetryWhen
     from rxpy2.internal.operators.single.single_schedule import (
         SingleObserveOn,
         SingleSubscribeOn,
         SingleUnsubscribeOn,
     )
+    from rxpy2.internal.operators.single.single_take_until import SingleTakeUntil, take_until_other
     from rxpy2.internal.operators.single.single_timeout import SingleTimeout
     from rxpy2.internal.operators.single.single_timer import SingleTimer
     from rxpy2.internal.operators.single.single_to_flowable import SingleToFlowable
+    from rxpy2.internal.operators.single.single_using import SingleUsing
     from rxpy2.internal.operators.single.single_zip import SingleZipArray
+    from rxpy2.internal.subscribers.for_each_while import ForEachWhileSubscriber
     from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
+    from rxpy2.internal.subscribers.safe import SafeSubscriber
     from rxpy2.internal.subscribers.strict import StrictSubscriber
     from rxpy2.internal.subscriptions.empty import EmptySubscription
     from rxpy2.schedulers import Schedulers
@@ -288,6 +374,13 @@ if TYPE_CHECKING:
 
 _WHERE: dict[str, str] = {
     # name: the module that defines it
+    "CompletableFromFuture": "rxpy2.internal.operators.completable.completable_from_future",
+    "CompletableFromPublisher": "rxpy2.internal.operators.completable.completable_from_publisher",
+    "CompletableIgnoreElement": "rxpy2.internal.operators.completable.completable_ignore_element",
+    "MaybeCount": "rxpy2.internal.operators.maybe.maybe_count",
+    "MaybeFlatMapSingleElement": "rxpy2.internal.operators.maybe.maybe_flat_map_single_element",
+    "MaybeFromFuture": "rxpy2.internal.operators.maybe.maybe_from_future",
+    "MaybeFromSingle": "rxpy2.internal.operators.maybe.maybe_from_single",
     "ScalarCallable": "rxpy2.internal.fuseable",
     "ErrorMode": "rxpy2.internal.helpers.error_mode",
     "BlockingMultiObserver": "rxpy2.internal.observers.blocking",
@@ -295,23 +388,50 @@ _WHERE: dict[str, str] = {
     "CallbackMaybeObserver": "rxpy2.internal.observers.callback",
     "ConsumerSingleObserver": "rxpy2.internal.observers.callback",
     "CompletableAmb": "rxpy2.internal.operators.completable.completable_amb",
+    "CompletableCache": "rxpy2.internal.operators.completable.completable_cache",
     "CompletableAndThenMaybe": "rxpy2.internal.operators.completable.completable_and_then",
     "CompletableAndThenPublisher": "rxpy2.internal.operators.completable.completable_and_then",
     "CompletableAndThenSingle": "rxpy2.internal.operators.completable.completable_and_then",
     "CompletableConcat": "rxpy2.internal.operators.completable.completable_concat",
+    "CompletableCreate": "rxpy2.internal.operators.completable.completable_create",
+    "CompletableUnsafeCreate": "rxpy2.internal.operators.completable.completable_create",
     "CompletableDefer": "rxpy2.internal.operators.completable.completable_defer",
+    "CompletableDoAfter": "rxpy2.internal.operators.completable.completable_do_event",
+    "CompletableDoOnEvent": "rxpy2.internal.operators.completable.completable_do_event",
+    "CompletableDelay": "rxpy2.internal.operators.completable.completable_delay",
+    "CompletableDelayWithPublisher": "rxpy2.internal.operators.completable.completable_delay",
     "CompletableDoFinally": "rxpy2.internal.operators.completable.completable_do_finally",
     "CompletableEmpty": "rxpy2.internal.operators.completable.completable_empty",
     "CompletableError": "rxpy2.internal.operators.completable.completable_error",
     "CompletableFromAction": "rxpy2.internal.operators.completable.completable_from_action",
+    "CompletableDetach": "rxpy2.internal.operators.completable.completable_hide",
+    "CompletableHide": "rxpy2.internal.operators.completable.completable_hide",
+    "CompletableLift": "rxpy2.internal.operators.completable.completable_lift",
     "CompletableMerge": "rxpy2.internal.operators.completable.completable_merge",
     "CompletableNever": "rxpy2.internal.operators.completable.completable_never",
     "CompletableOnErrorComplete": "rxpy2.internal.operators.completable.completable_on_error",
     "CompletableResumeNext": "rxpy2.internal.operators.completable.completable_on_error",
     "CompletablePeek": "rxpy2.internal.operators.completable.completable_peek",
+    "CompletableTakeUntil": "rxpy2.internal.operators.completable.completable_take_until",
+    "CompletableRepeatWhen": "rxpy2.internal.operators.completable.completable_retry",
+    "CompletableRetryBiPredicate": "rxpy2.internal.operators.completable.completable_retry",
+    "CompletableRetryWhen": "rxpy2.internal.operators.completable.completable_retry",
+    "CompletableObserveOn": "rxpy2.internal.operators.completable.completable_schedule",
+    "CompletableSubscribeOn": "rxpy2.internal.operators.completable.completable_schedule",
+    "CompletableUnsubscribeOn": "rxpy2.internal.operators.completable.completable_schedule",
+    "CompletableTimeout": "rxpy2.internal.operators.completable.completable_timeout",
+    "CompletableTimer": "rxpy2.internal.operators.completable.completable_timer",
     "CompletableToFlowable": "rxpy2.internal.operators.completable.completable_to_flowable",
     "CompletableToMaybe": "rxpy2.internal.operators.completable.completable_to_maybe",
     "CompletableToSingle": "rxpy2.internal.operators.completable.completable_to_single",
+    "CompletableUsing": "rxpy2.internal.operators.completable.completable_using",
+    "SingleContains": "rxpy2.internal.operators.single.single_contains",
+    "SingleDematerialize": "rxpy2.internal.operators.single.single_materialize",
+    "SingleFlatMapCompletable": "rxpy2.internal.operators.single.single_flat_map_completable",
+    "SingleFlattenAsFlowable": "rxpy2.internal.operators.single.single_flatten_as_flowable",
+    "SingleFromFuture": "rxpy2.internal.operators.single.single_future",
+    "SingleFromPublisher": "rxpy2.internal.operators.single.single_from_publisher",
+    "SingleMaterialize": "rxpy2.internal.operators.single.single_materialize",
     "check_duration": "rxpy2.internal.operators.flowable._time_args",
     "scheduler_or_computation": "rxpy2.internal.operators.flowable._time_args",
     "FlowableAllSingle": "rxpy2.internal.operators.flowable.flowable_all",
@@ -362,6 +482,7 @@ _WHERE: dict[str, str] = {
     "FlowableFromIterable": "rxpy2.internal.operators.flowable.flowable_from_iterable",
     "FlowableFromPublisher": "rxpy2.internal.operators.flowable.flowable_from_publisher",
     "FlowableFromFuture": "rxpy2.internal.operators.flowable.flowable_future",
+    "single_to_future": "rxpy2.internal.operators.single.single_future",
     "to_future": "rxpy2.internal.operators.flowable.flowable_future",
     "FlowableGenerate": "rxpy2.internal.operators.flowable.flowable_generate",
     "FlowableGroupBy": "rxpy2.internal.operators.flowable.flowable_group_by",
@@ -432,9 +553,18 @@ _WHERE: dict[str, str] = {
     "FlowableWithLatestFromMany": "rxpy2.internal.operators.flowable.flowable_with_latest_from",
     "FlowableZip": "rxpy2.internal.operators.flowable.flowable_zip",
     "FlowableZipIterable": "rxpy2.internal.operators.flowable.flowable_zip",
+    "MaybeCache": "rxpy2.internal.operators.maybe.maybe_cache",
+    "MaybeCreate": "rxpy2.internal.operators.maybe.maybe_create",
+    "MaybeUnsafeCreate": "rxpy2.internal.operators.maybe.maybe_create",
     "MaybeDefer": "rxpy2.internal.operators.maybe.maybe_defer",
+    "MaybeDelay": "rxpy2.internal.operators.maybe.maybe_delay",
+    "MaybeDelayOtherPublisher": "rxpy2.internal.operators.maybe.maybe_delay",
+    "MaybeDelayWithPublisher": "rxpy2.internal.operators.maybe.maybe_delay",
+    "MaybeDoAfter": "rxpy2.internal.operators.maybe.maybe_do_event",
+    "MaybeDoOnEvent": "rxpy2.internal.operators.maybe.maybe_do_event",
     "MaybeDoFinally": "rxpy2.internal.operators.maybe.maybe_do_finally",
     "MaybeEmpty": "rxpy2.internal.operators.maybe.maybe_empty",
+    "MaybeSequenceEqualSingle": "rxpy2.internal.operators.maybe.maybe_equal_single",
     "MaybeError": "rxpy2.internal.operators.maybe.maybe_error",
     "MaybeFilter": "rxpy2.internal.operators.maybe.maybe_filter",
     "MaybeFilterSingle": "rxpy2.internal.operators.maybe.maybe_filter",
@@ -442,18 +572,33 @@ _WHERE: dict[str, str] = {
     "MaybeFlatMapSingle": "rxpy2.internal.operators.maybe.maybe_flat_map",
     "MaybeFlatMapPublisher": "rxpy2.internal.operators.maybe.maybe_flat_map_publisher",
     "MaybeFromCallable": "rxpy2.internal.operators.maybe.maybe_from_callable",
+    "MaybeDetach": "rxpy2.internal.operators.maybe.maybe_hide",
+    "MaybeHide": "rxpy2.internal.operators.maybe.maybe_hide",
     "MaybeIsEmptySingle": "rxpy2.internal.operators.maybe.maybe_is_empty",
     "MaybeJust": "rxpy2.internal.operators.maybe.maybe_just",
+    "MaybeLift": "rxpy2.internal.operators.maybe.maybe_lift",
     "MaybeMap": "rxpy2.internal.operators.maybe.maybe_map",
     "MaybeNever": "rxpy2.internal.operators.maybe.maybe_never",
     "MaybeOnErrorComplete": "rxpy2.internal.operators.maybe.maybe_on_error",
     "MaybeOnErrorReturn": "rxpy2.internal.operators.maybe.maybe_on_error",
+    "MaybeOnExceptionResumeNext": "rxpy2.internal.operators.maybe.maybe_on_error",
     "MaybeResumeNext": "rxpy2.internal.operators.maybe.maybe_on_error",
     "MaybePeek": "rxpy2.internal.operators.maybe.maybe_peek",
+    "MaybeRepeatWhen": "rxpy2.internal.operators.maybe.maybe_retry",
+    "MaybeRetryBiPredicate": "rxpy2.internal.operators.maybe.maybe_retry",
+    "MaybeRetryWhen": "rxpy2.internal.operators.maybe.maybe_retry",
+    "MaybeObserveOn": "rxpy2.internal.operators.maybe.maybe_schedule",
+    "MaybeSubscribeOn": "rxpy2.internal.operators.maybe.maybe_schedule",
+    "MaybeUnsubscribeOn": "rxpy2.internal.operators.maybe.maybe_schedule",
     "MaybeSwitchIfEmpty": "rxpy2.internal.operators.maybe.maybe_switch_if_empty",
     "MaybeSwitchIfEmptySingle": "rxpy2.internal.operators.maybe.maybe_switch_if_empty",
+    "MaybeTimeout": "rxpy2.internal.operators.maybe.maybe_timeout",
+    "MaybeTimeoutPublisher": "rxpy2.internal.operators.maybe.maybe_timeout",
+    "MaybeTimer": "rxpy2.internal.operators.maybe.maybe_timer",
+    "MaybeTakeUntil": "rxpy2.internal.operators.maybe.maybe_take_until",
     "MaybeToFlowable": "rxpy2.internal.operators.maybe.maybe_to_flowable",
     "MaybeToSingle": "rxpy2.internal.operators.maybe.maybe_to_single",
+    "MaybeUsing": "rxpy2.internal.operators.maybe.maybe_using",
     "MaybeZipArray": "rxpy2.internal.operators.maybe.maybe_zip",
     "ParallelDoOnNext": "rxpy2.internal.operators.parallel.parallel_do_on_next",
     "ParallelFilter": "rxpy2.internal.operators.parallel.parallel_filter",
@@ -470,7 +615,11 @@ _WHERE: dict[str, str] = {
     "merger": "rxpy2.internal.operators.parallel.parallel_sorted_join",
     "sorter": "rxpy2.internal.operators.parallel.parallel_sorted_join",
     "SingleAmb": "rxpy2.internal.operators.single.single_amb",
+    "SingleCache": "rxpy2.internal.operators.single.single_cache",
     "SingleCreate": "rxpy2.internal.operators.single.single_create",
+    "SingleUnsafeCreate": "rxpy2.internal.operators.single.single_create",
+    "unsafe_source": "rxpy2.internal.operators.single.single_create",
+    "wrapped_subscribe": "rxpy2.internal.operators.single.single_create",
     "SingleDefer": "rxpy2.internal.operators.single.single_defer",
     "SingleDoFinally": "rxpy2.internal.operators.single.single_do_finally",
     "SingleDelay": "rxpy2.internal.operators.single.single_delay",
@@ -482,8 +631,10 @@ _WHERE: dict[str, str] = {
     "SingleFlatMapMaybe": "rxpy2.internal.operators.single.single_flat_map",
     "SingleFlatMapPublisher": "rxpy2.internal.operators.single.single_flat_map_publisher",
     "SingleFromCallable": "rxpy2.internal.operators.single.single_from_callable",
+    "SingleDetach": "rxpy2.internal.operators.single.single_hide",
     "SingleHide": "rxpy2.internal.operators.single.single_hide",
     "SingleJust": "rxpy2.internal.operators.single.single_just",
+    "SingleLift": "rxpy2.internal.operators.single.single_lift",
     "SingleMap": "rxpy2.internal.operators.single.single_map",
     "SingleNever": "rxpy2.internal.operators.single.single_never",
     "SingleOnErrorReturn": "rxpy2.internal.operators.single.single_on_error",
@@ -491,15 +642,22 @@ _WHERE: dict[str, str] = {
     "SinglePeek": "rxpy2.internal.operators.single.single_peek",
     "SingleRepeatWhen": "rxpy2.internal.operators.single.single_repeat_when",
     "SingleRetryBiPredicate": "rxpy2.internal.operators.single.single_retry",
+    "check_retry": "rxpy2.internal.operators.single.single_retry",
+    "check_times": "rxpy2.internal.operators.single.single_retry",
     "SingleRetryWhen": "rxpy2.internal.operators.single.single_retry_when",
     "SingleObserveOn": "rxpy2.internal.operators.single.single_schedule",
     "SingleSubscribeOn": "rxpy2.internal.operators.single.single_schedule",
     "SingleUnsubscribeOn": "rxpy2.internal.operators.single.single_schedule",
+    "SingleTakeUntil": "rxpy2.internal.operators.single.single_take_until",
+    "take_until_other": "rxpy2.internal.operators.single.single_take_until",
     "SingleTimeout": "rxpy2.internal.operators.single.single_timeout",
     "SingleTimer": "rxpy2.internal.operators.single.single_timer",
     "SingleToFlowable": "rxpy2.internal.operators.single.single_to_flowable",
+    "SingleUsing": "rxpy2.internal.operators.single.single_using",
     "SingleZipArray": "rxpy2.internal.operators.single.single_zip",
+    "ForEachWhileSubscriber": "rxpy2.internal.subscribers.for_each_while",
     "LambdaSubscriber": "rxpy2.internal.subscribers.lambda_subscriber",
+    "SafeSubscriber": "rxpy2.internal.subscribers.safe",
     "StrictSubscriber": "rxpy2.internal.subscribers.strict",
     "EmptySubscription": "rxpy2.internal.subscriptions.empty",
     "Schedulers": "rxpy2.schedulers",

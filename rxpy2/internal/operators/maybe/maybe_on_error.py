@@ -1,4 +1,5 @@
-"""Maybe.on_error_return(_item), on_error_resume_next and on_error_complete."""
+"""Maybe.on_error_return(_item), on_error_resume_next, on_exception_resume_next and
+on_error_complete."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from rxpy2.internal.operators.single.single_on_error import (
 from rxpy2.maybe import Maybe
 from rxpy2.observers import CompletableObserver, MaybeObserver
 
-__all__ = ["MaybeOnErrorComplete", "MaybeOnErrorReturn", "MaybeResumeNext"]
+__all__ = ["MaybeOnErrorComplete", "MaybeOnErrorReturn", "MaybeOnExceptionResumeNext",
+           "MaybeResumeNext"]
 
 T = TypeVar("T")
 
@@ -48,6 +50,34 @@ class MaybeResumeNext(Maybe[T], Generic[T]):
         parent: ResumeNextObserver[T] = ResumeNextObserver(observer, self.fn, Maybe)
         observer.on_subscribe(parent)
         self.source._subscribe(parent)
+
+
+class MaybeOnExceptionResumeNext(Maybe[T], Generic[T]):
+    """RxJava 2's MaybeOnErrorNext with ``allowFatal=false``: resumes with ``fallback`` on
+    an ``Exception``; any other ``BaseException`` goes downstream as it is."""
+
+    __slots__ = ("source", "fallback")
+
+    def __init__(self, source: Maybe[T], fallback: Maybe[T]) -> None:
+        self.source = source
+        self.fallback = fallback
+
+    def subscribe_actual(self, observer: MaybeObserver[T]) -> None:
+        fallback = self.fallback
+        parent: ResumeNextObserver[T] = _ExceptionResumeNextObserver(
+            observer, lambda _e: fallback, Maybe)
+        observer.on_subscribe(parent)
+        self.source._subscribe(parent)
+
+
+class _ExceptionResumeNextObserver(ResumeNextObserver[T], Generic[T]):
+    __slots__ = ()
+
+    def on_error(self, error: BaseException) -> None:
+        if isinstance(error, Exception):
+            super().on_error(error)
+        else:
+            self.downstream.on_error(error)
 
 
 class MaybeOnErrorComplete(Maybe[T], Generic[T]):
