@@ -1,13 +1,17 @@
-"""Single.repeat_when: a Flowable of the Single's item, resubscribed when the handler's
-Publisher signals an item.
+"""repeat_when of Single, Maybe and Completable: a Flowable of the source's items,
+resubscribed when the handler's Publisher signals an item (RxJava 2:
+``toFlowable().repeatWhen(handler)``; Completable.repeat_when makes a Completable of
+it with ``ignore_elements``, as RxJava 2 does with ``fromPublisher``).
 
-Per subscriber, ``handler`` gets a Flowable with one item per delivered repetition
-(a UnicastProcessor) and returns a Publisher: its items resubscribe the Single, its
-completion completes the Flowable, its error is signalled. An error of the Single
+Per subscriber, ``handler`` gets a Flowable with one item per ended repetition
+(a UnicastProcessor) and returns a Publisher: its items resubscribe the source, its
+completion completes the Flowable, its error is signalled. An error of the source
 ends the Flowable.
 
 Each repetition's item waits for demand in ``item``; the drain loop emits it, then
-asks the handler for the next round. Resubscription runs in the receiver's loop
+asks the handler for the next round. A repetition that completes without an item
+(an empty Maybe, a Completable) leaves ``_EMPTY`` there: the drain asks for the next
+round at once, without demand. Resubscription runs in the receiver's loop
 (see ``single_retry_when``) and the drain loop is re-entrance-safe, so a
 synchronous Single repeated again and again never nests the calls. A terminal
 signal goes through the drain loop too (it wins over an undelivered item).
@@ -15,7 +19,6 @@ signal goes through the drain loop too (it wins over an undelivered item).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
@@ -26,35 +29,35 @@ from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.single.single_retry import Resubscriber
-from rxpy2.internal.operators.single.single_retry_when import WhenReceiver
+from rxpy2.internal.operators.single.single_retry_when import Handler, WhenReceiver, call_handler
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.observers import SingleObserver
+from rxpy2.internal.zero_one import ZeroOneBase
+from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
 from rxpy2.operators import Drain
 from rxpy2.processors import UnicastProcessor
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
-from rxpy2.single import Single
+from rxpy2.reactivestreams import Subscriber, Subscription
 
 __all__ = ["SingleRepeatWhen"]
 
 T = TypeVar("T")
 
 _COMPLETE = object()  # the terminal marker for completion (an error is itself)
+_EMPTY = object()  # in ``item``: a repetition that completed without an item
 
 
 class SingleRepeatWhen(Flowable[T], Generic[T]):
+    """The Flowable of Single.repeat_when; Maybe's and Completable's subclass it."""
+
     __slots__ = ("source", "handler")
 
-    def __init__(self, source: Single[T], handler: Callable[[Any], Publisher[Any]]) -> None:
+    def __init__(self, source: ZeroOneBase, handler: Handler) -> None:
         self.source = source
         self.handler = handler
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
         rounds: UnicastProcessor[Any] = UnicastProcessor.create()
         try:
-            when = self.handler(rounds)
-            if not isinstance(when, Publisher):
-                raise TypeError("The handler returned None" if when is None else
-                                f"The handler returned a {type(when).__name__}, not a Publisher")
+            when = call_handler(self.handler, rounds)
         except Exception as e:
             EmptySubscription.error(e, subscriber)
             return
@@ -64,7 +67,8 @@ class SingleRepeatWhen(Flowable[T], Generic[T]):
         parent.subscribe_next()
 
 
-class RepeatWhenSubscriber(Resubscriber, SingleObserver[T], Subscription, Generic[T]):
+class RepeatWhenSubscriber(Resubscriber, SingleObserver[T], MaybeObserver[T],
+                           CompletableObserver, Subscription, Generic[T]):
     """``main``: the current repetition's Disposable; ``terminal``: set once (an error or
     ``_COMPLETE``); ``resubscribe``: the resubscription loop (:class:`Resubscriber`);
     ``gate``: the drain loop."""
@@ -72,7 +76,7 @@ class RepeatWhenSubscriber(Resubscriber, SingleObserver[T], Subscription, Generi
     __slots__ = ("downstream", "source", "rounds", "main", "receiver", "resubscribe", "gate",
                  "requested", "item", "terminal", "cancelled")
 
-    def __init__(self, downstream: Subscriber[T], source: Single[T],
+    def __init__(self, downstream: Subscriber[T], source: Any,
                  rounds: UnicastProcessor[Any]) -> None:
         self.downstream = downstream
         self.source = source
@@ -92,6 +96,10 @@ class RepeatWhenSubscriber(Resubscriber, SingleObserver[T], Subscription, Generi
 
     def on_success(self, item: T) -> None:
         self.item = item
+        self._drain()
+
+    def on_complete(self) -> None:
+        self.item = _EMPTY
         self._drain()
 
     def on_error(self, error: BaseException) -> None:
@@ -145,11 +153,17 @@ class RepeatWhenSubscriber(Resubscriber, SingleObserver[T], Subscription, Generi
                     self.downstream.on_error(t)
                 return
             item = self.item
-            if item is not None and self.requested.get() != 0:
+            if item is _EMPTY:
+                self.item = None
+                self._next_round()
+            elif item is not None and self.requested.get() != 0:
                 self.item = None
                 BackpressureHelper.produced(self.requested, 1)
                 self.downstream.on_next(item)
-                self.receiver.request(1)
-                self.rounds.on_next(0)
+                self._next_round()
             if not gate.leave():
                 return
+
+    def _next_round(self) -> None:
+        self.receiver.request(1)
+        self.rounds.on_next(0)

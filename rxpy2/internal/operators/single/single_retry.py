@@ -1,10 +1,16 @@
-"""Single.retry(bi_predicate=...): resubscribe while ``bi_predicate(attempt, error)`` holds.
+"""retry(bi_predicate=...) of Single, Maybe and Completable: resubscribe while
+``bi_predicate(attempt, error)`` holds.
 
 ``attempt`` counts the errors so far (1 at the first). A predicate that raises ends
-the Single with ``CompositeException(error, raised)``. Resubscription runs in a
-loop (:class:`Resubscriber`, on a :class:`~rxpy2.operators.Drain`), so a synchronous
-source failing again and again never nests the calls. (The ``times``/``predicate`` forms are built on Flowable.retry,
-as RxJava 2 builds them.)
+the stream with ``CompositeException(error, raised)``. A success or a completion
+goes downstream as it is. Resubscription runs in a loop (:class:`Resubscriber`, on
+a :class:`~rxpy2.operators.Drain`), so a synchronous source failing again and again
+never nests the calls. (The ``times``/``predicate`` forms are built on
+Flowable.retry, as RxJava 2 builds them.)
+
+One observer serves the three types (a Single source never completes, a
+Completable source never succeeds); the operator classes share
+:class:`RetryBiPredicateOp`.
 """
 
 from __future__ import annotations
@@ -16,23 +22,51 @@ from rxpy2.disposables import Disposable
 from rxpy2.exceptions import CompositeException
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
-from rxpy2.observers import SingleObserver
+from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
 from rxpy2.operators import Drain
+from rxpy2.operators.arguments import require_callable, require_non_negative
+from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.single import Single
 
-__all__ = ["Resubscriber", "SingleRetryBiPredicate"]
+__all__ = ["Resubscriber", "RetryBiPredicateOp", "SingleRetryBiPredicate", "check_retry",
+           "check_times"]
 
 T = TypeVar("T")
+
+BiPredicate = Callable[[int, BaseException], Any]
+
+
+def check_times(times: int | None) -> int:
+    """The ``times`` of retry/repeat checked at assembly: ``LONG_MAX`` (no limit) for None."""
+    n = LONG_MAX if times is None else times
+    require_non_negative(n, "times")
+    return n
+
+
+def check_retry(times: int | None, predicate: Callable[[BaseException], Any] | None,
+                bi_predicate: BiPredicate | None) -> int:
+    """The arguments of Single/Maybe/Completable.retry checked at assembly: the times
+    (see :func:`check_times`); ``bi_predicate`` goes alone."""
+    if bi_predicate is not None:
+        require_callable(bi_predicate, "bi_predicate")
+        if times is not None or predicate is not None:
+            raise TypeError("bi_predicate goes alone, without times or predicate")
+        return LONG_MAX
+    n = check_times(times)
+    if predicate is not None:
+        require_callable(predicate, "predicate")
+    return n
 
 
 class Resubscriber:
     """The resubscription loop of retry/retry_when/repeat_when: :meth:`subscribe_next`
-    subscribes ``source`` again; a call made while a subscription runs (a synchronous
-    source ending at once) is counted by ``resubscribe`` and served by the running loop,
-    never nested. Once ``main`` is disposed the drain stays owned: no more subscriptions."""
+    subscribes ``source`` (a Single, Maybe or Completable) again; a call made while a
+    subscription runs (a synchronous source ending at once) is counted by
+    ``resubscribe`` and served by the running loop, never nested. Once ``main`` is
+    disposed the drain stays owned: no more subscriptions."""
 
     __slots__ = ()
-    source: Single[Any]
+    source: Any
     main: AtomicReference[Disposable]
     resubscribe: Drain
 
@@ -43,30 +77,38 @@ class Resubscriber:
         while True:
             if self.main.get() is DISPOSED:
                 return
-            self.source._subscribe(self)  # type: ignore[arg-type]
+            self.source._subscribe(self)
             if not gate.leave():
                 return
 
 
-class SingleRetryBiPredicate(Single[T], Generic[T]):
-    __slots__ = ("source", "predicate")
+class RetryBiPredicateOp:
+    """The operator part shared by Single/Maybe/CompletableRetryBiPredicate (a mixin:
+    the concrete class declares the slots)."""
 
-    def __init__(self, source: Single[T],
-                 predicate: Callable[[int, BaseException], bool]) -> None:
+    __slots__ = ()
+    source: Any
+    predicate: BiPredicate
+
+    def __init__(self, source: Any, predicate: BiPredicate) -> None:
         self.source = source
         self.predicate = predicate
 
-    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
-        parent: RetryObserver[T] = RetryObserver(observer, self.source, self.predicate)
+    def subscribe_actual(self, observer: Any) -> None:
+        parent: RetryObserver[Any] = RetryObserver(observer, self.source, self.predicate)
         observer.on_subscribe(parent)
         parent.subscribe_next()
 
 
-class RetryObserver(Resubscriber, SingleObserver[T], Disposable, Generic[T]):
+class SingleRetryBiPredicate(RetryBiPredicateOp, Single[T], Generic[T]):
+    __slots__ = ("source", "predicate")
+
+
+class RetryObserver(Resubscriber, SingleObserver[T], MaybeObserver[T], CompletableObserver,
+                    Disposable, Generic[T]):
     __slots__ = ("downstream", "source", "predicate", "main", "resubscribe", "attempts")
 
-    def __init__(self, downstream: SingleObserver[T], source: Single[T],
-                 predicate: Callable[[int, BaseException], bool]) -> None:
+    def __init__(self, downstream: Any, source: Any, predicate: BiPredicate) -> None:
         self.downstream = downstream
         self.source = source
         self.predicate = predicate
@@ -79,6 +121,9 @@ class RetryObserver(Resubscriber, SingleObserver[T], Disposable, Generic[T]):
 
     def on_success(self, item: T) -> None:
         self.downstream.on_success(item)
+
+    def on_complete(self) -> None:
+        self.downstream.on_complete()
 
     def on_error(self, error: BaseException) -> None:
         self.attempts += 1

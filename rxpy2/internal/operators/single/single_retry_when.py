@@ -1,10 +1,19 @@
-"""Single.retry_when: resubscribe when the handler's Publisher signals an item.
+"""retry_when of Single, Maybe and Completable: resubscribe when the handler's
+Publisher signals an item.
 
 Per subscriber, ``handler`` gets a Flowable of the errors (a UnicastProcessor) and
-returns a Publisher: each of its items resubscribes the source; its completion
-ends the Single with ``IndexError`` (RxJava 2: the empty stream's
-NoSuchElementException), its error ends it with that error. Each error of the
-source requests one item from that Publisher before going into the processor.
+returns a Publisher: each of its items resubscribes the source; its error ends the
+stream with that error; its completion ends a Single with ``IndexError`` (RxJava 2
+builds it as ``toSingle(toFlowable().retryWhen(h))``: the empty stream's
+NoSuchElementException) and completes a Maybe or a Completable (RxJava 2:
+``singleElement()`` / ``fromPublisher`` of that empty stream). Each error of the
+source requests one item from that Publisher before going into the processor. A
+success or a completion of the source cancels the handler's Publisher and goes
+downstream.
+
+One observer serves the three types (a Single source never completes, a
+Completable source never succeeds); the operator classes share
+:class:`RetryWhenOp`.
 
 The source is resubscribed in a loop guarded by a counter: a synchronous source
 failing again and again, with a synchronous handler, never nests the calls.
@@ -13,7 +22,7 @@ failing again and again, with a synchronous handler, never nests the calls.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
@@ -22,51 +31,80 @@ from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.observers.empty import EmptyDisposable
 from rxpy2.internal.operators.single.single_retry import Resubscriber
-from rxpy2.observers import FlowableSubscriber, SingleObserver
+from rxpy2.observers import (
+    CompletableObserver,
+    FlowableSubscriber,
+    MaybeObserver,
+    SingleObserver,
+)
 from rxpy2.operators import Drain
 from rxpy2.processors import UnicastProcessor
 from rxpy2.reactivestreams import Publisher, Subscription
 from rxpy2.single import Single
 
-__all__ = ["SingleRetryWhen"]
+__all__ = ["RetryWhenOp", "SingleRetryWhen", "call_handler"]
 
 T = TypeVar("T")
 
+Handler = Callable[[Any], Publisher[Any]]
 
-class SingleRetryWhen(Single[T], Generic[T]):
-    __slots__ = ("source", "handler")
 
-    def __init__(self, source: Single[T], handler: Callable[[Any], Publisher[Any]]) -> None:
+def call_handler(handler: Handler, signals: Any) -> Publisher[Any]:
+    """``handler(signals)``, refused with ``TypeError`` unless it is a Publisher."""
+    when = handler(signals)
+    if not isinstance(when, Publisher):
+        raise TypeError("The handler returned None" if when is None else
+                        f"The handler returned a {type(when).__name__}, not a Publisher")
+    return when
+
+
+class RetryWhenOp:
+    """The operator part shared by Single/Maybe/CompletableRetryWhen (a mixin: the
+    concrete class declares the slots). ``EMPTY_IS_ERROR``: the handler's completion
+    is an ``IndexError`` (Single) rather than a completion (Maybe, Completable)."""
+
+    __slots__ = ()
+    EMPTY_IS_ERROR: ClassVar[bool] = False
+    source: Any
+    handler: Handler
+
+    def __init__(self, source: Any, handler: Handler) -> None:
         self.source = source
         self.handler = handler
 
-    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
+    def subscribe_actual(self, observer: Any) -> None:
         errors: UnicastProcessor[BaseException] = UnicastProcessor.create()
         try:
-            when = self.handler(errors)
-            if not isinstance(when, Publisher):
-                raise TypeError("The handler returned None" if when is None else
-                                f"The handler returned a {type(when).__name__}, not a Publisher")
+            when = call_handler(self.handler, errors)
         except Exception as e:
             EmptyDisposable.error(e, observer)
             return
-        parent: RetryWhenObserver[T] = RetryWhenObserver(observer, self.source, errors)
+        parent: RetryWhenObserver[Any] = RetryWhenObserver(observer, self.source, errors,
+                                                           self.EMPTY_IS_ERROR)
         observer.on_subscribe(parent)
         when.subscribe(parent.receiver)
         parent.subscribe_next()
 
 
-class RetryWhenObserver(Resubscriber, SingleObserver[T], Disposable, Generic[T]):
+class SingleRetryWhen(RetryWhenOp, Single[T], Generic[T]):
+    __slots__ = ("source", "handler")
+    EMPTY_IS_ERROR = True
+
+
+class RetryWhenObserver(Resubscriber, SingleObserver[T], MaybeObserver[T], CompletableObserver,
+                        Disposable, Generic[T]):
     """``main``: the current subscription's Disposable (DISPOSED once disposed or ended);
     ``resubscribe``: the resubscription loop (:class:`Resubscriber`); ``once``: the single terminal signal."""
 
-    __slots__ = ("downstream", "source", "errors", "main", "receiver", "resubscribe", "once")
+    __slots__ = ("downstream", "source", "errors", "main", "receiver", "resubscribe", "once",
+                 "empty_is_error")
 
-    def __init__(self, downstream: SingleObserver[T], source: Single[T],
-                 errors: UnicastProcessor[BaseException]) -> None:
+    def __init__(self, downstream: Any, source: Any, errors: UnicastProcessor[BaseException],
+                 empty_is_error: bool) -> None:
         self.downstream = downstream
         self.source = source
         self.errors = errors
+        self.empty_is_error = empty_is_error
         self.main: AtomicReference[Disposable] = AtomicReference()
         self.receiver = WhenReceiver(self)
         self.resubscribe = Drain()
@@ -79,6 +117,11 @@ class RetryWhenObserver(Resubscriber, SingleObserver[T], Disposable, Generic[T])
         if self.once.compare_and_set(False, True):
             self.receiver.cancel()
             self.downstream.on_success(item)
+
+    def on_complete(self) -> None:
+        if self.once.compare_and_set(False, True):
+            self.receiver.cancel()
+            self.downstream.on_complete()
 
     def on_error(self, error: BaseException) -> None:
         self.receiver.request(1)
@@ -94,7 +137,10 @@ class RetryWhenObserver(Resubscriber, SingleObserver[T], Disposable, Generic[T])
     def when_complete(self) -> None:
         DisposableHelper.dispose(self.main)
         if self.once.compare_and_set(False, True):
-            self.downstream.on_error(IndexError("retry_when's handler completed: no item"))
+            if self.empty_is_error:
+                self.downstream.on_error(IndexError("retry_when's handler completed: no item"))
+            else:
+                self.downstream.on_complete()
 
     def dispose(self) -> None:
         DisposableHelper.dispose(self.main)
