@@ -1043,6 +1043,24 @@ REGISTRY: list[Case | list[Case]] = [
     # ---- issue 16: scheduling and time (one line per publisher; keep inside this block)
     # ---- end scheduling and time
     # ---- issue 16: retry / repeat (one line per publisher; keep inside this block)
+    maybe("maybe_retry", lambda m: m.retry(3)),
+    maybe("maybe_retry_bi_predicate", lambda m: m.retry(bi_predicate=lambda n, e: n < 3)),
+    maybe("maybe_retry_until", lambda m: m.retry_until(_countdown(3))),
+    maybe("maybe_retry_when", lambda m: m.retry_when(lambda errors: errors.flat_map(Flowable.error))),
+    Case("maybe_repeat", lambda n: Maybe.just(7).repeat(n), failed=lambda: Maybe.error(ERR()).repeat(3)),
+    Case("maybe_repeat_until", lambda n: Maybe.just(7).repeat_until(_countdown(n)), min_elements=1,
+         failed=lambda: Maybe.error(ERR()).repeat_until(lambda: False)),
+    Case("maybe_repeat_when",
+         lambda n: Maybe.just(7).repeat_when(lambda r: r.take(n) if n else Flowable.empty()),
+         failed=lambda: Maybe.error(ERR()).repeat_when(lambda r: r)),
+    Case("maybe_repeat_when_empty", lambda n: Maybe.empty().repeat_when(lambda r: r.take(3)),
+         max_elements=0, failed=lambda: Maybe.empty().repeat_when(lambda r: r.map(lambda _x: 1 / 0))),
+    completable("completable_retry", lambda c: c.retry(3)),
+    completable("completable_retry_bi_predicate", lambda c: c.retry(bi_predicate=lambda n, e: n < 3)),
+    completable("completable_retry_when", lambda c: c.retry_when(lambda errors: errors.flat_map(Flowable.error))),
+    completable("completable_repeat", lambda c: c.repeat(3)),
+    completable("completable_repeat_until", lambda c: c.repeat_until(_countdown(3))),
+    completable("completable_repeat_when", lambda c: c.repeat_when(lambda r: r.take(3))),
     # ---- end retry / repeat
     # ---- issue 16: creating, composing, lifecycle (one line per publisher; keep inside this block)
     # ---- end creating, composing, lifecycle
@@ -1052,6 +1070,20 @@ REGISTRY: list[Case | list[Case]] = [
     # ---- end caching, resources, take_until, fallbacks
     # ---- issue 16: concat / merge / amb (one line per publisher; keep inside this block)
     # ---- end concat / merge / amb
+    # ---- issue 17: Flowable catalogue (one line per publisher; keep inside this block)
+    op("of_type", lambda f: f.of_type(int)),
+    op("cast", lambda f: f.cast(int)),
+    op("sorted", lambda f: f.sorted(reverse=True), max_elements=4096),
+    to_single("to_map", lambda f: f.to_map(same)),
+    to_single("to_multimap", lambda f: f.to_multimap(lambda x: x % 3)),
+    to_single("collect_into", lambda f: f.collect_into([], list.append)),
+    op("zip_array", lambda f, n: Flowable.zip_array(add, f, src(n))),
+    op("switch_on_next", lambda f: Flowable.switch_on_next(Flowable.just(f))),
+    op("switch_on_next_delay_error", lambda f: Flowable.switch_on_next_delay_error(Flowable.just(f))),
+    op("retry_until_passthrough", lambda f: f.retry_until(lambda: True)),
+    op("on_exception_resume_next_passthrough", lambda f: f.on_exception_resume_next(Flowable.just(-1)),
+       failed=lambda f: f.on_exception_resume_next(failing())),
+    # ---- end Flowable catalogue
 ]
 
 
