@@ -64,6 +64,7 @@ R = TypeVar("R")
 U = TypeVar("U")
 S = TypeVar("S")
 K = TypeVar("K")
+V = TypeVar("V")
 SubscriberT = TypeVar("SubscriberT", bound=Subscriber[Any])
 
 
@@ -187,6 +188,42 @@ class Flowable(Publisher[T], Generic[T]):
         """Subscribe ``subscriber`` and return it (handy for ``TestSubscriber`` and the like)."""
         self.subscribe(subscriber)
         return subscriber
+
+    def for_each(self, on_next: Callable[[T], Any]) -> Disposable:
+        """Call ``on_next(item)`` for every item, requesting everything; the same as
+        ``subscribe(on_next)`` (RxJava's ``forEach``). Returns the Disposable."""
+        require_callable(on_next, "on_next")
+        return self.subscribe(on_next)
+
+    def for_each_while(self, predicate: Callable[[T], bool],
+                       on_error: Callable[[BaseException], Any] | None = None,
+                       on_complete: Callable[[], Any] | None = None) -> Disposable:
+        """Call ``predicate(item)`` for every item until it returns false; that cancels the
+        upstream and calls ``on_complete``, as the end of the stream does.
+
+        A raising ``predicate`` cancels the upstream and goes to ``on_error``; without
+        ``on_error`` an error goes to :func:`rxpy2.plugins.on_error` (as ``subscribe``).
+        Returns the Disposable.
+        """
+        require_callable(predicate, "predicate")
+        if on_error is not None:
+            require_callable(on_error, "on_error")
+        if on_complete is not None:
+            require_callable(on_complete, "on_complete")
+        s: _lazy.ForEachWhileSubscriber[T] = _lazy.ForEachWhileSubscriber(predicate, on_error,
+                                                                          on_complete)
+        self.subscribe(s)
+        return s
+
+    def safe_subscribe(self, subscriber: Subscriber[T]) -> None:
+        """Subscribe ``subscriber`` through a guard that keeps its exceptions away from the
+        source: one out of ``on_next`` cancels the upstream and becomes ``on_error``; one out
+        of another method goes to :func:`rxpy2.plugins.on_error`."""
+        if subscriber is None:
+            raise TypeError("subscriber is None")
+        if not isinstance(subscriber, _lazy.SafeSubscriber):
+            subscriber = _lazy.SafeSubscriber(subscriber)
+        self.subscribe(subscriber)
 
     def test(self, initial_request: int = LONG_MAX, cancel: bool = False) -> TestSubscriber[T]:
         """Subscribe a new :class:`rxpy2.testing.TestSubscriber` and return it."""
@@ -391,6 +428,18 @@ class Flowable(Publisher[T], Generic[T]):
         if fused is not None:
             return fused
         return _assembly(_lazy.FlowableFilter(self, predicate))
+
+    def of_type(self, cls: type[U]) -> Flowable[U]:
+        """Only the items that are instances of ``cls`` (``isinstance``; a tuple of types
+        works too)."""
+        _require_type(cls)
+        return self.filter(lambda x: isinstance(x, cls))  # type: ignore[return-value]  # narrowed at runtime
+
+    def cast(self, cls: type[U]) -> Flowable[U]:
+        """Each item, checked to be an instance of ``cls``: one that is not ends the stream
+        with ``TypeError`` (RxJava's ``ClassCastException``). Typed as ``Flowable[cls]``."""
+        _require_type(cls)
+        return self.map(_checked_cast(cls))
 
     def scan(self, accumulator: Callable[[Any, T], Any], seed: Any = ABSENT) -> Flowable[Any]:
         """Running accumulation: emits each intermediate result.
@@ -629,6 +678,76 @@ class Flowable(Publisher[T], Generic[T]):
         require_callable(collector, "collector")
         return _single_assembly(_lazy.FlowableCollectSingle(self, initial_supplier, collector))
 
+    def collect_into(self, container: U, collector: Callable[[U, T], Any]) -> Single[U]:
+        """``collect`` into the one given container (shared by every subscriber, as in
+        RxJava): ``collector(container, item)`` per item."""
+        require(container, "container")
+        require_callable(collector, "collector")
+        return self.collect(lambda: container, collector)
+
+    def to_map(self, key_selector: Callable[[T], K],
+               value_selector: Callable[[T], V] | None = None,
+               map_supplier: Callable[[], dict[K, V]] | None = None) -> Single[dict[K, V]]:
+        """A dict of ``key_selector(item)`` to ``value_selector(item)`` (the item itself by
+        default); a later item with the same key replaces the earlier one.
+        ``map_supplier`` makes the dict (a new ``dict`` per subscriber by default)."""
+        require_callable(key_selector, "key_selector")
+        if value_selector is not None:
+            require_callable(value_selector, "value_selector")
+        if map_supplier is not None:
+            require_callable(map_supplier, "map_supplier")
+        key = key_selector
+        if value_selector is None:
+            def put(m: dict[Any, Any], item: T) -> None:
+                m[key(item)] = item
+        else:
+            value = value_selector
+
+            def put(m: dict[Any, Any], item: T) -> None:
+                m[key(item)] = value(item)
+        return self.collect(map_supplier if map_supplier is not None else dict, put)
+
+    def to_multimap(self, key_selector: Callable[[T], K],
+                    value_selector: Callable[[T], V] | None = None,
+                    map_supplier: Callable[[], dict[K, Any]] | None = None,
+                    collection_factory: Callable[[K], Any] | None = None
+                    ) -> Single[dict[K, list[V]]]:
+        """A dict of ``key_selector(item)`` to the collection of ``value_selector(item)``
+        (the items themselves by default) for that key, in arrival order.
+
+        ``collection_factory(key)`` makes each key's collection (a ``list`` by default);
+        values are added with its ``append`` (list, deque) or else its ``add`` (set).
+        """
+        require_callable(key_selector, "key_selector")
+        if value_selector is not None:
+            require_callable(value_selector, "value_selector")
+        if map_supplier is not None:
+            require_callable(map_supplier, "map_supplier")
+        if collection_factory is not None:
+            require_callable(collection_factory, "collection_factory")
+        key = key_selector
+        value: Callable[[T], Any] = value_selector if value_selector is not None else _identity
+        make = collection_factory
+
+        def put(m: dict[Any, Any], item: T) -> None:
+            k = key(item)
+            adder = m.get(k)
+            if adder is None:
+                if make is None:
+                    m[k] = [value(item)]
+                    return
+                c = make(k)
+                if c is None:
+                    raise TypeError("collection_factory returned None")
+                m[k] = c
+                adder = c
+            if isinstance(adder, list):
+                adder.append(value(item))
+            else:
+                _add_to(adder, value(item))
+        return self.collect(map_supplier if map_supplier is not None else dict,
+                            put)  # type: ignore[return-value]  # the dict's values are lists by default
+
     def to_list(self) -> Single[list[T]]:
         """All items in a list, as a Single."""
         return _single_assembly(_lazy.FlowableToListSingle(self))
@@ -640,6 +759,12 @@ class Flowable(Publisher[T], Generic[T]):
             require_callable(key, "key")
         return self.to_list().map(
             lambda xs: sorted(xs, key=key, reverse=reverse))  # type: ignore[type-var, arg-type]
+
+    def sorted(self, key: Callable[[T], Any] | None = None, reverse: bool = False) -> Flowable[T]:
+        """All items, once the stream completed, in sorted order (as ``sorted(items,
+        key=key, reverse=reverse)``; stable). RxJava 2 builds it the same way:
+        ``to_list``, sort, then emit the list's items under the downstream's demand."""
+        return self.to_sorted_list(key, reverse).to_flowable().flat_map_iterable(_identity)
 
     def any(self, predicate: Callable[[T], bool]) -> Single[bool]:
         """True as soon as an item satisfies ``predicate`` (then upstream is cancelled)."""
@@ -836,6 +961,22 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(_lazy.FlowableSwitchMap(self, mapper, buffer_size, True))
 
     @staticmethod
+    def switch_on_next(sources: Publisher[Publisher[T]],
+                       buffer_size: int = BUFFER_SIZE) -> Flowable[T]:
+        """The items of the latest inner Publisher ``sources`` emitted; a new one cancels
+        the previous (``switch_map`` of the identity)."""
+        require_publisher(sources, "sources")
+        return Flowable.from_publisher(sources).switch_map(_identity, buffer_size)
+
+    @staticmethod
+    def switch_on_next_delay_error(sources: Publisher[Publisher[T]],
+                                   prefetch: int = BUFFER_SIZE) -> Flowable[T]:
+        """As :meth:`switch_on_next`; errors wait until ``sources`` and the last inner
+        ended."""
+        require_publisher(sources, "sources")
+        return Flowable.from_publisher(sources).switch_map_delay_error(_identity, prefetch)
+
+    @staticmethod
     def merge(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
               max_concurrency: int = BUFFER_SIZE, buffer_size: int = BUFFER_SIZE) -> Flowable[T]:
         """The items of all ``sources`` (an iterable of Publishers, or a Publisher of
@@ -925,6 +1066,15 @@ class Flowable(Publisher[T], Generic[T]):
         for i, p in enumerate(sources):
             require_publisher(p, f"source {i}")
         return _zip(sources, zipper, delay_error, buffer_size)
+
+    @staticmethod
+    def zip_array(zipper: Callable[..., R], *sources: Publisher[Any], delay_error: bool = False,
+                  buffer_size: int = BUFFER_SIZE) -> Flowable[R]:
+        """RxJava's ``zipArray(zipper, delayError, bufferSize, sources...)``: the same as
+        ``Flowable.zip(*sources, zipper=zipper, ...)`` with the zipper first."""
+        require_callable(zipper, "zipper")
+        return Flowable.zip(*sources, zipper=zipper, delay_error=delay_error,
+                            buffer_size=buffer_size)
 
     @staticmethod
     def zip_iterable(sources: Iterable[Publisher[Any]], zipper: Callable[..., R] | None = None,
@@ -1105,6 +1255,14 @@ class Flowable(Publisher[T], Generic[T]):
             fn = fallback
         return _assembly(_lazy.FlowableOnErrorNext(self, fn))
 
+    def on_exception_resume_next(self, fallback: Publisher[T]) -> Flowable[T]:
+        """On an ``Exception``, continue with ``fallback``; any other ``BaseException`` (a
+        fatal one never reaches here) goes on as it is (RxJava: ``Exception`` vs ``Error``)."""
+        require_publisher(fallback, "fallback")
+        p = fallback
+        return _assembly(_lazy.FlowableOnErrorNext(
+            self, lambda e: p if isinstance(e, Exception) else Flowable.error(e)))
+
     def retry(self, times: int = LONG_MAX,
               predicate: Callable[[BaseException], bool] | None = None) -> Flowable[T]:
         """Resubscribe on error, at most ``times`` times and while ``predicate(error)`` holds."""
@@ -1112,6 +1270,11 @@ class Flowable(Publisher[T], Generic[T]):
         if predicate is not None:
             require_callable(predicate, "predicate")
         return _assembly(_lazy.FlowableRetry(self, times, predicate))
+
+    def retry_until(self, stop: Callable[[], bool]) -> Flowable[T]:
+        """Resubscribe on error until ``stop()`` returns true (then the error goes on)."""
+        require_callable(stop, "stop")
+        return self.retry(LONG_MAX, lambda _e: not stop())
 
     def repeat(self, times: int = LONG_MAX) -> Flowable[T]:
         """Subscribe ``times`` times in a row (forever by default); ``repeat(0)`` is empty."""
@@ -1387,6 +1550,10 @@ class Flowable(Publisher[T], Generic[T]):
         t = _lazy.check_duration(timeout, "timeout")
         return _assembly(_lazy.FlowableDebounceTimed(self, t, _lazy.scheduler_or_computation(scheduler)))
 
+    def throttle_with_timeout(self, timeout: float, scheduler: Scheduler | None = None) -> Flowable[T]:
+        """The same as :meth:`debounce` (RxJava's other name for it)."""
+        return self.debounce(timeout, scheduler)
+
     def buffer_time(self, timespan: float, scheduler: Scheduler | None = None,
                     count: int | None = None) -> Flowable[list[T]]:
         """Lists of the items of each ``timespan`` seconds (empty ones too), or of
@@ -1561,6 +1728,32 @@ def _completable_assembly(s: Any) -> Any:
 
 def _identity(x: Any) -> Any:
     return x
+
+
+def _require_type(cls: Any) -> None:
+    """``of_type``/``cast``: a class or a tuple of classes, as ``isinstance`` takes."""
+    require(cls, "cls")
+    if not isinstance(cls, type) and not (isinstance(cls, tuple)
+                                          and all(isinstance(c, type) for c in cls)):
+        raise TypeError(f"cls must be a class or a tuple of classes, not {type(cls).__name__}")
+
+
+def _checked_cast(cls: Any) -> Callable[[Any], Any]:
+    def cast(item: Any) -> Any:
+        if isinstance(item, cls):
+            return item
+        raise TypeError(f"cannot cast {type(item).__name__} to "
+                        f"{getattr(cls, '__name__', cls)}")
+    return cast
+
+
+def _add_to(collection: Any, value: Any) -> None:
+    """``to_multimap``: add to a collection by its ``append`` (list, deque) or ``add`` (set)."""
+    append = getattr(collection, "append", None)
+    if append is not None:
+        append(value)
+    else:
+        collection.add(value)
 
 
 def _with_combiner(mapper: Callable[[Any], Publisher[Any]],
