@@ -21,12 +21,23 @@ from rxpy2.internal import lazy as _lazy
 from rxpy2.internal.zero_one import ZeroOneBase, require_instance
 from rxpy2.maybe import Maybe
 from rxpy2.observers import CompletableObserver
-from rxpy2.operators.arguments import ABSENT, assembly, require, require_callable
+from rxpy2.operators.arguments import (
+    ABSENT,
+    assembly,
+    require,
+    require_callable,
+    require_scheduler,
+)
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
 if TYPE_CHECKING:
+    import concurrent.futures
+
+    from rxpy2.emitter import CompletableEmitter
     from rxpy2.flowable import Flowable
+    from rxpy2.notification import Notification
+    from rxpy2.schedulers.scheduler import Scheduler
 
 __all__ = ["Completable"]
 
@@ -297,6 +308,74 @@ class Completable(ZeroOneBase):
 
     # ------------------------------------------------------------------ scheduling and time
 
+    def subscribe_on(self, scheduler: Scheduler) -> Completable:
+        """Subscribe to this Completable in a task on ``scheduler``.
+
+        The downstream gets its Disposable at once; disposing before the task ran
+        cancels the task (the upstream is then never subscribed).
+        """
+        require_scheduler(scheduler)
+        return _assembly(_lazy.CompletableSubscribeOn(self, scheduler))
+
+    def observe_on(self, scheduler: Scheduler) -> Completable:
+        """Deliver the completion or error in a task on ``scheduler`` (nothing after a
+        dispose)."""
+        require_scheduler(scheduler)
+        return _assembly(_lazy.CompletableObserveOn(self, scheduler))
+
+    def unsubscribe_on(self, scheduler: Scheduler) -> Completable:
+        """Run the upstream's ``dispose`` in a task on ``scheduler``; from the dispose on,
+        a completion is dropped and an error goes to :func:`rxpy2.plugins.on_error`
+        (RxJava 2's CompletableDisposeOn)."""
+        require_scheduler(scheduler)
+        return _assembly(_lazy.CompletableUnsubscribeOn(self, scheduler))
+
+    @staticmethod
+    def timer(delay: float, scheduler: Scheduler | None = None) -> Completable:
+        """Completes after ``delay`` seconds, on ``scheduler`` (computation by default).
+
+        A negative or non-numeric ``delay`` is refused at assembly.
+        """
+        d = _lazy.check_duration(delay, "delay")
+        return _assembly(_lazy.CompletableTimer(d, _lazy.scheduler_or_computation(scheduler)))
+
+    def timeout(self, timeout: float, scheduler: Scheduler | None = None,
+                fallback: Completable | None = None) -> Completable:
+        """``TimeoutError`` (as :meth:`rxpy2.Flowable.timeout`), or a switch to ``fallback``,
+        when this does not terminate within ``timeout`` seconds; the upstream is then
+        disposed."""
+        t = _lazy.check_duration(timeout, "timeout")
+        if fallback is not None:
+            _require_completable(fallback, "fallback")
+        return _assembly(_lazy.CompletableTimeout(
+            self, t, _lazy.scheduler_or_computation(scheduler), fallback))
+
+    def delay(self, time: float, scheduler: Scheduler | None = None,
+              delay_error: bool = False) -> Completable:
+        """Complete ``time`` seconds later, on ``scheduler`` (computation by default).
+
+        The error goes on at once (still through the scheduler) unless ``delay_error``.
+        """
+        d = _lazy.check_duration(time, "time")
+        return _assembly(_lazy.CompletableDelay(
+            self, d, _lazy.scheduler_or_computation(scheduler), bool(delay_error)))
+
+    def delay_subscription(self, time: float | Publisher[Any] | ZeroOneBase,
+                           scheduler: Scheduler | None = None) -> Completable:
+        """Subscribe to this Completable only later.
+
+        ``time``: seconds (RxJava 2's ``timer(time, scheduler).and_then(this)``,
+        computation by default), or another source, as
+        :meth:`rxpy2.Single.delay_subscription` takes it: a Publisher (its first item or
+        completion), or a Single, Maybe or Completable; its error is signalled instead.
+        """
+        require(time, "time")
+        other = _lazy.source_as_publisher(time, scheduler)
+        if other is None:
+            return Completable.timer(_lazy.check_duration(time, "time"),
+                                     scheduler).concat_with(self)
+        return _assembly(_lazy.CompletableDelayWithPublisher(self, other))
+
     # ------------------------------------------------------------------ retry / repeat
 
     def retry(self, times: int | None = None,
@@ -350,7 +429,133 @@ class Completable(ZeroOneBase):
 
     # ------------------------------------------------------------------ creating, composing, lifecycle
 
+    @staticmethod
+    def create(source: Callable[[CompletableEmitter], Any]) -> Completable:
+        """Calls ``source(emitter)`` per subscriber; it signals through the
+        :class:`~rxpy2.emitter.CompletableEmitter` (``on_complete``/``on_error``, once).
+
+        A second signal is dropped (an error goes to :func:`rxpy2.plugins.on_error`);
+        ``source`` raising signals its error. The emitter's resource
+        (``set_disposable``/``set_cancellable``) is released on dispose or termination.
+        """
+        require_callable(source, "source")
+        return _assembly(_lazy.CompletableCreate(source))
+
+    @staticmethod
+    def unsafe_create(source: Callable[[CompletableObserver], Any]) -> Completable:
+        """Calls ``source(observer)`` per subscriber with the observer itself (see
+        :meth:`rxpy2.Single.unsafe_create`). A Completable is refused: see :meth:`wrap`."""
+        return _assembly(_lazy.CompletableUnsafeCreate(_lazy.unsafe_source(source, Completable)))
+
+    @staticmethod
+    def wrap(source: Any) -> Completable:
+        """``source`` itself if it is a Completable; else a Completable that subscribes
+        through ``source.subscribe(observer)`` (see :meth:`rxpy2.Single.wrap`)."""
+        if isinstance(source, Completable):
+            return _assembly(source)
+        return _assembly(_lazy.CompletableUnsafeCreate(
+            _lazy.wrapped_subscribe(source, Completable)))
+
+    def do_on_event(self, fn: Callable[[BaseException | None], Any]) -> Completable:
+        """Call ``fn(None)`` (completion) or ``fn(error)`` before the signal goes downstream.
+
+        Raising turns the completion into that error, or joins the error
+        (``CompositeException(error, raised)``).
+        """
+        require_callable(fn, "on_event")
+        return _assembly(_lazy.CompletableDoOnEvent(self, lambda _v, e: fn(e)))
+
+    def do_on_terminate(self, fn: Callable[[], Any]) -> Completable:
+        """Call ``fn()`` before the completion or error goes downstream (raising as in
+        :meth:`do_on_event`); not on dispose."""
+        require_callable(fn, "on_terminate")
+        return _assembly(_lazy.CompletableDoOnEvent(self, lambda _v, _e: fn()))
+
+    def do_after_terminate(self, fn: Callable[[], Any]) -> Completable:
+        """Call ``fn()`` after the completion or error went downstream (raising →
+        :func:`rxpy2.plugins.on_error`); not on dispose (see :meth:`do_finally`)."""
+        require_callable(fn, "on_after_terminate")
+        return _assembly(_lazy.CompletableDoAfter(self, fn))
+
+    def hide(self) -> Completable:
+        """This Completable with its identity (and its Disposable's) hidden."""
+        return _assembly(_lazy.CompletableHide(self))
+
+    def lift(self, operator: Callable[[CompletableObserver], CompletableObserver]) -> Completable:
+        """A custom operator: ``operator(downstream)`` returns the observer subscribed to
+        this Completable (see :meth:`rxpy2.Single.lift`; an error of ``operator`` goes to
+        the downstream, where RxJava 2 sends it to its plugins and leaves the observer
+        waiting)."""
+        require_callable(operator, "operator")
+        return _assembly(_lazy.CompletableLift(self, operator))
+
+    def compose(self, transformer: Callable[[Completable], Completable]) -> Completable:
+        """``transformer(self)``, called now; it must return a Completable (``TypeError``
+        if not)."""
+        require_callable(transformer, "transformer")
+        result = transformer(self)
+        _require_completable(result, "the transformer's result")
+        return _assembly(result)
+
+    def to(self, converter: Callable[[Completable], T]) -> T:
+        """``converter(self)``, called now: convert this Completable into any value (RxJava
+        2's ``as``/``to``)."""
+        require_callable(converter, "converter")
+        return converter(self)
+
+    def on_terminate_detach(self) -> Completable:
+        """Drop the references to the downstream and the upstream on the signal or dispose."""
+        return _assembly(_lazy.CompletableDetach(self))
+
     # ------------------------------------------------------------------ converting and element operators
+
+    @staticmethod
+    def from_future(future: concurrent.futures.Future[Any], timeout: float | None = None,
+                    scheduler: Scheduler | None = None) -> Completable:
+        """Completes when ``future`` succeeds (its result is ignored), without blocking a
+        thread (RxJava 2 blocks in ``Future.get``); fails as :meth:`rxpy2.Single.from_future`."""
+        t = _lazy.check_future(future, timeout, scheduler)
+        return _assembly(_lazy.CompletableFromFuture(future, t, scheduler))
+
+    @staticmethod
+    def from_maybe(source: Maybe[Any]) -> Completable:
+        """Completes when ``source`` succeeds or completes; fails with its error."""
+        require_instance(source, Maybe, "source")
+        return _assembly(_lazy.CompletableIgnoreElement(source))
+
+    @staticmethod
+    def from_single(source: Single[Any]) -> Completable:
+        """Completes when ``source`` succeeds; fails with its error."""
+        require_instance(source, Single, "source")
+        return _assembly(_lazy.CompletableIgnoreElement(source))
+
+    @staticmethod
+    def from_publisher(publisher: Publisher[Any]) -> Completable:
+        """The terminal signal of ``publisher``: everything is requested, items are ignored.
+        Disposing cancels it."""
+        require_instance(publisher, Publisher, "publisher")
+        return _assembly(_lazy.CompletableFromPublisher(publisher))
+
+    def materialize(self) -> Single[Notification[Any]]:
+        """A Single of the completion or the error as a :class:`~rxpy2.notification.Notification`."""
+        return assembly("single", _lazy.SingleMaterialize(self))
+
+    def blocking_get(self, timeout: float | None = None) -> BaseException | None:
+        """Block the calling thread until this terminates: its error, or ``None`` on completion.
+
+        ``timeout`` (seconds): ``TimeoutError`` is raised when it elapses, after disposing.
+        """
+        if timeout is not None:
+            timeout = _lazy.check_duration(timeout, "timeout")
+        o: _lazy.BlockingMultiObserver[Any] = _lazy.BlockingMultiObserver()
+        self._subscribe(o)
+        try:
+            o.blocking_get(timeout)
+        except BaseException as e:
+            if e is o.error:
+                return e
+            raise
+        return None
 
     # ------------------------------------------------------------------ caching, resources, take_until, fallbacks
 
@@ -379,3 +584,59 @@ class Completable(ZeroOneBase):
         return _assembly(_lazy.CompletableTakeUntil(self, _lazy.take_until_other(other)))
 
     # ------------------------------------------------------------------ concat / merge / amb
+
+    @staticmethod
+    def merge_array_delay_error(*sources: Completable) -> Completable:
+        """All the given sources at once; completes when all ended; the errors wait until
+        then (several together as a ``CompositeException``)."""
+        for i, c in enumerate(sources):
+            _require_completable(c, f"source {i}")
+        return _assembly(_lazy.CompletableMerge(tuple(sources), True))
+
+    @staticmethod
+    def merge_delay_error(sources: Iterable[Completable] | Publisher[Completable],
+                          max_concurrency: int | None = None) -> Completable:
+        """As :meth:`merge_array_delay_error` over ``sources``.
+
+        An iterable (iterated per subscriber) runs all its sources at once; a failing
+        iterable or a source that is no Completable ends the subscribing and is
+        signalled with the other errors. A Publisher of Completables runs at most
+        ``max_concurrency`` of them at once (no limit by default; RxJava 2's
+        ``mergeDelayError(Publisher, int)``); ``max_concurrency`` goes only with a Publisher.
+        """
+        require(sources, "sources")
+        if isinstance(sources, Publisher):
+            from rxpy2.flowable import Flowable
+            from rxpy2.reactivestreams import LONG_MAX
+            return Flowable.from_publisher(sources).flat_map_completable(
+                _lazy.same_source, True, LONG_MAX if max_concurrency is None else max_concurrency)
+        if max_concurrency is not None:
+            raise TypeError("max_concurrency goes only with a Publisher of Completables")
+        if not hasattr(sources, "__iter__"):
+            raise TypeError(f"sources must be an iterable or a Publisher, not "
+                            f"{type(sources).__name__}")
+        return _assembly(_lazy.CompletableMerge(sources, True))
+
+    @overload
+    def start_with(self, other: Completable) -> Completable: ...
+
+    @overload
+    def start_with(self, other: Publisher[T]) -> Flowable[T]: ...
+
+    def start_with(self, other: Any) -> Any:
+        """Run ``other`` first, then this Completable.
+
+        ``other`` a Completable → a Completable (a chain of ``start_with`` and
+        ``concat_with`` calls flattens into one concat); a Publisher → a Flowable of
+        its items, then this Completable's completion or error.
+        """
+        require(other, "other")
+        if isinstance(other, Completable):
+            if isinstance(self, _lazy.CompletableConcat) and isinstance(self.sources, tuple):
+                return _assembly(_lazy.CompletableConcat((other,) + self.sources))
+            return _assembly(_lazy.CompletableConcat((other, self)))
+        if isinstance(other, Publisher):
+            from rxpy2.flowable import Flowable
+            return Flowable.concat_array(other, self.to_flowable())
+        raise TypeError(f"start_with() needs a Completable or a Publisher, "
+                        f"not {type(other).__name__}")

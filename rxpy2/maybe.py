@@ -12,7 +12,7 @@ each fluent method validates its arguments and imports its operator lazily.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, final, overload
 
 from rxpy2 import plugins
@@ -21,12 +21,25 @@ from rxpy2.internal import describe as _describe
 from rxpy2.internal import lazy as _lazy
 from rxpy2.internal.zero_one import ZeroOneBase, require_instance
 from rxpy2.observers import MaybeObserver
-from rxpy2.operators.arguments import ABSENT, assembly, require, require_callable
+from rxpy2.operators.arguments import (
+    ABSENT,
+    assembly,
+    require,
+    require_callable,
+    require_scheduler,
+)
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
 if TYPE_CHECKING:
+    import concurrent.futures
+    from collections.abc import Iterable
+
+    from rxpy2.completable import Completable
+    from rxpy2.emitter import MaybeEmitter
     from rxpy2.flowable import Flowable
+    from rxpy2.notification import Notification
+    from rxpy2.schedulers.scheduler import Scheduler
 
 __all__ = ["Maybe"]
 
@@ -291,6 +304,91 @@ class Maybe(ZeroOneBase, Generic[T]):
 
     # ------------------------------------------------------------------ scheduling and time
 
+    def subscribe_on(self, scheduler: Scheduler) -> Maybe[T]:
+        """Subscribe to this Maybe in a task on ``scheduler``.
+
+        The downstream gets its Disposable at once; disposing before the task ran
+        cancels the task (the upstream is then never subscribed).
+        """
+        require_scheduler(scheduler)
+        return _assembly(_lazy.MaybeSubscribeOn(self, scheduler))
+
+    def observe_on(self, scheduler: Scheduler) -> Maybe[T]:
+        """Deliver the item, completion or error in a task on ``scheduler`` (nothing after a
+        dispose)."""
+        require_scheduler(scheduler)
+        return _assembly(_lazy.MaybeObserveOn(self, scheduler))
+
+    def unsubscribe_on(self, scheduler: Scheduler) -> Maybe[T]:
+        """Run the upstream's ``dispose`` in a task on ``scheduler``."""
+        require_scheduler(scheduler)
+        return _assembly(_lazy.MaybeUnsubscribeOn(self, scheduler))
+
+    @staticmethod
+    def timer(delay: float, scheduler: Scheduler | None = None) -> Maybe[int]:
+        """Signals ``0`` after ``delay`` seconds, on ``scheduler`` (computation by default).
+
+        A negative or non-numeric ``delay`` is refused at assembly.
+        """
+        d = _lazy.check_duration(delay, "delay")
+        return _assembly(_lazy.MaybeTimer(d, _lazy.scheduler_or_computation(scheduler)))
+
+    def timeout(self, timeout: float | Publisher[Any] | ZeroOneBase,
+                scheduler: Scheduler | None = None,
+                fallback: Maybe[T] | None = None) -> Maybe[T]:
+        """``TimeoutError``, or a switch to ``fallback``, when this Maybe does not
+        terminate in time; the upstream is then disposed.
+
+        ``timeout``: seconds (on ``scheduler``, computation by default), or another
+        source (a Publisher, or a Single, Maybe or Completable): its first item or its
+        completion is the timeout, its error the downstream's error. As in RxJava 2
+        (``timeout(timer(...))``), the ``TimeoutError`` has no message.
+        """
+        require(timeout, "timeout")
+        if fallback is not None:
+            _require_maybe(fallback, "fallback")
+        other = _lazy.source_as_publisher(timeout, scheduler)
+        if other is not None:
+            return _assembly(_lazy.MaybeTimeoutPublisher(self, other, fallback))
+        t = _lazy.check_duration(timeout, "timeout")
+        return _assembly(_lazy.MaybeTimeout(self, t, _lazy.scheduler_or_computation(scheduler),
+                                            fallback))
+
+    def delay(self, time: float | Publisher[Any] | ZeroOneBase,
+              scheduler: Scheduler | None = None) -> Maybe[T]:
+        """Signal the item, the completion or the error later.
+
+        ``time``: seconds (a task on ``scheduler``, computation by default: RxJava 2's
+        Maybe delays the error too), or another source (a Publisher, or a Single, Maybe
+        or Completable), subscribed once this Maybe signalled: its first item or
+        completion releases the signal; its error is signalled instead (with this
+        Maybe's error: a ``CompositeException`` of both).
+        """
+        require(time, "time")
+        other = _lazy.source_as_publisher(time, scheduler)
+        if other is not None:
+            return _assembly(_lazy.MaybeDelayOtherPublisher(self, other))
+        d = _lazy.check_duration(time, "time")
+        return _assembly(_lazy.MaybeDelay(self, d, _lazy.scheduler_or_computation(scheduler),
+                                          True))
+
+    def delay_subscription(self, time: float | Publisher[Any] | ZeroOneBase,
+                           scheduler: Scheduler | None = None) -> Maybe[T]:
+        """Subscribe to this Maybe only later (as :meth:`rxpy2.Single.delay_subscription`).
+
+        ``time``: seconds (a timer on ``scheduler``, computation by default), or another
+        source: a Publisher (its first item or completion), or a Single, Maybe or
+        Completable (its success or completion). An error of that source is signalled
+        instead; ``scheduler`` goes only with seconds.
+        """
+        require(time, "time")
+        other = _lazy.source_as_publisher(time, scheduler)
+        if other is None:
+            from rxpy2.flowable import Flowable
+            other = Flowable.timer(_lazy.check_duration(time, "time"),
+                                   _lazy.scheduler_or_computation(scheduler))
+        return _assembly(_lazy.MaybeDelayWithPublisher(self, other))
+
     # ------------------------------------------------------------------ retry / repeat
 
     def retry(self, times: int | None = None,
@@ -354,7 +452,170 @@ class Maybe(ZeroOneBase, Generic[T]):
 
     # ------------------------------------------------------------------ creating, composing, lifecycle
 
+    @staticmethod
+    def create(source: Callable[[MaybeEmitter[T]], Any]) -> Maybe[T]:
+        """Calls ``source(emitter)`` per subscriber; it signals through the
+        :class:`~rxpy2.emitter.MaybeEmitter` (``on_success``/``on_complete``/``on_error``,
+        once).
+
+        A second signal is dropped (an error goes to :func:`rxpy2.plugins.on_error`);
+        ``source`` raising signals its error. The emitter's resource
+        (``set_disposable``/``set_cancellable``) is released on dispose or termination.
+        """
+        require_callable(source, "source")
+        return _assembly(_lazy.MaybeCreate(source))
+
+    @staticmethod
+    def unsafe_create(source: Callable[[MaybeObserver[T]], Any]) -> Maybe[T]:
+        """Calls ``source(observer)`` per subscriber with the observer itself (see
+        :meth:`rxpy2.Single.unsafe_create`). A Maybe is refused: see :meth:`wrap`."""
+        return _assembly(_lazy.MaybeUnsafeCreate(_lazy.unsafe_source(source, Maybe)))
+
+    @staticmethod
+    def wrap(source: Any) -> Maybe[Any]:
+        """``source`` itself if it is a Maybe; else a Maybe that subscribes through
+        ``source.subscribe(observer)`` (see :meth:`rxpy2.Single.wrap`)."""
+        if isinstance(source, Maybe):
+            return _assembly(source)
+        return _assembly(_lazy.MaybeUnsafeCreate(_lazy.wrapped_subscribe(source, Maybe)))
+
+    def do_on_event(self, fn: Callable[[T | None, BaseException | None], Any]) -> Maybe[T]:
+        """Call ``fn(item, None)``, ``fn(None, None)`` (empty) or ``fn(None, error)`` before
+        the signal goes downstream.
+
+        Raising turns the item or completion into that error, or joins the error
+        (``CompositeException(error, raised)``).
+        """
+        require_callable(fn, "on_event")
+        return _assembly(_lazy.MaybeDoOnEvent(self, fn))
+
+    def do_on_terminate(self, fn: Callable[[], Any]) -> Maybe[T]:
+        """Call ``fn()`` before the item, completion or error goes downstream (raising as
+        in :meth:`do_on_event`); not on dispose."""
+        require_callable(fn, "on_terminate")
+        return _assembly(_lazy.MaybeDoOnEvent(self, lambda _v, _e: fn()))
+
+    def do_after_success(self, fn: Callable[[T], Any]) -> Maybe[T]:
+        """Call ``fn(item)`` after the item went downstream (raising →
+        :func:`rxpy2.plugins.on_error`)."""
+        require_callable(fn, "on_after_success")
+        return _assembly(_lazy.MaybeDoAfter(self, fn, None))
+
+    def do_after_terminate(self, fn: Callable[[], Any]) -> Maybe[T]:
+        """Call ``fn()`` after the item, completion or error went downstream (raising →
+        :func:`rxpy2.plugins.on_error`); not on dispose (see :meth:`do_finally`)."""
+        require_callable(fn, "on_after_terminate")
+        return _assembly(_lazy.MaybeDoAfter(self, None, fn))
+
+    def hide(self) -> Maybe[T]:
+        """This Maybe with its identity (and its Disposable's) hidden."""
+        return _assembly(_lazy.MaybeHide(self))
+
+    def lift(self, operator: Callable[[MaybeObserver[R]], MaybeObserver[T]]) -> Maybe[R]:
+        """A custom operator: ``operator(downstream)`` returns the observer subscribed to
+        this Maybe (see :meth:`rxpy2.Single.lift`)."""
+        require_callable(operator, "operator")
+        return _assembly(_lazy.MaybeLift(self, operator))
+
+    def compose(self, transformer: Callable[[Maybe[T]], Maybe[R]]) -> Maybe[R]:
+        """``transformer(self)``, called now; it must return a Maybe (``TypeError`` if not)."""
+        require_callable(transformer, "transformer")
+        result = transformer(self)
+        _require_maybe(result, "the transformer's result")
+        return _assembly(result)
+
+    def to(self, converter: Callable[[Maybe[T]], R]) -> R:
+        """``converter(self)``, called now: convert this Maybe into any value (RxJava 2's
+        ``as``/``to``)."""
+        require_callable(converter, "converter")
+        return converter(self)
+
+    def on_terminate_detach(self) -> Maybe[T]:
+        """Drop the references to the downstream and the upstream on the signal or dispose."""
+        return _assembly(_lazy.MaybeDetach(self))
+
+    def of_type(self, cls: type[U]) -> Maybe[U]:
+        """The item if it is an instance of ``cls`` (``isinstance``; a tuple of classes
+        works too), else empty."""
+        from rxpy2.flowable import _require_type
+        _require_type(cls)
+        return self.filter(lambda x: isinstance(x, cls))  # type: ignore[return-value]  # narrowed at runtime
+
+    def cast(self, cls: type[U]) -> Maybe[U]:
+        """The item, checked to be an instance of ``cls``: if not, ``TypeError`` (RxJava's
+        ``ClassCastException``). Typed as ``Maybe[cls]``."""
+        from rxpy2.flowable import _checked_cast, _require_type
+        _require_type(cls)
+        return self.map(_checked_cast(cls))
+
     # ------------------------------------------------------------------ converting and element operators
+
+    @staticmethod
+    def from_action(action: Callable[[], Any]) -> Maybe[Any]:
+        """Runs ``action()`` per subscriber, then completes empty (or signals what it raised)."""
+        require_callable(action, "action")
+        return _assembly(_lazy.CompletableToMaybe(_lazy.CompletableFromAction(action)))
+
+    @staticmethod
+    def from_completable(source: Completable) -> Maybe[Any]:
+        """Completes empty, or fails, with ``source``."""
+        from rxpy2.completable import Completable
+        require_instance(source, Completable, "source")
+        return _assembly(_lazy.CompletableToMaybe(source))
+
+    @staticmethod
+    def from_future(future: concurrent.futures.Future[T], timeout: float | None = None,
+                    scheduler: Scheduler | None = None) -> Maybe[T]:
+        """The result of ``future`` when it completes, or empty for a ``None`` result,
+        without blocking a thread (see :meth:`rxpy2.Single.from_future`)."""
+        t = _lazy.check_future(future, timeout, scheduler)
+        return _assembly(_lazy.MaybeFromFuture(future, t, scheduler))
+
+    @staticmethod
+    def from_single(source: Single[T]) -> Maybe[T]:
+        """The item or error of ``source``."""
+        require_instance(source, Single, "source")
+        return _assembly(_lazy.MaybeFromSingle(source))
+
+    def ignore_element(self) -> Completable:
+        """A Completable that completes when this Maybe succeeds or completes."""
+        return assembly("completable", _lazy.CompletableIgnoreElement(self))
+
+    def materialize(self) -> Single[Notification[T]]:
+        """A Single of the item, the empty completion or the error as a
+        :class:`~rxpy2.notification.Notification`."""
+        return assembly("single", _lazy.SingleMaterialize(self))
+
+    def contains(self, item: Any) -> Single[bool]:
+        """A Single: whether the item equals ``item`` (``==``); empty is False."""
+        require(item, "item")
+        import operator
+        return assembly("single", _lazy.SingleContains(self, item, operator.eq))
+
+    def count(self) -> Single[int]:
+        """A Single of 1 (an item) or 0 (empty)."""
+        return assembly("single", _lazy.MaybeCount(self))
+
+    def flat_map_completable(self, mapper: Callable[[T], Completable]) -> Completable:
+        """Continue with the Completable ``mapper(item)`` returns; empty completes."""
+        require_callable(mapper, "mapper")
+        return assembly("completable", _lazy.SingleFlatMapCompletable(self, mapper))
+
+    def flat_map_single_element(self, mapper: Callable[[T], Single[R]]) -> Maybe[R]:
+        """A Maybe: continue with the Single ``mapper(item)`` returns; empty stays empty
+        (unlike :meth:`flat_map_single`, whose Single fails on empty)."""
+        require_callable(mapper, "mapper")
+        return _assembly(_lazy.MaybeFlatMapSingleElement(self, mapper))
+
+    def flatten_as_flowable(self, mapper: Callable[[T], Iterable[R]]) -> Flowable[R]:
+        """A Flowable of the elements of the iterable ``mapper(item)`` returns, under
+        backpressure (see :meth:`rxpy2.Single.flatten_as_flowable`); empty completes."""
+        require_callable(mapper, "mapper")
+        return assembly("flowable", _lazy.SingleFlattenAsFlowable(self, mapper))
+
+    def concat_map(self, mapper: Callable[[T], Maybe[R]]) -> Maybe[R]:
+        """The same as :meth:`flat_map` (as in RxJava 2: a Maybe has at most one item)."""
+        return self.flat_map(mapper)
 
     # ------------------------------------------------------------------ caching, resources, take_until, fallbacks
 
@@ -402,3 +663,175 @@ class Maybe(ZeroOneBase, Generic[T]):
         return assembly("single", _lazy.MaybeSequenceEqualSingle(first, second, is_equal))
 
     # ------------------------------------------------------------------ concat / merge / amb
+    # (RxJava 2's own Maybe operators where it has them: maybe_amb.py, maybe_concat.py,
+    # maybe_merge_array.py; elsewhere Flowable operators over a Flowable of the sources,
+    # each source turned into a Flowable by the mapper of maybe_to_publisher.py)
+
+    @staticmethod
+    def amb(sources: Iterable[Maybe[T]]) -> Maybe[T]:
+        """The first of ``sources`` to signal wins (its item, completion or error); the
+        rest are disposed. The iterable is iterated per subscriber; empty → completes."""
+        require(sources, "sources")
+        return _assembly(_lazy.MaybeAmb(sources))
+
+    @staticmethod
+    def amb_array(*sources: Maybe[T]) -> Maybe[T]:
+        """:meth:`amb` over the given sources (none → empty, one → itself)."""
+        for i, m in enumerate(sources):
+            _require_maybe(m, f"source {i}")
+        if not sources:
+            return Maybe.empty()
+        if len(sources) == 1:
+            return sources[0]
+        return _assembly(_lazy.MaybeAmb(sources))
+
+    def amb_with(self, other: Maybe[T]) -> Maybe[T]:
+        """Whichever of this and ``other`` signals first."""
+        _require_maybe(other, "other")
+        return Maybe.amb_array(self, other)
+
+    @staticmethod
+    def concat(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]],
+               prefetch: int = 2) -> Flowable[T]:
+        """A Flowable of the sources' items, one source after another (empty ones add
+        nothing); the first error ends it.
+
+        ``sources``: an iterable (iterated lazily, per subscriber; RxJava 2's
+        MaybeConcatIterable) or a Publisher of Maybes (``concat_map`` over it,
+        ``prefetch`` of them asked for ahead). A ``None`` or non-Maybe source is a
+        ``TypeError`` downstream. ``concat(a, b)`` is :meth:`concat_array`.
+        """
+        from rxpy2.flowable import Flowable
+        if isinstance(sources, Publisher):
+            return Flowable.from_publisher(sources).concat_map(_lazy.MAYBE_TO_FLOWABLE, prefetch)
+        _lazy.flowable_of_sources(sources)  # the argument check
+        from rxpy2.operators.arguments import require_positive
+        require_positive(prefetch, "prefetch")
+        return assembly("flowable", _lazy.MaybeConcat(sources, False))
+
+    @staticmethod
+    def concat_array(*sources: Maybe[T]) -> Flowable[T]:
+        """The given Maybes' items in order; the first error ends it."""
+        return Maybe._concat_array(sources, False)
+
+    @staticmethod
+    def concat_array_delay_error(*sources: Maybe[T]) -> Flowable[T]:
+        """As :meth:`concat_array`, but the errors wait until every source ran (several
+        together as a ``CompositeException``)."""
+        return Maybe._concat_array(sources, True)
+
+    @staticmethod
+    def _concat_array(sources: tuple[Maybe[T], ...], delay_errors: bool) -> Flowable[T]:
+        from rxpy2.flowable import Flowable
+        for i, m in enumerate(sources):
+            _require_maybe(m, f"source {i}")
+        if not sources:
+            return Flowable.empty()
+        if len(sources) == 1:
+            return sources[0].to_flowable()
+        return assembly("flowable", _lazy.MaybeConcat(sources, delay_errors))
+
+    @staticmethod
+    def concat_array_eager(*sources: Maybe[T]) -> Flowable[T]:
+        """Subscribe to all the given Maybes at once; emit their items in order."""
+        from rxpy2.flowable import Flowable
+        for i, m in enumerate(sources):
+            _require_maybe(m, f"source {i}")
+        return Flowable.from_array(sources).concat_map_eager(_lazy.MAYBE_TO_FLOWABLE)
+
+    @staticmethod
+    def concat_delay_error(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]]) -> Flowable[T]:
+        """As :meth:`concat`, but the errors wait until every source ran (RxJava 2's
+        ``concat_map_delay_error`` over the sources)."""
+        return _lazy.flowable_of_sources(sources).concat_map_delay_error(
+            _lazy.MAYBE_TO_FLOWABLE)
+
+    @staticmethod
+    def concat_eager(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]]) -> Flowable[T]:
+        """Subscribe to the sources as they come, up to 128 at once (RxJava 2's
+        ``concat_map_eager``); emit their items in order."""
+        return _lazy.flowable_of_sources(sources).concat_map_eager(_lazy.MAYBE_TO_FLOWABLE)
+
+    def concat_with(self, other: Maybe[T]) -> Flowable[T]:
+        """A Flowable of this Maybe's item (if any), then ``other``'s."""
+        _require_maybe(other, "other")
+        return Maybe.concat_array(self, other)
+
+    @overload
+    @staticmethod
+    def merge(sources: Maybe[Maybe[T]]) -> Maybe[T]: ...
+
+    @overload
+    @staticmethod
+    def merge(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]],
+              max_concurrency: int | None = None) -> Flowable[T]: ...
+
+    @staticmethod
+    def merge(sources: Any, max_concurrency: int | None = None) -> Any:
+        """The sources' items as they come; the first error ends the Flowable and
+        disposes the rest.
+
+        ``sources``: an iterable or a Publisher of Maybes (→ Flowable; RxJava 2's
+        ``flat_map`` over them, at most ``max_concurrency`` subscribed at once, no
+        limit by default), or a Maybe of a Maybe (→ Maybe: the inner Maybe's signal,
+        RxJava 2's ``merge(MaybeSource<MaybeSource>)``; no ``max_concurrency``).
+        ``merge(a, b)`` is :meth:`merge_array`.
+        """
+        if isinstance(sources, Maybe):
+            if max_concurrency is not None:
+                raise TypeError("max_concurrency goes with many sources, not a Maybe of a Maybe")
+            return _assembly(_lazy.MaybeFlatMap(sources, _lazy.same_source))
+        from rxpy2.reactivestreams import LONG_MAX
+        return _lazy.flowable_of_sources(sources).flat_map(
+            _lazy.MAYBE_TO_FLOWABLE, LONG_MAX if max_concurrency is None else max_concurrency,
+            False, 1)
+
+    @staticmethod
+    def merge_array(*sources: Maybe[T]) -> Flowable[T]:
+        """The given Maybes' items as they come (RxJava 2's MaybeMergeArray); the first
+        error ends the Flowable (before items still waiting for demand) and disposes
+        the rest."""
+        from rxpy2.flowable import Flowable
+        for i, m in enumerate(sources):
+            _require_maybe(m, f"source {i}")
+        if not sources:
+            return Flowable.empty()
+        if len(sources) == 1:
+            return sources[0].to_flowable()
+        return assembly("flowable", _lazy.MaybeMergeArray(sources))
+
+    @staticmethod
+    def merge_array_delay_error(*sources: Maybe[T]) -> Flowable[T]:
+        """As :meth:`merge_array`, but the errors wait until every source ended (several
+        together as a ``CompositeException``)."""
+        from rxpy2.flowable import Flowable
+        for i, m in enumerate(sources):
+            _require_maybe(m, f"source {i}")
+        if not sources:
+            return Flowable.empty()
+        return Flowable.from_array(sources).flat_map(_lazy.MAYBE_TO_FLOWABLE, len(sources), True)
+
+    @staticmethod
+    def merge_delay_error(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]],
+                          max_concurrency: int | None = None) -> Flowable[T]:
+        """As :meth:`merge`, but the errors wait until every source ended.
+
+        As RxJava 2: an iterable runs at most 128 sources at once (``max_concurrency``
+        changes that), a Publisher's sources run without limit unless
+        ``max_concurrency`` is given.
+        """
+        from rxpy2.flowable import Flowable
+        from rxpy2.operators.arguments import BUFFER_SIZE
+        from rxpy2.reactivestreams import LONG_MAX
+        if isinstance(sources, Publisher):
+            return Flowable.from_publisher(sources).flat_map(
+                _lazy.MAYBE_TO_FLOWABLE, LONG_MAX if max_concurrency is None else max_concurrency,
+                True, 1)
+        return _lazy.flowable_of_sources(sources).flat_map(
+            _lazy.MAYBE_TO_FLOWABLE, BUFFER_SIZE if max_concurrency is None else max_concurrency,
+            True)
+
+    def merge_with(self, other: Maybe[T]) -> Flowable[T]:
+        """A Flowable of this Maybe's and ``other``'s items as they come."""
+        _require_maybe(other, "other")
+        return Maybe.merge_array(self, other)

@@ -30,9 +30,13 @@ from rxpy2.operators.arguments import (
 from rxpy2.reactivestreams import Publisher
 
 if TYPE_CHECKING:
+    import concurrent.futures
+
+    from rxpy2.completable import Completable
     from rxpy2.emitter import SingleEmitter
     from rxpy2.flowable import Flowable
     from rxpy2.maybe import Maybe
+    from rxpy2.notification import Notification
     from rxpy2.schedulers.scheduler import Scheduler
 
 __all__ = ["Single"]
@@ -444,7 +448,129 @@ class Single(ZeroOneBase, Generic[T]):
 
     # ------------------------------------------------------------------ creating, composing, lifecycle
 
+    @staticmethod
+    def unsafe_create(source: Callable[[SingleObserver[T]], Any]) -> Single[T]:
+        """Calls ``source(observer)`` per subscriber with the observer itself: no emitter,
+        no protection, so ``source`` must call ``on_subscribe`` first and signal once
+        (RxJava 2's ``unsafeCreate``). A Single is refused: see :meth:`wrap`."""
+        return _assembly(_lazy.SingleUnsafeCreate(_lazy.unsafe_source(source, Single)))
+
+    @staticmethod
+    def wrap(source: Any) -> Single[Any]:
+        """``source`` itself if it is a Single; else a Single that subscribes through
+        ``source.subscribe(observer)`` (any object with that method; unchecked, as
+        :meth:`unsafe_create`)."""
+        if isinstance(source, Single):
+            return _assembly(source)
+        return _assembly(_lazy.SingleUnsafeCreate(_lazy.wrapped_subscribe(source, Single)))
+
+    def lift(self, operator: Callable[[SingleObserver[R]], SingleObserver[T]]) -> Single[R]:
+        """A custom operator: ``operator(downstream)`` returns the observer subscribed to
+        this Single, per subscriber. ``operator`` raising or returning ``None`` signals
+        that error (a ``TypeError`` for ``None``) to the downstream."""
+        require_callable(operator, "operator")
+        return _assembly(_lazy.SingleLift(self, operator))
+
+    def compose(self, transformer: Callable[[Single[T]], Single[R]]) -> Single[R]:
+        """``transformer(self)``, called now; it must return a Single (``TypeError`` if not)."""
+        require_callable(transformer, "transformer")
+        result = transformer(self)
+        require_instance(result, Single, "the transformer's result")
+        return _assembly(result)
+
+    def to(self, converter: Callable[[Single[T]], R]) -> R:
+        """``converter(self)``, called now: convert this Single into any value (RxJava 2's
+        ``as``/``to``)."""
+        require_callable(converter, "converter")
+        return converter(self)
+
+    def on_terminate_detach(self) -> Single[T]:
+        """Drop the references to the downstream and the upstream on the signal or dispose
+        (neither keeps the other from being garbage collected)."""
+        return _assembly(_lazy.SingleDetach(self))
+
+    def cast(self, cls: type[U]) -> Single[U]:
+        """The item, checked to be an instance of ``cls`` (a class or a tuple of classes):
+        if not, ``TypeError`` (RxJava's ``ClassCastException``). Typed as ``Single[cls]``."""
+        from rxpy2.flowable import _checked_cast, _require_type
+        _require_type(cls)
+        return self.map(_checked_cast(cls))
+
     # ------------------------------------------------------------------ converting and element operators
+
+    @staticmethod
+    def from_future(future: concurrent.futures.Future[T], timeout: float | None = None,
+                    scheduler: Scheduler | None = None) -> Single[T]:
+        """The result of ``future`` when it completes, without blocking a thread (as
+        :meth:`rxpy2.Flowable.from_future`; RxJava 2 blocks in ``Future.get``).
+
+        A ``None`` result is an ``IndexError``, a failed future its exception, a cancelled
+        one ``CancelledError``. With ``timeout`` (seconds), ``TimeoutError`` if the future
+        is not done by then (timed on ``scheduler``, computation by default). Disposing
+        does not cancel the future.
+        """
+        t = _lazy.check_future(future, timeout, scheduler)
+        return _assembly(_lazy.SingleFromFuture(future, t, scheduler))
+
+    @staticmethod
+    def from_publisher(publisher: Publisher[T]) -> Single[T]:
+        """The only item of ``publisher`` (asked for everything at once), on its completion.
+
+        Empty: ``IndexError``; a second item cancels it and signals ``IndexError``.
+        Disposing cancels it.
+        """
+        require_instance(publisher, Publisher, "publisher")
+        return _assembly(_lazy.SingleFromPublisher(publisher))
+
+    def to_future(self) -> concurrent.futures.Future[T]:
+        """Subscribe now; a ``concurrent.futures.Future`` of the item (or failed with the error).
+
+        Cancelling the future disposes the upstream (a later error then goes to
+        :func:`rxpy2.plugins.on_error`), and so does a ``KeyboardInterrupt`` (any fatal
+        exception) while ``result()``/``exception()`` waits.
+        """
+        return _lazy.single_to_future(self)
+
+    def to_maybe(self) -> Maybe[T]:
+        """A Maybe of this Single's item or error."""
+        return assembly("maybe", _lazy.MaybeFromSingle(self))
+
+    def ignore_element(self) -> Completable:
+        """A Completable that completes when this Single succeeds (the item is dropped)."""
+        return assembly("completable", _lazy.CompletableIgnoreElement(self))
+
+    def materialize(self) -> Single[Notification[T]]:
+        """The item or the error as a :class:`~rxpy2.notification.Notification` item."""
+        return _assembly(_lazy.SingleMaterialize(self))
+
+    def dematerialize(self, selector: Callable[[T], Notification[R]]) -> Maybe[R]:
+        """A Maybe of the signal the Notification ``selector(item)`` holds: its item, an
+        empty completion or its error (RxJava 2's ``dematerialize(Function)``)."""
+        require_callable(selector, "selector")
+        return assembly("maybe", _lazy.SingleDematerialize(self, selector))
+
+    def contains(self, item: Any, comparer: Callable[[T, Any], bool] | None = None
+                 ) -> Single[bool]:
+        """A Single: whether the item equals ``item`` (``==``, or ``comparer(item_of_this,
+        item)``; raising → ``on_error``)."""
+        require(item, "item")
+        if comparer is None:
+            import operator
+            comparer = operator.eq
+        else:
+            require_callable(comparer, "comparer")
+        return _assembly(_lazy.SingleContains(self, item, comparer))
+
+    def flat_map_completable(self, mapper: Callable[[T], Completable]) -> Completable:
+        """Continue with the Completable ``mapper(item)`` returns."""
+        require_callable(mapper, "mapper")
+        return assembly("completable", _lazy.SingleFlatMapCompletable(self, mapper))
+
+    def flatten_as_flowable(self, mapper: Callable[[T], Iterable[R]]) -> Flowable[R]:
+        """A Flowable of the elements of the iterable ``mapper(item)`` returns, under
+        backpressure (read one ahead, so completion comes with the last element)."""
+        require_callable(mapper, "mapper")
+        return assembly("flowable", _lazy.SingleFlattenAsFlowable(self, mapper))
 
     # ------------------------------------------------------------------ caching, resources, take_until, fallbacks
 
@@ -479,3 +605,81 @@ class Single(ZeroOneBase, Generic[T]):
         return _assembly(_lazy.SingleTakeUntil(self, _lazy.take_until_other(other)))
 
     # ------------------------------------------------------------------ concat / merge / amb
+    # (as RxJava 2 builds them: Flowable operators over a Flowable of the sources, each
+    # source turned into a Flowable by the mapper of maybe_to_publisher.py)
+
+    @staticmethod
+    def concat(sources: Iterable[Single[T]] | Publisher[Single[T]],
+               prefetch: int = 2) -> Flowable[T]:
+        """A Flowable of the sources' items, one source after another.
+
+        ``sources``: an iterable (iterated per subscriber) or a Publisher of Singles,
+        ``prefetch`` of them asked for ahead (RxJava 2's ``concat``:
+        ``concat_map`` over them, errors at once). A ``None`` or non-Single source
+        is a ``TypeError`` downstream. ``concat(a, b)`` is ``concat([a, b])``.
+        """
+        return _lazy.flowable_of_sources(sources).concat_map(_lazy.SINGLE_TO_FLOWABLE, prefetch)
+
+    @staticmethod
+    def concat_array(*sources: Single[T]) -> Flowable[T]:
+        """:meth:`concat` of the given Singles (RxJava 2: ``concat_map`` in BOUNDARY mode)."""
+        from rxpy2.flowable import Flowable
+        for i, s in enumerate(sources):
+            _require_single(s, f"source {i}")
+        return Flowable.from_array(sources).concat_map_delay_error(
+            _lazy.SINGLE_TO_FLOWABLE, 2, till_the_end=False)
+
+    @staticmethod
+    def concat_array_eager(*sources: Single[T]) -> Flowable[T]:
+        """Subscribe to all the given Singles at once; emit their items in order."""
+        from rxpy2.flowable import Flowable
+        for i, s in enumerate(sources):
+            _require_single(s, f"source {i}")
+        return Flowable.from_array(sources).concat_map_eager(_lazy.SINGLE_TO_FLOWABLE)
+
+    @staticmethod
+    def concat_eager(sources: Iterable[Single[T]] | Publisher[Single[T]]) -> Flowable[T]:
+        """Subscribe to the sources (an iterable or a Publisher of Singles) as they come,
+        up to 128 at once (RxJava 2's ``concat_map_eager``); emit their items in order."""
+        return _lazy.flowable_of_sources(sources).concat_map_eager(_lazy.SINGLE_TO_FLOWABLE)
+
+    def concat_with(self, other: Single[T]) -> Flowable[T]:
+        """A Flowable of this Single's item, then ``other``'s."""
+        _require_single(other, "other")
+        return Single.concat((self, other))
+
+    @overload
+    @staticmethod
+    def merge(sources: Single[Single[T]]) -> Single[T]: ...
+
+    @overload
+    @staticmethod
+    def merge(sources: Iterable[Single[T]] | Publisher[Single[T]]) -> Flowable[T]: ...
+
+    @staticmethod
+    def merge(sources: Any) -> Any:
+        """The sources' items as they come (RxJava 2's ``flat_map`` over them, no
+        concurrency limit); the first error ends the Flowable and disposes the rest.
+
+        ``sources``: an iterable or a Publisher of Singles (→ Flowable), or a Single
+        of a Single (→ Single: the inner Single's signal, RxJava 2's
+        ``merge(SingleSource<SingleSource>)``). ``merge(a, b)`` is ``merge([a, b])``.
+        """
+        if isinstance(sources, Single):
+            return _assembly(_lazy.SingleFlatMap(sources, _lazy.same_source))
+        from rxpy2.reactivestreams import LONG_MAX
+        return _lazy.flowable_of_sources(sources).flat_map(
+            _lazy.SINGLE_TO_FLOWABLE, LONG_MAX, False)
+
+    @staticmethod
+    def merge_delay_error(sources: Iterable[Single[T]] | Publisher[Single[T]]) -> Flowable[T]:
+        """As :meth:`merge`, but the errors wait until every source ended (several
+        together as a ``CompositeException``)."""
+        from rxpy2.reactivestreams import LONG_MAX
+        return _lazy.flowable_of_sources(sources).flat_map(
+            _lazy.SINGLE_TO_FLOWABLE, LONG_MAX, True)
+
+    def merge_with(self, other: Single[T]) -> Flowable[T]:
+        """A Flowable of this Single's and ``other``'s items as they come."""
+        _require_single(other, "other")
+        return Single.merge((self, other))

@@ -43,13 +43,13 @@ if TYPE_CHECKING:
         CompletableUnsafeCreate,
     )
     from rxpy2.internal.operators.completable.completable_defer import CompletableDefer
-    from rxpy2.internal.operators.completable.completable_do_event import (
-        CompletableDoAfter,
-        CompletableDoOnEvent,
-    )
     from rxpy2.internal.operators.completable.completable_delay import (
         CompletableDelay,
         CompletableDelayWithPublisher,
+    )
+    from rxpy2.internal.operators.completable.completable_do_event import (
+        CompletableDoAfter,
+        CompletableDoOnEvent,
     )
     from rxpy2.internal.operators.completable.completable_do_finally import CompletableDoFinally
     from rxpy2.internal.operators.completable.completable_empty import CompletableEmpty
@@ -79,7 +79,14 @@ if TYPE_CHECKING:
         CompletableRetryBiPredicate,
         CompletableRetryWhen,
     )
+    from rxpy2.internal.operators.completable.completable_schedule import (
+        CompletableObserveOn,
+        CompletableSubscribeOn,
+        CompletableUnsubscribeOn,
+    )
     from rxpy2.internal.operators.completable.completable_take_until import CompletableTakeUntil
+    from rxpy2.internal.operators.completable.completable_timeout import CompletableTimeout
+    from rxpy2.internal.operators.completable.completable_timer import CompletableTimer
     from rxpy2.internal.operators.completable.completable_to_flowable import CompletableToFlowable
     from rxpy2.internal.operators.completable.completable_to_maybe import CompletableToMaybe
     from rxpy2.internal.operators.completable.completable_to_single import CompletableToSingle
@@ -240,7 +247,9 @@ if TYPE_CHECKING:
         FlowableWithLatestFromMany,
     )
     from rxpy2.internal.operators.flowable.flowable_zip import FlowableZip, FlowableZipIterable
+    from rxpy2.internal.operators.maybe.maybe_amb import MaybeAmb
     from rxpy2.internal.operators.maybe.maybe_cache import MaybeCache
+    from rxpy2.internal.operators.maybe.maybe_concat import MaybeConcat
     from rxpy2.internal.operators.maybe.maybe_count import MaybeCount
     from rxpy2.internal.operators.maybe.maybe_create import MaybeCreate, MaybeUnsafeCreate
     from rxpy2.internal.operators.maybe.maybe_defer import MaybeDefer
@@ -268,6 +277,7 @@ if TYPE_CHECKING:
     from rxpy2.internal.operators.maybe.maybe_just import MaybeJust
     from rxpy2.internal.operators.maybe.maybe_lift import MaybeLift
     from rxpy2.internal.operators.maybe.maybe_map import MaybeMap
+    from rxpy2.internal.operators.maybe.maybe_merge_array import MaybeMergeArray
     from rxpy2.internal.operators.maybe.maybe_never import MaybeNever
     from rxpy2.internal.operators.maybe.maybe_on_error import (
         MaybeOnErrorComplete,
@@ -291,7 +301,15 @@ if TYPE_CHECKING:
         MaybeSwitchIfEmptySingle,
     )
     from rxpy2.internal.operators.maybe.maybe_take_until import MaybeTakeUntil
+    from rxpy2.internal.operators.maybe.maybe_timeout import MaybeTimeout, MaybeTimeoutPublisher
+    from rxpy2.internal.operators.maybe.maybe_timer import MaybeTimer
     from rxpy2.internal.operators.maybe.maybe_to_flowable import MaybeToFlowable
+    from rxpy2.internal.operators.maybe.maybe_to_publisher import (
+        MAYBE_TO_FLOWABLE,
+        SINGLE_TO_FLOWABLE,
+        flowable_of_sources,
+        same_source,
+    )
     from rxpy2.internal.operators.maybe.maybe_to_single import MaybeToSingle
     from rxpy2.internal.operators.maybe.maybe_using import MaybeUsing
     from rxpy2.internal.operators.maybe.maybe_zip import MaybeZipArray
@@ -320,7 +338,11 @@ if TYPE_CHECKING:
         wrapped_subscribe,
     )
     from rxpy2.internal.operators.single.single_defer import SingleDefer
-    from rxpy2.internal.operators.single.single_delay import SingleDelay, SingleDelayWithPublisher
+    from rxpy2.internal.operators.single.single_delay import (
+        SingleDelay,
+        SingleDelayWithPublisher,
+        source_as_publisher,
+    )
     from rxpy2.internal.operators.single.single_do_event import SingleDoAfter, SingleDoOnEvent
     from rxpy2.internal.operators.single.single_do_finally import SingleDoFinally
     from rxpy2.internal.operators.single.single_error import SingleError
@@ -330,7 +352,11 @@ if TYPE_CHECKING:
     from rxpy2.internal.operators.single.single_flatten_as_flowable import SingleFlattenAsFlowable
     from rxpy2.internal.operators.single.single_from_callable import SingleFromCallable
     from rxpy2.internal.operators.single.single_from_publisher import SingleFromPublisher
-    from rxpy2.internal.operators.single.single_future import SingleFromFuture, single_to_future
+    from rxpy2.internal.operators.single.single_future import (
+        SingleFromFuture,
+        check_future,
+        single_to_future,
+    )
     from rxpy2.internal.operators.single.single_hide import SingleDetach, SingleHide
     from rxpy2.internal.operators.single.single_just import SingleJust
     from rxpy2.internal.operators.single.single_lift import SingleLift
@@ -430,6 +456,7 @@ _WHERE: dict[str, str] = {
     "SingleFlatMapCompletable": "rxpy2.internal.operators.single.single_flat_map_completable",
     "SingleFlattenAsFlowable": "rxpy2.internal.operators.single.single_flatten_as_flowable",
     "SingleFromFuture": "rxpy2.internal.operators.single.single_future",
+    "check_future": "rxpy2.internal.operators.single.single_future",
     "SingleFromPublisher": "rxpy2.internal.operators.single.single_from_publisher",
     "SingleMaterialize": "rxpy2.internal.operators.single.single_materialize",
     "check_duration": "rxpy2.internal.operators.flowable._time_args",
@@ -553,7 +580,9 @@ _WHERE: dict[str, str] = {
     "FlowableWithLatestFromMany": "rxpy2.internal.operators.flowable.flowable_with_latest_from",
     "FlowableZip": "rxpy2.internal.operators.flowable.flowable_zip",
     "FlowableZipIterable": "rxpy2.internal.operators.flowable.flowable_zip",
+    "MaybeAmb": "rxpy2.internal.operators.maybe.maybe_amb",
     "MaybeCache": "rxpy2.internal.operators.maybe.maybe_cache",
+    "MaybeConcat": "rxpy2.internal.operators.maybe.maybe_concat",
     "MaybeCreate": "rxpy2.internal.operators.maybe.maybe_create",
     "MaybeUnsafeCreate": "rxpy2.internal.operators.maybe.maybe_create",
     "MaybeDefer": "rxpy2.internal.operators.maybe.maybe_defer",
@@ -578,6 +607,7 @@ _WHERE: dict[str, str] = {
     "MaybeJust": "rxpy2.internal.operators.maybe.maybe_just",
     "MaybeLift": "rxpy2.internal.operators.maybe.maybe_lift",
     "MaybeMap": "rxpy2.internal.operators.maybe.maybe_map",
+    "MaybeMergeArray": "rxpy2.internal.operators.maybe.maybe_merge_array",
     "MaybeNever": "rxpy2.internal.operators.maybe.maybe_never",
     "MaybeOnErrorComplete": "rxpy2.internal.operators.maybe.maybe_on_error",
     "MaybeOnErrorReturn": "rxpy2.internal.operators.maybe.maybe_on_error",
@@ -597,6 +627,10 @@ _WHERE: dict[str, str] = {
     "MaybeTimer": "rxpy2.internal.operators.maybe.maybe_timer",
     "MaybeTakeUntil": "rxpy2.internal.operators.maybe.maybe_take_until",
     "MaybeToFlowable": "rxpy2.internal.operators.maybe.maybe_to_flowable",
+    "MAYBE_TO_FLOWABLE": "rxpy2.internal.operators.maybe.maybe_to_publisher",
+    "SINGLE_TO_FLOWABLE": "rxpy2.internal.operators.maybe.maybe_to_publisher",
+    "flowable_of_sources": "rxpy2.internal.operators.maybe.maybe_to_publisher",
+    "same_source": "rxpy2.internal.operators.maybe.maybe_to_publisher",
     "MaybeToSingle": "rxpy2.internal.operators.maybe.maybe_to_single",
     "MaybeUsing": "rxpy2.internal.operators.maybe.maybe_using",
     "MaybeZipArray": "rxpy2.internal.operators.maybe.maybe_zip",
@@ -624,6 +658,7 @@ _WHERE: dict[str, str] = {
     "SingleDoFinally": "rxpy2.internal.operators.single.single_do_finally",
     "SingleDelay": "rxpy2.internal.operators.single.single_delay",
     "SingleDelayWithPublisher": "rxpy2.internal.operators.single.single_delay",
+    "source_as_publisher": "rxpy2.internal.operators.single.single_delay",
     "SingleDoAfter": "rxpy2.internal.operators.single.single_do_event",
     "SingleDoOnEvent": "rxpy2.internal.operators.single.single_do_event",
     "SingleError": "rxpy2.internal.operators.single.single_error",
