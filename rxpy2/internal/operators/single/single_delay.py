@@ -1,12 +1,17 @@
-"""Single.delay and Single.delay_subscription.
+"""delay and delay_subscription of Single, Maybe and Completable.
 
-* ``delay``: the item (and, with ``delay_error``, the error) is signalled by a task
-  scheduled ``time`` later; an error without ``delay_error`` by a task scheduled at
-  once. One reference holds the upstream, then the pending task; the downstream's
-  Disposable disposes whichever it holds.
-* ``delay_subscription``: the main Single is subscribed when ``other`` (a Publisher:
+* ``delay``: the item or the completion (and, with ``delay_error``, the error) is
+  signalled by a task scheduled ``time`` later; an error without ``delay_error`` by a
+  task scheduled at once (Maybe's ``delay`` always delays the error). One reference
+  holds the upstream, then the pending task; the downstream's Disposable disposes
+  whichever it holds.
+* ``delay_subscription``: the main source is subscribed when ``other`` (a Publisher:
   a timer, or another 0-1 source through ``to_flowable``) signals its first item or
   completes; an error of ``other`` is the downstream's error.
+
+:class:`DelayOp` and :class:`DelayWithPublisherOp` are the operator bodies of the
+three types; the Maybe and Completable classes are in ``maybe_delay.py`` and
+``completable_delay.py``.
 """
 
 from __future__ import annotations
@@ -18,36 +23,61 @@ from rxpy2.disposables import Disposable
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
-from rxpy2.observers import FlowableSubscriber, SingleObserver
+from rxpy2.internal.operators.single.single_schedule import ZeroOneObserver
+from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscription
 from rxpy2.single import Single
 
 if TYPE_CHECKING:
+    from rxpy2.internal.zero_one import ZeroOneBase
     from rxpy2.schedulers.scheduler import Scheduler
 
-__all__ = ["SingleDelay", "SingleDelayWithPublisher"]
+__all__ = ["DelayOp", "DelayWithPublisherOp", "SingleDelay", "SingleDelayWithPublisher",
+           "source_as_publisher"]
 
 T = TypeVar("T")
 
 
-class SingleDelay(Single[T], Generic[T]):
+def source_as_publisher(other: Any, scheduler: Any) -> Publisher[Any] | None:
+    """An argument that is a time in seconds or another source (``delay_subscription``,
+    Maybe's ``timeout`` and ``delay``): the source as a Publisher (a Single, Maybe or
+    Completable through ``to_flowable``), or ``None`` for a time. ``TypeError`` for a
+    source with a ``scheduler``, which goes only with a time."""
+    from rxpy2.internal.zero_one import ZeroOneBase
+
+    if isinstance(other, Publisher):
+        p: Publisher[Any] = other
+    elif isinstance(other, ZeroOneBase):
+        p = other.to_flowable()  # type: ignore[attr-defined]
+    else:
+        return None
+    if scheduler is not None:
+        raise TypeError("scheduler goes only with a time in seconds")
+    return p
+
+
+class DelayOp(Generic[T]):
     __slots__ = ("source", "delay_time", "scheduler", "delay_error")
 
-    def __init__(self, source: Single[T], delay: float, scheduler: Scheduler,
+    def __init__(self, source: ZeroOneBase, delay: float, scheduler: Scheduler,
                  delay_error: bool) -> None:
         self.source = source
         self.delay_time = delay
         self.scheduler = scheduler
         self.delay_error = delay_error
 
-    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
+    def subscribe_actual(self, observer: Any) -> None:
         self.source._subscribe(DelayObserver(observer, self))
 
 
-class DelayObserver(SingleObserver[T], Disposable, Generic[T]):
+class SingleDelay(DelayOp[T], Single[T]):
+    __slots__ = ()
+
+
+class DelayObserver(ZeroOneObserver[T], Disposable):
     __slots__ = ("downstream", "parent", "ref")
 
-    def __init__(self, downstream: SingleObserver[T], parent: SingleDelay[T]) -> None:
+    def __init__(self, downstream: Any, parent: DelayOp[T]) -> None:
         self.downstream = downstream
         self.parent = parent
         self.ref: AtomicReference[Disposable] = AtomicReference()
@@ -61,6 +91,11 @@ class DelayObserver(SingleObserver[T], Disposable, Generic[T]):
         DisposableHelper.replace(
             self.ref, p.scheduler.schedule_direct(lambda: self._success(item), p.delay_time))
 
+    def on_complete(self) -> None:
+        p = self.parent
+        DisposableHelper.replace(
+            self.ref, p.scheduler.schedule_direct(self._complete, p.delay_time))
+
     def on_error(self, error: BaseException) -> None:
         p = self.parent
         DisposableHelper.replace(
@@ -70,6 +105,10 @@ class DelayObserver(SingleObserver[T], Disposable, Generic[T]):
     def _success(self, item: T) -> None:
         if self.ref.get() is not DISPOSED:
             self.downstream.on_success(item)
+
+    def _complete(self) -> None:
+        if self.ref.get() is not DISPOSED:
+            self.downstream.on_complete()
 
     def _error(self, error: BaseException) -> None:
         if self.ref.get() is not DISPOSED:
@@ -82,15 +121,19 @@ class DelayObserver(SingleObserver[T], Disposable, Generic[T]):
         return self.ref.get() is DISPOSED
 
 
-class SingleDelayWithPublisher(Single[T], Generic[T]):
+class DelayWithPublisherOp(Generic[T]):
     __slots__ = ("source", "other")
 
-    def __init__(self, source: Single[T], other: Publisher[Any]) -> None:
+    def __init__(self, source: ZeroOneBase, other: Publisher[Any]) -> None:
         self.source = source
         self.other = other
 
-    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
+    def subscribe_actual(self, observer: Any) -> None:
         self.other.subscribe(OtherSubscriber(observer, self.source))
+
+
+class SingleDelayWithPublisher(DelayWithPublisherOp[T], Single[T]):
+    __slots__ = ()
 
 
 class OtherSubscriber(FlowableSubscriber[Any], Disposable, Generic[T]):
@@ -102,7 +145,7 @@ class OtherSubscriber(FlowableSubscriber[Any], Disposable, Generic[T]):
 
     __slots__ = ("downstream", "source", "upstream", "main", "done")
 
-    def __init__(self, downstream: SingleObserver[T], source: Single[T]) -> None:
+    def __init__(self, downstream: Any, source: ZeroOneBase) -> None:
         self.downstream = downstream
         self.source = source
         self.upstream: AtomicReference[Subscription] = AtomicReference()
@@ -142,7 +185,7 @@ class OtherSubscriber(FlowableSubscriber[Any], Disposable, Generic[T]):
         return self.main.get() is DISPOSED
 
 
-class MainObserver(SingleObserver[T], Generic[T]):
+class MainObserver(ZeroOneObserver[T]):
     __slots__ = ("parent",)
 
     def __init__(self, parent: OtherSubscriber[T]) -> None:
@@ -153,6 +196,9 @@ class MainObserver(SingleObserver[T], Generic[T]):
 
     def on_success(self, item: T) -> None:
         self.parent.downstream.on_success(item)
+
+    def on_complete(self) -> None:
+        self.parent.downstream.on_complete()
 
     def on_error(self, error: BaseException) -> None:
         self.parent.downstream.on_error(error)

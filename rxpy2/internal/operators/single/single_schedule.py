@@ -1,4 +1,5 @@
-"""Single.subscribe_on / observe_on / unsubscribe_on: moving a Single's work onto a scheduler.
+"""subscribe_on / observe_on / unsubscribe_on of Single, Maybe and Completable: moving a
+0-1 source's work onto a scheduler.
 
 * ``subscribe_on``: the downstream gets its Disposable at once; the upstream is
   subscribed by a task given to ``scheduler.schedule_direct``. Disposing disposes
@@ -7,6 +8,12 @@
   scheduler; disposing cancels that task, so nothing arrives after it.
 * ``unsubscribe_on``: the upstream's ``dispose`` runs in a task on the scheduler;
   signals pass through unchanged.
+
+One operator body (the ``*Op`` mixins) and one observer per operator serve the three
+types: each observer handles ``on_success``, ``on_complete`` and ``on_error`` (a Single
+source never calls ``on_complete``, a Completable source never calls ``on_success``).
+The Maybe and Completable classes are in ``maybe_schedule.py`` and
+``completable_schedule.py``.
 """
 
 from __future__ import annotations
@@ -16,36 +23,54 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from rxpy2.disposables import Disposable
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
-from rxpy2.observers import SingleObserver
+from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
 from rxpy2.single import Single
 
 if TYPE_CHECKING:
+    from rxpy2.internal.zero_one import ZeroOneBase
     from rxpy2.schedulers.scheduler import Scheduler
 
-__all__ = ["SingleObserveOn", "SingleSubscribeOn", "SingleUnsubscribeOn"]
+__all__ = ["ObserveOnOp", "ZeroOneObserver", "SingleObserveOn", "SingleSubscribeOn", "SingleUnsubscribeOn",
+           "SubscribeOnOp", "UnsubscribeOnObserver", "UnsubscribeOnOp"]
 
 T = TypeVar("T")
 
 
-class SingleSubscribeOn(Single[T], Generic[T]):
+class _ScheduledOp(Generic[T]):
+    """The fields of the three operators: the upstream 0-1 source and the scheduler."""
+
     __slots__ = ("source", "scheduler")
 
-    def __init__(self, source: Single[T], scheduler: Scheduler) -> None:
+    def __init__(self, source: ZeroOneBase, scheduler: Scheduler) -> None:
         self.source = source
         self.scheduler = scheduler
 
-    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
+
+class ZeroOneObserver(SingleObserver[T], MaybeObserver[T], CompletableObserver, Generic[T]):
+    """An observer of any of the three types (the operators' inner observers)."""
+
+    __slots__ = ()
+
+
+class SubscribeOnOp(_ScheduledOp[T]):
+    __slots__ = ()
+
+    def subscribe_actual(self, observer: Any) -> None:
         parent: SubscribeOnObserver[T] = SubscribeOnObserver(observer, self.source)
         observer.on_subscribe(parent)
         DisposableHelper.replace(parent.task, self.scheduler.schedule_direct(parent.run))
 
 
-class SubscribeOnObserver(SingleObserver[T], Disposable, Generic[T]):
+class SingleSubscribeOn(SubscribeOnOp[T], Single[T]):
+    __slots__ = ()
+
+
+class SubscribeOnObserver(ZeroOneObserver[T], Disposable):
     """``upstream``: the source's Disposable; ``task``: the scheduled subscription."""
 
     __slots__ = ("downstream", "source", "upstream", "task")
 
-    def __init__(self, downstream: SingleObserver[T], source: Single[T]) -> None:
+    def __init__(self, downstream: Any, source: ZeroOneBase) -> None:
         self.downstream = downstream
         self.source = source
         self.upstream: AtomicReference[Disposable] = AtomicReference()
@@ -61,6 +86,9 @@ class SubscribeOnObserver(SingleObserver[T], Disposable, Generic[T]):
     def on_success(self, item: T) -> None:
         self.downstream.on_success(item)
 
+    def on_complete(self) -> None:
+        self.downstream.on_complete()
+
     def on_error(self, error: BaseException) -> None:
         self.downstream.on_error(error)
 
@@ -72,23 +100,27 @@ class SubscribeOnObserver(SingleObserver[T], Disposable, Generic[T]):
         return self.upstream.get() is DISPOSED
 
 
-class SingleObserveOn(Single[T], Generic[T]):
-    __slots__ = ("source", "scheduler")
+class ObserveOnOp(_ScheduledOp[T]):
+    __slots__ = ()
 
-    def __init__(self, source: Single[T], scheduler: Scheduler) -> None:
-        self.source = source
-        self.scheduler = scheduler
-
-    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
+    def subscribe_actual(self, observer: Any) -> None:
         self.source._subscribe(ObserveOnObserver(observer, self.scheduler))
 
 
-class ObserveOnObserver(SingleObserver[T], Disposable, Generic[T]):
-    """One reference: the upstream, then the delivery task (``DISPOSED`` on dispose)."""
+class SingleObserveOn(ObserveOnOp[T], Single[T]):
+    __slots__ = ()
+
+
+class ObserveOnObserver(ZeroOneObserver[T], Disposable):
+    """One reference: the upstream, then the delivery task (``DISPOSED`` on dispose).
+
+    The task delivers the stored error, else the stored item, else (no item: a Maybe
+    or Completable completed) ``on_complete``.
+    """
 
     __slots__ = ("downstream", "scheduler", "ref", "item", "error")
 
-    def __init__(self, downstream: SingleObserver[T], scheduler: Scheduler) -> None:
+    def __init__(self, downstream: Any, scheduler: Scheduler) -> None:
         self.downstream = downstream
         self.scheduler = scheduler
         self.ref: AtomicReference[Disposable] = AtomicReference()
@@ -101,10 +133,16 @@ class ObserveOnObserver(SingleObserver[T], Disposable, Generic[T]):
 
     def on_success(self, item: T) -> None:
         self.item = item
-        DisposableHelper.replace(self.ref, self.scheduler.schedule_direct(self.run))
+        self._schedule()
+
+    def on_complete(self) -> None:
+        self._schedule()
 
     def on_error(self, error: BaseException) -> None:
         self.error = error
+        self._schedule()
+
+    def _schedule(self) -> None:
         DisposableHelper.replace(self.ref, self.scheduler.schedule_direct(self.run))
 
     def run(self) -> None:
@@ -114,9 +152,12 @@ class ObserveOnObserver(SingleObserver[T], Disposable, Generic[T]):
         if e is not None:
             self.error = None
             self.downstream.on_error(e)
-        else:
-            item, self.item = self.item, None
+            return
+        item, self.item = self.item, None
+        if item is not None:
             self.downstream.on_success(item)
+        else:
+            self.downstream.on_complete()
 
     def dispose(self) -> None:
         DisposableHelper.dispose(self.ref)
@@ -125,21 +166,10 @@ class ObserveOnObserver(SingleObserver[T], Disposable, Generic[T]):
         return self.ref.get() is DISPOSED
 
 
-class SingleUnsubscribeOn(Single[T], Generic[T]):
-    __slots__ = ("source", "scheduler")
-
-    def __init__(self, source: Single[T], scheduler: Scheduler) -> None:
-        self.source = source
-        self.scheduler = scheduler
-
-    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
-        self.source._subscribe(UnsubscribeOnObserver(observer, self.scheduler))
-
-
-class UnsubscribeOnObserver(SingleObserver[T], Disposable, Generic[T]):
+class UnsubscribeOnObserver(ZeroOneObserver[T], Disposable):
     __slots__ = ("downstream", "scheduler", "ref")
 
-    def __init__(self, downstream: SingleObserver[T], scheduler: Scheduler) -> None:
+    def __init__(self, downstream: Any, scheduler: Scheduler) -> None:
         self.downstream = downstream
         self.scheduler = scheduler
         self.ref: AtomicReference[Disposable] = AtomicReference()
@@ -150,6 +180,9 @@ class UnsubscribeOnObserver(SingleObserver[T], Disposable, Generic[T]):
 
     def on_success(self, item: T) -> None:
         self.downstream.on_success(item)
+
+    def on_complete(self) -> None:
+        self.downstream.on_complete()
 
     def on_error(self, error: BaseException) -> None:
         self.downstream.on_error(error)
@@ -164,3 +197,17 @@ class UnsubscribeOnObserver(SingleObserver[T], Disposable, Generic[T]):
 
     def is_disposed(self) -> bool:
         return self.ref.get() is DISPOSED
+
+
+class UnsubscribeOnOp(_ScheduledOp[T]):
+    __slots__ = ()
+
+    #: the observer class (Completable's drops signals after a dispose)
+    _observer: type[UnsubscribeOnObserver[Any]] = UnsubscribeOnObserver
+
+    def subscribe_actual(self, observer: Any) -> None:
+        self.source._subscribe(self._observer(observer, self.scheduler))
+
+
+class SingleUnsubscribeOn(UnsubscribeOnOp[T], Single[T]):
+    __slots__ = ()

@@ -1,56 +1,68 @@
-"""Single.timeout: ``TimeoutError`` (or a switch to a fallback Single) when no signal
-arrives within the given time.
+"""timeout of Single, Maybe and Completable: ``TimeoutError`` (or a switch to a
+fallback of the same type) when no terminal signal arrives within the given time.
 
 The main observer's reference holds the upstream and becomes ``DISPOSED`` at the
-first of: the signal, the timeout task, or a dispose; whichever wins it is the
-only one to reach the downstream. The timeout task is held separately and
-disposed when the signal wins. The fallback is subscribed with an observer made
-up front, so a dispose racing the switch disposes the fallback too.
+first of: the signal, the timeout, or a dispose; whichever wins it is the
+only one to reach the downstream. The timeout task (or, for Maybe's
+``timeout(other)``, the subscriber of the other source, see ``maybe_timeout.py``) is
+held separately and disposed when the signal wins. The fallback is subscribed with
+an observer made up front, so a dispose racing the switch disposes the fallback too.
+
+:class:`TimeoutOp` is the operator body of the three types; the Maybe and
+Completable classes are in ``maybe_timeout.py`` and ``completable_timeout.py``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.operators.flowable.flowable_timeout_timed import timeout_message
-from rxpy2.observers import SingleObserver
+from rxpy2.internal.operators.single.single_schedule import ZeroOneObserver
 from rxpy2.single import Single
 
 if TYPE_CHECKING:
+    from rxpy2.internal.zero_one import ZeroOneBase
     from rxpy2.schedulers.scheduler import Scheduler
 
-__all__ = ["SingleTimeout"]
+__all__ = ["SingleTimeout", "TimeoutMainObserver", "TimeoutOp"]
 
 T = TypeVar("T")
 
 
-class SingleTimeout(Single[T], Generic[T]):
+class TimeoutOp(Generic[T]):
     __slots__ = ("source", "timeout_time", "scheduler", "fallback")
 
-    def __init__(self, source: Single[T], timeout: float, scheduler: Scheduler,
-                 fallback: Single[T] | None) -> None:
+    #: the TimeoutError names the time (RxJava 2's Maybe builds a bare one: False there)
+    _TIMEOUT_MESSAGE: ClassVar[bool] = True
+
+    def __init__(self, source: ZeroOneBase, timeout: float, scheduler: Scheduler,
+                 fallback: ZeroOneBase | None) -> None:
         self.source = source
         self.timeout_time = timeout
         self.scheduler = scheduler
         self.fallback = fallback
 
-    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
-        parent: TimeoutMainObserver[T] = TimeoutMainObserver(observer, self.fallback,
-                                                            self.timeout_time)
+    def subscribe_actual(self, observer: Any) -> None:
+        t = self.timeout_time
+        parent: TimeoutMainObserver[T] = TimeoutMainObserver(
+            observer, self.fallback, t if self._TIMEOUT_MESSAGE else None)
         observer.on_subscribe(parent)
-        DisposableHelper.replace(parent.task,
-                                 self.scheduler.schedule_direct(parent.run, self.timeout_time))
+        DisposableHelper.replace(parent.task, self.scheduler.schedule_direct(parent.run, t))
         self.source._subscribe(parent)
 
 
-class TimeoutFallbackObserver(SingleObserver[T], Generic[T]):
+class SingleTimeout(TimeoutOp[T], Single[T]):
+    __slots__ = ()
+
+
+class TimeoutFallbackObserver(ZeroOneObserver[T]):
     __slots__ = ("downstream", "ref")
 
-    def __init__(self, downstream: SingleObserver[T]) -> None:
+    def __init__(self, downstream: Any) -> None:
         self.downstream = downstream
         self.ref: AtomicReference[Disposable] = AtomicReference()
 
@@ -60,15 +72,20 @@ class TimeoutFallbackObserver(SingleObserver[T], Generic[T]):
     def on_success(self, item: T) -> None:
         self.downstream.on_success(item)
 
+    def on_complete(self) -> None:
+        self.downstream.on_complete()
+
     def on_error(self, error: BaseException) -> None:
         self.downstream.on_error(error)
 
 
-class TimeoutMainObserver(SingleObserver[T], Disposable, Generic[T]):
+class TimeoutMainObserver(ZeroOneObserver[T], Disposable):
+    """``timeout_time``: for the TimeoutError's message (``None``: no message)."""
+
     __slots__ = ("downstream", "other", "fallback", "timeout_time", "ref", "task")
 
-    def __init__(self, downstream: SingleObserver[T], other: Single[T] | None,
-                 timeout: float) -> None:
+    def __init__(self, downstream: Any, other: ZeroOneBase | None,
+                 timeout: float | None) -> None:
         self.downstream = downstream
         self.other = other
         self.fallback: TimeoutFallbackObserver[T] | None = (
@@ -90,28 +107,46 @@ class TimeoutMainObserver(SingleObserver[T], Disposable, Generic[T]):
                 return True
 
     def run(self) -> None:
+        """The timeout: the error, or the switch to the fallback."""
         if not self._win():
             return
         other, self.other = self.other, None
         fb = self.fallback
         if other is None or fb is None:
-            self.downstream.on_error(TimeoutError(timeout_message(self.timeout_time)))
+            t = self.timeout_time
+            self.downstream.on_error(TimeoutError(timeout_message(t)) if t is not None
+                                     else TimeoutError())
         else:
             other._subscribe(fb)
+
+    def other_error(self, error: BaseException) -> None:
+        """The timeout indicator failed: its error goes downstream unless a signal won."""
+        if self._win():
+            self.downstream.on_error(error)
+        else:
+            plugins.on_error(error)
 
     def on_subscribe(self, d: Disposable) -> None:
         DisposableHelper.set_once(self.ref, d)
 
-    def on_success(self, item: T) -> None:
+    def _terminate(self) -> bool:
+        """The upstream's signal: True when it won (the timeout is then disposed)."""
         d = self.ref.get()
         if d is not DISPOSED and self.ref.compare_and_set(d, DISPOSED):
             DisposableHelper.dispose(self.task)
+            return True
+        return False
+
+    def on_success(self, item: T) -> None:
+        if self._terminate():
             self.downstream.on_success(item)
 
+    def on_complete(self) -> None:
+        if self._terminate():
+            self.downstream.on_complete()
+
     def on_error(self, error: BaseException) -> None:
-        d = self.ref.get()
-        if d is not DISPOSED and self.ref.compare_and_set(d, DISPOSED):
-            DisposableHelper.dispose(self.task)
+        if self._terminate():
             self.downstream.on_error(error)
         else:
             plugins.on_error(error)

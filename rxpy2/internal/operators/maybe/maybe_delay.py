@@ -1,0 +1,130 @@
+"""Maybe.delay and Maybe.delay_subscription (RxJava 2's MaybeDelay,
+MaybeDelayOtherPublisher, MaybeDelaySubscriptionOtherPublisher).
+
+* ``MaybeDelay``, ``MaybeDelayWithPublisher``: Single's operators
+  (``single_delay.py``); Maybe's ``delay(time)`` delays the item, the completion
+  and the error alike.
+* ``MaybeDelayOtherPublisher`` (``delay(other)``): the signal is held until ``other``,
+  subscribed only then, signals its first item or completes; an error of ``other``
+  is the downstream's error (with the held error, a ``CompositeException`` of both).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+from rxpy2.disposables import Disposable
+from rxpy2.exceptions import CompositeException
+from rxpy2.internal.atomic import AtomicReference
+from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
+from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
+from rxpy2.internal.operators.single.single_delay import DelayOp, DelayWithPublisherOp
+from rxpy2.internal.operators.single.single_schedule import ZeroOneObserver
+from rxpy2.maybe import Maybe
+from rxpy2.observers import FlowableSubscriber, MaybeObserver
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscription
+
+__all__ = ["MaybeDelay", "MaybeDelayOtherPublisher", "MaybeDelayWithPublisher"]
+
+T = TypeVar("T")
+
+
+class MaybeDelay(DelayOp[T], Maybe[T], Generic[T]):
+    __slots__ = ()
+
+
+class MaybeDelayWithPublisher(DelayWithPublisherOp[T], Maybe[T], Generic[T]):
+    __slots__ = ()
+
+
+class MaybeDelayOtherPublisher(Maybe[T], Generic[T]):
+    __slots__ = ("source", "other")
+
+    def __init__(self, source: Maybe[T], other: Publisher[Any]) -> None:
+        self.source = source
+        self.other = other
+
+    def subscribe_actual(self, observer: MaybeObserver[T]) -> None:
+        self.source._subscribe(DelayOtherObserver(observer, self.other))
+
+
+class DelayOtherObserver(ZeroOneObserver[T], Disposable):
+    """Holds the main signal in ``waiter`` and subscribes it to ``other``.
+
+    ``upstream``: the main Maybe's Disposable (``DISPOSED`` once it signalled or was
+    disposed).
+    """
+
+    __slots__ = ("waiter", "other", "upstream")
+
+    def __init__(self, downstream: MaybeObserver[T], other: Publisher[Any]) -> None:
+        self.waiter: DelayWaiter[T] = DelayWaiter(downstream)
+        self.other = other
+        self.upstream: Disposable | None = None
+
+    def on_subscribe(self, d: Disposable) -> None:
+        if DisposableHelper.validate(self.upstream, d):
+            self.upstream = d
+            self.waiter.downstream.on_subscribe(self)
+
+    def on_success(self, item: T) -> None:
+        self.waiter.item = item
+        self._wait()
+
+    def on_complete(self) -> None:
+        self._wait()
+
+    def on_error(self, error: BaseException) -> None:
+        self.waiter.error = error
+        self._wait()
+
+    def _wait(self) -> None:
+        self.upstream = DISPOSED
+        self.other.subscribe(self.waiter)
+
+    def dispose(self) -> None:
+        d, self.upstream = self.upstream, DISPOSED
+        if d is not None:
+            d.dispose()
+        SubscriptionHelper.cancel(self.waiter.ref)
+
+    def is_disposed(self) -> bool:
+        return self.waiter.ref.get() is CANCELLED
+
+
+class DelayWaiter(FlowableSubscriber[Any], Generic[T]):
+    """Subscribed to ``other``; its first item or completion releases the held signal."""
+
+    __slots__ = ("downstream", "ref", "item", "error")
+
+    def __init__(self, downstream: MaybeObserver[T]) -> None:
+        self.downstream = downstream
+        self.ref: AtomicReference[Subscription] = AtomicReference()
+        self.item: T | None = None
+        self.error: BaseException | None = None
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if SubscriptionHelper.set_once(self.ref, s):
+            s.request(LONG_MAX)
+
+    def on_next(self, item: Any) -> None:
+        s = self.ref.get_and_set(CANCELLED)
+        if s is not CANCELLED:
+            if s is not None:
+                s.cancel()
+            self.on_complete()
+
+    def on_error(self, error: BaseException) -> None:
+        e = self.error
+        self.downstream.on_error(error if e is None else CompositeException(e, error))
+
+    def on_complete(self) -> None:
+        e = self.error
+        if e is not None:
+            self.downstream.on_error(e)
+            return
+        v = self.item
+        if v is not None:
+            self.downstream.on_success(v)
+        else:
+            self.downstream.on_complete()
