@@ -239,6 +239,7 @@ if TYPE_CHECKING:
     from rxpy2.internal.operators.flowable.flowable_timer import FlowableTimer
     from rxpy2.internal.operators.flowable.flowable_to_list import FlowableToListSingle
     from rxpy2.internal.operators.flowable.flowable_unsubscribe_on import FlowableUnsubscribeOn
+    from rxpy2.internal.operators.flowable.flowable_using import FlowableUsing
     from rxpy2.internal.operators.flowable.flowable_window import FlowableWindow
     from rxpy2.internal.operators.flowable.flowable_window_boundary import FlowableWindowBoundary
     from rxpy2.internal.operators.flowable.flowable_window_timed import FlowableWindowTimed
@@ -573,6 +574,7 @@ _WHERE: dict[str, str] = {
     "FlowableTimer": "rxpy2.internal.operators.flowable.flowable_timer",
     "FlowableToListSingle": "rxpy2.internal.operators.flowable.flowable_to_list",
     "FlowableUnsubscribeOn": "rxpy2.internal.operators.flowable.flowable_unsubscribe_on",
+    "FlowableUsing": "rxpy2.internal.operators.flowable.flowable_using",
     "FlowableWindow": "rxpy2.internal.operators.flowable.flowable_window",
     "FlowableWindowBoundary": "rxpy2.internal.operators.flowable.flowable_window_boundary",
     "FlowableWindowTimed": "rxpy2.internal.operators.flowable.flowable_window_timed",

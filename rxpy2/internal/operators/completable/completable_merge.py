@@ -1,12 +1,21 @@
-"""Completable.merge / merge_array / merge_with: all sources at once.
+"""Completable.merge / merge_array / merge_with, and merge_delay_error /
+merge_array_delay_error (RxJava 2's CompletableMergeIterable, CompletableMergeArray,
+CompletableMergeDelayErrorIterable, CompletableMergeDelayErrorArray): all sources at once.
 
 Completes when every source did (``active`` counts the sources plus one for
 the subscribing loop, each change one atomic operation; nothing is drained or
-serialized here, so no :class:`~rxpy2.operators.Drain`). Several sources race
-to terminate, so the terminal signal
-uses the "once" pattern: the first error (or the final completion) wins
-``once.compare_and_set(False, True)`` and disposes the rest; a later error
-goes to :func:`rxpy2.plugins.on_error`.
+serialized here, so no :class:`~rxpy2.operators.Drain`).
+
+Errors at once: several sources race to terminate, so the terminal signal uses
+the "once" pattern: the first error (or the final completion) wins
+``once.compare_and_set(False, True)`` and disposes the rest; a later error goes
+to :func:`rxpy2.plugins.on_error`.
+
+Errors delayed (``delay_errors``): an error counts as the end of its source and
+is kept (an ``AtomicThrowable``); whoever ends the last source signals the
+completion or the errors (several as a ``CompositeException``). A failing
+iterable, or an element that is no Completable, is kept the same way and ends
+the subscribing loop (RxJava 2: the sources already subscribed still run).
 """
 
 from __future__ import annotations
@@ -18,7 +27,7 @@ from rxpy2 import plugins
 from rxpy2.completable import Completable
 from rxpy2.disposables import CompositeDisposable, Disposable
 from rxpy2.observers import CompletableObserver
-from rxpy2.operators import AtomicBoolean, AtomicInteger
+from rxpy2.operators import AtomicBoolean, AtomicInteger, AtomicThrowable
 
 __all__ = ["CompletableMerge"]
 
@@ -26,21 +35,26 @@ _END: Any = object()
 
 
 class CompletableMerge(Completable):
-    __slots__ = ("sources",)
+    __slots__ = ("sources", "delay_errors")
 
-    def __init__(self, sources: Iterable[Completable]) -> None:
+    def __init__(self, sources: Iterable[Completable], delay_errors: bool = False) -> None:
         self.sources = sources
+        self.delay_errors = delay_errors
 
     def subscribe_actual(self, observer: CompletableObserver) -> None:
-        parent = _MergeObserver(observer)
+        parent = (_MergeDelayErrorObserver(observer) if self.delay_errors
+                  else _MergeObserver(observer))
         observer.on_subscribe(parent.set)
         try:
             it = iter(self.sources)
         except Exception as e:
-            parent.on_error(e)
+            parent.loop_failed(e)
             return
         active = parent.active
-        while not parent.set.is_disposed():
+        disposed = parent.set.is_disposed
+        while True:
+            if disposed():
+                return  # no signal after a dispose
             try:
                 c = next(it, _END)
                 if c is _END:
@@ -49,7 +63,7 @@ class CompletableMerge(Completable):
                     raise TypeError(f"merge() source is a {type(c).__name__}, "
                                     "not a Completable")
             except Exception as e:
-                parent.on_error(e)
+                parent.loop_failed(e)
                 return
             active.get_and_increment()
             c._subscribe(parent)
@@ -78,3 +92,36 @@ class _MergeObserver(CompletableObserver):
     def on_complete(self) -> None:
         if self.active.decrement_and_get() == 0 and self.once.compare_and_set(False, True):
             self.downstream.on_complete()
+
+    def loop_failed(self, error: BaseException) -> None:
+        """The sources' iterable failed (or gave a non-Completable)."""
+        self.on_error(error)
+
+
+class _MergeDelayErrorObserver(CompletableObserver):
+    __slots__ = ("downstream", "set", "active", "errors")
+
+    def __init__(self, downstream: CompletableObserver) -> None:
+        self.downstream = downstream
+        self.set = CompositeDisposable()
+        self.active = AtomicInteger(1)  # sources not terminated, plus the subscribing loop
+        self.errors = AtomicThrowable()
+
+    def on_subscribe(self, d: Disposable) -> None:
+        self.set.add(d)
+
+    def on_error(self, error: BaseException) -> None:
+        if self.errors.try_add_throwable_or_report(error):
+            self.on_complete()
+
+    def on_complete(self) -> None:
+        if self.active.decrement_and_get() == 0:
+            ex = self.errors.terminate()
+            if ex is None:
+                self.downstream.on_complete()
+            else:
+                self.downstream.on_error(ex)
+
+    def loop_failed(self, error: BaseException) -> None:
+        """Kept like a source's error; the loop's share ends."""
+        self.on_error(error)

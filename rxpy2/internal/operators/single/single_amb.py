@@ -1,4 +1,5 @@
-"""Single.amb / amb_array / amb_with: the first source to signal wins.
+"""Single.amb / amb_array / amb_with: the first source to signal wins (Maybe's and
+Completable's amb run the same race, ``maybe_amb.py``, ``completable_amb.py``).
 
 The "once" pattern: every source shares one observer; the first terminal
 signal that wins ``once.compare_and_set(False, True)`` disposes the rest and
@@ -34,8 +35,12 @@ class SingleAmb(Single[T], Generic[T]):
         subscribe_amb(self.sources, observer, Single)
 
 
-def subscribe_amb(sources: Iterable[Any], observer: Any, kind: type) -> None:
-    """Subscribe ``observer`` to the race of ``sources`` (each must be a ``kind``)."""
+def subscribe_amb(sources: Iterable[Any], observer: Any, kind: type,
+                  complete_if_empty: bool = False) -> None:
+    """Subscribe ``observer`` to the race of ``sources`` (each must be a ``kind``).
+
+    No sources: ``on_complete`` if ``complete_if_empty`` (Maybe, as RxJava 2), else
+    ``IndexError`` (RxJava 2's Single would never signal)."""
     try:
         it = iter(sources)
     except Exception as e:
@@ -49,6 +54,9 @@ def subscribe_amb(sources: Iterable[Any], observer: Any, kind: type) -> None:
             s: Any = next(it, _END)
             if s is _END:
                 if count == 0:
+                    if complete_if_empty:
+                        parent.on_complete()
+                        return
                     raise IndexError("amb() of no sources")
                 return
             if not isinstance(s, kind):
