@@ -8,7 +8,13 @@ from rxpy2 import plugins
 from rxpy2.backpressure import BackpressureOverflowStrategy, BackpressureStrategy
 from rxpy2.completable import Completable
 from rxpy2.disposables import CompositeDisposable, Disposable, Disposables, SerialDisposable
-from rxpy2.emitter import Emitter, FlowableEmitter
+from rxpy2.emitter import (
+    CompletableEmitter,
+    Emitter,
+    FlowableEmitter,
+    MaybeEmitter,
+    SingleEmitter,
+)
 from rxpy2.exceptions import (
     CompositeException,
     MissingBackpressureException,
@@ -51,6 +57,7 @@ __all__ = [
     "BackpressureStrategy",
     "BehaviorProcessor",
     "Completable",
+    "CompletableEmitter",
     "CompletableObserver",
     "CompositeDisposable",
     "CompositeException",
@@ -64,6 +71,7 @@ __all__ = [
     "FlowableSubscriber",
     "GroupedFlowable",
     "Maybe",
+    "MaybeEmitter",
     "MaybeObserver",
     "MissingBackpressureException",
     "Notification",
@@ -78,6 +86,7 @@ __all__ = [
     "Schedulers",
     "SerialDisposable",
     "Single",
+    "SingleEmitter",
     "SingleObserver",
     "Subscriber",
     "Subscription",

@@ -1,4 +1,4 @@
-"""The emitter interfaces handed to user code by ``Flowable.create`` and ``Flowable.generate``.
+"""The emitter interfaces handed to user code by the ``create`` sources and ``Flowable.generate``.
 
 * :class:`Emitter`: ``on_next``/``on_error``/``on_complete``, the three signals a
   source function may produce. ``Flowable.generate`` passes one to its
@@ -8,6 +8,9 @@
   (:meth:`FlowableEmitter.is_cancelled`, :meth:`FlowableEmitter.set_cancellable`,
   :meth:`FlowableEmitter.set_disposable`) and :meth:`FlowableEmitter.serialize`
   for calling it from several threads.
+* :class:`SingleEmitter`, :class:`MaybeEmitter`, :class:`CompletableEmitter`: the
+  emitters of ``Single.create``, ``Maybe.create`` and ``Completable.create`` (one
+  signal, then nothing; a resource released on dispose or termination).
 * :class:`Cancellable`: any zero-argument callable; it runs once when the
   downstream cancels or the stream terminates.
 
@@ -21,7 +24,8 @@ from typing import Generic, Protocol, TypeVar, runtime_checkable
 
 from rxpy2.disposables import Disposable
 
-__all__ = ["Cancellable", "Emitter", "FlowableEmitter", "SingleEmitter"]
+__all__ = ["Cancellable", "CompletableEmitter", "Emitter", "FlowableEmitter", "MaybeEmitter",
+           "SingleEmitter"]
 
 T = TypeVar("T")
 
@@ -88,19 +92,15 @@ class FlowableEmitter(Emitter[T], Generic[T]):
         """Signal ``error`` if the stream is still live; False (and nothing reported) if not."""
 
 
-class SingleEmitter(ABC, Generic[T]):
-    """The emitter of ``Single.create``: one ``on_success`` or one ``on_error``.
+class _ZeroOneEmitter(ABC):
+    """What the emitters of ``Single.create``, ``Maybe.create`` and ``Completable.create``
+    share: the error signal and the resource released on dispose or termination.
 
-    A signal after the first is dropped (an error goes to :func:`rxpy2.plugins.on_error`,
-    unless sent with :meth:`try_on_error`). The resource given to
-    :meth:`set_disposable`/:meth:`set_cancellable` is released on dispose or termination.
+    The first signal wins; a later one is dropped (an error goes to
+    :func:`rxpy2.plugins.on_error`, unless sent with :meth:`try_on_error`).
     """
 
     __slots__ = ()
-
-    @abstractmethod
-    def on_success(self, item: T) -> None:
-        """Signal the item (``None`` is turned into ``on_error(TypeError)``)."""
 
     @abstractmethod
     def on_error(self, error: BaseException) -> None:
@@ -122,3 +122,37 @@ class SingleEmitter(ABC, Generic[T]):
     @abstractmethod
     def is_disposed(self) -> bool:
         """True once the downstream disposed or a signal went out."""
+
+
+class SingleEmitter(_ZeroOneEmitter, Generic[T]):
+    """The emitter of ``Single.create``: one ``on_success`` or one ``on_error``."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def on_success(self, item: T) -> None:
+        """Signal the item (``None`` is turned into ``on_error(TypeError)``)."""
+
+
+class MaybeEmitter(_ZeroOneEmitter, Generic[T]):
+    """The emitter of ``Maybe.create``: one ``on_success``, ``on_complete`` or ``on_error``."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def on_success(self, item: T) -> None:
+        """Signal the item (``None`` is turned into ``on_error(TypeError)``)."""
+
+    @abstractmethod
+    def on_complete(self) -> None:
+        """Signal completion without an item; ignored after termination or dispose."""
+
+
+class CompletableEmitter(_ZeroOneEmitter):
+    """The emitter of ``Completable.create``: one ``on_complete`` or one ``on_error``."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def on_complete(self) -> None:
+        """Signal completion; ignored after termination or dispose."""

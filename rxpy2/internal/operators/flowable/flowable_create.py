@@ -27,6 +27,7 @@ from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import BUFFER_SIZE, Flowable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.cancellable import CancellableDisposable
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
@@ -76,27 +77,6 @@ class FlowableCreate(Flowable[T], Generic[T]):
             self.source(emitter)
         except Exception as e:
             emitter.on_error(e)  # after termination it goes to plugins.on_error
-
-
-class _CancellableDisposable(Disposable):
-    """Runs a Cancellable on the first ``dispose``; an error it raises goes to plugins."""
-
-    __slots__ = ("_ref",)
-
-    def __init__(self, cancellable: Cancellable) -> None:
-        self._ref: AtomicReference[Cancellable] = AtomicReference(cancellable)
-
-    def dispose(self) -> None:
-        if self._ref.get() is not None:
-            c = self._ref.get_and_set(None)
-            if c is not None:
-                try:
-                    c()
-                except Exception as e:
-                    plugins.on_error(e)
-
-    def is_disposed(self) -> bool:
-        return self._ref.get() is None
 
 
 class _BaseEmitter(FlowableEmitter[T], Subscription, Generic[T]):
@@ -167,12 +147,7 @@ class _BaseEmitter(FlowableEmitter[T], Subscription, Generic[T]):
         DisposableHelper.set(self._resource, disposable)
 
     def set_cancellable(self, cancellable: Cancellable | None) -> None:
-        if cancellable is None:
-            self.set_disposable(None)
-            return
-        if not callable(cancellable):
-            raise TypeError(f"cancellable must be callable, not {type(cancellable).__name__}")
-        self.set_disposable(_CancellableDisposable(cancellable))
+        self.set_disposable(CancellableDisposable.of(cancellable))
 
     def serialize(self) -> FlowableEmitter[T]:
         return SerializedEmitter(self)

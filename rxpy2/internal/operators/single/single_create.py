@@ -1,9 +1,17 @@
-"""Single.create: a function given a :class:`~rxpy2.emitter.SingleEmitter` per subscriber.
+"""Single.create: a function given a :class:`~rxpy2.emitter.SingleEmitter` per subscriber;
+Single.unsafe_create / Single.wrap: a function (or an object's ``subscribe``) given the
+observer itself (RxJava 2's SingleFromUnsafeSource).
 
-The emitter holds one resource slot; it becomes ``DISPOSED`` when the first
-signal goes out or the downstream disposes, which releases the resource and
-makes every later signal a no-op (an error then goes to ``plugins.on_error``).
-A function that raises signals its error the same way.
+:class:`CreateEmitter` is also the emitter of ``Maybe.create`` and
+``Completable.create`` (RxJava 2's MaybeCreate/CompletableCreate emitters are
+the same state machine): it holds one resource slot, which becomes ``DISPOSED``
+when the first signal goes out or the downstream disposes; that releases the
+resource and makes every later signal a no-op (an error then goes to
+``plugins.on_error``). A function that raises signals its error the same way.
+
+:class:`SingleUnsafeCreate` adds nothing: the function gets the downstream observer
+and must keep the protocol itself. :func:`unsafe_source` and :func:`wrapped_subscribe`
+are the argument checks of ``unsafe_create``/``wrap`` of the three types.
 """
 
 from __future__ import annotations
@@ -13,14 +21,18 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.emitter import Cancellable, SingleEmitter
+from rxpy2.emitter import Cancellable, CompletableEmitter, MaybeEmitter, SingleEmitter
 from rxpy2.internal.atomic import AtomicReference
+from rxpy2.internal.helpers.cancellable import CancellableDisposable
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
-from rxpy2.internal.operators.flowable.flowable_create import _CancellableDisposable
+from rxpy2.internal.zero_one import ZeroOneBase
 from rxpy2.observers import SingleObserver
+from rxpy2.operators.arguments import require, require_callable
+from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
-__all__ = ["SingleCreate"]
+__all__ = ["CreateEmitter", "SingleCreate", "SingleUnsafeCreate", "subscribe_create",
+           "unsafe_source", "wrapped_subscribe"]
 
 T = TypeVar("T")
 
@@ -32,45 +44,56 @@ class SingleCreate(Single[T], Generic[T]):
         self.source = source
 
     def subscribe_actual(self, observer: SingleObserver[T]) -> None:
-        emitter: CreateEmitter[T] = CreateEmitter(observer)
-        observer.on_subscribe(emitter)
-        try:
-            self.source(emitter)
-        except Exception as e:
-            emitter.on_error(e)
+        subscribe_create(self.source, observer)
 
 
-class CreateEmitter(SingleEmitter[T], Disposable, Generic[T]):
-    """The emitter and the downstream's Disposable in one."""
+def subscribe_create(source: Callable[[Any], Any], observer: Any) -> None:
+    """``subscribe_actual`` of the three ``create`` sources: the emitter is the
+    downstream's Disposable; ``source`` raising signals its error through the emitter."""
+    emitter: CreateEmitter[Any] = CreateEmitter(observer)
+    observer.on_subscribe(emitter)
+    try:
+        source(emitter)
+    except Exception as e:
+        emitter.on_error(e)  # after a signal or dispose it goes to plugins.on_error
+
+
+class CreateEmitter(SingleEmitter[T], MaybeEmitter[T], CompletableEmitter, Disposable,
+                    Generic[T]):
+    """The emitter and the downstream's Disposable in one, for any of the three observers
+    (a Single source function has no ``on_complete`` to call, a Completable one no
+    ``on_success``: their emitter interfaces do not offer them)."""
 
     __slots__ = ("downstream", "_resource")
 
-    def __init__(self, downstream: SingleObserver[T]) -> None:
+    def __init__(self, downstream: Any) -> None:
         self.downstream = downstream
         self._resource: AtomicReference[Disposable] = AtomicReference()
 
-    def _take(self) -> Disposable | None | bool:
-        """Mark terminated; the previous resource, or False if already terminated/disposed."""
+    def _signal(self, signal: Callable[..., Any], *args: Any) -> bool:
+        """Send the first signal (False if one went out or the downstream disposed),
+        then release the resource."""
         ref = self._resource
         if ref.get() is DISPOSED:
             return False
         d = ref.get_and_set(DISPOSED)
         if d is DISPOSED:
             return False
-        return d
+        try:
+            signal(*args)
+        finally:
+            if d is not None:
+                d.dispose()
+        return True
 
     def on_success(self, item: T) -> None:
-        d = self._take()
-        if d is False:
-            return
-        try:
-            if item is None:
-                self.downstream.on_error(TypeError("on_success called with None"))
-            else:
-                self.downstream.on_success(item)
-        finally:
-            if isinstance(d, Disposable):
-                d.dispose()
+        if item is None:
+            self._signal(self.downstream.on_error, TypeError("on_success called with None"))
+        else:
+            self._signal(self.downstream.on_success, item)
+
+    def on_complete(self) -> None:
+        self._signal(self.downstream.on_complete)
 
     def on_error(self, error: BaseException) -> None:
         if not self.try_on_error(error):
@@ -79,26 +102,13 @@ class CreateEmitter(SingleEmitter[T], Disposable, Generic[T]):
     def try_on_error(self, error: BaseException) -> bool:
         if error is None:
             error = TypeError("on_error called with None")
-        d = self._take()
-        if d is False:
-            return False
-        try:
-            self.downstream.on_error(error)
-        finally:
-            if isinstance(d, Disposable):
-                d.dispose()
-        return True
+        return self._signal(self.downstream.on_error, error)
 
     def set_disposable(self, disposable: Disposable | None) -> None:
         DisposableHelper.set(self._resource, disposable)
 
     def set_cancellable(self, cancellable: Cancellable | None) -> None:
-        if cancellable is None:
-            self.set_disposable(None)
-            return
-        if not callable(cancellable):
-            raise TypeError(f"cancellable must be callable, not {type(cancellable).__name__}")
-        self.set_disposable(_CancellableDisposable(cancellable))
+        self.set_disposable(CancellableDisposable.of(cancellable))
 
     def dispose(self) -> None:
         DisposableHelper.dispose(self._resource)
@@ -107,4 +117,38 @@ class CreateEmitter(SingleEmitter[T], Disposable, Generic[T]):
         return self._resource.get() is DISPOSED
 
     def __repr__(self) -> str:
-        return f"SingleCreate.Emitter(disposed={self.is_disposed()})"
+        return f"CreateEmitter(disposed={self.is_disposed()})"
+
+
+class SingleUnsafeCreate(Single[T], Generic[T]):
+    __slots__ = ("source",)
+
+    def __init__(self, source: Callable[[SingleObserver[T]], Any]) -> None:
+        self.source = source
+
+    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
+        self.source(observer)
+
+
+def unsafe_source(source: Any, cls: type) -> Callable[[Any], Any]:
+    """The argument of ``cls.unsafe_create``: a function of the observer; a ``cls``
+    is refused (RxJava 2 refuses it too: ``wrap`` is the way to adapt one)."""
+    if isinstance(source, cls):
+        raise TypeError(f"unsafe_create() of a {cls.__name__}: use {cls.__name__}.wrap(source) "
+                        "or the source itself")
+    require_callable(source, "source")
+    return source  # type: ignore[no-any-return]
+
+
+def wrapped_subscribe(source: Any, cls: type) -> Callable[[Any], Any]:
+    """The argument of ``cls.wrap`` (not a ``cls``): any object with a ``subscribe(observer)``
+    method, but not another reactive type (convert that with its ``to_*`` method)."""
+    require(source, "source")
+    if isinstance(source, (ZeroOneBase, Publisher)):
+        raise TypeError(f"{cls.__name__}.wrap() of a {type(source).__name__}: convert it "
+                        f"to a {cls.__name__} first")
+    subscribe = getattr(source, "subscribe", None)
+    if not callable(subscribe):
+        raise TypeError(f"{cls.__name__}.wrap() needs an object with a subscribe(observer) "
+                        f"method, not {type(source).__name__}")
+    return subscribe  # type: ignore[no-any-return]

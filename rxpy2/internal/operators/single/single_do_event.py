@@ -1,10 +1,13 @@
 """Single.do_on_event / do_on_terminate (before the signal) and do_after_success /
-do_after_terminate (after it).
+do_after_terminate (after it); the observers serve Maybe and Completable too
+(``maybe_do_event.py``, ``completable_do_event.py``).
 
 * Before: ``on_event(item, None)`` or ``on_event(None, error)`` runs first; raising
   turns an item into that error, and joins an error as ``CompositeException``.
 * After: the callback runs once the signal went downstream; raising goes to
   :func:`rxpy2.plugins.on_error`. Nothing runs on dispose.
+* ``on_complete`` (Maybe, Completable): ``on_event(None, None)`` first, raising
+  turns the completion into that error; ``after_terminate`` runs after it.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import CompositeException
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
-from rxpy2.observers import SingleObserver
+from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
 from rxpy2.single import Single
 
 __all__ = ["SingleDoAfter", "SingleDoOnEvent"]
@@ -35,12 +38,12 @@ class SingleDoOnEvent(Single[T], Generic[T]):
         self.source._subscribe(DoOnEventObserver(observer, self.on_event))
 
 
-class DoOnEventObserver(SingleObserver[T], Generic[T]):
+class DoOnEventObserver(SingleObserver[T], MaybeObserver[T], CompletableObserver, Generic[T]):
     """Passes the upstream Disposable on as it is (nothing to add to dispose)."""
 
     __slots__ = ("downstream", "on_event")
 
-    def __init__(self, downstream: SingleObserver[T], on_event: Callable[[Any, Any], Any]) -> None:
+    def __init__(self, downstream: Any, on_event: Callable[[Any, Any], Any]) -> None:
         self.downstream = downstream
         self.on_event = on_event
 
@@ -62,6 +65,14 @@ class DoOnEventObserver(SingleObserver[T], Generic[T]):
             error = CompositeException(error, e)
         self.downstream.on_error(error)
 
+    def on_complete(self) -> None:
+        try:
+            self.on_event(None, None)
+        except Exception as e:
+            self.downstream.on_error(e)
+            return
+        self.downstream.on_complete()
+
 
 class SingleDoAfter(Single[T], Generic[T]):
     __slots__ = ("source", "after_success", "after_terminate")
@@ -77,10 +88,11 @@ class SingleDoAfter(Single[T], Generic[T]):
                                                self.after_terminate))
 
 
-class DoAfterObserver(SingleObserver[T], Disposable, Generic[T]):
+class DoAfterObserver(SingleObserver[T], MaybeObserver[T], CompletableObserver, Disposable,
+                      Generic[T]):
     __slots__ = ("downstream", "after_success", "after_terminate", "upstream")
 
-    def __init__(self, downstream: SingleObserver[T], after_success: Callable[[T], Any] | None,
+    def __init__(self, downstream: Any, after_success: Callable[[T], Any] | None,
                  after_terminate: Callable[[], Any] | None) -> None:
         self.downstream = downstream
         self.after_success = after_success
@@ -104,6 +116,10 @@ class DoAfterObserver(SingleObserver[T], Disposable, Generic[T]):
 
     def on_error(self, error: BaseException) -> None:
         self.downstream.on_error(error)
+        self._terminated()
+
+    def on_complete(self) -> None:
+        self.downstream.on_complete()
         self._terminated()
 
     def _terminated(self) -> None:

@@ -1,15 +1,20 @@
-"""Single.hide: hides the identity of the upstream and of its Disposable."""
+"""Single.hide: hides the identity of the upstream and of its Disposable;
+Single.on_terminate_detach (RxJava 2's SingleDetach): drops the references to
+the downstream and the upstream on the terminal signal or dispose.
+
+:class:`HideObserver` and :class:`DetachObserver` serve Maybe and Completable too.
+"""
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from rxpy2.disposables import Disposable
-from rxpy2.internal.helpers.disposable_helper import DisposableHelper
-from rxpy2.observers import SingleObserver
+from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
+from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
 from rxpy2.single import Single
 
-__all__ = ["SingleHide"]
+__all__ = ["DetachObserver", "HideObserver", "SingleDetach", "SingleHide"]
 
 T = TypeVar("T")
 
@@ -24,10 +29,11 @@ class SingleHide(Single[T], Generic[T]):
         self.source._subscribe(HideObserver(observer))
 
 
-class HideObserver(SingleObserver[T], Disposable, Generic[T]):
+class HideObserver(SingleObserver[T], MaybeObserver[T], CompletableObserver, Disposable,
+                   Generic[T]):
     __slots__ = ("downstream", "upstream")
 
-    def __init__(self, downstream: SingleObserver[T]) -> None:
+    def __init__(self, downstream: Any) -> None:
         self.downstream = downstream
         self.upstream: Disposable | None = None
 
@@ -42,8 +48,71 @@ class HideObserver(SingleObserver[T], Disposable, Generic[T]):
     def on_error(self, error: BaseException) -> None:
         self.downstream.on_error(error)
 
+    def on_complete(self) -> None:
+        self.downstream.on_complete()
+
     def dispose(self) -> None:
         d = self.upstream
+        if d is not None:
+            d.dispose()
+
+    def is_disposed(self) -> bool:
+        d = self.upstream
+        return d is not None and d.is_disposed()
+
+
+class SingleDetach(Single[T], Generic[T]):
+    __slots__ = ("source",)
+
+    def __init__(self, source: Single[T]) -> None:
+        self.source = source
+
+    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
+        self.source._subscribe(DetachObserver(observer))
+
+
+class DetachObserver(SingleObserver[T], MaybeObserver[T], CompletableObserver, Disposable,
+                     Generic[T]):
+    """Forgets ``downstream`` and ``upstream`` once terminated or disposed, so neither keeps
+    the other alive (a chain held by a long-lived source, or the reverse)."""
+
+    __slots__ = ("downstream", "upstream")
+
+    def __init__(self, downstream: Any) -> None:
+        self.downstream: Any = downstream
+        self.upstream: Disposable | None = None
+
+    def on_subscribe(self, d: Disposable) -> None:
+        if DisposableHelper.validate(self.upstream, d):
+            self.upstream = d
+            self.downstream.on_subscribe(self)
+
+    def _detach(self) -> Any:
+        """The downstream, once (``None`` after a signal or dispose); forgets both ends."""
+        self.upstream = DISPOSED
+        a = self.downstream
+        self.downstream = None
+        return a
+
+    def on_success(self, item: T) -> None:
+        a = self._detach()
+        if a is not None:
+            a.on_success(item)
+
+    def on_error(self, error: BaseException) -> None:
+        a = self._detach()
+        if a is not None:
+            a.on_error(error)
+
+    def on_complete(self) -> None:
+        a = self._detach()
+        if a is not None:
+            a.on_complete()
+
+    def dispose(self) -> None:
+        self.downstream = None
+        d = self.upstream
+        self.upstream = DISPOSED
         if d is not None:
             d.dispose()
 
