@@ -351,6 +351,23 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(_lazy.FlowableDefer(supplier))
 
     @staticmethod
+    def using(resource_supplier: Callable[[], U], source_supplier: Callable[[U], Publisher[T]],
+              disposer: Callable[[U], Any], eager: bool = True) -> Flowable[T]:
+        """Per subscriber: acquire ``resource_supplier()``, emit the items of the Publisher
+        ``source_supplier(resource)``, and call ``disposer(resource)`` once: before the
+        terminal signal goes downstream when ``eager``, after it otherwise, or on cancel.
+
+        ``with``-statement cleanup for a stream: a file, a connection, a cursor. A
+        ``disposer`` error becomes the error when ``eager`` (joined with an upstream error
+        in a ``CompositeException``), else goes to :func:`rxpy2.plugins.on_error`.
+        """
+        require_callable(resource_supplier, "resource_supplier")
+        require_callable(source_supplier, "source_supplier")
+        require_callable(disposer, "disposer")
+        return _assembly(_lazy.FlowableUsing(resource_supplier, source_supplier, disposer,
+                                             bool(eager)))
+
+    @staticmethod
     def create(source: Callable[[Any], Any], mode: BackpressureStrategy) -> Flowable[T]:
         """A push source: ``source(emitter)`` emits through a :class:`FlowableEmitter`.
 

@@ -1083,6 +1083,8 @@ REGISTRY: list[Case | list[Case]] = [
     op("retry_until_passthrough", lambda f: f.retry_until(lambda: True)),
     op("on_exception_resume_next_passthrough", lambda f: f.on_exception_resume_next(Flowable.just(-1)),
        failed=lambda f: f.on_exception_resume_next(failing())),
+    op("using", lambda f: Flowable.using(lambda: 1, lambda r: f, noop)),
+    op("using_lazy", lambda f: Flowable.using(lambda: 1, lambda r: f, noop, eager=False)),
     # ---- end Flowable catalogue
 ]
 
