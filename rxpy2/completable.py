@@ -475,7 +475,7 @@ class Completable(ZeroOneBase):
         """Call ``fn()`` after the completion or error went downstream (raising →
         :func:`rxpy2.plugins.on_error`); not on dispose (see :meth:`do_finally`)."""
         require_callable(fn, "on_after_terminate")
-        return _assembly(_lazy.CompletableDoAfter(self, fn))
+        return _assembly(_lazy.CompletableDoAfter(self, None, fn))
 
     def hide(self) -> Completable:
         """This Completable with its identity (and its Disposable's) hidden."""

@@ -1,30 +1,19 @@
 """Completable.hide and Completable.on_terminate_detach (RxJava 2's CompletableHide,
-CompletableDetach): Single's observers (``single_hide.py``)."""
+CompletableDetach): Single's operator bodies and observers (``single_hide.py``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rxpy2.completable import Completable
-from rxpy2.internal.operators.single.single_hide import DetachObserver, HideObserver
-from rxpy2.observers import CompletableObserver
+from rxpy2.internal.operators.single.single_hide import DetachOp, HideOp
 
 __all__ = ["CompletableDetach", "CompletableHide"]
 
 
-class CompletableHide(Completable):
-    __slots__ = ("source",)
-
-    def __init__(self, source: Completable) -> None:
-        self.source = source
-
-    def subscribe_actual(self, observer: CompletableObserver) -> None:
-        self.source._subscribe(HideObserver[object](observer))
+class CompletableHide(HideOp[Any], Completable):
+    __slots__ = ()
 
 
-class CompletableDetach(Completable):
-    __slots__ = ("source",)
-
-    def __init__(self, source: Completable) -> None:
-        self.source = source
-
-    def subscribe_actual(self, observer: CompletableObserver) -> None:
-        self.source._subscribe(DetachObserver[object](observer))
+class CompletableDetach(DetachOp[Any], Completable):
+    __slots__ = ()

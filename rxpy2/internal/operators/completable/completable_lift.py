@@ -1,4 +1,4 @@
-"""Completable.lift (RxJava 2's CompletableLift): as Single.lift (``single_lift.py``).
+"""Completable.lift (RxJava 2's CompletableLift): Single's operator body (``single_lift.py``).
 
 RxJava 2 reports an operator that raises to ``RxJavaPlugins.onError`` and leaves
 the observer without any signal; here the observer gets the error, as with
@@ -7,22 +7,13 @@ Single.lift and Maybe.lift.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Any
 
 from rxpy2.completable import Completable
-from rxpy2.internal.operators.single.single_lift import subscribe_lifted
-from rxpy2.observers import CompletableObserver
+from rxpy2.internal.operators.single.single_lift import LiftOp
 
 __all__ = ["CompletableLift"]
 
 
-class CompletableLift(Completable):
-    __slots__ = ("source", "operator")
-
-    def __init__(self, source: Completable,
-                 operator: Callable[[CompletableObserver], CompletableObserver]) -> None:
-        self.source = source
-        self.operator = operator
-
-    def subscribe_actual(self, observer: CompletableObserver) -> None:
-        subscribe_lifted(self.source, self.operator, observer)
+class CompletableLift(LiftOp[Any], Completable):
+    __slots__ = ()

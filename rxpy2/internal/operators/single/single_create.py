@@ -26,36 +26,36 @@ from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.cancellable import CancellableDisposable
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.zero_one import ZeroOneBase
-from rxpy2.observers import SingleObserver
 from rxpy2.operators.arguments import require, require_callable
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
-__all__ = ["CreateEmitter", "SingleCreate", "SingleUnsafeCreate", "subscribe_create",
+__all__ = ["CreateEmitter", "CreateOp", "SingleCreate", "SingleUnsafeCreate", "UnsafeCreateOp",
            "unsafe_source", "wrapped_subscribe"]
 
 T = TypeVar("T")
 
 
-class SingleCreate(Single[T], Generic[T]):
+class CreateOp(Generic[T]):
+    """The operator body of the three ``create`` classes (a mixin): the emitter is the
+    downstream's Disposable; ``source`` raising signals its error through the emitter."""
+
     __slots__ = ("source",)
 
-    def __init__(self, source: Callable[[SingleEmitter[T]], Any]) -> None:
+    def __init__(self, source: Callable[[Any], Any]) -> None:
         self.source = source
 
-    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
-        subscribe_create(self.source, observer)
+    def subscribe_actual(self, observer: Any) -> None:
+        emitter: CreateEmitter[T] = CreateEmitter(observer)
+        observer.on_subscribe(emitter)
+        try:
+            self.source(emitter)
+        except Exception as e:
+            emitter.on_error(e)  # after a signal or dispose it goes to plugins.on_error
 
 
-def subscribe_create(source: Callable[[Any], Any], observer: Any) -> None:
-    """``subscribe_actual`` of the three ``create`` sources: the emitter is the
-    downstream's Disposable; ``source`` raising signals its error through the emitter."""
-    emitter: CreateEmitter[Any] = CreateEmitter(observer)
-    observer.on_subscribe(emitter)
-    try:
-        source(emitter)
-    except Exception as e:
-        emitter.on_error(e)  # after a signal or dispose it goes to plugins.on_error
+class SingleCreate(CreateOp[T], Single[T], Generic[T]):
+    __slots__ = ()
 
 
 class CreateEmitter(SingleEmitter[T], MaybeEmitter[T], CompletableEmitter, Disposable,
@@ -120,14 +120,18 @@ class CreateEmitter(SingleEmitter[T], MaybeEmitter[T], CompletableEmitter, Dispo
         return f"CreateEmitter(disposed={self.is_disposed()})"
 
 
-class SingleUnsafeCreate(Single[T], Generic[T]):
-    __slots__ = ("source",)
+class UnsafeCreateOp(CreateOp[T]):
+    """The operator body of the three ``unsafe_create``/``wrap`` classes (a mixin):
+    ``source(observer)`` with the downstream observer itself."""
 
-    def __init__(self, source: Callable[[SingleObserver[T]], Any]) -> None:
-        self.source = source
+    __slots__ = ()
 
-    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
+    def subscribe_actual(self, observer: Any) -> None:
         self.source(observer)
+
+
+class SingleUnsafeCreate(UnsafeCreateOp[T], Single[T], Generic[T]):
+    __slots__ = ()
 
 
 def unsafe_source(source: Any, cls: type) -> Callable[[Any], Any]:

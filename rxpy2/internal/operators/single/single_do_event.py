@@ -19,23 +19,31 @@ from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import CompositeException
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
+from rxpy2.internal.zero_one import ZeroOneBase
 from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
 from rxpy2.single import Single
 
-__all__ = ["SingleDoAfter", "SingleDoOnEvent"]
+__all__ = ["DoAfterObserver", "DoAfterOp", "DoOnEventObserver", "DoOnEventOp", "SingleDoAfter",
+           "SingleDoOnEvent"]
 
 T = TypeVar("T")
 
 
-class SingleDoOnEvent(Single[T], Generic[T]):
+class DoOnEventOp(Generic[T]):
+    """The operator body of the three ``do_on_event`` classes (a mixin)."""
+
     __slots__ = ("source", "on_event")
 
-    def __init__(self, source: Single[T], on_event: Callable[[Any, Any], Any]) -> None:
+    def __init__(self, source: ZeroOneBase, on_event: Callable[[Any, Any], Any]) -> None:
         self.source = source
         self.on_event = on_event
 
-    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
+    def subscribe_actual(self, observer: Any) -> None:
         self.source._subscribe(DoOnEventObserver(observer, self.on_event))
+
+
+class SingleDoOnEvent(DoOnEventOp[T], Single[T], Generic[T]):
+    __slots__ = ()
 
 
 class DoOnEventObserver(SingleObserver[T], MaybeObserver[T], CompletableObserver, Generic[T]):
@@ -74,18 +82,24 @@ class DoOnEventObserver(SingleObserver[T], MaybeObserver[T], CompletableObserver
         self.downstream.on_complete()
 
 
-class SingleDoAfter(Single[T], Generic[T]):
+class DoAfterOp(Generic[T]):
+    """The operator body of the three ``do_after_*`` classes (a mixin)."""
+
     __slots__ = ("source", "after_success", "after_terminate")
 
-    def __init__(self, source: Single[T], after_success: Callable[[T], Any] | None,
+    def __init__(self, source: ZeroOneBase, after_success: Callable[[T], Any] | None,
                  after_terminate: Callable[[], Any] | None) -> None:
         self.source = source
         self.after_success = after_success
         self.after_terminate = after_terminate
 
-    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
+    def subscribe_actual(self, observer: Any) -> None:
         self.source._subscribe(DoAfterObserver(observer, self.after_success,
                                                self.after_terminate))
+
+
+class SingleDoAfter(DoAfterOp[T], Single[T], Generic[T]):
+    __slots__ = ()
 
 
 class DoAfterObserver(SingleObserver[T], MaybeObserver[T], CompletableObserver, Disposable,

@@ -2,7 +2,8 @@
 Single.on_terminate_detach (RxJava 2's SingleDetach): drops the references to
 the downstream and the upstream on the terminal signal or dispose.
 
-:class:`HideObserver` and :class:`DetachObserver` serve Maybe and Completable too.
+The operator bodies (:class:`HideOp`, :class:`DetachOp`, mixins) and their observers serve
+Maybe and Completable too (``maybe_hide.py``, ``completable_hide.py``).
 """
 
 from __future__ import annotations
@@ -11,22 +12,29 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2.disposables import Disposable
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
+from rxpy2.internal.zero_one import ZeroOneBase
 from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
 from rxpy2.single import Single
 
-__all__ = ["DetachObserver", "HideObserver", "SingleDetach", "SingleHide"]
+__all__ = ["DetachObserver", "DetachOp", "HideObserver", "HideOp", "SingleDetach", "SingleHide"]
 
 T = TypeVar("T")
 
 
-class SingleHide(Single[T], Generic[T]):
+class HideOp(Generic[T]):
+    """The operator body of the three ``hide`` classes (a mixin; also :class:`DetachOp`'s)."""
+
     __slots__ = ("source",)
 
-    def __init__(self, source: Single[T]) -> None:
+    def __init__(self, source: ZeroOneBase) -> None:
         self.source = source
 
-    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
+    def subscribe_actual(self, observer: Any) -> None:
         self.source._subscribe(HideObserver(observer))
+
+
+class SingleHide(HideOp[T], Single[T], Generic[T]):
+    __slots__ = ()
 
 
 class HideObserver(SingleObserver[T], MaybeObserver[T], CompletableObserver, Disposable,
@@ -61,14 +69,17 @@ class HideObserver(SingleObserver[T], MaybeObserver[T], CompletableObserver, Dis
         return d is not None and d.is_disposed()
 
 
-class SingleDetach(Single[T], Generic[T]):
-    __slots__ = ("source",)
+class DetachOp(HideOp[T]):
+    """The operator body of the three ``on_terminate_detach`` classes (a mixin)."""
 
-    def __init__(self, source: Single[T]) -> None:
-        self.source = source
+    __slots__ = ()
 
-    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
+    def subscribe_actual(self, observer: Any) -> None:
         self.source._subscribe(DetachObserver(observer))
+
+
+class SingleDetach(DetachOp[T], Single[T], Generic[T]):
+    __slots__ = ()
 
 
 class DetachObserver(SingleObserver[T], MaybeObserver[T], CompletableObserver, Disposable,
