@@ -1041,6 +1041,27 @@ REGISTRY: list[Case | list[Case]] = [
        max_elements=1, min_elements=1),
     # ---- end parallel
     # ---- issue 16: scheduling and time (one line per publisher; keep inside this block)
+    maybe("maybe_subscribe_on", lambda m: m.subscribe_on(Schedulers.io()), asynchronous=True),
+    maybe("maybe_observe_on", lambda m: m.observe_on(Schedulers.computation()), asynchronous=True),
+    maybe("maybe_unsubscribe_on", lambda m: m.unsubscribe_on(Schedulers.single()), asynchronous=True),
+    maybe("maybe_timer", same, source=lambda n: Maybe.timer(0.001) if n else Maybe.timer(0.001).filter(lambda v: False), failed=None, asynchronous=True),
+    maybe("maybe_timeout", lambda m: m.timeout(10.0), asynchronous=True),
+    maybe("maybe_timeout_fallback", same, source=lambda n: Maybe.never().timeout(0.001, fallback=Maybe.just(7) if n else Maybe.empty()), failed=lambda: Maybe.never().timeout(0.001, fallback=Maybe.error(ERR())), asynchronous=True),
+    maybe("maybe_timeout_other", lambda m: m.timeout(Flowable.never())),
+    maybe("maybe_timeout_other_fallback", same, source=lambda n: Maybe.never().timeout(Flowable.range(1, 3), fallback=Maybe.just(7) if n else Maybe.empty()), failed=lambda: Maybe.never().timeout(Maybe.empty(), fallback=Maybe.error(ERR()))),
+    maybe("maybe_delay", lambda m: m.delay(0.001), asynchronous=True),
+    maybe("maybe_delay_other", lambda m: m.delay(Flowable.range(1, 3))),
+    maybe("maybe_delay_subscription", lambda m: m.delay_subscription(0.001), asynchronous=True),
+    maybe("maybe_delay_subscription_other", lambda m: m.delay_subscription(Single.just(1))),
+    Case("completable_subscribe_on", lambda n: Completable.complete().subscribe_on(Schedulers.io()).to_flowable(), max_elements=0, failed=lambda: Completable.error(ERR()).subscribe_on(Schedulers.io()).to_flowable(), asynchronous=True),
+    Case("completable_observe_on", lambda n: Completable.complete().observe_on(Schedulers.computation()).to_flowable(), max_elements=0, failed=lambda: Completable.error(ERR()).observe_on(Schedulers.computation()).to_flowable(), asynchronous=True),
+    Case("completable_unsubscribe_on", lambda n: Completable.complete().unsubscribe_on(Schedulers.single()).to_flowable(), max_elements=0, failed=lambda: Completable.error(ERR()).unsubscribe_on(Schedulers.single()).to_flowable(), asynchronous=True),
+    Case("completable_timer", lambda n: Completable.timer(0.001).to_flowable(), max_elements=0, asynchronous=True),
+    Case("completable_timeout", lambda n: Completable.complete().timeout(10.0).to_flowable(), max_elements=0, failed=lambda: Completable.never().timeout(0.001).to_flowable(), asynchronous=True),
+    Case("completable_timeout_fallback", lambda n: Completable.never().timeout(0.001, fallback=Completable.complete()).to_flowable(), max_elements=0, failed=lambda: Completable.never().timeout(0.001, fallback=Completable.error(ERR())).to_flowable(), asynchronous=True),
+    Case("completable_delay", lambda n: Completable.complete().delay(0.001).to_flowable(), max_elements=0, failed=lambda: Completable.error(ERR()).delay(0.001, delay_error=True).to_flowable(), asynchronous=True),
+    Case("completable_delay_subscription", lambda n: Completable.complete().delay_subscription(0.001).to_flowable(), max_elements=0, failed=lambda: Completable.error(ERR()).delay_subscription(0.001).to_flowable(), asynchronous=True),
+    completable("completable_delay_subscription_other", lambda c: c.delay_subscription(Flowable.range(1, 3))),
     # ---- end scheduling and time
     # ---- issue 16: retry / repeat (one line per publisher; keep inside this block)
     maybe("maybe_retry", lambda m: m.retry(3)),
@@ -1063,6 +1084,32 @@ REGISTRY: list[Case | list[Case]] = [
     completable("completable_repeat_when", lambda c: c.repeat_when(lambda r: r.take(3))),
     # ---- end retry / repeat
     # ---- issue 16: creating, composing, lifecycle (one line per publisher; keep inside this block)
+    single("single_unsafe_create", lambda s: Single.unsafe_create(s.subscribe)),
+    single("single_lift", lambda s: s.lift(same)),
+    single("single_on_terminate_detach", lambda s: s.on_terminate_detach()),
+    single("single_cast", lambda s: s.cast(int)),
+    maybe("maybe_create", same, source=lambda n: Maybe.create(
+        lambda e: e.on_success(7) if n else e.on_complete()),
+          failed=lambda: Maybe.create(lambda e: e.on_error(ERR()))),
+    maybe("maybe_unsafe_create", lambda m: Maybe.unsafe_create(m.subscribe)),
+    maybe("maybe_do_on_event", lambda m: m.do_on_event(lambda v, e: None)),
+    maybe("maybe_do_on_terminate", lambda m: m.do_on_terminate(noop)),
+    maybe("maybe_do_after_success", lambda m: m.do_after_success(noop)),
+    maybe("maybe_do_after_terminate", lambda m: m.do_after_terminate(noop)),
+    maybe("maybe_hide", lambda m: m.hide()),
+    maybe("maybe_lift", lambda m: m.lift(same)),
+    maybe("maybe_on_terminate_detach", lambda m: m.on_terminate_detach()),
+    maybe("maybe_of_type", lambda m: m.of_type(int)),
+    maybe("maybe_cast", lambda m: m.cast(int)),
+    completable("completable_create", same, source=lambda: Completable.create(lambda e: e.on_complete()),
+                failed=lambda: Completable.create(lambda e: e.on_error(ERR()))),
+    completable("completable_unsafe_create", lambda c: Completable.unsafe_create(c.subscribe)),
+    completable("completable_do_on_event", lambda c: c.do_on_event(noop)),
+    completable("completable_do_on_terminate", lambda c: c.do_on_terminate(noop)),
+    completable("completable_do_after_terminate", lambda c: c.do_after_terminate(noop)),
+    completable("completable_hide", lambda c: c.hide()),
+    completable("completable_lift", lambda c: c.lift(same)),
+    completable("completable_on_terminate_detach", lambda c: c.on_terminate_detach()),
     # ---- end creating, composing, lifecycle
     # ---- issue 16: converting and element operators (one line per publisher; keep inside this block)
     # ---- end converting and element operators
