@@ -495,7 +495,7 @@ def test_flatten_as_flowable_cancel_in_on_next_stops_both_paths():
     for initial in (2**63 - 1, 5):
         pulled = []
 
-        def source(_):
+        def source(_, pulled=pulled):
             for i in range(10):
                 pulled.append(i)
                 yield i
