@@ -412,6 +412,17 @@ def retry_case(n: int, predicate: Callable[[BaseException], bool] | None = None,
     return Flowable.defer(per_subscriber)
 
 
+def _fail_once_then(n: int) -> Flowable[int]:
+    """retry_when's case: per subscriber, half the items then an error, then the rest."""
+    first, rest = halves(n)
+    attempts = [0]
+
+    def attempt() -> Flowable[int]:
+        attempts[0] += 1
+        return first.concat_with(failing()) if attempts[0] == 1 else rest
+    return Flowable.defer(attempt)
+
+
 def repeat_until_case(n: int, base: Callable[[int], Flowable[int]] = src) -> Flowable[int]:
     """A one-item source subscribed until ``n`` rounds ran (at least once: ``repeat_until``
     checks after each completion)."""
@@ -1112,10 +1123,115 @@ REGISTRY: list[Case | list[Case]] = [
     completable("completable_on_terminate_detach", lambda c: c.on_terminate_detach()),
     # ---- end creating, composing, lifecycle
     # ---- issue 16: converting and element operators (one line per publisher; keep inside this block)
+    single("single_from_future", same, source=lambda: Single.from_future(Single.just(7).to_future()),
+           failed=lambda: Single.from_future(Single.error(ERR()).to_future())),
+    single("single_from_publisher", same, source=lambda: Single.from_publisher(Flowable.just(7)),
+           failed=lambda: Single.from_publisher(Flowable.error(ERR()))),
+    Case("single_to_maybe", lambda n: Single.just(7).to_maybe().to_flowable(), max_elements=1, min_elements=1,
+         failed=lambda: Single.error(ERR()).to_maybe().to_flowable()),
+    completable("single_ignore_element", same, source=lambda: Single.just(7).ignore_element(),
+                failed=lambda: Single.error(ERR()).ignore_element()),
+    single("single_materialize", lambda s: s.materialize(), failed=None),
+    maybe("single_dematerialize", same,
+          source=lambda n: (Single.just(7) if n else Maybe.empty()).materialize().dematerialize(same),
+          failed=lambda: Single.error(ERR()).materialize().dematerialize(same)),
+    single("single_contains", lambda s: s.contains(7)),
+    completable("single_flat_map_completable", same,
+                source=lambda: Single.just(7).flat_map_completable(lambda _: Completable.complete()),
+                failed=lambda: Single.just(7).flat_map_completable(lambda _: Completable.error(ERR()))),
+    Case("single_flatten_as_flowable", lambda n: Single.just(n).flatten_as_flowable(range),
+         failed=lambda: Single.error(ERR()).flatten_as_flowable(range)),
+    Case("maybe_from_action", lambda n: Maybe.from_action(noop).to_flowable(), max_elements=0),
+    Case("maybe_from_completable", lambda n: Maybe.from_completable(Completable.complete()).to_flowable(),
+         max_elements=0, failed=lambda: Maybe.from_completable(Completable.error(ERR())).to_flowable()),
+    maybe("maybe_from_future", same, source=lambda n: Maybe.from_future(Single.just(7).to_future()),
+          failed=lambda: Maybe.from_future(Single.error(ERR()).to_future()), min_elements=1),
+    maybe("maybe_from_single", same, source=lambda n: Maybe.from_single(Single.just(7)),
+          failed=lambda: Maybe.from_single(Single.error(ERR())), min_elements=1),
+    completable("maybe_ignore_element", same, source=lambda: Maybe.just(7).ignore_element(),
+                failed=lambda: Maybe.error(ERR()).ignore_element()),
+    Case("maybe_materialize", lambda n: Maybe.empty().materialize().to_flowable(), max_elements=1, min_elements=1),
+    Case("maybe_contains", lambda n: Maybe.just(7).contains(7).to_flowable(), max_elements=1, min_elements=1,
+         failed=lambda: Maybe.error(ERR()).contains(7).to_flowable()),
+    Case("maybe_count", lambda n: Maybe.empty().count().to_flowable(), max_elements=1, min_elements=1,
+         failed=lambda: Maybe.error(ERR()).count().to_flowable()),
+    completable("maybe_flat_map_completable", same,
+                source=lambda: Maybe.just(7).flat_map_completable(lambda _: Completable.complete()),
+                failed=lambda: Maybe.just(7).flat_map_completable(lambda _: Completable.error(ERR()))),
+    maybe("maybe_flat_map_single_element", lambda m: m.flat_map_single_element(lambda x: Single.just(x + 1))),
+    maybe("maybe_concat_map", lambda m: m.concat_map(lambda x: Maybe.just(x + 1))),
+    Case("maybe_flatten_as_flowable", lambda n: (Maybe.just(n) if n else Maybe.empty()).flatten_as_flowable(range),
+         failed=lambda: Maybe.error(ERR()).flatten_as_flowable(range)),
+    completable("completable_from_future", same, source=lambda: Completable.from_future(Single.just(7).to_future()),
+                failed=lambda: Completable.from_future(Single.error(ERR()).to_future())),
+    completable("completable_from_maybe", same, source=lambda: Completable.from_maybe(Maybe.just(7)),
+                failed=lambda: Completable.from_maybe(Maybe.error(ERR()))),
+    completable("completable_from_single", same, source=lambda: Completable.from_single(Single.just(7)),
+                failed=lambda: Completable.from_single(Single.error(ERR()))),
+    completable("completable_from_publisher", same, source=lambda: Completable.from_publisher(Flowable.range(1, 5)),
+                failed=lambda: Completable.from_publisher(Flowable.error(ERR()))),
+    Case("completable_materialize", lambda n: Completable.complete().materialize().to_flowable(),
+         max_elements=1, min_elements=1),
     # ---- end converting and element operators
     # ---- issue 16: caching, resources, take_until, fallbacks (one line per publisher; keep inside this block)
+    single("single_cache", lambda s: s.cache()),
+    maybe("maybe_cache", lambda m: m.cache()),
+    completable("completable_cache", lambda c: c.cache()),
+    single("single_using", lambda s: Single.using(lambda: 1, lambda r: s, noop)),
+    maybe("maybe_using", lambda m: Maybe.using(lambda: 1, lambda r: m, noop, False)),
+    completable("completable_using", lambda c: Completable.using(lambda: 1, lambda r: c, noop)),
+    single("single_take_until", lambda s: s.take_until(Flowable.never())),
+    maybe("maybe_take_until", lambda m: m.take_until(Single.never())),
+    maybe("maybe_take_until_triggered", same,
+          source=lambda n: Maybe.just(7).take_until(Flowable.never()) if n else Maybe.never().take_until(Flowable.empty()),
+          failed=lambda: Maybe.never().take_until(Flowable.error(ERR()))),
+    completable("completable_take_until", lambda c: c.take_until(Completable.never())),
+    maybe("maybe_on_exception_resume_next", same,
+          source=lambda n: Maybe.error(ERR()).on_exception_resume_next(Maybe.just(7) if n else Maybe.empty()),
+          failed=lambda: Maybe.error(ERR()).on_exception_resume_next(Maybe.error(ERR()))),
+    single("maybe_sequence_equal", same, source=lambda: Maybe.sequence_equal(Maybe.just(7), Maybe.just(7)),
+           failed=lambda: Maybe.sequence_equal(Maybe.error(ERR()), Maybe.just(7))),
     # ---- end caching, resources, take_until, fallbacks
     # ---- issue 16: concat / merge / amb (one line per publisher; keep inside this block)
+    # (a list of n sources holds them all: the cases over a list stop at 1000 items; the
+    # Single *_with cases make two items, cut to n by take(n))
+    Case("single_concat", lambda n: Single.concat([Single.just(i) for i in range(n)]), max_elements=1000, failed=lambda: Single.concat([Single.error(ERR()), Single.just(1)])),
+    Case("single_concat_publisher", lambda n: Single.concat(Flowable.range(0, n).map(Single.just)), failed=lambda: Single.concat(Flowable.just(Single.error(ERR())))),
+    Case("single_concat_array", lambda n: Single.concat_array(*[Single.just(i) for i in range(n)]), max_elements=1000, failed=lambda: Single.concat_array(Single.error(ERR()), Single.just(1))),
+    Case("single_concat_array_eager", lambda n: Single.concat_array_eager(*[Single.just(i) for i in range(n)]), max_elements=1000, failed=lambda: Single.concat_array_eager(Single.just(1), Single.error(ERR()))),
+    Case("single_concat_eager", lambda n: Single.concat_eager(Flowable.range(0, n).map(Single.just)), failed=lambda: Single.concat_eager(Flowable.just(Single.error(ERR())))),
+    Case("single_concat_with", lambda n: Single.just(0).concat_with(Single.just(1)).take(n), max_elements=2, failed=lambda: Single.just(0).concat_with(Single.error(ERR()))),
+    Case("single_merge", lambda n: Single.merge([Single.just(i) for i in range(n)]), max_elements=1000, failed=lambda: Single.merge([Single.just(1), Single.error(ERR())])),
+    Case("single_merge_publisher", lambda n: Single.merge(Flowable.range(0, n).map(Single.just)), failed=lambda: Single.merge(Flowable.just(Single.error(ERR())))),
+    Case("single_merge_async", lambda n: Single.merge([Single.just(i).subscribe_on(Schedulers.computation()) for i in range(n)]), max_elements=1000, asynchronous=True, failed=lambda: Single.merge([Single.error(ERR()).subscribe_on(Schedulers.computation())])),
+    single("single_merge_single", Single.merge, source=lambda: Single.just(Single.just(7)), failed=lambda: Single.just(Single.error(ERR()))),
+    Case("single_merge_delay_error", lambda n: Single.merge_delay_error([Single.just(i) for i in range(n)]), max_elements=1000, failed=lambda: Single.merge_delay_error([Single.error(ERR()), Single.just(1)])),
+    Case("single_merge_with", lambda n: Single.just(0).merge_with(Single.just(1)).take(n), max_elements=2, failed=lambda: Single.just(0).merge_with(Single.error(ERR()))),
+    maybe("maybe_amb", lambda m: Maybe.amb([m, Maybe.never()])),
+    maybe("maybe_amb_array", lambda m: Maybe.amb_array(Maybe.never(), m)),
+    maybe("maybe_amb_with", lambda m: m.amb_with(Maybe.never())),
+    Case("maybe_concat", lambda n: Maybe.concat([Maybe.just(i) for i in range(n)] + [Maybe.empty()]), max_elements=1000, failed=lambda: Maybe.concat([Maybe.just(1), Maybe.error(ERR())])),
+    Case("maybe_concat_publisher", lambda n: Maybe.concat(Flowable.range(0, n).map(Maybe.just)), failed=lambda: Maybe.concat(Flowable.just(Maybe.error(ERR())))),
+    Case("maybe_concat_async", lambda n: Maybe.concat([Maybe.just(i).subscribe_on(Schedulers.computation()) for i in range(n)]), max_elements=1000, asynchronous=True, failed=lambda: Maybe.concat([Maybe.error(ERR()).subscribe_on(Schedulers.computation())])),
+    Case("maybe_concat_array", lambda n: Maybe.concat_array(*[Maybe.just(i) for i in range(n)], Maybe.empty()), max_elements=1000, failed=lambda: Maybe.concat_array(Maybe.error(ERR()), Maybe.just(1))),
+    Case("maybe_concat_array_delay_error", lambda n: Maybe.concat_array_delay_error(*[Maybe.just(i) for i in range(n)], Maybe.empty()), max_elements=1000, failed=lambda: Maybe.concat_array_delay_error(Maybe.error(ERR()), Maybe.empty())),
+    Case("maybe_concat_array_eager", lambda n: Maybe.concat_array_eager(*[Maybe.just(i) for i in range(n)], Maybe.empty()), max_elements=1000, failed=lambda: Maybe.concat_array_eager(Maybe.empty(), Maybe.error(ERR()))),
+    Case("maybe_concat_delay_error", lambda n: Maybe.concat_delay_error(Flowable.range(0, n).map(Maybe.just)), failed=lambda: Maybe.concat_delay_error([Maybe.error(ERR()), Maybe.empty()])),
+    Case("maybe_concat_eager", lambda n: Maybe.concat_eager(Flowable.range(0, n).map(Maybe.just)), failed=lambda: Maybe.concat_eager([Maybe.empty(), Maybe.error(ERR())])),
+    Case("maybe_concat_with", lambda n: (Maybe.just(0) if n > 0 else Maybe.empty()).concat_with(Maybe.just(1) if n > 1 else Maybe.empty()), max_elements=2, failed=lambda: Maybe.just(0).concat_with(Maybe.error(ERR()))),
+    Case("maybe_merge", lambda n: Maybe.merge([Maybe.just(i) for i in range(n)] + [Maybe.empty()]), max_elements=1000, failed=lambda: Maybe.merge([Maybe.just(1), Maybe.error(ERR())])),
+    Case("maybe_merge_publisher", lambda n: Maybe.merge(Flowable.range(0, n).map(Maybe.just), max_concurrency=4), failed=lambda: Maybe.merge(Flowable.just(Maybe.error(ERR())))),
+    maybe("maybe_merge_maybe", Maybe.merge, source=lambda n: Maybe.just(Maybe.just(7) if n else Maybe.empty()), failed=lambda: Maybe.just(Maybe.error(ERR()))),
+    Case("maybe_merge_array", lambda n: Maybe.merge_array(*[Maybe.just(i) for i in range(n)], Maybe.empty()), max_elements=1000, failed=lambda: Maybe.merge_array(Maybe.just(1), Maybe.error(ERR()))),
+    Case("maybe_merge_array_async", lambda n: Maybe.merge_array(*[Maybe.just(i).subscribe_on(Schedulers.computation()) for i in range(n)], Maybe.empty()), max_elements=1000, asynchronous=True, failed=lambda: Maybe.merge_array(Maybe.never(), Maybe.error(ERR()).subscribe_on(Schedulers.computation()))),
+    Case("maybe_merge_array_delay_error", lambda n: Maybe.merge_array_delay_error(*[Maybe.just(i) for i in range(n)], Maybe.empty()), max_elements=1000, failed=lambda: Maybe.merge_array_delay_error(Maybe.error(ERR()), Maybe.just(1))),
+    Case("maybe_merge_delay_error", lambda n: Maybe.merge_delay_error(Flowable.range(0, n).map(Maybe.just)), failed=lambda: Maybe.merge_delay_error([Maybe.error(ERR()), Maybe.just(1)])),
+    Case("maybe_merge_with", lambda n: (Maybe.just(0) if n > 0 else Maybe.empty()).merge_with(Maybe.just(1) if n > 1 else Maybe.empty()), max_elements=2, failed=lambda: Maybe.just(0).merge_with(Maybe.error(ERR()))),
+    completable("completable_merge_array_delay_error", lambda c: Completable.merge_array_delay_error(c, Completable.complete())),
+    completable("completable_merge_delay_error", lambda c: Completable.merge_delay_error([Completable.complete(), c])),
+    completable("completable_merge_delay_error_publisher", lambda c: Completable.merge_delay_error(Flowable.just(c, Completable.complete()), max_concurrency=1)),
+    completable("completable_start_with", lambda c: c.start_with(Completable.complete())),
+    Case("completable_start_with_publisher", lambda n: Completable.complete().start_with(Flowable.range(0, n)), failed=lambda: Completable.error(ERR()).start_with(Flowable.empty())),
     # ---- end concat / merge / amb
     # ---- issue 17: Flowable catalogue (one line per publisher; keep inside this block)
     op("of_type", lambda f: f.of_type(int)),
@@ -1132,6 +1248,12 @@ REGISTRY: list[Case | list[Case]] = [
        failed=lambda f: f.on_exception_resume_next(failing())),
     op("using", lambda f: Flowable.using(lambda: 1, lambda r: f, noop)),
     op("using_lazy", lambda f: Flowable.using(lambda: 1, lambda r: f, noop, eager=False)),
+    op("retry_when_passthrough", lambda f: f.retry_when(lambda errors: errors)),
+    Case("retry_when", lambda n: Flowable.defer(lambda: _fail_once_then(n)).retry_when(lambda e: e),
+         failed=lambda: failing().retry_when(lambda e: e.flat_map(Flowable.error))),
+    Case("repeat_when", lambda n: src(1).repeat_when(lambda c: c.take(n - 1) if n > 1 else Flowable.empty())
+         if n else Flowable.empty().repeat_when(lambda c: Flowable.empty()),
+         failed=lambda: failing().repeat_when(lambda c: c)),
     # ---- end Flowable catalogue
 ]
 
