@@ -1,0 +1,147 @@
+"""Completable.create: the CompletableEmitter (RxJava 2's CompletableCreate), on
+Single.create's emitter."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pytest
+from probes import Boom
+
+from rxpy2 import Completable, CompletableEmitter, Disposables
+
+
+def test_create_complete():
+    Completable.create(lambda e: e.on_complete()).test().assert_result()
+
+
+def test_create_error():
+    Completable.create(lambda e: e.on_error(Boom())).test().assert_failure(Boom)
+
+
+def test_create_rejects_bad_source():
+    with pytest.raises(TypeError):
+        Completable.create(None)
+    with pytest.raises(TypeError):
+        Completable.create("x")
+
+
+def test_create_emitter_is_completable_emitter():
+    seen = []
+    Completable.create(seen.append).test()
+    assert isinstance(seen[0], CompletableEmitter)
+
+
+def test_create_later_signals_dropped(plugin_errors):
+    def src(e):
+        e.on_complete()
+        e.on_complete()
+        e.on_error(Boom())
+        assert not e.try_on_error(Boom())
+        assert e.is_disposed()
+    Completable.create(src).test().assert_result()
+    assert [type(x) for x in plugin_errors.causes()] == [Boom]
+
+
+def test_create_error_then_complete_dropped():
+    def src(e):
+        e.on_error(Boom())
+        e.on_complete()
+    Completable.create(src).test().assert_failure(Boom)
+
+
+def test_create_source_raises_goes_to_on_error():
+    Completable.create(lambda e: 1 / 0).test().assert_failure(ZeroDivisionError)
+
+
+def test_create_source_raises_after_complete_goes_to_plugins(plugin_errors):
+    def src(e):
+        e.on_complete()
+        raise Boom()
+    Completable.create(src).test().assert_result()
+    assert [type(x) for x in plugin_errors.causes()] == [Boom]
+
+
+def test_create_try_on_error():
+    result = []
+
+    def src(e):
+        result.append(e.try_on_error(Boom()))
+        result.append(e.try_on_error(Boom()))
+    Completable.create(src).test().assert_failure(Boom)
+    assert result == [True, False]
+
+
+@pytest.mark.parametrize("signal", [lambda e: e.on_complete(), lambda e: e.on_error(Boom())])
+def test_create_resource_released_on_each_signal(signal):
+    d = Disposables.empty()
+
+    def src(e):
+        e.set_disposable(d)
+        signal(e)
+    Completable.create(src).test().assert_terminated()
+    assert d.is_disposed()
+
+
+def test_create_dispose_releases_resource_and_drops_signals(plugin_errors):
+    holder = []
+    calls = []
+
+    def src(e):
+        e.set_cancellable(lambda: calls.append(1))
+        holder.append(e)
+    to = Completable.create(src).test()
+    to.dispose()
+    assert calls == [1] and holder[0].is_disposed()
+    holder[0].on_complete()
+    holder[0].on_error(Boom())
+    to.assert_empty()
+    assert [type(x) for x in plugin_errors.causes()] == [Boom]
+
+
+def test_create_set_cancellable_not_callable():
+    Completable.create(lambda e: e.set_cancellable(object())).test().assert_failure(TypeError)
+
+
+# ---------------------------------------------------------------- races
+
+def _pending():
+    holder = []
+    calls = []
+
+    def src(e):
+        e.set_cancellable(lambda: calls.append(1))
+        holder.append(e)
+    return Completable.create(src).test(), holder, calls
+
+
+def test_create_race_dispose_vs_complete(race_runner, race_rounds):
+    for _ in range(race_rounds):
+        to, holder, calls = _pending()
+        race_runner.race(to.dispose, holder[0].on_complete)
+        assert calls == [1]
+        assert to.completions() <= 1 and not to.errors()
+        to.assert_protocol_ok()
+        holder[0].on_complete()
+        assert to.completions() <= 1
+
+
+def test_create_race_dispose_vs_error(race_runner, race_rounds, plugin_errors):
+    for _ in range(race_rounds):
+        before = len(plugin_errors)
+        to, holder, calls = _pending()
+        race_runner.race(to.dispose, partial(holder[0].on_error, Boom()))
+        assert calls == [1]
+        assert len(to.errors()) + (len(plugin_errors) - before) == 1
+        to.assert_protocol_ok()
+
+
+def test_create_race_complete_vs_error(race_runner, race_rounds, plugin_errors):
+    for _ in range(race_rounds):
+        before = len(plugin_errors)
+        to, holder, calls = _pending()
+        race_runner.race(holder[0].on_complete, partial(holder[0].on_error, Boom()))
+        to.assert_protocol_ok()
+        assert to.completions() + len(to.errors()) == 1
+        assert len(plugin_errors) - before == to.completions()
+        assert calls == [1]
