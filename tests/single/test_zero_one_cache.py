@@ -132,7 +132,7 @@ def test_race_subscribe_vs_signal(kind, race_runner, race_rounds):
         c = p.cache()
         first = c.test()  # connected
         late = []
-        race_runner.race(lambda c=c: late.append(c.test()), lambda p=p: signal(p))
+        race_runner.race(lambda c=c, late=late: late.append(c.test()), lambda p=p: signal(p))
         check(first)
         check(late[0])  # waiting or replayed, exactly once
         late[0].assert_protocol_ok()
@@ -160,7 +160,8 @@ def test_race_first_subscribers_connect_once(kind, race_runner, race_rounds):
         calls = []
         c = _from_callable(kind, lambda calls=calls: calls.append(1) or 5).cache()
         tos = []
-        race_runner.race(lambda c=c: tos.append(c.test()), lambda c=c: tos.append(c.test()))
+        race_runner.race(lambda c=c, tos=tos: tos.append(c.test()),
+                         lambda c=c, tos=tos: tos.append(c.test()))
         assert calls == [1]
         for to in tos:
             to.assert_no_errors().assert_complete()

@@ -197,7 +197,7 @@ def test_race_error_vs_error(kind, race_runner, race_rounds, plugin_errors):
         other = PublishProcessor.create()
         to = p.take_until(other).test()
         e1, e2 = Boom("main"), Boom("other")
-        race_runner.race(lambda p=p: p.error(e1), lambda o=other: o.on_error(e2))
+        race_runner.race(lambda p=p, e=e1: p.error(e), lambda o=other, e=e2: o.on_error(e))
         to.assert_failure(Boom)
         to.assert_protocol_ok()
         lost = [e for e in (e1, e2) if e is not to.errors()[0]]
