@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 from probes import Boom, ProbeCompletable
-from test_maybe_retry import N, RecordingBase
+from test_maybe_retry import RETRIES, N, RecordingCompletable
+from test_maybe_retry import failing as failing_of
 
 from rxpy2 import Completable, CompositeException, Flowable
 from rxpy2.processors import PublishProcessor
@@ -19,18 +20,7 @@ pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 def failing(n_failures):
     """A Completable that fails ``n_failures`` times (per instance), then completes;
     ``count[0]`` counts the subscriptions."""
-    count = [0]
-
-    def supplier():
-        count[0] += 1
-        if count[0] <= n_failures:
-            return Completable.error(Boom(count[0]))
-        return Completable.complete()
-    return Completable.defer(supplier), count
-
-
-class Recording(RecordingBase, Completable):
-    pass
+    return failing_of(n_failures, cls=Completable)
 
 
 # ---------------------------------------------------------------- arguments
@@ -99,30 +89,15 @@ def test_retry_predicate_raises_is_composite(how):
     assert [type(x) for x in to.errors()[0].exceptions] == [Boom, ZeroDivisionError]
 
 
-@pytest.mark.parametrize("how", ["retry", "bi_predicate", "retry_when"])
+# dispose, and the race of dispose with resubscription: in test_maybe_retry.py, for
+# the three types at once
+
+
+@pytest.mark.parametrize("how", sorted(RETRIES))
 def test_retry_stack_safe_100k(how):
     s, count = failing(N - 1)
-    {"retry": lambda: s.retry(),
-     "bi_predicate": lambda: s.retry(bi_predicate=lambda n, e: True),
-     "retry_when": lambda: s.retry_when(lambda errors: errors)}[how]().test().assert_result()
+    RETRIES[how](s).test().assert_result()
     assert count[0] == N
-
-
-@pytest.mark.parametrize("how", ["retry", "bi_predicate", "retry_when"])
-def test_retry_dispose_stops(how):
-    p = ProbeCompletable()
-    r = {"retry": lambda: p.retry(),
-         "bi_predicate": lambda: p.retry(bi_predicate=lambda n, e: True),
-         "retry_when": lambda: p.retry_when(lambda errors: errors)}[how]()
-    to = r.test()
-    p.error(Boom())
-    assert len(p.observers) == 2
-    to.dispose()
-    assert p.disposed == 1
-    to.assert_empty()
-    p.error(Boom())  # after dispose: no resubscription, nothing downstream
-    to.assert_empty()
-    assert len(p.observers) == 2
 
 
 # ---------------------------------------------------------------- retry_when
@@ -289,21 +264,9 @@ def test_repeat_when_with_timer(sched):
 
 # ---------------------------------------------------------------- races
 
-@pytest.mark.parametrize("how", ["retry", "bi_predicate"])
-def test_race_dispose_vs_resubscription(how, race_runner, race_rounds):
-    for _ in range(race_rounds):
-        src = Recording()
-        r = src.retry() if how == "retry" else src.retry(bi_predicate=lambda n, e: True)
-        to = r.test()
-        race_runner.race(to.dispose, src.fail)
-        to.assert_empty()
-        assert len(src.subs) in (1, 2)
-        assert src.subs[-1][1].disposed
-
-
 def test_race_dispose_vs_repeat(race_runner, race_rounds):
     for _ in range(race_rounds):
-        src = Recording()
+        src = RecordingCompletable()
         to = src.repeat().test()
         race_runner.race(to.dispose, lambda src=src: src.subs[-1][0].on_complete())
         to.assert_empty()
@@ -311,22 +274,10 @@ def test_race_dispose_vs_repeat(race_runner, race_rounds):
         assert src.subs[-1][1].disposed
 
 
-def test_race_dispose_vs_retry_when_trigger(race_runner, race_rounds):
-    for _ in range(race_rounds):
-        pp = PublishProcessor()
-        s, count = failing(1)
-        to = s.retry_when(lambda errors, pp=pp: pp).test()
-        race_runner.race(to.dispose, lambda pp=pp: pp.on_next(0))
-        assert not to.errors()
-        assert count[0] in (1, 2)
-        to.assert_protocol_ok()
-        assert not pp.has_subscribers()
-
-
 def test_race_dispose_vs_repeat_when_trigger(race_runner, race_rounds):
     for _ in range(race_rounds):
         pp = PublishProcessor()
-        src = Recording()
+        src = RecordingCompletable()
         to = src.repeat_when(lambda r, pp=pp: pp).test()
         src.subs[-1][0].on_complete()
         race_runner.race(to.dispose, lambda pp=pp: pp.on_next(0))

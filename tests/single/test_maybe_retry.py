@@ -8,9 +8,9 @@ RxJava 2 builds them on Flowable: ``toFlowable().retry(...).singleElement()``,
 from __future__ import annotations
 
 import pytest
-from probes import Boom, ProbeMaybe
+from probes import Boom, ProbeCompletable, ProbeMaybe, ProbeSingle
 
-from rxpy2 import CompositeException, Flowable, Maybe
+from rxpy2 import Completable, CompositeException, Flowable, Maybe, Single
 from rxpy2.disposables import Disposable
 from rxpy2.processors import PublishProcessor
 
@@ -18,18 +18,28 @@ pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 
 N = 100_000
 
+#: the resubscribing forms of the three types' retry (``retry_until``: Maybe only)
+RETRIES = {
+    "retry": lambda s: s.retry(),
+    "bi_predicate": lambda s: s.retry(bi_predicate=lambda n, e: True),
+    "retry_when": lambda s: s.retry_when(lambda errors: errors),
+}
+MAYBE_RETRIES = {**RETRIES, "retry_until": lambda s: s.retry_until(lambda: False)}
 
-def failing(n_failures, value=1):
-    """A Maybe that fails ``n_failures`` times (per instance), then signals ``value``
-    (``None``: completes empty); ``count[0]`` counts the subscriptions."""
+
+def failing(n_failures, value=1, cls=Maybe):
+    """A Maybe (or ``cls``) that fails ``n_failures`` times (per instance), then signals
+    ``value`` (``None``, or a Completable: completes); ``count[0]`` counts the subscriptions."""
     count = [0]
 
     def supplier():
         count[0] += 1
         if count[0] <= n_failures:
-            return Maybe.error(Boom(count[0]))
-        return Maybe.empty() if value is None else Maybe.just(value)
-    return Maybe.defer(supplier), count
+            return cls.error(Boom(count[0]))
+        if cls is Completable:
+            return Completable.complete()
+        return cls.empty() if value is None else cls.just(value)
+    return cls.defer(supplier), count
 
 
 def counting(source):
@@ -69,6 +79,14 @@ class RecordingBase:
 
 
 class Recording(RecordingBase, Maybe):
+    pass
+
+
+class RecordingSingle(RecordingBase, Single):
+    pass
+
+
+class RecordingCompletable(RecordingBase, Completable):
     pass
 
 
@@ -170,14 +188,11 @@ def test_retry_bi_predicate_raises_is_composite():
     assert [type(x) for x in to.errors()[0].exceptions] == [Boom, ZeroDivisionError]
 
 
-@pytest.mark.parametrize("how", ["retry", "bi_predicate", "retry_until", "retry_when"])
+@pytest.mark.parametrize("how", sorted(MAYBE_RETRIES))
 @pytest.mark.parametrize("value", [7, None])
 def test_retry_stack_safe_100k(how, value):
     s, count = failing(N - 1, value)
-    r = {"retry": lambda: s.retry(),
-         "bi_predicate": lambda: s.retry(bi_predicate=lambda n, e: True),
-         "retry_until": lambda: s.retry_until(lambda: False),
-         "retry_when": lambda: s.retry_when(lambda errors: errors)}[how]()
+    r = MAYBE_RETRIES[how](s)
     if value is None:
         r.test().assert_result()
     else:
@@ -185,28 +200,30 @@ def test_retry_stack_safe_100k(how, value):
     assert count[0] == N
 
 
-@pytest.mark.parametrize("how", ["retry", "bi_predicate", "retry_when"])
-def test_retry_dispose_stops(how):
-    p = ProbeMaybe()
-    r = {"retry": lambda: p.retry(),
-         "bi_predicate": lambda: p.retry(bi_predicate=lambda n, e: True),
-         "retry_when": lambda: p.retry_when(lambda errors: errors)}[how]()
-    to = r.test()
+# the three types share these (one implementation serves them)
+PROBES = [ProbeSingle, ProbeMaybe, ProbeCompletable]
+
+
+@pytest.mark.parametrize("how", sorted(RETRIES))
+@pytest.mark.parametrize("probe", PROBES)
+def test_retry_dispose_stops(how, probe):
+    p = probe()
+    to = RETRIES[how](p).test()
     p.error(Boom())
     assert len(p.observers) == 2
     to.dispose()
     assert p.disposed == 1
     to.assert_empty()
+    p.error(Boom())  # after dispose: no resubscription, nothing downstream
+    to.assert_empty()
     assert len(p.observers) == 2
 
 
-@pytest.mark.parametrize("how", ["retry", "bi_predicate", "retry_when"])
-def test_retry_disposed_before_subscription(how):
-    p = ProbeMaybe()
-    r = {"retry": lambda: p.retry(),
-         "bi_predicate": lambda: p.retry(bi_predicate=lambda n, e: True),
-         "retry_when": lambda: p.retry_when(lambda errors: errors)}[how]()
-    to = r.test(cancel=True)
+@pytest.mark.parametrize("how", sorted(RETRIES))
+@pytest.mark.parametrize("probe", PROBES)
+def test_retry_disposed_before_subscription(how, probe):
+    p = probe()
+    to = RETRIES[how](p).test(cancel=True)
     to.assert_empty()
     assert len(p.observers) <= 1 and p.disposed == len(p.observers)
 
@@ -482,24 +499,25 @@ def test_repeat_when_with_timer(sched):
 
 # ---------------------------------------------------------------- races
 
-@pytest.mark.parametrize("how", ["retry", "bi_predicate", "retry_until"])
-def test_race_dispose_vs_resubscription(how, race_runner, race_rounds):
+@pytest.mark.parametrize(("kind", "how"), [
+    *((k, h) for k in (RecordingSingle, Recording, RecordingCompletable)
+      for h in ("retry", "bi_predicate")),
+    (Recording, "retry_until")])
+def test_race_dispose_vs_resubscription(kind, how, race_runner, race_rounds):
     for _ in range(race_rounds):
-        src = Recording()
-        r = {"retry": lambda src=src: src.retry(),
-             "bi_predicate": lambda src=src: src.retry(bi_predicate=lambda n, e: True),
-             "retry_until": lambda src=src: src.retry_until(lambda: False)}[how]()
-        to = r.test()
+        src = kind()
+        to = MAYBE_RETRIES[how](src).test()
         race_runner.race(to.dispose, src.fail)
         to.assert_empty()
         assert len(src.subs) in (1, 2)
         assert src.subs[-1][1].disposed  # the live subscription, if any, is disposed
 
 
-def test_race_dispose_vs_retry_when_trigger(race_runner, race_rounds):
+@pytest.mark.parametrize("cls", [Maybe, Completable])
+def test_race_dispose_vs_retry_when_trigger(cls, race_runner, race_rounds):
     for _ in range(race_rounds):
         pp = PublishProcessor()
-        s, count = failing(1, None)
+        s, count = failing(1, None, cls)
         to = s.retry_when(lambda errors, pp=pp: pp).test()
         race_runner.race(to.dispose, lambda pp=pp: pp.on_next(0))
         assert not to.errors() and len(to.values()) == 0
