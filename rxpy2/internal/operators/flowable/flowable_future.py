@@ -24,6 +24,7 @@ future (it may be shared); the callback then does nothing.
 from __future__ import annotations
 
 import concurrent.futures
+from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
@@ -35,7 +36,7 @@ from rxpy2.internal.subscriptions.deferred_scalar import DeferredScalarSubscript
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 
-__all__ = ["FlowableFromFuture", "FlowableFuture", "FutureSubscriber", "to_future"]
+__all__ = ["FlowableFromFuture", "FlowableFuture", "FutureSubscriber", "signal_outcome", "to_future"]
 
 T = TypeVar("T")
 
@@ -141,6 +142,28 @@ def to_future(source: Flowable[T]) -> concurrent.futures.Future[T]:
     return f
 
 
+def signal_outcome(f: concurrent.futures.Future[Any], downstream: Any,
+                   on_result: Callable[[Any], None]) -> None:
+    """Signal how the done future ``f`` ended: ``CancelledError``, its exception (both to
+    ``downstream.on_error``), or ``on_result(result)``. Shared by the ``from_future``
+    sources of every type. Never raises an ``Exception`` (``concurrent.futures`` only
+    logs what a done-callback raises): what the downstream raises (it broke §2.13) goes
+    to :func:`rxpy2.plugins.on_error`; a fatal exception (``KeyboardInterrupt``,
+    ``SystemExit``) propagates to the thread that completed the future (DESIGN: never caught).
+    """
+    try:
+        if f.cancelled():
+            downstream.on_error(concurrent.futures.CancelledError("the future was cancelled"))
+            return
+        e = f.exception()
+        if e is not None:
+            downstream.on_error(e)
+            return
+        on_result(f.result())
+    except Exception as ex:
+        plugins.on_error(ex)
+
+
 class FlowableFromFuture(Flowable[T], Generic[T]):
     """Emits the result of ``future`` when it completes (see the module docstring)."""
 
@@ -182,29 +205,17 @@ class FromFutureSubscription(DeferredScalarSubscription[T], Generic[T]):
             t.dispose()
 
     def on_done(self, f: concurrent.futures.Future[T]) -> None:
-        # runs on the thread that completed the future (or here, if it was done already);
-        # must not raise: concurrent.futures only logs what a callback raises
+        # runs on the thread that completed the future (or here, if it was done already)
         if not self.once.compare_and_set(False, True):
             return
         self._stop_timer()
-        a = self.downstream
-        try:
-            if f.cancelled():
-                a.on_error(concurrent.futures.CancelledError("the future was cancelled"))
-                return
-            e = f.exception()
-            if e is not None:
-                a.on_error(e)
-                return
-            v = f.result()
-            if v is None:
-                a.on_complete()
-            else:
-                self.complete(v)
-        except Exception as ex:  # a downstream callback broke §2.13
-            # a fatal exception (KeyboardInterrupt, SystemExit) is not reported: it
-            # propagates to the thread that completed the future (DESIGN: never caught)
-            plugins.on_error(ex)
+        signal_outcome(f, self.downstream, self._on_result)
+
+    def _on_result(self, v: T | None) -> None:
+        if v is None:
+            self.downstream.on_complete()
+        else:
+            self.complete(v)
 
     def on_timeout(self) -> None:
         if self.once.compare_and_set(False, True):

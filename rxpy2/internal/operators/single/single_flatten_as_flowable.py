@@ -27,6 +27,7 @@ from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.operators.flowable.flowable_flatten_iterable import _END, _Failed, _none_element
 from rxpy2.internal.subscriptions.basic import BasicQueueSubscription
 from rxpy2.internal.zero_one import ZeroOneBase
 from rxpy2.observers import MaybeObserver, SingleObserver
@@ -37,23 +38,6 @@ __all__ = ["FlattenAsFlowableObserver", "SingleFlattenAsFlowable"]
 
 T = TypeVar("T")
 R = TypeVar("R")
-
-#: ``next(it, _END)``: the iterator is used up.
-_END: Any = object()
-
-
-class _Failed:
-    """(fused) reading ahead raised: the next ``poll`` raises it."""
-
-    __slots__ = ("error",)
-
-    def __init__(self, error: BaseException) -> None:
-        self.error = error
-
-
-def _none_element() -> TypeError:
-    return TypeError("The iterator returned a None element")
-
 
 class SingleFlattenAsFlowable(Flowable[R], Generic[T, R]):
     """The source is a Single or a Maybe."""

@@ -29,7 +29,7 @@ from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.internal.atomic import AtomicBoolean, AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
-from rxpy2.internal.operators.flowable.flowable_future import FlowableFuture
+from rxpy2.internal.operators.flowable.flowable_future import FlowableFuture, signal_outcome
 from rxpy2.observers import SingleObserver
 from rxpy2.schedulers.scheduler import Scheduler
 from rxpy2.single import Single
@@ -106,23 +106,12 @@ class FromFutureDisposable(Disposable):
         self.timer: AtomicReference[Disposable] = AtomicReference()
 
     def on_done(self, f: concurrent.futures.Future[Any]) -> None:
-        # runs on the thread that completed the future (or here, if it was done already);
-        # must not raise: concurrent.futures only logs what a callback raises
+        # runs on the thread that completed the future (or here, if it was done already)
         if not self.once.compare_and_set(False, True):
             return
         DisposableHelper.dispose(self.timer)
         a = self.downstream
-        try:
-            if f.cancelled():
-                a.on_error(concurrent.futures.CancelledError("the future was cancelled"))
-                return
-            e = f.exception()
-            if e is not None:
-                a.on_error(e)
-                return
-            self.on_result(a, f.result())
-        except Exception as ex:  # a downstream callback broke the protocol
-            plugins.on_error(ex)  # a fatal exception propagates (DESIGN: never caught)
+        signal_outcome(f, a, lambda v: self.on_result(a, v))
 
     def on_timeout(self) -> None:
         if self.once.compare_and_set(False, True):
