@@ -504,7 +504,7 @@ class Single(ZeroOneBase, Generic[T]):
         """The result of ``future`` when it completes, without blocking a thread (as
         :meth:`rxpy2.Flowable.from_future`; RxJava 2 blocks in ``Future.get``).
 
-        A ``None`` result is an ``IndexError``, a failed future its exception, a cancelled
+        A ``None`` result is a ``TypeError``, a failed future its exception, a cancelled
         one ``CancelledError``. With ``timeout`` (seconds), ``TimeoutError`` if the future
         is not done by then (timed on ``scheduler``, computation by default). Disposing
         does not cancel the future.

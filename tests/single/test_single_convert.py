@@ -76,10 +76,10 @@ def test_from_future_already_done():
     Single.from_future(f).test().assert_result(5)  # per subscriber
 
 
-def test_from_future_none_result_is_index_error():
+def test_from_future_none_result_is_type_error():
     f: concurrent.futures.Future[None] = concurrent.futures.Future()
     f.set_result(None)
-    Single.from_future(f).test().assert_failure(IndexError)
+    Single.from_future(f).test().assert_failure(TypeError)  # RxJava 2: NullPointerException
 
 
 def test_from_future_exception_and_cancel():

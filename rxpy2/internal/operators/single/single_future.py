@@ -6,9 +6,9 @@ the bridges between the 0-1 types and ``concurrent.futures``.
 ``add_done_callback`` and signals when the future completes, on the thread that
 completes it. A failed future signals its exception, a cancelled one
 ``CancelledError``. What a result becomes depends on the type (``FromFutureSource``
-subclasses set ``on_result``): Single signals it (``None``: ``IndexError``, as RxJava 2's
-``Single.fromFuture`` = ``toSingle(Flowable.fromFuture)`` on rxpy2's empty stream), Maybe
-signals it or completes empty for ``None``, Completable ignores it and completes. With
+subclasses set ``on_result``): Single signals it (``None``: ``TypeError``, RxJava 2's
+``NullPointerException``), Maybe signals it or completes empty for ``None`` (as RxJava 2's
+MaybeFromFuture), Completable ignores it and completes. With
 ``timeout`` a task on ``scheduler`` (computation by default) signals ``TimeoutError`` if
 the future is not done by then. Disposing does not cancel the future (it may be
 shared); the callback then does nothing. The first of result, timeout and dispose wins.
@@ -83,7 +83,7 @@ class FromFutureSource:
 
 def _single_result(observer: SingleObserver[Any], value: Any) -> None:
     if value is None:
-        observer.on_error(IndexError("The future returned None"))
+        observer.on_error(TypeError("The future returned None"))  # RxJava 2: NullPointerException
     else:
         observer.on_success(value)
 
