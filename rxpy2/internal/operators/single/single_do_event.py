@@ -18,7 +18,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import CompositeException
-from rxpy2.internal.helpers.disposable_helper import DisposableHelper
+from rxpy2.internal.operators.single.single_hide import HideObserver
 from rxpy2.internal.zero_one import ZeroOneBase
 from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
 from rxpy2.single import Single
@@ -102,21 +102,16 @@ class SingleDoAfter(DoAfterOp[T], Single[T], Generic[T]):
     __slots__ = ()
 
 
-class DoAfterObserver(SingleObserver[T], MaybeObserver[T], CompletableObserver, Disposable,
-                      Generic[T]):
-    __slots__ = ("downstream", "after_success", "after_terminate", "upstream")
+class DoAfterObserver(HideObserver[T]):
+    """Hide's observer (its own Disposable before the upstream's) plus the callbacks."""
+
+    __slots__ = ("after_success", "after_terminate")
 
     def __init__(self, downstream: Any, after_success: Callable[[T], Any] | None,
                  after_terminate: Callable[[], Any] | None) -> None:
-        self.downstream = downstream
+        super().__init__(downstream)
         self.after_success = after_success
         self.after_terminate = after_terminate
-        self.upstream: Disposable | None = None
-
-    def on_subscribe(self, d: Disposable) -> None:
-        if DisposableHelper.validate(self.upstream, d):
-            self.upstream = d
-            self.downstream.on_subscribe(self)
 
     def on_success(self, item: T) -> None:
         self.downstream.on_success(item)
@@ -143,12 +138,3 @@ class DoAfterObserver(SingleObserver[T], MaybeObserver[T], CompletableObserver, 
                 f()
             except Exception as e:
                 plugins.on_error(e)
-
-    def dispose(self) -> None:
-        d = self.upstream
-        if d is not None:
-            d.dispose()
-
-    def is_disposed(self) -> bool:
-        d = self.upstream
-        return d is not None and d.is_disposed()

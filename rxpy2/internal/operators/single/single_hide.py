@@ -82,21 +82,11 @@ class SingleDetach(DetachOp[T], Single[T], Generic[T]):
     __slots__ = ()
 
 
-class DetachObserver(SingleObserver[T], MaybeObserver[T], CompletableObserver, Disposable,
-                     Generic[T]):
+class DetachObserver(HideObserver[T]):
     """Forgets ``downstream`` and ``upstream`` once terminated or disposed, so neither keeps
     the other alive (a chain held by a long-lived source, or the reverse)."""
 
-    __slots__ = ("downstream", "upstream")
-
-    def __init__(self, downstream: Any) -> None:
-        self.downstream: Any = downstream
-        self.upstream: Disposable | None = None
-
-    def on_subscribe(self, d: Disposable) -> None:
-        if DisposableHelper.validate(self.upstream, d):
-            self.upstream = d
-            self.downstream.on_subscribe(self)
+    __slots__ = ()
 
     def _detach(self) -> Any:
         """The downstream, once (``None`` after a signal or dispose); forgets both ends."""
@@ -126,7 +116,3 @@ class DetachObserver(SingleObserver[T], MaybeObserver[T], CompletableObserver, D
         self.upstream = DISPOSED
         if d is not None:
             d.dispose()
-
-    def is_disposed(self) -> bool:
-        d = self.upstream
-        return d is not None and d.is_disposed()
