@@ -284,19 +284,6 @@ def test_retry_when_handler_empty_completes_before_subscribing():
     assert count[0] == 0
 
 
-def test_retry_when_handler_error():
-    s, count = failing(10)
-    to = s.retry_when(lambda errors: errors.map(lambda e: (_ for _ in ()).throw(e))).test()
-    to.assert_failure(Boom)
-    assert count[0] == 1
-
-
-def test_retry_when_handler_raises_or_returns_none():
-    Maybe.just(1).retry_when(lambda e: 1 / 0).test().assert_failure(ZeroDivisionError)
-    Maybe.just(1).retry_when(lambda e: None).test().assert_failure(TypeError)
-    Maybe.just(1).retry_when(lambda e: 5).test().assert_failure(TypeError)
-
-
 @pytest.mark.parametrize("value", [1, None])
 def test_retry_when_end_cancels_handler(value):
     pp = PublishProcessor()
@@ -311,15 +298,6 @@ def test_retry_when_end_cancels_handler(value):
         to.assert_result()
     else:
         to.assert_result(value)
-    assert not pp.has_subscribers()
-
-
-def test_retry_when_dispose_cancels_both():
-    pp = PublishProcessor()
-    p = ProbeMaybe()
-    to = p.retry_when(lambda errors: pp).test()
-    to.dispose()
-    assert p.disposed == 1
     assert not pp.has_subscribers()
 
 
@@ -448,18 +426,6 @@ def test_repeat_when_empty_handler_completes_before_first():
     assert count[0] == 0
 
 
-def test_repeat_when_handler_error_and_raises():
-    Maybe.just(1).repeat_when(lambda r: Flowable.error(Boom())).test().assert_failure(Boom)
-    Maybe.just(1).repeat_when(lambda r: 1 / 0).test().assert_failure(ZeroDivisionError)
-    Maybe.just(1).repeat_when(lambda r: None).test().assert_failure(TypeError)
-
-
-def test_repeat_when_source_error_cancels_handler():
-    pp = PublishProcessor()
-    Maybe.error(Boom()).repeat_when(lambda r: pp).test().assert_failure(Boom)
-    assert not pp.has_subscribers()
-
-
 def test_repeat_when_external_trigger():
     pp = PublishProcessor()
     s, count = counting(Maybe.empty())
@@ -469,15 +435,6 @@ def test_repeat_when_external_trigger():
     assert count[0] == 2
     pp.on_complete()
     ts.assert_result()
-
-
-def test_repeat_when_cancel():
-    pp = PublishProcessor()
-    p = ProbeMaybe()
-    ts = p.repeat_when(lambda r: pp).test()
-    ts.cancel()
-    assert p.disposed == 1
-    assert not pp.has_subscribers()
 
 
 @pytest.mark.parametrize("value", [1, None])
@@ -495,6 +452,58 @@ def test_repeat_when_with_timer(sched):
     ts.assert_empty()
     sched.advance_time_by(1)
     ts.assert_result()
+
+
+# ---------------------------------------------------------------- handlers, the three types
+
+TYPES = [Single, Maybe, Completable]
+WHEN = {"retry_when": lambda s, h: s.retry_when(h), "repeat_when": lambda s, h: s.repeat_when(h)}
+
+
+@pytest.mark.parametrize("op", sorted(WHEN))
+@pytest.mark.parametrize("cls", TYPES)
+def test_handler_raises_or_returns_no_publisher(cls, op):
+    for handler, error in ((lambda x: 1 / 0, ZeroDivisionError), (lambda x: None, TypeError),
+                           (lambda x: 5, TypeError)):
+        s, count = failing(0, cls=cls)
+        WHEN[op](s, handler).test().assert_failure(error)
+        assert count[0] == 0
+
+
+@pytest.mark.parametrize("op", sorted(WHEN))
+@pytest.mark.parametrize("cls", TYPES)
+def test_handler_error_before_first_subscription(cls, op):
+    s, count = failing(0, cls=cls)
+    WHEN[op](s, lambda x: Flowable.error(Boom())).test().assert_failure(Boom)
+    assert count[0] == 0
+
+
+@pytest.mark.parametrize("cls", TYPES)
+def test_retry_when_handler_error(cls):
+    s, count = failing(10, cls=cls)
+    to = s.retry_when(lambda errors: errors.map(lambda e: (_ for _ in ()).throw(e))).test()
+    to.assert_failure(Boom)
+    assert count[0] == 1
+
+
+@pytest.mark.parametrize("cls", TYPES)
+def test_repeat_when_source_error_cancels_handler(cls):
+    pp = PublishProcessor()
+    cls.error(Boom()).repeat_when(lambda r: pp).test().assert_failure(Boom)
+    assert not pp.has_subscribers()
+
+
+@pytest.mark.parametrize("op", sorted(WHEN))
+@pytest.mark.parametrize("probe", PROBES)
+def test_when_dispose_cancels_both(probe, op):
+    pp = PublishProcessor()
+    p = probe()
+    to = WHEN[op](p, lambda x: pp).test()
+    assert pp.has_subscribers()
+    to.dispose()
+    assert p.disposed == 1
+    assert not pp.has_subscribers()
+    to.assert_empty()
 
 
 # ---------------------------------------------------------------- races

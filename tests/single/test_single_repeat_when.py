@@ -1,9 +1,12 @@
-"""Single.repeat_when (RxJava 2: toFlowable().repeatWhen(handler))."""
+"""Single.repeat_when (RxJava 2: toFlowable().repeatWhen(handler)).
+
+The handler's errors, the source's error and cancel: in test_maybe_retry.py, for the
+three types at once.
+"""
 
 from __future__ import annotations
 
 import pytest
-from probes import Boom, ProbeSingle
 
 from rxpy2 import Flowable, Single
 from rxpy2.processors import PublishProcessor
@@ -34,21 +37,6 @@ def test_repeat_when_empty_handler_completes_before_first():
     Single.just(1).repeat_when(lambda r: Flowable.empty()).test().assert_result()
 
 
-def test_repeat_when_handler_error():
-    Single.just(1).repeat_when(lambda r: Flowable.error(Boom())).test().assert_failure(Boom)
-
-
-def test_repeat_when_source_error_cancels_handler():
-    pp = PublishProcessor()
-    Single.error(Boom()).repeat_when(lambda r: pp).test().assert_failure(Boom)
-    assert not pp.has_subscribers()
-
-
-def test_repeat_when_handler_raises_or_returns_none():
-    Single.just(1).repeat_when(lambda r: 1 / 0).test().assert_failure(ZeroDivisionError)
-    Single.just(1).repeat_when(lambda r: None).test().assert_failure(TypeError)
-
-
 def test_repeat_when_backpressure():
     subscribed = [0]
 
@@ -74,15 +62,6 @@ def test_repeat_when_external_trigger():
     ts.assert_values(1, 1)
     pp.on_complete()
     ts.assert_result(1, 1)
-
-
-def test_repeat_when_cancel():
-    pp = PublishProcessor()
-    p = ProbeSingle()
-    ts = p.repeat_when(lambda r: pp).test()
-    ts.cancel()
-    assert p.disposed == 1
-    assert not pp.has_subscribers()
 
 
 def test_repeat_when_stack_safe_100k():

@@ -1,9 +1,11 @@
-"""Single.retry_when (RxJava 2: toFlowable().retryWhen(handler), then toSingle)."""
+"""Single.retry_when (RxJava 2: toFlowable().retryWhen(handler), then toSingle).
+
+The handler's errors and dispose: in test_maybe_retry.py, for the three types at once.
+"""
 
 from __future__ import annotations
 
 import pytest
-from probes import Boom, ProbeSingle
 from test_single_retry import failing
 
 from rxpy2 import Flowable, Single
@@ -37,18 +39,6 @@ def test_retry_when_limited_by_take_completes_with_index_error():
     assert count[0] == 2
 
 
-def test_retry_when_handler_error():
-    s, count = failing(10)
-    to = s.retry_when(lambda errors: errors.map(lambda e: (_ for _ in ()).throw(e))).test()
-    to.assert_failure(Boom)
-    assert count[0] == 1
-
-
-def test_retry_when_handler_raises_or_returns_none():
-    Single.just(1).retry_when(lambda e: 1 / 0).test().assert_failure(ZeroDivisionError)
-    Single.just(1).retry_when(lambda e: None).test().assert_failure(TypeError)
-
-
 def test_retry_when_external_trigger():
     pp = PublishProcessor()
     s, count = failing(2)
@@ -58,15 +48,6 @@ def test_retry_when_external_trigger():
     assert count[0] == 2
     pp.on_next(0)
     to.assert_result(1)
-    assert not pp.has_subscribers()
-
-
-def test_retry_when_dispose_cancels_both():
-    pp = PublishProcessor()
-    p = ProbeSingle()
-    to = p.retry_when(lambda errors: pp).test()
-    to.dispose()
-    assert p.disposed == 1
     assert not pp.has_subscribers()
 
 
