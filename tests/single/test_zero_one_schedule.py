@@ -10,45 +10,22 @@ import threading
 import time
 
 import pytest
-from probes import Boom, ProbeCompletable, ProbeMaybe, ProbeSingle
+from probes import Boom, ProbeCompletable
+from zero_one_kinds import FAILING, KINDS, NEVER, PROBES, blocking, check_ok, signal_ok
+from zero_one_kinds import OK as ZO_OK
 
-from rxpy2 import Completable, Maybe, Schedulers, Single
+from rxpy2 import Maybe, Schedulers
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 
-KINDS = ["single", "maybe", "completable"]
-PROBES = {"single": ProbeSingle, "maybe": ProbeMaybe, "completable": ProbeCompletable}
-#: the source that terminates normally, and (for Maybe) the empty one
-OK = {"single": lambda: Single.just(1), "maybe": lambda: Maybe.just(1),
-      "maybe_empty": Maybe.empty, "completable": Completable.complete}
-FAILING = {"single": lambda: Single.error(Boom()), "maybe": lambda: Maybe.error(Boom()),
-           "completable": lambda: Completable.error(Boom())}
-NEVER = {"single": Single.never, "maybe": Maybe.never, "completable": Completable.never}
-
-
-def _signal_ok(kind, p):
-    if kind == "completable":
-        p.complete()
-    else:
-        p.success(1)
-
-
-def _check_ok(kind, to):
-    to.assert_result() if kind in ("completable", "maybe_empty") else to.assert_result(1)
+#: with Maybe's empty source beside the three kinds' normal ones
+OK = {**ZO_OK, "maybe_empty": Maybe.empty}
 
 
 def _ok_count(to):
     """0 or 1 normal terminal signals (a success counts as a completion in TestObserver)."""
     assert len(to.values()) <= 1 and to.completions() <= 1
     return to.completions()
-
-
-def _blocking(source):
-    if isinstance(source, Completable):
-        return source.blocking_await(5)
-    if isinstance(source, Maybe):
-        return source.blocking_get(timeout=5)
-    return source.blocking_get(5)
 
 
 def _kind_of(name):
@@ -74,8 +51,8 @@ def test_subscribe_on_subscribes_in_the_task(sched, kind):
     assert p.observers == []
     sched.trigger_actions()
     assert len(p.observers) == 1
-    _signal_ok(kind, p)
-    _check_ok(kind, to)
+    signal_ok(kind, p)
+    check_ok(kind, to)
 
 
 @pytest.mark.parametrize("kind", [*KINDS, "maybe_empty"])
@@ -83,7 +60,7 @@ def test_subscribe_on_signals(sched, kind):
     to = OK[kind]().subscribe_on(sched).test()
     to.assert_empty()
     sched.trigger_actions()
-    _check_ok(kind, to)
+    check_ok(kind, to)
     to = FAILING[_kind_of(kind)]().subscribe_on(sched).test()
     sched.trigger_actions()
     to.assert_failure(Boom)
@@ -112,7 +89,7 @@ def test_subscribe_on_dispose_after_subscribe_reaches_upstream(sched, kind):
 def test_subscribe_on_real_thread(kind):
     names = []
     src = OK[kind]().do_on_subscribe(lambda _d: names.append(threading.current_thread().name))
-    _blocking(src.subscribe_on(Schedulers.single()))
+    blocking(src.subscribe_on(Schedulers.single()))
     assert names and names[0] != threading.current_thread().name
 
 
@@ -135,7 +112,7 @@ def test_subscribe_on_race_dispose_vs_signal(race_runner, race_rounds, kind):
         p = PROBES[kind]()
         # with the trampoline the upstream is subscribed at once: race its signal with dispose
         to = p.subscribe_on(Schedulers.trampoline()).test()
-        race_runner.race(to.dispose, lambda p=p: _signal_ok(kind, p))
+        race_runner.race(to.dispose, lambda p=p: signal_ok(kind, p))
         _ok_count(to)
         assert not to.errors()
         assert p.disposed == 1
@@ -149,7 +126,7 @@ def test_observe_on_delivers_in_the_task(sched, kind):
     to = OK[kind]().observe_on(sched).test()
     to.assert_empty()
     sched.trigger_actions()
-    _check_ok(kind, to)
+    check_ok(kind, to)
     to = FAILING[_kind_of(kind)]().observe_on(sched).test()
     to.assert_empty()
     sched.trigger_actions()
@@ -177,7 +154,7 @@ def test_observe_on_real_thread(kind):
     names = []
     src = OK[kind]().observe_on(Schedulers.computation()).do_finally(
         lambda: names.append(threading.current_thread().name))
-    _blocking(src)
+    blocking(src)
     deadline = time.monotonic() + 5
     while not names and time.monotonic() < deadline:
         time.sleep(0.001)
@@ -198,7 +175,7 @@ def test_observe_on_race_dispose_vs_delivery(race_runner, race_rounds, sched, ki
 
 @pytest.mark.parametrize("kind", [*KINDS, "maybe_empty"])
 def test_unsubscribe_on_passes_signals(kind):
-    _check_ok(kind, OK[kind]().unsubscribe_on(Schedulers.single()).test())
+    check_ok(kind, OK[kind]().unsubscribe_on(Schedulers.single()).test())
     FAILING[_kind_of(kind)]().unsubscribe_on(Schedulers.single()).test().assert_failure(Boom)
 
 
@@ -243,7 +220,7 @@ def test_unsubscribe_on_race_dispose_vs_signal(race_runner, race_rounds, sched, 
     for _ in range(race_rounds):
         p = PROBES[kind]()
         to = p.unsubscribe_on(sched).test()
-        race_runner.race(to.dispose, lambda p=p: _signal_ok(kind, p))
+        race_runner.race(to.dispose, lambda p=p: signal_ok(kind, p))
         sched.trigger_actions()
         _ok_count(to)
         assert p.disposed == 1
@@ -259,7 +236,7 @@ def test_unsubscribe_on_signal_after_dispose_still_passes(sched, kind):
     p = PROBES[kind]()
     to = p.unsubscribe_on(sched).test()
     to.dispose()
-    _signal_ok(kind, p)
+    signal_ok(kind, p)
     assert to.completions() == 1
 
 
@@ -281,7 +258,7 @@ def test_no_thread_left_after_shutdown():
     for s in (Schedulers.single(), Schedulers.computation(), Schedulers.io(),
               Schedulers.new_thread()):
         for kind in KINDS:
-            _blocking(OK[kind]().subscribe_on(s).observe_on(s).unsubscribe_on(s))
+            blocking(OK[kind]().subscribe_on(s).observe_on(s).unsubscribe_on(s))
     Schedulers.shutdown()
     deadline = time.monotonic() + 5
 

@@ -9,44 +9,18 @@ end (Maybe's overloads taking another source: ``test_maybe_timed.py``). Virtual 
 from __future__ import annotations
 
 import pytest
-from probes import Boom, ProbeCompletable, ProbeMaybe, ProbeSingle
+from probes import Boom
+from zero_one_kinds import FAILING, KINDS, NEVER, OK, PROBES, TYPES, blocking, check_ok, signal_ok
 
 from rxpy2 import Completable, Flowable, Maybe, Schedulers, Single
 from rxpy2.processors import PublishProcessor
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 
-KINDS = ["single", "maybe", "completable"]
-TYPES = {"single": Single, "maybe": Maybe, "completable": Completable}
-PROBES = {"single": ProbeSingle, "maybe": ProbeMaybe, "completable": ProbeCompletable}
-OK = {"single": lambda: Single.just(1), "maybe": lambda: Maybe.just(1),
-      "completable": Completable.complete}
-FAILING = {"single": lambda: Single.error(Boom()), "maybe": lambda: Maybe.error(Boom()),
-           "completable": lambda: Completable.error(Boom())}
-NEVER = {"single": Single.never, "maybe": Maybe.never, "completable": Completable.never}
 OTHER_SOURCES = [Single.just(0), Maybe.empty(), Maybe.just(0), Completable.complete(),
                  Flowable.range(1, 5), Flowable.empty()]
 FAILING_SOURCES = [Single.error(Boom()), Maybe.error(Boom()), Completable.error(Boom()),
                    Flowable.error(Boom())]
-
-
-def _signal_ok(kind, p):
-    if kind == "completable":
-        p.complete()
-    else:
-        p.success(1)
-
-
-def _check_ok(kind, to, item=1):
-    to.assert_result() if kind == "completable" else to.assert_result(item)
-
-
-def _blocking(source):
-    if isinstance(source, Completable):
-        return source.blocking_await(5)
-    if isinstance(source, Maybe):
-        return source.blocking_get(timeout=5)
-    return source.blocking_get(5)
 
 
 OPS = {
@@ -91,7 +65,7 @@ def test_timer(sched, kind):
     sched.advance_time_by(1.5)
     to.assert_empty()
     sched.advance_time_by(0.5)
-    _check_ok(kind, to, 0)
+    check_ok(kind, to, 0)
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -104,7 +78,7 @@ def test_timer_dispose(sched, kind):
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_timer_real_scheduler(kind):
-    _blocking(TYPES[kind].timer(0.01, Schedulers.computation()))
+    blocking(TYPES[kind].timer(0.01, Schedulers.computation()))
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -122,9 +96,9 @@ def test_timer_race_dispose_vs_fire(race_runner, race_rounds, sched, kind):
 def test_timeout_signal_in_time(sched, kind):
     p = PROBES[kind]()
     to = p.timeout(1, sched).test()
-    _signal_ok(kind, p)
+    signal_ok(kind, p)
     sched.advance_time_by(5)
-    _check_ok(kind, to)
+    check_ok(kind, to)
     p = PROBES[kind]()
     to = p.timeout(1, sched).test()
     p.error(Boom())
@@ -139,7 +113,7 @@ def test_timeout_fires_timeout_error_and_disposes_upstream(sched, kind, plugin_e
     sched.advance_time_by(1)
     to.assert_failure(TimeoutError)
     assert p.disposed == 1
-    _signal_ok(kind, p)  # late: dropped
+    signal_ok(kind, p)  # late: dropped
     p.error(Boom())  # late: to plugins
     to.assert_failure(TimeoutError)
     assert [type(e) for e in plugin_errors.causes()] == [Boom]
@@ -150,7 +124,7 @@ def test_timeout_fallback(sched, kind):
     p = PROBES[kind]()
     to = p.timeout(1, sched, fallback=OK[kind]()).test()
     sched.advance_time_by(1)
-    _check_ok(kind, to)
+    check_ok(kind, to)
     assert p.disposed == 1
     to = NEVER[kind]().timeout(1, sched, fallback=FAILING[kind]()).test()
     sched.advance_time_by(1)
@@ -181,7 +155,7 @@ def test_timeout_dispose_cancels_timer(sched, kind):
 @pytest.mark.parametrize("kind", KINDS)
 def test_timeout_real_scheduler(kind):
     with pytest.raises(TimeoutError):
-        _blocking(NEVER[kind]().timeout(0.01))
+        blocking(NEVER[kind]().timeout(0.01))
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -189,7 +163,7 @@ def test_timeout_race_signal_vs_timeout(race_runner, race_rounds, sched, kind, p
     for _ in range(race_rounds):
         p = PROBES[kind]()
         to = p.timeout(1, sched).test()
-        race_runner.race(lambda p=p: _signal_ok(kind, p), lambda: sched.advance_time_by(1))
+        race_runner.race(lambda p=p: signal_ok(kind, p), lambda: sched.advance_time_by(1))
         to.assert_protocol_ok()
         assert to.completions() + len(to.errors()) == 1
         if to.errors():
@@ -216,14 +190,14 @@ def test_delay(sched, kind):
     sched.advance_time_by(1)
     to.assert_empty()
     sched.advance_time_by(1)
-    _check_ok(kind, to)
+    check_ok(kind, to)
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_delay_dispose(sched, kind):
     p = PROBES[kind]()
     to = p.delay(2, sched).test()
-    _signal_ok(kind, p)
+    signal_ok(kind, p)
     to.dispose()
     sched.advance_time_by(5)
     to.assert_empty()
@@ -234,7 +208,7 @@ def test_delay_dispose(sched, kind):
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_delay_real_scheduler(kind):
-    _blocking(OK[kind]().delay(0.01))
+    blocking(OK[kind]().delay(0.01))
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -257,8 +231,8 @@ def test_delay_subscription_time(sched, kind):
     assert p.observers == []
     sched.advance_time_by(1)
     assert len(p.observers) == 1
-    _signal_ok(kind, p)
-    _check_ok(kind, to)
+    signal_ok(kind, p)
+    check_ok(kind, to)
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -283,7 +257,7 @@ def test_delay_subscription_dispose_after_subscribe(sched, kind):
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("other", OTHER_SOURCES)
 def test_delay_subscription_other_sources(kind, other):
-    _check_ok(kind, OK[kind]().delay_subscription(other).test())
+    check_ok(kind, OK[kind]().delay_subscription(other).test())
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -303,8 +277,8 @@ def test_delay_subscription_publisher_first_item_cancels_it(kind):
     pp.on_next(1)
     assert not pp.has_subscribers()
     assert len(p.observers) == 1
-    _signal_ok(kind, p)
-    _check_ok(kind, to)
+    signal_ok(kind, p)
+    check_ok(kind, to)
 
 
 @pytest.mark.parametrize("kind", KINDS)
