@@ -297,15 +297,11 @@ class Single(ZeroOneBase, Generic[T]):
         instead; ``scheduler`` goes only with seconds.
         """
         require(time, "time")
-        if isinstance(time, (Publisher, ZeroOneBase)):
-            if scheduler is not None:
-                raise TypeError("scheduler goes only with a time in seconds")
-            other: Publisher[Any] = (time if isinstance(time, Publisher)
-                                     else time.to_flowable())  # type: ignore[attr-defined]
-        else:
+        other = _lazy.source_as_publisher(time, scheduler)
+        if other is None:
             from rxpy2.flowable import Flowable
-            d = _lazy.check_duration(time, "time")
-            other = Flowable.timer(d, _lazy.scheduler_or_computation(scheduler))
+            other = Flowable.timer(_lazy.check_duration(time, "time"),
+                                   _lazy.scheduler_or_computation(scheduler))
         return _assembly(_lazy.SingleDelayWithPublisher(self, other))
 
     # ------------------------------------------------------------------ errors
