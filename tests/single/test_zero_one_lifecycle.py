@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import weakref
+from functools import partial
 
 import pytest
 from probes import Boom, ProbeCompletable, ProbeMaybe, ProbeSingle
@@ -457,3 +458,40 @@ def test_cast_and_of_type_check_the_class_at_assembly(t, name):
     for bad in (None, 1, "int", (int, 1)):
         with pytest.raises(TypeError):
             getattr(t.just(1), name)(bad)
+
+
+# ---------------------------------------------------------------- create: the shared emitter
+
+@pytest.mark.parametrize("t", TYPES)
+def test_create_race_dispose_vs_error_each_type(t, race_runner, race_rounds, plugin_errors):
+    """The one emitter of the three ``create``: after dispose nothing reaches the observer;
+    an error that lost the race is undeliverable (``plugins.on_error``), never lost."""
+    for _ in range(race_rounds):
+        before = len(plugin_errors)
+        holder = []
+        released = []
+
+        def src(e, holder=holder, released=released):
+            e.set_cancellable(lambda: released.append(1))
+            holder.append(e)
+        to = t.create(src).test()
+        race_runner.race(to.dispose, partial(holder[0].on_error, Boom()))
+        assert released == [1]
+        assert len(to.errors()) + (len(plugin_errors) - before) == 1
+        holder[0].on_error(ValueError())  # after both: undeliverable
+        assert [type(e) for e in plugin_errors.causes()[before:]][-1] is ValueError
+        assert not to.values() and to.completions() == 0
+        to.assert_protocol_ok()
+
+
+@pytest.mark.parametrize("t", TYPES)
+def test_create_race_dispose_vs_success_each_type(t, race_runner, race_rounds):
+    for _ in range(race_rounds):
+        holder = []
+        to = t.create(holder.append).test()
+        e = holder[0]
+        signal = e.on_complete if t is Completable else partial(e.on_success, 1)
+        race_runner.race(to.dispose, signal)
+        assert e.is_disposed() and not to.errors()
+        assert to.completions() <= 1 and len(to.values()) <= 1
+        to.assert_protocol_ok()
