@@ -169,3 +169,15 @@ def test_delay_other_race_dispose_vs_other(race_runner, race_rounds):
         race_runner.race(to.dispose, lambda pp=pp: pp.on_next(0))
         assert len(to.values()) <= 1 and not to.errors()
         to.assert_protocol_ok()
+
+
+def test_delay_other_nothing_after_dispose(plugin_errors):
+    other = Manual()
+    to = Maybe.just(1).delay(other).test()
+    to.dispose()
+    assert other.probe.cancelled == 1
+    other.subscriber.on_next(0)  # late: dropped
+    other.subscriber.on_complete()
+    other.subscriber.on_error(Boom())  # late: to plugins
+    to.assert_empty()
+    assert [type(e) for e in plugin_errors.causes()] == [Boom]

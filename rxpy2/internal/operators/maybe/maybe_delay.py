@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Generic, TypeVar
 
+from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import CompositeException
 from rxpy2.internal.atomic import AtomicReference
@@ -93,7 +94,12 @@ class DelayOtherObserver(ZeroOneObserver[T], Disposable):
 
 
 class DelayWaiter(FlowableSubscriber[Any], Generic[T]):
-    """Subscribed to ``other``; its first item or completion releases the held signal."""
+    """Subscribed to ``other``; its first item or completion releases the held signal.
+
+    ``ref``: ``other``'s Subscription; the first of a signal of ``other`` and a dispose
+    moves it to ``CANCELLED`` and is the only one to act (nothing goes downstream after
+    a dispose; an error of ``other`` that loses goes to :func:`rxpy2.plugins.on_error`).
+    """
 
     __slots__ = ("downstream", "ref", "item", "error")
 
@@ -104,21 +110,31 @@ class DelayWaiter(FlowableSubscriber[Any], Generic[T]):
         self.error: BaseException | None = None
 
     def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.set_once(self.ref, s):
-            s.request(LONG_MAX)
+        SubscriptionHelper.set_once_request(self.ref, s, LONG_MAX)
+
+    def _claim(self) -> Subscription | None:
+        """Move ``ref`` to CANCELLED: the Subscription it held, or CANCELLED if it was."""
+        return self.ref.get_and_set(CANCELLED)
 
     def on_next(self, item: Any) -> None:
-        s = self.ref.get_and_set(CANCELLED)
+        s = self._claim()
         if s is not CANCELLED:
             if s is not None:
                 s.cancel()
-            self.on_complete()
+            self._release()
 
     def on_error(self, error: BaseException) -> None:
+        if self._claim() is CANCELLED:
+            plugins.on_error(error)
+            return
         e = self.error
         self.downstream.on_error(error if e is None else CompositeException(e, error))
 
     def on_complete(self) -> None:
+        if self._claim() is not CANCELLED:
+            self._release()
+
+    def _release(self) -> None:
         e = self.error
         if e is not None:
             self.downstream.on_error(e)

@@ -59,8 +59,7 @@ class TimeoutIndicator(FlowableSubscriber[Any], Disposable):
         self.upstream: AtomicReference[Subscription] = AtomicReference()
 
     def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.set_once(self.upstream, s):
-            s.request(LONG_MAX)
+        SubscriptionHelper.set_once_request(self.upstream, s, LONG_MAX)
 
     def on_next(self, item: Any) -> None:
         s = self.upstream.get_and_set(CANCELLED)
