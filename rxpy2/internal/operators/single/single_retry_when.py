@@ -15,8 +15,9 @@ One observer serves the three types (a Single source never completes, a
 Completable source never succeeds); the operator classes share
 :class:`RetryWhenOp`.
 
-The source is resubscribed in a loop guarded by a counter: a synchronous source
-failing again and again, with a synchronous handler, never nests the calls.
+The source is resubscribed in the :class:`Resubscriber` loop (a
+:class:`~rxpy2.operators.Drain`): a synchronous source failing again and again, with a
+synchronous handler, never nests the calls.
 """
 
 from __future__ import annotations
