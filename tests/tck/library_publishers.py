@@ -1193,24 +1193,25 @@ REGISTRY: list[Case | list[Case]] = [
            failed=lambda: Maybe.sequence_equal(Maybe.error(ERR()), Maybe.just(7))),
     # ---- end caching, resources, take_until, fallbacks
     # ---- issue 16: concat / merge / amb (one line per publisher; keep inside this block)
-    # (a list of n sources holds them all: the cases over a list stop at 1000 items; the
-    # Single *_with cases make two items, cut to n by take(n))
+    # (a list of n sources holds them all, and an unbounded merge of range(n) makes all n
+    # at once: those cases stop at 1000 items; the Single *_with cases make two items,
+    # cut to n by take(n))
     Case("single_concat", lambda n: Single.concat([Single.just(i) for i in range(n)]), max_elements=1000, failed=lambda: Single.concat([Single.error(ERR()), Single.just(1)])),
     Case("single_concat_publisher", lambda n: Single.concat(Flowable.range(0, n).map(Single.just)), failed=lambda: Single.concat(Flowable.just(Single.error(ERR())))),
     Case("single_concat_array", lambda n: Single.concat_array(*[Single.just(i) for i in range(n)]), max_elements=1000, failed=lambda: Single.concat_array(Single.error(ERR()), Single.just(1))),
     Case("single_concat_array_eager", lambda n: Single.concat_array_eager(*[Single.just(i) for i in range(n)]), max_elements=1000, failed=lambda: Single.concat_array_eager(Single.just(1), Single.error(ERR()))),
     Case("single_concat_eager", lambda n: Single.concat_eager(Flowable.range(0, n).map(Single.just)), failed=lambda: Single.concat_eager(Flowable.just(Single.error(ERR())))),
-    Case("single_concat_with", lambda n: Single.just(0).concat_with(Single.just(1)).take(n), max_elements=2, failed=lambda: Single.just(0).concat_with(Single.error(ERR()))),
+    Case("single_concat_with", lambda n: Single.just(0).concat_with(Single.just(1)).take(n), max_elements=2, failed=lambda: Single.error(ERR()).concat_with(Single.just(1))),
     Case("single_merge", lambda n: Single.merge([Single.just(i) for i in range(n)]), max_elements=1000, failed=lambda: Single.merge([Single.just(1), Single.error(ERR())])),
-    Case("single_merge_publisher", lambda n: Single.merge(Flowable.range(0, n).map(Single.just)), failed=lambda: Single.merge(Flowable.just(Single.error(ERR())))),
+    Case("single_merge_publisher", lambda n: Single.merge(Flowable.range(0, n).map(Single.just)), max_elements=1000, failed=lambda: Single.merge(Flowable.just(Single.error(ERR())))),
     Case("single_merge_async", lambda n: Single.merge([Single.just(i).subscribe_on(Schedulers.computation()) for i in range(n)]), max_elements=1000, asynchronous=True, failed=lambda: Single.merge([Single.error(ERR()).subscribe_on(Schedulers.computation())])),
     single("single_merge_single", Single.merge, source=lambda: Single.just(Single.just(7)), failed=lambda: Single.just(Single.error(ERR()))),
-    Case("single_merge_delay_error", lambda n: Single.merge_delay_error([Single.just(i) for i in range(n)]), max_elements=1000, failed=lambda: Single.merge_delay_error([Single.error(ERR()), Single.just(1)])),
+    Case("single_merge_delay_error", lambda n: Single.merge_delay_error([Single.just(i) for i in range(n)]), max_elements=1000, failed=lambda: Single.merge_delay_error([Single.error(ERR()), Single.error(ERR())])),
     Case("single_merge_with", lambda n: Single.just(0).merge_with(Single.just(1)).take(n), max_elements=2, failed=lambda: Single.just(0).merge_with(Single.error(ERR()))),
     maybe("maybe_amb", lambda m: Maybe.amb([m, Maybe.never()])),
     maybe("maybe_amb_array", lambda m: Maybe.amb_array(Maybe.never(), m)),
     maybe("maybe_amb_with", lambda m: m.amb_with(Maybe.never())),
-    Case("maybe_concat", lambda n: Maybe.concat([Maybe.just(i) for i in range(n)] + [Maybe.empty()]), max_elements=1000, failed=lambda: Maybe.concat([Maybe.just(1), Maybe.error(ERR())])),
+    Case("maybe_concat", lambda n: Maybe.concat([Maybe.just(i) for i in range(n)] + [Maybe.empty()]), max_elements=1000, failed=lambda: Maybe.concat([Maybe.error(ERR()), Maybe.just(1)])),
     Case("maybe_concat_publisher", lambda n: Maybe.concat(Flowable.range(0, n).map(Maybe.just)), failed=lambda: Maybe.concat(Flowable.just(Maybe.error(ERR())))),
     Case("maybe_concat_async", lambda n: Maybe.concat([Maybe.just(i).subscribe_on(Schedulers.computation()) for i in range(n)]), max_elements=1000, asynchronous=True, failed=lambda: Maybe.concat([Maybe.error(ERR()).subscribe_on(Schedulers.computation())])),
     Case("maybe_concat_array", lambda n: Maybe.concat_array(*[Maybe.just(i) for i in range(n)], Maybe.empty()), max_elements=1000, failed=lambda: Maybe.concat_array(Maybe.error(ERR()), Maybe.just(1))),
@@ -1218,14 +1219,14 @@ REGISTRY: list[Case | list[Case]] = [
     Case("maybe_concat_array_eager", lambda n: Maybe.concat_array_eager(*[Maybe.just(i) for i in range(n)], Maybe.empty()), max_elements=1000, failed=lambda: Maybe.concat_array_eager(Maybe.empty(), Maybe.error(ERR()))),
     Case("maybe_concat_delay_error", lambda n: Maybe.concat_delay_error(Flowable.range(0, n).map(Maybe.just)), failed=lambda: Maybe.concat_delay_error([Maybe.error(ERR()), Maybe.empty()])),
     Case("maybe_concat_eager", lambda n: Maybe.concat_eager(Flowable.range(0, n).map(Maybe.just)), failed=lambda: Maybe.concat_eager([Maybe.empty(), Maybe.error(ERR())])),
-    Case("maybe_concat_with", lambda n: (Maybe.just(0) if n > 0 else Maybe.empty()).concat_with(Maybe.just(1) if n > 1 else Maybe.empty()), max_elements=2, failed=lambda: Maybe.just(0).concat_with(Maybe.error(ERR()))),
+    Case("maybe_concat_with", lambda n: (Maybe.just(0) if n > 0 else Maybe.empty()).concat_with(Maybe.just(1) if n > 1 else Maybe.empty()), max_elements=2, failed=lambda: Maybe.error(ERR()).concat_with(Maybe.just(1))),
     Case("maybe_merge", lambda n: Maybe.merge([Maybe.just(i) for i in range(n)] + [Maybe.empty()]), max_elements=1000, failed=lambda: Maybe.merge([Maybe.just(1), Maybe.error(ERR())])),
     Case("maybe_merge_publisher", lambda n: Maybe.merge(Flowable.range(0, n).map(Maybe.just), max_concurrency=4), failed=lambda: Maybe.merge(Flowable.just(Maybe.error(ERR())))),
     maybe("maybe_merge_maybe", Maybe.merge, source=lambda n: Maybe.just(Maybe.just(7) if n else Maybe.empty()), failed=lambda: Maybe.just(Maybe.error(ERR()))),
     Case("maybe_merge_array", lambda n: Maybe.merge_array(*[Maybe.just(i) for i in range(n)], Maybe.empty()), max_elements=1000, failed=lambda: Maybe.merge_array(Maybe.just(1), Maybe.error(ERR()))),
     Case("maybe_merge_array_async", lambda n: Maybe.merge_array(*[Maybe.just(i).subscribe_on(Schedulers.computation()) for i in range(n)], Maybe.empty()), max_elements=1000, asynchronous=True, failed=lambda: Maybe.merge_array(Maybe.never(), Maybe.error(ERR()).subscribe_on(Schedulers.computation()))),
-    Case("maybe_merge_array_delay_error", lambda n: Maybe.merge_array_delay_error(*[Maybe.just(i) for i in range(n)], Maybe.empty()), max_elements=1000, failed=lambda: Maybe.merge_array_delay_error(Maybe.error(ERR()), Maybe.just(1))),
-    Case("maybe_merge_delay_error", lambda n: Maybe.merge_delay_error(Flowable.range(0, n).map(Maybe.just)), failed=lambda: Maybe.merge_delay_error([Maybe.error(ERR()), Maybe.just(1)])),
+    Case("maybe_merge_array_delay_error", lambda n: Maybe.merge_array_delay_error(*[Maybe.just(i) for i in range(n)], Maybe.empty()), max_elements=1000, failed=lambda: Maybe.merge_array_delay_error(Maybe.error(ERR()), Maybe.empty())),
+    Case("maybe_merge_delay_error", lambda n: Maybe.merge_delay_error(Flowable.range(0, n).map(Maybe.just)), max_elements=1000, failed=lambda: Maybe.merge_delay_error([Maybe.error(ERR()), Maybe.empty()])),
     Case("maybe_merge_with", lambda n: (Maybe.just(0) if n > 0 else Maybe.empty()).merge_with(Maybe.just(1) if n > 1 else Maybe.empty()), max_elements=2, failed=lambda: Maybe.just(0).merge_with(Maybe.error(ERR()))),
     completable("completable_merge_array_delay_error", lambda c: Completable.merge_array_delay_error(c, Completable.complete())),
     completable("completable_merge_delay_error", lambda c: Completable.merge_delay_error([Completable.complete(), c])),
@@ -1251,8 +1252,8 @@ REGISTRY: list[Case | list[Case]] = [
     op("retry_when_passthrough", lambda f: f.retry_when(lambda errors: errors)),
     Case("retry_when", lambda n: Flowable.defer(lambda: _fail_once_then(n)).retry_when(lambda e: e),
          failed=lambda: failing().retry_when(lambda e: e.flat_map(Flowable.error))),
-    Case("repeat_when", lambda n: src(1).repeat_when(lambda c: c.take(n - 1) if n > 1 else Flowable.empty())
-         if n else Flowable.empty().repeat_when(lambda c: Flowable.empty()),
+    # take(n): the handler's completion pre-empts its n-th (trampolined) resubscription
+    Case("repeat_when", lambda n: src(1).repeat_when(lambda c: c.take(n)),
          failed=lambda: failing().repeat_when(lambda c: c)),
     # ---- end Flowable catalogue
 ]
