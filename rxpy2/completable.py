@@ -612,9 +612,7 @@ class Completable(ZeroOneBase):
                 _lazy.same_source, True, LONG_MAX if max_concurrency is None else max_concurrency)
         if max_concurrency is not None:
             raise TypeError("max_concurrency goes only with a Publisher of Completables")
-        if not hasattr(sources, "__iter__"):
-            raise TypeError(f"sources must be an iterable or a Publisher, not "
-                            f"{type(sources).__name__}")
+        _lazy.require_sources(sources)
         return _assembly(_lazy.CompletableMerge(sources, True))
 
     @overload

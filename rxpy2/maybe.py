@@ -704,7 +704,7 @@ class Maybe(ZeroOneBase, Generic[T]):
         from rxpy2.flowable import Flowable
         if isinstance(sources, Publisher):
             return Flowable.from_publisher(sources).concat_map(_lazy.MAYBE_TO_FLOWABLE, prefetch)
-        _lazy.flowable_of_sources(sources)  # the argument check
+        _lazy.require_sources(sources)
         from rxpy2.operators.arguments import require_positive
         require_positive(prefetch, "prefetch")
         return assembly("flowable", _lazy.MaybeConcat(sources, False))

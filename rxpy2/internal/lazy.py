@@ -201,6 +201,10 @@ if TYPE_CHECKING:
     )
     from rxpy2.internal.operators.flowable.flowable_replay import FlowableCache, FlowableReplay
     from rxpy2.internal.operators.flowable.flowable_retry import FlowableRetry
+    from rxpy2.internal.operators.flowable.flowable_retry_when import (
+        FlowableRepeatWhen,
+        FlowableRetryWhen,
+    )
     from rxpy2.internal.operators.flowable.flowable_sample_timed import FlowableSampleTimed
     from rxpy2.internal.operators.flowable.flowable_scalar_x_map import scalar_x_map
     from rxpy2.internal.operators.flowable.flowable_scan import FlowableScan, FlowableScanSeed
@@ -309,6 +313,7 @@ if TYPE_CHECKING:
         MAYBE_TO_FLOWABLE,
         SINGLE_TO_FLOWABLE,
         flowable_of_sources,
+        require_sources,
         same_source,
     )
     from rxpy2.internal.operators.maybe.maybe_to_single import MaybeToSingle
@@ -546,6 +551,8 @@ _WHERE: dict[str, str] = {
     "FlowableCache": "rxpy2.internal.operators.flowable.flowable_replay",
     "FlowableReplay": "rxpy2.internal.operators.flowable.flowable_replay",
     "FlowableRetry": "rxpy2.internal.operators.flowable.flowable_retry",
+    "FlowableRepeatWhen": "rxpy2.internal.operators.flowable.flowable_retry_when",
+    "FlowableRetryWhen": "rxpy2.internal.operators.flowable.flowable_retry_when",
     "FlowableSampleTimed": "rxpy2.internal.operators.flowable.flowable_sample_timed",
     "scalar_x_map": "rxpy2.internal.operators.flowable.flowable_scalar_x_map",
     "FlowableScan": "rxpy2.internal.operators.flowable.flowable_scan",
@@ -632,6 +639,7 @@ _WHERE: dict[str, str] = {
     "MAYBE_TO_FLOWABLE": "rxpy2.internal.operators.maybe.maybe_to_publisher",
     "SINGLE_TO_FLOWABLE": "rxpy2.internal.operators.maybe.maybe_to_publisher",
     "flowable_of_sources": "rxpy2.internal.operators.maybe.maybe_to_publisher",
+    "require_sources": "rxpy2.internal.operators.maybe.maybe_to_publisher",
     "same_source": "rxpy2.internal.operators.maybe.maybe_to_publisher",
     "MaybeToSingle": "rxpy2.internal.operators.maybe.maybe_to_single",
     "MaybeUsing": "rxpy2.internal.operators.maybe.maybe_using",

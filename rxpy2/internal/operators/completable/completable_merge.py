@@ -71,7 +71,9 @@ class CompletableMerge(Completable):
 
 
 class _MergeObserver(CompletableObserver):
-    __slots__ = ("downstream", "set", "active", "once")
+    """Errors at once: the first terminal signal wins ``once``."""
+
+    __slots__ = ("downstream", "set", "active", "once", "errors")
 
     def __init__(self, downstream: CompletableObserver) -> None:
         self.downstream = downstream
@@ -94,21 +96,18 @@ class _MergeObserver(CompletableObserver):
             self.downstream.on_complete()
 
     def loop_failed(self, error: BaseException) -> None:
-        """The sources' iterable failed (or gave a non-Completable)."""
+        """The sources' iterable failed (or gave a non-Completable): as a source's error."""
         self.on_error(error)
 
 
-class _MergeDelayErrorObserver(CompletableObserver):
-    __slots__ = ("downstream", "set", "active", "errors")
+class _MergeDelayErrorObserver(_MergeObserver):
+    """Errors delayed: kept in ``errors``; the end of the last source signals."""
+
+    __slots__ = ()
 
     def __init__(self, downstream: CompletableObserver) -> None:
-        self.downstream = downstream
-        self.set = CompositeDisposable()
-        self.active = AtomicInteger(1)  # sources not terminated, plus the subscribing loop
+        super().__init__(downstream)
         self.errors = AtomicThrowable()
-
-    def on_subscribe(self, d: Disposable) -> None:
-        self.set.add(d)
 
     def on_error(self, error: BaseException) -> None:
         if self.errors.try_add_throwable_or_report(error):
@@ -121,7 +120,3 @@ class _MergeDelayErrorObserver(CompletableObserver):
                 self.downstream.on_complete()
             else:
                 self.downstream.on_error(ex)
-
-    def loop_failed(self, error: BaseException) -> None:
-        """Kept like a source's error; the loop's share ends."""
-        self.on_error(error)

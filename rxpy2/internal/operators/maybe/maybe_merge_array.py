@@ -109,24 +109,30 @@ class MergeMaybeObserver(MaybeObserver[T], Subscription, Generic[T]):
 
     # ---- the loop
 
+    def _stopped(self) -> bool:
+        """Cancelled, or failed (the error goes downstream): True ends the loop for good."""
+        if self.cancelled:
+            self.queue.clear()
+            return True
+        error = self.error
+        if error.get() is not None:
+            self.queue.clear()
+            self.downstream.on_error(error.terminate())  # type: ignore[arg-type]
+            return True
+        return False
+
     def drain(self) -> None:
         gate = self.gate
         if not gate.enter():
             return
         a = self.downstream
         q = self.queue
-        error = self.error
         n = self.source_count
         e = self.emitted
         while True:
             r = self.requested.get()
             while e != r:
-                if self.cancelled:
-                    q.clear()
-                    return
-                if error.get() is not None:
-                    q.clear()
-                    a.on_error(error.terminate())  # type: ignore[arg-type]
+                if self._stopped():
                     return
                 if self.consumed == n:
                     a.on_complete()
@@ -139,14 +145,9 @@ class MergeMaybeObserver(MaybeObserver[T], Subscription, Generic[T]):
                     a.on_next(v)
                     e += 1
             if e == r:
-                if self.cancelled:
-                    q.clear()
+                if self._stopped():
                     return
-                if error.get() is not None:
-                    q.clear()
-                    a.on_error(error.terminate())  # type: ignore[arg-type]
-                    return
-                while q.peek() is _DONE:
+                while q.peek() is _DONE:  # ended sources need no demand
                     q.poll()
                     self.consumed += 1
                 if self.consumed == n:

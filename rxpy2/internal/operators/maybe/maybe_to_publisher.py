@@ -22,7 +22,7 @@ from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
 __all__ = ["MAYBE_TO_FLOWABLE", "SINGLE_TO_FLOWABLE", "ToFlowable", "flowable_of_sources",
-           "same_source"]
+           "require_sources", "same_source"]
 
 
 class ToFlowable:
@@ -49,18 +49,22 @@ SINGLE_TO_FLOWABLE = ToFlowable(Single, SingleToFlowable)
 MAYBE_TO_FLOWABLE = ToFlowable(Maybe, MaybeToFlowable)
 
 
+def require_sources(sources: Any) -> None:
+    """The argument check at assembly: ``TypeError`` unless an iterable or a Publisher."""
+    if sources is None:
+        raise TypeError("sources is None")
+    if not isinstance(sources, Publisher) and not hasattr(sources, "__iter__"):
+        raise TypeError(f"sources must be an iterable or a Publisher, not "
+                        f"{type(sources).__name__}")
+
+
 def flowable_of_sources(sources: Iterable[Any] | Publisher[Any]) -> Flowable[Any]:
     """The Flowable the sources come from: ``from_publisher`` for a Publisher (checked
     first: a Flowable is iterable too), else ``from_iterable`` (iterated per subscriber).
-
-    ``TypeError`` (at assembly) for ``None`` or anything else."""
-    if sources is None:
-        raise TypeError("sources is None")
+    Checked with :func:`require_sources`."""
+    require_sources(sources)
     if isinstance(sources, Publisher):
         return Flowable.from_publisher(sources)
-    if not hasattr(sources, "__iter__"):
-        raise TypeError(f"sources must be an iterable or a Publisher, not "
-                        f"{type(sources).__name__}")
     return Flowable.from_iterable(sources)
 
 
