@@ -182,9 +182,20 @@ class Completable(ZeroOneBase):
         return _assembly(_lazy.CompletableAmb(sources))
 
     @staticmethod
-    def concat(sources: Iterable[Completable]) -> Completable:
-        """Each source in turn; the iterable is iterated lazily, per subscriber."""
+    def concat(sources: Iterable[Completable] | Publisher[Completable],
+               prefetch: int = 2) -> Completable:
+        """Each source in turn; an iterable is iterated lazily, per subscriber.
+
+        A Publisher of Completables (RxJava 2's ``concat(Publisher, prefetch)``) is asked
+        for ``prefetch`` of them ahead (then for 75% of that as they run), never iterated
+        in a blocking way.
+        """
         require(sources, "sources")
+        if isinstance(sources, Publisher):
+            from rxpy2.flowable import Flowable
+            return Flowable.from_publisher(sources).concat_map(
+                _lazy.COMPLETABLE_TO_FLOWABLE, prefetch).ignore_elements()
+        _lazy.require_sources(sources)
         return _assembly(_lazy.CompletableConcat(sources))
 
     @staticmethod
@@ -199,10 +210,29 @@ class Completable(ZeroOneBase):
         return _assembly(_lazy.CompletableConcat(tuple(sources)))
 
     @staticmethod
-    def merge(sources: Iterable[Completable]) -> Completable:
-        """All sources at once; completes when all did; the first error wins."""
+    def merge(sources: Iterable[Completable] | Publisher[Completable],
+              max_concurrency: int | None = None) -> Completable:
+        """All sources at once; completes when all did; the first error wins.
+
+        A Publisher of Completables (RxJava 2's ``merge(Publisher, maxConcurrency)``) runs
+        at most ``max_concurrency`` of them at once (no limit by default), never iterated
+        in a blocking way; ``max_concurrency`` goes only with a Publisher.
+        """
+        return Completable._merge(sources, max_concurrency, False)
+
+    @staticmethod
+    def _merge(sources: Any, max_concurrency: int | None, delay_errors: bool) -> Completable:
         require(sources, "sources")
-        return _assembly(_lazy.CompletableMerge(sources))
+        if isinstance(sources, Publisher):
+            from rxpy2.flowable import Flowable
+            from rxpy2.reactivestreams import LONG_MAX
+            return Flowable.from_publisher(sources).flat_map_completable(
+                _lazy.same_source, delay_errors,
+                LONG_MAX if max_concurrency is None else max_concurrency)
+        if max_concurrency is not None:
+            raise TypeError("max_concurrency goes only with a Publisher of Completables")
+        _lazy.require_sources(sources)
+        return _assembly(_lazy.CompletableMerge(sources, delay_errors))
 
     @staticmethod
     def merge_array(*sources: Completable) -> Completable:
@@ -604,16 +634,7 @@ class Completable(ZeroOneBase):
         ``max_concurrency`` of them at once (no limit by default; RxJava 2's
         ``mergeDelayError(Publisher, int)``); ``max_concurrency`` goes only with a Publisher.
         """
-        require(sources, "sources")
-        if isinstance(sources, Publisher):
-            from rxpy2.flowable import Flowable
-            from rxpy2.reactivestreams import LONG_MAX
-            return Flowable.from_publisher(sources).flat_map_completable(
-                _lazy.same_source, True, LONG_MAX if max_concurrency is None else max_concurrency)
-        if max_concurrency is not None:
-            raise TypeError("max_concurrency goes only with a Publisher of Completables")
-        _lazy.require_sources(sources)
-        return _assembly(_lazy.CompletableMerge(sources, True))
+        return Completable._merge(sources, max_concurrency, True)
 
     @overload
     def start_with(self, other: Completable) -> Completable: ...

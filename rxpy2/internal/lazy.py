@@ -310,6 +310,7 @@ if TYPE_CHECKING:
     from rxpy2.internal.operators.maybe.maybe_timer import MaybeTimer
     from rxpy2.internal.operators.maybe.maybe_to_flowable import MaybeToFlowable
     from rxpy2.internal.operators.maybe.maybe_to_publisher import (
+        COMPLETABLE_TO_FLOWABLE,
         MAYBE_TO_FLOWABLE,
         SINGLE_TO_FLOWABLE,
         flowable_of_sources,
@@ -636,6 +637,7 @@ _WHERE: dict[str, str] = {
     "MaybeTimer": "rxpy2.internal.operators.maybe.maybe_timer",
     "MaybeTakeUntil": "rxpy2.internal.operators.maybe.maybe_take_until",
     "MaybeToFlowable": "rxpy2.internal.operators.maybe.maybe_to_flowable",
+    "COMPLETABLE_TO_FLOWABLE": "rxpy2.internal.operators.maybe.maybe_to_publisher",
     "MAYBE_TO_FLOWABLE": "rxpy2.internal.operators.maybe.maybe_to_publisher",
     "SINGLE_TO_FLOWABLE": "rxpy2.internal.operators.maybe.maybe_to_publisher",
     "flowable_of_sources": "rxpy2.internal.operators.maybe.maybe_to_publisher",

@@ -174,3 +174,49 @@ def test_start_with_chain_flattens():
     c = c.concat_with(Completable.from_action(lambda: order.append(-1)))
     c.test().assert_result()
     assert order == list(range(10_000, -1, -1)) + [-1]
+
+
+# ---------------------------------------------------------------- concat / merge of a Publisher
+
+def test_concat_and_merge_of_a_publisher_do_not_block():
+    """RxJava 2's concat(Publisher)/merge(Publisher): subscribed, never iterated in a blocking
+    way (a Flowable is iterable too, blocking: it must not be taken for an iterable)."""
+    for op in (Completable.concat, Completable.merge, Completable.merge_delay_error):
+        ts = op(Flowable.never()).test()
+        ts.assert_empty()
+        ts.dispose()
+
+
+def test_concat_publisher_requests_as_rxjava2():
+    reqs = []
+    order = []
+    sources = [Completable.from_action(lambda i=i: order.append(i)) for i in range(5)]
+    Completable.concat(Flowable.from_iterable(sources).do_on_request(reqs.append)).test() \
+        .assert_result()
+    assert order == [0, 1, 2, 3, 4] and reqs == [2, 2, 2]
+    reqs = []
+    Completable.concat(Flowable.from_iterable(sources).do_on_request(reqs.append), prefetch=4) \
+        .test().assert_result()
+    assert reqs == [4, 3]  # 75% of 4 after 3 ran (RxJava 2: limit = prefetch - prefetch // 4)
+    Completable.concat(Flowable.just(Completable.error(Boom()), Completable.complete())).test() \
+        .assert_failure(Boom)
+    Completable.concat(Flowable.from_iterable([Completable.complete(), None])).test() \
+        .assert_failure(TypeError)
+    Completable.concat(Flowable.from_iterable([Completable.complete()] * N)).test().assert_result()
+
+
+def test_merge_publisher_max_concurrency_and_errors():
+    reqs = []
+    probes = [ProbeCompletable() for _ in range(3)]
+    ts = Completable.merge(Flowable.from_iterable(probes).do_on_request(reqs.append),
+                           max_concurrency=2).test()
+    assert reqs == [2] and not probes[2].observers
+    probes[0].complete()
+    assert reqs == [2, 1] and probes[2].observers
+    probes[1].error(Boom())
+    ts.assert_failure(Boom)
+    assert probes[2].disposed == 1
+    with pytest.raises(TypeError):
+        Completable.merge([Completable.complete()], max_concurrency=2)
+    with pytest.raises(ValueError):
+        Completable.concat(Flowable.just(Completable.complete()), prefetch=0)

@@ -1231,6 +1231,8 @@ REGISTRY: list[Case | list[Case]] = [
     completable("completable_merge_array_delay_error", lambda c: Completable.merge_array_delay_error(c, Completable.complete())),
     completable("completable_merge_delay_error", lambda c: Completable.merge_delay_error([Completable.complete(), c])),
     completable("completable_merge_delay_error_publisher", lambda c: Completable.merge_delay_error(Flowable.just(c, Completable.complete()), max_concurrency=1)),
+    completable("completable_concat_publisher", lambda c: Completable.concat(Flowable.just(Completable.complete(), c))),
+    completable("completable_merge_publisher", lambda c: Completable.merge(Flowable.just(c, Completable.complete()), max_concurrency=1)),
     completable("completable_start_with", lambda c: c.start_with(Completable.complete())),
     Case("completable_start_with_publisher", lambda n: Completable.complete().start_with(Flowable.range(0, n)), failed=lambda: Completable.error(ERR()).start_with(Flowable.empty())),
     # ---- end concat / merge / amb

@@ -1,5 +1,5 @@
 """RxJava 2's ``MaybeToPublisher`` and ``SingleInternalHelper.toFlowable``: the mapper
-that turns each Maybe (Single) source into a Flowable.
+that turns each Maybe (Single, Completable) source into a Flowable.
 
 RxJava 2 builds most of the static ``concat``/``merge``/``concat_eager`` methods of
 Single and Maybe as a Flowable operator (``concat_map``, ``flat_map``,
@@ -14,14 +14,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from rxpy2.completable import Completable
 from rxpy2.flowable import Flowable
+from rxpy2.internal.operators.completable.completable_to_flowable import CompletableToFlowable
 from rxpy2.internal.operators.maybe.maybe_to_flowable import MaybeToFlowable
 from rxpy2.internal.operators.single.single_to_flowable import SingleToFlowable
 from rxpy2.maybe import Maybe
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
-__all__ = ["MAYBE_TO_FLOWABLE", "SINGLE_TO_FLOWABLE", "ToFlowable", "flowable_of_sources",
+__all__ = ["COMPLETABLE_TO_FLOWABLE", "MAYBE_TO_FLOWABLE", "SINGLE_TO_FLOWABLE", "ToFlowable", "flowable_of_sources",
            "require_sources", "same_source"]
 
 
@@ -47,6 +49,7 @@ class ToFlowable:
 
 SINGLE_TO_FLOWABLE = ToFlowable(Single, SingleToFlowable)
 MAYBE_TO_FLOWABLE = ToFlowable(Maybe, MaybeToFlowable)
+COMPLETABLE_TO_FLOWABLE = ToFlowable(Completable, CompletableToFlowable)
 
 
 def require_sources(sources: Any) -> None:
