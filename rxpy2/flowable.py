@@ -1288,6 +1288,25 @@ class Flowable(Publisher[T], Generic[T]):
             require_callable(predicate, "predicate")
         return _assembly(_lazy.FlowableRetry(self, times, predicate))
 
+    def retry_when(self, handler: Callable[[Flowable[BaseException]], Publisher[Any]]
+                   ) -> Flowable[T]:
+        """Resubscribe when the Publisher ``handler(errors)`` emits.
+
+        Per subscriber, ``handler`` gets a Flowable of this stream's errors and returns a
+        Publisher: each of its items resubscribes (e.g. after a growing ``timer``); its
+        error or completion ends the stream with that error or completion. A completion
+        of this stream cancels it and goes downstream.
+        """
+        require_callable(handler, "handler")
+        return _assembly(_lazy.FlowableRetryWhen(self, handler))
+
+    def repeat_when(self, handler: Callable[[Flowable[Any]], Publisher[Any]]) -> Flowable[T]:
+        """Resubscribe after each completion when the Publisher ``handler(completions)``
+        emits (``completions`` emits ``0`` per completion); its error or completion ends
+        the stream. An error of this stream cancels it and goes downstream."""
+        require_callable(handler, "handler")
+        return _assembly(_lazy.FlowableRepeatWhen(self, handler))
+
     def retry_until(self, stop: Callable[[], bool]) -> Flowable[T]:
         """Resubscribe on error until ``stop()`` returns true (then the error goes on)."""
         require_callable(stop, "stop")
