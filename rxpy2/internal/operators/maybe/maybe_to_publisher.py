@@ -30,11 +30,12 @@ __all__ = ["COMPLETABLE_TO_FLOWABLE", "MAYBE_TO_FLOWABLE", "SINGLE_TO_FLOWABLE",
 class ToFlowable:
     """``mapper(source)``: a Flowable of ``source``, which must be a ``kind``."""
 
-    __slots__ = ("kind", "make")
+    __slots__ = ("kind", "make", "__name__")
 
     def __init__(self, kind: type, make: Callable[[Any], Flowable[Any]]) -> None:
         self.kind = kind
         self.make = make
+        self.__name__ = f"{kind.__name__}.to_flowable"  # how a chain's repr names it
 
     def __call__(self, source: Any) -> Flowable[Any]:
         if not isinstance(source, self.kind):
@@ -44,7 +45,7 @@ class ToFlowable:
         return self.make(source)
 
     def __repr__(self) -> str:
-        return f"{self.kind.__name__}.to_flowable"
+        return self.__name__
 
 
 SINGLE_TO_FLOWABLE = ToFlowable(Single, SingleToFlowable)
