@@ -413,7 +413,7 @@ def retry_case(n: int, predicate: Callable[[BaseException], bool] | None = None,
 
 
 def _fail_once_then(n: int) -> Flowable[int]:
-    """retry_when's case: per subscriber, half the items then an error, then the rest."""
+    """retry_when's case: half the items then an error, then the rest (one per subscriber)."""
     first, rest = halves(n)
     attempts = [0]
 
@@ -421,6 +421,23 @@ def _fail_once_then(n: int) -> Flowable[int]:
         attempts[0] += 1
         return first.concat_with(failing()) if attempts[0] == 1 else rest
     return Flowable.defer(attempt)
+
+
+def _repeat_when_case(n: int) -> Flowable[int]:
+    """A one-item source subscribed ``n`` times: the handler passes ``n - 1`` completions
+    and completes at the ``n``-th (``n == 0``: it completes before the first subscription)."""
+    if n == 0:
+        return src(1).repeat_when(lambda c: Flowable.empty())
+
+    def per_subscriber() -> Flowable[int]:
+        rounds = [0]
+
+        def again(_signal: Any) -> bool:
+            rounds[0] += 1
+            return rounds[0] < n
+
+        return src(1).repeat_when(lambda c: c.take_while(again))
+    return Flowable.defer(per_subscriber)
 
 
 def repeat_until_case(n: int, base: Callable[[int], Flowable[int]] = src) -> Flowable[int]:
@@ -1251,12 +1268,11 @@ REGISTRY: list[Case | list[Case]] = [
        failed=lambda f: f.on_exception_resume_next(failing())),
     op("using", lambda f: Flowable.using(lambda: 1, lambda r: f, noop)),
     op("using_lazy", lambda f: Flowable.using(lambda: 1, lambda r: f, noop, eager=False)),
-    op("retry_when_passthrough", lambda f: f.retry_when(lambda errors: errors)),
-    Case("retry_when", lambda n: Flowable.defer(lambda: _fail_once_then(n)).retry_when(lambda e: e),
+    op("retry_when_passthrough", lambda f: f.retry_when(lambda errors: errors),
+       failed=lambda f: f.retry_when(lambda errors: errors.flat_map(Flowable.error))),
+    Case("retry_when", lambda n: Flowable.defer(lambda: _fail_once_then(n).retry_when(lambda e: e)),
          failed=lambda: failing().retry_when(lambda e: e.flat_map(Flowable.error))),
-    # take(n): the handler's completion pre-empts its n-th (trampolined) resubscription
-    Case("repeat_when", lambda n: src(1).repeat_when(lambda c: c.take(n)),
-         failed=lambda: failing().repeat_when(lambda c: c)),
+    Case("repeat_when", lambda n: _repeat_when_case(n), failed=lambda: failing().repeat_when(lambda c: c)),
     # ---- end Flowable catalogue
 ]
 
