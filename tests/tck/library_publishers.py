@@ -1274,6 +1274,18 @@ REGISTRY: list[Case | list[Case]] = [
          failed=lambda: failing().retry_when(lambda e: e.flat_map(Flowable.error))),
     Case("repeat_when", lambda n: _repeat_when_case(n), failed=lambda: failing().repeat_when(lambda c: c)),
     # ---- end Flowable catalogue
+    # ---- issue 17: mixed maps (one line per publisher; keep inside this block)
+    # ---- end mixed maps
+    # ---- issue 17: join and misc (one line per publisher; keep inside this block)
+    # ---- end join and misc
+    # ---- issue 17: multicast processor (one line per publisher; keep inside this block)
+    # ---- end multicast processor
+    # ---- issue 17: parallel (one line per publisher; keep inside this block)
+    # ---- end parallel
+    # ---- issue 17: boundary overloads (one line per publisher; keep inside this block)
+    # ---- end boundary overloads
+    # ---- issue 17: selector overloads (one line per publisher; keep inside this block)
+    # ---- end selector overloads
 ]
 
 
