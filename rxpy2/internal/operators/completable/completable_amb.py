@@ -1,6 +1,7 @@
 """Completable.amb / amb_array / amb_with: the first source to terminate wins.
 
-The race and the "once" pattern are Single's (``single_amb.py``).
+The race and the "once" pattern are Single's (``single_amb.py``). No sources: completes
+at once, as RxJava 2's CompletableAmb does.
 """
 
 from __future__ import annotations
@@ -21,4 +22,4 @@ class CompletableAmb(Completable):
         self.sources = sources
 
     def subscribe_actual(self, observer: CompletableObserver) -> None:
-        subscribe_amb(self.sources, observer, Completable)
+        subscribe_amb(self.sources, observer, Completable, complete_if_empty=True)

@@ -39,7 +39,7 @@ def subscribe_amb(sources: Iterable[Any], observer: Any, kind: type,
                   complete_if_empty: bool = False) -> None:
     """Subscribe ``observer`` to the race of ``sources`` (each must be a ``kind``).
 
-    No sources: ``on_complete`` if ``complete_if_empty`` (Maybe, as RxJava 2), else
+    No sources: ``on_complete`` if ``complete_if_empty`` (Maybe, Completable: as RxJava 2), else
     ``IndexError`` (RxJava 2's Single would never signal)."""
     try:
         it = iter(sources)
