@@ -61,6 +61,19 @@ NAMES: dict[str, str] = {
     "ParallelSortedJoin": "sorted",
     "ParallelReduceFull": "reduce",
     "ParallelFromArray": "from_array",
+    "MaybeFromSingle": "to_maybe",
+    "SingleDetach": "on_terminate_detach",
+    "MaybeDetach": "on_terminate_detach",
+    "CompletableDetach": "on_terminate_detach",
+    "SingleDelayWithPublisher": "delay_subscription",
+    "MaybeDelayWithPublisher": "delay_subscription",
+    "CompletableDelayWithPublisher": "delay_subscription",
+    "MaybeDelayOtherPublisher": "delay",
+    "MaybeTimeoutPublisher": "timeout",
+    "SingleRetryBiPredicate": "retry",
+    "MaybeRetryBiPredicate": "retry",
+    "CompletableRetryBiPredicate": "retry",
+    "SingleFlatMapCompletable": "flat_map_completable",
 }
 
 #: fields that tune an operator (sizes, modes, internal state) rather than say what it does
