@@ -5,8 +5,9 @@ gives the Publisher to subscribe, and ``disposer(resource)`` releases it: before
 terminal signal when ``eager`` (a disposer error then replaces a completion and joins an
 error in a ``CompositeException``), after it otherwise, or on cancel (a disposer error
 then goes to :func:`rxpy2.plugins.on_error`: the downstream may be busy on another
-thread). The resource sits in an ``AtomicReference`` that whoever releases it swaps for
-``_RELEASED``, so a cancel racing the terminal signal releases it once.
+thread). The resource sits in a :class:`~rxpy2.internal.helpers.using_resource.UsingResource`
+(shared with the 0-1 types' ``using``), so a cancel racing the terminal signal releases it
+once.
 
 As in RxJava 2: when ``source_supplier`` raises (or gives no Publisher), the resource is
 released first and the error signalled after, in either mode.
@@ -17,12 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.exceptions import CompositeException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
+from rxpy2.internal.helpers.using_resource import RELEASED, UsingResource
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operators import UNSUBSCRIBED, validate_upstream
@@ -31,10 +31,6 @@ from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 __all__ = ["FlowableUsing"]
 
 T = TypeVar("T")
-
-#: the resource reference once the resource was released (or handed to the disposer)
-_RELEASED = object()
-
 
 class FlowableUsing(Flowable[T], Generic[T]):
     __slots__ = ("resource_supplier", "source_supplier", "disposer", "eager")
@@ -71,16 +67,15 @@ class FlowableUsing(Flowable[T], Generic[T]):
         subscribe_tail(source, UsingSubscriber(subscriber, resource, self.disposer, self.eager))
 
 
-class UsingSubscriber(AtomicReference[Any], FlowableSubscriber[T], Subscription, Generic[T]):
+class UsingSubscriber(UsingResource, FlowableSubscriber[T], Subscription, Generic[T]):
     """Holds the resource (the reference) until it is released."""
 
-    __slots__ = ("downstream", "disposer", "eager", "upstream")
+    __slots__ = ("downstream", "eager", "upstream")
 
     def __init__(self, downstream: Subscriber[T], resource: Any,
                  disposer: Callable[[Any], Any], eager: bool) -> None:
-        super().__init__(resource)
+        super().__init__(resource, disposer)
         self.downstream = downstream
-        self.disposer = disposer
         self.eager = eager
         self.upstream: Subscription = UNSUBSCRIBED
 
@@ -93,22 +88,10 @@ class UsingSubscriber(AtomicReference[Any], FlowableSubscriber[T], Subscription,
         self.downstream.on_next(item)
 
     def _release_first(self) -> BaseException | None:
-        """Eager mode: release before the terminal signal; the disposer's error, if any."""
-        resource = self.get_and_set(_RELEASED)
-        if resource is not _RELEASED:
-            try:
-                self.disposer(resource)
-            except Exception as e:
-                return e
-        return None
-
-    def _release_after(self) -> None:
-        resource = self.get_and_set(_RELEASED)
-        if resource is not _RELEASED:
-            try:
-                self.disposer(resource)
-            except Exception as e:
-                plugins.on_error(e)  # the downstream may be signalled from elsewhere now
+        """Eager mode: release before the terminal signal (if no cancel did); the
+        disposer's error, if any."""
+        r = self.release_before()
+        return None if r is RELEASED else r
 
     def on_error(self, error: BaseException) -> None:
         if self.eager:
@@ -118,7 +101,7 @@ class UsingSubscriber(AtomicReference[Any], FlowableSubscriber[T], Subscription,
         else:
             self.downstream.on_error(error)
             self.upstream.cancel()
-            self._release_after()
+            self.release_after()
 
     def on_complete(self) -> None:
         if self.eager:
@@ -131,11 +114,11 @@ class UsingSubscriber(AtomicReference[Any], FlowableSubscriber[T], Subscription,
         else:
             self.downstream.on_complete()
             self.upstream.cancel()
-            self._release_after()
+            self.release_after()
 
     def request(self, n: int) -> None:
         self.upstream.request(n)
 
     def cancel(self) -> None:
-        self._release_after()
+        self.release_after()
         self.upstream.cancel()

@@ -4,8 +4,8 @@ RxJava 2's SingleUsing/MaybeUsing/CompletableUsing: per subscriber, acquire a
 resource (``resource_supplier()``), subscribe the source ``source_supplier(resource)``
 returns, and release the resource (``disposer(resource)``) exactly once: before the
 terminal signal when ``eager``, after it otherwise, or on dispose. The resource is
-held in an ``AtomicReference`` that whoever releases it swaps for ``_RELEASED``, so a
-dispose racing the terminal signal releases it once.
+held in a :class:`~rxpy2.internal.helpers.using_resource.UsingResource` (shared with
+Flowable.using), so a dispose racing the terminal signal releases it once.
 
 Errors: a supplier raising (or returning ``None``/the wrong type) is signalled; the
 resource, if acquired, is still released. A disposer raising in eager mode becomes
@@ -21,9 +21,9 @@ from typing import Any, ClassVar, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import CompositeException
-from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.helpers.function_names import returned_none
+from rxpy2.internal.helpers.using_resource import RELEASED, UsingResource
 from rxpy2.internal.observers.empty import EmptyDisposable
 from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
 from rxpy2.single import Single
@@ -31,10 +31,6 @@ from rxpy2.single import Single
 __all__ = ["SingleUsing", "UsingSource"]
 
 T = TypeVar("T")
-
-#: the resource reference once the resource was released (or handed to the disposer)
-_RELEASED = object()
-
 
 class UsingSource:
     """``using`` itself, mixed into SingleUsing/MaybeUsing/CompletableUsing before the type;
@@ -82,17 +78,16 @@ class UsingSource:
         source._subscribe(UsingObserver(observer, resource, self.disposer, self.eager))
 
 
-class UsingObserver(AtomicReference[Any], SingleObserver[Any], MaybeObserver[Any],
+class UsingObserver(UsingResource, SingleObserver[Any], MaybeObserver[Any],
                     CompletableObserver, Disposable):
     """Holds the resource (the reference) until it is released; one for the three types."""
 
-    __slots__ = ("downstream", "disposer", "eager", "upstream")
+    __slots__ = ("downstream", "eager", "upstream")
 
     def __init__(self, downstream: Any, resource: Any, disposer: Callable[[Any], Any],
                  eager: bool) -> None:
-        super().__init__(resource)
+        super().__init__(resource, disposer)
         self.downstream = downstream
-        self.disposer = disposer
         self.eager = eager
         self.upstream: Disposable | None = None
 
@@ -101,33 +96,13 @@ class UsingObserver(AtomicReference[Any], SingleObserver[Any], MaybeObserver[Any
             self.upstream = d
             self.downstream.on_subscribe(self)
 
-    def _release_before(self) -> object:
-        """Eager mode, before the terminal signal: ``_RELEASED`` if a dispose released the
-        resource already (then nothing goes downstream), else the disposer's error or None."""
-        resource = self.get_and_set(_RELEASED)
-        if resource is _RELEASED:
-            return _RELEASED
-        try:
-            self.disposer(resource)
-        except Exception as e:
-            return e
-        return None
-
-    def _release_after(self) -> None:
-        resource = self.get_and_set(_RELEASED)
-        if resource is not _RELEASED:
-            try:
-                self.disposer(resource)
-            except Exception as e:
-                plugins.on_error(e)
-
     def _signal(self, name: str, *args: Any) -> None:
         """The terminal signal, the resource released before it (eager) or after it; in
         eager mode a disposer error replaces an item or completion, and joins an error."""
         self.upstream = DISPOSED
         if self.eager:
-            r = self._release_before()
-            if r is _RELEASED:
+            r = self.release_before()
+            if r is RELEASED:
                 return
             if isinstance(r, BaseException):
                 if name == "on_error":
@@ -136,7 +111,7 @@ class UsingObserver(AtomicReference[Any], SingleObserver[Any], MaybeObserver[Any
                     name, args = "on_error", (r,)
         getattr(self.downstream, name)(*args)
         if not self.eager:
-            self._release_after()
+            self.release_after()
 
     def on_success(self, item: Any) -> None:
         self._signal("on_success", item)
@@ -152,7 +127,7 @@ class UsingObserver(AtomicReference[Any], SingleObserver[Any], MaybeObserver[Any
         if d is not None:
             d.dispose()
         self.upstream = DISPOSED
-        self._release_after()
+        self.release_after()
 
     def is_disposed(self) -> bool:
         d = self.upstream
