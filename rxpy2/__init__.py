@@ -32,11 +32,12 @@ from rxpy2.observers import (
     MaybeObserver,
     SingleObserver,
 )
-from rxpy2.parallel import ParallelFlowable
+from rxpy2.parallel import ParallelFailureHandling, ParallelFlowable
 from rxpy2.processors import (
     AsyncProcessor,
     BehaviorProcessor,
     FlowableProcessor,
+    MulticastProcessor,
     PublishProcessor,
     ReplayProcessor,
     UnicastProcessor,
@@ -74,8 +75,10 @@ __all__ = [
     "MaybeEmitter",
     "MaybeObserver",
     "MissingBackpressureException",
+    "MulticastProcessor",
     "Notification",
     "OnErrorNotImplementedException",
+    "ParallelFailureHandling",
     "ParallelFlowable",
     "Processor",
     "ProtocolViolationException",

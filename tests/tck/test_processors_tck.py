@@ -23,6 +23,13 @@ overrides below). PublishProcessor, BehaviorProcessor and AsyncProcessor are not
 identity processors (the first two cannot buffer for a subscriber without demand,
 the last emits one item only): they are verified as Publishers.
 
+MulticastProcessor is the one verified as it is, with no wrapper:
+``MulticastProcessor.create(buffer_size, ref_count=True)`` takes a single upstream
+(a second one is cancelled, and reported to ``plugins.on_error`` as RxJava 2 does:
+the §2.5 rule's test accepts exactly that report), requests only ``buffer_size``
+items and more as they go out, and cancels the upstream when its last subscriber
+leaves. It emits in lockstep (``does_coordinated_emission()``).
+
 Skipped with a reason, besides the TCK's own ``untested_`` rules and the rules
 needing more items than a processor emits (AsyncProcessor: one):
 
@@ -37,6 +44,9 @@ needing more items than a processor emits (AsyncProcessor: one):
   which one subscriber requests while another has no demand: ``offer`` then
   waits (by design it emits only when every subscriber has demand), so the
   requesting one times out.
+* MulticastProcessor (as a Publisher and as an identity Processor): the same
+  optional §1.11 rules (and ``registered_subscribers_must_receive_on_next_or_on_complete``):
+  an item goes out only when every subscriber has demand, by design.
 
 The feeders and :func:`failed_processor` are also what the library-wide registry
 (``library_publishers.py``) needs to add the processors there.
@@ -55,6 +65,7 @@ from rxpy2 import (
     AsyncProcessor,
     BehaviorProcessor,
     FlowableProcessor,
+    MulticastProcessor,
     PublishProcessor,
     ReplayProcessor,
     UnicastProcessor,
@@ -338,6 +349,48 @@ class TestReplayProcessorSizeBoundIdentity(_ReplayIdentity):
 
 class TestReplayProcessorTimeBoundIdentity(_ReplayIdentity):
     make = staticmethod(lambda: ReplayProcessor.create_with_time(60.0))
+
+
+# ---- MulticastProcessor: an identity Processor as it is, no wrapper ---------------------------------
+
+
+def _started_multicast() -> MulticastProcessor[int]:
+    mp: MulticastProcessor[int] = MulticastProcessor.create()
+    mp.start()  # without an upstream, a queue for offer/on_error
+    return mp
+
+
+class TestMulticastProcessorAsPublisher(_ProcessorAsPublisher):
+    """Started without an upstream and fed with ``offer`` (False while its bounded queue is full)."""
+
+    make = staticmethod(_started_multicast)
+    use_offer = True
+
+
+class TestMulticastProcessorIdentity(IdentityProcessorVerification[int]):
+    """``MulticastProcessor.create(buffer_size, ref_count=True)`` verified directly: it takes one
+    upstream (§2.5), requests ``buffer_size`` from it and more as items go out, emits in lockstep
+    (coordinated emission) and cancels the upstream when its last subscriber leaves."""
+
+    def create_environment(self) -> TestEnvironment:
+        return TestEnvironment(**ENV)
+
+    def create_identity_processor(self, buffer_size: int) -> MulticastProcessor[int]:
+        return MulticastProcessor.create(buffer_size, ref_count=True)
+
+    def create_failed_publisher(self) -> Publisher[int] | None:
+        return failed_processor(_started_multicast)  # unstarted, it has no queue to drain
+
+    def does_coordinated_emission(self) -> bool:
+        return True
+
+    def test_required_spec205_must_call_subscription_cancel_if_it_already_has_an_subscription_and_receives_another_on_subscribe_signal(  # noqa: E501
+            self, plugin_errors: list[BaseException]) -> None:
+        """The rule as it is; the second Subscription is cancelled and, as in RxJava 2, also
+        reported to ``plugins.on_error`` (which the test suite's guard would take for a bug)."""
+        self.required_spec205_must_call_subscription_cancel_if_it_already_has_an_subscription_and_receives_another_on_subscribe_signal()  # noqa: E501
+        assert [type(e) for e in plugin_errors] == [ProtocolViolationException]
+        assert "§2.5" in str(plugin_errors[0])
 
 
 # ---- the skips above are by design: without them, these rules fail for exactly that reason ---------
