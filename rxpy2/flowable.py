@@ -933,6 +933,53 @@ class Flowable(Publisher[T], Generic[T]):
         mode = _lazy.ErrorMode.END if till_the_end else _lazy.ErrorMode.BOUNDARY
         return _assembly(_lazy.FlowableConcatMap(self, mapper, prefetch, mode))
 
+    def concat_map_single(self, mapper: Callable[[T], Single[R]],
+                          prefetch: int = 2) -> Flowable[R]:
+        """Map each item to a Single and emit their successes one Single after another.
+
+        The upstream is asked for ``prefetch`` items, then for half of that as they are
+        used. The first error ends the stream at once, disposing the running Single.
+        """
+        return _assembly(_lazy.FlowableConcatMapSingle(
+            self, _zero_one_mapper(mapper), _lazy.ErrorMode.IMMEDIATE, _prefetch(prefetch)))
+
+    def concat_map_single_delay_error(self, mapper: Callable[[T], Single[R]],
+                                      till_the_end: bool = True,
+                                      prefetch: int = 2) -> Flowable[R]:
+        """As :meth:`concat_map_single`; errors wait until every item was mapped and every
+        Single ran (``till_the_end``), or until the running Single ended."""
+        return _assembly(_lazy.FlowableConcatMapSingle(
+            self, _zero_one_mapper(mapper), _delayed_mode(till_the_end), _prefetch(prefetch)))
+
+    def concat_map_maybe(self, mapper: Callable[[T], Maybe[R]],
+                         prefetch: int = 2) -> Flowable[R]:
+        """Map each item to a Maybe and emit their successes one Maybe after another (an
+        empty Maybe emits nothing); requests and errors as :meth:`concat_map_single`."""
+        return _assembly(_lazy.FlowableConcatMapMaybe(
+            self, _zero_one_mapper(mapper), _lazy.ErrorMode.IMMEDIATE, _prefetch(prefetch)))
+
+    def concat_map_maybe_delay_error(self, mapper: Callable[[T], Maybe[R]],
+                                     till_the_end: bool = True,
+                                     prefetch: int = 2) -> Flowable[R]:
+        """As :meth:`concat_map_maybe`, errors delayed as in :meth:`concat_map_single_delay_error`."""
+        return _assembly(_lazy.FlowableConcatMapMaybe(
+            self, _zero_one_mapper(mapper), _delayed_mode(till_the_end), _prefetch(prefetch)))
+
+    def concat_map_completable(self, mapper: Callable[[T], Completable],
+                               prefetch: int = 2) -> Completable:
+        """Map each item to a Completable and run them one after another; complete when the
+        upstream and the last one did. Requests and errors as :meth:`concat_map_single`."""
+        return _completable_assembly(_lazy.FlowableConcatMapCompletable(
+            self, _zero_one_mapper(mapper), _lazy.ErrorMode.IMMEDIATE, _prefetch(prefetch)))
+
+    def concat_map_completable_delay_error(self, mapper: Callable[[T], Completable],
+                                           till_the_end: bool = True,
+                                           prefetch: int = 2) -> Completable:
+        """As :meth:`concat_map_completable`, errors delayed as in
+        :meth:`concat_map_single_delay_error`."""
+        return _completable_assembly(_lazy.FlowableConcatMapCompletable(
+            self, _zero_one_mapper(mapper), _delayed_mode(till_the_end), _prefetch(prefetch)))
+
     def concat_map_eager(self, mapper: Callable[[T], Publisher[R]],
                          max_concurrency: int = BUFFER_SIZE,
                          prefetch: int = BUFFER_SIZE) -> Flowable[R]:
@@ -976,6 +1023,39 @@ class Flowable(Publisher[T], Generic[T]):
         if fused is not None:
             return fused
         return _assembly(_lazy.FlowableSwitchMap(self, mapper, buffer_size, True))
+
+    def switch_map_single(self, mapper: Callable[[T], Single[R]]) -> Flowable[R]:
+        """Map each item to a Single that replaces (disposes) the running one, and emit the
+        latest one's success. The upstream is asked for everything at once; a success
+        waits for demand until the next upstream item replaces it. The first error ends
+        the stream at once."""
+        return _assembly(_lazy.FlowableSwitchMapSingle(self, _zero_one_mapper(mapper), False))
+
+    def switch_map_single_delay_error(self, mapper: Callable[[T], Single[R]]) -> Flowable[R]:
+        """As :meth:`switch_map_single`; errors wait until the upstream and the last Single
+        ended."""
+        return _assembly(_lazy.FlowableSwitchMapSingle(self, _zero_one_mapper(mapper), True))
+
+    def switch_map_maybe(self, mapper: Callable[[T], Maybe[R]]) -> Flowable[R]:
+        """As :meth:`switch_map_single` with Maybes (an empty one emits nothing)."""
+        return _assembly(_lazy.FlowableSwitchMapMaybe(self, _zero_one_mapper(mapper), False))
+
+    def switch_map_maybe_delay_error(self, mapper: Callable[[T], Maybe[R]]) -> Flowable[R]:
+        """As :meth:`switch_map_maybe`; errors wait until the upstream and the last Maybe
+        ended."""
+        return _assembly(_lazy.FlowableSwitchMapMaybe(self, _zero_one_mapper(mapper), True))
+
+    def switch_map_completable(self, mapper: Callable[[T], Completable]) -> Completable:
+        """Map each item to a Completable that replaces (disposes) the running one; complete
+        when the upstream and the latest one did. The first error ends it at once."""
+        return _completable_assembly(
+            _lazy.FlowableSwitchMapCompletable(self, _zero_one_mapper(mapper), False))
+
+    def switch_map_completable_delay_error(self, mapper: Callable[[T], Completable]) -> Completable:
+        """As :meth:`switch_map_completable`; errors wait until the upstream and the latest
+        Completable ended."""
+        return _completable_assembly(
+            _lazy.FlowableSwitchMapCompletable(self, _zero_one_mapper(mapper), True))
 
     @staticmethod
     def switch_on_next(sources: Publisher[Publisher[T]],
@@ -1531,13 +1611,31 @@ class Flowable(Publisher[T], Generic[T]):
         d = _lazy.check_duration(delay, "delay")
         return _assembly(_lazy.FlowableDelaySubscription(self, d, _lazy.scheduler_or_computation(scheduler)))
 
-    def timeout(self, timeout: float, scheduler: Scheduler | None = None,
-                fallback: Publisher[T] | None = None) -> Flowable[T]:
+    def timeout(self, timeout: float | None = None, scheduler: Scheduler | None = None,
+                fallback: Publisher[T] | None = None, *,
+                item_timeout: Callable[[T], Publisher[Any]] | None = None,
+                first_timeout: Publisher[Any] | None = None) -> Flowable[T]:
         """``TimeoutError`` (or a switch to ``fallback``) when the first item, or the next
-        one, does not arrive within ``timeout`` seconds."""
-        t = _lazy.check_duration(timeout, "timeout")
+        one, does not arrive within ``timeout`` seconds.
+
+        With ``item_timeout`` instead of a time (RxJava 2's ``timeout(Function...)``
+        overloads): each item starts the Publisher ``item_timeout(item)`` and the next
+        item must come before it signals; the first item must come before
+        ``first_timeout`` signals (no limit without it). An indicator's first item or
+        completion is the timeout (``TimeoutError()`` or the switch to ``fallback``);
+        its error ends the stream."""
         if fallback is not None:
             require_publisher(fallback, "fallback")
+        if item_timeout is not None or first_timeout is not None:
+            require_callable(item_timeout, "item_timeout")
+            if first_timeout is not None:
+                require_publisher(first_timeout, "first_timeout")
+            if timeout is not None or scheduler is not None:
+                raise TypeError("timeout() takes either a time or item_timeout, not both")
+            return _assembly(_lazy.FlowableTimeout(self, first_timeout, item_timeout, fallback))
+        if timeout is None:
+            raise TypeError("timeout is None")
+        t = _lazy.check_duration(timeout, "timeout")
         return _assembly(_lazy.FlowableTimeoutTimed(self, t, _lazy.scheduler_or_computation(scheduler),
                                               fallback))
 
@@ -1810,6 +1908,22 @@ def _scalar_x_map(source: Flowable[Any], mapper: Callable[[Any], Publisher[Any]]
     if not isinstance(source, _lazy.ScalarCallable):
         return None
     return _lazy.scalar_x_map(source, mapper)
+
+
+def _zero_one_mapper(mapper: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """The mapper of concat_map_/switch_map_single/maybe/completable, checked at assembly."""
+    require_callable(mapper, "mapper")
+    return mapper
+
+
+def _prefetch(prefetch: int) -> int:
+    require_positive(prefetch, "prefetch")
+    return prefetch
+
+
+def _delayed_mode(till_the_end: bool) -> Any:
+    """The ErrorMode of a ``_delay_error`` concat: END (``till_the_end``) or BOUNDARY."""
+    return _lazy.ErrorMode.END if till_the_end else _lazy.ErrorMode.BOUNDARY
 
 
 def _merge(sources: Any, max_concurrency: int, buffer_size: int, delay_errors: bool) -> Flowable[Any]:

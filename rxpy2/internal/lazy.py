@@ -239,6 +239,7 @@ if TYPE_CHECKING:
     )
     from rxpy2.internal.operators.flowable.flowable_throttle_latest import FlowableThrottleLatest
     from rxpy2.internal.operators.flowable.flowable_time_interval import FlowableTimeInterval
+    from rxpy2.internal.operators.flowable.flowable_timeout import FlowableTimeout
     from rxpy2.internal.operators.flowable.flowable_timeout_timed import FlowableTimeoutTimed
     from rxpy2.internal.operators.flowable.flowable_timer import FlowableTimer
     from rxpy2.internal.operators.flowable.flowable_to_list import FlowableToListSingle
@@ -320,13 +321,17 @@ if TYPE_CHECKING:
     from rxpy2.internal.operators.maybe.maybe_to_single import MaybeToSingle
     from rxpy2.internal.operators.maybe.maybe_using import MaybeUsing
     from rxpy2.internal.operators.maybe.maybe_zip import MaybeZipArray
-    from rxpy2.internal.operators.parallel.parallel_do_on_next import ParallelDoOnNext
+    from rxpy2.internal.operators.parallel.parallel_concat_map import ParallelConcatMap
+    from rxpy2.internal.operators.parallel.parallel_do_on_next_try import ParallelDoOnNextTry
     from rxpy2.internal.operators.parallel.parallel_filter import ParallelFilter
+    from rxpy2.internal.operators.parallel.parallel_filter_try import ParallelFilterTry
     from rxpy2.internal.operators.parallel.parallel_flat_map import ParallelFlatMap
     from rxpy2.internal.operators.parallel.parallel_from_array import ParallelFromArray
     from rxpy2.internal.operators.parallel.parallel_from_publisher import ParallelFromPublisher
     from rxpy2.internal.operators.parallel.parallel_join import ParallelJoin
     from rxpy2.internal.operators.parallel.parallel_map import ParallelMap
+    from rxpy2.internal.operators.parallel.parallel_map_try import ParallelMapTry
+    from rxpy2.internal.operators.parallel.parallel_peek import ParallelPeek
     from rxpy2.internal.operators.parallel.parallel_reduce import ParallelReduce, collecting
     from rxpy2.internal.operators.parallel.parallel_reduce_full import ParallelReduceFull
     from rxpy2.internal.operators.parallel.parallel_run_on import ParallelRunOn
@@ -578,6 +583,7 @@ _WHERE: dict[str, str] = {
     "FlowableThrottleFirstTimed": "rxpy2.internal.operators.flowable.flowable_throttle_first_timed",
     "FlowableThrottleLatest": "rxpy2.internal.operators.flowable.flowable_throttle_latest",
     "FlowableTimeInterval": "rxpy2.internal.operators.flowable.flowable_time_interval",
+    "FlowableTimeout": "rxpy2.internal.operators.flowable.flowable_timeout",
     "FlowableTimeoutTimed": "rxpy2.internal.operators.flowable.flowable_timeout_timed",
     "FlowableTimer": "rxpy2.internal.operators.flowable.flowable_timer",
     "FlowableToListSingle": "rxpy2.internal.operators.flowable.flowable_to_list",
@@ -646,13 +652,17 @@ _WHERE: dict[str, str] = {
     "MaybeToSingle": "rxpy2.internal.operators.maybe.maybe_to_single",
     "MaybeUsing": "rxpy2.internal.operators.maybe.maybe_using",
     "MaybeZipArray": "rxpy2.internal.operators.maybe.maybe_zip",
-    "ParallelDoOnNext": "rxpy2.internal.operators.parallel.parallel_do_on_next",
+    "ParallelConcatMap": "rxpy2.internal.operators.parallel.parallel_concat_map",
+    "ParallelDoOnNextTry": "rxpy2.internal.operators.parallel.parallel_do_on_next_try",
     "ParallelFilter": "rxpy2.internal.operators.parallel.parallel_filter",
+    "ParallelFilterTry": "rxpy2.internal.operators.parallel.parallel_filter_try",
     "ParallelFlatMap": "rxpy2.internal.operators.parallel.parallel_flat_map",
     "ParallelFromArray": "rxpy2.internal.operators.parallel.parallel_from_array",
     "ParallelFromPublisher": "rxpy2.internal.operators.parallel.parallel_from_publisher",
     "ParallelJoin": "rxpy2.internal.operators.parallel.parallel_join",
     "ParallelMap": "rxpy2.internal.operators.parallel.parallel_map",
+    "ParallelMapTry": "rxpy2.internal.operators.parallel.parallel_map_try",
+    "ParallelPeek": "rxpy2.internal.operators.parallel.parallel_peek",
     "ParallelReduce": "rxpy2.internal.operators.parallel.parallel_reduce",
     "collecting": "rxpy2.internal.operators.parallel.parallel_reduce",
     "ParallelReduceFull": "rxpy2.internal.operators.parallel.parallel_reduce_full",

@@ -1285,6 +1285,11 @@ REGISTRY: list[Case | list[Case]] = [
     # ---- issue 17: boundary overloads (one line per publisher; keep inside this block)
     # ---- end boundary overloads
     # ---- issue 17: selector overloads (one line per publisher; keep inside this block)
+    op("sel_timeout_item", lambda f: f.timeout(item_timeout=lambda x: Flowable.never())),
+    op("sel_timeout_first", lambda f: f.timeout(item_timeout=lambda x: Flowable.never(),
+                                                first_timeout=Flowable.never())),
+    op("sel_timeout_fallback", lambda f: f.timeout(item_timeout=lambda x: Flowable.never(),
+                                                   fallback=Flowable.empty())),
     # ---- end selector overloads
 ]
 
