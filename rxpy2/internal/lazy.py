@@ -119,7 +119,14 @@ if TYPE_CHECKING:
         FlowableConcatIterable,
     )
     from rxpy2.internal.operators.flowable.flowable_concat_map import FlowableConcatMap
+    from rxpy2.internal.operators.flowable.flowable_concat_map_completable import (
+        FlowableConcatMapCompletable,
+    )
     from rxpy2.internal.operators.flowable.flowable_concat_map_eager import FlowableConcatMapEager
+    from rxpy2.internal.operators.flowable.flowable_concat_map_maybe import (
+        FlowableConcatMapMaybe,
+        FlowableConcatMapSingle,
+    )
     from rxpy2.internal.operators.flowable.flowable_count import FlowableCountSingle
     from rxpy2.internal.operators.flowable.flowable_create import FlowableCreate
     from rxpy2.internal.operators.flowable.flowable_debounce_timed import FlowableDebounceTimed
@@ -223,6 +230,13 @@ if TYPE_CHECKING:
     from rxpy2.internal.operators.flowable.flowable_subscribe_on import FlowableSubscribeOn
     from rxpy2.internal.operators.flowable.flowable_switch_if_empty import FlowableSwitchIfEmpty
     from rxpy2.internal.operators.flowable.flowable_switch_map import FlowableSwitchMap
+    from rxpy2.internal.operators.flowable.flowable_switch_map_completable import (
+        FlowableSwitchMapCompletable,
+    )
+    from rxpy2.internal.operators.flowable.flowable_switch_map_maybe import (
+        FlowableSwitchMapMaybe,
+        FlowableSwitchMapSingle,
+    )
     from rxpy2.internal.operators.flowable.flowable_sync_chain import fuse_sync_stage
     from rxpy2.internal.operators.flowable.flowable_take import FlowableTake
     from rxpy2.internal.operators.flowable.flowable_take_last import (
@@ -491,7 +505,10 @@ _WHERE: dict[str, str] = {
     "FlowableConcatArray": "rxpy2.internal.operators.flowable.flowable_concat",
     "FlowableConcatIterable": "rxpy2.internal.operators.flowable.flowable_concat",
     "FlowableConcatMap": "rxpy2.internal.operators.flowable.flowable_concat_map",
+    "FlowableConcatMapCompletable": "rxpy2.internal.operators.flowable.flowable_concat_map_completable",
     "FlowableConcatMapEager": "rxpy2.internal.operators.flowable.flowable_concat_map_eager",
+    "FlowableConcatMapMaybe": "rxpy2.internal.operators.flowable.flowable_concat_map_maybe",
+    "FlowableConcatMapSingle": "rxpy2.internal.operators.flowable.flowable_concat_map_maybe",
     "FlowableCountSingle": "rxpy2.internal.operators.flowable.flowable_count",
     "FlowableCreate": "rxpy2.internal.operators.flowable.flowable_create",
     "FlowableDebounceTimed": "rxpy2.internal.operators.flowable.flowable_debounce_timed",
@@ -574,6 +591,9 @@ _WHERE: dict[str, str] = {
     "FlowableSubscribeOn": "rxpy2.internal.operators.flowable.flowable_subscribe_on",
     "FlowableSwitchIfEmpty": "rxpy2.internal.operators.flowable.flowable_switch_if_empty",
     "FlowableSwitchMap": "rxpy2.internal.operators.flowable.flowable_switch_map",
+    "FlowableSwitchMapCompletable": "rxpy2.internal.operators.flowable.flowable_switch_map_completable",
+    "FlowableSwitchMapMaybe": "rxpy2.internal.operators.flowable.flowable_switch_map_maybe",
+    "FlowableSwitchMapSingle": "rxpy2.internal.operators.flowable.flowable_switch_map_maybe",
     "FlowableTake": "rxpy2.internal.operators.flowable.flowable_take",
     "FlowableTakeLast": "rxpy2.internal.operators.flowable.flowable_take_last",
     "FlowableTakeLastOne": "rxpy2.internal.operators.flowable.flowable_take_last",

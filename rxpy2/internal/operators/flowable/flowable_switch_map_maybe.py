@@ -1,0 +1,261 @@
+"""Flowable.switch_map_maybe / switch_map_single (and their ``_delay_error`` forms).
+
+RxJava 2's FlowableSwitchMapMaybe/FlowableSwitchMapSingle: each upstream item is
+mapped to a Maybe (a Single) that replaces the running one (which is disposed); the
+latest one's success is emitted. The upstream is asked for everything
+(``LONG_MAX``) at once.
+
+``inner`` holds the observer of the current inner source (a
+:class:`SwitchMapInnerObserver`: flat_map_maybe's ``InnerObserver`` plus the
+``item`` it received), ``None`` when none runs, or :data:`_DISPOSED` once the
+operator was cancelled or failed. A success stays in its observer until the
+downstream asks for it; a later upstream item replaces the observer and so drops
+a success that was not emitted yet. One drain loop (a
+:class:`~rxpy2.operators.Drain`, ``gate``) emits the current success under the
+downstream's demand and delivers the terminal signal once the upstream ended and
+no inner source runs. A replaced inner's error goes to ``plugins.on_error``.
+
+Errors: without ``delay_errors`` the first one (upstream or current inner) disposes
+the inner source, cancels the upstream and goes downstream at once; with it, they
+wait until the upstream and the last inner source ended, and come together (a
+:class:`CompositeException` when there are several). A failing mapper cancels the
+upstream and disposes the running inner source in both modes.
+
+:class:`SwitchMapZeroOneSubscriber` is also the base of switch_map_completable
+(flowable_switch_map_completable.py), whose inner observers never hold an item.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar, Generic, TypeVar
+
+from rxpy2 import plugins
+from rxpy2.flowable import Flowable
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.operators.flowable.flowable_flat_map_maybe import InnerObserver
+from rxpy2.internal.operators.single.single_flat_map import apply_mapper
+from rxpy2.maybe import Maybe
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import (
+    UNSUBSCRIBED,
+    AtomicLong,
+    AtomicReference,
+    AtomicThrowable,
+    Drain,
+    add_request,
+    null_error,
+    null_item,
+    validate_upstream,
+)
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.single import Single
+
+__all__ = ["FlowableSwitchMapMaybe", "FlowableSwitchMapSingle", "SwitchMapInnerObserver",
+           "SwitchMapMaybeSubscriber", "SwitchMapZeroOneSubscriber"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class FlowableSwitchMapMaybe(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
+    __slots__ = ("source", "mapper", "delay_errors")
+
+    #: what ``mapper`` must return (``FlowableSwitchMapSingle`` sets ``Single``)
+    KIND: ClassVar[type] = Maybe
+
+    def __init__(self, source: Publisher[T], mapper: Callable[[T], Any],
+                 delay_errors: bool) -> None:
+        self.source = source
+        self.mapper = mapper
+        self.delay_errors = delay_errors
+
+    def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
+        subscribe_tail(self.source, SwitchMapMaybeSubscriber(
+            subscriber, self.mapper, self.KIND, self.delay_errors))
+
+
+class FlowableSwitchMapSingle(FlowableSwitchMapMaybe[T, R], Generic[T, R]):
+    """switch_map_single: the same operator, ``mapper`` returning Singles."""
+
+    __slots__ = ()
+
+    KIND: ClassVar[type] = Single
+
+
+class SwitchMapInnerObserver(InnerObserver):
+    """Observes one inner source; keeps its success in ``item`` until it is emitted."""
+
+    __slots__ = ("item",)
+
+    def __init__(self, parent: Any) -> None:
+        super().__init__(parent)
+        self.item: Any = None
+
+
+#: The mark in ``inner`` once the operator was cancelled or failed: no inner source any more.
+_DISPOSED = SwitchMapInnerObserver(None)
+
+
+class SwitchMapZeroOneSubscriber(FlowableSubscriber[T], Generic[T]):
+    """The upstream side, the inner callbacks and the drain loop of switch_map_maybe/
+    single/completable; a subclass is the downstream's Subscription (or Disposable)."""
+
+    __slots__ = ("downstream", "mapper", "kind", "delay_errors", "upstream", "errors", "inner",
+                 "requested", "gate", "done", "cancelled", "emitted")
+
+    #: dispose the running inner source before mapping the next item (RxJava 2's
+    #: switchMapMaybe/Single; switchMapCompletable disposes it once the next one is set)
+    DISPOSE_BEFORE_MAPPING: ClassVar[bool] = True
+
+    def __init__(self, downstream: Any, mapper: Callable[[T], Any], kind: type,
+                 delay_errors: bool) -> None:
+        self.downstream = downstream
+        self.mapper = mapper
+        self.kind = kind
+        self.delay_errors = delay_errors
+        self.upstream: Subscription = UNSUBSCRIBED
+        self.errors = AtomicThrowable()
+        self.inner: AtomicReference[SwitchMapInnerObserver] = AtomicReference()
+        self.requested = AtomicLong()
+        self.gate = Drain()
+        self.done = False
+        self.cancelled = False
+        self.emitted = 0  # items emitted (drain only)
+
+    # ---------------------------------------------------------------- upstream side
+    def on_subscribe(self, s: Subscription) -> None:
+        if not validate_upstream(self.upstream, s):  # §2.13, §2.5
+            return
+        self.upstream = s
+        self.downstream.on_subscribe(self)
+        s.request(LONG_MAX)
+
+    def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
+        if self.done:
+            return
+        inner = self.inner
+        if self.DISPOSE_BEFORE_MAPPING:
+            current = inner.get()
+            if current is not None:
+                current.dispose()
+        try:
+            source = apply_mapper(self.mapper, item, self.kind)
+        except Exception as ex:
+            self.upstream.cancel()
+            if self.DISPOSE_BEFORE_MAPPING:
+                inner.get_and_set(_DISPOSED)  # the disposed inner will not end by itself
+            self.on_error(ex)
+            return
+        observer = SwitchMapInnerObserver(self)
+        while True:
+            current = inner.get()
+            if current is _DISPOSED:
+                return
+            if inner.compare_and_set(current, observer):
+                if current is not None:
+                    current.dispose()
+                source._subscribe(observer)
+                return
+
+    def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
+        if not self.done and self.errors.try_add_throwable(error):
+            if not self.delay_errors:
+                self.dispose_inner()
+            self.done = True
+            self.drain()
+        else:
+            plugins.on_error(error)  # a second error, or one after the cancellation
+
+    def on_complete(self) -> None:
+        self.done = True
+        self.drain()
+
+    def dispose_inner(self) -> None:
+        current = self.inner.get_and_set(_DISPOSED)
+        if current is not None and current is not _DISPOSED:
+            current.dispose()
+
+    # ---------------------------------------------------------------- inner sources
+    def inner_success(self, sender: SwitchMapInnerObserver, item: Any) -> None:
+        sender.item = item
+        self.drain()
+
+    def inner_complete(self, sender: SwitchMapInnerObserver) -> None:
+        if self.inner.compare_and_set(sender, None):
+            self.drain()
+
+    def inner_error(self, sender: SwitchMapInnerObserver, error: BaseException) -> None:
+        if self.inner.compare_and_set(sender, None) and self.errors.try_add_throwable(error):
+            if not self.delay_errors:
+                self.upstream.cancel()
+                self.dispose_inner()
+            self.drain()
+        else:
+            plugins.on_error(error)  # a replaced inner's error, or one after the end
+
+    # ---------------------------------------------------------------- cancellation
+    def _stop(self) -> None:
+        """``cancel``/``dispose``: stop the upstream and the running inner source."""
+        if self.cancelled:
+            return
+        self.cancelled = True
+        self.upstream.cancel()
+        self.dispose_inner()
+        self.errors.try_terminate_and_report()  # an error that lost to the cancellation
+
+    # ---------------------------------------------------------------- the drain loop
+    def drain(self) -> None:
+        gate = self.gate
+        if not gate.enter():
+            return  # the owner makes another pass
+        downstream = self.downstream
+        errors = self.errors
+        inner = self.inner
+        delay = self.delay_errors
+        while True:
+            while True:
+                if self.cancelled:
+                    return  # the drain is kept for good
+                if not delay and errors.get() is not None:
+                    errors.try_terminate_consumer(downstream)
+                    return
+                d = self.done
+                current = inner.get()
+                if d and (current is None or current is _DISPOSED):
+                    # _DISPOSED with done: the mapper failed (RxJava 2 would hang here)
+                    errors.try_terminate_consumer(downstream)
+                    return
+                if current is None or current.item is None \
+                        or self.emitted == self.requested.get():
+                    break
+                inner.compare_and_set(current, None)
+                v = current.item
+                current.item = None
+                downstream.on_next(v)
+                self.emitted += 1
+            if not gate.leave():
+                return
+
+
+class SwitchMapMaybeSubscriber(SwitchMapZeroOneSubscriber[T], Subscription, Generic[T, R]):
+    """switch_map_maybe/single: the downstream's Subscription."""
+
+    __slots__ = ()
+
+    downstream: Subscriber[R]
+
+    def request(self, n: int) -> None:
+        if SubscriptionHelper.validate_request(n):  # §3.9
+            add_request(self.requested, n)
+            self.drain()
+
+    def cancel(self) -> None:
+        self._stop()
+
