@@ -1675,12 +1675,21 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(_lazy.FlowableThrottleLatest(self, t, _lazy.scheduler_or_computation(scheduler),
                                                 bool(emit_last)))
 
-    def debounce(self, timeout: float, scheduler: Scheduler | None = None) -> Flowable[T]:
+    def debounce(self, timeout: float | Callable[[T], Publisher[Any]],
+                 scheduler: Scheduler | None = None) -> Flowable[T]:
         """An item once ``timeout`` seconds passed without a newer one (the last at once
         at completion).
 
+        With a function instead of a time (RxJava 2's ``debounce(Function)``): each item
+        starts the Publisher ``timeout(item)`` and is emitted when that signals its first
+        item or completes, unless a newer item came first; its error ends the stream.
+
         Backpressure: an item due by the timer without demand ends the stream with
         ``MissingBackpressureException`` (add ``on_backpressure_*`` after it)."""
+        if callable(timeout):
+            if scheduler is not None:
+                raise TypeError("debounce(selector) takes no scheduler")
+            return _assembly(_lazy.FlowableDebounce(self, timeout))
         t = _lazy.check_duration(timeout, "timeout")
         return _assembly(_lazy.FlowableDebounceTimed(self, t, _lazy.scheduler_or_computation(scheduler)))
 

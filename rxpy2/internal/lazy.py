@@ -129,6 +129,7 @@ if TYPE_CHECKING:
     )
     from rxpy2.internal.operators.flowable.flowable_count import FlowableCountSingle
     from rxpy2.internal.operators.flowable.flowable_create import FlowableCreate
+    from rxpy2.internal.operators.flowable.flowable_debounce import FlowableDebounce
     from rxpy2.internal.operators.flowable.flowable_debounce_timed import FlowableDebounceTimed
     from rxpy2.internal.operators.flowable.flowable_defer import FlowableDefer
     from rxpy2.internal.operators.flowable.flowable_delay import (
@@ -511,6 +512,7 @@ _WHERE: dict[str, str] = {
     "FlowableConcatMapSingle": "rxpy2.internal.operators.flowable.flowable_concat_map_maybe",
     "FlowableCountSingle": "rxpy2.internal.operators.flowable.flowable_count",
     "FlowableCreate": "rxpy2.internal.operators.flowable.flowable_create",
+    "FlowableDebounce": "rxpy2.internal.operators.flowable.flowable_debounce",
     "FlowableDebounceTimed": "rxpy2.internal.operators.flowable.flowable_debounce_timed",
     "FlowableDefer": "rxpy2.internal.operators.flowable.flowable_defer",
     "FlowableDelay": "rxpy2.internal.operators.flowable.flowable_delay",

@@ -32,7 +32,7 @@ from rxpy2.observers import FlowableSubscriber
 from rxpy2.operators import null_error, null_item, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
-__all__ = ["FlowableTimeout"]
+__all__ = ["FlowableTimeout", "IndicatorSubscriber"]
 
 T = TypeVar("T")
 
@@ -193,15 +193,22 @@ class TimeoutFallbackSubscriber(SubscriptionArbiter, _SelectorTimeout[T], Generi
         self.task.dispose()
 
 
-class TimeoutConsumer(FlowableSubscriber[Any], Disposable):
-    """Subscribes to one indicator; its first item or completion is the timeout."""
+class IndicatorSubscriber(FlowableSubscriber[Any], Disposable):
+    """Subscribes to an indicator Publisher (requesting everything): its first item or its
+    completion calls ``fire()`` once, its error ``fire_error(e)`` (after either, or after
+    ``dispose``, a late error goes to ``plugins.on_error``). Used by the selector forms of
+    ``timeout``, ``debounce`` and ``delay``."""
 
-    __slots__ = ("idx", "parent", "upstream")
+    __slots__ = ("upstream",)
 
-    def __init__(self, idx: int, parent: _SelectorTimeout[Any]) -> None:
-        self.idx = idx
-        self.parent = parent
+    def __init__(self) -> None:
         self.upstream: AtomicReference[Subscription] = AtomicReference()
+
+    def fire(self) -> None:
+        raise NotImplementedError
+
+    def fire_error(self, error: BaseException) -> None:
+        raise NotImplementedError
 
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
@@ -215,22 +222,39 @@ class TimeoutConsumer(FlowableSubscriber[Any], Disposable):
         if s is not CANCELLED:
             if s is not None:
                 s.cancel()
-            self.parent.on_timeout(self.idx)
+            self.fire()
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
             raise null_error()  # §2.13
         if self.upstream.get_and_set(CANCELLED) is not CANCELLED:
-            self.parent.on_timeout_error(self.idx, error)
+            self.fire_error(error)
         else:
             plugins.on_error(error)
 
     def on_complete(self) -> None:
         if self.upstream.get_and_set(CANCELLED) is not CANCELLED:
-            self.parent.on_timeout(self.idx)
+            self.fire()
 
     def dispose(self) -> None:
         SubscriptionHelper.cancel(self.upstream)
 
     def is_disposed(self) -> bool:
         return self.upstream.get() is CANCELLED
+
+
+class TimeoutConsumer(IndicatorSubscriber):
+    """The indicator of item ``idx``: it fires the timeout."""
+
+    __slots__ = ("idx", "parent")
+
+    def __init__(self, idx: int, parent: _SelectorTimeout[Any]) -> None:
+        super().__init__()
+        self.idx = idx
+        self.parent = parent
+
+    def fire(self) -> None:
+        self.parent.on_timeout(self.idx)
+
+    def fire_error(self, error: BaseException) -> None:
+        self.parent.on_timeout_error(self.idx, error)
