@@ -1290,8 +1290,8 @@ REGISTRY: list[Case | list[Case]] = [
                                                 first_timeout=Flowable.never())),
     op("sel_timeout_fallback", lambda f: f.timeout(item_timeout=lambda x: Flowable.never(),
                                                    fallback=Flowable.empty())),
-    op("sel_debounce", lambda f: f.debounce(lambda x: Flowable.empty()), max_elements=10_000,
-       notes="debounce requests its source without bound."),
+    op("sel_debounce", lambda f: f.debounce(lambda x: Flowable.empty()).on_backpressure_buffer(),
+       max_elements=10_000, notes="debounce ignores demand (an indicator decides): buffered after it."),
     # ---- end selector overloads
 ]
 
