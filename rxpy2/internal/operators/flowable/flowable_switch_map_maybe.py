@@ -136,8 +136,8 @@ class SwitchMapZeroOneSubscriber(FlowableSubscriber[T], Generic[T]):
     def on_next(self, item: T) -> None:
         if item is None:
             raise null_item()  # §2.13
-        if self.done:
-            return
+        if self.done or self.cancelled:
+            return  # a late item (§3.12 allows them after the cancel): no mapping
         inner = self.inner
         if self.DISPOSE_BEFORE_MAPPING:
             current = inner.get()
