@@ -802,18 +802,51 @@ class Flowable(Publisher[T], Generic[T]):
         """True if the stream completes without items."""
         return self.all(lambda _: False)
 
-    def buffer(self, count: int, skip: int | None = None) -> Flowable[list[T]]:
+    def buffer(self, count: int | Publisher[Any] | None = None, skip: int | None = None,
+               buffer_factory: Callable[[], Any] | None = None, *,
+               openings: Publisher[Any] | None = None,
+               closing_selector: Callable[[Any], Publisher[Any]] | None = None,
+               ) -> Flowable[list[T]]:
         """Lists of ``count`` items, a new one every ``skip`` items (``skip`` = ``count`` by default).
 
         ``skip == count``: consecutive lists; ``skip > count``: items between lists
         are dropped; ``skip < count``: overlapping lists, emitted after completion
         under demand (post-complete).
+
+        ``buffer(boundary)`` (a Publisher): the current list is emitted (empty ones
+        too) at each item of ``boundary`` and at completion of either side; source
+        and boundary are requested without bound, a list due without demand ends
+        the stream with ``MissingBackpressureException``.
+
+        ``buffer(openings=p, closing_selector=fn)``: each item ``o`` of ``p`` opens a
+        list, closed by the first item or the completion of ``fn(o)``; lists may
+        overlap or leave gaps; closed lists wait for demand (unbounded queue).
+
+        ``buffer_factory`` (RxJava's ``bufferSupplier``, any form): makes each
+        collection instead of ``list`` (one with ``append`` or ``add``, e.g. ``set``).
         """
-        require_positive(count, "count")
+        factory: Callable[[], Any] = list
+        if buffer_factory is not None:
+            require_callable(buffer_factory, "buffer_factory")
+            factory = buffer_factory
+        if openings is not None or closing_selector is not None:
+            if count is not None or skip is not None:
+                raise TypeError("count/skip do not apply with openings/closing_selector")
+            require_publisher(openings, "openings")
+            require_callable(closing_selector, "closing_selector")
+            assert openings is not None and closing_selector is not None
+            return _assembly(_lazy.FlowableBufferBoundary(self, openings, closing_selector,
+                                                          factory))
+        if isinstance(count, Publisher):
+            if skip is not None:
+                raise TypeError("skip applies to count buffers, not to boundary buffers")
+            return _assembly(_lazy.FlowableBufferExactBoundary(self, count, factory))
+        require_positive(count, "count")  # type: ignore[arg-type]
+        assert isinstance(count, int)
         if skip is None:
             skip = count
         require_positive(skip, "skip")
-        return _assembly(_lazy.FlowableBuffer(self, count, skip))
+        return _assembly(_lazy.FlowableBuffer(self, count, skip, factory))
 
     # ------------------------------------------------------------------ combining
 
@@ -1233,6 +1266,37 @@ class Flowable(Publisher[T], Generic[T]):
             return _assembly(_lazy.FlowableWithLatestFrom(self, others[0], combiner))
         return _assembly(_lazy.FlowableWithLatestFromMany(self, others, combiner))
 
+    def join(self, other: Publisher[U], left_end: Callable[[T], Publisher[Any]],
+             right_end: Callable[[U], Publisher[Any]],
+             result_selector: Callable[[T, U], R]) -> Flowable[R]:
+        """``result_selector(left, right)`` for each pair of items (this stream's and
+        ``other``'s) whose windows overlap: an item's window closes at the first signal of
+        ``left_end(item)`` (``right_end(item)`` for ``other``'s items).
+
+        As RxJava 2: both streams are requested without bound and a result that finds no
+        demand fails the stream with ``MissingBackpressureException``."""
+        require_publisher(other, "other")
+        require_callable(left_end, "left_end")
+        require_callable(right_end, "right_end")
+        require_callable(result_selector, "result_selector")
+        return _assembly(_lazy.FlowableJoin(self, other, left_end, right_end, result_selector))
+
+    def group_join(self, other: Publisher[U], left_end: Callable[[T], Publisher[Any]],
+                   right_end: Callable[[U], Publisher[Any]],
+                   result_selector: Callable[[T, Flowable[U]], R]) -> Flowable[R]:
+        """``result_selector(left, group)`` for each item of this stream, where ``group`` (a
+        unicast Flowable) emits ``other``'s items whose windows overlap the item's window,
+        and completes when ``left_end(left)`` signals (windows as in :meth:`join`).
+
+        As RxJava 2: both streams are requested without bound and a result that finds no
+        demand fails the stream with ``MissingBackpressureException``."""
+        require_publisher(other, "other")
+        require_callable(left_end, "left_end")
+        require_callable(right_end, "right_end")
+        require_callable(result_selector, "result_selector")
+        return _assembly(_lazy.FlowableGroupJoin(self, other, left_end, right_end,
+                                                 result_selector))
+
     @staticmethod
     def sequence_equal(first: Publisher[T], second: Publisher[T],
                        is_equal: Callable[[T, T], bool] | None = None,
@@ -1597,17 +1661,38 @@ class Flowable(Publisher[T], Generic[T]):
         """Each item as ``Timed(item, seconds since the previous item or the subscription)``."""
         return _assembly(_lazy.FlowableTimeInterval(self, _lazy.scheduler_or_computation(scheduler), True))
 
-    def delay(self, delay: float, scheduler: Scheduler | None = None,
-              delay_error: bool = False) -> Flowable[T]:
+    def delay(self, delay: float | Callable[[T], Publisher[Any]], scheduler: Scheduler | None = None,
+              delay_error: bool = False, *,
+              subscription_delay: Publisher[Any] | None = None) -> Flowable[T]:
         """Each item and the completion ``delay`` seconds later (an error at once unless
-        ``delay_error``), on one worker of ``scheduler`` (computation by default)."""
+        ``delay_error``), on one worker of ``scheduler`` (computation by default).
+
+        With a function instead of a time (RxJava 2's ``delay(Function)``, which is
+        ``flat_map(item -> delay(item).take(1).map(-> item).default_if_empty(item))``):
+        each item goes out when the Publisher ``delay(item)`` signals its first item or
+        completes (so items may change order); its error ends the stream. With
+        ``subscription_delay`` too: ``delay_subscription(subscription_delay)`` first."""
+        if subscription_delay is not None or callable(delay):
+            require_callable(delay, "delay")
+            if scheduler is not None or delay_error:
+                raise TypeError("delay(function) takes no scheduler nor delay_error")
+            if subscription_delay is not None:
+                require_publisher(subscription_delay, "subscription_delay")
+            source = self if subscription_delay is None else self.delay_subscription(subscription_delay)
+            return source.flat_map(_lazy.item_delay(delay))  # type: ignore[arg-type]
         d = _lazy.check_duration(delay, "delay")
         return _assembly(_lazy.FlowableDelay(self, d, _lazy.scheduler_or_computation(scheduler),
                                        bool(delay_error)))
 
-    def delay_subscription(self, delay: float,
+    def delay_subscription(self, delay: float | Publisher[Any],
                            scheduler: Scheduler | None = None) -> Flowable[T]:
-        """Subscribe to this Flowable ``delay`` seconds after the subscription."""
+        """Subscribe to this Flowable ``delay`` seconds after the subscription, or (RxJava
+        2's ``delaySubscription(Publisher)``) when the Publisher ``delay`` signals its first
+        item or completes; its error before that is signalled instead."""
+        if isinstance(delay, Publisher):
+            if scheduler is not None:
+                raise TypeError("scheduler goes only with a time in seconds")
+            return _assembly(_lazy.FlowableDelaySubscriptionOther(self, delay))
         d = _lazy.check_duration(delay, "delay")
         return _assembly(_lazy.FlowableDelaySubscription(self, d, _lazy.scheduler_or_computation(scheduler)))
 
@@ -1639,22 +1724,28 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(_lazy.FlowableTimeoutTimed(self, t, _lazy.scheduler_or_computation(scheduler),
                                               fallback))
 
-    def sample(self, period: float, scheduler: Scheduler | None = None,
+    def sample(self, period: float | Publisher[Any], scheduler: Scheduler | None = None,
                emit_last: bool = False) -> Flowable[T]:
         """The latest item of each ``period`` seconds (the last one at completion if
-        ``emit_last``).
+        ``emit_last``); or, when ``period`` is a Publisher (the sampler), the latest
+        item at each of its items (the completion of either side completes).
 
-        Backpressure: time drives the samples; one that finds no demand ends the stream
+        Backpressure: time (the sampler) drives the samples; one that finds no demand ends the stream
         with ``MissingBackpressureException`` (put
         ``on_backpressure_drop()/on_backpressure_latest()/on_backpressure_buffer()`` after it when the consumer may be
         slower)."""
+        if isinstance(period, Publisher):
+            if scheduler is not None:
+                raise TypeError("scheduler applies to a timed sample, not to a sampler Publisher")
+            return _assembly(_lazy.FlowableSamplePublisher(self, period, bool(emit_last)))
         p = _lazy.check_duration(period, "period")
         return _assembly(_lazy.FlowableSampleTimed(self, p, _lazy.scheduler_or_computation(scheduler),
                                              bool(emit_last)))
 
     def throttle_last(self, period: float, scheduler: Scheduler | None = None,
                       emit_last: bool = False) -> Flowable[T]:
-        """The same as :meth:`sample`."""
+        """The same as the timed :meth:`sample`."""
+        _lazy.check_duration(period, "period")
         return self.sample(period, scheduler, emit_last)
 
     def throttle_first(self, window: float, scheduler: Scheduler | None = None) -> Flowable[T]:
@@ -1698,9 +1789,18 @@ class Flowable(Publisher[T], Generic[T]):
         return self.debounce(timeout, scheduler)
 
     def buffer_time(self, timespan: float, scheduler: Scheduler | None = None,
-                    count: int | None = None) -> Flowable[list[T]]:
+                    count: int | None = None, timeskip: float | None = None,
+                    restart_timer_on_max_size: bool = False,
+                    buffer_factory: Callable[[], Any] | None = None) -> Flowable[list[T]]:
         """Lists of the items of each ``timespan`` seconds (empty ones too), or of
-        ``count`` items when that comes first.
+        ``count`` items when that comes first (``restart_timer_on_max_size``: the
+        timer then starts over).
+
+        ``timeskip`` (default ``timespan``): a new list opens every ``timeskip``
+        seconds and closes ``timespan`` seconds later: overlapping lists when
+        ``timeskip < timespan``, gaps (items dropped) when ``timeskip > timespan``
+        (not with ``count``, as RxJava). ``buffer_factory`` makes each collection
+        instead of ``list`` (RxJava's ``bufferSupplier``).
 
         Backpressure: time closes the lists, not demand; a list that finds no demand
         ends the stream with ``MissingBackpressureException`` (put
@@ -1709,10 +1809,22 @@ class Flowable(Publisher[T], Generic[T]):
         t = _lazy.check_duration(timespan, "timespan")
         if t == 0.0:
             raise ValueError("timespan > 0 required but it was 0")
+        skip_t = t if timeskip is None else _lazy.check_duration(timeskip, "timeskip")
+        if skip_t == 0.0:
+            raise ValueError("timeskip > 0 required but it was 0")
         if count is not None:
             require_positive(count, "count")
+            if skip_t != t:
+                raise ValueError("count applies to buffers with timeskip == timespan")
+        elif restart_timer_on_max_size:
+            raise ValueError("restart_timer_on_max_size applies with count")
+        factory: Callable[[], Any] = list
+        if buffer_factory is not None:
+            require_callable(buffer_factory, "buffer_factory")
+            factory = buffer_factory
         return _assembly(_lazy.FlowableBufferTimed(self, t, _lazy.scheduler_or_computation(scheduler),
-                                             count))
+                                             count, skip_t, bool(restart_timer_on_max_size),
+                                             factory))
 
     def take_time(self, duration: float, scheduler: Scheduler | None = None) -> Flowable[T]:
         """The items of the first ``duration`` seconds, then completion."""

@@ -29,6 +29,7 @@ MAX_SHOWN = 12
 #: class name -> fluent method name, where stripping the type prefix does not give it
 NAMES: dict[str, str] = {
     "FlowableScanSeed": "scan",
+    "FlowableDelaySubscriptionOther": "delay_subscription",
     "FlowableTakeUntilPredicate": "take_until",
     "FlowableConcatIterable": "concat",
     "FlowableConcatArray": "concat_array",
@@ -67,6 +68,9 @@ NAMES: dict[str, str] = {
     "ParallelSortedJoin": "sorted",
     "ParallelReduceFull": "reduce",
     "ParallelFromArray": "from_array",
+    "ParallelMapTry": "map",
+    "ParallelFilterTry": "filter",
+    "ParallelDoOnNextTry": "do_on_next",
     "MaybeFromSingle": "to_maybe",
     "SingleDetach": "on_terminate_detach",
     "MaybeDetach": "on_terminate_detach",

@@ -111,6 +111,10 @@ if TYPE_CHECKING:
         blocking_value,
     )
     from rxpy2.internal.operators.flowable.flowable_buffer import FlowableBuffer
+    from rxpy2.internal.operators.flowable.flowable_buffer_boundary import FlowableBufferBoundary
+    from rxpy2.internal.operators.flowable.flowable_buffer_exact_boundary import (
+        FlowableBufferExactBoundary,
+    )
     from rxpy2.internal.operators.flowable.flowable_buffer_timed import FlowableBufferTimed
     from rxpy2.internal.operators.flowable.flowable_collect import FlowableCollectSingle
     from rxpy2.internal.operators.flowable.flowable_combine_latest import FlowableCombineLatest
@@ -135,6 +139,10 @@ if TYPE_CHECKING:
     from rxpy2.internal.operators.flowable.flowable_delay import (
         FlowableDelay,
         FlowableDelaySubscription,
+    )
+    from rxpy2.internal.operators.flowable.flowable_delay_subscription_other import (
+        FlowableDelaySubscriptionOther,
+        item_delay,
     )
     from rxpy2.internal.operators.flowable.flowable_dematerialize import FlowableDematerialize
     from rxpy2.internal.operators.flowable.flowable_detach import FlowableDetach
@@ -167,6 +175,7 @@ if TYPE_CHECKING:
     from rxpy2.internal.operators.flowable.flowable_future import FlowableFromFuture, to_future
     from rxpy2.internal.operators.flowable.flowable_generate import FlowableGenerate
     from rxpy2.internal.operators.flowable.flowable_group_by import FlowableGroupBy
+    from rxpy2.internal.operators.flowable.flowable_group_join import FlowableGroupJoin
     from rxpy2.internal.operators.flowable.flowable_hide import FlowableHide
     from rxpy2.internal.operators.flowable.flowable_ignore_elements import (
         FlowableIgnoreElementsCompletable,
@@ -175,6 +184,7 @@ if TYPE_CHECKING:
         FlowableInterval,
         FlowableIntervalRange,
     )
+    from rxpy2.internal.operators.flowable.flowable_join import FlowableJoin
     from rxpy2.internal.operators.flowable.flowable_just import FlowableJust
     from rxpy2.internal.operators.flowable.flowable_last import (
         FlowableLastMaybe,
@@ -213,6 +223,7 @@ if TYPE_CHECKING:
         FlowableRepeatWhen,
         FlowableRetryWhen,
     )
+    from rxpy2.internal.operators.flowable.flowable_sample_publisher import FlowableSamplePublisher
     from rxpy2.internal.operators.flowable.flowable_sample_timed import FlowableSampleTimed
     from rxpy2.internal.operators.flowable.flowable_scalar_x_map import scalar_x_map
     from rxpy2.internal.operators.flowable.flowable_scan import FlowableScan, FlowableScanSeed
@@ -500,6 +511,8 @@ _WHERE: dict[str, str] = {
     "blocking_subscribe": "rxpy2.internal.operators.flowable.flowable_blocking",
     "blocking_value": "rxpy2.internal.operators.flowable.flowable_blocking",
     "FlowableBuffer": "rxpy2.internal.operators.flowable.flowable_buffer",
+    "FlowableBufferBoundary": "rxpy2.internal.operators.flowable.flowable_buffer_boundary",
+    "FlowableBufferExactBoundary": "rxpy2.internal.operators.flowable.flowable_buffer_exact_boundary",
     "FlowableBufferTimed": "rxpy2.internal.operators.flowable.flowable_buffer_timed",
     "FlowableCollectSingle": "rxpy2.internal.operators.flowable.flowable_collect",
     "FlowableCombineLatest": "rxpy2.internal.operators.flowable.flowable_combine_latest",
@@ -517,6 +530,8 @@ _WHERE: dict[str, str] = {
     "FlowableDefer": "rxpy2.internal.operators.flowable.flowable_defer",
     "FlowableDelay": "rxpy2.internal.operators.flowable.flowable_delay",
     "FlowableDelaySubscription": "rxpy2.internal.operators.flowable.flowable_delay",
+    "FlowableDelaySubscriptionOther": "rxpy2.internal.operators.flowable.flowable_delay_subscription_other",
+    "item_delay": "rxpy2.internal.operators.flowable.flowable_delay_subscription_other",
     "FlowableDematerialize": "rxpy2.internal.operators.flowable.flowable_dematerialize",
     "FlowableDetach": "rxpy2.internal.operators.flowable.flowable_detach",
     "FlowableDistinct": "rxpy2.internal.operators.flowable.flowable_distinct",
@@ -544,10 +559,12 @@ _WHERE: dict[str, str] = {
     "to_future": "rxpy2.internal.operators.flowable.flowable_future",
     "FlowableGenerate": "rxpy2.internal.operators.flowable.flowable_generate",
     "FlowableGroupBy": "rxpy2.internal.operators.flowable.flowable_group_by",
+    "FlowableGroupJoin": "rxpy2.internal.operators.flowable.flowable_group_join",
     "FlowableHide": "rxpy2.internal.operators.flowable.flowable_hide",
     "FlowableIgnoreElementsCompletable": "rxpy2.internal.operators.flowable.flowable_ignore_elements",
     "FlowableInterval": "rxpy2.internal.operators.flowable.flowable_interval",
     "FlowableIntervalRange": "rxpy2.internal.operators.flowable.flowable_interval",
+    "FlowableJoin": "rxpy2.internal.operators.flowable.flowable_join",
     "FlowableJust": "rxpy2.internal.operators.flowable.flowable_just",
     "FlowableLastMaybe": "rxpy2.internal.operators.flowable.flowable_last",
     "FlowableLastSingle": "rxpy2.internal.operators.flowable.flowable_last",
@@ -578,6 +595,7 @@ _WHERE: dict[str, str] = {
     "FlowableRetry": "rxpy2.internal.operators.flowable.flowable_retry",
     "FlowableRepeatWhen": "rxpy2.internal.operators.flowable.flowable_retry_when",
     "FlowableRetryWhen": "rxpy2.internal.operators.flowable.flowable_retry_when",
+    "FlowableSamplePublisher": "rxpy2.internal.operators.flowable.flowable_sample_publisher",
     "FlowableSampleTimed": "rxpy2.internal.operators.flowable.flowable_sample_timed",
     "scalar_x_map": "rxpy2.internal.operators.flowable.flowable_scalar_x_map",
     "FlowableScan": "rxpy2.internal.operators.flowable.flowable_scan",

@@ -1292,6 +1292,9 @@ REGISTRY: list[Case | list[Case]] = [
                                                    fallback=Flowable.empty())),
     op("sel_debounce", lambda f: f.debounce(lambda x: Flowable.empty()).on_backpressure_buffer(),
        max_elements=10_000, notes="debounce ignores demand (an indicator decides): buffered after it."),
+    op("sel_delay", lambda f: f.delay(lambda x: Flowable.empty())),
+    op("sel_delay_subscription", lambda f: f.delay_subscription(Flowable.just(0))),
+    op("sel_delay_both", lambda f: f.delay(lambda x: Flowable.just(0), subscription_delay=Flowable.empty())),
     # ---- end selector overloads
 ]
 
