@@ -34,7 +34,8 @@ from rxpy2.operators.arguments import (
     require_publisher,
     require_scheduler,
 )
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
+from rxpy2.parallel.parallel_failure_handling import ParallelFailureHandling
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 if TYPE_CHECKING:
     from rxpy2.flowable import Flowable
@@ -47,6 +48,10 @@ R = TypeVar("R")
 U = TypeVar("U")
 
 P = TypeVar("P", bound="ParallelFlowable[Any]")
+
+#: what ``error_handling=`` takes: a ParallelFailureHandling, or a function
+#: ``(count, error) -> ParallelFailureHandling`` (``count`` starts at 1)
+ErrorHandling = ParallelFailureHandling | Callable[[int, BaseException], ParallelFailureHandling]
 
 
 def _parallel_assembly(p: P) -> P:
@@ -147,24 +152,120 @@ class ParallelFlowable(ABC, Generic[T]):
             require_publisher(p, f"rails[{i}]")
         return _parallel_assembly(_lazy.ParallelFromArray(rails))
 
+    @staticmethod
+    def from_(source: Publisher[T], parallelism: int | None = None,
+              prefetch: int = BUFFER_SIZE) -> ParallelFlowable[T]:
+        """RxJava's ``ParallelFlowable.from`` (``from`` is a Python keyword): ``source``
+        handed out round-robin to ``parallelism`` rails (default: the CPU count) through a
+        queue of ``prefetch`` items. The same as :meth:`from_publisher`."""
+        return ParallelFlowable.from_publisher(source, parallelism, prefetch)
+
+    @staticmethod
+    def from_array(*publishers: Publisher[T]) -> ParallelFlowable[T]:
+        """RxJava's ``ParallelFlowable.fromArray``: one rail per Publisher (``ValueError``
+        for none). The same as :meth:`from_publishers`."""
+        return ParallelFlowable.from_publishers(*publishers)
+
+    # ------------------------------------------------------------------ assembly-time helpers
+
+    def compose(self, composer: Callable[[ParallelFlowable[T]], ParallelFlowable[R]]
+                ) -> ParallelFlowable[R]:
+        """``composer(self)``, which must be a ParallelFlowable (``TypeError`` otherwise);
+        the parallel assembly hook sees the result, as RxJava's ``onAssembly`` does."""
+        require_callable(composer, "composer")
+        result = composer(self)
+        if not isinstance(result, ParallelFlowable):
+            raise TypeError(f"compose: the composer returned {type(result).__name__}, "
+                            "not a ParallelFlowable")
+        return _parallel_assembly(result)
+
+    def to(self, converter: Callable[[ParallelFlowable[T]], U]) -> U:
+        """Convert this ParallelFlowable with ``converter(self)`` into any value (what it
+        raises propagates)."""
+        require_callable(converter, "converter")
+        return converter(self)
+
     # ------------------------------------------------------------------ per rail
 
-    def map(self, mapper: Callable[[T], R]) -> ParallelFlowable[R]:
+    def map(self, mapper: Callable[[T], R], *,
+            error_handling: ErrorHandling | None = None) -> ParallelFlowable[R]:
         """``mapper(item)`` on each rail; raising (or returning ``None``) ends that rail
-        with the error and cancels its upstream. ``mapper`` may run on several threads."""
+        with the error and cancels its upstream. ``mapper`` may run on several threads.
+
+        With ``error_handling`` (a :class:`ParallelFailureHandling`, or a function
+        ``(count, error) -> ParallelFailureHandling``, ``count`` from 1), a failure is
+        retried (RETRY), skipped with one more item requested (SKIP), ends the rail with
+        completion (STOP) or with the error (ERROR); STOP and ERROR cancel the rail's
+        upstream. A handler that raises ends the rail with a CompositeException."""
         require_callable(mapper, "mapper")
+        if error_handling is not None:
+            require_callable(error_handling, "error_handling")
+            return _parallel_assembly(_lazy.ParallelMapTry(self, mapper, error_handling))
         return _parallel_assembly(_lazy.ParallelMap(self, mapper))
 
-    def filter(self, predicate: Callable[[T], bool]) -> ParallelFlowable[T]:
+    def filter(self, predicate: Callable[[T], bool], *,
+               error_handling: ErrorHandling | None = None) -> ParallelFlowable[T]:
         """Only the items that pass ``predicate`` on each rail (``request(1)`` upstream per
-        dropped item)."""
+        dropped item). ``error_handling``: what a raising ``predicate`` does, as in
+        :meth:`map`."""
         require_callable(predicate, "predicate")
+        if error_handling is not None:
+            require_callable(error_handling, "error_handling")
+            return _parallel_assembly(_lazy.ParallelFilterTry(self, predicate, error_handling))
         return _parallel_assembly(_lazy.ParallelFilter(self, predicate))
 
-    def do_on_next(self, on_next: Callable[[T], Any]) -> ParallelFlowable[T]:
-        """Call ``on_next(item)`` as each item passes on any rail."""
+    def do_on_next(self, on_next: Callable[[T], Any], *,
+                   error_handling: ErrorHandling | None = None) -> ParallelFlowable[T]:
+        """Call ``on_next(item)`` as each item passes on any rail; raising ends that rail
+        with the error and cancels its upstream. ``error_handling``: what a raising
+        ``on_next`` does, as in :meth:`map`."""
         require_callable(on_next, "on_next")
-        return _parallel_assembly(_lazy.ParallelDoOnNext(self, on_next))
+        if error_handling is not None:
+            require_callable(error_handling, "error_handling")
+            return _parallel_assembly(_lazy.ParallelDoOnNextTry(self, on_next, error_handling))
+        return _parallel_assembly(_lazy.ParallelPeek(self, on_next=on_next))
+
+    def do_after_next(self, on_after_next: Callable[[T], Any]) -> ParallelFlowable[T]:
+        """Call ``on_after_next(item)`` after each item went on, on any rail; raising ends
+        that rail with the error and cancels its upstream."""
+        require_callable(on_after_next, "on_after_next")
+        return _parallel_assembly(_lazy.ParallelPeek(self, on_after_next=on_after_next))
+
+    def do_on_error(self, on_error: Callable[[BaseException], Any]) -> ParallelFlowable[T]:
+        """Call ``on_error(error)`` before a rail's error goes on; raising turns the error
+        into ``CompositeException(error, raised)``."""
+        require_callable(on_error, "on_error")
+        return _parallel_assembly(_lazy.ParallelPeek(self, on_error=on_error))
+
+    def do_on_complete(self, on_complete: Callable[[], Any]) -> ParallelFlowable[T]:
+        """Call ``on_complete()`` before a rail completes; raising ends the rail with that
+        error instead."""
+        require_callable(on_complete, "on_complete")
+        return _parallel_assembly(_lazy.ParallelPeek(self, on_complete=on_complete))
+
+    def do_after_terminated(self, on_after_terminate: Callable[[], Any]) -> ParallelFlowable[T]:
+        """Call ``on_after_terminate()`` after a rail's error or completion went on; what
+        it raises goes to ``plugins.on_error``."""
+        require_callable(on_after_terminate, "on_after_terminate")
+        return _parallel_assembly(_lazy.ParallelPeek(self, on_after_terminated=on_after_terminate))
+
+    def do_on_subscribe(self, on_subscribe: Callable[[Subscription], Any]) -> ParallelFlowable[T]:
+        """Call ``on_subscribe(upstream_subscription)`` as each rail is subscribed; raising
+        cancels that Subscription and ends the rail with the error."""
+        require_callable(on_subscribe, "on_subscribe")
+        return _parallel_assembly(_lazy.ParallelPeek(self, on_subscribe=on_subscribe))
+
+    def do_on_request(self, on_request: Callable[[int], Any]) -> ParallelFlowable[T]:
+        """Call ``on_request(n)`` for each request a rail's Subscriber makes (then pass it
+        upstream); what it raises goes to ``plugins.on_error``."""
+        require_callable(on_request, "on_request")
+        return _parallel_assembly(_lazy.ParallelPeek(self, on_request=on_request))
+
+    def do_on_cancel(self, on_cancel: Callable[[], Any]) -> ParallelFlowable[T]:
+        """Call ``on_cancel()`` when a rail's Subscriber cancels (then pass it upstream);
+        what it raises goes to ``plugins.on_error``."""
+        require_callable(on_cancel, "on_cancel")
+        return _parallel_assembly(_lazy.ParallelPeek(self, on_cancel=on_cancel))
 
     def run_on(self, scheduler: Scheduler, prefetch: int = BUFFER_SIZE) -> ParallelFlowable[T]:
         """Deliver each rail's signals on a worker of its own (``scheduler.create_worker()``
@@ -183,6 +284,25 @@ class ParallelFlowable(ABC, Generic[T]):
         require_positive(prefetch, "prefetch")
         return _parallel_assembly(_lazy.ParallelFlatMap(self, mapper, bool(delay_errors),
                                                   max_concurrency, prefetch))
+
+    def concat_map(self, mapper: Callable[[T], Publisher[R]],
+                   prefetch: int = 2) -> ParallelFlowable[R]:
+        """``Flowable.concat_map`` on each rail: each item becomes a Publisher, run one after
+        another on that rail; the rail is asked for ``prefetch`` items, then 75% of that.
+        An error (of the rail or an inner Publisher) ends the rail at once."""
+        require_callable(mapper, "mapper")
+        require_positive(prefetch, "prefetch")
+        return _parallel_assembly(_lazy.ParallelConcatMap(self, mapper, prefetch,
+                                                          _lazy.ErrorMode.IMMEDIATE))
+
+    def concat_map_delay_error(self, mapper: Callable[[T], Publisher[R]], prefetch: int = 2,
+                               till_the_end: bool = True) -> ParallelFlowable[R]:
+        """As :meth:`concat_map`, but errors wait: until the rail and every inner Publisher
+        ended (``till_the_end``), or until the running inner Publisher ended."""
+        require_callable(mapper, "mapper")
+        require_positive(prefetch, "prefetch")
+        mode = _lazy.ErrorMode.END if till_the_end else _lazy.ErrorMode.BOUNDARY
+        return _parallel_assembly(_lazy.ParallelConcatMap(self, mapper, prefetch, mode))
 
     def reduce_with(self, seed_supplier: Callable[[], R],
                     reducer: Callable[[R, T], R]) -> ParallelFlowable[R]:

@@ -766,7 +766,7 @@ def test_assembly_hooks():
     sched = TestScheduler()
     p = (Flowable.range(0, 3).parallel(2).map(inc).filter(even).do_on_next(inc)
          .run_on(sched).reduce_with(list, lambda a, b: a).collect(list, list.append))
-    assert seen == ["ParallelFromPublisher", "ParallelMap", "ParallelFilter", "ParallelDoOnNext",
+    assert seen == ["ParallelFromPublisher", "ParallelMap", "ParallelFilter", "ParallelPeek",
                     "ParallelRunOn", "ParallelReduce", "ParallelReduce"]
     assert ParallelFlowable.from_publishers(Flowable.just(1)).parallelism == 1
     assert seen[-1] == "ParallelFromArray"
