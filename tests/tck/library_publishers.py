@@ -1275,8 +1275,45 @@ REGISTRY: list[Case | list[Case]] = [
     Case("repeat_when", lambda n: _repeat_when_case(n), failed=lambda: failing().repeat_when(lambda c: c)),
     # ---- end Flowable catalogue
     # ---- issue 17: mixed maps (one line per publisher; keep inside this block)
+    op("concat_map_single", lambda f: f.concat_map_single(Single.just)),
+    op("concat_map_single_prefetch", lambda f: f.concat_map_single(lambda x: Single.just(x).hide(), prefetch=5)),
+    op("concat_map_single_delay_error", lambda f: f.concat_map_single_delay_error(Single.just)),
+    op("concat_map_single_delay_error_boundary", lambda f: f.concat_map_single_delay_error(Single.just, False)),
+    op("concat_map_maybe", lambda f: f.concat_map_maybe(Maybe.just)),
+    op("concat_map_maybe_empties", lambda f: f.concat_map_maybe(lambda x: Maybe.just(x // 2) if x % 2 == 0 else Maybe.empty()),
+       size=lambda n: 2 * n),
+    op("concat_map_maybe_delay_error", lambda f: f.concat_map_maybe_delay_error(Maybe.just)),
+    op("concat_map_maybe_delay_error_boundary", lambda f: f.concat_map_maybe_delay_error(Maybe.just, False, 3)),
+    op("concat_map_completable", lambda f: f.concat_map_completable(lambda x: Completable.complete()).to_flowable(),
+       size=lambda n: 5, max_elements=0),
+    op("concat_map_completable_delay_error",
+       lambda f: f.concat_map_completable_delay_error(lambda x: Completable.complete()).to_flowable(),
+       size=lambda n: 5, max_elements=0),
+    op("concat_map_completable_delay_error_boundary",
+       lambda f: f.concat_map_completable_delay_error(lambda x: Completable.complete(), False).to_flowable(),
+       size=lambda n: 5, max_elements=0),
+    op("switch_map_single", lambda f: f.switch_map_single(Single.just), max_elements=1,
+       notes="switch_map_single asks its upstream for everything and keeps only the latest success: "
+             "a stream of n items under bounded demand has one item, the last."),
+    op("switch_map_single_delay_error", lambda f: f.switch_map_single_delay_error(Single.just), max_elements=1,
+       notes="switch_map_single keeps only the latest success (see switch_map_single)."),
+    op("switch_map_maybe", lambda f: f.switch_map_maybe(Maybe.just), max_elements=1,
+       notes="switch_map_maybe keeps only the latest success (see switch_map_single)."),
+    op("switch_map_maybe_delay_error", lambda f: f.switch_map_maybe_delay_error(Maybe.just), max_elements=1,
+       notes="switch_map_maybe keeps only the latest success (see switch_map_single)."),
+    op("switch_map_completable", lambda f: f.switch_map_completable(lambda x: Completable.complete()).to_flowable(),
+       size=lambda n: 5, max_elements=0),
+    op("switch_map_completable_delay_error",
+       lambda f: f.switch_map_completable_delay_error(lambda x: Completable.complete()).to_flowable(),
+       size=lambda n: 5, max_elements=0),
     # ---- end mixed maps
     # ---- issue 17: join and misc (one line per publisher; keep inside this block)
+    op("join", lambda f: f.join(Flowable.just(0), lambda x: Flowable.never(), lambda x: Flowable.never(),
+                                lambda a, b: a).on_backpressure_buffer(),
+       max_elements=10_000, notes="join ignores demand (MissingBackpressureException): buffered after it."),
+    op("group_join", lambda f: f.group_join(Flowable.just(0), lambda x: Flowable.never(),
+                                            lambda x: Flowable.empty(), lambda a, g: a).on_backpressure_buffer(),
+       max_elements=10_000, notes="group_join ignores demand (MissingBackpressureException): buffered after it."),
     # ---- end join and misc
     # ---- issue 17: multicast processor (one line per publisher; keep inside this block)
     # ---- end multicast processor
