@@ -1337,19 +1337,37 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(_lazy.FlowableGroupBy(self, key, value, buffer_size, bool(delay_error),
                                                bool(abandon_unsubscribed)))
 
-    def window(self, count: int | Publisher[Any], skip: int | None = None,
-               buffer_size: int = BUFFER_SIZE) -> Flowable[Flowable[T]]:
+    def window(self, count: int | Publisher[Any] | None = None, skip: int | None = None,
+               buffer_size: int = BUFFER_SIZE, *,
+               openings: Publisher[Any] | None = None,
+               closing_selector: Callable[[Any], Publisher[Any]] | None = None,
+               ) -> Flowable[Flowable[T]]:
         """Windows of ``count`` items, a new one every ``skip`` items (default ``count``);
         or, when ``count`` is a Publisher, a new window at each of its items.
 
+        ``window(openings=p, closing_selector=fn)``: each item ``o`` of ``p`` opens a
+        window, completed by the first item or the completion of ``fn(o)`` (windows
+        may overlap); the stream ends when the source ends, or once ``p`` completed
+        and the open windows closed (as RxJava 3; RxJava 2 leaks the source there).
+
         Backpressure (boundary windows): the boundary opens windows, not demand; one
         that opens without demand ends the stream with ``MissingBackpressureException``."""
+        if openings is not None or closing_selector is not None:
+            if count is not None or skip is not None:
+                raise TypeError("count/skip do not apply with openings/closing_selector")
+            require_publisher(openings, "openings")
+            require_callable(closing_selector, "closing_selector")
+            require_positive(buffer_size, "buffer_size")
+            assert openings is not None and closing_selector is not None
+            return _assembly(_lazy.FlowableWindowBoundarySelector(self, openings, closing_selector,
+                                                                  buffer_size))
         if isinstance(count, Publisher):
             if skip is not None:
                 raise TypeError("skip applies to count windows, not to boundary windows")
             require_positive(buffer_size, "buffer_size")
             return _assembly(_lazy.FlowableWindowBoundary(self, count, buffer_size))
-        require_positive(count, "count")
+        require_positive(count, "count")  # type: ignore[arg-type]
+        assert isinstance(count, int)
         if skip is None:
             skip = count
         require_positive(skip, "skip")

@@ -273,6 +273,9 @@ if TYPE_CHECKING:
     from rxpy2.internal.operators.flowable.flowable_using import FlowableUsing
     from rxpy2.internal.operators.flowable.flowable_window import FlowableWindow
     from rxpy2.internal.operators.flowable.flowable_window_boundary import FlowableWindowBoundary
+    from rxpy2.internal.operators.flowable.flowable_window_boundary_selector import (
+        FlowableWindowBoundarySelector,
+    )
     from rxpy2.internal.operators.flowable.flowable_window_timed import FlowableWindowTimed
     from rxpy2.internal.operators.flowable.flowable_with_latest_from import (
         FlowableWithLatestFrom,
@@ -631,6 +634,7 @@ _WHERE: dict[str, str] = {
     "FlowableUsing": "rxpy2.internal.operators.flowable.flowable_using",
     "FlowableWindow": "rxpy2.internal.operators.flowable.flowable_window",
     "FlowableWindowBoundary": "rxpy2.internal.operators.flowable.flowable_window_boundary",
+    "FlowableWindowBoundarySelector": "rxpy2.internal.operators.flowable.flowable_window_boundary_selector",
     "FlowableWindowTimed": "rxpy2.internal.operators.flowable.flowable_window_timed",
     "FlowableWithLatestFrom": "rxpy2.internal.operators.flowable.flowable_with_latest_from",
     "FlowableWithLatestFromMany": "rxpy2.internal.operators.flowable.flowable_with_latest_from",
