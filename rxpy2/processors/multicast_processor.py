@@ -238,7 +238,11 @@ class MulticastProcessor(FlowableProcessor[T], Generic[T]):
         while True:
             q = self._queue
             a = subs.get()
-            if q is not None and a:  # TERMINATED is empty too: nothing to do
+            if a is TERMINATED:  # ended by ref_count (a drain that terminates never comes back)
+                if q is not None:
+                    q.clear()  # §3.13: let the items go; RxJava 2 keeps them until a later pass
+                return  # the drain is kept for good
+            if q is not None and a:
                 # the smallest outstanding demand among the subscribers not cancelled
                 r = -1
                 for inner in a:  # type: ignore[union-attr]
@@ -315,7 +319,11 @@ class MulticastSubscription(Subscription, Generic[T]):
 
     def cancel(self) -> None:
         if self.requested.get_and_set(LONG_MIN) != LONG_MIN:  # §3.7: idempotent
-            self.parent._remove(self)  # §3.13: drop the reference
+            p = self.parent
+            p._remove(self)  # §3.13: drop the reference
+            # the others may have been waiting for this one: run a pass for them (RxJava 2 and 3
+            # do not, and a subscriber whose demand is all there already could wait forever)
+            p._drain()
 
     def on_next(self, item: T) -> None:
         if self.requested.get() != LONG_MIN:
