@@ -576,39 +576,44 @@ def test_race_subscribe_vs_on_next(race_runner, race_rounds):
         ts.assert_result(0, 1, 2).assert_protocol_ok()
 
 
+def two_checkers(mp: MulticastProcessor[int], first: int = 0,
+                 second: int = 0) -> tuple[SerialChecker, SerialChecker]:
+    """Two SerialCheckers subscribed to ``mp`` with these initial requests."""
+    s1, s2 = SerialChecker(first), SerialChecker(second)
+    mp.subscribe(s1)
+    mp.subscribe(s2)
+    return s1, s2
+
+
+def assert_both_got(s1: SerialChecker, s2: SerialChecker, n: int) -> None:
+    assert s1.values == s2.values == list(range(n))
+    assert s1.completions == s2.completions == 1
+    assert not s1.problems and not s2.problems
+
+
 def test_race_two_subscribers_requesting_on_two_threads(race_runner, race_rounds):
     for _ in range(race_rounds // 4):
         mp = started()
-        s1, s2 = SerialChecker(0), SerialChecker(0)
-        mp.subscribe(s1)
-        mp.subscribe(s2)
+        s1, s2 = two_checkers(mp)
         emit(mp, range(4), True)
         race(race_runner, partial(request_each, s1.subscription, 4),
              partial(request_each, s2.subscription, 4))
-        assert s1.values == s2.values == [0, 1, 2, 3]
-        assert s1.completions == s2.completions == 1
-        assert not s1.problems and not s2.problems
+        assert_both_got(s1, s2, 4)
 
 
 def test_race_request_vs_on_next(race_runner, race_rounds):
     for _ in range(race_rounds // 4):
         mp = started()
-        s1, s2 = SerialChecker(0), SerialChecker(LONG_MAX)
-        mp.subscribe(s1)
-        mp.subscribe(s2)
+        s1, s2 = two_checkers(mp, 0, LONG_MAX)
         race(race_runner, partial(emit, mp, range(4), True),
              partial(request_each, s1.subscription, 4))
-        assert s1.values == s2.values == [0, 1, 2, 3]
-        assert s1.completions == s2.completions == 1
-        assert not s1.problems and not s2.problems
+        assert_both_got(s1, s2, 4)
 
 
 def test_race_cancel_vs_drain(race_runner, race_rounds):
     for _ in range(race_rounds // 2):
         mp = started()
-        s1, s2 = SerialChecker(), SerialChecker()
-        mp.subscribe(s1)
-        mp.subscribe(s2)
+        s1, s2 = two_checkers(mp, LONG_MAX, LONG_MAX)
         race(race_runner, s1.subscription.cancel, partial(emit, mp, range(3), True))
         assert s2.values == [0, 1, 2] and s2.completions == 1
         assert s1.values == [0, 1, 2][:len(s1.values)]  # a prefix: nothing after the cancel
@@ -634,15 +639,11 @@ def test_race_two_subscribers_with_an_upstream(race_runner, race_rounds):
         src = ManualSource()
         mp: MulticastProcessor[int] = MulticastProcessor.create(4)
         src.subscribe(mp)
-        s1, s2 = SerialChecker(0), SerialChecker(0)
-        mp.subscribe(s1)
-        mp.subscribe(s2)
+        s1, s2 = two_checkers(mp)
         src.emit(0, 1, 2, 3)
         race(race_runner, partial(request_each, s1.subscription, 6),
              partial(request_each, s2.subscription, 6))
         assert src.requests == [4, 3]  # 3 handed out: replenished once
         src.emit(4, 5)
         src.complete()
-        assert s1.values == s2.values == list(range(6))
-        assert s1.completions == s2.completions == 1
-        assert not s1.problems and not s2.problems
+        assert_both_got(s1, s2, 6)
