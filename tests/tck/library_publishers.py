@@ -1314,10 +1314,42 @@ REGISTRY: list[Case | list[Case]] = [
     op("group_join", lambda f: f.group_join(Flowable.just(0), lambda x: Flowable.never(),
                                             lambda x: Flowable.empty(), lambda a, g: a).on_backpressure_buffer(),
        max_elements=10_000, notes="group_join ignores demand (MissingBackpressureException): buffered after it."),
+    Case("concat_array_eager", lambda n: Flowable.concat_array_eager(*halves(n)),
+         failed=lambda: Flowable.concat_array_eager(failing(), src(3))),
+    Case("concat_array_eager_async", lambda n: Flowable.concat_array_eager(*halves(n, async_src)),
+         failed=lambda: Flowable.concat_array_eager(async_failing(), src(3)), asynchronous=True),
+    Case("concat_array_eager_delay_error", lambda n: Flowable.concat_array_eager_delay_error(*halves(n), max_concurrency=1),
+         failed=lambda: Flowable.concat_array_eager_delay_error(src(3), failing())),
     # ---- end join and misc
     # ---- issue 17: multicast processor (one line per publisher; keep inside this block)
     # ---- end multicast processor
     # ---- issue 17: parallel (one line per publisher; keep inside this block)
+    op("par17_from", lambda f: __import__("rxpy2").ParallelFlowable.from_(f, 2).sequential()),
+    op("par17_from_array", lambda f: __import__("rxpy2").ParallelFlowable.from_array(f).sequential()),
+    op("par17_map_skip", lambda f: f.parallel(2).map(
+        inc, error_handling=__import__("rxpy2").ParallelFailureHandling.SKIP).sequential()),
+    op("par17_map_retry_handler", lambda f: f.parallel(3).map(
+        inc, error_handling=lambda n, e: __import__("rxpy2").ParallelFailureHandling.RETRY).sequential()),
+    op("par17_filter_skip", lambda f: f.parallel(2).filter(
+        even, error_handling=__import__("rxpy2").ParallelFailureHandling.SKIP).sequential(),
+       size=lambda n: 2 * n),
+    op("par17_do_on_next_stop", lambda f: f.parallel(2).do_on_next(
+        inc, error_handling=__import__("rxpy2").ParallelFailureHandling.STOP).sequential()),
+    op("par17_concat_map", lambda f: f.parallel(2).concat_map(lambda x: Flowable.just(x).hide()).sequential()),
+    op("par17_concat_map_delay_error",
+       lambda f: f.parallel(2).concat_map_delay_error(lambda x: Flowable.just(x).hide(), prefetch=3).sequential()),
+    op("par17_concat_map_delay_error_boundary",
+       lambda f: f.parallel(2).concat_map_delay_error(lambda x: Flowable.just(x).hide(),
+                                                      till_the_end=False).sequential()),
+    op("par17_do_after_next", lambda f: f.parallel(2).do_after_next(inc).sequential()),
+    op("par17_do_on_error", lambda f: f.parallel(2).do_on_error(lambda e: None).sequential()),
+    op("par17_do_on_complete", lambda f: f.parallel(2).do_on_complete(lambda: None).sequential()),
+    op("par17_do_after_terminated", lambda f: f.parallel(2).do_after_terminated(lambda: None).sequential()),
+    op("par17_do_on_subscribe", lambda f: f.parallel(2).do_on_subscribe(lambda s: None).sequential()),
+    op("par17_do_on_request", lambda f: f.parallel(2).do_on_request(lambda n: None).sequential()),
+    op("par17_do_on_cancel", lambda f: f.parallel(2).do_on_cancel(lambda: None).sequential()),
+    op("par17_compose", lambda f: f.parallel(2).compose(lambda p: p.map(inc)).sequential()),
+    op("par17_to", lambda f: f.parallel(2).to(lambda p: p.sequential())),
     # ---- end parallel
     # ---- issue 17: boundary overloads (one line per publisher; keep inside this block)
     # ---- end boundary overloads
