@@ -1163,6 +1163,25 @@ class Flowable(Publisher[T], Generic[T]):
         return outer.concat_map_eager(_identity, max_concurrency, prefetch)
 
     @staticmethod
+    def concat_array_eager(*sources: Publisher[T], max_concurrency: int = BUFFER_SIZE,
+                           prefetch: int = BUFFER_SIZE) -> Flowable[T]:
+        """As :meth:`concat_eager` over the given sources (RxJava 2: ``concatMapEager``
+        over ``fromArray``): subscribed to at once, up to ``max_concurrency``."""
+        for i, p in enumerate(sources):
+            require_publisher(p, f"source {i}")
+        return Flowable.from_array(sources).concat_map_eager(_identity, max_concurrency, prefetch)
+
+    @staticmethod
+    def concat_array_eager_delay_error(*sources: Publisher[T], max_concurrency: int = BUFFER_SIZE,
+                                       prefetch: int = BUFFER_SIZE) -> Flowable[T]:
+        """As :meth:`concat_array_eager`; errors wait until every source ran (RxJava 2's
+        ``concatMapEagerDelayError(identity, ..., tillTheEnd=true)``)."""
+        for i, p in enumerate(sources):
+            require_publisher(p, f"source {i}")
+        return Flowable.from_array(sources).concat_map_eager_delay_error(
+            _identity, True, max_concurrency, prefetch)
+
+    @staticmethod
     def amb(sources: Iterable[Publisher[T]]) -> Flowable[T]:
         """Mirror whichever of ``sources`` signals first; cancel the others."""
         require(sources, "sources")
@@ -1863,12 +1882,62 @@ class Flowable(Publisher[T], Generic[T]):
         require_positive(buffer_size, "buffer_size")
         return _assembly(_lazy.FlowablePublish(self, buffer_size))  # type: ignore[return-value]
 
-    def replay(self, buffer_size: int | None = None) -> ConnectableFlowable[T]:
+    @overload
+    def replay(self, buffer_size: int | None = None, time: float | None = None,
+               scheduler: Scheduler | None = None) -> ConnectableFlowable[T]: ...
+
+    @overload
+    def replay(self, buffer_size: int | None = None, time: float | None = None,
+               scheduler: Scheduler | None = None, *,
+               selector: Callable[[Flowable[T]], Publisher[R]]) -> Flowable[R]: ...
+
+    def replay(self, buffer_size: int | None = None, time: float | None = None,
+               scheduler: Scheduler | None = None, *,
+               selector: Callable[[Flowable[T]], Publisher[R]] | None = None) -> Any:
         """A ConnectableFlowable that replays the items (all of them, or the last
-        ``buffer_size``) to every subscriber, also after the stream ended."""
+        ``buffer_size``) to every subscriber, also after the stream ended.
+
+        RxJava 2's other ``replay`` overloads:
+
+        * ``time``: only the items of the last ``time`` seconds by ``scheduler``'s clock
+          (computation by default), and at most ``buffer_size`` when given; a late
+          subscriber gets the items not yet expired, then the terminal event.
+        * ``scheduler`` without ``time``: the subscribers get the signals through
+          ``observe_on(scheduler)``.
+        * ``selector``: a Flowable that, per subscriber, replays the source to
+          ``selector(shared)`` (subscribe to ``shared`` as often as needed inside it)
+          and emits what the selector's Publisher emits; the connection ends with it.
+        """
         if buffer_size is not None:
             require_positive(buffer_size, "buffer_size")
-        return _assembly(_lazy.FlowableReplay(self, buffer_size))  # type: ignore[return-value]
+        if selector is not None:
+            require_callable(selector, "selector")
+        if scheduler is not None:
+            require_scheduler(scheduler)
+        observe: Scheduler | None = None
+        if time is not None:
+            t = _lazy.check_duration(time, "time")
+            clock = _lazy.scheduler_or_computation(scheduler)
+
+            def factory() -> ConnectableFlowable[T]:
+                return _lazy.FlowableReplay(self, buffer_size, t, clock)
+        else:
+            observe = scheduler
+
+            def factory() -> ConnectableFlowable[T]:
+                return _lazy.FlowableReplay(self, buffer_size)
+        if selector is None:
+            cf = factory()
+            if observe is not None:
+                cf = _lazy.ConnectableObserveOn(cf, observe)
+            return _assembly(cf)
+        sel = selector
+        if observe is not None:
+            on = observe
+
+            def sel(shared: Flowable[T]) -> Publisher[R]:
+                return Flowable.from_publisher(selector(shared)).observe_on(on)
+        return _assembly(_lazy.FlowableMulticastSelector(factory, sel))
 
     def share(self) -> Flowable[T]:
         """``publish().ref_count()``."""

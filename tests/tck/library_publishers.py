@@ -1319,7 +1319,7 @@ REGISTRY: list[Case | list[Case]] = [
     Case("concat_array_eager_async", lambda n: Flowable.concat_array_eager(*halves(n, async_src)),
          failed=lambda: Flowable.concat_array_eager(async_failing(), src(3)), asynchronous=True),
     Case("concat_array_eager_delay_error", lambda n: Flowable.concat_array_eager_delay_error(*halves(n), max_concurrency=1),
-         failed=lambda: Flowable.concat_array_eager_delay_error(src(3), failing())),
+         failed=lambda: Flowable.concat_array_eager_delay_error(Flowable.empty(), failing())),
     # ---- end join and misc
     # ---- issue 17: multicast processor (one line per publisher; keep inside this block)
     # ---- end multicast processor
