@@ -195,6 +195,10 @@ if TYPE_CHECKING:
     from rxpy2.internal.operators.flowable.flowable_map import FlowableMap
     from rxpy2.internal.operators.flowable.flowable_map_filter import collapse_map_filter
     from rxpy2.internal.operators.flowable.flowable_materialize import FlowableMaterialize
+    from rxpy2.internal.operators.flowable.flowable_multicast_selector import (
+        ConnectableObserveOn,
+        FlowableMulticastSelector,
+    )
     from rxpy2.internal.operators.flowable.flowable_never import FlowableNever
     from rxpy2.internal.operators.flowable.flowable_observe_on import FlowableObserveOn
     from rxpy2.internal.operators.flowable.flowable_on_backpressure import (
@@ -586,6 +590,8 @@ _WHERE: dict[str, str] = {
     "FlowableOnBackpressureLatest": "rxpy2.internal.operators.flowable.flowable_on_backpressure",
     "FlowableOnErrorNext": "rxpy2.internal.operators.flowable.flowable_on_error_next",
     "FlowableOnErrorReturn": "rxpy2.internal.operators.flowable.flowable_on_error_return",
+    "ConnectableObserveOn": "rxpy2.internal.operators.flowable.flowable_multicast_selector",
+    "FlowableMulticastSelector": "rxpy2.internal.operators.flowable.flowable_multicast_selector",
     "FlowablePublish": "rxpy2.internal.operators.flowable.flowable_publish",
     "FlowableRange": "rxpy2.internal.operators.flowable.flowable_range",
     "FlowableRebatchRequests": "rxpy2.internal.operators.flowable.flowable_rebatch_requests",

@@ -14,12 +14,18 @@ downstream's demand for lists into the exact number of items those lists need:
 
 On completion a non-empty partial list is emitted (it always falls within the
 demand that was requested for it).
+
+``buffer_factory`` (RxJava's ``bufferSupplier``) makes each collection (default
+``list``; see :mod:`._buffer_common`); as RxJava, the exact variant closes a
+collection after ``count`` items, the others when its ``len`` reaches ``count``.
+A factory that raises or returns None cancels the upstream and signals the error.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from typing import Generic, TypeVar
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
@@ -29,6 +35,7 @@ from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.queue_drain_helper import QueueDrainHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.operators.flowable._buffer_common import add_item, new_buffer
 from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.operators import null_error, null_item
 from rxpy2.reactivestreams import Publisher, Subscriber
@@ -41,34 +48,51 @@ _add_cap = BackpressureHelper.add_cap
 _multiply_cap = BackpressureHelper.multiply_cap
 
 
-class FlowableBuffer(Flowable[list[T]], HasUpstreamPublisher[T], Generic[T]):
-    # not ``count``/``skip``: those would shadow Flowable.count()/skip() on the instance
-    __slots__ = ("source", "buffer_count", "buffer_skip")
+_OPERATOR = "buffer"
 
-    def __init__(self, source: Publisher[T], count: int, skip: int) -> None:
+
+class FlowableBuffer(Flowable[Any], HasUpstreamPublisher[T], Generic[T]):
+    # not ``count``/``skip``: those would shadow Flowable.count()/skip() on the instance
+    __slots__ = ("source", "buffer_count", "buffer_skip", "buffer_factory")
+
+    def __init__(self, source: Publisher[T], count: int, skip: int,
+                 buffer_factory: Callable[[], Any] = list) -> None:
         self.source = source
         self.buffer_count = count
         self.buffer_skip = skip
+        self.buffer_factory = buffer_factory
 
-    def subscribe_actual(self, subscriber: Subscriber[list[T]]) -> None:
-        count, skip = self.buffer_count, self.buffer_skip
+    def subscribe_actual(self, subscriber: Subscriber[Any]) -> None:
+        count, skip, factory = self.buffer_count, self.buffer_skip, self.buffer_factory
         if count == skip:
-            subscribe_tail(self.source, BufferExactSubscriber(subscriber, count))
+            subscribe_tail(self.source, BufferExactSubscriber(subscriber, count, factory))
         elif skip > count:
-            subscribe_tail(self.source, BufferSkipSubscriber(subscriber, count, skip))
+            subscribe_tail(self.source, BufferSkipSubscriber(subscriber, count, skip, factory))
         else:
-            subscribe_tail(self.source, BufferOverlappingSubscriber(subscriber, count, skip))
+            subscribe_tail(self.source, BufferOverlappingSubscriber(subscriber, count, skip,
+                                                                    factory))
 
 
-class _OneListSubscriber(BasicSubscriber[T, list[T]], Generic[T]):
+class _OneListSubscriber(BasicSubscriber[T, Any], Generic[T]):
     """Exact and skip: at most one list is open; completion emits it if non-empty."""
 
-    __slots__ = ("count", "buffer")
+    __slots__ = ("count", "factory", "buffer")
 
-    def __init__(self, downstream: Subscriber[list[T]], count: int) -> None:
+    def __init__(self, downstream: Subscriber[Any], count: int,
+                 factory: Callable[[], Any]) -> None:
         super().__init__(downstream)
         self.count = count
-        self.buffer: list[T] | None = None
+        self.factory = factory
+        self.buffer: Any = None
+
+    def open_buffer(self) -> Any:
+        """A new collection, or None when the factory failed (the stream is failed)."""
+        try:
+            b = self.buffer = new_buffer(self.factory, _OPERATOR)
+        except Exception as ex:
+            self.fail(ex)
+            return None
+        return b
 
     def on_error(self, error: BaseException) -> None:
         self.buffer = None
@@ -86,7 +110,12 @@ class _OneListSubscriber(BasicSubscriber[T, list[T]], Generic[T]):
 
 
 class BufferExactSubscriber(_OneListSubscriber[T], Generic[T]):
-    __slots__ = ()
+    __slots__ = ("index",)
+
+    def __init__(self, downstream: Subscriber[Any], count: int,
+                 factory: Callable[[], Any]) -> None:
+        super().__init__(downstream, count, factory)
+        self.index = 0  # items in the open collection (as RxJava: counted, not its len)
 
     def on_next(self, item: T) -> None:
         if item is None:
@@ -95,11 +124,17 @@ class BufferExactSubscriber(_OneListSubscriber[T], Generic[T]):
             return
         b = self.buffer
         if b is None:
-            b = self.buffer = []
-        b.append(item)
-        if len(b) == self.count:
+            b = self.open_buffer()
+            if b is None:
+                return
+        add_item(b, item)
+        i = self.index + 1
+        if i == self.count:
+            self.index = 0
             self.buffer = None
             self.downstream.on_next(b)
+        else:
+            self.index = i
 
     def request(self, n: int) -> None:
         if SubscriptionHelper.validate_request(n):
@@ -109,8 +144,9 @@ class BufferExactSubscriber(_OneListSubscriber[T], Generic[T]):
 class BufferSkipSubscriber(_OneListSubscriber[T], Generic[T]):
     __slots__ = ("skip", "index", "once")
 
-    def __init__(self, downstream: Subscriber[list[T]], count: int, skip: int) -> None:
-        super().__init__(downstream, count)
+    def __init__(self, downstream: Subscriber[Any], count: int, skip: int,
+                 factory: Callable[[], Any]) -> None:
+        super().__init__(downstream, count, factory)
         self.skip = skip
         self.index = 0
         self.once = AtomicBoolean()
@@ -123,9 +159,11 @@ class BufferSkipSubscriber(_OneListSubscriber[T], Generic[T]):
         b = self.buffer
         i = self.index
         if i == 0:
-            b = self.buffer = []
+            b = self.open_buffer()
+            if b is None:
+                return
         if b is not None:
-            b.append(item)
+            add_item(b, item)
             if len(b) == self.count:
                 self.buffer = None
                 self.downstream.on_next(b)
@@ -145,17 +183,19 @@ class BufferSkipSubscriber(_OneListSubscriber[T], Generic[T]):
         self.upstream.request(u)
 
 
-class BufferOverlappingSubscriber(BasicSubscriber[T, list[T]], Generic[T]):
+class BufferOverlappingSubscriber(BasicSubscriber[T, Any], Generic[T]):
     """Open lists wait in ``buffers`` (oldest first); the leftovers are post-completed."""
 
-    __slots__ = ("count", "skip", "buffers", "index", "once",
+    __slots__ = ("count", "skip", "factory", "buffers", "index", "once",
                  "requested", "produced", "cancelled")
 
-    def __init__(self, downstream: Subscriber[list[T]], count: int, skip: int) -> None:
+    def __init__(self, downstream: Subscriber[Any], count: int, skip: int,
+                 factory: Callable[[], Any]) -> None:
         super().__init__(downstream)
         self.count = count
         self.skip = skip
-        self.buffers: deque[list[T]] = deque()
+        self.factory = factory
+        self.buffers: deque[Any] = deque()
         self.index = 0
         self.once = AtomicBoolean()
         # outstanding demand for lists; its sign bit marks "completed" (post-complete)
@@ -171,15 +211,19 @@ class BufferOverlappingSubscriber(BasicSubscriber[T, list[T]], Generic[T]):
         bs = self.buffers
         i = self.index
         if i == 0:
-            bs.append([])
+            try:
+                bs.append(new_buffer(self.factory, _OPERATOR))
+            except Exception as ex:
+                self.fail(ex)
+                return
         b = bs[0]
         if len(b) + 1 == self.count:
             bs.popleft()
-            b.append(item)
+            add_item(b, item)
             self.produced += 1
             self.downstream.on_next(b)
         for b0 in bs:
-            b0.append(item)
+            add_item(b0, item)
         i += 1
         self.index = 0 if i == self.skip else i
 

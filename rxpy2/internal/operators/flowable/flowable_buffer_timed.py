@@ -1,29 +1,47 @@
-"""Flowable.buffer_time: lists of the items of each ``timespan``, or of at most ``count`` items.
+"""Flowable.buffer_time: collections of the items of each ``timespan``, or of at most ``count`` items.
 
-A periodic timer emits the current list (possibly empty) every ``timespan``
-seconds and starts a new one. With ``count``, a list that reaches ``count``
-items is emitted at once and a new one started; the timer keeps its period. On
-completion the current list is emitted, then completion; on error it is
-dropped. The upstream is requested without bound; a list that finds no
-downstream demand fails the stream with ``MissingBackpressureException``.
+Two subscribers, as RxJava's ``FlowableBufferTimed``:
+
+* exact (``timeskip == timespan``): a periodic timer emits the current
+  collection (possibly empty) every ``timespan`` seconds and starts a new one.
+  With ``count``, a collection that reaches ``count`` items is emitted at once and
+  a new one started; the timer keeps its period, or (``restart_timer_on_max_size``)
+  starts over from that moment (a tick of the old timer is ignored).
+* skip (``timeskip != timespan``): a new collection opens every ``timeskip``
+  seconds (the first at subscription) and closes ``timespan`` seconds after it
+  opened; ``timeskip < timespan`` gives overlapping collections (an item goes into
+  every open one), ``timeskip > timespan`` gaps whose items are dropped.
+
+On completion the open collections are emitted (even empty ones, as RxJava),
+oldest first, then completion; on error they are dropped. The upstream is
+requested without bound; a collection that finds no downstream demand fails the
+stream with ``MissingBackpressureException``. ``buffer_factory`` makes each
+collection (:mod:`._buffer_common`); if it raises (or returns None) the stream is
+cancelled and fails with that error.
 
 RxJava's queue-drain: the upstream's thread and the timer's only swap the
-current list and append the full one to ``queue`` (under a short lock that
-guards nothing else: the order of the queue is the order of the swaps); the
-lists and the terminal signal are emitted by the owner of a :class:`Drain`,
-never under a lock. A terminal signal or a cancel keeps the drain for good.
+open collections and append the closed ones to ``queue`` (under a short lock
+that guards nothing else: the order of the queue is the order of the swaps);
+the collections and the terminal signal are emitted by the owner of a
+:class:`Drain`, never under a lock. A terminal signal or a cancel keeps the
+drain for good. :class:`BufferExactSubscriberBase` is also ``buffer(boundary)``'s
+(:mod:`.flowable_buffer_exact_boundary`), with the boundary in the timer's place.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import deque
-from typing import Generic, TypeVar
+from collections.abc import Callable
+from functools import partial
+from typing import Any, ClassVar, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.operators.flowable._buffer_common import add_item, new_buffer
 from rxpy2.internal.operators.flowable._timed_common import TimedDrainSubscriber
+from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.operators import (
     MissingBackpressureException,
     null_error,
@@ -38,84 +56,94 @@ __all__ = ["FlowableBufferTimed"]
 
 T = TypeVar("T")
 
-class FlowableBufferTimed(Flowable[list[T]], HasUpstreamPublisher[T], Generic[T]):
+
+class FlowableBufferTimed(Flowable[Any], HasUpstreamPublisher[T], Generic[T]):
     """``buffer_time``: the upstream is requested without bound.
 
     Backpressure: the timer cannot be slowed down; it signals
-    ``MissingBackpressureException`` when a list is due (timer or ``count``) and the
-    downstream has not requested it: add ``on_backpressure_buffer()`` (or drop/latest)
-    after it, or request more."""
+    ``MissingBackpressureException`` when a collection is due (timer or ``count``)
+    and the downstream has not requested it: add ``on_backpressure_buffer()`` (or
+    drop/latest) after it, or request more."""
 
-    __slots__ = ("source", "timespan", "scheduler", "max_size")
+    __slots__ = ("source", "timespan", "timeskip", "scheduler", "max_size", "restart",
+                 "buffer_factory")
 
     def __init__(self, source: Publisher[T], timespan: float, scheduler: Scheduler,
-                 count: int | None) -> None:
+                 count: int | None, timeskip: float | None = None, restart: bool = False,
+                 buffer_factory: Callable[[], Any] = list) -> None:
         self.source = source
         self.timespan = timespan
+        self.timeskip = timespan if timeskip is None else timeskip
         self.scheduler = scheduler
         self.max_size = count
+        self.restart = restart
+        self.buffer_factory = buffer_factory
 
-    def subscribe_actual(self, subscriber: Subscriber[list[T]]) -> None:
-        subscribe_tail(self.source, BufferTimedSubscriber(
-            subscriber, self.timespan, self.scheduler.create_worker(), self.max_size))
+    def subscribe_actual(self, subscriber: Subscriber[Any]) -> None:
+        worker = self.scheduler.create_worker()
+        s: BufferDrainSubscriber[T]
+        if self.timeskip == self.timespan:
+            s = BufferExactTimedSubscriber(subscriber, self.buffer_factory, self.timespan,
+                                           worker, self.max_size, self.restart)
+        else:
+            s = BufferSkipTimedSubscriber(subscriber, self.buffer_factory, self.timespan,
+                                          self.timeskip, worker)
+        subscribe_tail(self.source, s)
 
 
-class BufferTimedSubscriber(TimedDrainSubscriber[T, list[T]], Generic[T]):
-    """``buffer`` is the current list (None once terminated or cancelled); ``queue`` the
-    full lists waiting for the drain; ``done``/``error`` the upstream's terminal signal."""
+class BufferDrainSubscriber(TimedDrainSubscriber[T, Any], Generic[T]):
+    """The queue, the drain and the terminal signals; a subclass keeps the open
+    collections (:meth:`open_initial`, :meth:`close_all`, ``on_next``) and the
+    producer of the closings (``start_timer``, :meth:`stop_signals`).
+    ``done``/``error`` are the upstream's terminal signal."""
 
-    __slots__ = ("timespan", "worker", "count", "buffer", "lock", "queue")
+    __slots__ = ("factory", "lock", "queue")
 
-    def __init__(self, downstream: Subscriber[list[T]], timespan: float, worker: Worker,
-                 count: int | None) -> None:
+    OPERATOR: ClassVar[str] = "buffer_time"
+    PRODUCER: ClassVar[str] = "the timer"
+
+    def __init__(self, downstream: Subscriber[Any], factory: Callable[[], Any]) -> None:
         super().__init__(downstream)
-        self.timespan = timespan
-        self.worker = worker
-        self.count = count
-        self.buffer: list[T] | None = []
-        self.lock = threading.Lock()  # guards buffer/queue swaps only; nothing is signalled under it
-        self.queue: deque[list[T]] = deque()
+        self.factory = factory
+        self.lock = threading.Lock()  # guards the open collections and queue; nothing is signalled under it
+        self.queue: deque[Any] = deque()
 
-    def start_timer(self) -> bool:
-        if self.cancelled:
+    def make(self) -> Any:
+        return new_buffer(self.factory, self.OPERATOR)
+
+    def open_initial(self) -> None:
+        """Open the first collection(s) (the factory may raise)."""
+        raise NotImplementedError
+
+    def close_all(self) -> list[Any] | None:
+        """Under ``lock``: take the open collections (oldest first) and accept no more
+        items; None if that happened already (terminal signal or cancel)."""
+        raise NotImplementedError
+
+    def stop_signals(self) -> None:
+        """Stop what closes collections (the timer, the boundary)."""
+        raise NotImplementedError
+
+    def on_start(self) -> bool:
+        try:
+            self.open_initial()
+        except Exception as ex:
+            self.cancelled = True
+            self.done = True
+            self.upstream.cancel()
+            self.stop_signals()
+            EmptySubscription.error(ex, self.downstream)
             return False
-        ts = self.timespan
-        self.worker.schedule_periodically(self._tick, ts, ts)
-        return True
-
-    def _tick(self) -> None:
-        with self.lock:
-            b = self.buffer
-            if b is None:
-                return
-            self.buffer = []
-            self.queue.append(b)
-        self.drain()
-
-    def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        with self.lock:
-            b = self.buffer
-            if b is None:
-                return
-            b.append(item)
-            c = self.count
-            if c is None or len(b) < c:
-                return
-            self.buffer = []
-            self.queue.append(b)
-        self.drain()
+        return super().on_start()
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
             raise null_error()  # §2.13
-        self.worker.dispose()
+        self.stop_signals()
         with self.lock:
             done = self.done
-            live = not done and self.buffer is not None
+            live = not done and self.close_all() is not None
             if live:
-                self.buffer = None
                 self.error = error
                 self.done = True
         if done:
@@ -125,21 +153,22 @@ class BufferTimedSubscriber(TimedDrainSubscriber[T, list[T]], Generic[T]):
         # else cancelled by the downstream: dropped
 
     def on_complete(self) -> None:
-        self.worker.dispose()
+        self.stop_signals()
         with self.lock:
-            b = self.buffer
-            if self.done or b is None:
+            if self.done:
                 return
-            self.buffer = None
-            self.queue.append(b)  # the last list, even an empty one (as RxJava)
+            bs = self.close_all()
+            if bs is None:
+                return
+            self.queue.extend(bs)  # the last ones, even empty (as RxJava)
             self.done = True
         self.drain()
 
     def cancel_upstream(self) -> None:
         self.upstream.cancel()
-        self.worker.dispose()
+        self.stop_signals()
         with self.lock:
-            self.buffer = None
+            self.close_all()
 
     def cleanup(self) -> None:
         self.queue.clear()
@@ -169,7 +198,7 @@ class BufferTimedSubscriber(TimedDrainSubscriber[T, list[T]], Generic[T]):
                         return  # keeps the drain
                     break
                 if d and self.error is not None:
-                    q.clear()  # an error drops the lists still waiting
+                    q.clear()  # an error drops the collections still waiting
                     a.on_error(self.error)
                     return
                 if requested.get() != 0:
@@ -178,7 +207,194 @@ class BufferTimedSubscriber(TimedDrainSubscriber[T, list[T]], Generic[T]):
                 else:
                     self.done = True  # a later upstream error goes to plugins.on_error
                     self.fail_for_lack_of_requests(MissingBackpressureException.lack_of_requests(
-                        "buffer_time", "a buffer"))
+                        self.OPERATOR, "a buffer", self.PRODUCER))
                     return
             if not gate.leave():
                 return
+
+
+class BufferExactSubscriberBase(BufferDrainSubscriber[T], Generic[T]):
+    """One open collection (``buffer``), swapped for a new one by :meth:`swap` or when
+    it holds ``count`` items. ``pending``: a full one was closed and its successor is
+    being made (a swap meanwhile is skipped, as RxJava's producer/consumer index)."""
+
+    __slots__ = ("count", "buffer", "pending", "generation")
+
+    def __init__(self, downstream: Subscriber[Any], factory: Callable[[], Any],
+                 count: int | None) -> None:
+        super().__init__(downstream, factory)
+        self.count = count
+        self.buffer: Any = None
+        self.pending = False
+        self.generation = 0  # swap(generation) from an outdated timer is ignored
+
+    def open_initial(self) -> None:
+        self.buffer = self.make()
+
+    def close_all(self) -> list[Any] | None:
+        b = self.buffer
+        live = b is not None or self.pending
+        self.buffer = None
+        self.pending = False
+        if b is not None:
+            return [b]
+        return [] if live else None
+
+    def swap(self, generation: int | None = None) -> None:
+        """Close the open collection (the timer's tick, a boundary item) and open a new one."""
+        try:
+            nxt = self.make()
+        except Exception as ex:
+            self.fail(ex)
+            return
+        with self.lock:
+            b = self.buffer
+            if b is None or (generation is not None and generation != self.generation):
+                return
+            self.buffer = nxt
+            self.queue.append(b)
+        self.drain()
+
+    def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
+        with self.lock:
+            b = self.buffer
+            if b is None:
+                return
+            add_item(b, item)
+            c = self.count
+            if c is None or len(b) < c:
+                return
+            self.buffer = None
+            self.pending = True
+            self.generation += 1
+            self.queue.append(b)
+        self.full_closed()
+        self.drain()
+        try:
+            nxt = self.make()
+        except Exception as ex:
+            self.fail(ex)
+            return
+        with self.lock:
+            if not self.pending:
+                return  # terminated or cancelled meanwhile
+            self.pending = False
+            self.buffer = nxt
+            generation = self.generation
+        self.full_replaced(generation)
+
+    def full_closed(self) -> None:
+        """A collection was closed for holding ``count`` items."""
+
+    def full_replaced(self, generation: int) -> None:
+        """Its successor is open (``generation``: the current one)."""
+
+
+class BufferExactTimedSubscriber(BufferExactSubscriberBase[T], Generic[T]):
+    __slots__ = ("timespan", "worker", "restart", "timer")
+
+    def __init__(self, downstream: Subscriber[Any], factory: Callable[[], Any], timespan: float,
+                 worker: Worker, count: int | None, restart: bool) -> None:
+        super().__init__(downstream, factory, count)
+        self.timespan = timespan
+        self.worker = worker
+        self.restart = restart
+        self.timer: Any = None
+
+    def start_timer(self) -> bool:
+        if self.cancelled:
+            return False
+        self._schedule(0 if self.restart else None)
+        return True
+
+    def _schedule(self, generation: int | None) -> None:
+        ts = self.timespan
+        self.timer = self.worker.schedule_periodically(partial(self.swap, generation), ts, ts)
+
+    def full_closed(self) -> None:
+        if self.restart:
+            t = self.timer
+            if t is not None:
+                t.dispose()  # the old timer's ticks are also outdated by the generation
+
+    def full_replaced(self, generation: int) -> None:
+        if self.restart:
+            self._schedule(generation)
+
+    def stop_signals(self) -> None:
+        self.worker.dispose()
+
+
+class BufferSkipTimedSubscriber(BufferDrainSubscriber[T], Generic[T]):
+    """``buffers``: the open collections, oldest first (None once terminated or cancelled)."""
+
+    __slots__ = ("timespan", "timeskip", "worker", "buffers")
+
+    def __init__(self, downstream: Subscriber[Any], factory: Callable[[], Any], timespan: float,
+                 timeskip: float, worker: Worker) -> None:
+        super().__init__(downstream, factory)
+        self.timespan = timespan
+        self.timeskip = timeskip
+        self.worker = worker
+        self.buffers: list[Any] | None = []
+
+    def open_initial(self) -> None:
+        self.buffers = [self.make()]
+
+    def close_all(self) -> list[Any] | None:
+        bs = self.buffers
+        self.buffers = None
+        return bs
+
+    def start_timer(self) -> bool:
+        if self.cancelled:
+            return False
+        bs = self.buffers
+        if bs:
+            self.worker.schedule(partial(self._close, bs[0]), self.timespan)
+        self.worker.schedule_periodically(self._open, self.timeskip, self.timeskip)
+        return True
+
+    def stop_signals(self) -> None:
+        self.worker.dispose()
+
+    def _open(self) -> None:
+        if self.cancelled:
+            return
+        try:
+            b = self.make()
+        except Exception as ex:
+            self.fail(ex)
+            return
+        with self.lock:
+            bs = self.buffers
+            if bs is None:
+                return
+            bs.append(b)
+        self.worker.schedule(partial(self._close, b), self.timespan)
+
+    def _close(self, b: Any) -> None:
+        with self.lock:
+            bs = self.buffers
+            if bs is None:
+                return  # emitted by the terminal signal, or dropped
+            for i, x in enumerate(bs):
+                if x is b:  # by identity: two empty lists are equal
+                    del bs[i]
+                    break
+            else:
+                return
+            self.queue.append(b)
+        self.drain()
+
+    def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
+        with self.lock:
+            bs = self.buffers
+            if bs is None:
+                return
+            for b in bs:
+                add_item(b, item)

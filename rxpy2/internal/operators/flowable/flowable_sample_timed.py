@@ -17,7 +17,7 @@ never touch the drain.
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import ClassVar, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
@@ -35,7 +35,7 @@ from rxpy2.operators import (
 from rxpy2.reactivestreams import Publisher, Subscriber
 from rxpy2.schedulers.scheduler import Scheduler
 
-__all__ = ["FlowableSampleTimed"]
+__all__ = ["FlowableSampleTimed", "SampleSubscriber"]
 
 T = TypeVar("T")
 
@@ -61,40 +61,38 @@ class FlowableSampleTimed(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
             subscriber, self.period, self.scheduler, self.emit_last))
 
 
-class SampleTimedSubscriber(TimedDrainSubscriber[T, T], Generic[T]):
-    __slots__ = ("period", "scheduler", "emit_last", "latest", "timer", "ticked", "terminated")
+class SampleSubscriber(TimedDrainSubscriber[T, T], Generic[T]):
+    """The latest item, taken by a tick (:meth:`tick`: the timer's, or an item of the
+    sampler Publisher of ``sample(sampler)``); a subclass starts the ticks
+    (``start_timer``) and stops them (:meth:`stop_timer`)."""
 
-    def __init__(self, downstream: Subscriber[T], period: float, scheduler: Scheduler,
-                 emit_last: bool) -> None:
+    __slots__ = ("emit_last", "latest", "ticked", "terminated")
+
+    PRODUCER: ClassVar[str] = "the timer"
+
+    def __init__(self, downstream: Subscriber[T], emit_last: bool) -> None:
         super().__init__(downstream)
-        self.period = period
-        self.scheduler = scheduler
         self.emit_last = emit_last
         self.latest: AtomicReference[T] = AtomicReference()
-        self.timer: AtomicReference = AtomicReference()
         self.ticked = False      # a tick waits for the drain
         self.terminated = False  # the upstream's terminal signal waits for the drain
 
-    def start_timer(self) -> bool:
-        if self.cancelled:
-            return False
-        DisposableHelper.replace(self.timer, self.scheduler.schedule_periodically_direct(
-            self._tick, self.period, self.period))
-        return True
+    def stop_timer(self) -> None:
+        raise NotImplementedError
 
     def on_next(self, item: T) -> None:
         if item is None:
             raise null_item()  # §2.13
         self.latest.set(item)
 
-    def _tick(self) -> None:
+    def tick(self) -> None:
         self.ticked = True
         self.drain()
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
             raise null_error()  # §2.13
-        DisposableHelper.dispose(self.timer)
+        self.stop_timer()
         if self.done:
             plugins.on_error(error)  # never lost
             return
@@ -104,7 +102,7 @@ class SampleTimedSubscriber(TimedDrainSubscriber[T, T], Generic[T]):
         self.drain()
 
     def on_complete(self) -> None:
-        DisposableHelper.dispose(self.timer)
+        self.stop_timer()
         if self.done:
             return
         self.done = True
@@ -112,7 +110,7 @@ class SampleTimedSubscriber(TimedDrainSubscriber[T, T], Generic[T]):
         self.drain()
 
     def cancel_upstream(self) -> None:
-        DisposableHelper.dispose(self.timer)
+        self.stop_timer()
         self.upstream.cancel()
 
     def cleanup(self) -> None:
@@ -157,5 +155,27 @@ class SampleTimedSubscriber(TimedDrainSubscriber[T, T], Generic[T]):
             produced(requested, 1)
             return True
         self.done = True  # a later upstream signal is dropped (an error to plugins.on_error)
-        self.fail_for_lack_of_requests(MissingBackpressureException.lack_of_requests("sample"))
+        self.fail_for_lack_of_requests(MissingBackpressureException.lack_of_requests(
+            "sample", "a value", self.PRODUCER))
         return False
+
+
+class SampleTimedSubscriber(SampleSubscriber[T], Generic[T]):
+    __slots__ = ("period", "scheduler", "timer")
+
+    def __init__(self, downstream: Subscriber[T], period: float, scheduler: Scheduler,
+                 emit_last: bool) -> None:
+        super().__init__(downstream, emit_last)
+        self.period = period
+        self.scheduler = scheduler
+        self.timer: AtomicReference = AtomicReference()
+
+    def start_timer(self) -> bool:
+        if self.cancelled:
+            return False
+        DisposableHelper.replace(self.timer, self.scheduler.schedule_periodically_direct(
+            self.tick, self.period, self.period))
+        return True
+
+    def stop_timer(self) -> None:
+        DisposableHelper.dispose(self.timer)

@@ -16,9 +16,10 @@ window are done with (``refs``: an
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from rxpy2 import plugins
+from rxpy2.disposables import Disposable
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
@@ -29,13 +30,14 @@ from rxpy2.internal.helpers.sentinel import Sentinel
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
+from rxpy2.internal.operators.flowable.flowable_timeout import IndicatorSubscriber
 from rxpy2.internal.queues import MpscLinkedQueue
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operators import Drain, null_error, null_item, null_subscription
 from rxpy2.processors.unicast_processor import UnicastProcessor
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
-__all__ = ["FlowableWindowBoundary"]
+__all__ = ["BoundarySubscriber", "ClosingSubscriber", "FlowableWindowBoundary", "OpeningSubscriber"]
 
 T = TypeVar("T")
 
@@ -73,7 +75,7 @@ class WindowBoundaryMainSubscriber(FlowableSubscriber[T], Subscription, Generic[
     def __init__(self, downstream: Subscriber[Flowable[T]], buffer_size: int) -> None:
         self.downstream = downstream
         self.buffer_size = buffer_size
-        self.boundary_subscriber = WindowBoundaryInnerSubscriber(self)
+        self.boundary_subscriber = BoundarySubscriber(self)
         self.upstream: AtomicReference[Subscription] = AtomicReference()
         self.refs = UpstreamRefCount()  # the outer + the open window
         self.queue: MpscLinkedQueue[Any] = MpscLinkedQueue()
@@ -208,13 +210,26 @@ class WindowBoundaryMainSubscriber(FlowableSubscriber[T], Subscription, Generic[
                 return
 
 
-class WindowBoundaryInnerSubscriber(FlowableSubscriber[Any]):
-    """The boundary's subscriber: requests everything, each item opens a new window."""
+class BoundaryParent(Protocol):
+    """What a :class:`BoundarySubscriber` signals to (window, buffer and sample with a
+    Publisher)."""
+
+    def inner_next(self) -> None: ...
+
+    def inner_error(self, error: BaseException) -> None: ...
+
+    def inner_complete(self) -> None: ...
+
+
+class BoundarySubscriber(FlowableSubscriber[Any], Disposable):
+    """A boundary's subscriber: requests everything; each item calls the parent's
+    ``inner_next`` (a new window, the current buffer out, a sample), its terminal
+    signal ``inner_error``/``inner_complete`` (once)."""
 
     __slots__ = ("parent", "upstream", "done")
 
-    def __init__(self, parent: WindowBoundaryMainSubscriber[Any]) -> None:
-        self.parent = parent
+    def __init__(self, parent: Any) -> None:
+        self.parent: BoundaryParent = parent
         self.upstream: AtomicReference[Subscription] = AtomicReference()
         self.done = False
 
@@ -247,3 +262,40 @@ class WindowBoundaryInnerSubscriber(FlowableSubscriber[Any]):
 
     def dispose(self) -> None:
         SubscriptionHelper.cancel(self.upstream)
+
+    def is_disposed(self) -> bool:
+        return SubscriptionHelper.is_cancelled(self.upstream.get())
+
+
+class OpeningSubscriber(BoundarySubscriber):
+    """The ``openings`` Publisher's subscriber of ``buffer``/``window`` with opening and
+    closing selectors: each item goes to the parent's ``open(item)``; the terminal
+    signals as :class:`BoundarySubscriber`'s."""
+
+    __slots__ = ()
+
+    def on_next(self, item: Any) -> None:
+        if item is None:
+            raise null_item()  # §2.13
+        if self.done:
+            return
+        self.parent.open(item)  # type: ignore[attr-defined]
+
+
+class ClosingSubscriber(IndicatorSubscriber):
+    """A closing Publisher's subscriber (``buffer``/``window`` with a closing selector):
+    its first item or its completion calls ``parent.close(self, key)`` once, its error
+    ``parent.boundary_error(self, error)``."""
+
+    __slots__ = ("parent", "key")
+
+    def __init__(self, parent: Any, key: Any) -> None:
+        super().__init__()
+        self.parent = parent
+        self.key = key
+
+    def fire(self) -> None:
+        self.parent.close(self, self.key)
+
+    def fire_error(self, error: BaseException) -> None:
+        self.parent.boundary_error(self, error)
