@@ -277,6 +277,22 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(_lazy.FlowableFromPublisher(source))
 
     @staticmethod
+    def unsafe_create(source: Callable[[Subscriber[T]], Any] | Publisher[T]) -> Flowable[T]:
+        """Calls ``source(subscriber)`` per subscriber with the subscriber itself: no
+        protection, so ``source`` must call ``on_subscribe`` first and keep the protocol
+        (RxJava 2's ``unsafeCreate``; a plain Subscriber is still wrapped in a
+        ``StrictSubscriber`` by :meth:`subscribe`). A Publisher that is not a Flowable is
+        taken as :meth:`from_publisher` takes it; a Flowable is refused (``TypeError``), as
+        in RxJava 2: use it as it is."""
+        require(source, "source")
+        if isinstance(source, Flowable):
+            raise TypeError("unsafe_create() of a Flowable: use the Flowable itself")
+        if isinstance(source, Publisher):
+            return _assembly(_lazy.FlowableFromPublisher(source))
+        require_callable(source, "source")
+        return _assembly(_lazy.FlowableUnsafeCreate(source))
+
+    @staticmethod
     def range(start: int, count: int) -> Flowable[int]:
         """``count`` consecutive ints from ``start``."""
         require_non_negative(count, "count")

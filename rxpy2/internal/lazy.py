@@ -171,7 +171,10 @@ if TYPE_CHECKING:
     from rxpy2.internal.operators.flowable.flowable_from_array import FlowableFromArray
     from rxpy2.internal.operators.flowable.flowable_from_callable import FlowableFromCallable
     from rxpy2.internal.operators.flowable.flowable_from_iterable import FlowableFromIterable
-    from rxpy2.internal.operators.flowable.flowable_from_publisher import FlowableFromPublisher
+    from rxpy2.internal.operators.flowable.flowable_from_publisher import (
+        FlowableFromPublisher,
+        FlowableUnsafeCreate,
+    )
     from rxpy2.internal.operators.flowable.flowable_future import FlowableFromFuture, to_future
     from rxpy2.internal.operators.flowable.flowable_generate import FlowableGenerate
     from rxpy2.internal.operators.flowable.flowable_group_by import FlowableGroupBy
@@ -561,6 +564,7 @@ _WHERE: dict[str, str] = {
     "FlowableFromCallable": "rxpy2.internal.operators.flowable.flowable_from_callable",
     "FlowableFromIterable": "rxpy2.internal.operators.flowable.flowable_from_iterable",
     "FlowableFromPublisher": "rxpy2.internal.operators.flowable.flowable_from_publisher",
+    "FlowableUnsafeCreate": "rxpy2.internal.operators.flowable.flowable_from_publisher",
     "FlowableFromFuture": "rxpy2.internal.operators.flowable.flowable_future",
     "single_to_future": "rxpy2.internal.operators.single.single_future",
     "to_future": "rxpy2.internal.operators.flowable.flowable_future",

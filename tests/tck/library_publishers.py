@@ -1320,6 +1320,8 @@ REGISTRY: list[Case | list[Case]] = [
          failed=lambda: Flowable.concat_array_eager(async_failing(), src(3)), asynchronous=True),
     Case("concat_array_eager_delay_error", lambda n: Flowable.concat_array_eager_delay_error(*halves(n), max_concurrency=1),
          failed=lambda: Flowable.concat_array_eager_delay_error(Flowable.empty(), failing())),
+    Case("unsafe_create", lambda n: Flowable.unsafe_create(src(n).subscribe),
+         failed=lambda: Flowable.unsafe_create(failing().subscribe)),
     # ---- end join and misc
     # ---- issue 17: multicast processor (one line per publisher; keep inside this block)
     # ---- end multicast processor

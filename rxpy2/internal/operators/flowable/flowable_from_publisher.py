@@ -1,4 +1,7 @@
-"""Flowable.from_publisher: a Flowable view of any Reactive Streams Publisher."""
+"""Flowable.from_publisher: a Flowable view of any Reactive Streams Publisher;
+Flowable.unsafe_create: a function given the subscriber itself (RxJava 2's
+``unsafeCreate``, whose Publisher is a function of the Subscriber there; the
+operator body is the 0-1 types' ``UnsafeCreateOp``)."""
 
 from __future__ import annotations
 
@@ -6,9 +9,10 @@ from typing import Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
+from rxpy2.internal.operators.single.single_create import UnsafeCreateOp
 from rxpy2.reactivestreams import Publisher, Subscriber
 
-__all__ = ["FlowableFromPublisher"]
+__all__ = ["FlowableFromPublisher", "FlowableUnsafeCreate"]
 
 T = TypeVar("T")
 
@@ -23,3 +27,9 @@ class FlowableFromPublisher(Flowable[T], Generic[T]):
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
         subscribe_tail(self.publisher, subscriber)
+
+
+class FlowableUnsafeCreate(UnsafeCreateOp[T], Flowable[T], Generic[T]):
+    """``Flowable.unsafe_create(fn)``: ``fn(subscriber)`` per subscriber, unprotected."""
+
+    __slots__ = ()
