@@ -21,7 +21,7 @@ from rxpy2.operators.arguments import ABSENT, require_callable
 if TYPE_CHECKING:
     from rxpy2.testing import TestObserver
 
-__all__ = ["ZeroOneBase", "require_instance"]
+__all__ = ["ZeroOneBase", "as_publisher", "require_instance"]
 
 
 
@@ -31,6 +31,17 @@ def require_instance(value: Any, cls: type, name: str) -> None:
         raise TypeError(f"{name} is None")
     if not isinstance(value, cls):
         raise TypeError(f"{name} must be a {cls.__name__}, not {type(value).__name__}")
+
+
+def as_publisher(other: Any) -> Any:
+    """``other`` as a Publisher: itself if it is one, a Single, Maybe or Completable
+    through its ``to_flowable()``; ``None`` for anything else (the caller decides)."""
+    from rxpy2.reactivestreams import Publisher
+    if isinstance(other, Publisher):
+        return other
+    if isinstance(other, ZeroOneBase):
+        return other.to_flowable()  # type: ignore[attr-defined]
+    return None
 
 
 class ZeroOneBase:

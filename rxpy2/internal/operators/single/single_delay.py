@@ -24,6 +24,7 @@ from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
 from rxpy2.internal.operators.single.single_schedule import ZeroOneObserver
+from rxpy2.internal.zero_one import as_publisher
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscription
 from rxpy2.single import Single
@@ -43,15 +44,8 @@ def source_as_publisher(other: Any, scheduler: Any) -> Publisher[Any] | None:
     Maybe's ``timeout`` and ``delay``): the source as a Publisher (a Single, Maybe or
     Completable through ``to_flowable``), or ``None`` for a time. ``TypeError`` for a
     source with a ``scheduler``, which goes only with a time."""
-    from rxpy2.internal.zero_one import ZeroOneBase
-
-    if isinstance(other, Publisher):
-        p: Publisher[Any] = other
-    elif isinstance(other, ZeroOneBase):
-        p = other.to_flowable()  # type: ignore[attr-defined]
-    else:
-        return None
-    if scheduler is not None:
+    p = as_publisher(other)
+    if p is not None and scheduler is not None:
         raise TypeError("scheduler goes only with a time in seconds")
     return p
 

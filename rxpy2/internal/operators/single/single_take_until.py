@@ -19,14 +19,14 @@ from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.subscribers.other_trigger import OtherTriggerSubscriber
+from rxpy2.internal.zero_one import as_publisher
 from rxpy2.observers import (
     CompletableObserver,
-    FlowableSubscriber,
     MaybeObserver,
     SingleObserver,
 )
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscription
+from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
 __all__ = ["SingleTakeUntil", "TakeUntilSource", "take_until_other"]
@@ -65,7 +65,7 @@ class TakeUntilMainObserver(AtomicReference[Disposable], SingleObserver[Any],
         super().__init__()
         self.downstream = downstream
         self.cancel = cancel
-        self.other = TakeUntilOtherSubscriber(self)
+        self.other = OtherTriggerSubscriber(self)
 
     def on_subscribe(self, d: Disposable) -> None:
         DisposableHelper.set_once(self, d)
@@ -112,32 +112,6 @@ class TakeUntilMainObserver(AtomicReference[Disposable], SingleObserver[Any],
         return self.get() is DISPOSED
 
 
-class TakeUntilOtherSubscriber(AtomicReference[Subscription], FlowableSubscriber[Any]):
-    """``other``'s subscriber: its first item or completion triggers, once."""
-
-    __slots__ = ("parent",)
-
-    def __init__(self, parent: TakeUntilMainObserver) -> None:
-        super().__init__()
-        self.parent = parent
-
-    def on_subscribe(self, s: Subscription) -> None:
-        SubscriptionHelper.set_once_request(self, s, LONG_MAX)
-
-    def on_next(self, item: Any) -> None:
-        if SubscriptionHelper.cancel(self):
-            self.parent.other_trigger()
-
-    def on_error(self, error: BaseException) -> None:
-        self.parent.other_error(error)
-
-    def on_complete(self) -> None:
-        self.parent.other_trigger()
-
-    def dispose(self) -> None:
-        SubscriptionHelper.cancel(self)
-
-
 class SingleTakeUntil(TakeUntilSource, Single[T], Generic[T]):
     __slots__ = ()
 
@@ -147,12 +121,10 @@ class SingleTakeUntil(TakeUntilSource, Single[T], Generic[T]):
 def take_until_other(other: Any) -> Publisher[Any]:
     """The argument check of ``take_until`` (at assembly): ``other`` as a Publisher (a
     Single, Maybe or Completable through its ``to_flowable``); ``TypeError`` otherwise."""
-    from rxpy2.internal.zero_one import ZeroOneBase
     if other is None:
         raise TypeError("other is None")
-    if isinstance(other, Publisher):
-        return other
-    if isinstance(other, ZeroOneBase):
-        return other.to_flowable()  # type: ignore[attr-defined,no-any-return]
-    raise TypeError("other must be a Publisher, Single, Maybe or Completable, "
-                    f"not {type(other).__name__}")
+    p = as_publisher(other)
+    if p is None:
+        raise TypeError("other must be a Publisher, Single, Maybe or Completable, "
+                        f"not {type(other).__name__}")
+    return p

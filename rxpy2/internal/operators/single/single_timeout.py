@@ -119,6 +119,9 @@ class TimeoutMainObserver(ZeroOneObserver[T], Disposable):
         else:
             other._subscribe(fb)
 
+    #: the timeout indicator (Maybe's ``timeout(other)``) signalled: the timeout
+    other_trigger = run
+
     def other_error(self, error: BaseException) -> None:
         """The timeout indicator failed: its error goes downstream unless a signal won."""
         if self._win():
