@@ -34,6 +34,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 from async_op_sources import DROP_OLDEST, Schedulers, asynchronous, paced_by_downstream
@@ -1113,6 +1114,9 @@ REGISTRY: list[Case | list[Case]] = [
     # ---- end retry / repeat
     # ---- issue 16: creating, composing, lifecycle (one line per publisher; keep inside this block)
     single("single_unsafe_create", lambda s: Single.unsafe_create(s.subscribe)),
+    single("single_wrap", lambda s: Single.wrap(SimpleNamespace(subscribe=s.subscribe))),
+    maybe("maybe_wrap", lambda m: Maybe.wrap(SimpleNamespace(subscribe=m.subscribe))),
+    completable("completable_wrap", lambda c: Completable.wrap(SimpleNamespace(subscribe=c.subscribe))),
     single("single_lift", lambda s: s.lift(same)),
     single("single_on_terminate_detach", lambda s: s.on_terminate_detach()),
     single("single_cast", lambda s: s.cast(int)),
