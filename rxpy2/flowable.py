@@ -269,6 +269,12 @@ class Flowable(Publisher[T], Generic[T]):
     # ------------------------------------------------------------------ sources
 
     @staticmethod
+    def buffer_size() -> int:
+        """The default buffer size and prefetch of the operators (128, as RxJava 2's
+        ``Flowable.bufferSize()``; ``rxpy2.operators.BUFFER_SIZE``)."""
+        return BUFFER_SIZE
+
+    @staticmethod
     def from_publisher(source: Publisher[T]) -> Flowable[T]:
         """A Flowable view of any Reactive Streams Publisher (itself when it is a Flowable)."""
         require_publisher(source, "source")
@@ -718,9 +724,17 @@ class Flowable(Publisher[T], Generic[T]):
         require_callable(collector, "collector")
         return self.collect(lambda: container, collector)
 
+    @overload
+    def to_map(self, key_selector: Callable[[T], K], value_selector: None = None,
+               map_supplier: Callable[[], dict[K, T]] | None = None) -> Single[dict[K, T]]: ...
+
+    @overload
+    def to_map(self, key_selector: Callable[[T], K], value_selector: Callable[[T], V],
+               map_supplier: Callable[[], dict[K, V]] | None = None) -> Single[dict[K, V]]: ...
+
     def to_map(self, key_selector: Callable[[T], K],
                value_selector: Callable[[T], V] | None = None,
-               map_supplier: Callable[[], dict[K, V]] | None = None) -> Single[dict[K, V]]:
+               map_supplier: Callable[[], dict[K, Any]] | None = None) -> Single[dict[K, Any]]:
         """A dict of ``key_selector(item)`` to ``value_selector(item)`` (the item itself by
         default); a later item with the same key replaces the earlier one.
         ``map_supplier`` makes the dict (a new ``dict`` per subscriber by default)."""
@@ -740,11 +754,23 @@ class Flowable(Publisher[T], Generic[T]):
                 m[key(item)] = value(item)
         return self.collect(map_supplier if map_supplier is not None else dict, put)
 
+    @overload
+    def to_multimap(self, key_selector: Callable[[T], K], value_selector: None = None,
+                    map_supplier: Callable[[], dict[K, Any]] | None = None,
+                    collection_factory: Callable[[K], Any] | None = None
+                    ) -> Single[dict[K, list[T]]]: ...
+
+    @overload
+    def to_multimap(self, key_selector: Callable[[T], K], value_selector: Callable[[T], V],
+                    map_supplier: Callable[[], dict[K, Any]] | None = None,
+                    collection_factory: Callable[[K], Any] | None = None
+                    ) -> Single[dict[K, list[V]]]: ...
+
     def to_multimap(self, key_selector: Callable[[T], K],
                     value_selector: Callable[[T], V] | None = None,
                     map_supplier: Callable[[], dict[K, Any]] | None = None,
                     collection_factory: Callable[[K], Any] | None = None
-                    ) -> Single[dict[K, list[V]]]:
+                    ) -> Single[dict[K, list[Any]]]:
         """A dict of ``key_selector(item)`` to the collection of ``value_selector(item)``
         (the items themselves by default) for that key, in arrival order.
 
