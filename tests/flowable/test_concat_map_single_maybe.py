@@ -510,7 +510,7 @@ def test_race_success_vs_request(kind, race_runner, race_rounds):
         ts = cmap(src, name, mapper).test(0)
         src.emit(0, 1)
         src.complete()
-        race_runner.race(lambda p=ps[0]: p.success("a"), lambda: ts.request(2))
+        race_runner.race(lambda p=ps[0]: p.success("a"), lambda ts=ts: ts.request(2))
         ts.assert_values("a").assert_not_complete()
         ps[1].success("b")
         ts.assert_result("a", "b").assert_protocol_ok()
@@ -527,7 +527,7 @@ def test_race_inner_error_vs_upstream_error(kind, race_runner, race_rounds, plug
         src.emit(0)
         e1, e2 = ValueError("1"), ValueError("2")
         plugin_errors.clear()
-        race_runner.race(lambda p=ps[0]: p.error(e1), lambda: src.error(e2))
+        race_runner.race(lambda p=ps[0], e=e1: p.error(e), lambda s=src, e=e2: s.error(e))
         ts.assert_no_values().assert_not_complete()
         assert len(ts.errors()) == 1
         err = ts.errors()[0]

@@ -356,7 +356,7 @@ def test_race_new_item_vs_previous_success(kind, race_runner, race_rounds):
         src = ManualSource()
         ts = smap(src, name, mapper).test()
         src.emit(0)
-        race_runner.race(lambda p=ps[0]: p.success("a"), lambda: src.emit(1))
+        race_runner.race(lambda p=ps[0]: p.success("a"), lambda s=src: s.emit(1))
         ps[1].success("b")
         src.complete()
         assert ts.values() in (["a", "b"], ["b"])
@@ -370,7 +370,7 @@ def test_race_new_item_vs_previous_success_bounded(kind, race_runner, race_round
         src = ManualSource()
         ts = smap(src, name, mapper).test(0)
         src.emit(0)
-        race_runner.race(lambda p=ps[0]: p.success("a"), lambda: src.emit(1))
+        race_runner.race(lambda p=ps[0]: p.success("a"), lambda s=src: s.emit(1))
         ps[1].success("b")
         src.complete()
         ts.request(5)
@@ -403,7 +403,7 @@ def test_race_success_vs_request(kind, race_runner, race_rounds):
         ts = smap(src, name, mapper).test(0)
         src.emit(0)
         src.complete()
-        race_runner.race(lambda p=ps[0]: p.success("a"), lambda: ts.request(1))
+        race_runner.race(lambda p=ps[0]: p.success("a"), lambda ts=ts: ts.request(1))
         ts.assert_result("a").assert_protocol_ok()
 
 

@@ -51,7 +51,7 @@ class ConcatMapCompletableObserver(ConcatMapZeroOneSubscriber[T], Disposable, Ge
     __slots__ = ()
 
     def dispose(self) -> None:
-        self._stop()
+        self.cancel()
 
     def is_disposed(self) -> bool:
         return self.cancelled

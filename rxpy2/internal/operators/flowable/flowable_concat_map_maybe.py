@@ -39,10 +39,9 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_flat_map_maybe import InnerObserver
 from rxpy2.internal.operators.single.single_flat_map import apply_mapper
-from rxpy2.internal.subscribers.drain_support import missing_backpressure
+from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin, missing_backpressure
 from rxpy2.maybe import Maybe
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operators import (
@@ -51,7 +50,6 @@ from rxpy2.operators import (
     AtomicThrowable,
     Drain,
     SpscArrayQueue,
-    add_request,
     null_error,
     null_item,
     validate_upstream,
@@ -106,9 +104,10 @@ class ConcatMapInnerObserver(InnerObserver):
         DisposableHelper.replace(self, d)
 
 
-class ConcatMapZeroOneSubscriber(FlowableSubscriber[T], Generic[T]):
+class ConcatMapZeroOneSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], Generic[T]):
     """The upstream side, the inner callbacks and the drain loop of concat_map_maybe/
-    single/completable; a subclass is the downstream's Subscription (or Disposable)."""
+    single/completable; a subclass is the downstream's Subscription (or Disposable).
+    ``request``/``cancel``/``drain``: :class:`DrainSubscriptionMixin`."""
 
     __slots__ = ("downstream", "mapper", "kind", "error_mode", "prefetch", "limit", "queue",
                  "inner", "upstream", "errors", "requested", "gate", "done", "cancelled",
@@ -191,23 +190,21 @@ class ConcatMapZeroOneSubscriber(FlowableSubscriber[T], Generic[T]):
             self.drain()
 
     # ---------------------------------------------------------------- cancellation
-    def _stop(self) -> None:
-        """``cancel``/``dispose``: stop the upstream and the running inner source."""
-        if self.cancelled:
-            return
-        self.cancelled = True
+    def cancel_upstream(self) -> None:
+        """``cancel``: stop the upstream and the running inner source."""
         self.upstream.cancel()
         self.inner.dispose()
         self.errors.try_terminate_and_report()  # an error that lost to the cancellation
-        if self.gate.enter():  # no drain runs: the cleanup is ours; never leave (§3.7)
-            self.queue.clear()
-            self.item = None
+
+    def cleanup(self) -> None:
+        """After ``cancel``, by the holder of the drain."""
+        self.queue.clear()
+        self.item = None
 
     # ---------------------------------------------------------------- the drain loop
-    def drain(self) -> None:
+    def drain_loop(self) -> None:
+        """Emit the waiting success, subscribe the next inner source; the caller owns ``gate``."""
         gate = self.gate
-        if not gate.enter():
-            return  # the owner makes another pass
         downstream = self.downstream
         errors = self.errors
         queue = self.queue
@@ -216,8 +213,7 @@ class ConcatMapZeroOneSubscriber(FlowableSubscriber[T], Generic[T]):
         while True:
             while True:
                 if self.cancelled:
-                    queue.clear()
-                    self.item = None
+                    self.cleanup()
                     return  # the drain is kept for good
                 s = self.state
                 if errors.get() is not None and (immediate or (boundary and s == INACTIVE)):
@@ -263,16 +259,9 @@ class ConcatMapZeroOneSubscriber(FlowableSubscriber[T], Generic[T]):
 
 
 class ConcatMapMaybeSubscriber(ConcatMapZeroOneSubscriber[T], Subscription, Generic[T, R]):
-    """concat_map_maybe/single: the downstream's Subscription."""
+    """concat_map_maybe/single: the downstream's Subscription (``request``/``cancel`` of
+    :class:`DrainSubscriptionMixin`)."""
 
     __slots__ = ()
 
     downstream: Subscriber[R]
-
-    def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):  # §3.9
-            add_request(self.requested, n)
-            self.drain()
-
-    def cancel(self) -> None:
-        self._stop()

@@ -57,7 +57,7 @@ class SwitchMapCompletableObserver(SwitchMapZeroOneSubscriber[T], Disposable, Ge
     DISPOSE_BEFORE_MAPPING: ClassVar[bool] = False
 
     def dispose(self) -> None:
-        self._stop()
+        self.cancel()
 
     def is_disposed(self) -> bool:
         return self.inner.get() is _DISPOSED

@@ -34,9 +34,9 @@ from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_flat_map_maybe import InnerObserver
 from rxpy2.internal.operators.single.single_flat_map import apply_mapper
+from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2.maybe import Maybe
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operators import (
@@ -45,7 +45,6 @@ from rxpy2.operators import (
     AtomicReference,
     AtomicThrowable,
     Drain,
-    add_request,
     null_error,
     null_item,
     validate_upstream,
@@ -99,9 +98,10 @@ class SwitchMapInnerObserver(InnerObserver):
 _DISPOSED = SwitchMapInnerObserver(None)
 
 
-class SwitchMapZeroOneSubscriber(FlowableSubscriber[T], Generic[T]):
+class SwitchMapZeroOneSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], Generic[T]):
     """The upstream side, the inner callbacks and the drain loop of switch_map_maybe/
-    single/completable; a subclass is the downstream's Subscription (or Disposable)."""
+    single/completable; a subclass is the downstream's Subscription (or Disposable).
+    ``request``/``cancel``/``drain``: :class:`DrainSubscriptionMixin`."""
 
     __slots__ = ("downstream", "mapper", "kind", "delay_errors", "upstream", "errors", "inner",
                  "requested", "gate", "done", "cancelled", "emitted")
@@ -201,20 +201,19 @@ class SwitchMapZeroOneSubscriber(FlowableSubscriber[T], Generic[T]):
             plugins.on_error(error)  # a replaced inner's error, or one after the end
 
     # ---------------------------------------------------------------- cancellation
-    def _stop(self) -> None:
-        """``cancel``/``dispose``: stop the upstream and the running inner source."""
-        if self.cancelled:
-            return
-        self.cancelled = True
+    def cancel_upstream(self) -> None:
+        """``cancel``: stop the upstream and the running inner source."""
         self.upstream.cancel()
         self.dispose_inner()
         self.errors.try_terminate_and_report()  # an error that lost to the cancellation
 
+    def cleanup(self) -> None:
+        """After ``cancel``: nothing is buffered here (a success lives in its observer)."""
+
     # ---------------------------------------------------------------- the drain loop
-    def drain(self) -> None:
+    def drain_loop(self) -> None:
+        """Emit the current success, or the terminal signal; the caller owns ``gate``."""
         gate = self.gate
-        if not gate.enter():
-            return  # the owner makes another pass
         downstream = self.downstream
         errors = self.errors
         inner = self.inner
@@ -245,17 +244,10 @@ class SwitchMapZeroOneSubscriber(FlowableSubscriber[T], Generic[T]):
 
 
 class SwitchMapMaybeSubscriber(SwitchMapZeroOneSubscriber[T], Subscription, Generic[T, R]):
-    """switch_map_maybe/single: the downstream's Subscription."""
+    """switch_map_maybe/single: the downstream's Subscription (``request``/``cancel`` of
+    :class:`DrainSubscriptionMixin`)."""
 
     __slots__ = ()
 
     downstream: Subscriber[R]
-
-    def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):  # §3.9
-            add_request(self.requested, n)
-            self.drain()
-
-    def cancel(self) -> None:
-        self._stop()
 
