@@ -91,7 +91,7 @@ _TUNING = frozenset({
     "source", "sources", "buffer_size", "prefetch", "delay_error", "delay_errors",
     "error_mode", "max_concurrency", "current", "connection", "lock", "clients",
     "ref_counted", "request_on", "is_interval", "restart", "stages", "step", "shape",
-    "error_if_missing", "loop",
+    "error_if_missing", "loop", "capacity_hint", "size_bound",
 })
 
 #: micro fusion known from the class alone (the mode itself is negotiated at subscription)

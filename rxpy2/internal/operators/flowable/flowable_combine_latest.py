@@ -54,13 +54,13 @@ def _one_tuple(v: Any) -> tuple[Any]:
 
 
 class FlowableCombineLatest(Flowable[R], Generic[R]):
-    __slots__ = ("sources", "combiner", "buffer_size", "delay_error")
+    __slots__ = ("sources", "combiner", "prefetch", "delay_error")
 
     def __init__(self, sources: Iterable[Publisher[Any]], combiner: Callable[..., R] | None,
                  buffer_size: int, delay_error: bool) -> None:
         self.sources = sources
         self.combiner = combiner
-        self.buffer_size = buffer_size
+        self.prefetch = buffer_size
         self.delay_error = delay_error
 
     def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
@@ -72,7 +72,7 @@ class FlowableCombineLatest(Flowable[R], Generic[R]):
             fn: Callable[[Any], Any] = self.combiner if self.combiner is not None else _one_tuple
             FlowableMap(sources[0], fn).subscribe_actual(subscriber)
             return
-        parent = CombineLatestCoordinator(subscriber, self.combiner, n, self.buffer_size,
+        parent = CombineLatestCoordinator(subscriber, self.combiner, n, self.prefetch,
                                           self.delay_error)
         subscriber.on_subscribe(parent)
         subscribe_tail(parent, sources)

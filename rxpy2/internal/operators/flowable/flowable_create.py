@@ -51,13 +51,13 @@ def _none_error() -> TypeError:
 
 
 class FlowableCreate(Flowable[T], Generic[T]):
-    __slots__ = ("source", "mode", "buffer_size")
+    __slots__ = ("source", "mode", "capacity_hint")
 
     def __init__(self, source: Callable[[FlowableEmitter[T]], Any], mode: BackpressureStrategy,
                  buffer_size: int = BUFFER_SIZE) -> None:
         self.source = source
         self.mode = mode
-        self.buffer_size = buffer_size  # chunk size hint of the BUFFER strategy's queue
+        self.capacity_hint = buffer_size  # chunk size hint of the BUFFER strategy's queue
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
         mode = self.mode
@@ -71,7 +71,7 @@ class FlowableCreate(Flowable[T], Generic[T]):
         elif mode is BackpressureStrategy.LATEST:
             emitter = LatestEmitter(subscriber)
         else:
-            emitter = BufferEmitter(subscriber, self.buffer_size)
+            emitter = BufferEmitter(subscriber, self.capacity_hint)
         subscriber.on_subscribe(emitter)
         try:
             self.source(emitter)

@@ -128,7 +128,7 @@ def _is_queue_subscription(s: Subscription) -> bool:
 
 
 class FlowableFlatMap(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
-    __slots__ = ("source", "mapper", "delay_errors", "max_concurrency", "buffer_size")
+    __slots__ = ("source", "mapper", "delay_errors", "max_concurrency", "prefetch")
 
     def __init__(self, source: Publisher[T], mapper: Fn[[T], Publisher[R]], delay_errors: bool,
                  max_concurrency: int, buffer_size: int) -> None:
@@ -136,13 +136,13 @@ class FlowableFlatMap(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
         self.mapper = mapper
         self.delay_errors = delay_errors
         self.max_concurrency = max_concurrency
-        self.buffer_size = buffer_size
+        self.prefetch = buffer_size
 
     def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
         if try_scalar_x_map_subscribe(self.source, subscriber, self.mapper):
             return
         subscribe_tail(self.source, MergeSubscriber(subscriber, self.mapper, self.delay_errors,
-                                              self.max_concurrency, self.buffer_size))
+                                              self.max_concurrency, self.prefetch))
 
 
 class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):

@@ -82,7 +82,7 @@ ABANDONED = 2
 
 
 class FlowableGroupBy(Flowable[GroupedFlowable[K, V]], HasUpstreamPublisher[T], Generic[T, K, V]):
-    __slots__ = ("source", "key_selector", "value_selector", "buffer_size", "delay_error",
+    __slots__ = ("source", "key_selector", "value_selector", "prefetch", "delay_error",
                  "abandon_unsubscribed")
 
     def __init__(self, source: Publisher[T], key_selector: Callable[[T], K],
@@ -91,13 +91,13 @@ class FlowableGroupBy(Flowable[GroupedFlowable[K, V]], HasUpstreamPublisher[T], 
         self.source = source
         self.key_selector = key_selector
         self.value_selector = value_selector
-        self.buffer_size = buffer_size
+        self.prefetch = buffer_size
         self.delay_error = delay_error
         self.abandon_unsubscribed = abandon_unsubscribed
 
     def subscribe_actual(self, subscriber: Subscriber[GroupedFlowable[K, V]]) -> None:
         subscribe_tail(self.source, GroupBySubscriber(subscriber, self.key_selector, self.value_selector,
-                                                self.buffer_size, self.delay_error,
+                                                self.prefetch, self.delay_error,
                                                 self.abandon_unsubscribed))
 
 

@@ -62,18 +62,18 @@ T = TypeVar("T")
 
 
 class FlowableObserveOn(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
-    __slots__ = ("source", "scheduler", "delay_error", "buffer_size")
+    __slots__ = ("source", "scheduler", "delay_error", "prefetch")
 
     def __init__(self, source: Publisher[T], scheduler: Scheduler, delay_error: bool,
                  buffer_size: int) -> None:
         self.source = source
         self.scheduler = scheduler
         self.delay_error = delay_error
-        self.buffer_size = buffer_size
+        self.prefetch = buffer_size
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
         subscribe_tail(self.source, ObserveOnSubscriber(
-            subscriber, self.scheduler.create_worker(), self.delay_error, self.buffer_size))
+            subscriber, self.scheduler.create_worker(), self.delay_error, self.prefetch))
 
 
 class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T]):

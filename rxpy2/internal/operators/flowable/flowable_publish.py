@@ -58,19 +58,19 @@ _COMPLETE = object()
 class FlowablePublish(ConnectableFlowable[T], Generic[T]):
     """See the module docstring."""
 
-    __slots__ = ("source", "buffer_size", "current", "ref_counted")
+    __slots__ = ("source", "prefetch", "current", "ref_counted")
 
     def __init__(self, source: Publisher[T], buffer_size: int,
                  ref_counted: bool = False) -> None:
         self.source = source
-        self.buffer_size = buffer_size
+        self.prefetch = buffer_size
         self.current: AtomicReference[PublishConnection[T]] = AtomicReference()
         self.ref_counted = ref_counted  # keep a terminated connection until reset()
 
     def on_ref_count(self) -> ConnectableFlowable[T]:
         if self.ref_counted:
             return self
-        return FlowablePublish(self.source, self.buffer_size, True)
+        return FlowablePublish(self.source, self.prefetch, True)
 
     def _current(self, keep_terminated: bool) -> PublishConnection[T]:
         """The current connection, or a fresh one if there is none or it is disposed
@@ -81,7 +81,7 @@ class FlowablePublish(ConnectableFlowable[T], Generic[T]):
             if ps is not None and (not ps.is_disposed()
                                    or (keep_terminated and ps.is_terminated())):
                 return ps
-            u = PublishConnection(self, self.buffer_size)
+            u = PublishConnection(self, self.prefetch)
             if cur.compare_and_set(ps, u):
                 return u
 

@@ -1,4 +1,4 @@
-"""``Flowable.replay(buffer_size=None)`` and ``Flowable.cache()``.
+"""``Flowable.replay(buffer_size=None, time=None, scheduler=None)`` and ``Flowable.cache()``.
 
 The items live in a singly linked list of nodes; the connection appends at the
 tail, each subscriber walks from its own node, so a slow subscriber never
@@ -6,6 +6,13 @@ blocks a fast one and never loses an item. ``replay()`` starts a new subscriber 
 the list's head (the very first item); ``replay(buffer_size)`` moves the head
 forward to keep only the last ``buffer_size`` items for new subscribers (a
 subscriber already past the head still sees every item after its node).
+
+``replay(time=...)`` (RxJava 2's ``SizeAndTimeBoundReplayBuffer``, also with
+``buffer_size``) stamps each item with ``scheduler.now()``. Each new item drops, from
+the head, the items beyond ``buffer_size`` (never the item just added) and those
+with ``stamp <= now - time``; the terminal event drops the expired items only. A new
+subscriber starts after the items already expired when it subscribes (they stay in
+the buffer until the next item drops them, as in RxJava 2).
 
 Demand: ``replay`` requests from upstream the largest total any subscriber has
 requested (the fastest subscriber sets the pace; the others are served from the
@@ -41,6 +48,7 @@ from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operators import Drain, add_cap, null_error, null_item, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Publisher, Subscriber, Subscription
+from rxpy2.schedulers.scheduler import Scheduler
 
 __all__ = ["FlowableCache", "FlowableReplay", "ReplayConnection"]
 
@@ -52,22 +60,26 @@ _COMPLETE = object()
 
 
 class _Node:
-    __slots__ = ("value", "next", "index")
+    __slots__ = ("value", "next", "index", "time")
 
-    def __init__(self, value: Any, index: int) -> None:
+    def __init__(self, value: Any, index: int, time: float = 0.0) -> None:
         self.value = value
         self.next: _Node | None = None
         self.index = index  # the item's position in the stream (1 for the first)
+        self.time = time  # scheduler.now() when it came (time-bound buffers only)
 
 
 class FlowableReplay(ConnectableFlowable[T], Generic[T]):
     """See the module docstring."""
 
-    __slots__ = ("source", "buffer_size", "current")
+    __slots__ = ("source", "size_bound", "max_age", "scheduler", "current")
 
-    def __init__(self, source: Publisher[T], buffer_size: int | None) -> None:
+    def __init__(self, source: Publisher[T], buffer_size: int | None,
+                 max_age: float | None = None, scheduler: Scheduler | None = None) -> None:
         self.source = source
-        self.buffer_size = buffer_size
+        self.size_bound = buffer_size
+        self.max_age = max_age  # with ``scheduler``, its clock: a time-bound buffer
+        self.scheduler = scheduler
         self.current: AtomicReference[ReplayConnection[T]] = AtomicReference()
 
     def _current(self) -> ReplayConnection[T]:
@@ -76,7 +88,8 @@ class FlowableReplay(ConnectableFlowable[T], Generic[T]):
             ps = cur.get()
             if ps is not None and not ps.is_disposed():
                 return ps
-            u: ReplayConnection[T] = ReplayConnection(self.buffer_size, False)
+            u: ReplayConnection[T] = ReplayConnection(self.size_bound, False,
+                                                      self.max_age, self.scheduler)
             if cur.compare_and_set(ps, u):
                 return u
 
@@ -158,11 +171,14 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
 
     __slots__ = ("limit", "unbounded", "head", "tail", "size", "done", "error", "upstream",
                  "subscribers", "should_connect", "req_gate", "upstream_requested", "disposed",
-                 "lock_add")
+                 "lock_add", "max_age", "clock")
 
-    def __init__(self, limit: int | None, unbounded: bool) -> None:
+    def __init__(self, limit: int | None, unbounded: bool, max_age: float | None = None,
+                 clock: Scheduler | None = None) -> None:
         self.limit = limit
         self.unbounded = unbounded
+        self.max_age = max_age
+        self.clock = clock
         self.head = _Node(None, 0)
         self.tail = self.head
         self.size = 0
@@ -202,7 +218,7 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
             a = subs.get()
             if a is _TERMINATED:
                 return False
-            head = self.head
+            head = self.head if self.max_age is None else self._live_head()
             inner.node = head  # the oldest retained item comes next
             inner.skipped = head.index
             if subs.compare_and_set(a, (*a, inner)):  # type: ignore[misc]
@@ -244,16 +260,59 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
             raise null_item()  # §2.13
         if self.done:
             return
-        n = _Node(item, self.tail.index + 1)
+        if self.max_age is not None:
+            self._add_timed(item)
+        else:
+            n = _Node(item, self.tail.index + 1)
+            self.tail.next = n
+            self.tail = n
+            limit = self.limit
+            if limit is not None:
+                if self.size == limit:
+                    self.head = self.head.next  # type: ignore[assignment]
+                else:
+                    self.size += 1
+        self._replay_all()
+
+    # ---- the time-bound buffer (RxJava 2's SizeAndTimeBoundReplayBuffer)
+
+    def _add_timed(self, item: T) -> None:
+        now = self.clock.now()  # type: ignore[union-attr]
+        n = _Node(item, self.tail.index + 1, now)
         self.tail.next = n
         self.tail = n
-        limit = self.limit
-        if limit is not None:
-            if self.size == limit:
-                self.head = self.head.next  # type: ignore[assignment]
+        self.size += 1
+        self._drop_old(now - self.max_age, self.limit)  # type: ignore[operator]
+
+    def _drop_old(self, time_limit: float, limit: int | None) -> None:
+        """Move the head past the items beyond ``limit`` (never the last one) and those
+        stamped at or before ``time_limit``."""
+        head = self.head
+        nxt = head.next
+        size = self.size
+        while nxt is not None:
+            if (limit is not None and size > limit and size > 1) or nxt.time <= time_limit:
+                size -= 1
+                head = nxt
+                nxt = nxt.next
             else:
-                self.size += 1
-        self._replay_all()
+                break
+        self.size = size
+        self.head = head
+
+    def _live_head(self) -> _Node:
+        """Where a new subscriber starts: after the items already expired (not dropped)."""
+        time_limit = self.clock.now() - self.max_age  # type: ignore[union-attr,operator]
+        head = self.head
+        nxt = head.next
+        while nxt is not None and nxt.time <= time_limit:
+            head = nxt
+            nxt = nxt.next
+        return head
+
+    def _drop_final(self) -> None:
+        if self.max_age is not None:  # the terminal event stays: every expired item goes
+            self._drop_old(self.clock.now() - self.max_age, None)  # type: ignore[union-attr]
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
@@ -262,11 +321,13 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
             plugins.on_error(error)
             return
         self.error = error
+        self._drop_final()
         self.done = True
         self._replay_all()
 
     def on_complete(self) -> None:
         if not self.done:
+            self._drop_final()
             self.done = True
             self._replay_all()
 

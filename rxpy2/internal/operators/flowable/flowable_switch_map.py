@@ -63,20 +63,20 @@ R = TypeVar("R")
 
 
 class FlowableSwitchMap(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
-    __slots__ = ("source", "mapper", "buffer_size", "delay_errors")
+    __slots__ = ("source", "mapper", "prefetch", "delay_errors")
 
     def __init__(self, source: Publisher[T], mapper: Fn[[T], Publisher[R]], buffer_size: int,
                  delay_errors: bool) -> None:
         self.source = source
         self.mapper = mapper
-        self.buffer_size = buffer_size
+        self.prefetch = buffer_size
         self.delay_errors = delay_errors
 
     def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
         if try_scalar_x_map_subscribe(self.source, subscriber, self.mapper):
             return
         subscribe_tail(self.source, SwitchMapSubscriber(
-            subscriber, self.mapper, self.buffer_size, self.delay_errors))
+            subscriber, self.mapper, self.prefetch, self.delay_errors))
 
 
 class SwitchMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):

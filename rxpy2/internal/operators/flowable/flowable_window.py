@@ -48,23 +48,23 @@ _multiply_cap = BackpressureHelper.multiply_cap
 
 class FlowableWindow(Flowable[Flowable[T]], HasUpstreamPublisher[T], Generic[T]):
     # not ``count``/``skip``: those would shadow Flowable.count()/skip() on the instance
-    __slots__ = ("source", "window_count", "window_skip", "buffer_size")
+    __slots__ = ("source", "window_count", "window_skip", "capacity_hint")
 
     def __init__(self, source: Publisher[T], count: int, skip: int, buffer_size: int) -> None:
         self.source = source
         self.window_count = count
         self.window_skip = skip
-        self.buffer_size = buffer_size
+        self.capacity_hint = buffer_size
 
     def subscribe_actual(self, subscriber: Subscriber[Flowable[T]]) -> None:
         count, skip = self.window_count, self.window_skip
         if count == skip:
-            subscribe_tail(self.source, WindowExactSubscriber(subscriber, count, self.buffer_size))
+            subscribe_tail(self.source, WindowExactSubscriber(subscriber, count, self.capacity_hint))
         elif skip > count:
-            subscribe_tail(self.source, WindowSkipSubscriber(subscriber, count, skip, self.buffer_size))
+            subscribe_tail(self.source, WindowSkipSubscriber(subscriber, count, skip, self.capacity_hint))
         else:
             subscribe_tail(self.source, WindowOverlapSubscriber(subscriber, count, skip,
-                                                          self.buffer_size))
+                                                          self.capacity_hint))
 
 
 class _OneWindowSubscriber(OperatorSubscriber[T, Flowable[T]], Generic[T]):

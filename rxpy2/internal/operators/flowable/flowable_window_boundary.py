@@ -52,16 +52,16 @@ class FlowableWindowBoundary(Flowable[Flowable[T]], HasUpstreamPublisher[T], Gen
     ``MissingBackpressureException`` when it opens a window the downstream has not
     requested."""
 
-    __slots__ = ("source", "boundary", "buffer_size")
+    __slots__ = ("source", "boundary", "capacity_hint")
 
     def __init__(self, source: Publisher[T], boundary: Publisher[Any], buffer_size: int) -> None:
         self.source = source
         self.boundary = boundary
-        self.buffer_size = buffer_size
+        self.capacity_hint = buffer_size
 
     def subscribe_actual(self, subscriber: Subscriber[Flowable[T]]) -> None:
         parent: WindowBoundaryMainSubscriber[T] = WindowBoundaryMainSubscriber(
-            subscriber, self.buffer_size)
+            subscriber, self.capacity_hint)
         subscriber.on_subscribe(parent)
         parent.inner_next()  # the first window
         self.boundary.subscribe(parent.boundary_subscriber)

@@ -79,18 +79,18 @@ class FlowableWindowBoundarySelector(Flowable[Flowable[T]], HasUpstreamPublisher
     Backpressure: ``openings`` is requested without bound; a window it opens
     without downstream demand signals ``MissingBackpressureException``."""
 
-    __slots__ = ("source", "openings", "closing_selector", "buffer_size")
+    __slots__ = ("source", "openings", "closing_selector", "capacity_hint")
 
     def __init__(self, source: Publisher[T], openings: Publisher[Any],
                  closing_selector: Callable[[Any], Publisher[Any]], buffer_size: int) -> None:
         self.source = source
         self.openings = openings
         self.closing_selector = closing_selector
-        self.buffer_size = buffer_size
+        self.capacity_hint = buffer_size
 
     def subscribe_actual(self, subscriber: Subscriber[Flowable[T]]) -> None:
         subscribe_tail(self.source, WindowSelectorMainSubscriber(
-            subscriber, self.openings, self.closing_selector, self.buffer_size))
+            subscriber, self.openings, self.closing_selector, self.capacity_hint))
 
 
 class WindowSelectorMainSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
@@ -294,14 +294,15 @@ class WindowSelectorMainSubscriber(FlowableSubscriber[T], Subscription, Generic[
         ex = self.errors.terminate()
         ws = list(self.windows)
         self.windows.clear()
-        outer = not self.refs.outer_cancelled.get()
+        outer_cancelled = self.refs.outer_cancelled
+        # the windows first: a consumer that fails on a window's error cancels the outer
         if ex is None:
             for w in ws:
                 w.on_complete()
-            if outer:
+            if not outer_cancelled.get():
                 self.downstream.on_complete()
         elif ex is not TERMINATED:
             for w in ws:
                 w.on_error(ex)
-            if outer:
+            if not outer_cancelled.get():
                 self.downstream.on_error(ex)

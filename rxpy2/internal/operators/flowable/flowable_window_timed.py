@@ -82,7 +82,7 @@ class FlowableWindowTimed(Flowable[Flowable[T]], HasUpstreamPublisher[T], Generi
     requested it (the items inside a window are buffered, up to ``buffer_size``)."""
 
     __slots__ = ("source", "timespan", "timeskip", "scheduler", "max_size", "restart",
-                 "buffer_size")
+                 "capacity_hint")
 
     def __init__(self, source: Publisher[T], timespan: float, timeskip: float,
                  scheduler: Scheduler, max_size: int | None, restart: bool,
@@ -93,21 +93,21 @@ class FlowableWindowTimed(Flowable[Flowable[T]], HasUpstreamPublisher[T], Generi
         self.scheduler = scheduler
         self.max_size = max_size
         self.restart = restart
-        self.buffer_size = buffer_size
+        self.capacity_hint = buffer_size
 
     def subscribe_actual(self, subscriber: Subscriber[Flowable[T]]) -> None:
         if self.timespan == self.timeskip:
             if self.max_size is None:
                 subscribe_tail(self.source, WindowExactUnboundedSubscriber(
-                    subscriber, self.timespan, self.scheduler, self.buffer_size))
+                    subscriber, self.timespan, self.scheduler, self.capacity_hint))
             else:
                 subscribe_tail(self.source, WindowExactBoundedSubscriber(
-                    subscriber, self.timespan, self.scheduler, self.buffer_size,
+                    subscriber, self.timespan, self.scheduler, self.capacity_hint,
                     self.max_size, self.restart))
         else:
             subscribe_tail(self.source, WindowSkipSubscriber(
                 subscriber, self.timespan, self.timeskip, self.scheduler.create_worker(),
-                self.buffer_size))
+                self.capacity_hint))
 
 
 class _AbstractWindowSubscriber(DrainTerminalsMixin, OperatorSubscriber[T, Flowable[T]],

@@ -55,20 +55,20 @@ R = TypeVar("R")
 
 
 class FlowableZip(Flowable[R], Generic[R]):
-    __slots__ = ("sources", "zipper", "delay_error", "buffer_size")
+    __slots__ = ("sources", "zipper", "delay_error", "prefetch")
 
     def __init__(self, sources: Iterable[Publisher[Any]], zipper: Callable[..., R] | None,
                  delay_error: bool, buffer_size: int) -> None:
         self.sources = sources
         self.zipper = zipper
         self.delay_error = delay_error
-        self.buffer_size = buffer_size
+        self.prefetch = buffer_size
 
     def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
         sources = sources_or_terminate(self.sources, subscriber)
         if sources is None:
             return
-        parent = ZipCoordinator(subscriber, self.zipper, len(sources), self.buffer_size,
+        parent = ZipCoordinator(subscriber, self.zipper, len(sources), self.prefetch,
                                 self.delay_error)
         subscriber.on_subscribe(parent)
         subscribe_tail(parent, sources)
