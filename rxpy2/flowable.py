@@ -44,7 +44,7 @@ from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 if TYPE_CHECKING:
     import asyncio
     import concurrent.futures
-    from collections.abc import AsyncIterable
+    from collections.abc import AsyncIterable, AsyncIterator
 
     from rxpy2.completable import Completable
     from rxpy2.flowables.connectable_flowable import ConnectableFlowable
@@ -2096,6 +2096,12 @@ class Flowable(Publisher[T], Generic[T]):
     def __iter__(self):  # type: ignore[no-untyped-def]
         """``for x in flowable`` iterates :meth:`blocking_iterable`."""
         return iter(self.blocking_iterable())
+
+    def __aiter__(self) -> AsyncIterator[T]:
+        """``async for x in flowable`` iterates :meth:`to_async_iterable` (prefetch 128):
+        a new subscription per loop, demand following the consumer; leaving the loop
+        cancels it."""
+        return self.to_async_iterable().__aiter__()
 
 
 def _single_assembly(s: Any) -> Any:
