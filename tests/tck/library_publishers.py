@@ -1358,6 +1358,26 @@ REGISTRY: list[Case | list[Case]] = [
     op("par17_to", lambda f: f.parallel(2).to(lambda p: p.sequential())),
     # ---- end parallel
     # ---- issue 17: boundary overloads (one line per publisher; keep inside this block)
+    op("bnd_buffer_factory", lambda f: f.buffer(2, buffer_factory=list), size=lambda n: 2 * n),
+    op("bnd_buffer_factory_skip", lambda f: f.buffer(2, 3, buffer_factory=list), size=lambda n: 3 * n),
+    op("bnd_buffer_boundary_never", lambda f: f.buffer(Flowable.never()).flat_map_iterable(same),
+       max_elements=10_000, notes="buffer(boundary) requests its source without bound: 2**31-1 items do not fit."),
+    op("bnd_buffer_selectors", lambda f: f.buffer(openings=Flowable.just(0),
+                                                  closing_selector=lambda _: Flowable.never())
+       .flat_map_iterable(same), max_elements=10_000,
+       notes="buffer(openings=, closing_selector=) requests its source without bound: 2**31-1 items do not fit."),
+    op("bnd_buffer_time_skip", lambda f: f.buffer_time(60, timeskip=120).flat_map_iterable(same),
+       max_elements=10_000, notes="buffer_time requests its source without bound: 2**31-1 items do not fit."),
+    op("bnd_buffer_time_restart", lambda f: f.buffer_time(60, count=2, restart_timer_on_max_size=True)
+       .on_backpressure_buffer().flat_map_iterable(same), max_elements=10_000,
+       notes="buffer_time requests its source without bound (lists need demand: buffered after it)."),
+    op("bnd_window_selectors", lambda f: f.window(openings=Flowable.just(0),
+                                                  closing_selector=lambda _: Flowable.never())
+       .flat_map(same), max_elements=10_000,
+       notes="window(openings=, closing_selector=) requests its source without bound: 2**31-1 items do not fit."),
+    op("bnd_sample_publisher_emit_last", lambda f: f.sample(Flowable.never(), emit_last=True)
+       .on_backpressure_buffer(), max_elements=1,
+       notes="sample(sampler) keeps one item (the last, at completion); it ignores demand: buffered after it."),
     # ---- end boundary overloads
     # ---- issue 17: selector overloads (one line per publisher; keep inside this block)
     op("sel_timeout_item", lambda f: f.timeout(item_timeout=lambda x: Flowable.never())),
