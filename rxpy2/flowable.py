@@ -654,11 +654,18 @@ class Flowable(Publisher[T], Generic[T]):
         """The only item; ``IndexError`` if empty, ``ValueError`` if more than one."""
         return _single_assembly(_lazy.FlowableSingleSingle(self, None))
 
-    def distinct(self, key: Callable[[T], Any] | None = None) -> Flowable[T]:
-        """Items whose key (the item itself by default) was not seen before (keys must hash)."""
+    def distinct(self, key: Callable[[T], Any] | None = None,
+                 collection_factory: Callable[[], Any] | None = None) -> Flowable[T]:
+        """Items whose key (the item itself by default) was not seen before (keys must hash).
+
+        ``collection_factory()`` (RxJava 2's ``collectionSupplier``) makes, per subscriber,
+        the collection of the keys seen instead of a ``set``: anything with ``in``, ``add``
+        (or ``append``) and ``clear``; a key is new when it is not ``in`` it."""
         if key is not None:
             require_callable(key, "key")
-        return _assembly(_lazy.FlowableDistinct(self, key))
+        if collection_factory is not None:
+            require_callable(collection_factory, "collection_factory")
+        return _assembly(_lazy.FlowableDistinct(self, key, collection_factory))
 
     def distinct_until_changed(self, key: Callable[[T], Any] | None = None,
                                comparer: Callable[[Any, Any], bool] | None = None) -> Flowable[T]:
@@ -844,7 +851,8 @@ class Flowable(Publisher[T], Generic[T]):
         """True if the stream completes without items."""
         return self.all(lambda _: False)
 
-    def buffer(self, count: int | Publisher[Any] | None = None, skip: int | None = None,
+    def buffer(self, count: int | Publisher[Any] | Callable[[], Publisher[Any]] | None = None,
+               skip: int | None = None,
                buffer_factory: Callable[[], Any] | None = None, *,
                openings: Publisher[Any] | None = None,
                closing_selector: Callable[[Any], Publisher[Any]] | None = None,
@@ -859,6 +867,10 @@ class Flowable(Publisher[T], Generic[T]):
         too) at each item of ``boundary`` and at completion of either side; source
         and boundary are requested without bound, a list due without demand ends
         the stream with ``MissingBackpressureException``.
+
+        ``buffer(boundary_supplier)`` (a function returning a Publisher, RxJava 2
+        only): the first item or the completion of the supplied boundary emits the
+        current list and a new boundary is supplied.
 
         ``buffer(openings=p, closing_selector=fn)``: each item ``o`` of ``p`` opens a
         list, closed by the first item or the completion of ``fn(o)``; lists may
@@ -879,10 +891,12 @@ class Flowable(Publisher[T], Generic[T]):
             assert openings is not None and closing_selector is not None
             return _assembly(_lazy.FlowableBufferBoundary(self, openings, closing_selector,
                                                           factory))
-        if isinstance(count, Publisher):
+        if isinstance(count, Publisher) or callable(count):
             if skip is not None:
                 raise TypeError("skip applies to count buffers, not to boundary buffers")
-            return _assembly(_lazy.FlowableBufferExactBoundary(self, count, factory))
+            if isinstance(count, Publisher):
+                return _assembly(_lazy.FlowableBufferExactBoundary(self, count, factory))
+            return _assembly(_lazy.FlowableBufferBoundarySupplier(self, count, factory))
         require_positive(count, "count")  # type: ignore[arg-type]
         assert isinstance(count, int)
         if skip is None:
@@ -1398,13 +1412,18 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(_lazy.FlowableGroupBy(self, key, value, buffer_size, bool(delay_error),
                                                bool(abandon_unsubscribed)))
 
-    def window(self, count: int | Publisher[Any] | None = None, skip: int | None = None,
+    def window(self, count: int | Publisher[Any] | Callable[[], Publisher[Any]] | None = None,
+               skip: int | None = None,
                buffer_size: int = BUFFER_SIZE, *,
                openings: Publisher[Any] | None = None,
                closing_selector: Callable[[Any], Publisher[Any]] | None = None,
                ) -> Flowable[Flowable[T]]:
         """Windows of ``count`` items, a new one every ``skip`` items (default ``count``);
         or, when ``count`` is a Publisher, a new window at each of its items.
+
+        ``window(boundary_supplier)`` (a function returning a Publisher, RxJava 2 only):
+        the first item of the supplied boundary starts the next window, with a new
+        boundary; its completion completes the stream.
 
         ``window(openings=p, closing_selector=fn)``: each item ``o`` of ``p`` opens a
         window, completed by the first item or the completion of ``fn(o)`` (windows
@@ -1422,11 +1441,13 @@ class Flowable(Publisher[T], Generic[T]):
             assert openings is not None and closing_selector is not None
             return _assembly(_lazy.FlowableWindowBoundarySelector(self, openings, closing_selector,
                                                                   buffer_size))
-        if isinstance(count, Publisher):
+        if isinstance(count, Publisher) or callable(count):
             if skip is not None:
                 raise TypeError("skip applies to count windows, not to boundary windows")
             require_positive(buffer_size, "buffer_size")
-            return _assembly(_lazy.FlowableWindowBoundary(self, count, buffer_size))
+            if isinstance(count, Publisher):
+                return _assembly(_lazy.FlowableWindowBoundary(self, count, buffer_size))
+            return _assembly(_lazy.FlowableWindowBoundarySupplier(self, count, buffer_size))
         require_positive(count, "count")  # type: ignore[arg-type]
         assert isinstance(count, int)
         if skip is None:
@@ -1504,8 +1525,18 @@ class Flowable(Publisher[T], Generic[T]):
             self, lambda e: p if isinstance(e, Exception) else Flowable.error(e)))
 
     def retry(self, times: int = LONG_MAX,
-              predicate: Callable[[BaseException], bool] | None = None) -> Flowable[T]:
-        """Resubscribe on error, at most ``times`` times and while ``predicate(error)`` holds."""
+              predicate: Callable[[BaseException], bool] | None = None, *,
+              bi_predicate: Callable[[int, BaseException], bool] | None = None) -> Flowable[T]:
+        """Resubscribe on error, at most ``times`` times and while ``predicate(error)`` holds.
+
+        ``bi_predicate(attempt, error)`` (RxJava 2's ``retry(BiPredicate)``, alone, as in
+        :meth:`Single.retry`): resubscribe while it holds; ``attempt`` is 1 at the first
+        error."""
+        if bi_predicate is not None:
+            require_callable(bi_predicate, "bi_predicate")
+            if times != LONG_MAX or predicate is not None:
+                raise TypeError("bi_predicate goes alone, without times or predicate")
+            return _assembly(_lazy.FlowableRetryBiPredicate(self, bi_predicate))
         require_non_negative(times, "times")
         if predicate is not None:
             require_callable(predicate, "predicate")

@@ -112,6 +112,9 @@ if TYPE_CHECKING:
     )
     from rxpy2.internal.operators.flowable.flowable_buffer import FlowableBuffer
     from rxpy2.internal.operators.flowable.flowable_buffer_boundary import FlowableBufferBoundary
+    from rxpy2.internal.operators.flowable.flowable_buffer_boundary_supplier import (
+        FlowableBufferBoundarySupplier,
+    )
     from rxpy2.internal.operators.flowable.flowable_buffer_exact_boundary import (
         FlowableBufferExactBoundary,
     )
@@ -225,7 +228,10 @@ if TYPE_CHECKING:
         FlowableRepeatUntil,
     )
     from rxpy2.internal.operators.flowable.flowable_replay import FlowableCache, FlowableReplay
-    from rxpy2.internal.operators.flowable.flowable_retry import FlowableRetry
+    from rxpy2.internal.operators.flowable.flowable_retry import (
+        FlowableRetry,
+        FlowableRetryBiPredicate,
+    )
     from rxpy2.internal.operators.flowable.flowable_retry_when import (
         FlowableRepeatWhen,
         FlowableRetryWhen,
@@ -282,6 +288,9 @@ if TYPE_CHECKING:
     from rxpy2.internal.operators.flowable.flowable_window_boundary import FlowableWindowBoundary
     from rxpy2.internal.operators.flowable.flowable_window_boundary_selector import (
         FlowableWindowBoundarySelector,
+    )
+    from rxpy2.internal.operators.flowable.flowable_window_boundary_supplier import (
+        FlowableWindowBoundarySupplier,
     )
     from rxpy2.internal.operators.flowable.flowable_window_timed import FlowableWindowTimed
     from rxpy2.internal.operators.flowable.flowable_with_latest_from import (
@@ -522,6 +531,7 @@ _WHERE: dict[str, str] = {
     "blocking_value": "rxpy2.internal.operators.flowable.flowable_blocking",
     "FlowableBuffer": "rxpy2.internal.operators.flowable.flowable_buffer",
     "FlowableBufferBoundary": "rxpy2.internal.operators.flowable.flowable_buffer_boundary",
+    "FlowableBufferBoundarySupplier": "rxpy2.internal.operators.flowable.flowable_buffer_boundary_supplier",
     "FlowableBufferExactBoundary": "rxpy2.internal.operators.flowable.flowable_buffer_exact_boundary",
     "FlowableBufferTimed": "rxpy2.internal.operators.flowable.flowable_buffer_timed",
     "FlowableCollectSingle": "rxpy2.internal.operators.flowable.flowable_collect",
@@ -606,6 +616,7 @@ _WHERE: dict[str, str] = {
     "FlowableCache": "rxpy2.internal.operators.flowable.flowable_replay",
     "FlowableReplay": "rxpy2.internal.operators.flowable.flowable_replay",
     "FlowableRetry": "rxpy2.internal.operators.flowable.flowable_retry",
+    "FlowableRetryBiPredicate": "rxpy2.internal.operators.flowable.flowable_retry",
     "FlowableRepeatWhen": "rxpy2.internal.operators.flowable.flowable_retry_when",
     "FlowableRetryWhen": "rxpy2.internal.operators.flowable.flowable_retry_when",
     "FlowableSamplePublisher": "rxpy2.internal.operators.flowable.flowable_sample_publisher",
@@ -645,6 +656,7 @@ _WHERE: dict[str, str] = {
     "FlowableWindow": "rxpy2.internal.operators.flowable.flowable_window",
     "FlowableWindowBoundary": "rxpy2.internal.operators.flowable.flowable_window_boundary",
     "FlowableWindowBoundarySelector": "rxpy2.internal.operators.flowable.flowable_window_boundary_selector",
+    "FlowableWindowBoundarySupplier": "rxpy2.internal.operators.flowable.flowable_window_boundary_supplier",
     "FlowableWindowTimed": "rxpy2.internal.operators.flowable.flowable_window_timed",
     "FlowableWithLatestFrom": "rxpy2.internal.operators.flowable.flowable_with_latest_from",
     "FlowableWithLatestFromMany": "rxpy2.internal.operators.flowable.flowable_with_latest_from",

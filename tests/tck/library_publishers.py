@@ -1326,6 +1326,12 @@ REGISTRY: list[Case | list[Case]] = [
          failed=lambda: Flowable.concat_array_eager_delay_error(Flowable.empty(), failing())),
     Case("unsafe_create", lambda n: Flowable.unsafe_create(src(n).subscribe),
          failed=lambda: Flowable.unsafe_create(failing().subscribe)),
+    op("retry_bi_predicate_passthrough", lambda f: f.retry(bi_predicate=lambda a, e: a < 3)),
+    Case("retry_bi_predicate", lambda n: Flowable.defer(lambda: _fail_once_then(n).retry(bi_predicate=lambda a, e: True)),
+         failed=lambda: failing().retry(bi_predicate=lambda a, e: a < 3)),
+    op("distinct_collection_factory", lambda f: f.distinct(collection_factory=set)),
+    op("distinct_collection_factory_list", lambda f: f.distinct(lambda x: x, collection_factory=list),
+       max_elements=2048, notes="a list as the seen collection: quadratic, so fewer items."),
     # ---- end join and misc
     # ---- issue 17: multicast processor (one line per publisher; keep inside this block)
     # ---- end multicast processor
@@ -1375,6 +1381,10 @@ REGISTRY: list[Case | list[Case]] = [
                                                   closing_selector=lambda _: Flowable.never())
        .flat_map(same), max_elements=10_000,
        notes="window(openings=, closing_selector=) requests its source without bound: 2**31-1 items do not fit."),
+    op("bnd_buffer_supplier_never", lambda f: f.buffer(Flowable.never).flat_map_iterable(same),
+       max_elements=10_000, notes="buffer(boundary_supplier) requests its source without bound: 2**31-1 items do not fit."),
+    op("bnd_window_supplier_never", lambda f: f.window(Flowable.never).flat_map(same), max_elements=10_000,
+       notes="window(boundary_supplier) requests its source without bound (windows buffer): 2**31-1 items do not fit."),
     op("bnd_sample_publisher_emit_last", lambda f: f.sample(Flowable.never(), emit_last=True)
        .on_backpressure_buffer(), max_elements=1,
        notes="sample(sampler) keeps one item (the last, at completion); it ignores demand: buffered after it."),

@@ -1,7 +1,10 @@
 """Flowable.distinct: items whose key (the item itself by default) was not seen before.
 
-The keys seen are kept in a ``set`` (so they must be hashable) until the stream
-terminates (fused: until the consumer's ``clear``, as it polls after the terminal
+The keys seen are kept in a ``set`` (so they must be hashable), or in the
+collection ``collection_factory()`` makes per subscriber (RxJava 2's
+``distinct(keySelector, collectionSupplier)``: here any collection with ``in``,
+``add`` (or ``append``) and ``clear``; a key is new when it is not ``in`` it), until
+the stream terminates (fused: until the consumer's ``clear``, as it polls after the terminal
 signal). A dropped item is replaced by ``request(1)`` upstream, or, to a
 conditional upstream, answered with ``try_on_next(item) -> False``; to a
 conditional downstream the items go by ``try_on_next`` too. A key
@@ -22,11 +25,13 @@ from rxpy2.internal.fuseable import (
     HasUpstreamPublisher,
     is_conditional,
 )
+from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
     FilteringConditionalSubscriber,
     FilteringSubscriber,
 )
+from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableDistinct"]
@@ -39,30 +44,50 @@ def _none_key() -> TypeError:
 
 
 class FlowableDistinct(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
-    __slots__ = ("source", "key")
+    __slots__ = ("source", "key", "collection_factory")
 
-    def __init__(self, source: Publisher[T], key: Callable[[T], Any] | None) -> None:
+    def __init__(self, source: Publisher[T], key: Callable[[T], Any] | None,
+                 collection_factory: Callable[[], Any] | None = None) -> None:
         self.source = source
         self.key = key
+        self.collection_factory = collection_factory
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        factory = self.collection_factory
+        seen: Any = None
+        if factory is not None:
+            try:
+                seen = factory()
+                if seen is None:
+                    raise returned_none("distinct", factory, "collection_factory")
+                if not (hasattr(seen, "add") or hasattr(seen, "append")):
+                    raise TypeError("distinct: the collection_factory's collection has no "
+                                    f"add nor append method ({type(seen).__name__})")
+            except Exception as e:
+                EmptySubscription.error(e, subscriber)
+                return
         if is_conditional(subscriber):
-            subscribe_tail(self.source, DistinctConditionalSubscriber(subscriber, self.key))
+            subscribe_tail(self.source, DistinctConditionalSubscriber(subscriber, self.key, seen))
         else:
-            subscribe_tail(self.source, DistinctSubscriber(subscriber, self.key))
+            subscribe_tail(self.source, DistinctSubscriber(subscriber, self.key, seen))
 
 
 class _DistinctMixin(Generic[T]):
     """The seen-keys state, the key test (``passes``) and the terminal clean-up."""
 
     key: Callable[[T], Any] | None
-    seen: set[Any]
+    seen: Any
+    remember: Callable[[Any], Any]
     done: bool
     source_mode: int
 
-    def _init_state(self, key: Callable[[T], Any] | None) -> None:
+    def _init_state(self, key: Callable[[T], Any] | None, seen: Any) -> None:
         self.key = key
-        self.seen = set()
+        if seen is None:
+            seen = set()
+        self.seen = seen
+        remember = getattr(seen, "add", None)
+        self.remember = seen.append if remember is None else remember
 
     def passes(self, item: T) -> bool:
         """True if ``item``'s key is new (and records it); may raise (the key function)."""
@@ -73,7 +98,7 @@ class _DistinctMixin(Generic[T]):
         seen = self.seen
         if k in seen:  # an unhashable key raises TypeError here
             return False
-        seen.add(k)
+        self.remember(k)
         return True
 
     # fused, the consumer still polls (and the keys still count) after the terminal signal
@@ -93,9 +118,10 @@ class _DistinctMixin(Generic[T]):
 
 
 class DistinctSubscriber(_DistinctMixin[T], FilteringSubscriber[T], Generic[T]):
-    def __init__(self, downstream: Subscriber[T], key: Callable[[T], Any] | None) -> None:
+    def __init__(self, downstream: Subscriber[T], key: Callable[[T], Any] | None,
+                 seen: Any = None) -> None:
         FilteringSubscriber.__init__(self, downstream)
-        self._init_state(key)
+        self._init_state(key, seen)
 
 
 class DistinctConditionalSubscriber(_DistinctMixin[T], FilteringConditionalSubscriber[T],
@@ -103,6 +129,6 @@ class DistinctConditionalSubscriber(_DistinctMixin[T], FilteringConditionalSubsc
     """Over a ConditionalSubscriber: an item it drops costs no request either."""
 
     def __init__(self, downstream: ConditionalSubscriber[T],
-                 key: Callable[[T], Any] | None) -> None:
+                 key: Callable[[T], Any] | None, seen: Any = None) -> None:
         FilteringConditionalSubscriber.__init__(self, downstream)
-        self._init_state(key)
+        self._init_state(key, seen)

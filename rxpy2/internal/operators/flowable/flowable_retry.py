@@ -3,7 +3,9 @@
 At most ``times`` resubscriptions (``LONG_MAX``: no limit), and only while
 ``predicate(error)`` holds (no predicate: always); then the error goes
 downstream. A predicate that raises ends the stream with
-``CompositeException(error, predicate_error)``.
+``CompositeException(error, predicate_error)``. ``retry(bi_predicate=fn)``
+(RxJava 2's FlowableRetryBiPredicate) resubscribes while ``fn(attempt, error)``
+holds, ``attempt`` counting the errors from 1.
 
 A :class:`SubscriptionArbiter` faces the downstream for all the subscriptions:
 before resubscribing the operator reports what the failed attempt emitted
@@ -27,7 +29,7 @@ from rxpy2.observers import FlowableSubscriber
 from rxpy2.operators import Drain, null_error, null_item, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
-__all__ = ["FlowableRetry", "ResubscribingSubscriber"]
+__all__ = ["FlowableRetry", "FlowableRetryBiPredicate", "ResubscribingSubscriber"]
 
 T = TypeVar("T")
 
@@ -89,6 +91,19 @@ class ResubscribingSubscriber(SubscriptionArbiter, FlowableSubscriber[T], Generi
             if not gate.leave():
                 return
 
+    def retry_if(self, error: BaseException, predicate: Callable[..., bool], *args: object) -> None:
+        """Resubscribe if ``predicate(*args)`` holds, else signal ``error``; a predicate
+        that raises signals ``CompositeException(error, its error)``."""
+        try:
+            again = predicate(*args)
+        except Exception as e:
+            self.downstream.on_error(CompositeException(error, e))
+            return
+        if again:
+            self.subscribe_next()
+        else:
+            self.downstream.on_error(error)
+
 
 class RetrySubscriber(ResubscribingSubscriber[T], Generic[T]):
     def __init__(self, downstream: Subscriber[T], source: Publisher[T], times: int,
@@ -107,16 +122,44 @@ class RetrySubscriber(ResubscribingSubscriber[T], Generic[T]):
         if r != LONG_MAX:
             self.remaining = r - 1
         p = self.predicate
-        if p is not None:
-            try:
-                b = p(error)
-            except Exception as e:
-                self.downstream.on_error(CompositeException(error, e))
-                return
-            if not b:
-                self.downstream.on_error(error)
-                return
-        self.subscribe_next()
+        if p is None:
+            self.subscribe_next()
+        else:
+            self.retry_if(error, p, error)
+
+    def on_complete(self) -> None:
+        self.downstream.on_complete()
+
+
+class FlowableRetryBiPredicate(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
+    """``retry(bi_predicate=fn)``: resubscribe while ``fn(attempt, error)`` holds
+    (``attempt`` is 1 at the first error), as RxJava 2's ``retry(BiPredicate)``."""
+
+    __slots__ = ("source", "predicate")
+
+    def __init__(self, source: Publisher[T],
+                 predicate: Callable[[int, BaseException], bool]) -> None:
+        self.source = source
+        self.predicate = predicate
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        parent: RetryBiSubscriber[T] = RetryBiSubscriber(subscriber, self.source, self.predicate)
+        subscriber.on_subscribe(parent)
+        parent.subscribe_next()
+
+
+class RetryBiSubscriber(ResubscribingSubscriber[T], Generic[T]):
+    def __init__(self, downstream: Subscriber[T], source: Publisher[T],
+                 predicate: Callable[[int, BaseException], bool]) -> None:
+        super().__init__(downstream, source)
+        self.predicate = predicate
+        self.attempts = 0
+
+    def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
+        self.attempts += 1
+        self.retry_if(error, self.predicate, self.attempts, error)
 
     def on_complete(self) -> None:
         self.downstream.on_complete()
