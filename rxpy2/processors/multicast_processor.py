@@ -58,6 +58,11 @@ __all__ = ["MulticastProcessor"]
 T = TypeVar("T")
 
 
+
+def _not_started() -> RuntimeError:
+    return RuntimeError("MulticastProcessor: no queue yet: call start() or start_unbounded(), "
+                        "or subscribe the processor to a source, before on_next/offer")
+
 class MulticastProcessor(FlowableProcessor[T], Generic[T]):
     """Relays its upstream's items to every subscriber in lockstep (see the module doc)."""
 
@@ -131,10 +136,13 @@ class MulticastProcessor(FlowableProcessor[T], Generic[T]):
         if self._fusion_mode == NONE:  # fused ASYNC: on_next(None) means "poll the upstream"
             if item is None:
                 raise null_item()  # §2.13
-            if not self._queue.offer(item):
+            q = self._queue
+            if q is None:
+                raise _not_started()
+            if not q.offer(item):
                 SubscriptionHelper.cancel(self._upstream)
                 self.on_error(MissingBackpressureException.queue_full(
-                    "MulticastProcessor", self._queue.capacity))
+                    "MulticastProcessor", q.capacity))
                 return
         self._drain()
 
@@ -146,7 +154,10 @@ class MulticastProcessor(FlowableProcessor[T], Generic[T]):
             return False
         if item is None:
             raise TypeError("offer called with None")  # §2.13
-        if self._fusion_mode == NONE and self._queue.offer(item):
+        q = self._queue
+        if q is None:
+            raise _not_started()
+        if self._fusion_mode == NONE and q.offer(item):
             self._drain()
             return True
         return False

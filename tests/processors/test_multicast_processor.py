@@ -647,3 +647,11 @@ def test_race_two_subscribers_with_an_upstream(race_runner, race_rounds):
         src.emit(4, 5)
         src.complete()
         assert_both_got(s1, s2, 6)
+
+
+def test_feeding_before_start_is_a_clear_error():
+    mp: MulticastProcessor[int] = MulticastProcessor.create()
+    with pytest.raises(RuntimeError, match="start"):
+        mp.offer(1)
+    with pytest.raises(RuntimeError, match="start"):
+        mp.on_next(1)
