@@ -375,3 +375,103 @@ def test_race_selector_open_vs_source_complete(race_runner, race_rounds):
         race_runner.race(src.complete, lambda o=opens: o.emit("a"))
         ts.assert_complete()
         assert ts.values() in ([], [[]])
+
+
+# ---------------------------------------------------------------- buffer(boundary_supplier)
+
+def supplier_setup(request: int = LONG_MAX, factory=None):
+    src = ManualSource()
+    boundaries: list[ManualSource] = []
+
+    def supplier():
+        boundaries.append(ManualSource())
+        return boundaries[-1]
+
+    ts = src.buffer(supplier, buffer_factory=factory).test(request)
+    return src, boundaries, ts
+
+
+def test_supplier_each_boundary_signals_once_then_a_new_one():
+    src, bs, ts = supplier_setup()
+    assert len(bs) == 1 and src.requests == [LONG_MAX] and bs[0].requests == [LONG_MAX]
+    src.emit(1, 2)
+    bs[0].emit("x")
+    assert bs[0].cancelled and len(bs) == 2
+    src.emit(3)
+    bs[1].complete()  # as RxJava 2: a boundary's completion is a boundary too
+    assert len(bs) == 3
+    src.emit(4)
+    src.complete()
+    ts.assert_result([1, 2], [3], [4])
+    assert bs[2].cancelled
+
+
+def test_supplier_boundary_error():
+    src, bs, ts = supplier_setup()
+    src.emit(1)
+    bs[0].error(Boom())
+    ts.assert_failure(Boom)
+    assert src.cancelled
+
+
+def test_supplier_raises_at_subscription():
+    src = ManualSource()
+    ts = src.buffer(lambda: 1 / 0).test()
+    ts.assert_failure(ZeroDivisionError)
+    assert src.cancelled and src.requests == []
+
+
+def test_supplier_raises_later():
+    first = ManualSource()
+    supplied = []
+
+    def supplier():
+        supplied.append(1)
+        if len(supplied) > 1:
+            raise Boom()
+        return first
+
+    src = ManualSource()
+    ts = src.buffer(supplier).test()
+    src.emit(1)
+    first.emit("x")
+    ts.assert_failure(Boom)
+    assert src.cancelled
+
+
+def test_supplier_returns_none():
+    src = ManualSource()
+    src.buffer(lambda: None).test().assert_failure(TypeError)
+
+
+def test_supplier_synchronous_boundaries_are_stack_safe():
+    ts = Flowable.never().buffer(lambda: Flowable.just(1)).test(100_000)
+    assert len(ts.values()) == 100_000
+    ts.assert_error(MissingBackpressureException)
+
+
+def test_supplier_cancel():
+    src, bs, ts = supplier_setup()
+    ts.cancel()
+    assert src.cancelled and bs[0].cancelled
+
+
+def test_supplier_with_time(sched):
+    ts = (Flowable.interval(1.0, scheduler=sched).take(10)
+          .buffer(lambda: Flowable.timer(3.5, sched)).test())
+    sched.advance_time_by(20)
+    ts.assert_result([0, 1, 2], [3, 4, 5], [6, 7, 8, 9])
+
+
+def test_race_supplier_boundary_vs_items(race_runner, race_rounds):
+    for _ in range(race_rounds // 2):
+        src, bs, ts = supplier_setup()
+
+        def produce(src=src):
+            src.emit(1, 2, 3, 4)
+
+        race_runner.race(produce, lambda b=bs[0]: b.emit("x"))
+        src.complete()
+        vals = ts.values()
+        assert [v for b in vals for v in b] == [1, 2, 3, 4] and len(vals) == 2
+        ts.assert_complete()

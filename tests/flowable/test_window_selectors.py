@@ -218,3 +218,109 @@ def test_race_source_complete_vs_close(race_runner, race_rounds):
         race_runner.race(src.complete, lambda cl=closes["a"]: cl.complete())
         c.subs[0].assert_result(1)
         assert c.completed == 1 and c.errors == []
+
+
+# ---------------------------------------------------------------- window(boundary_supplier)
+
+def supplier_setup(outer_request: int = LONG_MAX):
+    src = ManualSource()
+    boundaries: list[ManualSource] = []
+
+    def supplier():
+        boundaries.append(ManualSource())
+        return boundaries[-1]
+
+    c = WindowCollector(outer_request)
+    src.window(supplier).subscribe(c)
+    return src, boundaries, c
+
+
+def test_supplier_first_boundary_item_starts_the_next_window():
+    src, bs, c = supplier_setup()
+    assert len(bs) == 1 and len(c.subs) == 1
+    src.emit(1, 2)
+    bs[0].emit("x")
+    assert bs[0].cancelled and len(bs) == 2
+    src.emit(3)
+    src.complete()
+    assert c.values() == [[1, 2], [3]]
+    assert c.completed == 1 and bs[1].cancelled
+
+
+def test_supplier_boundary_completion_completes():
+    src, bs, c = supplier_setup()
+    src.emit(1)
+    bs[0].complete()
+    c.subs[0].assert_result(1)
+    assert c.completed == 1 and src.cancelled
+
+
+def test_supplier_boundary_error():
+    src, bs, c = supplier_setup()
+    src.emit(1)
+    bs[0].error(Boom())
+    c.subs[0].assert_failure(Boom, 1)
+    assert isinstance(c.errors[0], Boom) and src.cancelled
+
+
+def test_supplier_raises_cancels_the_source():
+    calls = []
+    b0 = ManualSource()
+
+    def supplier():
+        calls.append(1)
+        if len(calls) > 1:
+            raise Boom()
+        return b0
+
+    src = ManualSource()
+    c = WindowCollector()
+    src.window(supplier).subscribe(c)
+    src.emit(1)
+    b0.emit("x")
+    assert isinstance(c.errors[0], Boom)
+    c.subs[0].assert_result(1)
+    assert src.cancelled  # RxJava 2 leaves the source running here
+
+
+def test_supplier_without_demand_is_missing_backpressure():
+    src, bs, c = supplier_setup(outer_request=1)
+    bs[0].emit("x")
+    assert isinstance(c.errors[0], MissingBackpressureException)
+    assert src.cancelled
+
+
+def test_supplier_outer_cancel_keeps_the_open_window():
+    src, bs, c = supplier_setup()
+    c.cancel()
+    assert bs[0].cancelled and not src.cancelled
+    src.emit(1)
+    src.complete()
+    c.subs[0].assert_result(1)
+
+
+def test_supplier_synchronous_boundaries_are_stack_safe():
+    c = WindowCollector(100_000)
+    Flowable.never().window(lambda: Flowable.just(1)).subscribe(c)
+    assert len(c.subs) == 100_000
+    assert isinstance(c.errors[0], MissingBackpressureException)
+
+
+def test_supplier_bad_arguments():
+    with pytest.raises(TypeError):
+        Flowable.never().window(lambda: Flowable.never(), 2)
+    with pytest.raises(ValueError):
+        Flowable.never().window(lambda: Flowable.never(), buffer_size=0)
+
+
+def test_race_supplier_boundary_vs_items(race_runner, race_rounds):
+    for _ in range(race_rounds // 2):
+        src, bs, c = supplier_setup()
+
+        def produce(src=src):
+            src.emit(1, 2, 3, 4)
+
+        race_runner.race(produce, lambda b=bs[0]: b.emit("x"))
+        src.complete()
+        assert [v for vs in c.values() for v in vs] == [1, 2, 3, 4]
+        assert len(c.subs) == 2 and c.completed == 1

@@ -37,7 +37,8 @@ from rxpy2.operators import Drain, null_error, null_item, null_subscription
 from rxpy2.processors.unicast_processor import UnicastProcessor
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
-__all__ = ["BoundarySubscriber", "ClosingSubscriber", "FlowableWindowBoundary", "OpeningSubscriber"]
+__all__ = ["BoundarySubscriber", "ClosingSubscriber", "FlowableWindowBoundary", "OneShotBoundarySubscriber",
+           "OpeningSubscriber"]
 
 T = TypeVar("T")
 
@@ -102,7 +103,7 @@ class WindowBoundaryMainSubscriber(FlowableSubscriber[T], Subscription, Generic[
     def on_error(self, error: BaseException) -> None:
         if error is None:
             raise null_error()  # §2.13
-        self.boundary_subscriber.dispose()
+        self.dispose_boundary()
         if self.errors.try_add_throwable(error):
             self.done = True
             self.drain()
@@ -110,7 +111,7 @@ class WindowBoundaryMainSubscriber(FlowableSubscriber[T], Subscription, Generic[
             plugins.on_error(error)
 
     def on_complete(self) -> None:
-        self.boundary_subscriber.dispose()
+        self.dispose_boundary()
         self.done = True
         self.drain()
 
@@ -142,13 +143,21 @@ class WindowBoundaryMainSubscriber(FlowableSubscriber[T], Subscription, Generic[
     def cancel(self) -> None:
         # no more windows; the open one keeps receiving items
         if self.refs.cancel_outer():
-            self.boundary_subscriber.dispose()
+            self.dispose_boundary()
             self.window_done()
 
     def window_done(self) -> None:
         """The outer was cancelled, or a window completed or was cancelled."""
         if self.refs.count.decrement_and_get() == 0:
             SubscriptionHelper.cancel(self.upstream)
+
+    def dispose_boundary(self) -> None:
+        self.boundary_subscriber.dispose()
+
+    def open_boundary(self) -> bool:
+        """In the drain, before a new window goes out: False to hold it back (the
+        boundary of ``window(boundary_supplier)`` is made here)."""
+        return True
 
     # ---- drain
 
@@ -198,11 +207,13 @@ class WindowBoundaryMainSubscriber(FlowableSubscriber[T], Subscription, Generic[
                 if not outer_cancelled.get() and refs.acquire():
                     w = self.window = UnicastProcessor(self.buffer_size, self.window_done)
                     if self.emitted != self.requested.get():
+                        if not self.open_boundary():
+                            continue
                         self.emitted += 1
                         a.on_next(w)
                     else:
                         SubscriptionHelper.cancel(self.upstream)
-                        self.boundary_subscriber.dispose()
+                        self.dispose_boundary()
                         errors.try_add_throwable(MissingBackpressureException.lack_of_requests(
                             "window", "a window", "the boundary Publisher"))
                         self.done = True
@@ -299,3 +310,21 @@ class ClosingSubscriber(IndicatorSubscriber):
 
     def fire_error(self, error: BaseException) -> None:
         self.parent.boundary_error(self, error)
+
+
+class OneShotBoundarySubscriber(BoundarySubscriber):
+    """A supplied boundary's subscriber (``buffer``/``window`` with a boundary supplier):
+    its first item cancels it and calls ``parent.boundary_next(self)`` (the parent
+    then supplies the next boundary); the terminal signals as
+    :class:`BoundarySubscriber`'s."""
+
+    __slots__ = ()
+
+    def on_next(self, item: Any) -> None:
+        if item is None:
+            raise null_item()  # §2.13
+        if self.done:
+            return
+        self.done = True
+        self.dispose()
+        self.parent.boundary_next(self)  # type: ignore[attr-defined]
