@@ -53,16 +53,19 @@ def fails_on(bad: set[int], times: int = 10**9) -> tuple[Any, dict[int, int]]:
     return fn, calls
 
 
-def make(kind: str, fn: Any, handling: Any) -> Any:
-    """``(manual source, rail, probe)`` for ``kind`` over one rail with a request of 2."""
-    src = Manual()
-    p = ParallelFlowable.from_array(src)
+def build(p: ParallelFlowable[Any], kind: str, fn: Any, handling: Any) -> ParallelFlowable[Any]:
+    """``p.map``/``p.filter``/``p.do_on_next`` with ``fn`` (the filter passes when ``fn(x) >= 0``)."""
     if kind == "map":
-        q = p.map(fn, error_handling=handling)
-    elif kind == "filter":
-        q = p.filter(lambda x: fn(x) >= 0, error_handling=handling)
-    else:
-        q = p.do_on_next(fn, error_handling=handling)
+        return p.map(fn, error_handling=handling)
+    if kind == "filter":
+        return p.filter(lambda x: fn(x) >= 0, error_handling=handling)
+    return p.do_on_next(fn, error_handling=handling)
+
+
+def make(kind: str, fn: Any, handling: Any) -> Any:
+    """``(manual source, rail)`` for ``kind`` over one rail with a request of 2."""
+    src = Manual()
+    q = build(ParallelFlowable.from_array(src), kind, fn, handling)
     ts: TestSubscriber[Any] = TestSubscriber(2)
     q.subscribe([ts])
     return src, ts
@@ -283,10 +286,7 @@ def test_conditional_rail_stop_and_error(kind):
     for handling in (STOP, ERROR):
         fn, _ = fails_on({1})
         src = Manual()
-        p = ParallelFlowable.from_array(src)
-        q = {"map": lambda: p.map(fn, error_handling=handling),
-             "filter": lambda: p.filter(lambda x: fn(x) >= 0, error_handling=handling),
-             "do_on_next": lambda: p.do_on_next(fn, error_handling=handling)}[kind]()
+        q = build(ParallelFlowable.from_array(src), kind, fn, handling)
         rail = CondRail(5)
         q.subscribe([rail])
         assert src.subscriber.try_on_next(1) is False
@@ -318,16 +318,9 @@ def test_filter_upstream_of_map_try_uses_the_conditional_path():
     (RETRY, list(range(100))),
 ])
 def test_many_rails_through_sequential(handling, expected):
-    fn, _ = fails_on({x for x in range(100) if x % 7 == 0}, times=2)
     for kind in KINDS:
-        if kind == "filter" and handling is SKIP:
-            continue
-        p = Flowable.range(0, 100).parallel(4)
-        q = {"map": lambda: p.map(fn, error_handling=handling),
-             "filter": lambda: p.filter(lambda x: fn(x) >= 0, error_handling=handling),
-             "do_on_next": lambda: p.do_on_next(fn, error_handling=handling)}[kind]()
         fn, _ = fails_on({x for x in range(100) if x % 7 == 0}, times=2)
-        ts = q.sequential().test()
+        ts = build(Flowable.range(0, 100).parallel(4), kind, fn, handling).sequential().test()
         ts.assert_complete()
         assert sorted(ts.values()) == expected
 
@@ -407,7 +400,7 @@ def test_race_stop_vs_cancel(race_runner, race_rounds):
         src = ManualSource()
         ts: TestSubscriber[int] = TestSubscriber()
         ParallelFlowable.from_array(src).map(fails_on({1})[0], error_handling=STOP).subscribe([ts])
-        race_runner.race(lambda: src.emit(0, 1, 2), ts.cancel)
+        race_runner.race(lambda src=src: src.emit(0, 1, 2), ts.cancel)
         assert ts.completions() <= 1 and ts.errors() == []
         assert ts.values() in ([], [0])
         assert src.cancels >= 1

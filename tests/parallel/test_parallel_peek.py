@@ -225,7 +225,7 @@ def test_run_on_rails_peeking_on_two_threads():
         terminated: list[int] = []
         ts = (Flowable.range(0, 400).parallel(2).run_on(Schedulers.computation())
               .do_on_next(seen.append).do_after_next(after.append)
-              .do_after_terminated(lambda: terminated.append(1)).sequential().test())
+              .do_after_terminated(lambda t=terminated: t.append(1)).sequential().test())
         ts.await_done().assert_complete().assert_no_errors()
         assert sorted(ts.values()) == sorted(seen) == sorted(after) == list(range(400))
         assert terminated == [1, 1]
@@ -252,10 +252,10 @@ def test_race_cancel_vs_items(race_runner, race_rounds):
     for _ in range(race_rounds):
         a, b = ManualSource(), ManualSource()
         cancels: list[int] = []
-        ts = ParallelFlowable.from_array(a, b).do_on_cancel(lambda: cancels.append(1)) \
+        ts = ParallelFlowable.from_array(a, b).do_on_cancel(lambda c=cancels: c.append(1)) \
             .sequential().test()
 
-        def emit():
+        def emit(a=a, b=b):
             a.emit(1, 2)
             b.emit(11, 12)
 
