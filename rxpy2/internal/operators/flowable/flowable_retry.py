@@ -19,7 +19,7 @@ not grow with the number of retries (a loop, never recursion).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from rxpy2.exceptions import CompositeException
 from rxpy2.flowable import Flowable
@@ -29,9 +29,25 @@ from rxpy2.observers import FlowableSubscriber
 from rxpy2.operators import Drain, null_error, null_item, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
-__all__ = ["FlowableRetry", "FlowableRetryBiPredicate", "ResubscribingSubscriber"]
+__all__ = ["FlowableRetry", "FlowableRetryBiPredicate", "ResubscribingSubscriber", "retry_if"]
 
 T = TypeVar("T")
+
+
+def retry_if(downstream: Any, resubscribe: Callable[[], None], error: BaseException,
+             predicate: Callable[..., bool], *args: object) -> None:
+    """The retry decision of every ``retry`` with a predicate (Flowable's, the 0-1 types'):
+    ``resubscribe()`` if ``predicate(*args)`` holds, else ``error`` downstream; a
+    predicate that raises signals ``CompositeException(error, its error)``."""
+    try:
+        again = predicate(*args)
+    except Exception as e:
+        downstream.on_error(CompositeException(error, e))
+        return
+    if again:
+        resubscribe()
+    else:
+        downstream.on_error(error)
 
 
 class FlowableRetry(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
@@ -91,19 +107,6 @@ class ResubscribingSubscriber(SubscriptionArbiter, FlowableSubscriber[T], Generi
             if not gate.leave():
                 return
 
-    def retry_if(self, error: BaseException, predicate: Callable[..., bool], *args: object) -> None:
-        """Resubscribe if ``predicate(*args)`` holds, else signal ``error``; a predicate
-        that raises signals ``CompositeException(error, its error)``."""
-        try:
-            again = predicate(*args)
-        except Exception as e:
-            self.downstream.on_error(CompositeException(error, e))
-            return
-        if again:
-            self.subscribe_next()
-        else:
-            self.downstream.on_error(error)
-
 
 class RetrySubscriber(ResubscribingSubscriber[T], Generic[T]):
     def __init__(self, downstream: Subscriber[T], source: Publisher[T], times: int,
@@ -125,7 +128,7 @@ class RetrySubscriber(ResubscribingSubscriber[T], Generic[T]):
         if p is None:
             self.subscribe_next()
         else:
-            self.retry_if(error, p, error)
+            retry_if(self.downstream, self.subscribe_next, error, p, error)
 
     def on_complete(self) -> None:
         self.downstream.on_complete()
@@ -159,7 +162,7 @@ class RetryBiSubscriber(ResubscribingSubscriber[T], Generic[T]):
         if error is None:
             raise null_error()  # §2.13
         self.attempts += 1
-        self.retry_if(error, self.predicate, self.attempts, error)
+        retry_if(self.downstream, self.subscribe_next, error, self.predicate, self.attempts, error)
 
     def on_complete(self) -> None:
         self.downstream.on_complete()

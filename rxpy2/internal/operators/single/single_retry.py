@@ -19,9 +19,9 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from rxpy2.disposables import Disposable
-from rxpy2.exceptions import CompositeException
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
+from rxpy2.internal.operators.flowable.flowable_retry import retry_if
 from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
 from rxpy2.operators import Drain
 from rxpy2.operators.arguments import require_callable, require_non_negative
@@ -127,15 +127,7 @@ class RetryObserver(Resubscriber, SingleObserver[T], MaybeObserver[T], Completab
 
     def on_error(self, error: BaseException) -> None:
         self.attempts += 1
-        try:
-            again = self.predicate(self.attempts, error)
-        except Exception as e:
-            self.downstream.on_error(CompositeException(error, e))
-            return
-        if again:
-            self.subscribe_next()
-        else:
-            self.downstream.on_error(error)
+        retry_if(self.downstream, self.subscribe_next, error, self.predicate, self.attempts, error)
 
     def dispose(self) -> None:
         DisposableHelper.dispose(self.main)
