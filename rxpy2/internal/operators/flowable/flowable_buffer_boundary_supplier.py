@@ -21,7 +21,10 @@ from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.operators.flowable.flowable_buffer_timed import BufferExactSubscriberBase
-from rxpy2.internal.operators.flowable.flowable_window_boundary import OneShotBoundarySubscriber
+from rxpy2.internal.operators.flowable.flowable_window_boundary import (
+    BoundaryEndsStream,
+    OneShotBoundarySubscriber,
+)
 from rxpy2.internal.operators.flowable.flowable_window_boundary_supplier import supply_boundary
 from rxpy2.operators import Drain, subscribe_tail
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
@@ -50,7 +53,7 @@ class FlowableBufferBoundarySupplier(Flowable[Any], HasUpstreamPublisher[T], Gen
             subscriber, self.buffer_factory, self.supplier))
 
 
-class BufferBoundarySupplierSubscriber(BufferExactSubscriberBase[T], Generic[T]):
+class BufferBoundarySupplierSubscriber(BoundaryEndsStream, BufferExactSubscriberBase[T], Generic[T]):
     """``boundary``: the current boundary's subscriber (DISPOSED for good);
     ``first``: the first boundary, subscribed once the source is requested."""
 
@@ -88,7 +91,7 @@ class BufferBoundarySupplierSubscriber(BufferExactSubscriberBase[T], Generic[T])
     def stop_signals(self) -> None:
         DisposableHelper.dispose(self.boundary)
 
-    # ---- the boundaries
+    # ---- the boundaries (an error: BoundaryEndsStream)
 
     def boundary_next(self, sender: OneShotBoundarySubscriber) -> None:
         self.next_boundaries()
@@ -104,10 +107,6 @@ class BufferBoundarySupplierSubscriber(BufferExactSubscriberBase[T], Generic[T])
             self.next_boundary()
             if not gate.leave():
                 return
-
-    def inner_error(self, error: BaseException) -> None:
-        self.upstream.cancel()
-        self.on_error(error)
 
     def next_boundary(self) -> None:
         """Emit the current collection, open the next one under a new boundary."""

@@ -20,7 +20,10 @@ from typing import Any, Generic, TypeVar
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.operators.flowable.flowable_buffer_timed import BufferExactSubscriberBase
-from rxpy2.internal.operators.flowable.flowable_window_boundary import BoundarySubscriber
+from rxpy2.internal.operators.flowable.flowable_window_boundary import (
+    BoundaryEndsStream,
+    BoundarySubscriber,
+)
 from rxpy2.operators import subscribe_tail
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
 
@@ -48,7 +51,7 @@ class FlowableBufferExactBoundary(Flowable[Any], HasUpstreamPublisher[T], Generi
             subscriber, self.buffer_factory, self.boundary))
 
 
-class BufferExactBoundarySubscriber(BufferExactSubscriberBase[T], Generic[T]):
+class BufferExactBoundarySubscriber(BoundaryEndsStream, BufferExactSubscriberBase[T], Generic[T]):
     __slots__ = ("boundary", "boundary_subscriber")
 
     OPERATOR = "buffer"
@@ -71,15 +74,7 @@ class BufferExactBoundarySubscriber(BufferExactSubscriberBase[T], Generic[T]):
     def stop_signals(self) -> None:
         self.boundary_subscriber.dispose()
 
-    # ---- the boundary
+    # ---- the boundary (its terminal signals: BoundaryEndsStream)
 
     def inner_next(self) -> None:
         self.swap()
-
-    def inner_error(self, error: BaseException) -> None:
-        self.upstream.cancel()
-        self.on_error(error)
-
-    def inner_complete(self) -> None:
-        self.upstream.cancel()
-        self.on_complete()

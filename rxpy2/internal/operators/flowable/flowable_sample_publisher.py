@@ -18,7 +18,10 @@ from typing import Any, Generic, TypeVar
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.operators.flowable.flowable_sample_timed import SampleSubscriber
-from rxpy2.internal.operators.flowable.flowable_window_boundary import BoundarySubscriber
+from rxpy2.internal.operators.flowable.flowable_window_boundary import (
+    BoundaryEndsStream,
+    BoundarySubscriber,
+)
 from rxpy2.operators import subscribe_tail
 from rxpy2.reactivestreams import Publisher, Subscriber
 
@@ -45,7 +48,7 @@ class FlowableSamplePublisher(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
             subscriber, self.sampler, self.emit_last))
 
 
-class SamplePublisherSubscriber(SampleSubscriber[T], Generic[T]):
+class SamplePublisherSubscriber(BoundaryEndsStream, SampleSubscriber[T], Generic[T]):
     __slots__ = ("sampler", "sampler_subscriber")
 
     PRODUCER = "the sampler Publisher"
@@ -65,15 +68,7 @@ class SamplePublisherSubscriber(SampleSubscriber[T], Generic[T]):
     def stop_timer(self) -> None:
         self.sampler_subscriber.dispose()
 
-    # ---- the sampler
+    # ---- the sampler (its terminal signals: BoundaryEndsStream)
 
     def inner_next(self) -> None:
         self.tick()
-
-    def inner_error(self, error: BaseException) -> None:
-        self.upstream.cancel()
-        self.on_error(error)
-
-    def inner_complete(self) -> None:
-        self.upstream.cancel()
-        self.on_complete()

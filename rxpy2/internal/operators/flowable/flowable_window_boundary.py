@@ -16,7 +16,7 @@ window are done with (``refs``: an
 
 from __future__ import annotations
 
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
@@ -37,7 +37,7 @@ from rxpy2.operators import Drain, null_error, null_item, null_subscription
 from rxpy2.processors.unicast_processor import UnicastProcessor
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
-__all__ = ["BoundarySubscriber", "ClosingSubscriber", "FlowableWindowBoundary", "OneShotBoundarySubscriber",
+__all__ = ["BoundaryEndsStream", "BoundarySubscriber", "ClosingSubscriber", "FlowableWindowBoundary", "OneShotBoundarySubscriber",
            "OpeningSubscriber"]
 
 T = TypeVar("T")
@@ -230,6 +230,28 @@ class BoundaryParent(Protocol):
     def inner_error(self, error: BaseException) -> None: ...
 
     def inner_complete(self) -> None: ...
+
+
+class BoundaryEndsStream:
+    """For a subscriber whose boundary's terminal signal ends the stream as the source's
+    would, after cancelling the source (``buffer``/``sample`` with a Publisher)."""
+
+    __slots__ = ()
+
+    upstream: Subscription
+
+    if TYPE_CHECKING:  # the subscriber's own (not overridden: this class comes first)
+        def on_error(self, error: BaseException) -> None: ...
+
+        def on_complete(self) -> None: ...
+
+    def inner_error(self, error: BaseException) -> None:
+        self.upstream.cancel()
+        self.on_error(error)
+
+    def inner_complete(self) -> None:
+        self.upstream.cancel()
+        self.on_complete()
 
 
 class BoundarySubscriber(FlowableSubscriber[Any], Disposable):
