@@ -4,9 +4,13 @@ A ParallelFlowable is not a Publisher: it is subscribed with a sequence of
 exactly ``parallelism`` Subscribers, one per rail (:meth:`ParallelFlowable.subscribe`).
 ``Flowable.parallel(n)`` hands the items of a Flowable out to ``n`` rails,
 round-robin among the rails that have demand; ``run_on(scheduler)`` moves each
-rail onto a worker of its own; ``map``/``filter``/``flat_map``/``reduce_with``/
-``collect``/``do_on_next`` work rail by rail; ``sequential()``, ``sorted()``,
+rail onto a worker of its own; ``map``/``filter``/``do_on_next`` (with an
+``error_handling=`` :class:`~rxpy2.parallel.ParallelFailureHandling`),
+``flat_map``/``concat_map``, ``reduce_with``/``collect`` and the ``do_*``
+callbacks work rail by rail; ``sequential()``, ``sorted()``,
 ``to_sorted_list()`` and ``reduce(reducer)`` join the rails into a Flowable again.
+``compose``/``to`` apply a function to the whole ParallelFlowable; ``from_``/
+``from_array`` (RxJava's ``from``/``fromArray``) build one from Publishers.
 
 Every fluent method validates its arguments (``TypeError`` for ``None`` or a
 non-callable where a function is required and for a non-Scheduler,

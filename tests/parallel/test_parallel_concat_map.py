@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from probes import Manual, ManualSource, assert_two_rails_joined
+from probes import Manual, ManualSource, assert_two_rails_joined, rail
 
 from rxpy2 import Flowable, ParallelFlowable, plugins
 from rxpy2.exceptions import CompositeException
@@ -154,13 +154,7 @@ def test_race_two_rails_concat_mapping_into_sequential(race_runner, race_rounds)
         ts = ParallelFlowable.from_array(a, b).concat_map(lambda x: Flowable.just(x)) \
             .sequential().test()
 
-        def run(src, items):
-            def go():
-                src.emit(*items)
-                src.complete()
-            return go
-
-        race_runner.race(run(a, range(3)), run(b, range(10, 13)))
+        race_runner.race(rail(a, range(3)), rail(b, range(10, 13)))
         assert_two_rails_joined(ts, list(range(3)), list(range(10, 13)))
 
 

@@ -7,7 +7,7 @@ import threading
 from typing import Any
 
 import pytest
-from probes import Manual, ManualSource, assert_two_rails_joined
+from probes import Manual, ManualSource, assert_two_rails_joined, rail
 
 import rxpy2
 from rxpy2 import Flowable, ParallelFailureHandling, ParallelFlowable
@@ -384,13 +384,7 @@ def test_race_two_rails_skipping_into_sequential(race_runner, race_rounds):
         ts = ParallelFlowable.from_array(a, b).do_on_next(skip_odd, error_handling=SKIP) \
             .sequential().test()
 
-        def run(src, items):
-            def go():
-                src.emit(*items)
-                src.complete()
-            return go
-
-        race_runner.race(run(a, range(5)), run(b, range(10, 15)))
+        race_runner.race(rail(a, range(5)), rail(b, range(10, 15)))
         assert_two_rails_joined(ts, [0, 2, 4], [10, 12, 14])
         assert a.requests.count(1) == 2 and b.requests.count(1) == 2
 

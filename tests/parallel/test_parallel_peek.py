@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from probes import Manual, ManualSource, assert_two_rails_joined, boom
+from probes import Manual, ManualSource, assert_two_rails_joined, boom, rail
 
 from rxpy2 import Flowable, ParallelFlowable
 from rxpy2.exceptions import CompositeException
@@ -237,13 +237,7 @@ def test_race_two_rails_peeking_into_sequential(race_runner, race_rounds):
         seen: list[int] = []
         ts = ParallelFlowable.from_array(a, b).do_on_next(seen.append).sequential().test()
 
-        def run(src, items):
-            def go():
-                src.emit(*items)
-                src.complete()
-            return go
-
-        race_runner.race(run(a, range(5)), run(b, range(10, 15)))
+        race_runner.race(rail(a, range(5)), rail(b, range(10, 15)))
         assert_two_rails_joined(ts, list(range(5)), list(range(10, 15)))
         assert sorted(seen) == [*range(5), *range(10, 15)]
 
