@@ -475,3 +475,10 @@ def test_race_supplier_boundary_vs_items(race_runner, race_rounds):
         vals = ts.values()
         assert [v for b in vals for v in b] == [1, 2, 3, 4] and len(vals) == 2
         ts.assert_complete()
+
+
+def test_selector_100_000_synchronous_openings_and_closings():
+    ts = Flowable.never().buffer(openings=Flowable.range(0, 100_000),
+                                 closing_selector=lambda _: Flowable.empty()).test()
+    assert len(ts.values()) == 100_000
+    ts.assert_complete()  # openings completed and every buffer closed

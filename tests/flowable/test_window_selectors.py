@@ -324,3 +324,10 @@ def test_race_supplier_boundary_vs_items(race_runner, race_rounds):
         src.complete()
         assert [v for vs in c.values() for v in vs] == [1, 2, 3, 4]
         assert len(c.subs) == 2 and c.completed == 1
+
+
+def test_selector_100_000_synchronous_openings_and_closings():
+    c = WindowCollector()
+    Flowable.never().window(openings=Flowable.range(0, 100_000),
+                            closing_selector=lambda _: Flowable.empty()).subscribe(c)
+    assert len(c.subs) == 100_000 and c.completed == 1
