@@ -1827,7 +1827,8 @@ class Flowable(Publisher[T], Generic[T]):
                 require_publisher(first_timeout, "first_timeout")
             if timeout is not None or scheduler is not None:
                 raise TypeError("timeout() takes either a time or item_timeout, not both")
-            return _assembly(_lazy.FlowableTimeout(self, first_timeout, item_timeout, fallback))
+            return _assembly(_lazy.FlowableTimeout(self, first_timeout, item_timeout,  # type: ignore[arg-type]
+                                                   fallback))
         if timeout is None:
             raise TypeError("timeout is None")
         t = _lazy.check_duration(timeout, "timeout")

@@ -150,7 +150,8 @@ def test_race_item_vs_indicator(with_fallback):
         for _ in range(300):
             src, ind = PublishProcessor(), PublishProcessor()
             kw = {"fallback": Flowable.just(99)} if with_fallback else {}
-            ts = src.timeout(item_timeout=lambda x, ind=ind: ind, **kw).test()
+            ts = src.timeout(item_timeout=lambda x, ind=ind: ind if x == 1 else Flowable.never(),
+                             **kw).test()
             src.on_next(1)
             r.race(lambda src=src: src.on_next(2), lambda ind=ind: ind.on_next(0))
             vals = ts.values()

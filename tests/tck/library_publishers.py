@@ -1400,6 +1400,16 @@ REGISTRY: list[Case | list[Case]] = [
     op("sel_delay", lambda f: f.delay(lambda x: Flowable.empty())),
     op("sel_delay_subscription", lambda f: f.delay_subscription(Flowable.just(0))),
     op("sel_delay_both", lambda f: f.delay(lambda x: Flowable.just(0), subscription_delay=Flowable.empty())),
+    op("sel_replay_selector", lambda f: f.replay(selector=lambda g: g), max_elements=1024),
+    op("sel_replay_selector_size", lambda f: f.replay(2, selector=lambda g: g), max_elements=1024),
+    op("sel_replay_selector_time", lambda f: f.replay(time=60, selector=lambda g: g), max_elements=1024),
+    op("sel_replay_selector_size_time", lambda f: f.replay(5, 60, selector=lambda g: g),
+       max_elements=1024),
+    op("sel_replay_selector_observe_on", lambda f: f.replay(scheduler=Schedulers.computation(),
+                                                            selector=lambda g: g), max_elements=1024),
+    op("sel_replay_time_auto_connect", lambda f: f.replay(time=60).auto_connect(), max_elements=1024),
+    op("sel_replay_observe_on_auto_connect",
+       lambda f: f.replay(3, scheduler=Schedulers.computation()).auto_connect(), max_elements=1024),
     # ---- end selector overloads
 ]
 
