@@ -1950,11 +1950,28 @@ class Flowable(Publisher[T], Generic[T]):
     # ------------------------------------------------------------------ multicasting (publish, replay, share, cache)
     # (section: multicast operators)
 
-    def publish(self, buffer_size: int = BUFFER_SIZE) -> ConnectableFlowable[T]:
+    @overload
+    def publish(self, buffer_size: int = BUFFER_SIZE) -> ConnectableFlowable[T]: ...
+
+    @overload
+    def publish(self, buffer_size: int = BUFFER_SIZE, *,
+                selector: Callable[[Flowable[T]], Publisher[R]]) -> Flowable[R]: ...
+
+    def publish(self, buffer_size: int = BUFFER_SIZE, *,
+                selector: Callable[[Flowable[T]], Publisher[R]] | None = None) -> Any:
         """A ConnectableFlowable sharing one upstream subscription: it prefetches
-        ``buffer_size`` items and emits at the pace of the slowest subscriber."""
+        ``buffer_size`` items and emits at the pace of the slowest subscriber.
+
+        With ``selector`` (RxJava 2's ``publish(selector, prefetch)``, the prefetch being
+        ``buffer_size``): a Flowable that, per subscriber, shares one subscription of the
+        source with ``selector(shared)`` (subscribe to ``shared`` as often as needed inside
+        it; the items go to all at the pace of the slowest) and emits what the selector's
+        Publisher emits; when that ends or is cancelled, the source is cancelled."""
         require_positive(buffer_size, "buffer_size")
-        return _assembly(_lazy.FlowablePublish(self, buffer_size))  # type: ignore[return-value]
+        if selector is not None:
+            require_callable(selector, "selector")
+            return _assembly(_lazy.FlowablePublishMulticast(self, selector, buffer_size))
+        return _assembly(_lazy.FlowablePublish(self, buffer_size))
 
     @overload
     def replay(self, buffer_size: int | None = None, time: float | None = None,

@@ -30,6 +30,8 @@ MAX_SHOWN = 12
 NAMES: dict[str, str] = {
     "FlowableScanSeed": "scan",
     "FlowableDelaySubscriptionOther": "delay_subscription",
+    "FlowablePublishMulticast": "publish",
+    "FlowableMulticastSelector": "replay",
     "FlowableTakeUntilPredicate": "take_until",
     "FlowableConcatIterable": "concat",
     "FlowableConcatArray": "concat_array",

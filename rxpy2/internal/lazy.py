@@ -217,6 +217,7 @@ if TYPE_CHECKING:
     from rxpy2.internal.operators.flowable.flowable_on_error_next import FlowableOnErrorNext
     from rxpy2.internal.operators.flowable.flowable_on_error_return import FlowableOnErrorReturn
     from rxpy2.internal.operators.flowable.flowable_publish import FlowablePublish
+    from rxpy2.internal.operators.flowable.flowable_publish_multicast import FlowablePublishMulticast
     from rxpy2.internal.operators.flowable.flowable_range import FlowableRange
     from rxpy2.internal.operators.flowable.flowable_rebatch_requests import FlowableRebatchRequests
     from rxpy2.internal.operators.flowable.flowable_reduce import (
@@ -607,6 +608,7 @@ _WHERE: dict[str, str] = {
     "ConnectableObserveOn": "rxpy2.internal.operators.flowable.flowable_multicast_selector",
     "FlowableMulticastSelector": "rxpy2.internal.operators.flowable.flowable_multicast_selector",
     "FlowablePublish": "rxpy2.internal.operators.flowable.flowable_publish",
+    "FlowablePublishMulticast": "rxpy2.internal.operators.flowable.flowable_publish_multicast",
     "FlowableRange": "rxpy2.internal.operators.flowable.flowable_range",
     "FlowableRebatchRequests": "rxpy2.internal.operators.flowable.flowable_rebatch_requests",
     "FlowableReduceMaybe": "rxpy2.internal.operators.flowable.flowable_reduce",

@@ -1410,6 +1410,8 @@ REGISTRY: list[Case | list[Case]] = [
     op("sel_replay_time_auto_connect", lambda f: f.replay(time=60).auto_connect(), max_elements=1024),
     op("sel_replay_observe_on_auto_connect",
        lambda f: f.replay(3, scheduler=Schedulers.computation()).auto_connect(), max_elements=1024),
+    op("sel_publish_selector", lambda f: f.publish(selector=lambda g: g)),
+    op("sel_publish_selector_zip", lambda f: f.publish(4, selector=lambda g: g.zip_with(g, lambda a, b: a))),
     # ---- end selector overloads
 ]
 
