@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from probes import Boom, ManualSource
 
 from rxpy2 import Flowable
 from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.observers import FlowableSubscriber
 from rxpy2.processors import PublishProcessor
-from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import LONG_MAX, Subscription
 
 
 def pair(a, b):
@@ -152,12 +155,39 @@ def test_cancel():
     ts.assert_no_values().assert_not_complete()
 
 
+class CancelAtFirst(FlowableSubscriber[Any]):
+    """Records every item that arrives (nothing filters after the cancel) and cancels in
+    the first ``on_next``."""
+
+    def __init__(self) -> None:
+        self.items: list[Any] = []
+        self.upstream: Subscription | None = None
+
+    def on_subscribe(self, s: Subscription) -> None:
+        self.upstream = s
+        s.request(LONG_MAX)
+
+    def on_next(self, item: Any) -> None:
+        self.items.append(item)
+        assert self.upstream is not None
+        self.upstream.cancel()
+
+    def on_error(self, error: BaseException) -> None:
+        self.items.append(error)
+
+    def on_complete(self) -> None:
+        self.items.append("complete")
+
+
 def test_cancel_inside_on_next_stops_the_pairs():
-    ts = Flowable.range(1, 5).join(Flowable.just("a"), lambda _: Flowable.never(),
-                                   lambda _: Flowable.never(), pair)
-    got = []
-    ts.take(2).subscribe(got.append)
-    assert got == [(1, "a"), (2, "a")]
+    # one right item pairs with the three open left items at once; after a cancel in the
+    # first on_next no more of them arrive (RxJava 2 goes on emitting them)
+    right: PublishProcessor[str] = PublishProcessor.create()
+    s = CancelAtFirst()
+    Flowable.range(1, 3).join(right, lambda _: Flowable.never(),
+                              lambda _: Flowable.never(), pair).subscribe(s)
+    right.on_next("a")
+    assert s.items == [(1, "a")]
 
 
 def test_deep_synchronous_streams():
