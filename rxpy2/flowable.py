@@ -14,7 +14,7 @@ alone and importing ``rxpy2`` stays cheap.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, final, overload
 
 from rxpy2 import plugins
@@ -1390,7 +1390,9 @@ class Flowable(Publisher[T], Generic[T]):
     def group_by(self, key: Callable[[T], K], value: Callable[[T], Any] | None = None,
                  delay_error: bool = False,
                  buffer_size: int = BUFFER_SIZE, *,
-                 abandon_unsubscribed: bool = False) -> Flowable[GroupedFlowable[K, Any]]:
+                 abandon_unsubscribed: bool = False,
+                 map_factory: Callable[[Callable[[Any], None]], MutableMapping[Any, Any]] | None = None,
+                 ) -> Flowable[GroupedFlowable[K, Any]]:
         """Split the stream into one :class:`GroupedFlowable` per ``key(item)``, emitting
         ``value(item)`` (or the item) in its group.
 
@@ -1404,13 +1406,22 @@ class Flowable(Publisher[T], Generic[T]):
         subscribed to by the time the outer's ``on_next`` returned is abandoned (it
         completes after the items it has, frees them upstream, and the next item of
         its key starts a new group), so ignored groups hold nobody up.
+
+        ``map_factory`` (RxJava 2's ``evictingMapFactory``): per subscription,
+        ``map_factory(on_evict)`` returns the mutable mapping that holds the live groups
+        (for example a size- or time-bounded cache) and calls ``on_evict(group)`` for each
+        group it drops. An evicted group completes, after the items it holds, at the next
+        item (or when the outer is cancelled, or the stream ends); the next item of its key
+        starts a new group.
         """
         require_callable(key, "key")
         if value is not None:
             require_callable(value, "value")
         require_positive(buffer_size, "buffer_size")
+        if map_factory is not None:
+            require_callable(map_factory, "map_factory")
         return _assembly(_lazy.FlowableGroupBy(self, key, value, buffer_size, bool(delay_error),
-                                               bool(abandon_unsubscribed)))
+                                               bool(abandon_unsubscribed), map_factory))
 
     def window(self, count: int | Publisher[Any] | Callable[[], Publisher[Any]] | None = None,
                skip: int | None = None,

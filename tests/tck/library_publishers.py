@@ -1412,6 +1412,8 @@ REGISTRY: list[Case | list[Case]] = [
        lambda f: f.replay(3, scheduler=Schedulers.computation()).auto_connect(), max_elements=1024),
     op("sel_publish_selector", lambda f: f.publish(selector=lambda g: g)),
     op("sel_publish_selector_zip", lambda f: f.publish(4, selector=lambda g: g.zip_with(g, lambda a, b: a))),
+    op("sel_group_by_evicting", lambda f: f.group_by(lambda x: x % 3, map_factory=lambda ev: {})
+       .flat_map(same)),
     # ---- end selector overloads
 ]
 

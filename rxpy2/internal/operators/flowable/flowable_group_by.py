@@ -38,6 +38,17 @@ unseen, holding items and the upstream); an item of a new key after the outer
 was cancelled is dropped and replenished (RxJava 2 drops it without asking for
 another, so the live groups starve).
 
+Evicting map (``map_factory``, RxJava 2's ``evictingMapFactory``): the groups live in
+``map_factory(on_evict)`` instead of a dict; the map calls ``on_evict(group)`` for each
+group it drops (a size bound, an expiry). After each item (and when the outer is
+cancelled) the evicted groups complete, after the items they hold, and leave the count
+of live groups; the next item of an evicted key starts a new group. The map must take
+``get``, ``[key] = group``, ``del``, ``values()`` and ``clear()``, and be thread-safe when
+it evicts from another thread. Departures (RxJava 3's ``evictOnce``; RxJava 2 hangs): an
+evicted group leaves the count once, even if its subscriber cancels it later; groups
+evicted but not yet completed at the upstream's terminal event complete then (RxJava 2
+drops them, never completing them).
+
 Errors: an error from upstream, or from ``key``/``value`` (which cancels the
 upstream), goes to every live group and to the outer; ``value`` returning
 ``None`` is a ``TypeError``. ``delay_error`` lets the queued groups (and each
@@ -46,7 +57,8 @@ group's queued items) go out before the error.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, MutableMapping
 from threading import Lock
 from typing import Any, Generic, TypeVar
 
@@ -72,6 +84,9 @@ T = TypeVar("T")
 K = TypeVar("K")
 V = TypeVar("V")
 
+#: ``map_factory(on_evict)`` -> the map of the live groups (see the module docstring)
+MapFactory = Callable[[Callable[[Any], None]], MutableMapping[Any, Any]]
+
 
 NULL_KEY: Any = Sentinel("NULL_KEY")  # the map key of the group whose key is ``None``
 
@@ -83,22 +98,37 @@ ABANDONED = 2
 
 class FlowableGroupBy(Flowable[GroupedFlowable[K, V]], HasUpstreamPublisher[T], Generic[T, K, V]):
     __slots__ = ("source", "key_selector", "value_selector", "prefetch", "delay_error",
-                 "abandon_unsubscribed")
+                 "abandon_unsubscribed", "map_factory")
 
     def __init__(self, source: Publisher[T], key_selector: Callable[[T], K],
                  value_selector: Callable[[T], V] | None, buffer_size: int,
-                 delay_error: bool, abandon_unsubscribed: bool = False) -> None:
+                 delay_error: bool, abandon_unsubscribed: bool = False,
+                 map_factory: MapFactory | None = None) -> None:
         self.source = source
         self.key_selector = key_selector
         self.value_selector = value_selector
         self.prefetch = buffer_size
         self.delay_error = delay_error
         self.abandon_unsubscribed = abandon_unsubscribed
+        self.map_factory = map_factory
 
     def subscribe_actual(self, subscriber: Subscriber[GroupedFlowable[K, V]]) -> None:
-        subscribe_tail(self.source, GroupBySubscriber(subscriber, self.key_selector, self.value_selector,
-                                                self.prefetch, self.delay_error,
-                                                self.abandon_unsubscribed))
+        parent: GroupBySubscriber[T, K, V] = GroupBySubscriber(
+            subscriber, self.key_selector, self.value_selector, self.prefetch, self.delay_error,
+            self.abandon_unsubscribed)
+        factory = self.map_factory
+        if factory is not None:
+            evicted: deque[GroupedUnicast[K, V]] = deque()
+            try:
+                groups = factory(evicted.append)
+                if groups is None:
+                    raise TypeError("The map_factory returned None")
+            except Exception as ex:
+                EmptySubscription.error(ex, subscriber)
+                return
+            parent.groups = groups
+            parent.evicted = evicted
+        subscribe_tail(self.source, parent)
 
 
 class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T, K, V]):
@@ -106,7 +136,7 @@ class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T,
 
     __slots__ = ("key_selector", "value_selector", "buffer_size", "delay_error",
                  "abandon_unsubscribed", "groups", "groups_lock", "queue", "refs", "requested",
-                 "gate", "error", "finished")
+                 "gate", "error", "finished", "evicted")
 
     def __init__(self, downstream: Subscriber[GroupedFlowable[K, V]],
                  key_selector: Callable[[T], K], value_selector: Callable[[T], V] | None,
@@ -118,7 +148,8 @@ class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T,
         self.delay_error = delay_error
         self.abandon_unsubscribed = abandon_unsubscribed
         # read lock-free by the upstream's thread; changed under groups_lock
-        self.groups: dict[Any, GroupedUnicast[K, V]] = {}
+        self.groups: MutableMapping[Any, GroupedUnicast[K, V]] = {}
+        self.evicted: deque[GroupedUnicast[K, V]] | None = None  # with a map_factory
         self.groups_lock = Lock()
         self.queue: SpscLinkedArrayQueue[GroupedUnicast[K, V]] = SpscLinkedArrayQueue(buffer_size)
         self.refs = UpstreamRefCount()  # the outer + each live group
@@ -155,6 +186,8 @@ class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T,
             return
         if group is not None and not group.state.gone:
             group.state.on_next(v)
+            if self.evicted:
+                self.complete_evictions()
             return
         # a new group (or the key's group is leaving: it takes itself out of the map)
         refs = self.refs
@@ -165,13 +198,35 @@ class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T,
         with self.groups_lock:
             self.groups[mk] = group
         group.state.on_next(v)
+        if self.evicted:
+            self.complete_evictions()
         self.queue.offer(group)
         self.drain()
+
+    def complete_evictions(self) -> None:
+        """Complete the groups the evicting map dropped (RxJava 2's completeEvictions)."""
+        ev = self.evicted
+        while ev:
+            try:
+                g = ev.popleft()
+            except IndexError:
+                return
+            g.state.evict()
 
     def _take_groups(self) -> list[GroupedUnicast[K, V]]:
         with self.groups_lock:
             gs = list(self.groups.values())
             self.groups.clear()
+        ev = self.evicted
+        if ev:  # evicted meanwhile, not completed yet: they complete (RxJava 2 drops them)
+            taken = {id(g) for g in gs}  # clear() may have "evicted" the ones it took
+            while ev:
+                try:
+                    g = ev.popleft()
+                except IndexError:
+                    break
+                if id(g) not in taken:
+                    g.state.evict()
         return gs
 
     def on_error(self, error: BaseException) -> None:
@@ -206,6 +261,8 @@ class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T,
     def cancel(self) -> None:
         # no more groups; the live groups keep receiving their items
         if self.refs.cancel_outer():
+            if self.evicted:
+                self.complete_evictions()
             self._group_gone()
             self.drain()  # the groups still queued are cancelled there
 
@@ -375,6 +432,12 @@ class GroupState(Subscription, Generic[K, V]):
         self.abandoned = True
         self._leave()
         self.on_complete()  # drains: the items are replenished there
+
+    def evict(self) -> None:
+        """The evicting map dropped this group: it completes after the items it holds."""
+        self.gone = True
+        self._leave()  # once: a later cancel by its subscriber does not count again
+        self.on_complete()
 
     def _leave(self) -> None:
         if not self.left.get() and self.left.compare_and_set(False, True):
