@@ -217,7 +217,9 @@ if TYPE_CHECKING:
     from rxpy2.internal.operators.flowable.flowable_on_error_next import FlowableOnErrorNext
     from rxpy2.internal.operators.flowable.flowable_on_error_return import FlowableOnErrorReturn
     from rxpy2.internal.operators.flowable.flowable_publish import FlowablePublish
-    from rxpy2.internal.operators.flowable.flowable_publish_multicast import FlowablePublishMulticast
+    from rxpy2.internal.operators.flowable.flowable_publish_multicast import (
+        FlowablePublishMulticast,
+    )
     from rxpy2.internal.operators.flowable.flowable_range import FlowableRange
     from rxpy2.internal.operators.flowable.flowable_rebatch_requests import FlowableRebatchRequests
     from rxpy2.internal.operators.flowable.flowable_reduce import (
