@@ -23,8 +23,8 @@ import pytest
 from rxpy2 import plugins
 from rxpy2.testing import RaceRunner
 
-#: Rounds for race tests (the ``race_rounds`` fixture): 300 by default, so the whole suite
-#: stays within CI's 15 minutes; ``RXPY2_RACE_ROUNDS=2000`` (or RxJava's 10 000 of
+#: Rounds for race tests (the ``race_rounds`` fixture): 300 by default, for the suite's
+#: 15-minute CI budget; ``RXPY2_RACE_ROUNDS=2000`` (or RxJava's 10 000 of
 #: TestHelper.RACE_LONG_LOOPS) for a longer hunt.
 RACE_ROUNDS = int(os.environ.get("RXPY2_RACE_ROUNDS", "300"))
 
