@@ -6,7 +6,9 @@ snake_case) and that takes no argument but ``self`` (a prefixed method with
 arguments, such as ``optional_active_publisher_test(elements, ...)``, is a
 helper, not a rule). Defining a subclass adds a ``test_<rule>`` alias for every rule
 the class defines (``__init_subclass__``), so pytest collects one test per rule
-from a user's ``class TestX(SomeVerification)``. The alias looks the rule up on
+from a user's ``class TestX(SomeVerification)``; the ``untested_`` rules (those the TCK
+has no test for) share one test, ``test_untested_rules``, which skips once naming them all
+(:func:`run_rules` still reports each of them). The alias looks the rule up on
 the instance, so overriding a rule method in a subclass (to skip it with a
 reason, say) changes what the alias runs.
 
@@ -32,7 +34,7 @@ import inspect
 from typing import Any
 
 from rxpy2.tck.environment import TestEnvironment
-from rxpy2.tck.support import RULE_KINDS, RuleResult, is_skip, rule_kind
+from rxpy2.tck.support import RULE_KINDS, RuleResult, SkipRule, is_skip, rule_kind
 
 __all__ = ["Verification", "is_rule_name", "run_rule", "run_rules"]
 
@@ -72,6 +74,25 @@ def _make_alias(rule: str, fn: Any) -> Any:
     return alias
 
 
+def _untested_alias(self: Verification) -> None:
+    """The rules the TCK has no test for, reported together: one skip per verification
+    that names them all (a subclass that overrides one to test it runs it here)."""
+    skipped: list[str] = []
+    for rule in self.rules_by_kind()["untested"]:
+        try:
+            getattr(self, rule)()
+        except BaseException as e:
+            if not is_skip(e):
+                raise
+            skipped.append(str(e).removeprefix("untested: "))
+    if skipped:
+        raise SkipRule(f"untested ({len(skipped)} rules the TCK has no test for): "
+                       + "; ".join(skipped))
+
+
+_untested_alias.__name__ = _untested_alias.__qualname__ = "test_untested_rules"
+
+
 class Verification:
     """Base class of PublisherVerification and the subscriber/processor verifications."""
 
@@ -85,8 +106,13 @@ class Verification:
         if "__test__" not in cls.__dict__:
             cls.__test__ = True
         for name, value in list(cls.__dict__.items()):
-            if _is_rule(name, value) and f"test_{name}" not in cls.__dict__:
+            if (_is_rule(name, value) and f"test_{name}" not in cls.__dict__
+                    and rule_kind(name) != "untested"):
                 setattr(cls, f"test_{name}", _make_alias(name, value))
+        if ("test_untested_rules" not in cls.__dict__
+                and any(_is_rule(n, v) and rule_kind(n) == "untested"
+                        for n, v in cls.__dict__.items())):
+            cls.test_untested_rules = _untested_alias  # type: ignore[attr-defined]
 
     # ---- hooks -------------------------------------------------------------------------------
 

@@ -204,7 +204,8 @@ def test_every_publisher_and_subscriber_rule_is_delegated() -> None:
 
 def test_each_rule_has_its_pytest_alias() -> None:
     for name in IdentityProcessorVerification.rule_names():
-        assert callable(getattr(TestLockstepIdentityProcessor, f"test_{name}", None)), name
+        alias = "test_untested_rules" if name.startswith("untested_") else f"test_{name}"
+        assert callable(getattr(TestLockstepIdentityProcessor, alias, None)), name
 
 
 def test_rule_names_are_official_names_in_snake_case() -> None:
