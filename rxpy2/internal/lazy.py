@@ -9,7 +9,9 @@ attribute lookup; ``import rxpy2`` still imports no operator module.
 
 To add a name: one ``_WHERE`` line and the same import in the ``TYPE_CHECKING``
 block, which gives mypy the real types (tests/internal/test_lazy.py checks that
-the two agree and that every name resolves).
+the two agree and that every name resolves). Each import there is an explicit
+re-export, ``from m import X as X``, which ``mypy --strict`` (no implicit
+re-export) needs to let the fluent modules use ``_lazy.X``.
 """
 
 # The TYPE_CHECKING imports exist for mypy alone, so none of them is "used" here:
@@ -21,442 +23,740 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from rxpy2.internal.fuseable import ScalarCallable
-    from rxpy2.internal.helpers.error_mode import ErrorMode
-    from rxpy2.internal.helpers.function_names import returned_none
-    from rxpy2.internal.observers.blocking import BlockingMultiObserver
+    from rxpy2.internal.fuseable import ScalarCallable as ScalarCallable
+    from rxpy2.internal.helpers.error_mode import ErrorMode as ErrorMode
+    from rxpy2.internal.helpers.function_names import returned_none as returned_none
+    from rxpy2.internal.observers.blocking import BlockingMultiObserver as BlockingMultiObserver
     from rxpy2.internal.observers.callback import (
-        CallbackCompletableObserver,
-        CallbackMaybeObserver,
-        ConsumerSingleObserver,
+        CallbackCompletableObserver as CallbackCompletableObserver,
     )
-    from rxpy2.internal.operators.completable.completable_amb import CompletableAmb
+    from rxpy2.internal.observers.callback import CallbackMaybeObserver as CallbackMaybeObserver
+    from rxpy2.internal.observers.callback import ConsumerSingleObserver as ConsumerSingleObserver
+    from rxpy2.internal.operators.completable.completable_amb import (
+        CompletableAmb as CompletableAmb,
+    )
     from rxpy2.internal.operators.completable.completable_and_then import (
-        CompletableAndThenMaybe,
-        CompletableAndThenPublisher,
-        CompletableAndThenSingle,
+        CompletableAndThenMaybe as CompletableAndThenMaybe,
     )
-    from rxpy2.internal.operators.completable.completable_cache import CompletableCache
-    from rxpy2.internal.operators.completable.completable_concat import CompletableConcat
+    from rxpy2.internal.operators.completable.completable_and_then import (
+        CompletableAndThenPublisher as CompletableAndThenPublisher,
+    )
+    from rxpy2.internal.operators.completable.completable_and_then import (
+        CompletableAndThenSingle as CompletableAndThenSingle,
+    )
+    from rxpy2.internal.operators.completable.completable_cache import (
+        CompletableCache as CompletableCache,
+    )
+    from rxpy2.internal.operators.completable.completable_concat import (
+        CompletableConcat as CompletableConcat,
+    )
     from rxpy2.internal.operators.completable.completable_create import (
-        CompletableCreate,
-        CompletableUnsafeCreate,
+        CompletableCreate as CompletableCreate,
     )
-    from rxpy2.internal.operators.completable.completable_defer import CompletableDefer
+    from rxpy2.internal.operators.completable.completable_create import (
+        CompletableUnsafeCreate as CompletableUnsafeCreate,
+    )
+    from rxpy2.internal.operators.completable.completable_defer import (
+        CompletableDefer as CompletableDefer,
+    )
     from rxpy2.internal.operators.completable.completable_delay import (
-        CompletableDelay,
-        CompletableDelayWithPublisher,
+        CompletableDelay as CompletableDelay,
+    )
+    from rxpy2.internal.operators.completable.completable_delay import (
+        CompletableDelayWithPublisher as CompletableDelayWithPublisher,
     )
     from rxpy2.internal.operators.completable.completable_do_event import (
-        CompletableDoAfter,
-        CompletableDoOnEvent,
+        CompletableDoAfter as CompletableDoAfter,
     )
-    from rxpy2.internal.operators.completable.completable_do_finally import CompletableDoFinally
-    from rxpy2.internal.operators.completable.completable_empty import CompletableEmpty
-    from rxpy2.internal.operators.completable.completable_error import CompletableError
-    from rxpy2.internal.operators.completable.completable_from_action import CompletableFromAction
-    from rxpy2.internal.operators.completable.completable_from_future import CompletableFromFuture
+    from rxpy2.internal.operators.completable.completable_do_event import (
+        CompletableDoOnEvent as CompletableDoOnEvent,
+    )
+    from rxpy2.internal.operators.completable.completable_do_finally import (
+        CompletableDoFinally as CompletableDoFinally,
+    )
+    from rxpy2.internal.operators.completable.completable_empty import (
+        CompletableEmpty as CompletableEmpty,
+    )
+    from rxpy2.internal.operators.completable.completable_error import (
+        CompletableError as CompletableError,
+    )
+    from rxpy2.internal.operators.completable.completable_from_action import (
+        CompletableFromAction as CompletableFromAction,
+    )
+    from rxpy2.internal.operators.completable.completable_from_future import (
+        CompletableFromFuture as CompletableFromFuture,
+    )
     from rxpy2.internal.operators.completable.completable_from_publisher import (
-        CompletableFromPublisher,
+        CompletableFromPublisher as CompletableFromPublisher,
     )
     from rxpy2.internal.operators.completable.completable_hide import (
-        CompletableDetach,
-        CompletableHide,
+        CompletableDetach as CompletableDetach,
+    )
+    from rxpy2.internal.operators.completable.completable_hide import (
+        CompletableHide as CompletableHide,
     )
     from rxpy2.internal.operators.completable.completable_ignore_element import (
-        CompletableIgnoreElement,
+        CompletableIgnoreElement as CompletableIgnoreElement,
     )
-    from rxpy2.internal.operators.completable.completable_lift import CompletableLift
-    from rxpy2.internal.operators.completable.completable_merge import CompletableMerge
-    from rxpy2.internal.operators.completable.completable_never import CompletableNever
+    from rxpy2.internal.operators.completable.completable_lift import (
+        CompletableLift as CompletableLift,
+    )
+    from rxpy2.internal.operators.completable.completable_merge import (
+        CompletableMerge as CompletableMerge,
+    )
+    from rxpy2.internal.operators.completable.completable_never import (
+        CompletableNever as CompletableNever,
+    )
     from rxpy2.internal.operators.completable.completable_on_error import (
-        CompletableOnErrorComplete,
-        CompletableResumeNext,
+        CompletableOnErrorComplete as CompletableOnErrorComplete,
     )
-    from rxpy2.internal.operators.completable.completable_peek import CompletablePeek
+    from rxpy2.internal.operators.completable.completable_on_error import (
+        CompletableResumeNext as CompletableResumeNext,
+    )
+    from rxpy2.internal.operators.completable.completable_peek import (
+        CompletablePeek as CompletablePeek,
+    )
     from rxpy2.internal.operators.completable.completable_retry import (
-        CompletableRepeatWhen,
-        CompletableRetryBiPredicate,
-        CompletableRetryWhen,
+        CompletableRepeatWhen as CompletableRepeatWhen,
+    )
+    from rxpy2.internal.operators.completable.completable_retry import (
+        CompletableRetryBiPredicate as CompletableRetryBiPredicate,
+    )
+    from rxpy2.internal.operators.completable.completable_retry import (
+        CompletableRetryWhen as CompletableRetryWhen,
     )
     from rxpy2.internal.operators.completable.completable_schedule import (
-        CompletableObserveOn,
-        CompletableSubscribeOn,
-        CompletableUnsubscribeOn,
+        CompletableObserveOn as CompletableObserveOn,
     )
-    from rxpy2.internal.operators.completable.completable_take_until import CompletableTakeUntil
-    from rxpy2.internal.operators.completable.completable_timeout import CompletableTimeout
-    from rxpy2.internal.operators.completable.completable_timer import CompletableTimer
-    from rxpy2.internal.operators.completable.completable_to_flowable import CompletableToFlowable
-    from rxpy2.internal.operators.completable.completable_to_maybe import CompletableToMaybe
-    from rxpy2.internal.operators.completable.completable_to_single import CompletableToSingle
-    from rxpy2.internal.operators.completable.completable_using import CompletableUsing
+    from rxpy2.internal.operators.completable.completable_schedule import (
+        CompletableSubscribeOn as CompletableSubscribeOn,
+    )
+    from rxpy2.internal.operators.completable.completable_schedule import (
+        CompletableUnsubscribeOn as CompletableUnsubscribeOn,
+    )
+    from rxpy2.internal.operators.completable.completable_take_until import (
+        CompletableTakeUntil as CompletableTakeUntil,
+    )
+    from rxpy2.internal.operators.completable.completable_timeout import (
+        CompletableTimeout as CompletableTimeout,
+    )
+    from rxpy2.internal.operators.completable.completable_timer import (
+        CompletableTimer as CompletableTimer,
+    )
+    from rxpy2.internal.operators.completable.completable_to_flowable import (
+        CompletableToFlowable as CompletableToFlowable,
+    )
+    from rxpy2.internal.operators.completable.completable_to_maybe import (
+        CompletableToMaybe as CompletableToMaybe,
+    )
+    from rxpy2.internal.operators.completable.completable_to_single import (
+        CompletableToSingle as CompletableToSingle,
+    )
+    from rxpy2.internal.operators.completable.completable_using import (
+        CompletableUsing as CompletableUsing,
+    )
+    from rxpy2.internal.operators.flowable._time_args import check_duration as check_duration
     from rxpy2.internal.operators.flowable._time_args import (
-        check_duration,
-        scheduler_or_computation,
+        scheduler_or_computation as scheduler_or_computation,
     )
-    from rxpy2.internal.operators.flowable.flowable_all import FlowableAllSingle
-    from rxpy2.internal.operators.flowable.flowable_amb import FlowableAmb
-    from rxpy2.internal.operators.flowable.flowable_any import FlowableAnySingle
+    from rxpy2.internal.operators.flowable.flowable_all import (
+        FlowableAllSingle as FlowableAllSingle,
+    )
+    from rxpy2.internal.operators.flowable.flowable_amb import FlowableAmb as FlowableAmb
+    from rxpy2.internal.operators.flowable.flowable_any import (
+        FlowableAnySingle as FlowableAnySingle,
+    )
     from rxpy2.internal.operators.flowable.flowable_asyncio import (
-        FlowableAsyncIterable,
-        FlowableFromAsyncIterable,
+        FlowableAsyncIterable as FlowableAsyncIterable,
+    )
+    from rxpy2.internal.operators.flowable.flowable_asyncio import (
+        FlowableFromAsyncIterable as FlowableFromAsyncIterable,
     )
     from rxpy2.internal.operators.flowable.flowable_blocking import (
-        BlockingIterable,
-        blocking_latest,
-        blocking_most_recent,
-        blocking_next,
-        blocking_subscribe,
-        blocking_value,
+        BlockingIterable as BlockingIterable,
     )
-    from rxpy2.internal.operators.flowable.flowable_buffer import FlowableBuffer
-    from rxpy2.internal.operators.flowable.flowable_buffer_boundary import FlowableBufferBoundary
+    from rxpy2.internal.operators.flowable.flowable_blocking import (
+        blocking_latest as blocking_latest,
+    )
+    from rxpy2.internal.operators.flowable.flowable_blocking import (
+        blocking_most_recent as blocking_most_recent,
+    )
+    from rxpy2.internal.operators.flowable.flowable_blocking import blocking_next as blocking_next
+    from rxpy2.internal.operators.flowable.flowable_blocking import (
+        blocking_subscribe as blocking_subscribe,
+    )
+    from rxpy2.internal.operators.flowable.flowable_blocking import blocking_value as blocking_value
+    from rxpy2.internal.operators.flowable.flowable_buffer import FlowableBuffer as FlowableBuffer
+    from rxpy2.internal.operators.flowable.flowable_buffer_boundary import (
+        FlowableBufferBoundary as FlowableBufferBoundary,
+    )
     from rxpy2.internal.operators.flowable.flowable_buffer_boundary_supplier import (
-        FlowableBufferBoundarySupplier,
+        FlowableBufferBoundarySupplier as FlowableBufferBoundarySupplier,
     )
     from rxpy2.internal.operators.flowable.flowable_buffer_exact_boundary import (
-        FlowableBufferExactBoundary,
+        FlowableBufferExactBoundary as FlowableBufferExactBoundary,
     )
-    from rxpy2.internal.operators.flowable.flowable_buffer_timed import FlowableBufferTimed
-    from rxpy2.internal.operators.flowable.flowable_collect import FlowableCollectSingle
-    from rxpy2.internal.operators.flowable.flowable_combine_latest import FlowableCombineLatest
+    from rxpy2.internal.operators.flowable.flowable_buffer_timed import (
+        FlowableBufferTimed as FlowableBufferTimed,
+    )
+    from rxpy2.internal.operators.flowable.flowable_collect import (
+        FlowableCollectSingle as FlowableCollectSingle,
+    )
+    from rxpy2.internal.operators.flowable.flowable_combine_latest import (
+        FlowableCombineLatest as FlowableCombineLatest,
+    )
     from rxpy2.internal.operators.flowable.flowable_concat import (
-        FlowableConcatArray,
-        FlowableConcatIterable,
+        FlowableConcatArray as FlowableConcatArray,
     )
-    from rxpy2.internal.operators.flowable.flowable_concat_map import FlowableConcatMap
+    from rxpy2.internal.operators.flowable.flowable_concat import (
+        FlowableConcatIterable as FlowableConcatIterable,
+    )
+    from rxpy2.internal.operators.flowable.flowable_concat_map import (
+        FlowableConcatMap as FlowableConcatMap,
+    )
     from rxpy2.internal.operators.flowable.flowable_concat_map_completable import (
-        FlowableConcatMapCompletable,
+        FlowableConcatMapCompletable as FlowableConcatMapCompletable,
     )
-    from rxpy2.internal.operators.flowable.flowable_concat_map_eager import FlowableConcatMapEager
+    from rxpy2.internal.operators.flowable.flowable_concat_map_eager import (
+        FlowableConcatMapEager as FlowableConcatMapEager,
+    )
     from rxpy2.internal.operators.flowable.flowable_concat_map_maybe import (
-        FlowableConcatMapMaybe,
-        FlowableConcatMapSingle,
+        FlowableConcatMapMaybe as FlowableConcatMapMaybe,
     )
-    from rxpy2.internal.operators.flowable.flowable_count import FlowableCountSingle
-    from rxpy2.internal.operators.flowable.flowable_create import FlowableCreate
-    from rxpy2.internal.operators.flowable.flowable_debounce import FlowableDebounce
-    from rxpy2.internal.operators.flowable.flowable_debounce_timed import FlowableDebounceTimed
-    from rxpy2.internal.operators.flowable.flowable_defer import FlowableDefer
+    from rxpy2.internal.operators.flowable.flowable_concat_map_maybe import (
+        FlowableConcatMapSingle as FlowableConcatMapSingle,
+    )
+    from rxpy2.internal.operators.flowable.flowable_count import (
+        FlowableCountSingle as FlowableCountSingle,
+    )
+    from rxpy2.internal.operators.flowable.flowable_create import FlowableCreate as FlowableCreate
+    from rxpy2.internal.operators.flowable.flowable_debounce import (
+        FlowableDebounce as FlowableDebounce,
+    )
+    from rxpy2.internal.operators.flowable.flowable_debounce_timed import (
+        FlowableDebounceTimed as FlowableDebounceTimed,
+    )
+    from rxpy2.internal.operators.flowable.flowable_defer import FlowableDefer as FlowableDefer
+    from rxpy2.internal.operators.flowable.flowable_delay import FlowableDelay as FlowableDelay
     from rxpy2.internal.operators.flowable.flowable_delay import (
-        FlowableDelay,
-        FlowableDelaySubscription,
+        FlowableDelaySubscription as FlowableDelaySubscription,
     )
     from rxpy2.internal.operators.flowable.flowable_delay_subscription_other import (
-        FlowableDelaySubscriptionOther,
-        item_delay,
+        FlowableDelaySubscriptionOther as FlowableDelaySubscriptionOther,
     )
-    from rxpy2.internal.operators.flowable.flowable_dematerialize import FlowableDematerialize
-    from rxpy2.internal.operators.flowable.flowable_detach import FlowableDetach
-    from rxpy2.internal.operators.flowable.flowable_distinct import FlowableDistinct
+    from rxpy2.internal.operators.flowable.flowable_delay_subscription_other import (
+        item_delay as item_delay,
+    )
+    from rxpy2.internal.operators.flowable.flowable_dematerialize import (
+        FlowableDematerialize as FlowableDematerialize,
+    )
+    from rxpy2.internal.operators.flowable.flowable_detach import FlowableDetach as FlowableDetach
+    from rxpy2.internal.operators.flowable.flowable_distinct import (
+        FlowableDistinct as FlowableDistinct,
+    )
     from rxpy2.internal.operators.flowable.flowable_distinct_until_changed import (
-        FlowableDistinctUntilChanged,
+        FlowableDistinctUntilChanged as FlowableDistinctUntilChanged,
     )
-    from rxpy2.internal.operators.flowable.flowable_do_after_next import FlowableDoAfterNext
-    from rxpy2.internal.operators.flowable.flowable_do_finally import FlowableDoFinally
-    from rxpy2.internal.operators.flowable.flowable_do_on_each import FlowableDoOnEach
-    from rxpy2.internal.operators.flowable.flowable_do_on_lifecycle import FlowableDoOnLifecycle
+    from rxpy2.internal.operators.flowable.flowable_do_after_next import (
+        FlowableDoAfterNext as FlowableDoAfterNext,
+    )
+    from rxpy2.internal.operators.flowable.flowable_do_finally import (
+        FlowableDoFinally as FlowableDoFinally,
+    )
+    from rxpy2.internal.operators.flowable.flowable_do_on_each import (
+        FlowableDoOnEach as FlowableDoOnEach,
+    )
+    from rxpy2.internal.operators.flowable.flowable_do_on_lifecycle import (
+        FlowableDoOnLifecycle as FlowableDoOnLifecycle,
+    )
     from rxpy2.internal.operators.flowable.flowable_element_at import (
-        FlowableElementAtMaybe,
-        FlowableElementAtSingle,
+        FlowableElementAtMaybe as FlowableElementAtMaybe,
     )
-    from rxpy2.internal.operators.flowable.flowable_empty import FlowableEmpty
-    from rxpy2.internal.operators.flowable.flowable_error import FlowableError
-    from rxpy2.internal.operators.flowable.flowable_filter import FlowableFilter
-    from rxpy2.internal.operators.flowable.flowable_flat_map import FlowableFlatMap
+    from rxpy2.internal.operators.flowable.flowable_element_at import (
+        FlowableElementAtSingle as FlowableElementAtSingle,
+    )
+    from rxpy2.internal.operators.flowable.flowable_empty import FlowableEmpty as FlowableEmpty
+    from rxpy2.internal.operators.flowable.flowable_error import FlowableError as FlowableError
+    from rxpy2.internal.operators.flowable.flowable_filter import FlowableFilter as FlowableFilter
+    from rxpy2.internal.operators.flowable.flowable_flat_map import (
+        FlowableFlatMap as FlowableFlatMap,
+    )
     from rxpy2.internal.operators.flowable.flowable_flat_map_completable import (
-        FlowableFlatMapCompletable,
+        FlowableFlatMapCompletable as FlowableFlatMapCompletable,
     )
-    from rxpy2.internal.operators.flowable.flowable_flat_map_maybe import FlowableFlatMapMaybe
-    from rxpy2.internal.operators.flowable.flowable_flat_map_single import FlowableFlatMapSingle
-    from rxpy2.internal.operators.flowable.flowable_flatten_iterable import FlowableFlattenIterable
-    from rxpy2.internal.operators.flowable.flowable_from_array import FlowableFromArray
-    from rxpy2.internal.operators.flowable.flowable_from_callable import FlowableFromCallable
-    from rxpy2.internal.operators.flowable.flowable_from_iterable import FlowableFromIterable
+    from rxpy2.internal.operators.flowable.flowable_flat_map_maybe import (
+        FlowableFlatMapMaybe as FlowableFlatMapMaybe,
+    )
+    from rxpy2.internal.operators.flowable.flowable_flat_map_single import (
+        FlowableFlatMapSingle as FlowableFlatMapSingle,
+    )
+    from rxpy2.internal.operators.flowable.flowable_flatten_iterable import (
+        FlowableFlattenIterable as FlowableFlattenIterable,
+    )
+    from rxpy2.internal.operators.flowable.flowable_from_array import (
+        FlowableFromArray as FlowableFromArray,
+    )
+    from rxpy2.internal.operators.flowable.flowable_from_callable import (
+        FlowableFromCallable as FlowableFromCallable,
+    )
+    from rxpy2.internal.operators.flowable.flowable_from_iterable import (
+        FlowableFromIterable as FlowableFromIterable,
+    )
     from rxpy2.internal.operators.flowable.flowable_from_publisher import (
-        FlowableFromPublisher,
-        FlowableUnsafeCreate,
+        FlowableFromPublisher as FlowableFromPublisher,
     )
-    from rxpy2.internal.operators.flowable.flowable_future import FlowableFromFuture, to_future
-    from rxpy2.internal.operators.flowable.flowable_generate import FlowableGenerate
-    from rxpy2.internal.operators.flowable.flowable_group_by import FlowableGroupBy
-    from rxpy2.internal.operators.flowable.flowable_group_join import FlowableGroupJoin
-    from rxpy2.internal.operators.flowable.flowable_hide import FlowableHide
+    from rxpy2.internal.operators.flowable.flowable_from_publisher import (
+        FlowableUnsafeCreate as FlowableUnsafeCreate,
+    )
+    from rxpy2.internal.operators.flowable.flowable_future import (
+        FlowableFromFuture as FlowableFromFuture,
+    )
+    from rxpy2.internal.operators.flowable.flowable_future import to_future as to_future
+    from rxpy2.internal.operators.flowable.flowable_generate import (
+        FlowableGenerate as FlowableGenerate,
+    )
+    from rxpy2.internal.operators.flowable.flowable_group_by import (
+        FlowableGroupBy as FlowableGroupBy,
+    )
+    from rxpy2.internal.operators.flowable.flowable_group_join import (
+        FlowableGroupJoin as FlowableGroupJoin,
+    )
+    from rxpy2.internal.operators.flowable.flowable_hide import FlowableHide as FlowableHide
     from rxpy2.internal.operators.flowable.flowable_ignore_elements import (
-        FlowableIgnoreElementsCompletable,
+        FlowableIgnoreElementsCompletable as FlowableIgnoreElementsCompletable,
     )
     from rxpy2.internal.operators.flowable.flowable_interval import (
-        FlowableInterval,
-        FlowableIntervalRange,
+        FlowableInterval as FlowableInterval,
     )
-    from rxpy2.internal.operators.flowable.flowable_join import FlowableJoin
-    from rxpy2.internal.operators.flowable.flowable_just import FlowableJust
+    from rxpy2.internal.operators.flowable.flowable_interval import (
+        FlowableIntervalRange as FlowableIntervalRange,
+    )
+    from rxpy2.internal.operators.flowable.flowable_join import FlowableJoin as FlowableJoin
+    from rxpy2.internal.operators.flowable.flowable_just import FlowableJust as FlowableJust
     from rxpy2.internal.operators.flowable.flowable_last import (
-        FlowableLastMaybe,
-        FlowableLastSingle,
+        FlowableLastMaybe as FlowableLastMaybe,
     )
-    from rxpy2.internal.operators.flowable.flowable_lift import FlowableLift
-    from rxpy2.internal.operators.flowable.flowable_limit import FlowableLimit
-    from rxpy2.internal.operators.flowable.flowable_map import FlowableMap
-    from rxpy2.internal.operators.flowable.flowable_map_filter import collapse_map_filter
-    from rxpy2.internal.operators.flowable.flowable_materialize import FlowableMaterialize
+    from rxpy2.internal.operators.flowable.flowable_last import (
+        FlowableLastSingle as FlowableLastSingle,
+    )
+    from rxpy2.internal.operators.flowable.flowable_lift import FlowableLift as FlowableLift
+    from rxpy2.internal.operators.flowable.flowable_limit import FlowableLimit as FlowableLimit
+    from rxpy2.internal.operators.flowable.flowable_map import FlowableMap as FlowableMap
+    from rxpy2.internal.operators.flowable.flowable_map_filter import (
+        collapse_map_filter as collapse_map_filter,
+    )
+    from rxpy2.internal.operators.flowable.flowable_materialize import (
+        FlowableMaterialize as FlowableMaterialize,
+    )
     from rxpy2.internal.operators.flowable.flowable_multicast_selector import (
-        ConnectableObserveOn,
-        FlowableMulticastSelector,
+        ConnectableObserveOn as ConnectableObserveOn,
     )
-    from rxpy2.internal.operators.flowable.flowable_never import FlowableNever
-    from rxpy2.internal.operators.flowable.flowable_observe_on import FlowableObserveOn
+    from rxpy2.internal.operators.flowable.flowable_multicast_selector import (
+        FlowableMulticastSelector as FlowableMulticastSelector,
+    )
+    from rxpy2.internal.operators.flowable.flowable_never import FlowableNever as FlowableNever
+    from rxpy2.internal.operators.flowable.flowable_observe_on import (
+        FlowableObserveOn as FlowableObserveOn,
+    )
     from rxpy2.internal.operators.flowable.flowable_on_backpressure import (
-        FlowableOnBackpressureBuffer,
-        FlowableOnBackpressureBufferStrategy,
-        FlowableOnBackpressureDrop,
-        FlowableOnBackpressureError,
-        FlowableOnBackpressureLatest,
+        FlowableOnBackpressureBuffer as FlowableOnBackpressureBuffer,
     )
-    from rxpy2.internal.operators.flowable.flowable_on_error_next import FlowableOnErrorNext
-    from rxpy2.internal.operators.flowable.flowable_on_error_return import FlowableOnErrorReturn
-    from rxpy2.internal.operators.flowable.flowable_publish import FlowablePublish
+    from rxpy2.internal.operators.flowable.flowable_on_backpressure import (
+        FlowableOnBackpressureBufferStrategy as FlowableOnBackpressureBufferStrategy,
+    )
+    from rxpy2.internal.operators.flowable.flowable_on_backpressure import (
+        FlowableOnBackpressureDrop as FlowableOnBackpressureDrop,
+    )
+    from rxpy2.internal.operators.flowable.flowable_on_backpressure import (
+        FlowableOnBackpressureError as FlowableOnBackpressureError,
+    )
+    from rxpy2.internal.operators.flowable.flowable_on_backpressure import (
+        FlowableOnBackpressureLatest as FlowableOnBackpressureLatest,
+    )
+    from rxpy2.internal.operators.flowable.flowable_on_error_next import (
+        FlowableOnErrorNext as FlowableOnErrorNext,
+    )
+    from rxpy2.internal.operators.flowable.flowable_on_error_return import (
+        FlowableOnErrorReturn as FlowableOnErrorReturn,
+    )
+    from rxpy2.internal.operators.flowable.flowable_publish import (
+        FlowablePublish as FlowablePublish,
+    )
     from rxpy2.internal.operators.flowable.flowable_publish_multicast import (
-        FlowablePublishMulticast,
+        FlowablePublishMulticast as FlowablePublishMulticast,
     )
-    from rxpy2.internal.operators.flowable.flowable_range import FlowableRange
-    from rxpy2.internal.operators.flowable.flowable_rebatch_requests import FlowableRebatchRequests
+    from rxpy2.internal.operators.flowable.flowable_range import FlowableRange as FlowableRange
+    from rxpy2.internal.operators.flowable.flowable_rebatch_requests import (
+        FlowableRebatchRequests as FlowableRebatchRequests,
+    )
     from rxpy2.internal.operators.flowable.flowable_reduce import (
-        FlowableReduceMaybe,
-        FlowableReduceSeedSingle,
+        FlowableReduceMaybe as FlowableReduceMaybe,
     )
+    from rxpy2.internal.operators.flowable.flowable_reduce import (
+        FlowableReduceSeedSingle as FlowableReduceSeedSingle,
+    )
+    from rxpy2.internal.operators.flowable.flowable_repeat import FlowableRepeat as FlowableRepeat
     from rxpy2.internal.operators.flowable.flowable_repeat import (
-        FlowableRepeat,
-        FlowableRepeatUntil,
+        FlowableRepeatUntil as FlowableRepeatUntil,
     )
-    from rxpy2.internal.operators.flowable.flowable_replay import FlowableCache, FlowableReplay
+    from rxpy2.internal.operators.flowable.flowable_replay import FlowableCache as FlowableCache
+    from rxpy2.internal.operators.flowable.flowable_replay import FlowableReplay as FlowableReplay
+    from rxpy2.internal.operators.flowable.flowable_retry import FlowableRetry as FlowableRetry
     from rxpy2.internal.operators.flowable.flowable_retry import (
-        FlowableRetry,
-        FlowableRetryBiPredicate,
+        FlowableRetryBiPredicate as FlowableRetryBiPredicate,
     )
     from rxpy2.internal.operators.flowable.flowable_retry_when import (
-        FlowableRepeatWhen,
-        FlowableRetryWhen,
+        FlowableRepeatWhen as FlowableRepeatWhen,
     )
-    from rxpy2.internal.operators.flowable.flowable_sample_publisher import FlowableSamplePublisher
-    from rxpy2.internal.operators.flowable.flowable_sample_timed import FlowableSampleTimed
-    from rxpy2.internal.operators.flowable.flowable_scalar_x_map import scalar_x_map
-    from rxpy2.internal.operators.flowable.flowable_scan import FlowableScan, FlowableScanSeed
+    from rxpy2.internal.operators.flowable.flowable_retry_when import (
+        FlowableRetryWhen as FlowableRetryWhen,
+    )
+    from rxpy2.internal.operators.flowable.flowable_sample_publisher import (
+        FlowableSamplePublisher as FlowableSamplePublisher,
+    )
+    from rxpy2.internal.operators.flowable.flowable_sample_timed import (
+        FlowableSampleTimed as FlowableSampleTimed,
+    )
+    from rxpy2.internal.operators.flowable.flowable_scalar_x_map import scalar_x_map as scalar_x_map
+    from rxpy2.internal.operators.flowable.flowable_scan import FlowableScan as FlowableScan
+    from rxpy2.internal.operators.flowable.flowable_scan import FlowableScanSeed as FlowableScanSeed
     from rxpy2.internal.operators.flowable.flowable_sequence_equal import (
-        FlowableSequenceEqualSingle,
+        FlowableSequenceEqualSingle as FlowableSequenceEqualSingle,
     )
-    from rxpy2.internal.operators.flowable.flowable_serialize import FlowableSerialize
+    from rxpy2.internal.operators.flowable.flowable_serialize import (
+        FlowableSerialize as FlowableSerialize,
+    )
     from rxpy2.internal.operators.flowable.flowable_single import (
-        FlowableSingleMaybe,
-        FlowableSingleSingle,
+        FlowableSingleMaybe as FlowableSingleMaybe,
     )
-    from rxpy2.internal.operators.flowable.flowable_skip import FlowableSkip
-    from rxpy2.internal.operators.flowable.flowable_skip_last import FlowableSkipLast
-    from rxpy2.internal.operators.flowable.flowable_skip_until import FlowableSkipUntil
-    from rxpy2.internal.operators.flowable.flowable_skip_while import FlowableSkipWhile
-    from rxpy2.internal.operators.flowable.flowable_subscribe_on import FlowableSubscribeOn
-    from rxpy2.internal.operators.flowable.flowable_switch_if_empty import FlowableSwitchIfEmpty
-    from rxpy2.internal.operators.flowable.flowable_switch_map import FlowableSwitchMap
+    from rxpy2.internal.operators.flowable.flowable_single import (
+        FlowableSingleSingle as FlowableSingleSingle,
+    )
+    from rxpy2.internal.operators.flowable.flowable_skip import FlowableSkip as FlowableSkip
+    from rxpy2.internal.operators.flowable.flowable_skip_last import (
+        FlowableSkipLast as FlowableSkipLast,
+    )
+    from rxpy2.internal.operators.flowable.flowable_skip_until import (
+        FlowableSkipUntil as FlowableSkipUntil,
+    )
+    from rxpy2.internal.operators.flowable.flowable_skip_while import (
+        FlowableSkipWhile as FlowableSkipWhile,
+    )
+    from rxpy2.internal.operators.flowable.flowable_subscribe_on import (
+        FlowableSubscribeOn as FlowableSubscribeOn,
+    )
+    from rxpy2.internal.operators.flowable.flowable_switch_if_empty import (
+        FlowableSwitchIfEmpty as FlowableSwitchIfEmpty,
+    )
+    from rxpy2.internal.operators.flowable.flowable_switch_map import (
+        FlowableSwitchMap as FlowableSwitchMap,
+    )
     from rxpy2.internal.operators.flowable.flowable_switch_map_completable import (
-        FlowableSwitchMapCompletable,
+        FlowableSwitchMapCompletable as FlowableSwitchMapCompletable,
     )
     from rxpy2.internal.operators.flowable.flowable_switch_map_maybe import (
-        FlowableSwitchMapMaybe,
-        FlowableSwitchMapSingle,
+        FlowableSwitchMapMaybe as FlowableSwitchMapMaybe,
     )
-    from rxpy2.internal.operators.flowable.flowable_sync_chain import fuse_sync_stage
-    from rxpy2.internal.operators.flowable.flowable_take import FlowableTake
+    from rxpy2.internal.operators.flowable.flowable_switch_map_maybe import (
+        FlowableSwitchMapSingle as FlowableSwitchMapSingle,
+    )
+    from rxpy2.internal.operators.flowable.flowable_sync_chain import (
+        fuse_sync_stage as fuse_sync_stage,
+    )
+    from rxpy2.internal.operators.flowable.flowable_take import FlowableTake as FlowableTake
     from rxpy2.internal.operators.flowable.flowable_take_last import (
-        FlowableTakeLast,
-        FlowableTakeLastOne,
+        FlowableTakeLast as FlowableTakeLast,
+    )
+    from rxpy2.internal.operators.flowable.flowable_take_last import (
+        FlowableTakeLastOne as FlowableTakeLastOne,
     )
     from rxpy2.internal.operators.flowable.flowable_take_until import (
-        FlowableTakeUntil,
-        FlowableTakeUntilPredicate,
+        FlowableTakeUntil as FlowableTakeUntil,
     )
-    from rxpy2.internal.operators.flowable.flowable_take_while import FlowableTakeWhile
+    from rxpy2.internal.operators.flowable.flowable_take_until import (
+        FlowableTakeUntilPredicate as FlowableTakeUntilPredicate,
+    )
+    from rxpy2.internal.operators.flowable.flowable_take_while import (
+        FlowableTakeWhile as FlowableTakeWhile,
+    )
     from rxpy2.internal.operators.flowable.flowable_throttle_first_timed import (
-        FlowableThrottleFirstTimed,
+        FlowableThrottleFirstTimed as FlowableThrottleFirstTimed,
     )
-    from rxpy2.internal.operators.flowable.flowable_throttle_latest import FlowableThrottleLatest
-    from rxpy2.internal.operators.flowable.flowable_time_interval import FlowableTimeInterval
-    from rxpy2.internal.operators.flowable.flowable_timeout import FlowableTimeout
-    from rxpy2.internal.operators.flowable.flowable_timeout_timed import FlowableTimeoutTimed
-    from rxpy2.internal.operators.flowable.flowable_timer import FlowableTimer
-    from rxpy2.internal.operators.flowable.flowable_to_list import FlowableToListSingle
-    from rxpy2.internal.operators.flowable.flowable_unsubscribe_on import FlowableUnsubscribeOn
-    from rxpy2.internal.operators.flowable.flowable_using import FlowableUsing
-    from rxpy2.internal.operators.flowable.flowable_window import FlowableWindow
-    from rxpy2.internal.operators.flowable.flowable_window_boundary import FlowableWindowBoundary
+    from rxpy2.internal.operators.flowable.flowable_throttle_latest import (
+        FlowableThrottleLatest as FlowableThrottleLatest,
+    )
+    from rxpy2.internal.operators.flowable.flowable_time_interval import (
+        FlowableTimeInterval as FlowableTimeInterval,
+    )
+    from rxpy2.internal.operators.flowable.flowable_timeout import (
+        FlowableTimeout as FlowableTimeout,
+    )
+    from rxpy2.internal.operators.flowable.flowable_timeout_timed import (
+        FlowableTimeoutTimed as FlowableTimeoutTimed,
+    )
+    from rxpy2.internal.operators.flowable.flowable_timer import FlowableTimer as FlowableTimer
+    from rxpy2.internal.operators.flowable.flowable_to_list import (
+        FlowableToListSingle as FlowableToListSingle,
+    )
+    from rxpy2.internal.operators.flowable.flowable_unsubscribe_on import (
+        FlowableUnsubscribeOn as FlowableUnsubscribeOn,
+    )
+    from rxpy2.internal.operators.flowable.flowable_using import FlowableUsing as FlowableUsing
+    from rxpy2.internal.operators.flowable.flowable_window import FlowableWindow as FlowableWindow
+    from rxpy2.internal.operators.flowable.flowable_window_boundary import (
+        FlowableWindowBoundary as FlowableWindowBoundary,
+    )
     from rxpy2.internal.operators.flowable.flowable_window_boundary_selector import (
-        FlowableWindowBoundarySelector,
+        FlowableWindowBoundarySelector as FlowableWindowBoundarySelector,
     )
     from rxpy2.internal.operators.flowable.flowable_window_boundary_supplier import (
-        FlowableWindowBoundarySupplier,
+        FlowableWindowBoundarySupplier as FlowableWindowBoundarySupplier,
     )
-    from rxpy2.internal.operators.flowable.flowable_window_timed import FlowableWindowTimed
+    from rxpy2.internal.operators.flowable.flowable_window_timed import (
+        FlowableWindowTimed as FlowableWindowTimed,
+    )
     from rxpy2.internal.operators.flowable.flowable_with_latest_from import (
-        FlowableWithLatestFrom,
-        FlowableWithLatestFromMany,
+        FlowableWithLatestFrom as FlowableWithLatestFrom,
     )
-    from rxpy2.internal.operators.flowable.flowable_zip import FlowableZip, FlowableZipIterable
-    from rxpy2.internal.operators.maybe.maybe_amb import MaybeAmb
-    from rxpy2.internal.operators.maybe.maybe_cache import MaybeCache
-    from rxpy2.internal.operators.maybe.maybe_concat import MaybeConcat
-    from rxpy2.internal.operators.maybe.maybe_count import MaybeCount
-    from rxpy2.internal.operators.maybe.maybe_create import MaybeCreate, MaybeUnsafeCreate
-    from rxpy2.internal.operators.maybe.maybe_defer import MaybeDefer
+    from rxpy2.internal.operators.flowable.flowable_with_latest_from import (
+        FlowableWithLatestFromMany as FlowableWithLatestFromMany,
+    )
+    from rxpy2.internal.operators.flowable.flowable_zip import FlowableZip as FlowableZip
+    from rxpy2.internal.operators.flowable.flowable_zip import (
+        FlowableZipIterable as FlowableZipIterable,
+    )
+    from rxpy2.internal.operators.maybe.maybe_amb import MaybeAmb as MaybeAmb
+    from rxpy2.internal.operators.maybe.maybe_cache import MaybeCache as MaybeCache
+    from rxpy2.internal.operators.maybe.maybe_concat import MaybeConcat as MaybeConcat
+    from rxpy2.internal.operators.maybe.maybe_count import MaybeCount as MaybeCount
+    from rxpy2.internal.operators.maybe.maybe_create import MaybeCreate as MaybeCreate
+    from rxpy2.internal.operators.maybe.maybe_create import MaybeUnsafeCreate as MaybeUnsafeCreate
+    from rxpy2.internal.operators.maybe.maybe_defer import MaybeDefer as MaybeDefer
+    from rxpy2.internal.operators.maybe.maybe_delay import MaybeDelay as MaybeDelay
     from rxpy2.internal.operators.maybe.maybe_delay import (
-        MaybeDelay,
-        MaybeDelayOtherPublisher,
-        MaybeDelayWithPublisher,
+        MaybeDelayOtherPublisher as MaybeDelayOtherPublisher,
     )
-    from rxpy2.internal.operators.maybe.maybe_do_event import MaybeDoAfter, MaybeDoOnEvent
-    from rxpy2.internal.operators.maybe.maybe_do_finally import MaybeDoFinally
-    from rxpy2.internal.operators.maybe.maybe_empty import MaybeEmpty
-    from rxpy2.internal.operators.maybe.maybe_equal_single import MaybeSequenceEqualSingle
-    from rxpy2.internal.operators.maybe.maybe_error import MaybeError
-    from rxpy2.internal.operators.maybe.maybe_filter import MaybeFilter, MaybeFilterSingle
-    from rxpy2.internal.operators.maybe.maybe_flat_map import MaybeFlatMap, MaybeFlatMapSingle
-    from rxpy2.internal.operators.maybe.maybe_flat_map_publisher import MaybeFlatMapPublisher
+    from rxpy2.internal.operators.maybe.maybe_delay import (
+        MaybeDelayWithPublisher as MaybeDelayWithPublisher,
+    )
+    from rxpy2.internal.operators.maybe.maybe_do_event import MaybeDoAfter as MaybeDoAfter
+    from rxpy2.internal.operators.maybe.maybe_do_event import MaybeDoOnEvent as MaybeDoOnEvent
+    from rxpy2.internal.operators.maybe.maybe_do_finally import MaybeDoFinally as MaybeDoFinally
+    from rxpy2.internal.operators.maybe.maybe_empty import MaybeEmpty as MaybeEmpty
+    from rxpy2.internal.operators.maybe.maybe_equal_single import (
+        MaybeSequenceEqualSingle as MaybeSequenceEqualSingle,
+    )
+    from rxpy2.internal.operators.maybe.maybe_error import MaybeError as MaybeError
+    from rxpy2.internal.operators.maybe.maybe_filter import MaybeFilter as MaybeFilter
+    from rxpy2.internal.operators.maybe.maybe_filter import MaybeFilterSingle as MaybeFilterSingle
+    from rxpy2.internal.operators.maybe.maybe_flat_map import MaybeFlatMap as MaybeFlatMap
+    from rxpy2.internal.operators.maybe.maybe_flat_map import (
+        MaybeFlatMapSingle as MaybeFlatMapSingle,
+    )
+    from rxpy2.internal.operators.maybe.maybe_flat_map_publisher import (
+        MaybeFlatMapPublisher as MaybeFlatMapPublisher,
+    )
     from rxpy2.internal.operators.maybe.maybe_flat_map_single_element import (
-        MaybeFlatMapSingleElement,
+        MaybeFlatMapSingleElement as MaybeFlatMapSingleElement,
     )
-    from rxpy2.internal.operators.maybe.maybe_from_callable import MaybeFromCallable
-    from rxpy2.internal.operators.maybe.maybe_from_future import MaybeFromFuture
-    from rxpy2.internal.operators.maybe.maybe_from_single import MaybeFromSingle
-    from rxpy2.internal.operators.maybe.maybe_hide import MaybeDetach, MaybeHide
-    from rxpy2.internal.operators.maybe.maybe_is_empty import MaybeIsEmptySingle
-    from rxpy2.internal.operators.maybe.maybe_just import MaybeJust
-    from rxpy2.internal.operators.maybe.maybe_lift import MaybeLift
-    from rxpy2.internal.operators.maybe.maybe_map import MaybeMap
-    from rxpy2.internal.operators.maybe.maybe_merge_array import MaybeMergeArray
-    from rxpy2.internal.operators.maybe.maybe_never import MaybeNever
+    from rxpy2.internal.operators.maybe.maybe_from_callable import (
+        MaybeFromCallable as MaybeFromCallable,
+    )
+    from rxpy2.internal.operators.maybe.maybe_from_future import MaybeFromFuture as MaybeFromFuture
+    from rxpy2.internal.operators.maybe.maybe_from_single import MaybeFromSingle as MaybeFromSingle
+    from rxpy2.internal.operators.maybe.maybe_hide import MaybeDetach as MaybeDetach
+    from rxpy2.internal.operators.maybe.maybe_hide import MaybeHide as MaybeHide
+    from rxpy2.internal.operators.maybe.maybe_is_empty import (
+        MaybeIsEmptySingle as MaybeIsEmptySingle,
+    )
+    from rxpy2.internal.operators.maybe.maybe_just import MaybeJust as MaybeJust
+    from rxpy2.internal.operators.maybe.maybe_lift import MaybeLift as MaybeLift
+    from rxpy2.internal.operators.maybe.maybe_map import MaybeMap as MaybeMap
+    from rxpy2.internal.operators.maybe.maybe_merge_array import MaybeMergeArray as MaybeMergeArray
+    from rxpy2.internal.operators.maybe.maybe_never import MaybeNever as MaybeNever
     from rxpy2.internal.operators.maybe.maybe_on_error import (
-        MaybeOnErrorComplete,
-        MaybeOnErrorReturn,
-        MaybeOnExceptionResumeNext,
-        MaybeResumeNext,
+        MaybeOnErrorComplete as MaybeOnErrorComplete,
     )
-    from rxpy2.internal.operators.maybe.maybe_peek import MaybePeek
+    from rxpy2.internal.operators.maybe.maybe_on_error import (
+        MaybeOnErrorReturn as MaybeOnErrorReturn,
+    )
+    from rxpy2.internal.operators.maybe.maybe_on_error import (
+        MaybeOnExceptionResumeNext as MaybeOnExceptionResumeNext,
+    )
+    from rxpy2.internal.operators.maybe.maybe_on_error import MaybeResumeNext as MaybeResumeNext
+    from rxpy2.internal.operators.maybe.maybe_peek import MaybePeek as MaybePeek
+    from rxpy2.internal.operators.maybe.maybe_retry import MaybeRepeatWhen as MaybeRepeatWhen
     from rxpy2.internal.operators.maybe.maybe_retry import (
-        MaybeRepeatWhen,
-        MaybeRetryBiPredicate,
-        MaybeRetryWhen,
+        MaybeRetryBiPredicate as MaybeRetryBiPredicate,
     )
+    from rxpy2.internal.operators.maybe.maybe_retry import MaybeRetryWhen as MaybeRetryWhen
+    from rxpy2.internal.operators.maybe.maybe_schedule import MaybeObserveOn as MaybeObserveOn
+    from rxpy2.internal.operators.maybe.maybe_schedule import MaybeSubscribeOn as MaybeSubscribeOn
     from rxpy2.internal.operators.maybe.maybe_schedule import (
-        MaybeObserveOn,
-        MaybeSubscribeOn,
-        MaybeUnsubscribeOn,
+        MaybeUnsubscribeOn as MaybeUnsubscribeOn,
     )
     from rxpy2.internal.operators.maybe.maybe_switch_if_empty import (
-        MaybeSwitchIfEmpty,
-        MaybeSwitchIfEmptySingle,
+        MaybeSwitchIfEmpty as MaybeSwitchIfEmpty,
     )
-    from rxpy2.internal.operators.maybe.maybe_take_until import MaybeTakeUntil
-    from rxpy2.internal.operators.maybe.maybe_timeout import MaybeTimeout, MaybeTimeoutPublisher
-    from rxpy2.internal.operators.maybe.maybe_timer import MaybeTimer
-    from rxpy2.internal.operators.maybe.maybe_to_flowable import MaybeToFlowable
+    from rxpy2.internal.operators.maybe.maybe_switch_if_empty import (
+        MaybeSwitchIfEmptySingle as MaybeSwitchIfEmptySingle,
+    )
+    from rxpy2.internal.operators.maybe.maybe_take_until import MaybeTakeUntil as MaybeTakeUntil
+    from rxpy2.internal.operators.maybe.maybe_timeout import MaybeTimeout as MaybeTimeout
+    from rxpy2.internal.operators.maybe.maybe_timeout import (
+        MaybeTimeoutPublisher as MaybeTimeoutPublisher,
+    )
+    from rxpy2.internal.operators.maybe.maybe_timer import MaybeTimer as MaybeTimer
+    from rxpy2.internal.operators.maybe.maybe_to_flowable import MaybeToFlowable as MaybeToFlowable
     from rxpy2.internal.operators.maybe.maybe_to_publisher import (
-        COMPLETABLE_TO_FLOWABLE,
-        MAYBE_TO_FLOWABLE,
-        SINGLE_TO_FLOWABLE,
-        flowable_of_sources,
-        require_sources,
-        same_source,
+        COMPLETABLE_TO_FLOWABLE as COMPLETABLE_TO_FLOWABLE,
     )
-    from rxpy2.internal.operators.maybe.maybe_to_single import MaybeToSingle
-    from rxpy2.internal.operators.maybe.maybe_using import MaybeUsing
-    from rxpy2.internal.operators.maybe.maybe_zip import MaybeZipArray
-    from rxpy2.internal.operators.parallel.parallel_concat_map import ParallelConcatMap
-    from rxpy2.internal.operators.parallel.parallel_do_on_next_try import ParallelDoOnNextTry
-    from rxpy2.internal.operators.parallel.parallel_filter import ParallelFilter
-    from rxpy2.internal.operators.parallel.parallel_filter_try import ParallelFilterTry
-    from rxpy2.internal.operators.parallel.parallel_flat_map import ParallelFlatMap
-    from rxpy2.internal.operators.parallel.parallel_from_array import ParallelFromArray
-    from rxpy2.internal.operators.parallel.parallel_from_publisher import ParallelFromPublisher
-    from rxpy2.internal.operators.parallel.parallel_join import ParallelJoin
-    from rxpy2.internal.operators.parallel.parallel_map import ParallelMap
-    from rxpy2.internal.operators.parallel.parallel_map_try import ParallelMapTry
-    from rxpy2.internal.operators.parallel.parallel_peek import ParallelPeek
-    from rxpy2.internal.operators.parallel.parallel_reduce import ParallelReduce, collecting
-    from rxpy2.internal.operators.parallel.parallel_reduce_full import ParallelReduceFull
-    from rxpy2.internal.operators.parallel.parallel_run_on import ParallelRunOn
+    from rxpy2.internal.operators.maybe.maybe_to_publisher import (
+        MAYBE_TO_FLOWABLE as MAYBE_TO_FLOWABLE,
+    )
+    from rxpy2.internal.operators.maybe.maybe_to_publisher import (
+        SINGLE_TO_FLOWABLE as SINGLE_TO_FLOWABLE,
+    )
+    from rxpy2.internal.operators.maybe.maybe_to_publisher import (
+        flowable_of_sources as flowable_of_sources,
+    )
+    from rxpy2.internal.operators.maybe.maybe_to_publisher import require_sources as require_sources
+    from rxpy2.internal.operators.maybe.maybe_to_publisher import same_source as same_source
+    from rxpy2.internal.operators.maybe.maybe_to_single import MaybeToSingle as MaybeToSingle
+    from rxpy2.internal.operators.maybe.maybe_using import MaybeUsing as MaybeUsing
+    from rxpy2.internal.operators.maybe.maybe_zip import MaybeZipArray as MaybeZipArray
+    from rxpy2.internal.operators.parallel.parallel_concat_map import (
+        ParallelConcatMap as ParallelConcatMap,
+    )
+    from rxpy2.internal.operators.parallel.parallel_do_on_next_try import (
+        ParallelDoOnNextTry as ParallelDoOnNextTry,
+    )
+    from rxpy2.internal.operators.parallel.parallel_filter import ParallelFilter as ParallelFilter
+    from rxpy2.internal.operators.parallel.parallel_filter_try import (
+        ParallelFilterTry as ParallelFilterTry,
+    )
+    from rxpy2.internal.operators.parallel.parallel_flat_map import (
+        ParallelFlatMap as ParallelFlatMap,
+    )
+    from rxpy2.internal.operators.parallel.parallel_from_array import (
+        ParallelFromArray as ParallelFromArray,
+    )
+    from rxpy2.internal.operators.parallel.parallel_from_publisher import (
+        ParallelFromPublisher as ParallelFromPublisher,
+    )
+    from rxpy2.internal.operators.parallel.parallel_join import ParallelJoin as ParallelJoin
+    from rxpy2.internal.operators.parallel.parallel_map import ParallelMap as ParallelMap
+    from rxpy2.internal.operators.parallel.parallel_map_try import ParallelMapTry as ParallelMapTry
+    from rxpy2.internal.operators.parallel.parallel_peek import ParallelPeek as ParallelPeek
+    from rxpy2.internal.operators.parallel.parallel_reduce import ParallelReduce as ParallelReduce
+    from rxpy2.internal.operators.parallel.parallel_reduce import collecting as collecting
+    from rxpy2.internal.operators.parallel.parallel_reduce_full import (
+        ParallelReduceFull as ParallelReduceFull,
+    )
+    from rxpy2.internal.operators.parallel.parallel_run_on import ParallelRunOn as ParallelRunOn
     from rxpy2.internal.operators.parallel.parallel_sorted_join import (
-        ParallelSortedJoin,
-        merger,
-        sorter,
+        ParallelSortedJoin as ParallelSortedJoin,
     )
-    from rxpy2.internal.operators.single.single_amb import SingleAmb
-    from rxpy2.internal.operators.single.single_cache import SingleCache
-    from rxpy2.internal.operators.single.single_contains import SingleContains
+    from rxpy2.internal.operators.parallel.parallel_sorted_join import merger as merger
+    from rxpy2.internal.operators.parallel.parallel_sorted_join import sorter as sorter
+    from rxpy2.internal.operators.single.single_amb import SingleAmb as SingleAmb
+    from rxpy2.internal.operators.single.single_cache import SingleCache as SingleCache
+    from rxpy2.internal.operators.single.single_contains import SingleContains as SingleContains
+    from rxpy2.internal.operators.single.single_create import SingleCreate as SingleCreate
     from rxpy2.internal.operators.single.single_create import (
-        SingleCreate,
-        SingleUnsafeCreate,
-        unsafe_source,
-        wrapped_subscribe,
+        SingleUnsafeCreate as SingleUnsafeCreate,
     )
-    from rxpy2.internal.operators.single.single_defer import SingleDefer
+    from rxpy2.internal.operators.single.single_create import unsafe_source as unsafe_source
+    from rxpy2.internal.operators.single.single_create import wrapped_subscribe as wrapped_subscribe
+    from rxpy2.internal.operators.single.single_defer import SingleDefer as SingleDefer
+    from rxpy2.internal.operators.single.single_delay import SingleDelay as SingleDelay
     from rxpy2.internal.operators.single.single_delay import (
-        SingleDelay,
-        SingleDelayWithPublisher,
-        source_as_publisher,
+        SingleDelayWithPublisher as SingleDelayWithPublisher,
     )
-    from rxpy2.internal.operators.single.single_do_event import SingleDoAfter, SingleDoOnEvent
-    from rxpy2.internal.operators.single.single_do_finally import SingleDoFinally
-    from rxpy2.internal.operators.single.single_error import SingleError
-    from rxpy2.internal.operators.single.single_flat_map import SingleFlatMap, SingleFlatMapMaybe
-    from rxpy2.internal.operators.single.single_flat_map_completable import SingleFlatMapCompletable
-    from rxpy2.internal.operators.single.single_flat_map_publisher import SingleFlatMapPublisher
-    from rxpy2.internal.operators.single.single_flatten_as_flowable import SingleFlattenAsFlowable
-    from rxpy2.internal.operators.single.single_from_callable import SingleFromCallable
-    from rxpy2.internal.operators.single.single_from_publisher import SingleFromPublisher
-    from rxpy2.internal.operators.single.single_future import (
-        SingleFromFuture,
-        check_future,
-        single_to_future,
+    from rxpy2.internal.operators.single.single_delay import (
+        source_as_publisher as source_as_publisher,
     )
-    from rxpy2.internal.operators.single.single_hide import SingleDetach, SingleHide
-    from rxpy2.internal.operators.single.single_just import SingleJust
-    from rxpy2.internal.operators.single.single_lift import SingleLift
-    from rxpy2.internal.operators.single.single_map import SingleMap
+    from rxpy2.internal.operators.single.single_do_event import SingleDoAfter as SingleDoAfter
+    from rxpy2.internal.operators.single.single_do_event import SingleDoOnEvent as SingleDoOnEvent
+    from rxpy2.internal.operators.single.single_do_finally import SingleDoFinally as SingleDoFinally
+    from rxpy2.internal.operators.single.single_error import SingleError as SingleError
+    from rxpy2.internal.operators.single.single_flat_map import SingleFlatMap as SingleFlatMap
+    from rxpy2.internal.operators.single.single_flat_map import (
+        SingleFlatMapMaybe as SingleFlatMapMaybe,
+    )
+    from rxpy2.internal.operators.single.single_flat_map_completable import (
+        SingleFlatMapCompletable as SingleFlatMapCompletable,
+    )
+    from rxpy2.internal.operators.single.single_flat_map_publisher import (
+        SingleFlatMapPublisher as SingleFlatMapPublisher,
+    )
+    from rxpy2.internal.operators.single.single_flatten_as_flowable import (
+        SingleFlattenAsFlowable as SingleFlattenAsFlowable,
+    )
+    from rxpy2.internal.operators.single.single_from_callable import (
+        SingleFromCallable as SingleFromCallable,
+    )
+    from rxpy2.internal.operators.single.single_from_publisher import (
+        SingleFromPublisher as SingleFromPublisher,
+    )
+    from rxpy2.internal.operators.single.single_future import SingleFromFuture as SingleFromFuture
+    from rxpy2.internal.operators.single.single_future import check_future as check_future
+    from rxpy2.internal.operators.single.single_future import single_to_future as single_to_future
+    from rxpy2.internal.operators.single.single_hide import SingleDetach as SingleDetach
+    from rxpy2.internal.operators.single.single_hide import SingleHide as SingleHide
+    from rxpy2.internal.operators.single.single_just import SingleJust as SingleJust
+    from rxpy2.internal.operators.single.single_lift import SingleLift as SingleLift
+    from rxpy2.internal.operators.single.single_map import SingleMap as SingleMap
     from rxpy2.internal.operators.single.single_materialize import (
-        SingleDematerialize,
-        SingleMaterialize,
+        SingleDematerialize as SingleDematerialize,
     )
-    from rxpy2.internal.operators.single.single_never import SingleNever
+    from rxpy2.internal.operators.single.single_materialize import (
+        SingleMaterialize as SingleMaterialize,
+    )
+    from rxpy2.internal.operators.single.single_never import SingleNever as SingleNever
     from rxpy2.internal.operators.single.single_on_error import (
-        SingleOnErrorReturn,
-        SingleResumeNext,
+        SingleOnErrorReturn as SingleOnErrorReturn,
     )
-    from rxpy2.internal.operators.single.single_peek import SinglePeek
-    from rxpy2.internal.operators.single.single_repeat_when import SingleRepeatWhen
+    from rxpy2.internal.operators.single.single_on_error import SingleResumeNext as SingleResumeNext
+    from rxpy2.internal.operators.single.single_peek import SinglePeek as SinglePeek
+    from rxpy2.internal.operators.single.single_repeat_when import (
+        SingleRepeatWhen as SingleRepeatWhen,
+    )
     from rxpy2.internal.operators.single.single_retry import (
-        SingleRetryBiPredicate,
-        check_retry,
-        check_times,
+        SingleRetryBiPredicate as SingleRetryBiPredicate,
     )
-    from rxpy2.internal.operators.single.single_retry_when import SingleRetryWhen
+    from rxpy2.internal.operators.single.single_retry import check_retry as check_retry
+    from rxpy2.internal.operators.single.single_retry import check_times as check_times
+    from rxpy2.internal.operators.single.single_retry_when import SingleRetryWhen as SingleRetryWhen
+    from rxpy2.internal.operators.single.single_schedule import SingleObserveOn as SingleObserveOn
     from rxpy2.internal.operators.single.single_schedule import (
-        SingleObserveOn,
-        SingleSubscribeOn,
-        SingleUnsubscribeOn,
+        SingleSubscribeOn as SingleSubscribeOn,
     )
-    from rxpy2.internal.operators.single.single_take_until import SingleTakeUntil, take_until_other
-    from rxpy2.internal.operators.single.single_timeout import SingleTimeout
-    from rxpy2.internal.operators.single.single_timer import SingleTimer
-    from rxpy2.internal.operators.single.single_to_flowable import SingleToFlowable
-    from rxpy2.internal.operators.single.single_using import SingleUsing
-    from rxpy2.internal.operators.single.single_zip import SingleZipArray
-    from rxpy2.internal.subscribers.for_each_while import ForEachWhileSubscriber
-    from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
-    from rxpy2.internal.subscribers.safe import SafeSubscriber
-    from rxpy2.internal.subscribers.strict import StrictSubscriber
-    from rxpy2.internal.subscriptions.empty import EmptySubscription
-    from rxpy2.schedulers import Schedulers
-    from rxpy2.schedulers.scheduler import Scheduler, check_time
-    from rxpy2.testing import TestSubscriber
+    from rxpy2.internal.operators.single.single_schedule import (
+        SingleUnsubscribeOn as SingleUnsubscribeOn,
+    )
+    from rxpy2.internal.operators.single.single_take_until import SingleTakeUntil as SingleTakeUntil
+    from rxpy2.internal.operators.single.single_take_until import (
+        take_until_other as take_until_other,
+    )
+    from rxpy2.internal.operators.single.single_timeout import SingleTimeout as SingleTimeout
+    from rxpy2.internal.operators.single.single_timer import SingleTimer as SingleTimer
+    from rxpy2.internal.operators.single.single_to_flowable import (
+        SingleToFlowable as SingleToFlowable,
+    )
+    from rxpy2.internal.operators.single.single_using import SingleUsing as SingleUsing
+    from rxpy2.internal.operators.single.single_zip import SingleZipArray as SingleZipArray
+    from rxpy2.internal.subscribers.for_each_while import (
+        ForEachWhileSubscriber as ForEachWhileSubscriber,
+    )
+    from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber as LambdaSubscriber
+    from rxpy2.internal.subscribers.safe import SafeSubscriber as SafeSubscriber
+    from rxpy2.internal.subscribers.strict import StrictSubscriber as StrictSubscriber
+    from rxpy2.internal.subscriptions.empty import EmptySubscription as EmptySubscription
+    from rxpy2.schedulers import Schedulers as Schedulers
+    from rxpy2.schedulers.scheduler import Scheduler as Scheduler
+    from rxpy2.schedulers.scheduler import check_time as check_time
+    from rxpy2.testing import TestSubscriber as TestSubscriber
 
 _WHERE: dict[str, str] = {
     # name: the module that defines it

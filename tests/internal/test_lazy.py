@@ -26,7 +26,7 @@ def _type_checking_imports() -> dict[str, str]:
             for imp in node.body:
                 assert isinstance(imp, ast.ImportFrom)
                 for alias in imp.names:
-                    assert alias.asname is None
+                    assert alias.asname == alias.name  # explicit re-export: import X as X
                     assert imp.module is not None
                     found[alias.name] = imp.module
     return found
