@@ -66,6 +66,7 @@ S = TypeVar("S")
 K = TypeVar("K")
 V = TypeVar("V")
 SubscriberT = TypeVar("SubscriberT", bound=Subscriber[Any])
+_S = TypeVar("_S")  # the _single/_maybe/_completable_assembly helpers return what they get
 
 
 def _default_scheduler(scheduler: Any) -> Any:
@@ -2164,15 +2165,15 @@ class Flowable(Publisher[T], Generic[T]):
         return self.to_async_iterable().__aiter__()
 
 
-def _single_assembly(s: Any) -> Any:
+def _single_assembly(s: _S) -> _S:
     return plugins.on_assembly("single", s) if plugins.hooks_active else s
 
 
-def _maybe_assembly(s: Any) -> Any:
+def _maybe_assembly(s: _S) -> _S:
     return plugins.on_assembly("maybe", s) if plugins.hooks_active else s
 
 
-def _completable_assembly(s: Any) -> Any:
+def _completable_assembly(s: _S) -> _S:
     return plugins.on_assembly("completable", s) if plugins.hooks_active else s
 
 

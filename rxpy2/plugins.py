@@ -189,7 +189,8 @@ def on_assembly(kind: str, source: X) -> X:
     hook = _assembly.get(kind)
     if hook is None:
         return source
-    return hook(source)
+    hooked: X = hook(source)  # a hook is trusted to return the same kind of source
+    return hooked
 
 
 def on_subscribe(kind: str, source: Any, subscriber: X) -> X:
@@ -197,7 +198,7 @@ def on_subscribe(kind: str, source: Any, subscriber: X) -> X:
     hook = _subscribe.get(kind)
     if hook is None:
         return subscriber
-    result = hook(source, subscriber)
+    result: X = hook(source, subscriber)
     if result is None:
         raise TypeError("the subscribe hook returned None")
     return result
@@ -257,7 +258,7 @@ def on_scheduler(kind: str, scheduler: X) -> X:
     handler = _scheduler_handlers.get(kind)
     if handler is None:
         return scheduler
-    result = handler(scheduler)
+    result: X = handler(scheduler)
     if result is None:
         raise TypeError(f"the {kind} scheduler handler returned None")
     return result

@@ -8,7 +8,7 @@ a value of the wrong kind, ``ValueError`` for a bad size.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.reactivestreams import Publisher
@@ -90,7 +90,10 @@ def require_scheduler(scheduler: Any, name: str = "scheduler") -> None:
         raise TypeError(f"{name} must be a Scheduler, not {type(scheduler).__name__}")
 
 
-def assembly(kind: str, obj: Any) -> Any:
+_O = TypeVar("_O")
+
+
+def assembly(kind: str, obj: _O) -> _O:
     """Apply the assembly hook of ``kind`` (``"flowable"``, ``"single"``, ``"maybe"``,
     ``"completable"``, ``"parallel"``) when hooks are installed; else ``obj`` itself."""
     return plugins.on_assembly(kind, obj) if plugins.hooks_active else obj
