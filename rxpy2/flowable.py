@@ -44,7 +44,7 @@ from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 if TYPE_CHECKING:
     import asyncio
     import concurrent.futures
-    from collections.abc import AsyncIterable, AsyncIterator
+    from collections.abc import AsyncIterable, AsyncIterator, Iterator
 
     from rxpy2.completable import Completable
     from rxpy2.flowables.connectable_flowable import ConnectableFlowable
@@ -67,6 +67,20 @@ K = TypeVar("K")
 V = TypeVar("V")
 SubscriberT = TypeVar("SubscriberT", bound=Subscriber[Any])
 _S = TypeVar("_S")  # the _single/_maybe/_completable_assembly helpers return what they get
+# For the @overload signatures: the item types of 2 to 4 sources (zip, combine_latest) and
+# the type of a ``default`` that may differ from the items' (blocking_first & co.).
+T1 = TypeVar("T1")
+T2 = TypeVar("T2")
+T3 = TypeVar("T3")
+T4 = TypeVar("T4")
+D = TypeVar("D")
+if TYPE_CHECKING:
+    from typing_extensions import TypeVar as _TypeVarWithDefault
+
+    from rxpy2.emitter import Emitter
+
+    # generate's item type: the generator's emitter parameter says it, else Any (not Never)
+    _G = _TypeVarWithDefault("_G", default=Any)
 
 
 def _default_scheduler(scheduler: Any) -> Any:
@@ -403,8 +417,8 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(_lazy.FlowableCreate(source, mode))
 
     @staticmethod
-    def generate(initial_state: Callable[[], S] | None, generator: Callable[[S, Any], S],
-                 dispose_state: Callable[[S], Any] | None = None) -> Flowable[T]:
+    def generate(initial_state: Callable[[], S] | None, generator: Callable[[S, Emitter[_G]], S],
+                 dispose_state: Callable[[S], Any] | None = None) -> Flowable[_G]:
         """A pull source: ``generator(state, emitter)`` emits at most one item per call.
 
         ``initial_state`` is called per subscriber (``None`` for a stateless
@@ -481,6 +495,12 @@ class Flowable(Publisher[T], Generic[T]):
         _require_type(cls)
         return self.map(_checked_cast(cls))
 
+    @overload
+    def scan(self, accumulator: Callable[[T, T], T]) -> Flowable[T]: ...
+
+    @overload
+    def scan(self, accumulator: Callable[[R, T], R], seed: R) -> Flowable[R]: ...
+
     def scan(self, accumulator: Callable[[Any, T], Any], seed: Any = ABSENT) -> Flowable[Any]:
         """Running accumulation: emits each intermediate result.
 
@@ -490,6 +510,9 @@ class Flowable(Publisher[T], Generic[T]):
         """
         require_callable(accumulator, "accumulator")
         if seed is ABSENT:
+            fused = _fuse(self, "scan", accumulator)
+            if fused is not None:
+                return fused
             return _assembly(_lazy.FlowableScan(self, accumulator))
         require(seed, "seed")
         return _assembly(_lazy.FlowableScanSeed(self, lambda: seed, accumulator))
@@ -675,6 +698,12 @@ class Flowable(Publisher[T], Generic[T]):
             require_callable(key, "key")
         if comparer is not None:
             require_callable(comparer, "comparer")
+        if key is None or comparer is None:  # (both: an operator of its own)
+            kind = ("distinct" if comparer is None else "distinct_cmp") if key is None \
+                else "distinct_key"
+            fused = _fuse(self, kind, key if comparer is None else comparer)
+            if fused is not None:
+                return fused
         return _assembly(_lazy.FlowableDistinctUntilChanged(self, key, comparer))
 
     def ignore_elements(self) -> Completable:
@@ -699,7 +728,14 @@ class Flowable(Publisher[T], Generic[T]):
         """The number of items, as a Single."""
         return _single_assembly(_lazy.FlowableCountSingle(self))
 
-    def reduce(self, reducer: Callable[[Any, T], Any], seed: Any = ABSENT) -> Any:
+    @overload
+    def reduce(self, reducer: Callable[[T, T], T]) -> Maybe[T]: ...
+
+    @overload
+    def reduce(self, reducer: Callable[[R, T], R], seed: R) -> Single[R]: ...
+
+    def reduce(self, reducer: Callable[[Any, T], Any],
+               seed: Any = ABSENT) -> Maybe[Any] | Single[Any]:
         """Fold the items with ``reducer(acc, item)``.
 
         Without ``seed``: a Maybe (empty for an empty stream), as
@@ -1263,6 +1299,52 @@ class Flowable(Publisher[T], Generic[T]):
     # ------------------------------------------------------------------ combining (zip, combine_latest, ...)
     # (zipper/combiner functions take one argument per source; without one, tuples)
 
+    @overload
+    @staticmethod
+    def zip(s1: Publisher[T1], s2: Publisher[T2], /, *,
+            zipper: None = None,
+            delay_error: bool = ..., buffer_size: int = ...) -> Flowable[tuple[T1, T2]]: ...
+
+    @overload
+    @staticmethod
+    def zip(s1: Publisher[T1], s2: Publisher[T2], /, *,
+            zipper: Callable[[T1, T2], R],
+            delay_error: bool = ..., buffer_size: int = ...) -> Flowable[R]: ...
+
+    @overload
+    @staticmethod
+    def zip(s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3], /, *,
+            zipper: None = None,
+            delay_error: bool = ..., buffer_size: int = ...) -> Flowable[tuple[T1, T2, T3]]: ...
+
+    @overload
+    @staticmethod
+    def zip(s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3], /, *,
+            zipper: Callable[[T1, T2, T3], R],
+            delay_error: bool = ..., buffer_size: int = ...) -> Flowable[R]: ...
+
+    @overload
+    @staticmethod
+    def zip(s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3], s4: Publisher[T4], /, *,
+            zipper: None = None,
+            delay_error: bool = ..., buffer_size: int = ...) -> Flowable[tuple[T1, T2, T3, T4]]: ...
+
+    @overload
+    @staticmethod
+    def zip(s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3], s4: Publisher[T4], /, *,
+            zipper: Callable[[T1, T2, T3, T4], R],
+            delay_error: bool = ..., buffer_size: int = ...) -> Flowable[R]: ...
+
+    @overload
+    @staticmethod
+    def zip(*sources: Publisher[Any], zipper: Callable[..., R],
+            delay_error: bool = ..., buffer_size: int = ...) -> Flowable[R]: ...
+
+    @overload
+    @staticmethod
+    def zip(*sources: Publisher[Any], zipper: None = None,
+            delay_error: bool = ..., buffer_size: int = ...) -> Flowable[tuple[Any, ...]]: ...
+
     @staticmethod
     def zip(*sources: Publisher[Any], zipper: Callable[..., R] | None = None,
             delay_error: bool = False, buffer_size: int = BUFFER_SIZE) -> Flowable[Any]:
@@ -1289,6 +1371,14 @@ class Flowable(Publisher[T], Generic[T]):
         require(sources, "sources")
         return _zip(sources, zipper, delay_error, buffer_size)
 
+    @overload
+    def zip_with(self, other: Publisher[U] | Iterable[U], zipper: None = None,
+                 delay_error: bool = ..., buffer_size: int = ...) -> Flowable[tuple[T, U]]: ...
+
+    @overload
+    def zip_with(self, other: Publisher[U] | Iterable[U], zipper: Callable[[T, U], R],
+                 delay_error: bool = ..., buffer_size: int = ...) -> Flowable[R]: ...
+
     def zip_with(self, other: Publisher[U] | Iterable[U],
                  zipper: Callable[[T, U], R] | None = None,
                  delay_error: bool = False, buffer_size: int = BUFFER_SIZE) -> Flowable[Any]:
@@ -1302,6 +1392,54 @@ class Flowable(Publisher[T], Generic[T]):
         if zipper is not None:
             require_callable(zipper, "zipper")
         return _assembly(_lazy.FlowableZipIterable(self, other, zipper))
+
+    @overload
+    @staticmethod
+    def combine_latest(s1: Publisher[T1], s2: Publisher[T2], /, *,
+                       combiner: None = None,
+                       buffer_size: int = ...) -> Flowable[tuple[T1, T2]]: ...
+
+    @overload
+    @staticmethod
+    def combine_latest(s1: Publisher[T1], s2: Publisher[T2], /, *,
+                       combiner: Callable[[T1, T2], R],
+                       buffer_size: int = ...) -> Flowable[R]: ...
+
+    @overload
+    @staticmethod
+    def combine_latest(s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3], /, *,
+                       combiner: None = None,
+                       buffer_size: int = ...) -> Flowable[tuple[T1, T2, T3]]: ...
+
+    @overload
+    @staticmethod
+    def combine_latest(s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3], /, *,
+                       combiner: Callable[[T1, T2, T3], R],
+                       buffer_size: int = ...) -> Flowable[R]: ...
+
+    @overload
+    @staticmethod
+    def combine_latest(s1: Publisher[T1], s2: Publisher[T2],
+                       s3: Publisher[T3], s4: Publisher[T4], /, *,
+                       combiner: None = None,
+                       buffer_size: int = ...) -> Flowable[tuple[T1, T2, T3, T4]]: ...
+
+    @overload
+    @staticmethod
+    def combine_latest(s1: Publisher[T1], s2: Publisher[T2],
+                       s3: Publisher[T3], s4: Publisher[T4], /, *,
+                       combiner: Callable[[T1, T2, T3, T4], R],
+                       buffer_size: int = ...) -> Flowable[R]: ...
+
+    @overload
+    @staticmethod
+    def combine_latest(*sources: Publisher[Any], combiner: Callable[..., R],
+                       buffer_size: int = ...) -> Flowable[R]: ...
+
+    @overload
+    @staticmethod
+    def combine_latest(*sources: Publisher[Any], combiner: None = None,
+                       buffer_size: int = ...) -> Flowable[tuple[Any, ...]]: ...
 
     @staticmethod
     def combine_latest(*sources: Publisher[Any], combiner: Callable[..., R] | None = None,
@@ -1387,6 +1525,20 @@ class Flowable(Publisher[T], Generic[T]):
         return _single_assembly(_lazy.FlowableSequenceEqualSingle(first, second, is_equal, buffer_size))
 
     # ------------------------------------------------------------------ grouping and windows
+
+    @overload
+    def group_by(self, key: Callable[[T], K], value: None = None,
+                 delay_error: bool = ..., buffer_size: int = ..., *,
+                 abandon_unsubscribed: bool = ...,
+                 map_factory: Callable[[Callable[[Any], None]], MutableMapping[Any, Any]] | None = ...,
+                 ) -> Flowable[GroupedFlowable[K, T]]: ...
+
+    @overload
+    def group_by(self, key: Callable[[T], K], value: Callable[[T], V],
+                 delay_error: bool = ..., buffer_size: int = ..., *,
+                 abandon_unsubscribed: bool = ...,
+                 map_factory: Callable[[Callable[[Any], None]], MutableMapping[Any, Any]] | None = ...,
+                 ) -> Flowable[GroupedFlowable[K, V]]: ...
 
     def group_by(self, key: Callable[[T], K], value: Callable[[T], Any] | None = None,
                  delay_error: bool = False,
@@ -2067,7 +2219,13 @@ class Flowable(Publisher[T], Generic[T]):
         require_positive(buffer_size, "buffer_size")
         return _lazy.BlockingIterable(self, buffer_size)
 
-    def blocking_first(self, default: Any = ABSENT) -> T:
+    @overload
+    def blocking_first(self) -> T: ...
+
+    @overload
+    def blocking_first(self, default: D) -> T | D: ...
+
+    def blocking_first(self, default: Any = ABSENT) -> Any:
         """Block until the first item and return it (cancelling the rest of the stream).
 
         An empty stream returns ``default``, or raises ``IndexError`` without one;
@@ -2075,11 +2233,23 @@ class Flowable(Publisher[T], Generic[T]):
         """
         return _lazy.blocking_value(self, 0, default)
 
-    def blocking_last(self, default: Any = ABSENT) -> T:
+    @overload
+    def blocking_last(self) -> T: ...
+
+    @overload
+    def blocking_last(self, default: D) -> T | D: ...
+
+    def blocking_last(self, default: Any = ABSENT) -> Any:
         """Block until the stream completes and return its last item (see :meth:`blocking_first`)."""
         return _lazy.blocking_value(self, 1, default)
 
-    def blocking_single(self, default: Any = ABSENT) -> T:
+    @overload
+    def blocking_single(self) -> T: ...
+
+    @overload
+    def blocking_single(self, default: D) -> T | D: ...
+
+    def blocking_single(self, default: Any = ABSENT) -> Any:
         """Block until the stream completes and return its only item; a second item cancels
         the stream and raises ``ValueError`` (empty: see :meth:`blocking_first`)."""
         return _lazy.blocking_value(self, 2, default)
@@ -2154,7 +2324,7 @@ class Flowable(Publisher[T], Generic[T]):
             raise TypeError(f"aiterable must be an async iterable, not {type(aiterable).__name__}")
         return _assembly(_lazy.FlowableFromAsyncIterable(aiterable, loop))
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[T]:
         """``for x in flowable`` iterates :meth:`blocking_iterable`."""
         return iter(self.blocking_iterable())
 

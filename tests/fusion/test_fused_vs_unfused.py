@@ -221,6 +221,19 @@ OPS: list[Op] = [
         lambda f: f.skip(2),
         lambda f: f.take_while(c.fn("take_while", lambda x: x != 5)),
         lambda f: f.map(c.fn("map", lambda x: -x))], output="none", last_fuseable=True),
+    # scan and distinct_until_changed stages in a chain (issue 18)
+    Op("scan", lambda c: [lambda f: f.scan(c.fn("scan", lambda a, x: a + x))], output="none"),
+    Op("distinct_until_changed_cmp", lambda c: [lambda f: f.distinct_until_changed(
+        comparer=c.fn("comparer", lambda a, b: a // 2 == b // 2))]),
+    Op("map_scan_distinct", lambda c: [
+        lambda f: f.map(c.fn("map", lambda x: x * 2)),
+        lambda f: f.scan(c.fn("scan", lambda a, x: a + x)),
+        lambda f: f.distinct_until_changed(c.fn("key", lambda x: x // 10))],
+       output="none", last_fuseable=True),
+    Op("distinct_map_take", lambda c: [
+        lambda f: f.distinct_until_changed(),
+        lambda f: f.map(c.fn("map", lambda x: x + 100)),
+        lambda f: f.take(5)], output="none"),
 ]
 OPS_BY_NAME = {op.name: op for op in OPS}
 
@@ -552,14 +565,19 @@ def is_relaxed(op: Op, src: Source, cons: Consumer, fused: Run) -> bool:
 
 #: The stages assembly-time fusion compiles into one loop over range/from_iterable/...
 CHAIN_OPS = frozenset({"map", "filter", "do_on_next", "take", "skip", "take_while",
-                       "skip_while", "map_filter", "filter_map_take", "skip_take_while_map"})
+                       "skip_while", "map_filter", "filter_map_take", "skip_take_while_map",
+                       "scan", "distinct_until_changed", "distinct_until_changed_key",
+                       "distinct_until_changed_cmp", "map_scan_distinct",
+                       "distinct_map_take"})
 #: ... of which skip(n) joins a chain only as the first stage over a longer range: it asks
 #: for its n items at subscription (RxJava 2), which a chain (run under demand) cannot do
 SKIP_N_OPS = frozenset({"skip", "skip_take_while_map"})
 #: ... and those with a stage that is a plain Subscriber in RxJava 2 (take, skip, take_while,
-#: skip_while): their chain offers no fusion downstream, as RxJava's operator would not
+#: skip_while, scan): their chain offers no fusion downstream, as RxJava's operator would not
 CHAIN_OPS_NOT_FUSEABLE_IN_RXJAVA = frozenset({"take", "skip", "take_while", "skip_while",
-                                              "filter_map_take", "skip_take_while_map"})
+                                              "filter_map_take", "skip_take_while_map",
+                                              "scan", "map_scan_distinct",
+                                              "distinct_map_take"})
 
 
 def fused_chain(op: Op, src: Source) -> bool:

@@ -28,7 +28,15 @@ N-th stage's function/state):
 ``skip``        while ``sN`` is non-zero the item is dropped and ``sN -= 1``
 ``take_while``  a false ``fN(x)`` ends the chain before the item
 ``skip_while``  items are dropped while ``sN and fN(x)``; then ``sN = False``
+``scan``        the first item is kept in ``sN`` as is; then ``x = sN = fN(sN, x)``
+                (a ``None`` result raises ``TypeError``)
+``distinct``    distinct_until_changed: the rest runs under ``if`` the item (``_key``:
+                its key ``fN(x)``, not None) differs from the previous one ``sN``
+                (``==``; ``_cmp``: ``not fN(previous, x)``)
 ==============  ============================================================
+
+(``scan`` with a seed, distinct_until_changed with both a key function and a comparer,
+and the other counting stages stay ordinary operators.)
 
 Four functions come out of a factory (see :func:`compile_chain`):
 
@@ -46,6 +54,9 @@ Four functions come out of a factory (see :func:`compile_chain`):
   handled like the stages' (a LambdaSubscriber's ``on_next`` function): no
   counting, no flag; returns the outcome.
 * ``gen(sub)``: a generator of the chain's items, for SYNC-fused ``poll()``.
+
+A fifth, :func:`compile_fold`, runs the chain into an aggregation (reduce, count,
+collect/to_list, last) in one call: ``fold(sub, acc, g)`` (see :data:`FOLDS`).
 
 For the stages alone (no source), :func:`compile_step` returns ``step(x)``:
 the item after the stages, or :data:`DROP`; used where consecutive map/filter
@@ -65,28 +76,39 @@ from typing import Any
 from rxpy2.internal.helpers.function_names import returned_none
 
 __all__ = [
+    "ACCUMULATING",
     "DROP",
     "END",
     "ERROR",
     "EXHAUSTED",
+    "FOLDS",
     "KINDS",
+    "NOTHING",
     "NOT_READ",
     "PAUSED",
     "STATEFUL",
     "STOPPED",
     "USER_CODE",
     "compile_chain",
+    "compile_fold",
     "compile_step",
     "initial_state",
     "mapper_none",
 ]
 
+#: The running-state stages (scan, distinct_until_changed): their state starts as NOTHING.
+ACCUMULATING = frozenset({"scan", "distinct", "distinct_key", "distinct_cmp"})
 #: Every stage kind a chain may hold.
-KINDS = frozenset({"map", "filter", "do_on_next", "take", "skip", "take_while", "skip_while"})
+KINDS = frozenset({"map", "filter", "do_on_next", "take", "skip", "take_while", "skip_while",
+                   *ACCUMULATING})
 #: Kinds that keep per-subscription state.
-STATEFUL = frozenset({"take", "skip", "skip_while"})
-#: Kinds that run user code (a thread BOUNDARY refuses fusion over them).
-USER_CODE = frozenset({"map", "filter", "do_on_next", "take_while", "skip_while"})
+STATEFUL = frozenset({"take", "skip", "skip_while", *ACCUMULATING})
+#: Kinds that run user code (a thread BOUNDARY refuses fusion over them; plain
+#: distinct_until_changed calls the items' ``==``, and RxJava 2 refuses BOUNDARY there too).
+USER_CODE = frozenset({"map", "filter", "do_on_next", "take_while", "skip_while",
+                       *ACCUMULATING})
+#: Kinds without a function argument (their argument is their state's start, or unused).
+NO_FUNCTION = frozenset({"take", "skip", "distinct"})
 
 #: The source is exhausted (complete unless cancelled).
 EXHAUSTED = 0
@@ -118,6 +140,23 @@ DROP: Any = _Marker("DROP")
 END: Any = _Marker("END")
 #: (polled read-ahead source) no item was read ahead: the generator reads the iterator.
 NOT_READ: Any = _Marker("NOT_READ")
+#: The state of scan / distinct_until_changed before their first item.
+NOTHING: Any = _Marker("NOTHING")
+
+
+def scan_none(fn: Any) -> TypeError:
+    """The error of a fused ``scan`` whose accumulator returned None (as FlowableScan's)."""
+    return returned_none("scan", fn, "accumulator function")
+
+
+def reduce_none(fn: Any) -> TypeError:
+    """The error of a fused ``reduce`` whose reducer returned None (as FlowableReduce's)."""
+    return returned_none("reduce", fn, "reducer function")
+
+
+def key_none() -> TypeError:
+    """A fused ``distinct_until_changed`` key function returned None."""
+    return TypeError("The key function returned None")
 
 # The three source shapes: a C iterator whose items are never None (range, just),
 # one whose items may be None (list/tuple of from_array), and a user iterator read
@@ -160,8 +199,26 @@ def compile_registered(text: str, what: str) -> CodeType:
 
 def initial_state(stages: Sequence[tuple[str, Any]]) -> tuple[Any, ...]:
     """The per-subscription state of the stateful stages, in order."""
-    return tuple(True if kind == "skip_while" else arg
+    return tuple(True if kind == "skip_while" else NOTHING if kind in ACCUMULATING else arg
                  for kind, arg in stages if kind in STATEFUL)
+
+
+def _accumulating_lines(kind: str, i: int, pad: str) -> list[str]:
+    """scan (``sN`` the accumulator: the first item is emitted as is) and the
+    distinct_until_changed kinds (``sN`` the previous key; the rest of the chain runs under
+    the closing ``if`` when the key changed), in the operators' order of calls."""
+    if kind == "scan":
+        return [f"{pad}if s{i} is NOTHING:", f"{pad}    s{i} = x", f"{pad}else:",
+                f"{pad}    x = f{i}(s{i}, x)", f"{pad}    if x is None:",
+                f"{pad}        raise scan_none(f{i})", f"{pad}    s{i} = x"]
+    key = "x"
+    lines = []
+    if kind == "distinct_key":
+        key = f"k{i}"
+        lines = [f"{pad}k{i} = f{i}(x)", f"{pad}if k{i} is None:", f"{pad}    raise key_none()"]
+    same = f"f{i}(t{i}, x)" if kind == "distinct_cmp" else f"t{i} == {key}"
+    return lines + [f"{pad}t{i} = s{i}", f"{pad}s{i} = {key}",
+                    f"{pad}if t{i} is NOTHING or not {same}:"]
 
 
 def _stage_lines(kinds: tuple[str, ...], leaf: list[str], stop: list[str],
@@ -191,6 +248,10 @@ def _stage_lines(kinds: tuple[str, ...], leaf: list[str], stop: list[str],
             lines += [f"{pad}if s{i} and f{i}(x):", f"{pad}    pass", f"{pad}else:",
                       f"{pad}    s{i} = False"]
             indent += 1
+        elif kind in ACCUMULATING:
+            more = _accumulating_lines(kind, i, pad)
+            lines += more
+            indent += more[-1].endswith(":")
         else:  # pragma: no cover - the assembly only builds known kinds
             raise ValueError(f"unknown stage kind {kind!r}")
         pad = "    " * indent
@@ -199,7 +260,7 @@ def _stage_lines(kinds: tuple[str, ...], leaf: list[str], stop: list[str],
 
 
 def _names(kinds: tuple[str, ...]) -> tuple[list[str], list[str]]:
-    fns = [f"f{i}" for i, k in enumerate(kinds) if k not in ("take", "skip")]
+    fns = [f"f{i}" for i, k in enumerate(kinds) if k not in NO_FUNCTION]
     state = [f"s{i}" for i, k in enumerate(kinds) if k in STATEFUL]
     return fns, state
 
@@ -288,12 +349,17 @@ def _source_text(kinds: tuple[str, ...], source: str) -> str:
     return "\n".join(out) + "\n"
 
 
+#: The names the scan/distinct_until_changed stages and the folds use in generated code.
+_ACCUMULATING_NAMES: dict[str, Any] = {"NOTHING": NOTHING, "scan_none": scan_none,
+                                       "reduce_none": reduce_none, "key_none": key_none}
+
+
 @lru_cache(maxsize=512)
 def _chain_factory(kinds: tuple[str, ...], source: str) -> Callable[..., Any]:
     text = _source_text(kinds, source)
     namespace: dict[str, Any] = {
         "END": END, "NOT_READ": NOT_READ, "mapper_none": mapper_none, "EXHAUSTED": EXHAUSTED,
-        "PAUSED": PAUSED, "STOPPED": STOPPED, "ERROR": ERROR,
+        "PAUSED": PAUSED, "STOPPED": STOPPED, "ERROR": ERROR, **_ACCUMULATING_NAMES,
     }
     exec(compile_registered(text, f"chain: {'/'.join(kinds)} over {source}"), namespace)
     return namespace["factory"]  # type: ignore[no-any-return]
@@ -307,9 +373,59 @@ def compile_chain(stages: Sequence[tuple[str, Any]], source: str) -> tuple[Any, 
     fns = []
     for kind, arg in stages:  # (a plain loop: this runs at each chain's first subscription)
         kinds.append(kind)
-        if kind != "take" and kind != "skip":
+        if kind not in NO_FUNCTION:
             fns.append(arg)
     return _chain_factory(tuple(kinds), source)(*fns)  # type: ignore[no-any-return]
+
+
+#: What a fold does with each item of the chain (``acc`` the result so far, ``g`` the
+#: aggregation's function), as the ordinary aggregation's ``on_next`` does it.
+FOLDS: dict[str, list[str]] = {
+    # reduce without seed: the first item starts the fold (None: no item yet)
+    "reduce": ["if acc is None:", "    acc = x", "else:", "    acc = g(acc, x)",
+               "    if acc is None:", "        raise reduce_none(g)"],
+    "reduce_seed": ["acc = g(acc, x)", "if acc is None:", "    raise reduce_none(g)"],
+    "collect": ["g(acc, x)"],  # collect, collect_into, to_list (g = list.append)
+    "count": ["acc += 1"],
+    "last": ["acc = x"],
+}
+
+
+def _fold_text(kinds: tuple[str, ...], source: str, terminal: str) -> str:
+    """``fold(sub, acc, g)``: the whole chain into one aggregation, unbounded, in one call;
+    returns ``(outcome, acc)``. Errors of the stages and of ``g`` alike end it with
+    ``ERROR`` (the exception in ``sub.error``); a cancel ends it as in ``sink``."""
+    fns, state = _names(kinds)
+    loop = _loop(kinds, source, FOLDS[terminal], ["code = STOPPED", "break"],
+                 _cancel_check(source), [])
+    out = [f"def factory({', '.join(fns)}):", "  def fold(sub, acc, g):", "    it = sub.it"]
+    if state:
+        out.append(f"    {', '.join(state)}, = sub.state")
+    out += ["    code = EXHAUSTED", "    try:"]
+    out += ["      " + s for s in loop]
+    out += ["    except Exception as ex:", "        sub.error = ex", "        code = ERROR",
+            "    return code, acc", "  return fold"]
+    return "\n".join(out) + "\n"
+
+
+@lru_cache(maxsize=256)
+def _fold_factory(kinds: tuple[str, ...], source: str, terminal: str) -> Callable[..., Any]:
+    namespace: dict[str, Any] = {
+        "END": END, "mapper_none": mapper_none, "EXHAUSTED": EXHAUSTED, "PAUSED": PAUSED,
+        "STOPPED": STOPPED, "ERROR": ERROR, **_ACCUMULATING_NAMES,
+    }
+    exec(compile_registered(_fold_text(kinds, source, terminal),
+                            f"{terminal}: {'/'.join(kinds)} over {source}"), namespace)
+    return namespace["factory"]  # type: ignore[no-any-return]
+
+
+def compile_fold(stages: Sequence[tuple[str, Any]], source: str,
+                 terminal: str) -> Callable[[Any, Any, Any], tuple[int, Any]]:
+    """``fold(sub, acc, g)`` for these stages over a ``source`` shape into the
+    ``terminal`` aggregation (a key of :data:`FOLDS`)."""
+    kinds = tuple(k for k, _ in stages)
+    fns = [arg for kind, arg in stages if kind not in NO_FUNCTION]
+    return _fold_factory(kinds, source, terminal)(*fns)  # type: ignore[no-any-return]
 
 
 def source_text(stages: Sequence[tuple[str, Any]], source: str) -> str:

@@ -58,6 +58,7 @@ from rxpy2.internal.helpers.stage_compiler import (
     PAUSED,
     USER_CODE,
     compile_chain,
+    compile_fold,
     initial_state,
 )
 from rxpy2.internal.operators.flowable._sync_source import SyncSourceSubscription
@@ -112,14 +113,36 @@ def fuse_sync_stage(upstream: Publisher[Any], kind: str, arg: Any) -> Flowable[A
 
 
 #: the stages whose RxJava 2 operator is fuseable (FlowableMap, FlowableFilter,
-#: FlowableDoOnEach); a chain with any other stage refuses SYNC fusion downstream
-_FUSEABLE_IN_RXJAVA = frozenset({"map", "filter", "do_on_next"})
+#: FlowableDoOnEach, FlowableDistinctUntilChanged); a chain with any other stage (take,
+#: skip, take_while, skip_while, scan) refuses SYNC fusion downstream
+_FUSEABLE_IN_RXJAVA = frozenset({"map", "filter", "do_on_next", "distinct", "distinct_key",
+                                 "distinct_cmp"})
+
+#: the aggregations run by a fold (``compile_fold``): their subscriber's type -> (fold
+#: kind, the attribute holding its function); built at first use (import order)
+_folds: dict[type, tuple[str, str | None]] = {}
+
+
+def _fold_of(subscriber: Any) -> tuple[str, str | None] | None:
+    if not _folds:
+        from rxpy2.internal.operators.flowable.flowable_collect import CollectSubscriber
+        from rxpy2.internal.operators.flowable.flowable_count import CountSubscriber
+        from rxpy2.internal.operators.flowable.flowable_last import LastSubscriber
+        from rxpy2.internal.operators.flowable.flowable_reduce import (
+            ReduceSeedSubscriber,
+            ReduceSubscriber,
+        )
+        _folds.update({ReduceSubscriber: ("reduce", "reducer"),
+                       ReduceSeedSubscriber: ("reduce_seed", "reducer"),
+                       CollectSubscriber: ("collect", "collector"),
+                       CountSubscriber: ("count", None), LastSubscriber: ("last", None)})
+    return _folds.get(type(subscriber))
 
 
 class FlowableSyncChain(Flowable[T], HasUpstreamPublisher[Any], Generic[T]):
     """A synchronous ``source`` and its ``stages`` ((kind, argument) pairs), run as one loop."""
 
-    __slots__ = ("source", "stages", "shape", "_plan")
+    __slots__ = ("source", "stages", "shape", "_plan", "_fold_fns")
 
     def __init__(self, source: Publisher[Any], stages: tuple[tuple[str, Any], ...],
                  shape: str | None = None) -> None:
@@ -131,6 +154,7 @@ class FlowableSyncChain(Flowable[T], HasUpstreamPublisher[Any], Generic[T]):
         self.stages = stages
         self.shape = shape
         self._plan: tuple[Any, ...] | None = None
+        self._fold_fns: dict[str, Any] | None = None
 
     def plan(self) -> tuple[Any, ...]:
         """``(compiled functions, initial state, runs user code, offers SYNC fusion)``,
@@ -143,6 +167,16 @@ class FlowableSyncChain(Flowable[T], HasUpstreamPublisher[Any], Generic[T]):
                               any(k in USER_CODE for k, _ in stages),
                               all(k in _FUSEABLE_IN_RXJAVA for k, _ in stages))
         return p
+
+    def fold(self, terminal: str) -> Any:
+        """The compiled ``fold(sub, acc, g)`` of this chain into a ``terminal`` aggregation."""
+        folds = self._fold_fns
+        if folds is None:
+            folds = self._fold_fns = {}
+        f = folds.get(terminal)
+        if f is None:
+            f = folds[terminal] = compile_fold(self.stages, self.shape, terminal)
+        return f
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
         src: Any = self.source
@@ -218,6 +252,10 @@ class SyncChainSubscription(SyncSourceSubscription[T], Generic[T]):
             return
         a = self.downstream
         drain, drain_conditional, sink, _ = self.compiled
+        fold = _fold_of(a)
+        if fold is not None:
+            self._fold(a, *fold)
+            return
         if type(a) is LambdaSubscriber:
             # the on_next function called directly: a stage's error and its own end alike
             # in LambdaSubscriber's on_error (after cancelling, which only sets our flag)
@@ -231,6 +269,16 @@ class SyncChainSubscription(SyncSourceSubscription[T], Generic[T]):
             _, code = drain_conditional(self, a.try_on_next, LONG_MAX)
         else:
             _, code = drain(self, a.on_next, LONG_MAX)
+        if code != PAUSED:
+            self._finish(code)
+
+    def _fold(self, a: Any, terminal: str, attr: str | None) -> None:
+        """An aggregation's subscriber (reduce, count, collect, to_list, last) requested
+        everything: the chain runs into its result in one call (its ``on_next`` inlined);
+        a stage's or the aggregation's error, or the end, is then signalled to it."""
+        code, acc = self.chain.fold(terminal)(self, a.value, None if attr is None
+                                             else getattr(a, attr))
+        a.value = acc
         if code != PAUSED:
             self._finish(code)
 
