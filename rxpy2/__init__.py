@@ -2,7 +2,13 @@
 
 Reactive Streams with non-blocking backpressure, RxJava 2's operator catalogue
 in snake_case, Single/Maybe/Completable, and the helpers to write operators.
+
+``import rxpy2`` stays cheap (``tests/internal/test_import_cost.py``): ``Timed`` and
+``TestScheduler`` are imported on first use (module ``__getattr__``), and so are the
+operator modules (``rxpy2.internal.lazy``), ``asyncio`` and the ``atomics`` package.
 """
+
+from typing import TYPE_CHECKING, Any
 
 from rxpy2 import plugins
 from rxpy2.backpressure import BackpressureOverflowStrategy, BackpressureStrategy
@@ -43,10 +49,13 @@ from rxpy2.processors import (
     UnicastProcessor,
 )
 from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Processor, Publisher, Subscriber, Subscription
-from rxpy2.schedulers import Scheduler, Schedulers, TestScheduler
+from rxpy2.schedulers import Scheduler, Schedulers
 from rxpy2.single import Single
 from rxpy2.testing import TestObserver, TestSubscriber
-from rxpy2.timed import Timed
+
+if TYPE_CHECKING:
+    from rxpy2.schedulers.test_scheduler import TestScheduler
+    from rxpy2.timed import Timed
 
 __version__ = "0.1.0"
 
@@ -101,3 +110,23 @@ __all__ = [
     "UnicastProcessor",
     "plugins",
 ]
+
+_LAZY = {
+    "TestScheduler": "rxpy2.schedulers.test_scheduler",
+    "Timed": "rxpy2.timed",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'rxpy2' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

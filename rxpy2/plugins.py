@@ -24,10 +24,9 @@
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rxpy2.exceptions import (
     CompositeException,
@@ -64,7 +63,22 @@ __all__ = [
     "set_single_scheduler_handler",
 ]
 
-log = logging.getLogger("rxpy2")
+if TYPE_CHECKING:
+    import logging
+
+
+def _logger() -> logging.Logger:
+    """The ``rxpy2`` logger; ``logging`` (6 ms) is imported on the first undeliverable
+    error, not by ``import rxpy2``."""
+    import logging
+
+    return logging.getLogger("rxpy2")
+
+
+def __getattr__(name: str) -> Any:
+    if name == "log":  # the module attribute ``log`` of earlier versions
+        return _logger()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 _lock = threading.Lock()
 _locked_down = False
@@ -132,9 +146,9 @@ def on_error(error: BaseException) -> None:
             handler(error)
             return
         except Exception as e:  # the handler itself failed: log both
-            log.error("rxpy2.plugins error handler raised %r while handling %r",
+            _logger().error("rxpy2.plugins error handler raised %r while handling %r",
                       e, error, exc_info=e)
-    log.error("Undeliverable error in rxpy2: %r", error, exc_info=error)
+    _logger().error("Undeliverable error in rxpy2: %r", error, exc_info=error)
 
 
 def _set(table: dict[str, Any], key: str, hook: Any) -> None:

@@ -22,6 +22,8 @@ The backend is chosen once, at import, by the environment variable
 ``RXPY2_ATOMICS`` (``lock`` or ``hardware``); :data:`BACKEND` tells which one is
 in force. The default is ``lock`` because it is the faster one through Python:
 ``benchmarks/bench_atomics.py`` measures both (see ``docs/performance.md``).
+The ``atomics`` package is imported only when the hardware backend is selected
+or a hardware cell is made: it pulls in cffi and pycparser (40-70 ms).
 Both pass the same race tests (``tests/internal/test_atomic.py``).
 """
 
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 import os
 from threading import Lock
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 __all__ = [
     "BACKEND",
@@ -328,10 +330,22 @@ class AtomicReference(Generic[V]):
         return f"AtomicReference({self._value!r})"
 
 
-try:  # the hardware backend needs the ``atomics`` package (a declared dependency)
-    import atomics as _atomics
-except ImportError:  # pragma: no cover - only without the dependency
-    _atomics = None
+#: The ``atomics`` package once a hardware cell was made (see :func:`_load_atomics`).
+_atomics: Any = None
+
+
+def _load_atomics() -> Any:
+    """Import the ``atomics`` package (a declared dependency) the first time a hardware
+    cell is made. It is not imported with this module: it pulls in cffi and pycparser,
+    40-70 ms that ``import rxpy2`` does not pay under the default ``lock`` backend."""
+    global _atomics
+    if _atomics is None:
+        try:
+            import atomics
+        except ImportError:  # pragma: no cover - only without the dependency
+            raise RuntimeError("the hardware atomics backend needs the 'atomics' package") from None
+        _atomics = atomics
+    return _atomics
 
 
 _MASK64 = 2**64 - 1
@@ -354,9 +368,8 @@ class HardwareAtomicLong:
     __slots__ = ("_a",)
 
     def __init__(self, value: int = 0) -> None:
-        if _atomics is None:  # pragma: no cover
-            raise RuntimeError("the 'atomics' package is not installed")
-        self._a = _atomics.atomic(width=8, atype=_atomics.INT)
+        at = _atomics or _load_atomics()
+        self._a = at.atomic(width=8, atype=at.INT)
         self._a.store(value)
 
     def get(self) -> int:
@@ -459,9 +472,8 @@ class HardwareAtomicBoolean:
     __slots__ = ("_a",)
 
     def __init__(self, value: bool = False) -> None:
-        if _atomics is None:  # pragma: no cover
-            raise RuntimeError("the 'atomics' package is not installed")
-        self._a = _atomics.atomic(width=1, atype=_atomics.UINT)
+        at = _atomics or _load_atomics()
+        self._a = at.atomic(width=1, atype=at.UINT)
         self._a.store(1 if value else 0)
 
     def get(self) -> bool:
@@ -486,8 +498,8 @@ def _select_backend() -> str:
     name = os.environ.get("RXPY2_ATOMICS", "lock").strip().lower() or "lock"
     if name not in ("lock", "hardware"):
         raise ValueError(f"RXPY2_ATOMICS must be 'lock' or 'hardware', not {name!r}")
-    if name == "hardware" and _atomics is None:  # pragma: no cover
-        raise RuntimeError("RXPY2_ATOMICS=hardware needs the 'atomics' package")
+    if name == "hardware":
+        _load_atomics()  # selected: import it now, so a missing package fails at import
     return name
 
 

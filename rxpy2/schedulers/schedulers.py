@@ -6,6 +6,9 @@ their threads start on first use. ``shutdown()`` stops them all (and the
 schedulers made by ``from_executor``, whose executors stay the caller's) and
 waits for their threads to end; they start again by themselves on next use,
 or at once with ``start()``.
+
+The thread schedulers' modules are imported on first use: they import
+``concurrent.futures``, and it ``logging`` (7 ms that ``import rxpy2`` does not pay).
 """
 
 from __future__ import annotations
@@ -13,16 +16,20 @@ from __future__ import annotations
 import os
 import threading
 import weakref
-from concurrent.futures import Executor
+from typing import TYPE_CHECKING
 
 from rxpy2 import plugins
-from rxpy2.schedulers.computation_scheduler import ComputationScheduler
-from rxpy2.schedulers.executor_scheduler import ExecutorScheduler
-from rxpy2.schedulers.io_scheduler import IoScheduler
-from rxpy2.schedulers.new_thread_scheduler import NewThreadScheduler
 from rxpy2.schedulers.scheduler import Scheduler
-from rxpy2.schedulers.single_scheduler import SingleScheduler
 from rxpy2.schedulers.trampoline_scheduler import TrampolineScheduler
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
+    from rxpy2.schedulers.computation_scheduler import ComputationScheduler
+    from rxpy2.schedulers.executor_scheduler import ExecutorScheduler
+    from rxpy2.schedulers.io_scheduler import IoScheduler
+    from rxpy2.schedulers.new_thread_scheduler import NewThreadScheduler
+    from rxpy2.schedulers.single_scheduler import SingleScheduler
 
 __all__ = ["Schedulers"]
 
@@ -50,6 +57,11 @@ def _standard() -> tuple[ComputationScheduler, IoScheduler, SingleScheduler, New
     if _computation is None:
         with _lock:
             if _computation is None:
+                from rxpy2.schedulers.computation_scheduler import ComputationScheduler
+                from rxpy2.schedulers.io_scheduler import IoScheduler
+                from rxpy2.schedulers.new_thread_scheduler import NewThreadScheduler
+                from rxpy2.schedulers.single_scheduler import SingleScheduler
+
                 _io = IoScheduler()
                 _single = SingleScheduler()
                 _new_thread = NewThreadScheduler()
@@ -91,6 +103,8 @@ class Schedulers:
     @staticmethod
     def from_executor(executor: Executor) -> Scheduler:
         """A scheduler on any ``concurrent.futures.Executor``; each worker stays serial."""
+        from rxpy2.schedulers.executor_scheduler import ExecutorScheduler
+
         s = ExecutorScheduler(executor)
         with _lock:
             _from_executor.add(s)
