@@ -993,6 +993,8 @@ class Flowable(Publisher[T], Generic[T]):
             require_callable(combiner, "combiner")
             mapper = _with_combiner(mapper, combiner)
         fused = _scalar_x_map(self, mapper)
+        if fused is None and not delay_errors:  # a sync chain's last stage (flowable_sync_chain)
+            fused = _fuse(self, "flat_map", (mapper, max_concurrency, buffer_size))
         if fused is not None:
             return fused
         return _assembly(_lazy.FlowableFlatMap(self, mapper, bool(delay_errors), max_concurrency,
@@ -1003,6 +1005,10 @@ class Flowable(Publisher[T], Generic[T]):
         """Map each item to an iterable and emit its elements, one iterable after another."""
         require_callable(mapper, "mapper")
         require_positive(prefetch, "prefetch")
+        # a sync chain's last stage (flowable_sync_chain)
+        fused = _fuse(self, "flat_map_iterable", (mapper, prefetch))
+        if fused is not None:
+            return fused
         return _assembly(_lazy.FlowableFlattenIterable(self, mapper, prefetch))
 
     def concat_map_iterable(self, mapper: Callable[[T], Iterable[R]],
@@ -1010,6 +1016,9 @@ class Flowable(Publisher[T], Generic[T]):
         """As :meth:`flat_map_iterable` (iterables are always taken in order)."""
         require_callable(mapper, "mapper")
         require_positive(prefetch, "prefetch")
+        fused = _fuse(self, "flat_map_iterable", (mapper, prefetch))
+        if fused is not None:
+            return fused
         return _assembly(_lazy.FlowableFlattenIterable(self, mapper, prefetch))
 
     def flat_map_maybe(self, mapper: Callable[[T], Maybe[R]], delay_errors: bool = False,
@@ -1043,6 +1052,8 @@ class Flowable(Publisher[T], Generic[T]):
         require_callable(mapper, "mapper")
         require_positive(prefetch, "prefetch")
         fused = _scalar_x_map(self, mapper)
+        if fused is None:  # a sync chain's last stage (flowable_sync_chain)
+            fused = _fuse(self, "concat_map", (mapper, prefetch))
         if fused is not None:
             return fused
         return _assembly(_lazy.FlowableConcatMap(self, mapper, prefetch, _lazy.ErrorMode.IMMEDIATE))
@@ -1301,6 +1312,18 @@ class Flowable(Publisher[T], Generic[T]):
 
     @overload
     @staticmethod
+    def zip(s1: Publisher[T1], /, *,
+            zipper: None = None,
+            delay_error: bool = ..., buffer_size: int = ...) -> Flowable[tuple[T1]]: ...
+
+    @overload
+    @staticmethod
+    def zip(s1: Publisher[T1], /, *,
+            zipper: Callable[[T1], R],
+            delay_error: bool = ..., buffer_size: int = ...) -> Flowable[R]: ...
+
+    @overload
+    @staticmethod
     def zip(s1: Publisher[T1], s2: Publisher[T2], /, *,
             zipper: None = None,
             delay_error: bool = ..., buffer_size: int = ...) -> Flowable[tuple[T1, T2]]: ...
@@ -1335,9 +1358,13 @@ class Flowable(Publisher[T], Generic[T]):
             zipper: Callable[[T1, T2, T3, T4], R],
             delay_error: bool = ..., buffer_size: int = ...) -> Flowable[R]: ...
 
+    # 5 or more sources: a zipper of any arity (not *sources alone, which would make
+    # mypy answer Any for a lambda zipper of the overloads above)
     @overload
     @staticmethod
-    def zip(*sources: Publisher[Any], zipper: Callable[..., R],
+    def zip(s1: Publisher[Any], s2: Publisher[Any], s3: Publisher[Any],
+            s4: Publisher[Any], s5: Publisher[Any], /,
+            *sources: Publisher[Any], zipper: Callable[..., R],
             delay_error: bool = ..., buffer_size: int = ...) -> Flowable[R]: ...
 
     @overload
@@ -1371,12 +1398,21 @@ class Flowable(Publisher[T], Generic[T]):
         require(sources, "sources")
         return _zip(sources, zipper, delay_error, buffer_size)
 
+    # (a Flowable is also an Iterable, so Publisher and Iterable get overloads of their own)
     @overload
-    def zip_with(self, other: Publisher[U] | Iterable[U], zipper: None = None,
+    def zip_with(self, other: Publisher[U], zipper: None = None,
                  delay_error: bool = ..., buffer_size: int = ...) -> Flowable[tuple[T, U]]: ...
 
     @overload
-    def zip_with(self, other: Publisher[U] | Iterable[U], zipper: Callable[[T, U], R],
+    def zip_with(self, other: Publisher[U], zipper: Callable[[T, U], R],
+                 delay_error: bool = ..., buffer_size: int = ...) -> Flowable[R]: ...
+
+    @overload
+    def zip_with(self, other: Iterable[U], zipper: None = None,
+                 delay_error: bool = ..., buffer_size: int = ...) -> Flowable[tuple[T, U]]: ...
+
+    @overload
+    def zip_with(self, other: Iterable[U], zipper: Callable[[T, U], R],
                  delay_error: bool = ..., buffer_size: int = ...) -> Flowable[R]: ...
 
     def zip_with(self, other: Publisher[U] | Iterable[U],
@@ -1392,6 +1428,18 @@ class Flowable(Publisher[T], Generic[T]):
         if zipper is not None:
             require_callable(zipper, "zipper")
         return _assembly(_lazy.FlowableZipIterable(self, other, zipper))
+
+    @overload
+    @staticmethod
+    def combine_latest(s1: Publisher[T1], /, *,
+                       combiner: None = None,
+                       buffer_size: int = ...) -> Flowable[tuple[T1]]: ...
+
+    @overload
+    @staticmethod
+    def combine_latest(s1: Publisher[T1], /, *,
+                       combiner: Callable[[T1], R],
+                       buffer_size: int = ...) -> Flowable[R]: ...
 
     @overload
     @staticmethod
@@ -1431,9 +1479,13 @@ class Flowable(Publisher[T], Generic[T]):
                        combiner: Callable[[T1, T2, T3, T4], R],
                        buffer_size: int = ...) -> Flowable[R]: ...
 
+    # 5 or more sources: a combiner of any arity (not *sources alone, which would make
+    # mypy answer Any for a lambda combiner of the overloads above)
     @overload
     @staticmethod
-    def combine_latest(*sources: Publisher[Any], combiner: Callable[..., R],
+    def combine_latest(s1: Publisher[Any], s2: Publisher[Any], s3: Publisher[Any],
+                       s4: Publisher[Any], s5: Publisher[Any], /,
+                       *sources: Publisher[Any], combiner: Callable[..., R],
                        buffer_size: int = ...) -> Flowable[R]: ...
 
     @overload

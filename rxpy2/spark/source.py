@@ -33,7 +33,7 @@ import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
 from rxpy2.flowable import Flowable
 from rxpy2.operators import (
@@ -49,6 +49,10 @@ from rxpy2.operators import (
 from rxpy2.reactivestreams import Subscriber, Subscription
 from rxpy2.spark import _executor
 from rxpy2.spark.errors import SparkJobError, describe
+
+if TYPE_CHECKING:
+    import pyarrow
+    from pyspark.sql import Row
 
 __all__ = ["SparkFlowable", "from_dataframe", "from_rdd"]
 
@@ -435,6 +439,48 @@ class SparkFlowable(Flowable[T], Generic[T]):
 
     def __repr__(self) -> str:
         return f"SparkFlowable({len(self._plan.labels)} stage(s))"
+
+
+# The item type follows row_format and emit (Literal overloads); a str not known statically
+# gives SparkFlowable[Any].
+@overload
+def from_dataframe(df: Any, prefetch_partitions: int = ..., row_format: Literal["row"] = ..., *,
+                   emit: Literal["rows"] = ..., fuse: bool = ...) -> SparkFlowable[Row]: ...
+
+
+@overload
+def from_dataframe(df: Any, prefetch_partitions: int = ..., *, row_format: Literal["dict"],
+                   emit: Literal["rows"] = ..., fuse: bool = ...) -> SparkFlowable[dict[str, Any]]: ...
+
+
+@overload
+def from_dataframe(df: Any, prefetch_partitions: int, row_format: Literal["dict"], *,
+                   emit: Literal["rows"] = ..., fuse: bool = ...) -> SparkFlowable[dict[str, Any]]: ...
+
+
+@overload
+def from_dataframe(df: Any, prefetch_partitions: int = ..., *, row_format: Literal["tuple"],
+                   emit: Literal["rows"] = ..., fuse: bool = ...) -> SparkFlowable[tuple[Any, ...]]: ...
+
+
+@overload
+def from_dataframe(df: Any, prefetch_partitions: int, row_format: Literal["tuple"], *,
+                   emit: Literal["rows"] = ..., fuse: bool = ...) -> SparkFlowable[tuple[Any, ...]]: ...
+
+
+@overload
+def from_dataframe(df: Any, prefetch_partitions: int = ..., row_format: Literal["row"] = ..., *,
+                   emit: Literal["partitions"], fuse: bool = ...) -> SparkFlowable[list[Row]]: ...
+
+
+@overload
+def from_dataframe(df: Any, prefetch_partitions: int = ..., row_format: str = ..., *,
+                   emit: Literal["arrow"], fuse: bool = ...) -> SparkFlowable[pyarrow.Table]: ...
+
+
+@overload
+def from_dataframe(df: Any, prefetch_partitions: int = ..., row_format: str = ..., *,
+                   emit: str = ..., fuse: bool = ...) -> SparkFlowable[Any]: ...
 
 
 def from_dataframe(df: Any, prefetch_partitions: int = 1, row_format: str = "row", *,

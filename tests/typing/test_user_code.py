@@ -1,0 +1,168 @@
+"""What a user's type checker sees: user-style code with ``assert_type`` on each result.
+
+Checked by ``.venv/bin/mypy --strict tests/typing/`` (``.ci/run``): a public signature
+that widens to ``Any`` (or narrows to ``Never``) fails that run, since ``assert_type``
+compares the inferred type exactly. At run time ``assert_type`` returns its argument,
+so pytest runs the non-Spark examples once (``test_the_examples_run``) to show the code
+is real; the Spark ones are only type-checked (they need a SparkSession).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterable, Iterable
+from typing import Any, assert_type
+
+import pytest
+
+from rxpy2 import (
+    Completable,
+    Disposable,
+    Emitter,
+    Flowable,
+    GroupedFlowable,
+    Maybe,
+    PublishProcessor,
+    Schedulers,
+    Single,
+    TestSubscriber,
+)
+from rxpy2.spark import SparkFlowable, from_dataframe, from_rdd
+
+
+def core_chain() -> None:
+    f = Flowable.range(1, 10)
+    assert_type(f, Flowable[int])
+    s = f.map(lambda x: str(x)).filter(lambda s: s != "3")
+    assert_type(s, Flowable[str])
+    assert_type(f.flat_map(lambda x: Flowable.just(x, x)), Flowable[int])
+    assert_type(f.concat_map(lambda x: Flowable.just(float(x))), Flowable[float])
+    assert_type(f.buffer(3), Flowable[list[int]])
+    assert_type(f.take(3).skip(1), Flowable[int])
+    assert_type(f.observe_on(Schedulers.single()).subscribe_on(Schedulers.io()), Flowable[int])
+    assert_type(f.to_list(), Single[list[int]])
+    assert_type(f.count(), Single[int])
+    assert_type(f.first_element(), Maybe[int])
+    assert_type(f.first_or_error(), Single[int])
+    assert_type(f.ignore_elements(), Completable)
+    assert_type(f.collect(list[int], lambda acc, x: acc.append(x)), Single[list[int]])
+    assert_type(f.subscribe(lambda x: None), Disposable)
+    assert_type(f.test(), TestSubscriber[int])
+    assert_type(f.to_list().blocking_get(), list[int])
+    assert_type(f.first_element().blocking_get(), int | None)
+    p: PublishProcessor[str] = PublishProcessor.create()
+    assert_type(p.map(len), Flowable[int])
+
+
+def iteration() -> None:
+    f = Flowable.just("a", "b")
+    for x in f:
+        assert_type(x, str)
+    assert_type(list(f), list[str])
+    assert_type(f.blocking_iterable(), Iterable[str])
+    assert_type(f.blocking_first(), str)
+    assert_type(f.blocking_first(None), str | None)
+    assert_type(f.blocking_last(), str)
+    assert_type(f.blocking_last(0), str | int)
+    assert_type(Flowable.just(1).blocking_single(), int)
+    assert_type(f.blocking_latest(), Iterable[str])
+    assert_type(f.blocking_next(), Iterable[str])
+    assert_type(f.blocking_most_recent("z"), Iterable[str])
+
+
+async def async_iteration() -> list[int]:
+    f = Flowable.range(0, 3)
+    assert_type(f.to_async_iterable(), AsyncIterable[int])
+    out: list[int] = []
+    async for x in f:
+        assert_type(x, int)
+        out.append(x)
+    async for y in f.to_async_iterable(prefetch=2):
+        assert_type(y, int)
+    return out
+
+
+def accumulating() -> None:
+    f = Flowable.range(1, 4)
+    assert_type(f.reduce(lambda a, b: a + b), Maybe[int])
+    assert_type(f.reduce(lambda acc, x: acc + str(x), ""), Single[str])
+    assert_type(f.scan(lambda a, b: a + b), Flowable[int])
+    assert_type(f.scan(lambda acc, x: acc + [x], list[int]()), Flowable[list[int]])
+    assert_type(f.reduce_with(lambda: 0.5, lambda acc, x: acc * x), Single[float])
+
+
+def combining() -> None:
+    a = Flowable.range(1, 3)
+    b = Flowable.just("x", "y", "z")
+    c = Flowable.just(1.5, 2.5, 3.5)
+    d = Flowable.just(True, False, True)
+    assert_type(Flowable.zip(a, b), Flowable[tuple[int, str]])
+    assert_type(Flowable.zip(a, b, c), Flowable[tuple[int, str, float]])
+    assert_type(Flowable.zip(a, b, c, d), Flowable[tuple[int, str, float, bool]])
+    assert_type(Flowable.zip(a, b, zipper=lambda i, s: f"{s}{i}"), Flowable[str])
+    assert_type(Flowable.zip(a, b, c, zipper=lambda i, s, x: x), Flowable[float])
+
+    def label(i: int, s: str, x: float) -> str:
+        return s * i + str(x)
+
+    assert_type(Flowable.zip(a, b, c, zipper=label), Flowable[str])
+    assert_type(Flowable.zip(a, zipper=lambda i: [i]), Flowable[list[int]])
+    assert_type(Flowable.zip(a, b, c, d, a, zipper=lambda *v: len(v)), Flowable[int])
+    assert_type(Flowable.zip(a, b, c, d, zipper=lambda i, s, x, t: t), Flowable[bool])
+    assert_type(Flowable.zip(a, b, c, d, a), Flowable[tuple[Any, ...]])
+    assert_type(a.zip_with(b), Flowable[tuple[int, str]])
+    assert_type(a.zip_with(["p", "q"]), Flowable[tuple[int, str]])
+    assert_type(a.zip_with(c, lambda i, x: i + x), Flowable[float])
+    assert_type(Flowable.combine_latest(a, b), Flowable[tuple[int, str]])
+    assert_type(Flowable.combine_latest(a, b, c), Flowable[tuple[int, str, float]])
+    assert_type(Flowable.combine_latest(a, b, c, d), Flowable[tuple[int, str, float, bool]])
+    assert_type(Flowable.combine_latest(a, b, combiner=lambda i, s: f"{s}{i}"), Flowable[str])
+
+
+def generating() -> None:
+    assert_type(Flowable.generate(lambda: 0, lambda s, e: s + 1), Flowable[Any])
+
+    def step(state: int, emitter: Emitter[str]) -> int:
+        if state == 3:
+            emitter.on_complete()
+        else:
+            emitter.on_next(str(state))
+        return state + 1
+
+    assert_type(Flowable.generate(lambda: 0, step), Flowable[str])
+
+
+def grouping() -> None:
+    f = Flowable.range(1, 6)
+    g = f.group_by(lambda x: x % 2 == 0)
+    assert_type(g, Flowable[GroupedFlowable[bool, int]])
+    h = f.group_by(lambda x: x % 3, lambda x: str(x))
+    assert_type(h, Flowable[GroupedFlowable[int, str]])
+    assert_type(h.flat_map(lambda grp: grp.to_list().to_flowable()), Flowable[list[str]])
+
+
+def spark(df: Any, rdd: Any) -> None:  # type-checked only: needs a SparkSession
+    from pyspark.sql import Row
+
+    assert_type(from_dataframe(df), SparkFlowable[Row])
+    assert_type(from_dataframe(df, 2), SparkFlowable[Row])
+    assert_type(from_dataframe(df, row_format="row"), SparkFlowable[Row])
+    assert_type(from_dataframe(df, row_format="dict"), SparkFlowable[dict[str, Any]])
+    assert_type(from_dataframe(df, 1, "dict"), SparkFlowable[dict[str, Any]])
+    assert_type(from_dataframe(df, row_format="tuple"), SparkFlowable[tuple[Any, ...]])
+    assert_type(from_dataframe(df, emit="partitions"), SparkFlowable[list[Row]])
+    fmt: str = "dict"
+    assert_type(from_dataframe(df, row_format=fmt), SparkFlowable[Any])
+    assert_type(from_dataframe(df, row_format="dict").map(lambda r: r["id"]), Flowable[Any])
+    assert_type(from_rdd(rdd), SparkFlowable[Any])
+
+
+def test_the_examples_run() -> None:
+    for example in (core_chain, iteration, accumulating, combining, generating, grouping):
+        example()
+    assert asyncio.run(async_iteration()) == [0, 1, 2]
+
+
+def test_spark_example_is_type_checked_only() -> None:
+    with pytest.raises(TypeError):
+        spark(None, None)
