@@ -49,6 +49,8 @@ def check_task(fn: object) -> None:
 def check_time(value: object, name: str) -> float:
     """``value`` as seconds (a float); ``TypeError`` for a non-number, ``ValueError`` for
     NaN or a number too large for a float (``inf`` itself is accepted: never)."""
+    if type(value) is float and value == value:  # the common case, without the ABC check
+        return value
     if isinstance(value, bool) or not isinstance(value, Real):
         raise TypeError(f"{name} must be a number of seconds, not {type(value).__name__}")
     try:

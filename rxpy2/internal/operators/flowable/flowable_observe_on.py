@@ -26,6 +26,8 @@ drain then only signals "ready" and the downstream polls.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from itertools import repeat
 from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
@@ -45,6 +47,7 @@ from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
+from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operators import (
     UNSUBSCRIBED,
@@ -59,6 +62,10 @@ from rxpy2.schedulers.scheduler import Scheduler, Worker
 __all__ = ["FlowableObserveOn"]
 
 T = TypeVar("T")
+
+
+def _reraise(error: Exception) -> None:
+    raise error
 
 
 class FlowableObserveOn(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
@@ -149,6 +156,21 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
         gate = self.gate
         # a pass already due covers this item: no call per item while the worker drains
         if not gate.missed and gate.enter():  # else the task makes another pass
+            self.worker.schedule(self.run)
+
+    def takes_batches(self) -> bool:
+        """Whether :meth:`on_next_batch` may be used: our own queue (no upstream fusion)."""
+        return self.dq is not None and not self.done
+
+    def on_next_batch(self, items: Iterable[T]) -> None:
+        """Several items at once, from a ``subscribe_on`` that polls a SYNC-fused source
+        (see :mod:`~rxpy2.internal.operators.flowable.flowable_subscribe_on`).
+
+        Never more than requested (the caller polls up to our requests) and never
+        None (``poll``'s end marker): no per-item check; one wake-up per batch."""
+        self.dq.extend(items)  # one C call: each item is appended atomically for the drain
+        gate = self.gate
+        if not gate.missed and gate.enter():
             self.worker.schedule(self.run)
 
     def on_error(self, error: BaseException) -> None:
@@ -312,8 +334,20 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
 
         ``on_next`` appends, then ``gate.enter()``: an item appended during a pass
         is seen by this pass or, the enter() having been counted, by the next one
-        that ``leave()`` starts."""
-        on_next = self.downstream.on_next
+        that ``leave()`` starts. The pass emits in runs of what the queue holds at
+        the run's start, up to the demand and the next replenish point: per item
+        only ``cancelled`` is read (a terminal event is looked at between runs: an
+        error that overtakes the queued items does so at the next run). A
+        ``LambdaSubscriber`` downstream gets its function called directly
+        (``direct_sink``; its ``dispose`` cancels us, which the per-item look sees;
+        what the function raises goes to its ``sink_failed``)."""
+        a = self.downstream
+        if type(a) is LambdaSubscriber:  # its function itself, as flat_map and fused chains do
+            emit = a.direct_sink()
+            failed = a.sink_failed
+        else:
+            emit = a.on_next
+            failed = _reraise  # a raising on_next broke §2.13: let it propagate
         dq = self.dq
         popleft = dq.popleft
         leave = self.gate.leave
@@ -323,30 +357,38 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
         while True:
             r = requested.get()
             while e != r:
-                # emit up to the demand or the next replenish point, whichever is first
-                n = r - e
+                if self.cancelled:
+                    self.cleanup()
+                    return
+                # ``done`` is read before the queue: done and empty means nothing follows
+                if self.done and self.check_terminated(True, not dq):
+                    return
+                n = len(dq)  # only this drain removes items: at least n are there
+                if n == 0:
+                    break
+                k = r - e
+                if k < n:
+                    n = k
                 k = lim - e
                 if k < n:
                     n = k
-                for i in range(n):
-                    if self.cancelled:
-                        self.cleanup()
-                        return
-                    # ``done`` is read before the queue: done and empty means nothing follows
-                    if self.done and self.check_terminated(True, not dq):
-                        return
-                    if not dq:
-                        n = i
-                        break
-                    on_next(popleft())  # only this drain removes items: dq is non-empty
+                try:
+                    for _ in repeat(None, n):
+                        if self.cancelled:  # also set by a LambdaSubscriber's dispose
+                            self.cleanup()
+                            return
+                        emit(popleft())
+                except Exception as ex:
+                    failed(ex)  # the function raised: the subscriber cancels us, then on_error
+                    self.cancel()  # (it did: a no-op), and the drain is ours to clean up
+                    self.cleanup()
+                    return
                 e += n
                 if e == lim:
                     if r != LONG_MAX:
                         r = requested.add_and_get(-e)
                     self.upstream.request(e)
                     e = 0
-                elif e != r:
-                    break  # the queue ran empty
             if e == r and self.check_terminated(self.done, not dq):
                 return
             self.produced = e

@@ -40,6 +40,16 @@ class _BaseRangeSubscription(SyncSourceSubscription[int]):
         self.index = i + 1
         return i
 
+    def poll_many(self, limit: int) -> range:
+        """SYNC fusion, a batch at once: the next ``limit`` ints, fewer only at the end
+        (used by ``subscribe_on`` to fill ``observe_on``'s queue in one C call)."""
+        i = self.index
+        j = i + limit
+        if j > self.end:
+            j = self.end
+        self.index = j
+        return range(i, j)
+
     def is_empty(self) -> bool:
         return self.index == self.end
 

@@ -7,18 +7,35 @@ are kept and handed over when it does (deferred requesting). With
 must not be re-entered from the worker), a request made from another thread
 than the worker's is itself run on the worker, so a source that emits inside
 ``request`` keeps emitting on the worker's thread.
+
+The thread hop ``subscribe_on(a).observe_on(b)`` over a source that fuses in
+SYNC mode (``range``, ``from_iterable``, a fused synchronous chain) runs
+without a Python layer per item between the two: the subscriber asks the
+upstream for SYNC fusion and, for each request, polls up to that demand on
+the thread the request runs on (the worker, as the unfused source would emit
+there) straight into observe_on's queue, in batches of at most ``BATCH`` (one
+``deque.extend`` and at most one wake-up of observe_on's drain per batch). A
+subscription with ``poll_many(k)`` (``range``) hands a batch over in one call;
+any other is polled ``k`` times by ``itertools.islice`` into a list. The upstream then receives no ``request`` calls (SYNC fusion: the
+consumer pulls); the downstream's requests are the same. A cancel is seen
+between batches (at most one batch is polled after it, then dropped); an
+error raised by ``poll`` follows the items polled before it; completion
+follows the batch that emptied the source. Any other downstream or upstream
+takes the ordinary path.
 """
 
 from __future__ import annotations
 
 import threading
-from typing import Generic, TypeVar
+from itertools import islice
+from typing import Any, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
-from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.fuseable import SYNC, HasUpstreamPublisher, QueueSubscription
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.operators.flowable.flowable_observe_on import ObserveOnSubscriber
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operators import null_error, null_item, null_subscription
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
@@ -27,6 +44,10 @@ from rxpy2.schedulers.scheduler import Scheduler, Worker
 __all__ = ["FlowableSubscribeOn"]
 
 T = TypeVar("T")
+
+#: At most this many items are polled into observe_on's queue between two looks at
+#: ``cancelled`` (observe_on's own requests are smaller: 128, then 96 at a time).
+BATCH = 256
 
 
 class FlowableSubscribeOn(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
@@ -47,7 +68,7 @@ class FlowableSubscribeOn(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
 
 class SubscribeOnSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
     __slots__ = ("downstream", "worker", "source", "request_on", "upstream", "requested",
-                 "thread")
+                 "thread", "cancelled", "fused", "demand")
 
     def __init__(self, downstream: Subscriber[T], worker: Worker, source: Publisher[T],
                  request_on: bool) -> None:
@@ -58,6 +79,10 @@ class SubscribeOnSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self.upstream: AtomicReference[Subscription] = AtomicReference()
         self.requested = AtomicLong()
         self.thread: threading.Thread | None = None
+        self.cancelled = False
+        #: the SYNC-fused upstream (observe_on downstream only), polled by :meth:`pull`
+        self.fused: QueueSubscription[T] | None = None
+        self.demand = AtomicLong()  # fused: requested and not yet polled
 
     def run(self) -> None:
         self.thread = threading.current_thread()
@@ -70,6 +95,10 @@ class SubscribeOnSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         if s is None:
             raise null_subscription()  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
+            d = self.downstream
+            if (isinstance(s, QueueSubscription) and isinstance(d, ObserveOnSubscriber)
+                    and d.takes_batches() and s.request_fusion(SYNC) == SYNC):
+                self.fused = s
             r = self.requested.get_and_set(0)
             if r != 0:
                 self.request_upstream(r, s)
@@ -104,11 +133,69 @@ class SubscribeOnSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
                 self.request_upstream(r, s)
 
     def request_upstream(self, n: int, s: Subscription) -> None:
+        req = s.request if self.fused is None else self.pull
         if not self.request_on or threading.current_thread() is self.thread:
-            s.request(n)
+            req(n)
         else:
-            self.worker.schedule(lambda: s.request(n))
+            self.worker.schedule(lambda: req(n))
+
+    def pull(self, n: int) -> None:
+        """Fused: poll up to the demand into observe_on's queue, a batch at a time.
+
+        Whoever moves the demand off zero polls (the others only add to it),
+        as a synchronous source's ``request`` does (§3.3)."""
+        demand = self.demand
+        if BackpressureHelper.add(demand, n) != 0:
+            return
+        q = self.fused
+        d: Any = self.downstream
+        if q is None:  # pragma: no cover - pull is only ever called when fused
+            return
+        poll = q.poll
+        # a source that can hand over a batch in one call (``range``: a ``range``)
+        many = getattr(q, "poll_many", None)
+        e = 0
+        r = demand.get()
+        while True:
+            while e != r:
+                if self.cancelled:
+                    q.clear()
+                    return
+                k = r - e
+                if k > BATCH:
+                    k = BATCH
+                batch: Any = []
+                try:
+                    if many is not None:
+                        batch = many(k)  # raises before taking anything, or not at all
+                    else:  # poll k times in C; what came before an error stays in the list
+                        batch.extend(islice(iter(poll, None), k))
+                    ended = len(batch) < k or q.is_empty()
+                except Exception as ex:
+                    if batch:
+                        d.on_next_batch(batch)  # what was polled before the error goes first
+                    self.cancelled = True
+                    q.cancel()
+                    q.clear()
+                    d.on_error(ex)
+                    self.worker.dispose()
+                    return
+                if batch:
+                    d.on_next_batch(batch)
+                if ended:
+                    self.cancelled = True
+                    d.on_complete()
+                    self.worker.dispose()
+                    return
+                e += k
+            r = demand.get()
+            if e == r:
+                r = demand.add_and_get(-e)
+                if r == 0:
+                    return
+                e = 0
 
     def cancel(self) -> None:
+        self.cancelled = True
         SubscriptionHelper.cancel(self.upstream)
         self.worker.dispose()
