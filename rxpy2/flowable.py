@@ -575,7 +575,7 @@ class Flowable(Publisher[T], Generic[T]):
         # A fused chain runs only under demand, so it would skip later than the operator.
         # Only over a bare range longer than ``count`` is that unobservable (no user code,
         # no error, no end within the skipped items).
-        if type(self) is _lazy.FlowableRange and self.end - self.start > count:  # type: ignore[attr-defined]
+        if type(self) is _lazy.FlowableRange and self.end - self.start > count:
             fused = _fuse(self, "skip", count)
             if fused is not None:
                 return fused
@@ -849,7 +849,7 @@ class Flowable(Publisher[T], Generic[T]):
             else:
                 _add_to(adder, value(item))
         return self.collect(map_supplier if map_supplier is not None else dict,
-                            put)  # type: ignore[return-value]  # the dict's values are lists by default
+                            put)  # the dict's values are lists by default
 
     def to_list(self) -> Single[list[T]]:
         """All items in a list, as a Single."""
@@ -1005,10 +1005,12 @@ class Flowable(Publisher[T], Generic[T]):
         """Map each item to an iterable and emit its elements, one iterable after another."""
         require_callable(mapper, "mapper")
         require_positive(prefetch, "prefetch")
-        # a sync chain's last stage (flowable_sync_chain)
-        fused = _fuse(self, "flat_map_iterable", (mapper, prefetch))
-        if fused is not None:
-            return fused
+        # a sync chain's last stage (flowable_sync_chain; over just(x) the operator calls
+        # mapper at subscription)
+        if not isinstance(self, _lazy.ScalarCallable):
+            fused = _fuse(self, "flat_map_iterable", (mapper, prefetch))
+            if fused is not None:
+                return fused
         return _assembly(_lazy.FlowableFlattenIterable(self, mapper, prefetch))
 
     def concat_map_iterable(self, mapper: Callable[[T], Iterable[R]],
@@ -1016,9 +1018,10 @@ class Flowable(Publisher[T], Generic[T]):
         """As :meth:`flat_map_iterable` (iterables are always taken in order)."""
         require_callable(mapper, "mapper")
         require_positive(prefetch, "prefetch")
-        fused = _fuse(self, "flat_map_iterable", (mapper, prefetch))
-        if fused is not None:
-            return fused
+        if not isinstance(self, _lazy.ScalarCallable):  # (as flat_map_iterable)
+            fused = _fuse(self, "flat_map_iterable", (mapper, prefetch))
+            if fused is not None:
+                return fused
         return _assembly(_lazy.FlowableFlattenIterable(self, mapper, prefetch))
 
     def flat_map_maybe(self, mapper: Callable[[T], Maybe[R]], delay_errors: bool = False,

@@ -225,7 +225,13 @@ class Maybe(ZeroOneBase, Generic[T]):
         require(item, "item")
         return self.switch_if_empty(Maybe.just(item))
 
-    def switch_if_empty(self, other: Any) -> Any:
+    @overload
+    def switch_if_empty(self, other: Single[T]) -> Single[T]: ...
+
+    @overload
+    def switch_if_empty(self, other: Maybe[T]) -> Maybe[T]: ...
+
+    def switch_if_empty(self, other: Maybe[T] | Single[T]) -> Maybe[T] | Single[T]:
         """If this completes empty, continue with ``other``: a Maybe (→ Maybe) or a
         Single (→ Single)."""
         require(other, "other")

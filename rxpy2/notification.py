@@ -17,7 +17,7 @@ class Notification(Generic[T]):
     __slots__ = ("_value", "_error")
 
     def __init__(self, value: Any, error: BaseException | None) -> None:
-        self._value = value
+        self._value: T | None = value
         self._error = error
 
     @staticmethod

@@ -104,7 +104,8 @@ class Single(ZeroOneBase, Generic[T]):
         """
         o: _lazy.BlockingMultiObserver[T] = _lazy.BlockingMultiObserver()
         self._subscribe(o)
-        return o.blocking_get(timeout)
+        item: T = o.blocking_get(timeout)
+        return item
 
     def to_flowable(self) -> Flowable[T]:
         """A Flowable that emits the item when it is requested (or the error at once)."""

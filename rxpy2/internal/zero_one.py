@@ -19,6 +19,8 @@ from rxpy2.internal.observers.empty import EmptyDisposable
 from rxpy2.operators.arguments import ABSENT, require_callable
 
 if TYPE_CHECKING:
+    from rxpy2.disposables import Disposable
+    from rxpy2.reactivestreams import Publisher
     from rxpy2.testing import TestObserver
 
 __all__ = ["ZeroOneBase", "as_publisher", "require_instance"]
@@ -33,14 +35,15 @@ def require_instance(value: Any, cls: type, name: str) -> None:
         raise TypeError(f"{name} must be a {cls.__name__}, not {type(value).__name__}")
 
 
-def as_publisher(other: Any) -> Any:
+def as_publisher(other: Any) -> Publisher[Any] | None:
     """``other`` as a Publisher: itself if it is one, a Single, Maybe or Completable
     through its ``to_flowable()``; ``None`` for anything else (the caller decides)."""
     from rxpy2.reactivestreams import Publisher
     if isinstance(other, Publisher):
         return other
     if isinstance(other, ZeroOneBase):
-        return other.to_flowable()  # type: ignore[attr-defined]
+        flowable: Publisher[Any] = other.to_flowable()  # type: ignore[attr-defined]  # each subclass has it
+        return flowable
     return None
 
 
@@ -83,7 +86,7 @@ class ZeroOneBase:
 
     @final
     def _subscribe_callbacks(self, observer_type: type, callback_observer: Callable[..., Any],
-                             **callbacks: Any) -> Any:
+                             **callbacks: Any) -> Disposable | None:
         """The body of ``subscribe``: an ``observer_type`` (returns ``None``), or callbacks.
 
         ``callbacks`` are the named arguments in order; the first may be an
@@ -107,7 +110,7 @@ class ZeroOneBase:
             elif fn is not None:
                 require_callable(fn, name)
             args.append(fn)
-        o = callback_observer(*args)
+        o: Disposable = callback_observer(*args)
         self._subscribe(o)
         return o
 

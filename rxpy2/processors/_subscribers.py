@@ -45,10 +45,10 @@ def array_remove(ref: AtomicReference[tuple[Any, ...]], item: Any) -> None:
         a = ref.get()
         if a is TERMINATED or not a:
             return
-        j = next((i for i, x in enumerate(a) if x is item), -1)  # type: ignore[arg-type]
+        j = next((i for i, x in enumerate(a) if x is item), -1)
         if j < 0:
             return
-        b = EMPTY if len(a) == 1 else a[:j] + a[j + 1:]  # type: ignore[index,arg-type]
+        b = EMPTY if len(a) == 1 else a[:j] + a[j + 1:]
         if ref.compare_and_set(a, b):
             return
 

@@ -256,7 +256,7 @@ class MulticastProcessor(FlowableProcessor[T], Generic[T]):
             if q is not None and a:
                 # the smallest outstanding demand among the subscribers not cancelled
                 r = -1
-                for inner in a:  # type: ignore[union-attr]
+                for inner in a:
                     ra = inner.requested.get()
                     if ra >= 0:
                         ra -= inner.emitted
@@ -285,7 +285,7 @@ class MulticastProcessor(FlowableProcessor[T], Generic[T]):
                             self._terminate()
                             return
                         break
-                    for inner in a:  # type: ignore[union-attr]
+                    for inner in a:
                         inner.on_next(v)
                     r -= 1
                     if fm != SYNC:

@@ -53,7 +53,7 @@ class _MonotonicClock:
 
 def _default_clock() -> Clock:
     try:
-        from rxpy2.schedulers import Schedulers  # type: ignore[attr-defined]
+        from rxpy2.schedulers import Schedulers
         clock: Clock = Schedulers.computation()
         return clock
     except (ImportError, AttributeError):

@@ -481,9 +481,9 @@ class Receptacle(Generic[T]):
                                         "Did not receive expected element")
         value = self._poll(timeout)
         if value is _UNSET:
-            return self.env.flop_and_fail(f"{msg} within {timeout} ms")  # type: ignore[no-any-return]
+            return self.env.flop_and_fail(f"{msg} within {timeout} ms")
         if value is END_OF_STREAM:
-            return self.env.flop_and_fail("Expected element but got end-of-stream")  # type: ignore[no-any-return]
+            return self.env.flop_and_fail("Expected element but got end-of-stream")
         return value  # type: ignore[no-any-return]
 
     def next_or_end_of_stream(self, timeout_ms: Any = None, msg: str | None = None) -> T | None:
@@ -508,10 +508,10 @@ class Receptacle(Generic[T]):
             remaining_ms = max(0.0, (deadline - time.monotonic()) * 1000.0)
             value = self._poll(remaining_ms)
             if value is _UNSET:
-                return self.env.flop_and_fail(  # type: ignore[no-any-return]
+                return self.env.flop_and_fail(
                     f"{msg} within {timeout} ms (got {len(result)} of {elements})")
             if value is END_OF_STREAM:
-                return self.env.flop_and_fail(  # type: ignore[no-any-return]
+                return self.env.flop_and_fail(
                     f"Expected element but got end-of-stream (got {len(result)} of {elements})")
             result.append(value)
         return result
@@ -807,7 +807,7 @@ class ManualPublisher(Publisher[T]):
             msg = f"{msg}. {msg_addendum}"
         n = self.requests.next(timeout, msg)
         if n <= 0:
-            return self.env.flop_and_fail(  # type: ignore[no-any-return]
+            return self.env.flop_and_fail(
                 f"Requests cannot be zero or negative but received request({n})")
         self.pending_demand += n
         return n

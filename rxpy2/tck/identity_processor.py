@@ -158,7 +158,7 @@ class ManualSubscriberWithErrorCollection(ManualSubscriberWithSubscriptionSuppor
     def on_error(self, error: BaseException) -> None:
         self.error.complete(error)
 
-    def expect_error(self, cause: Any, timeout_ms: Any = None, msg: str | None = None,  # type: ignore[override]
+    def expect_error(self, cause: Any, timeout_ms: Any = None, msg: str | None = None,
                      poll_timeout_ms: float | None = None) -> Any:
         """Wait for ``on_error``; the error must equal ``cause``. Returns it."""
         timeout = self.env.default_timeout_ms if timeout_ms is None else timeout_ms
@@ -334,7 +334,7 @@ class IdentityProcessorVerification(_DelegatedProcessorRules, Generic[T]):
         helpers = self.__dict__.get("_rxpy2_tck_helpers")
         if helpers is None:
             helpers = self.__dict__["_rxpy2_tck_helpers"] = []
-        return helpers  # type: ignore[no-any-return]
+        return helpers
 
     def publisher_verification(self) -> PublisherVerification[T]:
         """The PublisherVerification the publisher rules are delegated to."""
@@ -342,7 +342,7 @@ class IdentityProcessorVerification(_DelegatedProcessorRules, Generic[T]):
         if d is None:
             d = self.__dict__["_rxpy2_tck_publisher_verification"] = _ProcessorAsPublisher(self)
         d.env = self._env
-        return d  # type: ignore[no-any-return]
+        return d
 
     def subscriber_verification(self) -> SubscriberWhiteboxVerification[T]:
         """The SubscriberWhiteboxVerification the subscriber rules are delegated to."""
@@ -350,7 +350,7 @@ class IdentityProcessorVerification(_DelegatedProcessorRules, Generic[T]):
         if d is None:
             d = self.__dict__["_rxpy2_tck_subscriber_verification"] = _ProcessorAsSubscriber(self)
         d.env = self._env
-        return d  # type: ignore[no-any-return]
+        return d
 
     def setup_method(self, method: Any = None) -> None:
         super().setup_method(method)

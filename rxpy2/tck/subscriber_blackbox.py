@@ -151,7 +151,7 @@ class SubscriberBlackboxVerification(Verification, Generic[T]):
         helpers = self.__dict__.get("_rxpy2_tck_helpers")
         if helpers is None:
             helpers = self.__dict__["_rxpy2_tck_helpers"] = []
-        return helpers  # type: ignore[no-any-return]
+        return helpers
 
     def setup_method(self, method: Any = None) -> None:
         super().setup_method(method)

@@ -212,7 +212,7 @@ class WhiteboxSubscriberProbe(BlackboxProbe[T], SubscriberPuppeteer, Generic[T])
         p = self.puppet_promise.value()
         if p is None:
             self.env.flop_and_fail(f"Subscriber {self._sub_name()} did not `register_on_subscribe`")
-        return p  # type: ignore[return-value]
+        return p
 
 
 class BlackboxSubscriberProxy(BlackboxProbe[T], Subscriber[T], Generic[T]):
@@ -433,7 +433,7 @@ class SubscriberWhiteboxVerification(Verification, Generic[T]):
         helpers = self.__dict__.get("_rxpy2_tck_helpers")
         if helpers is None:
             helpers = self.__dict__["_rxpy2_tck_helpers"] = []
-        return helpers  # type: ignore[no-any-return]
+        return helpers
 
     def setup_method(self, method: Any = None) -> None:
         super().setup_method(method)

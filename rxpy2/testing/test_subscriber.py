@@ -178,7 +178,7 @@ class BaseTestConsumer(Generic[T]):
         with self._lock:
             values = list(self._values)
             errors = list(self._errors)
-        shown = values if len(values) <= 50 else values[:50] + ["..."]  # type: ignore[list-item]
+        shown = values if len(values) <= 50 else values[:50] + ["..."]
         detail = (f"{message} (values={len(values)} {shown!r}, errors={len(errors)} "
                   f"{errors!r}, completions={self._completions}"
                   f"{', timeout!' if self.timeout else ''}"
@@ -258,7 +258,7 @@ class BaseTestConsumer(Generic[T]):
             ok = e is expected
             what = f"the error {expected!r}"
         else:
-            ok = bool(expected(e))  # type: ignore[call-arg, operator]
+            ok = bool(expected(e))  # type: ignore[call-arg]
             what = "an error matching the predicate"
         if not ok:
             raise self._fail(f"Expected {what} but got {e!r}")

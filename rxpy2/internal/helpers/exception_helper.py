@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rxpy2 import plugins
 from rxpy2.exceptions import CompositeException
 from rxpy2.internal.atomic import AtomicReference
@@ -83,7 +85,7 @@ class AtomicThrowable(AtomicReference[BaseException]):
     def is_terminated(self) -> bool:
         return self.get() is TERMINATED
 
-    def try_terminate_consumer(self, subscriber: Subscriber) -> None:
+    def try_terminate_consumer(self, subscriber: Subscriber[Any]) -> None:
         """Terminate and signal the result: ``on_error`` with the errors, or ``on_complete``."""
         ex = self.terminate()
         if ex is None:

@@ -18,4 +18,4 @@ class CompletableToMaybe(Maybe[Any]):
         self.source = source
 
     def subscribe_actual(self, observer: MaybeObserver[Any]) -> None:
-        self.source._subscribe(observer)  # type: ignore[arg-type]  # a MaybeObserver is one
+        self.source._subscribe(observer)  # a MaybeObserver is one

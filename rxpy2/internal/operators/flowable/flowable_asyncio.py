@@ -182,7 +182,7 @@ class AsyncIteratorSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             d = self.done
             q = self.queue  # read each time: a late on_subscribe may swap in a fused one
             try:
-                v = q.poll()
+                v: T | None = q.poll()
             except BaseException:  # a fused upstream failed (fatally too): cancel, then raise
                 self.cancel()
                 raise

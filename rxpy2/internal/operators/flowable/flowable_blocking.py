@@ -255,7 +255,7 @@ class BlockingFlowableIterator(_ClosingIterator[T], Generic[T]):
                 d = sub.done
                 q = sub.queue
                 try:
-                    v = q.poll()
+                    v: T | None = q.poll()
                 except BaseException as ex:  # a fused upstream failed: cancel, then raise
                     self.close()
                     _raise(ex)

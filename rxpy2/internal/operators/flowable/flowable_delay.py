@@ -14,7 +14,7 @@ handed to the upstream when it arrives.
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
@@ -125,7 +125,7 @@ class DelaySubscriptionSubscriber(FlowableSubscriber[T], Subscription, Generic[T
         self.source = source
         self.upstream: AtomicReference[Subscription] = AtomicReference()
         self.requested = AtomicLong()
-        self.task: AtomicReference = AtomicReference()
+        self.task: AtomicReference[Any] = AtomicReference()
 
     def subscribe_source(self) -> None:
         if not SubscriptionHelper.is_cancelled(self.upstream.get()):

@@ -67,4 +67,4 @@ class DematerializeSubscriber(BasicSubscriber[T, R], Generic[T, R]):
         elif n.is_on_complete():
             self.complete_early()
         else:
-            self.downstream.on_next(n.value)  # type: ignore[arg-type]
+            self.downstream.on_next(n.value)

@@ -38,7 +38,7 @@ def _none_key() -> TypeError:
 class FlowableDistinctUntilChanged(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
     __slots__ = ("source", "key", "comparer")
 
-    def __init__(self, source: Publisher[T], key: KeyFn, comparer: Comparer) -> None:
+    def __init__(self, source: Publisher[T], key: KeyFn[T], comparer: Comparer) -> None:
         self.source = source
         self.key = key
         self.comparer = comparer
@@ -55,12 +55,12 @@ class FlowableDistinctUntilChanged(Flowable[T], HasUpstreamPublisher[T], Generic
 class _DistinctUntilChangedMixin(Generic[T]):
     """The shared state and test: ``passes(item)`` says whether ``item`` is to be emitted."""
 
-    key: KeyFn
+    key: KeyFn[T]
     comparer: Comparer
     last: Any
     has_last: bool
 
-    def _init_state(self, key: KeyFn, comparer: Comparer) -> None:
+    def _init_state(self, key: KeyFn[T], comparer: Comparer) -> None:
         self.key = key
         self.comparer = comparer
         self.last = None
@@ -84,7 +84,7 @@ class _DistinctUntilChangedMixin(Generic[T]):
 
 class DistinctUntilChangedSubscriber(_DistinctUntilChangedMixin[T], FilteringSubscriber[T],
                                      Generic[T]):
-    def __init__(self, downstream: Subscriber[T], key: KeyFn, comparer: Comparer) -> None:
+    def __init__(self, downstream: Subscriber[T], key: KeyFn[T], comparer: Comparer) -> None:
         FilteringSubscriber.__init__(self, downstream)
         self._init_state(key, comparer)
 
@@ -92,7 +92,7 @@ class DistinctUntilChangedSubscriber(_DistinctUntilChangedMixin[T], FilteringSub
 class DistinctUntilChangedConditionalSubscriber(_DistinctUntilChangedMixin[T],
                                                 FilteringConditionalSubscriber[T],
                                                 Generic[T]):
-    def __init__(self, downstream: ConditionalSubscriber[T], key: KeyFn,
+    def __init__(self, downstream: ConditionalSubscriber[T], key: KeyFn[T],
                  comparer: Comparer) -> None:
         FilteringConditionalSubscriber.__init__(self, downstream)
         self._init_state(key, comparer)

@@ -54,7 +54,7 @@ class MapSubscriber(BasicFuseableSubscriber[T, R], Generic[T, R]):
         if self.done:
             return
         if self.source_mode != NONE:  # ASYNC fused: the item is a "ready" signal
-            self.downstream.on_next(None)  # type: ignore[arg-type]
+            self.downstream.on_next(None)
             return
         if item is None:
             raise null_item()  # §2.13

@@ -224,7 +224,7 @@ class LatestSubscriber(_BaseUnboundedSubscriber[T], Generic[T]):
                     return
                 if empty:
                     break
-                a.on_next(v)  # type: ignore[arg-type]
+                a.on_next(v)
                 e += 1
             if e == r and self.check_terminated(self.done, current.get() is None, a):
                 return
@@ -340,7 +340,7 @@ class _BaseBufferSubscriber(_BaseUnboundedSubscriber[T], Generic[T]):
                     return
                 if empty:
                     break
-                a.on_next(v)  # type: ignore[arg-type]
+                a.on_next(v)
                 e += 1
             if e == r and self.check_terminated(self.done, self.buffer_empty(), a):
                 return

@@ -291,13 +291,13 @@ class PublishConnection(FlowableSubscriber[T], Disposable, Generic[T]):
                 if not empty and subs:
                     max_req = LONG_MAX
                     cancelled = 0
-                    for inner in subs:  # type: ignore[union-attr]
+                    for inner in subs:
                         r = inner.requested.get()
                         if r == LONG_MIN:
                             cancelled += 1
                         elif r < max_req:
                             max_req = r
-                    if cancelled == len(subs):  # type: ignore[arg-type]
+                    if cancelled == len(subs):
                         if keep:
                             max_req = 0  # FlowablePublishAlt: the items wait
                         else:
@@ -320,7 +320,7 @@ class PublishConnection(FlowableSubscriber[T], Disposable, Generic[T]):
                             return
                         if v is None:
                             break
-                        for inner in subs:  # type: ignore[union-attr]
+                        for inner in subs:
                             if inner.requested.get() > 0:
                                 inner.child.on_next(v)
                                 BackpressureHelper.produced_cancel(inner.requested, 1)

@@ -48,7 +48,7 @@ class RebatchRequestsSubscriber(StablePrefetchSubscriber[T, T], Generic[T]):
     # The base's drain reads ``error`` only once ``done`` is set, and signals it at
     # once; here it shows only when the queue is empty, so the error waits behind
     # the queued items (the items' own path is not touched).
-    @property  # type: ignore[override]
+    @property
     def error(self) -> BaseException | None:
         e = self.delayed_error
         if e is not None and self.queue.is_empty():

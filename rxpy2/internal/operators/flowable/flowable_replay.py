@@ -354,7 +354,7 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
                 # a subscriber's demand counts from the stream's first item: one that joined
                 # a bounded buffer after items were dropped adds them (RxJava 2's node index)
                 m = max(add_cap(inner.total, inner.skipped)
-                        for inner in a)  # type: ignore[union-attr]
+                        for inner in a)
                 diff = m - self.upstream_requested
                 if diff > 0:
                     self.upstream_requested = m

@@ -17,7 +17,7 @@ never touch the drain.
 
 from __future__ import annotations
 
-from typing import ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
@@ -168,7 +168,7 @@ class SampleTimedSubscriber(SampleSubscriber[T], Generic[T]):
         super().__init__(downstream, emit_last)
         self.period = period
         self.scheduler = scheduler
-        self.timer: AtomicReference = AtomicReference()
+        self.timer: AtomicReference[Any] = AtomicReference()
 
     def start_timer(self) -> bool:
         if self.cancelled:

@@ -162,7 +162,7 @@ class EqualCoordinator(Disposable, Generic[T]):
                 if e1 or e2:
                     break
                 try:
-                    c = (a == b) if is_equal is None else is_equal(a, b)  # type: ignore[arg-type]
+                    c = (a == b) if is_equal is None else is_equal(a, b)
                     c = bool(c)
                 except Exception as ex:
                     self.fail(ex)

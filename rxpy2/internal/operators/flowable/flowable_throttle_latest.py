@@ -108,7 +108,7 @@ class ThrottleLatestSubscriber(DrainTerminalsMixin, TimedDrainSubscriber[T, T], 
                         v = latest.get_and_set(None)
                         if self.emitted != self.requested.get():
                             self.emitted += 1
-                            a.on_next(v)  # type: ignore[arg-type]
+                            a.on_next(v)
                             a.on_complete()
                             self.worker.dispose()
                         else:
@@ -127,7 +127,7 @@ class ThrottleLatestSubscriber(DrainTerminalsMixin, TimedDrainSubscriber[T, T], 
                     v = latest.get_and_set(None)
                     if self.emitted != self.requested.get():
                         self.emitted += 1
-                        a.on_next(v)  # type: ignore[arg-type]
+                        a.on_next(v)
                     else:
                         self._fail_mbe()
                         return

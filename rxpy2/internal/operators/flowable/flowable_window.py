@@ -275,7 +275,7 @@ class WindowOverlapSubscriber(OperatorSubscriber[T, Flowable[T]], Generic[T]):
                     return
                 if empty:
                     break
-                a.on_next(w)  # type: ignore[arg-type]
+                a.on_next(w)
                 e += 1
             if e == r and self._check_terminated(self.done, q.is_empty(), a, q):
                 return
