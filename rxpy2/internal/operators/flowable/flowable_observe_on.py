@@ -168,6 +168,8 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
 
         Never more than requested (the caller polls up to our requests) and never
         None (``poll``'s end marker): no per-item check; one wake-up per batch."""
+        if self.cancelled:
+            return
         self.dq.extend(items)  # one C call: each item is appended atomically for the drain
         gate = self.gate
         if not gate.missed and gate.enter():

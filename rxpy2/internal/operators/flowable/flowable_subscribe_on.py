@@ -27,6 +27,7 @@ takes the ordinary path.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from itertools import islice
 from typing import Any, Generic, TypeVar
 
@@ -66,9 +67,22 @@ class FlowableSubscribeOn(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         w.schedule(parent.run)
 
 
+def _checked(on_next: Callable[[T], None]) -> Callable[[T], None]:
+    """``on_next`` behind the §2.13 check (a closure: no cycle through the subscriber)."""
+    def checked(item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
+        on_next(item)
+    return checked
+
+
 class SubscribeOnSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
     __slots__ = ("downstream", "worker", "source", "request_on", "upstream", "requested",
-                 "thread", "cancelled", "fused", "demand")
+                 "thread", "cancelled", "fused", "demand", "on_next")
+
+    #: An item goes straight to the downstream's ``on_next`` (no layer of ours per item):
+    #: observe_on's itself (it checks §2.13), else a function that checks first.
+    on_next: Callable[[T], None]  # type: ignore[assignment]
 
     def __init__(self, downstream: Subscriber[T], worker: Worker, source: Publisher[T],
                  request_on: bool) -> None:
@@ -83,6 +97,8 @@ class SubscribeOnSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         #: the SYNC-fused upstream (observe_on downstream only), polled by :meth:`pull`
         self.fused: QueueSubscription[T] | None = None
         self.demand = AtomicLong()  # fused: requested and not yet polled
+        self.on_next = (downstream.on_next if isinstance(downstream, ObserveOnSubscriber)
+                        else _checked(downstream.on_next))
 
     def run(self) -> None:
         self.thread = threading.current_thread()
@@ -94,19 +110,17 @@ class SubscribeOnSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
             raise null_subscription()  # §2.13
+        d = self.downstream
+        # fused before the upstream is published: a request that sees the upstream sees
+        # ``fused`` too, so nothing ever calls ``request`` on a SYNC-fused subscription
+        if (self.upstream.get() is None and isinstance(s, QueueSubscription)
+                and isinstance(d, ObserveOnSubscriber) and d.takes_batches()
+                and s.request_fusion(SYNC) == SYNC):
+            self.fused = s
         if SubscriptionHelper.set_once(self.upstream, s):
-            d = self.downstream
-            if (isinstance(s, QueueSubscription) and isinstance(d, ObserveOnSubscriber)
-                    and d.takes_batches() and s.request_fusion(SYNC) == SYNC):
-                self.fused = s
             r = self.requested.get_and_set(0)
             if r != 0:
                 self.request_upstream(r, s)
-
-    def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
