@@ -74,6 +74,39 @@ def make_pair_sink() -> tuple[Callable[[tuple[int, int]], None], Callable[[], Ch
     return consume, checksum
 
 
+@dataclass(frozen=True)
+class Target:
+    """A target an issue sets for one implementation's figure (the report says met or not).
+
+    With ``versus``, the figure is the time ratio of this implementation's median to
+    the median of ``versus`` (an implementation of the same workload) and ``bound``
+    is in ×; with ``minus``, it is this median less the median of ``minus``, in the
+    workload's unit (the import time over ``python -c pass``). ``at_most``: the
+    figure must be at most ``bound`` (else at least).
+    """
+
+    bound: float
+    versus: str | None = None
+    minus: str | None = None
+    at_most: bool = True
+    issue: int = 18
+    text: str = ""
+
+    def __post_init__(self) -> None:
+        if (self.versus is None) == (self.minus is None):
+            raise ValueError("a Target needs exactly one of versus and minus")
+
+    def describe(self, unit: str) -> str:
+        """``≤ 2.0× plain loop`` or ``≤ 60 ms over python -c pass``."""
+        op = "≤" if self.at_most else "≥"
+        if self.versus is not None:
+            return f"{op} {self.bound:g}× {self.versus}"
+        return f"{op} {self.bound:g} {unit} over {self.minus}"
+
+    def met(self, value: float) -> bool:
+        return value <= self.bound if self.at_most else value >= self.bound
+
+
 @dataclass
 class Impl:
     """One implementation of a workload.
@@ -81,6 +114,7 @@ class Impl:
     ``run(n)`` does the work over ``n`` source items and returns the checksum.
     ``n_div`` shrinks ``n`` for implementations so slow that the workload's
     ``n`` would take seconds per run (their figure is still per item).
+    ``target``: what an issue asks of this implementation's figure.
     """
 
     name: str
@@ -88,6 +122,7 @@ class Impl:
     run: Callable[[int], Checksum]
     n_div: int = 1
     note: str = ""
+    target: Target | None = None
 
 
 @dataclass
@@ -98,6 +133,9 @@ class Workload:
     divided by (``per`` says what they are). ``compare`` names the
     implementations each row is also shown as a ratio of. ``setup`` and
     ``teardown`` run before the first and after the last run (schedulers).
+    ``unit``/``unit_ns``: the unit the tables show (``ms`` = 1e6 ns for the import).
+    ``runs``: this many timed runs whatever ``--runs`` says; ``fixed_n``: ``n`` is
+    not scaled by ``--quick`` nor replaced by ``--items`` (one process per run).
     """
 
     key: str
@@ -110,6 +148,10 @@ class Workload:
     setup: Callable[[], Any] | None = None
     teardown: Callable[[], Any] | None = None
     notes: list[str] = field(default_factory=list)
+    unit: str = "ns"
+    unit_ns: float = 1.0
+    runs: int | None = None
+    fixed_n: bool = False
 
     def impl(self, name: str) -> Impl:
         for i in self.impls:

@@ -1,4 +1,5 @@
-"""The markdown the runner prints and writes: machine, tables, and the targets of issue 6."""
+"""The markdown the runner prints and writes: machine, tables, and the targets of issues 6
+and 18 (the latter also in a column of each table, next to the figure)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from benchmarks.common import RXPY, RXPY2
+from benchmarks import workloads
+from benchmarks.common import RXPY, RXPY2, Target
 
 if TYPE_CHECKING:
-    from benchmarks.runner import Report, WorkloadResult
+    from benchmarks.runner import Report, Row, WorkloadResult
 
 BEGIN = "<!-- bench:begin -->"
 END = "<!-- bench:end -->"
@@ -57,21 +59,63 @@ def _ns(x: float) -> str:
     return f"{x:,.0f}" if x >= 100 else f"{x:.1f}"
 
 
+def target_value(res: WorkloadResult, row: Row) -> float | None:
+    """``row``'s figure for its target: a time ratio (×) or a difference in the workload's
+    unit; None when the implementation it is taken against did not run."""
+    t = row.impl.target
+    if t is None:
+        return None
+    ref = res.row(t.versus if t.versus is not None else t.minus or "")
+    if ref is None:
+        return None
+    if t.versus is not None:
+        return row.median / ref.median
+    return (row.median - ref.median) / res.workload.unit_ns
+
+
+def _target_figure(t: Target, value: float, unit: str) -> str:
+    return _ratio(value) if t.versus is not None else f"{value:.1f} {unit}"
+
+
+def _target_cell(res: WorkloadResult, row: Row) -> str:
+    t = row.impl.target
+    if t is None:
+        return ""
+    value = target_value(res, row)
+    if value is None:
+        return f"{t.describe(res.workload.unit)}: n/a"
+    return (f"{t.describe(res.workload.unit)}: **{'met' if t.met(value) else 'missed'}** "
+            f"({_target_figure(t, value, res.workload.unit)})")
+
+
 def workload_table(res: WorkloadResult, runs: int) -> list[str]:
     w = res.workload
-    refs = [(name, res.row(name)) for name in w.compare]
-    refs = [(name, r) for name, r in refs if r is not None]
+    runs = res.runs or runs
+    refs = [(name, r) for name in w.compare if (r := res.row(name)) is not None]
+    minus = next((r.impl.target.minus for r in res.rows
+                  if r.impl.target is not None and r.impl.target.minus is not None), None)
+    base = res.row(minus) if minus is not None else None
+    has_targets = any(r.impl.target is not None for r in res.rows)
     lines = [f"### {w.title}", "",
-             f"`--only {w.key}`: n = {res.n:,}, ns per {w.per}, median of {runs} runs; "
+             f"`--only {w.key}`: n = {res.n:,}, {w.unit} per {w.per}, median of {runs} runs; "
              f"spread = (max − min) / median; ×: time ratio of the medians (< 1 is faster).", ""]
-    head = ["implementation", f"{w.per}s/run", f"ns/{w.per}", "spread",
-            *[f"× {name}" for name, _ in refs]]
+    head = ["implementation", f"{w.per}es/run" if w.per.endswith("s") else f"{w.per}s/run",
+            f"{w.unit}/{w.per}", "spread", *[f"× {name}" for name, _ in refs]]
+    if base is not None:
+        head.append(f"{w.unit} over {minus}")
+    if has_targets:
+        head.append("target (issue 18)")
     lines.append("| " + " | ".join(head) + " |")
-    lines.append("|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|")
+    lines.append("|" + "|".join(["---"] + ["---:"] * (len(head) - 1 - has_targets)
+                                + ["---"] * has_targets) + "|")
     for row in res.rows:
         name = row.impl.name + (f" ({row.impl.note})" if row.impl.note else "")
-        cells = [name, f"{row.items:,}", _ns(row.median), f"{row.spread * 100:.0f}%",
+        cells = [name, f"{row.items:,}", _ns(row.median / w.unit_ns), f"{row.spread * 100:.0f}%",
                  *[_ratio(row.median / r.median) for _, r in refs]]
+        if base is not None:
+            cells.append("" if row is base else f"{(row.median - base.median) / w.unit_ns:.1f}")
+        if has_targets:
+            cells.append(_target_cell(res, row))
         lines.append("| " + " | ".join(cells) + " |")
     for note in w.notes:
         lines += ["", note]
@@ -184,6 +228,27 @@ def targets(rep: Report) -> list[str]:
     return lines
 
 
+def targets_18(rep: Report) -> list[str]:
+    """One line per target of issue 18 (the ``target`` of an implementation in
+    :mod:`benchmarks.workloads`), measured or not: ``target X: measured Y — met / missed``."""
+    lines = []
+    for w in workloads.build(list(workloads.BUILDERS), rxpy=False):
+        for impl in w.impls:
+            t = impl.target
+            if t is None or t.issue != 18:
+                continue
+            label = f"{t.text}: `{impl.name}` {t.describe(w.unit)} (`--only {w.key}`)"
+            res = rep.result(w.key)
+            row = res.row(impl.name) if res is not None else None
+            value = target_value(res, row) if res is not None and row is not None else None
+            if value is None:
+                lines.append(f"- target {label}: not measured in this run — n/a")
+            else:
+                lines.append(f"- target {label}: measured {_target_figure(t, value, w.unit)} — "
+                             f"{'met' if t.met(value) else 'missed'}")
+    return lines
+
+
 def render(rep: Report) -> str:
     m = rep.machine
     kinds = "plain Python, builtins" + (", RxPY (reactivex)" if rep.rxpy else "")
@@ -214,7 +279,8 @@ def render(rep: Report) -> str:
     if rep.memory:
         lines += memory_table(rep)
         lines.append("")
-    lines += ["### Targets (issue 6)", "", *targets(rep)]
+    lines += ["### Targets (issue 6)", "", *targets(rep), "",
+              "### Targets (issue 18)", "", *targets_18(rep)]
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -8,7 +8,10 @@ nanoseconds per item; ratios are taken between medians of the same workload,
 measured side by side. Every run's checksum (count and sum of what the consumer
 got) must equal the plain implementation's at the same size, or the run fails.
 
-It prints the tables and the targets of issue 6, and writes them into
+The ``import`` workload (:mod:`benchmarks.import_cost`) times fresh processes
+instead: one per run, ``--import-runs`` runs (20) whatever ``--runs`` says.
+
+It prints the tables and the targets of issues 6 and 18, and writes them into
 ``docs/performance.md`` between ``<!-- bench:begin -->`` and
 ``<!-- bench:end -->``. A partial run (``--quick``, ``--only``, ``--items``)
 writes only when ``--output`` is given.
@@ -27,8 +30,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from benchmarks import import_cost, report, workloads
 from benchmarks import memory as memory_mod
-from benchmarks import report, workloads
 from benchmarks.common import Checksum, Impl, Workload
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,6 +68,7 @@ class WorkloadResult:
     workload: Workload
     n: int
     rows: list[Row]
+    runs: int = 0
 
     def row(self, name: str) -> Row | None:
         for r in self.rows:
@@ -116,7 +120,13 @@ def _join_new_threads(before: set[threading.Thread], key: str) -> None:
 
 def run_workload(w: Workload, runs: int, scale: float = 1.0, items: int | None = None,
                  progress: bool = True) -> WorkloadResult:
-    """Run ``w``'s implementations interleaved; ``items`` gives every one that same size."""
+    """Run ``w``'s implementations interleaved; ``items`` gives every one that same size.
+
+    ``w.runs`` (when set) replaces ``runs``; a ``w.fixed_n`` workload keeps its ``n``."""
+    if w.runs is not None:
+        runs = w.runs
+    if w.fixed_n:
+        scale, items = 1.0, None
     n = items if items is not None else max(1, int(w.n * scale))
     sizes = {i.name: n if items is not None else max(1, n // i.n_div) for i in w.impls}
     if progress:
@@ -145,7 +155,7 @@ def run_workload(w: Workload, runs: int, scale: float = 1.0, items: int | None =
         if w.teardown is not None:
             w.teardown()
     _join_new_threads(before, w.key)
-    return WorkloadResult(w, n, rows)
+    return WorkloadResult(w, n, rows, runs)
 
 
 def run_memory(sizes: list[int], progress: bool = True) -> list[memory_mod.MemoryResult]:
@@ -166,6 +176,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         epilog="Workloads: " + ", ".join(ALL_KEYS) + ". Older single-topic scripts: "
                "python -m benchmarks.bench_atomics | bench_flat_map | bench_observe_on_memory.")
     ap.add_argument("--runs", type=int, default=5, help="timed runs per implementation (default 5)")
+    ap.add_argument("--import-runs", type=int, default=import_cost.DEFAULT_RUNS, metavar="N",
+                    help="fresh processes per implementation of the import workload "
+                         f"(default {import_cost.DEFAULT_RUNS}; --runs does not apply to it)")
     ap.add_argument("--quick", action="store_true",
                     help=f"smoke test: sizes × {QUICK_SCALE:g}, memory at "
                          f"{QUICK_MEMORY_SIZES[0]:,}/{QUICK_MEMORY_SIZES[1]:,} items")
@@ -191,8 +204,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if unknown:
         ap.error(f"unknown workload(s) {unknown}; choose from {ALL_KEYS}")
     args.keys = keys or list(ALL_KEYS)
-    if args.runs < 1:
-        ap.error("--runs must be at least 1")
+    if args.runs < 1 or args.import_runs < 1:
+        ap.error("--runs and --import-runs must be at least 1")
     if args.items is not None and args.items < 1:
         ap.error("--items must be positive")
     return args
@@ -209,6 +222,8 @@ def run(args: argparse.Namespace, argv: list[str] | None = None,
     t0 = time.perf_counter()
     scale = QUICK_SCALE if args.quick else 1.0
     for w in workloads.build(args.keys, rxpy):
+        if w.key == import_cost.KEY:
+            w.runs = args.import_runs
         rep.results.append(run_workload(w, args.runs, scale, args.items, progress))
     if MEMORY_KEY in args.keys:
         sizes = args.memory_sizes or (QUICK_MEMORY_SIZES if args.quick else MEMORY_SIZES)

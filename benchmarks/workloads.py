@@ -19,6 +19,7 @@ import queue
 import threading
 from collections.abc import Callable
 
+from benchmarks import import_cost
 from benchmarks.common import (
     BUILTINS,
     PLAIN,
@@ -26,6 +27,7 @@ from benchmarks.common import (
     RXPY2,
     Checksum,
     Impl,
+    Target,
     Workload,
     add,
     f,
@@ -176,7 +178,8 @@ def chain(rxpy: bool) -> Workload:
     impls = [
         Impl("plain loop", PLAIN, _plain_chain),
         Impl("builtins filter(map(range))", BUILTINS, _builtins_chain),
-        Impl("rxpy2 range.map.filter", RXPY2, _rx2_chain),
+        Impl("rxpy2 range.map.filter", RXPY2, _rx2_chain,
+             target=Target(1.2, versus="plain loop", text="chain at loop speed")),
         Impl("rxpy2 range.hide().map.filter", RXPY2, _rx2_chain_hidden,
              note="hide() keeps the source out of any fusion"),
     ]
@@ -254,7 +257,8 @@ def flat_map_just(rxpy: bool) -> Workload:
     impls = [
         Impl("plain loop", PLAIN, _plain_just),
         Impl("builtins chain.from_iterable(map)", BUILTINS, _builtins_just),
-        Impl("rxpy2 flat_map(just)", RXPY2, _rx2_flat_map_just),
+        Impl("rxpy2 flat_map(just)", RXPY2, _rx2_flat_map_just,
+             target=Target(2.0, versus="plain loop", text="flat_map to just")),
         Impl("rxpy2 range.map", RXPY2, _rx2_map,
              note="the map chain of the same length; fusable"),
         Impl("rxpy2 range.hide().map", RXPY2, _rx2_hidden_map,
@@ -318,7 +322,8 @@ def _nested_range3(key: str, op_name: str, rx2: Callable[[int], Checksum],
     impls = [
         Impl("plain nested loop", PLAIN, _plain_range3),
         Impl("builtins chain.from_iterable(map)", BUILTINS, _builtins_range3),
-        Impl(f"rxpy2 {op_name}(range(x, 3))", RXPY2, rx2),
+        Impl(f"rxpy2 {op_name}(range(x, 3))", RXPY2, rx2,
+             target=Target(2.5, versus="plain nested loop", text=f"{op_name} to range(x, 3)")),
     ]
     if rxpy:
         impls.append(Impl(f"RxPY {op_name}(from_iterable(range(x, x+3)))", RXPY,
@@ -370,7 +375,8 @@ def scan(rxpy: bool) -> Workload:
     impls = [
         Impl("plain loop", PLAIN, _plain_scan),
         Impl("itertools.accumulate", BUILTINS, _accumulate_scan),
-        Impl("rxpy2 range.scan", RXPY2, _rx2_scan),
+        Impl("rxpy2 range.scan", RXPY2, _rx2_scan,
+             target=Target(1.5, versus="plain loop", text="scan")),
     ]
     if rxpy:
         impls.append(Impl("RxPY from_iterable.scan", RXPY, _rxpy_scan))
@@ -420,6 +426,69 @@ def zip_(rxpy: bool) -> Workload:
         impls.append(Impl("RxPY zip(from_iterable, from_iterable)", RXPY, _rxpy_zip, n_div=20))
     return Workload("zip", "zip(range, range) → consume tuples", 100_000, "pair", impls,
                     ["plain loop over two iterators", "builtins zip"])
+
+
+# ---------------------------------------------------------------- group_by -> flat_map
+
+#: Number of groups of the group_by workload (the key is ``x % GROUPS``).
+GROUPS = 16
+
+
+def key16(x: int) -> int:
+    """The group key of the group_by workload."""
+    return x % GROUPS
+
+
+def _plain_group_by(n: int) -> Checksum:
+    """Routes every item to its group's record (a dict of per-group counters, a group made
+    on its key's first item) and hands ``f(x)`` on, as group_by → flat_map(g.map(f)) does."""
+    consume, checksum = make_sink()
+    counts: dict[int, int] = {}
+    for x in range(n):
+        k = key16(x)
+        c = counts.get(k)
+        counts[k] = 1 if c is None else c + 1
+        consume(f(x))
+    return checksum()
+
+
+def _builtins_group_by(n: int) -> Checksum:
+    consume, checksum = make_sink()
+    for _, g in itertools.groupby(sorted(range(n), key=key16), key16):
+        for y in map(f, g):
+            consume(y)
+    return checksum()
+
+
+def _rx2_group_by(n: int) -> Checksum:
+    consume, checksum = make_sink()
+    return _rx2_sync(Flowable.range(0, n).group_by(key16).flat_map(lambda g: g.map(f)),
+                     consume, checksum)
+
+
+def _rxpy_group_by(n: int) -> Checksum:
+    import reactivex
+    from reactivex import operators as ops
+    consume, checksum = make_sink()
+    return _rxpy_sync(reactivex.from_iterable(range(n)).pipe(
+        ops.group_by(key16), ops.flat_map(lambda g: g.pipe(ops.map(f)))), consume, checksum)
+
+
+def group_by(rxpy: bool) -> Workload:
+    impls = [
+        Impl("plain loop, dict of per-group counters", PLAIN, _plain_group_by),
+        Impl("builtins groupby(sorted) + map", BUILTINS, _builtins_group_by,
+             note="sorts first: one group after another, not streaming"),
+        Impl("rxpy2 group_by(x % 16).flat_map(g → g.map(f))", RXPY2, _rx2_group_by),
+    ]
+    if rxpy:
+        impls.append(Impl("RxPY group_by.flat_map(g → g.pipe(map(f)))", RXPY, _rxpy_group_by,
+                          n_div=10))
+    return Workload("group_by", "range → group_by(x % 16) → flat_map(g → g.map(f)) → consume",
+                    100_000, "source item", impls, ["plain loop, dict of per-group counters"],
+                    notes=["16 groups, every item mapped by the same `f` inside its group; "
+                           "the consumer's checksum (count, sum) does not depend on the order, "
+                           "which the sorted builtins form changes."])
 
 
 # ---------------------------------------------------------------- thread hop
@@ -610,7 +679,9 @@ def observe_on(rxpy: bool) -> Workload:
              _rx2_hop(False, box)),
         Impl("rxpy2 range.hide().observe_on (queue hop)", RXPY2, _rx2_hop(True, box)),
         Impl("rxpy2 range.subscribe_on(t1).observe_on(t2) (two threads throughout)", RXPY2,
-             _rx2_hop(False, box, producer_thread=True)),
+             _rx2_hop(False, box, producer_thread=True),
+             target=Target(0.21, versus="queue.Queue(128) producer + consumer threads",
+                           text="a real thread hop at the batched-deque limit")),
     ]
     if rxpy:
         impls.append(Impl("RxPY from_iterable.observe_on(EventLoopScheduler)", RXPY,
@@ -641,7 +712,9 @@ BUILDERS: dict[str, Callable[[bool], Workload]] = {
     "concat_map": concat_map,
     "scan": scan,
     "zip": zip_,
+    "group_by": group_by,
     "observe_on": observe_on,
+    import_cost.KEY: import_cost.import_workload,
 }
 
 

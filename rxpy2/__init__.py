@@ -8,7 +8,7 @@ in snake_case, Single/Maybe/Completable, and the helpers to write operators.
 operator modules (``rxpy2.internal.lazy``), ``asyncio`` and the ``atomics`` package.
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rxpy2 import plugins
 from rxpy2.backpressure import BackpressureOverflowStrategy, BackpressureStrategy
@@ -30,6 +30,7 @@ from rxpy2.exceptions import (
 )
 from rxpy2.flowable import Flowable
 from rxpy2.flowables import ConnectableFlowable, GroupedFlowable
+from rxpy2.internal.lazy_attributes import lazy_attributes
 from rxpy2.maybe import Maybe
 from rxpy2.notification import Notification
 from rxpy2.observers import (
@@ -111,22 +112,8 @@ __all__ = [
     "plugins",
 ]
 
-_LAZY = {
-    "TestScheduler": "rxpy2.schedulers.test_scheduler",
-    "Timed": "rxpy2.timed",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'rxpy2' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # later lookups skip __getattr__
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+if not TYPE_CHECKING:  # type checkers see the imports above, and no catch-all
+    __getattr__, __dir__ = lazy_attributes(__name__, {
+        "TestScheduler": "rxpy2.schedulers.test_scheduler",
+        "Timed": "rxpy2.timed",
+    }, globals())

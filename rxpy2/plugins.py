@@ -66,6 +66,9 @@ __all__ = [
 if TYPE_CHECKING:
     import logging
 
+    #: the ``rxpy2`` logger (made on first use)
+    log: logging.Logger
+
 
 def _logger() -> logging.Logger:
     """The ``rxpy2`` logger; ``logging`` (6 ms) is imported on the first undeliverable
@@ -75,10 +78,12 @@ def _logger() -> logging.Logger:
     return logging.getLogger("rxpy2")
 
 
-def __getattr__(name: str) -> Any:
-    if name == "log":  # the module attribute ``log`` of earlier versions
-        return _logger()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+if not TYPE_CHECKING:  # type checkers see ``log`` above, and no catch-all
+
+    def __getattr__(name: str) -> Any:
+        if name == "log":
+            return _logger()
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 _lock = threading.Lock()
 _locked_down = False

@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import runner, workloads  # noqa: E402
-from benchmarks.common import RXPY, RXPY2, add, f, p  # noqa: E402
+from benchmarks import import_cost, report, runner, workloads  # noqa: E402
+from benchmarks.common import RXPY, RXPY2, Target, add, f, p  # noqa: E402
 
 N = 200
 
@@ -37,6 +37,10 @@ def _expected(key: str, n: int) -> tuple[int, int]:
         ys = [f(x) for x in range(n) if p(f(x))]
     elif key in ("flat_map_just", "observe_on"):
         ys = list(range(n))
+    elif key == "group_by":
+        ys = [f(x) for x in range(n)]
+    elif key == import_cost.KEY:
+        return 1, 0  # one process per run, exit status 0
     elif key in ("flat_map_range", "concat_map"):
         ys = [y for x in range(n) for y in (x, x + 1, x + 2)]
     elif key == "scan":
@@ -59,11 +63,12 @@ def _assert_same_work(rep: runner.Report) -> None:
         checksums = {row.impl.name: row.checksum for row in res.rows}
         assert len(set(checksums.values())) == 1, (res.workload.key, checksums)
         assert next(iter(checksums.values())) == _expected(res.workload.key, N), res.workload.key
-        assert all(row.n == N and len(row.samples) == 1 for row in res.rows)
+        n = 1 if res.workload.fixed_n else N  # the import workload: one process per run
+        assert all(row.n == n and len(row.samples) == 1 for row in res.rows)
 
 
 def test_every_implementation_does_the_same_work() -> None:
-    rep = _run("--items", str(N), "--runs", "1", "--no-write", "--no-rxpy",
+    rep = _run("--items", str(N), "--runs", "1", "--import-runs", "1", "--no-write", "--no-rxpy",
                "--only", ",".join(workloads.BUILDERS))
     _assert_same_work(rep)
     for res in rep.results:
@@ -74,13 +79,64 @@ def test_every_implementation_does_the_same_work() -> None:
 
 def test_rxpy_rows_do_the_same_work() -> None:
     pytest.importorskip("reactivex")
-    rep = _run("--items", str(N), "--runs", "1", "--no-write",
+    rep = _run("--items", str(N), "--runs", "1", "--import-runs", "1", "--no-write",
                "--only", ",".join(workloads.BUILDERS))
     _assert_same_work(rep)
     without_rxpy = {"chain_batched"}  # RxPY has no backpressure
     for res in rep.results:
         has = any(row.impl.kind == RXPY for row in res.rows)
         assert has == (res.workload.key not in without_rxpy), res.workload.key
+
+
+#: (workload, bound) of every issue-18 target, in the report's order.
+ISSUE_18_TARGETS = [("chain", "1.2×"), ("flat_map_just", "2×"), ("flat_map_range", "2.5×"),
+                    ("concat_map", "2.5×"), ("scan", "1.5×"), ("observe_on", "0.21×"),
+                    ("import", "60 ms")]
+
+
+def test_import_workload_times_fresh_processes() -> None:
+    rep = _run("--only", "import", "--import-runs", "3", "--runs", "1", "--no-write",
+               "--no-rxpy")
+    (res,) = rep.results
+    assert res.runs == 3 and res.n == 1
+    names = [row.impl.name for row in res.rows]
+    assert names == [import_cost.PASS, import_cost.IMPORT_RXPY2,
+                     f"{import_cost.IMPORT_RXPY2}, rxpy2 compiled from source"]
+    assert all(row.checksum == (1, 0) and len(row.samples) == 3 for row in res.rows)
+    assert all(s > 0 for row in res.rows for s in row.samples)
+    table = "\n".join(report.workload_table(res, rep.runs))
+    assert "ms/process" in table and "| ms over python -c pass |" in table
+    assert "median of 3 runs" in table
+    rx2 = res.row(import_cost.IMPORT_RXPY2)
+    assert rx2 is not None
+    value = report.target_value(res, rx2)
+    assert value is not None
+    assert f"≤ 60 ms over python -c pass: **{'met' if value <= 60 else 'missed'}**" in table
+    line = next(x for x in report.targets_18(rep) if "`--only import`" in x)
+    assert f"measured {value:.1f} ms" in line
+
+
+def test_group_by_workload_does_the_same_work() -> None:
+    rep = _run("--only", "group_by", "--items", "1000", "--runs", "1", "--no-write",
+               "--no-rxpy")
+    (res,) = rep.results
+    assert {row.checksum for row in res.rows} == {_expected("group_by", 1000)}
+    assert [row.impl.kind for row in res.rows] == ["plain", "builtins", RXPY2]
+
+
+def test_targets() -> None:
+    t = Target(2.0, versus="plain loop")
+    assert t.describe("ns") == "≤ 2× plain loop" and t.met(2.0) and not t.met(2.01)
+    t = Target(60.0, minus="python -c pass")
+    assert t.describe("ms") == "≤ 60 ms over python -c pass"
+    assert Target(3.0, versus="x", at_most=False).met(3.5)
+    with pytest.raises(ValueError):
+        Target(1.0)
+    with pytest.raises(ValueError):
+        Target(1.0, versus="a", minus="b")
+    found = [(w.key, i.target) for w in workloads.build(list(workloads.BUILDERS), rxpy=False)
+             for i in w.impls if i.target is not None]
+    assert [(key, t.issue) for key, t in found] == [(k, 18) for k, _ in ISSUE_18_TARGETS]
 
 
 def test_memory_children_consume_every_item() -> None:
@@ -109,9 +165,23 @@ def test_section_goes_between_the_markers(tmp_path: Path,
     assert "--only scan --items 50" in body and "Machine:" in body
     assert "| rxpy2 range.scan |" in body
     # every target has its line; the ones this run did not measure say so
-    targets = [line for line in body.splitlines() if line.startswith("- target ")]
+    issue6 = body[body.index("### Targets (issue 6)"):body.index("### Targets (issue 18)")]
+    issue18 = body[body.index("### Targets (issue 18)"):]
+    targets = [line for line in issue6.splitlines() if line.startswith("- target ")]
     assert len(targets) == 12
     assert all(line.endswith("— n/a") for line in targets)
+    targets = [line for line in issue18.splitlines() if line.startswith("- target ")]
+    assert len(targets) == len(ISSUE_18_TARGETS)
+    for line, (key, bound) in zip(targets, ISSUE_18_TARGETS, strict=True):
+        assert f"(`--only {key}`)" in line and f"≤ {bound}" in line, line
+        if key == "scan":  # the one workload this run measured
+            assert line.endswith(("— met", "— missed")) and ": measured " in line, line
+        else:
+            assert line.endswith("not measured in this run — n/a"), line
+    # ... and in the table, next to the figure
+    scan_row = next(line for line in body.splitlines() if line.startswith("| rxpy2 range.scan |"))
+    assert "≤ 1.5× plain loop: **m" in scan_row
+    assert "| target (issue 18) |" in body
     assert "| rxpy2 range.scan |" in capsys.readouterr().out
 
 

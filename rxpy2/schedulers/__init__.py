@@ -10,9 +10,9 @@ which ``import rxpy2`` does not pay for.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from rxpy2.internal.lazy_attributes import lazy_attributes
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 from rxpy2.schedulers.schedulers import Schedulers
 
@@ -22,20 +22,8 @@ if TYPE_CHECKING:
 
 __all__ = ["AsyncioScheduler", "Scheduler", "Schedulers", "TestScheduler", "Worker"]
 
-_LAZY = {
-    "AsyncioScheduler": "rxpy2.schedulers.asyncio_scheduler",
-    "TestScheduler": "rxpy2.schedulers.test_scheduler",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # later lookups skip __getattr__
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+if not TYPE_CHECKING:  # type checkers see the imports above, and no catch-all
+    __getattr__, __dir__ = lazy_attributes(__name__, {
+        "AsyncioScheduler": "rxpy2.schedulers.asyncio_scheduler",
+        "TestScheduler": "rxpy2.schedulers.test_scheduler",
+    }, globals())

@@ -9,9 +9,9 @@ use: ``import rxpy2`` (which exports ``TestSubscriber``) does not pay for them.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from rxpy2.internal.lazy_attributes import lazy_attributes
 from rxpy2.testing.race import RaceRunner, race
 from rxpy2.testing.test_subscriber import BaseTestConsumer, TestObserver, TestSubscriber
 
@@ -23,18 +23,10 @@ if TYPE_CHECKING:
 __all__ = ["BaseTestConsumer", "RaceRunner", "StepVerifier", "TestObserver", "TestPublisher",
            "TestScheduler", "TestSubscriber", "Violation", "race"]
 
-_LAZY = {
-    "TestScheduler": "rxpy2.schedulers.test_scheduler",
-    "StepVerifier": "rxpy2.testing.step_verifier",
-    "TestPublisher": "rxpy2.testing.test_publisher",
-    "Violation": "rxpy2.testing.test_publisher",
-}
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'rxpy2.testing' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+if not TYPE_CHECKING:  # type checkers see the imports above, and no catch-all
+    __getattr__, __dir__ = lazy_attributes(__name__, {
+        "TestScheduler": "rxpy2.schedulers.test_scheduler",
+        "StepVerifier": "rxpy2.testing.step_verifier",
+        "TestPublisher": "rxpy2.testing.test_publisher",
+        "Violation": "rxpy2.testing.test_publisher",
+    }, globals())

@@ -71,7 +71,7 @@ def test_the_lazy_names_are_where_they_were() -> None:
     assert rxpy2.testing.TestScheduler is TestScheduler
     assert {"Timed", "TestScheduler"} <= set(dir(rxpy2))
     assert {"AsyncioScheduler", "TestScheduler"} <= set(dir(rxpy2.schedulers))
-    assert plugins.log.name == "rxpy2"  # type: ignore[attr-defined]
+    assert plugins.log.name == "rxpy2"
     for module in (rxpy2, rxpy2.schedulers, plugins):
         with pytest.raises(AttributeError, match="NoSuchName"):
             module.NoSuchName  # noqa: B018
