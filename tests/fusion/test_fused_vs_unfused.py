@@ -349,6 +349,10 @@ CONSUMERS = [
     Consumer("any", ANY),
     Consumer("observe_on", stage=lambda f: f.observe_on(_tramp(), buffer_size=4),
              asks=ANY | BOUNDARY, prefetch=True),
+    # the thread hop: subscribe_on fuses SYNC under observe_on and polls batches
+    Consumer("subscribe_on_observe_on",
+             stage=lambda f: f.subscribe_on(_tramp()).observe_on(_tramp(), buffer_size=4),
+             asks=SYNC, prefetch=True),
     Consumer("zip", stage=lambda f: Flowable.zip(f, Flowable.range(1000, 1000), buffer_size=4),
              asks=ANY, prefetch=True),
     Consumer("concat_map", stage=lambda f: f.concat_map(lambda x: Flowable.from_array([x, x])),
