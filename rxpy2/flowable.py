@@ -627,6 +627,12 @@ class Flowable(Publisher[T], Generic[T]):
         require_publisher(other, "other")
         return _assembly(_lazy.FlowableSkipUntil(self, other))
 
+    @overload
+    def element_at(self, index: int) -> Maybe[T]: ...
+
+    @overload
+    def element_at(self, index: int, default_item: T) -> Single[T]: ...
+
     def element_at(self, index: int, default_item: Any = ABSENT) -> Maybe[T] | Single[T]:
         """The item at ``index``: a Maybe (empty if too short), or with ``default_item`` a Single."""
         require_non_negative(index, "index")
@@ -642,11 +648,11 @@ class Flowable(Publisher[T], Generic[T]):
 
     def first(self, default_item: T) -> Single[T]:
         """The first item, or ``default_item`` if the stream is empty."""
-        return self.element_at(0, default_item)  # type: ignore[return-value]
+        return self.element_at(0, default_item)
 
     def first_element(self) -> Maybe[T]:
         """The first item as a Maybe (empty if the stream is)."""
-        return self.element_at(0)  # type: ignore[return-value]
+        return self.element_at(0)
 
     def first_or_error(self) -> Single[T]:
         """The first item; ``IndexError`` if the stream is empty."""
@@ -861,7 +867,7 @@ class Flowable(Publisher[T], Generic[T]):
         if key is not None:
             require_callable(key, "key")
         return self.to_list().map(
-            lambda xs: sorted(xs, key=key, reverse=reverse))  # type: ignore[type-var, arg-type]
+            lambda xs: sorted(xs, key=key, reverse=reverse))  # type: ignore[type-var, arg-type]  # key or the items themselves compare (checked at run time)
 
     def sorted(self, key: Callable[[T], Any] | None = None, reverse: bool = False) -> Flowable[T]:
         """All items, once the stream completed, in sorted order (as ``sorted(items,
@@ -934,7 +940,7 @@ class Flowable(Publisher[T], Generic[T]):
             if isinstance(count, Publisher):
                 return _assembly(_lazy.FlowableBufferExactBoundary(self, count, factory))
             return _assembly(_lazy.FlowableBufferBoundarySupplier(self, count, factory))
-        require_positive(count, "count")  # type: ignore[arg-type]
+        require_positive(count, "count")  # type: ignore[arg-type]  # not None in this branch
         assert isinstance(count, int)
         if skip is None:
             skip = count
@@ -1667,7 +1673,7 @@ class Flowable(Publisher[T], Generic[T]):
             if isinstance(count, Publisher):
                 return _assembly(_lazy.FlowableWindowBoundary(self, count, buffer_size))
             return _assembly(_lazy.FlowableWindowBoundarySupplier(self, count, buffer_size))
-        require_positive(count, "count")  # type: ignore[arg-type]
+        require_positive(count, "count")  # type: ignore[arg-type]  # not None in this branch
         assert isinstance(count, int)
         if skip is None:
             skip = count
@@ -2008,7 +2014,7 @@ class Flowable(Publisher[T], Generic[T]):
             if subscription_delay is not None:
                 require_publisher(subscription_delay, "subscription_delay")
             source = self if subscription_delay is None else self.delay_subscription(subscription_delay)
-            return source.flat_map(_lazy.item_delay(delay))  # type: ignore[arg-type]
+            return source.flat_map(_lazy.item_delay(delay))  # type: ignore[arg-type]  # a callable in this branch
         d = _lazy.check_duration(delay, "delay")
         return _assembly(_lazy.FlowableDelay(self, d, _lazy.scheduler_or_computation(scheduler),
                                        bool(delay_error)))
@@ -2046,7 +2052,7 @@ class Flowable(Publisher[T], Generic[T]):
                 require_publisher(first_timeout, "first_timeout")
             if timeout is not None or scheduler is not None:
                 raise TypeError("timeout() takes either a time or item_timeout, not both")
-            return _assembly(_lazy.FlowableTimeout(self, first_timeout, item_timeout,  # type: ignore[arg-type]
+            return _assembly(_lazy.FlowableTimeout(self, first_timeout, item_timeout,  # type: ignore[arg-type]  # not None in this branch
                                                    fallback))
         if timeout is None:
             raise TypeError("timeout is None")

@@ -453,3 +453,82 @@ def _step_factory(kinds: tuple[str, ...]) -> Callable[..., Any]:
 def compile_step(stages: Sequence[tuple[str, Any]]) -> Callable[[Any], Any]:
     """``step(x)``: ``x`` through map/filter stages, or :data:`DROP`; raises what they raise."""
     return _step_factory(tuple(k for k, _ in stages))(*(f for _, f in stages))  # type: ignore[no-any-return]
+
+
+# ---------------------------------------------------------------- flattening stages
+# (flat_map, concat_map, flat_map_iterable/concat_map_iterable as the LAST stage of a
+# chain, run under unbounded demand; flowable_sync_chain.py says when and why)
+
+#: The flattening stage kinds (a chain holds at most one, as its last stage).
+FLATTEN = frozenset({"flat_map", "concat_map", "flat_map_iterable"})
+#: The stage kinds that may come before a flattening stage.
+FLATTEN_PREFIX = frozenset({"map", "filter", "do_on_next", "take", "skip", "take_while",
+                            "skip_while"})
+#: (flattening chain) an inner that is not synchronous was met: ``sub.inner`` holds it.
+HANDOVER = 4
+
+
+def _flatten_leaf(kind: str, i: int, source: str, emit: list[str]) -> list[str]:
+    """The lines that flatten ``x`` through stage ``i`` (``emit`` emits ``y``)."""
+    def emitting(pad: str) -> list[str]:
+        return [pad + s for s in emit]
+
+    def inner_loop(pad: str, it: str, none_check: bool) -> list[str]:
+        out = [f"{pad}for y in {it}:"]
+        if none_check:
+            out += [f"{pad}    if y is None:", f"{pad}        raise none_element()"]
+        # cancelled inside an inner: the outer loop ends too (on another thread, cancel()
+        # may not have exhausted the source's iterator yet)
+        return out + emitting(pad + "    ") + [
+            f"{pad}    if sub.cancelled:", f"{pad}        break",
+            f"{pad}if sub.cancelled:", f"{pad}    code = PAUSED", f"{pad}    break"]
+
+    if kind == "flat_map_iterable":
+        return [f"p = f{i}(x)", "if p is None:",
+                f"    raise iterable_none(f{i})",
+                *inner_loop("", "p", True)]
+    count = ["ns += 1"] if kind == "flat_map" else []
+    handover = ["sub.inner = p", "code = HANDOVER"]
+    if kind == "flat_map":
+        handover.append("sub.scalars = ns")
+    if source == "read_ahead":
+        handover.append("sub.pending = NOT_READ")
+    return [f"p = f{i}(x)", "t = type(p)", "if t is Just:", *["    " + s for s in count],
+            "    y = p.value", *emitting("    "),
+            "elif t is Range:", *inner_loop("    ", "range(p.start, p.end)", False),
+            "else:", f"    k, v = {'classify_fm(p)' if kind == 'flat_map' else f'classify_cm(p, f{i})'}",
+            "    if k is ITER:", *inner_loop("        ", "v", False),
+            "    elif k is SCALAR:", *["        " + s for s in count], "        y = v",
+            *emitting("        "),
+            "    elif k is EMPTY:", *["        " + s for s in (count or ["pass"])],
+            "    else:", *["        " + s for s in handover], "        break"]
+
+
+def flatten_text(kinds: tuple[str, ...], source: str) -> str:
+    """The generated text of a chain whose last stage is a flattening one: a factory of
+    ``(drain_all(sub, emit), sink(sub, emit))``, both for unbounded demand. They return
+    EXHAUSTED, STOPPED (a take/take_while before the stage), PAUSED (cancelled), ERROR
+    (``sub.error``) or HANDOVER (``sub.inner``; ``sub.scalars`` for flat_map); the stages'
+    state is saved back in ``sub.state`` as by :func:`compile_chain`'s functions."""
+    prefix, kind = kinds[:-1], kinds[-1]
+    k = len(prefix)
+    fns, state = _names(kinds)
+    load = [f"    {', '.join(state)}, = sub.state"] if state else []
+    save = [f"        sub.state = ({', '.join(state)},)"] if state else []
+    out: list[str] = [f"def factory({', '.join(fns)}):"]
+    for name, emit in (("drain_all", ["emitting = True", "emit(y)", "emitting = False"]),
+                       ("sink", ["emit(y)"])):
+        leaf = _flatten_leaf(kind, k, source, emit)
+        loop = _loop(prefix, source, leaf, ["code = STOPPED", "break"],
+                     _cancel_check(source), [])
+        out += [f"  def {name}(sub, emit):", "    it = sub.it", *load, "    ns = 0",
+                "    code = EXHAUSTED", "    emitting = False", "    try:"]
+        out += ["      " + s for s in loop]
+        out += ["    except Exception as ex:"]
+        if name == "drain_all":
+            out += ["        if emitting:", "            raise"]
+        out += ["        sub.error = ex", "        code = ERROR", "    finally:"]
+        out += save or ["        pass"]
+        out += ["    return code"]
+    out += ["  return drain_all, sink"]
+    return "\n".join(out) + "\n"

@@ -39,6 +39,8 @@ plain operators on top.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
+from itertools import chain as iter_chain
 from operator import length_hint
 from typing import Any, Generic, TypeVar
 
@@ -48,27 +50,48 @@ from rxpy2.internal.fuseable import (
     NONE,
     SYNC,
     HasUpstreamPublisher,
+    QueueSubscription,
     is_conditional,
 )
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.stage_compiler import (
     END,
     ERROR,
     EXHAUSTED,
+    FLATTEN,
+    FLATTEN_PREFIX,
+    HANDOVER,
     NOT_READ,
     PAUSED,
+    STATEFUL,
+    STOPPED,
     USER_CODE,
     compile_chain,
     compile_fold,
+    compile_registered,
+    flatten_text,
     initial_state,
+    mapper_none,
 )
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable._sync_source import SyncSourceSubscription
+from rxpy2.internal.operators.flowable.flowable_flat_map import MergeSubscriber
 from rxpy2.internal.operators.flowable.flowable_from_array import FlowableFromArray
 from rxpy2.internal.operators.flowable.flowable_from_iterable import FlowableFromIterable
 from rxpy2.internal.operators.flowable.flowable_just import FlowableJust
 from rxpy2.internal.operators.flowable.flowable_range import FlowableRange
+from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
+    INNER_KINDS,
+    INNER_SCALAR,
+    check_inner,
+    inner_kind,
+)
 from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import validate_upstream
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["MAX_STAGES", "FlowableSyncChain", "fuse_sync_stage"]
 
@@ -103,13 +126,21 @@ def _source_shape(source: Publisher[Any]) -> str | None:
 def fuse_sync_stage(upstream: Publisher[Any], kind: str, arg: Any) -> Flowable[Any] | None:
     """``upstream`` followed by the stage, as one chain; ``None`` when they do not fuse."""
     if type(upstream) is FlowableSyncChain:
-        if len(upstream.stages) >= MAX_STAGES:
+        if len(upstream.stages) >= MAX_STAGES or not _flatten_may_join(upstream.stages, kind):
             return None
         return FlowableSyncChain(upstream.source, (*upstream.stages, (kind, arg)), upstream.shape)
     shape = _source_shape(upstream)
     if shape is None:
         return None
     return FlowableSyncChain(upstream, ((kind, arg),), shape)
+
+
+def _flatten_may_join(stages: tuple[tuple[str, Any], ...], kind: str) -> bool:
+    """Nothing joins a chain after its flattening stage; a flattening stage joins only
+    after the stages its compiled loop knows (FLATTEN_PREFIX)."""
+    if stages and stages[-1][0] in FLATTEN:
+        return False
+    return kind not in FLATTEN or all(k in FLATTEN_PREFIX for k, _ in stages)
 
 
 #: the stages whose RxJava 2 operator is fuseable (FlowableMap, FlowableFilter,
@@ -163,6 +194,10 @@ class FlowableSyncChain(Flowable[T], HasUpstreamPublisher[Any], Generic[T]):
         p = self._plan
         if p is None:  # two threads may both build it: the same value, either one is kept
             stages = self.stages
+            if stages[-1][0] in FLATTEN:  # a flattening chain (FlattenChainSubscription)
+                p = self._plan = (compile_flatten(stages, self.shape), initial_state(stages),
+                                  True, False)
+                return p
             p = self._plan = (compile_chain(stages, self.shape), initial_state(stages),
                               any(k in USER_CODE for k, _ in stages),
                               all(k in _FUSEABLE_IN_RXJAVA for k, _ in stages))
@@ -198,6 +233,11 @@ class FlowableSyncChain(Flowable[T], HasUpstreamPublisher[Any], Generic[T]):
             if pending is END:
                 EmptySubscription.complete(subscriber)
                 return
+        if self.stages[-1][0] in FLATTEN:
+            fs = FlattenChainSubscription(subscriber, self, it, pending)
+            subscriber.on_subscribe(fs)
+            fs.start()  # after on_subscribe, as the operator asks its upstream after it
+            return
         subscriber.on_subscribe(SyncChainSubscription(subscriber, self, it, pending))
 
 
@@ -349,3 +389,315 @@ class SyncChainSubscription(SyncSourceSubscription[T], Generic[T]):
     def clear(self) -> None:
         self.peek = END
         self.gen = iter(())
+
+
+# ---------------------------------------------------------------- flattening chains
+# (flat_map, concat_map, flat_map_iterable/concat_map_iterable as a chain's last stage;
+# the module docstring, "Flattening stages")
+
+#: classify_*'s answers: the inner's items come from an iterator / it is one value /
+#: it is empty / it is not synchronous (the operator takes over)
+_ITER: Any = object()
+_SCALAR: Any = object()
+_EMPTY: Any = object()
+_OTHER: Any = (None, None)
+
+#: the first item of "the rest of the chain" after a hand-over: the mapper wrapper returns
+#: the inner already mapped for it
+_MARKER: Any = object()
+
+
+def _array_items(array: Any) -> Iterator[Any]:
+    """A from_array inner's items, failing at a None one as its SYNC ``poll`` does."""
+    for i, v in enumerate(array):
+        if v is None:
+            raise TypeError(f"The element at index {i} is None")
+        yield v
+
+
+def _iterable_items(it: Iterator[Any]) -> Iterator[Any]:
+    """A from_iterable inner's items, failing at a None one as the source does."""
+    for v in it:
+        if v is None:
+            raise TypeError("The iterator returned a None item")
+        yield v
+
+
+def _chain_items(chain: FlowableSyncChain[Any]) -> Iterator[Any]:
+    """An inner sync chain's items: its compiled generator (``poll``'s), run here."""
+    src: Any = chain.source
+    t = type(src)
+    pending: Any = None
+    if t is FlowableRange:
+        it: Iterator[Any] = iter(range(src.start, src.end))
+    elif t is FlowableJust:
+        it = iter((src.value,))
+    elif t is FlowableFromArray:
+        it = iter(src.array)
+    else:
+        it = iter(src.iterable)
+        pending = NOT_READ  # the generator reads the first item itself
+    holder: SyncChainSubscription[Any] = SyncChainSubscription(None, chain, it, pending)  # type: ignore[arg-type]
+    return holder.compiled[3](holder)  # type: ignore[no-any-return]
+
+
+def _classify(p: Any) -> tuple[Any, Any]:
+    """A mapper's result that is not ``just``/``range`` (checked already): how the loop
+    flattens it; raises what the operator would signal for it."""
+    kind = INNER_KINDS.get(type(p))
+    if kind is None:
+        kind = inner_kind(p)  # TypeError for None or a non-Publisher
+    if kind >= INNER_SCALAR:
+        v = p.call()  # (an INNER_CALLABLE's call may raise: the inner failed)
+        return (_EMPTY, None) if v is None else (_SCALAR, v)
+    t = type(p)
+    if t is FlowableFromArray:
+        if type(p.array) in (list, tuple):
+            return _ITER, _array_items(p.array)
+    elif t is FlowableFromIterable:
+        return _ITER, _iterable_items(iter(p.iterable))
+    elif t is FlowableRange:
+        return _ITER, iter(range(p.start, p.end))
+    elif t is FlowableSyncChain and p.stages[-1][0] not in FLATTEN:
+        return _ITER, _chain_items(p)
+    return _OTHER
+
+
+def _classify_concat(p: Any, mapper: Any) -> tuple[Any, Any]:
+    """As :func:`_classify`, with concat_map's messages for a result that is no Publisher."""
+    if INNER_KINDS.get(type(p)) is None:
+        check_inner(p, mapper, "concat_map")
+    return _classify(p)
+
+
+def _iterable_none(mapper: Any) -> TypeError:
+    return returned_none("flat_map_iterable/concat_map_iterable", mapper)
+
+
+def _none_element() -> TypeError:
+    return TypeError("The iterator returned a None element")
+
+
+_FLATTEN_ENV: dict[str, Any] = {
+    "END": END, "NOT_READ": NOT_READ, "mapper_none": mapper_none, "EXHAUSTED": EXHAUSTED,
+    "PAUSED": PAUSED, "STOPPED": STOPPED, "ERROR": ERROR, "HANDOVER": HANDOVER,
+    "Just": FlowableJust, "Range": FlowableRange, "ITER": _ITER, "SCALAR": _SCALAR,
+    "EMPTY": _EMPTY, "classify_fm": _classify, "classify_cm": _classify_concat,
+    "iterable_none": _iterable_none, "none_element": _none_element,
+}
+
+
+@lru_cache(maxsize=256)
+def _flatten_factory(kinds: tuple[str, ...], source: str) -> Any:
+    namespace = dict(_FLATTEN_ENV)
+    text = flatten_text(kinds, source)
+    exec(compile_registered(text, f"flatten chain: {'/'.join(kinds)} over {source}"), namespace)
+    return namespace["factory"]
+
+
+def compile_flatten(stages: tuple[tuple[str, Any], ...], source: str) -> tuple[Any, Any]:
+    """``(drain_all, sink)`` of a chain whose last stage flattens (stage_compiler)."""
+    fns = [arg for kind, arg in stages[:-1] if kind != "take" and kind != "skip"]
+    fns.append(stages[-1][1][0])  # the flattening stage's argument: (mapper, *settings)
+    return _flatten_factory(tuple(k for k, _ in stages), source)(*fns)  # type: ignore[no-any-return]
+
+
+class _Forward(FlowableSubscriber[Any]):
+    """After a hand-over: the operator's subscriber, passing its signals downstream."""
+
+    __slots__ = ("parent", "downstream")
+
+    def __init__(self, parent: FlattenChainSubscription[Any]) -> None:
+        self.parent = parent
+        self.downstream = parent.downstream
+
+    def on_subscribe(self, s: Subscription) -> None:
+        # the demand so far goes on before the operator asks its upstream (as the
+        # downstream's requests in on_subscribe would); later requests go straight on
+        p = self.parent
+        p.handed = s
+        if p.cancelled:  # cancel() ran before it saw ``handed``: cancel here (twice is harmless)
+            s.cancel()
+            return
+        r = p.requested.get_and_set(0)
+        if r != 0:
+            s.request(r)
+
+    def on_next(self, item: Any) -> None:
+        self.downstream.on_next(item)
+
+    def on_error(self, error: BaseException) -> None:
+        self.downstream.on_error(error)
+
+    def on_complete(self) -> None:
+        self.downstream.on_complete()
+
+
+class FlattenChainSubscription(SyncChainSubscription[T], Generic[T]):
+    """Runs a chain whose last stage flattens: one compiled loop while the demand is
+    unbounded; any other use hands over to the ordinary operator (module docstring)."""
+
+    __slots__ = ("handed", "inner", "scalars", "eager")
+
+    def __init__(self, downstream: Subscriber[T], chain: FlowableSyncChain[T], it: Iterator[Any],
+                 pending: Any) -> None:
+        super().__init__(downstream, chain, it, pending)
+        self.handed: Subscription | None = None  # the operator's subscription, once handed over
+        self.inner: Any = None  # HANDOVER: the inner already mapped
+        self.scalars = 0  # HANDOVER (flat_map): the scalar and empty inners met before
+        # flat_map_iterable over an upstream that fuses SYNC emits at the request that
+        # moves the demand off zero (it polls that upstream), as a source does
+        stages = chain.stages
+        self.eager = stages[-1][0] == "flat_map_iterable" and all(
+            k in _FUSEABLE_IN_RXJAVA for k, _ in stages[:-1])
+
+    def request(self, n: int) -> None:
+        # nothing runs here: start() decides once on_subscribe returned; after a hand-over
+        # the demand goes on to the operator (RxJava's deferred request)
+        if not SubscriptionHelper.validate_request(n):
+            return
+        h = self.handed
+        if h is not None:
+            h.request(n)
+            return
+        r = BackpressureHelper.add(self.requested, n)
+        h = self.handed
+        if h is not None:  # handed over meanwhile: pass on what is left (maybe nothing)
+            r = self.requested.get_and_set(0)
+            if r != 0:
+                h.request(r)
+        elif r == 0 and self.eager and not self.cancelled:
+            if n == LONG_MAX:
+                self.fast_path()
+            else:
+                self._hand_over(False)
+
+    def start(self) -> None:
+        """After the downstream's ``on_subscribe``: the compiled loop when its demand is
+        unbounded already, else the operator from the start (module docstring)."""
+        if self.handed is not None or self.cancelled or self.eager:
+            return
+        if self.requested.get() == LONG_MAX:
+            self.fast_path()
+        else:
+            self._hand_over(False)
+
+    def cancel(self) -> None:
+        self.cancelled = True
+        h = self.handed
+        if h is not None:
+            h.cancel()
+        elif self.chain.shape != "read_ahead":
+            self.it.__setstate__(LONG_MAX)  # type: ignore[attr-defined]
+
+    def fast_path(self) -> None:
+        a = self.downstream
+        drain_all, sink = self.compiled
+        if type(a) is LambdaSubscriber:
+            code = sink(self, a.direct_sink())
+            if code == ERROR:
+                a.sink_failed(self.error)  # type: ignore[arg-type]
+                return
+        else:
+            code = drain_all(self, a.on_next)
+        if code == HANDOVER:
+            self._hand_over(True)
+        elif code == ERROR:
+            a.on_error(self.error)
+        elif code != PAUSED and not self.cancelled:
+            a.on_complete()
+
+    def slow_path(self, r: int) -> None:  # pragma: no cover - request() never calls it
+        raise AssertionError("a flattening chain runs from start()")
+
+    def _rest(self) -> Iterator[Any]:
+        """The items of the stages before the flattening one, from where the loop left."""
+        stages = self.chain.stages[:-1]
+        stateful = [k for k, _ in stages if k in STATEFUL]
+        if any(k == "take" and s <= 0 for k, s in zip(stateful, self.state, strict=True)):
+            return iter(())  # a take ended with the item handed over
+        return compile_chain(stages, self.chain.shape)[3](self)  # type: ignore[no-any-return]
+
+    def _hand_over(self, resume: bool) -> None:
+        """Subscribe the ordinary operator to the rest of the chain and pass the demand on.
+        ``resume``: the loop stopped at ``self.inner`` (the operator's first inner);
+        otherwise nothing was taken from the source yet."""
+        from rxpy2.internal.helpers.error_mode import ErrorMode
+        from rxpy2.internal.operators.flowable.flowable_concat_map import FlowableConcatMap
+        from rxpy2.internal.operators.flowable.flowable_flat_map import FlowableFlatMap
+        from rxpy2.internal.operators.flowable.flowable_flatten_iterable import (
+            FlowableFlattenIterable,
+        )
+        chain = self.chain
+        kind, settings = chain.stages[-1]
+        mapper = settings[0]
+        rest: Any
+        if resume:
+            first = self.inner
+            self.inner = None
+            real = mapper
+
+            def mapper(v: Any) -> Any:
+                return first if v is _MARKER else real(v)
+
+            rest = FlowableFromIterable(iter_chain((_MARKER,), self._rest()))
+        elif chain.shape == "read_ahead":  # the source's iterator was read already
+            rest = FlowableFromIterable(self._rest())
+        elif len(chain.stages) > 1:  # a fresh subscription to the same source
+            rest = FlowableSyncChain(chain.source, chain.stages[:-1], chain.shape)
+        else:
+            rest = chain.source
+        fwd = _Forward(self)
+        if kind == "flat_map":
+            if resume:
+                m = _ResumedMerge(fwd, mapper, False, settings[1], settings[2])
+                if m.bounded:
+                    m.scalar_finished = self.scalars % m.scalar_limit
+                rest._subscribe(m)
+            else:
+                FlowableFlatMap(rest, mapper, False, settings[1], settings[2])._subscribe(fwd)
+        elif kind == "concat_map":
+            FlowableConcatMap(rest, mapper, settings[1], ErrorMode.IMMEDIATE)._subscribe(fwd)
+        else:
+            FlowableFlattenIterable(rest, mapper, settings[1])._subscribe(fwd)
+
+    # ---- fusion: what the ordinary operator answers (flat_map_iterable alone fuses)
+    def request_fusion(self, mode: int) -> int:
+        if self.chain.stages[-1][0] != "flat_map_iterable" or not mode & SYNC \
+                or mode & BOUNDARY:
+            return NONE  # what flat_map, concat_map and (user code) flat_map_iterable answer
+        if self.chain.shape == "read_ahead" and not all(
+                k in _FUSEABLE_IN_RXJAVA for k, _ in self.chain.stages[:-1]):
+            return NONE  # its upstream would not fuse: neither would the operator
+        self._hand_over(False)
+        h = self.handed
+        if h is None or not isinstance(h, QueueSubscription):
+            return NONE
+        return h.request_fusion(mode)
+
+    def poll(self) -> T | None:
+        return self.handed.poll()  # type: ignore[union-attr]
+
+    def is_empty(self) -> bool:
+        return self.handed.is_empty()  # type: ignore[union-attr]
+
+    def clear(self) -> None:
+        h = self.handed
+        if h is not None:
+            h.clear()
+
+
+class _ResumedMerge(MergeSubscriber[Any, Any]):
+    """flat_map's subscriber after a hand-over in the middle: it starts with the scalar
+    inners already counted that the operator would have counted (``scalar_finished``), so
+    it asks the rest of the chain for what the operator would still be owed."""
+
+    __slots__ = ()
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if not validate_upstream(self.upstream, s):
+            return
+        self.upstream = s
+        self.downstream.on_subscribe(self)
+        if not self.cancelled:
+            s.request(self.max_concurrency - self.scalar_finished)
