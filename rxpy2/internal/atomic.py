@@ -356,6 +356,24 @@ def _wrap64(v: int) -> int:
     return ((v - _LONG_MIN) & _MASK64) + _LONG_MIN
 
 
+if TYPE_CHECKING:  # what rxpy2 uses of an ``atomics`` integer (the package is untyped)
+    from typing import Protocol
+
+    class _CmpXchgResult(Protocol):
+        success: bool
+        expected: int
+
+    class _HardwareCell(Protocol):
+        def load(self) -> int: ...
+        def store(self, value: int) -> None: ...
+        def exchange(self, value: int) -> int: ...
+        def fetch_add(self, delta: int) -> int: ...
+        def fetch_inc(self) -> int: ...
+        def fetch_dec(self) -> int: ...
+        def cmpxchg_strong(self, expect: int, update: int) -> _CmpXchgResult: ...
+        def cmpxchg_weak(self, expect: int, update: int) -> _CmpXchgResult: ...
+
+
 class HardwareAtomicLong:
     """A signed 64-bit integer cell on the CPU's atomic instructions (``atomics`` package).
 
@@ -366,6 +384,7 @@ class HardwareAtomicLong:
     """
 
     __slots__ = ("_a",)
+    _a: _HardwareCell
 
     def __init__(self, value: int = 0) -> None:
         at = _atomics or _load_atomics()
@@ -470,6 +489,7 @@ class HardwareAtomicBoolean:
     """A boolean cell on a 1-byte hardware atomic."""
 
     __slots__ = ("_a",)
+    _a: _HardwareCell
 
     def __init__(self, value: bool = False) -> None:
         at = _atomics or _load_atomics()

@@ -68,7 +68,7 @@ def check_class(cls: type) -> None:
         return
     owners = _method_owners(cls)
     setattr(cls, _NAMES_ATTR, (frozenset(owners), owners))
-    init = cls.__init__  # type: ignore[misc]
+    init = cls.__init__  # type: ignore[misc]  # patching the class itself, not an instance
     if getattr(init, "_rxpy2_name_trap", False):
         return  # inherited and already checking (it reads the names of type(self))
 
@@ -81,5 +81,5 @@ def check_class(cls: type) -> None:
             name = next(n for n in fields if n in names)
             raise _fail(type(self), name, by_name[name])
 
-    __init__._rxpy2_name_trap = True  # type: ignore[attr-defined]
-    cls.__init__ = __init__  # type: ignore[misc]
+    __init__._rxpy2_name_trap = True  # type: ignore[attr-defined]  # a marker attribute on the function
+    cls.__init__ = __init__  # type: ignore[misc]  # patching the class itself, not an instance

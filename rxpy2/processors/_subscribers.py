@@ -16,7 +16,7 @@ from rxpy2.internal.atomic import AtomicReference
 __all__ = ["EMPTY", "TERMINATED", "array_add", "array_remove", "array_terminate"]
 
 
-class _Terminated(tuple):  # type: ignore[type-arg]
+class _Terminated(tuple[Any, ...]):
     """An empty tuple distinct from ``()``: compared by identity."""
 
     __slots__ = ()
@@ -35,7 +35,7 @@ def array_add(ref: AtomicReference[tuple[Any, ...]], item: Any) -> bool:
         a = ref.get()
         if a is TERMINATED:
             return False
-        if ref.compare_and_set(a, a + (item,)):  # type: ignore[operator]
+        if ref.compare_and_set(a, a + (item,)):  # type: ignore[operator]  # never None (AtomicReference.get() is V | None)
             return True
 
 
@@ -58,4 +58,4 @@ def array_terminate(ref: AtomicReference[tuple[Any, ...]]) -> tuple[Any, ...]:
     a = ref.get()
     if a is not TERMINATED:
         a = ref.get_and_set(TERMINATED)
-    return a  # type: ignore[return-value]
+    return a  # type: ignore[return-value]  # never None (AtomicReference.get() is V | None)

@@ -41,7 +41,7 @@ class AsyncProcessor(FlowableProcessor[T], Generic[T]):
         self._value: T | None = None
 
     @staticmethod
-    def create() -> AsyncProcessor[Any]:  # type: ignore[override]
+    def create() -> AsyncProcessor[Any]:  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
         """A new AsyncProcessor."""
         return AsyncProcessor()
 
@@ -107,7 +107,7 @@ class AsyncProcessor(FlowableProcessor[T], Generic[T]):
     # ---- state
 
     def has_subscribers(self) -> bool:
-        return len(self._subscribers.get()) != 0  # type: ignore[arg-type]
+        return len(self._subscribers.get()) != 0  # type: ignore[arg-type]  # never None (AtomicReference.get() is V | None)
 
     def has_throwable(self) -> bool:
         return self._subscribers.get() is TERMINATED and self._error is not None

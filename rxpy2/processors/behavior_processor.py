@@ -78,7 +78,7 @@ class BehaviorProcessor(FlowableProcessor[T], Generic[T]):
         self._index = 0
 
     @staticmethod
-    def create() -> BehaviorProcessor[Any]:  # type: ignore[override]
+    def create() -> BehaviorProcessor[Any]:  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
         """A BehaviorProcessor without a value: a subscriber gets nothing until the first item."""
         return BehaviorProcessor()
 
@@ -104,7 +104,7 @@ class BehaviorProcessor(FlowableProcessor[T], Generic[T]):
             if ex is _COMPLETE:
                 subscriber.on_complete()
             else:
-                subscriber.on_error(ex)  # type: ignore[arg-type]
+                subscriber.on_error(ex)  # type: ignore[arg-type]  # terminated: the event is set (an error here)
 
     # ---- Subscriber side
 
@@ -123,7 +123,7 @@ class BehaviorProcessor(FlowableProcessor[T], Generic[T]):
             return
         self._set_current(item)
         index = self._index
-        for bs in self._subscribers.get():  # type: ignore[union-attr]
+        for bs in self._subscribers.get():  # type: ignore[union-attr]  # never None (AtomicReference.get() is V | None)
             bs.emit_next(item, index)
 
     def on_error(self, error: BaseException) -> None:
@@ -148,12 +148,12 @@ class BehaviorProcessor(FlowableProcessor[T], Generic[T]):
         if item is None:
             raise TypeError("offer called with None")  # §2.13
         array = self._subscribers.get()
-        for bs in array:  # type: ignore[union-attr]
+        for bs in array:  # type: ignore[union-attr]  # never None (AtomicReference.get() is V | None)
             if bs.is_full():
                 return False
         self._set_current(item)
         index = self._index
-        for bs in array:  # type: ignore[union-attr]
+        for bs in array:  # type: ignore[union-attr]  # never None (AtomicReference.get() is V | None)
             bs.emit_next(item, index)
         return True
 
@@ -163,7 +163,7 @@ class BehaviorProcessor(FlowableProcessor[T], Generic[T]):
             a = self._subscribers.get_and_set(TERMINATED)
             if a is not TERMINATED:
                 self._set_current(terminal_value)
-        return a  # type: ignore[return-value]
+        return a  # type: ignore[return-value]  # never None (AtomicReference.get() is V | None)
 
     def _set_current(self, o: Any) -> None:
         with self._lock:
@@ -180,10 +180,10 @@ class BehaviorProcessor(FlowableProcessor[T], Generic[T]):
     # ---- state
 
     def has_subscribers(self) -> bool:
-        return len(self._subscribers.get()) != 0  # type: ignore[arg-type]
+        return len(self._subscribers.get()) != 0  # type: ignore[arg-type]  # never None (AtomicReference.get() is V | None)
 
     def subscriber_count(self) -> int:
-        return len(self._subscribers.get())  # type: ignore[arg-type]
+        return len(self._subscribers.get())  # type: ignore[arg-type]  # never None (AtomicReference.get() is V | None)
 
     def get_throwable(self) -> BaseException | None:
         o = self._value
@@ -194,7 +194,7 @@ class BehaviorProcessor(FlowableProcessor[T], Generic[T]):
         o = self._value
         if o is _COMPLETE or type(o) is _ErrorValue:
             return None
-        return o  # type: ignore[no-any-return]
+        return o  # type: ignore[no-any-return]  # the value slot holds Any (items or markers)
 
     def has_value(self) -> bool:
         o = self._value

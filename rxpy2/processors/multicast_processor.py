@@ -88,7 +88,7 @@ class MulticastProcessor(FlowableProcessor[T], Generic[T]):
         self._fusion_mode = NONE
 
     @staticmethod
-    def create(buffer_size: int = BUFFER_SIZE,  # type: ignore[override]
+    def create(buffer_size: int = BUFFER_SIZE,  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
                ref_count: bool = False) -> MulticastProcessor[Any]:
         """A new MulticastProcessor prefetching ``buffer_size`` items; ``ref_count=True``
         cancels the upstream (and terminates) when the last subscriber cancels."""
@@ -180,7 +180,7 @@ class MulticastProcessor(FlowableProcessor[T], Generic[T]):
     # ---- state
 
     def has_subscribers(self) -> bool:
-        return len(self._subscribers.get()) != 0  # type: ignore[arg-type]
+        return len(self._subscribers.get()) != 0  # type: ignore[arg-type]  # never None (AtomicReference.get() is V | None)
 
     def has_throwable(self) -> bool:
         return self._once.get() and self._error is not None
@@ -216,15 +216,15 @@ class MulticastProcessor(FlowableProcessor[T], Generic[T]):
         ref = self._subscribers
         while True:
             a = ref.get()
-            j = next((i for i, x in enumerate(a) if x is inner), -1)  # type: ignore[arg-type]
+            j = next((i for i, x in enumerate(a) if x is inner), -1)  # type: ignore[arg-type]  # never None (AtomicReference.get() is V | None)
             if j < 0:
                 return
-            if len(a) == 1:  # type: ignore[arg-type]
+            if len(a) == 1:  # type: ignore[arg-type]  # never None (AtomicReference.get() is V | None)
                 if ref.compare_and_set(a, TERMINATED):  # the last one left: end it all
                     SubscriptionHelper.cancel(self._upstream)
                     self._once.set(True)
                     return
-            elif ref.compare_and_set(a, a[:j] + a[j + 1:]):  # type: ignore[index]
+            elif ref.compare_and_set(a, a[:j] + a[j + 1:]):  # type: ignore[index]  # never None (AtomicReference.get() is V | None)
                 return
 
     # ---- drain
@@ -292,7 +292,7 @@ class MulticastProcessor(FlowableProcessor[T], Generic[T]):
                         c += 1
                         if c == lim:
                             c = 0
-                            self._upstream.get().request(lim)  # type: ignore[union-attr]
+                            self._upstream.get().request(lim)  # type: ignore[union-attr]  # set before items arrive
                 if changed:
                     continue
                 if r == 0:

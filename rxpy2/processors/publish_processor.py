@@ -49,7 +49,7 @@ class PublishProcessor(FlowableProcessor[T], Generic[T]):
         self._error: BaseException | None = None
 
     @staticmethod
-    def create() -> PublishProcessor[Any]:  # type: ignore[override]
+    def create() -> PublishProcessor[Any]:  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
         """A new PublishProcessor."""
         return PublishProcessor()
 
@@ -82,7 +82,7 @@ class PublishProcessor(FlowableProcessor[T], Generic[T]):
     def on_next(self, item: T) -> None:
         if item is None:
             raise null_item()  # §2.13
-        for ps in self._subscribers.get():  # type: ignore[union-attr]
+        for ps in self._subscribers.get():  # type: ignore[union-attr]  # never None (AtomicReference.get() is V | None)
             ps.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
@@ -111,17 +111,17 @@ class PublishProcessor(FlowableProcessor[T], Generic[T]):
         if item is None:
             raise TypeError("offer called with None")  # §2.13
         array = self._subscribers.get()
-        for ps in array:  # type: ignore[union-attr]
+        for ps in array:  # type: ignore[union-attr]  # never None (AtomicReference.get() is V | None)
             if ps.is_full():
                 return False
-        for ps in array:  # type: ignore[union-attr]
+        for ps in array:  # type: ignore[union-attr]  # never None (AtomicReference.get() is V | None)
             ps.on_next(item)
         return True
 
     # ---- state
 
     def has_subscribers(self) -> bool:
-        return len(self._subscribers.get()) != 0  # type: ignore[arg-type]
+        return len(self._subscribers.get()) != 0  # type: ignore[arg-type]  # never None (AtomicReference.get() is V | None)
 
     def get_throwable(self) -> BaseException | None:
         if self._subscribers.get() is TERMINATED:

@@ -79,7 +79,7 @@ def _check_clock(scheduler: Any) -> Clock:
         return _default_clock()
     if not callable(getattr(scheduler, "now", None)):
         raise TypeError(f"scheduler must have a now() method, not {type(scheduler).__name__}")
-    return scheduler  # type: ignore[no-any-return]
+    return scheduler  # type: ignore[no-any-return]  # checked to have now()
 
 
 class ReplayProcessor(FlowableProcessor[T], Generic[T]):
@@ -93,7 +93,7 @@ class ReplayProcessor(FlowableProcessor[T], Generic[T]):
         self._subscribers: AtomicReference[tuple[ReplaySubscription[T], ...]] = AtomicReference(EMPTY)
 
     @staticmethod
-    def create(capacity_hint: int = 16) -> ReplayProcessor[Any]:  # type: ignore[override]
+    def create(capacity_hint: int = 16) -> ReplayProcessor[Any]:  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
         """Replays every item (an unbounded buffer; ``capacity_hint`` is accepted for RxJava's
         signature and must be positive)."""
         _check_positive_int(capacity_hint, "capacity_hint")
@@ -148,7 +148,7 @@ class ReplayProcessor(FlowableProcessor[T], Generic[T]):
         b = self._buffer
         b.next(item)
         replay = b.replay
-        for rs in self._subscribers.get():  # type: ignore[union-attr]
+        for rs in self._subscribers.get():  # type: ignore[union-attr]  # never None (AtomicReference.get() is V | None)
             replay(rs)
 
     def on_error(self, error: BaseException) -> None:
@@ -175,10 +175,10 @@ class ReplayProcessor(FlowableProcessor[T], Generic[T]):
     # ---- state
 
     def has_subscribers(self) -> bool:
-        return len(self._subscribers.get()) != 0  # type: ignore[arg-type]
+        return len(self._subscribers.get()) != 0  # type: ignore[arg-type]  # never None (AtomicReference.get() is V | None)
 
     def subscriber_count(self) -> int:
-        return len(self._subscribers.get())  # type: ignore[arg-type]
+        return len(self._subscribers.get())  # type: ignore[arg-type]  # never None (AtomicReference.get() is V | None)
 
     def get_throwable(self) -> BaseException | None:
         b = self._buffer
@@ -409,7 +409,7 @@ class _LinkedReplayBuffer(_ReplayBuffer[T]):
         out: list[T] = []
         h = self._first().next
         while h is not None:
-            out.append(h.value)  # type: ignore[arg-type]
+            out.append(h.value)  # type: ignore[arg-type]  # only the head node holds None
             h = h.next
         return out
 
@@ -433,7 +433,7 @@ class _LinkedReplayBuffer(_ReplayBuffer[T]):
                         self._terminate(rs)
                         return
                     break
-                a.on_next(nxt.value)  # type: ignore[arg-type]
+                a.on_next(nxt.value)  # type: ignore[arg-type]  # only the head node holds None
                 e += 1
                 index = nxt
             if e == r:
@@ -456,7 +456,7 @@ class _SizeBoundReplayBuffer(_LinkedReplayBuffer[T]):
         self._append(_Node(value))
         if self.count > self.max_size:
             self.count -= 1
-            self.head = self.head.next  # type: ignore[assignment]
+            self.head = self.head.next  # type: ignore[assignment]  # count > max_size: there is a next node
 
     def fail(self, error: BaseException) -> None:
         self.error = error
@@ -479,7 +479,7 @@ class _SizeAndTimeBoundReplayBuffer(_LinkedReplayBuffer[T]):
     def _trim(self) -> None:
         if self.count > self.max_size:
             self.count -= 1
-            self.head = self.head.next  # type: ignore[assignment]
+            self.head = self.head.next  # type: ignore[assignment]  # there is a next node here
         limit = self.scheduler.now() - self.max_age
         h = self.head
         while self.count > 1:  # the newest item stays while the processor runs (as RxJava)

@@ -64,7 +64,7 @@ class UnicastProcessor(FlowableProcessor[T], Generic[T]):
         self._subscription: UnicastQueueSubscription[T] = UnicastQueueSubscription(self)
 
     @staticmethod
-    def create(  # type: ignore[override]
+    def create(  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
             capacity_hint: int = BUFFER_SIZE, on_terminate: Callable[[], Any] | None = None,
             delay_error: bool = True) -> UnicastProcessor[Any]:
         """A new UnicastProcessor; ``capacity_hint`` sizes the queue's chunks (it is unbounded)."""
@@ -97,7 +97,7 @@ class UnicastProcessor(FlowableProcessor[T], Generic[T]):
                     return
                 if empty:
                     break
-                a.on_next(t)  # type: ignore[arg-type]
+                a.on_next(t)  # type: ignore[arg-type]  # not empty: the item is not None
                 e += 1
             if r == e and self._check_terminated(fail_fast, self._done, q.is_empty(), a, q):
                 return

@@ -230,7 +230,7 @@ def _connect(sock_info: Any) -> tuple[Any, Any]:
     try:
         from pyspark.util import _create_local_socket
     except ImportError:  # pragma: no cover - older PySpark layouts
-        from pyspark.rdd import _create_local_socket  # type: ignore[no-redef]
+        from pyspark.rdd import _create_local_socket  # type: ignore[no-redef]  # the fallback location of the same function
     return _create_local_socket((sock_info[0], sock_info[1]))
 
 

@@ -150,8 +150,8 @@ class TestEnvironment:
             if v is None or v < 0:
                 raise ValueError(f"{label} must be >= 0, was {v!r}")
         self._timeout_ms: float = timeout
-        self._no_signals_timeout_ms: float = no_signals  # type: ignore[assignment]
-        self._poll_timeout_ms: float = poll  # type: ignore[assignment]
+        self._no_signals_timeout_ms: float = no_signals  # type: ignore[assignment]  # checked not None just above
+        self._poll_timeout_ms: float = poll  # type: ignore[assignment]  # checked not None just above
         self._print_debug = bool(print_debug)
         self._lock = threading.Lock()
         self._async_errors: list[BaseException] = []
@@ -321,7 +321,7 @@ class TestEnvironment:
             if frame.f_code.co_name == method:
                 return traceback.FrameSummary(frame.f_code.co_filename, frame.f_lineno,
                                               frame.f_code.co_name, lookup_line=False)
-            frame = frame.f_back  # type: ignore[assignment]
+            frame = frame.f_back  # type: ignore[assignment]  # the loop ends on None
         return None
 
     # ---- subscribing -----------------------------------------------------------------------
@@ -412,7 +412,7 @@ class Promise(Generic[T]):
         if v is _UNSET:
             self.env.flop("Cannot access promise value before completion")
             return None
-        return v  # type: ignore[no-any-return]
+        return v  # type: ignore[no-any-return]  # the promise holds Any
 
     def is_completed(self) -> bool:
         return self._value is not _UNSET
@@ -484,7 +484,7 @@ class Receptacle(Generic[T]):
             return self.env.flop_and_fail(f"{msg} within {timeout} ms")
         if value is END_OF_STREAM:
             return self.env.flop_and_fail("Expected element but got end-of-stream")
-        return value  # type: ignore[no-any-return]
+        return value  # type: ignore[no-any-return]  # the queue holds Any
 
     def next_or_end_of_stream(self, timeout_ms: Any = None, msg: str | None = None) -> T | None:
         """The next item, or None at end-of-stream (and, after a flop, on timeout)."""
@@ -496,7 +496,7 @@ class Receptacle(Generic[T]):
             return None
         if value is END_OF_STREAM:
             return None
-        return value  # type: ignore[no-any-return]
+        return value  # type: ignore[no-any-return]  # the queue holds Any
 
     def next_n(self, elements: int, timeout_ms: Any = None, msg: str | None = None) -> list[T]:
         """``elements`` items, all within ``timeout_ms`` in total."""

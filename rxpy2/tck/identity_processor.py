@@ -267,7 +267,7 @@ class IdentityProcessorVerification(_DelegatedProcessorRules, Generic[T]):
         """The element of id ``element`` sent through the Processor (default: the id itself).
 
         May be called from several threads at once."""
-        return element  # type: ignore[return-value]
+        return element  # type: ignore[return-value]  # the default element is the int id (override for another T)
 
     def max_elements_from_publisher(self) -> int:
         """As :meth:`PublisherVerification.max_elements_from_publisher` (default ``LONG_MAX - 1``)."""

@@ -492,7 +492,7 @@ class PublisherVerification(Verification, Generic[T]):
 
         def run(pub: Publisher[T]) -> None:
             try:
-                pub.subscribe(None)  # type: ignore[arg-type]
+                pub.subscribe(None)  # type: ignore[arg-type]  # deliberately None: the §1.9 check
                 env.flop("Publisher did not raise TypeError when given a None Subscriber in subscribe")
             except TypeError:
                 pass  # the required behaviour

@@ -76,7 +76,7 @@ class BlackboxTestStage(ManualPublisher[T], Generic[T]):
 
     def sub(self) -> Subscriber[T]:
         """The Subscriber this stage signals to (the recording proxy)."""
-        return self.subscriber.value()  # type: ignore[return-value]
+        return self.subscriber.value()  # type: ignore[return-value]  # set before any test step runs
 
     def sub_proxy(self) -> BlackboxSubscriberProxy[T]:
         """The recording proxy around the Subscriber under test (``.sub()`` is that Subscriber)."""
@@ -127,7 +127,7 @@ class SubscriberBlackboxVerification(Verification, Generic[T]):
         """The element of id ``element`` the Subscriber is fed (default: the id itself).
 
         May be called from several threads at once."""
-        return element  # type: ignore[return-value]
+        return element  # type: ignore[return-value]  # the default element is the int id (override for another T)
 
     def publisher_executor_service(self) -> Executor:
         """The executor the default helper Publisher signals on."""
@@ -187,7 +187,7 @@ class SubscriberBlackboxVerification(Verification, Generic[T]):
         elements are sent), then with completion (§1.2 allows completing early)."""
 
         def run(stage: BlackboxTestStage[T]) -> None:
-            self.trigger_request(stage.sub_proxy().sub())  # type: ignore[arg-type]
+            self.trigger_request(stage.sub_proxy().sub())  # type: ignore[arg-type]  # set before the stage runs
             requested = stage.expect_request()
             to_emit = min(requested, MAX_SIGNALS_PER_REQUEST)
             proxy = stage.sub_proxy()
@@ -268,7 +268,7 @@ class SubscriberBlackboxVerification(Verification, Generic[T]):
         """§2.9: on_complete after a request is received."""
 
         def run(stage: BlackboxTestStage[T]) -> None:
-            self.trigger_request(stage.sub_proxy().sub())  # type: ignore[arg-type]
+            self.trigger_request(stage.sub_proxy().sub())  # type: ignore[arg-type]  # set before the stage runs
             stage.expect_request()
             stage.sub().on_complete()
             stage.sub_proxy().expect_completion()
@@ -288,7 +288,7 @@ class SubscriberBlackboxVerification(Verification, Generic[T]):
         """§2.10: on_error after a request is received."""
 
         def run(stage: BlackboxTestStage[T]) -> None:
-            self.trigger_request(stage.sub_proxy().sub())  # type: ignore[arg-type]
+            self.trigger_request(stage.sub_proxy().sub())  # type: ignore[arg-type]  # set before the stage runs
             stage.expect_request()
             stage.sub().on_error(TestException())
             stage.sub_proxy().expect_error(BaseException)
@@ -322,7 +322,7 @@ class SubscriberBlackboxVerification(Verification, Generic[T]):
 
         def run(stage: BlackboxTestStage[T]) -> None:
             sub = self.create_subscriber()
-            expect_type_error(env, lambda: sub.on_subscribe(None), "on_subscribe(None)")  # type: ignore[arg-type]
+            expect_type_error(env, lambda: sub.on_subscribe(None), "on_subscribe(None)")  # type: ignore[arg-type]  # deliberately None: the §2.13 check
 
         self.blackbox_subscriber_without_setup_test(run)
 
@@ -333,7 +333,7 @@ class SubscriberBlackboxVerification(Verification, Generic[T]):
         def run(stage: BlackboxTestStage[T]) -> None:
             sub = self.create_subscriber()
             sub.on_subscribe(_NoopSubscription())
-            expect_type_error(env, lambda: sub.on_next(None), "on_next(None)")  # type: ignore[arg-type]
+            expect_type_error(env, lambda: sub.on_next(None), "on_next(None)")  # type: ignore[arg-type]  # deliberately None: the §2.13 check
 
         self.blackbox_subscriber_without_setup_test(run)
 
@@ -344,7 +344,7 @@ class SubscriberBlackboxVerification(Verification, Generic[T]):
         def run(stage: BlackboxTestStage[T]) -> None:
             sub = self.create_subscriber()
             sub.on_subscribe(_NoopSubscription())
-            expect_type_error(env, lambda: sub.on_error(None), "on_error(None)")  # type: ignore[arg-type]
+            expect_type_error(env, lambda: sub.on_error(None), "on_error(None)")  # type: ignore[arg-type]  # deliberately None: the §2.13 check
 
         self.blackbox_subscriber_without_setup_test(run)
 

@@ -189,7 +189,7 @@ class BlackboxProbe(SubscriberProbe[T], Generic[T]):
         if required_message_part not in str(err):
             raise AssertionError(f"Got expected exception {type(err).__name__} but missing message "
                                  f"[{required_message_part}], was: {err}")
-        return err  # type: ignore[no-any-return]
+        return err  # type: ignore[no-any-return]  # expect_error returns the error it was asked for (an E)
 
     def expect_none(self, within_ms: float | None = None) -> None:
         """No item and no completion is reported within ``within_ms`` (default: no-signals timeout)."""
@@ -278,7 +278,7 @@ class WhiteboxTestStage(ManualPublisher[T], Generic[T]):
 
     def sub(self) -> Subscriber[T]:
         """The Subscriber under test."""
-        return self.subscriber.value()  # type: ignore[return-value]
+        return self.subscriber.value()  # type: ignore[return-value]  # set before any test step runs
 
     def puppet(self) -> SubscriberPuppet:
         return self.the_probe().puppet()
@@ -409,7 +409,7 @@ class SubscriberWhiteboxVerification(Verification, Generic[T]):
         """The element of id ``element`` the Subscriber is fed (default: the id itself).
 
         May be called from several threads at once."""
-        return element  # type: ignore[return-value]
+        return element  # type: ignore[return-value]  # the default element is the int id (override for another T)
 
     def publisher_executor_service(self) -> Executor:
         """The executor the default helper Publisher signals on."""
@@ -640,7 +640,7 @@ class SubscriberWhiteboxVerification(Verification, Generic[T]):
 
         def run(stage: WhiteboxTestStage[T]) -> None:
             sub = stage.sub()
-            expect_type_error(env, lambda: sub.on_subscribe(None), "on_subscribe(None)")  # type: ignore[arg-type]
+            expect_type_error(env, lambda: sub.on_subscribe(None), "on_subscribe(None)")  # type: ignore[arg-type]  # deliberately None: the §2.13 check
 
         self.subscriber_test(run)
 
@@ -650,7 +650,7 @@ class SubscriberWhiteboxVerification(Verification, Generic[T]):
 
         def run(stage: WhiteboxTestStage[T]) -> None:
             sub = stage.sub()
-            expect_type_error(env, lambda: sub.on_next(None), "on_next(None)")  # type: ignore[arg-type]
+            expect_type_error(env, lambda: sub.on_next(None), "on_next(None)")  # type: ignore[arg-type]  # deliberately None: the §2.13 check
 
         self.subscriber_test(run)
 
@@ -660,7 +660,7 @@ class SubscriberWhiteboxVerification(Verification, Generic[T]):
 
         def run(stage: WhiteboxTestStage[T]) -> None:
             sub = stage.sub()
-            expect_type_error(env, lambda: sub.on_error(None), "on_error(None)")  # type: ignore[arg-type]
+            expect_type_error(env, lambda: sub.on_error(None), "on_error(None)")  # type: ignore[arg-type]  # deliberately None: the §2.13 check
 
         self.subscriber_test(run)
 

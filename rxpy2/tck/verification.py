@@ -70,7 +70,7 @@ def _make_alias(rule: str, fn: Any) -> Any:
     alias.__name__ = f"test_{rule}"
     alias.__qualname__ = f"Verification.test_{rule}"
     alias.__doc__ = getattr(fn, "__doc__", None)
-    alias._rxpy2_tck_rule = rule  # type: ignore[attr-defined]
+    alias._rxpy2_tck_rule = rule  # type: ignore[attr-defined]  # a marker attribute on the function
     return alias
 
 
@@ -112,7 +112,7 @@ class Verification:
         if ("test_untested_rules" not in cls.__dict__
                 and any(_is_rule(n, v) and rule_kind(n) == "untested"
                         for n, v in cls.__dict__.items())):
-            cls.test_untested_rules = _untested_alias  # type: ignore[attr-defined]
+            cls.test_untested_rules = _untested_alias  # type: ignore[attr-defined]  # added to the class at run time
 
     # ---- hooks -------------------------------------------------------------------------------
 

@@ -106,7 +106,7 @@ class TestPublisher(Flowable[T]):
     # ------------------------------------------------------------------ factories
 
     @staticmethod
-    def create() -> TestPublisher[Any]:  # type: ignore[override]
+    def create() -> TestPublisher[Any]:  # type: ignore[override]  # a publisher factory, not Flowable.create(source, mode)
         """A well-behaved TestPublisher (see the module)."""
         return TestPublisher()
 
@@ -131,7 +131,7 @@ class TestPublisher(Flowable[T]):
         subscriber.on_subscribe(sub)
         if terminal is not None and Violation.CLEANUP_ON_TERMINATE not in self.violations:
             if terminal[0]:
-                subscriber.on_error(terminal[1])  # type: ignore[arg-type]
+                subscriber.on_error(terminal[1])  # type: ignore[arg-type]  # terminal[0] says it is an error
             else:
                 subscriber.on_complete()
 
@@ -180,7 +180,7 @@ class TestPublisher(Flowable[T]):
                 sub.downstream.on_error(MissingBackpressureException(
                     "Can't deliver value due to lack of requests"))
 
-    def error(self, error: BaseException) -> TestPublisher[T]:  # type: ignore[override]
+    def error(self, error: BaseException) -> TestPublisher[T]:  # type: ignore[override]  # TestPublisher.error emits; Flowable.error is a factory
         """Signal ``on_error(error)`` to every subscriber (and to later ones)."""
         if error is None and Violation.ALLOW_NULL not in self.violations:
             raise TypeError("error must not be None (§2.13)")

@@ -258,7 +258,7 @@ class BaseTestConsumer(Generic[T]):
             ok = e is expected
             what = f"the error {expected!r}"
         else:
-            ok = bool(expected(e))  # type: ignore[call-arg]
+            ok = bool(expected(e))  # type: ignore[call-arg]  # expected is a predicate here (not a class)
             what = "an error matching the predicate"
         if not ok:
             raise self._fail(f"Expected {what} but got {e!r}")
@@ -465,12 +465,12 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
             self._check_signal("on_next")
             try:
                 while True:
-                    v = self._qs.poll()  # type: ignore[union-attr]
+                    v = self._qs.poll()  # type: ignore[union-attr]  # set when fusion was established
                     if v is None:
                         break
                     self._record_value(v)
             except Exception as e:
-                self._qs.cancel()  # type: ignore[union-attr]
+                self._qs.cancel()  # type: ignore[union-attr]  # set when fusion was established
                 self._record_error(e)
             return
         self._check_signal("on_next", item)
@@ -498,7 +498,7 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
         if self.established_fusion_mode == 2:
             try:
                 while True:
-                    v = self._qs.poll()  # type: ignore[union-attr]
+                    v = self._qs.poll()  # type: ignore[union-attr]  # set when fusion was established
                     if v is None:
                         break
                     self._record_value(v)

@@ -112,7 +112,7 @@ _local = threading.local()
 
 def _thread_state() -> _State:
     try:
-        return _local.state  # type: ignore[no-any-return]
+        return _local.state  # type: ignore[no-any-return]  # threading.local attributes are Any
     except AttributeError:
         state = _local.state = _State()
         return state

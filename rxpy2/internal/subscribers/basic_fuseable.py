@@ -172,7 +172,7 @@ class _FilteringMixin(Generic[T]):
             if v is None:
                 return None
             if passes(v):
-                return v  # type: ignore[no-any-return]
+                return v  # type: ignore[no-any-return]  # the queue holds Any
             if self.source_mode == ASYNC:
                 qs.request(1)
 
@@ -191,4 +191,4 @@ class FilteringConditionalSubscriber(_FilteringMixin[T], BasicFuseableConditiona
     """A filtering stage over a ConditionalSubscriber: an item it refuses costs no request."""
 
     def pass_on(self, item: T) -> bool:
-        return self.downstream.try_on_next(item)  # type: ignore[no-any-return]
+        return self.downstream.try_on_next(item)  # type: ignore[no-any-return]  # the downstream is Any-typed

@@ -50,7 +50,7 @@ class DeferredScalarSubscriber(DeferredScalarSubscription[R], FlowableSubscriber
 
     def on_complete(self) -> None:
         if self.has_value:
-            self.complete(self.value)  # type: ignore[arg-type]
+            self.complete(self.value)  # type: ignore[arg-type]  # has_value: the value is set
         else:
             self.downstream.on_complete()
 

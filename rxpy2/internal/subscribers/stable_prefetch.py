@@ -143,4 +143,4 @@ class StablePrefetchSubscriber(DrainTerminalsMixin, DrainSubscriptionMixin, Flow
     def _signal_error(self, a: Subscriber[Any]) -> None:
         ex = self.error
         self.error = None
-        a.on_error(ex)  # type: ignore[arg-type]
+        a.on_error(ex)  # type: ignore[arg-type]  # an error was recorded before this

@@ -283,9 +283,9 @@ class AsyncPullSubscription(Subscription, Generic[T]):
         try:
             coro = self.it.__anext__()
             if on_loop:
-                p: Any = loop.create_task(coro)  # type: ignore[arg-type]
+                p: Any = loop.create_task(coro)  # type: ignore[arg-type]  # a coroutine (typed as the Awaitable __anext__ returns)
             else:
-                p = asyncio.run_coroutine_threadsafe(coro, loop)  # type: ignore[arg-type]
+                p = asyncio.run_coroutine_threadsafe(coro, loop)  # type: ignore[arg-type]  # a coroutine (typed as the Awaitable __anext__ returns)
         except Exception as e:  # __anext__ raised at once, or the loop is closed
             self._terminate(e)
             return

@@ -457,7 +457,7 @@ class BlockingValueSubscriber(FlowableSubscriber[T], Generic[T]):
             return v
         if default is ABSENT:
             raise IndexError("The source is empty")
-        return default  # type: ignore[no-any-return]
+        return default  # type: ignore[no-any-return]  # default (Any) stands in for an item
 
 
 def blocking_value(source: Flowable[T], mode: int, default: Any) -> T:
@@ -549,7 +549,7 @@ class _IterableOf(Iterable[T], Generic[T]):
         except BaseException:  # e.g. KeyboardInterrupt in a synchronous emission: cancel now
             it.close()
             raise
-        return it  # type: ignore[no-any-return]
+        return it  # type: ignore[no-any-return]  # the iterator is Any
 
 
 class _Detached(FlowableSubscriber[T], Generic[T]):

@@ -249,7 +249,7 @@ class BufferBoundarySubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
                 d = self.done
                 if d and errors.get() is not None:
                     q.clear()
-                    a.on_error(errors.terminate())  # type: ignore[arg-type]
+                    a.on_error(errors.terminate())  # type: ignore[arg-type]  # an error was added, so terminate() returns it
                     return
                 try:
                     v = q.popleft()
@@ -267,7 +267,7 @@ class BufferBoundarySubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
                 if self.done:
                     if errors.get() is not None:
                         q.clear()
-                        a.on_error(errors.terminate())  # type: ignore[arg-type]
+                        a.on_error(errors.terminate())  # type: ignore[arg-type]  # an error was added, so terminate() returns it
                         return
                     if not q:
                         a.on_complete()

@@ -52,7 +52,7 @@ class DebounceSelectorSubscriber(DebounceTimedSubscriber[T], Generic[T]):
     __slots__ = ("selector",)
 
     def __init__(self, downstream: Subscriber[T], selector: Callable[[T], Publisher[Any]]) -> None:
-        super().__init__(downstream, 0.0, None)  # type: ignore[arg-type]
+        super().__init__(downstream, 0.0, None)  # type: ignore[arg-type]  # no worker: the selector variant never schedules
         self.worker = self.timer  # type: ignore[assignment]  # disposing it drops the indicator
         self.selector = selector
 

@@ -53,7 +53,7 @@ class DematerializeSubscriber(BasicSubscriber[T, R], Generic[T, R]):
             raise null_item()  # §2.13
         if self.done:  # §1.7: nothing goes downstream after the terminal signal
             if isinstance(item, Notification) and item.is_on_error():
-                plugins.on_error(item.error)  # type: ignore[arg-type]
+                plugins.on_error(item.error)  # type: ignore[arg-type]  # an on_error notification has an error
             return
         try:
             n = self.selector(item)
@@ -63,7 +63,7 @@ class DematerializeSubscriber(BasicSubscriber[T, R], Generic[T, R]):
             self.fail(e)
             return
         if n.is_on_error():
-            self.fail(n.error)  # type: ignore[arg-type]
+            self.fail(n.error)  # type: ignore[arg-type]  # an on_error notification has an error
         elif n.is_on_complete():
             self.complete_early()
         else:

@@ -105,16 +105,16 @@ class _DistinctMixin(Generic[T]):
     def on_error(self, error: BaseException) -> None:
         if not self.done and self.source_mode == NONE:
             self.seen.clear()
-        super().on_error(error)  # type: ignore[misc]
+        super().on_error(error)  # type: ignore[misc]  # the fuseable base class of the mixin has it
 
     def on_complete(self) -> None:
         if not self.done and self.source_mode == NONE:
             self.seen.clear()
-        super().on_complete()  # type: ignore[misc]
+        super().on_complete()  # type: ignore[misc]  # the fuseable base class of the mixin has it
 
     def clear(self) -> None:
         self.seen.clear()
-        super().clear()  # type: ignore[misc]
+        super().clear()  # type: ignore[misc]  # the fuseable base class of the mixin has it
 
 
 class DistinctSubscriber(_DistinctMixin[T], FilteringSubscriber[T], Generic[T]):

@@ -119,4 +119,4 @@ class DoFinallyConditionalSubscriber(_DoFinallyMixin, BasicFuseableConditionalSu
     def try_on_next(self, item: T) -> bool:
         if item is None and self.source_mode != ASYNC:
             raise null_item()  # §2.13
-        return self.downstream.try_on_next(item)  # type: ignore[no-any-return]
+        return self.downstream.try_on_next(item)  # type: ignore[no-any-return]  # the downstream is Any-typed

@@ -168,7 +168,7 @@ class _DoOnEachMixin(Generic[T]):
                 f = self._on_next
                 if f is not None:
                     f(v)
-                return v  # type: ignore[no-any-return]
+                return v  # type: ignore[no-any-return]  # the queue holds Any
         except Exception as e:
             error: BaseException = e
         else:
@@ -231,4 +231,4 @@ class DoOnEachConditionalSubscriber(_DoOnEachMixin[T], BasicFuseableConditionalS
             except Exception as e:
                 self.fail(e)
                 return True
-        return self.downstream.try_on_next(item)  # type: ignore[no-any-return]
+        return self.downstream.try_on_next(item)  # type: ignore[no-any-return]  # the downstream is Any-typed

@@ -50,4 +50,4 @@ class FilterSubscriber(FilteringSubscriber[T], Generic[T]):
 class FilterConditionalSubscriber(FilteringConditionalSubscriber[T], Generic[T]):
     def __init__(self, downstream: ConditionalSubscriber[T], predicate: Callable[[T], bool]) -> None:
         super().__init__(downstream)
-        self.passes = predicate  # type: ignore[method-assign, assignment]
+        self.passes = predicate  # type: ignore[method-assign, assignment]  # the predicate replaces the method per instance

@@ -775,7 +775,7 @@ class InnerSubscriber(FlowableSubscriber[R], Generic[T, R]):
         if qs is None:
             qs = _is_queue_subscription(s)
         if qs:
-            m = s.request_fusion(_INNER_FUSION)  # type: ignore[attr-defined]
+            m = s.request_fusion(_INNER_FUSION)  # type: ignore[attr-defined]  # checked to be a QueueSubscription
             if m == SYNC:
                 self.fusion_mode = SYNC
                 self.queue = s

@@ -441,7 +441,7 @@ class GroupState(Subscription, Generic[K, V]):
 
     def _leave(self) -> None:
         if not self.left.get() and self.left.compare_and_set(False, True):
-            self.parent.cancel_group(self.key, self.group)  # type: ignore[arg-type]
+            self.parent.cancel_group(self.key, self.group)  # type: ignore[arg-type]  # the group is set before it can leave
 
     # ---- Subscription
 

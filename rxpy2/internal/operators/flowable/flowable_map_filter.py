@@ -48,16 +48,16 @@ def collapse_map_filter(upstream: Publisher[Any], kind: str, fn: Callable[[Any],
     """``upstream`` (a map, filter or collapsed stage) and one more map/filter as one stage."""
     t = type(upstream)
     if t is FlowableMapFilter:
-        if len(upstream.stages) >= MAX_STAGES:  # type: ignore[attr-defined]
+        if len(upstream.stages) >= MAX_STAGES:  # type: ignore[attr-defined]  # upstream is a FlowableMapFilter here
             return None
-        stages = (*upstream.stages, (kind, fn))  # type: ignore[attr-defined]
+        stages = (*upstream.stages, (kind, fn))  # type: ignore[attr-defined]  # upstream is a FlowableMapFilter here
     elif t is FlowableMap:
-        stages = (("map", upstream.mapper), (kind, fn))  # type: ignore[attr-defined]
+        stages = (("map", upstream.mapper), (kind, fn))  # type: ignore[attr-defined]  # upstream is a FlowableMap here
     elif t is FlowableFilter:
-        stages = (("filter", upstream.predicate), (kind, fn))  # type: ignore[attr-defined]
+        stages = (("filter", upstream.predicate), (kind, fn))  # type: ignore[attr-defined]  # upstream is a FlowableFilter here
     else:
         return None
-    return FlowableMapFilter(upstream.source, stages)  # type: ignore[attr-defined]
+    return FlowableMapFilter(upstream.source, stages)  # type: ignore[attr-defined]  # upstream is one of the three here
 
 
 class FlowableMapFilter(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
@@ -102,7 +102,7 @@ class _StepMixin:
             return True
         if v is DROP:
             return False
-        return self.pass_on(v)  # type: ignore[no-any-return]
+        return self.pass_on(v)  # type: ignore[no-any-return]  # the compiled stage function returns Any
 
     def poll(self) -> Any:
         qs = self.qs
@@ -120,12 +120,12 @@ class _StepMixin:
 
 class MapFilterSubscriber(_StepMixin, FilteringSubscriber[T], Generic[T, R]):
     def __init__(self, downstream: Subscriber[R], step: Callable[[T], Any]) -> None:
-        super().__init__(downstream)  # type: ignore[arg-type]
+        super().__init__(downstream)  # type: ignore[arg-type]  # the stages change the item type
         self.step = step
 
 
 class MapFilterConditionalSubscriber(_StepMixin, FilteringConditionalSubscriber[T],
                                      Generic[T, R]):
     def __init__(self, downstream: ConditionalSubscriber[R], step: Callable[[T], Any]) -> None:
-        super().__init__(downstream)  # type: ignore[arg-type]
+        super().__init__(downstream)  # type: ignore[arg-type]  # the stages change the item type
         self.step = step

@@ -52,4 +52,4 @@ class MaterializeSubscriber(SinglePostCompleteSubscriber[T, Notification[T]], Ge
 
     def on_drop(self, n: Notification[T]) -> None:
         if n.is_on_error():  # a terminal signal after the terminal one: don't lose the error
-            plugins.on_error(n.error)  # type: ignore[arg-type]
+            plugins.on_error(n.error)  # type: ignore[arg-type]  # an on_error notification has an error

@@ -385,10 +385,10 @@ class BufferSubscriber(_BaseBufferSubscriber[T], Generic[T]):
         self.queue.clear()
 
     def poll_buffer(self) -> T | None:
-        return self.queue.poll()  # type: ignore[no-any-return]
+        return self.queue.poll()  # type: ignore[no-any-return]  # the queue holds Any
 
     def buffer_empty(self) -> bool:
-        return self.queue.is_empty()  # type: ignore[no-any-return]
+        return self.queue.is_empty()  # type: ignore[no-any-return]  # the queue is Any
 
 
 class FlowableOnBackpressureBufferStrategy(Flowable[T], HasUpstreamPublisher[T], Generic[T]):

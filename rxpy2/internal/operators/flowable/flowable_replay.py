@@ -221,7 +221,7 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
             head = self.head if self.max_age is None else self._live_head()
             inner.node = head  # the oldest retained item comes next
             inner.skipped = head.index
-            if subs.compare_and_set(a, (*a, inner)):  # type: ignore[misc]
+            if subs.compare_and_set(a, (*a, inner)):  # type: ignore[misc]  # never None (AtomicReference.get() is V | None)
                 inner.parent = self
                 return True
 
@@ -269,7 +269,7 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
             limit = self.limit
             if limit is not None:
                 if self.size == limit:
-                    self.head = self.head.next  # type: ignore[assignment]
+                    self.head = self.head.next  # type: ignore[assignment]  # there is a next node here
                 else:
                     self.size += 1
         self._replay_all()
@@ -277,12 +277,12 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
     # ---- the time-bound buffer (RxJava 2's SizeAndTimeBoundReplayBuffer)
 
     def _add_timed(self, item: T) -> None:
-        now = self.clock.now()  # type: ignore[union-attr]
+        now = self.clock.now()  # type: ignore[union-attr]  # a timed buffer has a clock and max_age
         n = _Node(item, self.tail.index + 1, now)
         self.tail.next = n
         self.tail = n
         self.size += 1
-        self._drop_old(now - self.max_age, self.limit)  # type: ignore[operator]
+        self._drop_old(now - self.max_age, self.limit)  # type: ignore[operator]  # a timed buffer has a clock and max_age
 
     def _drop_old(self, time_limit: float, limit: int | None) -> None:
         """Move the head past the items beyond ``limit`` (never the last one) and those
@@ -302,7 +302,7 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
 
     def _live_head(self) -> _Node:
         """Where a new subscriber starts: after the items already expired (not dropped)."""
-        time_limit = self.clock.now() - self.max_age  # type: ignore[union-attr,operator]
+        time_limit = self.clock.now() - self.max_age  # type: ignore[union-attr,operator]  # a timed buffer has a clock and max_age
         head = self.head
         nxt = head.next
         while nxt is not None and nxt.time <= time_limit:
@@ -312,7 +312,7 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
 
     def _drop_final(self) -> None:
         if self.max_age is not None:  # the terminal event stays: every expired item goes
-            self._drop_old(self.clock.now() - self.max_age, None)  # type: ignore[union-attr]
+            self._drop_old(self.clock.now() - self.max_age, None)  # type: ignore[union-attr]  # a timed buffer has a clock and max_age
 
     def on_error(self, error: BaseException) -> None:
         if error is None:

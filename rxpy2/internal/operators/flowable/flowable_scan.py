@@ -136,7 +136,7 @@ class ScanSeedSubscriber(StablePrefetchSubscriber[T, R], Generic[T, R]):
         if self.done:
             return
         try:
-            v = self.accumulator(self.value, item)  # type: ignore[arg-type]
+            v = self.accumulator(self.value, item)  # type: ignore[arg-type]  # set by the first item
         except Exception as e:
             self.fail(e)
             return

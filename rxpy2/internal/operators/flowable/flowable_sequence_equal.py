@@ -104,7 +104,7 @@ class EqualCoordinator(Disposable, Generic[T]):
         self.cancel_and_clear()
         if error is not None:
             self.error.try_add_throwable(error)
-        self.downstream.on_error(self.error.terminate())  # type: ignore[arg-type]
+        self.downstream.on_error(self.error.terminate())  # type: ignore[arg-type]  # an error was added, so terminate() returns it
 
     def succeed(self, result: bool) -> None:
         self.cancel_and_clear()

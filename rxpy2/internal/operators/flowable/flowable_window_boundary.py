@@ -184,9 +184,9 @@ class WindowBoundaryMainSubscriber(FlowableSubscriber[T], Subscription, Generic[
                     ex = errors.terminate()
                     self.window = None
                     if w is not None:
-                        w.on_error(ex)  # type: ignore[arg-type]
+                        w.on_error(ex)  # type: ignore[arg-type]  # an error was recorded before this
                     if not outer_cancelled.get():
-                        a.on_error(ex)  # type: ignore[arg-type]
+                        a.on_error(ex)  # type: ignore[arg-type]  # an error was recorded before this
                     return
                 v = q.poll()
                 if v is None:
@@ -199,7 +199,7 @@ class WindowBoundaryMainSubscriber(FlowableSubscriber[T], Subscription, Generic[
                         return
                     break
                 if v is not NEXT_WINDOW:
-                    w.on_next(v)  # type: ignore[union-attr]
+                    w.on_next(v)  # type: ignore[union-attr]  # a window is open while items flow
                     continue
                 if w is not None:
                     self.window = None
@@ -312,7 +312,7 @@ class OpeningSubscriber(BoundarySubscriber):
             raise null_item()  # §2.13
         if self.done:
             return
-        self.parent.open(item)  # type: ignore[attr-defined]
+        self.parent.open(item)  # type: ignore[attr-defined]  # the parent of this boundary has it
 
 
 class ClosingSubscriber(IndicatorSubscriber):
@@ -349,4 +349,4 @@ class OneShotBoundarySubscriber(BoundarySubscriber):
             return
         self.done = True
         self.dispose()
-        self.parent.boundary_next(self)  # type: ignore[attr-defined]
+        self.parent.boundary_next(self)  # type: ignore[attr-defined]  # the parent of this boundary has it

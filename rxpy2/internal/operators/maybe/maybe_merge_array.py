@@ -117,7 +117,7 @@ class MergeMaybeObserver(MaybeObserver[T], Subscription, Generic[T]):
         error = self.error
         if error.get() is not None:
             self.queue.clear()
-            self.downstream.on_error(error.terminate())  # type: ignore[arg-type]
+            self.downstream.on_error(error.terminate())  # type: ignore[arg-type]  # an error was added, so terminate() returns it
             return True
         return False
 

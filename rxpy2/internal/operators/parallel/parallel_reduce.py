@@ -78,7 +78,7 @@ class ReduceRailSubscriber(DeferredScalarSubscriber[T, R], Generic[T, R]):
         if self.done or self.is_cancelled():  # §2.8: items may still come after a cancel
             return
         try:
-            v = self.reducer(self.value, item)  # type: ignore[arg-type]
+            v = self.reducer(self.value, item)  # type: ignore[arg-type]  # set by the first item
             if v is None:
                 raise TypeError("The reducer returned None")
         except Exception as e:

@@ -118,7 +118,7 @@ class RunOnSubscriber(StablePrefetchSubscriber[T, T], Generic[T]):
         worker's disposal at the end. Its own loop: the base's keeps one test less per item.
         The task owns the drain."""
         a = self.downstream
-        deliver = a.try_on_next if self.conditional else None  # type: ignore[attr-defined]
+        deliver = a.try_on_next if self.conditional else None  # type: ignore[attr-defined]  # conditional: a ConditionalSubscriber
         on_next = a.on_next
         q = self.queue
         poll = q.poll

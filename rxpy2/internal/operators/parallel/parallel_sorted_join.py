@@ -64,7 +64,7 @@ def sorter(key: Key, reverse: bool) -> Callable[[list[T]], list[T]]:
 def merger(key: Key, reverse: bool) -> Callable[[list[T], list[T]], list[T]]:
     """A reducer that merges two sorted lists into one sorted list."""
     def merge(a: list[T], b: list[T]) -> list[T]:
-        return list(heapq.merge(a, b, key=key, reverse=reverse))  # type: ignore[arg-type]
+        return list(heapq.merge(a, b, key=key, reverse=reverse))  # type: ignore[arg-type]  # heapq.merge takes key=None too
     return merge
 
 
@@ -200,11 +200,11 @@ class SortedJoinSubscription(DrainSubscriptionMixin, Subscription, Generic[T]):
                     return
                 items = lists[best]
                 j = indexes[best]
-                v = items[j]  # type: ignore[index]
+                v = items[j]  # type: ignore[index]  # best is a rail that has a list
                 j += 1
                 indexes[best] = j
-                if j < len(items):  # type: ignore[arg-type]
-                    nxt = items[j]  # type: ignore[index]
+                if j < len(items):  # type: ignore[arg-type]  # best is a rail that has a list
+                    nxt = items[j]  # type: ignore[index]  # best is a rail that has a list
                     try:
                         heads[best] = key(nxt) if key is not None else nxt
                     except Exception as ex:
@@ -232,7 +232,7 @@ class SortedJoinSubscription(DrainSubscriptionMixin, Subscription, Generic[T]):
         """A user function failed inside the drain: end with it (or with an earlier error)."""
         if not self.error.compare_and_set(None, error):
             plugins.on_error(error)
-        self._fail(self.error.get())  # type: ignore[arg-type]
+        self._fail(self.error.get())  # type: ignore[arg-type]  # set just above
 
 
 class SortedJoinInnerSubscriber(FlowableSubscriber[list[T]], Generic[T]):

@@ -27,7 +27,7 @@ T = TypeVar("T")
 _Observers = tuple["CacheDisposable", ...]
 
 
-class _Terminated(tuple):  # type: ignore[type-arg]
+class _Terminated(tuple[Any, ...]):
     """The observers' value after the terminal signal: empty, and unlike ``()`` unique."""
 
     __slots__ = ()

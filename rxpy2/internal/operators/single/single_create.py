@@ -141,7 +141,7 @@ def unsafe_source(source: Any, cls: type) -> Callable[[Any], Any]:
         raise TypeError(f"unsafe_create() of a {cls.__name__}: use {cls.__name__}.wrap(source) "
                         "or the source itself")
     require_callable(source, "source")
-    return source  # type: ignore[no-any-return]
+    return source  # type: ignore[no-any-return]  # checked callable
 
 
 def wrapped_subscribe(source: Any, cls: type) -> Callable[[Any], Any]:
@@ -155,4 +155,4 @@ def wrapped_subscribe(source: Any, cls: type) -> Callable[[Any], Any]:
     if not callable(subscribe):
         raise TypeError(f"{cls.__name__}.wrap() needs an object with a subscribe(observer) "
                         f"method, not {type(source).__name__}")
-    return subscribe  # type: ignore[no-any-return]
+    return subscribe  # type: ignore[no-any-return]  # checked callable

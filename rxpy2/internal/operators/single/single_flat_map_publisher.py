@@ -111,7 +111,7 @@ class SourceObserver(SingleObserver[T], MaybeObserver[T], CompletableObserver, G
 
     def on_success(self, item: T) -> None:
         try:
-            p = self.mapper(item)  # type: ignore[misc]
+            p = self.mapper(item)  # type: ignore[misc]  # None only after cancel
             if not isinstance(p, Publisher):
                 raise TypeError("The mapper returned None" if p is None else
                                 f"The mapper returned a {type(p).__name__}, not a Publisher")

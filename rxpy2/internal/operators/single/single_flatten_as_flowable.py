@@ -221,7 +221,7 @@ class FlattenAsFlowableObserver(BasicQueueSubscription[R], SingleObserver[T], Ma
             self.pending = None
         else:
             self.pending = nxt
-        return v  # type: ignore[no-any-return]
+        return v  # type: ignore[no-any-return]  # the iterator yields Any
 
     def is_empty(self) -> bool:
         return self.it is None
