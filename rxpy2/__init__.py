@@ -3,9 +3,10 @@
 Reactive Streams with non-blocking backpressure, RxJava 2's operator catalogue
 in snake_case, Single/Maybe/Completable, and the helpers to write operators.
 
-``import rxpy2`` stays cheap (``tests/internal/test_import_cost.py``): ``Timed`` and
-``TestScheduler`` are imported on first use (module ``__getattr__``), and so are the
-operator modules (``rxpy2.internal.lazy``), ``asyncio`` and the ``atomics`` package.
+``import rxpy2`` stays cheap (``tests/internal/test_import_cost.py``): the processors,
+``ParallelFlowable``, the test consumers, ``TestScheduler`` and ``Timed`` are imported on
+first use (module ``__getattr__``; every name stays importable from here), and so are
+the operator modules (``rxpy2.internal.lazy``), ``asyncio`` and the ``atomics`` package.
 """
 
 from typing import TYPE_CHECKING
@@ -39,23 +40,26 @@ from rxpy2.observers import (
     MaybeObserver,
     SingleObserver,
 )
-from rxpy2.parallel import ParallelFailureHandling, ParallelFlowable
-from rxpy2.processors import (
-    AsyncProcessor,
-    BehaviorProcessor,
-    FlowableProcessor,
-    MulticastProcessor,
-    PublishProcessor,
-    ReplayProcessor,
-    UnicastProcessor,
-)
 from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Processor, Publisher, Subscriber, Subscription
 from rxpy2.schedulers import Scheduler, Schedulers
 from rxpy2.single import Single
-from rxpy2.testing import TestObserver, TestSubscriber
 
 if TYPE_CHECKING:
+    from rxpy2 import parallel as parallel
+    from rxpy2 import processors as processors
+    from rxpy2 import testing as testing
+    from rxpy2.parallel import ParallelFailureHandling, ParallelFlowable
+    from rxpy2.processors import (
+        AsyncProcessor,
+        BehaviorProcessor,
+        FlowableProcessor,
+        MulticastProcessor,
+        PublishProcessor,
+        ReplayProcessor,
+        UnicastProcessor,
+    )
     from rxpy2.schedulers.test_scheduler import TestScheduler
+    from rxpy2.testing import TestObserver, TestSubscriber
     from rxpy2.timed import Timed
 
 __version__ = "0.1.0"
@@ -114,6 +118,12 @@ __all__ = [
 
 if not TYPE_CHECKING:  # type checkers see the imports above, and no catch-all
     __getattr__, __dir__ = lazy_attributes(__name__, {
+        **dict.fromkeys(["AsyncProcessor", "BehaviorProcessor", "FlowableProcessor",
+                         "MulticastProcessor", "PublishProcessor", "ReplayProcessor",
+                         "UnicastProcessor", "processors"], "rxpy2.processors"),
+        **dict.fromkeys(["ParallelFailureHandling", "ParallelFlowable", "parallel"],
+                        "rxpy2.parallel"),
+        **dict.fromkeys(["TestObserver", "TestSubscriber", "testing"], "rxpy2.testing"),
         "TestScheduler": "rxpy2.schedulers.test_scheduler",
         "Timed": "rxpy2.timed",
     }, globals())

@@ -6,7 +6,9 @@ the test scheduler, ...) while every name stays where it is::
     __getattr__, __dir__ = lazy_attributes(__name__, {"Timed": "rxpy2.timed"}, globals())
 
 The first access to ``Timed`` imports ``rxpy2.timed`` and stores the name in the
-package's globals, so later lookups skip ``__getattr__``. ``from package import
+package's globals, so later lookups skip ``__getattr__``. A name mapped to the
+package's submodule of that name (``"processors": "rxpy2.processors"``) is that
+module: ``import rxpy2; rxpy2.processors.PublishProcessor`` keeps working. ``from package import
 *`` works too (it looks every ``__all__`` name up). Type checkers see the names
 through ``if TYPE_CHECKING:`` imports next to the table.
 """
@@ -29,7 +31,9 @@ def lazy_attributes(package: str, where: dict[str, str], namespace: dict[str, An
         module = where.get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(module), name)
+        imported = importlib.import_module(module)
+        # a submodule stands for itself (``rxpy2.processors``), any other name is its attribute
+        value = imported if module == f"{package}.{name}" else getattr(imported, name)
         namespace[name] = value  # later lookups skip __getattr__
         return value
 

@@ -26,6 +26,9 @@ LAZY_MODULES = [
     "logging",  # rxpy2.plugins' default handler of undeliverable errors
     "dataclasses",  # rxpy2.Timed
     "rxpy2.timed",
+    "rxpy2.processors",  # rxpy2.PublishProcessor & co.
+    "rxpy2.parallel",  # rxpy2.ParallelFlowable
+    "rxpy2.testing",  # rxpy2.TestSubscriber, rxpy2.TestObserver
 ]
 
 
@@ -66,10 +69,13 @@ def test_the_lazy_names_are_where_they_were() -> None:
     from rxpy2.timed import Timed
 
     assert rxpy2.Timed is Timed and rxpy2.TestScheduler is TestScheduler
+    assert rxpy2.PublishProcessor is rxpy2.processors.PublishProcessor
+    assert rxpy2.ParallelFlowable is rxpy2.parallel.ParallelFlowable
+    assert rxpy2.TestSubscriber is rxpy2.testing.TestSubscriber
     assert rxpy2.schedulers.TestScheduler is TestScheduler
     assert rxpy2.schedulers.AsyncioScheduler is AsyncioScheduler
     assert rxpy2.testing.TestScheduler is TestScheduler
-    assert {"Timed", "TestScheduler"} <= set(dir(rxpy2))
+    assert set(rxpy2.__all__) | {"processors", "parallel", "testing"} <= set(dir(rxpy2))
     assert {"AsyncioScheduler", "TestScheduler"} <= set(dir(rxpy2.schedulers))
     assert plugins.log.name == "rxpy2"
     for module in (rxpy2, rxpy2.schedulers, plugins):
@@ -86,8 +92,16 @@ def test_star_import_and_every_public_name_in_a_fresh_process() -> None:
         "from rxpy2.schedulers import AsyncioScheduler, TestScheduler\n"
         "from rxpy2.testing import TestScheduler as T2\n"
         "print(missing, ns['Timed'].__module__, ns['TestScheduler'] is TestScheduler is T2,"
-        " AsyncioScheduler.__module__)")
-    assert out == ("[] rxpy2.timed True rxpy2.schedulers.asyncio_scheduler")
+        " AsyncioScheduler.__module__, ns['PublishProcessor'].__module__)")
+    assert out == ("[] rxpy2.timed True rxpy2.schedulers.asyncio_scheduler "
+                   "rxpy2.processors.publish_processor")
+
+
+def test_a_submodule_is_an_attribute_of_the_package_after_import_rxpy2() -> None:
+    out = _python("import rxpy2\n"
+                  "print(rxpy2.processors.__name__, rxpy2.parallel.__name__,"
+                  " rxpy2.testing.TestSubscriber.__name__, rxpy2.schedulers.__name__)")
+    assert out == "rxpy2.processors rxpy2.parallel TestSubscriber rxpy2.schedulers"
 
 
 def test_default_backend_is_lock_and_a_hardware_cell_still_works() -> None:
