@@ -433,7 +433,7 @@ class _SparkWriter:
                 return 0
             if _is_arrow(batch[0]):
                 table = _arrow_table(batch)
-                rows = table.num_rows
+                rows: int = table.num_rows
                 df = (self.spark.createDataFrame(table) if self.schema is None
                       else self.spark.createDataFrame(table, self.schema))
             else:
