@@ -247,6 +247,18 @@ class Completable(ZeroOneBase):
 
     # ------------------------------------------------------------------ combining
 
+    @overload
+    def and_then(self, other: Completable) -> Completable: ...
+
+    @overload
+    def and_then(self, other: Single[T]) -> Single[T]: ...
+
+    @overload
+    def and_then(self, other: Maybe[T]) -> Maybe[T]: ...
+
+    @overload
+    def and_then(self, other: Publisher[T]) -> Flowable[T]: ...
+
     def and_then(self, other: Any) -> Any:
         """After this completes, continue with ``other``: a Completable (→ Completable),
         Single (→ Single), Maybe (→ Maybe) or any Publisher (→ Flowable).

@@ -117,6 +117,23 @@ def combining() -> None:
     assert_type(Flowable.combine_latest(a, b, c), Flowable[tuple[int, str, float]])
     assert_type(Flowable.combine_latest(a, b, c, d), Flowable[tuple[int, str, float, bool]])
     assert_type(Flowable.combine_latest(a, b, combiner=lambda i, s: f"{s}{i}"), Flowable[str])
+    assert_type(Flowable.combine_latest_delay_error(a, b, c), Flowable[tuple[int, str, float]])
+
+
+def zero_one() -> None:
+    f = Flowable.range(1, 3)
+    assert_type(f.element_at(1), Maybe[int])
+    assert_type(f.element_at(5, 0), Single[int])
+    assert_type(f.first(0), Single[int])
+    m = f.first_element()
+    assert_type(m.switch_if_empty(Single.just(0)), Single[int])
+    assert_type(m.switch_if_empty(Maybe.just(0)), Maybe[int])
+    done = f.ignore_elements()
+    assert_type(done.and_then(Single.just("s")), Single[str])
+    assert_type(done.and_then(Maybe.just(1.5)), Maybe[float])
+    assert_type(done.and_then(f), Flowable[int])
+    assert_type(done.and_then(Completable.complete()), Completable)
+    assert_type(Single.just(2).blocking_get(), int)
 
 
 def generating() -> None:
@@ -158,7 +175,8 @@ def spark(df: Any, rdd: Any) -> None:  # type-checked only: needs a SparkSession
 
 
 def test_the_examples_run() -> None:
-    for example in (core_chain, iteration, accumulating, combining, generating, grouping):
+    for example in (core_chain, iteration, accumulating, combining, zero_one, generating,
+                    grouping):
         example()
     assert asyncio.run(async_iteration()) == [0, 1, 2]
 
