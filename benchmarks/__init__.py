@@ -7,6 +7,8 @@ sets up ``.venv`` with the ``bench`` extra first); ``--help`` lists the options.
   implementations doing the same work and returning a checksum of what their
   consumer received;
 * :mod:`benchmarks.memory`: peak RSS per stream size, each size in a fresh process;
+* :mod:`benchmarks.import_cost`: the ``import`` workload, ``import rxpy2`` in fresh
+  processes next to ``python -c pass`` (``--import-runs`` of them, 20 by default);
 * :mod:`benchmarks.runner`: runs the implementations of a workload interleaved,
   takes medians, prints the tables and writes them into ``docs/performance.md``;
 * :mod:`benchmarks.report`: the tables, the machine description and the targets;
