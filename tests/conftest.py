@@ -9,6 +9,8 @@
 * Race tests get the ``race`` marker: tests that take ``race_runner``, call
   ``rxpy2.testing.race``/``RaceRunner``, or have ``race``/``drain``/``concurren`` in their
   name or file name. ``.ci/run`` runs them a second time under ``RXPY2_DRAIN=lock``.
+* By path (``_path_marks``): ``tck`` (tests/tck), ``spark`` (tests/spark and the Spark
+  benchmark tests), ``slow`` (those two and ``_SLOW_PATHS``): ``tools/test -m "not slow"``.
 """
 
 from __future__ import annotations
@@ -111,10 +113,40 @@ def _is_race_test(item: pytest.Item) -> bool:
     return code is not None and ("race" in code.co_names or "RaceRunner" in code.co_names)
 
 
+#: Markers by path (relative to the repository, "/"-separated; a directory ends with "/",
+#: a prefix of a test id selects those tests). ``tools/test -m "not slow"`` is the fast part.
+_TCK_PATHS = ("tests/tck/",)
+_SPARK_PATHS = ("tests/spark/", "tests/test_benchmarks_spark.py")
+#: slow besides the TCK and Spark: fresh interpreters (lifecycle, import cost), stress and long
+#: race tests (measured with ``--durations``: each of these takes seconds)
+_SLOW_PATHS = (
+    "tests/test_lifecycle_schedulers.py",
+    "tests/test_lifecycle_sigint.py",
+)
+
+
+def _path_marks(item: pytest.Item, rootpath: os.PathLike[str]) -> list[str]:
+    try:
+        rel = item.path.relative_to(rootpath).as_posix()
+    except ValueError:
+        return []
+    test_id = rel + item.nodeid[item.nodeid.find("::"):] if "::" in item.nodeid else rel
+    marks = []
+    if rel.startswith(_TCK_PATHS):
+        marks.append("tck")
+    if rel.startswith(_SPARK_PATHS):
+        marks.append("spark")
+    if marks or test_id.startswith(_SLOW_PATHS):
+        marks.append("slow")
+    return marks
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if _is_race_test(item):
             item.add_marker(pytest.mark.race)
+        for name in _path_marks(item, config.rootpath):
+            item.add_marker(name)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
