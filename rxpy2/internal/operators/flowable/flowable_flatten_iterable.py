@@ -374,7 +374,7 @@ class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Gen
                 continue
             if v is None:
                 raise _none_element()
-            return v
+            return v  # type: ignore[no-any-return]  # an item: the markers were handled above
 
     def is_empty(self) -> bool:
         it = self.current
@@ -391,7 +391,7 @@ class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Gen
             self.current = None
             self.pending = _NOTHING
         # an upstream item may still map to an empty iterable: poll then returns None
-        return self.queue.is_empty()
+        return self.queue.is_empty()  # type: ignore[no-any-return]  # the queue is Any-typed
 
     def clear(self) -> None:
         self.current = None

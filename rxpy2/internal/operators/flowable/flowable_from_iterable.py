@@ -103,7 +103,7 @@ class _BaseIteratorSubscription(SyncSourceSubscription[T], Generic[T]):
         if v is None:
             self.pending = _END
             raise _none_item()
-        return v
+        return v  # type: ignore[no-any-return]  # an item: the markers were handled above
 
     def is_empty(self) -> bool:
         if self.pending is _UNFETCHED:

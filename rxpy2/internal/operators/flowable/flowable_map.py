@@ -79,6 +79,8 @@ class MapSubscriber(BasicFuseableSubscriber[T, R], Generic[T, R]):
 
 
 class MapConditionalSubscriber(BasicFuseableConditionalSubscriber[T, R], Generic[T, R]):
+    downstream: ConditionalSubscriber[R]  # (the base says Any)
+
     def __init__(self, downstream: ConditionalSubscriber[R], mapper: Callable[[T], R]) -> None:
         super().__init__(downstream)
         self.mapper = mapper
@@ -87,7 +89,7 @@ class MapConditionalSubscriber(BasicFuseableConditionalSubscriber[T, R], Generic
         if self.done:
             return
         if self.source_mode != NONE:
-            self.downstream.on_next(None)
+            self.downstream.on_next(None)  # type: ignore[arg-type]  # None: the fused "poll now" signal
             return
         if item is None:
             raise null_item()  # §2.13
