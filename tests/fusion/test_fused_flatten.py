@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from rxpy2 import Flowable
+from rxpy2.flowable import BUFFER_SIZE
 from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.operators.flowable.flowable_concat_map import FlowableConcatMap
 from rxpy2.internal.operators.flowable.flowable_flat_map import FlowableFlatMap
@@ -26,7 +27,6 @@ from rxpy2.internal.operators.flowable.flowable_sync_chain import FlowableSyncCh
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.processors import UnicastProcessor
 from rxpy2.reactivestreams import LONG_MAX, Subscription
-from rxpy2.flowable import BUFFER_SIZE
 from rxpy2.schedulers import Schedulers
 from rxpy2.testing import RaceRunner
 
@@ -291,6 +291,14 @@ def test_fused_equals_unfused(op: str, src: str, inner: str, script: str,
     errors_plain = [(type(e), str(e)) for e in plugin_errors]
     plugin_errors.clear()
     assert a == b
+    if script.startswith("cancel") and errors_plain:
+        # Cancelled inside a synchronous inner, the operator's inner runs on (flat_map adds
+        # an inner to the ones a cancel reaches only after its subscribe returned) and an
+        # error it meets goes to plugins.on_error; fused, the loop stops at once, as RxJava
+        # 2's flat_map (its inner is added before it is subscribed)
+        assert errors_fused == []
+    else:
+        assert errors_fused == errors_plain
     # and with nothing fused at all, as the relaxed "prefetch" comparison of
     # test_fused_vs_unfused: the operator fuses with its upstream (concat_map and
     # flat_map_iterable poll a sync chain lazily), so an error may come items earlier there
@@ -313,14 +321,6 @@ def test_fused_equals_unfused(op: str, src: str, inner: str, script: str,
 
 def _ends(log: list[Any]) -> list[Any]:
     return [e for e in log if e == "complete" or (isinstance(e, tuple) and e[0] == "error")]
-    if script.startswith("cancel") and errors_plain:
-        # Cancelled inside a synchronous inner, the operator's inner runs on (flat_map adds
-        # an inner to the ones a cancel reaches only after its subscribe returned) and an
-        # error it meets goes to plugins.on_error; fused, the loop stops at once, as RxJava
-        # 2's flat_map (its inner is added before it is subscribed)
-        assert errors_fused == []
-    else:
-        assert errors_fused == errors_plain
 
 
 # ---------------------------------------------------------------------------- consumers that fuse
@@ -389,8 +389,10 @@ def test_flat_map_hand_over_keeps_the_operators_concurrency(max_concurrency: int
         src = Flowable.range(0, 400)
         if not fused:
             src = src.hide()
-        src.flat_map(lambda x: Flowable.just(x) if x < scalars else _never_counting(subscribed, x),
-                     max_concurrency=max_concurrency).subscribe(items.append)
+        def mapper(x: int, subscribed: list[int] = subscribed) -> Any:
+            return Flowable.just(x) if x < scalars else _never_counting(subscribed, x)
+
+        src.flat_map(mapper, max_concurrency=max_concurrency).subscribe(items.append)
         runs.append((subscribed, items))
     assert runs[0] == runs[1]
 
@@ -530,13 +532,13 @@ def test_race_request_and_cancel(op: str, when: str, race_rounds: int) -> None:
             if when == "late":
                 pipeline().subscribe(rec)
 
-                def a() -> None:
+                def a(rec: Rec = rec, n: int = n) -> None:
                     rec.request(n)
             else:
-                def a() -> None:
+                def a(rec: Rec = rec, n: int = n) -> None:
                     pipeline().subscribe(rec)
 
-            def b() -> None:
+            def b(rec: Rec = rec) -> None:
                 while rec.s is None:
                     pass
                 rec.s.cancel()

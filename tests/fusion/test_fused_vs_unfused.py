@@ -154,6 +154,15 @@ def _gen(x: int) -> Any:
     return (y for y in (x, -x))  # an iterator without a known length
 
 
+def _inner(x: int) -> Flowable[int]:
+    return Flowable.empty() if x % 3 == 0 else Flowable.just(x) if x % 3 == 1 else \
+        Flowable.range(x * 10, 2)
+
+
+def _inner_async(x: int) -> Flowable[int]:  # a fused chain hands over at x == 4
+    return Flowable.range(x * 10, 3).hide() if x == 4 else _inner(x)
+
+
 # ---------------------------------------------------------------------------- operators
 
 
@@ -209,6 +218,13 @@ OPS: list[Op] = [
         c.fn("mapper", _gen), prefetch=4)], output="sync", prefetch=True),
     Op("concat_map_iterable", lambda c: [lambda f: f.concat_map_iterable(
         c.fn("mapper", _pairs))], output="sync", prefetch=True),
+    # flat_map/concat_map: over the *_macro sources the last stage of a chain (issue 18)
+    Op("flat_map", lambda c: [lambda f: f.flat_map(c.fn("mapper", _inner))], output="none",
+       prefetch=True),
+    Op("flat_map_async", lambda c: [lambda f: f.flat_map(c.fn("mapper", _inner_async))],
+       output="none", prefetch=True),
+    Op("concat_map", lambda c: [lambda f: f.concat_map(c.fn("mapper", _inner_async))],
+       output="none", prefetch=True),
     Op("observe_on", lambda c: [lambda f: f.observe_on(_tramp(), buffer_size=4)],
        ("ok", "src_error"), output="async", prefetch=True),
     # chains that assembly-time fusion collapses (over the *_macro sources)
@@ -234,6 +250,11 @@ OPS: list[Op] = [
         lambda f: f.distinct_until_changed(),
         lambda f: f.map(c.fn("map", lambda x: x + 100)),
         lambda f: f.take(5)], output="none"),
+    # take_last over a chain: the chain runs into its buffer in one fold (issue 18)
+    Op("map_take_last", lambda c: [lambda f: f.map(c.fn("map", lambda x: x * 10)),
+                                   lambda f: f.take_last(3)], output="none"),
+    Op("scan_take_last_one", lambda c: [lambda f: f.scan(c.fn("scan", lambda a, x: a + x)),
+                                        lambda f: f.take_last(1)], output="async"),
 ]
 OPS_BY_NAME = {op.name: op for op in OPS}
 
@@ -572,7 +593,8 @@ CHAIN_OPS = frozenset({"map", "filter", "do_on_next", "take", "skip", "take_whil
                        "skip_while", "map_filter", "filter_map_take", "skip_take_while_map",
                        "scan", "distinct_until_changed", "distinct_until_changed_key",
                        "distinct_until_changed_cmp", "map_scan_distinct",
-                       "distinct_map_take"})
+                       "distinct_map_take", "flat_map_iterable", "concat_map_iterable",
+                       "flat_map", "flat_map_async", "concat_map"})
 #: ... of which skip(n) joins a chain only as the first stage over a longer range: it asks
 #: for its n items at subscription (RxJava 2), which a chain (run under demand) cannot do
 SKIP_N_OPS = frozenset({"skip", "skip_take_while_map"})
@@ -581,7 +603,13 @@ SKIP_N_OPS = frozenset({"skip", "skip_take_while_map"})
 CHAIN_OPS_NOT_FUSEABLE_IN_RXJAVA = frozenset({"take", "skip", "take_while", "skip_while",
                                               "filter_map_take", "skip_take_while_map",
                                               "scan", "map_scan_distinct",
-                                              "distinct_map_take"})
+                                              "distinct_map_take", "flat_map",
+                                              "flat_map_async", "concat_map"})
+
+
+#: A chain followed by an aggregating operator (take_last) that folds the chain into itself:
+#: no FlowableSyncChain faces the consumer, but the chain is fused over the *_macro sources
+FOLD_OPS = frozenset({"map_take_last", "scan_take_last_one"})
 
 
 def fused_chain(op: Op, src: Source) -> bool:
@@ -593,7 +621,7 @@ def fused_chain(op: Op, src: Source) -> bool:
 
 def _worth_it(op: Op, src: Source, cons: Consumer, script: Script, case: str) -> bool:
     """Prunes combinations that add no path over another one (to keep the run short)."""
-    if not src.spied and op.name not in CHAIN_OPS:
+    if not src.spied and op.name not in CHAIN_OPS | FOLD_OPS:
         return False  # nothing to fuse at assembly time: as the spied source
     if case == "none" and (cons.stage is not None or script.name != "steps"):
         return False

@@ -58,6 +58,11 @@ Four functions come out of a factory (see :func:`compile_chain`):
 A fifth, :func:`compile_fold`, runs the chain into an aggregation (reduce, count,
 collect/to_list, last) in one call: ``fold(sub, acc, g)`` (see :data:`FOLDS`).
 
+A chain whose last stage flattens (``flat_map``, ``concat_map``,
+``flat_map_iterable``: :data:`FLATTEN`) compiles with :func:`flatten_text` into
+``drain_all``/``sink`` for unbounded demand only (nested loops per inner; the
+other cases run the operator: flowable_sync_chain.py, "Flattening stages").
+
 For the stages alone (no source), :func:`compile_step` returns ``step(x)``:
 the item after the stages, or :data:`DROP`; used where consecutive map/filter
 stages over an arbitrary upstream collapse into one subscriber.

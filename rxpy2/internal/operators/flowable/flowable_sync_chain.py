@@ -34,10 +34,45 @@ The contract is the one of the operators it replaces, signal for signal:
 
 A chain holds at most :data:`MAX_STAGES` stages; a longer one continues with
 plain operators on top.
+
+Flattening stages
+-----------------
+``flat_map`` (not ``delay_errors``), ``concat_map`` and ``flat_map_iterable``/
+``concat_map_iterable`` join a chain as its last stage, after the stages of
+``FLATTEN_PREFIX`` only (:func:`_flatten_may_join`); the stage's argument is
+``(mapper, *settings)``. A :class:`FlattenChainSubscription` runs it:
+
+* its ``request`` only adds to the demand; :meth:`~FlattenChainSubscription.start`,
+  called by ``subscribe_actual`` once the downstream's ``on_subscribe`` returned
+  (when the operator would ask its upstream), runs the compiled loop
+  (:func:`~rxpy2.internal.helpers.stage_compiler.flatten_text`) when the demand is
+  unbounded then, else hands over to the operator from the start. (Unbounded
+  demand present before the upstream emits is what makes the operators'
+  order sequential: with demand missing, ``flat_map`` queues scalars ahead of a
+  paused inner.) ``flat_map_iterable`` over a SYNC-fuseable prefix (``eager``)
+  emits at the request that moves the demand off zero, as the operator polling
+  it would, and hands over when that request is bounded or SYNC fusion is asked;
+* the loop flattens ``just``/``empty``/Callable inners inline and iterates
+  ``range``, ``from_array`` (list/tuple), ``from_iterable`` and sync-chain
+  inners (:func:`_classify`) with the operators' errors; after each inner item it
+  checks ``cancelled`` and, cancelled, ends the outer loop as well;
+* any other inner ends the loop with ``HANDOVER``: the operator is subscribed to
+  ``from_iterable`` over a marker item followed by the chain's compiled generator
+  resumed from the saved iterator and stage state (empty when a ``take`` ended
+  with that item), its mapper returning the pre-mapped inner for the marker;
+  flat_map's subscriber (:class:`_ResumedMerge`) starts with the scalar inners
+  counted as the operator would have (``scalars % scalar_limit``), so its
+  upstream demand and its number of running inners are the operator's;
+* after a hand-over this subscription is a shell: a :class:`_Forward` passes the
+  operator's signals downstream and, in its ``on_subscribe``, the demand so far
+  (before the operator asks its upstream); ``request``, ``cancel`` and the
+  queue methods go straight on (RxJava's deferred request: no demand is lost or
+  passed twice when a request races the hand-over).
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
 from functools import lru_cache
 from itertools import chain as iter_chain
@@ -150,11 +185,13 @@ _FUSEABLE_IN_RXJAVA = frozenset({"map", "filter", "do_on_next", "distinct", "dis
                                  "distinct_cmp"})
 
 #: the aggregations run by a fold (``compile_fold``): their subscriber's type -> (fold
-#: kind, the attribute holding its function); built at first use (import order)
-_folds: dict[type, tuple[str, str | None]] = {}
+#: kind, the attribute holding the result so far, the fold's function: an attribute name
+#: or the function itself, the attribute set True once there is a result); built at first
+#: use (import order)
+_folds: dict[type, tuple[str, str, Any, str | None]] = {}
 
 
-def _fold_of(subscriber: Any) -> tuple[str, str | None] | None:
+def _fold_of(subscriber: Any) -> tuple[str, str, Any, str | None] | None:
     if not _folds:
         from rxpy2.internal.operators.flowable.flowable_collect import CollectSubscriber
         from rxpy2.internal.operators.flowable.flowable_count import CountSubscriber
@@ -163,10 +200,18 @@ def _fold_of(subscriber: Any) -> tuple[str, str | None] | None:
             ReduceSeedSubscriber,
             ReduceSubscriber,
         )
-        _folds.update({ReduceSubscriber: ("reduce", "reducer"),
-                       ReduceSeedSubscriber: ("reduce_seed", "reducer"),
-                       CollectSubscriber: ("collect", "collector"),
-                       CountSubscriber: ("count", None), LastSubscriber: ("last", None)})
+        from rxpy2.internal.operators.flowable.flowable_take_last import (
+            TakeLastOneSubscriber,
+            TakeLastSubscriber,
+        )
+        _folds.update({ReduceSubscriber: ("reduce", "value", "reducer", None),
+                       ReduceSeedSubscriber: ("reduce_seed", "value", "reducer", None),
+                       CollectSubscriber: ("collect", "value", "collector", None),
+                       CountSubscriber: ("count", "value", None, None),
+                       LastSubscriber: ("last", "value", None, None),
+                       # take_last(n): into its bounded deque, emitted at completion
+                       TakeLastSubscriber: ("collect", "buffer", deque.append, None),
+                       TakeLastOneSubscriber: ("last", "value", None, "has_value")})
     return _folds.get(type(subscriber))
 
 
@@ -312,13 +357,15 @@ class SyncChainSubscription(SyncSourceSubscription[T], Generic[T]):
         if code != PAUSED:
             self._finish(code)
 
-    def _fold(self, a: Any, terminal: str, attr: str | None) -> None:
-        """An aggregation's subscriber (reduce, count, collect, to_list, last) requested
-        everything: the chain runs into its result in one call (its ``on_next`` inlined);
-        a stage's or the aggregation's error, or the end, is then signalled to it."""
-        code, acc = self.chain.fold(terminal)(self, a.value, None if attr is None
-                                             else getattr(a, attr))
-        a.value = acc
+    def _fold(self, a: Any, terminal: str, attr: str, fn: Any, flag: str | None) -> None:
+        """An aggregation's subscriber (reduce, count, collect, to_list, last, take_last)
+        requested everything: the chain runs into its result in one call (its ``on_next``
+        inlined); a stage's or the aggregation's error, or the end, is then signalled to it."""
+        code, acc = self.chain.fold(terminal)(self, getattr(a, attr),
+                                              getattr(a, fn) if type(fn) is str else fn)
+        setattr(a, attr, acc)
+        if flag is not None and acc is not None:
+            setattr(a, flag, True)
         if code != PAUSED:
             self._finish(code)
 
@@ -684,7 +731,7 @@ class FlattenChainSubscription(SyncChainSubscription[T], Generic[T]):
     def clear(self) -> None:
         h = self.handed
         if h is not None:
-            h.clear()
+            h.clear()  # type: ignore[attr-defined]
 
 
 class _ResumedMerge(MergeSubscriber[Any, Any]):
