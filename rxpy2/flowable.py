@@ -1591,6 +1591,22 @@ class Flowable(Publisher[T], Generic[T]):
         require_positive(buffer_size, "buffer_size")
         return _assembly(_lazy.FlowableCombineLatest(sources, combiner, buffer_size, False))
 
+    @overload
+    def with_latest_from(self, other: Publisher[U], /, *,
+                         combiner: None = None) -> Flowable[tuple[T, U]]: ...
+
+    @overload
+    def with_latest_from(self, other: Publisher[U], /, *,
+                         combiner: Callable[[T, U], R]) -> Flowable[R]: ...
+
+    @overload
+    def with_latest_from(self, other1: Publisher[Any], other2: Publisher[Any], /,
+                         *others: Publisher[Any], combiner: Callable[..., R]) -> Flowable[R]: ...
+
+    @overload
+    def with_latest_from(self, *others: Publisher[Any],
+                         combiner: None = None) -> Flowable[tuple[Any, ...]]: ...
+
     def with_latest_from(self, *others: Publisher[Any],
                          combiner: Callable[..., R] | None = None) -> Flowable[Any]:
         """Combine each item with the latest items of ``others`` (``combiner(item, *latest)``,

@@ -46,6 +46,8 @@ __all__ = ["Maybe"]
 T = TypeVar("T")
 R = TypeVar("R")
 U = TypeVar("U")
+T1 = TypeVar("T1")  # the items of zip's two sources
+T2 = TypeVar("T2")
 
 
 def _assembly(m: Maybe[T]) -> Maybe[T]:
@@ -166,7 +168,7 @@ class Maybe(ZeroOneBase, Generic[T]):
         return _assembly(_lazy.MaybeDefer(supplier))
 
     @staticmethod
-    def zip(first: Maybe[Any], second: Maybe[Any], zipper: Callable[[Any, Any], R]) -> Maybe[R]:
+    def zip(first: Maybe[T1], second: Maybe[T2], zipper: Callable[[T1, T2], R]) -> Maybe[R]:
         """``zipper(a, b)`` of both items; empty if either is; the first error wins."""
         return Maybe.zip_array(zipper, first, second)
 

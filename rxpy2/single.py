@@ -44,6 +44,8 @@ __all__ = ["Single"]
 T = TypeVar("T")
 R = TypeVar("R")
 U = TypeVar("U")
+T1 = TypeVar("T1")  # the items of zip's two sources
+T2 = TypeVar("T2")
 
 
 def _assembly(s: Single[T]) -> Single[T]:
@@ -159,8 +161,8 @@ class Single(ZeroOneBase, Generic[T]):
         return _assembly(_lazy.SingleDefer(supplier))
 
     @staticmethod
-    def zip(first: Single[Any], second: Single[Any],
-            zipper: Callable[[Any, Any], R]) -> Single[R]:
+    def zip(first: Single[T1], second: Single[T2],
+            zipper: Callable[[T1, T2], R]) -> Single[R]:
         """``zipper(a, b)`` of both items; the first error wins and disposes the other."""
         return Single.zip_array(zipper, first, second)
 

@@ -119,6 +119,10 @@ def combining() -> None:
     assert_type(Flowable.combine_latest(a, b, c, d), Flowable[tuple[int, str, float, bool]])
     assert_type(Flowable.combine_latest(a, b, combiner=lambda i, s: f"{s}{i}"), Flowable[str])
     assert_type(Flowable.combine_latest_delay_error(a, b, c), Flowable[tuple[int, str, float]])
+    assert_type(a.with_latest_from(b), Flowable[tuple[int, str]])
+    assert_type(a.with_latest_from(b, combiner=lambda i, s: f"{i}{s}"), Flowable[str])
+    assert_type(a.with_latest_from(b, c, combiner=lambda i, s, x: str(x)), Flowable[str])
+    assert_type(a.with_latest_from(b, c), Flowable[tuple[Any, ...]])
 
 
 def zero_one() -> None:
@@ -135,6 +139,10 @@ def zero_one() -> None:
     assert_type(done.and_then(f), Flowable[int])
     assert_type(done.and_then(Completable.complete()), Completable)
     assert_type(Single.just(2).blocking_get(), int)
+    assert_type(Single.zip(Single.just(1), Single.just("s"), lambda i, s: (i, s)),
+                Single[tuple[int, str]])
+    assert_type(Maybe.zip(Maybe.just(1), Maybe.just("s"), lambda i, s: (s, i)),
+                Maybe[tuple[str, int]])
 
 
 def generating() -> None:
