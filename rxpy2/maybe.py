@@ -104,6 +104,12 @@ class Maybe(ZeroOneBase, Generic[T]):
                                          on_success=on_success, on_error=on_error,
                                          on_complete=on_complete)
 
+    @overload
+    def blocking_get(self, default: None = None, timeout: float | None = None) -> T | None: ...
+
+    @overload
+    def blocking_get(self, default: T, timeout: float | None = None) -> T: ...
+
     def blocking_get(self, default: T | None = None, timeout: float | None = None) -> T | None:
         """Block the calling thread until this Maybe terminates: the item, ``default``
         (``None`` unless given) if it completes empty, or raise the error.

@@ -51,6 +51,7 @@ def core_chain() -> None:
     assert_type(f.test(), TestSubscriber[int])
     assert_type(f.to_list().blocking_get(), list[int])
     assert_type(f.first_element().blocking_get(), int | None)
+    assert_type(f.first_element().blocking_get(0), int)
     p: PublishProcessor[str] = PublishProcessor.create()
     assert_type(p.map(len), Flowable[int])
 
