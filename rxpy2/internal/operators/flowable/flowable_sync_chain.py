@@ -147,6 +147,18 @@ class _Failed:
         self.error = error
 
 
+def _known_length_iterator(src: Any) -> Iterator[Any] | None:
+    """The iterator of a range, just or from_array chain source; None for from_iterable."""
+    t = type(src)
+    if t is FlowableRange:
+        return iter(range(src.start, src.end))
+    if t is FlowableJust:
+        return iter((src.value,))
+    if t is FlowableFromArray:
+        return iter(src.array)
+    return None
+
+
 def _source_shape(source: Publisher[Any]) -> str | None:
     t = type(source)
     if t is FlowableRange or t is FlowableJust:
@@ -261,14 +273,8 @@ class FlowableSyncChain(Flowable[T], HasUpstreamPublisher[Any], Generic[T]):
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
         src: Any = self.source
         pending: Any = None
-        t = type(src)
-        if t is FlowableRange:
-            it: Iterator[Any] = iter(range(src.start, src.end))
-        elif t is FlowableJust:
-            it = iter((src.value,))
-        elif t is FlowableFromArray:
-            it = iter(src.array)
-        else:  # from_iterable: iter() and the first item now, as the plain source does
+        it: Iterator[Any] | None = _known_length_iterator(src)
+        if it is None:  # from_iterable: iter() and the first item now, as the plain source does
             try:
                 it = iter(src.iterable)
                 pending = next(it, END)
@@ -473,15 +479,9 @@ def _iterable_items(it: Iterator[Any]) -> Iterator[Any]:
 def _chain_items(chain: FlowableSyncChain[Any]) -> Iterator[Any]:
     """An inner sync chain's items: its compiled generator (``poll``'s), run here."""
     src: Any = chain.source
-    t = type(src)
     pending: Any = None
-    if t is FlowableRange:
-        it: Iterator[Any] = iter(range(src.start, src.end))
-    elif t is FlowableJust:
-        it = iter((src.value,))
-    elif t is FlowableFromArray:
-        it = iter(src.array)
-    else:
+    it = _known_length_iterator(src)
+    if it is None:
         it = iter(src.iterable)
         pending = NOT_READ  # the generator reads the first item itself
     holder: SyncChainSubscription[Any] = SyncChainSubscription(None, chain, it, pending)  # type: ignore[arg-type]
