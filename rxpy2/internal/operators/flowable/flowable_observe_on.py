@@ -16,7 +16,17 @@ order. A terminal signal or a cancel ends the task without ``leave()``: the
 drain stays owned for good. Cancelling cancels the upstream at once; whoever
 owns the drain (the canceller when no task runs or waits, else that task) then
 clears the queue and disposes the worker. The drain emits in runs up to the
-demand or the next replenish point, polling the deque directly.
+demand or the next replenish point, popping the deque directly; per item it
+reads only ``cancelled`` (terminal events are looked at between runs), and a
+``LambdaSubscriber`` downstream has its function called directly.
+
+The thread hop: a ``subscribe_on`` right above (its worker is the producer
+thread) polls a SYNC-fusable source into our deque a batch at a time through
+:meth:`ObserveOnSubscriber.on_next_batch` (one ``deque.extend``, at most one
+wake-up per batch). Per batch, then: one wake-up of the consumer, one request
+(the replenish, run on the producer's worker), no lock or atomic per item on
+either side (the producer reads ``gate.missed`` once per batch; under the
+``lock`` drain backend ``enter()`` takes its lock once per batch).
 
 Fusion: an upstream ``QueueSubscription`` is asked for ``ANY | BOUNDARY``. SYNC:
 the drain polls the source directly (no queue, no request upstream). ASYNC:

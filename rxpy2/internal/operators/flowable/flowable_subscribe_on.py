@@ -8,20 +8,25 @@ must not be re-entered from the worker), a request made from another thread
 than the worker's is itself run on the worker, so a source that emits inside
 ``request`` keeps emitting on the worker's thread.
 
+No layer of ours runs per item: ``on_next`` is the downstream's own method
+(observe_on's, which checks §2.13 itself; for any other downstream a closure
+that checks first).
+
 The thread hop ``subscribe_on(a).observe_on(b)`` over a source that fuses in
-SYNC mode (``range``, ``from_iterable``, a fused synchronous chain) runs
-without a Python layer per item between the two: the subscriber asks the
-upstream for SYNC fusion and, for each request, polls up to that demand on
-the thread the request runs on (the worker, as the unfused source would emit
-there) straight into observe_on's queue, in batches of at most ``BATCH`` (one
-``deque.extend`` and at most one wake-up of observe_on's drain per batch). A
-subscription with ``poll_many(k)`` (``range``) hands a batch over in one call;
-any other is polled ``k`` times by ``itertools.islice`` into a list. The upstream then receives no ``request`` calls (SYNC fusion: the
-consumer pulls); the downstream's requests are the same. A cancel is seen
-between batches (at most one batch is polled after it, then dropped); an
-error raised by ``poll`` follows the items polled before it; completion
-follows the batch that emptied the source. Any other downstream or upstream
-takes the ordinary path.
+SYNC mode (``range``, ``from_iterable``, a fused synchronous chain) goes
+further: the subscriber asks the upstream for SYNC fusion and, for each
+request, polls up to that demand on the thread the request runs on (the
+worker, where the unfused source would emit) straight into observe_on's
+queue, in batches of at most ``BATCH`` (one ``deque.extend`` and at most one
+wake-up of observe_on's drain per batch). A subscription with
+``poll_many(k)`` (``range``) hands a batch over in one call; any other is
+polled ``k`` times by ``itertools.islice`` into a list. The upstream then
+receives no ``request`` calls (SYNC fusion: the consumer pulls); observe_on's
+requests are the same as unfused (``buffer_size``, then 75% of it at a time).
+A cancel is seen between batches (at most one batch is polled after it, then
+dropped); an error raised by ``poll`` follows the items polled before it;
+completion follows the batch that emptied the source. Any other downstream
+or upstream takes the ordinary path.
 """
 
 from __future__ import annotations
