@@ -4,8 +4,10 @@
 :class:`FlowableSyncChain` (source ``range``, stages ``map``, ``filter``)
 instead of three operators, when the source is ``range``, ``just``,
 ``from_array`` over a list or tuple, or ``from_iterable``, and the stages are
-``map``, ``filter``, ``do_on_next``, ``take``, ``skip``, ``take_while`` and
-``skip_while`` (:func:`fuse_sync_stage`, called by those fluent methods). The stages are
+``map``, ``filter``, ``do_on_next``, ``take``, ``skip``, ``take_while``,
+``skip_while``, ``scan`` (without seed) and ``distinct_until_changed`` (plain, with a
+key function or with a comparer, not both) (:func:`fuse_sync_stage`, called by those
+fluent methods). The stages are
 compiled into one function (:mod:`rxpy2.internal.helpers.stage_compiler`), so
 a subscription runs a single loop over the source's C iterator.
 
@@ -25,12 +27,22 @@ The contract is the one of the operators it replaces, signal for signal:
   iterator's loop checks the flag per item).
 * downstream, SYNC fusion is offered (``poll`` runs the chain as a generator)
   only when every stage is one RxJava 2 fuses too (``map``, ``filter``,
-  ``do_on_next``; its ``take``, ``skip``, ``take_while`` and ``skip_while`` are
-  plain Subscribers, so a chain with one behaves as a plain source downstream);
+  ``do_on_next``, ``distinct_until_changed``; its ``take``, ``skip``, ``take_while``,
+  ``skip_while`` and ``scan`` are plain Subscribers, so a chain with one behaves as a
+  plain source downstream);
   with BOUNDARY it is refused when a stage runs user code, as the single
   operators would refuse it; a ConditionalSubscriber gets ``try_on_next``.
 * subscribed by ``subscribe(on_next)`` (a LambdaSubscriber), the loop calls the
   ``on_next`` function itself (:meth:`LambdaSubscriber.direct_sink`).
+* subscribed by an aggregation's subscriber (``reduce`` with or without seed,
+  ``reduce_with``, ``count``, ``collect``/``collect_into``/``to_list`` (and so
+  ``to_sorted_list``), the ``last`` family, ``take_last``), which requests
+  ``LONG_MAX`` in its ``on_subscribe``, the chain runs into the aggregation in one
+  call: a compiled ``fold`` with the subscriber's ``on_next`` inlined (its result,
+  buffer or counter read from the subscriber and written back), then the chain's
+  end (complete, or the error of a stage or of the reducer/collector) goes to that
+  subscriber as it would have. Its ``dispose`` cancels the chain: the loop ends after
+  the current item, with no signal.
 
 A chain holds at most :data:`MAX_STAGES` stages; a longer one continues with
 plain operators on top.
