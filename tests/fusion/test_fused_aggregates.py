@@ -286,3 +286,59 @@ def test_take_last_over_a_chain_folds_into_its_buffer(folds: list[str]) -> None:
     assert f.take_last(1).to_list().blocking_get() == [12]
     assert f.filter(lambda x: x > 100).take_last(1).to_list().blocking_get() == []
     assert folds == ["collect", "last", "last"]
+
+
+# ---------------------------------------------------------------------------- random chains
+
+RANDOM_STAGES: list[Callable[[Ctx], Stage]] = [
+    lambda c: lambda f: f.map(c.fn("map", lambda x: x * 3 % 7, "stage")),
+    lambda c: lambda f: f.filter(c.fn("filter", lambda x: x % 3 != 0, "stage")),
+    lambda c: lambda f: f.take(6),
+    lambda c: lambda f: f.take_while(c.fn("take_while", lambda x: x < 40, "stage")),
+    lambda c: lambda f: f.skip_while(c.fn("skip_while", lambda x: x < 2, "stage")),
+    lambda c: lambda f: f.scan(c.fn("scan", operator.add, "stage")),
+    lambda c: lambda f: f.distinct_until_changed(),
+    lambda c: lambda f: f.distinct_until_changed(c.fn("key", lambda x: x // 3, "stage")),
+    lambda c: lambda f: f.distinct_until_changed(
+        comparer=c.fn("comparer", lambda a, b: a % 2 == b % 2, "stage")),
+]
+
+
+def _random_run(seed: int, fused: bool, plugin_errors: list[BaseException]) -> list[Any]:
+    """A random chain over a random source, consumed by a TestSubscriber under a random
+    demand script (with a cancel), or by a random aggregation."""
+    import random
+    rnd = random.Random(seed)
+    before = len(plugin_errors)
+    ctx = Ctx(rnd.choice(["ok", "ok", "stage_raise", "stage_none"]))
+    items = [rnd.randint(0, 9) for _ in range(rnd.randint(0, 25))]
+    source = rnd.choice(["array", "iterable"])
+    f: Flowable[Any] = (Flowable.from_array(items) if source == "array"
+                        else Flowable.from_iterable(RecordingIterable(items, ctx.log)))
+    for _ in range(rnd.randint(1, 5)):
+        if not fused:
+            f = f.hide()
+        f = rnd.choice(RANDOM_STAGES)(ctx)(f)
+    if rnd.random() < 0.4:
+        terminal = rnd.choice(list(TERMINALS))
+        TERMINALS[terminal][0](f, ctx).subscribe(Observer(ctx))
+    else:
+        ts = f.test(0)
+        for step in rnd.choice([[2**63 - 1], [1] * 12, [2, 3, 1000], [3, "cancel"], [1, 5]]):
+            if step == "cancel":
+                ts.cancel()
+            else:
+                ts.request(step)
+            ctx.log.append(("consumer", step, ts.values(), [repr(e) for e in ts.errors()],
+                            ts.completions()))
+    errors = [(type(e).__name__, str(e)) for e in plugin_errors[before:]]
+    del plugin_errors[before:]
+    if fused and (items or source == "iterable"):  # (from_array([]) is empty())
+        assert isinstance(f, FlowableSyncChain), f
+    return [*ctx.log, errors]
+
+
+@pytest.mark.parametrize("seed", range(400))
+def test_random_chains_with_scan_and_distinct_agree_with_the_operators(
+        seed: int, plugin_errors: list[BaseException]) -> None:
+    assert _random_run(seed, True, plugin_errors) == _random_run(seed, False, plugin_errors)
