@@ -281,7 +281,16 @@ def test_subscribe_with_functions_gets_every_item(two_threads):
     assert got2 == list(range(5000))
 
 
-def test_on_next_function_raising_goes_to_on_error_and_cancels(two_threads, plugin_errors):
+HOPS: dict[str, Callable[[Flowable[int], NewThreadScheduler], Flowable[int]]] = {
+    "batched": lambda f, a: f.subscribe_on(a),  # run_queue, fed by subscribe_on's batches
+    "queue": lambda f, a: f.hide(),  # run_queue, fed item by item
+    "sync": lambda f, a: f,  # run_sync: observe_on's worker polls the source itself
+}
+
+
+@pytest.mark.parametrize("hop", list(HOPS))
+def test_on_next_function_raising_goes_to_on_error_and_cancels(two_threads, plugin_errors,
+                                                               hop):
     a, b = two_threads
     got: list[int] = []
     errors: list[BaseException] = []
@@ -301,7 +310,7 @@ def test_on_next_function_raising_goes_to_on_error_and_cancels(two_threads, plug
         errors.append(e)
         done.set()
 
-    Flowable.range(0, 100_000).map(count).subscribe_on(a).observe_on(b).subscribe(
+    HOPS[hop](Flowable.range(0, 100_000).map(count), a).observe_on(b).subscribe(
         on_next, on_error, lambda: errors.append(AssertionError("completed")))
     assert done.wait(10)
     time.sleep(0.05)
@@ -311,7 +320,8 @@ def test_on_next_function_raising_goes_to_on_error_and_cancels(two_threads, plug
     assert plugin_errors == []
 
 
-def test_dispose_inside_the_function_stops_at_once(two_threads):
+@pytest.mark.parametrize("hop", list(HOPS))
+def test_dispose_inside_the_function_stops_at_once(two_threads, hop):
     a, b = two_threads
     got: list[int] = []
     holder: list = []
@@ -323,14 +333,10 @@ def test_dispose_inside_the_function_stops_at_once(two_threads):
             holder[0].dispose()
             stopped.set()
 
-    for src in (Flowable.range(0, 10_000).subscribe_on(a), Flowable.range(0, 10_000).hide()):
-        got.clear()
-        holder.clear()
-        stopped.clear()
-        holder.append(src.observe_on(b).subscribe(on_next))
-        assert stopped.wait(10)
-        time.sleep(0.05)
-        assert got == [0, 1, 2, 3, 4]
+    holder.append(HOPS[hop](Flowable.range(0, 10_000), a).observe_on(b).subscribe(on_next))
+    assert stopped.wait(10)
+    time.sleep(0.05)
+    assert got == [0, 1, 2, 3, 4]
 
 
 # ---------------------------------------------------------------- §2.13 without the layer

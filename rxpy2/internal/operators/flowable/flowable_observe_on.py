@@ -36,7 +36,7 @@ drain then only signals "ready" and the downstream polls.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import repeat
 from typing import Any, Generic, TypeVar
 
@@ -272,9 +272,23 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
                     return True
         return False
 
+    def _sink(self) -> tuple[Callable[[T], object], Callable[[Exception], None]]:
+        """Where the drain's items go: a ``LambdaSubscriber``'s function itself (as flat_map
+        and the fused chains do: its ``dispose`` cancels us, which the drain looks at before
+        each item; what the function raises goes to its ``sink_failed``), else ``on_next``."""
+        a = self.downstream
+        if type(a) is LambdaSubscriber:
+            return a.direct_sink(), a.sink_failed
+        return a.on_next, _reraise  # a raising on_next broke §2.13: let it propagate
+
+    def _sink_failed(self, failed: Callable[[Exception], None], error: Exception) -> None:
+        failed(error)  # the subscriber cancels us (the drain is ours to clean up), then on_error
+        self.cancel()  # a no-op after that cancel
+        self.cleanup()
+
     def run_sync(self) -> None:
         """Poll the SYNC-fused source directly; ``requested`` only grows, ``produced`` counts."""
-        a = self.downstream
+        emit, failed = self._sink()
         q = self.queue
         poll = q.poll
         leave = self.gate.leave
@@ -294,7 +308,11 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
                 if v is None:
                     self._finish(None)
                     return
-                a.on_next(v)
+                try:
+                    emit(v)
+                except Exception as ex:
+                    self._sink_failed(failed, ex)
+                    return
                 e += 1
             if self.cancelled:
                 self.cleanup()
@@ -349,17 +367,9 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
         that ``leave()`` starts. The pass emits in runs of what the queue holds at
         the run's start, up to the demand and the next replenish point: per item
         only ``cancelled`` is read (a terminal event is looked at between runs: an
-        error that overtakes the queued items does so at the next run). A
-        ``LambdaSubscriber`` downstream gets its function called directly
-        (``direct_sink``; its ``dispose`` cancels us, which the per-item look sees;
-        what the function raises goes to its ``sink_failed``)."""
-        a = self.downstream
-        if type(a) is LambdaSubscriber:  # its function itself, as flat_map and fused chains do
-            emit = a.direct_sink()
-            failed = a.sink_failed
-        else:
-            emit = a.on_next
-            failed = _reraise  # a raising on_next broke §2.13: let it propagate
+        error that overtakes the queued items does so at the next run); the items go
+        to :meth:`_sink`."""
+        emit, failed = self._sink()
         dq = self.dq
         popleft = dq.popleft
         leave = self.gate.leave
@@ -391,9 +401,7 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
                             return
                         emit(popleft())
                 except Exception as ex:
-                    failed(ex)  # the function raised: the subscriber cancels us, then on_error
-                    self.cancel()  # (it did: a no-op), and the drain is ours to clean up
-                    self.cleanup()
+                    self._sink_failed(failed, ex)
                     return
                 e += n
                 if e == lim:
