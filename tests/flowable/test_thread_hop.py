@@ -466,3 +466,20 @@ def test_stress_across_the_hop(two_threads, prefetch, fused):
     assert done.wait(500), f"stalled at {count[0]} of {n}: a missed wake-up"
     assert errors == []
     assert count[0] == n and total[0] == n * (n - 1) // 2
+
+
+@pytest.mark.parametrize("prefetch", [1, 3, 128])
+def test_batches_into_an_output_fused_observe_on(two_threads, prefetch):
+    # the second observe_on fuses ASYNC with the first, which is fed by subscribe_on's
+    # batches: its poll replenishes (75% of prefetch) through subscribe_on's pull
+    a, b = two_threads
+    c = NewThreadScheduler()
+    try:
+        ts = Flowable.range(0, 5000).subscribe_on(a).observe_on(b, buffer_size=prefetch) \
+            .observe_on(c, buffer_size=prefetch).test()
+        ts.await_done(20).assert_value_sequence(list(range(5000))).assert_complete()
+        ts2 = Flowable.range(0, 500).map(lambda x: 1 // (x - 300) and x).subscribe_on(a) \
+            .observe_on(b, True, prefetch).observe_on(c, True, prefetch).test()
+        ts2.await_done(20).assert_failure(ZeroDivisionError, *range(300))
+    finally:
+        c.shutdown()
