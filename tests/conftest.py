@@ -15,10 +15,13 @@
 
 from __future__ import annotations
 
+import functools
+import itertools
 import os
 import re
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -116,7 +119,8 @@ def _is_race_test(item: pytest.Item) -> bool:
 #: Markers by path (relative to the repository, "/"-separated; a directory ends with "/",
 #: a prefix of a test id selects those tests). ``tools/test -m "not slow"`` is the fast part.
 _TCK_PATHS = ("tests/tck/",)
-_SPARK_PATHS = ("tests/spark/", "tests/test_benchmarks_spark.py")
+_SPARK_PATHS = ("tests/spark/", "tests/test_benchmarks_spark.py",
+                "tests/test_docs.py::test_doc_examples_run[spark.md]")
 #: slow besides the TCK and Spark: fresh interpreters (lifecycle, import cost), stress and long
 #: race tests (measured with ``--durations``: each of these takes seconds)
 _SLOW_PATHS = (
@@ -134,11 +138,48 @@ def _path_marks(item: pytest.Item, rootpath: os.PathLike[str]) -> list[str]:
     marks = []
     if rel.startswith(_TCK_PATHS):
         marks.append("tck")
-    if rel.startswith(_SPARK_PATHS):
+    if test_id.startswith(_SPARK_PATHS):
         marks.append("spark")
     if marks or test_id.startswith(_SLOW_PATHS):
         marks.append("slow")
     return marks
+
+
+def _marked(env: dict[str, bool], name: str, /, **kwargs: object) -> bool:
+    return env.get(name, False)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Under ``-m``, do not collect a directory or file whose path markers already deselect
+    every test in it whatever its other markers are (``-m "not slow"`` skips collecting the
+    TCK's ~30 000 tests: seconds of the fast part's budget)."""
+    expr = config.getoption("markexpr", "")
+    if not expr:
+        return None
+    try:
+        rel = collection_path.relative_to(config.rootpath).as_posix()
+    except ValueError:
+        return None
+    rel += "/" if collection_path.is_dir() else ""
+    fixed = {"tck": rel.startswith(_TCK_PATHS),
+             "spark": rel.startswith(tuple(p for p in _SPARK_PATHS if "::" not in p))}
+    fixed["slow"] = (fixed["tck"] or fixed["spark"]
+                     or rel.startswith(tuple(p for p in _SLOW_PATHS if "::" not in p)))
+    if not any(fixed.values()):
+        return None
+    try:
+        from _pytest.mark.expression import Expression
+        compiled = Expression.compile(expr)
+    except Exception:  # pytest's private API moved, or a bad -m: leave it to pytest
+        return None
+    free = sorted(set(re.findall(r"[A-Za-z_]\w*", expr)) - {"and", "or", "not"} - set(fixed))
+    if len(free) > 8:
+        return None
+    for bits in itertools.product((False, True), repeat=len(free)):
+        env = {**fixed, **dict(zip(free, bits, strict=True))}
+        if compiled.evaluate(functools.partial(_marked, env)):
+            return None
+    return True
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
