@@ -17,6 +17,7 @@ from collections.abc import Callable
 import pytest
 
 from rxpy2 import Flowable
+from rxpy2.internal.fuseable import NONE, SYNC, QueueSubscription
 from rxpy2.internal.operators.flowable.flowable_observe_on import ObserveOnSubscriber
 from rxpy2.internal.operators.flowable.flowable_range import _BaseRangeSubscription
 from rxpy2.internal.operators.flowable.flowable_subscribe_on import SubscribeOnSubscriber
@@ -173,6 +174,11 @@ def test_the_subscriber_sees_fused_only_under_observe_on():
 
 # ---------------------------------------------------------------- fused equals unfused
 
+def _failing_generator():
+    yield from range(200)
+    raise OSError("gone")
+
+
 SOURCES: dict[str, Callable[[], Flowable[int]]] = {
     "range": lambda: Flowable.range(0, 1000),
     "empty-range": lambda: Flowable.range(5, 0),
@@ -183,6 +189,7 @@ SOURCES: dict[str, Callable[[], Flowable[int]]] = {
     "range.filter": lambda: Flowable.range(0, 500).filter(lambda x: x % 7 == 0),
     "map-raises": lambda: Flowable.range(0, 500).map(lambda x: 1 // (x - 250)),
     "filter-ends-short": lambda: Flowable.range(0, 200).filter(lambda x: x < 130),
+    "generator-raises": lambda: Flowable.from_iterable(_failing_generator()),
 }
 
 
@@ -225,6 +232,53 @@ def test_poll_error_cancels_the_source(two_threads):
     ts.await_done(10).assert_failure(ValueError, *range(10))
     time.sleep(0.05)
     assert calls[0] == 11  # nothing is polled after the error
+
+
+class _StopIterationAt(Flowable[int]):
+    """0..n-1, SYNC-fusable, whose ``poll`` raises ``StopIteration`` at ``at`` (an error
+    there, as a user function's would be: not the end)."""
+
+    def __init__(self, n: int, at: int) -> None:
+        self.n, self.at = n, at
+
+    def subscribe_actual(self, subscriber: Subscriber[int]) -> None:
+        subscriber.on_subscribe(_StopIterationSubscription(self))
+
+
+class _StopIterationSubscription(QueueSubscription[int]):
+    def __init__(self, parent: _StopIterationAt) -> None:
+        self.parent = parent
+        self.index = 0
+
+    def request_fusion(self, mode: int) -> int:
+        return SYNC if mode & SYNC else NONE
+
+    def poll(self) -> int | None:
+        i = self.index
+        if i == self.parent.n:
+            return None
+        self.index = i + 1
+        if i == self.parent.at:
+            raise StopIteration(f"at {i}")
+        return i
+
+    def is_empty(self) -> bool:
+        return self.index == self.parent.n
+
+    def clear(self) -> None:
+        self.index = self.parent.n
+
+    def request(self, n: int) -> None:
+        raise AssertionError("a SYNC-fused source is never requested from")
+
+    def cancel(self) -> None:
+        pass
+
+
+def test_a_stop_iteration_from_poll_is_an_error_not_the_end(two_threads):
+    a, b = two_threads
+    ts = _StopIterationAt(500, 250).subscribe_on(a).observe_on(b, delay_error=True).test()
+    ts.await_done(10).assert_failure(StopIteration, *range(250))
 
 
 # ---------------------------------------------------------------- cancellation, threads

@@ -20,7 +20,8 @@ worker, where the unfused source would emit) straight into observe_on's
 queue, in batches of at most ``BATCH`` (one ``deque.extend`` and at most one
 wake-up of observe_on's drain per batch). A subscription with
 ``poll_many(k)`` (``range``) hands a batch over in one call; any other is
-polled ``k`` times by ``itertools.islice`` into a list. The upstream then
+polled into a list by a loop of ours (not a C iterator over ``poll``: that
+would end quietly on a ``StopIteration`` raised by a user function). The upstream then
 receives no ``request`` calls (SYNC fusion: the consumer pulls); observe_on's
 requests are the same as unfused (``buffer_size``, then 75% of it at a time).
 A cancel is seen between batches (at most one batch is polled after it, then
@@ -33,7 +34,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from itertools import islice
+from itertools import repeat
 from typing import Any, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
@@ -187,8 +188,13 @@ class SubscribeOnSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
                 try:
                     if many is not None:
                         batch = many(k)  # raises before taking anything, or not at all
-                    else:  # poll k times in C; what came before an error stays in the list
-                        batch.extend(islice(iter(poll, None), k))
+                    else:  # a Python loop: a C iterator over poll would take a StopIteration
+                        append = batch.append  # raised by a user function for the end
+                        for _ in repeat(None, k):
+                            v = poll()
+                            if v is None:
+                                break
+                            append(v)
                     ended = len(batch) < k or q.is_empty()
                 except Exception as ex:
                     if batch:
