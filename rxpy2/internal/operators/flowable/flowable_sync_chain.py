@@ -561,14 +561,34 @@ def compile_flatten(stages: tuple[tuple[str, Any], ...], source: str) -> tuple[A
     return _flatten_factory(tuple(k for k, _ in stages), source)(*fns)  # type: ignore[no-any-return]
 
 
-class _Forward(FlowableSubscriber[Any]):
-    """After a hand-over: the operator's subscriber, passing its signals downstream."""
+class _Signals(FlowableSubscriber[Any]):
+    """(the Subscriber methods, for the type; :class:`_Forward`'s slots shadow them)"""
 
-    __slots__ = ("parent", "downstream")
+    __slots__ = ()
+
+    def on_next(self, item: Any) -> None:  # pragma: no cover - shadowed
+        raise NotImplementedError
+
+    def on_error(self, error: BaseException) -> None:  # pragma: no cover - shadowed
+        raise NotImplementedError
+
+    def on_complete(self) -> None:  # pragma: no cover - shadowed
+        raise NotImplementedError
+
+
+class _Forward(_Signals):
+    """After a hand-over: the operator's subscriber. Its ``on_next``/``on_error``/
+    ``on_complete`` are the downstream's own bound methods (instance slots: no frame of
+    ours per item); ``on_subscribe`` takes the operator's subscription."""
+
+    __slots__ = ("parent", "on_next", "on_error", "on_complete")
 
     def __init__(self, parent: FlattenChainSubscription[Any]) -> None:
         self.parent = parent
-        self.downstream = parent.downstream
+        a = parent.downstream
+        self.on_next = a.on_next  # type: ignore[method-assign]
+        self.on_error = a.on_error  # type: ignore[method-assign]
+        self.on_complete = a.on_complete  # type: ignore[method-assign]
 
     def on_subscribe(self, s: Subscription) -> None:
         # the demand so far goes on before the operator asks its upstream (as the
@@ -581,15 +601,6 @@ class _Forward(FlowableSubscriber[Any]):
         r = p.requested.get_and_set(0)
         if r != 0:
             s.request(r)
-
-    def on_next(self, item: Any) -> None:
-        self.downstream.on_next(item)
-
-    def on_error(self, error: BaseException) -> None:
-        self.downstream.on_error(error)
-
-    def on_complete(self) -> None:
-        self.downstream.on_complete()
 
 
 class FlattenChainSubscription(SyncChainSubscription[T], Generic[T]):
