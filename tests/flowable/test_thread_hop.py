@@ -21,7 +21,7 @@ from rxpy2.internal.fuseable import NONE, SYNC, QueueSubscription
 from rxpy2.internal.operators.flowable.flowable_observe_on import ObserveOnSubscriber
 from rxpy2.internal.operators.flowable.flowable_range import _BaseRangeSubscription
 from rxpy2.internal.operators.flowable.flowable_subscribe_on import SubscribeOnSubscriber
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 from rxpy2.schedulers import Schedulers, TestScheduler
 from rxpy2.schedulers.new_thread_scheduler import NewThreadScheduler
 
@@ -456,20 +456,19 @@ def test_race_request_vs_complete(race_runner, race_rounds):
 
 
 def test_race_pull_vs_consumer_parking(race_runner, race_rounds):
-    # each trigger polls one batch into the queue (appending while the real worker may be
-    # leaving its drain); the replenishing requests come from that worker's thread, so
-    # they wait on s1 for the next trigger: no item may be stranded in the queue
+    # each trigger of s1 polls a batch into the queue (this thread), racing the demand of
+    # the other thread and observe_on's real worker leaving its drain; the replenishing
+    # requests come from that worker's thread, so they wait on s1 for the next trigger.
+    # No item may be stranded in the queue (a missed wake-up), none lost or doubled.
     worker = NewThreadScheduler()
     try:
         for _ in range(race_rounds // 4):
             s1 = TestScheduler()
-            ts = Flowable.range(0, 24).subscribe_on(s1).observe_on(worker, buffer_size=4).test()
-            s1.trigger_actions()
-            for _ in range(20):
-                race_runner.race(s1.trigger_actions, lambda: None)
-                if ts.is_terminated():
-                    break
-                time.sleep(0.0005)
+            ts = Flowable.range(0, 24).subscribe_on(s1).observe_on(worker, buffer_size=4).test(0)
+            s1.trigger_actions()  # subscribes, polls the first 4
+            for _ in range(12):
+                race_runner.race(s1.trigger_actions, lambda ts=ts: ts.request(3))
+            ts.request(LONG_MAX)
             deadline = time.monotonic() + 5
             while not ts.is_terminated() and time.monotonic() < deadline:
                 s1.trigger_actions()
