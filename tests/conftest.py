@@ -127,6 +127,10 @@ _SLOW_PATHS = (
     "tests/test_lifecycle_schedulers.py",
     "tests/test_lifecycle_sigint.py",
 )
+#: stress tests, by name: deep synchronous chains, stack safety over 10^4..10^5 items or
+#: sources, thousands of stages (seconds each)
+_STRESS_NAME = re.compile(r"stack_safe|no_recursion|deep|many_synchronous|100k|100_000|20_000"
+                          r"|ten_thousand|two_thousand")
 
 
 def _path_marks(item: pytest.Item, rootpath: os.PathLike[str]) -> list[str]:
@@ -140,7 +144,7 @@ def _path_marks(item: pytest.Item, rootpath: os.PathLike[str]) -> list[str]:
         marks.append("tck")
     if test_id.startswith(_SPARK_PATHS):
         marks.append("spark")
-    if marks or test_id.startswith(_SLOW_PATHS):
+    if marks or test_id.startswith(_SLOW_PATHS) or _STRESS_NAME.search(item.name.lower()):
         marks.append("slow")
     return marks
 
