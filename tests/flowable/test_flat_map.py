@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -1482,3 +1483,23 @@ def test_race_two_threads_draining_many_rounds_token_stays_single(race_runner, r
         assert sorted(ts.values()) == list(range(6)) + list(range(100, 106))
         check_per_inner_order(ts.values(), lambda v: v // 100)
         assert_token_ok(ts)
+
+
+def test_cancel_inside_a_synchronous_inner_stops_that_inner() -> None:
+    """A cancel that comes while an inner emits inside its own ``subscribe`` (before it joins
+    the live inners) stops that inner at once: a lazy inner is pulled no further (RxJava 2
+    adds the inner before subscribing it, so cancelling the inners reaches it)."""
+    pulled: list[int] = []
+
+    def endless() -> Iterator[int]:
+        i = 0
+        while True:
+            pulled.append(i)
+            yield i
+            i += 1
+
+    out = (Flowable.just(1).hide()
+           .flat_map(lambda _: Flowable.from_iterable(endless()).hide())
+           .take(5).to_list().blocking_get())
+    assert out == [0, 1, 2, 3, 4]
+    assert pulled == [0, 1, 2, 3, 4]

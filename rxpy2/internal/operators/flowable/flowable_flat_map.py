@@ -794,7 +794,13 @@ class InnerSubscriber(FlowableSubscriber[R], Generic[T, R]):
         else:
             if item is None:
                 raise null_item()  # §2.13
-            self.parent.try_emit(item, self)
+            parent = self.parent
+            parent.try_emit(item, self)
+            if self.pending and parent.stopping:
+                # cancelled while the inner's subscribe has not returned (it is not among
+                # the inners yet, so cancelling them did not reach it): stop it now (§3.12),
+                # as RxJava 2, whose inner joins before it is subscribed
+                self.dispose()
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
