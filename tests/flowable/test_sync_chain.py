@@ -551,3 +551,17 @@ def test_deep_synchronous_reentrant_requests_use_no_stack() -> None:
     sub = OneByOne()
     Flowable.range(0, 50_000).map(plus(1)).filter(lambda x: True).subscribe(sub)
     assert sub.n == 50_000 and sub.done
+
+
+def test_sync_fused_poll_passes_a_functions_stop_iteration_on() -> None:
+    """A map function raising StopIteration inside the SYNC-fused chain (polled as a
+    generator, where PEP 479 turns it into RuntimeError) reaches the consumer as the
+    StopIteration it is, as from the unfused operator."""
+    def f(x: int) -> int:
+        if x == 2:
+            raise StopIteration("stop")
+        return x
+
+    for source in (Flowable.range(0, 5), Flowable.range(0, 5).hide()):
+        ts = source.map(f).concat_map(Flowable.just).test()
+        ts.assert_values(0, 1).assert_error(StopIteration)

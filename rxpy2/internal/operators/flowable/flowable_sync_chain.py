@@ -171,6 +171,16 @@ def _known_length_iterator(src: Any) -> Iterator[Any] | None:
     return None
 
 
+def _stop_iteration(error: RuntimeError) -> StopIteration | None:
+    """A user function's ``StopIteration`` inside the ``gen`` generator comes out of ``next``
+    as ``RuntimeError('generator raised StopIteration')`` (PEP 479): the function's own
+    exception, for the consumer to get it as from the unfused operator; else None."""
+    cause = error.__cause__
+    if isinstance(cause, StopIteration) and str(error) == "generator raised StopIteration":
+        return cause
+    return None
+
+
 def _source_shape(source: Publisher[Any]) -> str | None:
     t = type(source)
     if t is FlowableRange or t is FlowableJust:
@@ -430,7 +440,13 @@ class SyncChainSubscription(SyncSourceSubscription[T], Generic[T]):
                 return None
             self.peek = END
             raise v.error
-        v = next(self.gen, None)  # type: ignore[arg-type]
+        try:
+            v = next(self.gen, None)  # type: ignore[arg-type]
+        except RuntimeError as e:
+            cause = _stop_iteration(e)
+            if cause is None:
+                raise
+            raise cause from None
         if v is None:
             self.peek = END  # the chain ended (source, take or take_while): is_empty says so
         return v
