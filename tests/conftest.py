@@ -10,7 +10,8 @@
   ``rxpy2.testing.race``/``RaceRunner``, or have ``race``/``drain``/``concurren`` in their
   name or file name. ``.ci/run`` runs them a second time under ``RXPY2_DRAIN=lock``.
 * By path (``_path_marks``): ``tck`` (tests/tck), ``spark`` (tests/spark and the Spark
-  benchmark tests), ``slow`` (those two and ``_SLOW_PATHS``): ``tools/test -m "not slow"``.
+  benchmark tests), ``slow`` (those two, ``_SLOW_PATHS``, the stress tests by name and the race
+  tests): ``tools/test -m "not slow"`` is the fast part.
 """
 
 from __future__ import annotations
@@ -121,8 +122,8 @@ def _is_race_test(item: pytest.Item) -> bool:
 _TCK_PATHS = ("tests/tck/",)
 _SPARK_PATHS = ("tests/spark/", "tests/test_benchmarks_spark.py",
                 "tests/test_docs.py::test_doc_examples_run[spark.md]")
-#: slow besides the TCK and Spark: fresh interpreters (lifecycle, import cost), stress and long
-#: race tests (measured with ``--durations``: each of these takes seconds)
+#: slow besides the TCK, Spark and the race tests: fresh interpreters (the lifecycle tests);
+#: measured with ``--durations``, each takes seconds
 _SLOW_PATHS = (
     "tests/test_lifecycle_schedulers.py",
     "tests/test_lifecycle_sigint.py",
@@ -188,9 +189,12 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
+        marks = _path_marks(item, config.rootpath)
         if _is_race_test(item):
             item.add_marker(pytest.mark.race)
-        for name in _path_marks(item, config.rootpath):
+            if "slow" not in marks:  # many rounds each: two thirds of the rest's time
+                marks.append("slow")
+        for name in marks:
             item.add_marker(name)
 
 
