@@ -564,7 +564,9 @@ def test_flatten_as_flowable_race_request_vs_cancel(race_runner, race_rounds):
         vals = ts.values()
         assert vals == list(range(len(vals)))
         assert not ts.errors()
-        assert ts.completions() == (1 if len(vals) == 10 else 0)
+        # a cancel between the tenth item and on_complete drops the completion (RxJava's
+        # flatten-iterable checks cancelled before onComplete too): 0 or 1 after ten items
+        assert ts.completions() <= (1 if len(vals) == 10 else 0)
 
 
 def test_flatten_as_flowable_race_success_vs_request(race_runner, race_rounds):
