@@ -316,6 +316,12 @@ class Flowable(Publisher[T], Generic[T]):
     @staticmethod
     def range(start: int, count: int) -> Flowable[int]:
         """``count`` consecutive ints from ``start``."""
+        if type(count) is int and count > 1 and type(start) is int:
+            # the common case (inners built per item by flat_map/concat_map mappers), kept
+            # short: no call but the constructor's
+            if plugins.hooks_active:
+                return plugins.on_assembly("flowable", _lazy.FlowableRange(start, count))
+            return _lazy.FlowableRange(start, count)
         require_non_negative(count, "count")
         if not isinstance(start, int):
             raise TypeError(f"start must be an int, not {type(start).__name__}")
