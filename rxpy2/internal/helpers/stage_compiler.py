@@ -367,7 +367,7 @@ def _chain_factory(kinds: tuple[str, ...], source: str) -> Callable[..., Any]:
         "PAUSED": PAUSED, "STOPPED": STOPPED, "ERROR": ERROR, **_ACCUMULATING_NAMES,
     }
     exec(compile_registered(text, f"chain: {'/'.join(kinds)} over {source}"), namespace)
-    return namespace["factory"]  # type: ignore[no-any-return]
+    return namespace["factory"]  # type: ignore[no-any-return]  # exec'd code: its values are Any
 
 
 def compile_chain(stages: Sequence[tuple[str, Any]], source: str) -> tuple[Any, Any, Any, Any]:
@@ -380,7 +380,7 @@ def compile_chain(stages: Sequence[tuple[str, Any]], source: str) -> tuple[Any, 
         kinds.append(kind)
         if kind not in NO_FUNCTION:
             fns.append(arg)
-    return _chain_factory(tuple(kinds), source)(*fns)  # type: ignore[no-any-return]
+    return _chain_factory(tuple(kinds), source)(*fns)  # type: ignore[no-any-return]  # the generated factory is untyped
 
 
 #: What a fold does with each item of the chain (``acc`` the result so far, ``g`` the
@@ -421,7 +421,7 @@ def _fold_factory(kinds: tuple[str, ...], source: str, terminal: str) -> Callabl
     }
     exec(compile_registered(_fold_text(kinds, source, terminal),
                             f"{terminal}: {'/'.join(kinds)} over {source}"), namespace)
-    return namespace["factory"]  # type: ignore[no-any-return]
+    return namespace["factory"]  # type: ignore[no-any-return]  # exec'd code: its values are Any
 
 
 def compile_fold(stages: Sequence[tuple[str, Any]], source: str,
@@ -430,7 +430,7 @@ def compile_fold(stages: Sequence[tuple[str, Any]], source: str,
     ``terminal`` aggregation (a key of :data:`FOLDS`)."""
     kinds = tuple(k for k, _ in stages)
     fns = [arg for kind, arg in stages if kind not in NO_FUNCTION]
-    return _fold_factory(kinds, source, terminal)(*fns)  # type: ignore[no-any-return]
+    return _fold_factory(kinds, source, terminal)(*fns)  # type: ignore[no-any-return]  # the generated factory is untyped
 
 
 def source_text(stages: Sequence[tuple[str, Any]], source: str) -> str:
@@ -452,12 +452,12 @@ def _step_factory(kinds: tuple[str, ...]) -> Callable[..., Any]:
     out += ["    return x", "  return step"]
     namespace: dict[str, Any] = {"DROP": DROP, "mapper_none": mapper_none}
     exec(compile_registered("\n".join(out) + "\n", f"step: {'/'.join(kinds)}"), namespace)
-    return namespace["factory"]  # type: ignore[no-any-return]
+    return namespace["factory"]  # type: ignore[no-any-return]  # exec'd code: its values are Any
 
 
 def compile_step(stages: Sequence[tuple[str, Any]]) -> Callable[[Any], Any]:
     """``step(x)``: ``x`` through map/filter stages, or :data:`DROP`; raises what they raise."""
-    return _step_factory(tuple(k for k, _ in stages))(*(f for _, f in stages))  # type: ignore[no-any-return]
+    return _step_factory(tuple(k for k, _ in stages))(*(f for _, f in stages))  # type: ignore[no-any-return]  # the generated factory is untyped
 
 
 # ---------------------------------------------------------------- flattening stages

@@ -424,7 +424,7 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
                 self.worker.dispose()
                 return
             d = self.done
-            a.on_next(None)  # type: ignore[arg-type]
+            a.on_next(None)  # type: ignore[arg-type]  # ASYNC output fusion: None only says "poll me"
             if d:
                 self.cancelled = True
                 e = self.error

@@ -88,7 +88,7 @@ class SubscribeOnSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
 
     #: An item goes straight to the downstream's ``on_next`` (no layer of ours per item):
     #: observe_on's itself (it checks §2.13), else a function that checks first.
-    on_next: Callable[[T], None]  # type: ignore[assignment]
+    on_next: Callable[[T], None]  # type: ignore[assignment]  # a slot holding a function, not the method
 
     def __init__(self, downstream: Subscriber[T], worker: Worker, source: Publisher[T],
                  request_on: bool) -> None:

@@ -186,7 +186,7 @@ def _source_shape(source: Publisher[Any]) -> str | None:
     if t is FlowableRange or t is FlowableJust:
         return "plain"
     if t is FlowableFromArray:
-        return "checked" if type(source.array) in (list, tuple) else None  # type: ignore[attr-defined]
+        return "checked" if type(source.array) in (list, tuple) else None  # type: ignore[attr-defined]  # a FlowableFromArray (type checked above)
     if t is FlowableFromIterable:
         return "read_ahead"
     return None
@@ -337,7 +337,7 @@ class SyncChainSubscription(SyncSourceSubscription[T], Generic[T]):
             # the loops over a range/list/tuple iterator do not check the flag per item:
             # moving the iterator to its end (its pickle __setstate__, one C call, so atomic
             # under the GIL) ends them after the current item
-            self.it.__setstate__(LONG_MAX)  # type: ignore[attr-defined]
+            self.it.__setstate__(LONG_MAX)  # type: ignore[attr-defined]  # a range/list/tuple iterator has it
 
     def none_error(self) -> TypeError:
         """The error for a ``None`` item of the source (raised by the compiled loop)."""
@@ -374,7 +374,7 @@ class SyncChainSubscription(SyncSourceSubscription[T], Generic[T]):
             # in LambdaSubscriber's on_error (after cancelling, which only sets our flag)
             code = sink(self, a.direct_sink())
             if code == ERROR:
-                a.sink_failed(self.error)  # type: ignore[arg-type]
+                a.sink_failed(self.error)  # type: ignore[arg-type]  # set whenever code is ERROR
             elif code != PAUSED:
                 self._finish(code)
             return
@@ -441,7 +441,7 @@ class SyncChainSubscription(SyncSourceSubscription[T], Generic[T]):
             self.peek = END
             raise v.error
         try:
-            v = next(self.gen, None)  # type: ignore[arg-type]
+            v = next(self.gen, None)  # type: ignore[arg-type]  # set by request_fusion before any poll
         except RuntimeError as e:
             cause = _stop_iteration(e)
             if cause is None:
@@ -512,8 +512,8 @@ def _chain_items(chain: FlowableSyncChain[Any]) -> Iterator[Any]:
     if it is None:
         it = iter(src.iterable)
         pending = NOT_READ  # the generator reads the first item itself
-    holder: SyncChainSubscription[Any] = SyncChainSubscription(None, chain, it, pending)  # type: ignore[arg-type]
-    return holder.compiled[3](holder)  # type: ignore[no-any-return]
+    holder: SyncChainSubscription[Any] = SyncChainSubscription(None, chain, it, pending)  # type: ignore[arg-type]  # no downstream: only its generator runs
+    return holder.compiled[3](holder)  # type: ignore[no-any-return]  # generated, untyped
 
 
 def _classify(p: Any) -> tuple[Any, Any]:
@@ -574,7 +574,7 @@ def compile_flatten(stages: tuple[tuple[str, Any], ...], source: str) -> tuple[A
     """``(drain_all, sink)`` of a chain whose last stage flattens (stage_compiler)."""
     fns = [arg for kind, arg in stages[:-1] if kind != "take" and kind != "skip"]
     fns.append(stages[-1][1][0])  # the flattening stage's argument: (mapper, *settings)
-    return _flatten_factory(tuple(k for k, _ in stages), source)(*fns)  # type: ignore[no-any-return]
+    return _flatten_factory(tuple(k for k, _ in stages), source)(*fns)  # type: ignore[no-any-return]  # the generated factory is untyped
 
 
 class _Signals(FlowableSubscriber[Any]):
@@ -602,9 +602,9 @@ class _Forward(_Signals):
     def __init__(self, parent: FlattenChainSubscription[Any]) -> None:
         self.parent = parent
         a = parent.downstream
-        self.on_next = a.on_next  # type: ignore[method-assign]
-        self.on_error = a.on_error  # type: ignore[method-assign]
-        self.on_complete = a.on_complete  # type: ignore[method-assign]
+        self.on_next = a.on_next  # type: ignore[method-assign]  # the downstream's own: no frame per item
+        self.on_error = a.on_error  # type: ignore[method-assign]  # (as on_next)
+        self.on_complete = a.on_complete  # type: ignore[method-assign]  # (as on_next)
 
     def on_subscribe(self, s: Subscription) -> None:
         # the demand so far goes on before the operator asks its upstream (as the
@@ -674,7 +674,7 @@ class FlattenChainSubscription(SyncChainSubscription[T], Generic[T]):
         if h is not None:
             h.cancel()
         elif self.chain.shape != "read_ahead":
-            self.it.__setstate__(LONG_MAX)  # type: ignore[attr-defined]
+            self.it.__setstate__(LONG_MAX)  # type: ignore[attr-defined]  # a range/list/tuple iterator has it
 
     def fast_path(self) -> None:
         a = self.downstream
@@ -682,7 +682,7 @@ class FlattenChainSubscription(SyncChainSubscription[T], Generic[T]):
         if type(a) is LambdaSubscriber:
             code = sink(self, a.direct_sink())
             if code == ERROR:
-                a.sink_failed(self.error)  # type: ignore[arg-type]
+                a.sink_failed(self.error)  # type: ignore[arg-type]  # set whenever code is ERROR
                 return
         else:
             code = drain_all(self, a.on_next)
@@ -702,7 +702,7 @@ class FlattenChainSubscription(SyncChainSubscription[T], Generic[T]):
         stateful = [k for k, _ in stages if k in STATEFUL]
         if any(k == "take" and s <= 0 for k, s in zip(stateful, self.state, strict=True)):
             return iter(())  # a take ended with the item handed over
-        return compile_chain(stages, self.chain.shape)[3](self)  # type: ignore[no-any-return]
+        return compile_chain(stages, self.chain.shape)[3](self)  # type: ignore[no-any-return]  # generated, untyped
 
     def _hand_over(self, resume: bool) -> None:
         """Subscribe the ordinary operator to the rest of the chain and pass the demand on.
@@ -762,15 +762,15 @@ class FlattenChainSubscription(SyncChainSubscription[T], Generic[T]):
         return h.request_fusion(mode)
 
     def poll(self) -> T | None:
-        return self.handed.poll()  # type: ignore[union-attr]
+        return self.handed.poll()  # type: ignore[union-attr]  # set by request_fusion (SYNC/ASYNC granted)
 
     def is_empty(self) -> bool:
-        return self.handed.is_empty()  # type: ignore[union-attr]
+        return self.handed.is_empty()  # type: ignore[union-attr]  # (as poll)
 
     def clear(self) -> None:
         h = self.handed
         if h is not None:
-            h.clear()  # type: ignore[attr-defined]
+            h.clear()  # type: ignore[attr-defined]  # a QueueSubscription once fused
 
 
 class _ResumedMerge(MergeSubscriber[Any, Any]):
