@@ -446,7 +446,7 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
         return NONE
 
     def poll(self) -> T | None:
-        v = self.queue.poll()
+        v: T | None = self.queue.poll()
         if v is not None and self.source_mode != SYNC:
             p = self.produced + 1
             if p == self.limit:
@@ -457,7 +457,7 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
         return v
 
     def is_empty(self) -> bool:
-        return self.queue.is_empty()
+        return self.queue.is_empty()  # type: ignore[no-any-return]  # the queue is typed Any
 
     def clear(self) -> None:
         self.queue.clear()

@@ -167,7 +167,7 @@ def _known_length_iterator(src: Any) -> Iterator[Any] | None:
     if t is FlowableJust:
         return iter((src.value,))
     if t is FlowableFromArray:
-        return iter(src.array)
+        return iter(src.array)  # type: ignore[no-any-return]  # the array is typed Any
     return None
 
 
@@ -481,7 +481,7 @@ class SyncChainSubscription(SyncSourceSubscription[T], Generic[T]):
 _ITER: Any = object()
 _SCALAR: Any = object()
 _EMPTY: Any = object()
-_OTHER: Any = (None, None)
+_OTHER: tuple[Any, Any] = (None, None)
 
 #: the first item of "the rest of the chain" after a hand-over: the mapper wrapper returns
 #: the inner already mapped for it
@@ -762,10 +762,10 @@ class FlattenChainSubscription(SyncChainSubscription[T], Generic[T]):
         return h.request_fusion(mode)
 
     def poll(self) -> T | None:
-        return self.handed.poll()  # type: ignore[union-attr]  # set by request_fusion (SYNC/ASYNC granted)
+        return self.handed.poll()  # type: ignore[union-attr,no-any-return]  # set by request_fusion (SYNC/ASYNC granted)
 
     def is_empty(self) -> bool:
-        return self.handed.is_empty()  # type: ignore[union-attr]  # (as poll)
+        return self.handed.is_empty()  # type: ignore[union-attr,no-any-return]  # (as poll)
 
     def clear(self) -> None:
         h = self.handed
