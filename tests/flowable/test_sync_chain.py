@@ -565,3 +565,24 @@ def test_sync_fused_poll_passes_a_functions_stop_iteration_on() -> None:
     for source in (Flowable.range(0, 5), Flowable.range(0, 5).hide()):
         ts = Flowable.zip(source.map(f), Flowable.range(0, 5)).test()  # zip polls SYNC
         ts.assert_error(StopIteration).assert_not_complete()
+
+
+def test_skip_first_items_come_after_on_subscribe_returns_as_the_operator() -> None:
+    """RxJava 2's skip asks for its n items after its downstream's on_subscribe returned, so
+    a request made inside on_subscribe gets its items only then: a consumer that requests
+    again whenever its demand is used up sees the same requests fused as with the operators."""
+    stages = [("skip", 1), ("skip_while", below(5)), ("map", plus(1))]
+    _same("range", list(range(23)), stages, [1] * 10, 3)
+    for script in ([1] * 10, [2, 3, 1000], [LONG_MAX], [7, LONG_MAX]):
+        for cancel_at in (None, 1, 3):
+            _same("range", list(range(23)), [("skip", 2), ("map", plus(1))], script, cancel_at)
+
+
+def test_random_skip_first_chains_agree_with_the_operators() -> None:
+    rnd = random.Random(20261125)
+    for _ in range(300):
+        stages = [("skip", rnd.choice([1, 3]))]
+        stages += [rnd.choice(STAGE_CHOICES) for _ in range(rnd.randint(0, 5))]
+        n = rnd.randint(4, 30)
+        _same("range", list(range(n)), stages, rnd.choice(SCRIPTS),
+              rnd.choice([None, None, 1, 3]))

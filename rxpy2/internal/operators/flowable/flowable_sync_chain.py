@@ -311,7 +311,23 @@ class FlowableSyncChain(Flowable[T], HasUpstreamPublisher[Any], Generic[T]):
             subscriber.on_subscribe(fs)
             fs.start()  # after on_subscribe, as the operator asks its upstream after it
             return
-        subscriber.on_subscribe(SyncChainSubscription(subscriber, self, it, pending))
+        sub = SyncChainSubscription(subscriber, self, it, pending)
+        if self.stages[0][0] != "skip":
+            subscriber.on_subscribe(sub)
+            return
+        # RxJava 2's skip asks its upstream for its n items only after the downstream's
+        # on_subscribe returned, so the first item passes it no sooner: the demand made
+        # inside on_subscribe is held (a guard unit keeps it off zero, so no request
+        # drains) and drained once on_subscribe returned
+        requested = sub.requested
+        requested.add_and_get(1)
+        subscriber.on_subscribe(sub)
+        if requested.get() == LONG_MAX:  # unbounded (the guard unit is lost in it)
+            sub.fast_path()
+            return
+        r = requested.add_and_get(-1)
+        if r != 0:
+            sub.slow_path(r)
 
 
 class SyncChainSubscription(SyncSourceSubscription[T], Generic[T]):
