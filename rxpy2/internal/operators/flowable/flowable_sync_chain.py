@@ -17,6 +17,9 @@ The contract is the one of the operators it replaces, signal for signal:
   ``LONG_MAX`` runs the loop without counting; any other amount runs it for at
   most that many items and then re-reads ``requested`` — never an item more
   than requested (§1.1). A dropped item costs no request round trip.
+  A chain whose first stage is ``skip`` holds the demand made inside the
+  consumer's ``on_subscribe`` and drains it once that returned, as RxJava 2's
+  skip asks for its items only then.
 * completion comes as eagerly as the operators' would: with the last item for
   ``range``/``just``/``from_array`` (their end is known without reading on) and
   for ``from_iterable`` (read one item ahead, exactly as the plain source does);
