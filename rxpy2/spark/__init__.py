@@ -7,6 +7,8 @@
 * ``map``/``filter``/``flat_map_iterable``/``map_partitions`` applied directly to such a
   source fuse into the Spark plan and run on the executors; :meth:`SparkFlowable.explain`
   (and :func:`explain` for a whole chain) shows what runs where.
+* :func:`from_stream`: a Flowable of a streaming query's rows (or one Arrow table per
+  micro-batch) that takes the next micro-batch only under demand.
 * :func:`to_parquet` / :func:`to_table`: backpressured sinks that write in batches through
   Spark and ask for the next batch only when the previous write finished.
 
@@ -15,18 +17,23 @@ The master comes from the caller's SparkSession: nothing here assumes local mode
 
 from __future__ import annotations
 
-from rxpy2.spark.errors import SparkJobError
+from rxpy2.spark.errors import SparkFusionError, SparkJobError
 from rxpy2.spark.explain import explain
 from rxpy2.spark.sink import WriteSummary, to_parquet, to_table, write_batches
 from rxpy2.spark.source import SparkFlowable, from_dataframe, from_rdd
+from rxpy2.spark.stream import StreamFlowable, StreamSubscription, from_stream
 
 __all__ = [
     "SparkFlowable",
+    "SparkFusionError",
     "SparkJobError",
+    "StreamFlowable",
+    "StreamSubscription",
     "WriteSummary",
     "explain",
     "from_dataframe",
     "from_rdd",
+    "from_stream",
     "to_parquet",
     "to_table",
     "write_batches",

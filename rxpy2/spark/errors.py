@@ -38,3 +38,14 @@ def describe(error: BaseException) -> str:
         if m:
             return m.group(1)
     return lines[0]
+
+
+class SparkFusionError(ValueError):
+    """``fuse="require"``: a stage that would run in Spark cannot, so it would run on the
+    driver instead. Raised at assembly (when the operator is applied), naming the stage,
+    its function and the reason (``not picklable: ...``)."""
+
+    def __init__(self, message: str, *, stage: str, reason: str) -> None:
+        super().__init__(message)
+        self.stage = stage
+        self.reason = reason

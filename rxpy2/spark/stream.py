@@ -1,0 +1,574 @@
+"""Structured Streaming under demand: ``from_stream``.
+
+A :class:`StreamFlowable` runs a streaming query, one per subscription, whose sink is a
+``foreachBatch`` callback of the subscription's own. The callback materializes each
+micro-batch on the driver (a list of rows, or one ``pyarrow.Table``), hands it to the
+subscription and then *waits* while ``prefetch_batches`` batches are held (handed over and
+not yet fully emitted downstream). Spark runs ``foreachBatch`` on the query's one stream
+thread, so while the callback waits the query takes no new micro-batch: a slow consumer
+slows the query instead of filling the driver's memory.
+
+Threads of a subscription (all ``rxpy2-spark-stream-<n>-*``): ``query`` starts the query
+and waits for its end; ``emit`` runs the drain loop when a batch arrives (the callback
+itself runs on a Py4J callback thread and only hands over and waits); ``stop`` stops the
+query after a ``cancel()``. Each ends with the subscription.
+
+Delivery: the callback returns, and Spark commits the batch to the checkpoint, only once
+fewer than ``prefetch_batches`` batches are held. With ``prefetch_batches=1`` that is after
+the batch's last item was emitted downstream: a batch is committed only once delivered, and
+a restart from the same checkpoint re-runs every batch that was not (at-least-once). A
+batch whose callback is released by ``cancel()`` raises out of the callback, so Spark does
+not commit it.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import threading
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
+
+from rxpy2.flowable import Flowable
+from rxpy2.operators import (
+    AtomicLong,
+    Drain,
+    add_request,
+    require_positive,
+    validate_request,
+)
+from rxpy2.reactivestreams import Subscriber, Subscription
+from rxpy2.spark.errors import SparkJobError, describe
+
+if TYPE_CHECKING:
+    import pyarrow
+    from pyspark.sql import Row
+
+__all__ = ["StreamFlowable", "StreamSubscription", "from_stream"]
+
+T = TypeVar("T")
+
+ROW_FORMATS = ("row", "dict", "tuple")
+EMITS = ("rows", "batches")
+TRIGGERS = ("processingTime", "once", "availableNow")
+
+
+def _require_choice(value: Any, name: str, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, not {value!r}")
+
+
+def _check_trigger(trigger: Any) -> dict[str, Any] | None:
+    """``None``, a ``processingTime`` string, or a one-key mapping of
+    ``DataStreamWriter.trigger``'s keywords (``continuous`` has no ``foreachBatch``)."""
+    if trigger is None:
+        return None
+    if isinstance(trigger, str):
+        return {"processingTime": trigger}
+    if not isinstance(trigger, Mapping):
+        raise TypeError(f"trigger must be a str or a mapping, not {type(trigger).__name__}")
+    if len(trigger) != 1:
+        raise ValueError(f"trigger must have exactly one key of {', '.join(TRIGGERS)}, "
+                         f"not {dict(trigger)!r}")
+    ((key, value),) = trigger.items()
+    _require_choice(key, "the trigger's key", TRIGGERS)
+    if key == "processingTime":
+        if not isinstance(value, str):
+            raise TypeError(f"processingTime must be a str such as '1 second', not {value!r}")
+    elif value is not True:
+        raise ValueError(f"{key} must be True, not {value!r}")
+    return {key: value}
+
+
+# ---------------------------------------------------------------------------- the Flowable
+
+class StreamFlowable(Flowable[T], Generic[T]):
+    """A Flowable over the micro-batches of a streaming DataFrame (see :func:`from_stream`).
+
+    Each subscription starts a streaming query of its own; the Flowable is cold."""
+
+    __slots__ = ("_df", "_prefetch", "_emit", "_row_format", "_checkpoint", "_trigger",
+                 "_query_name", "_options", "_last")
+
+    def __init__(self, df: Any, prefetch: int, emit: str, row_format: str,
+                 checkpoint_location: str | None, trigger: dict[str, Any] | None,
+                 query_name: str | None, options: dict[str, str]) -> None:
+        self._df = df
+        self._prefetch = prefetch
+        self._emit = emit
+        self._row_format = row_format
+        self._checkpoint = checkpoint_location
+        self._trigger = trigger
+        self._query_name = query_name
+        self._options = options
+        self._last: StreamSubscription[T] | None = None
+
+    def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        parent: StreamSubscription[T] = StreamSubscription(subscriber, self)
+        self._last = parent
+        subscriber.on_subscribe(parent)
+        parent.start()
+
+    @property
+    def last_subscription(self) -> StreamSubscription[T] | None:
+        """The subscription made last (its counters: :attr:`StreamSubscription.batches_held`,
+        ...), or ``None`` before the first subscribe; for tools and benchmarks."""
+        return self._last
+
+    def __repr__(self) -> str:
+        return f"StreamFlowable(emit={self._emit!r}, prefetch_batches={self._prefetch})"
+
+
+@overload
+def from_stream(streaming_df: Any, prefetch_batches: int = ..., *, emit: Literal["rows"] = ...,
+                row_format: Literal["row"] = ..., checkpoint_location: str | None = ...,
+                trigger: str | Mapping[str, Any] | None = ..., query_name: str | None = ...,
+                options: Mapping[str, str] | None = ...) -> StreamFlowable[Row]: ...
+
+
+@overload
+def from_stream(streaming_df: Any, prefetch_batches: int = ..., *, emit: Literal["rows"] = ...,
+                row_format: Literal["dict"], checkpoint_location: str | None = ...,
+                trigger: str | Mapping[str, Any] | None = ..., query_name: str | None = ...,
+                options: Mapping[str, str] | None = ...) -> StreamFlowable[dict[str, Any]]: ...
+
+
+@overload
+def from_stream(streaming_df: Any, prefetch_batches: int = ..., *, emit: Literal["rows"] = ...,
+                row_format: Literal["tuple"], checkpoint_location: str | None = ...,
+                trigger: str | Mapping[str, Any] | None = ..., query_name: str | None = ...,
+                options: Mapping[str, str] | None = ...) -> StreamFlowable[tuple[Any, ...]]: ...
+
+
+@overload
+def from_stream(streaming_df: Any, prefetch_batches: int = ..., *, emit: Literal["batches"],
+                row_format: str = ..., checkpoint_location: str | None = ...,
+                trigger: str | Mapping[str, Any] | None = ..., query_name: str | None = ...,
+                options: Mapping[str, str] | None = ...) -> StreamFlowable[pyarrow.Table]: ...
+
+
+@overload
+def from_stream(streaming_df: Any, prefetch_batches: int = ..., *, emit: str = ...,
+                row_format: str = ..., checkpoint_location: str | None = ...,
+                trigger: str | Mapping[str, Any] | None = ..., query_name: str | None = ...,
+                options: Mapping[str, str] | None = ...) -> StreamFlowable[Any]: ...
+
+
+def from_stream(streaming_df: Any, prefetch_batches: int = 1, *, emit: str = "rows",
+                row_format: str = "row", checkpoint_location: str | None = None,
+                trigger: str | Mapping[str, Any] | None = None, query_name: str | None = None,
+                options: Mapping[str, str] | None = None) -> StreamFlowable[Any]:
+    """A Flowable of the rows of a streaming query, taking a micro-batch only under demand.
+
+    Each subscription starts ``streaming_df.writeStream.foreachBatch(...)`` (nothing runs
+    at assembly). ``emit="rows"``: each row, as a ``Row``, ``dict`` or ``tuple``
+    (``row_format``); ``emit="batches"``: one ``pyarrow.Table`` per non-empty micro-batch.
+    At most ``prefetch_batches`` (≥ 1) micro-batches are held on the driver; while that
+    many are, the query waits. ``checkpoint_location``, ``trigger`` (``"1 second"``,
+    ``{"processingTime": ...}``, ``{"availableNow": True}`` or ``{"once": True}``),
+    ``query_name`` and ``options`` (``DataStreamWriter.options``) go to the query.
+    The query ends on ``cancel()``; its failure is ``on_error(SparkJobError)``; when it
+    ends by itself (``availableNow``/``once``) the Flowable completes after the last item.
+    """
+    if streaming_df is None:
+        raise TypeError("streaming_df is None")
+    try:
+        import pyspark  # noqa: F401
+    except ImportError as e:  # pragma: no cover - depends on the installation
+        raise ImportError("rxpy2.spark needs pyspark: pip install 'rxpy2[spark]'") from e
+    if not hasattr(streaming_df, "_jdf") or not hasattr(streaming_df, "isStreaming"):
+        raise TypeError(f"streaming_df must be a classic pyspark DataFrame, "
+                        f"not {type(streaming_df).__name__}")
+    if not streaming_df.isStreaming:
+        raise TypeError("streaming_df is not a streaming DataFrame (spark.readStream...); "
+                        "use from_dataframe for a batch DataFrame")
+    require_positive(prefetch_batches, "prefetch_batches")
+    _require_choice(emit, "emit", EMITS)
+    _require_choice(row_format, "row_format", ROW_FORMATS)
+    checked_trigger = _check_trigger(trigger)
+    for name, value in (("checkpoint_location", checkpoint_location), ("query_name", query_name)):
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"{name} must be a str, not {type(value).__name__}")
+    opts: dict[str, str] = {}
+    if options is not None:
+        if not isinstance(options, Mapping):
+            raise TypeError(f"options must be a mapping, not {type(options).__name__}")
+        opts = {str(k): str(v) for k, v in options.items()}
+    return StreamFlowable(streaming_df, prefetch_batches, emit, row_format, checkpoint_location,
+                          checked_trigger, query_name, opts)
+
+
+# ---------------------------------------------------------------------------- the subscription
+
+_ids = itertools.count(1)
+
+
+class _Released(Exception):
+    """Raised out of a ``foreachBatch`` call released by ``cancel()``: Spark must not
+    commit a batch that was not delivered."""
+
+
+class _Batch:
+    __slots__ = ("batch_id", "items")
+
+    def __init__(self, batch_id: int, items: list[Any]) -> None:
+        self.batch_id = batch_id
+        self.items = items
+
+
+class StreamSubscription(Subscription, Generic[T]):
+    """Runs one streaming query and emits its micro-batches under demand.
+
+    The micro-batch hand-over (``queue``, ``held``) is guarded by ``lock``, a Condition
+    the waiting callback sleeps on; emission runs in a drain loop serialized by a
+    :class:`~rxpy2.operators.Drain`, which never calls downstream while holding ``lock``.
+
+    Read-only counters, for tools and benchmarks: :attr:`batches_held`,
+    :attr:`max_batches_held`, :attr:`batches_received`, :attr:`last_batch_id`,
+    :attr:`query`."""
+
+    def __init__(self, downstream: Subscriber[T], source: StreamFlowable[T]) -> None:
+        self.downstream = downstream
+        self.source = source
+        self.prefetch = source._prefetch
+        self.requested = AtomicLong()
+        self.gate = Drain()
+        self.lock = threading.Condition(threading.Lock())
+        self.cancelled = False
+        self.done = False
+        # guarded by lock: batches handed over and not fully emitted, the query's end
+        self.queue: collections.deque[_Batch] = collections.deque()
+        self.held = 0
+        self.max_held = 0
+        self.received = 0
+        self.last_id: int | None = None
+        self.ended = False
+        self.error: BaseException | None = None
+        self._query: Any = None
+        # drain loop only: the batch being emitted
+        self.current: list[Any] | None = None
+        self.pos = 0
+        self.emitted = 0
+        # False when the query's checkpoint is Spark's temporary one (deleted when the query
+        # stops cleanly): a batch released by cancel() may then simply return
+        self.durable = True
+        self.thread_prefix = f"rxpy2-spark-stream-{next(_ids)}"
+        self.emitter: _Emitter | None = None
+        self.query_thread: threading.Thread | None = None
+        self.terminated = threading.Event()
+
+    # -- read-only state
+
+    @property
+    def batches_held(self) -> int:
+        """Micro-batches handed over by the query and not yet fully emitted (the batches
+        in flight on the driver): at most ``prefetch_batches``."""
+        return self.held
+
+    @property
+    def max_batches_held(self) -> int:
+        """The highest :attr:`batches_held` seen so far."""
+        return self.max_held
+
+    @property
+    def batches_received(self) -> int:
+        """Micro-batches the query handed to this subscription (empty ones included)."""
+        return self.received
+
+    @property
+    def last_batch_id(self) -> int | None:
+        """The ``batchId`` of the last micro-batch handed over, or ``None``."""
+        return self.last_id
+
+    @property
+    def query(self) -> Any:
+        """The ``StreamingQuery``, once started (``None`` before): read its progress
+        (``recentProgress``), do not stop it (``cancel()`` does, without committing a
+        batch that was not delivered)."""
+        return self._query
+
+    def await_termination(self, timeout: float | None = None) -> bool:
+        """Block until the query has ended and this subscription's query thread with it
+        (after completion, an error or ``cancel()``); False if ``timeout`` ran out."""
+        return self.terminated.wait(timeout)
+
+    # -- Subscription
+
+    def request(self, n: int) -> None:
+        if validate_request(n):  # §3.9
+            add_request(self.requested, n)
+            self.drain()
+
+    def cancel(self) -> None:
+        if self.cancelled:
+            return
+        with self.lock:
+            self.cancelled = True  # §3.5, §3.7: the callback raises, nothing more is taken
+            query = self._query
+            self.lock.notify_all()  # release a waiting callback first: stop() waits for it
+        if query is not None:
+            # stop() blocks until the query's thread ended: never on the caller's thread
+            threading.Thread(target=self._stop, args=(query,), daemon=True,
+                             name=f"{self.thread_prefix}-stop").start()
+        self.drain()
+
+    # -- the query
+
+    def start(self) -> None:
+        """Start the query on the subscription's query thread (called after on_subscribe)."""
+        if self.cancelled:
+            self.terminated.set()
+            return
+        t = threading.Thread(target=self._run_query, daemon=True,
+                             name=f"{self.thread_prefix}-query")
+        self.query_thread = t
+        t.start()
+
+    def _writer(self) -> Any:
+        src = self.source
+        writer = src._df.writeStream.foreachBatch(self._on_batch)
+        if src._options:
+            writer = writer.options(**src._options)
+        if src._checkpoint is not None:
+            writer = writer.option("checkpointLocation", src._checkpoint)
+        if src._query_name is not None:
+            writer = writer.queryName(src._query_name)
+        if src._trigger is not None:
+            writer = writer.trigger(**src._trigger)
+        return writer
+
+    def _run_query(self) -> None:
+        try:
+            failure: BaseException | None = None
+            try:
+                self.durable = self._has_checkpoint()
+                query = self._writer().start()
+            except Exception as e:  # AnalysisException, a bad checkpoint, a name in use...
+                err = SparkJobError(f"starting the streaming query failed: {describe(e)}")
+                err.__cause__ = e
+                self._end(err)
+                return
+            with self.lock:
+                self._query = query
+                stop_now = self.cancelled
+            if stop_now:  # cancelled while starting: cancel() saw no query to stop
+                self._stop(query)
+            try:
+                query.awaitTermination()
+            except Exception as e:  # StreamingQueryException: the query failed
+                failure = e
+            if failure is None and self.error is None:
+                self._end(None)
+                return
+            cause = self.error if self.error is not None else failure
+            assert cause is not None
+            err = SparkJobError(f"the streaming query failed: {describe(cause)}")
+            err.__cause__ = cause
+            self._end(err)
+        finally:
+            self.terminated.set()
+
+    def _has_checkpoint(self) -> bool:
+        """Whether the query checkpoints where a restart can find it (an explicit location,
+        or the session's ``spark.sql.streaming.checkpointLocation``)."""
+        src = self.source
+        if src._checkpoint is not None or "checkpointLocation" in src._options:
+            return True
+        default = src._df.sparkSession.conf.get("spark.sql.streaming.checkpointLocation", None)
+        return bool(default)
+
+    def _stop(self, query: Any) -> None:
+        try:
+            query.stop()
+        except Exception as e:  # a stopped SparkContext: nothing runs any more
+            if "stopped" not in str(e).lower():
+                from rxpy2 import plugins
+
+                plugins.on_error(e)
+
+    def _end(self, error: BaseException | None) -> None:
+        """The query ended (``error``: why it failed): signalled after the held items."""
+        with self.lock:
+            self.ended = True
+            if error is not None:
+                self.error = error
+        self.drain()
+
+    def _released(self) -> None:
+        """A batch released by cancel(): raise, so that Spark does not commit it and a
+        restart from the checkpoint runs it again. Without a checkpoint to restart from,
+        return instead: the query then stops cleanly and Spark deletes its temporary
+        checkpoint (a failed query's is kept)."""
+        if self.durable:
+            raise _Released("the subscription was cancelled")
+
+    def _on_batch(self, batch_df: Any, batch_id: int) -> None:
+        """The ``foreachBatch`` function: runs on a Py4J callback thread, in the query's
+        micro-batch; Spark commits the batch when it returns."""
+        if self.cancelled:
+            self._released()
+            return
+        try:
+            items = self._materialize(batch_df)
+        except Exception as e:
+            if self.cancelled:  # stop() cancelled the batch's job
+                self._released()
+                return
+            with self.lock:
+                self.error = e  # the cause of the query's failure
+            raise
+        with self.lock:
+            self.received += 1
+            self.last_id = batch_id
+            if not items:
+                return  # nothing to deliver: the batch may be committed
+            if self.cancelled:
+                self._released()
+                return
+            self.queue.append(_Batch(batch_id, items))
+            self.held += 1
+            if self.held > self.max_held:
+                self.max_held = self.held
+        self._drain_on_emitter()
+        with self.lock:
+            while self.held >= self.prefetch and not self.cancelled:
+                self.lock.wait()
+            if self.cancelled:
+                self._released()  # not committed: a restart runs this batch again
+
+    def _materialize(self, batch_df: Any) -> list[Any]:
+        src = self.source
+        if src._emit == "batches":
+            table = batch_df.toArrow()
+            return [table] if table.num_rows else []
+        rows: list[Any] = batch_df.collect()
+        if src._row_format == "tuple":
+            return [tuple(r) for r in rows]
+        if src._row_format == "dict":
+            names = batch_df.columns
+            return [dict(zip(names, r, strict=True)) for r in rows]
+        return rows
+
+    def _drain_on_emitter(self) -> None:
+        """Emission runs on the subscription's emitter thread, not on the callback's: the
+        callback of a later batch can then materialize while items are emitted."""
+        emitter = self.emitter
+        if emitter is None:
+            with self.lock:
+                emitter = self.emitter
+                if emitter is None:
+                    emitter = self.emitter = _Emitter(f"{self.thread_prefix}-emit", self.drain)
+        emitter.signal()
+
+    # -- drain loop
+
+    def drain(self) -> None:
+        gate = self.gate
+        if not gate.enter():
+            return  # counted: the owner makes another pass
+        downstream = self.downstream
+        while True:
+            if self.cancelled:
+                self._finish()
+                return
+            r = self.requested.get()
+            e = self.emitted
+            items = self.current
+            pos = self.pos
+            while True:
+                if items is None or pos == len(items):
+                    lock = self.lock
+                    with lock:
+                        if items is not None:  # the batch's last item was emitted
+                            self.held -= 1
+                            lock.notify_all()
+                        nxt = self.queue.popleft() if self.queue else None
+                        ended = self.ended
+                        error = self.error
+                    items = self.current = None
+                    pos = 0
+                    if nxt is None:
+                        if ended:
+                            self.emitted = e
+                            self._terminate(error)
+                            return
+                        break
+                    items = self.current = nxt.items
+                    continue
+                if e == r:
+                    break
+                end = min(len(items), pos + (r - e))
+                for i in range(pos, end):
+                    if self.cancelled:
+                        self._finish()
+                        return
+                    downstream.on_next(items[i])
+                e += end - pos
+                pos = end
+            self.pos = pos
+            self.emitted = e
+            if not gate.leave():
+                return
+
+    def _finish(self) -> None:
+        """Release the held batches and the emitter (the drain stays owned for good)."""
+        if self.done:
+            return
+        self.done = True
+        self.cancelled = True
+        with self.lock:
+            self.queue.clear()
+            self.held = 0
+            self.lock.notify_all()
+            emitter, self.emitter = self.emitter, None
+        self.current = None
+        if emitter is not None:
+            emitter.shutdown()
+
+    def _terminate(self, error: BaseException | None) -> None:
+        self._finish()
+        if error is not None:
+            self.downstream.on_error(error)
+        else:
+            self.downstream.on_complete()
+
+
+class _Emitter:
+    """One thread that runs ``task`` after each :meth:`signal` (signals coalesce) until
+    :meth:`shutdown`; it ends by itself then, without being joined."""
+
+    __slots__ = ("task", "cond", "signalled", "stopped", "thread")
+
+    def __init__(self, name: str, task: Callable[[], None]) -> None:
+        self.task = task
+        self.cond = threading.Condition(threading.Lock())
+        self.signalled = False
+        self.stopped = False
+        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self.thread.start()
+
+    def signal(self) -> None:
+        with self.cond:
+            self.signalled = True
+            self.cond.notify()
+
+    def shutdown(self) -> None:
+        with self.cond:
+            self.stopped = True
+            self.cond.notify()
+
+    def _run(self) -> None:
+        cond = self.cond
+        while True:
+            with cond:
+                while not self.signalled and not self.stopped:
+                    cond.wait()
+                if self.stopped:
+                    return
+                self.signalled = False
+            try:
+                self.task()
+            except Exception as e:  # the drain lets downstream's errors through
+                from rxpy2 import plugins
+
+                plugins.on_error(e)

@@ -1,0 +1,229 @@
+"""``rxpy2.spark.from_stream``: micro-batches under demand, cancel, failures, restarts.
+
+Every test waits on conditions (generous timeouts: the machine may be loaded); the
+"nothing more happens" checks watch the query for a short window while its callback is
+provably blocked, which holds on a slow machine as on a fast one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+
+import pytest
+
+from rxpy2.spark import SparkJobError, StreamSubscription, from_stream
+from rxpy2.testing import TestSubscriber
+
+pytestmark = pytest.mark.timeout(180)
+
+WAIT = 90.0  # seconds: a condition that must come, however loaded the machine
+
+
+def wait_until(condition, timeout: float = WAIT, what: str = "condition") -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
+def stream_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith("rxpy2-spark-stream")]
+
+
+def assert_all_ended(spark, sub: StreamSubscription) -> None:
+    """The query stopped and every thread of the subscription ended."""
+    assert sub.await_termination(WAIT), "the query thread did not end"
+    wait_until(lambda: not spark.streams.active, what="no active streaming query")
+    wait_until(lambda: not stream_threads(), what="the subscription's threads to end")
+
+
+def rate_batches(spark, rows_per_batch: int = 4):
+    """A streaming DataFrame of exactly ``rows_per_batch`` rows per micro-batch (batch b
+    holds the values b*rows_per_batch, ...), in one partition."""
+    return (spark.readStream.format("rate-micro-batch")
+            .option("rowsPerBatch", rows_per_batch).option("numPartitions", 1)
+            .option("startTimestamp", 0).load().select("value"))
+
+
+def subscription(ts: TestSubscriber) -> StreamSubscription:
+    wait_until(lambda: ts._upstream.get() is not None, what="on_subscribe")
+    sub = ts._upstream.get()
+    assert isinstance(sub, StreamSubscription)
+    return sub
+
+
+def test_bad_arguments(spark):
+    df = rate_batches(spark)
+    with pytest.raises(TypeError):
+        from_stream(None)
+    with pytest.raises(TypeError, match="not a streaming DataFrame"):
+        from_stream(spark.range(3))
+    with pytest.raises(TypeError):
+        from_stream([1, 2])
+    with pytest.raises(ValueError):
+        from_stream(df, 0)
+    with pytest.raises(TypeError):
+        from_stream(df, "1")
+    with pytest.raises(ValueError):
+        from_stream(df, emit="partitions")
+    with pytest.raises(ValueError):
+        from_stream(df, row_format="json")
+    with pytest.raises(ValueError):
+        from_stream(df, trigger={"continuous": "1 second"})
+    with pytest.raises(ValueError):
+        from_stream(df, trigger={"once": False})
+    with pytest.raises(TypeError):
+        from_stream(df, trigger=5)
+    with pytest.raises(TypeError):
+        from_stream(df, checkpoint_location=3)
+    # assembly starts nothing: the query starts at subscription
+    from_stream(df, trigger="1 second", query_name="never-started")
+    assert not spark.streams.active
+
+
+@pytest.mark.parametrize("prefetch", [1, 2])
+def test_no_demand_holds_the_query_at_prefetch_batches(spark, prefetch):
+    ts: TestSubscriber = TestSubscriber(0)
+    from_stream(rate_batches(spark), prefetch, row_format="tuple").subscribe(ts)
+    sub = subscription(ts)
+    ts.request(1)
+    ts.await_count(1, WAIT)
+    # `prefetch` batches are taken, and the last callback waits: Spark runs no other batch
+    wait_until(lambda: sub.batches_received == prefetch, what=f"{prefetch} batches")
+    assert sub.query is not None
+    deadline = time.monotonic() + 1.0
+    while time.monotonic() < deadline:  # a window in which the blocked query must not move
+        assert sub.batches_received == prefetch
+        assert sub.batches_held == prefetch
+        time.sleep(0.05)
+    ts.assert_values((0,))
+    # more demand: the batches come, in order within and across batches
+    ts.request(10)
+    ts.await_count(11, WAIT)
+    ts.assert_value_sequence([(v,) for v in range(11)])
+    assert sub.max_batches_held <= prefetch
+    ts.cancel()
+    assert_all_ended(spark, sub)
+    ts.assert_not_terminated()
+
+
+def test_rate_source_rows_in_order_and_take_stops_the_query(spark):
+    df = (spark.readStream.format("rate").option("rowsPerSecond", 50)
+          .option("numPartitions", 1).load())
+    flow = from_stream(df, trigger="100 milliseconds")
+    ts: TestSubscriber = TestSubscriber()
+    flow.map(lambda row: row.value).take(30).subscribe(ts)
+    ts.await_done(WAIT).assert_complete().assert_no_errors()
+    ts.assert_value_sequence(list(range(30)))
+    sub = flow.last_subscription
+    assert sub is not None and sub.batches_received >= 1
+    assert_all_ended(spark, sub)  # take's cancel stopped the query
+
+
+def write_json_files(directory, files: int, rows: int) -> None:
+    directory.mkdir()
+    for f in range(files):
+        path = directory / f"part-{f}.json"
+        path.write_text("".join(json.dumps({"file": f, "n": n}) + "\n" for n in range(rows)))
+        os.utime(path, (1_700_000_000 + f, 1_700_000_000 + f))  # the order Spark reads them
+
+
+def json_stream(spark, directory):
+    return (spark.readStream.schema("file INT, n INT").option("maxFilesPerTrigger", 1)
+            .json(str(directory)))
+
+
+def test_file_source_available_now_completes_after_the_last_row(spark, tmp_path):
+    write_json_files(tmp_path / "in", files=3, rows=4)
+    flow = from_stream(json_stream(spark, tmp_path / "in"), row_format="dict",
+                       trigger={"availableNow": True})
+    ts: TestSubscriber = TestSubscriber()
+    flow.subscribe(ts)
+    ts.await_done(WAIT).assert_complete().assert_no_errors()
+    ts.assert_value_sequence([{"file": f, "n": n} for f in range(3) for n in range(4)])
+    sub = flow.last_subscription
+    assert sub is not None
+    assert sub.batches_received == 3 and sub.max_batches_held == 1  # one file per batch
+    assert_all_ended(spark, sub)
+
+
+def test_emit_batches_gives_one_arrow_table_per_micro_batch(spark, tmp_path):
+    write_json_files(tmp_path / "in", files=3, rows=2)
+    flow = from_stream(json_stream(spark, tmp_path / "in"), emit="batches",
+                       trigger={"availableNow": True})
+    ts: TestSubscriber = TestSubscriber(1)
+    flow.subscribe(ts)
+    ts.await_count(1, WAIT)
+    sub = subscription(ts)
+    # the first table was emitted whole: its batch was committed, the next one is held
+    wait_until(lambda: sub.batches_received == 2 and sub.batches_held == 1, what="batch 2")
+    ts.assert_value_count(1)
+    ts.request(5)
+    ts.await_done(WAIT).assert_complete()
+    assert [t.to_pylist() for t in ts.values()] == [
+        [{"file": f, "n": 0}, {"file": f, "n": 1}] for f in range(3)]
+    assert_all_ended(spark, sub)
+
+
+def test_cancel_releases_the_waiting_batch_and_a_restart_delivers_it_again(spark, tmp_path):
+    checkpoint = str(tmp_path / "checkpoint")
+    flow = from_stream(rate_batches(spark), row_format="tuple", checkpoint_location=checkpoint)
+
+    def run(n: int) -> list:
+        ts: TestSubscriber = TestSubscriber(n)
+        flow.subscribe(ts)
+        ts.await_count(n, WAIT)
+        sub = subscription(ts)
+        wait_until(lambda: sub.batches_held == 1, what="a held batch")
+        ts.cancel()
+        assert_all_ended(spark, sub)
+        ts.assert_no_errors().assert_not_terminated()
+        return [v for (v,) in ts.values()]
+
+    assert run(2) == [0, 1]  # batch 0 (values 0..3) held, half emitted, cancelled
+    # batch 0 was not committed: delivered again, in full; batch 1 held when cancelled
+    assert run(5) == [0, 1, 2, 3, 4]
+    assert run(1) == [4]  # batch 0 was committed once emitted; batch 1 comes again
+
+
+def test_cancel_before_the_first_batch_stops_the_query(spark):
+    ts: TestSubscriber = TestSubscriber(0)
+    flow = from_stream(rate_batches(spark))
+    flow.subscribe(ts)
+    ts.cancel()
+    sub = flow.last_subscription
+    assert sub is not None
+    assert_all_ended(spark, sub)
+    ts.assert_no_values().assert_not_terminated()
+
+
+def test_a_failing_batch_is_a_spark_job_error_with_its_cause(spark):
+    df = rate_batches(spark, 5).selectExpr("value", "assert_true(value < 3) AS ok")
+    flow = from_stream(df)
+    ts: TestSubscriber = TestSubscriber()
+    flow.subscribe(ts)
+    ts.await_done(WAIT).assert_error(SparkJobError)
+    err = ts.errors()[0]
+    assert "value < 3" in str(err) and err.__cause__ is not None
+    ts.assert_no_values()
+    sub = flow.last_subscription
+    assert sub is not None
+    assert_all_ended(spark, sub)
+
+
+def test_a_query_that_cannot_start_is_a_spark_job_error(spark):
+    flow = from_stream(rate_batches(spark), query_name="rxpy2_stream_twice")
+    first: TestSubscriber = TestSubscriber(0)
+    flow.subscribe(first)
+    sub = subscription(first)
+    wait_until(lambda: sub.query is not None, what="the first query")
+    second: TestSubscriber = TestSubscriber()
+    flow.subscribe(second)  # the same query name is active: Spark refuses to start it
+    second.await_done(WAIT).assert_error(SparkJobError)
+    assert second.errors()[0].__cause__ is not None
+    first.cancel()
+    assert_all_ended(spark, sub)
