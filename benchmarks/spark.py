@@ -71,7 +71,13 @@ WARMUP_ROWS = 100_000
 MEMORY_SIZES = (1_000_000, 4_000_000)
 HEAVY_ROWS = 400_000
 HEAVY_US = 20.0
-PARTS = ("rows", "heavy", "memory")
+PARTS = ("rows", "heavy", "memory", "take", "column", "count", "stream")
+#: Parts that run in the benchmark's own session (the others start fresh processes).
+SESSION_PARTS = ("rows", "heavy", "take", "column", "count")
+STREAM_SECONDS = 120.0
+STREAM_RATE = 1000
+STREAM_PREFETCH = 2
+STREAM_SOURCE = "rate"
 #: How long one method's run may take before it counts as hung (seconds).
 RUN_TIMEOUT = 1800.0
 #: Peak RSS may grow by at most this much from the small to the large size to count as flat.
@@ -422,27 +428,42 @@ def _time_one(method: Method, ctx: Context) -> tuple[float, Checksum]:
 
 def run_interleaved(methods: list[Method], ctx: Context, runs: int, warm: Context | None,
                     expected: Checksum | None, warm_expected: Checksum | None = None,
-                    progress: bool = True) -> list[Timed]:
+                    progress: bool = True,
+                    expected_by_key: dict[str, Checksum] | None = None) -> list[Timed]:
     """Each method once untimed over the smaller ``warm`` data (JIT and caches warm; checked
     as well), then ``runs`` round-robin rounds over ``ctx``'s data.
 
     ``expected=None`` (``warm_expected=None``): the first result is the reference every
-    other run must equal."""
+    other run must equal. ``expected_by_key``: each method's own expected result, over
+    ``ctx``'s data and ``warm``'s alike (the warm-up then runs on the same data)."""
     if warm is not None:
         for m in methods:
             if progress:
                 print(f"[spark-bench] warm-up: {m.key} over {warm.rows:,} rows",
                       file=sys.stderr, flush=True)
             _, got = _time_one(m, warm)
+            if expected_by_key is not None:
+                _check(m, got, expected_by_key[m.key])
+                continue
             if warm_expected is None:
                 warm_expected = got
             _check(m, got, warm_expected)
     timed = [Timed(m, ctx.rows, expected or (0, 0)) for m in methods]
+    if expected_by_key is not None:
+        for t in timed:
+            t.checksum = expected_by_key[t.method.key]
     k = len(timed)
     for r in range(runs):
         for j in range(k):
             t = timed[(r + j) % k]
             dt, got = _time_one(t.method, ctx)
+            if expected_by_key is not None:
+                _check(t.method, got, expected_by_key[t.method.key])
+                t.samples.append(dt)
+                if progress:
+                    print(f"[spark-bench] run {r + 1}/{runs} {t.method.key}: {dt:.2f} s",
+                          file=sys.stderr, flush=True)
+                continue
             if expected is None:
                 expected = got
                 for u in timed:
@@ -513,6 +534,21 @@ def _jvm_hwm_mib() -> float | None:
     return None
 
 
+def child_method(key: str) -> tuple[Method, Callable[[int], Checksum]]:
+    """A method a memory child can run, and its expected checksum over ``rows`` rows."""
+    if key in METHODS:
+        return METHODS[key], expected_checksum
+    from benchmarks.spark_ii import COUNT_METHODS, count_expected
+
+    return COUNT_METHODS[key], count_expected
+
+
+def child_keys() -> list[str]:
+    from benchmarks.spark_ii import COUNT_METHODS
+
+    return [*METHODS, *COUNT_METHODS]
+
+
 def child(method: str, rows: int, partitions: int, master: str, driver_memory: str,
           cache: bool) -> dict[str, Any]:
     """One method over ``rows`` rows in this (fresh) process; what ``--child`` prints."""
@@ -521,7 +557,7 @@ def child(method: str, rows: int, partitions: int, master: str, driver_memory: s
 
     import rxpy2.spark  # noqa: F401
 
-    m = METHODS[method]
+    m, _ = child_method(method)
     t_start = time.perf_counter()
     spark = start_session(master, driver_memory)
     try:
@@ -568,9 +604,10 @@ def measure_memory(method: str, rows: int, args: argparse.Namespace) -> MemoryRe
         tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
         raise RuntimeError(f"memory child {method} {rows} exited with {proc.returncode}:\n{tail}")
     r = json.loads(proc.stdout.strip().splitlines()[-1])
-    if (r["count"], r["total"]) != expected_checksum(rows):
+    expected = child_method(method)[1](rows)
+    if (r["count"], r["total"]) != expected:
         raise AssertionError(f"{method} at {rows}: consumed (count, sum) = "
-                             f"({r['count']}, {r['total']}), expected {expected_checksum(rows)}")
+                             f"({r['count']}, {r['total']}), expected {expected}")
     return MemoryResult(method, rows, r["peak_rss_mib"], r["rss_before_mib"], r["jvm_hwm_mib"],
                         r["seconds"])
 
@@ -590,16 +627,24 @@ class Report:
     heavy_iterations: int = 0
     heavy_us: float = 0.0
     memory: list[MemoryResult] = field(default_factory=list)
+    take: list[Any] = field(default_factory=list)  # spark_ii.TakeTimed
+    column: Any = None  # spark_ii.ColumnResult
+    count: list[Timed] = field(default_factory=list)
+    count_memory: list[MemoryResult] = field(default_factory=list)
+    stream: dict[str, Any] | None = None
+    #: part -> why it did not run (an API this version lacks)
+    unavailable: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
 
     def timed(self, key: str) -> Timed | None:
-        for t in self.rows + self.heavy:
+        for t in self.rows + self.heavy + self.count + (
+                self.column.timed if self.column is not None else []):
             if t.method.key == key:
                 return t
         return None
 
     def mem(self, key: str, rows: int) -> MemoryResult | None:
-        for m in self.memory:
+        for m in self.memory + self.count_memory:
             if m.method == key and m.rows == rows:
                 return m
         return None
@@ -642,12 +687,69 @@ def wait_for_idle(limit: float, max_wait: float, progress: bool = True) -> None:
         time.sleep(min(60.0, max(1.0, deadline - time.monotonic())))
 
 
+def run_pushdown_parts(rep: Report, spark: Any, progress: bool) -> None:
+    """The take, column and count parts, in the benchmark's session; a part whose API this
+    version lacks is recorded in ``rep.unavailable`` instead."""
+    from benchmarks import spark_ii
+
+    args = rep.args
+    if "take" in args.parts:
+        reason = spark_ii.take_unavailable()
+        if reason is None:
+            rep.take = spark_ii.run_take(spark, args.rows, args.partitions, args.runs, progress)
+        else:
+            rep.unavailable["take"] = reason
+    if "column" in args.parts:
+        reason = spark_ii.column_unavailable(spark.range(1))
+        if reason is None:
+            rep.column = spark_ii.run_column(spark, args.rows, args.partitions, args.runs,
+                                             progress)
+        else:
+            rep.unavailable["column"] = reason
+    if "count" in args.parts:
+        reason = spark_ii.count_unavailable()
+        if reason is None:
+            rep.count = spark_ii.run_count(spark, args.rows, args.partitions, args.runs,
+                                           args.warmup_rows, not args.no_cache, progress)
+        else:
+            rep.unavailable["count"] = reason
+    for part, reason in rep.unavailable.items():
+        if progress:
+            print(f"[spark-bench] {part}: not available: {reason}", file=sys.stderr, flush=True)
+
+
+def run_stream_part(rep: Report, progress: bool) -> None:
+    """The stream part in a fresh process (:mod:`benchmarks.spark_stream`)."""
+    import rxpy2.spark
+
+    args = rep.args
+    if not hasattr(rxpy2.spark, "from_stream"):
+        rep.unavailable["stream"] = "`rxpy2.spark.from_stream` does not exist in this version"
+        return
+    if progress:
+        print(f"[spark-bench] stream: from_stream over a {args.stream_source} source of "
+              f"{args.stream_rate:,} rows/s, consumer 10× slower, {args.stream_seconds:g} s "
+              f"(fresh process)", file=sys.stderr, flush=True)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    cmd = [sys.executable, "-m", "benchmarks.spark_stream", "--seconds",
+           str(args.stream_seconds), "--rate", str(args.stream_rate), "--prefetch",
+           str(args.stream_prefetch), "--source", args.stream_source, "--master", args.master,
+           "--driver-memory", args.driver_memory]
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=env,
+                          timeout=args.stream_seconds + RUN_TIMEOUT)
+    if proc.returncode != 0:
+        tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
+        raise RuntimeError(f"the stream child exited with {proc.returncode}:\n{tail}")
+    rep.stream = json.loads(proc.stdout.strip().splitlines()[-1])
+
+
 def run(args: argparse.Namespace, command: str, progress: bool = True) -> Report:
     rep = Report(command=command, started=datetime.now(UTC), machine=machine_info(),
                  versions=versions(), args=args)
     t0 = time.perf_counter()
     cache = not args.no_cache
-    if "rows" in args.parts or "heavy" in args.parts:
+    if any(p in args.parts for p in SESSION_PARTS):
         spark = start_session(args.master, args.driver_memory)
         try:
             if "rows" in args.parts:
@@ -688,6 +790,7 @@ def run(args: argparse.Namespace, command: str, progress: bool = True) -> Report
                     hdf.unpersist(blocking=True)
                     if warm is not None:
                         warm.df.unpersist(blocking=True)
+            run_pushdown_parts(rep, spark, progress)
         finally:
             spark.stop()
     if "memory" in args.parts:
@@ -698,6 +801,17 @@ def run(args: argparse.Namespace, command: str, progress: bool = True) -> Report
                 print(f"[spark-bench] memory: {k} at {n:,} rows (fresh process)",
                       file=sys.stderr, flush=True)
             rep.memory.append(measure_memory(k, n, args))
+    if "count" in args.parts and "count" not in rep.unavailable:
+        from benchmarks.spark_ii import COUNT_MEMORY
+
+        for k, size in COUNT_MEMORY:
+            n = args.memory_sizes[size]
+            if progress:
+                print(f"[spark-bench] count memory: {k} at {n:,} rows (fresh process)",
+                      file=sys.stderr, flush=True)
+            rep.count_memory.append(measure_memory(k, n, args))
+    if "stream" in args.parts:
+        run_stream_part(rep, progress)
     rep.seconds = time.perf_counter() - t0
     return rep
 
@@ -852,7 +966,21 @@ def render(rep: Report) -> str:
             lines.append(f"| {t.method.label} | {t.median:.2f} | {t.rows_per_s:,.0f} | "
                          f"{t.spread * 100:.0f}% | {ratio} |")
         lines.append("")
-    lines += ["### Targets (issue 7)", "", *targets(rep)]
+    from benchmarks import spark_ii, spark_stream
+
+    lines += [*spark_ii.render_take(rep), *spark_ii.render_column(rep),
+              *spark_ii.render_count(rep), *spark_stream.render(rep)]
+    not_run = [f"- {part}: not available in this version: {why}"
+               for part, why in rep.unavailable.items()]
+    if not_run:
+        lines += ["### Parts not run", "", *not_run, ""]
+    lines += ["### Targets", ""]
+    if any(p in a.parts for p in ("rows", "heavy", "memory")):
+        lines += targets(rep)
+    if any(p in a.parts for p in ("take", "column", "count")):
+        lines += spark_ii.targets(rep)
+    if "stream" in a.parts:
+        lines += spark_stream.targets(rep)
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -868,7 +996,15 @@ def dump_json(rep: Report, path: Path) -> None:
         "heavy_us": rep.heavy_us,
         "timed": [{"key": t.method.key, "rows": t.rows, "checksum": list(t.checksum),
                    "seconds": t.samples} for t in rep.rows + rep.heavy],
-        "memory": [vars(x) for x in rep.memory],
+        "memory": [vars(x) for x in rep.memory + rep.count_memory],
+        "take": [{"key": t.method.key, "seconds": t.samples, "jobs": t.jobs, "tasks": t.tasks}
+                 for t in rep.take],
+        "column": [{"key": t.method.key, "rows": t.rows, "checksum": list(t.checksum),
+                    "seconds": t.samples} for t in (rep.column.timed if rep.column else [])],
+        "count": [{"key": t.method.key, "rows": t.rows, "checksum": list(t.checksum),
+                   "seconds": t.samples} for t in rep.count],
+        "stream": rep.stream,
+        "unavailable": rep.unavailable,
     }
     path.write_text(json.dumps(data, indent=1) + "\n")
 
@@ -906,6 +1042,19 @@ def parse_args(argv: list[str] | None, prog: str = "python -m benchmarks.spark"
                     help=f"rows of the heavy-map data (default {HEAVY_ROWS:,})")
     ap.add_argument("--heavy-us", type=float, default=HEAVY_US,
                     help=f"µs per call of the heavy map (default {HEAVY_US:g})")
+    ap.add_argument("--stream-seconds", type=float, default=STREAM_SECONDS, metavar="S",
+                    help=f"how long the stream part consumes (default {STREAM_SECONDS:g})")
+    ap.add_argument("--stream-rate", type=int, default=STREAM_RATE, metavar="ROWS",
+                    help=f"rows per second of the stream part's source; the consumer takes "
+                         f"a tenth (default {STREAM_RATE:,})")
+    ap.add_argument("--stream-prefetch", type=int, default=STREAM_PREFETCH, metavar="K",
+                    help=f"prefetch_batches of the stream part (default {STREAM_PREFETCH})")
+    ap.add_argument("--stream-source", choices=("rate", "rate-micro-batch"),
+                    default=STREAM_SOURCE,
+                    help=f"the stream part's source (default {STREAM_SOURCE}): `rate` makes "
+                         f"its rows by the clock, so a micro-batch after a wait holds every "
+                         f"row made meanwhile; `rate-micro-batch` makes --stream-rate rows "
+                         f"per micro-batch, triggered every second")
     ap.add_argument("--master", default=MASTER, help=f"Spark master (default {MASTER})")
     ap.add_argument("--driver-memory", default=DRIVER_MEMORY,
                     help=f"spark.driver.memory (default {DRIVER_MEMORY})")
@@ -947,7 +1096,10 @@ def parse_args(argv: list[str] | None, prog: str = "python -m benchmarks.spark"
         ap.error("--memory-sizes must be positive")
     if args.heavy_us <= 0:
         ap.error("--heavy-us must be positive")
-    if args.child is not None and args.child[0] not in METHODS:
+    if args.stream_seconds <= 0 or args.stream_rate < 10 or args.stream_prefetch < 1:
+        ap.error("--stream-seconds must be positive, --stream-rate at least 10 (the consumer "
+                 "takes a tenth) and --stream-prefetch at least 1")
+    if args.child is not None and args.child[0] not in child_keys():
         ap.error(f"unknown method {args.child[0]!r}")
     return args
 
@@ -957,16 +1109,18 @@ def is_partial(args: argparse.Namespace) -> bool:
     return (set(args.parts) != set(PARTS) or args.methods != list(METHODS)
             or args.rows != ROWS or args.partitions != PARTITIONS
             or list(args.memory_sizes) != list(MEMORY_SIZES) or args.heavy_rows != HEAVY_ROWS
-            or args.heavy_us != HEAVY_US or args.master != MASTER)
+            or args.heavy_us != HEAVY_US or args.master != MASTER
+            or args.stream_seconds != STREAM_SECONDS or args.stream_rate != STREAM_RATE
+            or args.stream_prefetch != STREAM_PREFETCH or args.stream_source != STREAM_SOURCE)
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m benchmarks.spark") -> int:
     shown = sys.argv[1:] if argv is None else argv
     args = parse_args(shown, prog)
     if args.child is not None:
-        out = child(args.child[0], int(args.child[1]), args.partitions, args.master,
-                    args.driver_memory, not args.no_cache)
-        print(json.dumps(out), flush=True)
+        result = child(args.child[0], int(args.child[1]), args.partitions, args.master,
+                       args.driver_memory, not args.no_cache)
+        print(json.dumps(result), flush=True)
         return 0
     if args.wait_load is not None:
         wait_for_idle(args.wait_load, args.wait_max)
