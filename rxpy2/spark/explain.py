@@ -2,39 +2,113 @@
 
 Walks the chain from the end back to its source through each operator's ``source``
 attribute (how every rxpy2 operator keeps its upstream); the Spark source describes its
-own fused stages (:meth:`rxpy2.spark.SparkFlowable.explain`).
+own stages (:meth:`rxpy2.spark.SparkFlowable.explain`). Every later operator is one line
+(a collapsed ``map``/``filter`` run, one line per stage it holds) with its functions by
+name and why it runs on the driver:
+
+* ``not fusable: <operator>``: only ``map``, ``filter``, ``flat_map_iterable``,
+  ``concat_map_iterable`` and ``map_partitions`` can run in Spark;
+* ``not picklable: <the pickling error>``: the function cannot travel to the executors;
+* ``after a driver operator (<the first one>)``: once one stage ran on the driver, the
+  stages after it do too;
+* ``fusion off (fuse=False)`` / ``after on_driver()``: asked for.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
+
+from rxpy2.internal import describe
 
 __all__ = ["explain"]
 
+#: operator classes that are a fusable Python stage: class name -> (stage kind, field)
+_FUSABLE_OPERATORS = {
+    "FlowableMap": ("map", "mapper"),
+    "FlowableFilter": ("filter", "predicate"),
+    "FlowableFlattenIterable": ("flat_map_iterable", "mapper"),
+}
 
-def _name(op: Any) -> str:
-    """``FlowableFlatMap`` → ``flat_map``."""
-    name = type(op).__name__
-    if name.startswith("Flowable") and len(name) > len("Flowable"):
-        name = name[len("Flowable"):]
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+def _arguments(op: Any) -> str:
+    from rxpy2.spark.source import function_label
+
+    parts = []
+    for name in describe._slots(type(op)):
+        if name.startswith("_") or name in describe._TUNING:
+            continue
+        v = getattr(op, name, None)
+        if v is None:
+            continue
+        if callable(v) and not isinstance(v, type) and not hasattr(v, "subscribe"):
+            parts.append(function_label(v))
+        else:
+            parts.append(describe._value(v, False))
+    return ", ".join(parts)
+
+
+def _driver_stages(op: Any) -> list[tuple[str, str, Any]]:
+    """``op`` as ``(kind, text, function or None)`` per stage: a collapsed map/filter run
+    (or a sync chain) gives each stage it holds; ``function`` is set for a fusable one."""
+    from rxpy2.spark.source import function_label
+
+    cls = type(op).__name__
+    if cls in ("FlowableMapFilter", "FlowableSyncChain"):
+        out = []
+        for kind, arg in op.stages:
+            fn = arg[0] if isinstance(arg, tuple) else arg  # flat_map_iterable: (fn, prefetch)
+            label = function_label(fn) if callable(fn) else describe._value(arg, False)
+            fusable = kind in ("map", "filter", "flat_map_iterable") and callable(fn)
+            out.append((kind, f"{kind}({label})", fn if fusable else None))
+        return out
+    known = _FUSABLE_OPERATORS.get(cls)
+    if known is not None:
+        kind, field = known
+        fn = getattr(op, field, None)
+        if callable(fn):
+            return [(kind, f"{kind}({function_label(fn)})", fn)]
+    name = describe.op_name(op)
+    return [(name, f"{name}({_arguments(op)})", None)]
 
 
 def explain(flowable: Any) -> str:
     """A plan of ``flowable``: one line per stage, from the source down to the last operator.
 
-    Lines start with ``spark`` for what runs on the executors and ``driver`` for what
-    runs in this process under backpressure."""
+    Lines start with ``spark`` for what runs in Spark (``stage``: a Python function on the
+    executors; ``column``: a Column expression in Spark SQL) and ``driver`` for what runs
+    in this process under backpressure; a driver line ends with why it is not in Spark."""
     from rxpy2.spark.source import SparkFlowable
 
-    driver: list[str] = []
+    ops: list[Any] = []
     node = flowable
-    seen = 0
-    while node is not None and seen < 10_000:
+    source: SparkFlowable[Any] | None = None
+    while node is not None and len(ops) < 10_000:
         if isinstance(node, SparkFlowable):
-            return "\n".join(node.explain().splitlines() + driver[::-1])
-        driver.append(f"driver  operator  {_name(node)}")
-        node = getattr(node, "source", None)
-        seen += 1
-    return "\n".join(["(no Spark source: the whole chain runs on the driver)"] + driver[::-1])
+            source = node
+            break
+        ops.append(node)
+        node = getattr(node, "source", None) if "source" in describe._slots(type(node)) else None
+    ops.reverse()
+    stages = [st for op in ops for st in _driver_stages(op)]
+    if source is None:
+        lines = ["(no Spark source: the whole chain runs on the driver)"]
+        lines += [f"driver  operator  {text}" for _, text, _ in stages]
+        return "\n".join(lines)
+    lines = source.explain().splitlines()
+    if lines and lines[-1].startswith("driver  ("):
+        lines.pop()  # "Python stages applied next run on the driver": the lines below say it
+    # the first driver stage: a map_partitions the source keeps on the driver, if any
+    first = next((st.text() for st in source._plan.labels if st.where == "driver"), None)
+    for kind, text, fn in stages:
+        if fn is None:
+            reason = f"not fusable: {kind}"
+        elif first is None:
+            why = source.refusal(fn)
+            # None: assembled past the source's own methods (e.g. Flowable.map(src, f))
+            reason = why if why is not None else "assembled without the Spark source's fusion"
+        else:
+            reason = source._plan.off_reason() or f"after a driver operator ({first})"
+        if first is None:
+            first = text
+        lines.append(f"driver  operator  {text}  [{reason}]")
+    return "\n".join(lines)

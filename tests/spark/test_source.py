@@ -306,7 +306,9 @@ def test_fused_and_driver_give_the_same_rows_and_fused_runs_in_spark(spark):
     plan = fused.explain()
     assert plan.count("spark   stage") == 4 and "driver" not in plan
     whole = explain(driver)
-    assert "spark   source" in whole and whole.count("driver  operator") == 3  # map+filter collapse
+    # one line per stage, a collapsed map/filter run included
+    assert "spark   source" in whole and whole.count("driver  operator") == 4
+    assert "driver  operator  filter(_keep)  [after on_driver()]" in whole
 
 
 def test_map_partitions_fused_and_on_driver(sc):
@@ -329,13 +331,17 @@ def test_unpicklable_function_runs_on_the_driver(sc):
 
     chain = from_rdd(sc.parallelize(range(10), 2)).map(locked_inc)
     assert not isinstance(chain, SparkFlowable)
-    assert "driver  operator  map" in explain(chain)
+    assert "driver  operator  map(locked_inc)  [not picklable: " in explain(chain)
     chain.test().await_done(WAIT).assert_values(*range(1, 11)).assert_complete()
 
 
 def test_stage_after_a_driver_operator_stays_on_the_driver(sc):
-    chain = from_rdd(sc.parallelize(range(6), 2)).map(_where).take(4).map(lambda t: t[1])
-    assert explain(chain).splitlines()[-2:] == ["driver  operator  take", "driver  operator  map"]
+    line = sys._getframe().f_lineno + 1
+    chain = from_rdd(sc.parallelize(range(6), 2)).map(_where).skip(2).map(lambda t: t[1])
+    assert explain(chain).splitlines()[-2:] == [
+        "driver  operator  skip(2)  [not fusable: skip]",
+        f"driver  operator  map(<lambda> at test_source.py:{line})  "
+        "[after a driver operator (skip(2))]"]
     chain.test().await_done(WAIT).assert_values(True, True, True, True)
 
 
