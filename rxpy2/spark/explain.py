@@ -33,6 +33,8 @@ _FUSABLE_OPERATORS = {
 def _arguments(op: Any) -> str:
     from rxpy2.spark.source import function_label
 
+    if type(op).__name__ in ("FlowableRange", "FlowableIntervalRange"):
+        return describe._args(op, False)  # (start, count) as range() takes them
     parts = []
     for name in describe._slots(type(op)):
         if name.startswith("_") or name in describe._TUNING:
@@ -95,7 +97,7 @@ def explain(flowable: Any) -> str:
         lines += [f"driver  operator  {text}" for _, text, _ in stages]
         return "\n".join(lines)
     lines = source.explain().splitlines()
-    if lines and lines[-1].startswith("driver  ("):
+    if stages and lines[-1].startswith("driver  ("):
         lines.pop()  # "Python stages applied next run on the driver": the lines below say it
     # the first driver stage: a map_partitions the source keeps on the driver, if any
     first = next((st.text() for st in source._plan.labels if st.where == "driver"), None)
