@@ -40,31 +40,55 @@ OUT_COLUMNS = (("order_id", "int64"), ("day", "string"), ("customer", "string"),
                ("product", "string"), ("qty", "int32"), ("unit_price", "float64"),
                ("tier", "string"), ("total", "float64"))
 
+#: The input line format (``--input``): one order per line.
+LINE_FIELDS = ("order_id", "day", "customer", "product", "qty", "unit_price")
+LINE_EXAMPLE = "1042,2026-02-17,C00042,keyboard,2,49.90"
+#: Why a line is rejected: the key ``parse``/``is_valid`` count it under, and its text.
+REASONS = {
+    "fields": "not 6 comma-separated fields",
+    "number": "order_id or qty not an integer, or unit_price not a number",
+    "range": "qty or unit_price not positive",
+}
+
 # Set on the driver before the chain is assembled; the fused functions below are pickled
-# by value (this file runs as __main__) and carry the accumulator to the executors.
-REJECTED: Any = None
+# by value (this file runs as __main__) and carry the accumulators to the executors.
+REJECTED: dict[str, Any] = {}  # reason -> accumulator of the lines rejected for it
+HEADERS: Any = None  # accumulator: header lines skipped
 
 
 # ---------------------------------------------------------------------------- in Spark
 
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_ ]*")
+
+
+def is_header(fields: list[str]) -> bool:
+    """A header line: six column names (letters, digits, ``_``, spaces; optionally quoted)."""
+    return all(_NAME.fullmatch(f.strip().strip('"').strip()) for f in fields)
+
+
 def parse(row: tuple) -> tuple:
-    """One raw line -> (order_id, day, customer, product, qty, unit_price), or
-    ("malformed", line) when a field is missing or not a number."""
+    """One raw line -> (order_id, day, customer, product, qty, unit_price); a line that is
+    not an order -> ("header",) or ("malformed", reason) with a key of ``REASONS``."""
     line = row[0]
     f = line.split(",")
     if len(f) != 6:
-        return ("malformed", line)
+        return ("malformed", "fields")
     try:
         return (int(f[0]), f[1], f[2], f[3], int(f[4]), float(f[5]))
     except ValueError:
-        return ("malformed", line)
+        return ("header",) if is_header(f) else ("malformed", "number")
 
 
 def is_valid(order: tuple) -> bool:
-    ok = len(order) == 6 and order[4] > 0 and order[5] > 0
-    if not ok:
-        REJECTED.add(1)  # an accumulator: executors count, the driver reads the sum
-    return ok
+    if len(order) == 6:
+        if order[4] > 0 and order[5] > 0:
+            return True
+        REJECTED["range"].add(1)
+    elif order[0] == "header":
+        HEADERS.add(1)
+    else:
+        REJECTED[order[1]].add(1)  # accumulators: executors count, the driver reads the sums
+    return False
 
 
 def raw_orders_sql(seed: int) -> list[list[str]]:
@@ -259,21 +283,46 @@ def jvm_peak_rss_mib(sc: Any) -> float | None:
 # ---------------------------------------------------------------------------- progress
 
 class Progress:
-    """tqdm bars fed from the counters by a timer thread (never per row): rows read from
-    Spark and rows written on a terminal; one bar with the rest as a postfix otherwise."""
+    """tqdm bars fed from the counters by a timer thread (never per row): raw lines read in
+    Spark and rows written on a terminal; one bar with the rest as a postfix otherwise.
+
+    The read bar counts every raw line: the valid rows that reached the driver plus the
+    lines rejected or skipped in Spark (``not_valid``: the accumulators, updated as each
+    partition's job ends), so with generated input it ends exactly at its total (``--rows``).
+    The written bar has no total: how many rows are valid is known only at the end."""
 
     def __init__(self, st: Stats, total: int | None, sink_batch: int) -> None:
-        from tqdm import tqdm
+        from tqdm import tqdm as _tqdm
+
+        class tqdm(_tqdm):  # type: ignore[misc]
+            """No rate before a second has passed: one from a few milliseconds means
+            nothing (a handful of rows would show as thousands a second)."""
+
+            @property
+            def format_dict(self) -> dict[str, Any]:
+                d = dict(super().format_dict)
+                if d.get("elapsed", 0) < 1.0:
+                    d["rate"] = 0  # shown as "?"
+                return d
 
         self.st = st
         self.sink_batch = sink_batch
         self.tty = sys.stderr.isatty()
         self.interval = 0.25 if self.tty else 5.0
-        kw = {"total": total, "unit": " rows", "unit_scale": True, "dynamic_ncols": True,
-              "mininterval": 0, "smoothing": 0}
-        self.read = tqdm(desc="read from Spark", position=0, **kw)
-        self.written = tqdm(desc="written        ", position=1, **kw) if self.tty else None
+        # counts as integers ("4 rows", not tqdm's "4.00"), rates never inverted ("0.12
+        # rows/s", not "8.42s/ rows"); unit_scale keeps large rates short ("1.2M rows/s")
+        counted = "{desc}: {n:,}{unit} [{elapsed}, {rate_noinv_fmt}{postfix}]"
+        kw: dict[str, Any] = {"unit": " rows", "unit_scale": True, "dynamic_ncols": True,
+                              "mininterval": 0, "smoothing": 0, "bar_format": counted}
+        read_format = (counted if total is None else
+                       "{desc}: {percentage:3.0f}%|{bar}| {n:,}/{total:,}{unit} "
+                       "[{elapsed}<{remaining}, {rate_noinv_fmt}{postfix}]")
+        self.read = tqdm(desc="lines read in Spark", total=total, position=0,
+                         **{**kw, "bar_format": read_format})
+        self.written = (tqdm(desc="rows written       ", position=1, **kw)
+                        if self.tty else None)
         self.partitions: Any = lambda: 0
+        self.not_valid: Any = lambda: 0
         self.stop_event = threading.Event()
         self.thread = threading.Thread(target=self._run, name="demo-progress", daemon=True)
 
@@ -295,7 +344,10 @@ class Progress:
         if self.written is None:
             post = f"written {written:,}, " + post
         self.read.set_postfix_str(post, refresh=False)
-        self.read.update(st.read_rows - self.read.n)
+        lines = st.read_rows + self.not_valid()
+        if self.read.total is not None:
+            lines = min(lines, self.read.total)
+        self.read.update(lines - self.read.n)
         if self.written is not None:
             self.written.update(written - self.written.n)
 
@@ -310,10 +362,21 @@ class Progress:
         self._update(written)
         for bar in (self.read, self.written):
             if bar is not None:
-                if written is not None:
-                    bar.total = bar.n  # the end: the totals are known now
                 bar.refresh()
                 bar.close()
+
+
+def rate_text(rows: int, seconds: float) -> str:
+    """``rows`` in ``seconds`` for a person: a rate with sensible digits, or, under a
+    second (too short for a rate to mean much), the count and the time."""
+    if rows == 0:
+        return f"no rows in {seconds:.2f} s"
+    if seconds < 1.0:
+        return f"{rows:,} rows in {seconds * 1000:,.0f} ms"
+    rate = rows / seconds
+    if rate >= 100:
+        return f"{rate:,.0f} rows/s"
+    return f"{rate:.3g} rows/s"
 
 
 # ---------------------------------------------------------------------------- the job
@@ -339,33 +402,83 @@ def build_input(spark: Any, args: argparse.Namespace) -> Any:
     return df
 
 
+INPUT_HELP = f"""\
+input lines (--input): one order per line, six comma-separated fields
+  {",".join(LINE_FIELDS)}
+  e.g. {LINE_EXAMPLE}
+order_id and qty integers, unit_price a number, qty and unit_price positive; any other
+line is rejected (counted by reason). A header line of column names is skipped. From
+parquet, the lines are the first string column.
+
+on a cluster: --master spark://HOST:7077; --output (and --input) must then be paths
+every executor can reach (a shared filesystem, HDFS, S3, ...). The executors run
+PYSPARK_PYTHON (default: this interpreter's path), which needs PySpark but not rxpy2."""
+
+
+def no_valid_rows(args: argparse.Namespace, reasons: dict[str, int], headers: int,
+                  raw: Any) -> int:
+    """The input held no valid order: say what was read and why it was rejected, with a
+    few of the lines; nothing was written. Exit status 1."""
+    rejected = sum(reasons.values())
+    lines = rejected + headers
+    source = f"--input {args.input}" if args.input is not None else "the generated input"
+    out = [f"no valid order in {source}: {lines:,} line{'s' * (lines != 1)} read, "
+           f"{rejected:,} rejected" + (f", {headers:,} header line{'s' * (headers != 1)} "
+                                       "skipped" if headers else "")]
+    for reason, n in reasons.items():
+        if n:
+            out.append(f"  {n:>8,}  {REASONS[reason]}")
+    try:  # a few of the lines themselves (a small job: the first rows only)
+        sample = [r[0] for r in raw.limit(3).collect()]
+    except Exception:
+        sample = []
+    for line in sample:
+        kind = parse((line,))
+        why = ("header" if kind[0] == "header" else REASONS[kind[1]] if len(kind) == 2
+               else REASONS["range"])
+        out.append(f"  e.g. {line[:100]!r}: {why}")
+    out.append(f"expected one order per line: {','.join(LINE_FIELDS)}\n"
+               f"  e.g. {LINE_EXAMPLE}  (tools/demo --help: the format)")
+    out.append(f"nothing was written to {args.output}")
+    print("\n".join(out), file=sys.stderr)
+    return 1
+
+
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--master", default="local[2]", help="Spark master (default local[2])")
-    ap.add_argument("--rows", type=int, default=2_000_000, help="orders to generate")
+    ap = argparse.ArgumentParser(prog="tools/demo", description=__doc__.splitlines()[0],
+                                 epilog=INPUT_HELP,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--master", default="local[2]",
+                    help="Spark master: local[N] or spark://HOST:PORT (default: local[2])")
+    ap.add_argument("--rows", type=int, default=2_000_000,
+                    help="orders to generate, without --input (default: 2000000)")
     ap.add_argument("--partitions", type=int, default=None,
-                    help="partitions of the generated data (default 16); with --input: "
-                         "repartition to this many")
+                    help="partitions of the generated data (default: 16); with --input: "
+                         "repartition to this many (default: as read)")
     ap.add_argument("--output", default=str(ROOT / "out" / "orders.parquet"),
-                    help="parquet directory or URI, overwritten (default out/orders.parquet)")
+                    help="parquet directory or URI, overwritten (default: out/orders.parquet)")
     ap.add_argument("--input", default=None,
                     help="read raw order lines from this CSV/text file (or directory, or "
-                         "URI) or parquet instead of generating them")
-    ap.add_argument("--batch", type=int, default=5_000, help="orders per pricing call")
+                         "URI) or parquet instead of generating them; the line format is "
+                         "below (default: none, generate --rows orders)")
+    ap.add_argument("--batch", type=int, default=5_000,
+                    help="orders per pricing call (default: 5000)")
     ap.add_argument("--concurrency", type=int, default=4,
-                    help="pricing calls at most in flight at once")
+                    help="pricing calls at most in flight at once (default: 4)")
     ap.add_argument("--latency", type=float, default=0.05,
-                    help="seconds the pricing service takes per call")
+                    help="seconds the pricing service takes per call (default: 0.05)")
     ap.add_argument("--write-batch", type=int, default=40,
-                    help="record batches (of --batch orders) per parquet write")
+                    help="record batches (of --batch orders) per parquet write (default: 40)")
     ap.add_argument("--write-ahead", type=int, default=None,
                     help="record batches prepared ahead while the sink writes (default: "
                          "--write-batch; 0: none)")
     ap.add_argument("--prefetch", type=int, default=1,
-                    help="partitions computed ahead of demand")
+                    help="partitions computed ahead of demand (default: 1)")
     ap.add_argument("--on-driver", action="store_true",
-                    help="parse and validate on the driver instead (fusion off)")
-    ap.add_argument("--seed", type=int, default=7)
+                    help="parse and validate on the driver instead (default: off, fused "
+                         "into Spark)")
+    ap.add_argument("--seed", type=int, default=7,
+                    help="seed of the generated orders (default: 7)")
     args = ap.parse_args(argv)
     args.partitions_given = args.partitions is not None
     if args.partitions is None:
@@ -402,17 +515,23 @@ def run(args: argparse.Namespace) -> int:
 
 
 def pipeline(args: argparse.Namespace, spark: Any, sc: Any, rs: Any, t0: float) -> int:
-    global REJECTED
+    global REJECTED, HEADERS
     from rxpy2.schedulers import Schedulers
 
     startup = time.perf_counter() - t0
     jobs = JobCounter(sc)
-    REJECTED = sc.accumulator(0)
+    REJECTED = {reason: sc.accumulator(0) for reason in REASONS}
+    HEADERS = sc.accumulator(0)
     if __name__ != "__main__":  # imported: ship parse/is_valid by value all the same
         from pyspark import cloudpickle
 
         cloudpickle.register_pickle_by_value(sys.modules[__name__])
-    raw = build_input(spark, args)
+    try:
+        raw = build_input(spark, args)
+    except Exception as e:  # a missing path, a file Spark cannot read: no Py4J traceback
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        print(f"cannot read --input {args.input}: {first[:500]}", file=sys.stderr)
+        return 1
     st = Stats()
     service = PricingService(args.latency, st)
     schema = arrow_schema()
@@ -470,6 +589,7 @@ def pipeline(args: argparse.Namespace, spark: Any, sc: Any, rs: Any, t0: float) 
     progress = Progress(st, args.rows if args.input is None else None, args.write_batch)
     progress.partitions = lambda: len(sc.statusTracker().getJobIdsForGroup(
         spark_part.job_group(1)))
+    progress.not_valid = lambda: sum(a.value for a in REJECTED.values()) + HEADERS.value
     jobs_before = jobs.count()
     t1 = time.perf_counter()
     progress.start()
@@ -495,7 +615,11 @@ def pipeline(args: argparse.Namespace, spark: Any, sc: Any, rs: Any, t0: float) 
 
     pipeline_jobs = jobs.count() - jobs_before
     partition_jobs = len(sc.statusTracker().getJobIdsForGroup(spark_part.job_group(1)))
-    rejected = REJECTED.value
+    reasons = {reason: acc.value for reason, acc in REJECTED.items()}
+    rejected = sum(reasons.values())
+    headers = HEADERS.value
+    if st.read_rows == 0:
+        return no_valid_rows(args, reasons, headers, raw)
     # read the output back: what Spark finds on disk is what went through the driver
     check = spark.read.parquet(args.output).selectExpr(
         "count(*) AS n", "sum(total) AS revenue").first()
@@ -503,7 +627,7 @@ def pipeline(args: argparse.Namespace, spark: Any, sc: Any, rs: Any, t0: float) 
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     jvm_mib = jvm_peak_rss_mib(sc)
     received = st.read_rows
-    rows_in = received + rejected
+    rows_in = received + rejected + headers
     bound = args.concurrency
     # full batches: in the service (or priced, waiting for demand) + prepared ahead + in
     # the sink (besides them, one batch is being filled)
@@ -512,7 +636,12 @@ def pipeline(args: argparse.Namespace, spark: Any, sc: Any, rs: Any, t0: float) 
     print(f"  rows read (raw lines)   {rows_in:>12,}  parsed and validated "
           f"{'in Spark' if not args.on_driver else 'on the driver'}")
     print(f"  rejected (malformed)    {rejected:>12,}  ({rejected / max(1, rows_in):.1%}, "
-          "counted by an accumulator)")
+          "counted by accumulators)")
+    for reason, n in reasons.items():
+        if n:
+            print(f"    {REASONS[reason]:<38} {n:>10,}")
+    if headers:
+        print(f"  header lines skipped    {headers:>12,}")
     print(f"  valid rows to driver    {received:>12,}")
     print(f"  rows written            {summary.rows:>12,}  in {summary.batches} parquet writes "
           f"({check['n']:,} rows read back)")
@@ -532,7 +661,7 @@ def pipeline(args: argparse.Namespace, spark: Any, sc: Any, rs: Any, t0: float) 
     jvm = f", driver JVM {jvm_mib:,.0f} MiB" if jvm_mib is not None else ""
     print(f"  peak driver memory      {peak_mib:>12,.0f} MiB  (Python driver, RSS{jvm})")
     print(f"  elapsed                 {total_elapsed:>12.1f} s  (Spark start {startup:.1f} s, "
-          f"pipeline {elapsed:.1f} s: {received / max(elapsed, 1e-9):,.0f} rows/s)")
+          f"pipeline {elapsed:.1f} s: {rate_text(received, elapsed)})")
     output = args.output if "://" in args.output else str(Path(args.output).resolve())
     print(f"  output                  {output}")
 

@@ -1,0 +1,61 @@
+"""tools/demo.py run as a data engineer runs it, on tiny inputs (each run is a subprocess
+with its own local[2] Spark: the suite's session is not touched)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+DEMO = Path(__file__).resolve().parent.parent.parent / "tools" / "demo.py"
+
+pytestmark = [pytest.mark.timeout(600),
+              pytest.mark.skipif(shutil.which("java") is None, reason="no java on PATH")]
+
+
+def run_demo(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    pytest.importorskip("tqdm", reason="the demo extra (tqdm) is not installed")
+    env = {**os.environ, "PYSPARK_PYTHON": sys.executable}
+    return subprocess.run([sys.executable, str(DEMO), "--output", str(tmp_path / "out.parquet"),
+                           "--latency", "0", *args], capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=500, stdin=subprocess.DEVNULL)
+
+
+def test_an_input_without_a_valid_row_says_why_and_exits_1(tmp_path: Path) -> None:
+    src = tmp_path / "orders.csv"
+    src.write_text("order_id,day,customer,product,qty,unit_price\n"
+                   "1;2026-01-03;C00001;mouse;2;19.00\n"
+                   "2,2026-01-03,C00002,mouse,two,19.00\n"
+                   "3,2026-01-03,C00003,mouse,0,19.00\n")
+    proc = run_demo(tmp_path, "--input", str(src))
+    assert proc.returncode == 1, (proc.stdout, proc.stderr)
+    err = proc.stderr
+    assert "no valid order in --input" in err, err
+    assert "4 lines read, 3 rejected, 1 header line skipped" in err, err
+    assert re.search(r"1  not 6 comma-separated fields", err), err
+    assert re.search(r"1  order_id or qty not an integer", err), err
+    assert re.search(r"1  qty or unit_price not positive", err), err
+    assert "order_id,day,customer,product,qty,unit_price" in err.split("expected", 1)[1]
+    assert "Traceback" not in err and "py4j" not in err.lower(), err
+    assert not (tmp_path / "out.parquet").exists()
+
+
+def test_a_csv_with_a_header_runs_and_counts_the_header_apart(tmp_path: Path) -> None:
+    src = tmp_path / "orders.csv"
+    rows = [f"{i},2026-01-0{1 + i % 9},C{i:05d},dock,{1 + i % 3},19.50" for i in range(1, 41)]
+    src.write_text("order_id,day,customer,product,qty,unit_price\n" + "\n".join(rows)
+                   + "\n41,2026-01-01,C00041,dock,,19.50\n")
+    proc = run_demo(tmp_path, "--input", str(src), "--batch", "8", "--write-batch", "2")
+    assert proc.returncode == 0, (proc.stdout, proc.stderr)
+    out = proc.stdout
+    assert re.search(r"rows read \(raw lines\) +42 ", out), out
+    assert re.search(r"rejected \(malformed\) +1 ", out), out
+    assert re.search(r"header lines skipped +1\n", out), out
+    assert re.search(r"rows written +40 ", out), out
+    assert "checks passed" in out
+    assert not re.search(r"\b0 rows/s", out + proc.stderr)
