@@ -26,6 +26,7 @@ from __future__ import annotations
 import collections
 import itertools
 import threading
+import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
@@ -254,7 +255,7 @@ class StreamSubscription(Subscription, Generic[T]):
         self.durable = True
         self.thread_prefix = f"rxpy2-spark-stream-{next(_ids)}"
         self.emitter: _Emitter | None = None
-        self.query_thread: threading.Thread | None = None
+        self.threads: list[threading.Thread] = []  # every thread started, for joining
         self.terminated = threading.Event()
 
     # -- read-only state
@@ -288,9 +289,20 @@ class StreamSubscription(Subscription, Generic[T]):
         return self._query
 
     def await_termination(self, timeout: float | None = None) -> bool:
-        """Block until the query has ended and this subscription's query thread with it
+        """Block until the query has ended and every thread of this subscription with it
         (after completion, an error or ``cancel()``); False if ``timeout`` ran out."""
-        return self.terminated.wait(timeout)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        if not self.terminated.wait(timeout):
+            return False
+        with self.lock:
+            threads = list(self.threads)
+        me = threading.current_thread()
+        for t in threads:
+            if t is not me:
+                t.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+                if t.is_alive():
+                    return False
+        return True
 
     # -- Subscription
 
@@ -308,8 +320,11 @@ class StreamSubscription(Subscription, Generic[T]):
             self.lock.notify_all()  # release a waiting callback first: stop() waits for it
         if query is not None:
             # stop() blocks until the query's thread ended: never on the caller's thread
-            threading.Thread(target=self._stop, args=(query,), daemon=True,
-                             name=f"{self.thread_prefix}-stop").start()
+            stopper = threading.Thread(target=self._stop, args=(query,), daemon=True,
+                                       name=f"{self.thread_prefix}-stop")
+            with self.lock:
+                self.threads.append(stopper)
+            stopper.start()
         self.drain()
 
     # -- the query
@@ -321,7 +336,8 @@ class StreamSubscription(Subscription, Generic[T]):
             return
         t = threading.Thread(target=self._run_query, daemon=True,
                              name=f"{self.thread_prefix}-query")
-        self.query_thread = t
+        with self.lock:
+            self.threads.append(t)
         t.start()
 
     def _writer(self) -> Any:
@@ -455,9 +471,12 @@ class StreamSubscription(Subscription, Generic[T]):
         emitter = self.emitter
         if emitter is None:
             with self.lock:
+                if self.done:  # _finish() ran (or is taking the emitter): nothing to emit
+                    return
                 emitter = self.emitter
                 if emitter is None:
                     emitter = self.emitter = _Emitter(f"{self.thread_prefix}-emit", self.drain)
+                    self.threads.append(emitter.thread)
         emitter.signal()
 
     # -- drain loop
