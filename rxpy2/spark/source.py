@@ -625,6 +625,9 @@ class SparkFlowable(Flowable[T], Generic[T]):
             raise TypeError(f"{kind}(Column) needs a DataFrame source: the items of from_rdd "
                             "are Python objects; use a Python function, or from_dataframe")
         python = next((s for s in plan.labels if s.where != "column"), None)
+        if python is not None and python.kind == "limit":
+            raise TypeError(f"{kind}(Column) after take/limit would change which rows are "
+                            "taken: apply the Column stage before take/limit")
         if python is not None:
             raise TypeError(f"{kind}(Column) applies to the DataFrame's rows, so it must come "
                             f"before the Python stages: after {python.text()} the items are "
