@@ -206,7 +206,8 @@ def spark_log_path() -> Path:
 def start_spark(master: str, log_path: Path, partitions: int) -> Any:
     """An embedded SparkSession; the JVM's own output goes to ``log_path``."""
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    if master.startswith("local"):
+    if master.startswith("local") or re.match(r"spark://(127\.0\.0\.1|localhost):", master):
+        # on this machine only: the driver listens on the loopback address, as the cluster
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     from pyspark.sql import SparkSession
 
