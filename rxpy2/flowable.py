@@ -521,6 +521,9 @@ class Flowable(Publisher[T], Generic[T]):
                 return fused
             return _assembly(_lazy.FlowableScan(self, accumulator))
         require(seed, "seed")
+        fused = _fuse(self, "scan_seed", (accumulator, seed))
+        if fused is not None:
+            return fused
         return _assembly(_lazy.FlowableScanSeed(self, lambda: seed, accumulator))
 
     def scan_with(self, seed_supplier: Callable[[], R],
@@ -601,6 +604,9 @@ class Flowable(Publisher[T], Generic[T]):
         require_non_negative(count, "count")
         if count == 0:
             return self
+        fused = _fuse(self, "skip_last", count)
+        if fused is not None:
+            return fused
         return _assembly(_lazy.FlowableSkipLast(self, count))
 
     def take_while(self, predicate: Callable[[T], bool]) -> Flowable[T]:
@@ -710,12 +716,14 @@ class Flowable(Publisher[T], Generic[T]):
             require_callable(key, "key")
         if comparer is not None:
             require_callable(comparer, "comparer")
-        if key is None or comparer is None:  # (both: an operator of its own)
+        if key is None or comparer is None:
             kind = ("distinct" if comparer is None else "distinct_cmp") if key is None \
                 else "distinct_key"
             fused = _fuse(self, kind, key if comparer is None else comparer)
-            if fused is not None:
-                return fused
+        else:
+            fused = _fuse(self, "distinct_both", (key, comparer))
+        if fused is not None:
+            return fused
         return _assembly(_lazy.FlowableDistinctUntilChanged(self, key, comparer))
 
     def ignore_elements(self) -> Completable:
@@ -951,6 +959,10 @@ class Flowable(Publisher[T], Generic[T]):
         if skip is None:
             skip = count
         require_positive(skip, "skip")
+        if skip == count and buffer_factory is None:
+            fused = _fuse(self, "buffer", count)
+            if fused is not None:
+                return fused
         return _assembly(_lazy.FlowableBuffer(self, count, skip, factory))
 
     # ------------------------------------------------------------------ combining

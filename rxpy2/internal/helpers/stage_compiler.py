@@ -32,11 +32,24 @@ N-th stage's function/state):
                 (a ``None`` result raises ``TypeError``)
 ``distinct``    distinct_until_changed: the rest runs under ``if`` the item (``_key``:
                 its key ``fN(x)``, not None) differs from the previous one ``sN``
-                (``==``; ``_cmp``: ``not fN(previous, x)``)
+                (``==``; ``_cmp``: ``not fN(previous, x)``; ``_both``: the key
+                ``fN(x)`` compared by ``not gN(previous, key)``)
+``scan_seed``   ``x = sN = fN(sN, x)`` (``sN`` starts as the seed); the seed itself
+                goes out first, in a prologue before the loop (``qN``: sent)
+``skip_last``   ``sN`` a deque: the item goes in; past ``fN`` items (the count) the
+                oldest comes out and the rest of the chain runs for it
+``buffer``      ``sN`` the open list: the item goes in; at ``fN`` items the list is
+                the item the rest of the chain runs for; a non-empty list left at the
+                end goes on in an epilogue (then the chain completes)
 ==============  ============================================================
 
-(``scan`` with a seed, distinct_until_changed with both a key function and a comparer,
-and the other counting stages stay ordinary operators.)
+The prologue (the seeds, the last ``scan_seed``'s first: RxJava 2's ScanSeed emits its
+seed at its first request, before its upstream's) and the epilogue (buffer) run the
+stages after theirs, with the same leaf, in the functions below. A chain holds at most
+one ``buffer`` and no ``take``/``take_while`` after it (:func:`may_join`), so nothing
+after a buffer stops the chain and the epilogue runs whenever the chain ends uncancelled.
+(``take_last`` is a fold when it is the aggregation; the other counting stages stay
+ordinary operators.)
 
 Four functions come out of a factory (see :func:`compile_chain`):
 
@@ -73,6 +86,7 @@ from __future__ import annotations
 import itertools
 import linecache
 import weakref
+from collections import deque
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from types import CodeType
@@ -87,6 +101,7 @@ __all__ = [
     "ERROR",
     "EXHAUSTED",
     "FOLDS",
+    "HOLDING",
     "KINDS",
     "NOTHING",
     "NOT_READ",
@@ -99,18 +114,22 @@ __all__ = [
     "compile_step",
     "initial_state",
     "mapper_none",
+    "may_join",
 ]
 
 #: The running-state stages (scan, distinct_until_changed): their state starts as NOTHING.
-ACCUMULATING = frozenset({"scan", "distinct", "distinct_key", "distinct_cmp"})
+ACCUMULATING = frozenset({"scan", "distinct", "distinct_key", "distinct_cmp", "distinct_both"})
+#: The stages that hold items back in a collection made per subscription (skip_last: a
+#: deque, buffer: the open list); their argument is their count.
+HOLDING = frozenset({"skip_last", "buffer"})
 #: Every stage kind a chain may hold.
 KINDS = frozenset({"map", "filter", "do_on_next", "take", "skip", "take_while", "skip_while",
-                   *ACCUMULATING})
+                   "scan_seed", *ACCUMULATING, *HOLDING})
 #: Kinds that keep per-subscription state.
-STATEFUL = frozenset({"take", "skip", "skip_while", *ACCUMULATING})
+STATEFUL = frozenset({"take", "skip", "skip_while", "scan_seed", *ACCUMULATING, *HOLDING})
 #: Kinds that run user code (a thread BOUNDARY refuses fusion over them; plain
 #: distinct_until_changed calls the items' ``==``, and RxJava 2 refuses BOUNDARY there too).
-USER_CODE = frozenset({"map", "filter", "do_on_next", "take_while", "skip_while",
+USER_CODE = frozenset({"map", "filter", "do_on_next", "take_while", "skip_while", "scan_seed",
                        *ACCUMULATING})
 #: Kinds without a function argument (their argument is their state's start, or unused).
 NO_FUNCTION = frozenset({"take", "skip", "distinct"})
@@ -203,9 +222,27 @@ def compile_registered(text: str, what: str) -> CodeType:
 
 
 def initial_state(stages: Sequence[tuple[str, Any]]) -> tuple[Any, ...]:
-    """The per-subscription state of the stateful stages, in order."""
-    return tuple(True if kind == "skip_while" else NOTHING if kind in ACCUMULATING else arg
-                 for kind, arg in stages if kind in STATEFUL)
+    """The per-subscription state of the stateful stages, in order (scan_seed: the seed
+    and "not sent"; a holding stage: None, its collection made at the first run)."""
+    out: list[Any] = []
+    for kind, arg in stages:
+        if kind not in STATEFUL:
+            continue
+        if kind == "scan_seed":
+            out += (arg[1], False)
+        else:
+            out.append(True if kind == "skip_while" else NOTHING if kind in ACCUMULATING
+                       else None if kind in HOLDING else arg)
+    return tuple(out)
+
+
+def may_join(kinds: Sequence[str], kind: str) -> bool:
+    """Whether a stage of ``kind`` may follow the stage ``kinds`` in one chain: after a
+    ``buffer`` no other buffer and nothing that stops the chain (its epilogue would then
+    have to tell which stage stopped it)."""
+    if "buffer" in kinds:
+        return kind not in ("buffer", "take", "take_while")
+    return True
 
 
 def _accumulating_lines(kind: str, i: int, pad: str) -> list[str]:
@@ -218,20 +255,22 @@ def _accumulating_lines(kind: str, i: int, pad: str) -> list[str]:
                 f"{pad}        raise scan_none(f{i})", f"{pad}    s{i} = x"]
     key = "x"
     lines = []
-    if kind == "distinct_key":
+    if kind == "distinct_key" or kind == "distinct_both":
         key = f"k{i}"
         lines = [f"{pad}k{i} = f{i}(x)", f"{pad}if k{i} is None:", f"{pad}    raise key_none()"]
-    same = f"f{i}(t{i}, x)" if kind == "distinct_cmp" else f"t{i} == {key}"
+    same = (f"f{i}(t{i}, x)" if kind == "distinct_cmp" else f"g{i}(t{i}, k{i})"
+            if kind == "distinct_both" else f"t{i} == {key}")
     return lines + [f"{pad}t{i} = s{i}", f"{pad}s{i} = {key}",
                     f"{pad}if t{i} is NOTHING or not {same}:"]
 
 
 def _stage_lines(kinds: tuple[str, ...], leaf: list[str], stop: list[str],
-                 indent: int) -> list[str]:
-    """The stages from the first kind on, nested, around the ``leaf`` lines."""
+                 indent: int, start: int = 0) -> list[str]:
+    """The stages from the ``start``-th kind on, nested, around the ``leaf`` lines."""
     lines: list[str] = []
     pad = "    " * indent
-    for i, kind in enumerate(kinds):
+    for i in range(start, len(kinds)):
+        kind = kinds[i]
         if kind == "map":
             lines += [f"{pad}x = f{i}(x)",
                       f"{pad}if x is None:",
@@ -257,6 +296,17 @@ def _stage_lines(kinds: tuple[str, ...], leaf: list[str], stop: list[str],
             more = _accumulating_lines(kind, i, pad)
             lines += more
             indent += more[-1].endswith(":")
+        elif kind == "scan_seed":
+            lines += [f"{pad}x = f{i}(s{i}, x)", f"{pad}if x is None:",
+                      f"{pad}    raise scan_none(f{i})", f"{pad}s{i} = x"]
+        elif kind == "skip_last":  # as FlowableSkipLast: the item n back goes on
+            lines += [f"{pad}s{i}.append(x)", f"{pad}if len(s{i}) > f{i}:",
+                      f"{pad}    x = s{i}.popleft()"]
+            indent += 1
+        elif kind == "buffer":  # as FlowableBuffer (exact): a full list goes on
+            lines += [f"{pad}s{i}.append(x)", f"{pad}if len(s{i}) == f{i}:",
+                      f"{pad}    x = s{i}", f"{pad}    s{i} = []"]
+            indent += 1
         else:  # pragma: no cover - the assembly only builds known kinds
             raise ValueError(f"unknown stage kind {kind!r}")
         pad = "    " * indent
@@ -265,9 +315,76 @@ def _stage_lines(kinds: tuple[str, ...], leaf: list[str], stop: list[str],
 
 
 def _names(kinds: tuple[str, ...]) -> tuple[list[str], list[str]]:
-    fns = [f"f{i}" for i, k in enumerate(kinds) if k not in NO_FUNCTION]
-    state = [f"s{i}" for i, k in enumerate(kinds) if k in STATEFUL]
+    """The factory's parameters (the stages' functions, a holding stage's count) and the
+    state's variables (``qN``: scan_seed's seed sent), in the order of :func:`_arguments`
+    and :func:`initial_state`."""
+    fns: list[str] = []
+    state: list[str] = []
+    for i, k in enumerate(kinds):
+        if k not in NO_FUNCTION:
+            fns.append(f"f{i}")
+            if k == "distinct_both":
+                fns.append(f"g{i}")
+        if k in STATEFUL:
+            state.append(f"s{i}")
+            if k == "scan_seed":
+                state.append(f"q{i}")
     return fns, state
+
+
+def _arguments(stages: Sequence[tuple[str, Any]]) -> list[Any]:
+    """The values of the factory's parameters (:func:`_names`) for these stages."""
+    out: list[Any] = []
+    for kind, arg in stages:
+        if kind == "scan_seed":  # (accumulator, seed)
+            out.append(arg[0])
+        elif kind == "distinct_both":  # (key, comparer)
+            out += arg
+        elif kind not in NO_FUNCTION:
+            out.append(arg)
+    return out
+
+
+def _load(state: list[str], kinds: tuple[str, ...]) -> list[str]:
+    """The lines (at indent 1) that read the state; a holding stage's collection is made
+    at its subscription's first run (its state starts as None)."""
+    if not state:
+        return []
+    out = [f"    {', '.join(state)}, = sub.state"]
+    for i, k in enumerate(kinds):
+        if k in HOLDING:
+            out += [f"    if s{i} is None:", f"        s{i} = {'deque()' if k == 'skip_last' else '[]'}"]
+    return out
+
+
+def _prologue(kinds: tuple[str, ...], leaf: list[str], after: list[str]) -> list[str]:
+    """The seeds of the scan_seed stages, the last stage's first, each through the stages
+    after it, in a one-pass loop that ``break`` leaves (a stop sets ``code``; ``after``
+    may pause); each seed is marked sent (``qN``) before it goes on."""
+    seeds = [i for i, k in enumerate(kinds) if k == "scan_seed"]
+    if not seeds:
+        return []
+    out = ["while True:"]
+    for j in reversed(seeds):
+        out += [f"    if not q{j}:", f"        q{j} = True", f"        x = s{j}"]
+        out += _stage_lines(kinds, leaf, ["code = STOPPED", "break"], 2, j + 1)
+        for t in range(j + 1, len(kinds)):
+            if kinds[t] == "take":
+                out += [f"        if s{t} == 0:", "            code = STOPPED", "            break"]
+        out += ["        " + s for s in after]
+    return out + ["    break"]
+
+
+def _epilogue(kinds: tuple[str, ...], leaf: list[str], check_cancel: bool) -> list[str]:
+    """The buffer's open list, when not empty, through the stages after it once the chain
+    ended (source exhausted or stopped before the buffer) uncancelled; the chain then
+    completes even if that item's consumer cancels (``STOPPED``), as the operator does."""
+    if "buffer" not in kinds:
+        return []
+    b = kinds.index("buffer")
+    cond = f"code != PAUSED and s{b} and not sub.cancelled" if check_cancel else f"s{b}"
+    return [f"if {cond}:", f"    x = s{b}", f"    s{b} = []", "    code = STOPPED",
+            *_stage_lines(kinds, leaf, ["pass"], 1, b + 1)]
 
 
 def _loop(kinds: tuple[str, ...], source: str, leaf: list[str], stop: list[str],
@@ -279,15 +396,16 @@ def _loop(kinds: tuple[str, ...], source: str, leaf: list[str], stop: list[str],
     if polled and source == "read_ahead":
         head = ["while True:", "    x = sub.pending", "    if x is NOT_READ:",
                 "        x = next(it, END)", "    else:", "        sub.pending = NOT_READ",
-                "    if x is END:", "        sub.pending = END", "        return",
+                "    if x is END:", "        sub.pending = END", "        break",
                 "    if x is None:", "        raise sub.none_error()"]
         body = _stage_lines(kinds, leaf, stop, 1)
         for i in takes:
             body += [f"    if s{i} == 0:"] + [f"        {s}" for s in stop]
         return head + body
     if source == "read_ahead":
-        head = ["x = sub.pending", "while True:", "    if x is None:",
-                "        raise sub.none_error()"]
+        # (a scan_seed chain over an empty iterable: END read at subscription, no item)
+        head = ["x = sub.pending", "while x is not END:" if "scan_seed" in kinds
+                else "while True:", "    if x is None:", "        raise sub.none_error()"]
     elif source == "checked":
         head = ["for x in it:", "    if x is None:", "        raise sub.none_error()"]
     else:
@@ -311,11 +429,25 @@ def _cancel_check(source: str) -> list[str]:
     return []
 
 
+def _body(kinds: tuple[str, ...], source: str, leaf: list[str], stop: list[str],
+          after: list[str], pause: list[str], prologue_after: list[str],
+          check_cancel: bool = True) -> list[str]:
+    """The prologue (scan_seed), the source loop (run only when the prologue neither
+    stopped nor paused) and the epilogue (buffer), at indent 0."""
+    loop = _loop(kinds, source, leaf, stop, after, pause)
+    pro = _prologue(kinds, leaf, prologue_after)
+    if pro:
+        loop = [*pro, "if code == EXHAUSTED:", *["    " + s for s in loop]]
+    return loop + _epilogue(kinds, leaf, check_cancel)
+
+
 def _source_text(kinds: tuple[str, ...], source: str) -> str:
     fns, state = _names(kinds)
-    load = [f"    {', '.join(state)}, = sub.state"] if state else []
+    load = _load(state, kinds)
     save = [f"        sub.state = ({', '.join(state)},)"] if state else []
     out: list[str] = [f"def factory({', '.join(fns)}):"]
+    # a prologue item checks the cancel flag whatever the source (no iterator end stops it)
+    cancelled = ["if sub.cancelled:", "    code = PAUSED", "    break"]
     for name, conditional in (("drain", False), ("drain_conditional", True)):
         if conditional:
             leaf = ["emitting = True", "if emit(x):", "    e += 1", "emitting = False"]
@@ -328,7 +460,8 @@ def _source_text(kinds: tuple[str, ...], source: str) -> str:
         else:
             after += ["if e == r:", "    code = PAUSED", "    break"]
             pause = []
-        loop = _loop(kinds, source, leaf, stop, after, pause)
+        loop = _body(kinds, source, leaf, stop, after, pause,
+                     [*cancelled, "if e == r:", "    code = PAUSED", "    break"])
         out += [f"  def {name}(sub, emit, r):", "    it = sub.it", *load,
                 "    e = 0", "    code = EXHAUSTED", "    emitting = False", "    try:"]
         out += ["      " + s for s in loop]
@@ -339,7 +472,7 @@ def _source_text(kinds: tuple[str, ...], source: str) -> str:
     # unbounded demand into a sink that fails like the stages (LambdaSubscriber's on_next):
     # no counting, no telling the sink's exceptions from the stages'
     stop = ["code = STOPPED", "break"]
-    loop = _loop(kinds, source, ["emit(x)"], stop, _cancel_check(source), [])
+    loop = _body(kinds, source, ["emit(x)"], stop, _cancel_check(source), [], cancelled)
     out += ["  def sink(sub, emit):", "    it = sub.it", *load, "    code = EXHAUSTED", "    try:"]
     out += ["      " + s for s in loop]
     out += ["    except Exception as ex:", "        sub.error = ex", "        code = ERROR",
@@ -347,8 +480,12 @@ def _source_text(kinds: tuple[str, ...], source: str) -> str:
     out += save or ["        pass"]
     out += ["    return code"]
     # the generator for poll(): state lives in its frame
-    loop = _loop(kinds, source, ["yield x"], ["return"], [], [], polled=True)
-    out += ["  def gen(sub):", "    it = sub.it", *load]
+    loop = _loop(kinds, source, ["yield x"], ["break"], [], [], polled=True)
+    pro = _prologue(kinds, ["yield x"], [])
+    if pro:
+        loop = [*pro, "if code == EXHAUSTED:", *["    " + s for s in loop]]
+    loop += _epilogue(kinds, ["yield x"], False)
+    out += ["  def gen(sub):", "    it = sub.it", *load, "    code = EXHAUSTED"]
     out += ["    " + s for s in loop]
     out += ["  return drain, drain_conditional, sink, gen"]
     return "\n".join(out) + "\n"
@@ -356,7 +493,8 @@ def _source_text(kinds: tuple[str, ...], source: str) -> str:
 
 #: The names the scan/distinct_until_changed stages and the folds use in generated code.
 _ACCUMULATING_NAMES: dict[str, Any] = {"NOTHING": NOTHING, "scan_none": scan_none,
-                                       "reduce_none": reduce_none, "key_none": key_none}
+                                       "reduce_none": reduce_none, "key_none": key_none,
+                                       "deque": deque}
 
 
 @lru_cache(maxsize=512)
@@ -374,13 +512,8 @@ def compile_chain(stages: Sequence[tuple[str, Any]], source: str) -> tuple[Any, 
     """``(drain, drain_conditional, sink, gen)`` for these stages over a ``source`` shape."""
     if source not in SOURCES:
         raise ValueError(f"unknown source shape {source!r}")
-    kinds = []
-    fns = []
-    for kind, arg in stages:  # (a plain loop: this runs at each chain's first subscription)
-        kinds.append(kind)
-        if kind not in NO_FUNCTION:
-            fns.append(arg)
-    return _chain_factory(tuple(kinds), source)(*fns)  # type: ignore[no-any-return]  # the generated factory is untyped
+    kinds = tuple([kind for kind, _ in stages])  # (runs at each chain's first subscription)
+    return _chain_factory(kinds, source)(*_arguments(stages))  # type: ignore[no-any-return]  # the generated factory is untyped
 
 
 #: What a fold does with each item of the chain (``acc`` the result so far, ``g`` the
@@ -401,11 +534,10 @@ def _fold_text(kinds: tuple[str, ...], source: str, terminal: str) -> str:
     returns ``(outcome, acc)``. Errors of the stages and of ``g`` alike end it with
     ``ERROR`` (the exception in ``sub.error``); a cancel ends it as in ``sink``."""
     fns, state = _names(kinds)
-    loop = _loop(kinds, source, FOLDS[terminal], ["code = STOPPED", "break"],
-                 _cancel_check(source), [])
+    loop = _body(kinds, source, FOLDS[terminal], ["code = STOPPED", "break"],
+                 _cancel_check(source), [], ["if sub.cancelled:", "    code = PAUSED", "    break"])
     out = [f"def factory({', '.join(fns)}):", "  def fold(sub, acc, g):", "    it = sub.it"]
-    if state:
-        out.append(f"    {', '.join(state)}, = sub.state")
+    out += _load(state, kinds)
     out += ["    code = EXHAUSTED", "    try:"]
     out += ["      " + s for s in loop]
     out += ["    except Exception as ex:", "        sub.error = ex", "        code = ERROR",
@@ -429,8 +561,7 @@ def compile_fold(stages: Sequence[tuple[str, Any]], source: str,
     """``fold(sub, acc, g)`` for these stages over a ``source`` shape into the
     ``terminal`` aggregation (a key of :data:`FOLDS`)."""
     kinds = tuple(k for k, _ in stages)
-    fns = [arg for kind, arg in stages if kind not in NO_FUNCTION]
-    return _fold_factory(kinds, source, terminal)(*fns)  # type: ignore[no-any-return]  # the generated factory is untyped
+    return _fold_factory(kinds, source, terminal)(*_arguments(stages))  # type: ignore[no-any-return]  # the generated factory is untyped
 
 
 def source_text(stages: Sequence[tuple[str, Any]], source: str) -> str:

@@ -5,9 +5,14 @@
 instead of three operators, when the source is ``range``, ``just``,
 ``from_array`` over a list or tuple, or ``from_iterable``, and the stages are
 ``map``, ``filter``, ``do_on_next``, ``take``, ``skip``, ``take_while``,
-``skip_while``, ``scan`` (without seed) and ``distinct_until_changed`` (plain, with a
-key function or with a comparer, not both) (:func:`fuse_sync_stage`, called by those
-fluent methods). The stages are
+``skip_while``, ``scan`` (with or without seed; not ``scan_with``),
+``distinct_until_changed`` (plain, with a key function, a comparer or both),
+``skip_last`` and ``buffer(count)`` (exact, list collections; after it no ``take``,
+``take_while`` or other ``buffer``: ``stage_compiler.may_join``) (:func:`fuse_sync_stage`,
+called by those fluent methods). A seeded scan's seed goes out in a prologue before the
+source is read, a buffer's partial list in an epilogue after it ended; under bounded
+demand a seeded scan reads the source as its results go out, not ``prefetch`` ahead as
+the operator does (docs/rxjava-differences.md). The stages are
 compiled into one function (:mod:`rxpy2.internal.helpers.stage_compiler`), so
 a subscription runs a single loop over the source's C iterator.
 
@@ -31,8 +36,8 @@ The contract is the one of the operators it replaces, signal for signal:
 * downstream, SYNC fusion is offered (``poll`` runs the chain as a generator)
   only when every stage is one RxJava 2 fuses too (``map``, ``filter``,
   ``do_on_next``, ``distinct_until_changed``; its ``take``, ``skip``, ``take_while``,
-  ``skip_while`` and ``scan`` are plain Subscribers, so a chain with one behaves as a
-  plain source downstream);
+  ``skip_while``, ``scan``, ``skip_last`` and ``buffer`` are plain Subscribers, so a chain
+  with one behaves as a plain source downstream);
   with BOUNDARY it is refused when a stage runs user code, as the single
   operators would refuse it; a ConditionalSubscriber gets ``try_on_next``.
 * subscribed by ``subscribe(on_next)`` (a LambdaSubscriber), the loop calls the
@@ -123,6 +128,7 @@ from rxpy2.internal.helpers.stage_compiler import (
     flatten_text,
     initial_state,
     mapper_none,
+    may_join,
 )
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable._sync_source import SyncSourceSubscription
@@ -198,7 +204,8 @@ def _source_shape(source: Publisher[Any]) -> str | None:
 def fuse_sync_stage(upstream: Publisher[Any], kind: str, arg: Any) -> Flowable[Any] | None:
     """``upstream`` followed by the stage, as one chain; ``None`` when they do not fuse."""
     if type(upstream) is FlowableSyncChain:
-        if len(upstream.stages) >= MAX_STAGES or not _flatten_may_join(upstream.stages, kind):
+        if len(upstream.stages) >= MAX_STAGES or not _flatten_may_join(upstream.stages, kind) \
+                or not may_join([k for k, _ in upstream.stages], kind):
             return None
         return FlowableSyncChain(upstream.source, (*upstream.stages, (kind, arg)), upstream.shape)
     shape = _source_shape(upstream)
@@ -217,9 +224,9 @@ def _flatten_may_join(stages: tuple[tuple[str, Any], ...], kind: str) -> bool:
 
 #: the stages whose RxJava 2 operator is fuseable (FlowableMap, FlowableFilter,
 #: FlowableDoOnEach, FlowableDistinctUntilChanged); a chain with any other stage (take,
-#: skip, take_while, skip_while, scan) refuses SYNC fusion downstream
+#: skip, take_while, skip_while, scan, skip_last, buffer) refuses SYNC fusion downstream
 _FUSEABLE_IN_RXJAVA = frozenset({"map", "filter", "do_on_next", "distinct", "distinct_key",
-                                 "distinct_cmp"})
+                                 "distinct_cmp", "distinct_both"})
 
 #: the aggregations run by a fold (``compile_fold``): their subscriber's type -> (fold
 #: kind, the attribute holding the result so far, the fold's function: an attribute name
@@ -306,8 +313,8 @@ class FlowableSyncChain(Flowable[T], HasUpstreamPublisher[Any], Generic[T]):
             except Exception as e:
                 EmptySubscription.error(e, subscriber)
                 return
-            if pending is END:
-                EmptySubscription.complete(subscriber)
+            if pending is END and not any(k == "scan_seed" for k, _ in self.stages):
+                EmptySubscription.complete(subscriber)  # (a seed still goes out: the loop runs)
                 return
         if self.stages[-1][0] in FLATTEN:
             fs = FlattenChainSubscription(subscriber, self, it, pending)
@@ -367,8 +374,11 @@ class SyncChainSubscription(SyncSourceSubscription[T], Generic[T]):
         return TypeError("The iterator returned a None item")
 
     def _exhausted(self) -> bool:
-        """True when the source has no item left (known without reading it)."""
-        return self.chain.shape != "read_ahead" and length_hint(self.it) == 0
+        """True when the source has no item left (known without reading it; a user
+        iterator's END read at subscription: an empty one under a scan_seed)."""
+        if self.chain.shape == "read_ahead":
+            return self.pending is END
+        return length_hint(self.it) == 0
 
     def _finish(self, code: int) -> None:
         if code == ERROR:

@@ -1,0 +1,378 @@
+"""scan with a seed, skip_last, buffer(count) and distinct_until_changed(key, comparer)
+as synchronous-chain stages equal the ordinary operators.
+
+Random chains over ``range``, ``from_array`` and ``from_iterable`` (a recording iterator)
+mix the new stages with map/filter/take/take_while/skip_while/do_on_next/scan/
+distinct_until_changed. Each chain runs *fused* (as written: asserted to be one
+``FlowableSyncChain``) and *unfused* (``hide()`` before every stage), under each demand
+script, with a user function raising at its third call at each position, and with a
+cancel inside ``on_next``. One event log per run records, in order: the consumer's
+requests, every read of the source iterator, every call of a user function, every
+signal. Chains without a seeded scan must give the same log. A seeded scan's operator
+reads its upstream ``prefetch`` ahead under bounded demand (docs/rxjava-differences.md):
+there its log is compared under unbounded demand, and the items and terminal events of
+bounded runs are checked against that documented difference.
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from rxpy2 import Flowable
+from rxpy2.internal.operators.flowable.flowable_sync_chain import FlowableSyncChain
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import LONG_MAX, Subscription
+from rxpy2.testing import TestSubscriber
+
+K = 3  # a failing user function raises at its K-th call
+
+
+class Boom(Exception):
+    pass
+
+
+class Run:
+    """One run's log and its failing function (by label)."""
+
+    def __init__(self, fail: str | None) -> None:
+        self.log: list[Any] = []
+        self.fail = fail
+
+    def fn(self, label: str, base: Callable[..., Any]) -> Callable[..., Any]:
+        calls = [0]
+        log = self.log
+        fails = label == self.fail
+
+        def f(*args: Any) -> Any:
+            calls[0] += 1
+            log.append(("fn", label, *(tuple(a) if isinstance(a, list) else a for a in args)))
+            if fails and calls[0] == K:
+                raise Boom(f"{label} at call {K}")
+            return base(*args)
+        f.__name__ = label
+        return f
+
+
+class Recording:
+    def __init__(self, items: list[Any], log: list[Any], fail_at: int | None) -> None:
+        self.items = items
+        self.log = log
+        self.fail_at = fail_at
+
+    def __iter__(self) -> Iterator[Any]:
+        self.log.append(("iter",))
+        for i, x in enumerate(self.items):
+            if i == self.fail_at:
+                self.log.append(("pull-fails", i))
+                raise Boom("iterator failed")
+            self.log.append(("pull", x))
+            yield x
+
+
+class Script(FlowableSubscriber[Any]):
+    """Requests per script (the next one once all outstanding demand arrived); cancels at
+    its ``cancel_at``-th item."""
+
+    def __init__(self, script: list[int], log: list[Any], cancel_at: int | None) -> None:
+        self.script = list(script)
+        self.log = log
+        self.cancel_at = cancel_at
+        self.items = 0
+        self.outstanding = 0
+        self.s: Subscription | None = None
+
+    def _next_request(self) -> None:
+        while self.script and self.outstanding == 0:
+            n = self.script.pop(0)
+            self.outstanding += n if n != LONG_MAX else 10**18
+            self.log.append(("request", n))
+            assert self.s is not None
+            self.s.request(n)
+
+    def on_subscribe(self, s: Subscription) -> None:
+        self.s = s
+        self._next_request()
+
+    def on_next(self, item: Any) -> None:
+        self.items += 1
+        self.log.append(("item", tuple(item) if isinstance(item, list) else item))
+        self.outstanding -= 1
+        if self.items == self.cancel_at:
+            self.log.append(("cancel",))
+            assert self.s is not None
+            self.s.cancel()
+            return
+        self._next_request()
+
+    def on_error(self, error: BaseException) -> None:
+        self.log.append(("error", type(error).__name__, str(error)))
+
+    def on_complete(self) -> None:
+        self.log.append(("complete",))
+
+
+def _is_odd(x: Any) -> bool:
+    return x % 2 == 1
+
+
+#: stage name -> (method, how its arguments are made from a Run and the stage's label)
+STAGES: dict[str, Callable[[Run, str], tuple[str, tuple[Any, ...]]]] = {
+    "map": lambda r, lb: ("map", (r.fn(lb, lambda x: x + 1),)),
+    "filter": lambda r, lb: ("filter", (r.fn(lb, lambda x: x % 3 != 0),)),
+    "odd": lambda r, lb: ("filter", (r.fn(lb, _is_odd),)),
+    "take": lambda r, lb: ("take", (5,)),
+    "take_while": lambda r, lb: ("take_while", (r.fn(lb, lambda x: x < 300),)),
+    "skip_while": lambda r, lb: ("skip_while", (r.fn(lb, lambda x: x < 2),)),
+    "do_on_next": lambda r, lb: ("do_on_next", (r.fn(lb, lambda x: None),)),
+    "scan": lambda r, lb: ("scan", (r.fn(lb, operator.add),)),
+    "distinct": lambda r, lb: ("distinct_until_changed", (r.fn(lb, lambda x: x // 2),)),
+    # the new stages
+    "scan_seed": lambda r, lb: ("scan", (r.fn(lb, operator.add), 100)),
+    "skip_last1": lambda r, lb: ("skip_last", (1,)),
+    "skip_last3": lambda r, lb: ("skip_last", (3,)),
+    "buffer2": lambda r, lb: ("buffer", (2,)),
+    "buffer3": lambda r, lb: ("buffer", (3,)),
+    "sum": lambda r, lb: ("map", (r.fn(lb, sum),)),  # (after a buffer: lists back to ints)
+    "distinct_both": lambda r, lb: ("distinct_until_changed",
+                                    (r.fn(lb + "k", lambda x: x % 3),
+                                     r.fn(lb + "c", lambda a, b: a == b))),
+}
+NEW = ["scan_seed", "skip_last1", "skip_last3", "buffer2", "buffer3", "distinct_both"]
+OLD = ["map", "filter", "odd", "take", "take_while", "skip_while", "do_on_next", "scan",
+       "distinct"]
+STOPPING = {"take", "take_while"}
+
+SCRIPTS: dict[str, list[int]] = {
+    "unbounded": [LONG_MAX], "ones": [1] * 40, "two_three": [2, 3, 1000], "seven_max": [7, LONG_MAX],
+    "one_then_100": [1, 100],
+}
+
+
+def random_chains(count: int, seed: int) -> list[tuple[str, ...]]:
+    rnd = random.Random(seed)
+    out: list[tuple[str, ...]] = []
+    while len(out) < count:
+        chain: list[str] = []
+        buffered = False
+        for _ in range(rnd.randint(1, 5)):
+            pool = [s for s in NEW + OLD if not (buffered and (s in STOPPING or s.startswith("buffer")))]
+            s = rnd.choice(pool)
+            chain.append(s)
+            if s.startswith("buffer"):
+                buffered = True
+                chain.append("sum")
+        if any(s in NEW for s in chain):
+            out.append(tuple(chain))
+    return out
+
+
+def build(run: Run, src: str, chain: tuple[str, ...], hide: bool) -> Flowable[Any]:
+    f: Flowable[Any]
+    data = [1, 2, 2, 3, 4, 4, 4, 5, 7, 8, 8, 9, 10, 11, 13]
+    if src == "range":
+        f = Flowable.range(1, 14)
+    elif src == "array":
+        f = Flowable.from_array(data)
+    elif src == "array_none":
+        f = Flowable.from_array([*data[:9], None, 1])
+    elif src == "iterable":
+        f = Flowable.from_iterable(Recording(data, run.log, None))
+    elif src == "iterable_fails":
+        f = Flowable.from_iterable(Recording(data, run.log, 8))
+    elif src == "iterable_empty":
+        f = Flowable.from_iterable(Recording([], run.log, None))
+    else:
+        f = Flowable.just(4)
+    for i, name in enumerate(chain):
+        method, args = STAGES[name](run, f"{name}{i}")
+        if hide:
+            f = f.hide()
+        f = getattr(f, method)(*args)
+    return f
+
+
+def execute(src: str, chain: tuple[str, ...], script: str, hide: bool, fail: str | None,
+            cancel_at: int | None) -> list[Any]:
+    run = Run(fail)
+    f = build(run, src, chain, hide)
+    if not hide:
+        assert isinstance(f, FlowableSyncChain), (chain, f)
+    f.subscribe(Script(SCRIPTS[script], run.log, cancel_at))
+    return run.log
+
+
+def _cases() -> list[Any]:
+    cases = []
+    sources = ["range", "array", "array_none", "iterable", "iterable_fails", "iterable_empty",
+               "just"]
+    for n, chain in enumerate(random_chains(50, 20261125)):
+        src = sources[n % len(sources)]
+        labels = [f"{name}{i}" for i, name in enumerate(chain)
+                  if name not in ("take", "skip_last1", "skip_last3", "buffer2", "buffer3")]
+        labels = [lb for label in labels
+                  for lb in ((label + "k", label + "c") if label.startswith("distinct_both")
+                             else (label,))]
+        fails: list[str | None] = [None, *labels]
+        for script in SCRIPTS:
+            for fail in fails:
+                cases.append(pytest.param(src, chain, script, fail, None,
+                                          id=f"{src}-{'.'.join(chain)}-{script}-{fail}"))
+            cases.append(pytest.param(src, chain, script, None, 3,
+                                      id=f"{src}-{'.'.join(chain)}-{script}-cancel@3"))
+    return cases
+
+
+def _items(log: list[Any]) -> list[Any]:
+    return [e for e in log if e[0] == "item"]
+
+
+def _end(log: list[Any]) -> Any:
+    ends = [e for e in log if e[0] in ("error", "complete")]
+    assert len(ends) <= 1, log
+    return ends[0] if ends else None
+
+
+@pytest.mark.parametrize(("src", "chain", "script", "fail", "cancel_at"), _cases())
+def test_fused_equals_unfused(src: str, chain: tuple[str, ...], script: str, fail: str | None,
+                              cancel_at: int | None) -> None:
+    fused = execute(src, chain, script, False, fail, cancel_at)
+    plain = execute(src, chain, script, True, fail, cancel_at)
+    if "scan_seed" not in chain or script == "unbounded":
+        assert fused == plain
+        return
+    # a seeded scan under bounded demand: the operator reads up to its prefetch ahead,
+    # so an error (source's or a function's) comes as soon as it is met, dropping the
+    # results queued for lack of demand, and the end of the upstream is known earlier.
+    # The fused chain reads on demand: the same items up to that point, then the rest
+    # before the same error, or the completion at the next request.
+    fi, pi = _items(fused), _items(plain)
+    assert fi[:len(pi)] == pi
+    fe, pe = _end(fused), _end(plain)
+    if pe is not None and pe[0] == "error":
+        assert fe is None or fe == pe
+    elif pe is None:
+        assert fi == pi and fe is None
+    else:
+        assert fi == pi and fe in (pe, None)
+
+
+def test_random_chains_use_every_new_stage() -> None:
+    used = {s for chain in random_chains(50, 20261125) for s in chain}
+    assert set(NEW) <= used
+
+
+# ---------------------------------------------------------------- the stages themselves
+
+
+def test_the_new_stages_join_a_chain() -> None:
+    f = Flowable.range(0, 10).map(lambda x: x).scan(operator.add, 0).skip_last(2).buffer(3) \
+        .distinct_until_changed(sum, operator.eq)
+    assert isinstance(f, FlowableSyncChain)
+    assert [k for k, _ in f.stages] == ["map", "scan_seed", "skip_last", "buffer", "distinct_both"]
+    assert f.test().values() == [[0, 0, 1], [3, 6, 10], [15, 21, 28]]
+    # after a buffer nothing that stops the chain (or another buffer) joins it
+    b = Flowable.range(0, 10).buffer(2)
+    for g in (b.take(1), b.take_while(lambda x: True), b.buffer(2)):
+        assert not isinstance(g, FlowableSyncChain)
+    assert b.take(2).test().values() == [[0, 1], [2, 3]]
+    # buffer with skip or a factory, and scan_with, stay operators
+    assert not isinstance(Flowable.range(0, 10).buffer(2, 3), FlowableSyncChain)
+    assert not isinstance(Flowable.range(0, 10).buffer(2, buffer_factory=list), FlowableSyncChain)
+    assert not isinstance(Flowable.range(0, 10).scan_with(lambda: 0, operator.add),
+                          FlowableSyncChain)
+
+
+def test_seeded_scan_over_an_empty_iterable_emits_the_seed() -> None:
+    f = Flowable.from_iterable(iter(())).map(lambda x: x).scan(operator.add, 7)
+    assert isinstance(f, FlowableSyncChain)
+    ts: TestSubscriber[Any] = TestSubscriber(0)
+    f.subscribe(ts)
+    ts.assert_no_values().assert_not_complete()
+    ts.request(1)
+    ts.assert_result(7)
+
+
+def test_two_seeds_go_out_last_first() -> None:
+    def chain(hide: bool) -> Flowable[Any]:
+        f: Flowable[Any] = Flowable.range(1, 3)
+        f = f.hide() if hide else f
+        f = f.scan(operator.add, 10)
+        f = f.hide() if hide else f
+        return f.scan(lambda a, b: a * 1000 + b, 5)
+    assert isinstance(chain(False), FlowableSyncChain)
+    for script in ([1, 1, 1, 1, 1, 1], [2, 5], [LONG_MAX]):
+        expected = chain(True).test(0)
+        actual = chain(False).test(0)
+        for n in script:
+            expected.request(n)
+            actual.request(n)
+            assert actual.values() == expected.values()
+            assert actual.completions() == expected.completions()
+    assert chain(False).test().values()[:2] == [5, 5010]
+
+
+def test_buffer_flush_then_complete_even_if_cancelled_in_it() -> None:
+    for hide in (False, True):
+        src = Flowable.range(0, 5)
+        f = (src.hide() if hide else src).buffer(2)
+        ts: TestSubscriber[Any] = TestSubscriber()
+
+        class CancelAtPartial(TestSubscriber[Any]):
+            def on_next(self, item: Any) -> None:
+                super().on_next(item)
+                if len(item) == 1:
+                    self.cancel()
+        ts = CancelAtPartial()
+        f.subscribe(ts)
+        ts.assert_result([0, 1], [2, 3], [4])
+
+
+def test_folds_and_sinks_over_the_new_stages() -> None:
+    def chain(hide: bool) -> Flowable[Any]:
+        f: Flowable[Any] = Flowable.from_iterable(range(11))
+        for name, args in (("scan", (operator.add, 1)), ("skip_last", (2,)), ("buffer", (3,)),
+                           ("map", (sum,)), ("distinct_until_changed", (lambda x: x % 4,
+                                                                        operator.eq))):
+            f = getattr(f.hide() if hide else f, name)(*args)
+        return f
+    assert isinstance(chain(False), FlowableSyncChain)
+    expected = chain(True).to_list().blocking_get()
+    assert chain(False).to_list().blocking_get() == expected
+    assert chain(False).count().blocking_get() == len(expected)
+    got: list[Any] = []
+    chain(False).subscribe(got.append)
+    assert got == expected
+    # as a synchronous inner of flat_map (its generator)
+    inner = Flowable.range(0, 3).flat_map(lambda _: chain(False)).to_list().blocking_get()
+    assert inner == expected * 3
+
+
+def test_seeded_scan_under_bounded_demand() -> None:
+    """(docs/rxjava-differences.md) The operator reads 127 items ahead: the iterator's
+    error reaches the consumer at once, the queued results dropped; the chain reads as
+    the items go out: the items first, then the same error."""
+    def items() -> Iterator[int]:
+        yield from (1, 2, 3)
+        raise Boom("source failed")
+
+    def run(f: Flowable[Any]) -> TestSubscriber[Any]:
+        ts: TestSubscriber[Any] = TestSubscriber(0)
+        f.subscribe(ts)
+        ts.request(2)
+        return ts
+    fused = run(Flowable.from_iterable(items()).scan(operator.add, 10))
+    plain = run(Flowable.from_iterable(items()).hide().scan(operator.add, 10))
+    assert plain.values() == [] and [type(e) for e in plain.errors()] == [Boom]
+    assert fused.values() == [10, 11] and fused.errors() == []
+    fused.request(5)
+    fused.assert_failure(Boom, 10, 11, 13, 16)
+    # unbounded: the same signals
+    run_all = [f.test() for f in (Flowable.from_iterable(items()).scan(operator.add, 10),
+                                  Flowable.from_iterable(items()).hide().scan(operator.add, 10))]
+    for ts in run_all:
+        ts.assert_failure(Boom, 10, 11, 13, 16)
