@@ -12,11 +12,23 @@ places apply exactly the same rules:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-# (kind, function) pairs; kinds: "map", "filter", "flat_map_iterable", "map_partitions"
+# (kind, function) pairs; kinds: "map", "filter", "flat_map_iterable", "map_partitions",
+# "limit" (its function is ``first(n)``)
 Step = tuple[str, Callable[..., Any]]
+
+
+def first(n: int) -> Callable[[Iterable[Any]], Iterator[Any]]:
+    """The function of a ``limit`` stage: the first ``n`` items of a partition; the items
+    after them are never pulled, so the stages before it stop reading there."""
+
+    def take(items: Iterable[Any]) -> Iterator[Any]:
+        return itertools.islice(items, n)
+
+    return take
 
 
 def _no_none(items: Iterable[Any], what: str) -> Iterator[Any]:
@@ -60,6 +72,8 @@ def apply_steps(items: Iterable[Any], steps: tuple[Step, ...]) -> Iterator[Any]:
             if out is None:
                 raise TypeError("map_partitions: the function returned None")
             it = _no_none(out, "map_partitions")
+        elif kind == "limit":  # the last stage of a take/limit pushed into Spark
+            it = fn(it)
         else:  # pragma: no cover - the assembly only builds the kinds above
             raise ValueError(f"unknown stage {kind!r}")
     return it
@@ -77,5 +91,50 @@ def partition_function(row_format: str, names: tuple[str, ...] | None,
             keys = names or ()
             rows = (dict(zip(keys, r, strict=True)) for r in rows)
         return apply_steps(rows, steps)
+
+    return run
+
+
+# ---------------------------------------------------------------- terminal aggregations
+# Each returns the function given to ``mapPartitions`` (or ``runJob``): it reads one
+# partition's items and yields only what the driver needs of them.
+
+def count_items() -> Callable[[Iterable[Any]], Iterator[int]]:
+    """One int per partition: how many items it has."""
+
+    def run(items: Iterable[Any]) -> Iterator[int]:
+        n = 0
+        for _ in items:
+            n += 1
+        yield n
+
+    return run
+
+
+def fold(reducer: Callable[[Any, Any], Any], has: bool,
+         acc: Any) -> Callable[[Iterable[Any]], Iterator[tuple[bool, Any]]]:
+    """One ``(has, acc)`` pair per partition: its items folded from left to right into
+    ``acc`` (``has=False``: no accumulator yet, the first item starts it)."""
+
+    def run(items: Iterable[Any]) -> Iterator[tuple[bool, Any]]:
+        h, a = has, acc
+        for x in items:
+            if h:
+                a = reducer(a, x)
+                if a is None:
+                    raise TypeError("reduce: the reducer returned None (None is never an item)")
+            else:
+                h, a = True, x
+        yield h, a
+
+    return run
+
+
+def capped(max_items: int) -> Callable[[Iterable[Any]], Iterator[Any]]:
+    """A partition's items, at most ``max_items + 1`` of them (one more than allowed tells
+    the driver the limit was passed without computing the rest)."""
+
+    def run(items: Iterable[Any]) -> Iterator[Any]:
+        return itertools.islice(items, max_items + 1)
 
     return run

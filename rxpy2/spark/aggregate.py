@@ -1,0 +1,311 @@
+"""Terminal aggregations of a Spark source computed by Spark: ``count``, ``reduce``,
+``to_list`` and an unordered ``distinct``.
+
+They apply when the whole chain before them runs in Spark (the source and its fused
+stages; no driver stage, fusion on, ``emit="rows"``, no ``take``/``limit``); otherwise
+:class:`~rxpy2.spark.SparkFlowable` falls back to the ordinary operator, with the same
+results. Only the result crosses to the driver: per-partition counts, accumulators, the
+list asked for.
+
+Each subscription runs its Spark jobs lazily, on a thread of its own
+(``rxpy2-spark-agg-<n>``), in a job group of its own (one of the source's:
+``source.job_group(k)``); ``dispose()`` cancels that group. A Spark failure arrives as
+``on_error(SparkJobError)`` with PySpark's exception as ``__cause__``.
+
+``reduce`` gives the left fold in order for any function, by default: one job per
+partition, in partition order, each carrying the accumulator to the executor and back
+(only the accumulator crosses). ``associative=True`` folds every partition in one job, in
+parallel, and folds the per-partition results on the driver, in partition order.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import operator
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from rxpy2.disposables import Disposable
+from rxpy2.maybe import Maybe
+from rxpy2.observers import MaybeObserver, SingleObserver
+from rxpy2.operators.arguments import ABSENT
+from rxpy2.single import Single
+from rxpy2.spark import _executor
+from rxpy2.spark.errors import SparkJobError, describe
+
+if TYPE_CHECKING:
+    from rxpy2.spark.source import SparkFlowable, _Compiled
+
+__all__ = ["DEFAULT_MAX_ITEMS", "SparkAggregateMaybe", "SparkAggregateSingle"]
+
+T = TypeVar("T")
+
+#: ``to_list()``'s default size guard: more items than this is ``on_error(ValueError)``
+DEFAULT_MAX_ITEMS = 1_000_000
+
+_thread_ids = itertools.count(1)
+_EMPTY: Any = object()  # a computation's result for an empty Maybe
+
+
+def aggregable(source: SparkFlowable[Any]) -> bool:
+    """Whether the whole chain of ``source`` runs in Spark, so that a terminal aggregation
+    can run there too."""
+    plan = source._plan
+    return (bool(plan.fuse) and plan.emit == "rows" and not plan.driver_steps
+            and plan.limit is None)
+
+
+# ---------------------------------------------------------------------------- the run
+
+class _Run(Disposable):
+    """One subscription of an aggregation: its job group, and ``dispose()`` to cancel it."""
+
+    __slots__ = ("sc", "group", "disposed")
+
+    def __init__(self, sc: Any, group: str) -> None:
+        self.sc = sc
+        self.group = group
+        self.disposed = False
+
+    def dispose(self) -> None:
+        if not self.disposed:
+            self.disposed = True
+            from rxpy2.spark.source import cancel_job_group
+
+            cancel_job_group(self.sc, self.group)
+
+    def is_disposed(self) -> bool:
+        return self.disposed
+
+
+Compute = Callable[["SparkFlowable[Any]", "_Compiled", _Run], Any]
+
+
+def _start(source: SparkFlowable[Any], what: str, compute: Compute,
+           observer: SingleObserver[Any] | MaybeObserver[Any]) -> None:
+    try:
+        compiled = source._compile()
+    except Exception as e:
+        err = SparkJobError(f"preparing the Spark source failed: {describe(e)}")
+        err.__cause__ = e
+        from rxpy2.disposables import Disposables
+
+        observer.on_subscribe(Disposables.empty())
+        observer.on_error(err)
+        return
+    run = _Run(compiled.sc, source._new_group())
+    observer.on_subscribe(run)
+    if run.disposed:
+        return
+
+    def work() -> None:
+        try:
+            compiled.sc.setJobGroup(run.group, f"rxpy2: {what}", True)
+            result = compute(source, compiled, run)
+        except Exception as e:
+            if not run.disposed:  # after dispose() the error is the cancellation itself
+                run.disposed = True
+                observer.on_error(e)
+            return
+        if run.disposed:
+            return
+        run.disposed = True
+        if result is _EMPTY:
+            observer.on_complete()  # type: ignore[union-attr]  # only a Maybe's computation gives _EMPTY
+        else:
+            observer.on_success(result)
+
+    threading.Thread(target=work, name=f"rxpy2-spark-agg-{next(_thread_ids)}",
+                     daemon=True).start()
+
+
+class SparkAggregateSingle(Single[T], Generic[T]):
+    """A Single computed by Spark jobs at each subscription (see the module docstring)."""
+
+    __slots__ = ("_spark_source", "_what", "_compute")
+
+    def __init__(self, source: SparkFlowable[Any], what: str, compute: Compute) -> None:
+        self._spark_source = source
+        self._what = what
+        self._compute = compute
+
+    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
+        _start(self._spark_source, self._what, self._compute, observer)
+
+
+class SparkAggregateMaybe(Maybe[T], Generic[T]):
+    """A Maybe computed by Spark jobs at each subscription (see the module docstring)."""
+
+    __slots__ = ("_spark_source", "_what", "_compute")
+
+    def __init__(self, source: SparkFlowable[Any], what: str, compute: Compute) -> None:
+        self._spark_source = source
+        self._what = what
+        self._compute = compute
+
+    def subscribe_actual(self, observer: MaybeObserver[T]) -> None:
+        _start(self._spark_source, self._what, self._compute, observer)
+
+
+# ---------------------------------------------------------------------------- Spark side
+
+def _spark(run: _Run, what: str, call: Callable[[], T]) -> T:
+    """``call()``, a Spark action; its failure as ``SparkJobError`` (PySpark's error as the
+    cause)."""
+    try:
+        return call()
+    except Exception as e:
+        err = SparkJobError(f"Spark job for {what} failed: {describe(e)}", job_group=run.group)
+        err.__cause__ = e
+        raise err from e
+
+
+def _checked(rows: Iterable[Any]) -> Iterator[Any]:
+    for x in rows:
+        if x is None:
+            raise TypeError("the RDD holds a None element (None is never an item)")
+        yield x
+
+
+def items_rdd(source: SparkFlowable[Any]) -> Any:
+    """A PySpark RDD of exactly the items ``source`` emits (rows converted to the row
+    format, fused stages applied), computed on the executors."""
+    from pyspark import RDD
+
+    from rxpy2.spark.source import _ship_executor_module
+
+    _ship_executor_module()
+    plan = source._plan
+    compiled = source._compile()
+    rdd: Any = RDD(compiled.jrdd, compiled.sc, compiled.serializer)
+    if compiled.convert is not None:  # rows to convert: convert them on the executors
+        names = tuple(plan.df.columns)
+        steps: tuple[_executor.Step, ...] = ()
+        row_format = plan.row_format
+        if plan.unwrap:  # a one-Column map: the row's only value
+            steps, row_format = (("map", operator.itemgetter(0)),), "row"
+        fn = _executor.partition_function(row_format, names, steps)
+        rdd = plan.df.rdd.mapPartitions(fn, preservesPartitioning=True)
+    if compiled.check_none:
+        rdd = rdd.mapPartitions(_checked, preservesPartitioning=True)
+    return rdd
+
+
+def count(spark_source: SparkFlowable[Any]) -> Single[int]:
+    def compute(source: SparkFlowable[Any], compiled: _Compiled, run: _Run) -> int:
+        plan = source._plan
+        if plan.df is not None and not plan.spark_steps:
+            df = plan.df
+            return _spark(run, "count", lambda: int(df.count()))  # no Python worker at all
+        rdd = items_rdd(source).mapPartitions(_executor.count_items())
+        return _spark(run, "count", lambda: int(sum(rdd.collect())))
+
+    return SparkAggregateSingle(spark_source, "count", compute)
+
+
+def _fold_in_order(source: SparkFlowable[Any], compiled: _Compiled, run: _Run, reducer: Callable[[Any, Any], Any],
+                   has: bool, acc: Any) -> tuple[bool, Any]:
+    rdd = items_rdd(source)
+    sc = compiled.sc
+    for index in range(compiled.num_partitions):
+        if run.disposed:
+            raise SparkJobError("cancelled", job_group=run.group)  # not delivered
+        job = functools.partial(sc.runJob, rdd, _executor.fold(reducer, has, acc), [index])
+        ((has, acc),) = _spark(run, f"reduce (partition {index})", job)
+    return has, acc
+
+
+def _fold_associative(source: SparkFlowable[Any], compiled: _Compiled, run: _Run, reducer: Callable[[Any, Any], Any],
+                      has: bool, acc: Any) -> tuple[bool, Any]:
+    rdd = items_rdd(source).mapPartitions(_executor.fold(reducer, False, None))
+    partials = _spark(run, "reduce", rdd.collect)
+    for h, a in partials:  # in partition order
+        if not h:
+            continue
+        if has:
+            acc = reducer(acc, a)
+            if acc is None:
+                raise TypeError("reduce: the reducer returned None (None is never an item)")
+        else:
+            has, acc = True, a
+    return has, acc
+
+
+def reduce(spark_source: SparkFlowable[Any], reducer: Callable[[Any, Any], Any], seed: Any,
+           associative: bool) -> Single[Any] | Maybe[Any]:
+    fold = _fold_associative if associative else _fold_in_order
+
+    if seed is ABSENT:
+        def compute_maybe(source: SparkFlowable[Any], compiled: _Compiled, run: _Run) -> Any:
+            has, acc = fold(source, compiled, run, reducer, False, None)
+            return acc if has else _EMPTY
+
+        return SparkAggregateMaybe(spark_source, "reduce", compute_maybe)
+
+    def compute(source: SparkFlowable[Any], compiled: _Compiled, run: _Run) -> Any:
+        return fold(source, compiled, run, reducer, True, seed)[1]
+
+    return SparkAggregateSingle(spark_source, "reduce", compute)
+
+
+def too_many(max_items: int) -> ValueError:
+    return ValueError(f"to_list: more than max_items={max_items} items; raise max_items "
+                      "(None: no limit) or consume the items as a stream")
+
+
+def to_list(spark_source: SparkFlowable[Any], max_items: int | None) -> Single[list[Any]]:
+    def compute(source: SparkFlowable[Any], compiled: _Compiled, run: _Run) -> list[Any]:
+        rdd = items_rdd(source)
+        if max_items is None:
+            return _spark(run, "to_list", rdd.collect)
+        # each partition sends at most max_items + 1 items; the driver stops reading once
+        # it has more than max_items
+        capped = rdd.mapPartitions(_executor.capped(max_items))
+        return _read_capped(compiled, run, capped, max_items)
+
+    return SparkAggregateSingle(spark_source, "to_list", compute)
+
+
+def _read_capped(compiled: _Compiled, run: _Run, rdd: Any, max_items: int) -> list[Any]:
+    from rxpy2.spark.source import _connect
+
+    sock_info = _spark(run, "to_list",
+                       lambda: compiled.sc._jvm.PythonRDD.collectAndServe(rdd._jrdd.rdd()))
+    sockfile, sock = _spark(run, "to_list", lambda: _connect(sock_info))
+    try:
+        out: list[Any] = []
+        items = rdd._jrdd_deserializer.load_stream(sockfile)
+        while True:
+            try:
+                x = next(items)
+            except StopIteration:
+                return out
+            except (OSError, EOFError) as e:  # the socket, not the items
+                err = SparkJobError(f"reading the result of to_list failed: {describe(e)}",
+                                    job_group=run.group)
+                raise err from e
+            out.append(x)
+            if len(out) > max_items:
+                raise too_many(max_items)
+    finally:
+        try:
+            sockfile.close()
+        finally:
+            sock.close()
+
+
+def distinct_plan(source: SparkFlowable[Any]) -> Any:
+    """The plan of a Spark ``distinct`` of ``source``'s items: ``DataFrame.distinct()``
+    when no Python stage is fused (rows compared in the JVM), else ``RDD.distinct()`` of
+    the items."""
+    from rxpy2.spark.source import Stage, _Plan
+
+    plan = source._plan
+    stage = Stage("spark", "distinct", "unordered")
+    if plan.df is not None and not plan.spark_steps:
+        return plan.replace(df=plan.df.distinct(), labels=plan.labels + (stage,))
+    rdd = items_rdd(source).distinct()
+    new = _Plan(None, rdd, "row", "rows", plan.fuse)
+    return new.replace(labels=plan.labels + (stage,), lineage=plan.lineage)
