@@ -541,15 +541,36 @@ class StreamSubscription(Subscription, Generic[T]):
             self.lock.notify_all()
             emitter, self.emitter = self.emitter, None
         self.current = None
+        self.downstream = _DETACHED  # §3.13: the query may outlive this; the subscriber must not
         if emitter is not None:
             emitter.shutdown()
 
     def _terminate(self, error: BaseException | None) -> None:
+        downstream = self.downstream
         self._finish()
         if error is not None:
-            self.downstream.on_error(error)
+            downstream.on_error(error)
         else:
-            self.downstream.on_complete()
+            downstream.on_complete()
+
+
+class _Detached(Subscriber[Any]):
+    """Where signals of an ended subscription would go: nowhere."""
+
+    def on_subscribe(self, s: Subscription) -> None:
+        s.cancel()
+
+    def on_next(self, item: Any) -> None:
+        pass
+
+    def on_error(self, error: BaseException) -> None:
+        pass
+
+    def on_complete(self) -> None:
+        pass
+
+
+_DETACHED: Subscriber[Any] = _Detached()
 
 
 class _Emitter:

@@ -13,6 +13,7 @@ import threading
 import time
 
 import pytest
+from fake_stream import FakeBatch, FakeStream
 
 from rxpy2.spark import SparkJobError, StreamSubscription, from_stream
 from rxpy2.testing import TestSubscriber
@@ -227,3 +228,98 @@ def test_a_query_that_cannot_start_is_a_spark_job_error(spark):
     assert second.errors()[0].__cause__ is not None
     first.cancel()
     assert_all_ended(spark, sub)
+
+
+# ---- the subscription's logic, on a stand-in query (tests/spark/fake_stream.py) ------------
+# The stand-in keeps Spark's foreachBatch contract (one stream thread, commit on return,
+# failure on raise, stop() waits for the callback) and costs no Spark job.
+
+
+def fake_values(ts: TestSubscriber) -> list[int]:
+    return [v for (v,) in ts.values()]
+
+
+@pytest.mark.parametrize("prefetch, checkpoint", [(1, "cp"), (3, "cp"), (1, None)])
+def test_fake_commits_a_batch_only_when_fewer_than_prefetch_are_held(prefetch, checkpoint):
+    stream = FakeStream(endless=True, batch_size=4)
+    flow = from_stream(stream, prefetch, row_format="tuple", checkpoint_location=checkpoint)
+    ts: TestSubscriber = TestSubscriber(0)
+    flow.subscribe(ts)
+    sub = subscription(ts)
+    wait_until(lambda: sub.batches_received == prefetch, what="prefetched batches")
+    assert stream.committed == list(range(prefetch - 1))  # the last one waits
+    total = 0
+    for n in (1, 2, 5, 4, 9):
+        ts.request(n)
+        total += n
+        ts.await_count(total, WAIT)
+        # the query takes batches until prefetch are held again, and no further: the batches
+        # before the waiting one are committed, i.e. every fully emitted one and prefetch-1
+        expected = total // 4 + prefetch
+        wait_until(lambda expected=expected: sub.batches_received == expected, what="batches")
+        assert len(stream.committed) == expected - 1
+        assert sub.max_batches_held <= prefetch
+    assert fake_values(ts) == list(range(21))
+    ts.cancel()
+    assert sub.await_termination(WAIT)
+    if checkpoint is not None:  # the released batch raised: not committed
+        assert len(stream.committed) == len(stream.planned) - 1
+    else:  # no checkpoint to restart from: it returned, so that the query stops cleanly
+        assert stream.committed == stream.planned
+    assert not stream_threads()
+
+
+def test_fake_completion_error_and_start_failure():
+    ts = from_stream(FakeStream(10, 4), row_format="dict").test().await_done(WAIT)
+    ts.assert_complete().assert_value_sequence([{"value": v} for v in range(10)])
+
+    ts = from_stream(FakeStream(20, 4, fail_at=(2,))).test().await_done(WAIT)
+    assert [r[0] for r in ts.values()] == list(range(8))  # the batches before the failure
+    ts.assert_error(SparkJobError)
+    assert "batch 2 is bad" in str(ts.errors()[0]) and ts.errors()[0].__cause__ is not None
+
+    ts = from_stream(FakeStream(5, fail_start=True)).test().await_done(WAIT)
+    ts.assert_error(SparkJobError).assert_no_values()
+    wait_until(lambda: not stream_threads(), what="the subscriptions' threads to end")
+
+
+def test_fake_materialization_error_is_the_cause():
+    stream = FakeStream(6, 3)
+    flow = from_stream(stream, emit="batches")
+    original = FakeBatch.toArrow
+
+    def broken(self):
+        raise OSError("cannot read the batch")
+
+    FakeBatch.toArrow = broken
+    try:
+        ts = flow.test().await_done(WAIT)
+    finally:
+        FakeBatch.toArrow = original
+    ts.assert_error(SparkJobError).assert_no_values()
+    assert isinstance(ts.errors()[0].__cause__, OSError)
+    assert stream.committed == []
+    wait_until(lambda: not stream_threads(), what="the subscription's threads to end")
+
+
+def test_fake_options_reach_the_writer():
+    stream = FakeStream(3)
+    from_stream(stream, checkpoint_location="/tmp/cp", trigger={"availableNow": True},
+                query_name="q", options={"a": 1}).test().await_done(WAIT).assert_complete()
+    assert stream.writer_options == {"a": "1", "checkpointLocation": "/tmp/cp",
+                                     "queryName": "q", "trigger": {"availableNow": True}}
+
+
+def test_fake_cancel_races_request(race_runner):
+    for _ in range(30):
+        stream = FakeStream(endless=True, batch_size=3)
+        flow = from_stream(stream, 2, row_format="tuple")
+        ts: TestSubscriber = TestSubscriber(0)
+        flow.subscribe(ts)
+        race_runner.race(lambda ts=ts: ts.request(5), ts.cancel)
+        sub = flow.last_subscription
+        assert sub is not None and sub.await_termination(WAIT)
+        got = fake_values(ts)
+        assert got == list(range(len(got))) and len(got) <= 5
+        ts.assert_not_terminated()
+    wait_until(lambda: not stream_threads(), what="the subscriptions' threads to end")
