@@ -52,6 +52,7 @@ T = TypeVar("T")
 ROW_FORMATS = ("row", "dict", "tuple")
 EMITS = ("rows", "batches")
 TRIGGERS = ("processingTime", "once", "availableNow")
+OUTPUT_MODES = ("append", "update", "complete")
 
 
 def _require_choice(value: Any, name: str, choices: tuple[str, ...]) -> None:
@@ -89,11 +90,12 @@ class StreamFlowable(Flowable[T], Generic[T]):
     Each subscription starts a streaming query of its own; the Flowable is cold."""
 
     __slots__ = ("_df", "_prefetch", "_emit", "_row_format", "_checkpoint", "_trigger",
-                 "_query_name", "_options", "_last")
+                 "_query_name", "_options", "_output_mode", "_last")
 
     def __init__(self, df: Any, prefetch: int, emit: str, row_format: str,
                  checkpoint_location: str | None, trigger: dict[str, Any] | None,
-                 query_name: str | None, options: dict[str, str]) -> None:
+                 query_name: str | None, options: dict[str, str],
+                 output_mode: str | None = None) -> None:
         self._df = df
         self._prefetch = prefetch
         self._emit = emit
@@ -102,6 +104,7 @@ class StreamFlowable(Flowable[T], Generic[T]):
         self._trigger = trigger
         self._query_name = query_name
         self._options = options
+        self._output_mode = output_mode
         self._last: StreamSubscription[T] | None = None
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
@@ -124,41 +127,47 @@ class StreamFlowable(Flowable[T], Generic[T]):
 def from_stream(streaming_df: Any, prefetch_batches: int = ..., *, emit: Literal["rows"] = ...,
                 row_format: Literal["row"] = ..., checkpoint_location: str | None = ...,
                 trigger: str | Mapping[str, Any] | None = ..., query_name: str | None = ...,
-                options: Mapping[str, str] | None = ...) -> StreamFlowable[Row]: ...
+                options: Mapping[str, str] | None = ...,
+                output_mode: str | None = ...) -> StreamFlowable[Row]: ...
 
 
 @overload
 def from_stream(streaming_df: Any, prefetch_batches: int = ..., *, emit: Literal["rows"] = ...,
                 row_format: Literal["dict"], checkpoint_location: str | None = ...,
                 trigger: str | Mapping[str, Any] | None = ..., query_name: str | None = ...,
-                options: Mapping[str, str] | None = ...) -> StreamFlowable[dict[str, Any]]: ...
+                options: Mapping[str, str] | None = ...,
+                output_mode: str | None = ...) -> StreamFlowable[dict[str, Any]]: ...
 
 
 @overload
 def from_stream(streaming_df: Any, prefetch_batches: int = ..., *, emit: Literal["rows"] = ...,
                 row_format: Literal["tuple"], checkpoint_location: str | None = ...,
                 trigger: str | Mapping[str, Any] | None = ..., query_name: str | None = ...,
-                options: Mapping[str, str] | None = ...) -> StreamFlowable[tuple[Any, ...]]: ...
+                options: Mapping[str, str] | None = ...,
+                output_mode: str | None = ...) -> StreamFlowable[tuple[Any, ...]]: ...
 
 
 @overload
 def from_stream(streaming_df: Any, prefetch_batches: int = ..., *, emit: Literal["batches"],
                 row_format: str = ..., checkpoint_location: str | None = ...,
                 trigger: str | Mapping[str, Any] | None = ..., query_name: str | None = ...,
-                options: Mapping[str, str] | None = ...) -> StreamFlowable[pyarrow.Table]: ...
+                options: Mapping[str, str] | None = ...,
+                output_mode: str | None = ...) -> StreamFlowable[pyarrow.Table]: ...
 
 
 @overload
 def from_stream(streaming_df: Any, prefetch_batches: int = ..., *, emit: str = ...,
                 row_format: str = ..., checkpoint_location: str | None = ...,
                 trigger: str | Mapping[str, Any] | None = ..., query_name: str | None = ...,
-                options: Mapping[str, str] | None = ...) -> StreamFlowable[Any]: ...
+                options: Mapping[str, str] | None = ...,
+                output_mode: str | None = ...) -> StreamFlowable[Any]: ...
 
 
 def from_stream(streaming_df: Any, prefetch_batches: int = 1, *, emit: str = "rows",
                 row_format: str = "row", checkpoint_location: str | None = None,
                 trigger: str | Mapping[str, Any] | None = None, query_name: str | None = None,
-                options: Mapping[str, str] | None = None) -> StreamFlowable[Any]:
+                options: Mapping[str, str] | None = None,
+                output_mode: str | None = None) -> StreamFlowable[Any]:
     """A Flowable of the rows of a streaming query, taking a micro-batch only under demand.
 
     Each subscription starts ``streaming_df.writeStream.foreachBatch(...)`` (nothing runs
@@ -167,7 +176,9 @@ def from_stream(streaming_df: Any, prefetch_batches: int = 1, *, emit: str = "ro
     At most ``prefetch_batches`` (≥ 1) micro-batches are held on the driver; while that
     many are, the query waits. ``checkpoint_location``, ``trigger`` (``"1 second"``,
     ``{"processingTime": ...}``, ``{"availableNow": True}`` or ``{"once": True}``),
-    ``query_name`` and ``options`` (``DataStreamWriter.options``) go to the query.
+    ``query_name``, ``options`` (``DataStreamWriter.options``) and ``output_mode``
+    (``"append"``, ``"update"`` or ``"complete"``: what an aggregating query hands to
+    each micro-batch) go to the query.
     The query ends on ``cancel()``; its failure is ``on_error(SparkJobError)``; when it
     ends by itself (``availableNow``/``once``) the Flowable completes after the last item.
     """
@@ -187,6 +198,8 @@ def from_stream(streaming_df: Any, prefetch_batches: int = 1, *, emit: str = "ro
     _require_choice(emit, "emit", EMITS)
     _require_choice(row_format, "row_format", ROW_FORMATS)
     checked_trigger = _check_trigger(trigger)
+    if output_mode is not None:
+        _require_choice(output_mode, "output_mode", OUTPUT_MODES)
     for name, value in (("checkpoint_location", checkpoint_location), ("query_name", query_name)):
         if value is not None and not isinstance(value, str):
             raise TypeError(f"{name} must be a str, not {type(value).__name__}")
@@ -196,7 +209,7 @@ def from_stream(streaming_df: Any, prefetch_batches: int = 1, *, emit: str = "ro
             raise TypeError(f"options must be a mapping, not {type(options).__name__}")
         opts = {str(k): str(v) for k, v in options.items()}
     return StreamFlowable(streaming_df, prefetch_batches, emit, row_format, checkpoint_location,
-                          checked_trigger, query_name, opts)
+                          checked_trigger, query_name, opts, output_mode)
 
 
 # ---------------------------------------------------------------------------- the subscription
@@ -351,6 +364,8 @@ class StreamSubscription(Subscription, Generic[T]):
             writer = writer.queryName(src._query_name)
         if src._trigger is not None:
             writer = writer.trigger(**src._trigger)
+        if src._output_mode is not None:
+            writer = writer.outputMode(src._output_mode)
         return writer
 
     def _run_query(self) -> None:

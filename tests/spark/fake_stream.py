@@ -113,6 +113,10 @@ class FakeWriter:
         self.stream.writer_options["trigger"] = kw
         return self
 
+    def outputMode(self, mode: str) -> FakeWriter:  # noqa: N802 - PySpark's name
+        self.stream.writer_options["outputMode"] = mode
+        return self
+
     def start(self) -> FakeQuery:
         if self.stream.fail_start:
             raise RuntimeError("cannot start: the plan is not streamable")

@@ -81,6 +81,8 @@ def test_bad_arguments(spark):
         from_stream(df, trigger=5)
     with pytest.raises(TypeError):
         from_stream(df, checkpoint_location=3)
+    with pytest.raises(ValueError):
+        from_stream(df, output_mode="overwrite")
     # assembly starts nothing: the query starts at subscription
     from_stream(df, trigger="1 second", query_name="never-started")
     assert not spark.streams.active
@@ -96,7 +98,7 @@ def test_no_demand_holds_the_query_at_prefetch_batches(spark, prefetch):
     # `prefetch` batches are taken, and the last callback waits: Spark runs no other batch
     wait_until(lambda: sub.batches_received == prefetch, what=f"{prefetch} batches")
     assert sub.query is not None
-    deadline = time.monotonic() + 1.0
+    deadline = time.monotonic() + 0.5
     while time.monotonic() < deadline:  # a window in which the blocked query must not move
         assert sub.batches_received == prefetch
         assert sub.batches_held == prefetch
@@ -305,9 +307,11 @@ def test_fake_materialization_error_is_the_cause():
 def test_fake_options_reach_the_writer():
     stream = FakeStream(3)
     from_stream(stream, checkpoint_location="/tmp/cp", trigger={"availableNow": True},
-                query_name="q", options={"a": 1}).test().await_done(WAIT).assert_complete()
+                query_name="q", options={"a": 1}, output_mode="update",
+                ).test().await_done(WAIT).assert_complete()
     assert stream.writer_options == {"a": "1", "checkpointLocation": "/tmp/cp",
-                                     "queryName": "q", "trigger": {"availableNow": True}}
+                                     "queryName": "q", "trigger": {"availableNow": True},
+                                     "outputMode": "update"}
 
 
 def test_fake_cancel_races_request(race_runner):
