@@ -22,6 +22,9 @@ from rxpy2.internal import describe
 
 __all__ = ["explain"]
 
+#: take/limit: pushed into Spark directly on a source of rows (no function of their own)
+_LIMIT: Any = object()
+
 #: operator classes that are a fusable Python stage: class name -> (stage kind, field)
 _FUSABLE_OPERATORS = {
     "FlowableMap": ("map", "mapper"),
@@ -51,7 +54,8 @@ def _arguments(op: Any) -> str:
 
 def _driver_stages(op: Any) -> list[tuple[str, str, Any]]:
     """``op`` as ``(kind, text, function or None)`` per stage: a collapsed map/filter run
-    (or a sync chain) gives each stage it holds; ``function`` is set for a fusable one."""
+    (or a sync chain) gives each stage it holds; ``function`` is set for a fusable one
+    (:data:`_LIMIT` for take/limit)."""
     from rxpy2.spark.source import function_label
 
     cls = type(op).__name__
@@ -70,7 +74,7 @@ def _driver_stages(op: Any) -> list[tuple[str, str, Any]]:
         if callable(fn):
             return [(kind, f"{kind}({function_label(fn)})", fn)]
     name = describe.op_name(op)
-    return [(name, f"{name}({_arguments(op)})", None)]
+    return [(name, f"{name}({_arguments(op)})", _LIMIT if name in ("take", "limit") else None)]
 
 
 def explain(flowable: Any) -> str:
@@ -104,6 +108,12 @@ def explain(flowable: Any) -> str:
     for kind, text, fn in stages:
         if fn is None:
             reason = f"not fusable: {kind}"
+        elif fn is _LIMIT:
+            plan = source._plan
+            reason = (plan.off_reason()
+                      or (f"after a driver operator ({first})" if first is not None else None)
+                      or (f'not fusable with emit="{plan.emit}"' if plan.emit != "rows" else None)
+                      or f"{text}: nothing to push into Spark")
         elif first is None:
             why = source.refusal(fn)
             # None: assembled past the source's own methods (e.g. Flowable.map(src, f))

@@ -121,6 +121,11 @@ def test_explain_reasons_off_on_driver_arrow_and_non_fusable(sc, df):
     assert lines[0].endswith("[not fusable: flat_map]")
     assert lines[1].startswith("driver  operator  map(parse)  [after a driver operator "
                                "(flat_map(<lambda> at ")
+    # take/limit go into Spark directly on a source of rows; elsewhere they say why not
+    assert _stage_lines(explain(from_rdd(rdd).map(locked_inc).take(2)))[1] == (
+        "driver  operator  take(2)  [after a driver operator (map(locked_inc))]")
+    assert _stage_lines(explain(from_rdd(rdd, emit="partitions").limit(1))) == [
+        'driver  operator  limit(1)  [not fusable with emit="partitions"]']
     # the source alone says what happens to what is applied next
     assert explain(from_rdd(rdd).on_driver()).splitlines()[1] == (
         "driver  (after on_driver(): Python stages applied next run on the driver)")
