@@ -28,7 +28,7 @@ from rxpy2 import (
 from rxpy2.spark import SparkFlowable, from_dataframe, from_rdd
 
 if TYPE_CHECKING:
-    from pyspark.sql import Row
+    from pyspark.sql import Column, Row
 
 
 def core_chain() -> None:
@@ -180,6 +180,22 @@ def spark(df: Any, rdd: Any) -> None:  # type-checked only: needs a SparkSession
     assert_type(from_dataframe(df, row_format=fmt), SparkFlowable[Any])
     assert_type(from_dataframe(df, row_format="dict").map(lambda r: r["id"]), Flowable[Any])
     assert_type(from_rdd(rdd), SparkFlowable[Any])
+    ints = from_rdd(rdd).map(int)
+    assert_type(from_dataframe(df, row_format="tuple").take(5), Flowable[tuple[Any, ...]])
+    assert_type(from_dataframe(df).count(), Single[int])
+    assert_type(from_dataframe(df, row_format="dict").to_list(max_items=10),
+                Single[list[dict[str, Any]]])
+    assert_type(from_dataframe(df).distinct(keep_order=False), Flowable[Row])
+    t = from_dataframe(df, row_format="tuple")
+    assert_type(t.reduce(lambda a, b: a + b), Maybe[tuple[Any, ...]])
+    assert_type(t.reduce(lambda acc, r: acc + len(r), 0, associative=True), Single[int])
+    assert_type(ints, Flowable[int])
+    col: Column = df.amount
+    assert_type(from_dataframe(df).map(col), SparkFlowable[Any])
+    assert_type(from_dataframe(df).map([col, "id"]), SparkFlowable[Any])
+    assert_type(from_dataframe(df, row_format="tuple").filter(col), SparkFlowable[tuple[Any, ...]])
+    assert_type(from_dataframe(df, fuse="require"), SparkFlowable[Row])
+    assert_type(from_rdd(rdd, fuse="require").map(int), Flowable[int])
 
 
 def test_the_examples_run() -> None:
