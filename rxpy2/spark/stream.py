@@ -303,13 +303,17 @@ class StreamSubscription(Subscription, Generic[T]):
 
     def await_termination(self, timeout: float | None = None) -> bool:
         """Block until the query has ended and every thread of this subscription with it
-        (after completion, an error or ``cancel()``); False if ``timeout`` ran out."""
+        (after completion, an error or ``cancel()``); False if ``timeout`` ran out.
+        Called from a signal of this subscription (which may run on one of its threads) it
+        does not block: it says whether the query has ended."""
+        me = threading.current_thread()
+        with self.lock:
+            threads = list(self.threads)
+        if me in threads:
+            return self.terminated.is_set()
         deadline = None if timeout is None else time.monotonic() + timeout
         if not self.terminated.wait(timeout):
             return False
-        with self.lock:
-            threads = list(self.threads)
-        me = threading.current_thread()
         for t in threads:
             if t is not me:
                 t.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
@@ -371,6 +375,8 @@ class StreamSubscription(Subscription, Generic[T]):
     def _run_query(self) -> None:
         try:
             failure: BaseException | None = None
+            if self.cancelled:  # cancelled before the query started: nothing to run
+                return
             try:
                 self.durable = self._has_checkpoint()
                 query = self._writer().start()
@@ -388,11 +394,10 @@ class StreamSubscription(Subscription, Generic[T]):
                 query.awaitTermination()
             except Exception as e:  # StreamingQueryException: the query failed
                 failure = e
-            if failure is None and self.error is None:
+            cause = self.error if self.error is not None else failure
+            if cause is None:  # ended by itself (availableNow, once) or by cancel()
                 self._end(None)
                 return
-            cause = self.error if self.error is not None else failure
-            assert cause is not None
             err = SparkJobError(f"the streaming query failed: {describe(cause)}")
             err.__cause__ = cause
             self._end(err)

@@ -327,3 +327,22 @@ def test_fake_cancel_races_request(race_runner):
         assert got == list(range(len(got))) and len(got) <= 5
         ts.assert_not_terminated()
     wait_until(lambda: not stream_threads(), what="the subscriptions' threads to end")
+
+
+def test_fake_await_termination_inside_a_signal_does_not_block():
+    flow = from_stream(FakeStream(5, 2))
+    answers: list[bool] = []
+    done = threading.Event()
+
+    def on_complete() -> None:
+        sub = flow.last_subscription
+        assert sub is not None
+        answers.append(sub.await_termination())  # a subscription thread: answers at once
+        done.set()
+
+    flow.subscribe(on_complete=on_complete)
+    assert done.wait(WAIT)
+    assert answers in ([False], [True])
+    sub = flow.last_subscription
+    assert sub is not None and sub.await_termination(WAIT)
+    wait_until(lambda: not stream_threads(), what="the subscription's threads to end")
