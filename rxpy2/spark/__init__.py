@@ -6,7 +6,9 @@
   subscription's jobs.
 * ``map``/``filter``/``flat_map_iterable``/``map_partitions`` applied directly to such a
   source fuse into the Spark plan and run on the executors; :meth:`SparkFlowable.explain`
-  (and :func:`explain` for a whole chain) shows what runs where.
+  (and :func:`explain` for a whole chain) shows what runs where and why;
+  ``fuse="require"`` makes a function that cannot be pickled a :class:`SparkFusionError`.
+  ``filter``/``map`` given a ``pyspark.sql.Column`` apply it to the DataFrame itself.
 * :func:`from_stream`: a Flowable of a streaming query's rows (or one Arrow table per
   micro-batch) that takes the next micro-batch only under demand.
 * :func:`to_parquet` / :func:`to_table`: backpressured sinks that write in batches through

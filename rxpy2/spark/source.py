@@ -23,7 +23,13 @@ Fusion: ``map``, ``filter``, ``flat_map_iterable`` (also under the name
 function that cloudpickle can serialize return a new SparkFlowable whose plan has one more
 stage; the stages become one ``mapPartitions`` of the RDD and run on the executors. The
 first operator that cannot fuse (or anything after :meth:`SparkFlowable.on_driver`) runs on
-the driver, under backpressure. :meth:`SparkFlowable.explain` shows the split.
+the driver, under backpressure. :meth:`SparkFlowable.explain` shows the split, with each
+driver stage's reason; a function that cannot be pickled is logged once per lineage (or,
+with ``fuse="require"``, raises :class:`~rxpy2.spark.errors.SparkFusionError`).
+
+Column expressions: ``filter(Column)``, ``map(Column)`` and ``map([Column | name, ...])``
+on a DataFrame source, before any Python stage, become ``df.filter``/``df.select`` of the
+DataFrame itself, so Catalyst plans them (and pushes predicates into the scan).
 """
 
 from __future__ import annotations
