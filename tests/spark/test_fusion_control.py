@@ -126,6 +126,8 @@ def test_explain_reasons_off_on_driver_arrow_and_non_fusable(sc, df):
         "driver  operator  take(2)  [after a driver operator (map(locked_inc))]")
     assert _stage_lines(explain(from_rdd(rdd, emit="partitions").limit(1))) == [
         'driver  operator  limit(1)  [not fusable with emit="partitions"]']
+    assert _stage_lines(explain(from_rdd(rdd).take(3).map(parse)))[-1] == (
+        "driver  operator  map(parse)  [after take/limit (3)]")
     # the source alone says what happens to what is applied next
     assert explain(from_rdd(rdd).on_driver()).splitlines()[1] == (
         "driver  (after on_driver(): Python stages applied next run on the driver)")
