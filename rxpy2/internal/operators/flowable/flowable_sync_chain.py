@@ -10,9 +10,8 @@ instead of three operators, when the source is ``range``, ``just``,
 ``skip_last`` and ``buffer(count)`` (exact, list collections; after it no ``take``,
 ``take_while`` or other ``buffer``: ``stage_compiler.may_join``) (:func:`fuse_sync_stage`,
 called by those fluent methods). A seeded scan's seed goes out in a prologue before the
-source is read, a buffer's partial list in an epilogue after it ended; under bounded
-demand a seeded scan reads the source as its results go out, not ``prefetch`` ahead as
-the operator does (docs/rxjava-differences.md). The stages are
+source is read, a buffer's partial list in an epilogue after it ended; a chain with a
+seeded scan is fused under unbounded demand only (below). The stages are
 compiled into one function (:mod:`rxpy2.internal.helpers.stage_compiler`), so
 a subscription runs a single loop over the source's C iterator.
 
@@ -54,6 +53,21 @@ The contract is the one of the operators it replaces, signal for signal:
 
 A chain holds at most :data:`MAX_STAGES` stages; a longer one continues with
 plain operators on top.
+
+Chains fused under unbounded demand only
+---------------------------------------
+A chain whose last stage flattens, or that holds a seeded ``scan``, is run by a
+:class:`DeferredChainSubscription`: its ``request`` only adds to the demand, and
+:meth:`~DeferredChainSubscription.start`, called by ``subscribe_actual`` once the
+downstream's ``on_subscribe`` returned (when the first operator would ask its upstream),
+runs the compiled loop if the demand is unbounded then; otherwise it hands over to the
+ordinary operators from the start, which then get every request and the cancel. Under
+bounded demand these operators' signals depend on what they read ahead: RxJava 2's
+``ScanSeed`` asks its upstream for ``prefetch - 1`` items in its ``onSubscribe``, so an
+error met there overtakes the results queued for lack of demand, and ``flat_map`` queues
+scalars ahead of a paused inner. A :class:`SeededChainSubscription` hands over to the
+stages before the first seeded scan, still one compiled chain, followed by the seeded
+scan and the later stages as operators (:func:`stage_operator`).
 
 Flattening stages
 -----------------
@@ -316,10 +330,14 @@ class FlowableSyncChain(Flowable[T], HasUpstreamPublisher[Any], Generic[T]):
             if pending is END and not any(k == "scan_seed" for k, _ in self.stages):
                 EmptySubscription.complete(subscriber)  # (a seed still goes out: the loop runs)
                 return
+        deferred: DeferredChainSubscription[T] | None = None
         if self.stages[-1][0] in FLATTEN:
-            fs = FlattenChainSubscription(subscriber, self, it, pending)
-            subscriber.on_subscribe(fs)
-            fs.start()  # after on_subscribe, as the operator asks its upstream after it
+            deferred = FlattenChainSubscription(subscriber, self, it, pending)
+        elif any(k == "scan_seed" for k, _ in self.stages):
+            deferred = SeededChainSubscription(subscriber, self, it, pending)
+        if deferred is not None:
+            subscriber.on_subscribe(deferred)
+            deferred.start()  # after on_subscribe, as the operator asks its upstream after it
             return
         sub = SyncChainSubscription(subscriber, self, it, pending)
         if self.stages[0][0] != "skip":
@@ -628,7 +646,7 @@ class _Forward(_Signals):
 
     __slots__ = ("parent", "on_next", "on_error", "on_complete")
 
-    def __init__(self, parent: FlattenChainSubscription[Any]) -> None:
+    def __init__(self, parent: DeferredChainSubscription[Any]) -> None:
         self.parent = parent
         a = parent.downstream
         self.on_next = a.on_next  # type: ignore[method-assign]  # the downstream's own: no frame per item
@@ -648,23 +666,21 @@ class _Forward(_Signals):
             s.request(r)
 
 
-class FlattenChainSubscription(SyncChainSubscription[T], Generic[T]):
-    """Runs a chain whose last stage flattens: one compiled loop while the demand is
-    unbounded; any other use hands over to the ordinary operator (module docstring)."""
+class DeferredChainSubscription(SyncChainSubscription[T], Generic[T]):
+    """Runs a chain that is fused only under unbounded demand: its ``request`` only adds
+    to the demand; :meth:`start`, called once the downstream's ``on_subscribe`` returned
+    (when the first operator would ask its upstream), runs the compiled loop if the demand
+    is unbounded then, else hands the subscription over to the ordinary operators
+    (:meth:`_hand_over`), which then get every request and the cancel (module docstring,
+    "Chains fused under unbounded demand only")."""
 
-    __slots__ = ("handed", "inner", "scalars", "eager")
+    __slots__ = ("handed", "eager")
 
     def __init__(self, downstream: Subscriber[T], chain: FlowableSyncChain[T], it: Iterator[Any],
                  pending: Any) -> None:
         super().__init__(downstream, chain, it, pending)
-        self.handed: Subscription | None = None  # the operator's subscription, once handed over
-        self.inner: Any = None  # HANDOVER: the inner already mapped
-        self.scalars = 0  # HANDOVER (flat_map): the scalar and empty inners met before
-        # flat_map_iterable over an upstream that fuses SYNC emits at the request that
-        # moves the demand off zero (it polls that upstream), as a source does
-        stages = chain.stages
-        self.eager = stages[-1][0] == "flat_map_iterable" and all(
-            k in _FUSEABLE_IN_RXJAVA for k, _ in stages[:-1])
+        self.handed: Subscription | None = None  # the operators' subscription, once handed over
+        self.eager = False  # decide at the request that moves the demand off zero instead
 
     def request(self, n: int) -> None:
         # nothing runs here: start() decides once on_subscribe returned; after a hand-over
@@ -689,7 +705,7 @@ class FlattenChainSubscription(SyncChainSubscription[T], Generic[T]):
 
     def start(self) -> None:
         """After the downstream's ``on_subscribe``: the compiled loop when its demand is
-        unbounded already, else the operator from the start (module docstring)."""
+        unbounded already, else the operators from the start (module docstring)."""
         if self.handed is not None or self.cancelled or self.eager:
             return
         if self.requested.get() == LONG_MAX:
@@ -704,6 +720,115 @@ class FlattenChainSubscription(SyncChainSubscription[T], Generic[T]):
             h.cancel()
         elif self.chain.shape != "read_ahead":
             self.it.__setstate__(LONG_MAX)  # type: ignore[attr-defined]  # a range/list/tuple iterator has it
+
+    def slow_path(self, r: int) -> None:  # pragma: no cover - request() never calls it
+        raise AssertionError("a deferred chain runs from start()")
+
+    def _hand_over(self, resume: bool) -> None:  # pragma: no cover - every subclass has one
+        raise NotImplementedError
+
+    def _fresh(self, stages: tuple[tuple[str, Any], ...]) -> Publisher[Any]:
+        """The source followed by ``stages`` as a new subscription would see them, before
+        this one took anything from the source: a user iterator resumes at the item read
+        at subscription (so it is neither read again nor read early)."""
+        chain = self.chain
+        src: Publisher[Any] = chain.source
+        if chain.shape == "read_ahead":
+            pending = self.pending
+            src = FlowableFromIterable(iter(()) if pending is END
+                                       else iter_chain((pending,), self.it))
+        return FlowableSyncChain(src, stages, chain.shape) if stages else src
+
+
+class SeededChainSubscription(DeferredChainSubscription[T], Generic[T]):
+    """A chain with a seeded scan: the compiled loop under unbounded demand (the operators'
+    signals, reads and calls); otherwise the stages before the first seeded scan stay one
+    compiled chain and the seeded scan and the stages after it run as their operators, so
+    the scan reads ``prefetch`` ahead as RxJava 2's ``FlowableScanSeed`` does."""
+
+    __slots__ = ()
+
+    def _hand_over(self, resume: bool) -> None:
+        stages = self.chain.stages
+        first = next(i for i, (k, _) in enumerate(stages) if k == "scan_seed")
+        up = self._fresh(stages[:first])
+        for kind, arg in stages[first:]:
+            up = stage_operator(up, kind, arg)
+        up._subscribe(_Forward(self))  # type: ignore[attr-defined]  # every operator is a Flowable
+
+
+def stage_operator(upstream: Publisher[Any], kind: str, arg: Any) -> Flowable[Any]:
+    """The ordinary operator of one chain stage over ``upstream`` (map/filter collapsing
+    into one step as the fluent methods do; no assembly hook: the chain passed it)."""
+    from rxpy2.internal.operators.flowable import (
+        flowable_buffer,
+        flowable_distinct_until_changed,
+        flowable_do_on_each,
+        flowable_filter,
+        flowable_map,
+        flowable_map_filter,
+        flowable_scan,
+        flowable_skip,
+        flowable_skip_last,
+        flowable_skip_while,
+        flowable_take,
+        flowable_take_while,
+    )
+    if kind == "map" or kind == "filter":
+        collapsed = flowable_map_filter.collapse_map_filter(upstream, kind, arg)
+        if collapsed is not None:
+            return collapsed
+        if kind == "map":
+            return flowable_map.FlowableMap(upstream, arg)
+        return flowable_filter.FlowableFilter(upstream, arg)
+    if kind == "do_on_next":
+        return flowable_do_on_each.FlowableDoOnEach(upstream, arg, None, None, None)
+    if kind == "take":
+        return flowable_take.FlowableTake(upstream, arg)
+    if kind == "skip":
+        return flowable_skip.FlowableSkip(upstream, arg)
+    if kind == "take_while":
+        return flowable_take_while.FlowableTakeWhile(upstream, arg)
+    if kind == "skip_while":
+        return flowable_skip_while.FlowableSkipWhile(upstream, arg)
+    if kind == "scan":
+        return flowable_scan.FlowableScan(upstream, arg)
+    if kind == "scan_seed":
+        accumulator, seed = arg
+        return flowable_scan.FlowableScanSeed(upstream, lambda: seed, accumulator)
+    if kind == "skip_last":
+        return flowable_skip_last.FlowableSkipLast(upstream, arg)
+    if kind == "buffer":
+        return flowable_buffer.FlowableBuffer(upstream, arg, arg, list)
+    if kind == "distinct":
+        key, comparer = None, None
+    elif kind == "distinct_key":
+        key, comparer = arg, None
+    elif kind == "distinct_cmp":
+        key, comparer = None, arg
+    elif kind == "distinct_both":
+        key, comparer = arg
+    else:  # pragma: no cover - the assembly only builds known kinds
+        raise ValueError(f"unknown stage kind {kind!r}")
+    return flowable_distinct_until_changed.FlowableDistinctUntilChanged(upstream, key, comparer)
+
+
+class FlattenChainSubscription(DeferredChainSubscription[T], Generic[T]):
+    """Runs a chain whose last stage flattens: one compiled loop while the demand is
+    unbounded; any other use hands over to the ordinary operator (module docstring)."""
+
+    __slots__ = ("inner", "scalars")
+
+    def __init__(self, downstream: Subscriber[T], chain: FlowableSyncChain[T], it: Iterator[Any],
+                 pending: Any) -> None:
+        super().__init__(downstream, chain, it, pending)
+        self.inner: Any = None  # HANDOVER: the inner already mapped
+        self.scalars = 0  # HANDOVER (flat_map): the scalar and empty inners met before
+        # flat_map_iterable over an upstream that fuses SYNC emits at the request that
+        # moves the demand off zero (it polls that upstream), as a source does
+        stages = chain.stages
+        self.eager = stages[-1][0] == "flat_map_iterable" and all(
+            k in _FUSEABLE_IN_RXJAVA for k, _ in stages[:-1])
 
     def fast_path(self) -> None:
         a = self.downstream
@@ -721,9 +846,6 @@ class FlattenChainSubscription(SyncChainSubscription[T], Generic[T]):
             a.on_error(self.error)
         elif code != PAUSED and not self.cancelled:
             a.on_complete()
-
-    def slow_path(self, r: int) -> None:  # pragma: no cover - request() never calls it
-        raise AssertionError("a flattening chain runs from start()")
 
     def _rest(self) -> Iterator[Any]:
         """The items of the stages before the flattening one, from where the loop left."""
@@ -756,12 +878,8 @@ class FlattenChainSubscription(SyncChainSubscription[T], Generic[T]):
                 return first if v is _MARKER else real(v)
 
             rest = FlowableFromIterable(iter_chain((_MARKER,), self._rest()))
-        elif chain.shape == "read_ahead":  # the source's iterator was read already
-            rest = FlowableFromIterable(self._rest())
-        elif len(chain.stages) > 1:  # a fresh subscription to the same source
-            rest = FlowableSyncChain(chain.source, chain.stages[:-1], chain.shape)
         else:
-            rest = chain.source
+            rest = self._fresh(chain.stages[:-1])
         fwd = _Forward(self)
         if kind == "flat_map":
             if resume:
