@@ -295,7 +295,7 @@ class Progress:
     def __init__(self, st: Stats, total: int | None, sink_batch: int) -> None:
         from tqdm import tqdm as _tqdm
 
-        class tqdm(_tqdm):  # type: ignore[misc]
+        class tqdm(_tqdm):
             """No rate before a second has passed: one from a few milliseconds means
             nothing (a handful of rows would show as thousands a second)."""
 
@@ -446,6 +446,11 @@ def no_valid_rows(args: argparse.Namespace, reasons: dict[str, int], headers: in
 
 
 def main(argv: list[str] | None = None) -> int:
+    return run(parse_args(argv))
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line, checked (argparse exits with status 2 and the usage otherwise)."""
     ap = argparse.ArgumentParser(prog="tools/demo", description=__doc__.splitlines()[0],
                                  epilog=INPUT_HELP,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -491,7 +496,7 @@ def main(argv: list[str] | None = None) -> int:
         args.write_ahead = args.write_batch
     if min(args.prefetch, args.write_ahead) < 0 or args.latency < 0:
         ap.error("--prefetch, --write-ahead and --latency must not be negative")
-    return run(args)
+    return args
 
 
 def run(args: argparse.Namespace) -> int:
