@@ -77,7 +77,11 @@ SESSION_PARTS = ("rows", "heavy", "take", "column", "count")
 STREAM_SECONDS = 120.0
 STREAM_RATE = 1000
 STREAM_PREFETCH = 2
-STREAM_SOURCE = "rate"
+#: ``rate-micro-batch``: a fixed number of rows per micro-batch, so a micro-batch taken after
+#: a wait is no larger than any other; a ``rate`` source makes its rows by the clock, and
+#: under a consumer 10× slower each micro-batch holds the rows of the last one's 10× longer
+#: wait (1,000, 10,000, 100,000 rows...): the driver's memory then follows the batch size.
+STREAM_SOURCE = "rate-micro-batch"
 #: How long one method's run may take before it counts as hung (seconds).
 RUN_TIMEOUT = 1800.0
 #: Peak RSS may grow by at most this much from the small to the large size to count as flat.

@@ -567,9 +567,12 @@ def targets(rep: Any) -> list[str]:
     from benchmarks.spark import FLAT_MIB
 
     lines: list[str] = []
+    parts = rep.args.parts
     takes = {t.method.key: t for t in rep.take}
     for key, what in (("rx_take", "from_dataframe(df).take(5)"),
                       ("rx_map_take", "from_dataframe(df).map(f).take(5)")):
+        if "take" not in parts:
+            break
         label = f"{what} launches {TARGET_TAKE_JOBS} Spark job (every run)"
         na = _unavailable_line(rep, "take", label)
         if na is not None:
@@ -586,6 +589,8 @@ def targets(rep: Any) -> list[str]:
                                t is not None and t.median < TARGET_TAKE_SECONDS))
     for key, what in (("amount", "`amount > x`, files skipped by the scan"),
                       ("price", "`price > x`, 10% of every file")):
+        if "column" not in parts:
+            break
         label = (f"a Column filter keeping 10% of the parquet data ≥ {TARGET_COLUMN:g}× "
                  f"faster than the same filter as a fused Python lambda ({what})")
         na = _unavailable_line(rep, "column", label)
@@ -599,7 +604,9 @@ def targets(rep: Any) -> list[str]:
     label = (f"a fused count() run in Spark ≥ {TARGET_COUNT:g}× faster than counting the "
              f"rows on the driver (the faster of the fused chain streamed and on_driver())")
     na = _unavailable_line(rep, "count", label)
-    if na is not None:
+    if "count" not in parts:
+        pass
+    elif na is not None:
         lines.append(na)
     else:
         spark = rep.timed("count_spark")

@@ -3,8 +3,8 @@
 Runs in a fresh process (``python -m benchmarks.spark_stream``, started by
 :mod:`benchmarks.spark`), so that the driver's memory over time is this part's alone: the
 same session settings as the other parts, then ``from_stream(rate_df, prefetch_batches=k)``
-over a ``rate`` source of ``--stream-rate`` rows per second (or ``rate-micro-batch``:
-``--stream-rate`` rows per micro-batch, one micro-batch a second), consumed by a subscriber
+over a ``rate-micro-batch`` source of ``--stream-rate`` rows per micro-batch, one
+micro-batch a second (or a ``rate`` source of ``--stream-rate`` rows per second), consumed by a subscriber
 that requests one row at a time and is paced at a tenth of that rate (a fixed schedule:
 ``rate / 10`` rows per second, whatever the sleeps' jitter). For ``--stream-seconds`` a
 sampler thread reads, every ``SAMPLE_S`` seconds, the subscription's batches in flight
@@ -86,7 +86,7 @@ def measure(seconds: float, rate: int, prefetch: int, source: str, master: str,
             driver_memory: str) -> dict[str, Any]:
     import pyarrow  # noqa: F401  (imported alike in every child of the Spark benchmarks)
 
-    from benchmarks.spark import _java_children, start_session
+    from benchmarks.spark import start_session
     from rxpy2.spark import StreamFlowable, from_stream
 
     spark = start_session(master, driver_memory)
@@ -142,7 +142,6 @@ def measure(seconds: float, rate: int, prefetch: int, source: str, master: str,
         rss = [r for _, _, r in samples if r is not None]
         first = [r for _, _, r in samples[:quarter] if r is not None]
         last = [r for _, _, r in samples[-quarter:] if r is not None]
-        jvm = _java_children()
         return {
             "seconds": elapsed, "rate": rate, "source": source, "prefetch_batches": prefetch,
             "consumer_rate": rate / SLOWDOWN, "rows": consumer.count,
@@ -155,8 +154,8 @@ def measure(seconds: float, rate: int, prefetch: int, source: str, master: str,
             "rss_first_mib": statistics.median(first) if first else None,
             "rss_last_mib": statistics.median(last) if last else None,
             "rss_max_mib": max(rss, default=None),
-            "stop_seconds": stopped_after, "error": repr(consumer.error) if consumer.error
-            else None, "jvm_pids": jvm,
+            "stop_seconds": stopped_after,
+            "error": repr(consumer.error) if consumer.error else None,
         }
     finally:
         spark.stop()
@@ -232,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=120.0)
     ap.add_argument("--rate", type=int, default=1000)
     ap.add_argument("--prefetch", type=int, default=2)
-    ap.add_argument("--source", choices=SOURCES, default="rate")
+    ap.add_argument("--source", choices=SOURCES, default="rate-micro-batch")
     ap.add_argument("--master", default="local[2]")
     ap.add_argument("--driver-memory", default="2g")
     a = ap.parse_args(argv)
