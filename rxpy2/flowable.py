@@ -49,6 +49,8 @@ if TYPE_CHECKING:
     from rxpy2.completable import Completable
     from rxpy2.flowables.connectable_flowable import ConnectableFlowable
     from rxpy2.flowables.grouped_flowable import GroupedFlowable
+    from rxpy2.internal.operators.flowable.flowable_just import FlowableJust
+    from rxpy2.internal.operators.flowable.flowable_range import FlowableRange
     from rxpy2.maybe import Maybe
     from rxpy2.notification import Notification
     from rxpy2.parallel import ParallelFlowable
@@ -58,6 +60,20 @@ if TYPE_CHECKING:
     from rxpy2.timed import Timed
 
 __all__ = ["Flowable"]
+
+#: plugins' hook flag, read where a flat_map mapper's ``just``/``range`` pays it per item
+_plugin_flags = plugins.flags
+#: FlowableJust and FlowableRange once first used (not imported by ``import rxpy2``): a
+#: module global is read in ~3 ns, an attribute of ``_lazy`` (a module with
+#: ``__getattr__``, which CPython does not specialise) in ~20 ns
+_Just: type[FlowableJust[Any]] | None = None
+_Range: type[FlowableRange] | None = None
+
+
+def _bind_scalar_sources() -> tuple[type[FlowableJust[Any]], type[FlowableRange]]:
+    global _Just, _Range
+    _Just, _Range = _lazy.FlowableJust, _lazy.FlowableRange
+    return _Just, _Range
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -104,7 +120,7 @@ def _subscriber_like(obj: Any) -> bool:
 
 
 def _assembly(f: Flowable[T]) -> Flowable[T]:
-    if plugins.hooks_active:
+    if _plugin_flags.hooks_active:
         return plugins.on_assembly("flowable", f)
     return f
 
@@ -319,9 +335,12 @@ class Flowable(Publisher[T], Generic[T]):
         if type(count) is int and count > 1 and type(start) is int:
             # the common case (inners built per item by flat_map/concat_map mappers), kept
             # short: no call but the constructor's
-            if plugins.hooks_active:
-                return plugins.on_assembly("flowable", _lazy.FlowableRange(start, count))
-            return _lazy.FlowableRange(start, count)
+            cls = _Range
+            if cls is None:
+                cls = _bind_scalar_sources()[1]
+            if _plugin_flags.hooks_active:
+                return plugins.on_assembly("flowable", cls(start, count))
+            return cls(start, count)
         require_non_negative(count, "count")
         if not isinstance(start, int):
             raise TypeError(f"start must be an int, not {type(start).__name__}")
@@ -335,9 +354,16 @@ class Flowable(Publisher[T], Generic[T]):
     def just(item: T, *items: T) -> Flowable[T]:
         """The given items (one or more; ``None`` is refused), then completion."""
         if item is not None and not items:  # the common case (flat_map mappers), kept short
-            if plugins.hooks_active:
-                return plugins.on_assembly("flowable", _lazy.FlowableJust(item))
-            return _lazy.FlowableJust(item)
+            # FlowableJust.of(item), inlined: a flat_map mapper returning just(x) pays this
+            # once per item (docs/performance.md)
+            cls = _Just
+            if cls is None:
+                cls = _bind_scalar_sources()[0]
+            just = cls()
+            just.value = item
+            if _plugin_flags.hooks_active:
+                return plugins.on_assembly("flowable", just)
+            return just
         everything = (item, *items)
         for i, x in enumerate(everything):
             if x is None:

@@ -38,6 +38,9 @@ class CountingJust(FlowableJust[Any]):
 
     subscribed = 0
 
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
     def subscribe_actual(self, subscriber: Any) -> None:
         CountingJust.subscribed += 1
         super().subscribe_actual(subscriber)

@@ -141,6 +141,32 @@ def test_flowable_assembly_hook_sees_and_replaces():
     assert not isinstance(Flowable.range(1, 3), _Hidden)
 
 
+def test_the_hot_path_flag_follows_hooks_active():
+    """``plugins.flags.hooks_active`` (read per item by just/range and per subscribe) is
+    written with ``hooks_active``: by each setter and by reset()."""
+    assert plugins.flags.hooks_active is plugins.hooks_active is False
+    plugins.set_on_flowable_subscribe(lambda source, subscriber: subscriber)
+    assert plugins.flags.hooks_active is plugins.hooks_active is True
+    plugins.set_on_flowable_subscribe(None)
+    assert plugins.flags.hooks_active is plugins.hooks_active is False
+    plugins.set_on_single_assembly(lambda s: s)
+    assert plugins.flags.hooks_active is True
+    plugins.reset()
+    assert plugins.flags.hooks_active is plugins.hooks_active is False
+
+
+def test_just_of_one_item_goes_through_the_assembly_hook():
+    seen = []
+    plugins.set_on_flowable_assembly(lambda f: seen.append(f) or _Hidden(f))
+    j = Flowable.just(4)
+    assert isinstance(j, _Hidden) and seen == [j.source]
+    j.test().assert_result(4)
+    plugins.reset()
+    j = Flowable.just(4)
+    assert not isinstance(j, _Hidden) and j.value == 4
+    Flowable.range(0, 10).flat_map(Flowable.just).test().assert_result(*range(10))
+
+
 def test_flowable_subscribe_hook_replaces_the_subscriber():
     pairs = []
 

@@ -57,6 +57,9 @@ _MARGIN = 500
 
 _MISSING = object()
 
+#: ``plugins.hooks_active`` read through a slot (see ``plugins.flags``): once per subscribe
+_plugin_flags = plugins.flags
+
 
 class Kind:
     """A reactive type's part in the loop (its class attribute ``_loop_kind``).
@@ -146,7 +149,7 @@ def run(publisher: Any, subscriber: Any, kind: Kind) -> None:
             try:
                 if depth > HEADROOM_FROM:
                     _headroom(state, depth)
-                if plugins.hooks_active:
+                if _plugin_flags.hooks_active:
                     sub = plugins.on_subscribe(kind.name, pub, sub)
                 pub.subscribe_actual(sub)
             except Exception as e:  # §1.9: subscribe returns normally, the error is signalled
