@@ -17,7 +17,8 @@ its session, interleaves the runs the same way and renders their tables and targ
   nothing to skip, the gain is only that 90% of the rows never reach Python).
 * ``count``: ``from_dataframe(df).map(f).filter(g).count()`` with the whole chain fused, the
   count run in Spark, against the same fused chain streamed to the driver and counted there,
-  and against the rxpy2 count on the driver (``on_driver()``); the driver's peak RSS of the
+  and against the rxpy2 count on the driver (``on_driver()``); the same rows kept by a Column
+  filter (no Python stage: ``DataFrame.count()``), counted and streamed; the driver's peak RSS of the
   Spark count in fresh processes at the two ``--memory-sizes`` (flat as rows grow), and of
   the streamed count at the larger, for comparison.
 """
@@ -429,6 +430,37 @@ def c_streamed(ctx: Context) -> Checksum:
     return count, 0
 
 
+def _column_chain(df: Any) -> Any:
+    """The same rows as ``map(f).filter(g)`` keeps (odd ``id``), as a Column filter: no
+    Python stage, so the count is ``DataFrame.count()`` in the JVM."""
+    from pyspark.sql import functions as F
+
+    from rxpy2.spark import from_dataframe
+
+    chain = from_dataframe(df).filter(F.col("id") % 2 == 1)
+    if not isinstance(chain, _spark_flowable()):
+        raise AssertionError("from_dataframe(df).filter(Column) is not a Spark source")
+    return chain
+
+
+def c_spark_column(ctx: Context) -> Checksum:
+    reason = count_unavailable()
+    if reason is not None:
+        raise RuntimeError(reason)
+    return int(_column_chain(ctx.df).count().blocking_get(RUN_TIMEOUT)), 0
+
+
+def c_streamed_column(ctx: Context) -> Checksum:
+    count = 0
+
+    def consume(_: Any) -> None:
+        nonlocal count
+        count += 1
+
+    _subscribe_rows(_column_chain(ctx.df), consume, "Column chain streamed to the driver")
+    return count, 0
+
+
 def c_driver(ctx: Context) -> Checksum:
     from rxpy2.spark import from_dataframe
 
@@ -446,7 +478,18 @@ COUNT_METHODS: dict[str, Method] = {m.key: m for m in [
            "consumer", "rxpy2", c_streamed),
     Method("count_driver", "`from_dataframe(df).on_driver().map(f).filter(g).count()` "
            "(on the driver)", "rxpy2", c_driver),
+    Method("count_spark_column", "`from_dataframe(df).filter(F.col(\"id\") % 2 == 1).count()` "
+           "(no Python stage: `DataFrame.count()`)", "rxpy2", c_spark_column),
+    Method("count_streamed_column", "the same Column chain streamed to the driver, counted "
+           "by the consumer", "rxpy2", c_streamed_column),
 ]}
+
+#: The streamed run each count method is compared with (the same chain, every row sent to
+#: the driver and counted there).
+COUNT_VERSUS = {"count_spark": "count_streamed", "count_streamed": "count_streamed",
+                "count_driver": "count_streamed",
+                "count_spark_column": "count_streamed_column",
+                "count_streamed_column": "count_streamed_column"}
 
 #: Memory children of the count part: (method, which of the two memory sizes).
 COUNT_MEMORY = (("count_spark", 0), ("count_spark", 1), ("count_streamed", 1))
@@ -542,11 +585,12 @@ def render_count(rep: Any) -> list[str]:
     a = rep.args
     if not rep.count:
         return []
-    streamed = rep.timed("count_streamed")
     lines = [f"### count() in Spark, next to counting on the driver ({a.rows:,} rows, "
              f"{a.partitions} partitions)", "",
-             f"`f` takes a row's `amount`, `g` keeps the even ones (half the rows); "
-             f"functions fused into Spark unless the row says otherwise. The data as in the "
+             f"`f` takes a row's `amount`, `g` keeps the even ones (half the rows, those of "
+             f"odd `id`); functions fused into Spark unless the row says otherwise. The "
+             f"Column rows keep the same rows with no Python stage. × streamed: against the "
+             f"same chain streamed to the driver and counted there. The data as in the "
              f"rows table; medians of {a.runs} interleaved runs after one untimed run of each "
              f"over {a.warmup_rows:,} rows. Driver peak RSS: each method once more in a fresh "
              f"process, as in the memory table.", "",
@@ -554,6 +598,7 @@ def render_count(rep: Any) -> list[str]:
              + " | ".join(f"driver peak RSS at {n:,} (MiB)" for n in a.memory_sizes) + " |",
              "|---|---:|---:|---:|---:|" + "---:|" * len(a.memory_sizes)]
     for t in rep.count:
+        streamed = rep.timed(COUNT_VERSUS.get(t.method.key, "count_streamed"))
         ratio = "" if streamed is None else f"{t.rows_per_s / streamed.rows_per_s:.2f}×"
         cells = [f"{m.peak_rss_mib:,.1f}" if (m := rep.mem(t.method.key, n)) else ""
                  for n in a.memory_sizes]
@@ -614,6 +659,13 @@ def targets(rep: Any) -> list[str]:
                 if t is not None]
         ratio = (None if spark is None or not refs
                  else spark.rows_per_s / max(t.rows_per_s for t in refs))
+        lines.append(_fmt_line(label, None if ratio is None else f"{ratio:.2f}×",
+                               ratio is not None and ratio >= TARGET_COUNT))
+        col, col_streamed = rep.timed("count_spark_column"), rep.timed("count_streamed_column")
+        label = (f"the same, with no Python stage (a Column filter): count() ≥ "
+                 f"{TARGET_COUNT:g}× faster than the same chain streamed to the driver")
+        ratio = (None if col is None or col_streamed is None
+                 else col.rows_per_s / col_streamed.rows_per_s)
         lines.append(_fmt_line(label, None if ratio is None else f"{ratio:.2f}×",
                                ratio is not None and ratio >= TARGET_COUNT))
         small, large = rep.args.memory_sizes

@@ -71,7 +71,8 @@ def test_bad_arguments_are_refused(argv: list[str]) -> None:
 
 
 def test_targets_met_and_missed() -> None:
-    args = sb.parse_args([])
+    # the parts this synthetic report has figures for (the others print "not measured")
+    args = sb.parse_args(["--only", "rows,heavy,memory"])
     met = sb.render(_report(args, rx_rps=200_000.0, heavy_ratio=2.0, rx_peak=120.5))
     lines = _targets(met)
     assert lines and all(line.endswith("— met") for line in lines), lines
@@ -117,3 +118,24 @@ def test_python_m_benchmarks_spark_dispatches(monkeypatch: pytest.MonkeyPatch,
         runpy.run_module("benchmarks", run_name="__main__")
     assert exc.value.code == 0
     assert "python -m benchmarks --spark" in capsys.readouterr().out
+
+
+def test_count_rows_compare_each_chain_with_its_own_streamed_run() -> None:
+    from benchmarks import spark_ii
+
+    args = sb.parse_args(["--only", "count"])
+    rep = _report(args, 200_000.0, 2.0, 120.0)
+    rows = args.rows
+    seconds = {"count_spark": 4.0, "count_streamed": 4.0, "count_driver": 6.0,
+               "count_spark_column": 0.2, "count_streamed_column": 2.0}
+    rep.count = [sb.Timed(spark_ii.COUNT_METHODS[k], rows, spark_ii.count_expected(rows), [s])
+                 for k, s in seconds.items()]
+    text = sb.render(rep)
+    assert "(no Python stage: `DataFrame.count()`) | 0.20 |" in text
+    assert "| 0.20 | 10,000,000 | 0% | 10.00× |" in text  # against the Column chain streamed
+    assert "| 6.00 | 333,333 | 0% | 0.67× |" in text  # the driver's count, against map/filter's
+    lines = _targets(text)
+    assert any("faster than counting the rows on the driver" in line
+               and line.endswith("measured 1.00× — missed") for line in lines), lines
+    assert any("with no Python stage" in line and line.endswith("measured 10.00× — met")
+               for line in lines), lines

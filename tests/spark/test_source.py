@@ -33,6 +33,9 @@ def wait_jobs_settled(sc: Any, source: SparkFlowable[Any], subscription: int = 1
     deadline = time.monotonic() + WAIT
     upstream = ts._upstream.get() if ts is not None else None
     while True:
+        # the status tracker learns of a job from the listener bus, asynchronously: without
+        # this a job that already ran may not be listed yet (an empty list "settles" at once)
+        sc._jsc.sc().listenerBus().waitUntilEmpty(int(WAIT * 1000))
         idle = upstream is None or getattr(upstream, "active_jobs", None) is None or \
             upstream.active_jobs.get() == 0
         infos = jobs_of(sc, source, subscription)
@@ -141,8 +144,11 @@ def test_second_subscription_runs_its_own_jobs(spark, sc):
 
 def test_blocking_iteration_and_take(spark, sc):
     source = from_dataframe(numbers(spark, 400, 8), prefetch_partitions=0)
-    assert [r.id for r in source.take(3).blocking_iterable()] == [0, 1, 2]
-    assert len(wait_jobs_settled(sc, source)) == 1  # take(3) never reached partition 1
+    taken = source.take(3)  # pushed into Spark: a Spark source of its own, with its job groups
+    assert isinstance(taken, SparkFlowable)
+    assert [r.id for r in taken.blocking_iterable()] == [0, 1, 2]
+    assert len(wait_jobs_settled(sc, taken)) == 1  # take(3) never reached partition 1
+    assert jobs_of(sc, source) == []  # the source itself was never subscribed
 
 
 # ---- cancel ------------------------------------------------------------------------------------
