@@ -411,23 +411,30 @@ def _fused_chain(df: Any) -> Any:
     return chain
 
 
-def c_spark(ctx: Context) -> Checksum:
+def _counted_by_spark(chain: Any) -> Checksum:
     reason = count_unavailable()
     if reason is not None:
         raise RuntimeError(reason)
-    n = _fused_chain(ctx.df).count().blocking_get(RUN_TIMEOUT)
-    return int(n), 0
+    return int(chain.count().blocking_get(RUN_TIMEOUT)), 0
 
 
-def c_streamed(ctx: Context) -> Checksum:
+def _counted_on_the_driver(chain: Any, what: str) -> Checksum:
     count = 0
 
     def consume(_: Any) -> None:
         nonlocal count
         count += 1
 
-    _subscribe_rows(_fused_chain(ctx.df), consume, "fused chain streamed to the driver")
+    _subscribe_rows(chain, consume, what)
     return count, 0
+
+
+def c_spark(ctx: Context) -> Checksum:
+    return _counted_by_spark(_fused_chain(ctx.df))
+
+
+def c_streamed(ctx: Context) -> Checksum:
+    return _counted_on_the_driver(_fused_chain(ctx.df), "fused chain streamed to the driver")
 
 
 def _column_chain(df: Any) -> Any:
@@ -444,21 +451,11 @@ def _column_chain(df: Any) -> Any:
 
 
 def c_spark_column(ctx: Context) -> Checksum:
-    reason = count_unavailable()
-    if reason is not None:
-        raise RuntimeError(reason)
-    return int(_column_chain(ctx.df).count().blocking_get(RUN_TIMEOUT)), 0
+    return _counted_by_spark(_column_chain(ctx.df))
 
 
 def c_streamed_column(ctx: Context) -> Checksum:
-    count = 0
-
-    def consume(_: Any) -> None:
-        nonlocal count
-        count += 1
-
-    _subscribe_rows(_column_chain(ctx.df), consume, "Column chain streamed to the driver")
-    return count, 0
+    return _counted_on_the_driver(_column_chain(ctx.df), "Column chain streamed to the driver")
 
 
 def c_driver(ctx: Context) -> Checksum:
