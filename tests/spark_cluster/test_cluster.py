@@ -114,6 +114,8 @@ def test_source_fusion_cancel_and_sink_on_a_standalone_cluster(
 
 def test_the_demo_runs_on_a_standalone_cluster(cluster: StandaloneCluster,
                                                tmp_path: Path) -> None:
+    # the demo extra (.ci/run installs it; tools/demo does for itself)
+    pytest.importorskip("tqdm", reason="the demo extra (tqdm) is not installed")
     out = tmp_path / "orders.parquet"
     proc = run([sys.executable, str(ROOT / "tools" / "demo.py"), "--master", cluster.master_url,
                 "--rows", "20000", "--partitions", "4", "--batch", "1000", "--latency", "0.001",
