@@ -115,7 +115,12 @@ def test_a_script_with_live_scheduler_work_exits_at_once(name):
 
 @pytest.mark.parametrize("op", ["observe_on", "subscribe_on"])
 def test_ctrl_c_in_a_for_loop_over_an_io_pipeline_exits_with_keyboard_interrupt(op):
+    # the child answers Ctrl-C as a program started from a terminal does, even when this
+    # run inherited SIGINT ignored (a background job of a non-interactive shell): Python
+    # installs its KeyboardInterrupt handler only where SIGINT is not ignored at start
     script = f"""
+        import signal
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         from rxpy2 import Flowable
         from rxpy2.schedulers import Schedulers
         for x in Flowable.interval(0.1).{op}(Schedulers.io()):

@@ -29,7 +29,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 
+# The first line: the child answers Ctrl-C as a program started from a terminal does, even
+# when this run inherited SIGINT ignored (a background job of a non-interactive shell):
+# Python installs its KeyboardInterrupt handler only where SIGINT is not ignored at start.
 SCRIPT = """
+import signal; signal.signal(signal.SIGINT, signal.default_int_handler)
 import sys, threading, time
 from rxpy2 import Flowable
 from rxpy2.schedulers import Schedulers
