@@ -201,7 +201,10 @@ def test_the_last_item_cancels_the_jobs_still_running(spark, sc):
     limited = from_rdd(sc.parallelize(range(40), 8), prefetch_partitions=1).map(slow).take(7)
     assert list(limited.blocking_iterable()) == list(range(7))
     statuses = [i.status for i in settled_jobs(sc, limited)]
-    assert sorted(statuses) == ["FAILED", "SUCCEEDED", "SUCCEEDED"], statuses
+    # partitions 0 and 1 succeeded; partition 2, if its thread submitted it before the
+    # cancel, was cancelled (its five slow rows would take 5 s)
+    assert statuses.count("SUCCEEDED") == 2 and len(statuses) <= 3, statuses
+    assert all(s in ("SUCCEEDED", "FAILED") for s in statuses), statuses
 
 
 # ---- count ------------------------------------------------------------------------------------------
