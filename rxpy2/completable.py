@@ -102,8 +102,7 @@ class Completable(ZeroOneBase):
         ``timeout`` (seconds): ``TimeoutError`` when it elapses, after disposing.
         """
         o: _lazy.BlockingMultiObserver[Any] = _lazy.BlockingMultiObserver()
-        self._subscribe(o)
-        o.blocking_get(timeout)
+        o.blocking_get(self._subscribe, timeout)
 
     def to_flowable(self) -> Flowable[Any]:
         """A Flowable that emits no item, only this Completable's terminal signal."""
@@ -590,9 +589,8 @@ class Completable(ZeroOneBase):
         if timeout is not None:
             timeout = _lazy.check_duration(timeout, "timeout")
         o: _lazy.BlockingMultiObserver[Any] = _lazy.BlockingMultiObserver()
-        self._subscribe(o)
         try:
-            o.blocking_get(timeout)
+            o.blocking_get(self._subscribe, timeout)
         except BaseException as e:
             if e is o.error:
                 return e

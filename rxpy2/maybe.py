@@ -117,8 +117,7 @@ class Maybe(ZeroOneBase, Generic[T]):
         ``timeout`` (seconds): ``TimeoutError`` when it elapses, after disposing.
         """
         o: _lazy.BlockingMultiObserver[T] = _lazy.BlockingMultiObserver()
-        self._subscribe(o)
-        v = o.blocking_get(timeout)
+        v = o.blocking_get(self._subscribe, timeout)
         return default if v is None else v
 
     def to_flowable(self) -> Flowable[T]:

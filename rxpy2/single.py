@@ -105,8 +105,7 @@ class Single(ZeroOneBase, Generic[T]):
         ``timeout`` (seconds): ``TimeoutError`` when it elapses, after disposing.
         """
         o: _lazy.BlockingMultiObserver[T] = _lazy.BlockingMultiObserver()
-        self._subscribe(o)
-        item: T = o.blocking_get(timeout)
+        item: T = o.blocking_get(self._subscribe, timeout)
         return item
 
     def to_flowable(self) -> Flowable[T]:

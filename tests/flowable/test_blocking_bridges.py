@@ -183,7 +183,7 @@ def test_blocking_next_only_items_emitted_while_waiting():
     def run():
         started.wait()
         while True:  # emit until the consumer took one
-            with it.cond:
+            with it.lock:
                 if it.waiting:
                     break
             threading.Event().wait(0.001)

@@ -10,6 +10,7 @@ from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable, ExceptionHelper
 from rxpy2.internal.helpers.half_serializer import HalfSerializer
+from rxpy2.internal.helpers.parker import Parker
 from rxpy2.internal.helpers.queue_drain_helper import QueueDrainHelper
 from rxpy2.internal.helpers.sentinel import Sentinel
 from rxpy2.internal.helpers.sources_helper import collect_sources, sources_or_terminate
@@ -26,6 +27,7 @@ __all__ = [
     "ErrorMode",
     "ExceptionHelper",
     "HalfSerializer",
+    "Parker",
     "QueueDrainHelper",
     "Sentinel",
     "SubscriptionHelper",

@@ -20,10 +20,13 @@ thread: a stage whose user function would move to the iterating thread refuses).
   backpressure) cancels the upstream and ends the stream with
   ``MissingBackpressureException``.
 
-The iterating thread waits on a ``threading.Condition`` when the buffer is
-empty; the producer notifies only when the consumer said it is waiting (a flag
-set and re-checked under the condition's lock), so a steady stream costs no
-lock per item. A source that emits synchronously on the iterating thread (e.g.
+The iterating thread waits on a :class:`~rxpy2.internal.helpers.parker.Parker`
+when the buffer is empty; the producer wakes it only when the consumer said it is
+waiting (a flag set, then the buffer re-checked), so a steady stream costs no lock
+per item. Every wait of this module is a Parker's, not a ``threading.Condition``'s
+or ``Event``'s: a Ctrl-C at the wrong moment of ``Condition.wait`` replaces the
+``KeyboardInterrupt`` with ``RuntimeError: release unlocked lock`` (see the
+Parker's module). A source that emits synchronously on the iterating thread (e.g.
 ``range`` behind a non-fuseable stage, inside ``request``) simply fills the
 buffer, which the iterator then reads: nothing waits for itself.
 
@@ -51,6 +54,7 @@ from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import ABSENT, BUFFER_SIZE, Flowable
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC, QueueSubscription
+from rxpy2.internal.helpers.parker import Parker
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.observers import FlowableSubscriber
@@ -110,7 +114,7 @@ class BlockingIteratorSubscriber(FlowableSubscriber[T], Generic[T]):
     """
 
     __slots__ = ("queue", "batch_size", "upstream", "done", "error", "cancelled",
-                 "waiting", "cond", "source_mode")
+                 "waiting", "parker", "source_mode")
 
     def __init__(self, batch_size: int) -> None:
         self.queue: Any = SpscArrayQueue(batch_size)
@@ -120,7 +124,7 @@ class BlockingIteratorSubscriber(FlowableSubscriber[T], Generic[T]):
         self.error: BaseException | None = None
         self.cancelled = False
         self.waiting = False
-        self.cond = threading.Condition(threading.Lock())
+        self.parker = Parker()
         self.source_mode = NONE
 
     def on_subscribe(self, s: Subscription) -> None:
@@ -134,7 +138,7 @@ class BlockingIteratorSubscriber(FlowableSubscriber[T], Generic[T]):
                     self.source_mode = SYNC
                     self.done = True  # poll() returning None is the end
                     if self.waiting:
-                        self._signal()
+                        self.parker.unpark()
                     return
                 if m == ASYNC:
                     self.queue = s
@@ -146,7 +150,7 @@ class BlockingIteratorSubscriber(FlowableSubscriber[T], Generic[T]):
     def on_next(self, item: T) -> None:
         if self.source_mode != NONE:  # ASYNC: the item is a "ready" signal
             if self.waiting:
-                self._signal()
+                self.parker.unpark()
             return
         if item is None:
             raise null_item()  # §2.13
@@ -158,7 +162,7 @@ class BlockingIteratorSubscriber(FlowableSubscriber[T], Generic[T]):
                 "blocking_iterable", self.batch_size, "buffer_size"))
             return
         if self.waiting:
-            self._signal()
+            self.parker.unpark()
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
@@ -169,29 +173,24 @@ class BlockingIteratorSubscriber(FlowableSubscriber[T], Generic[T]):
             return
         self.error = error
         self.done = True
-        self._signal()
+        self.parker.unpark()
 
     def on_complete(self) -> None:
         self.done = True
-        self._signal()
-
-    def _signal(self) -> None:
-        with self.cond:
-            self.cond.notify_all()
+        self.parker.unpark()
 
     def await_ready(self) -> None:
         """Wait (consumer thread) until an item, a terminal event or cancellation is there."""
-        cond = self.cond
-        with cond:
-            # set the flag first, then re-check: a producer that missed the flag has
-            # already put its item (or terminal event) where the check sees it
-            self.waiting = True
-            try:
-                # ``queue`` is read each time: a late on_subscribe may swap in a fused one
-                while not self.done and not self.cancelled and self.queue.is_empty():
-                    cond.wait()
-            finally:
-                self.waiting = False
+        # set the flag first, then re-check: a producer that missed the flag has already
+        # put its item (or terminal event) where the check sees it; one that saw it gives
+        # the permit, which park() takes even if it was given before the call
+        self.waiting = True
+        try:
+            # ``queue`` is read each time: a late on_subscribe may swap in a fused one
+            while not self.done and not self.cancelled and self.queue.is_empty():
+                self.parker.park()
+        finally:
+            self.waiting = False
 
     def request(self, n: int) -> None:
         s = self.upstream.get()
@@ -201,7 +200,7 @@ class BlockingIteratorSubscriber(FlowableSubscriber[T], Generic[T]):
     def cancel(self) -> None:
         self.cancelled = True
         SubscriptionHelper.cancel(self.upstream)
-        self._signal()
+        self.parker.unpark()
 
     def is_cancelled(self) -> bool:
         return self.upstream.get() is CANCELLED
@@ -351,8 +350,11 @@ def blocking_subscribe(source: Flowable[T], on_next: Callable[[T], Any] | None,
     for f, name in ((on_next, "on_next"), (on_error, "on_error"), (on_complete, "on_complete")):
         if f is not None and not callable(f):
             raise TypeError(f"{name} must be callable, not {type(f).__name__}")
-    it = BlockingIterable(source, BUFFER_SIZE).__iter__()
+    it: BlockingFlowableIterator[T] | SyncFusedIterator[T] | None = None
     try:
+        # made inside ``try``: an interrupt just after reaches the ``finally``; one as the
+        # call returns drops the iterator unnamed, and its ``__del__`` cancels
+        it = BlockingIterable(source, BUFFER_SIZE).__iter__()
         while True:
             try:
                 v = next(it)
@@ -373,7 +375,8 @@ def blocking_subscribe(source: Flowable[T], on_next: Callable[[T], Any] | None,
                     on_error(e)
                     return
     finally:
-        it.close()
+        if it is not None:
+            it.close()
     if on_complete is not None:
         on_complete()
 
@@ -384,21 +387,21 @@ _FIRST, _LAST, _SINGLE = 0, 1, 2
 
 
 class BlockingValueSubscriber(FlowableSubscriber[T], Generic[T]):
-    """Waits (``threading.Event``) for the first item, the last item, or the only item.
+    """Waits (a :class:`Parker`) for the first item, the last item, or the only item.
 
     Requests unbounded demand; ``first`` cancels the upstream after the first item,
     ``single`` after a second one (and fails with ``ValueError``).
     """
 
-    __slots__ = ("mode", "upstream", "value", "error", "done", "event")
+    __slots__ = ("mode", "upstream", "value", "error", "done", "parker")
 
     def __init__(self, mode: int) -> None:
         self.mode = mode
         self.upstream: AtomicReference[Subscription] = AtomicReference()
         self.value: T | None = None
         self.error: BaseException | None = None
-        self.done = False
-        self.event = threading.Event()
+        self.done = False  # set before the permit is given: the waiter's condition
+        self.parker = Parker()
 
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
@@ -417,13 +420,13 @@ class BlockingValueSubscriber(FlowableSubscriber[T], Generic[T]):
             if mode == _FIRST:
                 self.done = True
                 SubscriptionHelper.cancel(self.upstream)  # §3.5: nothing more is needed
-                self.event.set()
+                self.parker.unpark()
             return
         self.done = True  # _SINGLE with a second item
         self.value = None
         SubscriptionHelper.cancel(self.upstream)
         self.error = ValueError("Sequence contains more than one element")
-        self.event.set()
+        self.parker.unpark()
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
@@ -435,17 +438,18 @@ class BlockingValueSubscriber(FlowableSubscriber[T], Generic[T]):
         self.done = True
         self.value = None
         self.error = error
-        self.event.set()
+        self.parker.unpark()
 
     def on_complete(self) -> None:
         if not self.done:
             self.done = True
-            self.event.set()
+            self.parker.unpark()
 
     def get(self, source: Flowable[T], default: Any) -> T:
         try:
             source.subscribe(self)
-            self.event.wait()
+            while not self.done:
+                self.parker.park()
         except BaseException:  # KeyboardInterrupt while waiting: stop the stream, re-raise
             SubscriptionHelper.cancel(self.upstream)
             raise
@@ -469,8 +473,9 @@ def blocking_value(source: Flowable[T], mode: int, default: Any) -> T:
 
 
 class _WaitingIteratorBase(FlowableSubscriber[T], Iterator[T], Generic[T]):
-    """Common part of the latest/next iterators: unbounded demand, a condition to wait on,
-    ``close()`` (also ``with``, ``__del__`` of the iterator) cancels the upstream.
+    """Common part of the latest/next iterators: unbounded demand, a lock over the state
+    and a :class:`Parker` to wait on (given after the lock is released), ``close()``
+    (also ``with``, ``__del__`` of the iterator) cancels the upstream.
 
     An exception raised while ``next()`` waits (``KeyboardInterrupt``) cancels the
     upstream before it propagates: ``__del__`` would wait for the traceback, which
@@ -479,7 +484,8 @@ class _WaitingIteratorBase(FlowableSubscriber[T], Iterator[T], Generic[T]):
 
     def __init__(self) -> None:
         self.upstream: AtomicReference[Subscription] = AtomicReference()
-        self.cond = threading.Condition(threading.Lock())
+        self.lock = threading.Lock()
+        self.parker = Parker()
         self.done = False
         self.error: BaseException | None = None
 
@@ -492,22 +498,22 @@ class _WaitingIteratorBase(FlowableSubscriber[T], Iterator[T], Generic[T]):
     def on_error(self, error: BaseException) -> None:
         if error is None:
             raise null_error()  # §2.13
-        with self.cond:
+        with self.lock:
             if self.done:
                 late = True
             else:
                 late = False
                 self.error = error
                 self.done = True
-                self.cond.notify_all()
+        self.parker.unpark()
         if late:
             from rxpy2 import plugins
             plugins.on_error(error)
 
     def on_complete(self) -> None:
-        with self.cond:
+        with self.lock:
             self.done = True
-            self.cond.notify_all()
+        self.parker.unpark()
 
     def __iter__(self) -> Iterator[T]:
         return self
@@ -515,9 +521,9 @@ class _WaitingIteratorBase(FlowableSubscriber[T], Iterator[T], Generic[T]):
     def close(self) -> None:
         """Stop iterating and cancel the upstream (idempotent)."""
         SubscriptionHelper.cancel(self.upstream)
-        with self.cond:
+        with self.lock:
             self.done = True
-            self.cond.notify_all()
+        self.parker.unpark()
 
     def __enter__(self) -> Iterator[T]:
         return self
@@ -609,23 +615,24 @@ class LatestIterator(_WaitingIteratorBase[T], Generic[T]):
     def on_next(self, item: T) -> None:
         if item is None:
             raise null_item()  # §2.13
-        with self.cond:
+        with self.lock:
             self.latest = item
-            self.cond.notify_all()
+        self.parker.unpark()
 
     def __next__(self) -> T:
+        lock = self.lock
         try:
-            with self.cond:
-                while True:
+            while True:
+                with lock:
                     v = self.latest
                     if v is not None:
                         self.latest = None
                         return v
                     if self.done:
                         break
-                    self.cond.wait()
+                self.parker.park()
         except BaseException:  # KeyboardInterrupt while waiting: see _WaitingIteratorBase
-            self.close()  # outside ``with``: close() takes the condition's lock
+            self.close()
             raise
         return self._finish()
 
@@ -648,28 +655,30 @@ class NextIterator(_WaitingIteratorBase[T], Generic[T]):
     def on_next(self, item: T) -> None:
         if item is None:
             raise null_item()  # §2.13
-        with self.cond:
-            if self.waiting and self.slot is None:
-                self.slot = item
-                self.cond.notify_all()
+        with self.lock:
+            if not self.waiting or self.slot is not None:
+                return
+            self.slot = item
+        self.parker.unpark()
 
     def __next__(self) -> T:
+        lock = self.lock
         try:
-            with self.cond:
-                if not self.done:
-                    self.waiting = True
-                    try:
-                        while self.slot is None and not self.done:
-                            self.cond.wait()
-                    finally:
+            with lock:
+                self.waiting = True  # items from now on are this call's
+            while True:
+                with lock:
+                    v = self.slot
+                    if v is not None or self.done:
                         self.waiting = False
-                v = self.slot
-                if v is not None:
-                    self.slot = None
-                    return v
+                        self.slot = None
+                        break
+                self.parker.park()
         except BaseException:  # KeyboardInterrupt while waiting: see _WaitingIteratorBase
-            self.close()  # outside ``with``: close() takes the condition's lock
+            self.close()
             raise
+        if v is not None:
+            return v
         return self._finish()
 
     def __del__(self) -> None:
