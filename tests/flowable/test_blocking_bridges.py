@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import concurrent.futures
+import gc
 import threading
+import weakref
 
 import pytest
 from probes import Boom, ManualSource
 
-from rxpy2 import Flowable, TestScheduler
+from rxpy2 import Completable, Flowable, Maybe, Single, TestScheduler
 from rxpy2.reactivestreams import LONG_MAX
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
@@ -322,6 +324,30 @@ def test_from_future_cancel_ignores_result():
     f.set_result(1)
     ts.assert_no_values().assert_not_complete()
     assert not f.cancelled()  # the future is not ours to cancel
+
+
+@pytest.mark.parametrize("kind", [Flowable, Single, Maybe, Completable])
+@pytest.mark.parametrize("end", ["cancel", "timeout"])
+def test_from_future_lets_go_of_the_consumer_when_cancelled_or_timed_out(kind, end):
+    # the future cannot unregister its done-callback: a future that never completes
+    # must not keep the consumer (here a map and the test consumer) alive after the
+    # subscription ended
+    sch = TestScheduler()
+    f = concurrent.futures.Future()
+    src = kind.from_future(f, timeout=1.0 if end == "timeout" else None, scheduler=sch)
+    consumer = (src.map(lambda x: x) if kind is not Completable else src).test()
+    if end == "cancel" and kind is Flowable:
+        consumer.cancel()
+    elif end == "cancel":
+        consumer.dispose()
+    else:
+        sch.advance_time_by(1.0)
+        consumer.assert_failure(TimeoutError)
+    ref = weakref.ref(consumer)
+    del consumer
+    gc.collect()
+    assert ref() is None
+    f.set_result(1)  # the callback the future still holds does nothing
 
 
 def test_from_future_timeout_with_test_scheduler():

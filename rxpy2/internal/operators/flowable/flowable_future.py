@@ -18,7 +18,11 @@ the subscriber being reachable only from the future. A ``TimeoutError`` of
 empty stream; a failed or cancelled future is ``on_error``. With ``timeout`` a task on
 ``scheduler`` (default ``Schedulers.computation()``) signals ``TimeoutError`` if the
 future has not completed by then. Cancelling the subscription does not cancel the
-future (it may be shared); the callback then does nothing.
+future (it may be shared); the callback then does nothing. A ``concurrent.futures``
+future cannot unregister a callback, so what it holds is a :class:`DoneHook`, which lets
+go of the subscriber once a cancel or the timeout won: a future that never completes
+(or one subscribed again and again, ``retry`` after a timeout) keeps a small object
+per subscription, not the subscriber chain.
 """
 
 from __future__ import annotations
@@ -36,7 +40,8 @@ from rxpy2.internal.subscriptions.deferred_scalar import DeferredScalarSubscript
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 
-__all__ = ["FlowableFromFuture", "FlowableFuture", "FutureSubscriber", "signal_outcome", "to_future"]
+__all__ = ["DoneHook", "FlowableFromFuture", "FlowableFuture", "FutureSubscriber",
+           "signal_outcome", "to_future"]
 
 T = TypeVar("T")
 
@@ -164,6 +169,26 @@ def signal_outcome(f: concurrent.futures.Future[Any], downstream: Any,
         plugins.on_error(ex)
 
 
+class DoneHook:
+    """The done-callback a ``from_future`` source gives the future: calls ``target`` once,
+    unless :meth:`release` came first (a cancel or the timeout won), which drops the
+    reference so that the future no longer keeps the subscriber alive."""
+
+    __slots__ = ("target",)
+
+    def __init__(self, target: Callable[[concurrent.futures.Future[Any]], None]) -> None:
+        self.target: Callable[[concurrent.futures.Future[Any]], None] | None = target
+
+    def __call__(self, f: concurrent.futures.Future[Any]) -> None:
+        t = self.target
+        if t is not None:
+            self.target = None
+            t(f)  # the target's own ``once`` decides if a release raced this call
+
+    def release(self) -> None:
+        self.target = None
+
+
 class FlowableFromFuture(Flowable[T], Generic[T]):
     """Emits the result of ``future`` when it completes (see the module docstring)."""
 
@@ -186,18 +211,27 @@ class FlowableFromFuture(Flowable[T], Generic[T]):
             parent.timer = sch.schedule_direct(parent.on_timeout, self.timeout_seconds)
             if parent.once.get():  # completed or cancelled meanwhile
                 parent.timer.dispose()
-        self.future.add_done_callback(parent.on_done)
+        hook = parent.hook = DoneHook(parent.on_done)
+        self.future.add_done_callback(hook)
+        if parent.once.get():  # a cancel or the timeout came first: no reference to keep
+            hook.release()
 
 
 class FromFutureSubscription(DeferredScalarSubscription[T], Generic[T]):
     """The first of completion, timeout and cancellation wins (``once``)."""
 
-    __slots__ = ("once", "timer")
+    __slots__ = ("once", "timer", "hook")
 
     def __init__(self, downstream: Subscriber[T]) -> None:
         super().__init__(downstream)
         self.once = AtomicBoolean(False)
         self.timer: Disposable | None = None
+        self.hook: DoneHook | None = None
+
+    def _release_hook(self) -> None:
+        h = self.hook
+        if h is not None:
+            h.release()
 
     def _stop_timer(self) -> None:
         t = self.timer
@@ -219,9 +253,11 @@ class FromFutureSubscription(DeferredScalarSubscription[T], Generic[T]):
 
     def on_timeout(self) -> None:
         if self.once.compare_and_set(False, True):
+            self._release_hook()
             self.downstream.on_error(TimeoutError("the future did not complete in time"))
 
     def cancel(self) -> None:
         super().cancel()
         if self.once.compare_and_set(False, True):
             self._stop_timer()
+            self._release_hook()

@@ -11,7 +11,8 @@ subclasses set ``on_result``): Single signals it (``None``: ``TypeError``, RxJav
 MaybeFromFuture), Completable ignores it and completes. With
 ``timeout`` a task on ``scheduler`` (computation by default) signals ``TimeoutError`` if
 the future is not done by then. Disposing does not cancel the future (it may be
-shared); the callback then does nothing. The first of result, timeout and dispose wins.
+shared); the callback then does nothing, and the future no longer holds the observer
+(``flowable_future.DoneHook``). The first of result, timeout and dispose wins.
 
 ``to_future()`` subscribes at once and returns a ``concurrent.futures.Future`` completed
 with the item or failed with the error (RxJava 2's ``FutureSingleObserver``); cancelling
@@ -29,7 +30,11 @@ from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.internal.atomic import AtomicBoolean, AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
-from rxpy2.internal.operators.flowable.flowable_future import FlowableFuture, signal_outcome
+from rxpy2.internal.operators.flowable.flowable_future import (
+    DoneHook,
+    FlowableFuture,
+    signal_outcome,
+)
 from rxpy2.observers import SingleObserver
 from rxpy2.schedulers.scheduler import Scheduler
 from rxpy2.single import Single
@@ -78,7 +83,10 @@ class FromFutureSource:
                 from rxpy2.schedulers import Schedulers
                 sch = Schedulers.computation()
             DisposableHelper.set(parent.timer, sch.schedule_direct(parent.on_timeout, t))
-        self.future.add_done_callback(parent.on_done)
+        hook = parent.hook = DoneHook(parent.on_done)
+        self.future.add_done_callback(hook)
+        if parent.once.get():  # disposed or timed out meanwhile: no reference to keep
+            hook.release()
 
 
 def _single_result(observer: SingleObserver[Any], value: Any) -> None:
@@ -97,13 +105,19 @@ class SingleFromFuture(FromFutureSource, Single[T], Generic[T]):
 class FromFutureDisposable(Disposable):
     """The downstream's Disposable: ``once`` lets one of result, timeout and dispose through."""
 
-    __slots__ = ("downstream", "on_result", "once", "timer")
+    __slots__ = ("downstream", "on_result", "once", "timer", "hook")
 
     def __init__(self, downstream: Any, on_result: Callable[[Any, Any], None]) -> None:
         self.downstream = downstream
         self.on_result = on_result
         self.once = AtomicBoolean(False)
         self.timer: AtomicReference[Disposable] = AtomicReference()
+        self.hook: DoneHook | None = None
+
+    def _release_hook(self) -> None:
+        h = self.hook
+        if h is not None:
+            h.release()
 
     def on_done(self, f: concurrent.futures.Future[Any]) -> None:
         # runs on the thread that completed the future (or here, if it was done already)
@@ -115,11 +129,13 @@ class FromFutureDisposable(Disposable):
 
     def on_timeout(self) -> None:
         if self.once.compare_and_set(False, True):
+            self._release_hook()
             self.downstream.on_error(TimeoutError("the future did not complete in time"))
 
     def dispose(self) -> None:
         if self.once.compare_and_set(False, True):
             DisposableHelper.dispose(self.timer)
+            self._release_hook()
 
     def is_disposed(self) -> bool:
         return self.once.get()
