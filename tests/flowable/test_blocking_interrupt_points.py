@@ -62,7 +62,6 @@ class Source:
     once the main thread is blocked in a wait."""
 
     def __init__(self) -> None:
-        self.cancelled = False
         self.completed = False
         self.saw_wait = False
         self.stop = False
@@ -76,7 +75,6 @@ class Source:
 
     def flowable(self) -> Flowable[int]:
         def subscribe(emitter: Any) -> None:
-            emitter.set_cancellable(self._on_cancel)
             self.emitter = emitter
 
         return Flowable.create(subscribe, BackpressureStrategy.BUFFER)
@@ -99,9 +97,6 @@ class Source:
             emitter.on_next(i)
         self.completed = True
         emitter.on_complete()
-
-    def _on_cancel(self) -> None:
-        self.cancelled = True
 
     def join(self) -> None:
         self.stop = True

@@ -211,10 +211,7 @@ class FlowableFromFuture(Flowable[T], Generic[T]):
             parent.timer = sch.schedule_direct(parent.on_timeout, self.timeout_seconds)
             if parent.once.get():  # completed or cancelled meanwhile
                 parent.timer.dispose()
-        hook = parent.hook = DoneHook(parent.on_done)
-        self.future.add_done_callback(hook)
-        if parent.once.get():  # a cancel or the timeout came first: no reference to keep
-            hook.release()
+        self.future.add_done_callback(parent.hook)  # released already if cancelled meanwhile
 
 
 class FromFutureSubscription(DeferredScalarSubscription[T], Generic[T]):
@@ -226,12 +223,8 @@ class FromFutureSubscription(DeferredScalarSubscription[T], Generic[T]):
         super().__init__(downstream)
         self.once = AtomicBoolean(False)
         self.timer: Disposable | None = None
-        self.hook: DoneHook | None = None
-
-    def _release_hook(self) -> None:
-        h = self.hook
-        if h is not None:
-            h.release()
+        # what the future holds; a cancel or the timeout releases it
+        self.hook = DoneHook(self.on_done)
 
     def _stop_timer(self) -> None:
         t = self.timer
@@ -253,11 +246,11 @@ class FromFutureSubscription(DeferredScalarSubscription[T], Generic[T]):
 
     def on_timeout(self) -> None:
         if self.once.compare_and_set(False, True):
-            self._release_hook()
+            self.hook.release()
             self.downstream.on_error(TimeoutError("the future did not complete in time"))
 
     def cancel(self) -> None:
         super().cancel()
         if self.once.compare_and_set(False, True):
             self._stop_timer()
-            self._release_hook()
+            self.hook.release()

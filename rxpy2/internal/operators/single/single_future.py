@@ -83,10 +83,7 @@ class FromFutureSource:
                 from rxpy2.schedulers import Schedulers
                 sch = Schedulers.computation()
             DisposableHelper.set(parent.timer, sch.schedule_direct(parent.on_timeout, t))
-        hook = parent.hook = DoneHook(parent.on_done)
-        self.future.add_done_callback(hook)
-        if parent.once.get():  # disposed or timed out meanwhile: no reference to keep
-            hook.release()
+        self.future.add_done_callback(parent.hook)  # released already if disposed meanwhile
 
 
 def _single_result(observer: SingleObserver[Any], value: Any) -> None:
@@ -112,12 +109,8 @@ class FromFutureDisposable(Disposable):
         self.on_result = on_result
         self.once = AtomicBoolean(False)
         self.timer: AtomicReference[Disposable] = AtomicReference()
-        self.hook: DoneHook | None = None
-
-    def _release_hook(self) -> None:
-        h = self.hook
-        if h is not None:
-            h.release()
+        # what the future holds; a dispose or the timeout releases it
+        self.hook = DoneHook(self.on_done)
 
     def on_done(self, f: concurrent.futures.Future[Any]) -> None:
         # runs on the thread that completed the future (or here, if it was done already)
@@ -129,13 +122,13 @@ class FromFutureDisposable(Disposable):
 
     def on_timeout(self) -> None:
         if self.once.compare_and_set(False, True):
-            self._release_hook()
+            self.hook.release()
             self.downstream.on_error(TimeoutError("the future did not complete in time"))
 
     def dispose(self) -> None:
         if self.once.compare_and_set(False, True):
             DisposableHelper.dispose(self.timer)
-            self._release_hook()
+            self.hook.release()
 
     def is_disposed(self) -> bool:
         return self.once.get()
