@@ -314,12 +314,17 @@ class StreamSubscription(Subscription, Generic[T]):
         deadline = None if timeout is None else time.monotonic() + timeout
         if not self.terminated.wait(timeout):
             return False
-        for t in threads:
-            if t is not me:
+        joined: set[threading.Thread] = set()
+        while True:  # the list as it is now: the emitter or a stopper may have come since
+            with self.lock:
+                threads = [t for t in self.threads if t is not me and t not in joined]
+            if not threads:
+                return True
+            for t in threads:
                 t.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
                 if t.is_alive():
                     return False
-        return True
+                joined.add(t)
 
     # -- Subscription
 
@@ -528,6 +533,9 @@ class StreamSubscription(Subscription, Generic[T]):
                     pos = 0
                     if nxt is None:
                         if ended:
+                            if self.cancelled:  # §3.6: the end stop() caused is not signalled
+                                self._finish()
+                                return
                             self.emitted = e
                             self._terminate(error)
                             return

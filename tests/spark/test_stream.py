@@ -346,3 +346,31 @@ def test_fake_await_termination_inside_a_signal_does_not_block():
     sub = flow.last_subscription
     assert sub is not None and sub.await_termination(WAIT)
     wait_until(lambda: not stream_threads(), what="the subscription's threads to end")
+
+
+def test_fake_the_end_a_cancel_caused_is_not_signalled():
+    # the cancel lands between a batch's last on_next and the drain's look at the next
+    # batch, and the query it stopped has ended by then: the drain must see the cancel,
+    # not the end (the race test above met this once in hundreds of runs). One batch held
+    # at most: the next batch cannot be queued before the drain has left the first one
+    flow = from_stream(FakeStream(endless=True, batch_size=3), 1, row_format="tuple")
+    cancelled_at: list[int] = []
+
+    class CancelAtThird(TestSubscriber):
+        def on_next(self, item):
+            super().on_next(item)
+            if item == (2,):  # the first batch's last item
+                self.cancel()
+                sub = flow.last_subscription
+                assert sub is not None
+                # on the emitter thread: wait on the query's end itself (await_termination
+                # would answer at once here)
+                cancelled_at.append(sub.terminated.wait(WAIT))
+
+    ts = CancelAtThird(5)
+    flow.subscribe(ts)
+    sub = flow.last_subscription
+    assert sub is not None and sub.await_termination(WAIT)
+    assert cancelled_at == [True]
+    ts.assert_values((0,), (1,), (2,)).assert_not_terminated()
+    wait_until(lambda: not stream_threads(), what="the subscription's threads to end")
