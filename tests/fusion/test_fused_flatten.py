@@ -398,6 +398,68 @@ def test_flat_map_hand_over_keeps_the_operators_concurrency(max_concurrency: int
     assert runs[0] == runs[1]
 
 
+def _mixed_inner(x: int) -> Any:
+    """Every kind of inner the fused loop flattens: scalar ones (just, empty, a callable)
+    and others (range, from_array, from_iterable), by ``x % 6``."""
+    r = x % 6
+    if r == 0:
+        return Flowable.range(x, 2)
+    if r == 1:
+        return Flowable.empty()
+    if r == 2:
+        return Flowable.from_array([x, x])
+    if r == 3:
+        return Flowable.from_callable(lambda: x)
+    if r == 4:
+        return Flowable.from_iterable(iter([x]))
+    return Flowable.just(x)
+
+
+_HAND_OVER_SOURCES: dict[str, Callable[[], Flowable[int]]] = {
+    "range": lambda: Flowable.range(0, 400),
+    "from_array": lambda: Flowable.from_array(list(range(400))),
+    "from_iterable": lambda: Flowable.from_iterable(iter(range(400))),
+}
+_HAND_OVER_PREFIXES: dict[str, Callable[[Flowable[int]], Flowable[int]]] = {
+    "none": lambda f: f,
+    "map": lambda f: f.map(lambda x: x),
+    "map_do_on_next": lambda f: f.map(lambda x: x).do_on_next(lambda x: None),
+    "filter": lambda f: f.filter(lambda x: x % 7 != 3),
+    "skip": lambda f: f.skip(5),
+}
+
+
+@pytest.mark.parametrize("max_concurrency", [4, 8, 10, 128])
+@pytest.mark.parametrize("others", [0, 9, 70, 140])
+@pytest.mark.parametrize("source", sorted(_HAND_OVER_SOURCES))
+@pytest.mark.parametrize("prefix", sorted(_HAND_OVER_PREFIXES))
+def test_flat_map_hand_over_counts_the_scalars_among_other_inners(
+        max_concurrency: int, others: int, source: str, prefix: str) -> None:
+    """Scalar and other inners mixed before the first inner that never ends: the scalar
+    count the operator starts with (counted per item, or, over a range/list/tuple after
+    map/do_on_next only, derived from the source's position) is the operator's own."""
+    runs = []
+    for fused in (True, False):
+        subscribed: list[int] = []
+        items: list[Any] = []
+        src = _HAND_OVER_SOURCES[source]()
+        if not fused:
+            src = src.hide()
+        src = _HAND_OVER_PREFIXES[prefix](src)
+
+        def mapper(x: int, subscribed: list[int] = subscribed) -> Any:
+            return _mixed_inner(x) if x < others else _never_counting(subscribed, x)
+
+        f = src.flat_map(mapper, max_concurrency=max_concurrency)
+        # (skip over from_array/from_iterable stays an operator: the flat_map is one too)
+        assert (type(f) is FlowableSyncChain) == (fused and (prefix != "skip"
+                                                              or source == "range"))
+        f.subscribe(items.append)
+        runs.append((subscribed, items))
+    assert runs[0] == runs[1]
+    assert runs[0][0]  # the hand-over happened: never-ending inners are running
+
+
 def test_hand_over_in_the_middle_keeps_the_order_and_the_rest() -> None:
     up: UnicastProcessor[int] = UnicastProcessor()
     seen: list[Any] = []
