@@ -95,8 +95,10 @@ Flattening stages
   resumed from the saved iterator and stage state (empty when a ``take`` ended
   with that item), its mapper returning the pre-mapped inner for the marker;
   flat_map's subscriber (:class:`_ResumedMerge`) starts with the scalar inners
-  counted as the operator would have (``scalars % scalar_limit``), so its
-  upstream demand and its number of running inners are the operator's;
+  counted as the operator would have (``scalars % scalar_limit``; the loop counts
+  them, or derives them from the source's position: ``_derives_scalars`` in
+  stage_compiler), so its upstream demand and its number of running inners are
+  the operator's;
 * after a hand-over this subscription is a shell: a :class:`_Forward` passes the
   operator's signals downstream and, in its ``on_subscribe``, the demand so far
   (before the operator asks its upstream); ``request``, ``cancel`` and the
