@@ -610,3 +610,25 @@ def test_race_request_and_cancel(op: str, when: str, race_rounds: int) -> None:
             items = [v for v in rec.log if isinstance(v, int)]
             assert items == expected[:len(items)]
             assert not [e for e in rec.log if isinstance(e, tuple) and e[0] == "error"]
+
+
+def test_flat_map_hand_over_over_a_range_longer_than_an_index() -> None:
+    # the derived scalar count reads the iterator's own length hint: operator.length_hint
+    # would overflow on a range of 2**64 items
+    runs = []
+    for fused in (True, False):
+        subscribed: list[int] = []
+        items: list[Any] = []
+        errors: list[BaseException] = []
+        src = Flowable.range(2**64, 2**64)
+        if not fused:
+            src = src.hide()
+
+        def mapper(x: int, subscribed: list[int] = subscribed) -> Any:
+            i = x - 2**64
+            return Flowable.just(i) if i < 70 else _never_counting(subscribed, i)
+
+        src.flat_map(mapper, max_concurrency=8).subscribe(items.append, errors.append)
+        runs.append((subscribed, items, errors))
+    assert runs[0] == runs[1]
+    assert runs[0][1] == list(range(70)) and not runs[0][2]

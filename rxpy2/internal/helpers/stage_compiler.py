@@ -611,9 +611,10 @@ _ONE_TO_ONE = frozenset({"map", "do_on_next"})
 
 def _derives_scalars(kinds: tuple[str, ...], source: str) -> bool:
     """Whether a flat_map chain derives its scalar-inner count at a hand-over from the
-    source iterator's position (a ``range``/``list``/``tuple`` iterator's length hint)
-    less the other inners, instead of counting each scalar: an ``ns += 1`` per item
-    costs a flat_map to ``just`` about a tenth of its time (an int object per count)."""
+    source iterator's position (a ``range``/``list``/``tuple`` iterator's own
+    ``__length_hint__``: ``operator.length_hint`` overflows past ``sys.maxsize``) less
+    the other inners, instead of counting each scalar: an ``ns += 1`` per item costs a
+    flat_map to ``just`` about a tenth of its time (an int object per count)."""
     return (kinds[-1] == "flat_map" and source != "read_ahead"
             and all(k in _ONE_TO_ONE for k in kinds[:-1]))
 
@@ -643,7 +644,7 @@ def _flatten_leaf(kind: str, i: int, source: str, emit: list[str],
     other = ["nn += 1"] if derive else []  # an inner that is not scalar
     handover = ["sub.inner = p", "code = HANDOVER"]
     if derive:  # the items taken from the source, less the other inners and this one
-        handover.append("sub.scalars = n0 - length_hint(it) - nn - 1")
+        handover.append("sub.scalars = n0 - it.__length_hint__() - nn - 1")
     elif kind == "flat_map":
         handover.append("sub.scalars = ns")
     if source == "read_ahead":
@@ -674,7 +675,7 @@ def flatten_text(kinds: tuple[str, ...], source: str) -> str:
     save = [f"        sub.state = ({', '.join(state)},)"] if state else []
     out: list[str] = [f"def factory({', '.join(fns)}):"]
     derive = _derives_scalars(kinds, source)
-    counters = ["    n0 = length_hint(it)", "    nn = 0"] if derive else ["    ns = 0"]
+    counters = ["    n0 = it.__length_hint__()", "    nn = 0"] if derive else ["    ns = 0"]
     for name, emit in (("drain_all", ["emitting = True", "emit(y)", "emitting = False"]),
                        ("sink", ["emit(y)"])):
         leaf = _flatten_leaf(kind, k, source, emit, derive)

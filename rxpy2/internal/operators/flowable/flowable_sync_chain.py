@@ -608,7 +608,6 @@ _FLATTEN_ENV: dict[str, Any] = {
     "Just": FlowableJust, "Range": FlowableRange, "ITER": _ITER, "SCALAR": _SCALAR,
     "EMPTY": _EMPTY, "classify_fm": _classify, "classify_cm": _classify_concat,
     "iterable_none": _iterable_none, "none_element": _none_element,
-    "length_hint": length_hint,
 }
 
 
