@@ -9,9 +9,13 @@
 * Race tests get the ``race`` marker: tests that take ``race_runner``, call
   ``rxpy2.testing.race``/``RaceRunner``, or have ``race``/``drain``/``concurren`` in their
   name or file name. ``.ci/run`` runs them a second time under ``RXPY2_DRAIN=lock``.
-* By path (``_path_marks``): ``tck`` (tests/tck), ``spark`` (tests/spark and the Spark
-  benchmark tests), ``slow`` (those two, ``_SLOW_PATHS``, the stress tests by name and the race
-  tests): ``tools/test -m "not slow"`` is the fast part.
+* By path (``_path_marks``): ``tck`` (tests/tck), ``spark`` (tests/spark, tests/spark_cluster
+  and the Spark benchmark tests), ``slow`` (those two, ``_SLOW_PATHS``, the stress tests by name
+  and the race tests): ``tools/test -m "not slow"`` is the fast part.
+* Every ``spark`` test is in the pytest-xdist group ``spark``: under ``--dist loadgroup`` (as
+  ``tools/test`` runs) one worker runs them all, so a run starts one SparkSession.
+* ``--durations-report[=PATH]`` (``durations_report.py``): the time per test folder and the 30
+  slowest tests, written after the run.
 """
 
 from __future__ import annotations
@@ -25,6 +29,11 @@ import time
 from pathlib import Path
 
 import pytest
+from durations_report import (  # noqa: F401  (hooks: --durations-report)
+    pytest_addoption,
+    pytest_configure,
+    pytest_terminal_summary,
+)
 
 from rxpy2 import plugins
 from rxpy2.testing import RaceRunner
@@ -120,7 +129,7 @@ def _is_race_test(item: pytest.Item) -> bool:
 #: Markers by path (relative to the repository, "/"-separated; a directory ends with "/",
 #: a prefix of a test id selects those tests). ``tools/test -m "not slow"`` is the fast part.
 _TCK_PATHS = ("tests/tck/",)
-_SPARK_PATHS = ("tests/spark/", "tests/test_benchmarks_spark.py",
+_SPARK_PATHS = ("tests/spark/", "tests/spark_cluster/", "tests/test_benchmarks_spark.py",
                 "tests/test_docs.py::test_doc_examples_run[spark.md]")
 #: slow besides the TCK, Spark and the race tests: fresh interpreters (the lifecycle tests);
 #: measured with ``--durations``, each takes seconds
@@ -196,6 +205,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 marks.append("slow")
         for name in marks:
             item.add_marker(name)
+        if "spark" in marks:
+            # one xdist worker runs every Spark test (--dist loadgroup, as tools/test runs the
+            # suite): one SparkSession per test run, not one per worker
+            item.add_marker(pytest.mark.xdist_group("spark"))
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
