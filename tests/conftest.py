@@ -12,8 +12,6 @@
 * By path (``_path_marks``): ``tck`` (tests/tck), ``spark`` (tests/spark, tests/spark_cluster
   and the Spark benchmark tests), ``slow`` (those two, ``_SLOW_PATHS``, the stress tests by name
   and the race tests): ``tools/test -m "not slow"`` is the fast part.
-* Every ``spark`` test is in the pytest-xdist group ``spark``: under ``--dist loadgroup`` (as
-  ``tools/test`` runs) one worker runs them all, so a run starts one SparkSession.
 * ``--durations-report[=PATH]`` (``durations_report.py``): the time per test folder and the 30
   slowest tests, written after the run.
 """
@@ -24,6 +22,7 @@ import functools
 import itertools
 import os
 import re
+import shutil
 import threading
 import time
 from pathlib import Path
@@ -87,6 +86,28 @@ def shutdown_schedulers():
     yield
     from rxpy2.schedulers import Schedulers
     Schedulers.shutdown()
+
+
+@pytest.fixture(scope="session")
+def spark(tmp_path_factory):
+    """One embedded ``local[2]`` SparkSession per test process, made on first use and stopped
+    at the end of the run (under pytest-xdist each worker that runs a Spark test has its own).
+    Skips without pyspark (the ``spark`` extra) or Java."""
+    pytest.importorskip("pyspark", reason="the spark extra (pyspark) is not installed")
+    if shutil.which("java") is None:
+        pytest.skip("no java on PATH (tools/test installs it)")
+    from pyspark.sql import SparkSession
+
+    session = (SparkSession.builder.master("local[2]").appName("rxpy2-tests")
+               .config("spark.ui.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false")
+               .config("spark.sql.shuffle.partitions", "4")
+               .config("spark.driver.memory", "1g")
+               .config("spark.sql.warehouse.dir", str(tmp_path_factory.mktemp("warehouse")))
+               .getOrCreate())
+    session.sparkContext.setLogLevel("OFF")
+    yield session
+    session.stop()
 
 
 @pytest.fixture
@@ -205,10 +226,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 marks.append("slow")
         for name in marks:
             item.add_marker(name)
-        if "spark" in marks:
-            # one xdist worker runs every Spark test (--dist loadgroup, as tools/test runs the
-            # suite): one SparkSession per test run, not one per worker
-            item.add_marker(pytest.mark.xdist_group("spark"))
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

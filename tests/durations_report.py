@@ -4,7 +4,8 @@ The report has the run's wall time, the time per test folder (setup, call and te
 every test summed; a file directly under ``tests/`` counts as its own folder) with the
 number of tests in each, and the 30 slowest tests. Under pytest-xdist the controller sums
 what every worker reported, so the folder times add up to more than the wall time: the
-ratio of the two is how well the workers were used. ``tools/test --durations-report`` writes
+ratio of the two is how well the workers were used, and a line per worker says how long it was
+busy and when it ran its last test (a worker that ends early is a tail to balance). ``tools/test --durations-report`` writes
 ``test-durations.txt`` in the checkout and prints it at the end; ``.ci/run`` does so for its
 main step. The hooks are imported by ``tests/conftest.py``.
 """
@@ -33,11 +34,19 @@ class _Durations:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.start = time.monotonic()
+        self.epoch = time.time()  # TestReport.stop is a time.time() stamp
         self.per_test: dict[str, float] = defaultdict(float)
+        #: worker id -> [busy seconds, tests, the last stop]
+        self.workers: dict[str, list[float]] = defaultdict(lambda: [0.0, 0, 0.0])
 
     @pytest.hookimpl
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         self.per_test[report.nodeid] += report.duration
+        node = getattr(report, "node", None)  # set by pytest-xdist on the controller
+        worker = self.workers[getattr(getattr(node, "gateway", None), "id", "main")]
+        worker[0] += report.duration
+        worker[1] += report.when == "call" or (report.when == "setup" and not report.passed)
+        worker[2] = max(worker[2], getattr(report, "stop", 0.0) - self.epoch)
 
     def lines(self) -> list[str]:
         wall = time.monotonic() - self.start
@@ -50,7 +59,11 @@ class _Durations:
         total = sum(t for t, _ in folders.values())
         out = [f"wall time {wall:.1f} s; test time summed {total:.1f} s "
                f"({total / wall if wall else 0:.2f}x the wall time); {len(self.per_test)} tests",
-               "", "time per folder (s, tests):"]
+               ""]
+        for worker, (busy, count, last) in sorted(self.workers.items()):
+            out.append(f"worker {worker}: busy {busy:.1f} s, {int(count)} tests, "
+                       f"last test ended at {last:.1f} s")
+        out += ["", "time per folder (s, tests):"]
         for folder, (seconds, count) in sorted(folders.items(), key=lambda kv: -kv[1][0]):
             out.append(f"  {seconds:8.1f}  {int(count):6d}  {folder}")
         out += ["", f"{SLOWEST} slowest tests (s, setup + call + teardown):"]

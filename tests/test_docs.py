@@ -21,9 +21,11 @@ def _pages() -> list[Path]:
 
 
 @pytest.mark.parametrize("page", _pages(), ids=lambda p: p.name)
-def test_doc_examples_run(page: Path) -> None:
-    if page.name == "spark.md":  # its examples start Spark (marked spark in conftest)
-        pytest.importorskip("pyspark", reason="the spark extra (pyspark) is not installed")
+def test_doc_examples_run(page: Path, request: pytest.FixtureRequest) -> None:
+    if page.name == "spark.md":  # marked spark in conftest
+        # the examples' SparkSession.builder...getOrCreate() takes the suite's session (made
+        # with the tests' settings) instead of starting one with Spark's defaults
+        request.getfixturevalue("spark")
     namespace: dict[str, object] = {"__name__": f"docs_{page.stem.replace('-', '_')}"}
     ran = 0
     for m in BLOCK.finditer(page.read_text()):
