@@ -12,6 +12,8 @@
 * By path (``_path_marks``): ``tck`` (tests/tck), ``spark`` (tests/spark, tests/spark_cluster
   and the Spark benchmark tests), ``slow`` (those two, ``_SLOW_PATHS``, the stress tests by name
   and the race tests): ``tools/test -m "not slow"`` is the fast part.
+* The ``spark`` tests run first (one worker runs them all under ``tools/test``'s
+  ``--dist worksteal``: one SparkSession per run).
 * ``--durations-report[=PATH]`` (``durations_report.py``): the time per test folder and the 30
   slowest tests, written after the run.
 """
@@ -226,6 +228,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 marks.append("slow")
         for name in marks:
             item.add_marker(name)
+    # The Spark tests first: under --dist worksteal (tools/test) the first worker is handed the
+    # first half of the collection and an idle worker steals from the end of a busy one's queue,
+    # so the tests that start the SparkSession all run on one worker (one JVM, not one per
+    # worker), from the start, while the other worker runs Python tests. A stable sort: the
+    # order is otherwise the collection's.
+    items.sort(key=lambda item: item.get_closest_marker("spark") is None)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
