@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import functools
+import gc
 import itertools
 import os
 import re
@@ -217,6 +218,17 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
         if compiled.evaluate(functools.partial(_marked, env)):
             return None
     return True
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Freeze the heap once the tests are collected: a full collection (each ``gc.collect()``
+    a test makes to see a reference dropped, §3.13's rule, the interrupt tests' runs) then
+    scans only the objects made after it, not the ~50 000 collected items and every module.
+    Without it such a call took a tenth of a second late in a run, 14 times the same test's
+    time alone. It can only keep more alive, never less: what is frozen is alive for the whole
+    run anyway (the items, the modules, their globals)."""
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -19,8 +19,6 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -45,19 +43,6 @@ from rxpy2.tck import (
 from rxpy2.testing import TestSubscriber
 
 # ---- the publishers: one verification class per case ------------------------------------------
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _frozen_heap() -> Iterator[None]:
-    """§3.13's rule calls ``gc.collect()`` until the cancelled Subscriber is gone: in a process
-    that holds this module's thousands of collected tests a full collection takes a tenth of
-    a second, which added up to a third of the module's time. ``gc.freeze()`` leaves the
-    collector only the objects made after it (the rules' Publishers and Subscribers). It can
-    only keep more alive, never less: a Subscriber held by a frozen object stays reachable."""
-    gc.collect()
-    gc.freeze()
-    yield
-    gc.unfreeze()
 
 
 for _case in CASES:
