@@ -1,13 +1,14 @@
 """``--durations-report[=PATH]``: where the suite's time goes, written after the run.
 
 The report has the run's wall time, the time per test folder (setup, call and teardown of
-every test summed; a file directly under ``tests/`` counts as its own folder) with the
-number of tests in each, and the 30 slowest tests. Under pytest-xdist the controller sums
-what every worker reported, so the folder times add up to more than the wall time: the
-ratio of the two is how well the workers were used, and a line per worker says how long it was
-busy and when it ran its last test (a worker that ends early is a tail to balance). ``tools/test --durations-report`` writes
-``test-durations.txt`` in the checkout and prints it at the end; ``.ci/run`` does so for its
-main step. The hooks are imported by ``tests/conftest.py``.
+every test summed; a file directly under ``tests/`` counts as its own folder) with the number
+of tests in each, and the 30 slowest tests. Under pytest-xdist the controller sums what every
+worker reported, so the folder times add up to more than the wall time: the ratio of the two
+is how well the workers were used, and a line per worker says how long it was busy and when
+its last test ended (a worker that ends early is a tail to balance).
+``tools/test --durations-report`` writes ``test-durations.txt`` in the checkout and prints it
+at the end; ``.ci/run`` does so for its main step. The hooks are imported by
+``tests/conftest.py``.
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ class _Durations:
         node = getattr(report, "node", None)  # set by pytest-xdist on the controller
         worker = self.workers[getattr(getattr(node, "gateway", None), "id", "main")]
         worker[0] += report.duration
-        worker[1] += report.when == "call" or (report.when == "setup" and not report.passed)
+        if report.when == "call" or (report.when == "setup" and not report.passed):
+            worker[1] += 1  # a test ran, or ended at its setup (a skip, an error)
         worker[2] = max(worker[2], getattr(report, "stop", 0.0) - self.epoch)
 
     def lines(self) -> list[str]:
