@@ -16,7 +16,9 @@ from rxpy2.processors import PublishProcessor
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 
-N = 100_000
+#: sources in a stack-safety test: 20x the recursion limit, so even one frame per source
+#: would overflow long before the end
+N = 20_000
 
 #: the resubscribing forms of the three types' retry (``retry_until``: Maybe only)
 RETRIES = {
