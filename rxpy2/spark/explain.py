@@ -19,6 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from rxpy2.internal import describe
+from rxpy2.spark.flowable import SparkFlowable
+from rxpy2.spark.plan import function_label
 
 __all__ = ["explain"]
 
@@ -34,8 +36,6 @@ _FUSABLE_OPERATORS = {
 
 
 def _arguments(op: Any) -> str:
-    from rxpy2.spark.source import function_label
-
     if type(op).__name__ in ("FlowableRange", "FlowableIntervalRange"):
         return describe._args(op, False)  # (start, count) as range() takes them
     parts = []
@@ -56,8 +56,6 @@ def _driver_stages(op: Any) -> list[tuple[str, str, Any]]:
     """``op`` as ``(kind, text, function or None)`` per stage: a collapsed map/filter run
     (or a sync chain) gives each stage it holds; ``function`` is set for a fusable one
     (:data:`_LIMIT` for take/limit)."""
-    from rxpy2.spark.source import function_label
-
     cls = type(op).__name__
     if cls in ("FlowableMapFilter", "FlowableSyncChain"):
         out = []
@@ -83,8 +81,6 @@ def explain(flowable: Any) -> str:
     Lines start with ``spark`` for what runs in Spark (``stage``: a Python function on the
     executors; ``column``: a Column expression in Spark SQL) and ``driver`` for what runs
     in this process under backpressure; a driver line ends with why it is not in Spark."""
-    from rxpy2.spark.source import SparkFlowable
-
     ops: list[Any] = []
     node = flowable
     source: SparkFlowable[Any] | None = None
@@ -104,12 +100,12 @@ def explain(flowable: Any) -> str:
     if stages and lines[-1].startswith("driver  ("):
         lines.pop()  # "Python stages applied next run on the driver": the lines below say it
     # the first driver stage: a map_partitions the source keeps on the driver, if any
-    first = next((st.text() for st in source._plan.labels if st.where == "driver"), None)
+    first = next((st.text() for st in source.plan.labels if st.where == "driver"), None)
     for kind, text, fn in stages:
         if fn is None:
             reason = f"not fusable: {kind}"
         elif fn is _LIMIT:
-            plan = source._plan
+            plan = source.plan
             reason = (plan.off_reason()
                       or (f"after a driver operator ({first})" if first is not None else None)
                       or (f'not fusable with emit="{plan.emit}"' if plan.emit != "rows" else None)
@@ -119,7 +115,7 @@ def explain(flowable: Any) -> str:
             # None: assembled past the source's own methods (e.g. Flowable.map(src, f))
             reason = why if why is not None else "assembled without the Spark source's fusion"
         else:
-            reason = source._plan.off_reason() or f"after a driver operator ({first})"
+            reason = source.plan.off_reason() or f"after a driver operator ({first})"
         if first is None:
             first = text
         lines.append(f"driver  operator  {text}  [{reason}]")

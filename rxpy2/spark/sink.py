@@ -66,6 +66,7 @@ from rxpy2.operators.arguments import (
 from rxpy2.reactivestreams import Publisher, Subscription
 from rxpy2.single import Single
 from rxpy2.spark.errors import SparkJobError, describe
+from rxpy2.spark.pyspark_adapter import hadoop_path_exists
 
 __all__ = ["WriteSummary", "to_parquet", "to_table", "write_batches"]
 
@@ -496,9 +497,7 @@ def to_parquet(path: str, spark: Any, batch_size: int = 10_000, schema: Any = No
         writer.parquet(path)
 
     def exists() -> bool:
-        jsc = spark.sparkContext._jsc
-        p = spark.sparkContext._jvm.org.apache.hadoop.fs.Path(path)
-        return bool(p.getFileSystem(jsc.hadoopConfiguration()).exists(p))
+        return hadoop_path_exists(spark, path)
 
     return _sink(lambda: _SparkWriter(spark, path, schema, mode, save, exists),
                  batch_size, path)

@@ -40,6 +40,7 @@ from rxpy2.operators import (
 )
 from rxpy2.reactivestreams import Subscriber, Subscription
 from rxpy2.spark.errors import SparkJobError, describe
+from rxpy2.spark.pyspark_adapter import is_dataframe, require_pyspark
 
 if TYPE_CHECKING:
     import pyarrow
@@ -184,11 +185,8 @@ def from_stream(streaming_df: Any, prefetch_batches: int = 1, *, emit: str = "ro
     """
     if streaming_df is None:
         raise TypeError("streaming_df is None")
-    try:
-        import pyspark  # noqa: F401
-    except ImportError as e:  # pragma: no cover - depends on the installation
-        raise ImportError("rxpy2.spark needs pyspark: pip install 'rxpy2[spark]'") from e
-    if not hasattr(streaming_df, "_jdf") or not hasattr(streaming_df, "isStreaming"):
+    require_pyspark()
+    if not is_dataframe(streaming_df) or not hasattr(streaming_df, "isStreaming"):
         raise TypeError(f"streaming_df must be a classic pyspark DataFrame, "
                         f"not {type(streaming_df).__name__}")
     if not streaming_df.isStreaming:
