@@ -1,17 +1,9 @@
 """``explain(flowable)``: which stages of an assembled chain run in Spark, which on the driver.
 
-Walks the chain from the end back to its source through each operator's ``source``
-attribute (how every rxpy2 operator keeps its upstream); the Spark source describes its
-own stages (:meth:`rxpy2.spark.SparkFlowable.explain`). Every later operator is one line
-(a collapsed ``map``/``filter`` run, one line per stage it holds) with its functions by
-name and why it runs on the driver:
-
-* ``not fusable: <operator>``: only ``map``, ``filter``, ``flat_map_iterable``,
-  ``concat_map_iterable`` and ``map_partitions`` can run in Spark;
-* ``not picklable: <the pickling error>``: the function cannot travel to the executors;
-* ``after a driver operator (<the first one>)``: once one stage ran on the driver, the
-  stages after it do too;
-* ``fusion off (fuse=False)`` / ``after on_driver()``: asked for.
+Walks the chain from the end back to its Spark source through each operator's ``source``
+attribute; the source describes its own stages (:meth:`rxpy2.spark.SparkFlowable.explain`)
+and every later operator is one line with why it runs on the driver (the reasons:
+``docs/spark.md``, *explain()*).
 """
 
 from __future__ import annotations
@@ -37,10 +29,10 @@ _FUSABLE_OPERATORS = {
 
 def _arguments(op: Any) -> str:
     if type(op).__name__ in ("FlowableRange", "FlowableIntervalRange"):
-        return describe._args(op, False)  # (start, count) as range() takes them
+        return describe.arguments_text(op, False)  # (start, count) as range() takes them
     parts = []
-    for name in describe._slots(type(op)):
-        if name.startswith("_") or name in describe._TUNING:
+    for name in describe.slot_names(type(op)):
+        if name.startswith("_") or name in describe.TUNING:
             continue
         v = getattr(op, name, None)
         if v is None:
@@ -48,7 +40,7 @@ def _arguments(op: Any) -> str:
         if callable(v) and not isinstance(v, type) and not hasattr(v, "subscribe"):
             parts.append(function_label(v))
         else:
-            parts.append(describe._value(v, False))
+            parts.append(describe.value_text(v, False))
     return ", ".join(parts)
 
 
@@ -61,7 +53,7 @@ def _driver_stages(op: Any) -> list[tuple[str, str, Any]]:
         out = []
         for kind, arg in op.stages:
             fn = arg[0] if isinstance(arg, tuple) else arg  # flat_map_iterable: (fn, prefetch)
-            label = function_label(fn) if callable(fn) else describe._value(arg, False)
+            label = function_label(fn) if callable(fn) else describe.value_text(arg, False)
             fusable = kind in ("map", "filter", "flat_map_iterable") and callable(fn)
             out.append((kind, f"{kind}({label})", fn if fusable else None))
         return out
@@ -89,7 +81,7 @@ def explain(flowable: Any) -> str:
             source = node
             break
         ops.append(node)
-        node = getattr(node, "source", None) if "source" in describe._slots(type(node)) else None
+        node = getattr(node, "source", None) if "source" in describe.slot_names(type(node)) else None
     ops.reverse()
     stages = [st for op in ops for st in _driver_stages(op)]
     if source is None:
