@@ -35,8 +35,9 @@ def _report(args: argparse.Namespace, rx_rps: float, heavy_ratio: float,
     for key in args.methods:
         rps = speeds.get(key, 100_000.0)
         rep.rows.append(spark_common.Timed(sb.METHODS[key], rows, sb.expected_checksum(rows),
-                                 [rows / rps] * args.runs))
-    rep.heavy = [spark_common.Timed(sb.HEAVY_METHODS["heavy_fused"], 1000, (1000, 1), [1.0 / heavy_ratio]),
+                                           [rows / rps] * args.runs))
+    rep.heavy = [spark_common.Timed(sb.HEAVY_METHODS["heavy_fused"], 1000, (1000, 1),
+                                    [1.0 / heavy_ratio]),
                  spark_common.Timed(sb.HEAVY_METHODS["heavy_driver"], 1000, (1000, 1), [1.0])]
     for key in args.methods:
         peak = rx_peak if key.startswith("rx_") else 120.0
@@ -127,7 +128,8 @@ def test_count_rows_compare_each_chain_with_its_own_streamed_run() -> None:
     rows = args.rows
     seconds = {"count_spark": 4.0, "count_streamed": 4.0, "count_driver": 6.0,
                "count_spark_column": 0.2, "count_streamed_column": 2.0}
-    rep.count = [spark_common.Timed(spark_pushdown.COUNT_METHODS[k], rows, spark_pushdown.count_expected(rows), [s])
+    rep.count = [spark_common.Timed(spark_pushdown.COUNT_METHODS[k], rows,
+                                    spark_pushdown.count_expected(rows), [s])
                  for k, s in seconds.items()]
     text = sb.render(rep)
     assert "(no Python stage: `DataFrame.count()`) | 0.20 |" in text
