@@ -1,26 +1,87 @@
-"""The markdown the runner prints and writes: machine, tables, and the targets of issues 6
-and 18 (the latter also in a column of each table, next to the figure)."""
+"""The runner's report: its records (:class:`Report`, one :class:`WorkloadResult` per
+workload, one :class:`Row` per implementation) and the markdown made of them: machine,
+tables, and the targets of issues 6 and 18 (the latter also in a column of each table,
+next to the figure)."""
 
 from __future__ import annotations
 
 import os
 import platform
+import statistics
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from benchmarks import memory as memory_mod
 from benchmarks import workloads
-from benchmarks.common import RXPY, RXPY2, Target
-
-if TYPE_CHECKING:
-    from benchmarks.runner import Report, Row, WorkloadResult
+from benchmarks.common import RXPY, RXPY2, Checksum, Impl, Target, Workload
 
 BEGIN = "<!-- bench:begin -->"
 END = "<!-- bench:end -->"
 
 #: Peak RSS may grow by at most this much from the small to the large size to count as flat.
 FLAT_MIB = 1.0
+
+
+# ---------------------------------------------------------------------------- the records
+
+
+@dataclass
+class Row:
+    """One implementation's runs: ``samples`` in ns per item."""
+
+    impl: Impl
+    n: int
+    items: int
+    checksum: Checksum
+    samples: list[float] = field(default_factory=list)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.samples)
+
+    @property
+    def spread(self) -> float:
+        """(max - min) / median of the samples."""
+        return (max(self.samples) - min(self.samples)) / self.median if self.samples else 0.0
+
+
+@dataclass
+class WorkloadResult:
+    workload: Workload
+    n: int
+    rows: list[Row]
+    runs: int = 0
+
+    def row(self, name: str) -> Row | None:
+        for r in self.rows:
+            if r.impl.name == name:
+                return r
+        return None
+
+
+@dataclass
+class Report:
+    command: str
+    started: datetime
+    runs: int
+    machine: dict[str, str]
+    rxpy: bool
+    results: list[WorkloadResult] = field(default_factory=list)
+    memory: list[memory_mod.MemoryResult] = field(default_factory=list)
+    memory_sizes: list[int] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def result(self, key: str) -> WorkloadResult | None:
+        for r in self.results:
+            if r.workload.key == key:
+                return r
+        return None
+
+
+# ---------------------------------------------------------------------------- the markdown
 
 
 def machine_info() -> dict[str, str]:

@@ -22,17 +22,16 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import statistics
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from benchmarks import import_cost, report, workloads
 from benchmarks import memory as memory_mod
 from benchmarks.common import Checksum, Impl, Workload
+from benchmarks.report import Report, Row, WorkloadResult
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUTPUT = ROOT / "docs" / "performance.md"
@@ -41,59 +40,6 @@ ALL_KEYS = [*workloads.BUILDERS, MEMORY_KEY]
 MEMORY_SIZES = [10**5, 10**7]
 QUICK_MEMORY_SIZES = [10**4, 10**5]
 QUICK_SCALE = 0.05
-
-
-@dataclass
-class Row:
-    """One implementation's runs: ``samples`` in ns per item."""
-
-    impl: Impl
-    n: int
-    items: int
-    checksum: Checksum
-    samples: list[float] = field(default_factory=list)
-
-    @property
-    def median(self) -> float:
-        return statistics.median(self.samples)
-
-    @property
-    def spread(self) -> float:
-        """(max - min) / median of the samples."""
-        return (max(self.samples) - min(self.samples)) / self.median if self.samples else 0.0
-
-
-@dataclass
-class WorkloadResult:
-    workload: Workload
-    n: int
-    rows: list[Row]
-    runs: int = 0
-
-    def row(self, name: str) -> Row | None:
-        for r in self.rows:
-            if r.impl.name == name:
-                return r
-        return None
-
-
-@dataclass
-class Report:
-    command: str
-    started: datetime
-    runs: int
-    machine: dict[str, str]
-    rxpy: bool
-    results: list[WorkloadResult] = field(default_factory=list)
-    memory: list[memory_mod.MemoryResult] = field(default_factory=list)
-    memory_sizes: list[int] = field(default_factory=list)
-    seconds: float = 0.0
-
-    def result(self, key: str) -> WorkloadResult | None:
-        for r in self.results:
-            if r.workload.key == key:
-                return r
-        return None
 
 
 def _time_one(impl: Impl, n: int) -> tuple[int, Checksum]:

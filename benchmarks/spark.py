@@ -42,10 +42,8 @@ import json
 import os
 import resource
 import shutil
-import statistics
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -53,9 +51,23 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from benchmarks.common import make_sink
+from benchmarks import spark_pushdown, spark_stream
+from benchmarks.common import Checksum, make_sink
 from benchmarks.report import machine_info
 from benchmarks.report import write_section as _write_marked
+from benchmarks.spark_common import (
+    FLAT_MIB,
+    RUN_TIMEOUT,
+    Context,
+    Method,
+    Timed,
+    build_dataframe,
+    make_row_sink,
+    run_interleaved,
+    settle,
+    start_session,
+    subscribe_rows,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUTPUT = ROOT / "docs" / "performance.md"
@@ -82,11 +94,6 @@ STREAM_PREFETCH = 2
 #: under a consumer 10× slower each micro-batch holds the rows of the last one's 10× longer
 #: wait (1,000, 10,000, 100,000 rows...): the driver's memory then follows the batch size.
 STREAM_SOURCE = "rate-micro-batch"
-#: How long one method's run may take before it counts as hung (seconds).
-RUN_TIMEOUT = 1800.0
-#: Peak RSS may grow by at most this much from the small to the large size to count as flat.
-#: Holding a whole partition (125k rows at 1M, 500k at 4M) would add tens of MiB.
-FLAT_MIB = 4.0
 #: Two driver peaks closer than this are equal: the spread of one method's peak RSS over
 #: repeated fresh processes here (toLocalIterator at 1M rows: 124.8–125.9 MiB in five runs).
 RSS_NOISE_MIB = 1.0
@@ -96,58 +103,12 @@ TARGET_ROWS = 0.9  # from_dataframe rows/s ≥ 0.9× toLocalIterator()
 TARGET_ARROW = 5.0  # the Arrow batch variant ≥ 5× toLocalIterator()
 TARGET_HEAVY = 1.8  # a heavy map fused into Spark ≥ 1.8× the same map on the driver
 
-Checksum = tuple[int, int]
-
 
 # ---------------------------------------------------------------------------- data and session
 
 
-def start_session(master: str, driver_memory: str) -> Any:
-    """The benchmark's SparkSession (one per process): UI and progress bars off, logs quiet."""
-    from pyspark.sql import SparkSession
-
-    spark = (SparkSession.builder.master(master).appName("rxpy2-bench-spark")
-             .config("spark.ui.enabled", "false")
-             .config("spark.ui.showConsoleProgress", "false")
-             .config("spark.driver.memory", driver_memory)
-             .config("spark.sql.shuffle.partitions", "8")
-             .getOrCreate())
-    spark.sparkContext.setLogLevel("ERROR")
-    return spark
-
-
-def build_dataframe(spark: Any, rows: int, partitions: int, cache: bool) -> Any:
-    """``rows`` rows in ``partitions`` partitions: ``id`` (0..rows-1), two numbers and a string.
-
-    With ``cache`` the DataFrame is cached and counted, so every later job reads the same
-    in-memory data; without, each job recomputes it (deterministic)."""
-    df = spark.range(0, rows, 1, partitions).selectExpr(
-        "id",
-        "id * 3 + 1 AS amount",
-        "CAST(id % 997 AS DOUBLE) / 8.0 AS price",
-        "concat('order-', lpad(CAST(id AS STRING), 10, '0')) AS label")
-    if cache:
-        df = df.cache()
-        if df.count() != rows:
-            raise AssertionError("the cached DataFrame does not hold every row")
-    return df
-
-
 def expected_checksum(rows: int) -> Checksum:
     return rows, rows * (rows - 1) // 2
-
-
-def make_row_sink() -> tuple[Callable[[Any], None], Callable[[], Checksum]]:
-    """The consumer of every row method: counts the rows and adds up ``row[0]`` (``id``)."""
-    count = 0
-    total = 0
-
-    def consume(row: Any) -> None:
-        nonlocal count, total
-        count += 1
-        total += row[0]
-
-    return consume, lambda: (count, total)
 
 
 def make_heavy(iterations: int) -> Callable[[Any], int]:
@@ -184,42 +145,6 @@ def calibrate_heavy(target_us: float, probes: int = 2000) -> tuple[int, float]:
 
 
 # ---------------------------------------------------------------------------- the methods
-
-
-@dataclass
-class Context:
-    spark: Any
-    df: Any
-    rows: int
-    partitions: int
-    heavy: Callable[[Any], int] | None = None
-
-
-@dataclass
-class Method:
-    key: str
-    label: str
-    kind: str  # "pyspark" or "rxpy2"
-    run: Callable[[Context], Checksum]
-
-
-def _wait(done: threading.Event, errors: list[BaseException], what: str) -> None:
-    if not done.wait(RUN_TIMEOUT):
-        raise TimeoutError(f"{what}: not finished after {RUN_TIMEOUT:.0f} s")
-    if errors:
-        raise errors[0]
-
-
-def _subscribe_rows(flowable: Any, consume: Callable[[Any], None], what: str) -> None:
-    done = threading.Event()
-    errors: list[BaseException] = []
-
-    def on_error(e: BaseException) -> None:
-        errors.append(e)
-        done.set()
-
-    flowable.subscribe(consume, on_error, done.set)
-    _wait(done, errors, what)
 
 
 def _arrow_checksum(table: Any) -> Checksum:
@@ -278,7 +203,7 @@ def m_rx_subscribe(ctx: Context) -> Checksum:
     from rxpy2.spark import from_dataframe
 
     consume, checksum = make_row_sink()
-    _subscribe_rows(from_dataframe(ctx.df), consume, "from_dataframe")
+    subscribe_rows(from_dataframe(ctx.df), consume, "from_dataframe")
     return checksum()
 
 
@@ -291,7 +216,7 @@ def m_rx_partitions(ctx: Context) -> Checksum:
         for r in rows:
             consume(r)
 
-    _subscribe_rows(from_dataframe(ctx.df, emit="partitions"), on_partition,
+    subscribe_rows(from_dataframe(ctx.df, emit="partitions"), on_partition,
                     "from_dataframe(emit='partitions')")
     return checksum()
 
@@ -308,7 +233,7 @@ def m_rx_arrow(ctx: Context) -> Checksum:
         count += c
         total += t
 
-    _subscribe_rows(from_dataframe(ctx.df, emit="arrow"), on_table,
+    subscribe_rows(from_dataframe(ctx.df, emit="arrow"), on_table,
                     "from_dataframe(emit='arrow')")
     return count, total
 
@@ -342,7 +267,7 @@ def m_heavy_fused(ctx: Context) -> Checksum:
     flowable = from_dataframe(ctx.df).map(ctx.heavy)
     if not isinstance(flowable, SparkFlowable):  # the map did not fuse: the figure would lie
         raise AssertionError("from_dataframe(df).map(heavy) did not fuse into Spark")
-    _subscribe_rows(flowable, consume, "fused heavy map")
+    subscribe_rows(flowable, consume, "fused heavy map")
     return checksum()
 
 
@@ -354,7 +279,7 @@ def m_heavy_driver(ctx: Context) -> Checksum:
     flowable = from_dataframe(ctx.df).on_driver().map(ctx.heavy)
     if isinstance(flowable, SparkFlowable):
         raise AssertionError("on_driver().map(heavy) fused into Spark")
-    _subscribe_rows(flowable, consume, "driver heavy map")
+    subscribe_rows(flowable, consume, "driver heavy map")
     return checksum()
 
 
@@ -385,104 +310,6 @@ HEAVY_METHODS: dict[str, Method] = {m.key: m for m in [
 
 
 # ---------------------------------------------------------------------------- timing
-
-
-@dataclass
-class Timed:
-    method: Method
-    rows: int
-    checksum: Checksum
-    samples: list[float] = field(default_factory=list)  # seconds per run
-
-    @property
-    def median(self) -> float:
-        return statistics.median(self.samples)
-
-    @property
-    def rows_per_s(self) -> float:
-        return self.rows / self.median
-
-    @property
-    def spread(self) -> float:
-        return (max(self.samples) - min(self.samples)) / self.median
-
-
-def _spark_threads() -> list[threading.Thread]:
-    return [t for t in threading.enumerate() if t.name.startswith("rxpy2-spark")]
-
-
-def _settle(what: str) -> None:
-    """Wait until the rxpy2 job threads of the previous run have ended."""
-    deadline = time.monotonic() + 30.0
-    while _spark_threads() and time.monotonic() < deadline:
-        time.sleep(0.01)
-    left = _spark_threads()
-    if left:
-        raise RuntimeError(f"{what}: rxpy2 Spark threads still running: {[t.name for t in left]}")
-
-
-def _time_one(method: Method, ctx: Context) -> tuple[float, Checksum]:
-    gc.collect()
-    t0 = time.perf_counter()
-    checksum = method.run(ctx)
-    dt = time.perf_counter() - t0
-    _settle(method.key)
-    return dt, checksum
-
-
-def run_interleaved(methods: list[Method], ctx: Context, runs: int, warm: Context | None,
-                    expected: Checksum | None, warm_expected: Checksum | None = None,
-                    progress: bool = True,
-                    expected_by_key: dict[str, Checksum] | None = None) -> list[Timed]:
-    """Each method once untimed over the smaller ``warm`` data (JIT and caches warm; checked
-    as well), then ``runs`` round-robin rounds over ``ctx``'s data.
-
-    ``expected=None`` (``warm_expected=None``): the first result is the reference every
-    other run must equal. ``expected_by_key``: each method's own expected result, over
-    ``ctx``'s data and ``warm``'s alike (the warm-up then runs on the same data)."""
-    if warm is not None:
-        for m in methods:
-            if progress:
-                print(f"[spark-bench] warm-up: {m.key} over {warm.rows:,} rows",
-                      file=sys.stderr, flush=True)
-            _, got = _time_one(m, warm)
-            if expected_by_key is not None:
-                _check(m, got, expected_by_key[m.key])
-                continue
-            if warm_expected is None:
-                warm_expected = got
-            _check(m, got, warm_expected)
-    timed = [Timed(m, ctx.rows, expected or (0, 0)) for m in methods]
-    if expected_by_key is not None:
-        for t in timed:
-            t.checksum = expected_by_key[t.method.key]
-    k = len(timed)
-    for r in range(runs):
-        for j in range(k):
-            t = timed[(r + j) % k]
-            dt, got = _time_one(t.method, ctx)
-            if expected_by_key is not None:
-                _check(t.method, got, expected_by_key[t.method.key])
-                t.samples.append(dt)
-                if progress:
-                    print(f"[spark-bench] run {r + 1}/{runs} {t.method.key}: {dt:.2f} s",
-                          file=sys.stderr, flush=True)
-                continue
-            if expected is None:
-                expected = got
-                for u in timed:
-                    u.checksum = got
-            _check(t.method, got, expected)
-            t.samples.append(dt)
-            if progress:
-                print(f"[spark-bench] run {r + 1}/{runs} {t.method.key}: {dt:.2f} s "
-                      f"({ctx.rows / dt:,.0f} rows/s)", file=sys.stderr, flush=True)
-    return timed
-
-
-def _check(m: Method, got: Checksum, expected: Checksum) -> None:
-    if got != expected:
-        raise AssertionError(f"{m.key}: consumed (count, sum) = {got}, expected {expected}")
 
 
 # ---------------------------------------------------------------------------- memory children
@@ -542,15 +369,11 @@ def child_method(key: str) -> tuple[Method, Callable[[int], Checksum]]:
     """A method a memory child can run, and its expected checksum over ``rows`` rows."""
     if key in METHODS:
         return METHODS[key], expected_checksum
-    from benchmarks.spark_ii import COUNT_METHODS, count_expected
-
-    return COUNT_METHODS[key], count_expected
+    return spark_pushdown.COUNT_METHODS[key], spark_pushdown.count_expected
 
 
 def child_keys() -> list[str]:
-    from benchmarks.spark_ii import COUNT_METHODS
-
-    return [*METHODS, *COUNT_METHODS]
+    return [*METHODS, *spark_pushdown.COUNT_METHODS]
 
 
 def child(method: str, rows: int, partitions: int, master: str, driver_memory: str,
@@ -574,7 +397,7 @@ def child(method: str, rows: int, partitions: int, master: str, driver_memory: s
         t0 = time.perf_counter()
         count, total = m.run(Context(spark, df, rows, partitions))
         seconds = time.perf_counter() - t0
-        _settle(method)
+        settle(method)
         peak = _peak_rss_mib()
         jvm = _jvm_hwm_mib()
     finally:
@@ -631,8 +454,8 @@ class Report:
     heavy_iterations: int = 0
     heavy_us: float = 0.0
     memory: list[MemoryResult] = field(default_factory=list)
-    take: list[Any] = field(default_factory=list)  # spark_ii.TakeTimed
-    column: Any = None  # spark_ii.ColumnResult
+    take: list[Any] = field(default_factory=list)  # spark_pushdown.TakeTimed
+    column: Any = None  # spark_pushdown.ColumnResult
     count: list[Timed] = field(default_factory=list)
     count_memory: list[MemoryResult] = field(default_factory=list)
     stream: dict[str, Any] | None = None
@@ -694,26 +517,24 @@ def wait_for_idle(limit: float, max_wait: float, progress: bool = True) -> None:
 def run_pushdown_parts(rep: Report, spark: Any, progress: bool) -> None:
     """The take, column and count parts, in the benchmark's session; a part whose API this
     version lacks is recorded in ``rep.unavailable`` instead."""
-    from benchmarks import spark_ii
-
     args = rep.args
     if "take" in args.parts:
-        reason = spark_ii.take_unavailable()
+        reason = spark_pushdown.take_unavailable()
         if reason is None:
-            rep.take = spark_ii.run_take(spark, args.rows, args.partitions, args.runs, progress)
+            rep.take = spark_pushdown.run_take(spark, args.rows, args.partitions, args.runs, progress)
         else:
             rep.unavailable["take"] = reason
     if "column" in args.parts:
-        reason = spark_ii.column_unavailable(spark.range(1))
+        reason = spark_pushdown.column_unavailable(spark.range(1))
         if reason is None:
-            rep.column = spark_ii.run_column(spark, args.rows, args.partitions, args.runs,
+            rep.column = spark_pushdown.run_column(spark, args.rows, args.partitions, args.runs,
                                              progress)
         else:
             rep.unavailable["column"] = reason
     if "count" in args.parts:
-        reason = spark_ii.count_unavailable()
+        reason = spark_pushdown.count_unavailable()
         if reason is None:
-            rep.count = spark_ii.run_count(spark, args.rows, args.partitions, args.runs,
+            rep.count = spark_pushdown.run_count(spark, args.rows, args.partitions, args.runs,
                                            args.warmup_rows, not args.no_cache, progress)
         else:
             rep.unavailable["count"] = reason
@@ -806,9 +627,7 @@ def run(args: argparse.Namespace, command: str, progress: bool = True) -> Report
                       file=sys.stderr, flush=True)
             rep.memory.append(measure_memory(k, n, args))
     if "count" in args.parts and "count" not in rep.unavailable:
-        from benchmarks.spark_ii import COUNT_MEMORY
-
-        for k, size in COUNT_MEMORY:
+        for k, size in spark_pushdown.COUNT_MEMORY:
             n = args.memory_sizes[size]
             if progress:
                 print(f"[spark-bench] count memory: {k} at {n:,} rows (fresh process)",
@@ -970,10 +789,8 @@ def render(rep: Report) -> str:
             lines.append(f"| {t.method.label} | {t.median:.2f} | {t.rows_per_s:,.0f} | "
                          f"{t.spread * 100:.0f}% | {ratio} |")
         lines.append("")
-    from benchmarks import spark_ii, spark_stream
-
-    lines += [*spark_ii.render_take(rep), *spark_ii.render_column(rep),
-              *spark_ii.render_count(rep), *spark_stream.render(rep)]
+    lines += [*spark_pushdown.render_take(rep), *spark_pushdown.render_column(rep),
+              *spark_pushdown.render_count(rep), *spark_stream.render(rep)]
     not_run = [f"- {part}: not available in this version: {why}"
                for part, why in rep.unavailable.items()]
     if not_run:
@@ -982,7 +799,7 @@ def render(rep: Report) -> str:
     if any(p in a.parts for p in ("rows", "heavy", "memory")):
         lines += targets(rep)
     if any(p in a.parts for p in ("take", "column", "count")):
-        lines += spark_ii.targets(rep)
+        lines += spark_pushdown.targets(rep)
     if "stream" in a.parts:
         lines += spark_stream.targets(rep)
     return "\n".join(lines).rstrip() + "\n"

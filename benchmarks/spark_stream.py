@@ -22,6 +22,7 @@ import threading
 import time
 from typing import Any
 
+from benchmarks.spark_common import FLAT_MIB, start_session
 from rxpy2.reactivestreams import Subscriber, Subscription
 
 SAMPLE_S = 0.25
@@ -86,7 +87,6 @@ def measure(seconds: float, rate: int, prefetch: int, source: str, master: str,
             driver_memory: str) -> dict[str, Any]:
     import pyarrow  # noqa: F401  (imported alike in every child of the Spark benchmarks)
 
-    from benchmarks.spark import start_session
     from rxpy2.spark import StreamFlowable, from_stream
 
     spark = start_session(master, driver_memory)
@@ -194,8 +194,6 @@ def render(rep: Any) -> list[str]:
 
 def targets(rep: Any) -> list[str]:
     """One line per target of the stream part."""
-    from benchmarks.spark import FLAT_MIB
-
     k = rep.args.stream_prefetch
     labels = [f"from_stream's batches in flight ≤ prefetch_batches ({k}) under a consumer 10× "
               f"slower than the source",

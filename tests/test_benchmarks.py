@@ -52,12 +52,12 @@ def _expected(key: str, n: int) -> tuple[int, int]:
     return len(ys), sum(ys)
 
 
-def _run(*argv: str) -> runner.Report:
+def _run(*argv: str) -> report.Report:
     args = runner.parse_args(list(argv))
     return runner.run(args, list(argv), progress=False)
 
 
-def _assert_same_work(rep: runner.Report) -> None:
+def _assert_same_work(rep: report.Report) -> None:
     assert [r.workload.key for r in rep.results] == list(workloads.BUILDERS)
     for res in rep.results:
         checksums = {row.impl.name: row.checksum for row in res.rows}

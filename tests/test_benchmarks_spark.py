@@ -20,6 +20,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import spark as sb  # noqa: E402
+from benchmarks import spark_common, spark_pushdown  # noqa: E402
 
 
 def _report(args: argparse.Namespace, rx_rps: float, heavy_ratio: float,
@@ -33,10 +34,11 @@ def _report(args: argparse.Namespace, rx_rps: float, heavy_ratio: float,
               "rx_arrow": 2_000_000.0}
     for key in args.methods:
         rps = speeds.get(key, 100_000.0)
-        rep.rows.append(sb.Timed(sb.METHODS[key], rows, sb.expected_checksum(rows),
-                                 [rows / rps] * args.runs))
-    rep.heavy = [sb.Timed(sb.HEAVY_METHODS["heavy_fused"], 1000, (1000, 1), [1.0 / heavy_ratio]),
-                 sb.Timed(sb.HEAVY_METHODS["heavy_driver"], 1000, (1000, 1), [1.0])]
+        rep.rows.append(spark_common.Timed(sb.METHODS[key], rows, sb.expected_checksum(rows),
+                                           [rows / rps] * args.runs))
+    rep.heavy = [spark_common.Timed(sb.HEAVY_METHODS["heavy_fused"], 1000, (1000, 1),
+                                    [1.0 / heavy_ratio]),
+                 spark_common.Timed(sb.HEAVY_METHODS["heavy_driver"], 1000, (1000, 1), [1.0])]
     for key in args.methods:
         peak = rx_peak if key.startswith("rx_") else 120.0
         rep.memory.append(sb.MemoryResult(key, rows, peak, 100.0, 700.0, 1.0))
@@ -121,14 +123,13 @@ def test_python_m_benchmarks_spark_dispatches(monkeypatch: pytest.MonkeyPatch,
 
 
 def test_count_rows_compare_each_chain_with_its_own_streamed_run() -> None:
-    from benchmarks import spark_ii
-
     args = sb.parse_args(["--only", "count"])
     rep = _report(args, 200_000.0, 2.0, 120.0)
     rows = args.rows
     seconds = {"count_spark": 4.0, "count_streamed": 4.0, "count_driver": 6.0,
                "count_spark_column": 0.2, "count_streamed_column": 2.0}
-    rep.count = [sb.Timed(spark_ii.COUNT_METHODS[k], rows, spark_ii.count_expected(rows), [s])
+    rep.count = [spark_common.Timed(spark_pushdown.COUNT_METHODS[k], rows,
+                                    spark_pushdown.count_expected(rows), [s])
                  for k, s in seconds.items()]
     text = sb.render(rep)
     assert "(no Python stage: `DataFrame.count()`) | 0.20 |" in text

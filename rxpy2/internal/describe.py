@@ -21,7 +21,8 @@ import re
 import reprlib
 from typing import Any
 
-__all__ = ["MAX_SHOWN", "NAMES", "chain_repr", "explain", "function_label", "stages"]
+__all__ = ["MAX_SHOWN", "NAMES", "TUNING", "arguments_text", "chain_repr", "explain",
+           "function_label", "slot_names", "stages", "value_text"]
 
 #: the most stages ``repr`` shows; a longer chain keeps its head and tail
 MAX_SHOWN = 12
@@ -98,7 +99,7 @@ NAMES: dict[str, str] = {
 }
 
 #: fields that tune an operator (sizes, modes, internal state) rather than say what it does
-_TUNING = frozenset({
+TUNING = frozenset({
     "source", "sources", "buffer_size", "prefetch", "delay_error", "delay_errors",
     "error_mode", "max_concurrency", "current", "connection", "lock", "clients",
     "ref_counted", "request_on", "is_interval", "restart", "stages", "step", "shape",
@@ -167,7 +168,9 @@ def function_label(fn: Any, where: bool = False) -> str:
     return name
 
 
-def _value(v: Any, where: bool) -> str:
+def value_text(v: Any, where: bool) -> str:
+    """An operator's field as ``repr`` shows it: a Publisher by its operator name, a class
+    by its name, a function by :func:`function_label`, other values shortened."""
     from rxpy2.reactivestreams import Publisher
 
     if isinstance(v, Publisher):
@@ -184,7 +187,8 @@ def _value(v: Any, where: bool) -> str:
         return f"<{type(v).__name__}>"
 
 
-def _slots(cls: type) -> list[str]:
+def slot_names(cls: type) -> list[str]:
+    """The ``__slots__`` of ``cls`` and its bases, base classes first."""
     names: list[str] = []
     for klass in reversed(cls.__mro__):
         s = klass.__dict__.get("__slots__", ())
@@ -192,30 +196,32 @@ def _slots(cls: type) -> list[str]:
     return names
 
 
-def _args(op: Any, where: bool) -> str:
+def arguments_text(op: Any, where: bool) -> str:
+    """The arguments of operator ``op`` as its stage shows them: its fields that say what
+    it does (not :data:`TUNING`), ``range``'s as ``(start, count)``."""
     t = type(op).__name__
     if t == "FlowableRange" or t == "FlowableIntervalRange":
         start, end = op.start, op.end
-        rest = [_value(getattr(op, n), where) for n in ("initial_delay", "period", "scheduler")
+        rest = [value_text(getattr(op, n), where) for n in ("initial_delay", "period", "scheduler")
                 if hasattr(op, n)]
         return ", ".join([str(start), str(end - start), *rest])
     parts = []
     if t == "ParallelFromPublisher":
         parts.append(str(op._parallelism))
-    for n in _slots(type(op)):
-        if n.startswith("_") or n in _TUNING:
+    for n in slot_names(type(op)):
+        if n.startswith("_") or n in TUNING:
             continue
         v = getattr(op, n, None)
         if v is None:
             continue
-        parts.append(_value(v, where))
+        parts.append(value_text(v, where))
     if getattr(op, "sources", None) is not None and type(op.sources) in (list, tuple):
         parts.insert(0, f"{len(op.sources)} sources")
     return ", ".join(parts)
 
 
 def _fused_stage(kind: str, arg: Any, where: bool) -> str:
-    return f"{kind}({_value(arg, where)})"
+    return f"{kind}({value_text(arg, where)})"
 
 
 def stages(obj: Any, where: bool = False) -> list[tuple[str, str, Any, str]]:
@@ -252,8 +258,8 @@ def stages(obj: Any, where: bool = False) -> list[tuple[str, str, Any, str]]:
                             f"macro-fused stage {i + 1}/{n} of a {what}"))
             node = node.source
             continue
-        source = getattr(node, "source", None) if "source" in _slots(cls) else None
-        text = f"{op_name(node)}({_args(node, where)})"
+        source = getattr(node, "source", None) if "source" in slot_names(cls) else None
+        text = f"{op_name(node)}({arguments_text(node, where)})"
         fusion = _FUSION.get(name, "")
         if chain_source_of is not None:
             fusion = (f"source of a macro-fused sync chain of {len(chain_source_of.stages)} "

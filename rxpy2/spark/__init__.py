@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from rxpy2.spark.errors import SparkFusionError, SparkJobError
 from rxpy2.spark.explain import explain
+from rxpy2.spark.flowable import SparkFlowable, from_dataframe, from_rdd
 from rxpy2.spark.sink import WriteSummary, to_parquet, to_table, write_batches
-from rxpy2.spark.source import SparkFlowable, from_dataframe, from_rdd
 from rxpy2.spark.stream import StreamFlowable, StreamSubscription, from_stream
 
 __all__ = [

@@ -1,7 +1,7 @@
 """The partition function that fused stages become on the executors.
 
 This module uses the standard library only and is pickled *by value* (see
-``register_pickle_by_value`` in :mod:`rxpy2.spark.source`), so executors need PySpark but
+``ship_executor_module`` in :mod:`rxpy2.spark.plan`), so executors need PySpark but
 not rxpy2. The same function runs the stages on the driver when fusion is off, so both
 places apply exactly the same rules:
 

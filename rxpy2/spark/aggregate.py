@@ -1,21 +1,11 @@
 """Terminal aggregations of a Spark source computed by Spark: ``count``, ``reduce``,
 ``to_list`` and an unordered ``distinct``.
 
-They apply when the whole chain before them runs in Spark (the source and its fused
-stages; no driver stage, fusion on, ``emit="rows"``, no ``take``/``limit``); otherwise
+They apply when the whole chain before them runs in Spark (:func:`aggregable`); otherwise
 :class:`~rxpy2.spark.SparkFlowable` falls back to the ordinary operator, with the same
-results. Only the result crosses to the driver: per-partition counts, accumulators, the
-list asked for.
-
-Each subscription runs its Spark jobs lazily, on a thread of its own
-(``rxpy2-spark-agg-<n>``), in a job group of its own (one of the source's:
-``source.job_group(k)``); ``dispose()`` cancels that group. A Spark failure arrives as
-``on_error(SparkJobError)`` with PySpark's exception as ``__cause__``.
-
-``reduce`` gives the left fold in order for any function, by default: one job per
-partition, in partition order, each carrying the accumulator to the executor and back
-(only the accumulator crosses). ``associative=True`` folds every partition in one job, in
-parallel, and folds the per-partition results on the driver, in partition order.
+results. Only the result crosses to the driver. Each subscription runs its jobs on a thread
+of its own, in a job group of the source's, which ``dispose()`` cancels; the rules in full:
+``docs/spark.md``, *Terminal aggregations in Spark*.
 """
 
 from __future__ import annotations
@@ -25,7 +15,7 @@ import itertools
 import operator
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from rxpy2.disposables import Disposable
 from rxpy2.maybe import Maybe
@@ -34,11 +24,17 @@ from rxpy2.operators.arguments import ABSENT
 from rxpy2.single import Single
 from rxpy2.spark import _executor
 from rxpy2.spark.errors import SparkJobError, describe
+from rxpy2.spark.plan import Plan, Stage, ship_executor_module
+from rxpy2.spark.pyspark_adapter import (
+    cancel_job_group,
+    collect_and_serve,
+    connect,
+    java_rdd,
+    wrap_rdd,
+)
+from rxpy2.spark.reader import Compiled
 
-if TYPE_CHECKING:
-    from rxpy2.spark.source import SparkFlowable, _Compiled
-
-__all__ = ["DEFAULT_MAX_ITEMS", "SparkAggregateMaybe", "SparkAggregateSingle"]
+__all__ = ["DEFAULT_MAX_ITEMS", "Origin", "SparkAggregateMaybe", "SparkAggregateSingle"]
 
 T = TypeVar("T")
 
@@ -49,10 +45,23 @@ _thread_ids = itertools.count(1)
 _EMPTY: Any = object()  # a computation's result for an empty Maybe
 
 
-def aggregable(source: SparkFlowable[Any]) -> bool:
-    """Whether the whole chain of ``source`` runs in Spark, so that a terminal aggregation
-    can run there too."""
-    plan = source._plan
+class Origin:
+    """What an aggregation needs of its Spark source: the plan, its compilation (made once,
+    by the source) and a new job group of the source's per subscription."""
+
+    __slots__ = ("plan", "compile", "new_group")
+
+    def __init__(self, plan: Plan, compile: Callable[[], Compiled],
+                 new_group: Callable[[], str]) -> None:
+        self.plan = plan
+        self.compile = compile
+        self.new_group = new_group
+
+
+def aggregable(plan: Plan) -> bool:
+    """Whether the whole chain of ``plan`` runs in Spark (the source and its fused stages;
+    no driver stage, fusion on, ``emit="rows"``, no ``take``/``limit``), so that a terminal
+    aggregation can run there too."""
     return (bool(plan.fuse) and plan.emit == "rows" and not plan.driver_steps
             and plan.limit is None)
 
@@ -72,21 +81,19 @@ class _Run(Disposable):
     def dispose(self) -> None:
         if not self.disposed:
             self.disposed = True
-            from rxpy2.spark.source import cancel_job_group
-
             cancel_job_group(self.sc, self.group)
 
     def is_disposed(self) -> bool:
         return self.disposed
 
 
-Compute = Callable[["SparkFlowable[Any]", "_Compiled", _Run], Any]
+Compute = Callable[[Origin, Compiled, _Run], Any]
 
 
-def _start(source: SparkFlowable[Any], what: str, compute: Compute,
+def _start(source: Origin, what: str, compute: Compute,
            observer: SingleObserver[Any] | MaybeObserver[Any]) -> None:
     try:
-        compiled = source._compile()
+        compiled = source.compile()
     except Exception as e:
         err = SparkJobError(f"preparing the Spark source failed: {describe(e)}")
         err.__cause__ = e
@@ -95,7 +102,7 @@ def _start(source: SparkFlowable[Any], what: str, compute: Compute,
         observer.on_subscribe(Disposables.empty())
         observer.on_error(err)
         return
-    run = _Run(compiled.sc, source._new_group())
+    run = _Run(compiled.sc, source.new_group())
     observer.on_subscribe(run)
     if run.disposed:
         return
@@ -126,7 +133,7 @@ class SparkAggregateSingle(Single[T], Generic[T]):
 
     __slots__ = ("_spark_source", "_what", "_compute")
 
-    def __init__(self, source: SparkFlowable[Any], what: str, compute: Compute) -> None:
+    def __init__(self, source: Origin, what: str, compute: Compute) -> None:
         self._spark_source = source
         self._what = what
         self._compute = compute
@@ -140,7 +147,7 @@ class SparkAggregateMaybe(Maybe[T], Generic[T]):
 
     __slots__ = ("_spark_source", "_what", "_compute")
 
-    def __init__(self, source: SparkFlowable[Any], what: str, compute: Compute) -> None:
+    def __init__(self, source: Origin, what: str, compute: Compute) -> None:
         self._spark_source = source
         self._what = what
         self._compute = compute
@@ -169,17 +176,13 @@ def _checked(rows: Iterable[Any]) -> Iterator[Any]:
         yield x
 
 
-def items_rdd(source: SparkFlowable[Any]) -> Any:
+def items_rdd(source: Origin) -> Any:
     """A PySpark RDD of exactly the items ``source`` emits (rows converted to the row
     format, fused stages applied), computed on the executors."""
-    from pyspark import RDD
-
-    from rxpy2.spark.source import _ship_executor_module
-
-    _ship_executor_module()
-    plan = source._plan
-    compiled = source._compile()
-    rdd: Any = RDD(compiled.jrdd, compiled.sc, compiled.serializer)
+    ship_executor_module()
+    plan = source.plan
+    compiled = source.compile()
+    rdd: Any = wrap_rdd(compiled.jrdd, compiled.sc, compiled.serializer)
     if compiled.convert is not None:  # rows to convert: convert them on the executors
         names = tuple(plan.df.columns)
         steps: tuple[_executor.Step, ...] = ()
@@ -193,9 +196,9 @@ def items_rdd(source: SparkFlowable[Any]) -> Any:
     return rdd
 
 
-def count(spark_source: SparkFlowable[Any]) -> Single[int]:
-    def compute(source: SparkFlowable[Any], compiled: _Compiled, run: _Run) -> int:
-        plan = source._plan
+def count(spark_source: Origin) -> Single[int]:
+    def compute(source: Origin, compiled: Compiled, run: _Run) -> int:
+        plan = source.plan
         if plan.df is not None and not plan.spark_steps:
             df = plan.df
             return _spark(run, "count", lambda: int(df.count()))  # no Python worker at all
@@ -205,7 +208,7 @@ def count(spark_source: SparkFlowable[Any]) -> Single[int]:
     return SparkAggregateSingle(spark_source, "count", compute)
 
 
-def _fold_in_order(source: SparkFlowable[Any], compiled: _Compiled, run: _Run, reducer: Callable[[Any, Any], Any],
+def _fold_in_order(source: Origin, compiled: Compiled, run: _Run, reducer: Callable[[Any, Any], Any],
                    has: bool, acc: Any) -> tuple[bool, Any]:
     rdd = items_rdd(source)
     sc = compiled.sc
@@ -217,7 +220,7 @@ def _fold_in_order(source: SparkFlowable[Any], compiled: _Compiled, run: _Run, r
     return has, acc
 
 
-def _fold_associative(source: SparkFlowable[Any], compiled: _Compiled, run: _Run, reducer: Callable[[Any, Any], Any],
+def _fold_associative(source: Origin, compiled: Compiled, run: _Run, reducer: Callable[[Any, Any], Any],
                       has: bool, acc: Any) -> tuple[bool, Any]:
     rdd = items_rdd(source).mapPartitions(_executor.fold(reducer, False, None))
     partials = _spark(run, "reduce", rdd.collect)
@@ -233,18 +236,18 @@ def _fold_associative(source: SparkFlowable[Any], compiled: _Compiled, run: _Run
     return has, acc
 
 
-def reduce(spark_source: SparkFlowable[Any], reducer: Callable[[Any, Any], Any], seed: Any,
+def reduce(spark_source: Origin, reducer: Callable[[Any, Any], Any], seed: Any,
            associative: bool) -> Single[Any] | Maybe[Any]:
     fold = _fold_associative if associative else _fold_in_order
 
     if seed is ABSENT:
-        def compute_maybe(source: SparkFlowable[Any], compiled: _Compiled, run: _Run) -> Any:
+        def compute_maybe(source: Origin, compiled: Compiled, run: _Run) -> Any:
             has, acc = fold(source, compiled, run, reducer, False, None)
             return acc if has else _EMPTY
 
         return SparkAggregateMaybe(spark_source, "reduce", compute_maybe)
 
-    def compute(source: SparkFlowable[Any], compiled: _Compiled, run: _Run) -> Any:
+    def compute(source: Origin, compiled: Compiled, run: _Run) -> Any:
         return fold(source, compiled, run, reducer, True, seed)[1]
 
     return SparkAggregateSingle(spark_source, "reduce", compute)
@@ -255,8 +258,8 @@ def too_many(max_items: int) -> ValueError:
                       "(None: no limit) or consume the items as a stream")
 
 
-def to_list(spark_source: SparkFlowable[Any], max_items: int | None) -> Single[list[Any]]:
-    def compute(source: SparkFlowable[Any], compiled: _Compiled, run: _Run) -> list[Any]:
+def to_list(spark_source: Origin, max_items: int | None) -> Single[list[Any]]:
+    def compute(source: Origin, compiled: Compiled, run: _Run) -> list[Any]:
         rdd = items_rdd(source)
         if max_items is None:
             return _spark(run, "to_list", rdd.collect)
@@ -268,15 +271,12 @@ def to_list(spark_source: SparkFlowable[Any], max_items: int | None) -> Single[l
     return SparkAggregateSingle(spark_source, "to_list", compute)
 
 
-def _read_capped(compiled: _Compiled, run: _Run, rdd: Any, max_items: int) -> list[Any]:
-    from rxpy2.spark.source import _connect
-
-    sock_info = _spark(run, "to_list",
-                       lambda: compiled.sc._jvm.PythonRDD.collectAndServe(rdd._jrdd.rdd()))
-    sockfile, sock = _spark(run, "to_list", lambda: _connect(sock_info))
+def _read_capped(compiled: Compiled, run: _Run, rdd: Any, max_items: int) -> list[Any]:
+    sock_info = _spark(run, "to_list", lambda: collect_and_serve(compiled.sc, rdd))
+    sockfile, sock = _spark(run, "to_list", lambda: connect(sock_info))
     try:
         out: list[Any] = []
-        items = rdd._jrdd_deserializer.load_stream(sockfile)
+        items = java_rdd(rdd)[1].load_stream(sockfile)
         while True:
             try:
                 x = next(items)
@@ -296,16 +296,14 @@ def _read_capped(compiled: _Compiled, run: _Run, rdd: Any, max_items: int) -> li
             sock.close()
 
 
-def distinct_plan(source: SparkFlowable[Any]) -> Any:
+def distinct_plan(source: Origin) -> Plan:
     """The plan of a Spark ``distinct`` of ``source``'s items: ``DataFrame.distinct()``
     when no Python stage is fused (rows compared in the JVM), else ``RDD.distinct()`` of
     the items."""
-    from rxpy2.spark.source import Stage, _Plan
-
-    plan = source._plan
+    plan = source.plan
     stage = Stage("spark", "distinct", "unordered")
     if plan.df is not None and not plan.spark_steps:
         return plan.replace(df=plan.df.distinct(), labels=plan.labels + (stage,))
     rdd = items_rdd(source).distinct()
-    new = _Plan(None, rdd, "row", "rows", plan.fuse)
+    new = Plan(None, rdd, "row", "rows", plan.fuse)
     return new.replace(labels=plan.labels + (stage,), lineage=plan.lineage)

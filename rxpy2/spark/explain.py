@@ -1,17 +1,9 @@
 """``explain(flowable)``: which stages of an assembled chain run in Spark, which on the driver.
 
-Walks the chain from the end back to its source through each operator's ``source``
-attribute (how every rxpy2 operator keeps its upstream); the Spark source describes its
-own stages (:meth:`rxpy2.spark.SparkFlowable.explain`). Every later operator is one line
-(a collapsed ``map``/``filter`` run, one line per stage it holds) with its functions by
-name and why it runs on the driver:
-
-* ``not fusable: <operator>``: only ``map``, ``filter``, ``flat_map_iterable``,
-  ``concat_map_iterable`` and ``map_partitions`` can run in Spark;
-* ``not picklable: <the pickling error>``: the function cannot travel to the executors;
-* ``after a driver operator (<the first one>)``: once one stage ran on the driver, the
-  stages after it do too;
-* ``fusion off (fuse=False)`` / ``after on_driver()``: asked for.
+Walks the chain from the end back to its Spark source through each operator's ``source``
+attribute; the source describes its own stages (:meth:`rxpy2.spark.SparkFlowable.explain`)
+and every later operator is one line with why it runs on the driver (the reasons:
+``docs/spark.md``, *explain()*).
 """
 
 from __future__ import annotations
@@ -19,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from rxpy2.internal import describe
+from rxpy2.spark.flowable import SparkFlowable
+from rxpy2.spark.plan import function_label
 
 __all__ = ["explain"]
 
@@ -34,13 +28,11 @@ _FUSABLE_OPERATORS = {
 
 
 def _arguments(op: Any) -> str:
-    from rxpy2.spark.source import function_label
-
     if type(op).__name__ in ("FlowableRange", "FlowableIntervalRange"):
-        return describe._args(op, False)  # (start, count) as range() takes them
+        return describe.arguments_text(op, False)  # (start, count) as range() takes them
     parts = []
-    for name in describe._slots(type(op)):
-        if name.startswith("_") or name in describe._TUNING:
+    for name in describe.slot_names(type(op)):
+        if name.startswith("_") or name in describe.TUNING:
             continue
         v = getattr(op, name, None)
         if v is None:
@@ -48,7 +40,7 @@ def _arguments(op: Any) -> str:
         if callable(v) and not isinstance(v, type) and not hasattr(v, "subscribe"):
             parts.append(function_label(v))
         else:
-            parts.append(describe._value(v, False))
+            parts.append(describe.value_text(v, False))
     return ", ".join(parts)
 
 
@@ -56,14 +48,12 @@ def _driver_stages(op: Any) -> list[tuple[str, str, Any]]:
     """``op`` as ``(kind, text, function or None)`` per stage: a collapsed map/filter run
     (or a sync chain) gives each stage it holds; ``function`` is set for a fusable one
     (:data:`_LIMIT` for take/limit)."""
-    from rxpy2.spark.source import function_label
-
     cls = type(op).__name__
     if cls in ("FlowableMapFilter", "FlowableSyncChain"):
         out = []
         for kind, arg in op.stages:
             fn = arg[0] if isinstance(arg, tuple) else arg  # flat_map_iterable: (fn, prefetch)
-            label = function_label(fn) if callable(fn) else describe._value(arg, False)
+            label = function_label(fn) if callable(fn) else describe.value_text(arg, False)
             fusable = kind in ("map", "filter", "flat_map_iterable") and callable(fn)
             out.append((kind, f"{kind}({label})", fn if fusable else None))
         return out
@@ -83,8 +73,6 @@ def explain(flowable: Any) -> str:
     Lines start with ``spark`` for what runs in Spark (``stage``: a Python function on the
     executors; ``column``: a Column expression in Spark SQL) and ``driver`` for what runs
     in this process under backpressure; a driver line ends with why it is not in Spark."""
-    from rxpy2.spark.source import SparkFlowable
-
     ops: list[Any] = []
     node = flowable
     source: SparkFlowable[Any] | None = None
@@ -93,7 +81,7 @@ def explain(flowable: Any) -> str:
             source = node
             break
         ops.append(node)
-        node = getattr(node, "source", None) if "source" in describe._slots(type(node)) else None
+        node = getattr(node, "source", None) if "source" in describe.slot_names(type(node)) else None
     ops.reverse()
     stages = [st for op in ops for st in _driver_stages(op)]
     if source is None:
@@ -104,12 +92,12 @@ def explain(flowable: Any) -> str:
     if stages and lines[-1].startswith("driver  ("):
         lines.pop()  # "Python stages applied next run on the driver": the lines below say it
     # the first driver stage: a map_partitions the source keeps on the driver, if any
-    first = next((st.text() for st in source._plan.labels if st.where == "driver"), None)
+    first = next((st.text() for st in source.plan.labels if st.where == "driver"), None)
     for kind, text, fn in stages:
         if fn is None:
             reason = f"not fusable: {kind}"
         elif fn is _LIMIT:
-            plan = source._plan
+            plan = source.plan
             reason = (plan.off_reason()
                       or (f"after a driver operator ({first})" if first is not None else None)
                       or (f'not fusable with emit="{plan.emit}"' if plan.emit != "rows" else None)
@@ -119,7 +107,7 @@ def explain(flowable: Any) -> str:
             # None: assembled past the source's own methods (e.g. Flowable.map(src, f))
             reason = why if why is not None else "assembled without the Spark source's fusion"
         else:
-            reason = source._plan.off_reason() or f"after a driver operator ({first})"
+            reason = source.plan.off_reason() or f"after a driver operator ({first})"
         if first is None:
             first = text
         lines.append(f"driver  operator  {text}  [{reason}]")

@@ -1,38 +1,10 @@
 """Backpressured sinks: write a Flowable in batches, asking for a batch only when the
 previous write has finished.
 
-``flowable.to(write_batches(write, batch_size))`` is a cold ``Single[WriteSummary]``.
-Each subscription:
-
-* requests exactly ``batch_size`` items, collects them into a list and hands the full
-  list to ``write(batch, batch_index)``; only after ``write`` returned does it request the
-  next ``batch_size``, so demand bounds what the driver holds: one batch, being filled
-  or being written, never both;
-* runs ``write`` on a worker thread of its own, named ``rxpy2-spark-sink-<n>``, started
-  with the first batch and ended with the subscription (terminal signal or dispose);
-  a synchronous upstream then delivers the next batch on that thread, inside its
-  ``request``, and the write runs after that call returned, never nested in it;
-* on completion writes the last, partial batch (an empty stream writes nothing) and
-  signals ``on_success(WriteSummary(target, rows, batches, seconds))``, ``seconds``
-  being the time from subscription to the end of the last write;
-* when ``write`` raises: cancels the upstream, starts no other write and signals that
-  error (once);
-* on an upstream error, or an item beyond the requested ``batch_size`` (a
-  ``MissingBackpressureException``): a write in progress is allowed to finish, the
-  partial batch is dropped (not written) and the error is signalled after it. An error
-  of that write then goes to :func:`rxpy2.plugins.on_error` (the first error wins);
-* ``dispose()`` cancels the upstream, starts no further write and signals nothing; a
-  write in progress is asked to stop (:func:`to_parquet`/:func:`to_table` cancel its
-  Spark job group; a job submitted in the same instant as the cancel may still run to
-  its end) and its outcome, an error included, is dropped. The worker thread ends when
-  that write returns.
-
-:func:`to_parquet` and :func:`to_table` write each batch through Spark
-(``spark.createDataFrame(batch, schema)`` then ``DataFrameWriter.parquet``/``saveAsTable``),
-the first batch with ``mode`` and every later one with ``"append"``. Each write runs its
-Spark jobs in a job group of its own (``rxpy2-spark-sink-<n>-<batch>``), set on the
-worker thread; a failing write fails the Single with :class:`~rxpy2.spark.errors.SparkJobError`
-whose ``__cause__`` is PySpark's exception.
+``flowable.to(write_batches(write, batch_size))`` is a cold ``Single[WriteSummary]``;
+:func:`to_parquet` and :func:`to_table` write each batch through Spark, in a job group of
+its own that ``dispose()`` cancels. Demand bounds what the driver holds: one batch, being
+filled or being written. The signals in full: ``docs/spark.md``, *Sinks*.
 """
 
 from __future__ import annotations
@@ -66,6 +38,7 @@ from rxpy2.operators.arguments import (
 from rxpy2.reactivestreams import Publisher, Subscription
 from rxpy2.single import Single
 from rxpy2.spark.errors import SparkJobError, describe
+from rxpy2.spark.pyspark_adapter import hadoop_path_exists
 
 __all__ = ["WriteSummary", "to_parquet", "to_table", "write_batches"]
 
@@ -496,9 +469,7 @@ def to_parquet(path: str, spark: Any, batch_size: int = 10_000, schema: Any = No
         writer.parquet(path)
 
     def exists() -> bool:
-        jsc = spark.sparkContext._jsc
-        p = spark.sparkContext._jvm.org.apache.hadoop.fs.Path(path)
-        return bool(p.getFileSystem(jsc.hadoopConfiguration()).exists(p))
+        return hadoop_path_exists(spark, path)
 
     return _sink(lambda: _SparkWriter(spark, path, schema, mode, save, exists),
                  batch_size, path)

@@ -1,24 +1,11 @@
 """Structured Streaming under demand: ``from_stream``.
 
-A :class:`StreamFlowable` runs a streaming query, one per subscription, whose sink is a
-``foreachBatch`` callback of the subscription's own. The callback materializes each
-micro-batch on the driver (a list of rows, or one ``pyarrow.Table``), hands it to the
-subscription and then *waits* while ``prefetch_batches`` batches are held (handed over and
-not yet fully emitted downstream). Spark runs ``foreachBatch`` on the query's one stream
-thread, so while the callback waits the query takes no new micro-batch: a slow consumer
-slows the query instead of filling the driver's memory.
-
-Threads of a subscription (all ``rxpy2-spark-stream-<n>-*``): ``query`` starts the query
-and waits for its end; ``emit`` runs the drain loop when a batch arrives (the callback
-itself runs on a Py4J callback thread and only hands over and waits); ``stop`` stops the
-query after a ``cancel()``. Each ends with the subscription.
-
-Delivery: the callback returns, and Spark commits the batch to the checkpoint, only once
-fewer than ``prefetch_batches`` batches are held. With ``prefetch_batches=1`` that is after
-the batch's last item was emitted downstream: a batch is committed only once delivered, and
-a restart from the same checkpoint re-runs every batch that was not (at-least-once). A
-batch whose callback is released by ``cancel()`` raises out of the callback, so Spark does
-not commit it.
+Each subscription runs a streaming query whose ``foreachBatch`` callback hands each
+micro-batch to the subscription and then waits while ``prefetch_batches`` are held: Spark
+runs that callback on the query's one stream thread, so a slow consumer slows the query
+instead of filling the driver's memory, and a batch is committed only once fewer are held
+(at-least-once with ``prefetch_batches=1``). Threads, delivery and checkpoints:
+``docs/spark.md``, *Structured Streaming*.
 """
 
 from __future__ import annotations
@@ -40,6 +27,7 @@ from rxpy2.operators import (
 )
 from rxpy2.reactivestreams import Subscriber, Subscription
 from rxpy2.spark.errors import SparkJobError, describe
+from rxpy2.spark.pyspark_adapter import is_dataframe, require_pyspark
 
 if TYPE_CHECKING:
     import pyarrow
@@ -184,11 +172,8 @@ def from_stream(streaming_df: Any, prefetch_batches: int = 1, *, emit: str = "ro
     """
     if streaming_df is None:
         raise TypeError("streaming_df is None")
-    try:
-        import pyspark  # noqa: F401
-    except ImportError as e:  # pragma: no cover - depends on the installation
-        raise ImportError("rxpy2.spark needs pyspark: pip install 'rxpy2[spark]'") from e
-    if not hasattr(streaming_df, "_jdf") or not hasattr(streaming_df, "isStreaming"):
+    require_pyspark()
+    if not is_dataframe(streaming_df) or not hasattr(streaming_df, "isStreaming"):
         raise TypeError(f"streaming_df must be a classic pyspark DataFrame, "
                         f"not {type(streaming_df).__name__}")
     if not streaming_df.isStreaming:

@@ -36,17 +36,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchmarks.spark import (
+from benchmarks.common import Checksum
+from benchmarks.spark_common import (
+    FLAT_MIB,
     RUN_TIMEOUT,
-    Checksum,
     Context,
     Method,
     Timed,
-    _settle,
-    _subscribe_rows,
     build_dataframe,
     make_row_sink,
     run_interleaved,
+    settle,
+    subscribe_rows,
 )
 
 #: Rows taken by the take part.
@@ -153,7 +154,7 @@ def _rx_take(flowable: Any, what: str) -> tuple[Checksum, str]:
     if not isinstance(flowable, _spark_flowable()):  # taken on the driver: the figure would lie
         raise AssertionError(f"{what} is not a Spark source: the take was not pushed into Spark")
     consume, checksum = make_row_sink()
-    _subscribe_rows(flowable, consume, what)
+    subscribe_rows(flowable, consume, what)
     return checksum(), str(flowable.job_group(1))
 
 
@@ -240,7 +241,7 @@ def run_take(spark: Any, rows: int, partitions: int, runs: int,
         t0 = time.perf_counter()
         got, group = t.method.run(spark, df, f"rxpy2-bench-take-{os.getpid()}-{serial}")
         dt = time.perf_counter() - t0
-        _settle(t.method.key)
+        settle(t.method.key)
         if got != expected:
             raise AssertionError(f"{t.method.key}: consumed (count, sum) = {got}, "
                                  f"expected {expected}")
@@ -304,7 +305,7 @@ def _column_method(key: str, name: str, bound: float) -> Method:
         if not isinstance(flowable, _spark_flowable()):
             raise AssertionError(f"filter(F.col({name!r}) > x) did not stay in Spark")
         consume, checksum = make_row_sink()
-        _subscribe_rows(flowable, consume, f"filter(F.col({name!r}) > x)")
+        subscribe_rows(flowable, consume, f"filter(F.col({name!r}) > x)")
         return checksum()
 
     return Method(f"column_{key}", f"`from_dataframe(df).filter(F.col(\"{name}\") > x)`",
@@ -319,7 +320,7 @@ def _lambda_method(key: str, name: str, bound: float) -> Method:
         if not isinstance(flowable, _spark_flowable()):
             raise AssertionError("the lambda filter did not fuse into Spark")
         consume, checksum = make_row_sink()
-        _subscribe_rows(flowable, consume, f"filter(lambda r: r.{name} > x)")
+        subscribe_rows(flowable, consume, f"filter(lambda r: r.{name} > x)")
         return checksum()
 
     return Method(f"lambda_{key}", f"`from_dataframe(df).filter(lambda r: r.{name} > x)` "
@@ -425,7 +426,7 @@ def _counted_on_the_driver(chain: Any, what: str) -> Checksum:
         nonlocal count
         count += 1
 
-    _subscribe_rows(chain, consume, what)
+    subscribe_rows(chain, consume, what)
     return count, 0
 
 
@@ -606,8 +607,6 @@ def render_count(rep: Any) -> list[str]:
 
 def targets(rep: Any) -> list[str]:
     """One line per target of the take, column and count parts."""
-    from benchmarks.spark import FLAT_MIB
-
     lines: list[str] = []
     parts = rep.args.parts
     takes = {t.method.key: t for t in rep.take}

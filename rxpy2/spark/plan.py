@@ -1,0 +1,290 @@
+"""A Spark source's plan and its compilation into the JVM RDD the partition jobs compute.
+
+The plan is immutable: every fused stage, Column stage, ``on_driver()`` or pushed-down
+``take`` makes a new one (:meth:`Plan.replace`), and :func:`compile_plan` turns it into a
+:class:`~rxpy2.spark.reader.Compiled` once, at first subscription. Why a stage fuses or
+stays on the driver, and how ``explain()`` shows it: ``docs/spark.md``, *Fusion*.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import operator
+import os
+import re
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from rxpy2.spark import _executor
+from rxpy2.spark.pyspark_adapter import (
+    analyzed_condition,
+    arrow_batch_jrdd,
+    java_rdd,
+    local_limit,
+    python_rows_jrdd,
+)
+from rxpy2.spark.reader import Compiled, arrow_schema, converting, row_converter
+
+__all__ = ["Lineage", "Plan", "Stage", "column_text", "compile_plan", "filter_text",
+           "function_label", "pickling_problem", "ship_executor_module"]
+
+
+def pickling_problem(fn: Callable[..., Any]) -> str | None:
+    """Why ``fn`` cannot be shipped to the executors, or ``None`` when it can."""
+    from pyspark import cloudpickle
+
+    try:
+        cloudpickle.dumps(fn)
+    except Exception as e:  # any failure means: keep it on the driver
+        first = (str(e).strip().splitlines() or [""])[0]
+        if len(first) > 200:
+            first = first[:197] + "..."
+        return f"{type(e).__name__}: {first}" if first else type(e).__name__
+    return None
+
+
+_by_value_registered = False
+
+
+def ship_executor_module() -> None:
+    """Pickle :mod:`rxpy2.spark._executor` by value: executors need PySpark, not rxpy2."""
+    global _by_value_registered
+    if not _by_value_registered:
+        from pyspark import cloudpickle
+
+        cloudpickle.register_pickle_by_value(_executor)
+        _by_value_registered = True
+
+
+def function_label(fn: Any) -> str:
+    """A user function as ``explain()`` names it: ``parse`` for a def (or a method),
+    ``<lambda> at etl.py:42`` for a lambda (its file's base name and first line), the class
+    name for a callable object, ``partial(parse)`` for a ``functools.partial``."""
+    func = getattr(fn, "func", None)
+    if isinstance(fn, functools.partial) and func is not None:
+        return f"partial({function_label(func)})"
+    name = getattr(fn, "__name__", None)
+    if not isinstance(name, str):
+        return type(fn).__name__
+    if name == "<lambda>":
+        code = getattr(fn, "__code__", None)
+        if code is not None:
+            return f"<lambda> at {os.path.basename(code.co_filename)}:{code.co_firstlineno}"
+    return name
+
+
+def column_text(expr: Any) -> str:
+    """A Column's text as PySpark prints it (``>(amount, 100)``)."""
+    text = str(expr)
+    m = re.fullmatch(r"Column<'(.*)'>", text, re.DOTALL)
+    return m.group(1) if m else text
+
+
+def filter_text(filtered: Any, expr: Any) -> str:
+    """The condition of ``filtered`` (a ``df.filter(expr)``) as Spark SQL reads it after
+    analysis: ``(amount > CAST(100 AS BIGINT))``."""
+    try:
+        return analyzed_condition(filtered)
+    except Exception:  # another plan shape: PySpark's own text of the Column
+        return column_text(expr)
+
+
+_log = logging.getLogger("rxpy2.spark")
+
+
+class Stage:
+    """One stage of a Spark source's plan, for ``explain()``: where it runs (``"spark"``: a
+    Python stage on the executors, ``"column"``: a Column expression applied to the
+    DataFrame, ``"driver"``: a ``map_partitions`` kept on the driver), its kind, its
+    function's label (a Column's text) and, on the driver, why it did not fuse."""
+
+    __slots__ = ("where", "kind", "label", "reason")
+
+    def __init__(self, where: str, kind: str, label: str, reason: str | None = None) -> None:
+        self.where = where
+        self.kind = kind
+        self.label = label
+        self.reason = reason
+
+    def text(self) -> str:
+        return f"{self.kind}({self.label})"
+
+
+class Lineage:
+    """Shared by every plan derived from one ``from_dataframe``/``from_rdd`` call: the
+    driver fallback is logged once per lineage."""
+
+    __slots__ = ("warned", "lock")
+
+    def __init__(self) -> None:
+        self.warned = False
+        self.lock = threading.Lock()
+
+    def warn_once(self, stage: str, reason: str) -> None:
+        with self.lock:
+            if self.warned:
+                return
+            self.warned = True
+        _log.warning("%s runs on the driver, not in Spark: %s (the stages after it run on the "
+                     "driver too; fuse=\"require\" makes this an error at assembly)",
+                     stage, reason)
+
+
+# ---------------------------------------------------------------------------- the plan
+
+class Plan:
+    """What a SparkFlowable computes: a DataFrame (after its Column stages) or RDD, the
+    Python stages fused into Spark, and ``map_partitions`` stages kept on the driver.
+
+    Immutable: each operator makes a new plan with :meth:`replace`."""
+
+    __slots__ = ("df", "rdd", "row_format", "emit", "spark_steps", "driver_steps", "fuse",
+                 "labels", "off", "lineage", "source_df", "unwrap", "limit")
+
+    def __init__(self, df: Any, rdd: Any, row_format: str, emit: str,
+                 fuse: bool | str) -> None:
+        self.df = df
+        self.rdd = rdd
+        self.row_format = row_format
+        self.emit = emit
+        self.fuse: bool | str = fuse  # True, False or "require"
+        self.spark_steps: tuple[_executor.Step, ...] = ()
+        self.driver_steps: tuple[_executor.Step, ...] = ()
+        self.labels: tuple[Stage, ...] = ()  # every stage, in order, for explain()
+        # why Python stages applied next stay on the driver: None (they fuse), "fuse=False"
+        # or "on_driver()"
+        self.off: str | None = None if fuse else "fuse=False"
+        self.lineage = Lineage()
+        self.source_df = df  # the DataFrame given, before Column stages (for explain())
+        self.unwrap = False  # a one-Column map: each item is the row's only value
+        self.limit: int | None = None  # take/limit pushed into Spark: at most this many items
+
+    def replace(self, **changes: Any) -> Plan:
+        new = object.__new__(Plan)
+        for name in Plan.__slots__:
+            setattr(new, name, changes.pop(name) if name in changes else getattr(self, name))
+        if changes:  # pragma: no cover - a typo in this module
+            raise AttributeError(f"Plan has no field {next(iter(changes))!r}")
+        return new
+
+    def off_reason(self) -> str | None:
+        if self.off == "fuse=False":
+            return "fusion off (fuse=False)"
+        if self.off is not None:
+            return f"after {self.off}"
+        return None
+
+    def refusal(self, fn: Callable[..., Any]) -> str | None:
+        """Why a Python stage of ``fn`` applied to this plan cannot run in Spark (``None``:
+        it fuses)."""
+        off = self.off_reason()
+        if off is not None:
+            return off
+        if self.limit is not None:
+            return f"after take/limit ({self.limit})"
+        if self.emit == "arrow":
+            return 'not fusable with emit="arrow" (the items are whole tables)'
+        if self.driver_steps:
+            first = next(s for s in self.labels if s.where == "driver")
+            return f"after a driver operator ({first.text()})"
+        problem = pickling_problem(fn)
+        if problem is not None:
+            return f"not picklable: {problem}"
+        return None
+
+    def with_step(self, kind: str, fn: Callable[..., Any], on_spark: bool,
+                  reason: str | None = None) -> Plan:
+        label = function_label(fn)
+        if on_spark:
+            return self.replace(spark_steps=self.spark_steps + ((kind, fn),),
+                                labels=self.labels + (Stage("spark", kind, label),))
+        return self.replace(driver_steps=self.driver_steps + ((kind, fn),),
+                            labels=self.labels + (Stage("driver", kind, label, reason),))
+
+    def with_column(self, kind: str, df: Any, label: str, unwrap: bool) -> Plan:
+        return self.replace(df=df, unwrap=unwrap,
+                            labels=self.labels + (Stage("column", kind, label),))
+
+    def driver_only(self) -> Plan:
+        return self.replace(fuse=False, off="on_driver()")
+
+    def with_limit(self, n: int) -> Plan:
+        """At most ``n`` items: a ``take``/``limit`` pushed into Spark."""
+        return self.replace(limit=n if self.limit is None else min(n, self.limit),
+                            labels=self.labels + (Stage("spark", "limit", str(n)),))
+
+    def for_spark(self) -> Plan:
+        """The plan to compile: a limit becomes Spark's own. With no Python stage it is a
+        Catalyst ``LocalLimit`` on the DataFrame (each partition's plan stops after ``n``
+        rows, pushed into the scan where Spark can); otherwise the last executor stage
+        takes the first ``n`` items, so the stages before it stop reading there."""
+        n = self.limit
+        if n is None:
+            return self
+        if self.df is not None and not self.spark_steps:
+            limited = local_limit(self.df, n)
+            if limited is not None:
+                return self.replace(df=limited, limit=None)
+        return self.replace(spark_steps=self.spark_steps + (("limit", _executor.first(n)),),
+                            limit=None)
+
+    def context(self) -> Any:
+        return self.df.sparkSession.sparkContext if self.df is not None else self.rdd.context
+
+    def compile(self) -> Compiled:
+        """Build the JVM side once: the RDD whose partitions the jobs compute."""
+        from pyspark.serializers import BatchedSerializer, CPickleSerializer
+
+        sc = self.context()
+        names: tuple[str, ...] | None = None
+        schema = None
+        convert: Callable[[list[Any]], list[Any]] | None = None
+        driver_steps = self.driver_steps
+        if self.df is not None:
+            names = tuple(self.df.columns)
+            if self.emit == "arrow":
+                jrdd = arrow_batch_jrdd(self.df)
+                schema = arrow_schema(self.df)
+                serializer = None
+            elif self.spark_steps:
+                ship_executor_module()
+                if self.unwrap:  # a one-Column map: the row's only value (stdlib, by reference)
+                    fn = _executor.partition_function(
+                        "row", names, (("map", operator.itemgetter(0)), *self.spark_steps))
+                else:
+                    fn = _executor.partition_function(self.row_format, names, self.spark_steps)
+                rdd = self.df.rdd.mapPartitions(fn, preservesPartitioning=True)
+                jrdd, serializer = java_rdd(rdd)
+            else:
+                jrdd = python_rows_jrdd(self.df)
+                serializer = BatchedSerializer(CPickleSerializer())
+                convert = row_converter(self.row_format, names, self.unwrap)
+                if convert is not None and driver_steps:
+                    # the driver stages get the items in the source's format, as fused
+                    # stages do: convert first, then run them
+                    driver_steps = (("map_partitions", converting(convert)), *driver_steps)
+                    convert = None
+        else:
+            rdd = self.rdd
+            if self.spark_steps:
+                ship_executor_module()
+                fn = _executor.partition_function("row", None, self.spark_steps)
+                rdd = rdd.mapPartitions(fn, preservesPartitioning=True)
+            jrdd, serializer = java_rdd(rdd)
+        return Compiled(sc, jrdd, jrdd.getNumPartitions(), serializer, convert,
+                        self.df is None and not self.spark_steps, schema, self.emit,
+                        driver_steps)
+
+
+def compile_plan(plan: Plan) -> Compiled:
+    """``plan`` compiled for its partition jobs, a pushed-down take/limit included."""
+    compiled = plan.for_spark().compile()
+    if plan.limit is not None:
+        compiled.limit = plan.limit
+        if plan.rdd is not None and not plan.spark_steps:
+            compiled.check_none = True  # the RDD's own elements, as without the limit
+    return compiled
+
+

@@ -1,0 +1,173 @@
+"""The one place rxpy2 reaches into PySpark's private internals.
+
+PySpark has no public way to run a job on one partition and read its result as a
+stream, to serve an RDD over a local socket, or to cancel a job group's future jobs, so
+rxpy2 uses the Py4J entry points behind its public API (``_jvm``, ``_jsc``, ``_jdf``,
+``_jrdd``, ``PythonRDD.runJob``, the local socket helper). Each use below says which PySpark
+it was checked on; a PySpark upgrade needs this module checked, and no other.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "analyzed_condition",
+    "arrow_batch_jrdd",
+    "cancel_job_group",
+    "collect_and_serve",
+    "connect",
+    "hadoop_path_exists",
+    "is_dataframe",
+    "is_rdd",
+    "java_rdd",
+    "load_batches",
+    "local_limit",
+    "python_rows_jrdd",
+    "require_pyspark",
+    "run_partition_job",
+    "wrap_rdd",
+]
+
+
+def require_pyspark() -> Any:
+    """The ``pyspark`` module, or an ``ImportError`` naming the extra to install."""
+    try:
+        import pyspark
+    except ImportError as e:  # pragma: no cover - depends on the installation
+        raise ImportError("rxpy2.spark needs pyspark: pip install 'rxpy2[spark]'") from e
+    return pyspark
+
+
+# ---------------------------------------------------------------------------- what it is
+
+def is_dataframe(df: Any) -> bool:
+    """Whether ``df`` is a classic (Py4J) DataFrame, not a Spark Connect one: it has a JVM
+    Dataset behind it (``DataFrame._jdf``, checked on PySpark 4.3.0)."""
+    return hasattr(df, "_jdf")
+
+
+def is_rdd(rdd: Any) -> bool:
+    """Whether ``rdd`` is a PySpark RDD (``RDD._jrdd``, checked on PySpark 4.3.0)."""
+    return hasattr(rdd, "_jrdd")
+
+
+# ---------------------------------------------------------------------------- the JVM RDDs
+
+def java_rdd(rdd: Any) -> tuple[Any, Any]:
+    """The JVM RDD of a PySpark RDD and the serializer of its elements (``RDD._jrdd``,
+    ``RDD._jrdd_deserializer``, checked on PySpark 4.3.0)."""
+    return rdd._jrdd, rdd._jrdd_deserializer
+
+
+def wrap_rdd(jrdd: Any, sc: Any, serializer: Any) -> Any:
+    """A PySpark RDD over a JVM RDD whose elements ``serializer`` reads (the ``RDD``
+    constructor PySpark itself uses, checked on PySpark 4.3.0)."""
+    from pyspark import RDD
+
+    return RDD(jrdd, sc, serializer)
+
+
+def python_rows_jrdd(df: Any) -> Any:
+    """A JVM RDD of ``df``'s rows pickled in batches by the JVM, no Python worker: the path
+    ``toLocalIterator`` takes (``DataFrame._jdf.javaToPython()``, checked on PySpark
+    4.3.0)."""
+    return df._jdf.javaToPython()
+
+
+def arrow_batch_jrdd(df: Any) -> Any:
+    """A JVM RDD of ``df``'s Arrow record batches, one IPC frame each
+    (``DataFrame._jdf.toArrowBatchRdd()``, checked on PySpark 4.3.0)."""
+    return df._jdf.toArrowBatchRdd().toJavaRDD()
+
+
+def analyzed_condition(filtered: Any) -> str:
+    """The condition of ``filtered`` (a ``df.filter(expr)``) as Spark SQL reads it after
+    analysis, ``(amount > CAST(100 AS BIGINT))`` (``DataFrame._jdf.queryExecution()``,
+    checked on PySpark 4.3.0); raises for another plan shape."""
+    return str(filtered._jdf.queryExecution().analyzed().condition().sql())
+
+
+def local_limit(df: Any, n: int) -> Any:
+    """``df`` under a Catalyst ``LocalLimit(n)``: the same partitions, each cut after its
+    first ``n`` rows (``df.limit(n)`` would add a global limit, one partition). ``None``
+    when this Spark has no such entry point: the caller cuts the rows in Python.
+
+    ``DataFrame._jdf``, ``SparkContext._jvm`` and ``Dataset.ofRows`` of
+    ``org.apache.spark.sql.classic`` (Spark ≥ 4.0), checked on PySpark 4.3.0."""
+    try:
+        from pyspark.sql import DataFrame
+
+        jdf = df._jdf
+        local = jdf.limit(n).logicalPlan().child()  # GlobalLimit(LocalLimit(n, plan))
+        if local.getClass().getSimpleName() != "LocalLimit":
+            return None
+        jvm = df.sparkSession.sparkContext._jvm
+        try:
+            dataset = jvm.org.apache.spark.sql.classic.Dataset  # Spark ≥ 4.0
+            jlimited = dataset.ofRows(jdf.sparkSession(), local)
+        except Exception:  # pragma: no cover - Spark 3.x layout
+            jlimited = jvm.org.apache.spark.sql.Dataset.ofRows(jdf.sparkSession(), local)
+        return DataFrame(jlimited, df.sparkSession)
+    except Exception:  # pragma: no cover - an unknown layout: the Python path is correct too
+        return None
+
+
+# ---------------------------------------------------------------------------- jobs and sockets
+
+def run_partition_job(sc: Any, jrdd: Any, index: int) -> Any:
+    """Compute partition ``index`` of ``jrdd`` (blocks this thread for the job); the
+    address of the local socket the driver's JVM serves the result on
+    (``SparkContext._jvm.PythonRDD.runJob``, ``SparkContext._jsc``, checked on PySpark
+    4.3.0)."""
+    return sc._jvm.PythonRDD.runJob(sc._jsc.sc(), jrdd, [index])
+
+
+def collect_and_serve(sc: Any, rdd: Any) -> Any:
+    """Run one job computing every partition of ``rdd``; the address of the local socket
+    the driver's JVM serves the elements on, in partition order
+    (``SparkContext._jvm.PythonRDD.collectAndServe``, ``RDD._jrdd``, checked on PySpark
+    4.3.0)."""
+    return sc._jvm.PythonRDD.collectAndServe(rdd._jrdd.rdd())
+
+
+def connect(sock_info: Any) -> tuple[Any, Any]:
+    """``(file, socket)`` connected to the local socket at ``sock_info``
+    (``pyspark.util._create_local_socket``, checked on PySpark 4.3.0; older PySpark kept it
+    in ``pyspark.rdd``)."""
+    try:
+        from pyspark.util import _create_local_socket
+    except ImportError:  # pragma: no cover - older PySpark layouts
+        from pyspark.rdd import _create_local_socket  # type: ignore[no-redef]  # the fallback location of the same function
+    return _create_local_socket((sock_info[0], sock_info[1]))
+
+
+def load_batches(serializer: Any, stream: Any) -> Any:
+    """The batches of a batched serializer's stream, as lists, not item by item
+    (``BatchedSerializer._load_stream_without_unbatching``, checked on PySpark 4.3.0)."""
+    return serializer._load_stream_without_unbatching(stream)
+
+
+def cancel_job_group(sc: Any, group: str) -> None:
+    """Cancel the Spark jobs of ``group`` (running, and on Spark ≥ 4.0 also submitted
+    later: ``SparkContext._jsc`` and the JVM's ``cancelJobGroupAndFutureJobs``, checked on
+    PySpark 4.3.0)."""
+    try:
+        jsc = sc._jsc.sc()
+        try:  # Spark ≥ 4.0: jobs of the group submitted later are refused as well
+            jsc.cancelJobGroupAndFutureJobs(group, "rxpy2: the subscription was cancelled")
+        except Exception:
+            jsc.cancelJobGroup(group)
+    except Exception as e:  # a stopped SparkContext: nothing runs any more
+        from rxpy2 import plugins
+
+        if "stopped" not in str(e).lower():
+            plugins.on_error(e)
+
+
+def hadoop_path_exists(spark: Any, path: str) -> bool:
+    """Whether ``path`` exists on its Hadoop file system, as the session sees it
+    (``SparkContext._jsc``, ``SparkContext._jvm``, checked on PySpark 4.3.0)."""
+    sc = spark.sparkContext
+    p = sc._jvm.org.apache.hadoop.fs.Path(path)
+    return bool(p.getFileSystem(sc._jsc.hadoopConfiguration()).exists(p))

@@ -1,0 +1,168 @@
+"""Reading one computed partition on the driver: the compiled job and its partition reader.
+
+A partition job's result stays in the driver's JVM, which serves it on a local socket; a
+:class:`PartitionReader` reads it batch by batch (the JVM pickles rows itself, as for
+``toLocalIterator``), so the driver holds one batch at a time however large the partition.
+The row and Arrow conversions the driver applies to a batch live here too.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from rxpy2.spark import _executor
+from rxpy2.spark.pyspark_adapter import connect, load_batches, run_partition_job
+
+__all__ = ["CHUNK", "Compiled", "PartitionReader", "arrow_schema", "converting",
+           "row_converter"]
+
+CHUNK = 1024  # items per batch when a serializer does not batch by itself
+
+
+def _first_values(batch: list[Any]) -> list[Any]:
+    out = [r[0] for r in batch]
+    for v in out:
+        if v is None:
+            raise TypeError("the Column expression of map() gave null for a row (None is "
+                            "never an item): filter the nulls out first, e.g. "
+                            "filter(F.col(...).isNotNull())")
+    return out
+
+
+def converting(convert: Callable[[list[Any]], list[Any]]) -> Callable[[Iterator[Any]], Iterator[Any]]:
+    """A batch converter as a ``map_partitions`` function (for the driver stages)."""
+
+    def run(rows: Iterator[Any]) -> Iterator[Any]:
+        while batch := list(itertools.islice(rows, CHUNK)):
+            yield from convert(batch)
+
+    return run
+
+
+def row_converter(row_format: str, names: tuple[str, ...],
+                  unwrap: bool = False) -> Callable[[list[Any]], list[Any]] | None:
+    """What turns a batch of ``Row`` objects into items of ``row_format`` (``unwrap``: the
+    row's only value), or ``None`` when the rows are the items."""
+    if unwrap:
+        return _first_values
+    if row_format == "tuple":
+        return lambda batch: list(map(tuple, batch))
+    if row_format == "dict":
+        return lambda batch: [dict(zip(names, r, strict=True)) for r in batch]
+    return None
+
+
+def arrow_schema(df: Any) -> Any:
+    """The Arrow schema of ``df``'s batches, as ``DataFrame.toArrow()`` gives it (timestamps
+    are UTC instants; the label is only metadata, the batches carry no schema)."""
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    large = str(df.sparkSession.conf.get("spark.sql.execution.arrow.useLargeVarTypes",
+                                         "false")).lower() == "true"
+    return to_arrow_schema(df.schema, error_on_duplicated_field_names_in_struct=True,
+                           timezone="UTC", prefers_large_types=large)
+
+
+class Compiled:
+    """The JVM RDD and how to read one computed partition of it."""
+
+    __slots__ = ("sc", "jrdd", "num_partitions", "serializer", "convert", "check_none",
+                 "arrow_schema", "emit", "driver_steps", "limit")
+
+    def __init__(self, sc: Any, jrdd: Any, num_partitions: int, serializer: Any,
+                 convert: Callable[[list[Any]], list[Any]] | None, check_none: bool,
+                 arrow_schema: Any, emit: str, driver_steps: tuple[_executor.Step, ...]) -> None:
+        self.sc = sc
+        self.jrdd = jrdd
+        self.num_partitions = num_partitions
+        self.serializer = serializer
+        self.convert = convert
+        self.check_none = check_none
+        self.arrow_schema = arrow_schema
+        self.emit = emit
+        self.driver_steps = driver_steps
+        self.limit: int | None = None  # a take/limit: the source completes after this many
+
+    def run_job(self, index: int) -> PartitionReader:
+        """Compute partition ``index`` (blocks this thread for the job) and connect to the
+        socket the driver's JVM serves it on."""
+        return PartitionReader(self, run_partition_job(self.sc, self.jrdd, index))
+
+
+class PartitionReader:
+    """One computed partition, read from its socket in batches by the drain loop."""
+
+    __slots__ = ("plan", "sockfile", "sock", "batches")
+
+    def __init__(self, plan: Compiled, sock_info: Any) -> None:
+        self.plan = plan
+        self.sockfile, self.sock = connect(sock_info)
+        self.batches: Iterator[list[Any]] | None = None
+
+    def _open(self) -> Iterator[list[Any]]:
+        from pyspark.serializers import BatchedSerializer, NoOpSerializer
+
+        plan = self.plan
+        if plan.emit == "arrow":
+            return self._arrow()
+        ser = plan.serializer
+        if isinstance(ser, BatchedSerializer):
+            raw: Iterator[list[Any]] = load_batches(ser, self.sockfile)
+        else:
+            if ser is None:  # pragma: no cover - only the arrow plan has no serializer
+                ser = NoOpSerializer()
+            items = ser.load_stream(self.sockfile)
+            raw = iter(lambda: list(itertools.islice(items, CHUNK)), [])
+        if plan.driver_steps:
+            flat = _executor.apply_steps(itertools.chain.from_iterable(raw), plan.driver_steps)
+            raw = iter(lambda: list(itertools.islice(flat, CHUNK)), [])
+        if plan.emit == "partitions":
+            return self._whole(raw)
+        return raw
+
+    def _whole(self, raw: Iterator[list[Any]]) -> Iterator[list[Any]]:
+        rows: list[Any] = []
+        for batch in raw:
+            rows.extend(batch)
+        if rows:
+            if self.plan.convert is not None:
+                rows = self.plan.convert(rows)
+            yield [rows]
+
+    def _arrow(self) -> Iterator[list[Any]]:
+        import pyarrow as pa
+        from pyspark.serializers import NoOpSerializer
+
+        schema = self.plan.arrow_schema
+        batches = [pa.ipc.read_record_batch(pa.py_buffer(frame), schema)
+                   for frame in NoOpSerializer().load_stream(self.sockfile)]
+        table = pa.Table.from_batches(batches, schema=schema)
+        if table.num_rows:
+            yield [table]
+
+    def next_batch(self) -> list[Any] | None:
+        """The next non-empty batch of items to emit, or ``None`` at the partition's end."""
+        batches = self.batches
+        if batches is None:
+            batches = self.batches = self._open()
+        plan = self.plan
+        for batch in batches:
+            if not batch:
+                continue
+            if plan.emit == "rows":
+                if plan.convert is not None:
+                    batch = plan.convert(batch)
+                if plan.check_none:
+                    for x in batch:
+                        if x is None:
+                            raise TypeError("the RDD holds a None element (None is never an item)")
+            return batch
+        return None
+
+    def close(self) -> None:
+        try:
+            self.sockfile.close()
+        finally:
+            self.sock.close()
