@@ -3,30 +3,14 @@
 from __future__ import annotations
 
 import threading
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 
+from rxpy2.exceptions import CompositeException
 from rxpy2.internal.atomic import AtomicReference
+from rxpy2.internal.disposable import Disposable
+from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 
 __all__ = ["CompositeDisposable", "Disposable", "Disposables", "SerialDisposable"]
-
-
-class Disposable(ABC):
-    """Something that can be stopped once; ``dispose`` is idempotent and thread-safe."""
-
-    __slots__ = ()
-
-    @abstractmethod
-    def dispose(self) -> None: ...
-
-    @abstractmethod
-    def is_disposed(self) -> bool: ...
-
-    def __enter__(self) -> Disposable:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.dispose()
 
 
 class _ActionDisposable(Disposable):
@@ -144,7 +128,6 @@ class CompositeDisposable(Disposable):
             except Exception as e:
                 errors.append(e)
         if errors:
-            from rxpy2.exceptions import CompositeException
             raise errors[0] if len(errors) == 1 else CompositeException(errors)
 
     def is_disposed(self) -> bool:
@@ -165,24 +148,19 @@ class SerialDisposable(Disposable):
         self._ref: AtomicReference[Disposable] = AtomicReference(initial)
 
     def set(self, d: Disposable | None) -> bool:
-        from rxpy2.internal.helpers.disposable_helper import DisposableHelper
         return DisposableHelper.set(self._ref, d)
 
     def replace(self, d: Disposable | None) -> bool:
-        from rxpy2.internal.helpers.disposable_helper import DisposableHelper
         return DisposableHelper.replace(self._ref, d)
 
     def get(self) -> Disposable | None:
-        from rxpy2.internal.helpers.disposable_helper import DISPOSED
         d = self._ref.get()
         return Disposables.disposed() if d is DISPOSED else d
 
     def dispose(self) -> None:
-        from rxpy2.internal.helpers.disposable_helper import DisposableHelper
         DisposableHelper.dispose(self._ref)
 
     def is_disposed(self) -> bool:
-        from rxpy2.internal.helpers.disposable_helper import DISPOSED
         return self._ref.get() is DISPOSED
 
     def __repr__(self) -> str:

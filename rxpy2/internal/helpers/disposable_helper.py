@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from rxpy2 import plugins
-from rxpy2.disposables import Disposable
 from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.internal.atomic import AtomicReference
+from rxpy2.internal.disposable import Disposable
 
 __all__ = ["DISPOSED", "DisposableHelper"]
 
