@@ -43,10 +43,12 @@ __all__ = [
     "SYNC",
     "Callable",
     "ConditionalSubscriber",
+    "DirectSink",
     "HasUpstreamPublisher",
     "FusionMode",
     "QueueSubscription",
     "ScalarCallable",
+    "direct_sink",
     "is_conditional",
     "is_flowable_subscriber",
     "is_queue_subscription",
@@ -108,6 +110,27 @@ class ConditionalSubscriber(FlowableSubscriber[T], Generic[T]):
         """Like ``on_next``; return False when the item was dropped (it did not use demand)."""
 
 
+class DirectSink(Generic[T]):
+    """A subscriber that lets a serializing drain call a function per item in place of its
+    ``on_next`` (``subscribe(on_next)``'s LambdaSubscriber offers its ``on_next`` function).
+
+    The drain that takes it (flat_map, observe_on, a fused synchronous chain) checks its
+    own cancellation after each call, as the subscriber's ``cancel``/``dispose`` reaches it,
+    and hands an exception the function raised to :meth:`sink_failed`, which cancels the
+    upstream and signals ``on_error``.
+    """
+
+    __slots__ = ()
+
+    @abstractmethod
+    def direct_sink(self) -> collections.abc.Callable[[T], object] | None:
+        """The function to call per item; ``None``: call ``on_next`` after all."""
+
+    @abstractmethod
+    def sink_failed(self, error: Exception) -> None:
+        """The function of :meth:`direct_sink` raised ``error``."""
+
+
 class Callable(Generic[T]):
     """Marker: a source that yields at most one item when subscribed (``call()``)."""
 
@@ -137,5 +160,19 @@ _Check = collections.abc.Callable[[object], TypeGuard[_C]]  # a cached isinstanc
 is_conditional = cast("_Check[ConditionalSubscriber[Any]]", class_check(ConditionalSubscriber))
 #: ``isinstance(s, FlowableSubscriber)``, cached per class (every ``subscribe``).
 is_flowable_subscriber = cast("_Check[FlowableSubscriber[Any]]", class_check(FlowableSubscriber))
+_is_direct_sink = cast("_Check[DirectSink[Any]]", class_check(DirectSink))
+
+
+def direct_sink(subscriber: object) -> tuple[collections.abc.Callable[[Any], object],
+                                             collections.abc.Callable[[Exception], None]] | None:
+    """What a drain calls per item instead of ``subscriber.on_next``, and where an exception
+    of that call goes, when the subscriber offers it (:class:`DirectSink`); else ``None``."""
+    if _is_direct_sink(subscriber):
+        emit = subscriber.direct_sink()
+        if emit is not None:
+            return emit, subscriber.sink_failed
+    return None
+
+
 #: ``isinstance(s, QueueSubscription)``, cached per class (fusion negotiation).
 is_queue_subscription = cast("_Check[QueueSubscription[Any]]", class_check(QueueSubscription))

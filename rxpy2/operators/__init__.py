@@ -14,7 +14,8 @@ stable. Everything a custom operator needs is here:
   (:func:`deferred_request`, :func:`deferred_set_once`), and the atomics they act on;
 * queues: :class:`SpscArrayQueue`, :class:`SpscLinkedArrayQueue`, :class:`MpscLinkedQueue`;
 * fusion: :class:`FusionMode`, :class:`QueueSubscription`,
-  :class:`ConditionalSubscriber`, :class:`ScalarCallable`;
+  :class:`ConditionalSubscriber`, :class:`ScalarCallable`, :class:`DirectSink` (a
+  subscriber's function called per item in place of ``on_next``);
 * the patterns of the operator guide as classes: :class:`SinglePostCompleteSubscriber`
   (emit one last value after completion, under demand), :class:`DeferredScalarSubscription`
   (one value, whenever it and a request are both there), :class:`SubscriptionArbiter`
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from rxpy2.internal.fuseable import (
         Callable,
         ConditionalSubscriber,
+        DirectSink,
         FusionMode,
         QueueSubscription,
         ScalarCallable,
@@ -101,6 +103,7 @@ __all__ = [
     "Callable",
     "ConditionalSubscriber",
     "DeferredScalarSubscription",
+    "DirectSink",
     "Drain",
     "EmptySubscription",
     "FusionMode",
@@ -147,6 +150,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "AtomicReference": ("rxpy2.internal.atomic", "AtomicReference"),
     "Callable": ("rxpy2.internal.fuseable", "Callable"),
     "ConditionalSubscriber": ("rxpy2.internal.fuseable", "ConditionalSubscriber"),
+    "DirectSink": ("rxpy2.internal.fuseable", "DirectSink"),
     "FusionMode": ("rxpy2.internal.fuseable", "FusionMode"),
     "QueueSubscription": ("rxpy2.internal.fuseable", "QueueSubscription"),
     "ScalarCallable": ("rxpy2.internal.fuseable", "ScalarCallable"),

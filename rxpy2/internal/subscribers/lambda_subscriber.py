@@ -9,6 +9,7 @@ from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import CompositeException, OnErrorNotImplementedException
 from rxpy2.internal.atomic import AtomicReference
+from rxpy2.internal.fuseable import DirectSink
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operators.subscriber import null_error, null_item, null_subscription
@@ -27,7 +28,7 @@ def _missing_on_error(e: BaseException) -> None:
     plugins.on_error(OnErrorNotImplementedException(e))
 
 
-class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, Generic[T]):
+class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, DirectSink[T], Generic[T]):
     """Calls the given functions; a raising ``on_next`` cancels upstream and goes to ``on_error``.
 
     Without ``on_error`` an error goes to :func:`rxpy2.plugins.on_error` wrapped in
@@ -97,15 +98,17 @@ class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, Generic[
                 except Exception as e:
                     plugins.on_error(e)
 
-    def direct_sink(self) -> Callable[[Any], Any]:
-        """The ``on_next`` function itself, for a synchronous source that calls it directly
-        (macro fusion). The source checks its own cancellation after each call and hands an
-        exception the function raised to :meth:`sink_failed`."""
+    def direct_sink(self) -> Callable[[T], object] | None:
+        """The ``on_next`` function itself (:class:`~rxpy2.internal.fuseable.DirectSink`);
+        ``None`` for a subclass with an ``on_next`` of its own, which must see every item."""
+        if type(self).on_next is not LambdaSubscriber.on_next:
+            return None
         f = self._on_next
         return f if f is not None else id  # id: a side-effect-free C function for "nothing"
 
     def sink_failed(self, error: Exception) -> None:
-        """The ``on_next`` function raised while called through :meth:`direct_sink`."""
+        """The ``on_next`` function raised while called through :meth:`direct_sink`: the
+        upstream is cancelled, then ``on_error``."""
         self._cancel_upstream()
         self.on_error(error)
 

@@ -25,9 +25,8 @@ One :class:`MergeSubscriber` faces both the upstream and the downstream:
   other inner is live and no scalar waits, is polled right there in ``on_next``
   and usually never joins. Until it joins, an inner's ``on_subscribe``/
   ``on_complete`` leave the draining to ``on_next`` (see :class:`InnerSubscriber`);
-* a ``LambdaSubscriber`` downstream (``subscribe(on_next, ...)``) gets its function
-  called directly (:meth:`LambdaSubscriber.direct_sink`, as the macro-fused chains
-  do): every emission follows a look at ``stopping``, which its ``dispose`` sets
+* a downstream that offers its function (``DirectSink``: ``subscribe(on_next, ...)``'s
+  LambdaSubscriber) gets it called directly, as the macro-fused chains do: every emission follows a look at ``stopping``, which its ``dispose`` sets
   through ``cancel``, and what the function raises goes to its ``sink_failed``.
 
 All emission is serialized by one :class:`~rxpy2.operators.Drain`, ``gate``:
@@ -76,6 +75,7 @@ from rxpy2.internal.fuseable import (
     SYNC,
     HasUpstreamPublisher,
     QueueSubscription,
+    direct_sink,
 )
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
@@ -90,7 +90,6 @@ from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
     try_scalar_x_map_subscribe,
 )
 from rxpy2.internal.queues import SpscArrayQueue, SpscLinkedArrayQueue
-from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operators import (
     UNSUBSCRIBED,
@@ -181,14 +180,11 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
         self.requested = AtomicLong()
         self.unbounded = False  # requested reached LONG_MAX (it then stays there)
         self.gate = Drain()  # serializes every emission (module docstring)
-        # what an item goes to: a LambdaSubscriber's function itself (module docstring),
-        # else the on_next method
-        if type(downstream) is LambdaSubscriber:
-            self.emit = downstream.direct_sink()
-            self.emit_failed = downstream.sink_failed
-        else:
-            self.emit = downstream.on_next
-            self.emit_failed = _reraise  # a raising on_next broke §2.13: let it propagate
+        # what an item goes to: a DirectSink's function itself (module docstring), else the
+        # on_next method (a raising on_next broke §2.13: let it propagate)
+        sink = direct_sink(downstream) or (downstream.on_next, _reraise)
+        self.emit: Fn[[Any], object] = sink[0]
+        self.emit_failed: Fn[[Exception], None] = sink[1]
         self.unique_id = 0  # the id of the next inner (the upstream's on_next only)
         self.last_id = 0  # where the last drain pass stopped (drain only)
         self.last_index = 0

@@ -18,7 +18,7 @@ owns the drain (the canceller when no task runs or waits, else that task) then
 clears the queue and disposes the worker. The drain emits in runs up to the
 demand or the next replenish point, popping the deque directly; per item it
 reads only ``cancelled`` (terminal events are looked at between runs), and a
-``LambdaSubscriber`` downstream has its function called directly.
+downstream that offers its function (``DirectSink``) has it called directly.
 
 The thread hop: a ``subscribe_on`` right above (its worker is the producer
 thread) polls a SYNC-fusable source into our deque a batch at a time through
@@ -52,12 +52,12 @@ from rxpy2.internal.fuseable import (
     SYNC,
     HasUpstreamPublisher,
     QueueSubscription,
+    direct_sink,
 )
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
-from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operators import (
     UNSUBSCRIBED,
@@ -273,13 +273,11 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
         return False
 
     def _sink(self) -> tuple[Callable[[T], object], Callable[[Exception], None]]:
-        """Where the drain's items go: a ``LambdaSubscriber``'s function itself (as flat_map
+        """Where the drain's items go: a ``DirectSink``'s function itself (as flat_map
         and the fused chains do: its ``dispose`` cancels us, which the drain looks at before
         each item; what the function raises goes to its ``sink_failed``), else ``on_next``."""
         a = self.downstream
-        if type(a) is LambdaSubscriber:
-            return a.direct_sink(), a.sink_failed
-        return a.on_next, _reraise  # a raising on_next broke §2.13: let it propagate
+        return direct_sink(a) or (a.on_next, _reraise)  # a raising on_next broke §2.13: let it propagate
 
     def _sink_failed(self, failed: Callable[[Exception], None], error: Exception) -> None:
         failed(error)  # the subscriber cancels us (the drain is ours to clean up), then on_error

@@ -39,8 +39,8 @@ The contract is the one of the operators it replaces, signal for signal:
   with one behaves as a plain source downstream);
   with BOUNDARY it is refused when a stage runs user code, as the single
   operators would refuse it; a ConditionalSubscriber gets ``try_on_next``.
-* subscribed by ``subscribe(on_next)`` (a LambdaSubscriber), the loop calls the
-  ``on_next`` function itself (:meth:`LambdaSubscriber.direct_sink`).
+* subscribed by a subscriber that offers its function (``DirectSink``: ``subscribe(on_next)``'s
+  LambdaSubscriber), the loop calls the ``on_next`` function itself.
 * subscribed by an aggregation's subscriber (``reduce`` with or without seed,
   ``reduce_with``, ``count``, ``collect``/``collect_into``/``to_list`` (and so
   ``to_sorted_list``), the ``last`` family, ``take_last``), which requests
@@ -122,6 +122,7 @@ from rxpy2.internal.fuseable import (
     SYNC,
     HasUpstreamPublisher,
     QueueSubscription,
+    direct_sink,
     is_conditional,
 )
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
@@ -159,7 +160,6 @@ from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
     check_inner,
     inner_kind,
 )
-from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operators import validate_upstream
@@ -418,12 +418,13 @@ class SyncChainSubscription(SyncSourceSubscription[T], Generic[T]):
         if fold is not None:
             self._fold(a, *fold)
             return
-        if type(a) is LambdaSubscriber:
+        offered = direct_sink(a)
+        if offered is not None:
             # the on_next function called directly: a stage's error and its own end alike
-            # in LambdaSubscriber's on_error (after cancelling, which only sets our flag)
-            code = sink(self, a.direct_sink())
+            # in the subscriber's on_error (after cancelling, which only sets our flag)
+            code = sink(self, offered[0])
             if code == ERROR:
-                a.sink_failed(self.error)  # type: ignore[arg-type]  # set whenever code is ERROR
+                offered[1](self.error)  # type: ignore[arg-type]  # set whenever code is ERROR
             elif code != PAUSED:
                 self._finish(code)
             return
@@ -835,10 +836,11 @@ class FlattenChainSubscription(DeferredChainSubscription[T], Generic[T]):
     def fast_path(self) -> None:
         a = self.downstream
         drain_all, sink = self.compiled
-        if type(a) is LambdaSubscriber:
-            code = sink(self, a.direct_sink())
+        offered = direct_sink(a)
+        if offered is not None:
+            code = sink(self, offered[0])
             if code == ERROR:
-                a.sink_failed(self.error)  # type: ignore[arg-type]  # set whenever code is ERROR
+                offered[1](self.error)  # type: ignore[arg-type]  # set whenever code is ERROR
                 return
         else:
             code = drain_all(self, a.on_next)
