@@ -33,6 +33,7 @@ EXPORTED = [
     "ABSENT", "BUFFER_SIZE", "CANCELLED", "DRAIN_BACKEND", "LONG_MAX", "UNSUBSCRIBED",
     "AtomicBoolean", "AtomicInteger", "AtomicLong", "AtomicReference", "AtomicThrowable",
     "BackpressureHelper", "Callable", "ConditionalSubscriber", "DeferredScalarSubscription",
+    "DirectSink",
     "Drain", "EmptySubscription", "FusionMode", "HalfSerializer", "MissingBackpressureException",
     "MpscLinkedQueue", "OperatorSubscriber", "ProtocolViolationException", "QueueSubscription",
     "ScalarCallable", "SinglePostCompleteSubscriber", "SpscArrayQueue", "SpscLinkedArrayQueue",
