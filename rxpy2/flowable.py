@@ -7,8 +7,8 @@ wraps a plain Subscriber in a ``StrictSubscriber`` and calls
 Every fluent method below validates its arguments (``TypeError`` for ``None``
 where a function or source is required, ``ValueError`` for bad sizes) and
 returns an operator object from ``rxpy2/internal/operators/flowable/``; the
-operator modules are imported inside the methods so that each stays readable
-alone and importing ``rxpy2`` stays cheap.
+operator modules are imported at the top, deferred (``rxpy2/internal/lazy_import.py``),
+so that importing ``rxpy2`` stays cheap.
 """
 
 from __future__ import annotations
