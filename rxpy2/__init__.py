@@ -6,10 +6,24 @@ in snake_case, Single/Maybe/Completable, and the helpers to write operators.
 ``import rxpy2`` stays cheap (``tests/internal/test_import_cost.py``): the processors,
 ``ParallelFlowable``, the test consumers, ``TestScheduler`` and ``Timed`` are imported on
 first use (module ``__getattr__``; every name stays importable from here), and so are
-the operator modules (``rxpy2.internal.lazy``), ``asyncio`` and the ``atomics`` package.
+the operator modules (``rxpy2.internal.lazy_import``), ``asyncio`` and ``atomics``.
 """
 
 from typing import TYPE_CHECKING
+
+from rxpy2.internal.lazy_import import lazy_package
+
+if not TYPE_CHECKING:  # type checkers see the imports below, and no catch-all
+    # first, so that the modules imported below may ``from rxpy2 import testing`` (deferred)
+    __getattr__, __dir__ = lazy_package(__name__, globals(), {
+        **dict.fromkeys(["AsyncProcessor", "BehaviorProcessor", "FlowableProcessor",
+                         "MulticastProcessor", "PublishProcessor", "ReplayProcessor",
+                         "UnicastProcessor"], "rxpy2.processors"),
+        **dict.fromkeys(["ParallelFailureHandling", "ParallelFlowable"], "rxpy2.parallel"),
+        **dict.fromkeys(["TestObserver", "TestSubscriber"], "rxpy2.testing"),
+        "TestScheduler": "rxpy2.schedulers.test_scheduler",
+        "Timed": "rxpy2.timed",
+    }, submodules={"parallel", "processors", "testing"})
 
 from rxpy2 import plugins
 from rxpy2.backpressure import BackpressureOverflowStrategy, BackpressureStrategy
@@ -31,7 +45,6 @@ from rxpy2.exceptions import (
 )
 from rxpy2.flowable import Flowable
 from rxpy2.flowables import ConnectableFlowable, GroupedFlowable
-from rxpy2.internal.lazy_attributes import lazy_attributes
 from rxpy2.maybe import Maybe
 from rxpy2.notification import Notification
 from rxpy2.observers import (
@@ -115,15 +128,3 @@ __all__ = [
     "UnicastProcessor",
     "plugins",
 ]
-
-if not TYPE_CHECKING:  # type checkers see the imports above, and no catch-all
-    __getattr__, __dir__ = lazy_attributes(__name__, {
-        **dict.fromkeys(["AsyncProcessor", "BehaviorProcessor", "FlowableProcessor",
-                         "MulticastProcessor", "PublishProcessor", "ReplayProcessor",
-                         "UnicastProcessor", "processors"], "rxpy2.processors"),
-        **dict.fromkeys(["ParallelFailureHandling", "ParallelFlowable", "parallel"],
-                        "rxpy2.parallel"),
-        **dict.fromkeys(["TestObserver", "TestSubscriber", "testing"], "rxpy2.testing"),
-        "TestScheduler": "rxpy2.schedulers.test_scheduler",
-        "Timed": "rxpy2.timed",
-    }, globals())

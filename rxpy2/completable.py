@@ -17,7 +17,50 @@ from typing import TYPE_CHECKING, Any, TypeVar, final, overload
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.internal import describe as _describe
-from rxpy2.internal import lazy as _lazy
+from rxpy2.internal.observers.blocking import BlockingMultiObserver
+from rxpy2.internal.observers.callback import CallbackCompletableObserver
+from rxpy2.internal.operators.completable import (
+    completable_amb,
+    completable_and_then,
+    completable_cache,
+    completable_concat,
+    completable_create,
+    completable_defer,
+    completable_delay,
+    completable_do_event,
+    completable_do_finally,
+    completable_empty,
+    completable_error,
+    completable_from_action,
+    completable_from_future,
+    completable_from_publisher,
+    completable_hide,
+    completable_ignore_element,
+    completable_lift,
+    completable_merge,
+    completable_never,
+    completable_on_error,
+    completable_peek,
+    completable_retry,
+    completable_schedule,
+    completable_take_until,
+    completable_timeout,
+    completable_timer,
+    completable_to_flowable,
+    completable_to_maybe,
+    completable_to_single,
+    completable_using,
+)
+from rxpy2.internal.operators.flowable import _time_args
+from rxpy2.internal.operators.maybe import maybe_to_publisher
+from rxpy2.internal.operators.single import (
+    single_create,
+    single_delay,
+    single_future,
+    single_materialize,
+    single_retry,
+    single_take_until,
+)
 from rxpy2.internal.zero_one import ZeroOneBase, require_instance
 from rxpy2.maybe import Maybe
 from rxpy2.observers import CompletableObserver
@@ -93,7 +136,7 @@ class Completable(ZeroOneBase):
           explicitly is a ``TypeError``.
         """
         return self._subscribe_callbacks(
-            CompletableObserver, _lazy.CallbackCompletableObserver,
+            CompletableObserver, CallbackCompletableObserver,
             on_complete=on_complete, on_error=on_error)
 
     def blocking_await(self, timeout: float | None = None) -> None:
@@ -101,17 +144,17 @@ class Completable(ZeroOneBase):
 
         ``timeout`` (seconds): ``TimeoutError`` when it elapses, after disposing.
         """
-        o: _lazy.BlockingMultiObserver[Any] = _lazy.BlockingMultiObserver()
+        o: BlockingMultiObserver[Any] = BlockingMultiObserver()
         o.blocking_get(self._subscribe, timeout)
 
     def to_flowable(self) -> Flowable[Any]:
         """A Flowable that emits no item, only this Completable's terminal signal."""
-        return assembly("flowable", _lazy.CompletableToFlowable(self))
+        return assembly("flowable", completable_to_flowable.CompletableToFlowable(self))
 
     def to_single(self, supplier: Callable[[], T]) -> Single[T]:
         """A Single of ``supplier()``, called on completion (``None`` → ``TypeError``)."""
         require_callable(supplier, "supplier")
-        return assembly("single", _lazy.CompletableToSingle(self, supplier))
+        return assembly("single", completable_to_single.CompletableToSingle(self, supplier))
 
     def to_single_default(self, item: T) -> Single[T]:
         """A Single of ``item`` on completion."""
@@ -120,14 +163,14 @@ class Completable(ZeroOneBase):
 
     def to_maybe(self) -> Maybe[Any]:
         """A Maybe that completes empty (or fails) with this Completable."""
-        return assembly("maybe", _lazy.CompletableToMaybe(self))
+        return assembly("maybe", completable_to_maybe.CompletableToMaybe(self))
 
     # ------------------------------------------------------------------ sources
 
     @staticmethod
     def complete() -> Completable:
         """Completes at once."""
-        return _assembly(_lazy.CompletableEmpty.INSTANCE)
+        return _assembly(completable_empty.CompletableEmpty.INSTANCE)
 
     @staticmethod
     def error(error: BaseException | Callable[[], BaseException]) -> Completable:
@@ -135,32 +178,32 @@ class Completable(ZeroOneBase):
         require(error, "error")
         if isinstance(error, BaseException):
             err = error
-            return _assembly(_lazy.CompletableError(lambda: err))
+            return _assembly(completable_error.CompletableError(lambda: err))
         require_callable(error, "error")
-        return _assembly(_lazy.CompletableError(error))
+        return _assembly(completable_error.CompletableError(error))
 
     @staticmethod
     def never() -> Completable:
         """Signals nothing but ``on_subscribe``."""
-        return _assembly(_lazy.CompletableNever.INSTANCE)
+        return _assembly(completable_never.CompletableNever.INSTANCE)
 
     @staticmethod
     def from_action(action: Callable[[], Any]) -> Completable:
         """Runs ``action()`` per subscriber, then completes (or signals what it raised)."""
         require_callable(action, "action")
-        return _assembly(_lazy.CompletableFromAction(action))
+        return _assembly(completable_from_action.CompletableFromAction(action))
 
     @staticmethod
     def from_callable(supplier: Callable[[], Any]) -> Completable:
         """Calls ``supplier()`` per subscriber, ignores its result and completes."""
         require_callable(supplier, "supplier")
-        return _assembly(_lazy.CompletableFromAction(supplier))
+        return _assembly(completable_from_action.CompletableFromAction(supplier))
 
     @staticmethod
     def defer(supplier: Callable[[], Completable]) -> Completable:
         """Calls ``supplier`` per subscriber for the Completable to subscribe to."""
         require_callable(supplier, "supplier")
-        return _assembly(_lazy.CompletableDefer(supplier))
+        return _assembly(completable_defer.CompletableDefer(supplier))
 
     @staticmethod
     def amb(sources: Iterable[Completable]) -> Completable:
@@ -169,7 +212,7 @@ class Completable(ZeroOneBase):
         The iterable is iterated per subscriber; empty → ``IndexError``.
         """
         require(sources, "sources")
-        return _assembly(_lazy.CompletableAmb(sources))
+        return _assembly(completable_amb.CompletableAmb(sources))
 
     @staticmethod
     def amb_array(*sources: Completable) -> Completable:
@@ -178,7 +221,7 @@ class Completable(ZeroOneBase):
             _require_completable(c, f"source {i}")
         if len(sources) == 1:
             return sources[0]
-        return _assembly(_lazy.CompletableAmb(sources))
+        return _assembly(completable_amb.CompletableAmb(sources))
 
     @staticmethod
     def concat(sources: Iterable[Completable] | Publisher[Completable],
@@ -193,9 +236,9 @@ class Completable(ZeroOneBase):
         if isinstance(sources, Publisher):
             from rxpy2.flowable import Flowable
             return Flowable.from_publisher(sources).concat_map(
-                _lazy.COMPLETABLE_TO_FLOWABLE, prefetch).ignore_elements()
-        _lazy.require_sources(sources)
-        return _assembly(_lazy.CompletableConcat(sources))
+                maybe_to_publisher.COMPLETABLE_TO_FLOWABLE, prefetch).ignore_elements()
+        maybe_to_publisher.require_sources(sources)
+        return _assembly(completable_concat.CompletableConcat(sources))
 
     @staticmethod
     def concat_array(*sources: Completable) -> Completable:
@@ -206,7 +249,7 @@ class Completable(ZeroOneBase):
             return Completable.complete()
         if len(sources) == 1:
             return sources[0]
-        return _assembly(_lazy.CompletableConcat(tuple(sources)))
+        return _assembly(completable_concat.CompletableConcat(tuple(sources)))
 
     @staticmethod
     def merge(sources: Iterable[Completable] | Publisher[Completable],
@@ -226,12 +269,12 @@ class Completable(ZeroOneBase):
             from rxpy2.flowable import Flowable
             from rxpy2.reactivestreams import LONG_MAX
             return Flowable.from_publisher(sources).flat_map_completable(
-                _lazy.same_source, delay_errors,
+                maybe_to_publisher.same_source, delay_errors,
                 LONG_MAX if max_concurrency is None else max_concurrency)
         if max_concurrency is not None:
             raise TypeError("max_concurrency goes only with a Publisher of Completables")
-        _lazy.require_sources(sources)
-        return _assembly(_lazy.CompletableMerge(sources, delay_errors))
+        maybe_to_publisher.require_sources(sources)
+        return _assembly(completable_merge.CompletableMerge(sources, delay_errors))
 
     @staticmethod
     def merge_array(*sources: Completable) -> Completable:
@@ -242,7 +285,7 @@ class Completable(ZeroOneBase):
             return Completable.complete()
         if len(sources) == 1:
             return sources[0]
-        return _assembly(_lazy.CompletableMerge(tuple(sources)))
+        return _assembly(completable_merge.CompletableMerge(tuple(sources)))
 
     # ------------------------------------------------------------------ combining
 
@@ -268,27 +311,27 @@ class Completable(ZeroOneBase):
         if isinstance(other, Completable):
             return self.concat_with(other)
         if isinstance(other, Single):
-            return assembly("single", _lazy.CompletableAndThenSingle(self, other))
+            return assembly("single", completable_and_then.CompletableAndThenSingle(self, other))
         if isinstance(other, Maybe):
-            return assembly("maybe", _lazy.CompletableAndThenMaybe(self, other))
+            return assembly("maybe", completable_and_then.CompletableAndThenMaybe(self, other))
         if isinstance(other, Publisher):
-            return assembly("flowable", _lazy.CompletableAndThenPublisher(self, other))
+            return assembly("flowable", completable_and_then.CompletableAndThenPublisher(self, other))
         raise TypeError(f"and_then() needs a Completable, Single, Maybe or Publisher, "
                         f"not {type(other).__name__}")
 
     def concat_with(self, other: Completable) -> Completable:
         """This, then ``other``. A chain of ``concat_with`` calls flattens into one concat."""
         _require_completable(other, "other")
-        if isinstance(self, _lazy.CompletableConcat) and isinstance(self.sources, tuple):
-            return _assembly(_lazy.CompletableConcat(self.sources + (other,)))
-        return _assembly(_lazy.CompletableConcat((self, other)))
+        if isinstance(self, completable_concat.CompletableConcat) and isinstance(self.sources, tuple):
+            return _assembly(completable_concat.CompletableConcat(self.sources + (other,)))
+        return _assembly(completable_concat.CompletableConcat((self, other)))
 
     def merge_with(self, other: Completable) -> Completable:
         """This and ``other`` at once. A chain of ``merge_with`` calls flattens into one merge."""
         _require_completable(other, "other")
-        if isinstance(self, _lazy.CompletableMerge) and isinstance(self.sources, tuple):
-            return _assembly(_lazy.CompletableMerge(self.sources + (other,)))
-        return _assembly(_lazy.CompletableMerge((self, other)))
+        if isinstance(self, completable_merge.CompletableMerge) and isinstance(self.sources, tuple):
+            return _assembly(completable_merge.CompletableMerge(self.sources + (other,)))
+        return _assembly(completable_merge.CompletableMerge((self, other)))
 
     def amb_with(self, other: Completable) -> Completable:
         """Whichever of this and ``other`` terminates first."""
@@ -302,7 +345,7 @@ class Completable(ZeroOneBase):
         """On error (for which ``predicate`` holds, if given), complete instead."""
         if predicate is not None:
             require_callable(predicate, "predicate")
-        return _assembly(_lazy.CompletableOnErrorComplete(self, predicate))
+        return _assembly(completable_on_error.CompletableOnErrorComplete(self, predicate))
 
     def on_error_resume_next(
             self, fallback: Completable | Callable[[BaseException], Completable]) -> Completable:
@@ -314,13 +357,13 @@ class Completable(ZeroOneBase):
         else:
             require_callable(fallback, "fallback")
             fn = fallback
-        return _assembly(_lazy.CompletableResumeNext(self, fn))
+        return _assembly(completable_on_error.CompletableResumeNext(self, fn))
 
     # ------------------------------------------------------------------ side effects
 
     def _peek(self, on_subscribe: Any = None, on_error: Any = None, on_complete: Any = None,
               on_dispose: Any = None) -> Completable:
-        return _assembly(_lazy.CompletablePeek(self, on_subscribe, on_error, on_complete, on_dispose))
+        return _assembly(completable_peek.CompletablePeek(self, on_subscribe, on_error, on_complete, on_dispose))
 
     def do_on_complete(self, fn: Callable[[], Any]) -> Completable:
         """Call ``fn()`` before completion goes downstream (raising → ``on_error``)."""
@@ -345,7 +388,7 @@ class Completable(ZeroOneBase):
     def do_finally(self, fn: Callable[[], Any]) -> Completable:
         """Call ``fn()`` once, after the terminal signal went downstream or on dispose."""
         require_callable(fn, "on_finally")
-        return _assembly(_lazy.CompletableDoFinally(self, fn))
+        return _assembly(completable_do_finally.CompletableDoFinally(self, fn))
 
     # ------------------------------------------------------------------ scheduling and time
 
@@ -356,20 +399,20 @@ class Completable(ZeroOneBase):
         cancels the task (the upstream is then never subscribed).
         """
         require_scheduler(scheduler)
-        return _assembly(_lazy.CompletableSubscribeOn(self, scheduler))
+        return _assembly(completable_schedule.CompletableSubscribeOn(self, scheduler))
 
     def observe_on(self, scheduler: Scheduler) -> Completable:
         """Deliver the completion or error in a task on ``scheduler`` (nothing after a
         dispose)."""
         require_scheduler(scheduler)
-        return _assembly(_lazy.CompletableObserveOn(self, scheduler))
+        return _assembly(completable_schedule.CompletableObserveOn(self, scheduler))
 
     def unsubscribe_on(self, scheduler: Scheduler) -> Completable:
         """Run the upstream's ``dispose`` in a task on ``scheduler``; from the dispose on,
         a completion is dropped and an error goes to :func:`rxpy2.plugins.on_error`
         (RxJava 2's CompletableDisposeOn)."""
         require_scheduler(scheduler)
-        return _assembly(_lazy.CompletableUnsubscribeOn(self, scheduler))
+        return _assembly(completable_schedule.CompletableUnsubscribeOn(self, scheduler))
 
     @staticmethod
     def timer(delay: float, scheduler: Scheduler | None = None) -> Completable:
@@ -377,19 +420,19 @@ class Completable(ZeroOneBase):
 
         A negative or non-numeric ``delay`` is refused at assembly.
         """
-        d = _lazy.check_duration(delay, "delay")
-        return _assembly(_lazy.CompletableTimer(d, _lazy.scheduler_or_computation(scheduler)))
+        d = _time_args.check_duration(delay, "delay")
+        return _assembly(completable_timer.CompletableTimer(d, _time_args.scheduler_or_computation(scheduler)))
 
     def timeout(self, timeout: float, scheduler: Scheduler | None = None,
                 fallback: Completable | None = None) -> Completable:
         """``TimeoutError`` (as :meth:`rxpy2.Flowable.timeout`), or a switch to ``fallback``,
         when this does not terminate within ``timeout`` seconds; the upstream is then
         disposed."""
-        t = _lazy.check_duration(timeout, "timeout")
+        t = _time_args.check_duration(timeout, "timeout")
         if fallback is not None:
             _require_completable(fallback, "fallback")
-        return _assembly(_lazy.CompletableTimeout(
-            self, t, _lazy.scheduler_or_computation(scheduler), fallback))
+        return _assembly(completable_timeout.CompletableTimeout(
+            self, t, _time_args.scheduler_or_computation(scheduler), fallback))
 
     def delay(self, time: float, scheduler: Scheduler | None = None,
               delay_error: bool = False) -> Completable:
@@ -397,9 +440,9 @@ class Completable(ZeroOneBase):
 
         The error goes on at once (still through the scheduler) unless ``delay_error``.
         """
-        d = _lazy.check_duration(time, "time")
-        return _assembly(_lazy.CompletableDelay(
-            self, d, _lazy.scheduler_or_computation(scheduler), bool(delay_error)))
+        d = _time_args.check_duration(time, "time")
+        return _assembly(completable_delay.CompletableDelay(
+            self, d, _time_args.scheduler_or_computation(scheduler), bool(delay_error)))
 
     def delay_subscription(self, time: float | Publisher[Any] | ZeroOneBase,
                            scheduler: Scheduler | None = None) -> Completable:
@@ -411,11 +454,11 @@ class Completable(ZeroOneBase):
         completion), or a Single, Maybe or Completable; its error is signalled instead.
         """
         require(time, "time")
-        other = _lazy.source_as_publisher(time, scheduler)
+        other = single_delay.source_as_publisher(time, scheduler)
         if other is None:
-            return Completable.timer(_lazy.check_duration(time, "time"),
+            return Completable.timer(_time_args.check_duration(time, "time"),
                                      scheduler).concat_with(self)
-        return _assembly(_lazy.CompletableDelayWithPublisher(self, other))
+        return _assembly(completable_delay.CompletableDelayWithPublisher(self, other))
 
     # ------------------------------------------------------------------ retry / repeat
 
@@ -431,9 +474,9 @@ class Completable(ZeroOneBase):
         Built as RxJava 2 builds it (a Completable of ``to_flowable().retry(...)``):
         resubscribing a synchronous source runs in a loop, not in nested calls.
         """
-        n = _lazy.check_retry(times, predicate, bi_predicate)
+        n = single_retry.check_retry(times, predicate, bi_predicate)
         if bi_predicate is not None:
-            return _assembly(_lazy.CompletableRetryBiPredicate(self, bi_predicate))
+            return _assembly(completable_retry.CompletableRetryBiPredicate(self, bi_predicate))
         return self.to_flowable().retry(n, predicate).ignore_elements()
 
     def retry_when(self, handler: Callable[[Flowable[BaseException]], Publisher[Any]]
@@ -445,12 +488,12 @@ class Completable(ZeroOneBase):
         completion completes the Completable. Stack-safe like :meth:`retry`.
         """
         require_callable(handler, "handler")
-        return _assembly(_lazy.CompletableRetryWhen(self, handler))
+        return _assembly(completable_retry.CompletableRetryWhen(self, handler))
 
     def repeat(self, times: int | None = None) -> Completable:
         """Subscribe ``times`` times in a row (forever by default; ``repeat(0)`` completes
         at once without subscribing), then complete. An error ends it."""
-        return self.to_flowable().repeat(_lazy.check_times(times)).ignore_elements()
+        return self.to_flowable().repeat(single_retry.check_times(times)).ignore_elements()
 
     def repeat_until(self, stop: Callable[[], bool]) -> Completable:
         """After each completion, subscribe again unless ``stop()`` returns True (then
@@ -466,7 +509,7 @@ class Completable(ZeroOneBase):
         Completable, its error is signalled. Stack-safe like :meth:`repeat`.
         """
         require_callable(handler, "handler")
-        return assembly("flowable", _lazy.CompletableRepeatWhen(self, handler)).ignore_elements()
+        return assembly("flowable", completable_retry.CompletableRepeatWhen(self, handler)).ignore_elements()
 
     # ------------------------------------------------------------------ creating, composing, lifecycle
 
@@ -480,13 +523,13 @@ class Completable(ZeroOneBase):
         (``set_disposable``/``set_cancellable``) is released on dispose or termination.
         """
         require_callable(source, "source")
-        return _assembly(_lazy.CompletableCreate(source))
+        return _assembly(completable_create.CompletableCreate(source))
 
     @staticmethod
     def unsafe_create(source: Callable[[CompletableObserver], Any]) -> Completable:
         """Calls ``source(observer)`` per subscriber with the observer itself (see
         :meth:`rxpy2.Single.unsafe_create`). A Completable is refused: see :meth:`wrap`."""
-        return _assembly(_lazy.CompletableUnsafeCreate(_lazy.unsafe_source(source, Completable)))
+        return _assembly(completable_create.CompletableUnsafeCreate(single_create.unsafe_source(source, Completable)))
 
     @staticmethod
     def wrap(source: Any) -> Completable:
@@ -494,8 +537,8 @@ class Completable(ZeroOneBase):
         through ``source.subscribe(observer)`` (see :meth:`rxpy2.Single.wrap`)."""
         if isinstance(source, Completable):
             return _assembly(source)
-        return _assembly(_lazy.CompletableUnsafeCreate(
-            _lazy.wrapped_subscribe(source, Completable)))
+        return _assembly(completable_create.CompletableUnsafeCreate(
+            single_create.wrapped_subscribe(source, Completable)))
 
     def do_on_event(self, fn: Callable[[BaseException | None], Any]) -> Completable:
         """Call ``fn(None)`` (completion) or ``fn(error)`` before the signal goes downstream.
@@ -504,23 +547,23 @@ class Completable(ZeroOneBase):
         (``CompositeException(error, raised)``).
         """
         require_callable(fn, "on_event")
-        return _assembly(_lazy.CompletableDoOnEvent(self, lambda _v, e: fn(e)))
+        return _assembly(completable_do_event.CompletableDoOnEvent(self, lambda _v, e: fn(e)))
 
     def do_on_terminate(self, fn: Callable[[], Any]) -> Completable:
         """Call ``fn()`` before the completion or error goes downstream (raising as in
         :meth:`do_on_event`); not on dispose."""
         require_callable(fn, "on_terminate")
-        return _assembly(_lazy.CompletableDoOnEvent(self, lambda _v, _e: fn()))
+        return _assembly(completable_do_event.CompletableDoOnEvent(self, lambda _v, _e: fn()))
 
     def do_after_terminate(self, fn: Callable[[], Any]) -> Completable:
         """Call ``fn()`` after the completion or error went downstream (raising →
         :func:`rxpy2.plugins.on_error`); not on dispose (see :meth:`do_finally`)."""
         require_callable(fn, "on_after_terminate")
-        return _assembly(_lazy.CompletableDoAfter(self, None, fn))
+        return _assembly(completable_do_event.CompletableDoAfter(self, None, fn))
 
     def hide(self) -> Completable:
         """This Completable with its identity (and its Disposable's) hidden."""
-        return _assembly(_lazy.CompletableHide(self))
+        return _assembly(completable_hide.CompletableHide(self))
 
     def lift(self, operator: Callable[[CompletableObserver], CompletableObserver]) -> Completable:
         """A custom operator: ``operator(downstream)`` returns the observer subscribed to
@@ -528,7 +571,7 @@ class Completable(ZeroOneBase):
         the downstream, where RxJava 2 sends it to its plugins and leaves the observer
         waiting)."""
         require_callable(operator, "operator")
-        return _assembly(_lazy.CompletableLift(self, operator))
+        return _assembly(completable_lift.CompletableLift(self, operator))
 
     def compose(self, transformer: Callable[[Completable], Completable]) -> Completable:
         """``transformer(self)``, called now; it must return a Completable (``TypeError``
@@ -546,7 +589,7 @@ class Completable(ZeroOneBase):
 
     def on_terminate_detach(self) -> Completable:
         """Drop the references to the downstream and the upstream on the signal or dispose."""
-        return _assembly(_lazy.CompletableDetach(self))
+        return _assembly(completable_hide.CompletableDetach(self))
 
     # ------------------------------------------------------------------ converting and element operators
 
@@ -555,31 +598,31 @@ class Completable(ZeroOneBase):
                     scheduler: Scheduler | None = None) -> Completable:
         """Completes when ``future`` succeeds (its result is ignored), without blocking a
         thread (RxJava 2 blocks in ``Future.get``); fails as :meth:`rxpy2.Single.from_future`."""
-        t = _lazy.check_future(future, timeout, scheduler)
-        return _assembly(_lazy.CompletableFromFuture(future, t, scheduler))
+        t = single_future.check_future(future, timeout, scheduler)
+        return _assembly(completable_from_future.CompletableFromFuture(future, t, scheduler))
 
     @staticmethod
     def from_maybe(source: Maybe[Any]) -> Completable:
         """Completes when ``source`` succeeds or completes; fails with its error."""
         require_instance(source, Maybe, "source")
-        return _assembly(_lazy.CompletableIgnoreElement(source))
+        return _assembly(completable_ignore_element.CompletableIgnoreElement(source))
 
     @staticmethod
     def from_single(source: Single[Any]) -> Completable:
         """Completes when ``source`` succeeds; fails with its error."""
         require_instance(source, Single, "source")
-        return _assembly(_lazy.CompletableIgnoreElement(source))
+        return _assembly(completable_ignore_element.CompletableIgnoreElement(source))
 
     @staticmethod
     def from_publisher(publisher: Publisher[Any]) -> Completable:
         """The terminal signal of ``publisher``: everything is requested, items are ignored.
         Disposing cancels it."""
         require_instance(publisher, Publisher, "publisher")
-        return _assembly(_lazy.CompletableFromPublisher(publisher))
+        return _assembly(completable_from_publisher.CompletableFromPublisher(publisher))
 
     def materialize(self) -> Single[Notification[Any]]:
         """A Single of the completion or the error as a :class:`~rxpy2.notification.Notification`."""
-        return assembly("single", _lazy.SingleMaterialize(self))
+        return assembly("single", single_materialize.SingleMaterialize(self))
 
     def blocking_get(self, timeout: float | None = None) -> BaseException | None:
         """Block the calling thread until this terminates: its error, or ``None`` on completion.
@@ -587,8 +630,8 @@ class Completable(ZeroOneBase):
         ``timeout`` (seconds): ``TimeoutError`` is raised when it elapses, after disposing.
         """
         if timeout is not None:
-            timeout = _lazy.check_duration(timeout, "timeout")
-        o: _lazy.BlockingMultiObserver[Any] = _lazy.BlockingMultiObserver()
+            timeout = _time_args.check_duration(timeout, "timeout")
+        o: BlockingMultiObserver[Any] = BlockingMultiObserver()
         try:
             o.blocking_get(self._subscribe, timeout)
         except BaseException as e:
@@ -603,7 +646,7 @@ class Completable(ZeroOneBase):
         """Subscribe to this Completable once, with the first subscriber, and replay its
         completion or error to every subscriber (waiting or later). Disposing one
         subscriber does not dispose the upstream."""
-        return _assembly(_lazy.CompletableCache(self))
+        return _assembly(completable_cache.CompletableCache(self))
 
     @staticmethod
     def using(resource_supplier: Callable[[], T], source_supplier: Callable[[T], Completable],
@@ -614,14 +657,14 @@ class Completable(ZeroOneBase):
         require_callable(resource_supplier, "resource_supplier")
         require_callable(source_supplier, "source_supplier")
         require_callable(disposer, "disposer")
-        return _assembly(_lazy.CompletableUsing(resource_supplier, source_supplier, disposer,
+        return _assembly(completable_using.CompletableUsing(resource_supplier, source_supplier, disposer,
                                                 bool(eager)))
 
     def take_until(self, other: Publisher[Any] | ZeroOneBase) -> Completable:
         """This Completable, unless ``other`` comes first: the first item or completion of
         a Publisher, or the success or completion of a Single, Maybe or Completable,
         completes it and disposes this Completable; an error of ``other`` is signalled."""
-        return _assembly(_lazy.CompletableTakeUntil(self, _lazy.take_until_other(other)))
+        return _assembly(completable_take_until.CompletableTakeUntil(self, single_take_until.take_until_other(other)))
 
     # ------------------------------------------------------------------ concat / merge / amb
 
@@ -631,7 +674,7 @@ class Completable(ZeroOneBase):
         then (several together as a ``CompositeException``)."""
         for i, c in enumerate(sources):
             _require_completable(c, f"source {i}")
-        return _assembly(_lazy.CompletableMerge(tuple(sources), True))
+        return _assembly(completable_merge.CompletableMerge(tuple(sources), True))
 
     @staticmethod
     def merge_delay_error(sources: Iterable[Completable] | Publisher[Completable],
@@ -661,9 +704,9 @@ class Completable(ZeroOneBase):
         """
         require(other, "other")
         if isinstance(other, Completable):
-            if isinstance(self, _lazy.CompletableConcat) and isinstance(self.sources, tuple):
-                return _assembly(_lazy.CompletableConcat((other,) + self.sources))
-            return _assembly(_lazy.CompletableConcat((other, self)))
+            if isinstance(self, completable_concat.CompletableConcat) and isinstance(self.sources, tuple):
+                return _assembly(completable_concat.CompletableConcat((other,) + self.sources))
+            return _assembly(completable_concat.CompletableConcat((other, self)))
         if isinstance(other, Publisher):
             from rxpy2.flowable import Flowable
             return Flowable.concat_array(other, self.to_flowable())

@@ -7,8 +7,8 @@ wraps a plain Subscriber in a ``StrictSubscriber`` and calls
 Every fluent method below validates its arguments (``TypeError`` for ``None``
 where a function or source is required, ``ValueError`` for bad sizes) and
 returns an operator object from ``rxpy2/internal/operators/flowable/``; the
-operator modules are imported inside the methods so that each stays readable
-alone and importing ``rxpy2`` stays cheap.
+operator modules are imported at the top, deferred (``rxpy2/internal/lazy_import.py``),
+so that importing ``rxpy2`` stays cheap.
 """
 
 from __future__ import annotations
@@ -17,14 +17,133 @@ import os
 from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, final, overload
 
-from rxpy2 import plugins
+from rxpy2 import plugins, testing
 from rxpy2.backpressure import BackpressureOverflowStrategy, BackpressureStrategy
 from rxpy2.disposables import Disposable
-from rxpy2.internal import lazy as _lazy
+from rxpy2.internal.fuseable import ScalarCallable
 from rxpy2.internal.fuseable import is_flowable_subscriber as _is_flowable_subscriber
 from rxpy2.internal.helpers import subscribe_loop as _loop
+from rxpy2.internal.helpers.error_mode import ErrorMode
+from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import run as _run
 from rxpy2.internal.name_trap import check_class as _check_fields
+from rxpy2.internal.operators.flowable import (
+    _time_args,
+    flowable_all,
+    flowable_amb,
+    flowable_any,
+    flowable_asyncio,
+    flowable_blocking,
+    flowable_buffer,
+    flowable_buffer_boundary,
+    flowable_buffer_boundary_supplier,
+    flowable_buffer_exact_boundary,
+    flowable_buffer_timed,
+    flowable_collect,
+    flowable_combine_latest,
+    flowable_concat,
+    flowable_concat_map,
+    flowable_concat_map_completable,
+    flowable_concat_map_eager,
+    flowable_concat_map_maybe,
+    flowable_count,
+    flowable_create,
+    flowable_debounce,
+    flowable_debounce_timed,
+    flowable_defer,
+    flowable_delay,
+    flowable_delay_subscription_other,
+    flowable_dematerialize,
+    flowable_detach,
+    flowable_distinct,
+    flowable_distinct_until_changed,
+    flowable_do_after_next,
+    flowable_do_finally,
+    flowable_do_on_each,
+    flowable_do_on_lifecycle,
+    flowable_element_at,
+    flowable_empty,
+    flowable_error,
+    flowable_filter,
+    flowable_flat_map,
+    flowable_flat_map_completable,
+    flowable_flat_map_maybe,
+    flowable_flat_map_single,
+    flowable_flatten_iterable,
+    flowable_from_array,
+    flowable_from_callable,
+    flowable_from_iterable,
+    flowable_from_publisher,
+    flowable_future,
+    flowable_generate,
+    flowable_group_by,
+    flowable_group_join,
+    flowable_hide,
+    flowable_ignore_elements,
+    flowable_interval,
+    flowable_join,
+    flowable_just,
+    flowable_last,
+    flowable_lift,
+    flowable_limit,
+    flowable_map,
+    flowable_map_filter,
+    flowable_materialize,
+    flowable_multicast_selector,
+    flowable_never,
+    flowable_observe_on,
+    flowable_on_backpressure,
+    flowable_on_error_next,
+    flowable_on_error_return,
+    flowable_publish,
+    flowable_publish_multicast,
+    flowable_range,
+    flowable_rebatch_requests,
+    flowable_reduce,
+    flowable_repeat,
+    flowable_replay,
+    flowable_retry,
+    flowable_retry_when,
+    flowable_sample_publisher,
+    flowable_sample_timed,
+    flowable_scalar_x_map,
+    flowable_scan,
+    flowable_sequence_equal,
+    flowable_serialize,
+    flowable_single,
+    flowable_skip,
+    flowable_skip_last,
+    flowable_skip_until,
+    flowable_skip_while,
+    flowable_subscribe_on,
+    flowable_switch_if_empty,
+    flowable_switch_map,
+    flowable_switch_map_completable,
+    flowable_switch_map_maybe,
+    flowable_sync_chain,
+    flowable_take,
+    flowable_take_last,
+    flowable_take_until,
+    flowable_take_while,
+    flowable_throttle_first_timed,
+    flowable_throttle_latest,
+    flowable_time_interval,
+    flowable_timeout,
+    flowable_timeout_timed,
+    flowable_timer,
+    flowable_to_list,
+    flowable_unsubscribe_on,
+    flowable_using,
+    flowable_window,
+    flowable_window_boundary,
+    flowable_window_boundary_selector,
+    flowable_window_boundary_supplier,
+    flowable_window_timed,
+    flowable_with_latest_from,
+    flowable_zip,
+)
+from rxpy2.internal.operators.parallel import parallel_from_publisher
+from rxpy2.internal.subscribers import for_each_while, lambda_subscriber, safe, strict
 from rxpy2.internal.subscriptions.empty import EmptySubscription as _EmptySubscription
 from rxpy2.observers import FlowableSubscriber
 
@@ -40,6 +159,8 @@ from rxpy2.operators.arguments import (
     require_scheduler,
 )
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.schedulers import Schedulers
+from rxpy2.schedulers.scheduler import check_time
 
 if TYPE_CHECKING:
     import asyncio
@@ -49,8 +170,6 @@ if TYPE_CHECKING:
     from rxpy2.completable import Completable
     from rxpy2.flowables.connectable_flowable import ConnectableFlowable
     from rxpy2.flowables.grouped_flowable import GroupedFlowable
-    from rxpy2.internal.operators.flowable.flowable_just import FlowableJust
-    from rxpy2.internal.operators.flowable.flowable_range import FlowableRange
     from rxpy2.maybe import Maybe
     from rxpy2.notification import Notification
     from rxpy2.parallel import ParallelFlowable
@@ -63,17 +182,6 @@ __all__ = ["Flowable"]
 
 #: plugins' hook flag, read where a flat_map mapper's ``just``/``range`` pays it per item
 _plugin_flags = plugins.flags
-#: FlowableJust and FlowableRange once first used (not imported by ``import rxpy2``): a
-#: module global is read in ~3 ns, an attribute of ``_lazy`` (a module with
-#: ``__getattr__``, which CPython does not specialise) in ~20 ns
-_Just: type[FlowableJust[Any]] | None = None
-_Range: type[FlowableRange] | None = None
-
-
-def _bind_scalar_sources() -> tuple[type[FlowableJust[Any]], type[FlowableRange]]:
-    global _Just, _Range
-    _Just, _Range = _lazy.FlowableJust, _lazy.FlowableRange
-    return _Just, _Range
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -101,7 +209,7 @@ if TYPE_CHECKING:
 
 def _default_scheduler(scheduler: Any) -> Any:
     if scheduler is None:
-        return _lazy.Schedulers.computation()
+        return Schedulers.computation()
     require_scheduler(scheduler)
     return scheduler
 
@@ -130,9 +238,9 @@ def _fuse(upstream: Flowable[Any], kind: str, arg: Any,
     """Macro fusion at assembly: the stage joins a synchronous chain (a sync source and
     stages, run as one loop) or, for map/filter, collapses with a map/filter before it;
     ``None`` when it stays an operator of its own."""
-    fused = _lazy.fuse_sync_stage(upstream, kind, arg)
+    fused = flowable_sync_chain.fuse_sync_stage(upstream, kind, arg)
     if fused is None and map_or_filter:
-        fused = _lazy.collapse_map_filter(upstream, kind, arg)
+        fused = flowable_map_filter.collapse_map_filter(upstream, kind, arg)
     return None if fused is None else _assembly(fused)
 
 
@@ -192,7 +300,7 @@ class Flowable(Publisher[T], Generic[T]):
             require_callable(on_error, "on_error")
         if on_complete is not None:
             require_callable(on_complete, "on_complete")
-        ls: _lazy.LambdaSubscriber[T] = _lazy.LambdaSubscriber(
+        ls: lambda_subscriber.LambdaSubscriber[T] = lambda_subscriber.LambdaSubscriber(
             None if on_next is ABSENT else on_next, on_error, on_complete)
         self._subscribe(ls)
         return ls
@@ -213,7 +321,7 @@ class Flowable(Publisher[T], Generic[T]):
         if not isinstance(subscriber, Subscriber) and not _subscriber_like(subscriber):
             raise TypeError("subscribe needs a Subscriber (on_subscribe, on_next, on_error, "
                             f"on_complete) or callbacks, not {type(subscriber).__name__}")
-        return _lazy.StrictSubscriber(subscriber)
+        return strict.StrictSubscriber(subscriber)
 
     def subscribe_with(self, subscriber: SubscriberT) -> SubscriberT:
         """Subscribe ``subscriber`` and return it (handy for ``TestSubscriber`` and the like)."""
@@ -241,7 +349,7 @@ class Flowable(Publisher[T], Generic[T]):
             require_callable(on_error, "on_error")
         if on_complete is not None:
             require_callable(on_complete, "on_complete")
-        s: _lazy.ForEachWhileSubscriber[T] = _lazy.ForEachWhileSubscriber(predicate, on_error,
+        s: for_each_while.ForEachWhileSubscriber[T] = for_each_while.ForEachWhileSubscriber(predicate, on_error,
                                                                           on_complete)
         self.subscribe(s)
         return s
@@ -252,13 +360,13 @@ class Flowable(Publisher[T], Generic[T]):
         of another method goes to :func:`rxpy2.plugins.on_error`."""
         if subscriber is None:
             raise TypeError("subscriber is None")
-        if not isinstance(subscriber, _lazy.SafeSubscriber):
-            subscriber = _lazy.SafeSubscriber(subscriber)
+        if not isinstance(subscriber, safe.SafeSubscriber):
+            subscriber = safe.SafeSubscriber(subscriber)
         self.subscribe(subscriber)
 
     def test(self, initial_request: int = LONG_MAX, cancel: bool = False) -> TestSubscriber[T]:
         """Subscribe a new :class:`rxpy2.testing.TestSubscriber` and return it."""
-        ts: _lazy.TestSubscriber[T] = _lazy.TestSubscriber(initial_request=initial_request)
+        ts: testing.TestSubscriber[T] = testing.TestSubscriber(initial_request=initial_request)
         if cancel:
             ts.cancel()
         self.subscribe(ts)
@@ -285,7 +393,7 @@ class Flowable(Publisher[T], Generic[T]):
     def lift(self, operator: Callable[[Subscriber[R]], Subscriber[T]]) -> Flowable[R]:
         """Apply a custom operator: ``operator(downstream)`` returns the upstream-facing Subscriber."""
         require_callable(operator, "operator")
-        return _assembly(_lazy.FlowableLift(self, operator))
+        return _assembly(flowable_lift.FlowableLift(self, operator))
 
     def compose(self, transformer: Callable[[Flowable[T]], Publisher[R]]) -> Flowable[R]:
         """Apply a function to this whole Flowable: ``transformer(self)``, as a Flowable."""
@@ -311,7 +419,7 @@ class Flowable(Publisher[T], Generic[T]):
         require_publisher(source, "source")
         if isinstance(source, Flowable):
             return source
-        return _assembly(_lazy.FlowableFromPublisher(source))
+        return _assembly(flowable_from_publisher.FlowableFromPublisher(source))
 
     @staticmethod
     def unsafe_create(source: Callable[[Subscriber[T]], Any] | Publisher[T]) -> Flowable[T]:
@@ -325,9 +433,9 @@ class Flowable(Publisher[T], Generic[T]):
         if isinstance(source, Flowable):
             raise TypeError("unsafe_create() of a Flowable: use the Flowable itself")
         if isinstance(source, Publisher):
-            return _assembly(_lazy.FlowableFromPublisher(source))
+            return _assembly(flowable_from_publisher.FlowableFromPublisher(source))
         require_callable(source, "source")
-        return _assembly(_lazy.FlowableUnsafeCreate(source))
+        return _assembly(flowable_from_publisher.FlowableUnsafeCreate(source))
 
     @staticmethod
     def range(start: int, count: int) -> Flowable[int]:
@@ -335,12 +443,9 @@ class Flowable(Publisher[T], Generic[T]):
         if type(count) is int and count > 1 and type(start) is int:
             # the common case (inners built per item by flat_map/concat_map mappers), kept
             # short: no call but the constructor's
-            cls = _Range
-            if cls is None:
-                cls = _bind_scalar_sources()[1]
             if _plugin_flags.hooks_active:
-                return plugins.on_assembly("flowable", cls(start, count))
-            return cls(start, count)
+                return plugins.on_assembly("flowable", flowable_range.FlowableRange(start, count))
+            return flowable_range.FlowableRange(start, count)
         require_non_negative(count, "count")
         if not isinstance(start, int):
             raise TypeError(f"start must be an int, not {type(start).__name__}")
@@ -348,7 +453,7 @@ class Flowable(Publisher[T], Generic[T]):
             return Flowable.empty()
         if count == 1:
             return Flowable.just(start)
-        return _assembly(_lazy.FlowableRange(start, count))
+        return _assembly(flowable_range.FlowableRange(start, count))
 
     @staticmethod
     def just(item: T, *items: T) -> Flowable[T]:
@@ -356,10 +461,7 @@ class Flowable(Publisher[T], Generic[T]):
         if item is not None and not items:  # the common case (flat_map mappers), kept short
             # FlowableJust.of(item), inlined: a flat_map mapper returning just(x) pays this
             # once per item (docs/performance.md)
-            cls = _Just
-            if cls is None:
-                cls = _bind_scalar_sources()[0]
-            just = cls()
+            just: flowable_just.FlowableJust[T] = flowable_just.FlowableJust()
             just.value = item
             if _plugin_flags.hooks_active:
                 return plugins.on_assembly("flowable", just)
@@ -368,7 +470,7 @@ class Flowable(Publisher[T], Generic[T]):
         for i, x in enumerate(everything):
             if x is None:
                 raise TypeError(f"item {i} is None")
-        return _assembly(_lazy.FlowableFromArray(everything))
+        return _assembly(flowable_from_array.FlowableFromArray(everything))
 
     @staticmethod
     def from_array(items: Sequence[T]) -> Flowable[T]:
@@ -379,23 +481,23 @@ class Flowable(Publisher[T], Generic[T]):
             return Flowable.empty()
         if n == 1:
             return Flowable.just(items[0])
-        return _assembly(_lazy.FlowableFromArray(items))
+        return _assembly(flowable_from_array.FlowableFromArray(items))
 
     @staticmethod
     def from_iterable(iterable: Iterable[T]) -> Flowable[T]:
         """The items of an iterable; each subscriber calls ``iter()`` anew."""
         require(iterable, "iterable")
-        return _assembly(_lazy.FlowableFromIterable(iterable))
+        return _assembly(flowable_from_iterable.FlowableFromIterable(iterable))
 
     @staticmethod
     def empty() -> Flowable[Any]:
         """Completes at once."""
-        return _assembly(_lazy.FlowableEmpty.INSTANCE)
+        return _assembly(flowable_empty.FlowableEmpty.INSTANCE)
 
     @staticmethod
     def never() -> Flowable[Any]:
         """Signals nothing but ``on_subscribe``."""
-        return _assembly(_lazy.FlowableNever.INSTANCE)
+        return _assembly(flowable_never.FlowableNever.INSTANCE)
 
     @staticmethod
     def error(error: BaseException | Callable[[], BaseException]) -> Flowable[Any]:
@@ -403,21 +505,21 @@ class Flowable(Publisher[T], Generic[T]):
         require(error, "error")
         if isinstance(error, BaseException):
             err = error
-            return _assembly(_lazy.FlowableError(lambda: err))
+            return _assembly(flowable_error.FlowableError(lambda: err))
         require_callable(error, "error")
-        return _assembly(_lazy.FlowableError(error))
+        return _assembly(flowable_error.FlowableError(error))
 
     @staticmethod
     def from_callable(supplier: Callable[[], T | None]) -> Flowable[T]:
         """Calls ``supplier`` per subscriber; emits its result (``None`` means empty)."""
         require_callable(supplier, "supplier")
-        return _assembly(_lazy.FlowableFromCallable(supplier))
+        return _assembly(flowable_from_callable.FlowableFromCallable(supplier))
 
     @staticmethod
     def defer(supplier: Callable[[], Publisher[T]]) -> Flowable[T]:
         """Calls ``supplier`` per subscriber for the Publisher to subscribe to."""
         require_callable(supplier, "supplier")
-        return _assembly(_lazy.FlowableDefer(supplier))
+        return _assembly(flowable_defer.FlowableDefer(supplier))
 
     @staticmethod
     def using(resource_supplier: Callable[[], U], source_supplier: Callable[[U], Publisher[T]],
@@ -433,7 +535,7 @@ class Flowable(Publisher[T], Generic[T]):
         require_callable(resource_supplier, "resource_supplier")
         require_callable(source_supplier, "source_supplier")
         require_callable(disposer, "disposer")
-        return _assembly(_lazy.FlowableUsing(resource_supplier, source_supplier, disposer,
+        return _assembly(flowable_using.FlowableUsing(resource_supplier, source_supplier, disposer,
                                              bool(eager)))
 
     @staticmethod
@@ -446,7 +548,7 @@ class Flowable(Publisher[T], Generic[T]):
         require_callable(source, "source")
         if not isinstance(mode, BackpressureStrategy):
             raise TypeError(f"mode must be a BackpressureStrategy, not {mode!r}")
-        return _assembly(_lazy.FlowableCreate(source, mode))
+        return _assembly(flowable_create.FlowableCreate(source, mode))
 
     @staticmethod
     def generate(initial_state: Callable[[], S] | None, generator: Callable[[S, Emitter[_G]], S],
@@ -462,7 +564,7 @@ class Flowable(Publisher[T], Generic[T]):
             require_callable(initial_state, "initial_state")
         if dispose_state is not None:
             require_callable(dispose_state, "dispose_state")
-        return _assembly(_lazy.FlowableGenerate(initial_state, generator, dispose_state))
+        return _assembly(flowable_generate.FlowableGenerate(initial_state, generator, dispose_state))
 
     @staticmethod
     def concat(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
@@ -475,7 +577,7 @@ class Flowable(Publisher[T], Generic[T]):
         require(sources, "sources")
         if isinstance(sources, Publisher):
             return Flowable.from_publisher(sources).concat_map(_identity, prefetch)
-        return _assembly(_lazy.FlowableConcatIterable(sources, False))
+        return _assembly(flowable_concat.FlowableConcatIterable(sources, False))
 
     @staticmethod
     def concat_array(*sources: Publisher[T]) -> Flowable[T]:
@@ -486,7 +588,7 @@ class Flowable(Publisher[T], Generic[T]):
             return Flowable.empty()
         if len(sources) == 1:
             return Flowable.from_publisher(sources[0])
-        return _assembly(_lazy.FlowableConcatArray(sources, False))
+        return _assembly(flowable_concat.FlowableConcatArray(sources, False))
 
     @staticmethod
     def concat_array_delay_error(*sources: Publisher[T]) -> Flowable[T]:
@@ -495,7 +597,7 @@ class Flowable(Publisher[T], Generic[T]):
             require_publisher(p, f"source {i}")
         if not sources:
             return Flowable.empty()
-        return _assembly(_lazy.FlowableConcatArray(sources, True))
+        return _assembly(flowable_concat.FlowableConcatArray(sources, True))
 
     # ------------------------------------------------------------------ 1:1 transforms
 
@@ -505,7 +607,7 @@ class Flowable(Publisher[T], Generic[T]):
         fused = _fuse(self, "map", mapper, True)
         if fused is not None:
             return fused
-        return _assembly(_lazy.FlowableMap(self, mapper))
+        return _assembly(flowable_map.FlowableMap(self, mapper))
 
     def filter(self, predicate: Callable[[T], bool]) -> Flowable[T]:
         """Only the items for which ``predicate`` is true."""
@@ -513,7 +615,7 @@ class Flowable(Publisher[T], Generic[T]):
         fused = _fuse(self, "filter", predicate, True)
         if fused is not None:
             return fused
-        return _assembly(_lazy.FlowableFilter(self, predicate))
+        return _assembly(flowable_filter.FlowableFilter(self, predicate))
 
     def of_type(self, cls: type[U]) -> Flowable[U]:
         """Only the items that are instances of ``cls`` (``isinstance``; a tuple of types
@@ -545,45 +647,45 @@ class Flowable(Publisher[T], Generic[T]):
             fused = _fuse(self, "scan", accumulator)
             if fused is not None:
                 return fused
-            return _assembly(_lazy.FlowableScan(self, accumulator))
+            return _assembly(flowable_scan.FlowableScan(self, accumulator))
         require(seed, "seed")
         fused = _fuse(self, "scan_seed", (accumulator, seed))
         if fused is not None:
             return fused
-        return _assembly(_lazy.FlowableScanSeed(self, lambda: seed, accumulator))
+        return _assembly(flowable_scan.FlowableScanSeed(self, lambda: seed, accumulator))
 
     def scan_with(self, seed_supplier: Callable[[], R],
                   accumulator: Callable[[R, T], R]) -> Flowable[R]:
         require_callable(seed_supplier, "seed_supplier")
         require_callable(accumulator, "accumulator")
-        return _assembly(_lazy.FlowableScanSeed(self, seed_supplier, accumulator))
+        return _assembly(flowable_scan.FlowableScanSeed(self, seed_supplier, accumulator))
 
     def materialize(self) -> Flowable[Notification[T]]:
         """Each signal as a :class:`Notification` item, the terminal one included."""
-        return _assembly(_lazy.FlowableMaterialize(self))
+        return _assembly(flowable_materialize.FlowableMaterialize(self))
 
     def dematerialize(self, selector: Callable[[T], Notification[R]] | None = None) -> Flowable[R]:
         """The reverse of :meth:`materialize`: Notification items back into signals."""
         sel = selector if selector is not None else (lambda x: x)
         require_callable(sel, "selector")
-        return _assembly(_lazy.FlowableDematerialize(self, sel))
+        return _assembly(flowable_dematerialize.FlowableDematerialize(self, sel))
 
     def hide(self) -> Flowable[T]:
         """Hide this Flowable's identity and its Subscription (stops fusion and casts)."""
-        return _assembly(_lazy.FlowableHide(self))
+        return _assembly(flowable_hide.FlowableHide(self))
 
     def serialize(self) -> Flowable[T]:
         """Serialize signals that may come from several threads at once."""
-        return _assembly(_lazy.FlowableSerialize(self))
+        return _assembly(flowable_serialize.FlowableSerialize(self))
 
     def on_terminate_detach(self) -> Flowable[T]:
         """Drop the references to upstream and downstream on termination or cancel."""
-        return _assembly(_lazy.FlowableDetach(self))
+        return _assembly(flowable_detach.FlowableDetach(self))
 
     def rebatch_requests(self, n: int) -> Flowable[T]:
         """Request ``n`` upstream first, then ``n - n//4`` each time 75% of it was emitted."""
         require_positive(n, "n")
-        return _assembly(_lazy.FlowableRebatchRequests(self, n))
+        return _assembly(flowable_rebatch_requests.FlowableRebatchRequests(self, n))
 
     # ------------------------------------------------------------------ taking and skipping
 
@@ -594,12 +696,12 @@ class Flowable(Publisher[T], Generic[T]):
             fused = _fuse(self, "take", count)
             if fused is not None:
                 return fused
-        return _assembly(_lazy.FlowableTake(self, count))
+        return _assembly(flowable_take.FlowableTake(self, count))
 
     def limit(self, count: int) -> Flowable[T]:
         """The first ``count`` items; never requests more than ``count`` upstream in total."""
         require_non_negative(count, "count")
-        return _assembly(_lazy.FlowableLimit(self, count))
+        return _assembly(flowable_limit.FlowableLimit(self, count))
 
     def skip(self, count: int) -> Flowable[T]:
         """All but the first ``count`` items, requested upstream at subscription (as
@@ -610,11 +712,11 @@ class Flowable(Publisher[T], Generic[T]):
         # A fused chain runs only under demand, so it would skip later than the operator.
         # Only over a bare range longer than ``count`` is that unobservable (no user code,
         # no error, no end within the skipped items).
-        if type(self) is _lazy.FlowableRange and self.end - self.start > count:
+        if type(self) is flowable_range.FlowableRange and self.end - self.start > count:
             fused = _fuse(self, "skip", count)
             if fused is not None:
                 return fused
-        return _assembly(_lazy.FlowableSkip(self, count))
+        return _assembly(flowable_skip.FlowableSkip(self, count))
 
     def take_last(self, count: int) -> Flowable[T]:
         """The last ``count`` items, emitted after upstream completes, under demand."""
@@ -622,8 +724,8 @@ class Flowable(Publisher[T], Generic[T]):
         if count == 0:
             return self.ignore_elements().to_flowable()
         if count == 1:
-            return _assembly(_lazy.FlowableTakeLastOne(self))
-        return _assembly(_lazy.FlowableTakeLast(self, count))
+            return _assembly(flowable_take_last.FlowableTakeLastOne(self))
+        return _assembly(flowable_take_last.FlowableTakeLast(self, count))
 
     def skip_last(self, count: int) -> Flowable[T]:
         """All but the last ``count`` items."""
@@ -633,7 +735,7 @@ class Flowable(Publisher[T], Generic[T]):
         fused = _fuse(self, "skip_last", count)
         if fused is not None:
             return fused
-        return _assembly(_lazy.FlowableSkipLast(self, count))
+        return _assembly(flowable_skip_last.FlowableSkipLast(self, count))
 
     def take_while(self, predicate: Callable[[T], bool]) -> Flowable[T]:
         """Items while ``predicate`` holds; completes at the first that fails it."""
@@ -641,7 +743,7 @@ class Flowable(Publisher[T], Generic[T]):
         fused = _fuse(self, "take_while", predicate)
         if fused is not None:
             return fused
-        return _assembly(_lazy.FlowableTakeWhile(self, predicate))
+        return _assembly(flowable_take_while.FlowableTakeWhile(self, predicate))
 
     def skip_while(self, predicate: Callable[[T], bool]) -> Flowable[T]:
         """Skips items while ``predicate`` holds, then emits all the rest."""
@@ -649,21 +751,21 @@ class Flowable(Publisher[T], Generic[T]):
         fused = _fuse(self, "skip_while", predicate)
         if fused is not None:
             return fused
-        return _assembly(_lazy.FlowableSkipWhile(self, predicate))
+        return _assembly(flowable_skip_while.FlowableSkipWhile(self, predicate))
 
     def take_until(self, other: Publisher[Any] | Callable[[T], bool]) -> Flowable[T]:
         """Items until ``other`` signals an item or completes (or, given a predicate,
         up to and including the first item for which it is true)."""
         require(other, "other")
         if isinstance(other, Publisher):
-            return _assembly(_lazy.FlowableTakeUntil(self, other))
+            return _assembly(flowable_take_until.FlowableTakeUntil(self, other))
         require_callable(other, "stop_predicate")
-        return _assembly(_lazy.FlowableTakeUntilPredicate(self, other))
+        return _assembly(flowable_take_until.FlowableTakeUntilPredicate(self, other))
 
     def skip_until(self, other: Publisher[Any]) -> Flowable[T]:
         """Skips items until ``other`` signals an item."""
         require_publisher(other, "other")
-        return _assembly(_lazy.FlowableSkipUntil(self, other))
+        return _assembly(flowable_skip_until.FlowableSkipUntil(self, other))
 
     @overload
     def element_at(self, index: int) -> Maybe[T]: ...
@@ -675,14 +777,14 @@ class Flowable(Publisher[T], Generic[T]):
         """The item at ``index``: a Maybe (empty if too short), or with ``default_item`` a Single."""
         require_non_negative(index, "index")
         if default_item is ABSENT:
-            return _maybe_assembly(_lazy.FlowableElementAtMaybe(self, index))
+            return _maybe_assembly(flowable_element_at.FlowableElementAtMaybe(self, index))
         require(default_item, "default_item")
-        return _single_assembly(_lazy.FlowableElementAtSingle(self, index, default_item, False))
+        return _single_assembly(flowable_element_at.FlowableElementAtSingle(self, index, default_item, False))
 
     def element_at_or_error(self, index: int) -> Single[T]:
         """The item at ``index`` as a Single; ``IndexError`` if the stream is shorter."""
         require_non_negative(index, "index")
-        return _single_assembly(_lazy.FlowableElementAtSingle(self, index, None, True))
+        return _single_assembly(flowable_element_at.FlowableElementAtSingle(self, index, None, True))
 
     def first(self, default_item: T) -> Single[T]:
         """The first item, or ``default_item`` if the stream is empty."""
@@ -699,28 +801,28 @@ class Flowable(Publisher[T], Generic[T]):
     def last(self, default_item: T) -> Single[T]:
         """The last item, or ``default_item`` if the stream is empty."""
         require(default_item, "default_item")
-        return _single_assembly(_lazy.FlowableLastSingle(self, default_item))
+        return _single_assembly(flowable_last.FlowableLastSingle(self, default_item))
 
     def last_element(self) -> Maybe[T]:
         """The last item as a Maybe."""
-        return _maybe_assembly(_lazy.FlowableLastMaybe(self))
+        return _maybe_assembly(flowable_last.FlowableLastMaybe(self))
 
     def last_or_error(self) -> Single[T]:
         """The last item; ``IndexError`` if the stream is empty."""
-        return _single_assembly(_lazy.FlowableLastSingle(self, None))
+        return _single_assembly(flowable_last.FlowableLastSingle(self, None))
 
     def single(self, default_item: T) -> Single[T]:
         """The only item, ``default_item`` if empty; ``ValueError`` if more than one."""
         require(default_item, "default_item")
-        return _single_assembly(_lazy.FlowableSingleSingle(self, default_item))
+        return _single_assembly(flowable_single.FlowableSingleSingle(self, default_item))
 
     def single_element(self) -> Maybe[T]:
         """The only item as a Maybe; ``ValueError`` if more than one."""
-        return _maybe_assembly(_lazy.FlowableSingleMaybe(self))
+        return _maybe_assembly(flowable_single.FlowableSingleMaybe(self))
 
     def single_or_error(self) -> Single[T]:
         """The only item; ``IndexError`` if empty, ``ValueError`` if more than one."""
-        return _single_assembly(_lazy.FlowableSingleSingle(self, None))
+        return _single_assembly(flowable_single.FlowableSingleSingle(self, None))
 
     def distinct(self, key: Callable[[T], Any] | None = None,
                  collection_factory: Callable[[], Any] | None = None) -> Flowable[T]:
@@ -733,7 +835,7 @@ class Flowable(Publisher[T], Generic[T]):
             require_callable(key, "key")
         if collection_factory is not None:
             require_callable(collection_factory, "collection_factory")
-        return _assembly(_lazy.FlowableDistinct(self, key, collection_factory))
+        return _assembly(flowable_distinct.FlowableDistinct(self, key, collection_factory))
 
     def distinct_until_changed(self, key: Callable[[T], Any] | None = None,
                                comparer: Callable[[Any, Any], bool] | None = None) -> Flowable[T]:
@@ -750,11 +852,11 @@ class Flowable(Publisher[T], Generic[T]):
             fused = _fuse(self, "distinct_both", (key, comparer))
         if fused is not None:
             return fused
-        return _assembly(_lazy.FlowableDistinctUntilChanged(self, key, comparer))
+        return _assembly(flowable_distinct_until_changed.FlowableDistinctUntilChanged(self, key, comparer))
 
     def ignore_elements(self) -> Completable:
         """Only the terminal event, as a Completable."""
-        return _completable_assembly(_lazy.FlowableIgnoreElementsCompletable(self))
+        return _completable_assembly(flowable_ignore_elements.FlowableIgnoreElementsCompletable(self))
 
     def default_if_empty(self, default_item: T) -> Flowable[T]:
         """``default_item`` if the stream completes without items (``switch_if_empty``
@@ -766,13 +868,13 @@ class Flowable(Publisher[T], Generic[T]):
     def switch_if_empty(self, other: Publisher[T]) -> Flowable[T]:
         """Continue with ``other`` if this stream completes without items."""
         require_publisher(other, "other")
-        return _assembly(_lazy.FlowableSwitchIfEmpty(self, other))
+        return _assembly(flowable_switch_if_empty.FlowableSwitchIfEmpty(self, other))
 
     # ------------------------------------------------------------------ aggregates
 
     def count(self) -> Single[int]:
         """The number of items, as a Single."""
-        return _single_assembly(_lazy.FlowableCountSingle(self))
+        return _single_assembly(flowable_count.FlowableCountSingle(self))
 
     @overload
     def reduce(self, reducer: Callable[[T, T], T]) -> Maybe[T]: ...
@@ -789,23 +891,23 @@ class Flowable(Publisher[T], Generic[T]):
         """
         require_callable(reducer, "reducer")
         if seed is ABSENT:
-            return _maybe_assembly(_lazy.FlowableReduceMaybe(self, reducer))
+            return _maybe_assembly(flowable_reduce.FlowableReduceMaybe(self, reducer))
         require(seed, "seed")
-        return _single_assembly(_lazy.FlowableReduceSeedSingle(self, lambda: seed, reducer))
+        return _single_assembly(flowable_reduce.FlowableReduceSeedSingle(self, lambda: seed, reducer))
 
     def reduce_with(self, seed_supplier: Callable[[], R],
                     reducer: Callable[[R, T], R]) -> Single[R]:
         """Fold with a fresh seed per subscriber, as a Single."""
         require_callable(seed_supplier, "seed_supplier")
         require_callable(reducer, "reducer")
-        return _single_assembly(_lazy.FlowableReduceSeedSingle(self, seed_supplier, reducer))
+        return _single_assembly(flowable_reduce.FlowableReduceSeedSingle(self, seed_supplier, reducer))
 
     def collect(self, initial_supplier: Callable[[], U],
                 collector: Callable[[U, T], Any]) -> Single[U]:
         """Collect into a mutable container: ``collector(container, item)`` per item."""
         require_callable(initial_supplier, "initial_supplier")
         require_callable(collector, "collector")
-        return _single_assembly(_lazy.FlowableCollectSingle(self, initial_supplier, collector))
+        return _single_assembly(flowable_collect.FlowableCollectSingle(self, initial_supplier, collector))
 
     def collect_into(self, container: U, collector: Callable[[U, T], Any]) -> Single[U]:
         """``collect`` into the one given container (shared by every subscriber, as in
@@ -899,7 +1001,7 @@ class Flowable(Publisher[T], Generic[T]):
 
     def to_list(self) -> Single[list[T]]:
         """All items in a list, as a Single."""
-        return _single_assembly(_lazy.FlowableToListSingle(self))
+        return _single_assembly(flowable_to_list.FlowableToListSingle(self))
 
     def to_sorted_list(self, key: Callable[[T], Any] | None = None,
                        reverse: bool = False) -> Single[list[T]]:
@@ -918,12 +1020,12 @@ class Flowable(Publisher[T], Generic[T]):
     def any(self, predicate: Callable[[T], bool]) -> Single[bool]:
         """True as soon as an item satisfies ``predicate`` (then upstream is cancelled)."""
         require_callable(predicate, "predicate")
-        return _single_assembly(_lazy.FlowableAnySingle(self, predicate))
+        return _single_assembly(flowable_any.FlowableAnySingle(self, predicate))
 
     def all(self, predicate: Callable[[T], bool]) -> Single[bool]:
         """False as soon as an item fails ``predicate``; True if none did."""
         require_callable(predicate, "predicate")
-        return _single_assembly(_lazy.FlowableAllSingle(self, predicate))
+        return _single_assembly(flowable_all.FlowableAllSingle(self, predicate))
 
     def contains(self, item: Any) -> Single[bool]:
         """True if some item equals ``item``."""
@@ -972,14 +1074,14 @@ class Flowable(Publisher[T], Generic[T]):
             require_publisher(openings, "openings")
             require_callable(closing_selector, "closing_selector")
             assert openings is not None and closing_selector is not None
-            return _assembly(_lazy.FlowableBufferBoundary(self, openings, closing_selector,
+            return _assembly(flowable_buffer_boundary.FlowableBufferBoundary(self, openings, closing_selector,
                                                           factory))
         if isinstance(count, Publisher) or callable(count):
             if skip is not None:
                 raise TypeError("skip applies to count buffers, not to boundary buffers")
             if isinstance(count, Publisher):
-                return _assembly(_lazy.FlowableBufferExactBoundary(self, count, factory))
-            return _assembly(_lazy.FlowableBufferBoundarySupplier(self, count, factory))
+                return _assembly(flowable_buffer_exact_boundary.FlowableBufferExactBoundary(self, count, factory))
+            return _assembly(flowable_buffer_boundary_supplier.FlowableBufferBoundarySupplier(self, count, factory))
         require_positive(count, "count")  # type: ignore[arg-type]  # not None in this branch
         assert isinstance(count, int)
         if skip is None:
@@ -989,7 +1091,7 @@ class Flowable(Publisher[T], Generic[T]):
             fused = _fuse(self, "buffer", count)
             if fused is not None:
                 return fused
-        return _assembly(_lazy.FlowableBuffer(self, count, skip, factory))
+        return _assembly(flowable_buffer.FlowableBuffer(self, count, skip, factory))
 
     # ------------------------------------------------------------------ combining
 
@@ -1047,7 +1149,7 @@ class Flowable(Publisher[T], Generic[T]):
             fused = _fuse(self, "flat_map", (mapper, max_concurrency, buffer_size))
         if fused is not None:
             return fused
-        return _assembly(_lazy.FlowableFlatMap(self, mapper, bool(delay_errors), max_concurrency,
+        return _assembly(flowable_flat_map.FlowableFlatMap(self, mapper, bool(delay_errors), max_concurrency,
                                          buffer_size))
 
     def flat_map_iterable(self, mapper: Callable[[T], Iterable[R]],
@@ -1057,36 +1159,36 @@ class Flowable(Publisher[T], Generic[T]):
         require_positive(prefetch, "prefetch")
         # a sync chain's last stage (flowable_sync_chain; over just(x) the operator calls
         # mapper at subscription)
-        if not isinstance(self, _lazy.ScalarCallable):
+        if not isinstance(self, ScalarCallable):
             fused = _fuse(self, "flat_map_iterable", (mapper, prefetch))
             if fused is not None:
                 return fused
-        return _assembly(_lazy.FlowableFlattenIterable(self, mapper, prefetch))
+        return _assembly(flowable_flatten_iterable.FlowableFlattenIterable(self, mapper, prefetch))
 
     def concat_map_iterable(self, mapper: Callable[[T], Iterable[R]],
                             prefetch: int = 2) -> Flowable[R]:
         """As :meth:`flat_map_iterable` (iterables are always taken in order)."""
         require_callable(mapper, "mapper")
         require_positive(prefetch, "prefetch")
-        if not isinstance(self, _lazy.ScalarCallable):  # (as flat_map_iterable)
+        if not isinstance(self, ScalarCallable):  # (as flat_map_iterable)
             fused = _fuse(self, "flat_map_iterable", (mapper, prefetch))
             if fused is not None:
                 return fused
-        return _assembly(_lazy.FlowableFlattenIterable(self, mapper, prefetch))
+        return _assembly(flowable_flatten_iterable.FlowableFlattenIterable(self, mapper, prefetch))
 
     def flat_map_maybe(self, mapper: Callable[[T], Maybe[R]], delay_errors: bool = False,
                        max_concurrency: int = LONG_MAX) -> Flowable[R]:
         """Map each item to a Maybe and merge their successes."""
         require_callable(mapper, "mapper")
         require_positive(max_concurrency, "max_concurrency")
-        return _assembly(_lazy.FlowableFlatMapMaybe(self, mapper, bool(delay_errors), max_concurrency))
+        return _assembly(flowable_flat_map_maybe.FlowableFlatMapMaybe(self, mapper, bool(delay_errors), max_concurrency))
 
     def flat_map_single(self, mapper: Callable[[T], Single[R]], delay_errors: bool = False,
                         max_concurrency: int = LONG_MAX) -> Flowable[R]:
         """Map each item to a Single and merge their successes."""
         require_callable(mapper, "mapper")
         require_positive(max_concurrency, "max_concurrency")
-        return _assembly(_lazy.FlowableFlatMapSingle(self, mapper, bool(delay_errors), max_concurrency))
+        return _assembly(flowable_flat_map_single.FlowableFlatMapSingle(self, mapper, bool(delay_errors), max_concurrency))
 
     def flat_map_completable(self, mapper: Callable[[T], Completable],
                              delay_errors: bool = False,
@@ -1095,7 +1197,7 @@ class Flowable(Publisher[T], Generic[T]):
         require_callable(mapper, "mapper")
         require_positive(max_concurrency, "max_concurrency")
         return _completable_assembly(
-            _lazy.FlowableFlatMapCompletable(self, mapper, bool(delay_errors), max_concurrency))
+            flowable_flat_map_completable.FlowableFlatMapCompletable(self, mapper, bool(delay_errors), max_concurrency))
 
     def concat_map(self, mapper: Callable[[T], Publisher[R]], prefetch: int = 2) -> Flowable[R]:
         """Map each item to a Publisher and emit their items one Publisher after another.
@@ -1109,7 +1211,7 @@ class Flowable(Publisher[T], Generic[T]):
             fused = _fuse(self, "concat_map", (mapper, prefetch))
         if fused is not None:
             return fused
-        return _assembly(_lazy.FlowableConcatMap(self, mapper, prefetch, _lazy.ErrorMode.IMMEDIATE))
+        return _assembly(flowable_concat_map.FlowableConcatMap(self, mapper, prefetch, ErrorMode.IMMEDIATE))
 
     def concat_map_delay_error(self, mapper: Callable[[T], Publisher[R]], prefetch: int = 2,
                                till_the_end: bool = True) -> Flowable[R]:
@@ -1120,8 +1222,8 @@ class Flowable(Publisher[T], Generic[T]):
         fused = _scalar_x_map(self, mapper)
         if fused is not None:
             return fused
-        mode = _lazy.ErrorMode.END if till_the_end else _lazy.ErrorMode.BOUNDARY
-        return _assembly(_lazy.FlowableConcatMap(self, mapper, prefetch, mode))
+        mode = ErrorMode.END if till_the_end else ErrorMode.BOUNDARY
+        return _assembly(flowable_concat_map.FlowableConcatMap(self, mapper, prefetch, mode))
 
     def concat_map_single(self, mapper: Callable[[T], Single[R]],
                           prefetch: int = 2) -> Flowable[R]:
@@ -1130,44 +1232,44 @@ class Flowable(Publisher[T], Generic[T]):
         The upstream is asked for ``prefetch`` items, then for half of that as they are
         used. The first error ends the stream at once, disposing the running Single.
         """
-        return _assembly(_lazy.FlowableConcatMapSingle(
-            self, _zero_one_mapper(mapper), _lazy.ErrorMode.IMMEDIATE, _prefetch(prefetch)))
+        return _assembly(flowable_concat_map_maybe.FlowableConcatMapSingle(
+            self, _zero_one_mapper(mapper), ErrorMode.IMMEDIATE, _prefetch(prefetch)))
 
     def concat_map_single_delay_error(self, mapper: Callable[[T], Single[R]],
                                       till_the_end: bool = True,
                                       prefetch: int = 2) -> Flowable[R]:
         """As :meth:`concat_map_single`; errors wait until every item was mapped and every
         Single ran (``till_the_end``), or until the running Single ended."""
-        return _assembly(_lazy.FlowableConcatMapSingle(
+        return _assembly(flowable_concat_map_maybe.FlowableConcatMapSingle(
             self, _zero_one_mapper(mapper), _delayed_mode(till_the_end), _prefetch(prefetch)))
 
     def concat_map_maybe(self, mapper: Callable[[T], Maybe[R]],
                          prefetch: int = 2) -> Flowable[R]:
         """Map each item to a Maybe and emit their successes one Maybe after another (an
         empty Maybe emits nothing); requests and errors as :meth:`concat_map_single`."""
-        return _assembly(_lazy.FlowableConcatMapMaybe(
-            self, _zero_one_mapper(mapper), _lazy.ErrorMode.IMMEDIATE, _prefetch(prefetch)))
+        return _assembly(flowable_concat_map_maybe.FlowableConcatMapMaybe(
+            self, _zero_one_mapper(mapper), ErrorMode.IMMEDIATE, _prefetch(prefetch)))
 
     def concat_map_maybe_delay_error(self, mapper: Callable[[T], Maybe[R]],
                                      till_the_end: bool = True,
                                      prefetch: int = 2) -> Flowable[R]:
         """As :meth:`concat_map_maybe`, errors delayed as in :meth:`concat_map_single_delay_error`."""
-        return _assembly(_lazy.FlowableConcatMapMaybe(
+        return _assembly(flowable_concat_map_maybe.FlowableConcatMapMaybe(
             self, _zero_one_mapper(mapper), _delayed_mode(till_the_end), _prefetch(prefetch)))
 
     def concat_map_completable(self, mapper: Callable[[T], Completable],
                                prefetch: int = 2) -> Completable:
         """Map each item to a Completable and run them one after another; complete when the
         upstream and the last one did. Requests and errors as :meth:`concat_map_single`."""
-        return _completable_assembly(_lazy.FlowableConcatMapCompletable(
-            self, _zero_one_mapper(mapper), _lazy.ErrorMode.IMMEDIATE, _prefetch(prefetch)))
+        return _completable_assembly(flowable_concat_map_completable.FlowableConcatMapCompletable(
+            self, _zero_one_mapper(mapper), ErrorMode.IMMEDIATE, _prefetch(prefetch)))
 
     def concat_map_completable_delay_error(self, mapper: Callable[[T], Completable],
                                            till_the_end: bool = True,
                                            prefetch: int = 2) -> Completable:
         """As :meth:`concat_map_completable`, errors delayed as in
         :meth:`concat_map_single_delay_error`."""
-        return _completable_assembly(_lazy.FlowableConcatMapCompletable(
+        return _completable_assembly(flowable_concat_map_completable.FlowableConcatMapCompletable(
             self, _zero_one_mapper(mapper), _delayed_mode(till_the_end), _prefetch(prefetch)))
 
     def concat_map_eager(self, mapper: Callable[[T], Publisher[R]],
@@ -1179,8 +1281,8 @@ class Flowable(Publisher[T], Generic[T]):
         require_callable(mapper, "mapper")
         require_positive(max_concurrency, "max_concurrency")
         require_positive(prefetch, "prefetch")
-        return _assembly(_lazy.FlowableConcatMapEager(self, mapper, max_concurrency, prefetch,
-                                                _lazy.ErrorMode.IMMEDIATE))
+        return _assembly(flowable_concat_map_eager.FlowableConcatMapEager(self, mapper, max_concurrency, prefetch,
+                                                ErrorMode.IMMEDIATE))
 
     def concat_map_eager_delay_error(self, mapper: Callable[[T], Publisher[R]],
                                      till_the_end: bool = True,
@@ -1190,8 +1292,8 @@ class Flowable(Publisher[T], Generic[T]):
         require_callable(mapper, "mapper")
         require_positive(max_concurrency, "max_concurrency")
         require_positive(prefetch, "prefetch")
-        mode = _lazy.ErrorMode.END if till_the_end else _lazy.ErrorMode.BOUNDARY
-        return _assembly(_lazy.FlowableConcatMapEager(self, mapper, max_concurrency, prefetch, mode))
+        mode = ErrorMode.END if till_the_end else ErrorMode.BOUNDARY
+        return _assembly(flowable_concat_map_eager.FlowableConcatMapEager(self, mapper, max_concurrency, prefetch, mode))
 
     def switch_map(self, mapper: Callable[[T], Publisher[R]],
                    buffer_size: int = BUFFER_SIZE) -> Flowable[R]:
@@ -1202,7 +1304,7 @@ class Flowable(Publisher[T], Generic[T]):
         fused = _scalar_x_map(self, mapper)
         if fused is not None:
             return fused
-        return _assembly(_lazy.FlowableSwitchMap(self, mapper, buffer_size, False))
+        return _assembly(flowable_switch_map.FlowableSwitchMap(self, mapper, buffer_size, False))
 
     def switch_map_delay_error(self, mapper: Callable[[T], Publisher[R]],
                                buffer_size: int = BUFFER_SIZE) -> Flowable[R]:
@@ -1212,40 +1314,40 @@ class Flowable(Publisher[T], Generic[T]):
         fused = _scalar_x_map(self, mapper)
         if fused is not None:
             return fused
-        return _assembly(_lazy.FlowableSwitchMap(self, mapper, buffer_size, True))
+        return _assembly(flowable_switch_map.FlowableSwitchMap(self, mapper, buffer_size, True))
 
     def switch_map_single(self, mapper: Callable[[T], Single[R]]) -> Flowable[R]:
         """Map each item to a Single that replaces (disposes) the running one, and emit the
         latest one's success. The upstream is asked for everything at once; a success
         waits for demand until the next upstream item replaces it. The first error ends
         the stream at once."""
-        return _assembly(_lazy.FlowableSwitchMapSingle(self, _zero_one_mapper(mapper), False))
+        return _assembly(flowable_switch_map_maybe.FlowableSwitchMapSingle(self, _zero_one_mapper(mapper), False))
 
     def switch_map_single_delay_error(self, mapper: Callable[[T], Single[R]]) -> Flowable[R]:
         """As :meth:`switch_map_single`; errors wait until the upstream and the last Single
         ended."""
-        return _assembly(_lazy.FlowableSwitchMapSingle(self, _zero_one_mapper(mapper), True))
+        return _assembly(flowable_switch_map_maybe.FlowableSwitchMapSingle(self, _zero_one_mapper(mapper), True))
 
     def switch_map_maybe(self, mapper: Callable[[T], Maybe[R]]) -> Flowable[R]:
         """As :meth:`switch_map_single` with Maybes (an empty one emits nothing)."""
-        return _assembly(_lazy.FlowableSwitchMapMaybe(self, _zero_one_mapper(mapper), False))
+        return _assembly(flowable_switch_map_maybe.FlowableSwitchMapMaybe(self, _zero_one_mapper(mapper), False))
 
     def switch_map_maybe_delay_error(self, mapper: Callable[[T], Maybe[R]]) -> Flowable[R]:
         """As :meth:`switch_map_maybe`; errors wait until the upstream and the last Maybe
         ended."""
-        return _assembly(_lazy.FlowableSwitchMapMaybe(self, _zero_one_mapper(mapper), True))
+        return _assembly(flowable_switch_map_maybe.FlowableSwitchMapMaybe(self, _zero_one_mapper(mapper), True))
 
     def switch_map_completable(self, mapper: Callable[[T], Completable]) -> Completable:
         """Map each item to a Completable that replaces (disposes) the running one; complete
         when the upstream and the latest one did. The first error ends it at once."""
         return _completable_assembly(
-            _lazy.FlowableSwitchMapCompletable(self, _zero_one_mapper(mapper), False))
+            flowable_switch_map_completable.FlowableSwitchMapCompletable(self, _zero_one_mapper(mapper), False))
 
     def switch_map_completable_delay_error(self, mapper: Callable[[T], Completable]) -> Completable:
         """As :meth:`switch_map_completable`; errors wait until the upstream and the latest
         Completable ended."""
         return _completable_assembly(
-            _lazy.FlowableSwitchMapCompletable(self, _zero_one_mapper(mapper), True))
+            flowable_switch_map_completable.FlowableSwitchMapCompletable(self, _zero_one_mapper(mapper), True))
 
     @staticmethod
     def switch_on_next(sources: Publisher[Publisher[T]],
@@ -1306,7 +1408,7 @@ class Flowable(Publisher[T], Generic[T]):
         if isinstance(sources, Publisher):
             return Flowable.from_publisher(sources).concat_map_delay_error(
                 _identity, prefetch, till_the_end)
-        return _assembly(_lazy.FlowableConcatIterable(sources, True))
+        return _assembly(flowable_concat.FlowableConcatIterable(sources, True))
 
     @staticmethod
     def concat_eager(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
@@ -1342,7 +1444,7 @@ class Flowable(Publisher[T], Generic[T]):
     def amb(sources: Iterable[Publisher[T]]) -> Flowable[T]:
         """Mirror whichever of ``sources`` signals first; cancel the others."""
         require(sources, "sources")
-        return _assembly(_lazy.FlowableAmb(sources))
+        return _assembly(flowable_amb.FlowableAmb(sources))
 
     @staticmethod
     def amb_array(*sources: Publisher[T]) -> Flowable[T]:
@@ -1353,7 +1455,7 @@ class Flowable(Publisher[T], Generic[T]):
             return Flowable.empty()
         if len(sources) == 1:
             return Flowable.from_publisher(sources[0])
-        return _assembly(_lazy.FlowableAmb(sources))
+        return _assembly(flowable_amb.FlowableAmb(sources))
 
     def amb_with(self, other: Publisher[T]) -> Flowable[T]:
         """Mirror this stream or ``other``, whichever signals first."""
@@ -1480,7 +1582,7 @@ class Flowable(Publisher[T], Generic[T]):
             raise TypeError(f"other must be a Publisher or an iterable, not {type(other).__name__}")
         if zipper is not None:
             require_callable(zipper, "zipper")
-        return _assembly(_lazy.FlowableZipIterable(self, other, zipper))
+        return _assembly(flowable_zip.FlowableZipIterable(self, other, zipper))
 
     @overload
     @staticmethod
@@ -1633,7 +1735,7 @@ class Flowable(Publisher[T], Generic[T]):
         if combiner is not None:
             require_callable(combiner, "combiner")
         require_positive(buffer_size, "buffer_size")
-        return _assembly(_lazy.FlowableCombineLatest(sources, combiner, buffer_size, False))
+        return _assembly(flowable_combine_latest.FlowableCombineLatest(sources, combiner, buffer_size, False))
 
     @overload
     def with_latest_from(self, other: Publisher[U], /, *,
@@ -1662,8 +1764,8 @@ class Flowable(Publisher[T], Generic[T]):
         if combiner is not None:
             require_callable(combiner, "combiner")
         if len(others) == 1:
-            return _assembly(_lazy.FlowableWithLatestFrom(self, others[0], combiner))
-        return _assembly(_lazy.FlowableWithLatestFromMany(self, others, combiner))
+            return _assembly(flowable_with_latest_from.FlowableWithLatestFrom(self, others[0], combiner))
+        return _assembly(flowable_with_latest_from.FlowableWithLatestFromMany(self, others, combiner))
 
     def join(self, other: Publisher[U], left_end: Callable[[T], Publisher[Any]],
              right_end: Callable[[U], Publisher[Any]],
@@ -1678,7 +1780,7 @@ class Flowable(Publisher[T], Generic[T]):
         require_callable(left_end, "left_end")
         require_callable(right_end, "right_end")
         require_callable(result_selector, "result_selector")
-        return _assembly(_lazy.FlowableJoin(self, other, left_end, right_end, result_selector))
+        return _assembly(flowable_join.FlowableJoin(self, other, left_end, right_end, result_selector))
 
     def group_join(self, other: Publisher[U], left_end: Callable[[T], Publisher[Any]],
                    right_end: Callable[[U], Publisher[Any]],
@@ -1693,7 +1795,7 @@ class Flowable(Publisher[T], Generic[T]):
         require_callable(left_end, "left_end")
         require_callable(right_end, "right_end")
         require_callable(result_selector, "result_selector")
-        return _assembly(_lazy.FlowableGroupJoin(self, other, left_end, right_end,
+        return _assembly(flowable_group_join.FlowableGroupJoin(self, other, left_end, right_end,
                                                  result_selector))
 
     @staticmethod
@@ -1707,7 +1809,7 @@ class Flowable(Publisher[T], Generic[T]):
         if is_equal is not None:
             require_callable(is_equal, "is_equal")
         require_positive(buffer_size, "buffer_size")
-        return _single_assembly(_lazy.FlowableSequenceEqualSingle(first, second, is_equal, buffer_size))
+        return _single_assembly(flowable_sequence_equal.FlowableSequenceEqualSingle(first, second, is_equal, buffer_size))
 
     # ------------------------------------------------------------------ grouping and windows
 
@@ -1758,7 +1860,7 @@ class Flowable(Publisher[T], Generic[T]):
         require_positive(buffer_size, "buffer_size")
         if map_factory is not None:
             require_callable(map_factory, "map_factory")
-        return _assembly(_lazy.FlowableGroupBy(self, key, value, buffer_size, bool(delay_error),
+        return _assembly(flowable_group_by.FlowableGroupBy(self, key, value, buffer_size, bool(delay_error),
                                                bool(abandon_unsubscribed), map_factory))
 
     def window(self, count: int | Publisher[Any] | Callable[[], Publisher[Any]] | None = None,
@@ -1788,22 +1890,22 @@ class Flowable(Publisher[T], Generic[T]):
             require_callable(closing_selector, "closing_selector")
             require_positive(buffer_size, "buffer_size")
             assert openings is not None and closing_selector is not None
-            return _assembly(_lazy.FlowableWindowBoundarySelector(self, openings, closing_selector,
+            return _assembly(flowable_window_boundary_selector.FlowableWindowBoundarySelector(self, openings, closing_selector,
                                                                   buffer_size))
         if isinstance(count, Publisher) or callable(count):
             if skip is not None:
                 raise TypeError("skip applies to count windows, not to boundary windows")
             require_positive(buffer_size, "buffer_size")
             if isinstance(count, Publisher):
-                return _assembly(_lazy.FlowableWindowBoundary(self, count, buffer_size))
-            return _assembly(_lazy.FlowableWindowBoundarySupplier(self, count, buffer_size))
+                return _assembly(flowable_window_boundary.FlowableWindowBoundary(self, count, buffer_size))
+            return _assembly(flowable_window_boundary_supplier.FlowableWindowBoundarySupplier(self, count, buffer_size))
         require_positive(count, "count")  # type: ignore[arg-type]  # not None in this branch
         assert isinstance(count, int)
         if skip is None:
             skip = count
         require_positive(skip, "skip")
         require_positive(buffer_size, "buffer_size")
-        return _assembly(_lazy.FlowableWindow(self, count, skip, buffer_size))
+        return _assembly(flowable_window.FlowableWindow(self, count, skip, buffer_size))
 
     def window_time(self, timespan: float, timeskip: float | None = None,
                     scheduler: Scheduler | None = None, count: int | None = None,
@@ -1816,10 +1918,10 @@ class Flowable(Publisher[T], Generic[T]):
         Backpressure: time opens the windows, not demand; a window that opens without
         demand ends the stream with ``MissingBackpressureException`` (add
         ``on_backpressure_*`` after it, or request more)."""
-        t = _lazy.check_duration(timespan, "timespan")
+        t = _time_args.check_duration(timespan, "timespan")
         if t == 0.0:
             raise ValueError("timespan > 0 required but it was 0")
-        skip_t = t if timeskip is None else _lazy.check_duration(timeskip, "timeskip")
+        skip_t = t if timeskip is None else _time_args.check_duration(timeskip, "timeskip")
         if skip_t == 0.0:
             raise ValueError("timeskip > 0 required but it was 0")
         if count is not None:
@@ -1827,7 +1929,7 @@ class Flowable(Publisher[T], Generic[T]):
             if skip_t != t:
                 raise ValueError("count applies to windows with timeskip == timespan")
         require_positive(buffer_size, "buffer_size")
-        return _assembly(_lazy.FlowableWindowTimed(self, t, skip_t, _lazy.scheduler_or_computation(scheduler),
+        return _assembly(flowable_window_timed.FlowableWindowTimed(self, t, skip_t, _time_args.scheduler_or_computation(scheduler),
                                              count, bool(restart), buffer_size))
 
     def parallel(self, parallelism: int | None = None,
@@ -1838,7 +1940,7 @@ class Flowable(Publisher[T], Generic[T]):
             parallelism = os.cpu_count() or 1
         require_positive(parallelism, "parallelism")
         require_positive(prefetch, "prefetch")
-        p = _lazy.ParallelFromPublisher(self, parallelism, prefetch)
+        p = parallel_from_publisher.ParallelFromPublisher(self, parallelism, prefetch)
         return plugins.on_assembly("parallel", p) if plugins.hooks_active else p
 
     # ------------------------------------------------------------------ errors, repetition
@@ -1846,7 +1948,7 @@ class Flowable(Publisher[T], Generic[T]):
     def on_error_return(self, fn: Callable[[BaseException], T]) -> Flowable[T]:
         """On error, emit ``fn(error)`` and complete."""
         require_callable(fn, "fn")
-        return _assembly(_lazy.FlowableOnErrorReturn(self, fn))
+        return _assembly(flowable_on_error_return.FlowableOnErrorReturn(self, fn))
 
     def on_error_return_item(self, item: T) -> Flowable[T]:
         """On error, emit ``item`` and complete."""
@@ -1863,14 +1965,14 @@ class Flowable(Publisher[T], Generic[T]):
         else:
             require_callable(fallback, "fallback")
             fn = fallback
-        return _assembly(_lazy.FlowableOnErrorNext(self, fn))
+        return _assembly(flowable_on_error_next.FlowableOnErrorNext(self, fn))
 
     def on_exception_resume_next(self, fallback: Publisher[T]) -> Flowable[T]:
         """On an ``Exception``, continue with ``fallback``; any other ``BaseException`` (a
         fatal one never reaches here) goes on as it is (RxJava: ``Exception`` vs ``Error``)."""
         require_publisher(fallback, "fallback")
         p = fallback
-        return _assembly(_lazy.FlowableOnErrorNext(
+        return _assembly(flowable_on_error_next.FlowableOnErrorNext(
             self, lambda e: p if isinstance(e, Exception) else Flowable.error(e)))
 
     def retry(self, times: int = LONG_MAX,
@@ -1885,11 +1987,11 @@ class Flowable(Publisher[T], Generic[T]):
             require_callable(bi_predicate, "bi_predicate")
             if times != LONG_MAX or predicate is not None:
                 raise TypeError("bi_predicate goes alone, without times or predicate")
-            return _assembly(_lazy.FlowableRetryBiPredicate(self, bi_predicate))
+            return _assembly(flowable_retry.FlowableRetryBiPredicate(self, bi_predicate))
         require_non_negative(times, "times")
         if predicate is not None:
             require_callable(predicate, "predicate")
-        return _assembly(_lazy.FlowableRetry(self, times, predicate))
+        return _assembly(flowable_retry.FlowableRetry(self, times, predicate))
 
     def retry_when(self, handler: Callable[[Flowable[BaseException]], Publisher[Any]]
                    ) -> Flowable[T]:
@@ -1901,14 +2003,14 @@ class Flowable(Publisher[T], Generic[T]):
         of this stream cancels it and goes downstream.
         """
         require_callable(handler, "handler")
-        return _assembly(_lazy.FlowableRetryWhen(self, handler))
+        return _assembly(flowable_retry_when.FlowableRetryWhen(self, handler))
 
     def repeat_when(self, handler: Callable[[Flowable[Any]], Publisher[Any]]) -> Flowable[T]:
         """Resubscribe after each completion when the Publisher ``handler(completions)``
         emits (``completions`` emits ``0`` per completion); its error or completion ends
         the stream. An error of this stream cancels it and goes downstream."""
         require_callable(handler, "handler")
-        return _assembly(_lazy.FlowableRepeatWhen(self, handler))
+        return _assembly(flowable_retry_when.FlowableRepeatWhen(self, handler))
 
     def retry_until(self, stop: Callable[[], bool]) -> Flowable[T]:
         """Resubscribe on error until ``stop()`` returns true (then the error goes on)."""
@@ -1920,12 +2022,12 @@ class Flowable(Publisher[T], Generic[T]):
         require_non_negative(times, "times")
         if times == 0:
             return Flowable.empty()
-        return _assembly(_lazy.FlowableRepeat(self, times))
+        return _assembly(flowable_repeat.FlowableRepeat(self, times))
 
     def repeat_until(self, stop: Callable[[], bool]) -> Flowable[T]:
         """Resubscribe on completion until ``stop()`` returns True."""
         require_callable(stop, "stop")
-        return _assembly(_lazy.FlowableRepeatUntil(self, stop))
+        return _assembly(flowable_repeat.FlowableRepeatUntil(self, stop))
 
     # ------------------------------------------------------------------ side effects
 
@@ -1963,13 +2065,13 @@ class Flowable(Publisher[T], Generic[T]):
                         (on_complete, "on_complete"), (on_after_terminate, "on_after_terminate")):
             if f is not None:
                 require_callable(f, name)
-        return _assembly(_lazy.FlowableDoOnEach(self, on_next, on_error, on_complete,
+        return _assembly(flowable_do_on_each.FlowableDoOnEach(self, on_next, on_error, on_complete,
                                           on_after_terminate))
 
     def do_after_next(self, fn: Callable[[T], Any]) -> Flowable[T]:
         """Call ``fn(item)`` after each item went downstream."""
         require_callable(fn, "on_after_next")
-        return _assembly(_lazy.FlowableDoAfterNext(self, fn))
+        return _assembly(flowable_do_after_next.FlowableDoAfterNext(self, fn))
 
     def do_on_subscribe(self, fn: Callable[[Subscription], Any]) -> Flowable[T]:
         require_callable(fn, "on_subscribe")
@@ -1991,12 +2093,12 @@ class Flowable(Publisher[T], Generic[T]):
                         (on_cancel, "on_cancel")):
             if f is not None:
                 require_callable(f, name)
-        return _assembly(_lazy.FlowableDoOnLifecycle(self, on_subscribe, on_request, on_cancel))
+        return _assembly(flowable_do_on_lifecycle.FlowableDoOnLifecycle(self, on_subscribe, on_request, on_cancel))
 
     def do_finally(self, fn: Callable[[], Any]) -> Flowable[T]:
         """Call ``fn()`` once after termination or cancellation, whichever comes first."""
         require_callable(fn, "on_finally")
-        return _assembly(_lazy.FlowableDoFinally(self, fn))
+        return _assembly(flowable_do_finally.FlowableDoFinally(self, fn))
 
     # ------------------------------------------------------------------ threads (observe_on, subscribe_on, ...)
     # (section: asynchronous operators)
@@ -2012,7 +2114,7 @@ class Flowable(Publisher[T], Generic[T]):
         """
         require_scheduler(scheduler)
         require_positive(buffer_size, "buffer_size")
-        return _assembly(_lazy.FlowableObserveOn(self, scheduler, bool(delay_error), buffer_size))
+        return _assembly(flowable_observe_on.FlowableObserveOn(self, scheduler, bool(delay_error), buffer_size))
 
     def subscribe_on(self, scheduler: Scheduler, request_on: bool = True) -> Flowable[T]:
         """Subscribe to this Flowable on a worker of ``scheduler``.
@@ -2021,12 +2123,12 @@ class Flowable(Publisher[T], Generic[T]):
         other threads are also run on that worker.
         """
         require_scheduler(scheduler)
-        return _assembly(_lazy.FlowableSubscribeOn(self, scheduler, bool(request_on)))
+        return _assembly(flowable_subscribe_on.FlowableSubscribeOn(self, scheduler, bool(request_on)))
 
     def unsubscribe_on(self, scheduler: Scheduler) -> Flowable[T]:
         """Run the upstream's ``cancel`` on ``scheduler``."""
         require_scheduler(scheduler)
-        return _assembly(_lazy.FlowableUnsubscribeOn(self, scheduler))
+        return _assembly(flowable_unsubscribe_on.FlowableUnsubscribeOn(self, scheduler))
 
     @staticmethod
     def interval(period: float, initial_delay: float | None = None,
@@ -2037,9 +2139,9 @@ class Flowable(Publisher[T], Generic[T]):
         ``on_backpressure_drop()/on_backpressure_latest()/on_backpressure_buffer()`` after it when the consumer may be
         slower. A negative or infinite ``period`` is a ``ValueError``; a period of 0 ticks
         as fast as the scheduler's thread allows."""
-        p = _lazy.check_time(period, "period")  # range-checked by FlowableInterval
-        d = p if initial_delay is None else max(0.0, _lazy.check_time(initial_delay, "initial_delay"))
-        return _assembly(_lazy.FlowableInterval(p, d, _default_scheduler(scheduler)))
+        p = check_time(period, "period")  # range-checked by FlowableInterval
+        d = p if initial_delay is None else max(0.0, check_time(initial_delay, "initial_delay"))
+        return _assembly(flowable_interval.FlowableInterval(p, d, _default_scheduler(scheduler)))
 
     @staticmethod
     def interval_range(start: int, count: int, initial_delay: float, period: float,
@@ -2055,9 +2157,9 @@ class Flowable(Publisher[T], Generic[T]):
         require_non_negative(count, "count")
         if count > 0 and start + count - 1 > LONG_MAX:
             raise ValueError("Overflow! start + count is bigger than LONG_MAX")
-        d = max(0.0, _lazy.check_time(initial_delay, "initial_delay"))
-        p = _lazy.check_time(period, "period")  # range-checked by FlowableIntervalRange
-        return _assembly(_lazy.FlowableIntervalRange(start, count, d, p, _default_scheduler(scheduler)))
+        d = max(0.0, check_time(initial_delay, "initial_delay"))
+        p = check_time(period, "period")  # range-checked by FlowableIntervalRange
+        return _assembly(flowable_interval.FlowableIntervalRange(start, count, d, p, _default_scheduler(scheduler)))
 
     @staticmethod
     def timer(delay: float, scheduler: Scheduler | None = None) -> Flowable[int]:
@@ -2065,8 +2167,8 @@ class Flowable(Publisher[T], Generic[T]):
 
         Backpressure: the ``0`` needs demand by then, else the stream ends with
         ``MissingBackpressureException``."""
-        d = max(0.0, _lazy.check_time(delay, "delay"))
-        return _assembly(_lazy.FlowableTimer(d, _default_scheduler(scheduler)))
+        d = max(0.0, check_time(delay, "delay"))
+        return _assembly(flowable_timer.FlowableTimer(d, _default_scheduler(scheduler)))
 
     def on_backpressure_buffer(self, capacity: int | None = None,
                                on_overflow: Callable[[], Any] | None = None,
@@ -2088,37 +2190,37 @@ class Flowable(Publisher[T], Generic[T]):
         if capacity is not None:
             require_positive(capacity, "capacity")
         if overflow_strategy is BackpressureOverflowStrategy.ERROR:
-            return _assembly(_lazy.FlowableOnBackpressureBuffer(self, capacity, bool(delay_error),
+            return _assembly(flowable_on_backpressure.FlowableOnBackpressureBuffer(self, capacity, bool(delay_error),
                                                             on_overflow))
         if capacity is None:
             raise ValueError(f"{overflow_strategy} needs a capacity")
-        return _assembly(_lazy.FlowableOnBackpressureBufferStrategy(
+        return _assembly(flowable_on_backpressure.FlowableOnBackpressureBufferStrategy(
             self, capacity, on_overflow, overflow_strategy, bool(delay_error)))
 
     def on_backpressure_drop(self, on_drop: Callable[[T], Any] | None = None) -> Flowable[T]:
         """Drop the items that find no demand (giving each to ``on_drop``)."""
         if on_drop is not None:
             require_callable(on_drop, "on_drop")
-        return _assembly(_lazy.FlowableOnBackpressureDrop(self, on_drop))
+        return _assembly(flowable_on_backpressure.FlowableOnBackpressureDrop(self, on_drop))
 
     def on_backpressure_latest(self) -> Flowable[T]:
         """Keep only the latest item that found no demand."""
-        return _assembly(_lazy.FlowableOnBackpressureLatest(self))
+        return _assembly(flowable_on_backpressure.FlowableOnBackpressureLatest(self))
 
     def on_backpressure_error(self) -> Flowable[T]:
         """End with ``MissingBackpressureException`` when an item finds no demand."""
-        return _assembly(_lazy.FlowableOnBackpressureError(self))
+        return _assembly(flowable_on_backpressure.FlowableOnBackpressureError(self))
 
     # ------------------------------------------------------------------ time (delay, timeout, sample, ...)
     # (section: time operators)
 
     def timestamp(self, scheduler: Scheduler | None = None) -> Flowable[Timed[T]]:
         """Each item as ``Timed(item, scheduler.now())``."""
-        return _assembly(_lazy.FlowableTimeInterval(self, _lazy.scheduler_or_computation(scheduler), False))
+        return _assembly(flowable_time_interval.FlowableTimeInterval(self, _time_args.scheduler_or_computation(scheduler), False))
 
     def time_interval(self, scheduler: Scheduler | None = None) -> Flowable[Timed[T]]:
         """Each item as ``Timed(item, seconds since the previous item or the subscription)``."""
-        return _assembly(_lazy.FlowableTimeInterval(self, _lazy.scheduler_or_computation(scheduler), True))
+        return _assembly(flowable_time_interval.FlowableTimeInterval(self, _time_args.scheduler_or_computation(scheduler), True))
 
     def delay(self, delay: float | Callable[[T], Publisher[Any]], scheduler: Scheduler | None = None,
               delay_error: bool = False, *,
@@ -2138,9 +2240,9 @@ class Flowable(Publisher[T], Generic[T]):
             if subscription_delay is not None:
                 require_publisher(subscription_delay, "subscription_delay")
             source = self if subscription_delay is None else self.delay_subscription(subscription_delay)
-            return source.flat_map(_lazy.item_delay(delay))  # type: ignore[arg-type]  # a callable in this branch
-        d = _lazy.check_duration(delay, "delay")
-        return _assembly(_lazy.FlowableDelay(self, d, _lazy.scheduler_or_computation(scheduler),
+            return source.flat_map(flowable_delay_subscription_other.item_delay(delay))  # type: ignore[arg-type]  # a callable in this branch
+        d = _time_args.check_duration(delay, "delay")
+        return _assembly(flowable_delay.FlowableDelay(self, d, _time_args.scheduler_or_computation(scheduler),
                                        bool(delay_error)))
 
     def delay_subscription(self, delay: float | Publisher[Any],
@@ -2151,9 +2253,9 @@ class Flowable(Publisher[T], Generic[T]):
         if isinstance(delay, Publisher):
             if scheduler is not None:
                 raise TypeError("scheduler goes only with a time in seconds")
-            return _assembly(_lazy.FlowableDelaySubscriptionOther(self, delay))
-        d = _lazy.check_duration(delay, "delay")
-        return _assembly(_lazy.FlowableDelaySubscription(self, d, _lazy.scheduler_or_computation(scheduler)))
+            return _assembly(flowable_delay_subscription_other.FlowableDelaySubscriptionOther(self, delay))
+        d = _time_args.check_duration(delay, "delay")
+        return _assembly(flowable_delay.FlowableDelaySubscription(self, d, _time_args.scheduler_or_computation(scheduler)))
 
     def timeout(self, timeout: float | None = None, scheduler: Scheduler | None = None,
                 fallback: Publisher[T] | None = None, *,
@@ -2176,12 +2278,12 @@ class Flowable(Publisher[T], Generic[T]):
                 require_publisher(first_timeout, "first_timeout")
             if timeout is not None or scheduler is not None:
                 raise TypeError("timeout() takes either a time or item_timeout, not both")
-            return _assembly(_lazy.FlowableTimeout(self, first_timeout, item_timeout,  # type: ignore[arg-type]  # not None in this branch
+            return _assembly(flowable_timeout.FlowableTimeout(self, first_timeout, item_timeout,  # type: ignore[arg-type]  # not None in this branch
                                                    fallback))
         if timeout is None:
             raise TypeError("timeout is None")
-        t = _lazy.check_duration(timeout, "timeout")
-        return _assembly(_lazy.FlowableTimeoutTimed(self, t, _lazy.scheduler_or_computation(scheduler),
+        t = _time_args.check_duration(timeout, "timeout")
+        return _assembly(flowable_timeout_timed.FlowableTimeoutTimed(self, t, _time_args.scheduler_or_computation(scheduler),
                                               fallback))
 
     def sample(self, period: float | Publisher[Any], scheduler: Scheduler | None = None,
@@ -2197,15 +2299,15 @@ class Flowable(Publisher[T], Generic[T]):
         if isinstance(period, Publisher):
             if scheduler is not None:
                 raise TypeError("scheduler applies to a timed sample, not to a sampler Publisher")
-            return _assembly(_lazy.FlowableSamplePublisher(self, period, bool(emit_last)))
-        p = _lazy.check_duration(period, "period")
-        return _assembly(_lazy.FlowableSampleTimed(self, p, _lazy.scheduler_or_computation(scheduler),
+            return _assembly(flowable_sample_publisher.FlowableSamplePublisher(self, period, bool(emit_last)))
+        p = _time_args.check_duration(period, "period")
+        return _assembly(flowable_sample_timed.FlowableSampleTimed(self, p, _time_args.scheduler_or_computation(scheduler),
                                              bool(emit_last)))
 
     def throttle_last(self, period: float, scheduler: Scheduler | None = None,
                       emit_last: bool = False) -> Flowable[T]:
         """The same as the timed :meth:`sample`."""
-        _lazy.check_duration(period, "period")
+        _time_args.check_duration(period, "period")
         return self.sample(period, scheduler, emit_last)
 
     def throttle_first(self, window: float, scheduler: Scheduler | None = None) -> Flowable[T]:
@@ -2213,8 +2315,8 @@ class Flowable(Publisher[T], Generic[T]):
 
         Backpressure: an item that finds no demand ends the stream with
         ``MissingBackpressureException`` (add ``on_backpressure_*`` after it)."""
-        w = _lazy.check_duration(window, "window")
-        return _assembly(_lazy.FlowableThrottleFirstTimed(self, w, _lazy.scheduler_or_computation(scheduler)))
+        w = _time_args.check_duration(window, "window")
+        return _assembly(flowable_throttle_first_timed.FlowableThrottleFirstTimed(self, w, _time_args.scheduler_or_computation(scheduler)))
 
     def throttle_latest(self, timeout: float, scheduler: Scheduler | None = None,
                         emit_last: bool = False) -> Flowable[T]:
@@ -2222,8 +2324,8 @@ class Flowable(Publisher[T], Generic[T]):
 
         Backpressure: an item due by the timer without demand ends the stream with
         ``MissingBackpressureException`` (add ``on_backpressure_*`` after it)."""
-        t = _lazy.check_duration(timeout, "timeout")
-        return _assembly(_lazy.FlowableThrottleLatest(self, t, _lazy.scheduler_or_computation(scheduler),
+        t = _time_args.check_duration(timeout, "timeout")
+        return _assembly(flowable_throttle_latest.FlowableThrottleLatest(self, t, _time_args.scheduler_or_computation(scheduler),
                                                 bool(emit_last)))
 
     def debounce(self, timeout: float | Callable[[T], Publisher[Any]],
@@ -2240,9 +2342,9 @@ class Flowable(Publisher[T], Generic[T]):
         if callable(timeout):
             if scheduler is not None:
                 raise TypeError("debounce(selector) takes no scheduler")
-            return _assembly(_lazy.FlowableDebounce(self, timeout))
-        t = _lazy.check_duration(timeout, "timeout")
-        return _assembly(_lazy.FlowableDebounceTimed(self, t, _lazy.scheduler_or_computation(scheduler)))
+            return _assembly(flowable_debounce.FlowableDebounce(self, timeout))
+        t = _time_args.check_duration(timeout, "timeout")
+        return _assembly(flowable_debounce_timed.FlowableDebounceTimed(self, t, _time_args.scheduler_or_computation(scheduler)))
 
     def throttle_with_timeout(self, timeout: float, scheduler: Scheduler | None = None) -> Flowable[T]:
         """The same as :meth:`debounce` (RxJava's other name for it)."""
@@ -2266,10 +2368,10 @@ class Flowable(Publisher[T], Generic[T]):
         ends the stream with ``MissingBackpressureException`` (put
         ``on_backpressure_drop()/on_backpressure_latest()/on_backpressure_buffer()`` after it when the consumer may be
         slower)."""
-        t = _lazy.check_duration(timespan, "timespan")
+        t = _time_args.check_duration(timespan, "timespan")
         if t == 0.0:
             raise ValueError("timespan > 0 required but it was 0")
-        skip_t = t if timeskip is None else _lazy.check_duration(timeskip, "timeskip")
+        skip_t = t if timeskip is None else _time_args.check_duration(timeskip, "timeskip")
         if skip_t == 0.0:
             raise ValueError("timeskip > 0 required but it was 0")
         if count is not None:
@@ -2282,19 +2384,19 @@ class Flowable(Publisher[T], Generic[T]):
         if buffer_factory is not None:
             require_callable(buffer_factory, "buffer_factory")
             factory = buffer_factory
-        return _assembly(_lazy.FlowableBufferTimed(self, t, _lazy.scheduler_or_computation(scheduler),
+        return _assembly(flowable_buffer_timed.FlowableBufferTimed(self, t, _time_args.scheduler_or_computation(scheduler),
                                              count, skip_t, bool(restart_timer_on_max_size),
                                              factory))
 
     def take_time(self, duration: float, scheduler: Scheduler | None = None) -> Flowable[T]:
         """The items of the first ``duration`` seconds, then completion."""
-        d = _lazy.check_duration(duration, "duration")
-        return self.take_until(_lazy.FlowableTimer(d, _lazy.scheduler_or_computation(scheduler)))
+        d = _time_args.check_duration(duration, "duration")
+        return self.take_until(flowable_timer.FlowableTimer(d, _time_args.scheduler_or_computation(scheduler)))
 
     def skip_time(self, duration: float, scheduler: Scheduler | None = None) -> Flowable[T]:
         """The items after the first ``duration`` seconds."""
-        d = _lazy.check_duration(duration, "duration")
-        return self.skip_until(_lazy.FlowableTimer(d, _lazy.scheduler_or_computation(scheduler)))
+        d = _time_args.check_duration(duration, "duration")
+        return self.skip_until(flowable_timer.FlowableTimer(d, _time_args.scheduler_or_computation(scheduler)))
 
     # ------------------------------------------------------------------ multicasting (publish, replay, share, cache)
     # (section: multicast operators)
@@ -2319,8 +2421,8 @@ class Flowable(Publisher[T], Generic[T]):
         require_positive(buffer_size, "buffer_size")
         if selector is not None:
             require_callable(selector, "selector")
-            return _assembly(_lazy.FlowablePublishMulticast(self, selector, buffer_size))
-        return _assembly(_lazy.FlowablePublish(self, buffer_size))
+            return _assembly(flowable_publish_multicast.FlowablePublishMulticast(self, selector, buffer_size))
+        return _assembly(flowable_publish.FlowablePublish(self, buffer_size))
 
     @overload
     def replay(self, buffer_size: int | None = None, time: float | None = None,
@@ -2356,20 +2458,20 @@ class Flowable(Publisher[T], Generic[T]):
             require_scheduler(scheduler)
         observe: Scheduler | None = None
         if time is not None:
-            t = _lazy.check_duration(time, "time")
-            clock = _lazy.scheduler_or_computation(scheduler)
+            t = _time_args.check_duration(time, "time")
+            clock = _time_args.scheduler_or_computation(scheduler)
 
             def factory() -> ConnectableFlowable[T]:
-                return _lazy.FlowableReplay(self, buffer_size, t, clock)
+                return flowable_replay.FlowableReplay(self, buffer_size, t, clock)
         else:
             observe = scheduler
 
             def factory() -> ConnectableFlowable[T]:
-                return _lazy.FlowableReplay(self, buffer_size)
+                return flowable_replay.FlowableReplay(self, buffer_size)
         if selector is None:
             cf = factory()
             if observe is not None:
-                cf = _lazy.ConnectableObserveOn(cf, observe)
+                cf = flowable_multicast_selector.ConnectableObserveOn(cf, observe)
             return _assembly(cf)
         sel = selector
         if observe is not None:
@@ -2377,7 +2479,7 @@ class Flowable(Publisher[T], Generic[T]):
 
             def sel(shared: Flowable[T]) -> Publisher[R]:
                 return Flowable.from_publisher(selector(shared)).observe_on(on)
-        return _assembly(_lazy.FlowableMulticastSelector(factory, sel))
+        return _assembly(flowable_multicast_selector.FlowableMulticastSelector(factory, sel))
 
     def share(self) -> Flowable[T]:
         """``publish().ref_count()``."""
@@ -2386,7 +2488,7 @@ class Flowable(Publisher[T], Generic[T]):
     def cache(self) -> Flowable[T]:
         """Subscribe upstream (unbounded) with the first subscriber; replay every item and
         the terminal event to every subscriber, whenever it comes."""
-        return _assembly(_lazy.FlowableCache(self))
+        return _assembly(flowable_replay.FlowableCache(self))
 
     # ------------------------------------------------------------------ conversions
 
@@ -2397,12 +2499,12 @@ class Flowable(Publisher[T], Generic[T]):
 
         Without ``on_error`` the stream's error is raised in the calling thread.
         """
-        _lazy.blocking_subscribe(self, on_next, on_error, on_complete)
+        flowable_blocking.blocking_subscribe(self, on_next, on_error, on_complete)
 
     def blocking_iterable(self, buffer_size: int = BUFFER_SIZE) -> Iterable[T]:
         """An iterable over the items, blocking while waiting; a bounded buffer in between."""
         require_positive(buffer_size, "buffer_size")
-        return _lazy.BlockingIterable(self, buffer_size)
+        return flowable_blocking.BlockingIterable(self, buffer_size)
 
     @overload
     def blocking_first(self) -> T: ...
@@ -2416,7 +2518,7 @@ class Flowable(Publisher[T], Generic[T]):
         An empty stream returns ``default``, or raises ``IndexError`` without one;
         the stream's error is raised in the calling thread.
         """
-        return _lazy.blocking_value(self, 0, default)
+        return flowable_blocking.blocking_value(self, 0, default)
 
     @overload
     def blocking_last(self) -> T: ...
@@ -2426,7 +2528,7 @@ class Flowable(Publisher[T], Generic[T]):
 
     def blocking_last(self, default: Any = ABSENT) -> Any:
         """Block until the stream completes and return its last item (see :meth:`blocking_first`)."""
-        return _lazy.blocking_value(self, 1, default)
+        return flowable_blocking.blocking_value(self, 1, default)
 
     @overload
     def blocking_single(self) -> T: ...
@@ -2437,7 +2539,7 @@ class Flowable(Publisher[T], Generic[T]):
     def blocking_single(self, default: Any = ABSENT) -> Any:
         """Block until the stream completes and return its only item; a second item cancels
         the stream and raises ``ValueError`` (empty: see :meth:`blocking_first`)."""
-        return _lazy.blocking_value(self, 2, default)
+        return flowable_blocking.blocking_value(self, 2, default)
 
     def blocking_for_each(self, fn: Callable[[T], Any]) -> None:
         """Call ``fn(item)`` on the calling thread for each item; block until the end.
@@ -2445,22 +2547,22 @@ class Flowable(Publisher[T], Generic[T]):
         The stream's error (or what ``fn`` raised, after cancelling) is raised here.
         """
         require_callable(fn, "on_next")
-        _lazy.blocking_subscribe(self, fn, None, None)
+        flowable_blocking.blocking_subscribe(self, fn, None, None)
 
     def blocking_latest(self) -> Iterable[T]:
         """An iterable whose ``next()`` returns the latest item not yet returned (waiting
         for one); items emitted between two ``next()`` calls are skipped but the last."""
-        return _lazy.blocking_latest(self)
+        return flowable_blocking.blocking_latest(self)
 
     def blocking_next(self) -> Iterable[T]:
         """An iterable whose ``next()`` waits for the next item emitted after the call."""
-        return _lazy.blocking_next(self)
+        return flowable_blocking.blocking_next(self)
 
     def blocking_most_recent(self, initial: T) -> Iterable[T]:
         """An iterable that never waits: each ``next()`` is the most recent item
         (``initial`` before the first one) until the stream terminates."""
         require(initial, "initial")
-        return _lazy.blocking_most_recent(self, initial)
+        return flowable_blocking.blocking_most_recent(self, initial)
 
     def to_future(self) -> concurrent.futures.Future[T]:
         """Subscribe now; a ``concurrent.futures.Future`` of the only item.
@@ -2471,7 +2573,7 @@ class Flowable(Publisher[T], Generic[T]):
         exception) while ``result()``/``exception()`` waits; a ``TimeoutError`` of
         ``result(timeout)`` leaves both running.
         """
-        return _lazy.to_future(self)
+        return flowable_future.to_future(self)
 
     @staticmethod
     def from_future(future: concurrent.futures.Future[T], timeout: float | None = None,
@@ -2486,8 +2588,8 @@ class Flowable(Publisher[T], Generic[T]):
         if not callable(getattr(future, "add_done_callback", None)):
             raise TypeError(f"future must be a concurrent.futures.Future, not {type(future).__name__}")
         if timeout is not None:
-            timeout = _lazy.check_time(timeout, "timeout")
-        return _assembly(_lazy.FlowableFromFuture(future, timeout, scheduler))
+            timeout = check_time(timeout, "timeout")
+        return _assembly(flowable_future.FlowableFromFuture(future, timeout, scheduler))
 
     def to_async_iterable(self, prefetch: int = BUFFER_SIZE) -> AsyncIterable[T]:
         """``async for x in flowable.to_async_iterable()``: demand follows the consumer.
@@ -2497,7 +2599,7 @@ class Flowable(Publisher[T], Generic[T]):
         the subscription.
         """
         require_positive(prefetch, "prefetch")
-        return _lazy.FlowableAsyncIterable(self, prefetch)
+        return flowable_asyncio.FlowableAsyncIterable(self, prefetch)
 
     @staticmethod
     def from_async_iterable(aiterable: AsyncIterable[T],
@@ -2507,7 +2609,7 @@ class Flowable(Publisher[T], Generic[T]):
         require(aiterable, "aiterable")
         if not callable(getattr(aiterable, "__aiter__", None)):
             raise TypeError(f"aiterable must be an async iterable, not {type(aiterable).__name__}")
-        return _assembly(_lazy.FlowableFromAsyncIterable(aiterable, loop))
+        return _assembly(flowable_asyncio.FlowableFromAsyncIterable(aiterable, loop))
 
     def __iter__(self) -> Iterator[T]:
         """``for x in flowable`` iterates :meth:`blocking_iterable`."""
@@ -2568,7 +2670,7 @@ def _with_combiner(mapper: Callable[[Any], Publisher[Any]],
     def inner(t: Any) -> Publisher[Any]:
         p = mapper(t)
         if p is None:
-            raise _lazy.returned_none("flat_map", mapper)
+            raise returned_none("flat_map", mapper)
         return Flowable.from_publisher(p).map(lambda u: combiner(t, u))
     return inner
 
@@ -2577,9 +2679,9 @@ def _scalar_x_map(source: Flowable[Any], mapper: Callable[[Any], Publisher[Any]]
     """flat_map/concat_map/switch_map over a constant scalar source: ``empty()`` stays
     empty and ``just(x)`` becomes ``mapper(x)`` subscribed directly (at subscription);
     ``None`` for any other source."""
-    if not isinstance(source, _lazy.ScalarCallable):
+    if not isinstance(source, ScalarCallable):
         return None
-    return _lazy.scalar_x_map(source, mapper)
+    return flowable_scalar_x_map.scalar_x_map(source, mapper)
 
 
 def _zero_one_mapper(mapper: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -2595,7 +2697,7 @@ def _prefetch(prefetch: int) -> int:
 
 def _delayed_mode(till_the_end: bool) -> Any:
     """The ErrorMode of a ``_delay_error`` concat: END (``till_the_end``) or BOUNDARY."""
-    return _lazy.ErrorMode.END if till_the_end else _lazy.ErrorMode.BOUNDARY
+    return ErrorMode.END if till_the_end else ErrorMode.BOUNDARY
 
 
 def _merge(sources: Any, max_concurrency: int, buffer_size: int, delay_errors: bool) -> Flowable[Any]:
@@ -2608,14 +2710,14 @@ def _merge(sources: Any, max_concurrency: int, buffer_size: int, delay_errors: b
         outer = Flowable.from_array(sources)
     else:
         outer = Flowable.from_iterable(sources)
-    return _assembly(_lazy.FlowableFlatMap(outer, _identity, delay_errors, max_concurrency, buffer_size))
+    return _assembly(flowable_flat_map.FlowableFlatMap(outer, _identity, delay_errors, max_concurrency, buffer_size))
 
 
 def _zip(sources: Any, zipper: Any, delay_error: bool, buffer_size: int) -> Flowable[Any]:
     if zipper is not None:
         require_callable(zipper, "zipper")
     require_positive(buffer_size, "buffer_size")
-    return _assembly(_lazy.FlowableZip(sources, zipper, bool(delay_error), buffer_size))
+    return _assembly(flowable_zip.FlowableZip(sources, zipper, bool(delay_error), buffer_size))
 
 
 def _combine_latest(sources: tuple[Publisher[Any], ...], combiner: Any, buffer_size: int,
@@ -2625,4 +2727,4 @@ def _combine_latest(sources: tuple[Publisher[Any], ...], combiner: Any, buffer_s
     if combiner is not None:
         require_callable(combiner, "combiner")
     require_positive(buffer_size, "buffer_size")
-    return _assembly(_lazy.FlowableCombineLatest(sources, combiner, buffer_size, delay_error))
+    return _assembly(flowable_combine_latest.FlowableCombineLatest(sources, combiner, buffer_size, delay_error))

@@ -18,7 +18,66 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, final, overload
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.internal import describe as _describe
-from rxpy2.internal import lazy as _lazy
+from rxpy2.internal.observers.blocking import BlockingMultiObserver
+from rxpy2.internal.observers.callback import CallbackMaybeObserver
+from rxpy2.internal.operators.completable import (
+    completable_from_action,
+    completable_ignore_element,
+    completable_to_maybe,
+)
+from rxpy2.internal.operators.flowable import _time_args
+from rxpy2.internal.operators.maybe import (
+    maybe_amb,
+    maybe_cache,
+    maybe_concat,
+    maybe_count,
+    maybe_create,
+    maybe_defer,
+    maybe_delay,
+    maybe_do_event,
+    maybe_do_finally,
+    maybe_empty,
+    maybe_equal_single,
+    maybe_error,
+    maybe_filter,
+    maybe_flat_map,
+    maybe_flat_map_publisher,
+    maybe_flat_map_single_element,
+    maybe_from_callable,
+    maybe_from_future,
+    maybe_from_single,
+    maybe_hide,
+    maybe_is_empty,
+    maybe_just,
+    maybe_lift,
+    maybe_map,
+    maybe_merge_array,
+    maybe_never,
+    maybe_on_error,
+    maybe_peek,
+    maybe_retry,
+    maybe_schedule,
+    maybe_switch_if_empty,
+    maybe_take_until,
+    maybe_timeout,
+    maybe_timer,
+    maybe_to_flowable,
+    maybe_to_publisher,
+    maybe_to_single,
+    maybe_using,
+    maybe_zip,
+)
+from rxpy2.internal.operators.single import (
+    single_contains,
+    single_create,
+    single_delay,
+    single_flat_map_completable,
+    single_flatten_as_flowable,
+    single_future,
+    single_materialize,
+    single_retry,
+    single_take_until,
+)
 from rxpy2.internal.zero_one import ZeroOneBase, require_instance
 from rxpy2.observers import MaybeObserver
 from rxpy2.operators.arguments import (
@@ -100,7 +159,7 @@ class Maybe(ZeroOneBase, Generic[T]):
           ``OnErrorNotImplementedException``; a callback that raises goes there too.
           Passing ``on_success=None`` explicitly is a ``TypeError``.
         """
-        return self._subscribe_callbacks(MaybeObserver, _lazy.CallbackMaybeObserver,
+        return self._subscribe_callbacks(MaybeObserver, CallbackMaybeObserver,
                                          on_success=on_success, on_error=on_error,
                                          on_complete=on_complete)
 
@@ -116,21 +175,21 @@ class Maybe(ZeroOneBase, Generic[T]):
 
         ``timeout`` (seconds): ``TimeoutError`` when it elapses, after disposing.
         """
-        o: _lazy.BlockingMultiObserver[T] = _lazy.BlockingMultiObserver()
+        o: BlockingMultiObserver[T] = BlockingMultiObserver()
         v = o.blocking_get(self._subscribe, timeout)
         return default if v is None else v
 
     def to_flowable(self) -> Flowable[T]:
         """A Flowable of the item (emitted when requested), or empty."""
-        return assembly("flowable", _lazy.MaybeToFlowable(self))
+        return assembly("flowable", maybe_to_flowable.MaybeToFlowable(self))
 
     def to_single(self, default: T | None = None) -> Single[T]:
         """A Single of the item; if empty, ``default`` or (without one) ``IndexError``."""
-        return assembly("single", _lazy.MaybeToSingle(self, default))
+        return assembly("single", maybe_to_single.MaybeToSingle(self, default))
 
     def is_empty(self) -> Single[bool]:
         """A Single: True if this Maybe completes without an item."""
-        return assembly("single", _lazy.MaybeIsEmptySingle(self))
+        return assembly("single", maybe_is_empty.MaybeIsEmptySingle(self))
 
     # ------------------------------------------------------------------ sources
 
@@ -138,12 +197,12 @@ class Maybe(ZeroOneBase, Generic[T]):
     def just(item: T) -> Maybe[T]:
         """Signals ``item`` at once (``None`` is refused)."""
         require(item, "item")
-        return _assembly(_lazy.MaybeJust(item))
+        return _assembly(maybe_just.MaybeJust(item))
 
     @staticmethod
     def empty() -> Maybe[Any]:
         """Completes at once, without an item."""
-        return _assembly(_lazy.MaybeEmpty.INSTANCE)
+        return _assembly(maybe_empty.MaybeEmpty.INSTANCE)
 
     @staticmethod
     def error(error: BaseException | Callable[[], BaseException]) -> Maybe[Any]:
@@ -151,26 +210,26 @@ class Maybe(ZeroOneBase, Generic[T]):
         require(error, "error")
         if isinstance(error, BaseException):
             err = error
-            return _assembly(_lazy.MaybeError(lambda: err))
+            return _assembly(maybe_error.MaybeError(lambda: err))
         require_callable(error, "error")
-        return _assembly(_lazy.MaybeError(error))
+        return _assembly(maybe_error.MaybeError(error))
 
     @staticmethod
     def never() -> Maybe[Any]:
         """Signals nothing but ``on_subscribe``."""
-        return _assembly(_lazy.MaybeNever.INSTANCE)
+        return _assembly(maybe_never.MaybeNever.INSTANCE)
 
     @staticmethod
     def from_callable(supplier: Callable[[], T | None]) -> Maybe[T]:
         """Calls ``supplier`` per subscriber: its result, or empty for ``None``."""
         require_callable(supplier, "supplier")
-        return _assembly(_lazy.MaybeFromCallable(supplier))
+        return _assembly(maybe_from_callable.MaybeFromCallable(supplier))
 
     @staticmethod
     def defer(supplier: Callable[[], Maybe[T]]) -> Maybe[T]:
         """Calls ``supplier`` per subscriber for the Maybe to subscribe to."""
         require_callable(supplier, "supplier")
-        return _assembly(_lazy.MaybeDefer(supplier))
+        return _assembly(maybe_defer.MaybeDefer(supplier))
 
     @staticmethod
     def zip(first: Maybe[T1], second: Maybe[T2], zipper: Callable[[T1, T2], R]) -> Maybe[R]:
@@ -190,29 +249,29 @@ class Maybe(ZeroOneBase, Generic[T]):
             _require_maybe(m, f"source {i}")
         if not sources:
             return Maybe.empty()
-        return _assembly(_lazy.MaybeZipArray(sources, zipper))
+        return _assembly(maybe_zip.MaybeZipArray(sources, zipper))
 
     # ------------------------------------------------------------------ transforms
 
     def map(self, mapper: Callable[[T], R]) -> Maybe[R]:
         """Apply ``mapper`` to the item (a ``None`` result is a ``TypeError``)."""
         require_callable(mapper, "mapper")
-        return _assembly(_lazy.MaybeMap(self, mapper))
+        return _assembly(maybe_map.MaybeMap(self, mapper))
 
     def filter(self, predicate: Callable[[T], bool]) -> Maybe[T]:
         """The item if ``predicate`` holds, else empty."""
         require_callable(predicate, "predicate")
-        return _assembly(_lazy.MaybeFilter(self, predicate))
+        return _assembly(maybe_filter.MaybeFilter(self, predicate))
 
     def flat_map(self, mapper: Callable[[T], Maybe[R]]) -> Maybe[R]:
         """Continue with the Maybe ``mapper(item)`` returns (empty stays empty)."""
         require_callable(mapper, "mapper")
-        return _assembly(_lazy.MaybeFlatMap(self, mapper))
+        return _assembly(maybe_flat_map.MaybeFlatMap(self, mapper))
 
     def flat_map_single(self, mapper: Callable[[T], Single[R]]) -> Single[R]:
         """A Single: continue with ``mapper(item)``; an empty Maybe is an ``IndexError``."""
         require_callable(mapper, "mapper")
-        return assembly("single", _lazy.MaybeFlatMapSingle(self, mapper))
+        return assembly("single", maybe_flat_map.MaybeFlatMapSingle(self, mapper))
 
     def flat_map_publisher(self, mapper: Callable[[T], Publisher[R]]) -> Flowable[R]:
         """A Flowable of the items of the Publisher ``mapper(item)`` returns (empty if empty).
@@ -220,7 +279,7 @@ class Maybe(ZeroOneBase, Generic[T]):
         Downstream demand is kept until that Publisher is subscribed, then handed over.
         """
         require_callable(mapper, "mapper")
-        return assembly("flowable", _lazy.MaybeFlatMapPublisher(self, mapper))
+        return assembly("flowable", maybe_flat_map_publisher.MaybeFlatMapPublisher(self, mapper))
 
     def zip_with(self, other: Maybe[U], zipper: Callable[[T, U], R]) -> Maybe[R]:
         """``zipper(this_item, other_item)``; see :meth:`zip`."""
@@ -243,21 +302,21 @@ class Maybe(ZeroOneBase, Generic[T]):
         Single (→ Single)."""
         require(other, "other")
         if isinstance(other, Single):
-            return assembly("single", _lazy.MaybeSwitchIfEmptySingle(self, other))
+            return assembly("single", maybe_switch_if_empty.MaybeSwitchIfEmptySingle(self, other))
         _require_maybe(other, "other")
-        return _assembly(_lazy.MaybeSwitchIfEmpty(self, other))
+        return _assembly(maybe_switch_if_empty.MaybeSwitchIfEmpty(self, other))
 
     # ------------------------------------------------------------------ errors
 
     def on_error_return(self, fn: Callable[[BaseException], T]) -> Maybe[T]:
         """On error, signal ``fn(error)`` as the item instead."""
         require_callable(fn, "fn")
-        return _assembly(_lazy.MaybeOnErrorReturn(self, fn))
+        return _assembly(maybe_on_error.MaybeOnErrorReturn(self, fn))
 
     def on_error_return_item(self, item: T) -> Maybe[T]:
         """On error, signal ``item`` instead."""
         require(item, "item")
-        return _assembly(_lazy.MaybeOnErrorReturn(self, lambda _e: item))
+        return _assembly(maybe_on_error.MaybeOnErrorReturn(self, lambda _e: item))
 
     def on_error_resume_next(
             self, fallback: Maybe[T] | Callable[[BaseException], Maybe[T]]) -> Maybe[T]:
@@ -269,20 +328,20 @@ class Maybe(ZeroOneBase, Generic[T]):
         else:
             require_callable(fallback, "fallback")
             fn = fallback
-        return _assembly(_lazy.MaybeResumeNext(self, fn))
+        return _assembly(maybe_on_error.MaybeResumeNext(self, fn))
 
     def on_error_complete(self,
                           predicate: Callable[[BaseException], bool] | None = None) -> Maybe[T]:
         """On error (for which ``predicate`` holds, if given), complete empty instead."""
         if predicate is not None:
             require_callable(predicate, "predicate")
-        return _assembly(_lazy.MaybeOnErrorComplete(self, predicate))
+        return _assembly(maybe_on_error.MaybeOnErrorComplete(self, predicate))
 
     # ------------------------------------------------------------------ side effects
 
     def _peek(self, on_subscribe: Any = None, on_success: Any = None, on_error: Any = None,
               on_complete: Any = None, on_dispose: Any = None) -> Maybe[T]:
-        return _assembly(_lazy.MaybePeek(self, on_subscribe, on_success, on_error, on_complete,
+        return _assembly(maybe_peek.MaybePeek(self, on_subscribe, on_success, on_error, on_complete,
                                    on_dispose))
 
     def do_on_success(self, fn: Callable[[T], Any]) -> Maybe[T]:
@@ -313,7 +372,7 @@ class Maybe(ZeroOneBase, Generic[T]):
     def do_finally(self, fn: Callable[[], Any]) -> Maybe[T]:
         """Call ``fn()`` once, after the terminal signal went downstream or on dispose."""
         require_callable(fn, "on_finally")
-        return _assembly(_lazy.MaybeDoFinally(self, fn))
+        return _assembly(maybe_do_finally.MaybeDoFinally(self, fn))
 
     # ------------------------------------------------------------------ scheduling and time
 
@@ -324,18 +383,18 @@ class Maybe(ZeroOneBase, Generic[T]):
         cancels the task (the upstream is then never subscribed).
         """
         require_scheduler(scheduler)
-        return _assembly(_lazy.MaybeSubscribeOn(self, scheduler))
+        return _assembly(maybe_schedule.MaybeSubscribeOn(self, scheduler))
 
     def observe_on(self, scheduler: Scheduler) -> Maybe[T]:
         """Deliver the item, completion or error in a task on ``scheduler`` (nothing after a
         dispose)."""
         require_scheduler(scheduler)
-        return _assembly(_lazy.MaybeObserveOn(self, scheduler))
+        return _assembly(maybe_schedule.MaybeObserveOn(self, scheduler))
 
     def unsubscribe_on(self, scheduler: Scheduler) -> Maybe[T]:
         """Run the upstream's ``dispose`` in a task on ``scheduler``."""
         require_scheduler(scheduler)
-        return _assembly(_lazy.MaybeUnsubscribeOn(self, scheduler))
+        return _assembly(maybe_schedule.MaybeUnsubscribeOn(self, scheduler))
 
     @staticmethod
     def timer(delay: float, scheduler: Scheduler | None = None) -> Maybe[int]:
@@ -343,8 +402,8 @@ class Maybe(ZeroOneBase, Generic[T]):
 
         A negative or non-numeric ``delay`` is refused at assembly.
         """
-        d = _lazy.check_duration(delay, "delay")
-        return _assembly(_lazy.MaybeTimer(d, _lazy.scheduler_or_computation(scheduler)))
+        d = _time_args.check_duration(delay, "delay")
+        return _assembly(maybe_timer.MaybeTimer(d, _time_args.scheduler_or_computation(scheduler)))
 
     def timeout(self, timeout: float | Publisher[Any] | ZeroOneBase,
                 scheduler: Scheduler | None = None,
@@ -360,11 +419,11 @@ class Maybe(ZeroOneBase, Generic[T]):
         require(timeout, "timeout")
         if fallback is not None:
             _require_maybe(fallback, "fallback")
-        other = _lazy.source_as_publisher(timeout, scheduler)
+        other = single_delay.source_as_publisher(timeout, scheduler)
         if other is not None:
-            return _assembly(_lazy.MaybeTimeoutPublisher(self, other, fallback))
-        t = _lazy.check_duration(timeout, "timeout")
-        return _assembly(_lazy.MaybeTimeout(self, t, _lazy.scheduler_or_computation(scheduler),
+            return _assembly(maybe_timeout.MaybeTimeoutPublisher(self, other, fallback))
+        t = _time_args.check_duration(timeout, "timeout")
+        return _assembly(maybe_timeout.MaybeTimeout(self, t, _time_args.scheduler_or_computation(scheduler),
                                             fallback))
 
     def delay(self, time: float | Publisher[Any] | ZeroOneBase,
@@ -378,11 +437,11 @@ class Maybe(ZeroOneBase, Generic[T]):
         Maybe's error: a ``CompositeException`` of both).
         """
         require(time, "time")
-        other = _lazy.source_as_publisher(time, scheduler)
+        other = single_delay.source_as_publisher(time, scheduler)
         if other is not None:
-            return _assembly(_lazy.MaybeDelayOtherPublisher(self, other))
-        d = _lazy.check_duration(time, "time")
-        return _assembly(_lazy.MaybeDelay(self, d, _lazy.scheduler_or_computation(scheduler),
+            return _assembly(maybe_delay.MaybeDelayOtherPublisher(self, other))
+        d = _time_args.check_duration(time, "time")
+        return _assembly(maybe_delay.MaybeDelay(self, d, _time_args.scheduler_or_computation(scheduler),
                                           True))
 
     def delay_subscription(self, time: float | Publisher[Any] | ZeroOneBase,
@@ -395,12 +454,12 @@ class Maybe(ZeroOneBase, Generic[T]):
         instead; ``scheduler`` goes only with seconds.
         """
         require(time, "time")
-        other = _lazy.source_as_publisher(time, scheduler)
+        other = single_delay.source_as_publisher(time, scheduler)
         if other is None:
             from rxpy2.flowable import Flowable
-            other = Flowable.timer(_lazy.check_duration(time, "time"),
-                                   _lazy.scheduler_or_computation(scheduler))
-        return _assembly(_lazy.MaybeDelayWithPublisher(self, other))
+            other = Flowable.timer(_time_args.check_duration(time, "time"),
+                                   _time_args.scheduler_or_computation(scheduler))
+        return _assembly(maybe_delay.MaybeDelayWithPublisher(self, other))
 
     # ------------------------------------------------------------------ retry / repeat
 
@@ -417,9 +476,9 @@ class Maybe(ZeroOneBase, Generic[T]):
         Built as RxJava 2 builds it (``to_flowable().retry(...).single_element()``):
         resubscribing a synchronous source runs in a loop, not in nested calls.
         """
-        n = _lazy.check_retry(times, predicate, bi_predicate)
+        n = single_retry.check_retry(times, predicate, bi_predicate)
         if bi_predicate is not None:
-            return _assembly(_lazy.MaybeRetryBiPredicate(self, bi_predicate))
+            return _assembly(maybe_retry.MaybeRetryBiPredicate(self, bi_predicate))
         return self.to_flowable().retry(n, predicate).single_element()
 
     def retry_until(self, stop: Callable[[], bool]) -> Maybe[T]:
@@ -438,12 +497,12 @@ class Maybe(ZeroOneBase, Generic[T]):
         Stack-safe like :meth:`retry`.
         """
         require_callable(handler, "handler")
-        return _assembly(_lazy.MaybeRetryWhen(self, handler))
+        return _assembly(maybe_retry.MaybeRetryWhen(self, handler))
 
     def repeat(self, times: int | None = None) -> Flowable[T]:
         """A Flowable of this Maybe's items, subscribed ``times`` times in a row (forever
         by default; ``repeat(0)`` is empty); an empty run adds nothing. An error ends it."""
-        return self.to_flowable().repeat(_lazy.check_times(times))
+        return self.to_flowable().repeat(single_retry.check_times(times))
 
     def repeat_until(self, stop: Callable[[], bool]) -> Flowable[T]:
         """A Flowable of this Maybe's items: after each success or empty completion,
@@ -461,7 +520,7 @@ class Maybe(ZeroOneBase, Generic[T]):
         Stack-safe like :meth:`repeat`.
         """
         require_callable(handler, "handler")
-        return assembly("flowable", _lazy.MaybeRepeatWhen(self, handler))
+        return assembly("flowable", maybe_retry.MaybeRepeatWhen(self, handler))
 
     # ------------------------------------------------------------------ creating, composing, lifecycle
 
@@ -476,13 +535,13 @@ class Maybe(ZeroOneBase, Generic[T]):
         (``set_disposable``/``set_cancellable``) is released on dispose or termination.
         """
         require_callable(source, "source")
-        return _assembly(_lazy.MaybeCreate(source))
+        return _assembly(maybe_create.MaybeCreate(source))
 
     @staticmethod
     def unsafe_create(source: Callable[[MaybeObserver[T]], Any]) -> Maybe[T]:
         """Calls ``source(observer)`` per subscriber with the observer itself (see
         :meth:`rxpy2.Single.unsafe_create`). A Maybe is refused: see :meth:`wrap`."""
-        return _assembly(_lazy.MaybeUnsafeCreate(_lazy.unsafe_source(source, Maybe)))
+        return _assembly(maybe_create.MaybeUnsafeCreate(single_create.unsafe_source(source, Maybe)))
 
     @staticmethod
     def wrap(source: Any) -> Maybe[Any]:
@@ -490,7 +549,7 @@ class Maybe(ZeroOneBase, Generic[T]):
         ``source.subscribe(observer)`` (see :meth:`rxpy2.Single.wrap`)."""
         if isinstance(source, Maybe):
             return _assembly(source)
-        return _assembly(_lazy.MaybeUnsafeCreate(_lazy.wrapped_subscribe(source, Maybe)))
+        return _assembly(maybe_create.MaybeUnsafeCreate(single_create.wrapped_subscribe(source, Maybe)))
 
     def do_on_event(self, fn: Callable[[T | None, BaseException | None], Any]) -> Maybe[T]:
         """Call ``fn(item, None)``, ``fn(None, None)`` (empty) or ``fn(None, error)`` before
@@ -500,35 +559,35 @@ class Maybe(ZeroOneBase, Generic[T]):
         (``CompositeException(error, raised)``).
         """
         require_callable(fn, "on_event")
-        return _assembly(_lazy.MaybeDoOnEvent(self, fn))
+        return _assembly(maybe_do_event.MaybeDoOnEvent(self, fn))
 
     def do_on_terminate(self, fn: Callable[[], Any]) -> Maybe[T]:
         """Call ``fn()`` before the item, completion or error goes downstream (raising as
         in :meth:`do_on_event`); not on dispose."""
         require_callable(fn, "on_terminate")
-        return _assembly(_lazy.MaybeDoOnEvent(self, lambda _v, _e: fn()))
+        return _assembly(maybe_do_event.MaybeDoOnEvent(self, lambda _v, _e: fn()))
 
     def do_after_success(self, fn: Callable[[T], Any]) -> Maybe[T]:
         """Call ``fn(item)`` after the item went downstream (raising →
         :func:`rxpy2.plugins.on_error`)."""
         require_callable(fn, "on_after_success")
-        return _assembly(_lazy.MaybeDoAfter(self, fn, None))
+        return _assembly(maybe_do_event.MaybeDoAfter(self, fn, None))
 
     def do_after_terminate(self, fn: Callable[[], Any]) -> Maybe[T]:
         """Call ``fn()`` after the item, completion or error went downstream (raising →
         :func:`rxpy2.plugins.on_error`); not on dispose (see :meth:`do_finally`)."""
         require_callable(fn, "on_after_terminate")
-        return _assembly(_lazy.MaybeDoAfter(self, None, fn))
+        return _assembly(maybe_do_event.MaybeDoAfter(self, None, fn))
 
     def hide(self) -> Maybe[T]:
         """This Maybe with its identity (and its Disposable's) hidden."""
-        return _assembly(_lazy.MaybeHide(self))
+        return _assembly(maybe_hide.MaybeHide(self))
 
     def lift(self, operator: Callable[[MaybeObserver[R]], MaybeObserver[T]]) -> Maybe[R]:
         """A custom operator: ``operator(downstream)`` returns the observer subscribed to
         this Maybe (see :meth:`rxpy2.Single.lift`)."""
         require_callable(operator, "operator")
-        return _assembly(_lazy.MaybeLift(self, operator))
+        return _assembly(maybe_lift.MaybeLift(self, operator))
 
     def compose(self, transformer: Callable[[Maybe[T]], Maybe[R]]) -> Maybe[R]:
         """``transformer(self)``, called now; it must return a Maybe (``TypeError`` if not)."""
@@ -545,7 +604,7 @@ class Maybe(ZeroOneBase, Generic[T]):
 
     def on_terminate_detach(self) -> Maybe[T]:
         """Drop the references to the downstream and the upstream on the signal or dispose."""
-        return _assembly(_lazy.MaybeDetach(self))
+        return _assembly(maybe_hide.MaybeDetach(self))
 
     def of_type(self, cls: type[U]) -> Maybe[U]:
         """The item if it is an instance of ``cls`` (``isinstance``; a tuple of classes
@@ -567,64 +626,64 @@ class Maybe(ZeroOneBase, Generic[T]):
     def from_action(action: Callable[[], Any]) -> Maybe[Any]:
         """Runs ``action()`` per subscriber, then completes empty (or signals what it raised)."""
         require_callable(action, "action")
-        return _assembly(_lazy.CompletableToMaybe(_lazy.CompletableFromAction(action)))
+        return _assembly(completable_to_maybe.CompletableToMaybe(completable_from_action.CompletableFromAction(action)))
 
     @staticmethod
     def from_completable(source: Completable) -> Maybe[Any]:
         """Completes empty, or fails, with ``source``."""
         from rxpy2.completable import Completable
         require_instance(source, Completable, "source")
-        return _assembly(_lazy.CompletableToMaybe(source))
+        return _assembly(completable_to_maybe.CompletableToMaybe(source))
 
     @staticmethod
     def from_future(future: concurrent.futures.Future[T], timeout: float | None = None,
                     scheduler: Scheduler | None = None) -> Maybe[T]:
         """The result of ``future`` when it completes, or empty for a ``None`` result,
         without blocking a thread (see :meth:`rxpy2.Single.from_future`)."""
-        t = _lazy.check_future(future, timeout, scheduler)
-        return _assembly(_lazy.MaybeFromFuture(future, t, scheduler))
+        t = single_future.check_future(future, timeout, scheduler)
+        return _assembly(maybe_from_future.MaybeFromFuture(future, t, scheduler))
 
     @staticmethod
     def from_single(source: Single[T]) -> Maybe[T]:
         """The item or error of ``source``."""
         require_instance(source, Single, "source")
-        return _assembly(_lazy.MaybeFromSingle(source))
+        return _assembly(maybe_from_single.MaybeFromSingle(source))
 
     def ignore_element(self) -> Completable:
         """A Completable that completes when this Maybe succeeds or completes."""
-        return assembly("completable", _lazy.CompletableIgnoreElement(self))
+        return assembly("completable", completable_ignore_element.CompletableIgnoreElement(self))
 
     def materialize(self) -> Single[Notification[T]]:
         """A Single of the item, the empty completion or the error as a
         :class:`~rxpy2.notification.Notification`."""
-        return assembly("single", _lazy.SingleMaterialize(self))
+        return assembly("single", single_materialize.SingleMaterialize(self))
 
     def contains(self, item: Any) -> Single[bool]:
         """A Single: whether the item equals ``item`` (``==``); empty is False."""
         require(item, "item")
         import operator
-        return assembly("single", _lazy.SingleContains(self, item, operator.eq))
+        return assembly("single", single_contains.SingleContains(self, item, operator.eq))
 
     def count(self) -> Single[int]:
         """A Single of 1 (an item) or 0 (empty)."""
-        return assembly("single", _lazy.MaybeCount(self))
+        return assembly("single", maybe_count.MaybeCount(self))
 
     def flat_map_completable(self, mapper: Callable[[T], Completable]) -> Completable:
         """Continue with the Completable ``mapper(item)`` returns; empty completes."""
         require_callable(mapper, "mapper")
-        return assembly("completable", _lazy.SingleFlatMapCompletable(self, mapper))
+        return assembly("completable", single_flat_map_completable.SingleFlatMapCompletable(self, mapper))
 
     def flat_map_single_element(self, mapper: Callable[[T], Single[R]]) -> Maybe[R]:
         """A Maybe: continue with the Single ``mapper(item)`` returns; empty stays empty
         (unlike :meth:`flat_map_single`, whose Single fails on empty)."""
         require_callable(mapper, "mapper")
-        return _assembly(_lazy.MaybeFlatMapSingleElement(self, mapper))
+        return _assembly(maybe_flat_map_single_element.MaybeFlatMapSingleElement(self, mapper))
 
     def flatten_as_flowable(self, mapper: Callable[[T], Iterable[R]]) -> Flowable[R]:
         """A Flowable of the elements of the iterable ``mapper(item)`` returns, under
         backpressure (see :meth:`rxpy2.Single.flatten_as_flowable`); empty completes."""
         require_callable(mapper, "mapper")
-        return assembly("flowable", _lazy.SingleFlattenAsFlowable(self, mapper))
+        return assembly("flowable", single_flatten_as_flowable.SingleFlattenAsFlowable(self, mapper))
 
     def concat_map(self, mapper: Callable[[T], Maybe[R]]) -> Maybe[R]:
         """The same as :meth:`flat_map` (as in RxJava 2: a Maybe has at most one item)."""
@@ -636,7 +695,7 @@ class Maybe(ZeroOneBase, Generic[T]):
         """Subscribe to this Maybe once, with the first subscriber, and replay its item,
         completion or error to every subscriber (waiting or later). Disposing one
         subscriber does not dispose the upstream."""
-        return _assembly(_lazy.MaybeCache(self))
+        return _assembly(maybe_cache.MaybeCache(self))
 
     @staticmethod
     def using(resource_supplier: Callable[[], U], source_supplier: Callable[[U], Maybe[T]],
@@ -647,21 +706,21 @@ class Maybe(ZeroOneBase, Generic[T]):
         require_callable(resource_supplier, "resource_supplier")
         require_callable(source_supplier, "source_supplier")
         require_callable(disposer, "disposer")
-        return _assembly(_lazy.MaybeUsing(resource_supplier, source_supplier, disposer,
+        return _assembly(maybe_using.MaybeUsing(resource_supplier, source_supplier, disposer,
                                           bool(eager)))
 
     def take_until(self, other: Publisher[Any] | ZeroOneBase) -> Maybe[T]:
         """This Maybe, unless ``other`` comes first: the first item or completion of a
         Publisher, or the success or completion of a Single, Maybe or Completable,
         completes it (empty) and disposes this Maybe; an error of ``other`` is signalled."""
-        return _assembly(_lazy.MaybeTakeUntil(self, _lazy.take_until_other(other)))
+        return _assembly(maybe_take_until.MaybeTakeUntil(self, single_take_until.take_until_other(other)))
 
     def on_exception_resume_next(self, fallback: Maybe[T]) -> Maybe[T]:
         """On an ``Exception``, continue with ``fallback``; any other ``BaseException``
         (``KeyboardInterrupt``, ...) goes downstream (RxJava 2: only ``Exception``, not
         ``Error``, resumes)."""
         _require_maybe(fallback, "fallback")
-        return _assembly(_lazy.MaybeOnExceptionResumeNext(self, fallback))
+        return _assembly(maybe_on_error.MaybeOnExceptionResumeNext(self, fallback))
 
     @staticmethod
     def sequence_equal(first: Maybe[T], second: Maybe[T],
@@ -673,7 +732,7 @@ class Maybe(ZeroOneBase, Generic[T]):
         _require_maybe(second, "second")
         if is_equal is not None:
             require_callable(is_equal, "is_equal")
-        return assembly("single", _lazy.MaybeSequenceEqualSingle(first, second, is_equal))
+        return assembly("single", maybe_equal_single.MaybeSequenceEqualSingle(first, second, is_equal))
 
     # ------------------------------------------------------------------ concat / merge / amb
     # (RxJava 2's own Maybe operators where it has them: maybe_amb.py, maybe_concat.py,
@@ -685,7 +744,7 @@ class Maybe(ZeroOneBase, Generic[T]):
         """The first of ``sources`` to signal wins (its item, completion or error); the
         rest are disposed. The iterable is iterated per subscriber; empty → completes."""
         require(sources, "sources")
-        return _assembly(_lazy.MaybeAmb(sources))
+        return _assembly(maybe_amb.MaybeAmb(sources))
 
     @staticmethod
     def amb_array(*sources: Maybe[T]) -> Maybe[T]:
@@ -696,7 +755,7 @@ class Maybe(ZeroOneBase, Generic[T]):
             return Maybe.empty()
         if len(sources) == 1:
             return sources[0]
-        return _assembly(_lazy.MaybeAmb(sources))
+        return _assembly(maybe_amb.MaybeAmb(sources))
 
     def amb_with(self, other: Maybe[T]) -> Maybe[T]:
         """Whichever of this and ``other`` signals first."""
@@ -716,11 +775,11 @@ class Maybe(ZeroOneBase, Generic[T]):
         """
         from rxpy2.flowable import Flowable
         if isinstance(sources, Publisher):
-            return Flowable.from_publisher(sources).concat_map(_lazy.MAYBE_TO_FLOWABLE, prefetch)
-        _lazy.require_sources(sources)
+            return Flowable.from_publisher(sources).concat_map(maybe_to_publisher.MAYBE_TO_FLOWABLE, prefetch)
+        maybe_to_publisher.require_sources(sources)
         from rxpy2.operators.arguments import require_positive
         require_positive(prefetch, "prefetch")
-        return assembly("flowable", _lazy.MaybeConcat(sources, False))
+        return assembly("flowable", maybe_concat.MaybeConcat(sources, False))
 
     @staticmethod
     def concat_array(*sources: Maybe[T]) -> Flowable[T]:
@@ -742,7 +801,7 @@ class Maybe(ZeroOneBase, Generic[T]):
             return Flowable.empty()
         if len(sources) == 1:
             return sources[0].to_flowable()
-        return assembly("flowable", _lazy.MaybeConcat(sources, delay_errors))
+        return assembly("flowable", maybe_concat.MaybeConcat(sources, delay_errors))
 
     @staticmethod
     def concat_array_eager(*sources: Maybe[T]) -> Flowable[T]:
@@ -750,20 +809,20 @@ class Maybe(ZeroOneBase, Generic[T]):
         from rxpy2.flowable import Flowable
         for i, m in enumerate(sources):
             _require_maybe(m, f"source {i}")
-        return Flowable.from_array(sources).concat_map_eager(_lazy.MAYBE_TO_FLOWABLE)
+        return Flowable.from_array(sources).concat_map_eager(maybe_to_publisher.MAYBE_TO_FLOWABLE)
 
     @staticmethod
     def concat_delay_error(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]]) -> Flowable[T]:
         """As :meth:`concat`, but the errors wait until every source ran (RxJava 2's
         ``concat_map_delay_error`` over the sources)."""
-        return _lazy.flowable_of_sources(sources).concat_map_delay_error(
-            _lazy.MAYBE_TO_FLOWABLE)
+        return maybe_to_publisher.flowable_of_sources(sources).concat_map_delay_error(
+            maybe_to_publisher.MAYBE_TO_FLOWABLE)
 
     @staticmethod
     def concat_eager(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]]) -> Flowable[T]:
         """Subscribe to the sources as they come, up to 128 at once (RxJava 2's
         ``concat_map_eager``); emit their items in order."""
-        return _lazy.flowable_of_sources(sources).concat_map_eager(_lazy.MAYBE_TO_FLOWABLE)
+        return maybe_to_publisher.flowable_of_sources(sources).concat_map_eager(maybe_to_publisher.MAYBE_TO_FLOWABLE)
 
     def concat_with(self, other: Maybe[T]) -> Flowable[T]:
         """A Flowable of this Maybe's item (if any), then ``other``'s."""
@@ -793,10 +852,10 @@ class Maybe(ZeroOneBase, Generic[T]):
         if isinstance(sources, Maybe):
             if max_concurrency is not None:
                 raise TypeError("max_concurrency goes with many sources, not a Maybe of a Maybe")
-            return _assembly(_lazy.MaybeFlatMap(sources, _lazy.same_source))
+            return _assembly(maybe_flat_map.MaybeFlatMap(sources, maybe_to_publisher.same_source))
         from rxpy2.reactivestreams import LONG_MAX
-        return _lazy.flowable_of_sources(sources).flat_map(
-            _lazy.MAYBE_TO_FLOWABLE, LONG_MAX if max_concurrency is None else max_concurrency,
+        return maybe_to_publisher.flowable_of_sources(sources).flat_map(
+            maybe_to_publisher.MAYBE_TO_FLOWABLE, LONG_MAX if max_concurrency is None else max_concurrency,
             False, 1)
 
     @staticmethod
@@ -811,7 +870,7 @@ class Maybe(ZeroOneBase, Generic[T]):
             return Flowable.empty()
         if len(sources) == 1:
             return sources[0].to_flowable()
-        return assembly("flowable", _lazy.MaybeMergeArray(sources))
+        return assembly("flowable", maybe_merge_array.MaybeMergeArray(sources))
 
     @staticmethod
     def merge_array_delay_error(*sources: Maybe[T]) -> Flowable[T]:
@@ -822,7 +881,7 @@ class Maybe(ZeroOneBase, Generic[T]):
             _require_maybe(m, f"source {i}")
         if not sources:
             return Flowable.empty()
-        return Flowable.from_array(sources).flat_map(_lazy.MAYBE_TO_FLOWABLE, len(sources), True)
+        return Flowable.from_array(sources).flat_map(maybe_to_publisher.MAYBE_TO_FLOWABLE, len(sources), True)
 
     @staticmethod
     def merge_delay_error(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]],
@@ -838,10 +897,10 @@ class Maybe(ZeroOneBase, Generic[T]):
         from rxpy2.reactivestreams import LONG_MAX
         if isinstance(sources, Publisher):
             return Flowable.from_publisher(sources).flat_map(
-                _lazy.MAYBE_TO_FLOWABLE, LONG_MAX if max_concurrency is None else max_concurrency,
+                maybe_to_publisher.MAYBE_TO_FLOWABLE, LONG_MAX if max_concurrency is None else max_concurrency,
                 True, 1)
-        return _lazy.flowable_of_sources(sources).flat_map(
-            _lazy.MAYBE_TO_FLOWABLE, BUFFER_SIZE if max_concurrency is None else max_concurrency,
+        return maybe_to_publisher.flowable_of_sources(sources).flat_map(
+            maybe_to_publisher.MAYBE_TO_FLOWABLE, BUFFER_SIZE if max_concurrency is None else max_concurrency,
             True)
 
     def merge_with(self, other: Maybe[T]) -> Flowable[T]:

@@ -17,7 +17,47 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, final, overload
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.internal import describe as _describe
-from rxpy2.internal import lazy as _lazy
+from rxpy2.internal.observers.blocking import BlockingMultiObserver
+from rxpy2.internal.observers.callback import ConsumerSingleObserver
+from rxpy2.internal.operators.completable import completable_ignore_element
+from rxpy2.internal.operators.flowable import _time_args
+from rxpy2.internal.operators.maybe import maybe_filter, maybe_from_single, maybe_to_publisher
+from rxpy2.internal.operators.single import (
+    single_amb,
+    single_cache,
+    single_contains,
+    single_create,
+    single_defer,
+    single_delay,
+    single_do_event,
+    single_do_finally,
+    single_error,
+    single_flat_map,
+    single_flat_map_completable,
+    single_flat_map_publisher,
+    single_flatten_as_flowable,
+    single_from_callable,
+    single_from_publisher,
+    single_future,
+    single_hide,
+    single_just,
+    single_lift,
+    single_map,
+    single_materialize,
+    single_never,
+    single_on_error,
+    single_peek,
+    single_repeat_when,
+    single_retry,
+    single_retry_when,
+    single_schedule,
+    single_take_until,
+    single_timeout,
+    single_timer,
+    single_to_flowable,
+    single_using,
+    single_zip,
+)
 from rxpy2.internal.zero_one import ZeroOneBase, require_instance
 from rxpy2.observers import SingleObserver
 from rxpy2.operators.arguments import (
@@ -96,7 +136,7 @@ class Single(ZeroOneBase, Generic[T]):
           a callback that raises goes there too. Passing ``on_success=None``
           explicitly is a ``TypeError``; leave it out to ignore the item.
         """
-        return self._subscribe_callbacks(SingleObserver, _lazy.ConsumerSingleObserver,
+        return self._subscribe_callbacks(SingleObserver, ConsumerSingleObserver,
                                          on_success=on_success, on_error=on_error)
 
     def blocking_get(self, timeout: float | None = None) -> T:
@@ -104,13 +144,13 @@ class Single(ZeroOneBase, Generic[T]):
 
         ``timeout`` (seconds): ``TimeoutError`` when it elapses, after disposing.
         """
-        o: _lazy.BlockingMultiObserver[T] = _lazy.BlockingMultiObserver()
+        o: BlockingMultiObserver[T] = BlockingMultiObserver()
         item: T = o.blocking_get(self._subscribe, timeout)
         return item
 
     def to_flowable(self) -> Flowable[T]:
         """A Flowable that emits the item when it is requested (or the error at once)."""
-        return assembly("flowable", _lazy.SingleToFlowable(self))
+        return assembly("flowable", single_to_flowable.SingleToFlowable(self))
 
     # ------------------------------------------------------------------ sources
 
@@ -118,7 +158,7 @@ class Single(ZeroOneBase, Generic[T]):
     def just(item: T) -> Single[T]:
         """Signals ``item`` at once (``None`` is refused)."""
         require(item, "item")
-        return _assembly(_lazy.SingleJust(item))
+        return _assembly(single_just.SingleJust(item))
 
     @staticmethod
     def create(source: Callable[[SingleEmitter[T]], Any]) -> Single[T]:
@@ -130,7 +170,7 @@ class Single(ZeroOneBase, Generic[T]):
         (``set_disposable``/``set_cancellable``) is released on dispose or termination.
         """
         require_callable(source, "source")
-        return _assembly(_lazy.SingleCreate(source))
+        return _assembly(single_create.SingleCreate(source))
 
     @staticmethod
     def error(error: BaseException | Callable[[], BaseException]) -> Single[Any]:
@@ -138,26 +178,26 @@ class Single(ZeroOneBase, Generic[T]):
         require(error, "error")
         if isinstance(error, BaseException):
             err = error
-            return _assembly(_lazy.SingleError(lambda: err))
+            return _assembly(single_error.SingleError(lambda: err))
         require_callable(error, "error")
-        return _assembly(_lazy.SingleError(error))
+        return _assembly(single_error.SingleError(error))
 
     @staticmethod
     def never() -> Single[Any]:
         """Signals nothing but ``on_subscribe``."""
-        return _assembly(_lazy.SingleNever.INSTANCE)
+        return _assembly(single_never.SingleNever.INSTANCE)
 
     @staticmethod
     def from_callable(supplier: Callable[[], T]) -> Single[T]:
         """Calls ``supplier`` per subscriber and signals its result (``None`` → ``TypeError``)."""
         require_callable(supplier, "supplier")
-        return _assembly(_lazy.SingleFromCallable(supplier))
+        return _assembly(single_from_callable.SingleFromCallable(supplier))
 
     @staticmethod
     def defer(supplier: Callable[[], Single[T]]) -> Single[T]:
         """Calls ``supplier`` per subscriber for the Single to subscribe to."""
         require_callable(supplier, "supplier")
-        return _assembly(_lazy.SingleDefer(supplier))
+        return _assembly(single_defer.SingleDefer(supplier))
 
     @staticmethod
     def zip(first: Single[T1], second: Single[T2],
@@ -177,7 +217,7 @@ class Single(ZeroOneBase, Generic[T]):
             _require_single(s, f"source {i}")
         if not sources:
             return Single.error(lambda: IndexError("zip_array() of no sources"))
-        return _assembly(_lazy.SingleZipArray(sources, zipper))
+        return _assembly(single_zip.SingleZipArray(sources, zipper))
 
     @staticmethod
     def amb(sources: Iterable[Single[T]]) -> Single[T]:
@@ -186,7 +226,7 @@ class Single(ZeroOneBase, Generic[T]):
         The iterable is iterated per subscriber; empty → ``IndexError``.
         """
         require(sources, "sources")
-        return _assembly(_lazy.SingleAmb(sources))
+        return _assembly(single_amb.SingleAmb(sources))
 
     @staticmethod
     def amb_array(*sources: Single[T]) -> Single[T]:
@@ -195,29 +235,29 @@ class Single(ZeroOneBase, Generic[T]):
             _require_single(s, f"source {i}")
         if len(sources) == 1:
             return sources[0]
-        return _assembly(_lazy.SingleAmb(sources))
+        return _assembly(single_amb.SingleAmb(sources))
 
     # ------------------------------------------------------------------ transforms
 
     def map(self, mapper: Callable[[T], R]) -> Single[R]:
         """Apply ``mapper`` to the item (a ``None`` result is a ``TypeError``)."""
         require_callable(mapper, "mapper")
-        return _assembly(_lazy.SingleMap(self, mapper))
+        return _assembly(single_map.SingleMap(self, mapper))
 
     def filter(self, predicate: Callable[[T], bool]) -> Maybe[T]:
         """A Maybe: the item if ``predicate`` holds, else empty."""
         require_callable(predicate, "predicate")
-        return assembly("maybe", _lazy.MaybeFilterSingle(self, predicate))
+        return assembly("maybe", maybe_filter.MaybeFilterSingle(self, predicate))
 
     def flat_map(self, mapper: Callable[[T], Single[R]]) -> Single[R]:
         """Continue with the Single ``mapper(item)`` returns."""
         require_callable(mapper, "mapper")
-        return _assembly(_lazy.SingleFlatMap(self, mapper))
+        return _assembly(single_flat_map.SingleFlatMap(self, mapper))
 
     def flat_map_maybe(self, mapper: Callable[[T], Maybe[R]]) -> Maybe[R]:
         """Continue with the Maybe ``mapper(item)`` returns."""
         require_callable(mapper, "mapper")
-        return assembly("maybe", _lazy.SingleFlatMapMaybe(self, mapper))
+        return assembly("maybe", single_flat_map.SingleFlatMapMaybe(self, mapper))
 
     def flat_map_publisher(self, mapper: Callable[[T], Publisher[R]]) -> Flowable[R]:
         """A Flowable of the items of the Publisher ``mapper(item)`` returns.
@@ -225,7 +265,7 @@ class Single(ZeroOneBase, Generic[T]):
         Downstream demand is kept until that Publisher is subscribed, then handed over.
         """
         require_callable(mapper, "mapper")
-        return assembly("flowable", _lazy.SingleFlatMapPublisher(self, mapper))
+        return assembly("flowable", single_flat_map_publisher.SingleFlatMapPublisher(self, mapper))
 
     def zip_with(self, other: Single[U], zipper: Callable[[T, U], R]) -> Single[R]:
         """``zipper(this_item, other_item)``; see :meth:`zip`."""
@@ -246,17 +286,17 @@ class Single(ZeroOneBase, Generic[T]):
         cancels the task (the upstream is then never subscribed).
         """
         require_scheduler(scheduler)
-        return _assembly(_lazy.SingleSubscribeOn(self, scheduler))
+        return _assembly(single_schedule.SingleSubscribeOn(self, scheduler))
 
     def observe_on(self, scheduler: Scheduler) -> Single[T]:
         """Deliver the item or error in a task on ``scheduler`` (nothing after a dispose)."""
         require_scheduler(scheduler)
-        return _assembly(_lazy.SingleObserveOn(self, scheduler))
+        return _assembly(single_schedule.SingleObserveOn(self, scheduler))
 
     def unsubscribe_on(self, scheduler: Scheduler) -> Single[T]:
         """Run the upstream's ``dispose`` in a task on ``scheduler``."""
         require_scheduler(scheduler)
-        return _assembly(_lazy.SingleUnsubscribeOn(self, scheduler))
+        return _assembly(single_schedule.SingleUnsubscribeOn(self, scheduler))
 
     # ------------------------------------------------------------------ time
 
@@ -266,17 +306,17 @@ class Single(ZeroOneBase, Generic[T]):
 
         A negative or non-numeric ``delay`` is refused at assembly.
         """
-        d = _lazy.check_duration(delay, "delay")
-        return _assembly(_lazy.SingleTimer(d, _lazy.scheduler_or_computation(scheduler)))
+        d = _time_args.check_duration(delay, "delay")
+        return _assembly(single_timer.SingleTimer(d, _time_args.scheduler_or_computation(scheduler)))
 
     def timeout(self, timeout: float, scheduler: Scheduler | None = None,
                 fallback: Single[T] | None = None) -> Single[T]:
         """``TimeoutError`` (as :meth:`rxpy2.Flowable.timeout`), or a switch to ``fallback``,
         when no signal arrives within ``timeout`` seconds; the upstream is then disposed."""
-        t = _lazy.check_duration(timeout, "timeout")
+        t = _time_args.check_duration(timeout, "timeout")
         if fallback is not None:
             _require_single(fallback, "fallback")
-        return _assembly(_lazy.SingleTimeout(self, t, _lazy.scheduler_or_computation(scheduler),
+        return _assembly(single_timeout.SingleTimeout(self, t, _time_args.scheduler_or_computation(scheduler),
                                              fallback))
 
     def delay(self, time: float, scheduler: Scheduler | None = None,
@@ -285,8 +325,8 @@ class Single(ZeroOneBase, Generic[T]):
 
         The error goes on at once (still through the scheduler) unless ``delay_error``.
         """
-        d = _lazy.check_duration(time, "time")
-        return _assembly(_lazy.SingleDelay(self, d, _lazy.scheduler_or_computation(scheduler),
+        d = _time_args.check_duration(time, "time")
+        return _assembly(single_delay.SingleDelay(self, d, _time_args.scheduler_or_computation(scheduler),
                                            bool(delay_error)))
 
     def delay_subscription(self, time: float | Publisher[Any] | ZeroOneBase,
@@ -299,24 +339,24 @@ class Single(ZeroOneBase, Generic[T]):
         instead; ``scheduler`` goes only with seconds.
         """
         require(time, "time")
-        other = _lazy.source_as_publisher(time, scheduler)
+        other = single_delay.source_as_publisher(time, scheduler)
         if other is None:
             from rxpy2.flowable import Flowable
-            other = Flowable.timer(_lazy.check_duration(time, "time"),
-                                   _lazy.scheduler_or_computation(scheduler))
-        return _assembly(_lazy.SingleDelayWithPublisher(self, other))
+            other = Flowable.timer(_time_args.check_duration(time, "time"),
+                                   _time_args.scheduler_or_computation(scheduler))
+        return _assembly(single_delay.SingleDelayWithPublisher(self, other))
 
     # ------------------------------------------------------------------ errors
 
     def on_error_return(self, fn: Callable[[BaseException], T]) -> Single[T]:
         """On error, signal ``fn(error)`` instead."""
         require_callable(fn, "fn")
-        return _assembly(_lazy.SingleOnErrorReturn(self, fn))
+        return _assembly(single_on_error.SingleOnErrorReturn(self, fn))
 
     def on_error_return_item(self, item: T) -> Single[T]:
         """On error, signal ``item`` instead."""
         require(item, "item")
-        return _assembly(_lazy.SingleOnErrorReturn(self, lambda _e: item))
+        return _assembly(single_on_error.SingleOnErrorReturn(self, lambda _e: item))
 
     def on_error_resume_next(
             self, fallback: Single[T] | Callable[[BaseException], Single[T]]) -> Single[T]:
@@ -328,7 +368,7 @@ class Single(ZeroOneBase, Generic[T]):
         else:
             require_callable(fallback, "fallback")
             fn = fallback
-        return _assembly(_lazy.SingleResumeNext(self, fn))
+        return _assembly(single_on_error.SingleResumeNext(self, fn))
 
     # ------------------------------------------------------------------ retry / repeat
 
@@ -344,9 +384,9 @@ class Single(ZeroOneBase, Generic[T]):
         Built as RxJava 2 builds it, on :meth:`rxpy2.Flowable.retry`: resubscribing a
         synchronous source runs in a loop, not in nested calls.
         """
-        n = _lazy.check_retry(times, predicate, bi_predicate)
+        n = single_retry.check_retry(times, predicate, bi_predicate)
         if bi_predicate is not None:
-            return _assembly(_lazy.SingleRetryBiPredicate(self, bi_predicate))
+            return _assembly(single_retry.SingleRetryBiPredicate(self, bi_predicate))
         return self.to_flowable().retry(n, predicate).single_or_error()
 
     def retry_when(self, handler: Callable[[Flowable[BaseException]], Publisher[Any]]
@@ -358,12 +398,12 @@ class Single(ZeroOneBase, Generic[T]):
         ends the Single with ``IndexError``. Stack-safe like :meth:`retry`.
         """
         require_callable(handler, "handler")
-        return _assembly(_lazy.SingleRetryWhen(self, handler))
+        return _assembly(single_retry_when.SingleRetryWhen(self, handler))
 
     def repeat(self, times: int | None = None) -> Flowable[T]:
         """A Flowable of this Single's item, subscribed ``times`` times in a row (forever
         by default; ``repeat(0)`` is empty). An error ends it."""
-        return self.to_flowable().repeat(_lazy.check_times(times))
+        return self.to_flowable().repeat(single_retry.check_times(times))
 
     def repeat_when(self, handler: Callable[[Flowable[Any]], Publisher[Any]]) -> Flowable[T]:
         """A Flowable of this Single's items, resubscribed when the Publisher
@@ -374,7 +414,7 @@ class Single(ZeroOneBase, Generic[T]):
         completes the Flowable, its error is signalled. Stack-safe like :meth:`repeat`.
         """
         require_callable(handler, "handler")
-        return assembly("flowable", _lazy.SingleRepeatWhen(self, handler))
+        return assembly("flowable", single_repeat_when.SingleRepeatWhen(self, handler))
 
     def repeat_until(self, stop: Callable[[], bool]) -> Flowable[T]:
         """A Flowable of this Single's items: after each success, subscribe again unless
@@ -386,7 +426,7 @@ class Single(ZeroOneBase, Generic[T]):
 
     def _peek(self, on_subscribe: Any = None, on_success: Any = None, on_error: Any = None,
               on_dispose: Any = None) -> Single[T]:
-        return _assembly(_lazy.SinglePeek(self, on_subscribe, on_success, on_error, on_dispose))
+        return _assembly(single_peek.SinglePeek(self, on_subscribe, on_success, on_error, on_dispose))
 
     def do_on_success(self, fn: Callable[[T], Any]) -> Single[T]:
         """Call ``fn(item)`` before the item goes downstream (raising → ``on_error``)."""
@@ -415,34 +455,34 @@ class Single(ZeroOneBase, Generic[T]):
         (``CompositeException(error, raised)``).
         """
         require_callable(fn, "on_event")
-        return _assembly(_lazy.SingleDoOnEvent(self, fn))
+        return _assembly(single_do_event.SingleDoOnEvent(self, fn))
 
     def do_on_terminate(self, fn: Callable[[], Any]) -> Single[T]:
         """Call ``fn()`` before the item or error goes downstream (raising as in
         :meth:`do_on_event`); not on dispose."""
         require_callable(fn, "on_terminate")
-        return _assembly(_lazy.SingleDoOnEvent(self, lambda _v, _e: fn()))
+        return _assembly(single_do_event.SingleDoOnEvent(self, lambda _v, _e: fn()))
 
     def do_after_success(self, fn: Callable[[T], Any]) -> Single[T]:
         """Call ``fn(item)`` after the item went downstream (raising →
         :func:`rxpy2.plugins.on_error`)."""
         require_callable(fn, "on_after_success")
-        return _assembly(_lazy.SingleDoAfter(self, fn, None))
+        return _assembly(single_do_event.SingleDoAfter(self, fn, None))
 
     def do_after_terminate(self, fn: Callable[[], Any]) -> Single[T]:
         """Call ``fn()`` after the item or error went downstream (raising →
         :func:`rxpy2.plugins.on_error`); not on dispose (see :meth:`do_finally`)."""
         require_callable(fn, "on_after_terminate")
-        return _assembly(_lazy.SingleDoAfter(self, None, fn))
+        return _assembly(single_do_event.SingleDoAfter(self, None, fn))
 
     def hide(self) -> Single[T]:
         """This Single with its identity (and its Disposable's) hidden."""
-        return _assembly(_lazy.SingleHide(self))
+        return _assembly(single_hide.SingleHide(self))
 
     def do_finally(self, fn: Callable[[], Any]) -> Single[T]:
         """Call ``fn()`` once, after the terminal signal went downstream or on dispose."""
         require_callable(fn, "on_finally")
-        return _assembly(_lazy.SingleDoFinally(self, fn))
+        return _assembly(single_do_finally.SingleDoFinally(self, fn))
 
     # ------------------------------------------------------------------ creating, composing, lifecycle
 
@@ -451,7 +491,7 @@ class Single(ZeroOneBase, Generic[T]):
         """Calls ``source(observer)`` per subscriber with the observer itself: no emitter,
         no protection, so ``source`` must call ``on_subscribe`` first and signal once
         (RxJava 2's ``unsafeCreate``). A Single is refused: see :meth:`wrap`."""
-        return _assembly(_lazy.SingleUnsafeCreate(_lazy.unsafe_source(source, Single)))
+        return _assembly(single_create.SingleUnsafeCreate(single_create.unsafe_source(source, Single)))
 
     @staticmethod
     def wrap(source: Any) -> Single[Any]:
@@ -460,14 +500,14 @@ class Single(ZeroOneBase, Generic[T]):
         :meth:`unsafe_create`)."""
         if isinstance(source, Single):
             return _assembly(source)
-        return _assembly(_lazy.SingleUnsafeCreate(_lazy.wrapped_subscribe(source, Single)))
+        return _assembly(single_create.SingleUnsafeCreate(single_create.wrapped_subscribe(source, Single)))
 
     def lift(self, operator: Callable[[SingleObserver[R]], SingleObserver[T]]) -> Single[R]:
         """A custom operator: ``operator(downstream)`` returns the observer subscribed to
         this Single, per subscriber. ``operator`` raising or returning ``None`` signals
         that error (a ``TypeError`` for ``None``) to the downstream."""
         require_callable(operator, "operator")
-        return _assembly(_lazy.SingleLift(self, operator))
+        return _assembly(single_lift.SingleLift(self, operator))
 
     def compose(self, transformer: Callable[[Single[T]], Single[R]]) -> Single[R]:
         """``transformer(self)``, called now; it must return a Single (``TypeError`` if not)."""
@@ -485,7 +525,7 @@ class Single(ZeroOneBase, Generic[T]):
     def on_terminate_detach(self) -> Single[T]:
         """Drop the references to the downstream and the upstream on the signal or dispose
         (neither keeps the other from being garbage collected)."""
-        return _assembly(_lazy.SingleDetach(self))
+        return _assembly(single_hide.SingleDetach(self))
 
     def cast(self, cls: type[U]) -> Single[U]:
         """The item, checked to be an instance of ``cls`` (a class or a tuple of classes):
@@ -507,8 +547,8 @@ class Single(ZeroOneBase, Generic[T]):
         is not done by then (timed on ``scheduler``, computation by default). Disposing
         does not cancel the future.
         """
-        t = _lazy.check_future(future, timeout, scheduler)
-        return _assembly(_lazy.SingleFromFuture(future, t, scheduler))
+        t = single_future.check_future(future, timeout, scheduler)
+        return _assembly(single_future.SingleFromFuture(future, t, scheduler))
 
     @staticmethod
     def from_publisher(publisher: Publisher[T]) -> Single[T]:
@@ -518,7 +558,7 @@ class Single(ZeroOneBase, Generic[T]):
         Disposing cancels it.
         """
         require_instance(publisher, Publisher, "publisher")
-        return _assembly(_lazy.SingleFromPublisher(publisher))
+        return _assembly(single_from_publisher.SingleFromPublisher(publisher))
 
     def to_future(self) -> concurrent.futures.Future[T]:
         """Subscribe now; a ``concurrent.futures.Future`` of the item (or failed with the error).
@@ -527,25 +567,25 @@ class Single(ZeroOneBase, Generic[T]):
         :func:`rxpy2.plugins.on_error`), and so does a ``KeyboardInterrupt`` (any fatal
         exception) while ``result()``/``exception()`` waits.
         """
-        return _lazy.single_to_future(self)
+        return single_future.single_to_future(self)
 
     def to_maybe(self) -> Maybe[T]:
         """A Maybe of this Single's item or error."""
-        return assembly("maybe", _lazy.MaybeFromSingle(self))
+        return assembly("maybe", maybe_from_single.MaybeFromSingle(self))
 
     def ignore_element(self) -> Completable:
         """A Completable that completes when this Single succeeds (the item is dropped)."""
-        return assembly("completable", _lazy.CompletableIgnoreElement(self))
+        return assembly("completable", completable_ignore_element.CompletableIgnoreElement(self))
 
     def materialize(self) -> Single[Notification[T]]:
         """The item or the error as a :class:`~rxpy2.notification.Notification` item."""
-        return _assembly(_lazy.SingleMaterialize(self))
+        return _assembly(single_materialize.SingleMaterialize(self))
 
     def dematerialize(self, selector: Callable[[T], Notification[R]]) -> Maybe[R]:
         """A Maybe of the signal the Notification ``selector(item)`` holds: its item, an
         empty completion or its error (RxJava 2's ``dematerialize(Function)``)."""
         require_callable(selector, "selector")
-        return assembly("maybe", _lazy.SingleDematerialize(self, selector))
+        return assembly("maybe", single_materialize.SingleDematerialize(self, selector))
 
     def contains(self, item: Any, comparer: Callable[[T, Any], bool] | None = None
                  ) -> Single[bool]:
@@ -557,18 +597,18 @@ class Single(ZeroOneBase, Generic[T]):
             comparer = operator.eq
         else:
             require_callable(comparer, "comparer")
-        return _assembly(_lazy.SingleContains(self, item, comparer))
+        return _assembly(single_contains.SingleContains(self, item, comparer))
 
     def flat_map_completable(self, mapper: Callable[[T], Completable]) -> Completable:
         """Continue with the Completable ``mapper(item)`` returns."""
         require_callable(mapper, "mapper")
-        return assembly("completable", _lazy.SingleFlatMapCompletable(self, mapper))
+        return assembly("completable", single_flat_map_completable.SingleFlatMapCompletable(self, mapper))
 
     def flatten_as_flowable(self, mapper: Callable[[T], Iterable[R]]) -> Flowable[R]:
         """A Flowable of the elements of the iterable ``mapper(item)`` returns, under
         backpressure (read one ahead, so completion comes with the last element)."""
         require_callable(mapper, "mapper")
-        return assembly("flowable", _lazy.SingleFlattenAsFlowable(self, mapper))
+        return assembly("flowable", single_flatten_as_flowable.SingleFlattenAsFlowable(self, mapper))
 
     # ------------------------------------------------------------------ caching, resources, take_until, fallbacks
 
@@ -576,7 +616,7 @@ class Single(ZeroOneBase, Generic[T]):
         """Subscribe to this Single once, with the first subscriber, and replay its item or
         error to every subscriber (waiting or later). Disposing one subscriber does not
         dispose the upstream."""
-        return _assembly(_lazy.SingleCache(self))
+        return _assembly(single_cache.SingleCache(self))
 
     @staticmethod
     def using(resource_supplier: Callable[[], U], source_supplier: Callable[[U], Single[T]],
@@ -592,7 +632,7 @@ class Single(ZeroOneBase, Generic[T]):
         require_callable(resource_supplier, "resource_supplier")
         require_callable(source_supplier, "source_supplier")
         require_callable(disposer, "disposer")
-        return _assembly(_lazy.SingleUsing(resource_supplier, source_supplier, disposer,
+        return _assembly(single_using.SingleUsing(resource_supplier, source_supplier, disposer,
                                            bool(eager)))
 
     def take_until(self, other: Publisher[Any] | ZeroOneBase) -> Single[T]:
@@ -600,7 +640,7 @@ class Single(ZeroOneBase, Generic[T]):
         Publisher, or the success or completion of a Single, Maybe or Completable, ends it
         with ``concurrent.futures.CancelledError`` (RxJava's ``CancellationException``)
         and disposes this Single; an error of ``other`` is signalled."""
-        return _assembly(_lazy.SingleTakeUntil(self, _lazy.take_until_other(other)))
+        return _assembly(single_take_until.SingleTakeUntil(self, single_take_until.take_until_other(other)))
 
     # ------------------------------------------------------------------ concat / merge / amb
     # (as RxJava 2 builds them: Flowable operators over a Flowable of the sources, each
@@ -616,7 +656,7 @@ class Single(ZeroOneBase, Generic[T]):
         ``concat_map`` over them, errors at once). A ``None`` or non-Single source
         is a ``TypeError`` downstream. ``concat(a, b)`` is ``concat([a, b])``.
         """
-        return _lazy.flowable_of_sources(sources).concat_map(_lazy.SINGLE_TO_FLOWABLE, prefetch)
+        return maybe_to_publisher.flowable_of_sources(sources).concat_map(maybe_to_publisher.SINGLE_TO_FLOWABLE, prefetch)
 
     @staticmethod
     def concat_array(*sources: Single[T]) -> Flowable[T]:
@@ -625,7 +665,7 @@ class Single(ZeroOneBase, Generic[T]):
         for i, s in enumerate(sources):
             _require_single(s, f"source {i}")
         return Flowable.from_array(sources).concat_map_delay_error(
-            _lazy.SINGLE_TO_FLOWABLE, 2, till_the_end=False)
+            maybe_to_publisher.SINGLE_TO_FLOWABLE, 2, till_the_end=False)
 
     @staticmethod
     def concat_array_eager(*sources: Single[T]) -> Flowable[T]:
@@ -633,13 +673,13 @@ class Single(ZeroOneBase, Generic[T]):
         from rxpy2.flowable import Flowable
         for i, s in enumerate(sources):
             _require_single(s, f"source {i}")
-        return Flowable.from_array(sources).concat_map_eager(_lazy.SINGLE_TO_FLOWABLE)
+        return Flowable.from_array(sources).concat_map_eager(maybe_to_publisher.SINGLE_TO_FLOWABLE)
 
     @staticmethod
     def concat_eager(sources: Iterable[Single[T]] | Publisher[Single[T]]) -> Flowable[T]:
         """Subscribe to the sources (an iterable or a Publisher of Singles) as they come,
         up to 128 at once (RxJava 2's ``concat_map_eager``); emit their items in order."""
-        return _lazy.flowable_of_sources(sources).concat_map_eager(_lazy.SINGLE_TO_FLOWABLE)
+        return maybe_to_publisher.flowable_of_sources(sources).concat_map_eager(maybe_to_publisher.SINGLE_TO_FLOWABLE)
 
     def concat_with(self, other: Single[T]) -> Flowable[T]:
         """A Flowable of this Single's item, then ``other``'s."""
@@ -664,18 +704,18 @@ class Single(ZeroOneBase, Generic[T]):
         ``merge(SingleSource<SingleSource>)``). ``merge(a, b)`` is ``merge([a, b])``.
         """
         if isinstance(sources, Single):
-            return _assembly(_lazy.SingleFlatMap(sources, _lazy.same_source))
+            return _assembly(single_flat_map.SingleFlatMap(sources, maybe_to_publisher.same_source))
         from rxpy2.reactivestreams import LONG_MAX
-        return _lazy.flowable_of_sources(sources).flat_map(
-            _lazy.SINGLE_TO_FLOWABLE, LONG_MAX, False)
+        return maybe_to_publisher.flowable_of_sources(sources).flat_map(
+            maybe_to_publisher.SINGLE_TO_FLOWABLE, LONG_MAX, False)
 
     @staticmethod
     def merge_delay_error(sources: Iterable[Single[T]] | Publisher[Single[T]]) -> Flowable[T]:
         """As :meth:`merge`, but the errors wait until every source ended (several
         together as a ``CompositeException``)."""
         from rxpy2.reactivestreams import LONG_MAX
-        return _lazy.flowable_of_sources(sources).flat_map(
-            _lazy.SINGLE_TO_FLOWABLE, LONG_MAX, True)
+        return maybe_to_publisher.flowable_of_sources(sources).flat_map(
+            maybe_to_publisher.SINGLE_TO_FLOWABLE, LONG_MAX, True)
 
     def merge_with(self, other: Single[T]) -> Flowable[T]:
         """A Flowable of this Single's and ``other``'s items as they come."""

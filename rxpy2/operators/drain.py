@@ -75,7 +75,7 @@ Two backends, chosen once at import:
     free-threaded interpreter.
 
 The environment variable ``RXPY2_DRAIN`` (``gil`` or ``lock``) forces one;
-:data:`BACKEND` tells which one is in force.
+:data:`DRAIN_BACKEND` tells which one is in force.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ import sys
 from threading import Lock
 from typing import TYPE_CHECKING
 
-__all__ = ["BACKEND", "Drain", "GilDrain", "LockDrain"]
+__all__ = ["DRAIN_BACKEND", "Drain", "GilDrain", "LockDrain"]
 
 
 def _gil_enabled() -> bool:
@@ -240,10 +240,10 @@ def _choose() -> str:
 
 
 #: The backend in force: ``"gil"`` or ``"lock"``.
-BACKEND: str = _choose()
+DRAIN_BACKEND: str = _choose()
 
 if TYPE_CHECKING:
     Drain = GilDrain  # both backends have the same methods
 else:
-    #: The drain primitive: :class:`GilDrain` or :class:`LockDrain` per :data:`BACKEND`.
-    Drain = GilDrain if BACKEND == "gil" else LockDrain
+    #: The drain primitive: :class:`GilDrain` or :class:`LockDrain` per :data:`DRAIN_BACKEND`.
+    Drain = GilDrain if DRAIN_BACKEND == "gil" else LockDrain

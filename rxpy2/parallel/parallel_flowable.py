@@ -27,8 +27,27 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, final
 
 from rxpy2 import plugins
-from rxpy2.internal import lazy as _lazy
+from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.name_trap import check_class as _check_fields
+from rxpy2.internal.operators.parallel import (
+    parallel_concat_map,
+    parallel_do_on_next_try,
+    parallel_filter,
+    parallel_filter_try,
+    parallel_flat_map,
+    parallel_from_array,
+    parallel_from_publisher,
+    parallel_join,
+    parallel_map,
+    parallel_map_try,
+    parallel_peek,
+    parallel_reduce,
+    parallel_reduce_full,
+    parallel_run_on,
+    parallel_sorted_join,
+)
+from rxpy2.internal.subscribers import strict
+from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operators.arguments import (
     BUFFER_SIZE,
@@ -118,7 +137,7 @@ class ParallelFlowable(ABC, Generic[T]):
                 raise TypeError("one of the subscribers is None")
         if not self.validate(subs):
             return
-        subs = [s if isinstance(s, FlowableSubscriber) else _lazy.StrictSubscriber(s) for s in subs]
+        subs = [s if isinstance(s, FlowableSubscriber) else strict.StrictSubscriber(s) for s in subs]
         try:
             self.subscribe_actual(subs)
         except Exception as e:  # §1.9: subscribe returns normally; the error is reported
@@ -130,7 +149,7 @@ class ParallelFlowable(ABC, Generic[T]):
         if len(subscribers) != p:
             err = ValueError(f"parallelism = {p}, subscribers = {len(subscribers)}")
             for s in subscribers:
-                _lazy.EmptySubscription.error(err, s)
+                EmptySubscription.error(err, s)
             return False
         return True
 
@@ -145,7 +164,7 @@ class ParallelFlowable(ABC, Generic[T]):
             parallelism = os.cpu_count() or 1
         require_positive(parallelism, "parallelism")
         require_positive(prefetch, "prefetch")
-        return _parallel_assembly(_lazy.ParallelFromPublisher(source, parallelism, prefetch))
+        return _parallel_assembly(parallel_from_publisher.ParallelFromPublisher(source, parallelism, prefetch))
 
     @staticmethod
     def from_publishers(*rails: Publisher[T]) -> ParallelFlowable[T]:
@@ -154,7 +173,7 @@ class ParallelFlowable(ABC, Generic[T]):
             raise ValueError("from_publishers needs at least one Publisher")
         for i, p in enumerate(rails):
             require_publisher(p, f"rails[{i}]")
-        return _parallel_assembly(_lazy.ParallelFromArray(rails))
+        return _parallel_assembly(parallel_from_array.ParallelFromArray(rails))
 
     @staticmethod
     def from_(source: Publisher[T], parallelism: int | None = None,
@@ -204,8 +223,8 @@ class ParallelFlowable(ABC, Generic[T]):
         require_callable(mapper, "mapper")
         if error_handling is not None:
             require_callable(error_handling, "error_handling")
-            return _parallel_assembly(_lazy.ParallelMapTry(self, mapper, error_handling))
-        return _parallel_assembly(_lazy.ParallelMap(self, mapper))
+            return _parallel_assembly(parallel_map_try.ParallelMapTry(self, mapper, error_handling))
+        return _parallel_assembly(parallel_map.ParallelMap(self, mapper))
 
     def filter(self, predicate: Callable[[T], bool], *,
                error_handling: ErrorHandling | None = None) -> ParallelFlowable[T]:
@@ -215,8 +234,8 @@ class ParallelFlowable(ABC, Generic[T]):
         require_callable(predicate, "predicate")
         if error_handling is not None:
             require_callable(error_handling, "error_handling")
-            return _parallel_assembly(_lazy.ParallelFilterTry(self, predicate, error_handling))
-        return _parallel_assembly(_lazy.ParallelFilter(self, predicate))
+            return _parallel_assembly(parallel_filter_try.ParallelFilterTry(self, predicate, error_handling))
+        return _parallel_assembly(parallel_filter.ParallelFilter(self, predicate))
 
     def do_on_next(self, on_next: Callable[[T], Any], *,
                    error_handling: ErrorHandling | None = None) -> ParallelFlowable[T]:
@@ -226,57 +245,57 @@ class ParallelFlowable(ABC, Generic[T]):
         require_callable(on_next, "on_next")
         if error_handling is not None:
             require_callable(error_handling, "error_handling")
-            return _parallel_assembly(_lazy.ParallelDoOnNextTry(self, on_next, error_handling))
-        return _parallel_assembly(_lazy.ParallelPeek(self, on_next=on_next))
+            return _parallel_assembly(parallel_do_on_next_try.ParallelDoOnNextTry(self, on_next, error_handling))
+        return _parallel_assembly(parallel_peek.ParallelPeek(self, on_next=on_next))
 
     def do_after_next(self, on_after_next: Callable[[T], Any]) -> ParallelFlowable[T]:
         """Call ``on_after_next(item)`` after each item went on, on any rail; raising ends
         that rail with the error and cancels its upstream."""
         require_callable(on_after_next, "on_after_next")
-        return _parallel_assembly(_lazy.ParallelPeek(self, on_after_next=on_after_next))
+        return _parallel_assembly(parallel_peek.ParallelPeek(self, on_after_next=on_after_next))
 
     def do_on_error(self, on_error: Callable[[BaseException], Any]) -> ParallelFlowable[T]:
         """Call ``on_error(error)`` before a rail's error goes on; raising turns the error
         into ``CompositeException(error, raised)``."""
         require_callable(on_error, "on_error")
-        return _parallel_assembly(_lazy.ParallelPeek(self, on_error=on_error))
+        return _parallel_assembly(parallel_peek.ParallelPeek(self, on_error=on_error))
 
     def do_on_complete(self, on_complete: Callable[[], Any]) -> ParallelFlowable[T]:
         """Call ``on_complete()`` before a rail completes; raising ends the rail with that
         error instead."""
         require_callable(on_complete, "on_complete")
-        return _parallel_assembly(_lazy.ParallelPeek(self, on_complete=on_complete))
+        return _parallel_assembly(parallel_peek.ParallelPeek(self, on_complete=on_complete))
 
     def do_after_terminated(self, on_after_terminate: Callable[[], Any]) -> ParallelFlowable[T]:
         """Call ``on_after_terminate()`` after a rail's error or completion went on; what
         it raises goes to ``plugins.on_error``."""
         require_callable(on_after_terminate, "on_after_terminate")
-        return _parallel_assembly(_lazy.ParallelPeek(self, on_after_terminated=on_after_terminate))
+        return _parallel_assembly(parallel_peek.ParallelPeek(self, on_after_terminated=on_after_terminate))
 
     def do_on_subscribe(self, on_subscribe: Callable[[Subscription], Any]) -> ParallelFlowable[T]:
         """Call ``on_subscribe(upstream_subscription)`` as each rail is subscribed; raising
         cancels that Subscription and ends the rail with the error."""
         require_callable(on_subscribe, "on_subscribe")
-        return _parallel_assembly(_lazy.ParallelPeek(self, on_subscribe=on_subscribe))
+        return _parallel_assembly(parallel_peek.ParallelPeek(self, on_subscribe=on_subscribe))
 
     def do_on_request(self, on_request: Callable[[int], Any]) -> ParallelFlowable[T]:
         """Call ``on_request(n)`` for each request a rail's Subscriber makes (then pass it
         upstream); what it raises goes to ``plugins.on_error``."""
         require_callable(on_request, "on_request")
-        return _parallel_assembly(_lazy.ParallelPeek(self, on_request=on_request))
+        return _parallel_assembly(parallel_peek.ParallelPeek(self, on_request=on_request))
 
     def do_on_cancel(self, on_cancel: Callable[[], Any]) -> ParallelFlowable[T]:
         """Call ``on_cancel()`` when a rail's Subscriber cancels (then pass it upstream);
         what it raises goes to ``plugins.on_error``."""
         require_callable(on_cancel, "on_cancel")
-        return _parallel_assembly(_lazy.ParallelPeek(self, on_cancel=on_cancel))
+        return _parallel_assembly(parallel_peek.ParallelPeek(self, on_cancel=on_cancel))
 
     def run_on(self, scheduler: Scheduler, prefetch: int = BUFFER_SIZE) -> ParallelFlowable[T]:
         """Deliver each rail's signals on a worker of its own (``scheduler.create_worker()``
         per rail), through a queue of ``prefetch`` items replenished 75% at a time."""
         require_scheduler(scheduler)
         require_positive(prefetch, "prefetch")
-        return _parallel_assembly(_lazy.ParallelRunOn(self, scheduler, prefetch))
+        return _parallel_assembly(parallel_run_on.ParallelRunOn(self, scheduler, prefetch))
 
     def flat_map(self, mapper: Callable[[T], Publisher[R]], delay_errors: bool = False,
                  max_concurrency: int = LONG_MAX,
@@ -286,7 +305,7 @@ class ParallelFlowable(ABC, Generic[T]):
         require_callable(mapper, "mapper")
         require_positive(max_concurrency, "max_concurrency")
         require_positive(prefetch, "prefetch")
-        return _parallel_assembly(_lazy.ParallelFlatMap(self, mapper, bool(delay_errors),
+        return _parallel_assembly(parallel_flat_map.ParallelFlatMap(self, mapper, bool(delay_errors),
                                                   max_concurrency, prefetch))
 
     def concat_map(self, mapper: Callable[[T], Publisher[R]],
@@ -296,8 +315,8 @@ class ParallelFlowable(ABC, Generic[T]):
         An error (of the rail or an inner Publisher) ends the rail at once."""
         require_callable(mapper, "mapper")
         require_positive(prefetch, "prefetch")
-        return _parallel_assembly(_lazy.ParallelConcatMap(self, mapper, prefetch,
-                                                          _lazy.ErrorMode.IMMEDIATE))
+        return _parallel_assembly(parallel_concat_map.ParallelConcatMap(self, mapper, prefetch,
+                                                          ErrorMode.IMMEDIATE))
 
     def concat_map_delay_error(self, mapper: Callable[[T], Publisher[R]], prefetch: int = 2,
                                till_the_end: bool = True) -> ParallelFlowable[R]:
@@ -305,22 +324,22 @@ class ParallelFlowable(ABC, Generic[T]):
         ended (``till_the_end``), or until the running inner Publisher ended."""
         require_callable(mapper, "mapper")
         require_positive(prefetch, "prefetch")
-        mode = _lazy.ErrorMode.END if till_the_end else _lazy.ErrorMode.BOUNDARY
-        return _parallel_assembly(_lazy.ParallelConcatMap(self, mapper, prefetch, mode))
+        mode = ErrorMode.END if till_the_end else ErrorMode.BOUNDARY
+        return _parallel_assembly(parallel_concat_map.ParallelConcatMap(self, mapper, prefetch, mode))
 
     def reduce_with(self, seed_supplier: Callable[[], R],
                     reducer: Callable[[R, T], R]) -> ParallelFlowable[R]:
         """Fold each rail from its own ``seed_supplier()``: one item per rail."""
         require_callable(seed_supplier, "seed_supplier")
         require_callable(reducer, "reducer")
-        return _parallel_assembly(_lazy.ParallelReduce(self, seed_supplier, reducer))
+        return _parallel_assembly(parallel_reduce.ParallelReduce(self, seed_supplier, reducer))
 
     def collect(self, initial_supplier: Callable[[], U],
                 collector: Callable[[U, T], Any]) -> ParallelFlowable[U]:
         """Collect each rail into its own container: ``collector(container, item)``."""
         require_callable(initial_supplier, "initial_supplier")
         require_callable(collector, "collector")
-        return _parallel_assembly(_lazy.ParallelReduce(self, initial_supplier, _lazy.collecting(collector)))
+        return _parallel_assembly(parallel_reduce.ParallelReduce(self, initial_supplier, parallel_reduce.collecting(collector)))
 
     # ------------------------------------------------------------------ joining the rails
 
@@ -329,13 +348,13 @@ class ParallelFlowable(ABC, Generic[T]):
         ``prefetch`` items, then for 75% of that as they go downstream. A rail's error
         cancels the other rails and ends the Flowable at once."""
         require_positive(prefetch, "prefetch")
-        return assembly("flowable", _lazy.ParallelJoin(self, prefetch, False))
+        return assembly("flowable", parallel_join.ParallelJoin(self, prefetch, False))
 
     def sequential_delay_error(self, prefetch: int = BUFFER_SIZE) -> Flowable[T]:
         """As :meth:`sequential`, but the rails' errors wait until every rail ended (several
         errors arrive as a CompositeException)."""
         require_positive(prefetch, "prefetch")
-        return assembly("flowable", _lazy.ParallelJoin(self, prefetch, True))
+        return assembly("flowable", parallel_join.ParallelJoin(self, prefetch, True))
 
     def to_flowable(self) -> Flowable[T]:
         """:meth:`sequential` with the default prefetch."""
@@ -345,7 +364,7 @@ class ParallelFlowable(ABC, Generic[T]):
         """Fold each rail, then fold the rails' results: one item, or none when every rail
         was empty. The order in which the rails' results are combined is not defined."""
         require_callable(reducer, "reducer")
-        return assembly("flowable", _lazy.ParallelReduceFull(self, reducer))
+        return assembly("flowable", parallel_reduce_full.ParallelReduceFull(self, reducer))
 
     def sorted(self, key: Callable[[T], Any] | None = None, reverse: bool = False,
                capacity_hint: int = 16) -> Flowable[T]:
@@ -357,8 +376,8 @@ class ParallelFlowable(ABC, Generic[T]):
         if key is not None:
             require_callable(key, "key")
         require_positive(capacity_hint, "capacity_hint")
-        rails = self.collect(list, list.append).map(_lazy.sorter(key, bool(reverse)))
-        return assembly("flowable", _lazy.ParallelSortedJoin(rails, key, bool(reverse)))
+        rails = self.collect(list, list.append).map(parallel_sorted_join.sorter(key, bool(reverse)))
+        return assembly("flowable", parallel_sorted_join.ParallelSortedJoin(rails, key, bool(reverse)))
 
     def to_sorted_list(self, key: Callable[[T], Any] | None = None, reverse: bool = False,
                        capacity_hint: int = 16) -> Flowable[list[T]]:
@@ -367,5 +386,5 @@ class ParallelFlowable(ABC, Generic[T]):
         if key is not None:
             require_callable(key, "key")
         require_positive(capacity_hint, "capacity_hint")
-        rails = self.collect(list, list.append).map(_lazy.sorter(key, bool(reverse)))
-        return rails.reduce(_lazy.merger(key, bool(reverse)))
+        rails = self.collect(list, list.append).map(parallel_sorted_join.sorter(key, bool(reverse)))
+        return rails.reduce(parallel_sorted_join.merger(key, bool(reverse)))

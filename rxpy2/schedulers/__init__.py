@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rxpy2.internal.lazy_attributes import lazy_attributes
+from rxpy2.internal.lazy_import import lazy_package
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 from rxpy2.schedulers.schedulers import Schedulers
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["AsyncioScheduler", "Scheduler", "Schedulers", "TestScheduler", "Worker"]
 
 if not TYPE_CHECKING:  # type checkers see the imports above, and no catch-all
-    __getattr__, __dir__ = lazy_attributes(__name__, {
+    __getattr__, __dir__ = lazy_package(__name__, globals(), {
         "AsyncioScheduler": "rxpy2.schedulers.asyncio_scheduler",
         "TestScheduler": "rxpy2.schedulers.test_scheduler",
-    }, globals())
+    })

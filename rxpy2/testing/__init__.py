@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rxpy2.internal.lazy_attributes import lazy_attributes
+from rxpy2.internal.lazy_import import lazy_package
 from rxpy2.testing.race import RaceRunner, race
 from rxpy2.testing.test_subscriber import BaseTestConsumer, TestObserver, TestSubscriber
 
@@ -24,9 +24,9 @@ __all__ = ["BaseTestConsumer", "RaceRunner", "StepVerifier", "TestObserver", "Te
            "TestScheduler", "TestSubscriber", "Violation", "race"]
 
 if not TYPE_CHECKING:  # type checkers see the imports above, and no catch-all
-    __getattr__, __dir__ = lazy_attributes(__name__, {
+    __getattr__, __dir__ = lazy_package(__name__, globals(), {
         "TestScheduler": "rxpy2.schedulers.test_scheduler",
         "StepVerifier": "rxpy2.testing.step_verifier",
         "TestPublisher": "rxpy2.testing.test_publisher",
         "Violation": "rxpy2.testing.test_publisher",
-    }, globals())
+    })

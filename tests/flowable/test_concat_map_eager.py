@@ -11,7 +11,10 @@ from rxpy2 import Flowable
 from rxpy2.exceptions import CompositeException, MissingBackpressureException
 from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.operators.flowable.flowable_concat_map_eager import FlowableConcatMapEager
-from rxpy2.internal.subscribers import InnerQueuedSubscriber, InnerQueuedSubscriberSupport
+from rxpy2.internal.subscribers.inner_queued import (
+    InnerQueuedSubscriber,
+    InnerQueuedSubscriberSupport,
+)
 from rxpy2.processors import UnicastProcessor
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.schedulers import Schedulers

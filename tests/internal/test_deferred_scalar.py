@@ -10,7 +10,8 @@ from rx_internal_support import COMPLETE, ProbeSubscription, Recorder
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import ANY, ASYNC, NONE, SYNC
-from rxpy2.internal.subscribers import DeferredScalarSubscriber, SinglePostCompleteSubscriber
+from rxpy2.internal.subscribers.deferred_scalar import DeferredScalarSubscriber
+from rxpy2.internal.subscribers.single_post_complete import SinglePostCompleteSubscriber
 from rxpy2.internal.subscriptions import DeferredScalarSubscription
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.testing import TestSubscriber

@@ -16,7 +16,9 @@ from rxpy2.exceptions import (
 )
 from rxpy2.flowable import Flowable
 from rxpy2.internal.helpers import CANCELLED
-from rxpy2.internal.subscribers import LambdaSubscriber, SerializedSubscriber, StrictSubscriber
+from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
+from rxpy2.internal.subscribers.serialized import SerializedSubscriber
+from rxpy2.internal.subscribers.strict import StrictSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 
 # ---------------------------------------------------------------- StrictSubscriber
