@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
 from rxpy2.internal.atomic import LockAtomicLong  # noqa: E402
-from rxpy2.operators.drain import GilDrain, LockDrain  # noqa: E402
+from rxpy2.internal.drain import GilDrain, LockDrain
 
 
 class _WipCounter:

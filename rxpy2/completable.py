@@ -17,6 +17,13 @@ from typing import TYPE_CHECKING, Any, TypeVar, final, overload
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.internal import describe as _describe
+from rxpy2.internal.helpers.arguments import (
+    ABSENT,
+    assembly,
+    require,
+    require_callable,
+    require_scheduler,
+)
 from rxpy2.internal.observers.blocking import BlockingMultiObserver
 from rxpy2.internal.observers.callback import CallbackCompletableObserver
 from rxpy2.internal.operators.completable import (
@@ -64,13 +71,6 @@ from rxpy2.internal.operators.single import (
 from rxpy2.internal.zero_one import ZeroOneBase, require_instance
 from rxpy2.maybe import Maybe
 from rxpy2.observers import CompletableObserver
-from rxpy2.operators.arguments import (
-    ABSENT,
-    assembly,
-    require,
-    require_callable,
-    require_scheduler,
-)
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 

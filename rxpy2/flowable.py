@@ -23,6 +23,18 @@ from rxpy2.disposables import Disposable
 from rxpy2.internal.fuseable import ScalarCallable
 from rxpy2.internal.fuseable import is_flowable_subscriber as _is_flowable_subscriber
 from rxpy2.internal.helpers import subscribe_loop as _loop
+
+# ABSENT and BUFFER_SIZE: re-exported (explicit ``as``) for modules that import them from here
+from rxpy2.internal.helpers.arguments import ABSENT as ABSENT
+from rxpy2.internal.helpers.arguments import BUFFER_SIZE as BUFFER_SIZE
+from rxpy2.internal.helpers.arguments import (
+    require,
+    require_callable,
+    require_non_negative,
+    require_positive,
+    require_publisher,
+    require_scheduler,
+)
 from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import run as _run
@@ -146,18 +158,6 @@ from rxpy2.internal.operators.parallel import parallel_from_publisher
 from rxpy2.internal.subscribers import for_each_while, lambda_subscriber, safe, strict
 from rxpy2.internal.subscriptions.empty import EmptySubscription as _EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-
-# ABSENT and BUFFER_SIZE: re-exported (explicit ``as``) for modules that import them from here
-from rxpy2.operators.arguments import ABSENT as ABSENT
-from rxpy2.operators.arguments import BUFFER_SIZE as BUFFER_SIZE
-from rxpy2.operators.arguments import (
-    require,
-    require_callable,
-    require_non_negative,
-    require_positive,
-    require_publisher,
-    require_scheduler,
-)
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 from rxpy2.schedulers import Schedulers
 from rxpy2.schedulers.scheduler import check_time

@@ -18,6 +18,13 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, final, overload
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.internal import describe as _describe
+from rxpy2.internal.helpers.arguments import (
+    ABSENT,
+    assembly,
+    require,
+    require_callable,
+    require_scheduler,
+)
 from rxpy2.internal.observers.blocking import BlockingMultiObserver
 from rxpy2.internal.observers.callback import CallbackMaybeObserver
 from rxpy2.internal.operators.completable import (
@@ -80,13 +87,6 @@ from rxpy2.internal.operators.single import (
 )
 from rxpy2.internal.zero_one import ZeroOneBase, require_instance
 from rxpy2.observers import MaybeObserver
-from rxpy2.operators.arguments import (
-    ABSENT,
-    assembly,
-    require,
-    require_callable,
-    require_scheduler,
-)
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
@@ -777,7 +777,7 @@ class Maybe(ZeroOneBase, Generic[T]):
         if isinstance(sources, Publisher):
             return Flowable.from_publisher(sources).concat_map(maybe_to_publisher.MAYBE_TO_FLOWABLE, prefetch)
         maybe_to_publisher.require_sources(sources)
-        from rxpy2.operators.arguments import require_positive
+        from rxpy2.internal.helpers.arguments import require_positive
         require_positive(prefetch, "prefetch")
         return assembly("flowable", maybe_concat.MaybeConcat(sources, False))
 
@@ -893,7 +893,7 @@ class Maybe(ZeroOneBase, Generic[T]):
         ``max_concurrency`` is given.
         """
         from rxpy2.flowable import Flowable
-        from rxpy2.operators.arguments import BUFFER_SIZE
+        from rxpy2.internal.helpers.arguments import BUFFER_SIZE
         from rxpy2.reactivestreams import LONG_MAX
         if isinstance(sources, Publisher):
             return Flowable.from_publisher(sources).flat_map(

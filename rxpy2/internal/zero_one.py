@@ -14,9 +14,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, final
 
 from rxpy2.internal.helpers import subscribe_loop as _loop
+from rxpy2.internal.helpers.arguments import ABSENT, require_callable
 from rxpy2.internal.name_trap import check_class as _check_fields
 from rxpy2.internal.observers.empty import EmptyDisposable
-from rxpy2.operators.arguments import ABSENT, require_callable
 
 if TYPE_CHECKING:
     from rxpy2.disposables import Disposable

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from rxpy2.exceptions import MissingBackpressureException, ProtocolViolationException
 from rxpy2.internal.atomic import AtomicBoolean, AtomicInteger, AtomicLong, AtomicReference
+from rxpy2.internal.drain import DRAIN_BACKEND, Drain
 from rxpy2.internal.fuseable import (
     Callable,
     ConditionalSubscriber,
@@ -42,17 +43,7 @@ from rxpy2.internal.fuseable import (
     QueueSubscription,
     ScalarCallable,
 )
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.exception_helper import AtomicThrowable
-from rxpy2.internal.helpers.half_serializer import HalfSerializer
-from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
-from rxpy2.internal.queues import MpscLinkedQueue, SpscArrayQueue, SpscLinkedArrayQueue
-from rxpy2.internal.subscribers.single_post_complete import SinglePostCompleteSubscriber
-from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
-from rxpy2.internal.subscriptions.deferred_scalar import DeferredScalarSubscription
-from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operators.arguments import (
+from rxpy2.internal.helpers.arguments import (
     ABSENT,
     BUFFER_SIZE,
     require,
@@ -62,7 +53,8 @@ from rxpy2.operators.arguments import (
     require_publisher,
     require_scheduler,
 )
-from rxpy2.operators.demand import (
+from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.demand import (
     add_cap,
     add_request,
     deferred_request,
@@ -71,8 +63,12 @@ from rxpy2.operators.demand import (
     produced,
     validate_request,
 )
-from rxpy2.operators.drain import DRAIN_BACKEND, Drain
-from rxpy2.operators.subscriber import (
+from rxpy2.internal.helpers.exception_helper import AtomicThrowable
+from rxpy2.internal.helpers.half_serializer import HalfSerializer
+from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
+from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
+from rxpy2.internal.queues import MpscLinkedQueue, SpscArrayQueue, SpscLinkedArrayQueue
+from rxpy2.internal.subscribers.operator_subscriber import (
     UNSUBSCRIBED,
     OperatorSubscriber,
     null_error,
@@ -80,6 +76,10 @@ from rxpy2.operators.subscriber import (
     null_subscription,
     validate_upstream,
 )
+from rxpy2.internal.subscribers.single_post_complete import SinglePostCompleteSubscriber
+from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
+from rxpy2.internal.subscriptions.deferred_scalar import DeferredScalarSubscription
+from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.reactivestreams import LONG_MAX
 
 __all__ = [

@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, final
 
 from rxpy2 import plugins
+from rxpy2.internal.helpers.arguments import assembly
 from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.name_trap import check_class as _check_fields
 from rxpy2.internal.operators.parallel import (
@@ -49,9 +50,8 @@ from rxpy2.internal.operators.parallel import (
 from rxpy2.internal.subscribers import strict
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators.arguments import (
+from rxpy2.operators import (
     BUFFER_SIZE,
-    assembly,
     require_callable,
     require_positive,
     require_publisher,

@@ -38,8 +38,8 @@ from typing import Any
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
+from rxpy2.internal.drain import Drain
 from rxpy2.internal.queues import MpscLinkedQueue
-from rxpy2.operators.drain import Drain
 from rxpy2.schedulers.scheduler import DISPOSED_TASK, Scheduler, Task, Worker
 from rxpy2.schedulers.timer import TimerEntry, TimerQueue, start_daemon_thread
 

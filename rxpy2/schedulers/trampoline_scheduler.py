@@ -27,7 +27,7 @@ import time
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.operators.drain import Drain
+from rxpy2.internal.drain import Drain
 from rxpy2.schedulers.scheduler import (
     DISPOSED_TASK,
     Scheduler,

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.internal.helpers.arguments import assembly
 from rxpy2.observers import FlowableSubscriber, SingleObserver
 from rxpy2.operators import (
     AtomicReference,
@@ -27,9 +28,6 @@ from rxpy2.operators import (
     null_error,
     null_item,
     null_subscription,
-)
-from rxpy2.operators.arguments import (
-    assembly,
     require,
     require_callable,
     require_positive,

@@ -18,13 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
 from rxpy2.flowable import Flowable
-from rxpy2.operators import (
-    AtomicLong,
-    Drain,
-    add_request,
-    require_positive,
-    validate_request,
-)
+from rxpy2.operators import AtomicLong, Drain, add_request, require_positive, validate_request
 from rxpy2.reactivestreams import Subscriber, Subscription
 from rxpy2.spark.errors import SparkJobError, describe
 from rxpy2.spark.pyspark_adapter import is_dataframe, require_pyspark

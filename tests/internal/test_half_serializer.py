@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import threading
 
+from rxpy2.internal.drain import Drain
 from rxpy2.internal.helpers import AtomicThrowable
 from rxpy2.internal.helpers import HalfSerializer as HS
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators.drain import Drain
 
 
 class Recorder(FlowableSubscriber[int]):

@@ -14,9 +14,9 @@ from probes import ProbeSubscription
 import rxpy2.operators as ops
 from rxpy2 import Flowable
 from rxpy2.exceptions import ProtocolViolationException
+from rxpy2.internal.drain import GilDrain, LockDrain
 from rxpy2.internal.operators.flowable.flowable_map import MapSubscriber
 from rxpy2.operators import UNSUBSCRIBED, OperatorSubscriber
-from rxpy2.operators.drain import GilDrain, LockDrain
 from rxpy2.reactivestreams import Publisher, Subscriber
 from rxpy2.tck import (
     ProbeDownstream,

@@ -1,6 +1,6 @@
 """Half-serialization: ``on_next`` from one thread, terminal events from any thread.
 
-The operator keeps a :class:`~rxpy2.operators.drain.Drain` and an
+The operator keeps a :class:`~rxpy2.internal.drain.Drain` and an
 :class:`AtomicThrowable`. ``on_next`` emits only while it owns the drain; a
 terminal signal records itself in ``error`` (the error, or ``completed``) and
 then tries the drain; if that fails, the ``on_next`` owner delivers it: either its
@@ -17,7 +17,7 @@ from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.reactivestreams import Subscriber
 
 if TYPE_CHECKING:  # the annotation only: rxpy2.operators imports this module
-    from rxpy2.operators.drain import Drain
+    from rxpy2.internal.drain import Drain
 
 __all__ = ["HalfSerializer"]
 

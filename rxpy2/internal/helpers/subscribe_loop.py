@@ -239,6 +239,6 @@ def has_upstream(subscriber: Any) -> bool:
             u = u.get()
         # UNSUBSCRIBED: the typed placeholder of rxpy2.operators (imported here: that
         # package imports this module)
-        from rxpy2.operators.subscriber import UNSUBSCRIBED
+        from rxpy2.internal.subscribers.operator_subscriber import UNSUBSCRIBED
         return u is not None and u is not UNSUBSCRIBED
     return False

@@ -6,6 +6,6 @@ checks, one terminal signal, ``fail``/``complete_early``); see that module.
 
 from __future__ import annotations
 
-from rxpy2.operators.subscriber import OperatorSubscriber as BasicSubscriber
+from rxpy2.internal.subscribers.operator_subscriber import OperatorSubscriber as BasicSubscriber
 
 __all__ = ["BasicSubscriber"]

@@ -21,14 +21,14 @@ from rxpy2.internal.fuseable import (
     QueueSubscription,
 )
 from rxpy2.internal.helpers.subscription_helper import NoopSubscription
-from rxpy2.internal.subscriptions.basic import BasicQueueSubscription
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators.subscriber import (
+from rxpy2.internal.subscribers.operator_subscriber import (
     UNSUBSCRIBED,
     _OneTerminal,
     null_item,
     validate_upstream,
 )
+from rxpy2.internal.subscriptions.basic import BasicQueueSubscription
+from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Subscriber, Subscription
 
 __all__ = [
@@ -56,7 +56,7 @@ _NO_QUEUE: QueueSubscription[Any] = _NoQueue()
 
 class _FuseableBase(_OneTerminal, QueueSubscription[R], Generic[T, R]):
     """What the two fuseable bases share; the terminal signals, ``fail`` and
-    ``request``/``cancel`` come from :class:`~rxpy2.operators.subscriber._OneTerminal`."""
+    ``request``/``cancel`` come from :class:`~rxpy2.internal.subscribers.operator_subscriber._OneTerminal`."""
 
     downstream: Any
     upstream: Subscription

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Generic, TypeVar
 
-from rxpy2.internal.subscriptions.deferred_scalar import DeferredScalarSubscription
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators.subscriber import (
+from rxpy2.internal.subscribers.operator_subscriber import (
     UNSUBSCRIBED,
     null_error,
     validate_upstream,
 )
+from rxpy2.internal.subscriptions.deferred_scalar import DeferredScalarSubscription
+from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 
 __all__ = ["DeferredScalarSubscriber"]

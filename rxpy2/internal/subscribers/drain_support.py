@@ -1,7 +1,7 @@
 """The setup, terminal and cancel pieces shared by queue-drain operators.
 
 A queue-drain operator serializes its emissions in one drain loop guarded by a
-:class:`~rxpy2.operators.drain.Drain` (``gate``); everything else only records
+:class:`~rxpy2.internal.drain.Drain` (``gate``); everything else only records
 state and calls ``drain()``.
 These pieces are that "everything else"; the drain loops themselves (the
 per-item path) stay in the operators.
@@ -32,12 +32,12 @@ from typing import Any, Protocol
 from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.drain import Drain
 from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC, QueueSubscription
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
-from rxpy2.operators.drain import Drain
-from rxpy2.operators.subscriber import null_error
+from rxpy2.internal.subscribers.operator_subscriber import null_error
 from rxpy2.reactivestreams import Subscription
 
 __all__ = ["DrainSubscriptionMixin", "DrainTerminalsMixin", "fuse_upstream",

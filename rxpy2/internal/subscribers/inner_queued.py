@@ -22,8 +22,8 @@ from typing import Generic, TypeVar
 
 from rxpy2.internal.fuseable import NONE
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.subscribers.operator_subscriber import null_error, null_item
 from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
-from rxpy2.operators.subscriber import null_error, null_item
 
 __all__ = ["InnerQueuedSubscriber", "InnerQueuedSubscriberSupport"]
 

@@ -11,8 +11,8 @@ from rxpy2.exceptions import CompositeException, OnErrorNotImplementedException
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.fuseable import DirectSink
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
+from rxpy2.internal.subscribers.operator_subscriber import null_error, null_item, null_subscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators.subscriber import null_error, null_item, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, Subscription
 
 __all__ = ["LambdaSubscriber"]

@@ -37,8 +37,8 @@ from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.fuseable import ANY, NONE, SYNC
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscribers.drain_support import fuse_upstream
+from rxpy2.internal.subscribers.operator_subscriber import null_item, null_subscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators.subscriber import null_item, null_subscription
 from rxpy2.reactivestreams import Subscription
 
 __all__ = ["PrefetchingInnerSubscriber"]

@@ -19,14 +19,14 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.internal.atomic import AtomicReference
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators.drain import Drain
-from rxpy2.operators.subscriber import (
+from rxpy2.internal.drain import Drain
+from rxpy2.internal.subscribers.operator_subscriber import (
     UNSUBSCRIBED,
     null_error,
     null_item,
     validate_upstream,
 )
+from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Subscriber, Subscription
 
 __all__ = ["SerializedSubscriber"]

@@ -21,7 +21,7 @@ from typing import Generic, TypeVar
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.operators.subscriber import OperatorSubscriber
+from rxpy2.internal.subscribers.operator_subscriber import OperatorSubscriber
 from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Subscriber
 
 __all__ = ["SinglePostCompleteSubscriber"]

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any, Generic, TypeVar
 
 from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.drain import Drain
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.internal.subscribers.drain_support import (
@@ -30,9 +31,8 @@ from rxpy2.internal.subscribers.drain_support import (
     DrainTerminalsMixin,
     missing_backpressure,
 )
+from rxpy2.internal.subscribers.operator_subscriber import UNSUBSCRIBED, validate_upstream
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators.drain import Drain
-from rxpy2.operators.subscriber import UNSUBSCRIBED, validate_upstream
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 
 __all__ = ["StablePrefetchSubscriber"]

@@ -23,12 +23,12 @@ from typing import Generic, TypeVar
 
 from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.internal.atomic import AtomicBoolean, AtomicLong, AtomicReference
+from rxpy2.internal.drain import Drain
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.half_serializer import HalfSerializer
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.subscribers.operator_subscriber import null_error, null_item, null_subscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators.drain import Drain
-from rxpy2.operators.subscriber import null_error, null_item, null_subscription
 from rxpy2.reactivestreams import Subscriber, Subscription
 
 __all__ = ["StrictSubscriber"]

@@ -21,12 +21,12 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable, Disposables
 from rxpy2.internal.helpers.subscription_helper import CANCELLED
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators.subscriber import (
+from rxpy2.internal.subscribers.operator_subscriber import (
     UNSUBSCRIBED,
     null_error,
     validate_upstream,
 )
+from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Subscription
 
 __all__ = ["ItemOrMissingSubscriber", "ToObserverSubscriber", "initial_value"]

@@ -5,7 +5,7 @@ Used where the upstream changes while demand must carry over (``concat``,
 arbiter keeps the outstanding demand; a new upstream set with
 :meth:`set_subscription` receives what is left; the operator reports what it
 emitted with :meth:`produced` before switching. All three calls may come from
-any thread; they are serialized with a :class:`~rxpy2.operators.drain.Drain`
+any thread; they are serialized with a :class:`~rxpy2.internal.drain.Drain`
 (a call that does not get the drain leaves its part in a ``missed_*`` field;
 the owner folds it in: a direct pass ends by checking those fields (and
 ``set_subscription`` starts by it), and runs the drain loop when they, or
@@ -22,7 +22,7 @@ from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.reactivestreams import LONG_MAX, Subscription
 
 if TYPE_CHECKING:
-    from rxpy2.operators.drain import Drain
+    from rxpy2.internal.drain import Drain
 
 __all__ = ["SubscriptionArbiter"]
 
@@ -43,7 +43,7 @@ class SubscriptionArbiter(Subscription):
     * ``request``/``cancel`` come from the downstream.
 
     All of these may be called from any thread; they never run concurrently
-    (one :class:`~rxpy2.operators.drain.Drain`), and requests to an upstream are
+    (one :class:`~rxpy2.internal.drain.Drain`), and requests to an upstream are
     made outside the serialized section. ``cancel`` cancels the current upstream
     and any later one.
     """
@@ -57,7 +57,7 @@ class SubscriptionArbiter(Subscription):
         self.missed_requested = AtomicLong()
         self.missed_produced = AtomicLong()
         # imported here: rxpy2.operators (the package of drain) imports this module
-        from rxpy2.operators.drain import Drain
+        from rxpy2.internal.drain import Drain
 
         self.arbiter_gate: Drain = Drain()
         self.cancel_on_replace = cancel_on_replace

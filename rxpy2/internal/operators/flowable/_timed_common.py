@@ -11,7 +11,7 @@ fail the stream with ``MissingBackpressureException``.
   gives the downstream the subscriber first, then starts the timer
   (:meth:`UnboundedSubscriber.start_timer`) and requests without bound.
 * :class:`TimedDrainSubscriber`: also serializes its emissions with a
-  :class:`~rxpy2.operators.drain.Drain` (the upstream's thread and the timer's
+  :class:`~rxpy2.internal.drain.Drain` (the upstream's thread and the timer's
   only record state and drain; the drain's owner signals, never under a lock).
   ``cancel`` is :class:`DrainSubscriptionMixin`'s;
   :meth:`TimedDrainSubscriber.fail_for_lack_of_requests` ends the stream when a
@@ -26,7 +26,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.internal.operators.flowable.flowable_on_backpressure import _BaseUnboundedSubscriber
 from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
-from rxpy2.operators.drain import Drain
+from rxpy2.operators import Drain
 from rxpy2.reactivestreams import LONG_MAX, Subscriber
 
 __all__ = ["TimedDrainSubscriber", "UnboundedSubscriber"]

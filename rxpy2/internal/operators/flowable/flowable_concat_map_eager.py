@@ -42,13 +42,7 @@ from rxpy2.internal.subscribers.inner_queued import (
     InnerQueuedSubscriberSupport,
 )
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
-    UNSUBSCRIBED,
-    Drain,
-    null_error,
-    null_item,
-    validate_upstream,
-)
+from rxpy2.operators import UNSUBSCRIBED, Drain, null_error, null_item, validate_upstream
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableConcatMapEager"]

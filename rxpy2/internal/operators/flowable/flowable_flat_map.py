@@ -91,13 +91,7 @@ from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
 )
 from rxpy2.internal.queues import SpscArrayQueue, SpscLinkedArrayQueue
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
-    UNSUBSCRIBED,
-    Drain,
-    null_error,
-    null_item,
-    validate_upstream,
-)
+from rxpy2.operators import UNSUBSCRIBED, Drain, null_error, null_item, validate_upstream
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableFlatMap", "InnerSubscriber", "MergeSubscriber"]

@@ -55,13 +55,7 @@ from rxpy2.internal.operators.flowable.flowable_from_iterable import FlowableFro
 from rxpy2.internal.subscribers.drain_support import fuse_upstream, missing_backpressure
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
-    UNSUBSCRIBED,
-    Drain,
-    null_error,
-    null_item,
-    validate_upstream,
-)
+from rxpy2.operators import UNSUBSCRIBED, Drain, null_error, null_item, validate_upstream
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableFlattenIterable", "FlattenIterableSubscriber"]

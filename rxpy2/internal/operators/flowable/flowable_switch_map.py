@@ -47,13 +47,7 @@ from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscri
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.internal.subscriptions.scalar import ScalarSubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
-    UNSUBSCRIBED,
-    Drain,
-    null_error,
-    null_item,
-    validate_upstream,
-)
+from rxpy2.operators import UNSUBSCRIBED, Drain, null_error, null_item, validate_upstream
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableSwitchMap"]

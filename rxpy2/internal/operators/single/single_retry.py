@@ -23,8 +23,7 @@ from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.operators.flowable.flowable_retry import retry_if
 from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
-from rxpy2.operators import Drain
-from rxpy2.operators.arguments import require_callable, require_non_negative
+from rxpy2.operators import Drain, require_callable, require_non_negative
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.single import Single
 
