@@ -23,9 +23,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.operators import null_error, null_item, null_subscription
+from rxpy2.operators import add_request, null_error, null_item, null_subscription, validate_request
 from rxpy2.processors._subscribers import (
     EMPTY,
     TERMINATED,
@@ -226,8 +224,8 @@ class BehaviorSubscription(Subscription, Generic[T]):
         self.index = 0  # the version of the value emit_first read
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):  # §3.9
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):  # §3.9
+            add_request(self.requested, n)
 
     def cancel(self) -> None:
         if not self.cancelled:

@@ -42,6 +42,7 @@ from rxpy2.operators import (
     null_error,
     null_item,
     null_subscription,
+    validate_request,
 )
 from rxpy2.processors._subscribers import (
     EMPTY,
@@ -323,7 +324,7 @@ class MulticastSubscription(Subscription, Generic[T]):
         self.emitted = 0
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):  # §3.9
+        if validate_request(n):  # §3.9
             r = BackpressureHelper.add_cancel(self.requested, n)
             if r != LONG_MIN and r != LONG_MAX:
                 self.parent._drain()

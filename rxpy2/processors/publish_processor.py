@@ -17,8 +17,7 @@ from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.operators import null_error, null_item, null_subscription
+from rxpy2.operators import null_error, null_item, null_subscription, validate_request
 from rxpy2.processors._subscribers import (
     EMPTY,
     TERMINATED,
@@ -177,7 +176,7 @@ class PublishSubscription(Subscription, Generic[T]):
             self.downstream.on_complete()
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):  # §3.9
+        if validate_request(n):  # §3.9
             BackpressureHelper.add_cancel(self.requested, n)
 
     def cancel(self) -> None:

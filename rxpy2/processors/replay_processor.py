@@ -24,9 +24,14 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.operators import Drain, null_error, null_item, null_subscription
+from rxpy2.operators import (
+    Drain,
+    add_request,
+    null_error,
+    null_item,
+    null_subscription,
+    validate_request,
+)
 from rxpy2.processors._subscribers import EMPTY, array_add, array_remove, array_terminate
 from rxpy2.processors.flowable_processor import FlowableProcessor
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
@@ -231,8 +236,8 @@ class ReplaySubscription(Subscription, Generic[T]):
         self.emitted = 0
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):  # §3.9
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):  # §3.9
+            add_request(self.requested, n)
             self.state._buffer.replay(self)
 
     def cancel(self) -> None:

@@ -23,11 +23,16 @@ from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.flowable import BUFFER_SIZE
 from rxpy2.internal.atomic import AtomicBoolean, AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import ASYNC, NONE, QueueSubscription
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscLinkedArrayQueue
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operators import Drain, null_error, null_item, null_subscription
+from rxpy2.operators import (
+    Drain,
+    add_request,
+    null_error,
+    null_item,
+    null_subscription,
+    validate_request,
+)
 from rxpy2.processors.flowable_processor import FlowableProcessor
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 
@@ -259,9 +264,9 @@ class UnicastQueueSubscription(QueueSubscription[T], Generic[T]):
         return NONE
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):  # §3.9
+        if validate_request(n):  # §3.9
             p = self.parent
-            BackpressureHelper.add(p._requested, n)
+            add_request(p._requested, n)
             p._drain()
 
     def cancel(self) -> None:

@@ -37,6 +37,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2.disposables import Disposable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import NONE, QueueSubscription
+from rxpy2.internal.helpers.demand import deferred_request
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
 from rxpy2.observers import (
@@ -515,7 +516,7 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
             # counted before it goes upstream: an item it causes must see it (§1.1)
             if n > 0 and not self._cancelled:
                 self._total_requested = min(self._total_requested + n, LONG_MAX)  # §3.17
-        SubscriptionHelper.deferred_request(self._upstream, self._missed_requested, n)
+        deferred_request(self._upstream, self._missed_requested, n)
 
     def cancel(self) -> None:
         # the upstream first: a request racing with this is either counted or not forwarded

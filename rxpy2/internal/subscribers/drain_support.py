@@ -34,8 +34,7 @@ from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.drain import Drain
 from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC, QueueSubscription
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.helpers.demand import add_request, validate_request
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.internal.subscribers.operator_subscriber import null_error
 from rxpy2.reactivestreams import Subscription
@@ -132,8 +131,8 @@ class DrainSubscriptionMixin:
     __slots__ = ()
 
     def request(self: _Drained, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):  # §3.9
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):  # §3.9
+            add_request(self.requested, n)
             self.drain()
 
     def cancel(self: _Drained) -> None:

@@ -19,8 +19,7 @@ from __future__ import annotations
 from typing import Generic, TypeVar
 
 from rxpy2.internal.atomic import AtomicLong
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.helpers.demand import produced, validate_request
 from rxpy2.internal.subscribers.operator_subscriber import OperatorSubscriber
 from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Subscriber
 
@@ -63,7 +62,7 @@ class SinglePostCompleteSubscriber(OperatorSubscriber[T, R], Generic[T, R]):
         p = self.produced
         state = self.state
         if p != 0:
-            BackpressureHelper.produced(state, p)
+            produced(state, p)
         if state.get() & COMPLETE_MASK:
             self.on_drop(n)
             return
@@ -83,7 +82,7 @@ class SinglePostCompleteSubscriber(OperatorSubscriber[T, R], Generic[T, R]):
         """Hook: the final item could not be emitted (already completed)."""
 
     def request(self, n: int) -> None:
-        if not SubscriptionHelper.validate_request(n):
+        if not validate_request(n):
             return
         r = self.state.get_and_add_cap_low(n)  # one atomic operation; the mark stays
         if r & COMPLETE_MASK:

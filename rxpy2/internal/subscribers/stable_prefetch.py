@@ -24,7 +24,7 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.drain import Drain
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.demand import produced
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.internal.subscribers.drain_support import (
     DrainSubscriptionMixin,
@@ -135,7 +135,7 @@ class StablePrefetchSubscriber(DrainTerminalsMixin, DrainSubscriptionMixin, Flow
                         a.on_complete()
                         return
             if e != 0 and r != LONG_MAX:
-                BackpressureHelper.produced(requested, e)
+                produced(requested, e)
             self.consumed = c
             if not leave():
                 return

@@ -24,6 +24,7 @@ from typing import Generic, TypeVar
 from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.internal.atomic import AtomicBoolean, AtomicLong, AtomicReference
 from rxpy2.internal.drain import Drain
+from rxpy2.internal.helpers.demand import deferred_request, deferred_set_once
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.half_serializer import HalfSerializer
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
@@ -53,7 +54,7 @@ class StrictSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             raise null_subscription()  # §2.13
         if self.once.compare_and_set(False, True):
             self.downstream.on_subscribe(self)
-            SubscriptionHelper.deferred_set_once(self.upstream, self.requested, s)
+            deferred_set_once(self.upstream, self.requested, s)
         else:
             s.cancel()
             self.cancel()
@@ -81,7 +82,7 @@ class StrictSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             self.cancel()
             self.on_error(SubscriptionHelper.bad_request(n))  # §3.9
         else:
-            SubscriptionHelper.deferred_request(self.upstream, self.requested, n)
+            deferred_request(self.upstream, self.requested, n)
 
     def cancel(self) -> None:
         if not self.done:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2.internal.helpers.demand import add_cap, add_request, validate_request
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.reactivestreams import LONG_MAX, Subscription
 
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 
 __all__ = ["SubscriptionArbiter"]
 
-_add_cap = BackpressureHelper.add_cap
 
 
 class SubscriptionArbiter(Subscription):
@@ -98,12 +97,12 @@ class SubscriptionArbiter(Subscription):
         self._drain()
 
     def request(self, n: int) -> None:
-        if not SubscriptionHelper.validate_request(n) or self.unbounded:
+        if not validate_request(n) or self.unbounded:
             return
         if self.arbiter_gate.enter():
             r = self.arbiter_requested
             if r != LONG_MAX:
-                r = _add_cap(r, n)
+                r = add_cap(r, n)
                 self.arbiter_requested = r
                 if r == LONG_MAX:
                     self.unbounded = True
@@ -112,7 +111,7 @@ class SubscriptionArbiter(Subscription):
             if a is not None:
                 a.request(n)
             return
-        BackpressureHelper.add(self.missed_requested, n)
+        add_request(self.missed_requested, n)
         self._drain()
 
     def produced(self, n: int) -> None:
@@ -129,7 +128,7 @@ class SubscriptionArbiter(Subscription):
                 self.arbiter_requested = u
             self._release()
             return
-        BackpressureHelper.add(self.missed_produced, n)
+        add_request(self.missed_produced, n)
         self._drain()
 
     def _pending(self) -> bool:
@@ -185,7 +184,7 @@ class SubscriptionArbiter(Subscription):
             else:
                 r = self.arbiter_requested
                 if r != LONG_MAX:
-                    u = _add_cap(r, mr)
+                    u = add_cap(r, mr)
                     if u != LONG_MAX:
                         v = u - mp
                         if v < 0:
@@ -207,7 +206,7 @@ class SubscriptionArbiter(Subscription):
                     request_amount = r
                     request_target = ms if r != 0 else None
                 elif a is not None and mr != 0:
-                    request_amount = _add_cap(request_amount, mr)
+                    request_amount = add_cap(request_amount, mr)
                     request_target = a
             if not leave():
                 if request_amount != 0 and request_target is not None:

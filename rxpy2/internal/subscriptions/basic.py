@@ -6,7 +6,7 @@ from typing import Generic, TypeVar
 
 from rxpy2.internal.atomic import AtomicBoolean
 from rxpy2.internal.fuseable import NONE, QueueSubscription
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.helpers.demand import validate_request
 from rxpy2.reactivestreams import Subscription
 
 __all__ = ["BasicQueueSubscription", "BooleanSubscription"]
@@ -44,7 +44,7 @@ class BooleanSubscription(Subscription):
         self._cancelled = AtomicBoolean(False)
 
     def request(self, n: int) -> None:
-        SubscriptionHelper.validate_request(n)
+        validate_request(n)
 
     def cancel(self) -> None:
         self._cancelled.set(True)

@@ -16,7 +16,7 @@ from typing import Generic, TypeVar
 
 from rxpy2.internal.atomic import AtomicInteger
 from rxpy2.internal.fuseable import ASYNC, NONE, QueueSubscription
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.helpers.demand import validate_request
 from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["DeferredScalarSubscription"]
@@ -47,7 +47,7 @@ class DeferredScalarSubscription(QueueSubscription[T], Generic[T]):
         self.state = AtomicInteger(NO_REQUEST_NO_VALUE)
 
     def request(self, n: int) -> None:
-        if not SubscriptionHelper.validate_request(n):
+        if not validate_request(n):
             return
         state = self.state
         while True:

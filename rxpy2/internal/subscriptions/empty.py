@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rxpy2.internal.fuseable import ASYNC, NONE
+from rxpy2.internal.helpers.demand import validate_request
 from rxpy2.internal.subscriptions.basic import BasicQueueSubscription
 from rxpy2.reactivestreams import Subscriber
 
@@ -19,8 +20,7 @@ class EmptySubscription(BasicQueueSubscription[Any]):
     INSTANCE: EmptySubscription
 
     def request(self, n: int) -> None:
-        from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-        SubscriptionHelper.validate_request(n)
+        validate_request(n)
 
     def cancel(self) -> None:
         pass

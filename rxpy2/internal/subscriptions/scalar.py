@@ -6,7 +6,7 @@ from typing import Generic, TypeVar
 
 from rxpy2.internal.atomic import AtomicInteger
 from rxpy2.internal.fuseable import SYNC, QueueSubscription
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.helpers.demand import validate_request
 from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["ScalarSubscription"]
@@ -29,7 +29,7 @@ class ScalarSubscription(QueueSubscription[T], Generic[T]):
         self._state = AtomicInteger(_NO_REQUEST)
 
     def request(self, n: int) -> None:
-        if not SubscriptionHelper.validate_request(n):
+        if not validate_request(n):
             return
         if self._state.compare_and_set(_NO_REQUEST, _REQUESTED):
             s = self.subscriber

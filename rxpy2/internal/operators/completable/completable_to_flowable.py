@@ -13,9 +13,9 @@ from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import ASYNC, NONE
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscriptions.basic import BasicQueueSubscription
 from rxpy2.observers import CompletableObserver
+from rxpy2.operators import validate_request
 from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["CompletableToFlowable"]
@@ -50,7 +50,7 @@ class _SubscriberCompletableObserver(BasicQueueSubscription[Any], CompletableObs
         self.downstream.on_complete()
 
     def request(self, n: int) -> None:
-        SubscriptionHelper.validate_request(n)
+        validate_request(n)
 
     def cancel(self) -> None:
         d = self.upstream

@@ -28,10 +28,9 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import MpscLinkedQueue
 from rxpy2.internal.subscribers.other_trigger import OtherTriggerSubscriber
-from rxpy2.operators import Drain, add_request, null_error, null_item, produced
+from rxpy2.operators import Drain, add_request, null_error, null_item, produced, validate_request
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
 __all__ = ["JoinBase", "JoinSubscriptionBase"]
@@ -103,7 +102,7 @@ class JoinSubscriptionBase(Subscription):
     # ---- the downstream's Subscription
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):  # §3.9
+        if validate_request(n):  # §3.9
             add_request(self.requested, n)
 
     def cancel(self) -> None:

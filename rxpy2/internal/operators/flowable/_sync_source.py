@@ -16,9 +16,8 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import SYNC
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscriptions.basic import BasicQueueSubscription
+from rxpy2.operators import add_request, validate_request
 from rxpy2.reactivestreams import LONG_MAX, Subscriber
 
 __all__ = ["SyncSourceSubscription"]
@@ -35,8 +34,8 @@ class SyncSourceSubscription(BasicQueueSubscription[T], Generic[T]):
         self.requested = AtomicLong()
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            if BackpressureHelper.add(self.requested, n) == 0:  # §3.3: one emitter at a time
+        if validate_request(n):
+            if add_request(self.requested, n) == 0:  # §3.3: one emitter at a time
                 if n == LONG_MAX:
                     self.fast_path()
                 else:

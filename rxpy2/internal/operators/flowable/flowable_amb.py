@@ -28,7 +28,14 @@ from rxpy2.internal.helpers.sources_helper import sources_or_terminate
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import null_error, null_item, null_subscription
+from rxpy2.operators import (
+    deferred_request,
+    deferred_set_once,
+    null_error,
+    null_item,
+    null_subscription,
+    validate_request,
+)
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
 __all__ = ["AmbCoordinator", "AmbInnerSubscriber", "FlowableAmb"]
@@ -75,7 +82,7 @@ class AmbCoordinator(Subscription, Generic[T]):
             p.subscribe(inner)
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
+        if validate_request(n):
             w = self.winner.get()
             if w > 0:
                 self.subscribers[w - 1].request(n)
@@ -117,7 +124,7 @@ class AmbInnerSubscriber(AtomicReference[Subscription], FlowableSubscriber[T], S
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
             raise null_subscription()  # §2.13
-        SubscriptionHelper.deferred_set_once(self, self.missed_requested, s)
+        deferred_set_once(self, self.missed_requested, s)
 
     def on_next(self, item: T) -> None:
         if item is None:
@@ -152,7 +159,7 @@ class AmbInnerSubscriber(AtomicReference[Subscription], FlowableSubscriber[T], S
             self.cancel()
 
     def request(self, n: int) -> None:
-        SubscriptionHelper.deferred_request(self, self.missed_requested, n)
+        deferred_request(self, self.missed_requested, n)
 
     def cancel(self) -> None:
         SubscriptionHelper.cancel(self)

@@ -38,10 +38,10 @@ from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC, QueueSubscription
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.operators import add_request, produced, validate_request
 from rxpy2.reactivestreams import Subscriber, Subscription
 
 __all__ = ["AsyncIteratorSubscriber", "FlowableAsyncIterable", "FlowableFromAsyncIterable"]
@@ -267,9 +267,9 @@ class AsyncPullSubscription(Subscription, Generic[T]):
         self.pending: Any = None
 
     def request(self, n: int) -> None:
-        if not SubscriptionHelper.validate_request(n):
+        if not validate_request(n):
             return
-        if BackpressureHelper.add(self.requested, n) == 0:
+        if add_request(self.requested, n) == 0:
             self._pull()
 
     def _pull(self) -> None:
@@ -314,7 +314,7 @@ class AsyncPullSubscription(Subscription, Generic[T]):
             self._terminate(TypeError("the async iterable produced None"))
             return
         self.downstream.on_next(v)
-        if BackpressureHelper.produced(self.requested, 1) != 0:
+        if produced(self.requested, 1) != 0:
             self._pull()  # runs later, from the new task's callback: no recursion
 
     def _terminate(self, e: BaseException) -> None:

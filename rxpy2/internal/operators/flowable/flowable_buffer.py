@@ -31,21 +31,17 @@ from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicBoolean, AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.queue_drain_helper import QueueDrainHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable._buffer_common import add_item, new_buffer
 from rxpy2.internal.subscribers.basic import BasicSubscriber
-from rxpy2.operators import null_error, null_item
+from rxpy2.operators import add_cap, multiply_cap, null_error, null_item, produced, validate_request
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableBuffer"]
 
 T = TypeVar("T")
 
-_add_cap = BackpressureHelper.add_cap
-_multiply_cap = BackpressureHelper.multiply_cap
 
 
 _OPERATOR = "buffer"
@@ -137,8 +133,8 @@ class BufferExactSubscriber(_OneListSubscriber[T], Generic[T]):
             self.index = i
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            self.upstream.request(_multiply_cap(n, self.count))
+        if validate_request(n):
+            self.upstream.request(multiply_cap(n, self.count))
 
 
 class BufferSkipSubscriber(_OneListSubscriber[T], Generic[T]):
@@ -171,15 +167,15 @@ class BufferSkipSubscriber(_OneListSubscriber[T], Generic[T]):
         self.index = 0 if i == self.skip else i
 
     def request(self, n: int) -> None:
-        if not SubscriptionHelper.validate_request(n):
+        if not validate_request(n):
             return
         once = self.once
         if not once.get() and once.compare_and_set(False, True):
             # n lists and the n - 1 gaps between them
-            u = _add_cap(_multiply_cap(n, self.count),
-                         _multiply_cap(self.skip - self.count, n - 1))
+            u = add_cap(multiply_cap(n, self.count),
+                         multiply_cap(self.skip - self.count, n - 1))
         else:
-            u = _multiply_cap(n, self.skip)  # each further list: its gap and its items
+            u = multiply_cap(n, self.skip)  # each further list: its gap and its items
         self.upstream.request(u)
 
 
@@ -243,7 +239,7 @@ class BufferOverlappingSubscriber(BasicSubscriber[T, Any], Generic[T]):
         self.done = True
         p = self.produced
         if p != 0:
-            BackpressureHelper.produced(self.requested, p)
+            produced(self.requested, p)
         QueueDrainHelper.post_complete(self.downstream, self.buffers, self.requested,
                                        self.is_cancelled)
 
@@ -251,16 +247,16 @@ class BufferOverlappingSubscriber(BasicSubscriber[T, Any], Generic[T]):
         return self.cancelled
 
     def request(self, n: int) -> None:
-        if not SubscriptionHelper.validate_request(n):
+        if not validate_request(n):
             return
         if QueueDrainHelper.post_complete_request(n, self.downstream, self.buffers,
                                                   self.requested, self.is_cancelled):
             return  # completed: the leftover lists are served from here
         once = self.once
         if not once.get() and once.compare_and_set(False, True):
-            u = _add_cap(self.count, _multiply_cap(self.skip, n - 1))  # one full list, n-1 steps
+            u = add_cap(self.count, multiply_cap(self.skip, n - 1))  # one full list, n-1 steps
         else:
-            u = _multiply_cap(self.skip, n)  # each further list needs skip more items
+            u = multiply_cap(self.skip, n)  # each further list needs skip more items
         self.upstream.request(u)
 
     def cancel(self) -> None:

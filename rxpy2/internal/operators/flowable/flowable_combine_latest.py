@@ -31,7 +31,6 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.sources_helper import sources_or_terminate
@@ -40,7 +39,14 @@ from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_map import FlowableMap
 from rxpy2.internal.queues import SpscLinkedArrayQueue
 from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
-from rxpy2.operators import Drain, null_error, null_item, null_subscription
+from rxpy2.operators import (
+    Drain,
+    add_request,
+    null_error,
+    null_item,
+    null_subscription,
+    validate_request,
+)
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableCombineLatest"]
@@ -111,8 +117,8 @@ class CombineLatestCoordinator(Subscription, Generic[R]):
             p.subscribe(subs[i])
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):
+            add_request(self.requested, n)
             self.drain()
 
     def cancel(self) -> None:

@@ -30,11 +30,9 @@ from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_scalar_x_map import check_inner
 from rxpy2.internal.queues import SpscLinkedArrayQueue
 from rxpy2.internal.subscribers.inner_queued import (
@@ -42,7 +40,15 @@ from rxpy2.internal.subscribers.inner_queued import (
     InnerQueuedSubscriberSupport,
 )
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import UNSUBSCRIBED, Drain, null_error, null_item, validate_upstream
+from rxpy2.operators import (
+    UNSUBSCRIBED,
+    Drain,
+    add_request,
+    null_error,
+    null_item,
+    validate_request,
+    validate_upstream,
+)
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableConcatMapEager"]
@@ -159,8 +165,8 @@ class ConcatMapEagerSubscriber(FlowableSubscriber[T], Subscription,
 
     # ---------------------------------------------------------------- downstream side
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):
+            add_request(self.requested, n)
             self.drain()
 
     def cancel(self) -> None:

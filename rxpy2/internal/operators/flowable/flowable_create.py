@@ -26,20 +26,17 @@ from rxpy2.emitter import Cancellable, FlowableEmitter
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import BUFFER_SIZE, Flowable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.cancellable import CancellableDisposable
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import MpscLinkedQueue, SpscLinkedArrayQueue
-from rxpy2.operators import Drain
+from rxpy2.operators import Drain, add_request, produced, validate_request
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 
 __all__ = ["FlowableCreate"]
 
 T = TypeVar("T")
 
-_produced = BackpressureHelper.produced
 
 
 def _none_item() -> TypeError:
@@ -122,8 +119,8 @@ class _BaseEmitter(FlowableEmitter[T], Subscription, Generic[T]):
 
     # ---- Subscription
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            BackpressureHelper.add(self._requested, n)
+        if validate_request(n):
+            add_request(self._requested, n)
             self._on_requested()
 
     def _on_requested(self) -> None:
@@ -189,7 +186,7 @@ class _NoOverflowEmitter(_BaseEmitter[T]):
         requested = self._requested
         if requested.get() != 0:
             self.downstream.on_next(item)
-            _produced(requested, 1)
+            produced(requested, 1)
         else:
             self._on_overflow()
 
@@ -243,7 +240,7 @@ class _DrainingEmitter(_BaseEmitter[T]):
             if requested.get() != 0 and self._is_empty():
                 # nothing stored and demand is there: emit directly
                 self.downstream.on_next(item)
-                _produced(requested, 1)
+                produced(requested, 1)
                 if not gate.leave():
                     return
             else:
@@ -316,7 +313,7 @@ class _DrainingEmitter(_BaseEmitter[T]):
                     self._finish()
                     return
             if e != 0:
-                _produced(requested, e)
+                produced(requested, e)
             if not gate.leave():
                 return
 

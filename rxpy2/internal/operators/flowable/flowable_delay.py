@@ -24,7 +24,14 @@ from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import OperatorSubscriber, null_error, null_item, null_subscription
+from rxpy2.operators import (
+    OperatorSubscriber,
+    deferred_request,
+    deferred_set_once,
+    null_error,
+    null_item,
+    null_subscription,
+)
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 
@@ -134,7 +141,7 @@ class DelaySubscriptionSubscriber(FlowableSubscriber[T], Subscription, Generic[T
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
             raise null_subscription()  # §2.13
-        SubscriptionHelper.deferred_set_once(self.upstream, self.requested, s)
+        deferred_set_once(self.upstream, self.requested, s)
 
     def on_next(self, item: T) -> None:
         if item is None:
@@ -150,7 +157,7 @@ class DelaySubscriptionSubscriber(FlowableSubscriber[T], Subscription, Generic[T
         self.downstream.on_complete()
 
     def request(self, n: int) -> None:
-        SubscriptionHelper.deferred_request(self.upstream, self.requested, n)
+        deferred_request(self.upstream, self.requested, n)
 
     def cancel(self) -> None:
         SubscriptionHelper.cancel(self.upstream)

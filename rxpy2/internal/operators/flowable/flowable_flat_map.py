@@ -77,10 +77,8 @@ from rxpy2.internal.fuseable import (
     QueueSubscription,
     direct_sink,
 )
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_just import FlowableJust
 from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
     INNER_FLOWABLE,
@@ -91,7 +89,16 @@ from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
 )
 from rxpy2.internal.queues import SpscArrayQueue, SpscLinkedArrayQueue
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import UNSUBSCRIBED, Drain, null_error, null_item, validate_upstream
+from rxpy2.operators import (
+    UNSUBSCRIBED,
+    Drain,
+    add_request,
+    null_error,
+    null_item,
+    produced,
+    validate_request,
+    validate_upstream,
+)
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableFlatMap", "InnerSubscriber", "MergeSubscriber"]
@@ -240,7 +247,7 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
                 except Exception as ex:
                     self.emit_failed(ex)
                 if r != LONG_MAX:
-                    BackpressureHelper.produced(self.requested, 1)
+                    produced(self.requested, 1)
                 if self.bounded and not self.stopping:  # finished_in_on_next, inlined
                     n = self.scalar_finished + 1
                     if n == self.scalar_limit:
@@ -421,7 +428,7 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
                 self.emit_failed(ex)
             e += 1
         if e != 0 and r != LONG_MAX:
-            BackpressureHelper.produced(requested, e)
+            produced(requested, e)
         if failed is not None:
             inner.dispose()
             if self.delay_errors:
@@ -518,7 +525,7 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
                 except Exception as ex:
                     self.emit_failed(ex)
                 if r != LONG_MAX:
-                    BackpressureHelper.produced(self.requested, 1)
+                    produced(self.requested, 1)
                 inner.request_more(1)
             else:
                 if q is None:
@@ -539,8 +546,8 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
 
     # ---------------------------------------------------------------- downstream side
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):  # §3.9
-            if BackpressureHelper.add(self.requested, n) + n >= LONG_MAX:
+        if validate_request(n):  # §3.9
+            if add_request(self.requested, n) + n >= LONG_MAX:
                 self.unbounded = True
             self.drain()
 
@@ -597,7 +604,6 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
         emit = self.emit
         emit_failed = self.emit_failed
         requested = self.requested
-        produced = BackpressureHelper.produced
         leave = self.gate.leave
         while True:
             if self.stopping and self.check_terminate():

@@ -34,7 +34,6 @@ from rxpy2.disposables import CompositeDisposable, Disposable
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
@@ -48,7 +47,7 @@ from rxpy2.observers import (
     MaybeObserver,
     SingleObserver,
 )
-from rxpy2.operators import UNSUBSCRIBED, Drain, null_error, null_item, validate_upstream
+from rxpy2.operators import UNSUBSCRIBED, Drain, null_error, null_item, produced, validate_upstream
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlatMapMaybeSubscriber", "FlatMapZeroOneSubscriber", "FlowableFlatMapMaybe",
@@ -213,7 +212,7 @@ class FlatMapMaybeSubscriber(DrainSubscriptionMixin, FlatMapZeroOneSubscriber[T]
                 if d and q.is_empty():
                     self.errors.try_terminate_consumer(self.downstream)
                     return
-                BackpressureHelper.produced(self.requested, 1)
+                produced(self.requested, 1)
                 self._replenish(1)
             else:
                 q.offer(item)
@@ -295,7 +294,7 @@ class FlatMapMaybeSubscriber(DrainSubscriptionMixin, FlatMapZeroOneSubscriber[T]
             if e == r and self._check_terminated(active.get() == 0, q.is_empty()):
                 return
             if e != 0:
-                BackpressureHelper.produced(requested, e)
+                produced(requested, e)
                 self._replenish(e)
             if not leave():
                 return

@@ -46,16 +46,22 @@ from rxpy2.internal.fuseable import (
     QueueSubscription,
     ScalarCallable,
 )
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_from_iterable import FlowableFromIterable
 from rxpy2.internal.subscribers.drain_support import fuse_upstream, missing_backpressure
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import UNSUBSCRIBED, Drain, null_error, null_item, validate_upstream
+from rxpy2.operators import (
+    UNSUBSCRIBED,
+    Drain,
+    add_request,
+    null_error,
+    null_item,
+    validate_request,
+    validate_upstream,
+)
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableFlattenIterable", "FlattenIterableSubscriber"]
@@ -196,8 +202,8 @@ class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Gen
 
     # ---------------------------------------------------------------- downstream side
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):
+            add_request(self.requested, n)
             self.drain()
 
     def cancel(self) -> None:

@@ -21,9 +21,8 @@ from rxpy2.emitter import Emitter
 from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscriptions.empty import EmptySubscription
+from rxpy2.operators import add_request, validate_request
 from rxpy2.reactivestreams import Subscriber, Subscription
 
 __all__ = ["FlowableGenerate"]
@@ -73,10 +72,10 @@ class GeneratorSubscription(Emitter[T], Subscription, Generic[T, S]):
         self.has_next = False
 
     def request(self, n: int) -> None:
-        if not SubscriptionHelper.validate_request(n):
+        if not validate_request(n):
             return
         requested = self.requested
-        if BackpressureHelper.add(requested, n) != 0:
+        if add_request(requested, n) != 0:
             return  # a loop is running (maybe our caller, via on_next): it sees the new demand
         e = 0
         s = self.state
@@ -122,7 +121,7 @@ class GeneratorSubscription(Emitter[T], Subscription, Generic[T, S]):
         if not self.cancelled:
             self.cancelled = True
             # with no loop running, this call owns the state; else the loop disposes it
-            if BackpressureHelper.add(self.requested, 1) == 0:
+            if add_request(self.requested, 1) == 0:
                 s = self.state
                 self.state = None
                 self._dispose(s)

@@ -68,14 +68,19 @@ from rxpy2.flowable import Flowable
 from rxpy2.flowables.grouped_flowable import GroupedFlowable
 from rxpy2.internal.atomic import AtomicBoolean, AtomicInteger, AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.sentinel import Sentinel
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
 from rxpy2.internal.queues import SpscLinkedArrayQueue
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operators import Drain, OperatorSubscriber, null_error, null_item
+from rxpy2.operators import (
+    Drain,
+    OperatorSubscriber,
+    add_request,
+    null_error,
+    null_item,
+    validate_request,
+)
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableGroupBy"]
@@ -254,8 +259,8 @@ class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T,
     # ---- the outer stream's Subscription
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):  # §3.9
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):  # §3.9
+            add_request(self.requested, n)
             self.drain()
 
     def cancel(self) -> None:
@@ -446,8 +451,8 @@ class GroupState(Subscription, Generic[K, V]):
     # ---- Subscription
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):  # §3.9
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):  # §3.9
+            add_request(self.requested, n)
             self.drain()
 
     def cancel(self) -> None:

@@ -15,9 +15,8 @@ from rxpy2.disposables import Disposable
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.operators import add_request, produced, validate_request
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler, check_period
 from rxpy2.schedulers.trampoline_scheduler import TrampolineScheduler
@@ -74,8 +73,8 @@ class _TickerSubscription(Subscription):
         DisposableHelper.set_once(self.resource, d)
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):
+            add_request(self.requested, n)
 
     def cancel(self) -> None:
         DisposableHelper.dispose(self.resource)
@@ -94,7 +93,7 @@ class IntervalSubscription(_TickerSubscription):
         if self.requested.get() != 0:
             self.count = c + 1
             self.downstream.on_next(c)
-            BackpressureHelper.produced(self.requested, 1)
+            produced(self.requested, 1)
         else:
             DisposableHelper.dispose(self.resource)
             self.downstream.on_error(_lack_of_requests("interval", c))

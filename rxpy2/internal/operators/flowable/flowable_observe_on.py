@@ -54,12 +54,18 @@ from rxpy2.internal.fuseable import (
     QueueSubscription,
     direct_sink,
 )
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import UNSUBSCRIBED, Drain, null_error, null_item, validate_upstream
+from rxpy2.operators import (
+    UNSUBSCRIBED,
+    Drain,
+    add_request,
+    null_error,
+    null_item,
+    validate_request,
+    validate_upstream,
+)
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 
@@ -196,8 +202,8 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
 
     # ---------------------------------------------------------------- downstream side
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):
+            add_request(self.requested, n)
             self.schedule()
 
     def cancel(self) -> None:

@@ -27,11 +27,17 @@ from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue, SpscLinkedArrayQueue
-from rxpy2.operators import Drain, OperatorSubscriber, null_error, null_item
+from rxpy2.operators import (
+    Drain,
+    OperatorSubscriber,
+    add_request,
+    null_error,
+    null_item,
+    produced,
+    validate_request,
+)
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
 
 __all__ = [
@@ -60,8 +66,8 @@ class _BaseUnboundedSubscriber(OperatorSubscriber[T, T], Generic[T]):
         return False  # the downstream has had on_subscribe already
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):
+            add_request(self.requested, n)
             self.after_request()
 
     def after_request(self) -> None:
@@ -98,7 +104,7 @@ class DropSubscriber(_BaseUnboundedSubscriber[T], Generic[T]):
             return
         if self.requested.get() != 0:
             self.downstream.on_next(item)
-            BackpressureHelper.produced(self.requested, 1)
+            produced(self.requested, 1)
             return
         f = self.on_drop
         if f is not None:
@@ -131,7 +137,7 @@ class ErrorSubscriber(DropSubscriber[T], Generic[T]):
             return
         if self.requested.get() != 0:
             self.downstream.on_next(item)
-            BackpressureHelper.produced(self.requested, 1)
+            produced(self.requested, 1)
         else:
             self.fail(MissingBackpressureException.for_operator(
                 "on_backpressure_error", "could not emit a value due to lack of requests",
@@ -229,7 +235,7 @@ class LatestSubscriber(_BaseUnboundedSubscriber[T], Generic[T]):
             if e == r and self.check_terminated(self.done, current.get() is None, a):
                 return
             if e != 0:
-                BackpressureHelper.produced(requested, e)
+                produced(requested, e)
             if not gate.leave():
                 return
 

@@ -43,7 +43,7 @@ from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import Drain, null_error, null_item, null_subscription
+from rxpy2.operators import Drain, null_error, null_item, null_subscription, validate_request
 from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowablePublish", "PublishConnection"]
@@ -134,7 +134,7 @@ class PublishInner(Subscription, Generic[T]):
         self.parent: PublishConnection[T] | None = None
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
+        if validate_request(n):
             BackpressureHelper.add_cancel(self.requested, n)
             p = self.parent
             if p is not None:

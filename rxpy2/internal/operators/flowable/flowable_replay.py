@@ -46,7 +46,14 @@ from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import Drain, add_cap, null_error, null_item, null_subscription
+from rxpy2.operators import (
+    Drain,
+    add_cap,
+    null_error,
+    null_item,
+    null_subscription,
+    validate_request,
+)
 from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Publisher, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler
 
@@ -147,11 +154,11 @@ class ReplayInner(Subscription, Generic[T]):
         self.gate = Drain()
 
     def request(self, n: int) -> None:
-        if not SubscriptionHelper.validate_request(n):
+        if not validate_request(n):
             return
         if BackpressureHelper.add_cancel(self.requested, n) == LONG_MIN:
             return
-        self.total = BackpressureHelper.add_cap(self.total, n)
+        self.total = add_cap(self.total, n)
         p = self.parent
         if p is not None:  # else start() requests and replays for it
             p.manage_requests()

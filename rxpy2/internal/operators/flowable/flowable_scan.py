@@ -23,12 +23,11 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2.flowable import BUFFER_SIZE, Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.stable_prefetch import StablePrefetchSubscriber
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operators import OperatorSubscriber, null_error, null_item
+from rxpy2.operators import OperatorSubscriber, null_error, null_item, produced
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
 
 __all__ = ["FlowableScan", "FlowableScanSeed"]
@@ -153,7 +152,7 @@ class ScanSeedSubscriber(StablePrefetchSubscriber[T, R], Generic[T, R]):
                 if r != 0:
                     self.downstream.on_next(v)
                     if r != LONG_MAX:
-                        BackpressureHelper.produced(requested, 1)
+                        produced(requested, 1)
                     c = self.consumed + 1
                     lim = self.limit
                     if c == lim:

@@ -40,11 +40,10 @@ from typing import Any, Generic, TypeVar
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import SYNC, HasUpstreamPublisher, QueueSubscription
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_observe_on import ObserveOnSubscriber
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import null_error, null_item, null_subscription
+from rxpy2.operators import add_request, null_error, null_item, null_subscription, validate_request
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 
@@ -139,13 +138,13 @@ class SubscribeOnSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self.worker.dispose()
 
     def request(self, n: int) -> None:
-        if not SubscriptionHelper.validate_request(n):
+        if not validate_request(n):
             return
         s = self.upstream.get()
         if s is not None:
             self.request_upstream(n, s)
             return
-        BackpressureHelper.add(self.requested, n)
+        add_request(self.requested, n)
         s = self.upstream.get()
         if s is not None:  # it arrived meanwhile: hand over what accumulated
             r = self.requested.get_and_set(0)
@@ -165,7 +164,7 @@ class SubscribeOnSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         Whoever moves the demand off zero polls (the others only add to it),
         as a synchronous source's ``request`` does (§3.3)."""
         demand = self.demand
-        if BackpressureHelper.add(demand, n) != 0:
+        if add_request(demand, n) != 0:
             return
         q = self.fused
         d: Any = self.downstream

@@ -35,10 +35,8 @@ from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import ANY, BOUNDARY, NONE, SYNC, Callable, HasUpstreamPublisher
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
     check_inner,
     try_scalar_x_map_subscribe,
@@ -47,7 +45,15 @@ from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscri
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.internal.subscriptions.scalar import ScalarSubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import UNSUBSCRIBED, Drain, null_error, null_item, validate_upstream
+from rxpy2.operators import (
+    UNSUBSCRIBED,
+    Drain,
+    add_request,
+    null_error,
+    null_item,
+    validate_request,
+    validate_upstream,
+)
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableSwitchMap"]
@@ -160,8 +166,8 @@ class SwitchMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
 
     # ---------------------------------------------------------------- downstream side
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):
+            add_request(self.requested, n)
             if not self.upstream_requested:
                 self.upstream_requested = True
                 self.upstream.request(LONG_MAX)

@@ -125,7 +125,6 @@ from rxpy2.internal.fuseable import (
     direct_sink,
     is_conditional,
 )
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.stage_compiler import (
     END,
@@ -147,7 +146,6 @@ from rxpy2.internal.helpers.stage_compiler import (
     mapper_none,
     may_join,
 )
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable._sync_source import SyncSourceSubscription
 from rxpy2.internal.operators.flowable.flowable_flat_map import MergeSubscriber
 from rxpy2.internal.operators.flowable.flowable_from_array import FlowableFromArray
@@ -162,7 +160,7 @@ from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
 )
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import validate_upstream
+from rxpy2.operators import add_request, validate_request, validate_upstream
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["MAX_STAGES", "FlowableSyncChain", "fuse_sync_stage"]
@@ -688,13 +686,13 @@ class DeferredChainSubscription(SyncChainSubscription[T], Generic[T]):
     def request(self, n: int) -> None:
         # nothing runs here: start() decides once on_subscribe returned; after a hand-over
         # the demand goes on to the operator (RxJava's deferred request)
-        if not SubscriptionHelper.validate_request(n):
+        if not validate_request(n):
             return
         h = self.handed
         if h is not None:
             h.request(n)
             return
-        r = BackpressureHelper.add(self.requested, n)
+        r = add_request(self.requested, n)
         h = self.handed
         if h is not None:  # handed over meanwhile: pass on what is left (maybe nothing)
             r = self.requested.get_and_set(0)

@@ -19,9 +19,8 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operators import OperatorSubscriber, null_error, null_item
+from rxpy2.operators import OperatorSubscriber, null_error, null_item, validate_request
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
 
 __all__ = ["FlowableTake", "TakeSubscriber"]
@@ -88,7 +87,7 @@ class TakeSubscriber(OperatorSubscriber[T, T], Generic[T]):
             self.downstream.on_complete()
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
+        if validate_request(n):
             allowance = self.allowance
             while True:
                 r = allowance.get()

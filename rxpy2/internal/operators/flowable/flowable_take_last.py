@@ -17,9 +17,8 @@ from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.queue_drain_helper import QueueDrainHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscribers.deferred_scalar import DeferredScalarSubscriber
-from rxpy2.operators import OperatorSubscriber, null_error, null_item
+from rxpy2.operators import OperatorSubscriber, null_error, null_item, validate_request
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
 
 __all__ = ["FlowableTakeLast", "FlowableTakeLastOne"]
@@ -71,7 +70,7 @@ class TakeLastSubscriber(OperatorSubscriber[T, T], Generic[T]):
         return self.cancelled
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
+        if validate_request(n):
             # before completion this only records demand: upstream has LONG_MAX already
             QueueDrainHelper.post_complete_request(n, self.downstream, self.buffer,
                                                    self.requested, self.is_cancelled)

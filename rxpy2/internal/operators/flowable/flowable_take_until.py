@@ -26,7 +26,14 @@ from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import Drain, null_error, null_item, null_subscription
+from rxpy2.operators import (
+    Drain,
+    deferred_request,
+    deferred_set_once,
+    null_error,
+    null_item,
+    null_subscription,
+)
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableTakeUntil", "FlowableTakeUntilPredicate"]
@@ -100,7 +107,7 @@ class TakeUntilMainSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
             raise null_subscription()  # §2.13
-        SubscriptionHelper.deferred_set_once(self.upstream, self.requested, s)
+        deferred_set_once(self.upstream, self.requested, s)
 
     def on_next(self, item: T) -> None:
         if item is None:
@@ -118,7 +125,7 @@ class TakeUntilMainSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         HalfSerializer.on_complete(self.downstream, self.gate, self.error)
 
     def request(self, n: int) -> None:
-        SubscriptionHelper.deferred_request(self.upstream, self.requested, n)
+        deferred_request(self.upstream, self.requested, n)
 
     def cancel(self) -> None:
         SubscriptionHelper.cancel(self.upstream)

@@ -29,7 +29,13 @@ from rxpy2.internal.operators.flowable.flowable_scalar_x_map import check_inner
 from rxpy2.internal.operators.flowable.flowable_timeout_timed import FallbackSubscriber
 from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import null_error, null_item, null_subscription
+from rxpy2.operators import (
+    deferred_request,
+    deferred_set_once,
+    null_error,
+    null_item,
+    null_subscription,
+)
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableTimeout", "IndicatorSubscriber"]
@@ -144,7 +150,7 @@ class TimeoutSubscriber(_SelectorTimeout[T], Subscription, Generic[T]):
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
             raise null_subscription()  # §2.13
-        SubscriptionHelper.deferred_set_once(self.upstream, self.requested, s)
+        deferred_set_once(self.upstream, self.requested, s)
 
     def on_timeout(self, idx: int) -> None:
         if self.index.compare_and_set(idx, LONG_MAX):
@@ -152,7 +158,7 @@ class TimeoutSubscriber(_SelectorTimeout[T], Subscription, Generic[T]):
             self.downstream.on_error(TimeoutError())
 
     def request(self, n: int) -> None:
-        SubscriptionHelper.deferred_request(self.upstream, self.requested, n)
+        deferred_request(self.upstream, self.requested, n)
 
     def cancel(self) -> None:
         SubscriptionHelper.cancel(self.upstream)

@@ -29,12 +29,19 @@ from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicBoolean, AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
 from rxpy2.internal.queues import SpscLinkedArrayQueue
-from rxpy2.operators import Drain, OperatorSubscriber, null_error, null_item
+from rxpy2.operators import (
+    Drain,
+    OperatorSubscriber,
+    add_cap,
+    add_request,
+    multiply_cap,
+    null_error,
+    null_item,
+    validate_request,
+)
 from rxpy2.processors.unicast_processor import UnicastProcessor
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
 
@@ -42,8 +49,6 @@ __all__ = ["FlowableWindow"]
 
 T = TypeVar("T")
 
-_add_cap = BackpressureHelper.add_cap
-_multiply_cap = BackpressureHelper.multiply_cap
 
 
 class FlowableWindow(Flowable[Flowable[T]], HasUpstreamPublisher[T], Generic[T]):
@@ -147,8 +152,8 @@ class WindowExactSubscriber(_OneWindowSubscriber[T], Generic[T]):
             self.index = i
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):  # §3.9
-            self.upstream.request(_multiply_cap(self.size, n))
+        if validate_request(n):  # §3.9
+            self.upstream.request(multiply_cap(self.size, n))
 
 
 class WindowSkipSubscriber(_OneWindowSubscriber[T], Generic[T]):
@@ -176,14 +181,14 @@ class WindowSkipSubscriber(_OneWindowSubscriber[T], Generic[T]):
         self.index = 0 if i == self.skip else i
 
     def request(self, n: int) -> None:
-        if not SubscriptionHelper.validate_request(n):  # §3.9
+        if not validate_request(n):  # §3.9
             return
         fr = self.first_request
         if not fr.get() and fr.compare_and_set(False, True):
             # n windows and the n - 1 gaps between them
-            u = _add_cap(_multiply_cap(self.size, n), _multiply_cap(self.skip - self.size, n - 1))
+            u = add_cap(multiply_cap(self.size, n), multiply_cap(self.skip - self.size, n - 1))
         else:
-            u = _multiply_cap(self.skip, n)  # each further window: its gap and its items
+            u = multiply_cap(self.skip, n)  # each further window: its gap and its items
         self.upstream.request(u)
 
 
@@ -301,14 +306,14 @@ class WindowOverlapSubscriber(OperatorSubscriber[T, Flowable[T]], Generic[T]):
         return False
 
     def request(self, n: int) -> None:
-        if not SubscriptionHelper.validate_request(n):  # §3.9
+        if not validate_request(n):  # §3.9
             return
-        BackpressureHelper.add(self.requested, n)
+        add_request(self.requested, n)
         fr = self.first_request
         if not fr.get() and fr.compare_and_set(False, True):
-            u = _add_cap(self.size, _multiply_cap(self.skip, n - 1))  # one full window, n-1 steps
+            u = add_cap(self.size, multiply_cap(self.skip, n - 1))  # one full window, n-1 steps
         else:
-            u = _multiply_cap(self.skip, n)  # each further window needs skip more items
+            u = multiply_cap(self.skip, n)  # each further window needs skip more items
         self.upstream.request(u)
         self.drain()
 

@@ -24,7 +24,6 @@ from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.sentinel import Sentinel
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
@@ -33,7 +32,14 @@ from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
 from rxpy2.internal.operators.flowable.flowable_timeout import IndicatorSubscriber
 from rxpy2.internal.queues import MpscLinkedQueue
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import Drain, null_error, null_item, null_subscription
+from rxpy2.operators import (
+    Drain,
+    add_request,
+    null_error,
+    null_item,
+    null_subscription,
+    validate_request,
+)
 from rxpy2.processors.unicast_processor import UnicastProcessor
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
@@ -137,8 +143,8 @@ class WindowBoundaryMainSubscriber(FlowableSubscriber[T], Subscription, Generic[
     # ---- the outer stream's Subscription
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):  # §3.9
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):  # §3.9
+            add_request(self.requested, n)
 
     def cancel(self) -> None:
         # no more windows; the open one keeps receiving items

@@ -34,7 +34,14 @@ from rxpy2.internal.helpers.half_serializer import HalfSerializer
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import Drain, null_error, null_item, null_subscription
+from rxpy2.operators import (
+    Drain,
+    deferred_request,
+    deferred_set_once,
+    null_error,
+    null_item,
+    null_subscription,
+)
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableWithLatestFrom", "FlowableWithLatestFromMany"]
@@ -68,7 +75,7 @@ class _WithLatestFromBase(ConditionalSubscriber[T], Subscription, Generic[T, R])
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
             raise null_subscription()  # §2.13
-        SubscriptionHelper.deferred_set_once(self.upstream, self.requested, s)
+        deferred_set_once(self.upstream, self.requested, s)
 
     def on_next(self, item: T) -> None:
         if not self.try_on_next(item) and not self.done:  # (try_on_next checks §2.13)
@@ -100,7 +107,7 @@ class _WithLatestFromBase(ConditionalSubscriber[T], Subscription, Generic[T, R])
         HalfSerializer.on_complete(self.downstream, self.gate, self.error)
 
     def request(self, n: int) -> None:
-        SubscriptionHelper.deferred_request(self.upstream, self.requested, n)
+        deferred_request(self.upstream, self.requested, n)
 
     def cancel(self) -> None:
         SubscriptionHelper.cancel(self.upstream)

@@ -34,17 +34,15 @@ from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.sources_helper import sources_or_terminate
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.internal.subscribers.drain_support import missing_backpressure
 from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operators import Drain, null_error, null_item
+from rxpy2.operators import Drain, add_request, null_error, null_item, validate_request
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableZip", "FlowableZipIterable"]
@@ -104,8 +102,8 @@ class ZipCoordinator(Subscription, Generic[R]):
             p.subscribe(subs[i])
 
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):
+            add_request(self.requested, n)
             self.drain()
 
     def cancel(self) -> None:

@@ -15,7 +15,13 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import CompletableObserver, FlowableSubscriber, MaybeObserver, SingleObserver
-from rxpy2.operators import null_error, null_item, null_subscription
+from rxpy2.operators import (
+    deferred_request,
+    deferred_set_once,
+    null_error,
+    null_item,
+    null_subscription,
+)
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 from rxpy2.single import Single
 
@@ -64,7 +70,7 @@ class DeferredPublisherSubscriber(FlowableSubscriber[R], Subscription, Generic[R
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
             raise null_subscription()  # §2.13
-        SubscriptionHelper.deferred_set_once(self.upstream, self.requested, s)
+        deferred_set_once(self.upstream, self.requested, s)
 
     def on_next(self, item: R) -> None:
         if item is None:
@@ -81,7 +87,7 @@ class DeferredPublisherSubscriber(FlowableSubscriber[R], Subscription, Generic[R
 
     # Subscription (the downstream's side)
     def request(self, n: int) -> None:
-        SubscriptionHelper.deferred_request(self.upstream, self.requested, n)
+        deferred_request(self.upstream, self.requested, n)
 
     def cancel(self) -> None:
         d = self.disposable

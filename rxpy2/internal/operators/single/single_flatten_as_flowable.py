@@ -23,15 +23,13 @@ from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import ASYNC, BOUNDARY, NONE
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.helpers.function_names import returned_none
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_flatten_iterable import _END, _Failed, _none_element
 from rxpy2.internal.subscriptions.basic import BasicQueueSubscription
 from rxpy2.internal.zero_one import ZeroOneBase
 from rxpy2.observers import MaybeObserver, SingleObserver
-from rxpy2.operators import Drain
+from rxpy2.operators import Drain, add_request, validate_request
 from rxpy2.reactivestreams import LONG_MAX, Subscriber
 
 __all__ = ["FlattenAsFlowableObserver", "SingleFlattenAsFlowable"]
@@ -102,8 +100,8 @@ class FlattenAsFlowableObserver(BasicQueueSubscription[R], SingleObserver[T], Ma
 
     # ---------------------------------------------------------------- the downstream's side
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):  # §3.9
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):  # §3.9
+            add_request(self.requested, n)
             self.drain()
 
     def cancel(self) -> None:

@@ -25,15 +25,13 @@ from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.single.single_retry import Resubscriber
 from rxpy2.internal.operators.single.single_retry_when import Handler, WhenReceiver, call_handler
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.internal.zero_one import ZeroOneBase
 from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
-from rxpy2.operators import Drain
+from rxpy2.operators import Drain, add_request, produced, validate_request
 from rxpy2.processors import UnicastProcessor
 from rxpy2.reactivestreams import Subscriber, Subscription
 
@@ -120,8 +118,8 @@ class RepeatWhenSubscriber(Resubscriber, SingleObserver[T], MaybeObserver[T],
 
     # the downstream's Subscription
     def request(self, n: int) -> None:
-        if SubscriptionHelper.validate_request(n):
-            BackpressureHelper.add(self.requested, n)
+        if validate_request(n):
+            add_request(self.requested, n)
             self._drain()
 
     def cancel(self) -> None:
@@ -158,7 +156,7 @@ class RepeatWhenSubscriber(Resubscriber, SingleObserver[T], MaybeObserver[T],
                 self._next_round()
             elif item is not None and self.requested.get() != 0:
                 self.item = None
-                BackpressureHelper.produced(self.requested, 1)
+                produced(self.requested, 1)
                 self.downstream.on_next(item)
                 self._next_round()
             if not gate.leave():

@@ -38,7 +38,7 @@ from rxpy2.observers import (
     MaybeObserver,
     SingleObserver,
 )
-from rxpy2.operators import Drain
+from rxpy2.operators import Drain, deferred_request, deferred_set_once
 from rxpy2.processors import UnicastProcessor
 from rxpy2.reactivestreams import Publisher, Subscription
 from rxpy2.single import Single
@@ -172,7 +172,7 @@ class WhenReceiver(FlowableSubscriber[Any]):
         self.requested = AtomicLong(0)
 
     def on_subscribe(self, s: Subscription) -> None:
-        SubscriptionHelper.deferred_set_once(self.upstream, self.requested, s)
+        deferred_set_once(self.upstream, self.requested, s)
 
     def on_next(self, item: Any) -> None:
         self.parent.subscribe_next()
@@ -184,7 +184,7 @@ class WhenReceiver(FlowableSubscriber[Any]):
         self.parent.when_complete()
 
     def request(self, n: int) -> None:
-        SubscriptionHelper.deferred_request(self.upstream, self.requested, n)
+        deferred_request(self.upstream, self.requested, n)
 
     def cancel(self) -> None:
         SubscriptionHelper.cancel(self.upstream)
