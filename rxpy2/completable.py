@@ -58,7 +58,7 @@ from rxpy2.internal.operators.completable import (
     completable_to_single,
     completable_using,
 )
-from rxpy2.internal.operators.flowable import _time_args
+from rxpy2.internal.operators.flowable import time_args
 from rxpy2.internal.operators.maybe import maybe_to_publisher
 from rxpy2.internal.operators.single import (
     single_create,
@@ -420,19 +420,19 @@ class Completable(ZeroOneBase):
 
         A negative or non-numeric ``delay`` is refused at assembly.
         """
-        d = _time_args.check_duration(delay, "delay")
-        return _assembly(completable_timer.CompletableTimer(d, _time_args.scheduler_or_computation(scheduler)))
+        d = time_args.check_duration(delay, "delay")
+        return _assembly(completable_timer.CompletableTimer(d, time_args.scheduler_or_computation(scheduler)))
 
     def timeout(self, timeout: float, scheduler: Scheduler | None = None,
                 fallback: Completable | None = None) -> Completable:
         """``TimeoutError`` (as :meth:`rxpy2.Flowable.timeout`), or a switch to ``fallback``,
         when this does not terminate within ``timeout`` seconds; the upstream is then
         disposed."""
-        t = _time_args.check_duration(timeout, "timeout")
+        t = time_args.check_duration(timeout, "timeout")
         if fallback is not None:
             _require_completable(fallback, "fallback")
         return _assembly(completable_timeout.CompletableTimeout(
-            self, t, _time_args.scheduler_or_computation(scheduler), fallback))
+            self, t, time_args.scheduler_or_computation(scheduler), fallback))
 
     def delay(self, time: float, scheduler: Scheduler | None = None,
               delay_error: bool = False) -> Completable:
@@ -440,9 +440,9 @@ class Completable(ZeroOneBase):
 
         The error goes on at once (still through the scheduler) unless ``delay_error``.
         """
-        d = _time_args.check_duration(time, "time")
+        d = time_args.check_duration(time, "time")
         return _assembly(completable_delay.CompletableDelay(
-            self, d, _time_args.scheduler_or_computation(scheduler), bool(delay_error)))
+            self, d, time_args.scheduler_or_computation(scheduler), bool(delay_error)))
 
     def delay_subscription(self, time: float | Publisher[Any] | ZeroOneBase,
                            scheduler: Scheduler | None = None) -> Completable:
@@ -456,7 +456,7 @@ class Completable(ZeroOneBase):
         require(time, "time")
         other = single_delay.source_as_publisher(time, scheduler)
         if other is None:
-            return Completable.timer(_time_args.check_duration(time, "time"),
+            return Completable.timer(time_args.check_duration(time, "time"),
                                      scheduler).concat_with(self)
         return _assembly(completable_delay.CompletableDelayWithPublisher(self, other))
 
@@ -630,7 +630,7 @@ class Completable(ZeroOneBase):
         ``timeout`` (seconds): ``TimeoutError`` is raised when it elapses, after disposing.
         """
         if timeout is not None:
-            timeout = _time_args.check_duration(timeout, "timeout")
+            timeout = time_args.check_duration(timeout, "timeout")
         o: BlockingMultiObserver[Any] = BlockingMultiObserver()
         try:
             o.blocking_get(self._subscribe, timeout)

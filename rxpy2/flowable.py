@@ -40,7 +40,6 @@ from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import run as _run
 from rxpy2.internal.name_trap import check_class as _check_fields
 from rxpy2.internal.operators.flowable import (
-    _time_args,
     flowable_all,
     flowable_amb,
     flowable_any,
@@ -153,6 +152,7 @@ from rxpy2.internal.operators.flowable import (
     flowable_window_timed,
     flowable_with_latest_from,
     flowable_zip,
+    time_args,
 )
 from rxpy2.internal.operators.parallel import parallel_from_publisher
 from rxpy2.internal.subscribers import for_each_while, lambda_subscriber, safe, strict
@@ -1918,10 +1918,10 @@ class Flowable(Publisher[T], Generic[T]):
         Backpressure: time opens the windows, not demand; a window that opens without
         demand ends the stream with ``MissingBackpressureException`` (add
         ``on_backpressure_*`` after it, or request more)."""
-        t = _time_args.check_duration(timespan, "timespan")
+        t = time_args.check_duration(timespan, "timespan")
         if t == 0.0:
             raise ValueError("timespan > 0 required but it was 0")
-        skip_t = t if timeskip is None else _time_args.check_duration(timeskip, "timeskip")
+        skip_t = t if timeskip is None else time_args.check_duration(timeskip, "timeskip")
         if skip_t == 0.0:
             raise ValueError("timeskip > 0 required but it was 0")
         if count is not None:
@@ -1929,7 +1929,7 @@ class Flowable(Publisher[T], Generic[T]):
             if skip_t != t:
                 raise ValueError("count applies to windows with timeskip == timespan")
         require_positive(buffer_size, "buffer_size")
-        return _assembly(flowable_window_timed.FlowableWindowTimed(self, t, skip_t, _time_args.scheduler_or_computation(scheduler),
+        return _assembly(flowable_window_timed.FlowableWindowTimed(self, t, skip_t, time_args.scheduler_or_computation(scheduler),
                                              count, bool(restart), buffer_size))
 
     def parallel(self, parallelism: int | None = None,
@@ -2216,11 +2216,11 @@ class Flowable(Publisher[T], Generic[T]):
 
     def timestamp(self, scheduler: Scheduler | None = None) -> Flowable[Timed[T]]:
         """Each item as ``Timed(item, scheduler.now())``."""
-        return _assembly(flowable_time_interval.FlowableTimeInterval(self, _time_args.scheduler_or_computation(scheduler), False))
+        return _assembly(flowable_time_interval.FlowableTimeInterval(self, time_args.scheduler_or_computation(scheduler), False))
 
     def time_interval(self, scheduler: Scheduler | None = None) -> Flowable[Timed[T]]:
         """Each item as ``Timed(item, seconds since the previous item or the subscription)``."""
-        return _assembly(flowable_time_interval.FlowableTimeInterval(self, _time_args.scheduler_or_computation(scheduler), True))
+        return _assembly(flowable_time_interval.FlowableTimeInterval(self, time_args.scheduler_or_computation(scheduler), True))
 
     def delay(self, delay: float | Callable[[T], Publisher[Any]], scheduler: Scheduler | None = None,
               delay_error: bool = False, *,
@@ -2241,8 +2241,8 @@ class Flowable(Publisher[T], Generic[T]):
                 require_publisher(subscription_delay, "subscription_delay")
             source = self if subscription_delay is None else self.delay_subscription(subscription_delay)
             return source.flat_map(flowable_delay_subscription_other.item_delay(delay))  # type: ignore[arg-type]  # a callable in this branch
-        d = _time_args.check_duration(delay, "delay")
-        return _assembly(flowable_delay.FlowableDelay(self, d, _time_args.scheduler_or_computation(scheduler),
+        d = time_args.check_duration(delay, "delay")
+        return _assembly(flowable_delay.FlowableDelay(self, d, time_args.scheduler_or_computation(scheduler),
                                        bool(delay_error)))
 
     def delay_subscription(self, delay: float | Publisher[Any],
@@ -2254,8 +2254,8 @@ class Flowable(Publisher[T], Generic[T]):
             if scheduler is not None:
                 raise TypeError("scheduler goes only with a time in seconds")
             return _assembly(flowable_delay_subscription_other.FlowableDelaySubscriptionOther(self, delay))
-        d = _time_args.check_duration(delay, "delay")
-        return _assembly(flowable_delay.FlowableDelaySubscription(self, d, _time_args.scheduler_or_computation(scheduler)))
+        d = time_args.check_duration(delay, "delay")
+        return _assembly(flowable_delay.FlowableDelaySubscription(self, d, time_args.scheduler_or_computation(scheduler)))
 
     def timeout(self, timeout: float | None = None, scheduler: Scheduler | None = None,
                 fallback: Publisher[T] | None = None, *,
@@ -2282,8 +2282,8 @@ class Flowable(Publisher[T], Generic[T]):
                                                    fallback))
         if timeout is None:
             raise TypeError("timeout is None")
-        t = _time_args.check_duration(timeout, "timeout")
-        return _assembly(flowable_timeout_timed.FlowableTimeoutTimed(self, t, _time_args.scheduler_or_computation(scheduler),
+        t = time_args.check_duration(timeout, "timeout")
+        return _assembly(flowable_timeout_timed.FlowableTimeoutTimed(self, t, time_args.scheduler_or_computation(scheduler),
                                               fallback))
 
     def sample(self, period: float | Publisher[Any], scheduler: Scheduler | None = None,
@@ -2300,14 +2300,14 @@ class Flowable(Publisher[T], Generic[T]):
             if scheduler is not None:
                 raise TypeError("scheduler applies to a timed sample, not to a sampler Publisher")
             return _assembly(flowable_sample_publisher.FlowableSamplePublisher(self, period, bool(emit_last)))
-        p = _time_args.check_duration(period, "period")
-        return _assembly(flowable_sample_timed.FlowableSampleTimed(self, p, _time_args.scheduler_or_computation(scheduler),
+        p = time_args.check_duration(period, "period")
+        return _assembly(flowable_sample_timed.FlowableSampleTimed(self, p, time_args.scheduler_or_computation(scheduler),
                                              bool(emit_last)))
 
     def throttle_last(self, period: float, scheduler: Scheduler | None = None,
                       emit_last: bool = False) -> Flowable[T]:
         """The same as the timed :meth:`sample`."""
-        _time_args.check_duration(period, "period")
+        time_args.check_duration(period, "period")
         return self.sample(period, scheduler, emit_last)
 
     def throttle_first(self, window: float, scheduler: Scheduler | None = None) -> Flowable[T]:
@@ -2315,8 +2315,8 @@ class Flowable(Publisher[T], Generic[T]):
 
         Backpressure: an item that finds no demand ends the stream with
         ``MissingBackpressureException`` (add ``on_backpressure_*`` after it)."""
-        w = _time_args.check_duration(window, "window")
-        return _assembly(flowable_throttle_first_timed.FlowableThrottleFirstTimed(self, w, _time_args.scheduler_or_computation(scheduler)))
+        w = time_args.check_duration(window, "window")
+        return _assembly(flowable_throttle_first_timed.FlowableThrottleFirstTimed(self, w, time_args.scheduler_or_computation(scheduler)))
 
     def throttle_latest(self, timeout: float, scheduler: Scheduler | None = None,
                         emit_last: bool = False) -> Flowable[T]:
@@ -2324,8 +2324,8 @@ class Flowable(Publisher[T], Generic[T]):
 
         Backpressure: an item due by the timer without demand ends the stream with
         ``MissingBackpressureException`` (add ``on_backpressure_*`` after it)."""
-        t = _time_args.check_duration(timeout, "timeout")
-        return _assembly(flowable_throttle_latest.FlowableThrottleLatest(self, t, _time_args.scheduler_or_computation(scheduler),
+        t = time_args.check_duration(timeout, "timeout")
+        return _assembly(flowable_throttle_latest.FlowableThrottleLatest(self, t, time_args.scheduler_or_computation(scheduler),
                                                 bool(emit_last)))
 
     def debounce(self, timeout: float | Callable[[T], Publisher[Any]],
@@ -2343,8 +2343,8 @@ class Flowable(Publisher[T], Generic[T]):
             if scheduler is not None:
                 raise TypeError("debounce(selector) takes no scheduler")
             return _assembly(flowable_debounce.FlowableDebounce(self, timeout))
-        t = _time_args.check_duration(timeout, "timeout")
-        return _assembly(flowable_debounce_timed.FlowableDebounceTimed(self, t, _time_args.scheduler_or_computation(scheduler)))
+        t = time_args.check_duration(timeout, "timeout")
+        return _assembly(flowable_debounce_timed.FlowableDebounceTimed(self, t, time_args.scheduler_or_computation(scheduler)))
 
     def throttle_with_timeout(self, timeout: float, scheduler: Scheduler | None = None) -> Flowable[T]:
         """The same as :meth:`debounce` (RxJava's other name for it)."""
@@ -2368,10 +2368,10 @@ class Flowable(Publisher[T], Generic[T]):
         ends the stream with ``MissingBackpressureException`` (put
         ``on_backpressure_drop()/on_backpressure_latest()/on_backpressure_buffer()`` after it when the consumer may be
         slower)."""
-        t = _time_args.check_duration(timespan, "timespan")
+        t = time_args.check_duration(timespan, "timespan")
         if t == 0.0:
             raise ValueError("timespan > 0 required but it was 0")
-        skip_t = t if timeskip is None else _time_args.check_duration(timeskip, "timeskip")
+        skip_t = t if timeskip is None else time_args.check_duration(timeskip, "timeskip")
         if skip_t == 0.0:
             raise ValueError("timeskip > 0 required but it was 0")
         if count is not None:
@@ -2384,19 +2384,19 @@ class Flowable(Publisher[T], Generic[T]):
         if buffer_factory is not None:
             require_callable(buffer_factory, "buffer_factory")
             factory = buffer_factory
-        return _assembly(flowable_buffer_timed.FlowableBufferTimed(self, t, _time_args.scheduler_or_computation(scheduler),
+        return _assembly(flowable_buffer_timed.FlowableBufferTimed(self, t, time_args.scheduler_or_computation(scheduler),
                                              count, skip_t, bool(restart_timer_on_max_size),
                                              factory))
 
     def take_time(self, duration: float, scheduler: Scheduler | None = None) -> Flowable[T]:
         """The items of the first ``duration`` seconds, then completion."""
-        d = _time_args.check_duration(duration, "duration")
-        return self.take_until(flowable_timer.FlowableTimer(d, _time_args.scheduler_or_computation(scheduler)))
+        d = time_args.check_duration(duration, "duration")
+        return self.take_until(flowable_timer.FlowableTimer(d, time_args.scheduler_or_computation(scheduler)))
 
     def skip_time(self, duration: float, scheduler: Scheduler | None = None) -> Flowable[T]:
         """The items after the first ``duration`` seconds."""
-        d = _time_args.check_duration(duration, "duration")
-        return self.skip_until(flowable_timer.FlowableTimer(d, _time_args.scheduler_or_computation(scheduler)))
+        d = time_args.check_duration(duration, "duration")
+        return self.skip_until(flowable_timer.FlowableTimer(d, time_args.scheduler_or_computation(scheduler)))
 
     # ------------------------------------------------------------------ multicasting (publish, replay, share, cache)
     # (section: multicast operators)
@@ -2458,8 +2458,8 @@ class Flowable(Publisher[T], Generic[T]):
             require_scheduler(scheduler)
         observe: Scheduler | None = None
         if time is not None:
-            t = _time_args.check_duration(time, "time")
-            clock = _time_args.scheduler_or_computation(scheduler)
+            t = time_args.check_duration(time, "time")
+            clock = time_args.scheduler_or_computation(scheduler)
 
             def factory() -> ConnectableFlowable[T]:
                 return flowable_replay.FlowableReplay(self, buffer_size, t, clock)

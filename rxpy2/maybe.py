@@ -32,7 +32,7 @@ from rxpy2.internal.operators.completable import (
     completable_ignore_element,
     completable_to_maybe,
 )
-from rxpy2.internal.operators.flowable import _time_args
+from rxpy2.internal.operators.flowable import time_args
 from rxpy2.internal.operators.maybe import (
     maybe_amb,
     maybe_cache,
@@ -402,8 +402,8 @@ class Maybe(ZeroOneBase, Generic[T]):
 
         A negative or non-numeric ``delay`` is refused at assembly.
         """
-        d = _time_args.check_duration(delay, "delay")
-        return _assembly(maybe_timer.MaybeTimer(d, _time_args.scheduler_or_computation(scheduler)))
+        d = time_args.check_duration(delay, "delay")
+        return _assembly(maybe_timer.MaybeTimer(d, time_args.scheduler_or_computation(scheduler)))
 
     def timeout(self, timeout: float | Publisher[Any] | ZeroOneBase,
                 scheduler: Scheduler | None = None,
@@ -422,8 +422,8 @@ class Maybe(ZeroOneBase, Generic[T]):
         other = single_delay.source_as_publisher(timeout, scheduler)
         if other is not None:
             return _assembly(maybe_timeout.MaybeTimeoutPublisher(self, other, fallback))
-        t = _time_args.check_duration(timeout, "timeout")
-        return _assembly(maybe_timeout.MaybeTimeout(self, t, _time_args.scheduler_or_computation(scheduler),
+        t = time_args.check_duration(timeout, "timeout")
+        return _assembly(maybe_timeout.MaybeTimeout(self, t, time_args.scheduler_or_computation(scheduler),
                                             fallback))
 
     def delay(self, time: float | Publisher[Any] | ZeroOneBase,
@@ -440,8 +440,8 @@ class Maybe(ZeroOneBase, Generic[T]):
         other = single_delay.source_as_publisher(time, scheduler)
         if other is not None:
             return _assembly(maybe_delay.MaybeDelayOtherPublisher(self, other))
-        d = _time_args.check_duration(time, "time")
-        return _assembly(maybe_delay.MaybeDelay(self, d, _time_args.scheduler_or_computation(scheduler),
+        d = time_args.check_duration(time, "time")
+        return _assembly(maybe_delay.MaybeDelay(self, d, time_args.scheduler_or_computation(scheduler),
                                           True))
 
     def delay_subscription(self, time: float | Publisher[Any] | ZeroOneBase,
@@ -457,8 +457,8 @@ class Maybe(ZeroOneBase, Generic[T]):
         other = single_delay.source_as_publisher(time, scheduler)
         if other is None:
             from rxpy2.flowable import Flowable
-            other = Flowable.timer(_time_args.check_duration(time, "time"),
-                                   _time_args.scheduler_or_computation(scheduler))
+            other = Flowable.timer(time_args.check_duration(time, "time"),
+                                   time_args.scheduler_or_computation(scheduler))
         return _assembly(maybe_delay.MaybeDelayWithPublisher(self, other))
 
     # ------------------------------------------------------------------ retry / repeat

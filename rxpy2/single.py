@@ -27,7 +27,7 @@ from rxpy2.internal.helpers.arguments import (
 from rxpy2.internal.observers.blocking import BlockingMultiObserver
 from rxpy2.internal.observers.callback import ConsumerSingleObserver
 from rxpy2.internal.operators.completable import completable_ignore_element
-from rxpy2.internal.operators.flowable import _time_args
+from rxpy2.internal.operators.flowable import time_args
 from rxpy2.internal.operators.maybe import maybe_filter, maybe_from_single, maybe_to_publisher
 from rxpy2.internal.operators.single import (
     single_amb,
@@ -306,17 +306,17 @@ class Single(ZeroOneBase, Generic[T]):
 
         A negative or non-numeric ``delay`` is refused at assembly.
         """
-        d = _time_args.check_duration(delay, "delay")
-        return _assembly(single_timer.SingleTimer(d, _time_args.scheduler_or_computation(scheduler)))
+        d = time_args.check_duration(delay, "delay")
+        return _assembly(single_timer.SingleTimer(d, time_args.scheduler_or_computation(scheduler)))
 
     def timeout(self, timeout: float, scheduler: Scheduler | None = None,
                 fallback: Single[T] | None = None) -> Single[T]:
         """``TimeoutError`` (as :meth:`rxpy2.Flowable.timeout`), or a switch to ``fallback``,
         when no signal arrives within ``timeout`` seconds; the upstream is then disposed."""
-        t = _time_args.check_duration(timeout, "timeout")
+        t = time_args.check_duration(timeout, "timeout")
         if fallback is not None:
             _require_single(fallback, "fallback")
-        return _assembly(single_timeout.SingleTimeout(self, t, _time_args.scheduler_or_computation(scheduler),
+        return _assembly(single_timeout.SingleTimeout(self, t, time_args.scheduler_or_computation(scheduler),
                                              fallback))
 
     def delay(self, time: float, scheduler: Scheduler | None = None,
@@ -325,8 +325,8 @@ class Single(ZeroOneBase, Generic[T]):
 
         The error goes on at once (still through the scheduler) unless ``delay_error``.
         """
-        d = _time_args.check_duration(time, "time")
-        return _assembly(single_delay.SingleDelay(self, d, _time_args.scheduler_or_computation(scheduler),
+        d = time_args.check_duration(time, "time")
+        return _assembly(single_delay.SingleDelay(self, d, time_args.scheduler_or_computation(scheduler),
                                            bool(delay_error)))
 
     def delay_subscription(self, time: float | Publisher[Any] | ZeroOneBase,
@@ -342,8 +342,8 @@ class Single(ZeroOneBase, Generic[T]):
         other = single_delay.source_as_publisher(time, scheduler)
         if other is None:
             from rxpy2.flowable import Flowable
-            other = Flowable.timer(_time_args.check_duration(time, "time"),
-                                   _time_args.scheduler_or_computation(scheduler))
+            other = Flowable.timer(time_args.check_duration(time, "time"),
+                                   time_args.scheduler_or_computation(scheduler))
         return _assembly(single_delay.SingleDelayWithPublisher(self, other))
 
     # ------------------------------------------------------------------ errors

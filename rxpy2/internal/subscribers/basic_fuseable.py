@@ -23,7 +23,7 @@ from rxpy2.internal.fuseable import (
 from rxpy2.internal.helpers.subscription_helper import NoopSubscription
 from rxpy2.internal.subscribers.operator_subscriber import (
     UNSUBSCRIBED,
-    _OneTerminal,
+    OneTerminal,
     null_item,
     validate_upstream,
 )
@@ -54,7 +54,7 @@ class _NoQueue(BasicQueueSubscription[Any], NoopSubscription):
 _NO_QUEUE: QueueSubscription[Any] = _NoQueue()
 
 
-class _FuseableBase(_OneTerminal, QueueSubscription[R], Generic[T, R]):
+class _FuseableBase(OneTerminal, QueueSubscription[R], Generic[T, R]):
     """What the two fuseable bases share; the terminal signals, ``fail`` and
     ``request``/``cancel`` come from :class:`~rxpy2.internal.subscribers.operator_subscriber._OneTerminal`."""
 

@@ -83,7 +83,7 @@ def validate_upstream(current: Subscription, s: Subscription) -> bool:
     return True
 
 
-class _OneTerminal:
+class OneTerminal:
     """The signals an operator's subscriber handles the same way whatever it does with
     items: one terminal signal goes ``downstream`` (``done`` records it), a later
     error goes to :func:`rxpy2.plugins.on_error`; ``request``/``cancel`` go to
@@ -123,7 +123,7 @@ class _OneTerminal:
         self.upstream.cancel()
 
 
-class OperatorSubscriber(_OneTerminal, FlowableSubscriber[T], Subscription, Generic[T, R]):
+class OperatorSubscriber(OneTerminal, FlowableSubscriber[T], Subscription, Generic[T, R]):
     """Subscriber to the upstream (items ``T``) and Subscription of the downstream (items ``R``).
 
     Write :meth:`hook_on_next`; override :meth:`on_start`, ``on_error``/``on_complete``,
@@ -131,7 +131,7 @@ class OperatorSubscriber(_OneTerminal, FlowableSubscriber[T], Subscription, Gene
     terminal signal went downstream (or :meth:`fail`/:meth:`complete_early` ran).
     """
 
-    __slots__ = ()  # downstream, upstream, done: _OneTerminal's
+    __slots__ = ()  # downstream, upstream, done: OneTerminal's
 
     def __init__(self, downstream: Subscriber[R]) -> None:
         self.downstream: Any = downstream
@@ -165,7 +165,7 @@ class OperatorSubscriber(_OneTerminal, FlowableSubscriber[T], Subscription, Gene
         raise NotImplementedError(f"{type(self).__name__} must implement hook_on_next")
 
     # on_error, on_complete, fail (a user function raised), request and cancel
-    # (facing the downstream): from _OneTerminal
+    # (facing the downstream): from OneTerminal
 
     def complete_early(self) -> None:
         """The stream ends before the upstream does: cancel it and complete."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any, Generic, TypeVar
 
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.internal.operators.flowable.flowable_on_backpressure import _BaseUnboundedSubscriber
+from rxpy2.internal.operators.flowable.flowable_on_backpressure import BaseUnboundedSubscriber
 from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2.operators import Drain
 from rxpy2.reactivestreams import LONG_MAX, Subscriber
@@ -35,7 +35,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-class UnboundedSubscriber(_BaseUnboundedSubscriber[Any], Generic[T, R]):
+class UnboundedSubscriber(BaseUnboundedSubscriber[Any], Generic[T, R]):
     """Requests the upstream without bound once the downstream has the subscriber and the
     timer runs; ``requested`` is the downstream's demand (items ``T`` in, ``R`` out)."""
 
@@ -73,7 +73,7 @@ class TimedDrainSubscriber(DrainSubscriptionMixin, UnboundedSubscriber[T, R], Ge
 
     # a request only adds to the demand (not DrainSubscriptionMixin's: no drain, a due
     # emission never waits for one)
-    request = _BaseUnboundedSubscriber.request
+    request = BaseUnboundedSubscriber.request
 
     def drain(self) -> None:
         """Emit what is due under demand, then the terminal signal (a pass per signal;

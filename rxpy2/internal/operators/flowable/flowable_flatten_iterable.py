@@ -69,13 +69,13 @@ __all__ = ["FlowableFlattenIterable", "FlattenIterableSubscriber"]
 T = TypeVar("T")
 R = TypeVar("R")
 
-#: ``next(it, _END)``: the iterator is used up.
-_END: Any = object()
+#: ``next(it, END)``: the iterator is used up.
+END: Any = object()
 #: (fused) no element was read ahead by ``is_empty``.
 _NOTHING: Any = object()
 
 
-class _Failed:
+class Failed:
     """(fused) ``is_empty`` read ahead and the iterator raised: ``poll`` raises it."""
 
     __slots__ = ("error",)
@@ -101,7 +101,7 @@ def _iterate(mapper: Callable[[Any], Iterable[Any]], item: Any) -> Iterator[Any]
 _OPERATOR = "flat_map_iterable/concat_map_iterable"
 
 
-def _none_element() -> TypeError:
+def none_element() -> TypeError:
     return TypeError("The iterator returned a None element")
 
 
@@ -301,7 +301,7 @@ class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Gen
                                 self._check_terminated(True, False)
                                 return
                             if v is None:
-                                self._fail(_none_element())
+                                self._fail(none_element())
                                 return
                             emitting = True
                             on_next(v)
@@ -321,17 +321,17 @@ class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Gen
                         self._check_terminated(True, False)
                         return
                     try:
-                        v = next(it, _END)  # only with demand: never an element ahead of it
+                        v = next(it, END)  # only with demand: never an element ahead of it
                     except Exception as ex:
                         self._fail(ex)
                         return
-                    if v is _END:
+                    if v is END:
                         it = self.current = None
                         if replenish:
                             self._consumed_one()
                         break
                     if v is None:
-                        self._fail(_none_element())
+                        self._fail(none_element())
                         return
                     on_next(v)
                     e += 1
@@ -363,17 +363,17 @@ class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Gen
                 it = self.current = _iterate(self.mapper, t)
             v = self.pending
             if v is _NOTHING:
-                v = next(it, _END)
+                v = next(it, END)
             else:
                 self.pending = _NOTHING
-                if v.__class__ is _Failed:
+                if v.__class__ is Failed:
                     self.current = None
                     raise v.error
-            if v is _END:
+            if v is END:
                 self.current = None
                 continue
             if v is None:
-                raise _none_element()
+                raise none_element()
             return v  # type: ignore[no-any-return]  # an item: the markers were handled above
 
     def is_empty(self) -> bool:
@@ -382,11 +382,11 @@ class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Gen
             v = self.pending
             if v is _NOTHING:
                 try:
-                    v = next(it, _END)  # read ahead: the next poll returns it
+                    v = next(it, END)  # read ahead: the next poll returns it
                 except Exception as e:  # is_empty must not raise: the next poll raises it
-                    v = _Failed(e)
+                    v = Failed(e)
                 self.pending = v
-            if v is not _END:
+            if v is not END:
                 return False
             self.current = None
             self.pending = _NOTHING

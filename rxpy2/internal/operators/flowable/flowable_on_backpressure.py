@@ -51,7 +51,7 @@ __all__ = [
 T = TypeVar("T")
 
 
-class _BaseUnboundedSubscriber(OperatorSubscriber[T, T], Generic[T]):
+class BaseUnboundedSubscriber(OperatorSubscriber[T, T], Generic[T]):
     """Requests ``LONG_MAX`` upstream; keeps the downstream's demand in ``requested``."""
 
     __slots__ = ("requested",)
@@ -90,7 +90,7 @@ class FlowableOnBackpressureDrop(Flowable[T], HasUpstreamPublisher[T], Generic[T
         subscribe_tail(self.source, DropSubscriber(subscriber, self.on_drop))
 
 
-class DropSubscriber(_BaseUnboundedSubscriber[T], Generic[T]):
+class DropSubscriber(BaseUnboundedSubscriber[T], Generic[T]):
     __slots__ = ("on_drop",)
 
     def __init__(self, downstream: Subscriber[T], on_drop: Callable[[T], Any] | None) -> None:
@@ -157,7 +157,7 @@ class FlowableOnBackpressureLatest(Flowable[T], HasUpstreamPublisher[T], Generic
         subscribe_tail(self.source, LatestSubscriber(subscriber))
 
 
-class LatestSubscriber(_BaseUnboundedSubscriber[T], Generic[T]):
+class LatestSubscriber(BaseUnboundedSubscriber[T], Generic[T]):
     __slots__ = ("current", "gate", "error", "cancelled")
 
     def __init__(self, downstream: Subscriber[T]) -> None:
@@ -259,7 +259,7 @@ class FlowableOnBackpressureBuffer(Flowable[T], HasUpstreamPublisher[T], Generic
                                                self.on_overflow))
 
 
-class _BaseBufferSubscriber(_BaseUnboundedSubscriber[T], Generic[T]):
+class _BaseBufferSubscriber(BaseUnboundedSubscriber[T], Generic[T]):
     __slots__ = ("gate", "error", "cancelled", "delay_error")
 
     def __init__(self, downstream: Subscriber[T], delay_error: bool) -> None:

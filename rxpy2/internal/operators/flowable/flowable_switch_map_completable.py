@@ -24,7 +24,7 @@ from rxpy2.disposables import Disposable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.flowable.flowable_switch_map_maybe import (
-    _DISPOSED,
+    DISPOSED_INNER,
     SwitchMapZeroOneSubscriber,
 )
 from rxpy2.observers import CompletableObserver
@@ -60,4 +60,4 @@ class SwitchMapCompletableObserver(SwitchMapZeroOneSubscriber[T], Disposable, Ge
         self.cancel()
 
     def is_disposed(self) -> bool:
-        return self.inner.get() is _DISPOSED
+        return self.inner.get() is DISPOSED_INNER

@@ -7,7 +7,7 @@ latest one's success is emitted. The upstream is asked for everything
 
 ``inner`` holds the observer of the current inner source (a
 :class:`SwitchMapInnerObserver`: flat_map_maybe's ``InnerObserver`` plus the
-``item`` it received), ``None`` when none runs, or :data:`_DISPOSED` once the
+``item`` it received), ``None`` when none runs, or :data:`DISPOSED_INNER` once the
 operator was cancelled or failed. A success stays in its observer until the
 downstream asks for it; a later upstream item replaces the observer and so drops
 a success that was not emitted yet. One drain loop (a
@@ -95,7 +95,7 @@ class SwitchMapInnerObserver(InnerObserver):
 
 
 #: The mark in ``inner`` once the operator was cancelled or failed: no inner source any more.
-_DISPOSED = SwitchMapInnerObserver(None)
+DISPOSED_INNER = SwitchMapInnerObserver(None)
 
 
 class SwitchMapZeroOneSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], Generic[T]):
@@ -148,13 +148,13 @@ class SwitchMapZeroOneSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], 
         except Exception as ex:
             self.upstream.cancel()
             if self.DISPOSE_BEFORE_MAPPING:
-                inner.get_and_set(_DISPOSED)  # the disposed inner will not end by itself
+                inner.get_and_set(DISPOSED_INNER)  # the disposed inner will not end by itself
             self.on_error(ex)
             return
         observer = SwitchMapInnerObserver(self)
         while True:
             current = inner.get()
-            if current is _DISPOSED:
+            if current is DISPOSED_INNER:
                 return
             if inner.compare_and_set(current, observer):
                 if current is not None:
@@ -178,8 +178,8 @@ class SwitchMapZeroOneSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], 
         self.drain()
 
     def dispose_inner(self) -> None:
-        current = self.inner.get_and_set(_DISPOSED)
-        if current is not None and current is not _DISPOSED:
+        current = self.inner.get_and_set(DISPOSED_INNER)
+        if current is not None and current is not DISPOSED_INNER:
             current.dispose()
 
     # ---------------------------------------------------------------- inner sources
@@ -227,8 +227,8 @@ class SwitchMapZeroOneSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], 
                     return
                 d = self.done
                 current = inner.get()
-                if d and (current is None or current is _DISPOSED):
-                    # _DISPOSED with done: the mapper failed (RxJava 2 would hang here)
+                if d and (current is None or current is DISPOSED_INNER):
+                    # DISPOSED_INNER with done: the mapper failed (RxJava 2 would hang here)
                     errors.try_terminate_consumer(downstream)
                     return
                 if current is None or current.item is None \

@@ -25,7 +25,7 @@ from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import ASYNC, BOUNDARY, NONE
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.helpers.function_names import returned_none
-from rxpy2.internal.operators.flowable.flowable_flatten_iterable import _END, _Failed, _none_element
+from rxpy2.internal.operators.flowable.flowable_flatten_iterable import END, Failed, none_element
 from rxpy2.internal.subscriptions.basic import BasicQueueSubscription
 from rxpy2.internal.zero_one import ZeroOneBase
 from rxpy2.observers import MaybeObserver, SingleObserver
@@ -79,11 +79,11 @@ class FlattenAsFlowableObserver(BasicQueueSubscription[R], SingleObserver[T], Ma
             if iterable is None:
                 raise returned_none("flatten_as_flowable", mapper)  # §2.13
             it = iter(iterable)
-            first = next(it, _END)  # Java's hasNext()
+            first = next(it, END)  # Java's hasNext()
         except Exception as e:
             self.downstream.on_error(e)
             return
-        if first is _END:
+        if first is END:
             self.downstream.on_complete()
             return
         self.pending = first
@@ -140,18 +140,18 @@ class FlattenAsFlowableObserver(BasicQueueSubscription[R], SingleObserver[T], Ma
                     if self.cancelled:
                         return
                     if v is None:
-                        a.on_error(_none_element())
+                        a.on_error(none_element())
                         return
                     a.on_next(v)
                     if self.cancelled:
                         return
                     e += 1
                     try:
-                        v = next(it, _END)  # read ahead: completion comes with the last
+                        v = next(it, END)  # read ahead: completion comes with the last
                     except Exception as ex:
                         a.on_error(ex)
                         return
-                    if v is _END:
+                    if v is END:
                         a.on_complete()
                         return
                 self.pending = v
@@ -168,7 +168,7 @@ class FlattenAsFlowableObserver(BasicQueueSubscription[R], SingleObserver[T], Ma
             return
         v = self.pending
         if v is None:
-            a.on_error(_none_element())
+            a.on_error(none_element())
             return
         a.on_next(v)
         if self.cancelled:
@@ -177,7 +177,7 @@ class FlattenAsFlowableObserver(BasicQueueSubscription[R], SingleObserver[T], Ma
         try:
             for v in it:  # next() runs only after the cancelled check below
                 if v is None:
-                    a.on_error(_none_element())
+                    a.on_error(none_element())
                     return
                 emitting = True
                 a.on_next(v)
@@ -204,17 +204,17 @@ class FlattenAsFlowableObserver(BasicQueueSubscription[R], SingleObserver[T], Ma
         if it is None:
             return None
         v = self.pending
-        if v.__class__ is _Failed:
+        if v.__class__ is Failed:
             self.it = None
             raise v.error
         if v is None:
             self.it = None
-            raise _none_element()
+            raise none_element()
         try:
-            nxt = next(it, _END)
+            nxt = next(it, END)
         except Exception as ex:  # the element read is still due: raise at the next poll
-            nxt = _Failed(ex)
-        if nxt is _END:
+            nxt = Failed(ex)
+        if nxt is END:
             self.it = None
             self.pending = None
         else:
