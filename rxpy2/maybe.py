@@ -3,11 +3,9 @@
 A Maybe signals exactly one of ``on_success(item)``, ``on_complete()`` (no
 item) or ``on_error(error)``.
 
-``subscribe`` is final: it applies the subscribe hook and calls
-:meth:`Maybe.subscribe_actual`, which every source and operator implements;
-an exception escaping it goes to :func:`rxpy2.plugins.on_error`.
-Operators live in ``rxpy2/internal/operators/maybe/``; as in ``flowable.py``
-each fluent method validates its arguments and imports its operator lazily.
+The scaffold it shares with Single and Completable is
+:class:`~rxpy2.internal.zero_one.ZeroOneBase` (``_ops`` names the operators it builds
+for a Maybe); the rest are thin methods over ``rxpy2/internal/operators/maybe/``.
 """
 
 from __future__ import annotations
@@ -17,15 +15,12 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, final, overload
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.internal import describe as _describe
 from rxpy2.internal.helpers.arguments import (
     ABSENT,
     assembly,
     require,
     require_callable,
-    require_scheduler,
 )
-from rxpy2.internal.observers.blocking import BlockingMultiObserver
 from rxpy2.internal.observers.callback import CallbackMaybeObserver
 from rxpy2.internal.operators.completable import (
     completable_from_action,
@@ -83,9 +78,8 @@ from rxpy2.internal.operators.single import (
     single_future,
     single_materialize,
     single_retry,
-    single_take_until,
 )
-from rxpy2.internal.zero_one import ZeroOneBase, require_instance
+from rxpy2.internal.zero_one import Operators, ZeroOneBase, require_instance
 from rxpy2.observers import MaybeObserver
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
@@ -124,15 +118,32 @@ class Maybe(ZeroOneBase, Generic[T]):
 
     __slots__ = ()
 
-    def __repr__(self) -> str:
-        """The chain, e.g. ``just(1) → map(parse)``."""
-        return _describe.chain_repr(self)
-
-    def explain(self) -> str:
-        """The chain, one line per stage (see :meth:`rxpy2.Flowable.explain`)."""
-        return _describe.explain(self)
-
     _TYPE = "maybe"
+    _ops = Operators(
+        subscribe_on=lambda: maybe_schedule.MaybeSubscribeOn,
+        observe_on=lambda: maybe_schedule.MaybeObserveOn,
+        unsubscribe_on=lambda: maybe_schedule.MaybeUnsubscribeOn,
+        hide=lambda: maybe_hide.MaybeHide,
+        detach=lambda: maybe_hide.MaybeDetach,
+        cache=lambda: maybe_cache.MaybeCache,
+        lift=lambda: maybe_lift.MaybeLift,
+        do_finally=lambda: maybe_do_finally.MaybeDoFinally,
+        do_on_event=lambda: maybe_do_event.MaybeDoOnEvent,
+        do_after=lambda: maybe_do_event.MaybeDoAfter,
+        resume_next=lambda: maybe_on_error.MaybeResumeNext,
+        retry_bi_predicate=lambda: maybe_retry.MaybeRetryBiPredicate,
+        retry_when=lambda: maybe_retry.MaybeRetryWhen,
+        take_until=lambda: maybe_take_until.MaybeTakeUntil,
+        timeout=lambda: maybe_timeout.MaybeTimeout,
+        delay_with_publisher=lambda: maybe_delay.MaybeDelayWithPublisher,
+        amb=lambda: maybe_amb.MaybeAmb,
+        from_flowable=lambda f: f.single_element(),
+    )
+
+    if TYPE_CHECKING:  # the shared methods of ZeroOneBase, with this type's types
+        def lift(self, operator: Callable[[MaybeObserver[R]], MaybeObserver[T]]) -> Maybe[R]: ...
+
+        def compose(self, transformer: Callable[[Maybe[T]], Maybe[R]]) -> Maybe[R]: ...
 
     # ------------------------------------------------------------------ subscribing
 
@@ -175,8 +186,7 @@ class Maybe(ZeroOneBase, Generic[T]):
 
         ``timeout`` (seconds): ``TimeoutError`` when it elapses, after disposing.
         """
-        o: BlockingMultiObserver[T] = BlockingMultiObserver()
-        v = o.blocking_get(self._subscribe, timeout)
+        v: T | None = self._blocking_get(timeout)
         return default if v is None else v
 
     def to_flowable(self) -> Flowable[T]:
@@ -318,18 +328,6 @@ class Maybe(ZeroOneBase, Generic[T]):
         require(item, "item")
         return _assembly(maybe_on_error.MaybeOnErrorReturn(self, lambda _e: item))
 
-    def on_error_resume_next(
-            self, fallback: Maybe[T] | Callable[[BaseException], Maybe[T]]) -> Maybe[T]:
-        """On error, continue with a Maybe (or the one ``fallback(error)`` returns)."""
-        require(fallback, "fallback")
-        if isinstance(fallback, Maybe):
-            m = fallback
-            fn: Callable[[BaseException], Maybe[T]] = lambda _e: m  # noqa: E731
-        else:
-            require_callable(fallback, "fallback")
-            fn = fallback
-        return _assembly(maybe_on_error.MaybeResumeNext(self, fn))
-
     def on_error_complete(self,
                           predicate: Callable[[BaseException], bool] | None = None) -> Maybe[T]:
         """On error (for which ``predicate`` holds, if given), complete empty instead."""
@@ -349,52 +347,12 @@ class Maybe(ZeroOneBase, Generic[T]):
         require_callable(fn, "on_success")
         return self._peek(on_success=fn)
 
-    def do_on_error(self, fn: Callable[[BaseException], Any]) -> Maybe[T]:
-        """Call ``fn(error)`` before the error goes downstream."""
-        require_callable(fn, "on_error")
-        return self._peek(on_error=fn)
-
     def do_on_complete(self, fn: Callable[[], Any]) -> Maybe[T]:
         """Call ``fn()`` before an empty completion goes downstream (raising → ``on_error``)."""
         require_callable(fn, "on_complete")
         return self._peek(on_complete=fn)
 
-    def do_on_subscribe(self, fn: Callable[[Disposable], Any]) -> Maybe[T]:
-        """Call ``fn(disposable)`` on subscription (raising → dispose and ``on_error``)."""
-        require_callable(fn, "on_subscribe")
-        return self._peek(on_subscribe=fn)
-
-    def do_on_dispose(self, fn: Callable[[], Any]) -> Maybe[T]:
-        """Call ``fn()`` when the downstream disposes before the terminal signal."""
-        require_callable(fn, "on_dispose")
-        return self._peek(on_dispose=fn)
-
-    def do_finally(self, fn: Callable[[], Any]) -> Maybe[T]:
-        """Call ``fn()`` once, after the terminal signal went downstream or on dispose."""
-        require_callable(fn, "on_finally")
-        return _assembly(maybe_do_finally.MaybeDoFinally(self, fn))
-
     # ------------------------------------------------------------------ scheduling and time
-
-    def subscribe_on(self, scheduler: Scheduler) -> Maybe[T]:
-        """Subscribe to this Maybe in a task on ``scheduler``.
-
-        The downstream gets its Disposable at once; disposing before the task ran
-        cancels the task (the upstream is then never subscribed).
-        """
-        require_scheduler(scheduler)
-        return _assembly(maybe_schedule.MaybeSubscribeOn(self, scheduler))
-
-    def observe_on(self, scheduler: Scheduler) -> Maybe[T]:
-        """Deliver the item, completion or error in a task on ``scheduler`` (nothing after a
-        dispose)."""
-        require_scheduler(scheduler)
-        return _assembly(maybe_schedule.MaybeObserveOn(self, scheduler))
-
-    def unsubscribe_on(self, scheduler: Scheduler) -> Maybe[T]:
-        """Run the upstream's ``dispose`` in a task on ``scheduler``."""
-        require_scheduler(scheduler)
-        return _assembly(maybe_schedule.MaybeUnsubscribeOn(self, scheduler))
 
     @staticmethod
     def timer(delay: float, scheduler: Scheduler | None = None) -> Maybe[int]:
@@ -422,9 +380,7 @@ class Maybe(ZeroOneBase, Generic[T]):
         other = single_delay.source_as_publisher(timeout, scheduler)
         if other is not None:
             return _assembly(maybe_timeout.MaybeTimeoutPublisher(self, other, fallback))
-        t = _time_args.check_duration(timeout, "timeout")
-        return _assembly(maybe_timeout.MaybeTimeout(self, t, _time_args.scheduler_or_computation(scheduler),
-                                            fallback))
+        return super().timeout(_time_args.check_duration(timeout, "timeout"), scheduler, fallback)
 
     def delay(self, time: float | Publisher[Any] | ZeroOneBase,
               scheduler: Scheduler | None = None) -> Maybe[T]:
@@ -444,60 +400,13 @@ class Maybe(ZeroOneBase, Generic[T]):
         return _assembly(maybe_delay.MaybeDelay(self, d, _time_args.scheduler_or_computation(scheduler),
                                           True))
 
-    def delay_subscription(self, time: float | Publisher[Any] | ZeroOneBase,
-                           scheduler: Scheduler | None = None) -> Maybe[T]:
-        """Subscribe to this Maybe only later (as :meth:`rxpy2.Single.delay_subscription`).
-
-        ``time``: seconds (a timer on ``scheduler``, computation by default), or another
-        source: a Publisher (its first item or completion), or a Single, Maybe or
-        Completable (its success or completion). An error of that source is signalled
-        instead; ``scheduler`` goes only with seconds.
-        """
-        require(time, "time")
-        other = single_delay.source_as_publisher(time, scheduler)
-        if other is None:
-            from rxpy2.flowable import Flowable
-            other = Flowable.timer(_time_args.check_duration(time, "time"),
-                                   _time_args.scheduler_or_computation(scheduler))
-        return _assembly(maybe_delay.MaybeDelayWithPublisher(self, other))
-
     # ------------------------------------------------------------------ retry / repeat
-
-    def retry(self, times: int | None = None,
-              predicate: Callable[[BaseException], bool] | None = None, *,
-              bi_predicate: Callable[[int, BaseException], bool] | None = None) -> Maybe[T]:
-        """Resubscribe on error: at most ``times`` times (no limit by default), and only
-        while ``predicate(error)`` holds; then the error goes downstream.
-
-        ``bi_predicate(attempt, error)`` (RxJava 2's ``retry(BiPredicate)``, alone):
-        resubscribe while it holds; ``attempt`` is 1 at the first error. A success or
-        an empty completion goes downstream as it is.
-
-        Built as RxJava 2 builds it (``to_flowable().retry(...).single_element()``):
-        resubscribing a synchronous source runs in a loop, not in nested calls.
-        """
-        n = single_retry.check_retry(times, predicate, bi_predicate)
-        if bi_predicate is not None:
-            return _assembly(maybe_retry.MaybeRetryBiPredicate(self, bi_predicate))
-        return self.to_flowable().retry(n, predicate).single_element()
 
     def retry_until(self, stop: Callable[[], bool]) -> Maybe[T]:
         """Resubscribe on error until ``stop()`` returns True (then the error goes
         downstream); ``stop`` raising ends it with ``CompositeException(error, raised)``."""
         require_callable(stop, "stop")
         return self.retry(predicate=lambda _e: not stop())
-
-    def retry_when(self, handler: Callable[[Flowable[BaseException]], Publisher[Any]]
-                   ) -> Maybe[T]:
-        """Resubscribe when the Publisher ``handler(errors)`` signals an item.
-
-        Per subscriber, ``handler`` gets a Flowable of this Maybe's errors and returns
-        a Publisher: each item resubscribes, its error is signalled, its completion
-        completes the Maybe empty (RxJava 2: ``single_element`` of the empty stream).
-        Stack-safe like :meth:`retry`.
-        """
-        require_callable(handler, "handler")
-        return _assembly(maybe_retry.MaybeRetryWhen(self, handler))
 
     def repeat(self, times: int | None = None) -> Flowable[T]:
         """A Flowable of this Maybe's items, subscribed ``times`` times in a row (forever
@@ -561,50 +470,11 @@ class Maybe(ZeroOneBase, Generic[T]):
         require_callable(fn, "on_event")
         return _assembly(maybe_do_event.MaybeDoOnEvent(self, fn))
 
-    def do_on_terminate(self, fn: Callable[[], Any]) -> Maybe[T]:
-        """Call ``fn()`` before the item, completion or error goes downstream (raising as
-        in :meth:`do_on_event`); not on dispose."""
-        require_callable(fn, "on_terminate")
-        return _assembly(maybe_do_event.MaybeDoOnEvent(self, lambda _v, _e: fn()))
-
     def do_after_success(self, fn: Callable[[T], Any]) -> Maybe[T]:
         """Call ``fn(item)`` after the item went downstream (raising →
         :func:`rxpy2.plugins.on_error`)."""
         require_callable(fn, "on_after_success")
         return _assembly(maybe_do_event.MaybeDoAfter(self, fn, None))
-
-    def do_after_terminate(self, fn: Callable[[], Any]) -> Maybe[T]:
-        """Call ``fn()`` after the item, completion or error went downstream (raising →
-        :func:`rxpy2.plugins.on_error`); not on dispose (see :meth:`do_finally`)."""
-        require_callable(fn, "on_after_terminate")
-        return _assembly(maybe_do_event.MaybeDoAfter(self, None, fn))
-
-    def hide(self) -> Maybe[T]:
-        """This Maybe with its identity (and its Disposable's) hidden."""
-        return _assembly(maybe_hide.MaybeHide(self))
-
-    def lift(self, operator: Callable[[MaybeObserver[R]], MaybeObserver[T]]) -> Maybe[R]:
-        """A custom operator: ``operator(downstream)`` returns the observer subscribed to
-        this Maybe (see :meth:`rxpy2.Single.lift`)."""
-        require_callable(operator, "operator")
-        return _assembly(maybe_lift.MaybeLift(self, operator))
-
-    def compose(self, transformer: Callable[[Maybe[T]], Maybe[R]]) -> Maybe[R]:
-        """``transformer(self)``, called now; it must return a Maybe (``TypeError`` if not)."""
-        require_callable(transformer, "transformer")
-        result = transformer(self)
-        _require_maybe(result, "the transformer's result")
-        return _assembly(result)
-
-    def to(self, converter: Callable[[Maybe[T]], R]) -> R:
-        """``converter(self)``, called now: convert this Maybe into any value (RxJava 2's
-        ``as``/``to``)."""
-        require_callable(converter, "converter")
-        return converter(self)
-
-    def on_terminate_detach(self) -> Maybe[T]:
-        """Drop the references to the downstream and the upstream on the signal or dispose."""
-        return _assembly(maybe_hide.MaybeDetach(self))
 
     def of_type(self, cls: type[U]) -> Maybe[U]:
         """The item if it is an instance of ``cls`` (``isinstance``; a tuple of classes
@@ -691,12 +561,6 @@ class Maybe(ZeroOneBase, Generic[T]):
 
     # ------------------------------------------------------------------ caching, resources, take_until, fallbacks
 
-    def cache(self) -> Maybe[T]:
-        """Subscribe to this Maybe once, with the first subscriber, and replay its item,
-        completion or error to every subscriber (waiting or later). Disposing one
-        subscriber does not dispose the upstream."""
-        return _assembly(maybe_cache.MaybeCache(self))
-
     @staticmethod
     def using(resource_supplier: Callable[[], U], source_supplier: Callable[[U], Maybe[T]],
               disposer: Callable[[U], Any], eager: bool = True) -> Maybe[T]:
@@ -708,12 +572,6 @@ class Maybe(ZeroOneBase, Generic[T]):
         require_callable(disposer, "disposer")
         return _assembly(maybe_using.MaybeUsing(resource_supplier, source_supplier, disposer,
                                           bool(eager)))
-
-    def take_until(self, other: Publisher[Any] | ZeroOneBase) -> Maybe[T]:
-        """This Maybe, unless ``other`` comes first: the first item or completion of a
-        Publisher, or the success or completion of a Single, Maybe or Completable,
-        completes it (empty) and disposes this Maybe; an error of ``other`` is signalled."""
-        return _assembly(maybe_take_until.MaybeTakeUntil(self, single_take_until.take_until_other(other)))
 
     def on_exception_resume_next(self, fallback: Maybe[T]) -> Maybe[T]:
         """On an ``Exception``, continue with ``fallback``; any other ``BaseException``
@@ -756,11 +614,6 @@ class Maybe(ZeroOneBase, Generic[T]):
         if len(sources) == 1:
             return sources[0]
         return _assembly(maybe_amb.MaybeAmb(sources))
-
-    def amb_with(self, other: Maybe[T]) -> Maybe[T]:
-        """Whichever of this and ``other`` signals first."""
-        _require_maybe(other, "other")
-        return Maybe.amb_array(self, other)
 
     @staticmethod
     def concat(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]],

@@ -2,11 +2,9 @@
 
 A Single signals exactly one of ``on_success(item)`` or ``on_error(error)``.
 
-``subscribe`` is final: it applies the subscribe hook and calls
-:meth:`Single.subscribe_actual`, which every source and operator implements;
-an exception escaping it goes to :func:`rxpy2.plugins.on_error`.
-Operators live in ``rxpy2/internal/operators/single/``; as in ``flowable.py``
-each fluent method validates its arguments and imports its operator lazily.
+The scaffold it shares with Maybe and Completable is
+:class:`~rxpy2.internal.zero_one.ZeroOneBase` (``_ops`` names the operators it builds
+for a Single); the rest are thin methods over ``rxpy2/internal/operators/single/``.
 """
 
 from __future__ import annotations
@@ -16,15 +14,12 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, final, overload
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.internal import describe as _describe
 from rxpy2.internal.helpers.arguments import (
     ABSENT,
     assembly,
     require,
     require_callable,
-    require_scheduler,
 )
-from rxpy2.internal.observers.blocking import BlockingMultiObserver
 from rxpy2.internal.observers.callback import ConsumerSingleObserver
 from rxpy2.internal.operators.completable import completable_ignore_element
 from rxpy2.internal.operators.flowable import _time_args
@@ -65,7 +60,7 @@ from rxpy2.internal.operators.single import (
     single_using,
     single_zip,
 )
-from rxpy2.internal.zero_one import ZeroOneBase, require_instance
+from rxpy2.internal.zero_one import Operators, ZeroOneBase, require_instance
 from rxpy2.observers import SingleObserver
 from rxpy2.reactivestreams import Publisher
 
@@ -103,15 +98,33 @@ class Single(ZeroOneBase, Generic[T]):
 
     __slots__ = ()
 
-    def __repr__(self) -> str:
-        """The chain, e.g. ``just(1) → map(parse)``."""
-        return _describe.chain_repr(self)
-
-    def explain(self) -> str:
-        """The chain, one line per stage (see :meth:`rxpy2.Flowable.explain`)."""
-        return _describe.explain(self)
-
     _TYPE = "single"
+    _ops = Operators(
+        subscribe_on=lambda: single_schedule.SingleSubscribeOn,
+        observe_on=lambda: single_schedule.SingleObserveOn,
+        unsubscribe_on=lambda: single_schedule.SingleUnsubscribeOn,
+        hide=lambda: single_hide.SingleHide,
+        detach=lambda: single_hide.SingleDetach,
+        cache=lambda: single_cache.SingleCache,
+        lift=lambda: single_lift.SingleLift,
+        do_finally=lambda: single_do_finally.SingleDoFinally,
+        do_on_event=lambda: single_do_event.SingleDoOnEvent,
+        do_after=lambda: single_do_event.SingleDoAfter,
+        resume_next=lambda: single_on_error.SingleResumeNext,
+        retry_bi_predicate=lambda: single_retry.SingleRetryBiPredicate,
+        retry_when=lambda: single_retry_when.SingleRetryWhen,
+        take_until=lambda: single_take_until.SingleTakeUntil,
+        timeout=lambda: single_timeout.SingleTimeout,
+        delay_with_publisher=lambda: single_delay.SingleDelayWithPublisher,
+        amb=lambda: single_amb.SingleAmb,
+        from_flowable=lambda f: f.single_or_error(),
+    )
+
+    if TYPE_CHECKING:  # the shared methods of ZeroOneBase, with this type's types
+        def lift(self, operator: Callable[[SingleObserver[R]], SingleObserver[T]]
+                 ) -> Single[R]: ...
+
+        def compose(self, transformer: Callable[[Single[T]], Single[R]]) -> Single[R]: ...
 
     # ------------------------------------------------------------------ subscribing
 
@@ -144,8 +157,7 @@ class Single(ZeroOneBase, Generic[T]):
 
         ``timeout`` (seconds): ``TimeoutError`` when it elapses, after disposing.
         """
-        o: BlockingMultiObserver[T] = BlockingMultiObserver()
-        item: T = o.blocking_get(self._subscribe, timeout)
+        item: T = self._blocking_get(timeout)
         return item
 
     def to_flowable(self) -> Flowable[T]:
@@ -272,31 +284,7 @@ class Single(ZeroOneBase, Generic[T]):
         _require_single(other, "other")
         return Single.zip(self, other, zipper)
 
-    def amb_with(self, other: Single[T]) -> Single[T]:
-        """Whichever of this and ``other`` signals first."""
-        _require_single(other, "other")
-        return Single.amb_array(self, other)
-
     # ------------------------------------------------------------------ scheduling
-
-    def subscribe_on(self, scheduler: Scheduler) -> Single[T]:
-        """Subscribe to this Single in a task on ``scheduler``.
-
-        The downstream gets its Disposable at once; disposing before the task ran
-        cancels the task (the upstream is then never subscribed).
-        """
-        require_scheduler(scheduler)
-        return _assembly(single_schedule.SingleSubscribeOn(self, scheduler))
-
-    def observe_on(self, scheduler: Scheduler) -> Single[T]:
-        """Deliver the item or error in a task on ``scheduler`` (nothing after a dispose)."""
-        require_scheduler(scheduler)
-        return _assembly(single_schedule.SingleObserveOn(self, scheduler))
-
-    def unsubscribe_on(self, scheduler: Scheduler) -> Single[T]:
-        """Run the upstream's ``dispose`` in a task on ``scheduler``."""
-        require_scheduler(scheduler)
-        return _assembly(single_schedule.SingleUnsubscribeOn(self, scheduler))
 
     # ------------------------------------------------------------------ time
 
@@ -309,16 +297,6 @@ class Single(ZeroOneBase, Generic[T]):
         d = _time_args.check_duration(delay, "delay")
         return _assembly(single_timer.SingleTimer(d, _time_args.scheduler_or_computation(scheduler)))
 
-    def timeout(self, timeout: float, scheduler: Scheduler | None = None,
-                fallback: Single[T] | None = None) -> Single[T]:
-        """``TimeoutError`` (as :meth:`rxpy2.Flowable.timeout`), or a switch to ``fallback``,
-        when no signal arrives within ``timeout`` seconds; the upstream is then disposed."""
-        t = _time_args.check_duration(timeout, "timeout")
-        if fallback is not None:
-            _require_single(fallback, "fallback")
-        return _assembly(single_timeout.SingleTimeout(self, t, _time_args.scheduler_or_computation(scheduler),
-                                             fallback))
-
     def delay(self, time: float, scheduler: Scheduler | None = None,
               delay_error: bool = False) -> Single[T]:
         """Signal the item ``time`` seconds later, on ``scheduler`` (computation by default).
@@ -328,23 +306,6 @@ class Single(ZeroOneBase, Generic[T]):
         d = _time_args.check_duration(time, "time")
         return _assembly(single_delay.SingleDelay(self, d, _time_args.scheduler_or_computation(scheduler),
                                            bool(delay_error)))
-
-    def delay_subscription(self, time: float | Publisher[Any] | ZeroOneBase,
-                           scheduler: Scheduler | None = None) -> Single[T]:
-        """Subscribe to this Single only later.
-
-        ``time``: seconds (a timer on ``scheduler``, computation by default), or another
-        source: a Publisher (its first item or completion), or a Single, Maybe or
-        Completable (its success or completion). An error of that source is signalled
-        instead; ``scheduler`` goes only with seconds.
-        """
-        require(time, "time")
-        other = single_delay.source_as_publisher(time, scheduler)
-        if other is None:
-            from rxpy2.flowable import Flowable
-            other = Flowable.timer(_time_args.check_duration(time, "time"),
-                                   _time_args.scheduler_or_computation(scheduler))
-        return _assembly(single_delay.SingleDelayWithPublisher(self, other))
 
     # ------------------------------------------------------------------ errors
 
@@ -358,47 +319,7 @@ class Single(ZeroOneBase, Generic[T]):
         require(item, "item")
         return _assembly(single_on_error.SingleOnErrorReturn(self, lambda _e: item))
 
-    def on_error_resume_next(
-            self, fallback: Single[T] | Callable[[BaseException], Single[T]]) -> Single[T]:
-        """On error, continue with a Single (or the one ``fallback(error)`` returns)."""
-        require(fallback, "fallback")
-        if isinstance(fallback, Single):
-            s = fallback
-            fn: Callable[[BaseException], Single[T]] = lambda _e: s  # noqa: E731
-        else:
-            require_callable(fallback, "fallback")
-            fn = fallback
-        return _assembly(single_on_error.SingleResumeNext(self, fn))
-
     # ------------------------------------------------------------------ retry / repeat
-
-    def retry(self, times: int | None = None,
-              predicate: Callable[[BaseException], bool] | None = None, *,
-              bi_predicate: Callable[[int, BaseException], bool] | None = None) -> Single[T]:
-        """Resubscribe on error: at most ``times`` times (no limit by default), and only
-        while ``predicate(error)`` holds; then the error goes downstream.
-
-        ``bi_predicate(attempt, error)`` (RxJava 2's ``retry(BiPredicate)``, alone):
-        resubscribe while it holds; ``attempt`` is 1 at the first error.
-
-        Built as RxJava 2 builds it, on :meth:`rxpy2.Flowable.retry`: resubscribing a
-        synchronous source runs in a loop, not in nested calls.
-        """
-        n = single_retry.check_retry(times, predicate, bi_predicate)
-        if bi_predicate is not None:
-            return _assembly(single_retry.SingleRetryBiPredicate(self, bi_predicate))
-        return self.to_flowable().retry(n, predicate).single_or_error()
-
-    def retry_when(self, handler: Callable[[Flowable[BaseException]], Publisher[Any]]
-                   ) -> Single[T]:
-        """Resubscribe when the Publisher ``handler(errors)`` signals an item.
-
-        Per subscriber, ``handler`` gets a Flowable of this Single's errors and returns
-        a Publisher: each item resubscribes, its error is signalled, its completion
-        ends the Single with ``IndexError``. Stack-safe like :meth:`retry`.
-        """
-        require_callable(handler, "handler")
-        return _assembly(single_retry_when.SingleRetryWhen(self, handler))
 
     def repeat(self, times: int | None = None) -> Flowable[T]:
         """A Flowable of this Single's item, subscribed ``times`` times in a row (forever
@@ -433,21 +354,6 @@ class Single(ZeroOneBase, Generic[T]):
         require_callable(fn, "on_success")
         return self._peek(on_success=fn)
 
-    def do_on_error(self, fn: Callable[[BaseException], Any]) -> Single[T]:
-        """Call ``fn(error)`` before the error goes downstream."""
-        require_callable(fn, "on_error")
-        return self._peek(on_error=fn)
-
-    def do_on_subscribe(self, fn: Callable[[Disposable], Any]) -> Single[T]:
-        """Call ``fn(disposable)`` on subscription (raising → dispose and ``on_error``)."""
-        require_callable(fn, "on_subscribe")
-        return self._peek(on_subscribe=fn)
-
-    def do_on_dispose(self, fn: Callable[[], Any]) -> Single[T]:
-        """Call ``fn()`` when the downstream disposes."""
-        require_callable(fn, "on_dispose")
-        return self._peek(on_dispose=fn)
-
     def do_on_event(self, fn: Callable[[T | None, BaseException | None], Any]) -> Single[T]:
         """Call ``fn(item, None)`` or ``fn(None, error)`` before the signal goes downstream.
 
@@ -457,32 +363,11 @@ class Single(ZeroOneBase, Generic[T]):
         require_callable(fn, "on_event")
         return _assembly(single_do_event.SingleDoOnEvent(self, fn))
 
-    def do_on_terminate(self, fn: Callable[[], Any]) -> Single[T]:
-        """Call ``fn()`` before the item or error goes downstream (raising as in
-        :meth:`do_on_event`); not on dispose."""
-        require_callable(fn, "on_terminate")
-        return _assembly(single_do_event.SingleDoOnEvent(self, lambda _v, _e: fn()))
-
     def do_after_success(self, fn: Callable[[T], Any]) -> Single[T]:
         """Call ``fn(item)`` after the item went downstream (raising →
         :func:`rxpy2.plugins.on_error`)."""
         require_callable(fn, "on_after_success")
         return _assembly(single_do_event.SingleDoAfter(self, fn, None))
-
-    def do_after_terminate(self, fn: Callable[[], Any]) -> Single[T]:
-        """Call ``fn()`` after the item or error went downstream (raising →
-        :func:`rxpy2.plugins.on_error`); not on dispose (see :meth:`do_finally`)."""
-        require_callable(fn, "on_after_terminate")
-        return _assembly(single_do_event.SingleDoAfter(self, None, fn))
-
-    def hide(self) -> Single[T]:
-        """This Single with its identity (and its Disposable's) hidden."""
-        return _assembly(single_hide.SingleHide(self))
-
-    def do_finally(self, fn: Callable[[], Any]) -> Single[T]:
-        """Call ``fn()`` once, after the terminal signal went downstream or on dispose."""
-        require_callable(fn, "on_finally")
-        return _assembly(single_do_finally.SingleDoFinally(self, fn))
 
     # ------------------------------------------------------------------ creating, composing, lifecycle
 
@@ -501,31 +386,6 @@ class Single(ZeroOneBase, Generic[T]):
         if isinstance(source, Single):
             return _assembly(source)
         return _assembly(single_create.SingleUnsafeCreate(single_create.wrapped_subscribe(source, Single)))
-
-    def lift(self, operator: Callable[[SingleObserver[R]], SingleObserver[T]]) -> Single[R]:
-        """A custom operator: ``operator(downstream)`` returns the observer subscribed to
-        this Single, per subscriber. ``operator`` raising or returning ``None`` signals
-        that error (a ``TypeError`` for ``None``) to the downstream."""
-        require_callable(operator, "operator")
-        return _assembly(single_lift.SingleLift(self, operator))
-
-    def compose(self, transformer: Callable[[Single[T]], Single[R]]) -> Single[R]:
-        """``transformer(self)``, called now; it must return a Single (``TypeError`` if not)."""
-        require_callable(transformer, "transformer")
-        result = transformer(self)
-        require_instance(result, Single, "the transformer's result")
-        return _assembly(result)
-
-    def to(self, converter: Callable[[Single[T]], R]) -> R:
-        """``converter(self)``, called now: convert this Single into any value (RxJava 2's
-        ``as``/``to``)."""
-        require_callable(converter, "converter")
-        return converter(self)
-
-    def on_terminate_detach(self) -> Single[T]:
-        """Drop the references to the downstream and the upstream on the signal or dispose
-        (neither keeps the other from being garbage collected)."""
-        return _assembly(single_hide.SingleDetach(self))
 
     def cast(self, cls: type[U]) -> Single[U]:
         """The item, checked to be an instance of ``cls`` (a class or a tuple of classes):
@@ -612,12 +472,6 @@ class Single(ZeroOneBase, Generic[T]):
 
     # ------------------------------------------------------------------ caching, resources, take_until, fallbacks
 
-    def cache(self) -> Single[T]:
-        """Subscribe to this Single once, with the first subscriber, and replay its item or
-        error to every subscriber (waiting or later). Disposing one subscriber does not
-        dispose the upstream."""
-        return _assembly(single_cache.SingleCache(self))
-
     @staticmethod
     def using(resource_supplier: Callable[[], U], source_supplier: Callable[[U], Single[T]],
               disposer: Callable[[U], Any], eager: bool = True) -> Single[T]:
@@ -634,13 +488,6 @@ class Single(ZeroOneBase, Generic[T]):
         require_callable(disposer, "disposer")
         return _assembly(single_using.SingleUsing(resource_supplier, source_supplier, disposer,
                                            bool(eager)))
-
-    def take_until(self, other: Publisher[Any] | ZeroOneBase) -> Single[T]:
-        """This Single, unless ``other`` comes first: the first item or completion of a
-        Publisher, or the success or completion of a Single, Maybe or Completable, ends it
-        with ``concurrent.futures.CancelledError`` (RxJava's ``CancellationException``)
-        and disposes this Single; an error of ``other`` is signalled."""
-        return _assembly(single_take_until.SingleTakeUntil(self, single_take_until.take_until_other(other)))
 
     # ------------------------------------------------------------------ concat / merge / amb
     # (as RxJava 2 builds them: Flowable operators over a Flowable of the sources, each
