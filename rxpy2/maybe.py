@@ -11,7 +11,7 @@ for a Maybe); the rest are thin methods over ``rxpy2/internal/operators/maybe/``
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, final, overload
+from typing import TYPE_CHECKING, Any, TypeVar, final, overload
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
@@ -22,11 +22,7 @@ from rxpy2.internal.helpers.arguments import (
     require_callable,
 )
 from rxpy2.internal.observers.callback import CallbackMaybeObserver
-from rxpy2.internal.operators.completable import (
-    completable_from_action,
-    completable_ignore_element,
-    completable_to_maybe,
-)
+from rxpy2.internal.operators.completable import completable_from_action, completable_to_maybe
 from rxpy2.internal.operators.flowable import _time_args
 from rxpy2.internal.operators.maybe import (
     maybe_amb,
@@ -73,13 +69,15 @@ from rxpy2.internal.operators.single import (
     single_contains,
     single_create,
     single_delay,
-    single_flat_map_completable,
-    single_flatten_as_flowable,
     single_future,
-    single_materialize,
-    single_retry,
 )
-from rxpy2.internal.zero_one import Operators, ZeroOneBase, require_instance
+from rxpy2.internal.zero_one import (
+    ItemOperators,
+    Operators,
+    ZeroOneBase,
+    ZeroOneItemBase,
+    require_instance,
+)
 from rxpy2.observers import MaybeObserver
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
@@ -91,7 +89,6 @@ if TYPE_CHECKING:
     from rxpy2.completable import Completable
     from rxpy2.emitter import MaybeEmitter
     from rxpy2.flowable import Flowable
-    from rxpy2.notification import Notification
     from rxpy2.schedulers.scheduler import Scheduler
 
 __all__ = ["Maybe"]
@@ -113,7 +110,7 @@ def _require_maybe(m: Any, name: str) -> None:
     require_instance(m, Maybe, name)
 
 
-class Maybe(ZeroOneBase, Generic[T]):
+class Maybe(ZeroOneItemBase[T]):
     """A deferred computation that signals one item, no item, or an error."""
 
     __slots__ = ()
@@ -138,6 +135,12 @@ class Maybe(ZeroOneBase, Generic[T]):
         delay_with_publisher=lambda: maybe_delay.MaybeDelayWithPublisher,
         amb=lambda: maybe_amb.MaybeAmb,
         from_flowable=lambda f: f.single_element(),
+    )
+
+    _item_ops = ItemOperators(
+        on_error_return=lambda: maybe_on_error.MaybeOnErrorReturn,
+        repeat_when=lambda: maybe_retry.MaybeRepeatWhen,
+        flat_map_publisher=lambda: maybe_flat_map_publisher.MaybeFlatMapPublisher,
     )
 
     if TYPE_CHECKING:  # the shared methods of ZeroOneBase, with this type's types
@@ -283,14 +286,6 @@ class Maybe(ZeroOneBase, Generic[T]):
         require_callable(mapper, "mapper")
         return assembly("single", maybe_flat_map.MaybeFlatMapSingle(self, mapper))
 
-    def flat_map_publisher(self, mapper: Callable[[T], Publisher[R]]) -> Flowable[R]:
-        """A Flowable of the items of the Publisher ``mapper(item)`` returns (empty if empty).
-
-        Downstream demand is kept until that Publisher is subscribed, then handed over.
-        """
-        require_callable(mapper, "mapper")
-        return assembly("flowable", maybe_flat_map_publisher.MaybeFlatMapPublisher(self, mapper))
-
     def zip_with(self, other: Maybe[U], zipper: Callable[[T, U], R]) -> Maybe[R]:
         """``zipper(this_item, other_item)``; see :meth:`zip`."""
         _require_maybe(other, "other")
@@ -318,16 +313,6 @@ class Maybe(ZeroOneBase, Generic[T]):
 
     # ------------------------------------------------------------------ errors
 
-    def on_error_return(self, fn: Callable[[BaseException], T]) -> Maybe[T]:
-        """On error, signal ``fn(error)`` as the item instead."""
-        require_callable(fn, "fn")
-        return _assembly(maybe_on_error.MaybeOnErrorReturn(self, fn))
-
-    def on_error_return_item(self, item: T) -> Maybe[T]:
-        """On error, signal ``item`` instead."""
-        require(item, "item")
-        return _assembly(maybe_on_error.MaybeOnErrorReturn(self, lambda _e: item))
-
     def on_error_complete(self,
                           predicate: Callable[[BaseException], bool] | None = None) -> Maybe[T]:
         """On error (for which ``predicate`` holds, if given), complete empty instead."""
@@ -341,11 +326,6 @@ class Maybe(ZeroOneBase, Generic[T]):
               on_complete: Any = None, on_dispose: Any = None) -> Maybe[T]:
         return _assembly(maybe_peek.MaybePeek(self, on_subscribe, on_success, on_error, on_complete,
                                    on_dispose))
-
-    def do_on_success(self, fn: Callable[[T], Any]) -> Maybe[T]:
-        """Call ``fn(item)`` before the item goes downstream (raising → ``on_error``)."""
-        require_callable(fn, "on_success")
-        return self._peek(on_success=fn)
 
     def do_on_complete(self, fn: Callable[[], Any]) -> Maybe[T]:
         """Call ``fn()`` before an empty completion goes downstream (raising → ``on_error``)."""
@@ -408,29 +388,6 @@ class Maybe(ZeroOneBase, Generic[T]):
         require_callable(stop, "stop")
         return self.retry(predicate=lambda _e: not stop())
 
-    def repeat(self, times: int | None = None) -> Flowable[T]:
-        """A Flowable of this Maybe's items, subscribed ``times`` times in a row (forever
-        by default; ``repeat(0)`` is empty); an empty run adds nothing. An error ends it."""
-        return self.to_flowable().repeat(single_retry.check_times(times))
-
-    def repeat_until(self, stop: Callable[[], bool]) -> Flowable[T]:
-        """A Flowable of this Maybe's items: after each success or empty completion,
-        subscribe again unless ``stop()`` returns True (then complete)."""
-        require_callable(stop, "stop")
-        return self.to_flowable().repeat_until(stop)
-
-    def repeat_when(self, handler: Callable[[Flowable[Any]], Publisher[Any]]) -> Flowable[T]:
-        """A Flowable of this Maybe's items, resubscribed when the Publisher
-        ``handler(rounds)`` signals an item.
-
-        Per subscriber, ``handler`` gets a Flowable with an item after each repetition
-        (once its item, if any, is delivered) and returns a Publisher: its items
-        resubscribe, its completion completes the Flowable, its error is signalled.
-        Stack-safe like :meth:`repeat`.
-        """
-        require_callable(handler, "handler")
-        return assembly("flowable", maybe_retry.MaybeRepeatWhen(self, handler))
-
     # ------------------------------------------------------------------ creating, composing, lifecycle
 
     @staticmethod
@@ -459,22 +416,6 @@ class Maybe(ZeroOneBase, Generic[T]):
         if isinstance(source, Maybe):
             return _assembly(source)
         return _assembly(maybe_create.MaybeUnsafeCreate(single_create.wrapped_subscribe(source, Maybe)))
-
-    def do_on_event(self, fn: Callable[[T | None, BaseException | None], Any]) -> Maybe[T]:
-        """Call ``fn(item, None)``, ``fn(None, None)`` (empty) or ``fn(None, error)`` before
-        the signal goes downstream.
-
-        Raising turns the item or completion into that error, or joins the error
-        (``CompositeException(error, raised)``).
-        """
-        require_callable(fn, "on_event")
-        return _assembly(maybe_do_event.MaybeDoOnEvent(self, fn))
-
-    def do_after_success(self, fn: Callable[[T], Any]) -> Maybe[T]:
-        """Call ``fn(item)`` after the item went downstream (raising →
-        :func:`rxpy2.plugins.on_error`)."""
-        require_callable(fn, "on_after_success")
-        return _assembly(maybe_do_event.MaybeDoAfter(self, fn, None))
 
     def of_type(self, cls: type[U]) -> Maybe[U]:
         """The item if it is an instance of ``cls`` (``isinstance``; a tuple of classes
@@ -519,15 +460,6 @@ class Maybe(ZeroOneBase, Generic[T]):
         require_instance(source, Single, "source")
         return _assembly(maybe_from_single.MaybeFromSingle(source))
 
-    def ignore_element(self) -> Completable:
-        """A Completable that completes when this Maybe succeeds or completes."""
-        return assembly("completable", completable_ignore_element.CompletableIgnoreElement(self))
-
-    def materialize(self) -> Single[Notification[T]]:
-        """A Single of the item, the empty completion or the error as a
-        :class:`~rxpy2.notification.Notification`."""
-        return assembly("single", single_materialize.SingleMaterialize(self))
-
     def contains(self, item: Any) -> Single[bool]:
         """A Single: whether the item equals ``item`` (``==``); empty is False."""
         require(item, "item")
@@ -538,22 +470,11 @@ class Maybe(ZeroOneBase, Generic[T]):
         """A Single of 1 (an item) or 0 (empty)."""
         return assembly("single", maybe_count.MaybeCount(self))
 
-    def flat_map_completable(self, mapper: Callable[[T], Completable]) -> Completable:
-        """Continue with the Completable ``mapper(item)`` returns; empty completes."""
-        require_callable(mapper, "mapper")
-        return assembly("completable", single_flat_map_completable.SingleFlatMapCompletable(self, mapper))
-
     def flat_map_single_element(self, mapper: Callable[[T], Single[R]]) -> Maybe[R]:
         """A Maybe: continue with the Single ``mapper(item)`` returns; empty stays empty
         (unlike :meth:`flat_map_single`, whose Single fails on empty)."""
         require_callable(mapper, "mapper")
         return _assembly(maybe_flat_map_single_element.MaybeFlatMapSingleElement(self, mapper))
-
-    def flatten_as_flowable(self, mapper: Callable[[T], Iterable[R]]) -> Flowable[R]:
-        """A Flowable of the elements of the iterable ``mapper(item)`` returns, under
-        backpressure (see :meth:`rxpy2.Single.flatten_as_flowable`); empty completes."""
-        require_callable(mapper, "mapper")
-        return assembly("flowable", single_flatten_as_flowable.SingleFlattenAsFlowable(self, mapper))
 
     def concat_map(self, mapper: Callable[[T], Maybe[R]]) -> Maybe[R]:
         """The same as :meth:`flat_map` (as in RxJava 2: a Maybe has at most one item)."""

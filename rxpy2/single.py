@@ -10,7 +10,7 @@ for a Single); the rest are thin methods over ``rxpy2/internal/operators/single/
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, final, overload
+from typing import TYPE_CHECKING, Any, TypeVar, final, overload
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
@@ -21,7 +21,6 @@ from rxpy2.internal.helpers.arguments import (
     require_callable,
 )
 from rxpy2.internal.observers.callback import ConsumerSingleObserver
-from rxpy2.internal.operators.completable import completable_ignore_element
 from rxpy2.internal.operators.flowable import _time_args
 from rxpy2.internal.operators.maybe import maybe_filter, maybe_from_single, maybe_to_publisher
 from rxpy2.internal.operators.single import (
@@ -35,9 +34,7 @@ from rxpy2.internal.operators.single import (
     single_do_finally,
     single_error,
     single_flat_map,
-    single_flat_map_completable,
     single_flat_map_publisher,
-    single_flatten_as_flowable,
     single_from_callable,
     single_from_publisher,
     single_future,
@@ -60,14 +57,18 @@ from rxpy2.internal.operators.single import (
     single_using,
     single_zip,
 )
-from rxpy2.internal.zero_one import Operators, ZeroOneBase, require_instance
+from rxpy2.internal.zero_one import (
+    ItemOperators,
+    Operators,
+    ZeroOneItemBase,
+    require_instance,
+)
 from rxpy2.observers import SingleObserver
 from rxpy2.reactivestreams import Publisher
 
 if TYPE_CHECKING:
     import concurrent.futures
 
-    from rxpy2.completable import Completable
     from rxpy2.emitter import SingleEmitter
     from rxpy2.flowable import Flowable
     from rxpy2.maybe import Maybe
@@ -93,7 +94,7 @@ def _require_single(s: Any, name: str) -> None:
     require_instance(s, Single, name)
 
 
-class Single(ZeroOneBase, Generic[T]):
+class Single(ZeroOneItemBase[T]):
     """A deferred computation that signals one item or one error."""
 
     __slots__ = ()
@@ -118,6 +119,12 @@ class Single(ZeroOneBase, Generic[T]):
         delay_with_publisher=lambda: single_delay.SingleDelayWithPublisher,
         amb=lambda: single_amb.SingleAmb,
         from_flowable=lambda f: f.single_or_error(),
+    )
+
+    _item_ops = ItemOperators(
+        on_error_return=lambda: single_on_error.SingleOnErrorReturn,
+        repeat_when=lambda: single_repeat_when.SingleRepeatWhen,
+        flat_map_publisher=lambda: single_flat_map_publisher.SingleFlatMapPublisher,
     )
 
     if TYPE_CHECKING:  # the shared methods of ZeroOneBase, with this type's types
@@ -271,14 +278,6 @@ class Single(ZeroOneBase, Generic[T]):
         require_callable(mapper, "mapper")
         return assembly("maybe", single_flat_map.SingleFlatMapMaybe(self, mapper))
 
-    def flat_map_publisher(self, mapper: Callable[[T], Publisher[R]]) -> Flowable[R]:
-        """A Flowable of the items of the Publisher ``mapper(item)`` returns.
-
-        Downstream demand is kept until that Publisher is subscribed, then handed over.
-        """
-        require_callable(mapper, "mapper")
-        return assembly("flowable", single_flat_map_publisher.SingleFlatMapPublisher(self, mapper))
-
     def zip_with(self, other: Single[U], zipper: Callable[[T, U], R]) -> Single[R]:
         """``zipper(this_item, other_item)``; see :meth:`zip`."""
         _require_single(other, "other")
@@ -309,65 +308,13 @@ class Single(ZeroOneBase, Generic[T]):
 
     # ------------------------------------------------------------------ errors
 
-    def on_error_return(self, fn: Callable[[BaseException], T]) -> Single[T]:
-        """On error, signal ``fn(error)`` instead."""
-        require_callable(fn, "fn")
-        return _assembly(single_on_error.SingleOnErrorReturn(self, fn))
-
-    def on_error_return_item(self, item: T) -> Single[T]:
-        """On error, signal ``item`` instead."""
-        require(item, "item")
-        return _assembly(single_on_error.SingleOnErrorReturn(self, lambda _e: item))
-
     # ------------------------------------------------------------------ retry / repeat
-
-    def repeat(self, times: int | None = None) -> Flowable[T]:
-        """A Flowable of this Single's item, subscribed ``times`` times in a row (forever
-        by default; ``repeat(0)`` is empty). An error ends it."""
-        return self.to_flowable().repeat(single_retry.check_times(times))
-
-    def repeat_when(self, handler: Callable[[Flowable[Any]], Publisher[Any]]) -> Flowable[T]:
-        """A Flowable of this Single's items, resubscribed when the Publisher
-        ``handler(rounds)`` signals an item.
-
-        Per subscriber, ``handler`` gets a Flowable with an item after each delivered
-        repetition and returns a Publisher: its items resubscribe, its completion
-        completes the Flowable, its error is signalled. Stack-safe like :meth:`repeat`.
-        """
-        require_callable(handler, "handler")
-        return assembly("flowable", single_repeat_when.SingleRepeatWhen(self, handler))
-
-    def repeat_until(self, stop: Callable[[], bool]) -> Flowable[T]:
-        """A Flowable of this Single's items: after each success, subscribe again unless
-        ``stop()`` returns True (then complete)."""
-        require_callable(stop, "stop")
-        return self.to_flowable().repeat_until(stop)
 
     # ------------------------------------------------------------------ side effects
 
     def _peek(self, on_subscribe: Any = None, on_success: Any = None, on_error: Any = None,
               on_dispose: Any = None) -> Single[T]:
         return _assembly(single_peek.SinglePeek(self, on_subscribe, on_success, on_error, on_dispose))
-
-    def do_on_success(self, fn: Callable[[T], Any]) -> Single[T]:
-        """Call ``fn(item)`` before the item goes downstream (raising → ``on_error``)."""
-        require_callable(fn, "on_success")
-        return self._peek(on_success=fn)
-
-    def do_on_event(self, fn: Callable[[T | None, BaseException | None], Any]) -> Single[T]:
-        """Call ``fn(item, None)`` or ``fn(None, error)`` before the signal goes downstream.
-
-        Raising turns the item into that error, or joins the error
-        (``CompositeException(error, raised)``).
-        """
-        require_callable(fn, "on_event")
-        return _assembly(single_do_event.SingleDoOnEvent(self, fn))
-
-    def do_after_success(self, fn: Callable[[T], Any]) -> Single[T]:
-        """Call ``fn(item)`` after the item went downstream (raising →
-        :func:`rxpy2.plugins.on_error`)."""
-        require_callable(fn, "on_after_success")
-        return _assembly(single_do_event.SingleDoAfter(self, fn, None))
 
     # ------------------------------------------------------------------ creating, composing, lifecycle
 
@@ -433,14 +380,6 @@ class Single(ZeroOneBase, Generic[T]):
         """A Maybe of this Single's item or error."""
         return assembly("maybe", maybe_from_single.MaybeFromSingle(self))
 
-    def ignore_element(self) -> Completable:
-        """A Completable that completes when this Single succeeds (the item is dropped)."""
-        return assembly("completable", completable_ignore_element.CompletableIgnoreElement(self))
-
-    def materialize(self) -> Single[Notification[T]]:
-        """The item or the error as a :class:`~rxpy2.notification.Notification` item."""
-        return _assembly(single_materialize.SingleMaterialize(self))
-
     def dematerialize(self, selector: Callable[[T], Notification[R]]) -> Maybe[R]:
         """A Maybe of the signal the Notification ``selector(item)`` holds: its item, an
         empty completion or its error (RxJava 2's ``dematerialize(Function)``)."""
@@ -458,17 +397,6 @@ class Single(ZeroOneBase, Generic[T]):
         else:
             require_callable(comparer, "comparer")
         return _assembly(single_contains.SingleContains(self, item, comparer))
-
-    def flat_map_completable(self, mapper: Callable[[T], Completable]) -> Completable:
-        """Continue with the Completable ``mapper(item)`` returns."""
-        require_callable(mapper, "mapper")
-        return assembly("completable", single_flat_map_completable.SingleFlatMapCompletable(self, mapper))
-
-    def flatten_as_flowable(self, mapper: Callable[[T], Iterable[R]]) -> Flowable[R]:
-        """A Flowable of the elements of the iterable ``mapper(item)`` returns, under
-        backpressure (read one ahead, so completion comes with the last element)."""
-        require_callable(mapper, "mapper")
-        return assembly("flowable", single_flatten_as_flowable.SingleFlattenAsFlowable(self, mapper))
 
     # ------------------------------------------------------------------ caching, resources, take_until, fallbacks
 

@@ -13,8 +13,8 @@ return ``Self``: a Single's are Singles, a Maybe's Maybes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Self, TypeVar, cast, final
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Self, TypeVar, cast, final
 
 from rxpy2.internal import describe as _describe
 from rxpy2.internal.helpers import subscribe_loop as _loop
@@ -28,18 +28,31 @@ from rxpy2.internal.helpers.arguments import (
 from rxpy2.internal.name_trap import check_class as _check_fields
 from rxpy2.internal.observers.blocking import BlockingMultiObserver
 from rxpy2.internal.observers.empty import EmptyDisposable
+from rxpy2.internal.operators.completable import completable_ignore_element
 from rxpy2.internal.operators.flowable import _time_args
-from rxpy2.internal.operators.single import single_delay, single_retry, single_take_until
+from rxpy2.internal.operators.single import (
+    single_delay,
+    single_flat_map_completable,
+    single_flatten_as_flowable,
+    single_materialize,
+    single_retry,
+    single_take_until,
+)
 
 if TYPE_CHECKING:
+    from rxpy2.completable import Completable
     from rxpy2.disposables import Disposable
     from rxpy2.flowable import Flowable
+    from rxpy2.notification import Notification
     from rxpy2.reactivestreams import Publisher
     from rxpy2.schedulers.scheduler import Scheduler
+    from rxpy2.single import Single
     from rxpy2.testing import TestObserver
 
-__all__ = ["Operators", "ZeroOneBase", "as_publisher", "require_instance"]
+__all__ = ["ItemOperators", "Operators", "ZeroOneBase", "ZeroOneItemBase", "as_publisher",
+           "require_instance"]
 
+T = TypeVar("T")
 R = TypeVar("R")
 
 #: returns an operator class (or another factory) of one type, imported on first use
@@ -394,3 +407,114 @@ class ZeroOneBase:
         """Call ``fn()`` once, after the terminal signal went downstream or on dispose."""
         require_callable(fn, "on_finally")
         return self._assemble(self._ops.do_finally()(self, fn))
+
+
+class ItemOperators(NamedTuple):
+    """The operators of :class:`ZeroOneItemBase`'s methods, as :class:`Operators`."""
+
+    on_error_return: Op  # (source, fn(error) -> item)
+    repeat_when: Op
+    flat_map_publisher: Op
+
+
+class ZeroOneItemBase(ZeroOneBase, Generic[T]):
+    """What Single and Maybe share beyond :class:`ZeroOneBase`: the methods about the
+    item; each sets ``_item_ops`` (its :class:`ItemOperators`)."""
+
+    __slots__ = ()
+
+    _item_ops: ClassVar[ItemOperators]
+
+    def _peek(self, *, on_subscribe: Any = None, on_success: Any = None,
+              on_error: Any = None, on_dispose: Any = None) -> Self:
+        raise NotImplementedError
+
+    def do_on_success(self, fn: Callable[[T], Any]) -> Self:
+        """Call ``fn(item)`` before the item goes downstream (raising → ``on_error``)."""
+        require_callable(fn, "on_success")
+        return self._peek(on_success=fn)
+
+    def do_after_success(self, fn: Callable[[T], Any]) -> Self:
+        """Call ``fn(item)`` after the item went downstream (raising →
+        :func:`rxpy2.plugins.on_error`)."""
+        require_callable(fn, "on_after_success")
+        return self._assemble(self._ops.do_after()(self, fn, None))
+
+    def do_on_event(self, fn: Callable[[T | None, BaseException | None], Any]) -> Self:
+        """Call ``fn(item, None)``, ``fn(None, error)`` or (a Maybe completing empty)
+        ``fn(None, None)`` before the signal goes downstream.
+
+        Raising turns the item or completion into that error, or joins the error
+        (``CompositeException(error, raised)``).
+        """
+        require_callable(fn, "on_event")
+        return self._assemble(self._ops.do_on_event()(self, fn))
+
+    def on_error_return(self, fn: Callable[[BaseException], T]) -> Self:
+        """On error, signal ``fn(error)`` as the item instead."""
+        require_callable(fn, "fn")
+        return self._assemble(self._item_ops.on_error_return()(self, fn))
+
+    def on_error_return_item(self, item: T) -> Self:
+        """On error, signal ``item`` instead."""
+        require(item, "item")
+        return self._assemble(self._item_ops.on_error_return()(self, lambda _e: item))
+
+    def repeat(self, times: int | None = None) -> Flowable[T]:
+        """A Flowable of the items, this source subscribed ``times`` times in a row
+        (forever by default; ``repeat(0)`` is empty); an empty run adds nothing. An
+        error ends it."""
+        return self.to_flowable().repeat(single_retry.check_times(times))
+
+    def repeat_until(self, stop: Callable[[], bool]) -> Flowable[T]:
+        """A Flowable of the items: after each success (or empty completion), subscribe
+        again unless ``stop()`` returns True (then complete)."""
+        require_callable(stop, "stop")
+        return self.to_flowable().repeat_until(stop)
+
+    def repeat_when(self, handler: Callable[[Flowable[Any]], Publisher[Any]]) -> Flowable[T]:
+        """A Flowable of the items, resubscribed when the Publisher ``handler(rounds)``
+        signals an item.
+
+        Per subscriber, ``handler`` gets a Flowable with an item after each repetition
+        (once its item, if any, is delivered) and returns a Publisher: its items
+        resubscribe, its completion completes the Flowable, its error is signalled.
+        Stack-safe like :meth:`repeat`.
+        """
+        require_callable(handler, "handler")
+        return assembly("flowable", self._item_ops.repeat_when()(self, handler))
+
+    if TYPE_CHECKING:
+        def to_flowable(self) -> Flowable[T]: ...
+
+    def flat_map_publisher(self, mapper: Callable[[T], Publisher[R]]) -> Flowable[R]:
+        """A Flowable of the items of the Publisher ``mapper(item)`` returns (empty for an
+        empty Maybe).
+
+        Downstream demand is kept until that Publisher is subscribed, then handed over.
+        """
+        require_callable(mapper, "mapper")
+        return assembly("flowable", self._item_ops.flat_map_publisher()(self, mapper))
+
+    def flatten_as_flowable(self, mapper: Callable[[T], Iterable[R]]) -> Flowable[R]:
+        """A Flowable of the elements of the iterable ``mapper(item)`` returns, under
+        backpressure (read one ahead, so completion comes with the last element); an
+        empty Maybe completes."""
+        require_callable(mapper, "mapper")
+        return assembly("flowable", single_flatten_as_flowable.SingleFlattenAsFlowable(self, mapper))
+
+    def flat_map_completable(self, mapper: Callable[[T], Completable]) -> Completable:
+        """Continue with the Completable ``mapper(item)`` returns (an empty Maybe
+        completes)."""
+        require_callable(mapper, "mapper")
+        return assembly("completable", single_flat_map_completable.SingleFlatMapCompletable(self, mapper))
+
+    def ignore_element(self) -> Completable:
+        """A Completable that completes when this source succeeds (the item is dropped)
+        or completes."""
+        return assembly("completable", completable_ignore_element.CompletableIgnoreElement(self))
+
+    def materialize(self) -> Single[Notification[T]]:
+        """A Single of the item, the empty completion or the error as a
+        :class:`~rxpy2.notification.Notification`."""
+        return assembly("single", single_materialize.SingleMaterialize(self))

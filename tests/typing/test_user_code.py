@@ -163,6 +163,11 @@ def zero_one_shared() -> None:
     assert_type(c.delay_subscription(0.0, trampoline).blocking_get(), BaseException | None)
     assert_type(s.blocking_get(), int)
     assert_type(m.blocking_get(), str | None)
+    assert_type(s.do_on_success(print).on_error_return_item(0), Single[int])
+    assert_type(m.do_on_event(lambda v, e: None).on_error_return(str), Maybe[str])
+    assert_type(s.repeat(2), Flowable[int])
+    assert_type(m.flatten_as_flowable(list), Flowable[str])
+    assert_type(s.ignore_element(), Completable)
 
 def generating() -> None:
     assert_type(Flowable.generate(lambda: 0, lambda s, e: s + 1), Flowable[Any])
