@@ -62,7 +62,13 @@ from rxpy2.internal.operators.single import (
     single_materialize,
     single_retry,
 )
-from rxpy2.internal.zero_one import Operators, ZeroOneBase, require_instance
+from rxpy2.internal.zero_one import (
+    Operators,
+    ZeroOneBase,
+    error_supplier,
+    require_each,
+    require_instance,
+)
 from rxpy2.maybe import Maybe
 from rxpy2.observers import CompletableObserver
 from rxpy2.reactivestreams import Publisher
@@ -186,12 +192,7 @@ class Completable(ZeroOneBase):
     @staticmethod
     def error(error: BaseException | Callable[[], BaseException]) -> Completable:
         """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
-        require(error, "error")
-        if isinstance(error, BaseException):
-            err = error
-            return _assembly(completable_error.CompletableError(lambda: err))
-        require_callable(error, "error")
-        return _assembly(completable_error.CompletableError(error))
+        return _assembly(completable_error.CompletableError(error_supplier(error)))
 
     @staticmethod
     def never() -> Completable:
@@ -228,8 +229,7 @@ class Completable(ZeroOneBase):
     @staticmethod
     def amb_array(*sources: Completable) -> Completable:
         """:meth:`amb` over the given sources."""
-        for i, c in enumerate(sources):
-            _require_completable(c, f"source {i}")
+        require_each(sources, Completable)
         if len(sources) == 1:
             return sources[0]
         return _assembly(completable_amb.CompletableAmb(sources))
@@ -254,13 +254,18 @@ class Completable(ZeroOneBase):
     @staticmethod
     def concat_array(*sources: Completable) -> Completable:
         """The given sources in turn, subscribing to the next when one completes."""
-        for i, c in enumerate(sources):
-            _require_completable(c, f"source {i}")
+        return Completable._array(sources, completable_concat.CompletableConcat)
+
+    @staticmethod
+    def _array(sources: tuple[Completable, ...],
+               operator: Callable[[tuple[Completable, ...]], Completable]) -> Completable:
+        """``operator(sources)``, checked; no source completes, one is itself."""
+        require_each(sources, Completable)
         if not sources:
             return Completable.complete()
         if len(sources) == 1:
             return sources[0]
-        return _assembly(completable_concat.CompletableConcat(tuple(sources)))
+        return _assembly(operator(tuple(sources)))
 
     @staticmethod
     def merge(sources: Iterable[Completable] | Publisher[Completable],
@@ -290,13 +295,7 @@ class Completable(ZeroOneBase):
     @staticmethod
     def merge_array(*sources: Completable) -> Completable:
         """:meth:`merge` over the given sources."""
-        for i, c in enumerate(sources):
-            _require_completable(c, f"source {i}")
-        if not sources:
-            return Completable.complete()
-        if len(sources) == 1:
-            return sources[0]
-        return _assembly(completable_merge.CompletableMerge(tuple(sources)))
+        return Completable._array(sources, completable_merge.CompletableMerge)
 
     # ------------------------------------------------------------------ combining
 
@@ -519,8 +518,7 @@ class Completable(ZeroOneBase):
     def merge_array_delay_error(*sources: Completable) -> Completable:
         """All the given sources at once; completes when all ended; the errors wait until
         then (several together as a ``CompositeException``)."""
-        for i, c in enumerate(sources):
-            _require_completable(c, f"source {i}")
+        require_each(sources, Completable)
         return _assembly(completable_merge.CompletableMerge(tuple(sources), True))
 
     @staticmethod

@@ -76,6 +76,8 @@ from rxpy2.internal.zero_one import (
     Operators,
     ZeroOneBase,
     ZeroOneItemBase,
+    error_supplier,
+    require_each,
     require_instance,
 )
 from rxpy2.observers import MaybeObserver
@@ -220,12 +222,7 @@ class Maybe(ZeroOneItemBase[T]):
     @staticmethod
     def error(error: BaseException | Callable[[], BaseException]) -> Maybe[Any]:
         """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
-        require(error, "error")
-        if isinstance(error, BaseException):
-            err = error
-            return _assembly(maybe_error.MaybeError(lambda: err))
-        require_callable(error, "error")
-        return _assembly(maybe_error.MaybeError(error))
+        return _assembly(maybe_error.MaybeError(error_supplier(error)))
 
     @staticmethod
     def never() -> Maybe[Any]:
@@ -258,8 +255,7 @@ class Maybe(ZeroOneItemBase[T]):
         No sources → empty.
         """
         require_callable(zipper, "zipper")
-        for i, m in enumerate(sources):
-            _require_maybe(m, f"source {i}")
+        require_each(sources, Maybe)
         if not sources:
             return Maybe.empty()
         return _assembly(maybe_zip.MaybeZipArray(sources, zipper))
@@ -528,8 +524,7 @@ class Maybe(ZeroOneItemBase[T]):
     @staticmethod
     def amb_array(*sources: Maybe[T]) -> Maybe[T]:
         """:meth:`amb` over the given sources (none → empty, one → itself)."""
-        for i, m in enumerate(sources):
-            _require_maybe(m, f"source {i}")
+        require_each(sources, Maybe)
         if not sources:
             return Maybe.empty()
         if len(sources) == 1:
@@ -558,31 +553,31 @@ class Maybe(ZeroOneItemBase[T]):
     @staticmethod
     def concat_array(*sources: Maybe[T]) -> Flowable[T]:
         """The given Maybes' items in order; the first error ends it."""
-        return Maybe._concat_array(sources, False)
+        return Maybe._array(sources, lambda s: maybe_concat.MaybeConcat(s, False))
 
     @staticmethod
     def concat_array_delay_error(*sources: Maybe[T]) -> Flowable[T]:
         """As :meth:`concat_array`, but the errors wait until every source ran (several
         together as a ``CompositeException``)."""
-        return Maybe._concat_array(sources, True)
+        return Maybe._array(sources, lambda s: maybe_concat.MaybeConcat(s, True))
 
     @staticmethod
-    def _concat_array(sources: tuple[Maybe[T], ...], delay_errors: bool) -> Flowable[T]:
+    def _array(sources: tuple[Maybe[T], ...],
+               operator: Callable[[tuple[Maybe[T], ...]], Flowable[T]]) -> Flowable[T]:
+        """``operator(sources)``, checked; no source is empty, one its ``to_flowable()``."""
         from rxpy2.flowable import Flowable
-        for i, m in enumerate(sources):
-            _require_maybe(m, f"source {i}")
+        require_each(sources, Maybe)
         if not sources:
             return Flowable.empty()
         if len(sources) == 1:
             return sources[0].to_flowable()
-        return assembly("flowable", maybe_concat.MaybeConcat(sources, delay_errors))
+        return assembly("flowable", operator(sources))
 
     @staticmethod
     def concat_array_eager(*sources: Maybe[T]) -> Flowable[T]:
         """Subscribe to all the given Maybes at once; emit their items in order."""
         from rxpy2.flowable import Flowable
-        for i, m in enumerate(sources):
-            _require_maybe(m, f"source {i}")
+        require_each(sources, Maybe)
         return Flowable.from_array(sources).concat_map_eager(maybe_to_publisher.MAYBE_TO_FLOWABLE)
 
     @staticmethod
@@ -637,22 +632,14 @@ class Maybe(ZeroOneItemBase[T]):
         """The given Maybes' items as they come (RxJava 2's MaybeMergeArray); the first
         error ends the Flowable (before items still waiting for demand) and disposes
         the rest."""
-        from rxpy2.flowable import Flowable
-        for i, m in enumerate(sources):
-            _require_maybe(m, f"source {i}")
-        if not sources:
-            return Flowable.empty()
-        if len(sources) == 1:
-            return sources[0].to_flowable()
-        return assembly("flowable", maybe_merge_array.MaybeMergeArray(sources))
+        return Maybe._array(sources, maybe_merge_array.MaybeMergeArray)
 
     @staticmethod
     def merge_array_delay_error(*sources: Maybe[T]) -> Flowable[T]:
         """As :meth:`merge_array`, but the errors wait until every source ended (several
         together as a ``CompositeException``)."""
         from rxpy2.flowable import Flowable
-        for i, m in enumerate(sources):
-            _require_maybe(m, f"source {i}")
+        require_each(sources, Maybe)
         if not sources:
             return Flowable.empty()
         return Flowable.from_array(sources).flat_map(maybe_to_publisher.MAYBE_TO_FLOWABLE, len(sources), True)

@@ -61,6 +61,8 @@ from rxpy2.internal.zero_one import (
     ItemOperators,
     Operators,
     ZeroOneItemBase,
+    error_supplier,
+    require_each,
     require_instance,
 )
 from rxpy2.observers import SingleObserver
@@ -194,12 +196,7 @@ class Single(ZeroOneItemBase[T]):
     @staticmethod
     def error(error: BaseException | Callable[[], BaseException]) -> Single[Any]:
         """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
-        require(error, "error")
-        if isinstance(error, BaseException):
-            err = error
-            return _assembly(single_error.SingleError(lambda: err))
-        require_callable(error, "error")
-        return _assembly(single_error.SingleError(error))
+        return _assembly(single_error.SingleError(error_supplier(error)))
 
     @staticmethod
     def never() -> Single[Any]:
@@ -232,8 +229,7 @@ class Single(ZeroOneItemBase[T]):
         :func:`rxpy2.plugins.on_error`); no sources → ``IndexError``.
         """
         require_callable(zipper, "zipper")
-        for i, s in enumerate(sources):
-            _require_single(s, f"source {i}")
+        require_each(sources, Single)
         if not sources:
             return Single.error(lambda: IndexError("zip_array() of no sources"))
         return _assembly(single_zip.SingleZipArray(sources, zipper))
@@ -250,8 +246,7 @@ class Single(ZeroOneItemBase[T]):
     @staticmethod
     def amb_array(*sources: Single[T]) -> Single[T]:
         """:meth:`amb` over the given sources."""
-        for i, s in enumerate(sources):
-            _require_single(s, f"source {i}")
+        require_each(sources, Single)
         if len(sources) == 1:
             return sources[0]
         return _assembly(single_amb.SingleAmb(sources))
@@ -437,8 +432,7 @@ class Single(ZeroOneItemBase[T]):
     def concat_array(*sources: Single[T]) -> Flowable[T]:
         """:meth:`concat` of the given Singles (RxJava 2: ``concat_map`` in BOUNDARY mode)."""
         from rxpy2.flowable import Flowable
-        for i, s in enumerate(sources):
-            _require_single(s, f"source {i}")
+        require_each(sources, Single)
         return Flowable.from_array(sources).concat_map_delay_error(
             maybe_to_publisher.SINGLE_TO_FLOWABLE, 2, till_the_end=False)
 
@@ -446,8 +440,7 @@ class Single(ZeroOneItemBase[T]):
     def concat_array_eager(*sources: Single[T]) -> Flowable[T]:
         """Subscribe to all the given Singles at once; emit their items in order."""
         from rxpy2.flowable import Flowable
-        for i, s in enumerate(sources):
-            _require_single(s, f"source {i}")
+        require_each(sources, Single)
         return Flowable.from_array(sources).concat_map_eager(maybe_to_publisher.SINGLE_TO_FLOWABLE)
 
     @staticmethod

@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from rxpy2.testing import TestObserver
 
 __all__ = ["ItemOperators", "Operators", "ZeroOneBase", "ZeroOneItemBase", "as_publisher",
-           "require_instance"]
+           "error_supplier", "require_each", "require_instance"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -66,6 +66,25 @@ def require_instance(value: Any, cls: type, name: str) -> None:
     if not isinstance(value, cls):
         raise TypeError(f"{name} must be a {cls.__name__}, not {type(value).__name__}")
 
+
+
+def require_each(sources: Iterable[Any], cls: type) -> None:
+    """:func:`require_instance` for each of ``sources`` (``source 0``, ``source 1``...)."""
+    for i, source in enumerate(sources):
+        require_instance(source, cls, f"source {i}")
+
+
+def error_supplier(error: BaseException | Callable[[], BaseException]
+                   ) -> Callable[[], BaseException]:
+    """The argument of ``error()`` checked: an exception (the same for every subscriber)
+    or a callable called per subscriber for a fresh one, as the supplier the ``error``
+    operators call."""
+    require(error, "error")
+    if isinstance(error, BaseException):
+        err = error
+        return lambda: err
+    require_callable(error, "error")
+    return error
 
 def as_publisher(other: Any) -> Publisher[Any] | None:
     """``other`` as a Publisher: itself if it is one, a Single, Maybe or Completable
