@@ -8,7 +8,8 @@ hook, and an exception escaping ``subscribe_actual`` signalled to the observer,
 and the ``do_*`` plumbing. Each method that builds an operator takes its class
 from the type's :class:`Operators` table, whose entries name it in its deferred
 module (``rxpy2.internal.lazy_import``): imported when first called. Methods
-return ``Self``: a Single's are Singles, a Maybe's Maybes.
+return ``Self``: a Single's are Singles, a Maybe's Maybes. :class:`ZeroOneItemBase`
+adds what Single and Maybe share about the item.
 """
 
 from __future__ import annotations
