@@ -278,8 +278,6 @@ class Single(ZeroOneItemBase[T]):
         _require_single(other, "other")
         return Single.zip(self, other, zipper)
 
-    # ------------------------------------------------------------------ scheduling
-
     # ------------------------------------------------------------------ time
 
     @staticmethod
@@ -300,10 +298,6 @@ class Single(ZeroOneItemBase[T]):
         d = _time_args.check_duration(time, "time")
         return _assembly(single_delay.SingleDelay(self, d, _time_args.scheduler_or_computation(scheduler),
                                            bool(delay_error)))
-
-    # ------------------------------------------------------------------ errors
-
-    # ------------------------------------------------------------------ retry / repeat
 
     # ------------------------------------------------------------------ side effects
 
