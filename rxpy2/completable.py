@@ -2,11 +2,9 @@
 
 A Completable signals exactly one of ``on_complete()`` or ``on_error(error)``.
 
-``subscribe`` is final: it applies the subscribe hook and calls
-:meth:`Completable.subscribe_actual`, which every source and operator implements;
-an exception escaping it goes to :func:`rxpy2.plugins.on_error`.
-Operators live in ``rxpy2/internal/operators/completable/``; as in ``flowable.py``
-each fluent method validates its arguments and imports its operator lazily.
+The scaffold it shares with Single and Maybe is
+:class:`~rxpy2.internal.zero_one.ZeroOneBase` (``_ops`` names the operators it builds
+for a Completable); the rest are thin methods over ``rxpy2/internal/operators/completable/``.
 """
 
 from __future__ import annotations
@@ -16,13 +14,11 @@ from typing import TYPE_CHECKING, Any, TypeVar, final, overload
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.internal import describe as _describe
 from rxpy2.internal.helpers.arguments import (
     ABSENT,
     assembly,
     require,
     require_callable,
-    require_scheduler,
 )
 from rxpy2.internal.observers.blocking import BlockingMultiObserver
 from rxpy2.internal.observers.callback import CallbackCompletableObserver
@@ -62,13 +58,17 @@ from rxpy2.internal.operators.flowable import time_args
 from rxpy2.internal.operators.maybe import maybe_to_publisher
 from rxpy2.internal.operators.single import (
     single_create,
-    single_delay,
     single_future,
     single_materialize,
     single_retry,
-    single_take_until,
 )
-from rxpy2.internal.zero_one import ZeroOneBase, require_instance
+from rxpy2.internal.zero_one import (
+    Operators,
+    ZeroOneBase,
+    error_supplier,
+    require_each,
+    require_instance,
+)
 from rxpy2.maybe import Maybe
 from rxpy2.observers import CompletableObserver
 from rxpy2.reactivestreams import Publisher
@@ -102,15 +102,33 @@ class Completable(ZeroOneBase):
 
     __slots__ = ()
 
-    def __repr__(self) -> str:
-        """The chain, e.g. ``just(1) → map(parse)``."""
-        return _describe.chain_repr(self)
-
-    def explain(self) -> str:
-        """The chain, one line per stage (see :meth:`rxpy2.Flowable.explain`)."""
-        return _describe.explain(self)
-
     _TYPE = "completable"
+    _ops = Operators(
+        subscribe_on=lambda: completable_schedule.CompletableSubscribeOn,
+        observe_on=lambda: completable_schedule.CompletableObserveOn,
+        unsubscribe_on=lambda: completable_schedule.CompletableUnsubscribeOn,
+        hide=lambda: completable_hide.CompletableHide,
+        detach=lambda: completable_hide.CompletableDetach,
+        cache=lambda: completable_cache.CompletableCache,
+        lift=lambda: completable_lift.CompletableLift,
+        do_finally=lambda: completable_do_finally.CompletableDoFinally,
+        do_on_event=lambda: completable_do_event.CompletableDoOnEvent,
+        do_after=lambda: completable_do_event.CompletableDoAfter,
+        resume_next=lambda: completable_on_error.CompletableResumeNext,
+        retry_bi_predicate=lambda: completable_retry.CompletableRetryBiPredicate,
+        retry_when=lambda: completable_retry.CompletableRetryWhen,
+        take_until=lambda: completable_take_until.CompletableTakeUntil,
+        timeout=lambda: completable_timeout.CompletableTimeout,
+        delay_with_publisher=lambda: completable_delay.CompletableDelayWithPublisher,
+        amb=lambda: completable_amb.CompletableAmb,
+        from_flowable=lambda f: f.ignore_elements(),
+    )
+
+    if TYPE_CHECKING:  # the shared methods of ZeroOneBase, with this type's types
+        def lift(self, operator: Callable[[CompletableObserver], CompletableObserver]
+                 ) -> Completable: ...
+
+        def compose(self, transformer: Callable[[Completable], Completable]) -> Completable: ...
 
     # ------------------------------------------------------------------ subscribing
 
@@ -144,8 +162,7 @@ class Completable(ZeroOneBase):
 
         ``timeout`` (seconds): ``TimeoutError`` when it elapses, after disposing.
         """
-        o: BlockingMultiObserver[Any] = BlockingMultiObserver()
-        o.blocking_get(self._subscribe, timeout)
+        self._blocking_get(timeout)
 
     def to_flowable(self) -> Flowable[Any]:
         """A Flowable that emits no item, only this Completable's terminal signal."""
@@ -175,12 +192,7 @@ class Completable(ZeroOneBase):
     @staticmethod
     def error(error: BaseException | Callable[[], BaseException]) -> Completable:
         """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
-        require(error, "error")
-        if isinstance(error, BaseException):
-            err = error
-            return _assembly(completable_error.CompletableError(lambda: err))
-        require_callable(error, "error")
-        return _assembly(completable_error.CompletableError(error))
+        return _assembly(completable_error.CompletableError(error_supplier(error)))
 
     @staticmethod
     def never() -> Completable:
@@ -217,8 +229,7 @@ class Completable(ZeroOneBase):
     @staticmethod
     def amb_array(*sources: Completable) -> Completable:
         """:meth:`amb` over the given sources."""
-        for i, c in enumerate(sources):
-            _require_completable(c, f"source {i}")
+        require_each(sources, Completable)
         if len(sources) == 1:
             return sources[0]
         return _assembly(completable_amb.CompletableAmb(sources))
@@ -243,13 +254,18 @@ class Completable(ZeroOneBase):
     @staticmethod
     def concat_array(*sources: Completable) -> Completable:
         """The given sources in turn, subscribing to the next when one completes."""
-        for i, c in enumerate(sources):
-            _require_completable(c, f"source {i}")
+        return Completable._array(sources, completable_concat.CompletableConcat)
+
+    @staticmethod
+    def _array(sources: tuple[Completable, ...],
+               operator: Callable[[tuple[Completable, ...]], Completable]) -> Completable:
+        """``operator(sources)``, checked; no source completes, one is itself."""
+        require_each(sources, Completable)
         if not sources:
             return Completable.complete()
         if len(sources) == 1:
             return sources[0]
-        return _assembly(completable_concat.CompletableConcat(tuple(sources)))
+        return _assembly(operator(tuple(sources)))
 
     @staticmethod
     def merge(sources: Iterable[Completable] | Publisher[Completable],
@@ -279,13 +295,7 @@ class Completable(ZeroOneBase):
     @staticmethod
     def merge_array(*sources: Completable) -> Completable:
         """:meth:`merge` over the given sources."""
-        for i, c in enumerate(sources):
-            _require_completable(c, f"source {i}")
-        if not sources:
-            return Completable.complete()
-        if len(sources) == 1:
-            return sources[0]
-        return _assembly(completable_merge.CompletableMerge(tuple(sources)))
+        return Completable._array(sources, completable_merge.CompletableMerge)
 
     # ------------------------------------------------------------------ combining
 
@@ -333,11 +343,6 @@ class Completable(ZeroOneBase):
             return _assembly(completable_merge.CompletableMerge(self.sources + (other,)))
         return _assembly(completable_merge.CompletableMerge((self, other)))
 
-    def amb_with(self, other: Completable) -> Completable:
-        """Whichever of this and ``other`` terminates first."""
-        _require_completable(other, "other")
-        return Completable.amb_array(self, other)
-
     # ------------------------------------------------------------------ errors
 
     def on_error_complete(self,
@@ -346,18 +351,6 @@ class Completable(ZeroOneBase):
         if predicate is not None:
             require_callable(predicate, "predicate")
         return _assembly(completable_on_error.CompletableOnErrorComplete(self, predicate))
-
-    def on_error_resume_next(
-            self, fallback: Completable | Callable[[BaseException], Completable]) -> Completable:
-        """On error, continue with a Completable (or the one ``fallback(error)`` returns)."""
-        require(fallback, "fallback")
-        if isinstance(fallback, Completable):
-            c = fallback
-            fn: Callable[[BaseException], Completable] = lambda _e: c  # noqa: E731
-        else:
-            require_callable(fallback, "fallback")
-            fn = fallback
-        return _assembly(completable_on_error.CompletableResumeNext(self, fn))
 
     # ------------------------------------------------------------------ side effects
 
@@ -370,49 +363,7 @@ class Completable(ZeroOneBase):
         require_callable(fn, "on_complete")
         return self._peek(on_complete=fn)
 
-    def do_on_error(self, fn: Callable[[BaseException], Any]) -> Completable:
-        """Call ``fn(error)`` before the error goes downstream."""
-        require_callable(fn, "on_error")
-        return self._peek(on_error=fn)
-
-    def do_on_subscribe(self, fn: Callable[[Disposable], Any]) -> Completable:
-        """Call ``fn(disposable)`` on subscription (raising → dispose and ``on_error``)."""
-        require_callable(fn, "on_subscribe")
-        return self._peek(on_subscribe=fn)
-
-    def do_on_dispose(self, fn: Callable[[], Any]) -> Completable:
-        """Call ``fn()`` when the downstream disposes before the terminal signal."""
-        require_callable(fn, "on_dispose")
-        return self._peek(on_dispose=fn)
-
-    def do_finally(self, fn: Callable[[], Any]) -> Completable:
-        """Call ``fn()`` once, after the terminal signal went downstream or on dispose."""
-        require_callable(fn, "on_finally")
-        return _assembly(completable_do_finally.CompletableDoFinally(self, fn))
-
     # ------------------------------------------------------------------ scheduling and time
-
-    def subscribe_on(self, scheduler: Scheduler) -> Completable:
-        """Subscribe to this Completable in a task on ``scheduler``.
-
-        The downstream gets its Disposable at once; disposing before the task ran
-        cancels the task (the upstream is then never subscribed).
-        """
-        require_scheduler(scheduler)
-        return _assembly(completable_schedule.CompletableSubscribeOn(self, scheduler))
-
-    def observe_on(self, scheduler: Scheduler) -> Completable:
-        """Deliver the completion or error in a task on ``scheduler`` (nothing after a
-        dispose)."""
-        require_scheduler(scheduler)
-        return _assembly(completable_schedule.CompletableObserveOn(self, scheduler))
-
-    def unsubscribe_on(self, scheduler: Scheduler) -> Completable:
-        """Run the upstream's ``dispose`` in a task on ``scheduler``; from the dispose on,
-        a completion is dropped and an error goes to :func:`rxpy2.plugins.on_error`
-        (RxJava 2's CompletableDisposeOn)."""
-        require_scheduler(scheduler)
-        return _assembly(completable_schedule.CompletableUnsubscribeOn(self, scheduler))
 
     @staticmethod
     def timer(delay: float, scheduler: Scheduler | None = None) -> Completable:
@@ -422,17 +373,6 @@ class Completable(ZeroOneBase):
         """
         d = time_args.check_duration(delay, "delay")
         return _assembly(completable_timer.CompletableTimer(d, time_args.scheduler_or_computation(scheduler)))
-
-    def timeout(self, timeout: float, scheduler: Scheduler | None = None,
-                fallback: Completable | None = None) -> Completable:
-        """``TimeoutError`` (as :meth:`rxpy2.Flowable.timeout`), or a switch to ``fallback``,
-        when this does not terminate within ``timeout`` seconds; the upstream is then
-        disposed."""
-        t = time_args.check_duration(timeout, "timeout")
-        if fallback is not None:
-            _require_completable(fallback, "fallback")
-        return _assembly(completable_timeout.CompletableTimeout(
-            self, t, time_args.scheduler_or_computation(scheduler), fallback))
 
     def delay(self, time: float, scheduler: Scheduler | None = None,
               delay_error: bool = False) -> Completable:
@@ -444,51 +384,11 @@ class Completable(ZeroOneBase):
         return _assembly(completable_delay.CompletableDelay(
             self, d, time_args.scheduler_or_computation(scheduler), bool(delay_error)))
 
-    def delay_subscription(self, time: float | Publisher[Any] | ZeroOneBase,
-                           scheduler: Scheduler | None = None) -> Completable:
-        """Subscribe to this Completable only later.
-
-        ``time``: seconds (RxJava 2's ``timer(time, scheduler).and_then(this)``,
-        computation by default), or another source, as
-        :meth:`rxpy2.Single.delay_subscription` takes it: a Publisher (its first item or
-        completion), or a Single, Maybe or Completable; its error is signalled instead.
-        """
-        require(time, "time")
-        other = single_delay.source_as_publisher(time, scheduler)
-        if other is None:
-            return Completable.timer(time_args.check_duration(time, "time"),
-                                     scheduler).concat_with(self)
-        return _assembly(completable_delay.CompletableDelayWithPublisher(self, other))
+    def _delay_subscription_timed(self, time: float, scheduler: Scheduler | None) -> Completable:
+        """``delay_subscription`` by seconds: RxJava 2's ``timer(time, scheduler).and_then(this)``."""
+        return Completable.timer(time, scheduler).concat_with(self)
 
     # ------------------------------------------------------------------ retry / repeat
-
-    def retry(self, times: int | None = None,
-              predicate: Callable[[BaseException], bool] | None = None, *,
-              bi_predicate: Callable[[int, BaseException], bool] | None = None) -> Completable:
-        """Resubscribe on error: at most ``times`` times (no limit by default), and only
-        while ``predicate(error)`` holds; then the error goes downstream.
-
-        ``bi_predicate(attempt, error)`` (RxJava 2's ``retry(BiPredicate)``, alone):
-        resubscribe while it holds; ``attempt`` is 1 at the first error.
-
-        Built as RxJava 2 builds it (a Completable of ``to_flowable().retry(...)``):
-        resubscribing a synchronous source runs in a loop, not in nested calls.
-        """
-        n = single_retry.check_retry(times, predicate, bi_predicate)
-        if bi_predicate is not None:
-            return _assembly(completable_retry.CompletableRetryBiPredicate(self, bi_predicate))
-        return self.to_flowable().retry(n, predicate).ignore_elements()
-
-    def retry_when(self, handler: Callable[[Flowable[BaseException]], Publisher[Any]]
-                   ) -> Completable:
-        """Resubscribe when the Publisher ``handler(errors)`` signals an item.
-
-        Per subscriber, ``handler`` gets a Flowable of this Completable's errors and
-        returns a Publisher: each item resubscribes, its error is signalled, its
-        completion completes the Completable. Stack-safe like :meth:`retry`.
-        """
-        require_callable(handler, "handler")
-        return _assembly(completable_retry.CompletableRetryWhen(self, handler))
 
     def repeat(self, times: int | None = None) -> Completable:
         """Subscribe ``times`` times in a row (forever by default; ``repeat(0)`` completes
@@ -549,48 +449,6 @@ class Completable(ZeroOneBase):
         require_callable(fn, "on_event")
         return _assembly(completable_do_event.CompletableDoOnEvent(self, lambda _v, e: fn(e)))
 
-    def do_on_terminate(self, fn: Callable[[], Any]) -> Completable:
-        """Call ``fn()`` before the completion or error goes downstream (raising as in
-        :meth:`do_on_event`); not on dispose."""
-        require_callable(fn, "on_terminate")
-        return _assembly(completable_do_event.CompletableDoOnEvent(self, lambda _v, _e: fn()))
-
-    def do_after_terminate(self, fn: Callable[[], Any]) -> Completable:
-        """Call ``fn()`` after the completion or error went downstream (raising →
-        :func:`rxpy2.plugins.on_error`); not on dispose (see :meth:`do_finally`)."""
-        require_callable(fn, "on_after_terminate")
-        return _assembly(completable_do_event.CompletableDoAfter(self, None, fn))
-
-    def hide(self) -> Completable:
-        """This Completable with its identity (and its Disposable's) hidden."""
-        return _assembly(completable_hide.CompletableHide(self))
-
-    def lift(self, operator: Callable[[CompletableObserver], CompletableObserver]) -> Completable:
-        """A custom operator: ``operator(downstream)`` returns the observer subscribed to
-        this Completable (see :meth:`rxpy2.Single.lift`; an error of ``operator`` goes to
-        the downstream, where RxJava 2 sends it to its plugins and leaves the observer
-        waiting)."""
-        require_callable(operator, "operator")
-        return _assembly(completable_lift.CompletableLift(self, operator))
-
-    def compose(self, transformer: Callable[[Completable], Completable]) -> Completable:
-        """``transformer(self)``, called now; it must return a Completable (``TypeError``
-        if not)."""
-        require_callable(transformer, "transformer")
-        result = transformer(self)
-        _require_completable(result, "the transformer's result")
-        return _assembly(result)
-
-    def to(self, converter: Callable[[Completable], T]) -> T:
-        """``converter(self)``, called now: convert this Completable into any value (RxJava
-        2's ``as``/``to``)."""
-        require_callable(converter, "converter")
-        return converter(self)
-
-    def on_terminate_detach(self) -> Completable:
-        """Drop the references to the downstream and the upstream on the signal or dispose."""
-        return _assembly(completable_hide.CompletableDetach(self))
-
     # ------------------------------------------------------------------ converting and element operators
 
     @staticmethod
@@ -642,12 +500,6 @@ class Completable(ZeroOneBase):
 
     # ------------------------------------------------------------------ caching, resources, take_until, fallbacks
 
-    def cache(self) -> Completable:
-        """Subscribe to this Completable once, with the first subscriber, and replay its
-        completion or error to every subscriber (waiting or later). Disposing one
-        subscriber does not dispose the upstream."""
-        return _assembly(completable_cache.CompletableCache(self))
-
     @staticmethod
     def using(resource_supplier: Callable[[], T], source_supplier: Callable[[T], Completable],
               disposer: Callable[[T], Any], eager: bool = True) -> Completable:
@@ -660,20 +512,13 @@ class Completable(ZeroOneBase):
         return _assembly(completable_using.CompletableUsing(resource_supplier, source_supplier, disposer,
                                                 bool(eager)))
 
-    def take_until(self, other: Publisher[Any] | ZeroOneBase) -> Completable:
-        """This Completable, unless ``other`` comes first: the first item or completion of
-        a Publisher, or the success or completion of a Single, Maybe or Completable,
-        completes it and disposes this Completable; an error of ``other`` is signalled."""
-        return _assembly(completable_take_until.CompletableTakeUntil(self, single_take_until.take_until_other(other)))
-
     # ------------------------------------------------------------------ concat / merge / amb
 
     @staticmethod
     def merge_array_delay_error(*sources: Completable) -> Completable:
         """All the given sources at once; completes when all ended; the errors wait until
         then (several together as a ``CompositeException``)."""
-        for i, c in enumerate(sources):
-            _require_completable(c, f"source {i}")
+        require_each(sources, Completable)
         return _assembly(completable_merge.CompletableMerge(tuple(sources), True))
 
     @staticmethod

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, final, overlo
 from rxpy2 import plugins, testing
 from rxpy2.backpressure import BackpressureOverflowStrategy, BackpressureStrategy
 from rxpy2.disposables import Disposable
+from rxpy2.internal.combine_latest_signature import combine_latest_signature
 from rxpy2.internal.fuseable import ScalarCallable
 from rxpy2.internal.fuseable import is_flowable_subscriber as _is_flowable_subscriber
 from rxpy2.internal.helpers import subscribe_loop as _loop
@@ -1584,70 +1585,7 @@ class Flowable(Publisher[T], Generic[T]):
             require_callable(zipper, "zipper")
         return _assembly(flowable_zip.FlowableZipIterable(self, other, zipper))
 
-    @overload
-    @staticmethod
-    def combine_latest(s1: Publisher[T1], /, *,
-                       combiner: None = None,
-                       buffer_size: int = ...) -> Flowable[tuple[T1]]: ...
-
-    @overload
-    @staticmethod
-    def combine_latest(s1: Publisher[T1], /, *,
-                       combiner: Callable[[T1], R],
-                       buffer_size: int = ...) -> Flowable[R]: ...
-
-    @overload
-    @staticmethod
-    def combine_latest(s1: Publisher[T1], s2: Publisher[T2], /, *,
-                       combiner: None = None,
-                       buffer_size: int = ...) -> Flowable[tuple[T1, T2]]: ...
-
-    @overload
-    @staticmethod
-    def combine_latest(s1: Publisher[T1], s2: Publisher[T2], /, *,
-                       combiner: Callable[[T1, T2], R],
-                       buffer_size: int = ...) -> Flowable[R]: ...
-
-    @overload
-    @staticmethod
-    def combine_latest(s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3], /, *,
-                       combiner: None = None,
-                       buffer_size: int = ...) -> Flowable[tuple[T1, T2, T3]]: ...
-
-    @overload
-    @staticmethod
-    def combine_latest(s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3], /, *,
-                       combiner: Callable[[T1, T2, T3], R],
-                       buffer_size: int = ...) -> Flowable[R]: ...
-
-    @overload
-    @staticmethod
-    def combine_latest(s1: Publisher[T1], s2: Publisher[T2],
-                       s3: Publisher[T3], s4: Publisher[T4], /, *,
-                       combiner: None = None,
-                       buffer_size: int = ...) -> Flowable[tuple[T1, T2, T3, T4]]: ...
-
-    @overload
-    @staticmethod
-    def combine_latest(s1: Publisher[T1], s2: Publisher[T2],
-                       s3: Publisher[T3], s4: Publisher[T4], /, *,
-                       combiner: Callable[[T1, T2, T3, T4], R],
-                       buffer_size: int = ...) -> Flowable[R]: ...
-
-    # 5 or more sources: a combiner of any arity (not *sources alone, which would make
-    # mypy answer Any for a lambda combiner of the overloads above)
-    @overload
-    @staticmethod
-    def combine_latest(s1: Publisher[Any], s2: Publisher[Any], s3: Publisher[Any],
-                       s4: Publisher[Any], s5: Publisher[Any], /,
-                       *sources: Publisher[Any], combiner: Callable[..., R],
-                       buffer_size: int = ...) -> Flowable[R]: ...
-
-    @overload
-    @staticmethod
-    def combine_latest(*sources: Publisher[Any], combiner: None = None,
-                       buffer_size: int = ...) -> Flowable[tuple[Any, ...]]: ...
-
+    @combine_latest_signature
     @staticmethod
     def combine_latest(*sources: Publisher[Any], combiner: Callable[..., R] | None = None,
                        buffer_size: int = BUFFER_SIZE) -> Flowable[Any]:
@@ -1655,70 +1593,7 @@ class Flowable(Publisher[T], Generic[T]):
         ``combiner`` is None)."""
         return _combine_latest(sources, combiner, buffer_size, False)
 
-    @overload
-    @staticmethod
-    def combine_latest_delay_error(s1: Publisher[T1], /, *,
-                                   combiner: None = None,
-                                   buffer_size: int = ...) -> Flowable[tuple[T1]]: ...
-
-    @overload
-    @staticmethod
-    def combine_latest_delay_error(s1: Publisher[T1], /, *,
-                                   combiner: Callable[[T1], R],
-                                   buffer_size: int = ...) -> Flowable[R]: ...
-
-    @overload
-    @staticmethod
-    def combine_latest_delay_error(s1: Publisher[T1], s2: Publisher[T2], /, *,
-                                   combiner: None = None,
-                                   buffer_size: int = ...) -> Flowable[tuple[T1, T2]]: ...
-
-    @overload
-    @staticmethod
-    def combine_latest_delay_error(s1: Publisher[T1], s2: Publisher[T2], /, *,
-                                   combiner: Callable[[T1, T2], R],
-                                   buffer_size: int = ...) -> Flowable[R]: ...
-
-    @overload
-    @staticmethod
-    def combine_latest_delay_error(s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3], /, *,
-                                   combiner: None = None,
-                                   buffer_size: int = ...) -> Flowable[tuple[T1, T2, T3]]: ...
-
-    @overload
-    @staticmethod
-    def combine_latest_delay_error(s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3], /, *,
-                                   combiner: Callable[[T1, T2, T3], R],
-                                   buffer_size: int = ...) -> Flowable[R]: ...
-
-    @overload
-    @staticmethod
-    def combine_latest_delay_error(s1: Publisher[T1], s2: Publisher[T2],
-                                   s3: Publisher[T3], s4: Publisher[T4], /, *,
-                                   combiner: None = None,
-                                   buffer_size: int = ...) -> Flowable[tuple[T1, T2, T3, T4]]: ...
-
-    @overload
-    @staticmethod
-    def combine_latest_delay_error(s1: Publisher[T1], s2: Publisher[T2],
-                                   s3: Publisher[T3], s4: Publisher[T4], /, *,
-                                   combiner: Callable[[T1, T2, T3, T4], R],
-                                   buffer_size: int = ...) -> Flowable[R]: ...
-
-    # 5 or more sources: a combiner of any arity (not *sources alone, which would make
-    # mypy answer Any for a lambda combiner of the overloads above)
-    @overload
-    @staticmethod
-    def combine_latest_delay_error(s1: Publisher[Any], s2: Publisher[Any], s3: Publisher[Any],
-                                   s4: Publisher[Any], s5: Publisher[Any], /,
-                                   *sources: Publisher[Any], combiner: Callable[..., R],
-                                   buffer_size: int = ...) -> Flowable[R]: ...
-
-    @overload
-    @staticmethod
-    def combine_latest_delay_error(*sources: Publisher[Any], combiner: None = None,
-                                   buffer_size: int = ...) -> Flowable[tuple[Any, ...]]: ...
-
+    @combine_latest_signature
     @staticmethod
     def combine_latest_delay_error(*sources: Publisher[Any],
                                    combiner: Callable[..., R] | None = None,

@@ -3,35 +3,26 @@
 A Maybe signals exactly one of ``on_success(item)``, ``on_complete()`` (no
 item) or ``on_error(error)``.
 
-``subscribe`` is final: it applies the subscribe hook and calls
-:meth:`Maybe.subscribe_actual`, which every source and operator implements;
-an exception escaping it goes to :func:`rxpy2.plugins.on_error`.
-Operators live in ``rxpy2/internal/operators/maybe/``; as in ``flowable.py``
-each fluent method validates its arguments and imports its operator lazily.
+The scaffold it shares with Single and Completable is
+:class:`~rxpy2.internal.zero_one.ZeroOneBase` (``_ops`` names the operators it builds
+for a Maybe); the rest are thin methods over ``rxpy2/internal/operators/maybe/``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, final, overload
+from typing import TYPE_CHECKING, Any, TypeVar, final, overload
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.internal import describe as _describe
 from rxpy2.internal.helpers.arguments import (
     ABSENT,
     assembly,
     require,
     require_callable,
-    require_scheduler,
 )
-from rxpy2.internal.observers.blocking import BlockingMultiObserver
 from rxpy2.internal.observers.callback import CallbackMaybeObserver
-from rxpy2.internal.operators.completable import (
-    completable_from_action,
-    completable_ignore_element,
-    completable_to_maybe,
-)
+from rxpy2.internal.operators.completable import completable_from_action, completable_to_maybe
 from rxpy2.internal.operators.flowable import time_args
 from rxpy2.internal.operators.maybe import (
     maybe_amb,
@@ -78,14 +69,17 @@ from rxpy2.internal.operators.single import (
     single_contains,
     single_create,
     single_delay,
-    single_flat_map_completable,
-    single_flatten_as_flowable,
     single_future,
-    single_materialize,
-    single_retry,
-    single_take_until,
 )
-from rxpy2.internal.zero_one import ZeroOneBase, require_instance
+from rxpy2.internal.zero_one import (
+    ItemOperators,
+    Operators,
+    ZeroOneBase,
+    ZeroOneItemBase,
+    error_supplier,
+    require_each,
+    require_instance,
+)
 from rxpy2.observers import MaybeObserver
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
@@ -97,7 +91,6 @@ if TYPE_CHECKING:
     from rxpy2.completable import Completable
     from rxpy2.emitter import MaybeEmitter
     from rxpy2.flowable import Flowable
-    from rxpy2.notification import Notification
     from rxpy2.schedulers.scheduler import Scheduler
 
 __all__ = ["Maybe"]
@@ -119,20 +112,43 @@ def _require_maybe(m: Any, name: str) -> None:
     require_instance(m, Maybe, name)
 
 
-class Maybe(ZeroOneBase, Generic[T]):
+class Maybe(ZeroOneItemBase[T]):
     """A deferred computation that signals one item, no item, or an error."""
 
     __slots__ = ()
 
-    def __repr__(self) -> str:
-        """The chain, e.g. ``just(1) → map(parse)``."""
-        return _describe.chain_repr(self)
-
-    def explain(self) -> str:
-        """The chain, one line per stage (see :meth:`rxpy2.Flowable.explain`)."""
-        return _describe.explain(self)
-
     _TYPE = "maybe"
+    _ops = Operators(
+        subscribe_on=lambda: maybe_schedule.MaybeSubscribeOn,
+        observe_on=lambda: maybe_schedule.MaybeObserveOn,
+        unsubscribe_on=lambda: maybe_schedule.MaybeUnsubscribeOn,
+        hide=lambda: maybe_hide.MaybeHide,
+        detach=lambda: maybe_hide.MaybeDetach,
+        cache=lambda: maybe_cache.MaybeCache,
+        lift=lambda: maybe_lift.MaybeLift,
+        do_finally=lambda: maybe_do_finally.MaybeDoFinally,
+        do_on_event=lambda: maybe_do_event.MaybeDoOnEvent,
+        do_after=lambda: maybe_do_event.MaybeDoAfter,
+        resume_next=lambda: maybe_on_error.MaybeResumeNext,
+        retry_bi_predicate=lambda: maybe_retry.MaybeRetryBiPredicate,
+        retry_when=lambda: maybe_retry.MaybeRetryWhen,
+        take_until=lambda: maybe_take_until.MaybeTakeUntil,
+        timeout=lambda: maybe_timeout.MaybeTimeout,
+        delay_with_publisher=lambda: maybe_delay.MaybeDelayWithPublisher,
+        amb=lambda: maybe_amb.MaybeAmb,
+        from_flowable=lambda f: f.single_element(),
+    )
+
+    _item_ops = ItemOperators(
+        on_error_return=lambda: maybe_on_error.MaybeOnErrorReturn,
+        repeat_when=lambda: maybe_retry.MaybeRepeatWhen,
+        flat_map_publisher=lambda: maybe_flat_map_publisher.MaybeFlatMapPublisher,
+    )
+
+    if TYPE_CHECKING:  # the shared methods of ZeroOneBase, with this type's types
+        def lift(self, operator: Callable[[MaybeObserver[R]], MaybeObserver[T]]) -> Maybe[R]: ...
+
+        def compose(self, transformer: Callable[[Maybe[T]], Maybe[R]]) -> Maybe[R]: ...
 
     # ------------------------------------------------------------------ subscribing
 
@@ -175,8 +191,7 @@ class Maybe(ZeroOneBase, Generic[T]):
 
         ``timeout`` (seconds): ``TimeoutError`` when it elapses, after disposing.
         """
-        o: BlockingMultiObserver[T] = BlockingMultiObserver()
-        v = o.blocking_get(self._subscribe, timeout)
+        v: T | None = self._blocking_get(timeout)
         return default if v is None else v
 
     def to_flowable(self) -> Flowable[T]:
@@ -207,12 +222,7 @@ class Maybe(ZeroOneBase, Generic[T]):
     @staticmethod
     def error(error: BaseException | Callable[[], BaseException]) -> Maybe[Any]:
         """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
-        require(error, "error")
-        if isinstance(error, BaseException):
-            err = error
-            return _assembly(maybe_error.MaybeError(lambda: err))
-        require_callable(error, "error")
-        return _assembly(maybe_error.MaybeError(error))
+        return _assembly(maybe_error.MaybeError(error_supplier(error)))
 
     @staticmethod
     def never() -> Maybe[Any]:
@@ -245,8 +255,7 @@ class Maybe(ZeroOneBase, Generic[T]):
         No sources → empty.
         """
         require_callable(zipper, "zipper")
-        for i, m in enumerate(sources):
-            _require_maybe(m, f"source {i}")
+        require_each(sources, Maybe)
         if not sources:
             return Maybe.empty()
         return _assembly(maybe_zip.MaybeZipArray(sources, zipper))
@@ -272,14 +281,6 @@ class Maybe(ZeroOneBase, Generic[T]):
         """A Single: continue with ``mapper(item)``; an empty Maybe is an ``IndexError``."""
         require_callable(mapper, "mapper")
         return assembly("single", maybe_flat_map.MaybeFlatMapSingle(self, mapper))
-
-    def flat_map_publisher(self, mapper: Callable[[T], Publisher[R]]) -> Flowable[R]:
-        """A Flowable of the items of the Publisher ``mapper(item)`` returns (empty if empty).
-
-        Downstream demand is kept until that Publisher is subscribed, then handed over.
-        """
-        require_callable(mapper, "mapper")
-        return assembly("flowable", maybe_flat_map_publisher.MaybeFlatMapPublisher(self, mapper))
 
     def zip_with(self, other: Maybe[U], zipper: Callable[[T, U], R]) -> Maybe[R]:
         """``zipper(this_item, other_item)``; see :meth:`zip`."""
@@ -308,28 +309,6 @@ class Maybe(ZeroOneBase, Generic[T]):
 
     # ------------------------------------------------------------------ errors
 
-    def on_error_return(self, fn: Callable[[BaseException], T]) -> Maybe[T]:
-        """On error, signal ``fn(error)`` as the item instead."""
-        require_callable(fn, "fn")
-        return _assembly(maybe_on_error.MaybeOnErrorReturn(self, fn))
-
-    def on_error_return_item(self, item: T) -> Maybe[T]:
-        """On error, signal ``item`` instead."""
-        require(item, "item")
-        return _assembly(maybe_on_error.MaybeOnErrorReturn(self, lambda _e: item))
-
-    def on_error_resume_next(
-            self, fallback: Maybe[T] | Callable[[BaseException], Maybe[T]]) -> Maybe[T]:
-        """On error, continue with a Maybe (or the one ``fallback(error)`` returns)."""
-        require(fallback, "fallback")
-        if isinstance(fallback, Maybe):
-            m = fallback
-            fn: Callable[[BaseException], Maybe[T]] = lambda _e: m  # noqa: E731
-        else:
-            require_callable(fallback, "fallback")
-            fn = fallback
-        return _assembly(maybe_on_error.MaybeResumeNext(self, fn))
-
     def on_error_complete(self,
                           predicate: Callable[[BaseException], bool] | None = None) -> Maybe[T]:
         """On error (for which ``predicate`` holds, if given), complete empty instead."""
@@ -344,57 +323,12 @@ class Maybe(ZeroOneBase, Generic[T]):
         return _assembly(maybe_peek.MaybePeek(self, on_subscribe, on_success, on_error, on_complete,
                                    on_dispose))
 
-    def do_on_success(self, fn: Callable[[T], Any]) -> Maybe[T]:
-        """Call ``fn(item)`` before the item goes downstream (raising → ``on_error``)."""
-        require_callable(fn, "on_success")
-        return self._peek(on_success=fn)
-
-    def do_on_error(self, fn: Callable[[BaseException], Any]) -> Maybe[T]:
-        """Call ``fn(error)`` before the error goes downstream."""
-        require_callable(fn, "on_error")
-        return self._peek(on_error=fn)
-
     def do_on_complete(self, fn: Callable[[], Any]) -> Maybe[T]:
         """Call ``fn()`` before an empty completion goes downstream (raising → ``on_error``)."""
         require_callable(fn, "on_complete")
         return self._peek(on_complete=fn)
 
-    def do_on_subscribe(self, fn: Callable[[Disposable], Any]) -> Maybe[T]:
-        """Call ``fn(disposable)`` on subscription (raising → dispose and ``on_error``)."""
-        require_callable(fn, "on_subscribe")
-        return self._peek(on_subscribe=fn)
-
-    def do_on_dispose(self, fn: Callable[[], Any]) -> Maybe[T]:
-        """Call ``fn()`` when the downstream disposes before the terminal signal."""
-        require_callable(fn, "on_dispose")
-        return self._peek(on_dispose=fn)
-
-    def do_finally(self, fn: Callable[[], Any]) -> Maybe[T]:
-        """Call ``fn()`` once, after the terminal signal went downstream or on dispose."""
-        require_callable(fn, "on_finally")
-        return _assembly(maybe_do_finally.MaybeDoFinally(self, fn))
-
     # ------------------------------------------------------------------ scheduling and time
-
-    def subscribe_on(self, scheduler: Scheduler) -> Maybe[T]:
-        """Subscribe to this Maybe in a task on ``scheduler``.
-
-        The downstream gets its Disposable at once; disposing before the task ran
-        cancels the task (the upstream is then never subscribed).
-        """
-        require_scheduler(scheduler)
-        return _assembly(maybe_schedule.MaybeSubscribeOn(self, scheduler))
-
-    def observe_on(self, scheduler: Scheduler) -> Maybe[T]:
-        """Deliver the item, completion or error in a task on ``scheduler`` (nothing after a
-        dispose)."""
-        require_scheduler(scheduler)
-        return _assembly(maybe_schedule.MaybeObserveOn(self, scheduler))
-
-    def unsubscribe_on(self, scheduler: Scheduler) -> Maybe[T]:
-        """Run the upstream's ``dispose`` in a task on ``scheduler``."""
-        require_scheduler(scheduler)
-        return _assembly(maybe_schedule.MaybeUnsubscribeOn(self, scheduler))
 
     @staticmethod
     def timer(delay: float, scheduler: Scheduler | None = None) -> Maybe[int]:
@@ -422,9 +356,7 @@ class Maybe(ZeroOneBase, Generic[T]):
         other = single_delay.source_as_publisher(timeout, scheduler)
         if other is not None:
             return _assembly(maybe_timeout.MaybeTimeoutPublisher(self, other, fallback))
-        t = time_args.check_duration(timeout, "timeout")
-        return _assembly(maybe_timeout.MaybeTimeout(self, t, time_args.scheduler_or_computation(scheduler),
-                                            fallback))
+        return super().timeout(time_args.check_duration(timeout, "timeout"), scheduler, fallback)
 
     def delay(self, time: float | Publisher[Any] | ZeroOneBase,
               scheduler: Scheduler | None = None) -> Maybe[T]:
@@ -444,83 +376,13 @@ class Maybe(ZeroOneBase, Generic[T]):
         return _assembly(maybe_delay.MaybeDelay(self, d, time_args.scheduler_or_computation(scheduler),
                                           True))
 
-    def delay_subscription(self, time: float | Publisher[Any] | ZeroOneBase,
-                           scheduler: Scheduler | None = None) -> Maybe[T]:
-        """Subscribe to this Maybe only later (as :meth:`rxpy2.Single.delay_subscription`).
-
-        ``time``: seconds (a timer on ``scheduler``, computation by default), or another
-        source: a Publisher (its first item or completion), or a Single, Maybe or
-        Completable (its success or completion). An error of that source is signalled
-        instead; ``scheduler`` goes only with seconds.
-        """
-        require(time, "time")
-        other = single_delay.source_as_publisher(time, scheduler)
-        if other is None:
-            from rxpy2.flowable import Flowable
-            other = Flowable.timer(time_args.check_duration(time, "time"),
-                                   time_args.scheduler_or_computation(scheduler))
-        return _assembly(maybe_delay.MaybeDelayWithPublisher(self, other))
-
     # ------------------------------------------------------------------ retry / repeat
-
-    def retry(self, times: int | None = None,
-              predicate: Callable[[BaseException], bool] | None = None, *,
-              bi_predicate: Callable[[int, BaseException], bool] | None = None) -> Maybe[T]:
-        """Resubscribe on error: at most ``times`` times (no limit by default), and only
-        while ``predicate(error)`` holds; then the error goes downstream.
-
-        ``bi_predicate(attempt, error)`` (RxJava 2's ``retry(BiPredicate)``, alone):
-        resubscribe while it holds; ``attempt`` is 1 at the first error. A success or
-        an empty completion goes downstream as it is.
-
-        Built as RxJava 2 builds it (``to_flowable().retry(...).single_element()``):
-        resubscribing a synchronous source runs in a loop, not in nested calls.
-        """
-        n = single_retry.check_retry(times, predicate, bi_predicate)
-        if bi_predicate is not None:
-            return _assembly(maybe_retry.MaybeRetryBiPredicate(self, bi_predicate))
-        return self.to_flowable().retry(n, predicate).single_element()
 
     def retry_until(self, stop: Callable[[], bool]) -> Maybe[T]:
         """Resubscribe on error until ``stop()`` returns True (then the error goes
         downstream); ``stop`` raising ends it with ``CompositeException(error, raised)``."""
         require_callable(stop, "stop")
         return self.retry(predicate=lambda _e: not stop())
-
-    def retry_when(self, handler: Callable[[Flowable[BaseException]], Publisher[Any]]
-                   ) -> Maybe[T]:
-        """Resubscribe when the Publisher ``handler(errors)`` signals an item.
-
-        Per subscriber, ``handler`` gets a Flowable of this Maybe's errors and returns
-        a Publisher: each item resubscribes, its error is signalled, its completion
-        completes the Maybe empty (RxJava 2: ``single_element`` of the empty stream).
-        Stack-safe like :meth:`retry`.
-        """
-        require_callable(handler, "handler")
-        return _assembly(maybe_retry.MaybeRetryWhen(self, handler))
-
-    def repeat(self, times: int | None = None) -> Flowable[T]:
-        """A Flowable of this Maybe's items, subscribed ``times`` times in a row (forever
-        by default; ``repeat(0)`` is empty); an empty run adds nothing. An error ends it."""
-        return self.to_flowable().repeat(single_retry.check_times(times))
-
-    def repeat_until(self, stop: Callable[[], bool]) -> Flowable[T]:
-        """A Flowable of this Maybe's items: after each success or empty completion,
-        subscribe again unless ``stop()`` returns True (then complete)."""
-        require_callable(stop, "stop")
-        return self.to_flowable().repeat_until(stop)
-
-    def repeat_when(self, handler: Callable[[Flowable[Any]], Publisher[Any]]) -> Flowable[T]:
-        """A Flowable of this Maybe's items, resubscribed when the Publisher
-        ``handler(rounds)`` signals an item.
-
-        Per subscriber, ``handler`` gets a Flowable with an item after each repetition
-        (once its item, if any, is delivered) and returns a Publisher: its items
-        resubscribe, its completion completes the Flowable, its error is signalled.
-        Stack-safe like :meth:`repeat`.
-        """
-        require_callable(handler, "handler")
-        return assembly("flowable", maybe_retry.MaybeRepeatWhen(self, handler))
 
     # ------------------------------------------------------------------ creating, composing, lifecycle
 
@@ -550,61 +412,6 @@ class Maybe(ZeroOneBase, Generic[T]):
         if isinstance(source, Maybe):
             return _assembly(source)
         return _assembly(maybe_create.MaybeUnsafeCreate(single_create.wrapped_subscribe(source, Maybe)))
-
-    def do_on_event(self, fn: Callable[[T | None, BaseException | None], Any]) -> Maybe[T]:
-        """Call ``fn(item, None)``, ``fn(None, None)`` (empty) or ``fn(None, error)`` before
-        the signal goes downstream.
-
-        Raising turns the item or completion into that error, or joins the error
-        (``CompositeException(error, raised)``).
-        """
-        require_callable(fn, "on_event")
-        return _assembly(maybe_do_event.MaybeDoOnEvent(self, fn))
-
-    def do_on_terminate(self, fn: Callable[[], Any]) -> Maybe[T]:
-        """Call ``fn()`` before the item, completion or error goes downstream (raising as
-        in :meth:`do_on_event`); not on dispose."""
-        require_callable(fn, "on_terminate")
-        return _assembly(maybe_do_event.MaybeDoOnEvent(self, lambda _v, _e: fn()))
-
-    def do_after_success(self, fn: Callable[[T], Any]) -> Maybe[T]:
-        """Call ``fn(item)`` after the item went downstream (raising →
-        :func:`rxpy2.plugins.on_error`)."""
-        require_callable(fn, "on_after_success")
-        return _assembly(maybe_do_event.MaybeDoAfter(self, fn, None))
-
-    def do_after_terminate(self, fn: Callable[[], Any]) -> Maybe[T]:
-        """Call ``fn()`` after the item, completion or error went downstream (raising →
-        :func:`rxpy2.plugins.on_error`); not on dispose (see :meth:`do_finally`)."""
-        require_callable(fn, "on_after_terminate")
-        return _assembly(maybe_do_event.MaybeDoAfter(self, None, fn))
-
-    def hide(self) -> Maybe[T]:
-        """This Maybe with its identity (and its Disposable's) hidden."""
-        return _assembly(maybe_hide.MaybeHide(self))
-
-    def lift(self, operator: Callable[[MaybeObserver[R]], MaybeObserver[T]]) -> Maybe[R]:
-        """A custom operator: ``operator(downstream)`` returns the observer subscribed to
-        this Maybe (see :meth:`rxpy2.Single.lift`)."""
-        require_callable(operator, "operator")
-        return _assembly(maybe_lift.MaybeLift(self, operator))
-
-    def compose(self, transformer: Callable[[Maybe[T]], Maybe[R]]) -> Maybe[R]:
-        """``transformer(self)``, called now; it must return a Maybe (``TypeError`` if not)."""
-        require_callable(transformer, "transformer")
-        result = transformer(self)
-        _require_maybe(result, "the transformer's result")
-        return _assembly(result)
-
-    def to(self, converter: Callable[[Maybe[T]], R]) -> R:
-        """``converter(self)``, called now: convert this Maybe into any value (RxJava 2's
-        ``as``/``to``)."""
-        require_callable(converter, "converter")
-        return converter(self)
-
-    def on_terminate_detach(self) -> Maybe[T]:
-        """Drop the references to the downstream and the upstream on the signal or dispose."""
-        return _assembly(maybe_hide.MaybeDetach(self))
 
     def of_type(self, cls: type[U]) -> Maybe[U]:
         """The item if it is an instance of ``cls`` (``isinstance``; a tuple of classes
@@ -649,15 +456,6 @@ class Maybe(ZeroOneBase, Generic[T]):
         require_instance(source, Single, "source")
         return _assembly(maybe_from_single.MaybeFromSingle(source))
 
-    def ignore_element(self) -> Completable:
-        """A Completable that completes when this Maybe succeeds or completes."""
-        return assembly("completable", completable_ignore_element.CompletableIgnoreElement(self))
-
-    def materialize(self) -> Single[Notification[T]]:
-        """A Single of the item, the empty completion or the error as a
-        :class:`~rxpy2.notification.Notification`."""
-        return assembly("single", single_materialize.SingleMaterialize(self))
-
     def contains(self, item: Any) -> Single[bool]:
         """A Single: whether the item equals ``item`` (``==``); empty is False."""
         require(item, "item")
@@ -668,34 +466,17 @@ class Maybe(ZeroOneBase, Generic[T]):
         """A Single of 1 (an item) or 0 (empty)."""
         return assembly("single", maybe_count.MaybeCount(self))
 
-    def flat_map_completable(self, mapper: Callable[[T], Completable]) -> Completable:
-        """Continue with the Completable ``mapper(item)`` returns; empty completes."""
-        require_callable(mapper, "mapper")
-        return assembly("completable", single_flat_map_completable.SingleFlatMapCompletable(self, mapper))
-
     def flat_map_single_element(self, mapper: Callable[[T], Single[R]]) -> Maybe[R]:
         """A Maybe: continue with the Single ``mapper(item)`` returns; empty stays empty
         (unlike :meth:`flat_map_single`, whose Single fails on empty)."""
         require_callable(mapper, "mapper")
         return _assembly(maybe_flat_map_single_element.MaybeFlatMapSingleElement(self, mapper))
 
-    def flatten_as_flowable(self, mapper: Callable[[T], Iterable[R]]) -> Flowable[R]:
-        """A Flowable of the elements of the iterable ``mapper(item)`` returns, under
-        backpressure (see :meth:`rxpy2.Single.flatten_as_flowable`); empty completes."""
-        require_callable(mapper, "mapper")
-        return assembly("flowable", single_flatten_as_flowable.SingleFlattenAsFlowable(self, mapper))
-
     def concat_map(self, mapper: Callable[[T], Maybe[R]]) -> Maybe[R]:
         """The same as :meth:`flat_map` (as in RxJava 2: a Maybe has at most one item)."""
         return self.flat_map(mapper)
 
     # ------------------------------------------------------------------ caching, resources, take_until, fallbacks
-
-    def cache(self) -> Maybe[T]:
-        """Subscribe to this Maybe once, with the first subscriber, and replay its item,
-        completion or error to every subscriber (waiting or later). Disposing one
-        subscriber does not dispose the upstream."""
-        return _assembly(maybe_cache.MaybeCache(self))
 
     @staticmethod
     def using(resource_supplier: Callable[[], U], source_supplier: Callable[[U], Maybe[T]],
@@ -708,12 +489,6 @@ class Maybe(ZeroOneBase, Generic[T]):
         require_callable(disposer, "disposer")
         return _assembly(maybe_using.MaybeUsing(resource_supplier, source_supplier, disposer,
                                           bool(eager)))
-
-    def take_until(self, other: Publisher[Any] | ZeroOneBase) -> Maybe[T]:
-        """This Maybe, unless ``other`` comes first: the first item or completion of a
-        Publisher, or the success or completion of a Single, Maybe or Completable,
-        completes it (empty) and disposes this Maybe; an error of ``other`` is signalled."""
-        return _assembly(maybe_take_until.MaybeTakeUntil(self, single_take_until.take_until_other(other)))
 
     def on_exception_resume_next(self, fallback: Maybe[T]) -> Maybe[T]:
         """On an ``Exception``, continue with ``fallback``; any other ``BaseException``
@@ -749,18 +524,12 @@ class Maybe(ZeroOneBase, Generic[T]):
     @staticmethod
     def amb_array(*sources: Maybe[T]) -> Maybe[T]:
         """:meth:`amb` over the given sources (none → empty, one → itself)."""
-        for i, m in enumerate(sources):
-            _require_maybe(m, f"source {i}")
+        require_each(sources, Maybe)
         if not sources:
             return Maybe.empty()
         if len(sources) == 1:
             return sources[0]
         return _assembly(maybe_amb.MaybeAmb(sources))
-
-    def amb_with(self, other: Maybe[T]) -> Maybe[T]:
-        """Whichever of this and ``other`` signals first."""
-        _require_maybe(other, "other")
-        return Maybe.amb_array(self, other)
 
     @staticmethod
     def concat(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]],
@@ -784,31 +553,31 @@ class Maybe(ZeroOneBase, Generic[T]):
     @staticmethod
     def concat_array(*sources: Maybe[T]) -> Flowable[T]:
         """The given Maybes' items in order; the first error ends it."""
-        return Maybe._concat_array(sources, False)
+        return Maybe._array(sources, lambda s: maybe_concat.MaybeConcat(s, False))
 
     @staticmethod
     def concat_array_delay_error(*sources: Maybe[T]) -> Flowable[T]:
         """As :meth:`concat_array`, but the errors wait until every source ran (several
         together as a ``CompositeException``)."""
-        return Maybe._concat_array(sources, True)
+        return Maybe._array(sources, lambda s: maybe_concat.MaybeConcat(s, True))
 
     @staticmethod
-    def _concat_array(sources: tuple[Maybe[T], ...], delay_errors: bool) -> Flowable[T]:
+    def _array(sources: tuple[Maybe[T], ...],
+               operator: Callable[[tuple[Maybe[T], ...]], Flowable[T]]) -> Flowable[T]:
+        """``operator(sources)``, checked; no source is empty, one its ``to_flowable()``."""
         from rxpy2.flowable import Flowable
-        for i, m in enumerate(sources):
-            _require_maybe(m, f"source {i}")
+        require_each(sources, Maybe)
         if not sources:
             return Flowable.empty()
         if len(sources) == 1:
             return sources[0].to_flowable()
-        return assembly("flowable", maybe_concat.MaybeConcat(sources, delay_errors))
+        return assembly("flowable", operator(sources))
 
     @staticmethod
     def concat_array_eager(*sources: Maybe[T]) -> Flowable[T]:
         """Subscribe to all the given Maybes at once; emit their items in order."""
         from rxpy2.flowable import Flowable
-        for i, m in enumerate(sources):
-            _require_maybe(m, f"source {i}")
+        require_each(sources, Maybe)
         return Flowable.from_array(sources).concat_map_eager(maybe_to_publisher.MAYBE_TO_FLOWABLE)
 
     @staticmethod
@@ -863,22 +632,14 @@ class Maybe(ZeroOneBase, Generic[T]):
         """The given Maybes' items as they come (RxJava 2's MaybeMergeArray); the first
         error ends the Flowable (before items still waiting for demand) and disposes
         the rest."""
-        from rxpy2.flowable import Flowable
-        for i, m in enumerate(sources):
-            _require_maybe(m, f"source {i}")
-        if not sources:
-            return Flowable.empty()
-        if len(sources) == 1:
-            return sources[0].to_flowable()
-        return assembly("flowable", maybe_merge_array.MaybeMergeArray(sources))
+        return Maybe._array(sources, maybe_merge_array.MaybeMergeArray)
 
     @staticmethod
     def merge_array_delay_error(*sources: Maybe[T]) -> Flowable[T]:
         """As :meth:`merge_array`, but the errors wait until every source ended (several
         together as a ``CompositeException``)."""
         from rxpy2.flowable import Flowable
-        for i, m in enumerate(sources):
-            _require_maybe(m, f"source {i}")
+        require_each(sources, Maybe)
         if not sources:
             return Flowable.empty()
         return Flowable.from_array(sources).flat_map(maybe_to_publisher.MAYBE_TO_FLOWABLE, len(sources), True)

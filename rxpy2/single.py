@@ -2,31 +2,25 @@
 
 A Single signals exactly one of ``on_success(item)`` or ``on_error(error)``.
 
-``subscribe`` is final: it applies the subscribe hook and calls
-:meth:`Single.subscribe_actual`, which every source and operator implements;
-an exception escaping it goes to :func:`rxpy2.plugins.on_error`.
-Operators live in ``rxpy2/internal/operators/single/``; as in ``flowable.py``
-each fluent method validates its arguments and imports its operator lazily.
+The scaffold it shares with Maybe and Completable is
+:class:`~rxpy2.internal.zero_one.ZeroOneBase` (``_ops`` names the operators it builds
+for a Single); the rest are thin methods over ``rxpy2/internal/operators/single/``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, final, overload
+from typing import TYPE_CHECKING, Any, TypeVar, final, overload
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.internal import describe as _describe
 from rxpy2.internal.helpers.arguments import (
     ABSENT,
     assembly,
     require,
     require_callable,
-    require_scheduler,
 )
-from rxpy2.internal.observers.blocking import BlockingMultiObserver
 from rxpy2.internal.observers.callback import ConsumerSingleObserver
-from rxpy2.internal.operators.completable import completable_ignore_element
 from rxpy2.internal.operators.flowable import time_args
 from rxpy2.internal.operators.maybe import maybe_filter, maybe_from_single, maybe_to_publisher
 from rxpy2.internal.operators.single import (
@@ -40,9 +34,7 @@ from rxpy2.internal.operators.single import (
     single_do_finally,
     single_error,
     single_flat_map,
-    single_flat_map_completable,
     single_flat_map_publisher,
-    single_flatten_as_flowable,
     single_from_callable,
     single_from_publisher,
     single_future,
@@ -65,14 +57,20 @@ from rxpy2.internal.operators.single import (
     single_using,
     single_zip,
 )
-from rxpy2.internal.zero_one import ZeroOneBase, require_instance
+from rxpy2.internal.zero_one import (
+    ItemOperators,
+    Operators,
+    ZeroOneItemBase,
+    error_supplier,
+    require_each,
+    require_instance,
+)
 from rxpy2.observers import SingleObserver
 from rxpy2.reactivestreams import Publisher
 
 if TYPE_CHECKING:
     import concurrent.futures
 
-    from rxpy2.completable import Completable
     from rxpy2.emitter import SingleEmitter
     from rxpy2.flowable import Flowable
     from rxpy2.maybe import Maybe
@@ -98,20 +96,44 @@ def _require_single(s: Any, name: str) -> None:
     require_instance(s, Single, name)
 
 
-class Single(ZeroOneBase, Generic[T]):
+class Single(ZeroOneItemBase[T]):
     """A deferred computation that signals one item or one error."""
 
     __slots__ = ()
 
-    def __repr__(self) -> str:
-        """The chain, e.g. ``just(1) → map(parse)``."""
-        return _describe.chain_repr(self)
-
-    def explain(self) -> str:
-        """The chain, one line per stage (see :meth:`rxpy2.Flowable.explain`)."""
-        return _describe.explain(self)
-
     _TYPE = "single"
+    _ops = Operators(
+        subscribe_on=lambda: single_schedule.SingleSubscribeOn,
+        observe_on=lambda: single_schedule.SingleObserveOn,
+        unsubscribe_on=lambda: single_schedule.SingleUnsubscribeOn,
+        hide=lambda: single_hide.SingleHide,
+        detach=lambda: single_hide.SingleDetach,
+        cache=lambda: single_cache.SingleCache,
+        lift=lambda: single_lift.SingleLift,
+        do_finally=lambda: single_do_finally.SingleDoFinally,
+        do_on_event=lambda: single_do_event.SingleDoOnEvent,
+        do_after=lambda: single_do_event.SingleDoAfter,
+        resume_next=lambda: single_on_error.SingleResumeNext,
+        retry_bi_predicate=lambda: single_retry.SingleRetryBiPredicate,
+        retry_when=lambda: single_retry_when.SingleRetryWhen,
+        take_until=lambda: single_take_until.SingleTakeUntil,
+        timeout=lambda: single_timeout.SingleTimeout,
+        delay_with_publisher=lambda: single_delay.SingleDelayWithPublisher,
+        amb=lambda: single_amb.SingleAmb,
+        from_flowable=lambda f: f.single_or_error(),
+    )
+
+    _item_ops = ItemOperators(
+        on_error_return=lambda: single_on_error.SingleOnErrorReturn,
+        repeat_when=lambda: single_repeat_when.SingleRepeatWhen,
+        flat_map_publisher=lambda: single_flat_map_publisher.SingleFlatMapPublisher,
+    )
+
+    if TYPE_CHECKING:  # the shared methods of ZeroOneBase, with this type's types
+        def lift(self, operator: Callable[[SingleObserver[R]], SingleObserver[T]]
+                 ) -> Single[R]: ...
+
+        def compose(self, transformer: Callable[[Single[T]], Single[R]]) -> Single[R]: ...
 
     # ------------------------------------------------------------------ subscribing
 
@@ -144,8 +166,7 @@ class Single(ZeroOneBase, Generic[T]):
 
         ``timeout`` (seconds): ``TimeoutError`` when it elapses, after disposing.
         """
-        o: BlockingMultiObserver[T] = BlockingMultiObserver()
-        item: T = o.blocking_get(self._subscribe, timeout)
+        item: T = self._blocking_get(timeout)
         return item
 
     def to_flowable(self) -> Flowable[T]:
@@ -175,12 +196,7 @@ class Single(ZeroOneBase, Generic[T]):
     @staticmethod
     def error(error: BaseException | Callable[[], BaseException]) -> Single[Any]:
         """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
-        require(error, "error")
-        if isinstance(error, BaseException):
-            err = error
-            return _assembly(single_error.SingleError(lambda: err))
-        require_callable(error, "error")
-        return _assembly(single_error.SingleError(error))
+        return _assembly(single_error.SingleError(error_supplier(error)))
 
     @staticmethod
     def never() -> Single[Any]:
@@ -213,8 +229,7 @@ class Single(ZeroOneBase, Generic[T]):
         :func:`rxpy2.plugins.on_error`); no sources → ``IndexError``.
         """
         require_callable(zipper, "zipper")
-        for i, s in enumerate(sources):
-            _require_single(s, f"source {i}")
+        require_each(sources, Single)
         if not sources:
             return Single.error(lambda: IndexError("zip_array() of no sources"))
         return _assembly(single_zip.SingleZipArray(sources, zipper))
@@ -231,8 +246,7 @@ class Single(ZeroOneBase, Generic[T]):
     @staticmethod
     def amb_array(*sources: Single[T]) -> Single[T]:
         """:meth:`amb` over the given sources."""
-        for i, s in enumerate(sources):
-            _require_single(s, f"source {i}")
+        require_each(sources, Single)
         if len(sources) == 1:
             return sources[0]
         return _assembly(single_amb.SingleAmb(sources))
@@ -259,44 +273,10 @@ class Single(ZeroOneBase, Generic[T]):
         require_callable(mapper, "mapper")
         return assembly("maybe", single_flat_map.SingleFlatMapMaybe(self, mapper))
 
-    def flat_map_publisher(self, mapper: Callable[[T], Publisher[R]]) -> Flowable[R]:
-        """A Flowable of the items of the Publisher ``mapper(item)`` returns.
-
-        Downstream demand is kept until that Publisher is subscribed, then handed over.
-        """
-        require_callable(mapper, "mapper")
-        return assembly("flowable", single_flat_map_publisher.SingleFlatMapPublisher(self, mapper))
-
     def zip_with(self, other: Single[U], zipper: Callable[[T, U], R]) -> Single[R]:
         """``zipper(this_item, other_item)``; see :meth:`zip`."""
         _require_single(other, "other")
         return Single.zip(self, other, zipper)
-
-    def amb_with(self, other: Single[T]) -> Single[T]:
-        """Whichever of this and ``other`` signals first."""
-        _require_single(other, "other")
-        return Single.amb_array(self, other)
-
-    # ------------------------------------------------------------------ scheduling
-
-    def subscribe_on(self, scheduler: Scheduler) -> Single[T]:
-        """Subscribe to this Single in a task on ``scheduler``.
-
-        The downstream gets its Disposable at once; disposing before the task ran
-        cancels the task (the upstream is then never subscribed).
-        """
-        require_scheduler(scheduler)
-        return _assembly(single_schedule.SingleSubscribeOn(self, scheduler))
-
-    def observe_on(self, scheduler: Scheduler) -> Single[T]:
-        """Deliver the item or error in a task on ``scheduler`` (nothing after a dispose)."""
-        require_scheduler(scheduler)
-        return _assembly(single_schedule.SingleObserveOn(self, scheduler))
-
-    def unsubscribe_on(self, scheduler: Scheduler) -> Single[T]:
-        """Run the upstream's ``dispose`` in a task on ``scheduler``."""
-        require_scheduler(scheduler)
-        return _assembly(single_schedule.SingleUnsubscribeOn(self, scheduler))
 
     # ------------------------------------------------------------------ time
 
@@ -309,16 +289,6 @@ class Single(ZeroOneBase, Generic[T]):
         d = time_args.check_duration(delay, "delay")
         return _assembly(single_timer.SingleTimer(d, time_args.scheduler_or_computation(scheduler)))
 
-    def timeout(self, timeout: float, scheduler: Scheduler | None = None,
-                fallback: Single[T] | None = None) -> Single[T]:
-        """``TimeoutError`` (as :meth:`rxpy2.Flowable.timeout`), or a switch to ``fallback``,
-        when no signal arrives within ``timeout`` seconds; the upstream is then disposed."""
-        t = time_args.check_duration(timeout, "timeout")
-        if fallback is not None:
-            _require_single(fallback, "fallback")
-        return _assembly(single_timeout.SingleTimeout(self, t, time_args.scheduler_or_computation(scheduler),
-                                             fallback))
-
     def delay(self, time: float, scheduler: Scheduler | None = None,
               delay_error: bool = False) -> Single[T]:
         """Signal the item ``time`` seconds later, on ``scheduler`` (computation by default).
@@ -329,160 +299,11 @@ class Single(ZeroOneBase, Generic[T]):
         return _assembly(single_delay.SingleDelay(self, d, time_args.scheduler_or_computation(scheduler),
                                            bool(delay_error)))
 
-    def delay_subscription(self, time: float | Publisher[Any] | ZeroOneBase,
-                           scheduler: Scheduler | None = None) -> Single[T]:
-        """Subscribe to this Single only later.
-
-        ``time``: seconds (a timer on ``scheduler``, computation by default), or another
-        source: a Publisher (its first item or completion), or a Single, Maybe or
-        Completable (its success or completion). An error of that source is signalled
-        instead; ``scheduler`` goes only with seconds.
-        """
-        require(time, "time")
-        other = single_delay.source_as_publisher(time, scheduler)
-        if other is None:
-            from rxpy2.flowable import Flowable
-            other = Flowable.timer(time_args.check_duration(time, "time"),
-                                   time_args.scheduler_or_computation(scheduler))
-        return _assembly(single_delay.SingleDelayWithPublisher(self, other))
-
-    # ------------------------------------------------------------------ errors
-
-    def on_error_return(self, fn: Callable[[BaseException], T]) -> Single[T]:
-        """On error, signal ``fn(error)`` instead."""
-        require_callable(fn, "fn")
-        return _assembly(single_on_error.SingleOnErrorReturn(self, fn))
-
-    def on_error_return_item(self, item: T) -> Single[T]:
-        """On error, signal ``item`` instead."""
-        require(item, "item")
-        return _assembly(single_on_error.SingleOnErrorReturn(self, lambda _e: item))
-
-    def on_error_resume_next(
-            self, fallback: Single[T] | Callable[[BaseException], Single[T]]) -> Single[T]:
-        """On error, continue with a Single (or the one ``fallback(error)`` returns)."""
-        require(fallback, "fallback")
-        if isinstance(fallback, Single):
-            s = fallback
-            fn: Callable[[BaseException], Single[T]] = lambda _e: s  # noqa: E731
-        else:
-            require_callable(fallback, "fallback")
-            fn = fallback
-        return _assembly(single_on_error.SingleResumeNext(self, fn))
-
-    # ------------------------------------------------------------------ retry / repeat
-
-    def retry(self, times: int | None = None,
-              predicate: Callable[[BaseException], bool] | None = None, *,
-              bi_predicate: Callable[[int, BaseException], bool] | None = None) -> Single[T]:
-        """Resubscribe on error: at most ``times`` times (no limit by default), and only
-        while ``predicate(error)`` holds; then the error goes downstream.
-
-        ``bi_predicate(attempt, error)`` (RxJava 2's ``retry(BiPredicate)``, alone):
-        resubscribe while it holds; ``attempt`` is 1 at the first error.
-
-        Built as RxJava 2 builds it, on :meth:`rxpy2.Flowable.retry`: resubscribing a
-        synchronous source runs in a loop, not in nested calls.
-        """
-        n = single_retry.check_retry(times, predicate, bi_predicate)
-        if bi_predicate is not None:
-            return _assembly(single_retry.SingleRetryBiPredicate(self, bi_predicate))
-        return self.to_flowable().retry(n, predicate).single_or_error()
-
-    def retry_when(self, handler: Callable[[Flowable[BaseException]], Publisher[Any]]
-                   ) -> Single[T]:
-        """Resubscribe when the Publisher ``handler(errors)`` signals an item.
-
-        Per subscriber, ``handler`` gets a Flowable of this Single's errors and returns
-        a Publisher: each item resubscribes, its error is signalled, its completion
-        ends the Single with ``IndexError``. Stack-safe like :meth:`retry`.
-        """
-        require_callable(handler, "handler")
-        return _assembly(single_retry_when.SingleRetryWhen(self, handler))
-
-    def repeat(self, times: int | None = None) -> Flowable[T]:
-        """A Flowable of this Single's item, subscribed ``times`` times in a row (forever
-        by default; ``repeat(0)`` is empty). An error ends it."""
-        return self.to_flowable().repeat(single_retry.check_times(times))
-
-    def repeat_when(self, handler: Callable[[Flowable[Any]], Publisher[Any]]) -> Flowable[T]:
-        """A Flowable of this Single's items, resubscribed when the Publisher
-        ``handler(rounds)`` signals an item.
-
-        Per subscriber, ``handler`` gets a Flowable with an item after each delivered
-        repetition and returns a Publisher: its items resubscribe, its completion
-        completes the Flowable, its error is signalled. Stack-safe like :meth:`repeat`.
-        """
-        require_callable(handler, "handler")
-        return assembly("flowable", single_repeat_when.SingleRepeatWhen(self, handler))
-
-    def repeat_until(self, stop: Callable[[], bool]) -> Flowable[T]:
-        """A Flowable of this Single's items: after each success, subscribe again unless
-        ``stop()`` returns True (then complete)."""
-        require_callable(stop, "stop")
-        return self.to_flowable().repeat_until(stop)
-
     # ------------------------------------------------------------------ side effects
 
     def _peek(self, on_subscribe: Any = None, on_success: Any = None, on_error: Any = None,
               on_dispose: Any = None) -> Single[T]:
         return _assembly(single_peek.SinglePeek(self, on_subscribe, on_success, on_error, on_dispose))
-
-    def do_on_success(self, fn: Callable[[T], Any]) -> Single[T]:
-        """Call ``fn(item)`` before the item goes downstream (raising → ``on_error``)."""
-        require_callable(fn, "on_success")
-        return self._peek(on_success=fn)
-
-    def do_on_error(self, fn: Callable[[BaseException], Any]) -> Single[T]:
-        """Call ``fn(error)`` before the error goes downstream."""
-        require_callable(fn, "on_error")
-        return self._peek(on_error=fn)
-
-    def do_on_subscribe(self, fn: Callable[[Disposable], Any]) -> Single[T]:
-        """Call ``fn(disposable)`` on subscription (raising → dispose and ``on_error``)."""
-        require_callable(fn, "on_subscribe")
-        return self._peek(on_subscribe=fn)
-
-    def do_on_dispose(self, fn: Callable[[], Any]) -> Single[T]:
-        """Call ``fn()`` when the downstream disposes."""
-        require_callable(fn, "on_dispose")
-        return self._peek(on_dispose=fn)
-
-    def do_on_event(self, fn: Callable[[T | None, BaseException | None], Any]) -> Single[T]:
-        """Call ``fn(item, None)`` or ``fn(None, error)`` before the signal goes downstream.
-
-        Raising turns the item into that error, or joins the error
-        (``CompositeException(error, raised)``).
-        """
-        require_callable(fn, "on_event")
-        return _assembly(single_do_event.SingleDoOnEvent(self, fn))
-
-    def do_on_terminate(self, fn: Callable[[], Any]) -> Single[T]:
-        """Call ``fn()`` before the item or error goes downstream (raising as in
-        :meth:`do_on_event`); not on dispose."""
-        require_callable(fn, "on_terminate")
-        return _assembly(single_do_event.SingleDoOnEvent(self, lambda _v, _e: fn()))
-
-    def do_after_success(self, fn: Callable[[T], Any]) -> Single[T]:
-        """Call ``fn(item)`` after the item went downstream (raising →
-        :func:`rxpy2.plugins.on_error`)."""
-        require_callable(fn, "on_after_success")
-        return _assembly(single_do_event.SingleDoAfter(self, fn, None))
-
-    def do_after_terminate(self, fn: Callable[[], Any]) -> Single[T]:
-        """Call ``fn()`` after the item or error went downstream (raising →
-        :func:`rxpy2.plugins.on_error`); not on dispose (see :meth:`do_finally`)."""
-        require_callable(fn, "on_after_terminate")
-        return _assembly(single_do_event.SingleDoAfter(self, None, fn))
-
-    def hide(self) -> Single[T]:
-        """This Single with its identity (and its Disposable's) hidden."""
-        return _assembly(single_hide.SingleHide(self))
-
-    def do_finally(self, fn: Callable[[], Any]) -> Single[T]:
-        """Call ``fn()`` once, after the terminal signal went downstream or on dispose."""
-        require_callable(fn, "on_finally")
-        return _assembly(single_do_finally.SingleDoFinally(self, fn))
 
     # ------------------------------------------------------------------ creating, composing, lifecycle
 
@@ -501,31 +322,6 @@ class Single(ZeroOneBase, Generic[T]):
         if isinstance(source, Single):
             return _assembly(source)
         return _assembly(single_create.SingleUnsafeCreate(single_create.wrapped_subscribe(source, Single)))
-
-    def lift(self, operator: Callable[[SingleObserver[R]], SingleObserver[T]]) -> Single[R]:
-        """A custom operator: ``operator(downstream)`` returns the observer subscribed to
-        this Single, per subscriber. ``operator`` raising or returning ``None`` signals
-        that error (a ``TypeError`` for ``None``) to the downstream."""
-        require_callable(operator, "operator")
-        return _assembly(single_lift.SingleLift(self, operator))
-
-    def compose(self, transformer: Callable[[Single[T]], Single[R]]) -> Single[R]:
-        """``transformer(self)``, called now; it must return a Single (``TypeError`` if not)."""
-        require_callable(transformer, "transformer")
-        result = transformer(self)
-        require_instance(result, Single, "the transformer's result")
-        return _assembly(result)
-
-    def to(self, converter: Callable[[Single[T]], R]) -> R:
-        """``converter(self)``, called now: convert this Single into any value (RxJava 2's
-        ``as``/``to``)."""
-        require_callable(converter, "converter")
-        return converter(self)
-
-    def on_terminate_detach(self) -> Single[T]:
-        """Drop the references to the downstream and the upstream on the signal or dispose
-        (neither keeps the other from being garbage collected)."""
-        return _assembly(single_hide.SingleDetach(self))
 
     def cast(self, cls: type[U]) -> Single[U]:
         """The item, checked to be an instance of ``cls`` (a class or a tuple of classes):
@@ -573,14 +369,6 @@ class Single(ZeroOneBase, Generic[T]):
         """A Maybe of this Single's item or error."""
         return assembly("maybe", maybe_from_single.MaybeFromSingle(self))
 
-    def ignore_element(self) -> Completable:
-        """A Completable that completes when this Single succeeds (the item is dropped)."""
-        return assembly("completable", completable_ignore_element.CompletableIgnoreElement(self))
-
-    def materialize(self) -> Single[Notification[T]]:
-        """The item or the error as a :class:`~rxpy2.notification.Notification` item."""
-        return _assembly(single_materialize.SingleMaterialize(self))
-
     def dematerialize(self, selector: Callable[[T], Notification[R]]) -> Maybe[R]:
         """A Maybe of the signal the Notification ``selector(item)`` holds: its item, an
         empty completion or its error (RxJava 2's ``dematerialize(Function)``)."""
@@ -599,24 +387,7 @@ class Single(ZeroOneBase, Generic[T]):
             require_callable(comparer, "comparer")
         return _assembly(single_contains.SingleContains(self, item, comparer))
 
-    def flat_map_completable(self, mapper: Callable[[T], Completable]) -> Completable:
-        """Continue with the Completable ``mapper(item)`` returns."""
-        require_callable(mapper, "mapper")
-        return assembly("completable", single_flat_map_completable.SingleFlatMapCompletable(self, mapper))
-
-    def flatten_as_flowable(self, mapper: Callable[[T], Iterable[R]]) -> Flowable[R]:
-        """A Flowable of the elements of the iterable ``mapper(item)`` returns, under
-        backpressure (read one ahead, so completion comes with the last element)."""
-        require_callable(mapper, "mapper")
-        return assembly("flowable", single_flatten_as_flowable.SingleFlattenAsFlowable(self, mapper))
-
     # ------------------------------------------------------------------ caching, resources, take_until, fallbacks
-
-    def cache(self) -> Single[T]:
-        """Subscribe to this Single once, with the first subscriber, and replay its item or
-        error to every subscriber (waiting or later). Disposing one subscriber does not
-        dispose the upstream."""
-        return _assembly(single_cache.SingleCache(self))
 
     @staticmethod
     def using(resource_supplier: Callable[[], U], source_supplier: Callable[[U], Single[T]],
@@ -634,13 +405,6 @@ class Single(ZeroOneBase, Generic[T]):
         require_callable(disposer, "disposer")
         return _assembly(single_using.SingleUsing(resource_supplier, source_supplier, disposer,
                                            bool(eager)))
-
-    def take_until(self, other: Publisher[Any] | ZeroOneBase) -> Single[T]:
-        """This Single, unless ``other`` comes first: the first item or completion of a
-        Publisher, or the success or completion of a Single, Maybe or Completable, ends it
-        with ``concurrent.futures.CancelledError`` (RxJava's ``CancellationException``)
-        and disposes this Single; an error of ``other`` is signalled."""
-        return _assembly(single_take_until.SingleTakeUntil(self, single_take_until.take_until_other(other)))
 
     # ------------------------------------------------------------------ concat / merge / amb
     # (as RxJava 2 builds them: Flowable operators over a Flowable of the sources, each
@@ -662,8 +426,7 @@ class Single(ZeroOneBase, Generic[T]):
     def concat_array(*sources: Single[T]) -> Flowable[T]:
         """:meth:`concat` of the given Singles (RxJava 2: ``concat_map`` in BOUNDARY mode)."""
         from rxpy2.flowable import Flowable
-        for i, s in enumerate(sources):
-            _require_single(s, f"source {i}")
+        require_each(sources, Single)
         return Flowable.from_array(sources).concat_map_delay_error(
             maybe_to_publisher.SINGLE_TO_FLOWABLE, 2, till_the_end=False)
 
@@ -671,8 +434,7 @@ class Single(ZeroOneBase, Generic[T]):
     def concat_array_eager(*sources: Single[T]) -> Flowable[T]:
         """Subscribe to all the given Singles at once; emit their items in order."""
         from rxpy2.flowable import Flowable
-        for i, s in enumerate(sources):
-            _require_single(s, f"source {i}")
+        require_each(sources, Single)
         return Flowable.from_array(sources).concat_map_eager(maybe_to_publisher.SINGLE_TO_FLOWABLE)
 
     @staticmethod

@@ -146,6 +146,29 @@ def zero_one() -> None:
                 Maybe[tuple[str, int]])
 
 
+
+def zero_one_shared() -> None:
+    """The methods Single, Maybe and Completable share keep each type's own types."""
+    s, m, c = Single.just(1), Maybe.just("a"), Completable.complete()
+    trampoline = Schedulers.trampoline()
+    assert_type(s.hide().subscribe_on(trampoline).observe_on(trampoline), Single[int])
+    assert_type(m.cache().do_finally(lambda: None).timeout(1.0), Maybe[str])
+    assert_type(c.on_terminate_detach().amb_with(Completable.never()), Completable)
+    assert_type(s.retry(2).on_error_resume_next(Single.just(0)), Single[int])
+    assert_type(m.do_on_error(print).take_until(c), Maybe[str])
+    assert_type(s.compose(lambda x: x.map(str)), Single[str])
+    assert_type(m.compose(lambda x: x.map(len)), Maybe[int])
+    assert_type(c.compose(lambda x: x.hide()), Completable)
+    assert_type(s.to(lambda x: [x]), list[Single[int]])
+    assert_type(c.delay_subscription(0.0, trampoline).blocking_get(), BaseException | None)
+    assert_type(s.blocking_get(), int)
+    assert_type(m.blocking_get(), str | None)
+    assert_type(s.do_on_success(print).on_error_return_item(0), Single[int])
+    assert_type(m.do_on_event(lambda v, e: None).on_error_return(str), Maybe[str])
+    assert_type(s.repeat(2), Flowable[int])
+    assert_type(m.flatten_as_flowable(list), Flowable[str])
+    assert_type(s.ignore_element(), Completable)
+
 def generating() -> None:
     assert_type(Flowable.generate(lambda: 0, lambda s, e: s + 1), Flowable[Any])
 
@@ -199,7 +222,8 @@ def spark(df: Any, rdd: Any) -> None:  # type-checked only: needs a SparkSession
 
 
 def test_the_examples_run() -> None:
-    for example in (core_chain, iteration, accumulating, combining, zero_one, generating,
+    for example in (core_chain, iteration, accumulating, combining, zero_one, zero_one_shared,
+                    generating,
                     grouping):
         example()
     assert asyncio.run(async_iteration()) == [0, 1, 2]

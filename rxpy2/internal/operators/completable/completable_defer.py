@@ -1,30 +1,15 @@
-"""Completable.defer: calls a supplier per subscriber for the Completable to subscribe to."""
+"""Completable.defer: calls a supplier per subscriber for the Completable to subscribe
+to (Single's operator body, ``single_defer.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Any
 
 from rxpy2.completable import Completable
-from rxpy2.internal.observers.empty import EmptyDisposable
-from rxpy2.observers import CompletableObserver
+from rxpy2.internal.operators.single.single_defer import DeferOp
 
 __all__ = ["CompletableDefer"]
 
 
-class CompletableDefer(Completable):
-    __slots__ = ("supplier",)
-
-    def __init__(self, supplier: Callable[[], Completable]) -> None:
-        self.supplier = supplier
-
-    def subscribe_actual(self, observer: CompletableObserver) -> None:
-        try:
-            c = self.supplier()
-            if not isinstance(c, Completable):
-                raise TypeError("The supplier returned None" if c is None else
-                                f"The supplier returned a {type(c).__name__}, "
-                                "not a Completable")
-        except Exception as e:
-            EmptyDisposable.error(e, observer)
-            return
-        c._subscribe(observer)
+class CompletableDefer(DeferOp[Any], Completable):
+    __slots__ = ()

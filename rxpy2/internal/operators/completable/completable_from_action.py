@@ -9,9 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rxpy2 import plugins
 from rxpy2.completable import Completable
-from rxpy2.disposables import Disposables
+from rxpy2.internal.operators.single.single_from_callable import call_and_signal
 from rxpy2.observers import CompletableObserver
 
 __all__ = ["CompletableFromAction"]
@@ -24,17 +23,4 @@ class CompletableFromAction(Completable):
         self.action = action
 
     def subscribe_actual(self, observer: CompletableObserver) -> None:
-        d = Disposables.empty()
-        observer.on_subscribe(d)
-        if d.is_disposed():
-            return
-        try:
-            self.action()
-        except Exception as e:
-            if not d.is_disposed():
-                observer.on_error(e)
-            else:
-                plugins.on_error(e)
-            return
-        if not d.is_disposed():
-            observer.on_complete()
+        call_and_signal(observer, self.action, lambda _result: observer.on_complete())

@@ -1,21 +1,18 @@
-"""Completable.never: signals nothing but ``on_subscribe``."""
+"""Completable.never: signals nothing but ``on_subscribe`` (Single's operator body,
+``single_never.py``)."""
 
 from __future__ import annotations
 
 from rxpy2.completable import Completable
-from rxpy2.internal.observers.empty import EmptyDisposable
-from rxpy2.observers import CompletableObserver
+from rxpy2.internal.operators.single.single_never import NeverOp
 
 __all__ = ["CompletableNever"]
 
 
-class CompletableNever(Completable):
+class CompletableNever(NeverOp, Completable):
     __slots__ = ()
 
     INSTANCE: CompletableNever
-
-    def subscribe_actual(self, observer: CompletableObserver) -> None:
-        observer.on_subscribe(EmptyDisposable.NEVER)
 
 
 CompletableNever.INSTANCE = CompletableNever()

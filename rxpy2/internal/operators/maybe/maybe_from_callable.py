@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-from rxpy2 import plugins
-from rxpy2.disposables import Disposables
 from rxpy2.internal.fuseable import Callable as CallableSource
+from rxpy2.internal.operators.single.single_from_callable import call_and_signal
 from rxpy2.maybe import Maybe
 from rxpy2.observers import MaybeObserver
 
@@ -23,23 +22,12 @@ class MaybeFromCallable(Maybe[T], CallableSource[T], Generic[T]):
         self.supplier = supplier
 
     def subscribe_actual(self, observer: MaybeObserver[T]) -> None:
-        d = Disposables.empty()
-        observer.on_subscribe(d)
-        if d.is_disposed():
-            return
-        try:
-            v = self.supplier()
-        except Exception as e:
-            if not d.is_disposed():
-                observer.on_error(e)
-            else:
-                plugins.on_error(e)
-            return
-        if not d.is_disposed():
+        def on_result(v: T | None) -> None:
             if v is None:
                 observer.on_complete()
             else:
                 observer.on_success(v)
+        call_and_signal(observer, self.supplier, on_result)
 
     def call(self) -> T | None:
         return self.supplier()

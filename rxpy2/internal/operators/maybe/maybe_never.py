@@ -1,23 +1,20 @@
-"""Maybe.never: signals nothing but ``on_subscribe``."""
+"""Maybe.never: signals nothing but ``on_subscribe`` (Single's operator body,
+``single_never.py``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rxpy2.internal.observers.empty import EmptyDisposable
+from rxpy2.internal.operators.single.single_never import NeverOp
 from rxpy2.maybe import Maybe
-from rxpy2.observers import MaybeObserver
 
 __all__ = ["MaybeNever"]
 
 
-class MaybeNever(Maybe[Any]):
+class MaybeNever(NeverOp, Maybe[Any]):
     __slots__ = ()
 
     INSTANCE: MaybeNever
-
-    def subscribe_actual(self, observer: MaybeObserver[Any]) -> None:
-        observer.on_subscribe(EmptyDisposable.NEVER)
 
 
 MaybeNever.INSTANCE = MaybeNever()

@@ -1,4 +1,8 @@
-"""Single.do_finally: run an action once, after the terminal signal or on dispose."""
+"""Single.do_finally: run an action once, after the terminal signal or on dispose.
+
+The operator body (:class:`DoFinallyOp`, a mixin) serves Maybe and Completable too
+(``maybe_do_finally.py``, ``completable_do_finally.py``).
+"""
 
 from __future__ import annotations
 
@@ -6,20 +10,26 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from rxpy2.internal.observers.do_finally import DoFinallyObserver
-from rxpy2.observers import SingleObserver
+from rxpy2.internal.zero_one import ZeroOneBase
 from rxpy2.single import Single
 
-__all__ = ["SingleDoFinally"]
+__all__ = ["DoFinallyOp", "SingleDoFinally"]
 
 T = TypeVar("T")
 
 
-class SingleDoFinally(Single[T], Generic[T]):
+class DoFinallyOp(Generic[T]):
+    """The operator body of the three ``do_finally`` classes."""
+
     __slots__ = ("source", "action")
 
-    def __init__(self, source: Single[T], action: Callable[[], Any]) -> None:
+    def __init__(self, source: ZeroOneBase, action: Callable[[], Any]) -> None:
         self.source = source
         self.action = action
 
-    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
+    def subscribe_actual(self, observer: Any) -> None:
         self.source._subscribe(DoFinallyObserver(observer, self.action))
+
+
+class SingleDoFinally(DoFinallyOp[T], Single[T], Generic[T]):
+    __slots__ = ()

@@ -1,4 +1,8 @@
-"""Single.error: signals the error its supplier returns, per subscriber."""
+"""Single.error: signals the error its supplier returns, per subscriber.
+
+The operator body (:class:`ErrorOp`, a mixin) serves Maybe and Completable too
+(``maybe_error.py``, ``completable_error.py``).
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 from rxpy2.internal.observers.empty import EmptyDisposable
-from rxpy2.observers import SingleObserver
 from rxpy2.single import Single
 
-__all__ = ["SingleError", "supply_error"]
+__all__ = ["ErrorOp", "SingleError", "supply_error"]
 
 
 def supply_error(supplier: Callable[[], BaseException]) -> BaseException:
@@ -23,11 +26,17 @@ def supply_error(supplier: Callable[[], BaseException]) -> BaseException:
     return e
 
 
-class SingleError(Single[Any]):
+class ErrorOp:
+    """The operator body of the three ``error`` classes."""
+
     __slots__ = ("supplier",)
 
     def __init__(self, supplier: Callable[[], BaseException]) -> None:
         self.supplier = supplier
 
-    def subscribe_actual(self, observer: SingleObserver[Any]) -> None:
+    def subscribe_actual(self, observer: Any) -> None:
         EmptyDisposable.error(supply_error(self.supplier), observer)
+
+
+class SingleError(ErrorOp, Single[Any]):
+    __slots__ = ()

@@ -12,8 +12,8 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2.disposables import Disposable
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
+from rxpy2.internal.operators.single.single_schedule import ForwardingObserver
 from rxpy2.internal.zero_one import ZeroOneBase
-from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
 from rxpy2.single import Single
 
 __all__ = ["DetachObserver", "DetachOp", "HideObserver", "HideOp", "SingleDetach", "SingleHide"]
@@ -37,8 +37,7 @@ class SingleHide(HideOp[T], Single[T], Generic[T]):
     __slots__ = ()
 
 
-class HideObserver(SingleObserver[T], MaybeObserver[T], CompletableObserver, Disposable,
-                   Generic[T]):
+class HideObserver(ForwardingObserver[T], Disposable, Generic[T]):
     __slots__ = ("downstream", "upstream")
 
     def __init__(self, downstream: Any) -> None:
@@ -49,15 +48,6 @@ class HideObserver(SingleObserver[T], MaybeObserver[T], CompletableObserver, Dis
         if DisposableHelper.validate(self.upstream, d):
             self.upstream = d
             self.downstream.on_subscribe(self)
-
-    def on_success(self, item: T) -> None:
-        self.downstream.on_success(item)
-
-    def on_error(self, error: BaseException) -> None:
-        self.downstream.on_error(error)
-
-    def on_complete(self) -> None:
-        self.downstream.on_complete()
 
     def dispose(self) -> None:
         d = self.upstream

@@ -1,23 +1,32 @@
-"""Single.never: signals nothing but ``on_subscribe``."""
+"""Single.never: signals nothing but ``on_subscribe``.
+
+The operator body (:class:`NeverOp`, a mixin) serves Maybe and Completable too
+(``maybe_never.py``, ``completable_never.py``).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rxpy2.internal.observers.empty import EmptyDisposable
-from rxpy2.observers import SingleObserver
 from rxpy2.single import Single
 
-__all__ = ["SingleNever"]
+__all__ = ["NeverOp", "SingleNever"]
 
 
-class SingleNever(Single[Any]):
+class NeverOp:
+    """The operator body of the three ``never`` classes."""
+
+    __slots__ = ()
+
+    def subscribe_actual(self, observer: Any) -> None:
+        observer.on_subscribe(EmptyDisposable.NEVER)
+
+
+class SingleNever(NeverOp, Single[Any]):
     __slots__ = ()
 
     INSTANCE: SingleNever
-
-    def subscribe_actual(self, observer: SingleObserver[Any]) -> None:
-        observer.on_subscribe(EmptyDisposable.NEVER)
 
 
 SingleNever.INSTANCE = SingleNever()

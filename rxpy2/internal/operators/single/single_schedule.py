@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from rxpy2.internal.zero_one import ZeroOneBase
     from rxpy2.schedulers.scheduler import Scheduler
 
-__all__ = ["ObserveOnOp", "ZeroOneObserver", "SingleObserveOn", "SingleSubscribeOn", "SingleUnsubscribeOn",
+__all__ = ["ForwardingObserver", "ObserveOnOp", "ZeroOneObserver", "SingleObserveOn", "SingleSubscribeOn", "SingleUnsubscribeOn",
            "SubscribeOnOp", "UnsubscribeOnObserver", "UnsubscribeOnOp"]
 
 T = TypeVar("T")
@@ -52,6 +52,24 @@ class ZeroOneObserver(SingleObserver[T], MaybeObserver[T], CompletableObserver, 
     __slots__ = ()
 
 
+class ForwardingObserver(ZeroOneObserver[T]):
+    """A :class:`ZeroOneObserver` that passes the three signals on to ``downstream``
+    as they come (a subclass has the slot and adds the rest)."""
+
+    __slots__ = ()
+
+    downstream: Any
+
+    def on_success(self, item: T) -> None:
+        self.downstream.on_success(item)
+
+    def on_complete(self) -> None:
+        self.downstream.on_complete()
+
+    def on_error(self, error: BaseException) -> None:
+        self.downstream.on_error(error)
+
+
 class SubscribeOnOp(_ScheduledOp[T]):
     __slots__ = ()
 
@@ -65,7 +83,7 @@ class SingleSubscribeOn(SubscribeOnOp[T], Single[T]):
     __slots__ = ()
 
 
-class SubscribeOnObserver(ZeroOneObserver[T], Disposable):
+class SubscribeOnObserver(ForwardingObserver[T], Disposable):
     """``upstream``: the source's Disposable; ``task``: the scheduled subscription."""
 
     __slots__ = ("downstream", "source", "upstream", "task")
@@ -82,15 +100,6 @@ class SubscribeOnObserver(ZeroOneObserver[T], Disposable):
 
     def on_subscribe(self, d: Disposable) -> None:
         DisposableHelper.set_once(self.upstream, d)
-
-    def on_success(self, item: T) -> None:
-        self.downstream.on_success(item)
-
-    def on_complete(self) -> None:
-        self.downstream.on_complete()
-
-    def on_error(self, error: BaseException) -> None:
-        self.downstream.on_error(error)
 
     def dispose(self) -> None:
         DisposableHelper.dispose(self.upstream)
@@ -166,7 +175,7 @@ class ObserveOnObserver(ZeroOneObserver[T], Disposable):
         return self.ref.get() is DISPOSED
 
 
-class UnsubscribeOnObserver(ZeroOneObserver[T], Disposable):
+class UnsubscribeOnObserver(ForwardingObserver[T], Disposable):
     __slots__ = ("downstream", "scheduler", "ref")
 
     def __init__(self, downstream: Any, scheduler: Scheduler) -> None:
@@ -177,15 +186,6 @@ class UnsubscribeOnObserver(ZeroOneObserver[T], Disposable):
     def on_subscribe(self, d: Disposable) -> None:
         if DisposableHelper.set_once(self.ref, d):
             self.downstream.on_subscribe(self)
-
-    def on_success(self, item: T) -> None:
-        self.downstream.on_success(item)
-
-    def on_complete(self) -> None:
-        self.downstream.on_complete()
-
-    def on_error(self, error: BaseException) -> None:
-        self.downstream.on_error(error)
 
     def dispose(self) -> None:
         ref = self.ref

@@ -21,7 +21,7 @@ from rxpy2.disposables import Disposable
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.operators.flowable.flowable_timeout_timed import timeout_message
-from rxpy2.internal.operators.single.single_schedule import ZeroOneObserver
+from rxpy2.internal.operators.single.single_schedule import ForwardingObserver, ZeroOneObserver
 from rxpy2.single import Single
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ class SingleTimeout(TimeoutOp[T], Single[T]):
     __slots__ = ()
 
 
-class TimeoutFallbackObserver(ZeroOneObserver[T]):
+class TimeoutFallbackObserver(ForwardingObserver[T]):
     __slots__ = ("downstream", "ref")
 
     def __init__(self, downstream: Any) -> None:
@@ -68,15 +68,6 @@ class TimeoutFallbackObserver(ZeroOneObserver[T]):
 
     def on_subscribe(self, d: Disposable) -> None:
         DisposableHelper.set_once(self.ref, d)
-
-    def on_success(self, item: T) -> None:
-        self.downstream.on_success(item)
-
-    def on_complete(self) -> None:
-        self.downstream.on_complete()
-
-    def on_error(self, error: BaseException) -> None:
-        self.downstream.on_error(error)
 
 
 class TimeoutMainObserver(ZeroOneObserver[T], Disposable):

@@ -20,20 +20,22 @@ from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.observers import MaybeObserver, SingleObserver
 from rxpy2.single import Single
 
-__all__ = ["SingleZipArray", "ZipCoordinator"]
+__all__ = ["SingleZipArray", "ZipArrayOp", "ZipCoordinator"]
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 
-class SingleZipArray(Single[R], Generic[R]):
+class ZipArrayOp(Generic[R]):
+    """The operator body of Single's and Maybe's ``zip_array`` (a mixin)."""
+
     __slots__ = ("sources", "zipper")
 
-    def __init__(self, sources: Sequence[Single[Any]], zipper: Callable[..., R]) -> None:
+    def __init__(self, sources: Sequence[Any], zipper: Callable[..., R]) -> None:
         self.sources = sources
         self.zipper = zipper
 
-    def subscribe_actual(self, observer: SingleObserver[R]) -> None:
+    def subscribe_actual(self, observer: Any) -> None:
         sources = self.sources
         parent: ZipCoordinator[R] = ZipCoordinator(observer, len(sources), self.zipper)
         observer.on_subscribe(parent)
@@ -41,6 +43,10 @@ class SingleZipArray(Single[R], Generic[R]):
             if parent.is_disposed():
                 return
             s._subscribe(parent.observers[i])
+
+
+class SingleZipArray(ZipArrayOp[R], Single[R], Generic[R]):
+    __slots__ = ()
 
 
 class ZipCoordinator(Disposable, Generic[R]):
