@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from rxpy2.completable import Completable
     from rxpy2.flowables.connectable_flowable import ConnectableFlowable
     from rxpy2.flowables.grouped_flowable import GroupedFlowable
+    from rxpy2.internal.helpers.fused_stage import FusedStage
     from rxpy2.internal.operators.flowable.flowable_just import FlowableJust
     from rxpy2.internal.operators.flowable.flowable_range import FlowableRange
     from rxpy2.maybe import Maybe
@@ -125,14 +126,14 @@ def _assembly(f: Flowable[T]) -> Flowable[T]:
     return f
 
 
-def _fuse(upstream: Flowable[Any], kind: str, arg: Any,
+def _fuse(upstream: Flowable[Any], stage: FusedStage, arg: Any,
           map_or_filter: bool = False) -> Flowable[Any] | None:
-    """Macro fusion at assembly: the stage joins a synchronous chain (a sync source and
-    stages, run as one loop) or, for map/filter, collapses with a map/filter before it;
-    ``None`` when it stays an operator of its own."""
-    fused = _lazy.fuse_sync_stage(upstream, kind, arg)
+    """Macro fusion at assembly: the stage (its operator's declaration, ``STAGE``) joins a
+    synchronous chain (a sync source and stages, run as one loop) or, for map/filter,
+    collapses with a map/filter before it; ``None`` when it stays an operator of its own."""
+    fused = _lazy.fuse_sync_stage(upstream, stage, arg)
     if fused is None and map_or_filter:
-        fused = _lazy.collapse_map_filter(upstream, kind, arg)
+        fused = _lazy.collapse_map_filter(upstream, stage, arg)
     return None if fused is None else _assembly(fused)
 
 
@@ -502,7 +503,7 @@ class Flowable(Publisher[T], Generic[T]):
     def map(self, mapper: Callable[[T], R]) -> Flowable[R]:
         """Apply ``mapper`` to each item (a ``None`` result is a ``TypeError`` downstream)."""
         require_callable(mapper, "mapper")
-        fused = _fuse(self, "map", mapper, True)
+        fused = _fuse(self, _lazy.FlowableMap.STAGE, mapper, True)
         if fused is not None:
             return fused
         return _assembly(_lazy.FlowableMap(self, mapper))
@@ -510,7 +511,7 @@ class Flowable(Publisher[T], Generic[T]):
     def filter(self, predicate: Callable[[T], bool]) -> Flowable[T]:
         """Only the items for which ``predicate`` is true."""
         require_callable(predicate, "predicate")
-        fused = _fuse(self, "filter", predicate, True)
+        fused = _fuse(self, _lazy.FlowableFilter.STAGE, predicate, True)
         if fused is not None:
             return fused
         return _assembly(_lazy.FlowableFilter(self, predicate))
@@ -542,12 +543,12 @@ class Flowable(Publisher[T], Generic[T]):
         """
         require_callable(accumulator, "accumulator")
         if seed is ABSENT:
-            fused = _fuse(self, "scan", accumulator)
+            fused = _fuse(self, _lazy.FlowableScan.STAGE, accumulator)
             if fused is not None:
                 return fused
             return _assembly(_lazy.FlowableScan(self, accumulator))
         require(seed, "seed")
-        fused = _fuse(self, "scan_seed", (accumulator, seed))
+        fused = _fuse(self, _lazy.FlowableScanSeed.STAGE, (accumulator, seed))
         if fused is not None:
             return fused
         return _assembly(_lazy.FlowableScanSeed(self, lambda: seed, accumulator))
@@ -591,7 +592,7 @@ class Flowable(Publisher[T], Generic[T]):
         """The first ``count`` items; requests at most ``count`` upstream."""
         require_non_negative(count, "count")
         if count != 0:  # take(0) completes at subscription, before any stage runs
-            fused = _fuse(self, "take", count)
+            fused = _fuse(self, _lazy.FlowableTake.STAGE, count)
             if fused is not None:
                 return fused
         return _assembly(_lazy.FlowableTake(self, count))
@@ -611,7 +612,7 @@ class Flowable(Publisher[T], Generic[T]):
         # Only over a bare range longer than ``count`` is that unobservable (no user code,
         # no error, no end within the skipped items).
         if type(self) is _lazy.FlowableRange and self.end - self.start > count:
-            fused = _fuse(self, "skip", count)
+            fused = _fuse(self, _lazy.FlowableSkip.STAGE, count)
             if fused is not None:
                 return fused
         return _assembly(_lazy.FlowableSkip(self, count))
@@ -630,7 +631,7 @@ class Flowable(Publisher[T], Generic[T]):
         require_non_negative(count, "count")
         if count == 0:
             return self
-        fused = _fuse(self, "skip_last", count)
+        fused = _fuse(self, _lazy.FlowableSkipLast.STAGE, count)
         if fused is not None:
             return fused
         return _assembly(_lazy.FlowableSkipLast(self, count))
@@ -638,7 +639,7 @@ class Flowable(Publisher[T], Generic[T]):
     def take_while(self, predicate: Callable[[T], bool]) -> Flowable[T]:
         """Items while ``predicate`` holds; completes at the first that fails it."""
         require_callable(predicate, "predicate")
-        fused = _fuse(self, "take_while", predicate)
+        fused = _fuse(self, _lazy.FlowableTakeWhile.STAGE, predicate)
         if fused is not None:
             return fused
         return _assembly(_lazy.FlowableTakeWhile(self, predicate))
@@ -646,7 +647,7 @@ class Flowable(Publisher[T], Generic[T]):
     def skip_while(self, predicate: Callable[[T], bool]) -> Flowable[T]:
         """Skips items while ``predicate`` holds, then emits all the rest."""
         require_callable(predicate, "predicate")
-        fused = _fuse(self, "skip_while", predicate)
+        fused = _fuse(self, _lazy.FlowableSkipWhile.STAGE, predicate)
         if fused is not None:
             return fused
         return _assembly(_lazy.FlowableSkipWhile(self, predicate))
@@ -742,12 +743,7 @@ class Flowable(Publisher[T], Generic[T]):
             require_callable(key, "key")
         if comparer is not None:
             require_callable(comparer, "comparer")
-        if key is None or comparer is None:
-            kind = ("distinct" if comparer is None else "distinct_cmp") if key is None \
-                else "distinct_key"
-            fused = _fuse(self, kind, key if comparer is None else comparer)
-        else:
-            fused = _fuse(self, "distinct_both", (key, comparer))
+        fused = _fuse(self, *_lazy.FlowableDistinctUntilChanged.fused_stage(key, comparer))
         if fused is not None:
             return fused
         return _assembly(_lazy.FlowableDistinctUntilChanged(self, key, comparer))
@@ -986,7 +982,7 @@ class Flowable(Publisher[T], Generic[T]):
             skip = count
         require_positive(skip, "skip")
         if skip == count and buffer_factory is None:
-            fused = _fuse(self, "buffer", count)
+            fused = _fuse(self, _lazy.FlowableBuffer.STAGE, count)
             if fused is not None:
                 return fused
         return _assembly(_lazy.FlowableBuffer(self, count, skip, factory))
@@ -1044,7 +1040,7 @@ class Flowable(Publisher[T], Generic[T]):
             mapper = _with_combiner(mapper, combiner)
         fused = _scalar_x_map(self, mapper)
         if fused is None and not delay_errors:  # a sync chain's last stage (flowable_sync_chain)
-            fused = _fuse(self, "flat_map", (mapper, max_concurrency, buffer_size))
+            fused = _fuse(self, _lazy.FlowableFlatMap.STAGE, (mapper, max_concurrency, buffer_size))
         if fused is not None:
             return fused
         return _assembly(_lazy.FlowableFlatMap(self, mapper, bool(delay_errors), max_concurrency,
@@ -1058,7 +1054,7 @@ class Flowable(Publisher[T], Generic[T]):
         # a sync chain's last stage (flowable_sync_chain; over just(x) the operator calls
         # mapper at subscription)
         if not isinstance(self, _lazy.ScalarCallable):
-            fused = _fuse(self, "flat_map_iterable", (mapper, prefetch))
+            fused = _fuse(self, _lazy.FlowableFlattenIterable.STAGE, (mapper, prefetch))
             if fused is not None:
                 return fused
         return _assembly(_lazy.FlowableFlattenIterable(self, mapper, prefetch))
@@ -1069,7 +1065,7 @@ class Flowable(Publisher[T], Generic[T]):
         require_callable(mapper, "mapper")
         require_positive(prefetch, "prefetch")
         if not isinstance(self, _lazy.ScalarCallable):  # (as flat_map_iterable)
-            fused = _fuse(self, "flat_map_iterable", (mapper, prefetch))
+            fused = _fuse(self, _lazy.FlowableFlattenIterable.STAGE, (mapper, prefetch))
             if fused is not None:
                 return fused
         return _assembly(_lazy.FlowableFlattenIterable(self, mapper, prefetch))
@@ -1106,7 +1102,7 @@ class Flowable(Publisher[T], Generic[T]):
         require_positive(prefetch, "prefetch")
         fused = _scalar_x_map(self, mapper)
         if fused is None:  # a sync chain's last stage (flowable_sync_chain)
-            fused = _fuse(self, "concat_map", (mapper, prefetch))
+            fused = _fuse(self, _lazy.FlowableConcatMap.STAGE, (mapper, prefetch))
         if fused is not None:
             return fused
         return _assembly(_lazy.FlowableConcatMap(self, mapper, prefetch, _lazy.ErrorMode.IMMEDIATE))
@@ -1931,7 +1927,7 @@ class Flowable(Publisher[T], Generic[T]):
 
     def do_on_next(self, fn: Callable[[T], Any]) -> Flowable[T]:
         require_callable(fn, "on_next")
-        fused = _fuse(self, "do_on_next", fn)
+        fused = _fuse(self, _lazy.FlowableDoOnEach.STAGE, fn)
         if fused is not None:
             return fused
         return self.do_on_each(on_next=fn)
