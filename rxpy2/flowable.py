@@ -734,6 +734,10 @@ class Flowable(Publisher[T], Generic[T]):
             require_callable(key, "key")
         if collection_factory is not None:
             require_callable(collection_factory, "collection_factory")
+        else:  # the keys in a set: a sync chain's stage (flowable_sync_chain)
+            fused = _fuse(self, *_lazy.FlowableDistinct.fused_stage(key))
+            if fused is not None:
+                return fused
         return _assembly(_lazy.FlowableDistinct(self, key, collection_factory))
 
     def distinct_until_changed(self, key: Callable[[T], Any] | None = None,
