@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["NOTHING", "FusedFlatten", "FusedFold", "FusedStage", "Lines", "declare_fold", "fold_of",
-           "fused_stages"]
+__all__ = ["NOTHING", "FusedFlatten", "FusedFold", "FusedStage", "Lines", "declare_fold",
+           "fold_of"]
 
 #: Lines of generated code (at indent 0; the compiler indents them).
 Lines = Sequence[str]
@@ -32,10 +32,6 @@ class _Marker:
 
 #: The state of a running-state stage (scan, distinct_until_changed) before its first item.
 NOTHING: Any = _Marker("NOTHING")
-
-
-def _one_function(arg: Any) -> tuple[Any, ...]:
-    return (arg,)
 
 
 class FusedFlatten:
@@ -83,7 +79,8 @@ class FusedStage:
       (only map and filter have one).
 
     Declarations: ``params``/``arguments(arg)`` the factory's parameters and their
-    values from the stage's argument; ``state``/``initial(arg)`` the state variables
+    values from the stage's argument (None: the argument is the one function);
+    ``state``/``initial(arg)`` the state variables
     and their start; ``names`` what its templates use besides (errors, markers);
     ``operator(upstream, arg)`` the ordinary operator it stands for; ``user_code`` (a
     thread BOUNDARY refuses fusion over it); ``rxjava_fuseable`` (its RxJava 2
@@ -109,7 +106,7 @@ class FusedStage:
                  epilogue: Callable[[int], tuple[str, Lines]] | None = None,
                  step: Callable[[int], Lines] | None = None,
                  params: tuple[str, ...] = ("f",),
-                 arguments: Callable[[Any], tuple[Any, ...]] = _one_function,
+                 arguments: Callable[[Any], tuple[Any, ...]] | None = None,
                  state: tuple[str, ...] = (),
                  initial: Callable[[Any], tuple[Any, ...]] | None = None,
                  names: Mapping[str, Any] | None = None, user_code: bool = True,
@@ -121,6 +118,8 @@ class FusedStage:
             raise ValueError(f"a fused stage named {name!r} is declared already")
         if (initial is None) != (not state):
             raise ValueError("a stage with state declares its initial state, and only then")
+        if arguments is None and len(params) > 1:
+            raise ValueError("a stage with several functions declares its arguments")
         self.name = name
         self.operator = operator
         self.loop = loop
@@ -149,13 +148,9 @@ class FusedStage:
         return f"FusedStage({self.name})"
 
 
-#: Every stage declared so far (by name: a name is declared once).
+#: Every stage declared so far, by name: a name is declared once (it names the generated
+#: code and the stage in ``repr``/``explain``).
 _declared: dict[str, FusedStage] = {}
-
-
-def fused_stages() -> dict[str, FusedStage]:
-    """The stages the operator modules imported so far declared, by name."""
-    return dict(_declared)
 
 
 class FusedFold:

@@ -81,6 +81,7 @@ __all__ = [
     "NOT_READ",
     "PAUSED",
     "STOPPED",
+    "arguments",
     "compile_chain",
     "compile_fold",
     "compile_step",
@@ -196,12 +197,13 @@ def initial_state(stages: Stages) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def may_join(specs: Sequence[FusedStage], spec: FusedStage) -> bool:
-    """Whether ``spec`` may follow the stages ``specs`` in one chain: after a stage with
-    an epilogue (buffer) no other one and nothing that stops the chain (the epilogue
-    would then have to tell which stage stopped it)."""
-    if any(s.epilogue is not None for s in specs):
-        return spec.epilogue is None and not spec.stops
+def may_join(stages: Stages, spec: FusedStage) -> bool:
+    """Whether ``spec`` may follow ``stages`` in one chain: after a stage with an epilogue
+    (buffer) no other one and nothing that stops the chain (the epilogue would then have
+    to tell which stage stopped it). (A plain loop: it runs at every assembly.)"""
+    for s, _ in stages:
+        if s.epilogue is not None:
+            return spec.epilogue is None and not spec.stops
     return True
 
 
@@ -230,7 +232,7 @@ def _stage_lines(specs: Specs, leaf: list[str], stop: list[str],
 
 def _names(specs: Specs) -> tuple[list[str], list[str]]:
     """The factory's parameters (the stages' functions, a holding stage's count) and the
-    state's variables, in the order of :func:`_arguments` and :func:`initial_state`."""
+    state's variables, in the order of :func:`arguments` and :func:`initial_state`."""
     fns: list[str] = []
     state: list[str] = []
     for i, spec in enumerate(specs):
@@ -239,12 +241,16 @@ def _names(specs: Specs) -> tuple[list[str], list[str]]:
     return fns, state
 
 
-def _arguments(stages: Stages) -> list[Any]:
+def arguments(stages: Stages) -> list[Any]:
     """The values of the factory's parameters (:func:`_names`) for these stages."""
     out: list[Any] = []
     for spec, arg in stages:
         if spec.params:
-            out += spec.arguments(arg)
+            values = spec.arguments
+            if values is None:  # the argument is the one function (no call: per chain)
+                out.append(arg)
+            else:
+                out += values(arg)
     return out
 
 
@@ -405,7 +411,7 @@ def compile_chain(stages: Stages, source: str) -> tuple[Any, Any, Any, Any]:
     if source not in SOURCES:
         raise ValueError(f"unknown source shape {source!r}")
     # (runs at each chain's first subscription)
-    return _chain_factory(_specs(stages), source)(*_arguments(stages))  # type: ignore[no-any-return]  # the generated factory is untyped
+    return _chain_factory(_specs(stages), source)(*arguments(stages))  # type: ignore[no-any-return]  # the generated factory is untyped
 
 
 def _fold_text(specs: Specs, source: str, fold: FusedFold) -> str:
@@ -436,7 +442,7 @@ def compile_fold(stages: Stages, source: str,
                  fold: FusedFold) -> Callable[[Any, Any, Any], tuple[int, Any]]:
     """``fold(sub, acc, g)`` for these stages over a ``source`` shape into an aggregation
     (``fold``: what it does per item, as its subscriber declares it)."""
-    return _fold_factory(_specs(stages), source, fold)(*_arguments(stages))  # type: ignore[no-any-return]  # the generated factory is untyped
+    return _fold_factory(_specs(stages), source, fold)(*arguments(stages))  # type: ignore[no-any-return]  # the generated factory is untyped
 
 
 def source_text(stages: Stages, source: str) -> str:
@@ -460,7 +466,7 @@ def _step_factory(specs: Specs) -> Callable[..., Any]:
 
 def compile_step(stages: Stages) -> Callable[[Any], Any]:
     """``step(x)``: ``x`` through map/filter stages, or :data:`DROP`; raises what they raise."""
-    return _step_factory(_specs(stages))(*_arguments(stages))  # type: ignore[no-any-return]  # the generated factory is untyped
+    return _step_factory(_specs(stages))(*arguments(stages))  # type: ignore[no-any-return]  # the generated factory is untyped
 
 
 # ---------------------------------------------------------------- flattening stages

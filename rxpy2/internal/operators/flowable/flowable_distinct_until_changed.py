@@ -48,7 +48,7 @@ def _distinct_lines(key: str, same: str) -> Callable[[int, Lines], Lines]:
 
 
 def _distinct_stage(name: str, key: str, same: str, params: tuple[str, ...],
-                    arguments: Callable[[Any], tuple[Any, ...]],
+                    arguments: Callable[[Any], tuple[Any, ...]] | None,
                     operator: Callable[[Any, Any], Any]) -> FusedStage:
     return FusedStage(name, operator=operator, loop=_distinct_lines(key, same), nests=True,
                       params=params, arguments=arguments, state=("s",),
@@ -64,9 +64,9 @@ class FlowableDistinctUntilChanged(Flowable[T], HasUpstreamPublisher[T], Generic
     STAGES: ClassVar[tuple[FusedStage, ...]] = (
         _distinct_stage("distinct", "x", "t{i} == x", (), lambda arg: (),
                         lambda up, arg: FlowableDistinctUntilChanged(up, None, None)),
-        _distinct_stage("distinct_key", "k{i}", "t{i} == k{i}", ("f",), lambda f: (f,),
+        _distinct_stage("distinct_key", "k{i}", "t{i} == k{i}", ("f",), None,
                         lambda up, f: FlowableDistinctUntilChanged(up, f, None)),
-        _distinct_stage("distinct_cmp", "x", "f{i}(t{i}, x)", ("f",), lambda c: (c,),
+        _distinct_stage("distinct_cmp", "x", "f{i}(t{i}, x)", ("f",), None,
                         lambda up, c: FlowableDistinctUntilChanged(up, None, c)),
         _distinct_stage("distinct_both", "k{i}", "g{i}(t{i}, k{i})", ("f", "g"), tuple,
                         lambda up, kc: FlowableDistinctUntilChanged(up, *kc)))

@@ -132,6 +132,7 @@ from rxpy2.internal.helpers.stage_compiler import (
     HANDOVER,
     NOT_READ,
     PAUSED,
+    arguments,
     compile_chain,
     compile_fold,
     compile_registered,
@@ -219,7 +220,7 @@ def fuse_sync_stage(upstream: Publisher[Any], stage: FusedStage,
     if type(upstream) is FlowableSyncChain:
         stages = upstream.stages
         if len(stages) >= MAX_STAGES or not _flatten_may_join(stages, stage) \
-                or not may_join([spec for spec, _ in stages], stage):
+                or not may_join(stages, stage):
             return None
         return FlowableSyncChain(upstream.source, (*stages, (stage, arg)), upstream.shape)
     shape = _source_shape(upstream)
@@ -583,11 +584,7 @@ def _flatten_factory(specs: tuple[FusedStage, ...], source: str) -> Any:
 
 def compile_flatten(stages: Stages, source: str) -> tuple[Any, Any]:
     """``(drain_all, sink)`` of a chain whose last stage flattens (stage_compiler)."""
-    fns: list[Any] = []
-    for spec, arg in stages:
-        if spec.params:
-            fns += spec.arguments(arg)
-    return _flatten_factory(tuple([spec for spec, _ in stages]), source)(*fns)  # type: ignore[no-any-return]  # the generated factory is untyped
+    return _flatten_factory(tuple([spec for spec, _ in stages]), source)(*arguments(stages))  # type: ignore[no-any-return]  # the generated factory is untyped
 
 
 class _Signals(FlowableSubscriber[Any]):
