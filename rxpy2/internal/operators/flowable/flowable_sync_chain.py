@@ -3,17 +3,18 @@
 ``Flowable.range(0, n).map(f).filter(p)`` is assembled as ONE
 :class:`FlowableSyncChain` (source ``range``, stages ``map``, ``filter``)
 instead of three operators, when the source is ``range``, ``just``,
-``from_array`` over a list or tuple, or ``from_iterable``, and the stages are
-``map``, ``filter``, ``do_on_next``, ``take``, ``skip``, ``take_while``,
-``skip_while``, ``scan`` (with or without seed; not ``scan_with``),
-``distinct_until_changed`` (plain, with a key function, a comparer or both),
-``skip_last`` and ``buffer(count)`` (exact, list collections; after it no ``take``,
-``take_while`` or other ``buffer``: ``stage_compiler.may_join``) (:func:`fuse_sync_stage`,
-called by those fluent methods). A seeded scan's seed goes out in a prologue before the
-source is read, a buffer's partial list in an epilogue after it ended; a chain with a
-seeded scan is fused under unbounded demand only (below). The stages are
-compiled into one function (:mod:`rxpy2.internal.helpers.stage_compiler`), so
-a subscription runs a single loop over the source's C iterator.
+``from_array`` over a list or tuple, or ``from_iterable``, and the stages are ones
+their operators declare (a :class:`~rxpy2.internal.helpers.fused_stage.FusedStage`,
+the operator class's ``STAGE``, passed by its fluent method to :func:`fuse_sync_stage`):
+``map``, ``filter``, ``do_on_next``, ``take``, ``skip``, ``take_while``, ``skip_while``,
+``scan`` (with or without seed), ``distinct_until_changed``, ``distinct`` (default set),
+``skip_last``, ``buffer(count)``, and a flattening last stage. This module reads the
+declarations only: a stage's prologue (a seeded scan's seed, before the source is read)
+makes the chain fused under unbounded demand only (below); after a stage with an
+epilogue (buffer's partial list) nothing that stops the chain joins
+(``stage_compiler.may_join``). The stages are compiled into one function
+(:mod:`rxpy2.internal.helpers.stage_compiler`), so a subscription runs a single loop over
+the source's C iterator.
 
 The contract is the one of the operators it replaces, signal for signal:
 
@@ -33,10 +34,10 @@ The contract is the one of the operators it replaces, signal for signal:
   loop after the current source item (``cancel()`` exhausts a C iterator; a user
   iterator's loop checks the flag per item).
 * downstream, SYNC fusion is offered (``poll`` runs the chain as a generator)
-  only when every stage is one RxJava 2 fuses too (``map``, ``filter``,
-  ``do_on_next``, ``distinct_until_changed``; its ``take``, ``skip``, ``take_while``,
-  ``skip_while``, ``scan``, ``skip_last`` and ``buffer`` are plain Subscribers, so a chain
-  with one behaves as a plain source downstream);
+  only when every stage is one RxJava 2 fuses too (its ``rxjava_fuseable``: ``map``,
+  ``filter``, ``do_on_next``, ``distinct_until_changed``, ``distinct``; RxJava's ``take``,
+  ``skip``, ``scan``... are plain Subscribers, so a chain with one behaves as a plain
+  source downstream);
   with BOUNDARY it is refused when a stage runs user code, as the single
   operators would refuse it; a ConditionalSubscriber gets ``try_on_next``.
 * subscribed by ``subscribe(on_next)`` (a LambdaSubscriber), the loop calls the
@@ -45,8 +46,9 @@ The contract is the one of the operators it replaces, signal for signal:
   ``reduce_with``, ``count``, ``collect``/``collect_into``/``to_list`` (and so
   ``to_sorted_list``), the ``last`` family, ``take_last``), which requests
   ``LONG_MAX`` in its ``on_subscribe``, the chain runs into the aggregation in one
-  call: a compiled ``fold`` with the subscriber's ``on_next`` inlined (its result,
-  buffer or counter read from the subscriber and written back), then the chain's
+  call: a compiled ``fold`` with the subscriber's ``on_next`` inlined (the
+  :class:`~rxpy2.internal.helpers.fused_stage.FusedFold` its class declared; its result,
+  buffer or counter from its ``fold_start`` and back by ``fold_end``), then the chain's
   end (complete, or the error of a stage or of the reducer/collector) goes to that
   subscriber as it would have. Its ``dispose`` cancels the chain: the loop ends after
   the current item, with no signal.
@@ -72,9 +74,10 @@ scan and the later stages as operators (:func:`stage_operator`).
 Flattening stages
 -----------------
 ``flat_map`` (not ``delay_errors``), ``concat_map`` and ``flat_map_iterable``/
-``concat_map_iterable`` join a chain as its last stage, after the stages of
-``FLATTEN_PREFIX`` only (:func:`_flatten_may_join`); the stage's argument is
-``(mapper, *settings)``. A :class:`FlattenChainSubscription` runs it:
+``concat_map_iterable`` join a chain as its last stage (their declaration's
+``flatten``), after stages declared ``before_flatten`` only (:func:`_flatten_may_join`);
+the stage's argument is ``(mapper, *settings)``. A :class:`FlattenChainSubscription`
+runs it:
 
 * its ``request`` only adds to the demand; :meth:`~FlattenChainSubscription.start`,
   called by ``subscribe_actual`` once the downstream's ``on_subscribe`` returned
@@ -94,11 +97,11 @@ Flattening stages
   ``from_iterable`` over a marker item followed by the chain's compiled generator
   resumed from the saved iterator and stage state (empty when a ``take`` ended
   with that item), its mapper returning the pre-mapped inner for the marker;
-  flat_map's subscriber (:class:`_ResumedMerge`) starts with the scalar inners
-  counted as the operator would have (``scalars % scalar_limit``; the loop counts
-  them, or derives them from the source's position: ``_derives_scalars`` in
-  stage_compiler), so its upstream demand and its number of running inners are
-  the operator's;
+  the stage's ``hand_over`` subscribes its operator; flat_map's starts with the scalar
+  inners counted as the operator would have (``scalars % scalar_limit``; the loop
+  counts them, or derives them from the source's position: ``_derives_scalars`` in
+  stage_compiler), so its upstream demand and its number of running inners are the
+  operator's;
 * after a hand-over this subscription is a shell: a :class:`_Forward` passes the
   operator's signals downstream and, in its ``on_subscribe``, the demand so far
   (before the operator asks its upstream); ``request``, ``cancel`` and the
