@@ -69,7 +69,7 @@ class FusedStage:
     * ``loop(i, stop)``: its lines per item; ``stop`` the lines ending the chain;
       ``nests``: the rest of the chain runs under its last line (a filter's ``if``);
     * ``after(i, stop)``: lines run after the rest of the chain for the item (take's
-      count, take_until's predicate), at the stage's own indent;
+      end check), at the stage's own indent;
     * ``load(i)``: lines at each run's start (a collection made at the first run);
     * ``prologue(i)``: lines (in a one-pass loop) that set ``x`` to an item going out
       before the source is read (scan's seed); the rest of the chain runs under them;
@@ -80,8 +80,8 @@ class FusedStage:
 
     Declarations: ``params``/``arguments(arg)`` the factory's parameters and their
     values from the stage's argument (None: the argument is the one function);
-    ``state``/``initial(arg)`` the state variables
-    and their start; ``names`` what its templates use besides (errors, markers);
+    ``state``/``initial(arg)`` the state variables and their start; ``names`` what its
+    templates use besides (errors, markers);
     ``operator(upstream, arg)`` the ordinary operator it stands for; ``user_code`` (a
     thread BOUNDARY refuses fusion over it); ``rxjava_fuseable`` (its RxJava 2
     operator is fuseable, so a chain of such stages offers SYNC fusion); ``stops``
