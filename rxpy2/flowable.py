@@ -171,6 +171,7 @@ if TYPE_CHECKING:
     from rxpy2.completable import Completable
     from rxpy2.flowables.connectable_flowable import ConnectableFlowable
     from rxpy2.flowables.grouped_flowable import GroupedFlowable
+    from rxpy2.internal.helpers.fused_stage import FusedStage
     from rxpy2.maybe import Maybe
     from rxpy2.notification import Notification
     from rxpy2.parallel import ParallelFlowable
@@ -234,14 +235,14 @@ def _assembly(f: Flowable[T]) -> Flowable[T]:
     return f
 
 
-def _fuse(upstream: Flowable[Any], kind: str, arg: Any,
+def _fuse(upstream: Flowable[Any], stage: FusedStage, arg: Any,
           map_or_filter: bool = False) -> Flowable[Any] | None:
-    """Macro fusion at assembly: the stage joins a synchronous chain (a sync source and
-    stages, run as one loop) or, for map/filter, collapses with a map/filter before it;
-    ``None`` when it stays an operator of its own."""
-    fused = flowable_sync_chain.fuse_sync_stage(upstream, kind, arg)
+    """Macro fusion at assembly: the stage (its operator's declaration, ``STAGE``) joins a
+    synchronous chain (a sync source and stages, run as one loop) or, for map/filter,
+    collapses with a map/filter before it; ``None`` when it stays an operator of its own."""
+    fused = flowable_sync_chain.fuse_sync_stage(upstream, stage, arg)
     if fused is None and map_or_filter:
-        fused = flowable_map_filter.collapse_map_filter(upstream, kind, arg)
+        fused = flowable_map_filter.collapse_map_filter(upstream, stage, arg)
     return None if fused is None else _assembly(fused)
 
 
@@ -605,7 +606,7 @@ class Flowable(Publisher[T], Generic[T]):
     def map(self, mapper: Callable[[T], R]) -> Flowable[R]:
         """Apply ``mapper`` to each item (a ``None`` result is a ``TypeError`` downstream)."""
         require_callable(mapper, "mapper")
-        fused = _fuse(self, "map", mapper, True)
+        fused = _fuse(self, flowable_map.FlowableMap.STAGE, mapper, True)
         if fused is not None:
             return fused
         return _assembly(flowable_map.FlowableMap(self, mapper))
@@ -613,7 +614,7 @@ class Flowable(Publisher[T], Generic[T]):
     def filter(self, predicate: Callable[[T], bool]) -> Flowable[T]:
         """Only the items for which ``predicate`` is true."""
         require_callable(predicate, "predicate")
-        fused = _fuse(self, "filter", predicate, True)
+        fused = _fuse(self, flowable_filter.FlowableFilter.STAGE, predicate, True)
         if fused is not None:
             return fused
         return _assembly(flowable_filter.FlowableFilter(self, predicate))
@@ -645,12 +646,12 @@ class Flowable(Publisher[T], Generic[T]):
         """
         require_callable(accumulator, "accumulator")
         if seed is ABSENT:
-            fused = _fuse(self, "scan", accumulator)
+            fused = _fuse(self, flowable_scan.FlowableScan.STAGE, accumulator)
             if fused is not None:
                 return fused
             return _assembly(flowable_scan.FlowableScan(self, accumulator))
         require(seed, "seed")
-        fused = _fuse(self, "scan_seed", (accumulator, seed))
+        fused = _fuse(self, flowable_scan.FlowableScanSeed.STAGE, (accumulator, seed))
         if fused is not None:
             return fused
         return _assembly(flowable_scan.FlowableScanSeed(self, lambda: seed, accumulator))
@@ -694,7 +695,7 @@ class Flowable(Publisher[T], Generic[T]):
         """The first ``count`` items; requests at most ``count`` upstream."""
         require_non_negative(count, "count")
         if count != 0:  # take(0) completes at subscription, before any stage runs
-            fused = _fuse(self, "take", count)
+            fused = _fuse(self, flowable_take.FlowableTake.STAGE, count)
             if fused is not None:
                 return fused
         return _assembly(flowable_take.FlowableTake(self, count))
@@ -714,7 +715,7 @@ class Flowable(Publisher[T], Generic[T]):
         # Only over a bare range longer than ``count`` is that unobservable (no user code,
         # no error, no end within the skipped items).
         if type(self) is flowable_range.FlowableRange and self.end - self.start > count:
-            fused = _fuse(self, "skip", count)
+            fused = _fuse(self, flowable_skip.FlowableSkip.STAGE, count)
             if fused is not None:
                 return fused
         return _assembly(flowable_skip.FlowableSkip(self, count))
@@ -733,7 +734,7 @@ class Flowable(Publisher[T], Generic[T]):
         require_non_negative(count, "count")
         if count == 0:
             return self
-        fused = _fuse(self, "skip_last", count)
+        fused = _fuse(self, flowable_skip_last.FlowableSkipLast.STAGE, count)
         if fused is not None:
             return fused
         return _assembly(flowable_skip_last.FlowableSkipLast(self, count))
@@ -741,7 +742,7 @@ class Flowable(Publisher[T], Generic[T]):
     def take_while(self, predicate: Callable[[T], bool]) -> Flowable[T]:
         """Items while ``predicate`` holds; completes at the first that fails it."""
         require_callable(predicate, "predicate")
-        fused = _fuse(self, "take_while", predicate)
+        fused = _fuse(self, flowable_take_while.FlowableTakeWhile.STAGE, predicate)
         if fused is not None:
             return fused
         return _assembly(flowable_take_while.FlowableTakeWhile(self, predicate))
@@ -749,7 +750,7 @@ class Flowable(Publisher[T], Generic[T]):
     def skip_while(self, predicate: Callable[[T], bool]) -> Flowable[T]:
         """Skips items while ``predicate`` holds, then emits all the rest."""
         require_callable(predicate, "predicate")
-        fused = _fuse(self, "skip_while", predicate)
+        fused = _fuse(self, flowable_skip_while.FlowableSkipWhile.STAGE, predicate)
         if fused is not None:
             return fused
         return _assembly(flowable_skip_while.FlowableSkipWhile(self, predicate))
@@ -836,6 +837,10 @@ class Flowable(Publisher[T], Generic[T]):
             require_callable(key, "key")
         if collection_factory is not None:
             require_callable(collection_factory, "collection_factory")
+        else:  # the keys in a set: a sync chain's stage (flowable_sync_chain)
+            fused = _fuse(self, *flowable_distinct.FlowableDistinct.fused_stage(key))
+            if fused is not None:
+                return fused
         return _assembly(flowable_distinct.FlowableDistinct(self, key, collection_factory))
 
     def distinct_until_changed(self, key: Callable[[T], Any] | None = None,
@@ -845,12 +850,7 @@ class Flowable(Publisher[T], Generic[T]):
             require_callable(key, "key")
         if comparer is not None:
             require_callable(comparer, "comparer")
-        if key is None or comparer is None:
-            kind = ("distinct" if comparer is None else "distinct_cmp") if key is None \
-                else "distinct_key"
-            fused = _fuse(self, kind, key if comparer is None else comparer)
-        else:
-            fused = _fuse(self, "distinct_both", (key, comparer))
+        fused = _fuse(self, *flowable_distinct_until_changed.FlowableDistinctUntilChanged.fused_stage(key, comparer))
         if fused is not None:
             return fused
         return _assembly(flowable_distinct_until_changed.FlowableDistinctUntilChanged(self, key, comparer))
@@ -1089,7 +1089,7 @@ class Flowable(Publisher[T], Generic[T]):
             skip = count
         require_positive(skip, "skip")
         if skip == count and buffer_factory is None:
-            fused = _fuse(self, "buffer", count)
+            fused = _fuse(self, flowable_buffer.FlowableBuffer.STAGE, count)
             if fused is not None:
                 return fused
         return _assembly(flowable_buffer.FlowableBuffer(self, count, skip, factory))
@@ -1147,7 +1147,7 @@ class Flowable(Publisher[T], Generic[T]):
             mapper = _with_combiner(mapper, combiner)
         fused = _scalar_x_map(self, mapper)
         if fused is None and not delay_errors:  # a sync chain's last stage (flowable_sync_chain)
-            fused = _fuse(self, "flat_map", (mapper, max_concurrency, buffer_size))
+            fused = _fuse(self, flowable_flat_map.FlowableFlatMap.STAGE, (mapper, max_concurrency, buffer_size))
         if fused is not None:
             return fused
         return _assembly(flowable_flat_map.FlowableFlatMap(self, mapper, bool(delay_errors), max_concurrency,
@@ -1161,7 +1161,7 @@ class Flowable(Publisher[T], Generic[T]):
         # a sync chain's last stage (flowable_sync_chain; over just(x) the operator calls
         # mapper at subscription)
         if not isinstance(self, ScalarCallable):
-            fused = _fuse(self, "flat_map_iterable", (mapper, prefetch))
+            fused = _fuse(self, flowable_flatten_iterable.FlowableFlattenIterable.STAGE, (mapper, prefetch))
             if fused is not None:
                 return fused
         return _assembly(flowable_flatten_iterable.FlowableFlattenIterable(self, mapper, prefetch))
@@ -1172,7 +1172,7 @@ class Flowable(Publisher[T], Generic[T]):
         require_callable(mapper, "mapper")
         require_positive(prefetch, "prefetch")
         if not isinstance(self, ScalarCallable):  # (as flat_map_iterable)
-            fused = _fuse(self, "flat_map_iterable", (mapper, prefetch))
+            fused = _fuse(self, flowable_flatten_iterable.FlowableFlattenIterable.STAGE, (mapper, prefetch))
             if fused is not None:
                 return fused
         return _assembly(flowable_flatten_iterable.FlowableFlattenIterable(self, mapper, prefetch))
@@ -1209,7 +1209,7 @@ class Flowable(Publisher[T], Generic[T]):
         require_positive(prefetch, "prefetch")
         fused = _scalar_x_map(self, mapper)
         if fused is None:  # a sync chain's last stage (flowable_sync_chain)
-            fused = _fuse(self, "concat_map", (mapper, prefetch))
+            fused = _fuse(self, flowable_concat_map.FlowableConcatMap.STAGE, (mapper, prefetch))
         if fused is not None:
             return fused
         return _assembly(flowable_concat_map.FlowableConcatMap(self, mapper, prefetch, ErrorMode.IMMEDIATE))
@@ -1908,7 +1908,7 @@ class Flowable(Publisher[T], Generic[T]):
 
     def do_on_next(self, fn: Callable[[T], Any]) -> Flowable[T]:
         require_callable(fn, "on_next")
-        fused = _fuse(self, "do_on_next", fn)
+        fused = _fuse(self, flowable_do_on_each.FlowableDoOnEach.STAGE, fn)
         if fused is not None:
             return fused
         return self.do_on_each(on_next=fn)

@@ -253,8 +253,8 @@ def stages(obj: Any, where: bool = False) -> list[tuple[str, str, Any, str]]:
             else:
                 what = "map/filter run: one compiled step in one subscriber"
             for i in range(n - 1, -1, -1):
-                k, a = node.stages[i]
-                out.append((_fused_stage(k, a, where), "fused", node,
+                stage, a = node.stages[i]
+                out.append((_fused_stage(stage.name, a, where), "fused", node,
                             f"macro-fused stage {i + 1}/{n} of a {what}"))
             node = node.source
             continue

@@ -51,7 +51,8 @@ def _driver_stages(op: Any) -> list[tuple[str, str, Any]]:
     cls = type(op).__name__
     if cls in ("FlowableMapFilter", "FlowableSyncChain"):
         out = []
-        for kind, arg in op.stages:
+        for stage, arg in op.stages:
+            kind = stage.name  # the stage its operator declared (FusedStage)
             fn = arg[0] if isinstance(arg, tuple) else arg  # flat_map_iterable: (fn, prefetch)
             label = function_label(fn) if callable(fn) else describe.value_text(arg, False)
             fusable = kind in ("map", "filter", "flat_map_iterable") and callable(fn)

@@ -19,8 +19,11 @@ from probes import Boom, boom
 from rxpy2 import Flowable
 from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC
 from rxpy2.internal.helpers.stage_compiler import source_text
+from rxpy2.internal.operators.flowable.flowable_filter import FlowableFilter
+from rxpy2.internal.operators.flowable.flowable_map import FlowableMap
 from rxpy2.internal.operators.flowable.flowable_map_filter import FlowableMapFilter
 from rxpy2.internal.operators.flowable.flowable_sync_chain import MAX_STAGES, FlowableSyncChain
+from rxpy2.internal.operators.flowable.flowable_take import FlowableTake
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.testing import TestSubscriber
@@ -157,7 +160,7 @@ SCRIPTS = [[LONG_MAX], [1, 1, 1, 1, 1, 1, 1, 1, 1, 1], [2, 3, 1000], [7, LONG_MA
 def test_stages_over_a_sync_source_assemble_into_one_chain() -> None:
     f = Flowable.range(0, 10).skip(1).map(plus(1)).filter(is_odd).take(3)
     assert isinstance(f, FlowableSyncChain)
-    assert [k for k, _ in f.stages] == ["skip", "map", "filter", "take"]
+    assert [k.name for k, _ in f.stages] == ["skip", "map", "filter", "take"]
     assert repr(f) == "range(0, 10) → skip(1) → map(<lambda>) → filter(is_odd) → take(3)"
     for src in (Flowable.just(1), Flowable.from_array([1, 2]), Flowable.from_iterable([1, 2]),
                 Flowable.from_array((1, 2)), Flowable.just(1, 2)):
@@ -204,14 +207,15 @@ def test_many_filters_nest_within_the_cap() -> None:
 
 
 def test_the_generated_loop_is_readable_text() -> None:
-    text = source_text([("map", None), ("filter", None), ("take", 3)], "plain")
+    text = source_text([(FlowableMap.STAGE, None), (FlowableFilter.STAGE, None),
+                        (FlowableTake.STAGE, 3)], "plain")
     assert "x = f0(x)" in text and "if f1(x):" in text and "s2 -= 1" in text
 
 
 def test_consecutive_map_filter_over_other_sources_collapse_into_one_stage() -> None:
     f = Flowable.range(0, 10).hide().map(plus(1)).filter(is_odd).map(lambda x: x * 2)
     assert isinstance(f, FlowableMapFilter)
-    assert [k for k, _ in f.stages] == ["map", "filter", "map"]
+    assert [k.name for k, _ in f.stages] == ["map", "filter", "map"]
     assert f.test().values() == [2, 6, 10, 14, 18]
 
 

@@ -215,9 +215,9 @@ def folds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     ran: list[str] = []
     fold = FlowableSyncChain.fold
 
-    def spy(self: FlowableSyncChain[Any], terminal: str) -> Any:
-        ran.append(terminal)
-        return fold(self, terminal)
+    def spy(self: FlowableSyncChain[Any], into: Any) -> Any:
+        ran.append(into.name)  # the fold the aggregation's subscriber declared
+        return fold(self, into)
     monkeypatch.setattr(FlowableSyncChain, "fold", spy)
     return ran
 

@@ -257,7 +257,7 @@ def test_the_new_stages_join_a_chain() -> None:
     f = Flowable.range(0, 10).map(lambda x: x).scan(operator.add, 0).skip_last(2).buffer(3) \
         .distinct_until_changed(sum, operator.eq)
     assert isinstance(f, FlowableSyncChain)
-    assert [k for k, _ in f.stages] == ["map", "scan_seed", "skip_last", "buffer", "distinct_both"]
+    assert [k.name for k, _ in f.stages] == ["map", "scan_seed", "skip_last", "buffer", "distinct_both"]
     assert f.test().values() == [[0, 0, 1], [3, 6, 10], [15, 21, 28]]
     # after a buffer nothing that stops the chain (or another buffer) joins it
     b = Flowable.range(0, 10).buffer(2)

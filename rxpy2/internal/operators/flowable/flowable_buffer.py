@@ -25,12 +25,13 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicBoolean, AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.fused_stage import FusedStage, Lines
 from rxpy2.internal.helpers.queue_drain_helper import QueueDrainHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.flowable._buffer_common import add_item, new_buffer
@@ -47,9 +48,28 @@ T = TypeVar("T")
 _OPERATOR = "buffer"
 
 
+def _buffer_lines(i: int, stop: Lines) -> Lines:
+    # as the exact operator: the item goes in; a full list (fN items) goes on
+    return [f"s{i}.append(x)", f"if len(s{i}) == f{i}:", f"    x = s{i}", f"    s{i} = []"]
+
+
+def _buffer_load(i: int) -> Lines:
+    return [f"if s{i} is None:", f"    s{i} = []"]  # made at the first run
+
+
+def _buffer_epilogue(i: int) -> tuple[str, Lines]:
+    return f"s{i}", [f"x = s{i}", f"s{i} = []"]  # a partial list goes on at the end
+
+
 class FlowableBuffer(Flowable[Any], HasUpstreamPublisher[T], Generic[T]):
     # not ``count``/``skip``: those would shadow Flowable.count()/skip() on the instance
     __slots__ = ("source", "buffer_count", "buffer_skip", "buffer_factory")
+
+    #: buffer(count) (exact, lists) as a fused stage: ``sN`` the open list
+    STAGE: ClassVar[FusedStage] = FusedStage(
+        "buffer", operator=lambda up, n: FlowableBuffer(up, n, n, list), loop=_buffer_lines,
+        nests=True, load=_buffer_load, epilogue=_buffer_epilogue, state=("s",),
+        initial=lambda n: (None,), user_code=False)
 
     def __init__(self, source: Publisher[T], count: int, skip: int,
                  buffer_factory: Callable[[], Any] = list) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.fused_stage import FusedFold, declare_fold
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import ToObserverSubscriber, initial_value
 from rxpy2.observers import SingleObserver
@@ -49,6 +50,13 @@ class CollectSubscriber(ToObserverSubscriber[T], Generic[T, U]):
         super().__init__(downstream, value)
         self.collector = collector
 
+    def fold_start(self) -> tuple[Any, Any]:
+        """(a fused chain folding into it) the container and the collector"""
+        return self.value, self.collector
+
+    def fold_end(self, acc: Any) -> None:
+        self.value = acc
+
     def on_next(self, item: T) -> None:
         if item is None:
             raise null_item()  # §2.13
@@ -58,3 +66,8 @@ class CollectSubscriber(ToObserverSubscriber[T], Generic[T, U]):
             self.collector(self.value, item)
         except Exception as e:
             self.fail(e)
+
+
+#: a fused chain into collect (collect_into, to_list: ``g`` is list.append): ``g(acc, x)``
+COLLECT_FOLD = FusedFold("collect", ["g(acc, x)"])
+declare_fold(CollectSubscriber, COLLECT_FOLD)

@@ -31,14 +31,16 @@ together as a :class:`CompositeException`). An error after the end goes to
 from __future__ import annotations
 
 from collections.abc import Callable as Fn
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import ANY, ASYNC, NONE, SYNC, Callable, HasUpstreamPublisher
 from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
+from rxpy2.internal.helpers.fused_stage import FusedFlatten, FusedStage, Lines
 from rxpy2.internal.helpers.half_serializer import HalfSerializer
+from rxpy2.internal.helpers.stage_compiler import inner_publisher_leaf
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
     check_inner,
@@ -64,8 +66,24 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
+def _fused_leaf(i: int, source: str, emit: Lines, derive: bool) -> Lines:
+    return inner_publisher_leaf(i, source, emit, derive, False,
+                                f"classify_checked(p, f{i}, 'concat_map')")
+
+
+def _hand_over(rest: Publisher[Any], mapper: Any, arg: tuple[Any, int],
+               subscriber: Subscriber[Any], scalars: int | None) -> None:
+    FlowableConcatMap(rest, mapper, arg[1], ErrorMode.IMMEDIATE)._subscribe(subscriber)
+
+
 class FlowableConcatMap(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
     __slots__ = ("source", "mapper", "prefetch", "error_mode")
+
+    #: concat_map as a chain's last stage (argument ``(mapper, prefetch)``)
+    STAGE: ClassVar[FusedStage] = FusedStage(
+        "concat_map",
+        operator=lambda up, a: FlowableConcatMap(up, a[0], a[1], ErrorMode.IMMEDIATE),
+        arguments=lambda a: (a[0],), flatten=FusedFlatten(leaf=_fused_leaf, hand_over=_hand_over))
 
     def __init__(self, source: Publisher[T], mapper: Fn[[T], Publisher[R]], prefetch: int,
                  error_mode: ErrorMode) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Generic, TypeVar
 
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.fused_stage import FusedFold, declare_fold
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import ToObserverSubscriber
 from rxpy2.observers import SingleObserver
@@ -35,7 +36,18 @@ class CountSubscriber(ToObserverSubscriber[Any]):
     def __init__(self, downstream: SingleObserver[int]) -> None:
         super().__init__(downstream, 0)
 
+    def fold_start(self) -> tuple[Any, Any]:
+        """(a fused chain folding into it) the count so far"""
+        return self.value, None
+
+    def fold_end(self, acc: Any) -> None:
+        self.value = acc
+
     def on_next(self, item: Any) -> None:
         if item is None:
             raise null_item()  # §2.13
         self.value += 1
+
+
+#: a fused chain into count
+declare_fold(CountSubscriber, FusedFold("count", ["acc += 1"]))

@@ -11,12 +11,14 @@ conditional downstream the items go by ``try_on_next`` too. A key
 function that raises, or returns ``None`` (``TypeError``), cancels the upstream
 and signals the error. Fuses by dropping seen keys in ``poll``. The stage is a
 ``FilteringSubscriber`` (internal/subscribers/basic_fuseable.py) whose test is the key check.
+Over a synchronous source, with the default set, it is a stage of a fused chain (its
+``STAGES``: docs/fusion.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import (
@@ -26,6 +28,7 @@ from rxpy2.internal.fuseable import (
     is_conditional,
 )
 from rxpy2.internal.helpers.function_names import returned_none
+from rxpy2.internal.helpers.fused_stage import FusedStage, Lines
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
     FilteringConditionalSubscriber,
@@ -43,8 +46,41 @@ def _none_key() -> TypeError:
     return TypeError("The key function returned None")
 
 
+def _seen_lines(i: int, stop: Lines) -> Lines:
+    # as the operator: the rest of the chain runs for an item not seen before, recorded first
+    return [f"if x not in s{i}:", f"    s{i}.add(x)"]
+
+
+def _seen_key_lines(i: int, stop: Lines) -> Lines:
+    return [f"k{i} = f{i}(x)", f"if k{i} is None:", "    raise key_none()",
+            f"if k{i} not in s{i}:", f"    s{i}.add(k{i})"]
+
+
+def _seen_load(i: int) -> Lines:
+    return [f"if s{i} is None:", f"    s{i} = set()"]  # made at the first run
+
+
 class FlowableDistinct(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
     __slots__ = ("source", "key", "collection_factory")
+
+
+    #: as fused stages, with the default ``set`` of seen keys (``sN``), of the items
+    #: themselves or of their keys ``fN(x)``; RxJava 2's FlowableDistinct is fuseable, and
+    #: the keys' hash and ``==`` are user code too
+    STAGES: ClassVar[tuple[FusedStage, ...]] = (
+        FusedStage("distinct_set", operator=lambda up, arg: FlowableDistinct(up, None),
+                   loop=_seen_lines, nests=True, load=_seen_load, params=(),
+                   state=("s",), initial=lambda arg: (None,), rxjava_fuseable=True),
+        FusedStage("distinct_set_key", operator=lambda up, key: FlowableDistinct(up, key),
+                   loop=_seen_key_lines, nests=True, load=_seen_load, state=("s",),
+                   initial=lambda key: (None,), names={"key_none": _none_key},
+                   rxjava_fuseable=True))
+
+    @staticmethod
+    def fused_stage(key: Callable[[Any], Any] | None) -> tuple[FusedStage, Any]:
+        """The stage (and its argument) of ``distinct(key)`` keeping its keys in a set."""
+        plain, with_key = FlowableDistinct.STAGES
+        return (plain, None) if key is None else (with_key, key)
 
     def __init__(self, source: Publisher[T], key: Callable[[T], Any] | None,
                  collection_factory: Callable[[], Any] | None = None) -> None:

@@ -12,10 +12,11 @@ upstream and signals the error. Fuses by dropping in ``poll``. The stage is a
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import ConditionalSubscriber, HasUpstreamPublisher, is_conditional
+from rxpy2.internal.helpers.fused_stage import NOTHING, FusedStage, Lines
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
     FilteringConditionalSubscriber,
@@ -35,8 +36,48 @@ def _none_key() -> TypeError:
     return TypeError("The key function returned None")
 
 
+def _distinct_lines(key: str, same: str) -> Callable[[int, Lines], Lines]:
+    """The rest of the chain runs when the item's key (``key``) differs from the previous
+    one ``sN`` (``same``: they are the same; ``tN`` the previous key)."""
+    def lines(i: int, stop: Lines) -> Lines:
+        k, x = key.format(i=i), []
+        if k != "x":
+            x = [f"{k} = f{i}(x)", f"if {k} is None:", "    raise key_none()"]
+        return [*x, f"t{i} = s{i}", f"s{i} = {k}", f"if t{i} is NOTHING or not {same.format(i=i)}:"]
+    return lines
+
+
+def _distinct_stage(name: str, key: str, same: str, params: tuple[str, ...],
+                    arguments: Callable[[Any], tuple[Any, ...]] | None,
+                    operator: Callable[[Any, Any], Any]) -> FusedStage:
+    return FusedStage(name, operator=operator, loop=_distinct_lines(key, same), nests=True,
+                      params=params, arguments=arguments, state=("s",),
+                      initial=lambda arg: (NOTHING,), names={"key_none": _none_key},
+                      rxjava_fuseable=True)
+
+
 class FlowableDistinctUntilChanged(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
     __slots__ = ("source", "key", "comparer")
+
+    #: as fused stages (plain, with a key function, a comparer, both: ``(key, comparer)``);
+    #: plain compares the items with ``==``, user code too (RxJava 2 refuses BOUNDARY)
+    STAGES: ClassVar[tuple[FusedStage, ...]] = (
+        _distinct_stage("distinct", "x", "t{i} == x", (), lambda arg: (),
+                        lambda up, arg: FlowableDistinctUntilChanged(up, None, None)),
+        _distinct_stage("distinct_key", "k{i}", "t{i} == k{i}", ("f",), None,
+                        lambda up, f: FlowableDistinctUntilChanged(up, f, None)),
+        _distinct_stage("distinct_cmp", "x", "f{i}(t{i}, x)", ("f",), None,
+                        lambda up, c: FlowableDistinctUntilChanged(up, None, c)),
+        _distinct_stage("distinct_both", "k{i}", "g{i}(t{i}, k{i})", ("f", "g"), tuple,
+                        lambda up, kc: FlowableDistinctUntilChanged(up, *kc)))
+
+    @staticmethod
+    def fused_stage(key: KeyFn[Any], comparer: Comparer) -> tuple[FusedStage, Any]:
+        """The stage (and its argument) of ``distinct_until_changed(key, comparer)``."""
+        plain, with_key, with_comparer, with_both = FlowableDistinctUntilChanged.STAGES
+        if key is None:
+            return (plain, None) if comparer is None else (with_comparer, comparer)
+        return (with_key, key) if comparer is None else (with_both, (key, comparer))
 
     def __init__(self, source: Publisher[T], key: KeyFn[T], comparer: Comparer) -> None:
         self.source = source

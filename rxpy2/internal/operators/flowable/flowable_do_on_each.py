@@ -17,7 +17,7 @@ raised by the next ``poll``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.exceptions import CompositeException
@@ -29,6 +29,7 @@ from rxpy2.internal.fuseable import (
     HasUpstreamPublisher,
     is_conditional,
 )
+from rxpy2.internal.helpers.fused_stage import FusedStage, Lines
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
     BasicFuseableConditionalSubscriber,
@@ -46,8 +47,17 @@ OnError = Callable[[BaseException], Any] | None
 Action = Callable[[], Any] | None
 
 
+def _on_next_lines(i: int, stop: Lines) -> Lines:
+    return [f"f{i}(x)"]
+
+
 class FlowableDoOnEach(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
     __slots__ = ("source", "on_next", "on_error", "on_complete", "on_after_terminate")
+
+    #: do_on_next as a fused stage: ``fN(x)``
+    STAGE: ClassVar[FusedStage] = FusedStage(
+        "do_on_next", operator=lambda up, f: FlowableDoOnEach(up, f, None, None, None),
+        loop=_on_next_lines, rxjava_fuseable=True, before_flatten=True, one_to_one=True)
 
     def __init__(self, source: Publisher[T], on_next: OnNext, on_error: OnError,
                  on_complete: Action, on_after_terminate: Action) -> None:

@@ -11,10 +11,11 @@ as its ``passes`` test.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import ClassVar, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import ConditionalSubscriber, HasUpstreamPublisher, is_conditional
+from rxpy2.internal.helpers.fused_stage import FusedStage, Lines
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
     FilteringConditionalSubscriber,
@@ -27,8 +28,21 @@ __all__ = ["FlowableFilter"]
 T = TypeVar("T")
 
 
+def _filter_lines(i: int, stop: Lines) -> Lines:
+    return [f"if f{i}(x):"]
+
+
+def _filter_step(i: int) -> Lines:
+    return [f"if not f{i}(x):", "    return DROP"]
+
+
 class FlowableFilter(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
     __slots__ = ("source", "predicate")
+
+    #: as a fused stage: the rest of the chain runs under ``if fN(x):``
+    STAGE: ClassVar[FusedStage] = FusedStage(
+        "filter", operator=lambda up, p: FlowableFilter(up, p), loop=_filter_lines, nests=True,
+        step=_filter_step, rxjava_fuseable=True, before_flatten=True)
 
     def __init__(self, source: Publisher[T], predicate: Callable[[T], bool]) -> None:
         self.source = source

@@ -61,7 +61,7 @@ from __future__ import annotations
 
 from collections.abc import Callable as Fn
 from threading import Lock
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
@@ -78,6 +78,8 @@ from rxpy2.internal.fuseable import (
     direct_sink,
 )
 from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
+from rxpy2.internal.helpers.fused_stage import FusedFlatten, FusedStage, Lines
+from rxpy2.internal.helpers.stage_compiler import inner_publisher_leaf
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.flowable.flowable_just import FlowableJust
 from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
@@ -127,8 +129,35 @@ def _is_queue_subscription(s: Subscription) -> bool:
     return q
 
 
+def _fused_leaf(i: int, source: str, emit: Lines, derive: bool) -> Lines:
+    return inner_publisher_leaf(i, source, emit, derive, True, "classify(p)")
+
+
+def _hand_over(rest: Publisher[Any], mapper: Any, arg: tuple[Any, int, int],
+               subscriber: Subscriber[Any], scalars: int | None) -> None:
+    """The operator over the rest of a fused chain; ``scalars``: the scalar inners the
+    chain met before handing over in the middle, counted as the operator would have, so
+    it asks for what it is still owed (None: from the start)."""
+    _, max_concurrency, buffer_size = arg
+    if scalars is None:
+        FlowableFlatMap(rest, mapper, False, max_concurrency, buffer_size)._subscribe(subscriber)
+        return
+    m: MergeSubscriber[Any, Any] = MergeSubscriber(subscriber, mapper, False, max_concurrency,
+                                                   buffer_size)
+    if m.bounded:
+        m.scalar_finished = scalars % m.scalar_limit
+    rest._subscribe(m)  # type: ignore[attr-defined]  # every operator is a Flowable
+
+
 class FlowableFlatMap(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
     __slots__ = ("source", "mapper", "delay_errors", "max_concurrency", "prefetch")
+
+    #: flat_map (not delay_errors) as a chain's last stage (argument ``(mapper,
+    #: max_concurrency, buffer_size)``): synchronous inners flattened in the loop
+    STAGE: ClassVar[FusedStage] = FusedStage(
+        "flat_map", operator=lambda up, a: FlowableFlatMap(up, a[0], False, a[1], a[2]),
+        arguments=lambda a: (a[0],),
+        flatten=FusedFlatten(leaf=_fused_leaf, hand_over=_hand_over, counts_scalars=True))
 
     def __init__(self, source: Publisher[T], mapper: Fn[[T], Publisher[R]], delay_errors: bool,
                  max_concurrency: int, buffer_size: int) -> None:
@@ -197,7 +226,9 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
         self.upstream = s
         self.downstream.on_subscribe(self)
         if not self.cancelled:
-            s.request(self.max_concurrency)  # LONG_MAX when unbounded
+            # LONG_MAX when unbounded; less the scalar inners a fused chain met before it
+            # handed over (flowable_sync_chain)
+            s.request(self.max_concurrency - self.scalar_finished)
 
     def on_next(self, item: T) -> None:
         if item is None:

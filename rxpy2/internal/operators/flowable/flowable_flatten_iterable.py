@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from operator import length_hint
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
@@ -48,6 +48,8 @@ from rxpy2.internal.fuseable import (
 )
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.function_names import returned_none
+from rxpy2.internal.helpers.fused_stage import FusedFlatten, FusedStage, Lines
+from rxpy2.internal.helpers.stage_compiler import inner_iterable_leaf
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.flowable.flowable_from_iterable import FlowableFromIterable
 from rxpy2.internal.subscribers.drain_support import fuse_upstream, missing_backpressure
@@ -105,8 +107,29 @@ def none_element() -> TypeError:
     return TypeError("The iterator returned a None element")
 
 
+def _fused_leaf(i: int, source: str, emit: Lines, derive: bool) -> Lines:
+    return inner_iterable_leaf(i, emit)
+
+
+def _iterable_none(mapper: Any) -> TypeError:
+    return returned_none(_OPERATOR, mapper)
+
+
+def _hand_over(rest: Publisher[Any], mapper: Any, arg: tuple[Any, int],
+               subscriber: Subscriber[Any], scalars: int | None) -> None:
+    FlowableFlattenIterable(rest, mapper, arg[1])._subscribe(subscriber)
+
+
 class FlowableFlattenIterable(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
     __slots__ = ("source", "mapper", "prefetch")
+
+    #: flat_map_iterable/concat_map_iterable as a chain's last stage (argument ``(mapper,
+    #: prefetch)``); it polls a SYNC-fuseable upstream and offers SYNC fusion itself
+    STAGE: ClassVar[FusedStage] = FusedStage(
+        "flat_map_iterable", operator=lambda up, a: FlowableFlattenIterable(up, a[0], a[1]),
+        arguments=lambda a: (a[0],),
+        names={"iterable_none": _iterable_none, "none_element": none_element},
+        flatten=FusedFlatten(leaf=_fused_leaf, hand_over=_hand_over, polls_sync=True))
 
     def __init__(self, source: Publisher[T], mapper: Callable[[T], Iterable[R]],
                  prefetch: int) -> None:

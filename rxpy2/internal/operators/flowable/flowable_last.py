@@ -8,9 +8,10 @@ observer receives: disposing it cancels the upstream.
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.fused_stage import FusedFold, declare_fold
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import ItemOrMissingSubscriber
 from rxpy2.maybe import Maybe
@@ -50,7 +51,19 @@ class LastSubscriber(ItemOrMissingSubscriber[T], Generic[T]):
 
     __slots__ = ()
 
+    def fold_start(self) -> tuple[Any, Any]:
+        """(a fused chain folding into it) the latest item so far"""
+        return self.value, None
+
+    def fold_end(self, acc: Any) -> None:
+        self.value = acc
+
     def on_next(self, item: T) -> None:
         if item is None:
             raise null_item()  # §2.13
         self.value = item
+
+
+#: a fused chain into last: the latest item
+LAST_FOLD = FusedFold("last", ["acc = x"])
+declare_fold(LastSubscriber, LAST_FOLD)

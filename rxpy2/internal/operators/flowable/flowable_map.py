@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import (
@@ -13,6 +13,7 @@ from rxpy2.internal.fuseable import (
     is_conditional,
 )
 from rxpy2.internal.helpers.function_names import returned_none
+from rxpy2.internal.helpers.fused_stage import FusedStage, Lines
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
     BasicFuseableConditionalSubscriber,
@@ -31,8 +32,22 @@ def _none_result(mapper: Callable[[Any], Any]) -> TypeError:
     return returned_none("map", mapper)  # §2.13: names the function
 
 
+def _map_lines(i: int, stop: Lines) -> Lines:
+    return [f"x = f{i}(x)", "if x is None:", f"    raise mapper_none(f{i})"]
+
+
+def _map_step(i: int) -> Lines:
+    return _map_lines(i, ())
+
+
 class FlowableMap(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
     __slots__ = ("source", "mapper")
+
+    #: as a fused stage: ``x = fN(x)``; a None result raises the operator's TypeError
+    STAGE: ClassVar[FusedStage] = FusedStage(
+        "map", operator=lambda up, f: FlowableMap(up, f), loop=_map_lines, step=_map_step,
+        names={"mapper_none": _none_result}, rxjava_fuseable=True, before_flatten=True,
+        one_to_one=True)
 
     def __init__(self, source: Publisher[T], mapper: Callable[[T], R]) -> None:
         self.source = source

@@ -25,6 +25,7 @@ from rxpy2.internal.fuseable import (
     HasUpstreamPublisher,
     is_conditional,
 )
+from rxpy2.internal.helpers.fused_stage import FusedStage
 from rxpy2.internal.helpers.stage_compiler import DROP, compile_step
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.flowable.flowable_filter import FlowableFilter
@@ -44,28 +45,29 @@ R = TypeVar("R")
 MAX_STAGES = 32
 
 
-def collapse_map_filter(upstream: Publisher[Any], kind: str, fn: Callable[[Any], Any]) -> Flowable[Any] | None:
+def collapse_map_filter(upstream: Publisher[Any], stage: FusedStage,
+                        fn: Callable[[Any], Any]) -> Flowable[Any] | None:
     """``upstream`` (a map, filter or collapsed stage) and one more map/filter as one stage."""
     t = type(upstream)
     if t is FlowableMapFilter:
         if len(upstream.stages) >= MAX_STAGES:  # type: ignore[attr-defined]  # upstream is a FlowableMapFilter here
             return None
-        stages = (*upstream.stages, (kind, fn))  # type: ignore[attr-defined]  # upstream is a FlowableMapFilter here
+        stages = (*upstream.stages, (stage, fn))  # type: ignore[attr-defined]  # upstream is a FlowableMapFilter here
     elif t is FlowableMap:
-        stages = (("map", upstream.mapper), (kind, fn))  # type: ignore[attr-defined]  # upstream is a FlowableMap here
+        stages = ((FlowableMap.STAGE, upstream.mapper), (stage, fn))  # type: ignore[attr-defined]  # upstream is a FlowableMap here
     elif t is FlowableFilter:
-        stages = (("filter", upstream.predicate), (kind, fn))  # type: ignore[attr-defined]  # upstream is a FlowableFilter here
+        stages = ((FlowableFilter.STAGE, upstream.predicate), (stage, fn))  # type: ignore[attr-defined]  # upstream is a FlowableFilter here
     else:
         return None
     return FlowableMapFilter(upstream.source, stages)  # type: ignore[attr-defined]  # upstream is one of the three here
 
 
 class FlowableMapFilter(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
-    """``source`` then ``stages`` (("map" | "filter", function) pairs) as one operator."""
+    """``source`` then ``stages`` ((map's or filter's stage, function) pairs) as one operator."""
 
     __slots__ = ("source", "stages", "step")
 
-    def __init__(self, source: Publisher[T], stages: tuple[tuple[str, Any], ...]) -> None:
+    def __init__(self, source: Publisher[T], stages: tuple[tuple[FusedStage, Any], ...]) -> None:
         self.source = source
         self.stages = stages
         self.step = compile_step(stages)

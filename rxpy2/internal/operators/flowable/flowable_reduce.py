@@ -16,6 +16,7 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.function_names import returned_none
+from rxpy2.internal.helpers.fused_stage import FusedFold, declare_fold
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import (
     ItemOrMissingSubscriber,
@@ -57,6 +58,13 @@ class ReduceSubscriber(ItemOrMissingSubscriber[T], Generic[T]):
     def __init__(self, downstream: MaybeObserver[T], reducer: Callable[[T, T], T]) -> None:
         super().__init__(downstream, None, True)
         self.reducer = reducer
+
+    def fold_start(self) -> tuple[Any, Any]:
+        """(a fused chain folding into it) the result so far and the reducer"""
+        return self.value, self.reducer
+
+    def fold_end(self, acc: Any) -> None:
+        self.value = acc
 
     def on_next(self, item: T) -> None:
         if item is None:
@@ -103,6 +111,13 @@ class ReduceSeedSubscriber(ToObserverSubscriber[T], Generic[T, R]):
         super().__init__(downstream, seed)
         self.reducer = reducer
 
+    def fold_start(self) -> tuple[Any, Any]:
+        """(a fused chain folding into it) the result so far and the reducer"""
+        return self.value, self.reducer
+
+    def fold_end(self, acc: Any) -> None:
+        self.value = acc
+
     def on_next(self, item: T) -> None:
         if item is None:
             raise null_item()  # §2.13
@@ -117,3 +132,14 @@ class ReduceSeedSubscriber(ToObserverSubscriber[T], Generic[T, R]):
             self.fail(_none_result(self.reducer))
             return
         self.value = v
+
+
+#: a fused chain into reduce: as ``on_next`` (no seed: the first item starts the fold)
+declare_fold(ReduceSubscriber, FusedFold(
+    "reduce", ["if acc is None:", "    acc = x", "else:", "    acc = g(acc, x)",
+               "    if acc is None:", "        raise reduce_none(g)"],
+    {"reduce_none": _none_result}))
+#: ... into reduce with a seed
+declare_fold(ReduceSeedSubscriber, FusedFold(
+    "reduce_seed", ["acc = g(acc, x)", "if acc is None:", "    raise reduce_none(g)"],
+    {"reduce_none": _none_result}))

@@ -19,11 +19,12 @@ upstream and signals the error.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from rxpy2.flowable import BUFFER_SIZE, Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.function_names import returned_none
+from rxpy2.internal.helpers.fused_stage import NOTHING, FusedStage, Lines
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.stable_prefetch import StablePrefetchSubscriber
 from rxpy2.internal.subscriptions.empty import EmptySubscription
@@ -40,8 +41,19 @@ def _none_result(accumulator: Any) -> TypeError:
     return returned_none("scan", accumulator, "accumulator function")  # §2.13
 
 
+def _scan_lines(i: int, stop: Lines) -> Lines:
+    # as the operator: the first item goes on as it is; then x = sN = fN(sN, x)
+    return [f"if s{i} is NOTHING:", f"    s{i} = x", "else:", f"    x = f{i}(s{i}, x)",
+            "    if x is None:", f"        raise scan_none(f{i})", f"    s{i} = x"]
+
+
 class FlowableScan(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
     __slots__ = ("source", "accumulator")
+
+    #: as a fused stage: ``sN`` the accumulator (a plain Subscriber in RxJava 2)
+    STAGE: ClassVar[FusedStage] = FusedStage(
+        "scan", operator=lambda up, f: FlowableScan(up, f), loop=_scan_lines, state=("s",),
+        initial=lambda f: (NOTHING,), names={"scan_none": _none_result})
 
     def __init__(self, source: Publisher[T], accumulator: Callable[[T, T], T]) -> None:
         self.source = source
@@ -91,8 +103,28 @@ class ScanSubscriber(OperatorSubscriber[T, T], Generic[T]):
         super().on_complete()
 
 
+def _scan_seed_lines(i: int, stop: Lines) -> Lines:
+    return [f"x = f{i}(s{i}, x)", "if x is None:", f"    raise scan_none(f{i})", f"s{i} = x"]
+
+
+def _scan_seed_prologue(i: int) -> Lines:
+    return [f"if not q{i}:", f"    q{i} = True", f"    x = s{i}"]  # the seed, marked sent
+
+
+def _scan_seed_operator(upstream: Publisher[Any], arg: tuple[Any, Any]) -> Flowable[Any]:
+    accumulator, seed = arg
+    return FlowableScanSeed(upstream, lambda: seed, accumulator)
+
+
 class FlowableScanSeed(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
     __slots__ = ("source", "seed_supplier", "accumulator", "prefetch")
+
+    #: scan(f, seed) as a fused stage (argument ``(f, seed)``): ``sN`` the accumulator,
+    #: starting as the seed, which goes out in the prologue (``qN``: sent)
+    STAGE: ClassVar[FusedStage] = FusedStage(
+        "scan_seed", operator=_scan_seed_operator, loop=_scan_seed_lines,
+        prologue=_scan_seed_prologue, arguments=lambda a: (a[0],), state=("s", "q"),
+        initial=lambda a: (a[1], False), names={"scan_none": _none_result})
 
     def __init__(self, source: Publisher[T], seed_supplier: Callable[[], R],
                  accumulator: Callable[[R, T], R], prefetch: int = BUFFER_SIZE) -> None:

@@ -9,10 +9,11 @@ within them completes the stream even before anything was requested.
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import ClassVar, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.fused_stage import FusedStage, Lines
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.operators import OperatorSubscriber, null_item
 from rxpy2.reactivestreams import Publisher, Subscriber
@@ -22,8 +23,19 @@ __all__ = ["FlowableSkip"]
 T = TypeVar("T")
 
 
+def _skip_lines(i: int, stop: Lines) -> Lines:
+    return [f"if s{i}:", f"    s{i} -= 1", "else:"]
+
+
 class FlowableSkip(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
     __slots__ = ("source", "n")
+
+    #: as a fused stage: while ``sN`` is non-zero the item is dropped and ``sN -= 1``; it
+    #: asks for its items once the downstream's on_subscribe returned (late_request)
+    STAGE: ClassVar[FusedStage] = FusedStage(
+        "skip", operator=lambda up, n: FlowableSkip(up, n), loop=_skip_lines, nests=True,
+        params=(), state=("s",), initial=lambda n: (n,), user_code=False, late_request=True,
+        before_flatten=True)
 
     def __init__(self, source: Publisher[T], n: int) -> None:
         self.source = source

@@ -10,10 +10,11 @@ first ``n`` items cost the downstream no demand.
 from __future__ import annotations
 
 from collections import deque
-from typing import Generic, TypeVar
+from typing import ClassVar, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.fused_stage import FusedStage, Lines
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.operators import OperatorSubscriber, null_error, null_item
 from rxpy2.reactivestreams import Publisher, Subscriber
@@ -23,8 +24,23 @@ __all__ = ["FlowableSkipLast"]
 T = TypeVar("T")
 
 
+def _skip_last_lines(i: int, stop: Lines) -> Lines:
+    # as the operator: the item goes in; past fN (the count) the oldest goes on
+    return [f"s{i}.append(x)", f"if len(s{i}) > f{i}:", f"    x = s{i}.popleft()"]
+
+
+def _skip_last_load(i: int) -> Lines:
+    return [f"if s{i} is None:", f"    s{i} = deque()"]  # made at the first run
+
+
 class FlowableSkipLast(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
     __slots__ = ("source", "n")
+
+    #: as a fused stage: ``sN`` a deque of the last ``fN`` items
+    STAGE: ClassVar[FusedStage] = FusedStage(
+        "skip_last", operator=lambda up, n: FlowableSkipLast(up, n), loop=_skip_last_lines,
+        nests=True, load=_skip_last_load, state=("s",), initial=lambda n: (None,),
+        names={"deque": deque}, user_code=False)
 
     def __init__(self, source: Publisher[T], n: int) -> None:
         self.source = source

@@ -10,10 +10,11 @@ The stage is a ``FilteringSubscriber`` (internal/subscribers/basic_fuseable.py).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import ClassVar, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import ConditionalSubscriber, HasUpstreamPublisher, is_conditional
+from rxpy2.internal.helpers.fused_stage import FusedStage, Lines
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic_fuseable import (
     FilteringConditionalSubscriber,
@@ -26,8 +27,17 @@ __all__ = ["FlowableSkipWhile"]
 T = TypeVar("T")
 
 
+def _skip_while_lines(i: int, stop: Lines) -> Lines:
+    return [f"if s{i} and f{i}(x):", "    pass", "else:", f"    s{i} = False"]
+
+
 class FlowableSkipWhile(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
     __slots__ = ("source", "predicate")
+
+    #: as a fused stage: items are dropped while ``sN and fN(x)``; then ``sN = False``
+    STAGE: ClassVar[FusedStage] = FusedStage(
+        "skip_while", operator=lambda up, p: FlowableSkipWhile(up, p), loop=_skip_while_lines,
+        nests=True, state=("s",), initial=lambda p: (True,), before_flatten=True)
 
     def __init__(self, source: Publisher[T], predicate: Callable[[T], bool]) -> None:
         self.source = source

@@ -3,17 +3,18 @@
 ``Flowable.range(0, n).map(f).filter(p)`` is assembled as ONE
 :class:`FlowableSyncChain` (source ``range``, stages ``map``, ``filter``)
 instead of three operators, when the source is ``range``, ``just``,
-``from_array`` over a list or tuple, or ``from_iterable``, and the stages are
-``map``, ``filter``, ``do_on_next``, ``take``, ``skip``, ``take_while``,
-``skip_while``, ``scan`` (with or without seed; not ``scan_with``),
-``distinct_until_changed`` (plain, with a key function, a comparer or both),
-``skip_last`` and ``buffer(count)`` (exact, list collections; after it no ``take``,
-``take_while`` or other ``buffer``: ``stage_compiler.may_join``) (:func:`fuse_sync_stage`,
-called by those fluent methods). A seeded scan's seed goes out in a prologue before the
-source is read, a buffer's partial list in an epilogue after it ended; a chain with a
-seeded scan is fused under unbounded demand only (below). The stages are
-compiled into one function (:mod:`rxpy2.internal.helpers.stage_compiler`), so
-a subscription runs a single loop over the source's C iterator.
+``from_array`` over a list or tuple, or ``from_iterable``, and the stages are ones
+their operators declare (a :class:`~rxpy2.internal.helpers.fused_stage.FusedStage`,
+the operator class's ``STAGE``, passed by its fluent method to :func:`fuse_sync_stage`):
+``map``, ``filter``, ``do_on_next``, ``take``, ``skip``, ``take_while``, ``skip_while``,
+``scan`` (with or without seed), ``distinct_until_changed``, ``distinct`` (default set),
+``skip_last``, ``buffer(count)``, and a flattening last stage. This module reads the
+declarations only: a stage's prologue (a seeded scan's seed, before the source is read)
+makes the chain fused under unbounded demand only (below); after a stage with an
+epilogue (buffer's partial list) nothing that stops the chain joins
+(``stage_compiler.may_join``). The stages are compiled into one function
+(:mod:`rxpy2.internal.helpers.stage_compiler`), so a subscription runs a single loop over
+the source's C iterator.
 
 The contract is the one of the operators it replaces, signal for signal:
 
@@ -33,10 +34,10 @@ The contract is the one of the operators it replaces, signal for signal:
   loop after the current source item (``cancel()`` exhausts a C iterator; a user
   iterator's loop checks the flag per item).
 * downstream, SYNC fusion is offered (``poll`` runs the chain as a generator)
-  only when every stage is one RxJava 2 fuses too (``map``, ``filter``,
-  ``do_on_next``, ``distinct_until_changed``; its ``take``, ``skip``, ``take_while``,
-  ``skip_while``, ``scan``, ``skip_last`` and ``buffer`` are plain Subscribers, so a chain
-  with one behaves as a plain source downstream);
+  only when every stage is one RxJava 2 fuses too (its ``rxjava_fuseable``: ``map``,
+  ``filter``, ``do_on_next``, ``distinct_until_changed``, ``distinct``; RxJava's ``take``,
+  ``skip``, ``scan``... are plain Subscribers, so a chain with one behaves as a plain
+  source downstream);
   with BOUNDARY it is refused when a stage runs user code, as the single
   operators would refuse it; a ConditionalSubscriber gets ``try_on_next``.
 * subscribed by a subscriber that offers its function (``DirectSink``: ``subscribe(on_next)``'s
@@ -45,8 +46,9 @@ The contract is the one of the operators it replaces, signal for signal:
   ``reduce_with``, ``count``, ``collect``/``collect_into``/``to_list`` (and so
   ``to_sorted_list``), the ``last`` family, ``take_last``), which requests
   ``LONG_MAX`` in its ``on_subscribe``, the chain runs into the aggregation in one
-  call: a compiled ``fold`` with the subscriber's ``on_next`` inlined (its result,
-  buffer or counter read from the subscriber and written back), then the chain's
+  call: a compiled ``fold`` with the subscriber's ``on_next`` inlined (the
+  :class:`~rxpy2.internal.helpers.fused_stage.FusedFold` its class declared; its result,
+  buffer or counter from its ``fold_start`` and back by ``fold_end``), then the chain's
   end (complete, or the error of a stage or of the reducer/collector) goes to that
   subscriber as it would have. Its ``dispose`` cancels the chain: the loop ends after
   the current item, with no signal.
@@ -72,9 +74,10 @@ scan and the later stages as operators (:func:`stage_operator`).
 Flattening stages
 -----------------
 ``flat_map`` (not ``delay_errors``), ``concat_map`` and ``flat_map_iterable``/
-``concat_map_iterable`` join a chain as its last stage, after the stages of
-``FLATTEN_PREFIX`` only (:func:`_flatten_may_join`); the stage's argument is
-``(mapper, *settings)``. A :class:`FlattenChainSubscription` runs it:
+``concat_map_iterable`` join a chain as its last stage (their declaration's
+``flatten``), after stages declared ``before_flatten`` only (:func:`_flatten_may_join`);
+the stage's argument is ``(mapper, *settings)``. A :class:`FlattenChainSubscription`
+runs it:
 
 * its ``request`` only adds to the demand; :meth:`~FlattenChainSubscription.start`,
   called by ``subscribe_actual`` once the downstream's ``on_subscribe`` returned
@@ -94,11 +97,11 @@ Flattening stages
   ``from_iterable`` over a marker item followed by the chain's compiled generator
   resumed from the saved iterator and stage state (empty when a ``take`` ended
   with that item), its mapper returning the pre-mapped inner for the marker;
-  flat_map's subscriber (:class:`_ResumedMerge`) starts with the scalar inners
-  counted as the operator would have (``scalars % scalar_limit``; the loop counts
-  them, or derives them from the source's position: ``_derives_scalars`` in
-  stage_compiler), so its upstream demand and its number of running inners are
-  the operator's;
+  the stage's ``hand_over`` subscribes its operator; flat_map's starts with the scalar
+  inners counted as the operator would have (``scalars % scalar_limit``; the loop
+  counts them, or derives them from the source's position: ``_derives_scalars`` in
+  stage_compiler), so its upstream demand and its number of running inners are the
+  operator's;
 * after a hand-over this subscription is a shell: a :class:`_Forward` passes the
   operator's signals downstream and, in its ``on_subscribe``, the demand so far
   (before the operator asks its upstream); ``request``, ``cancel`` and the
@@ -108,7 +111,6 @@ Flattening stages
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterator
 from functools import lru_cache
 from itertools import chain as iter_chain
@@ -125,32 +127,28 @@ from rxpy2.internal.fuseable import (
     direct_sink,
     is_conditional,
 )
-from rxpy2.internal.helpers.function_names import returned_none
+from rxpy2.internal.helpers.fused_stage import FusedFlatten, FusedFold, FusedStage, fold_of
 from rxpy2.internal.helpers.stage_compiler import (
     END,
     ERROR,
     EXHAUSTED,
-    FLATTEN,
-    FLATTEN_PREFIX,
     HANDOVER,
     NOT_READ,
     PAUSED,
-    STATEFUL,
-    STOPPED,
-    USER_CODE,
+    arguments,
     compile_chain,
     compile_fold,
     compile_registered,
     flatten_text,
     initial_state,
-    mapper_none,
     may_join,
+    namespace,
 )
 from rxpy2.internal.operators.flowable._sync_source import SyncSourceSubscription
-from rxpy2.internal.operators.flowable.flowable_flat_map import MergeSubscriber
 from rxpy2.internal.operators.flowable.flowable_from_array import FlowableFromArray
 from rxpy2.internal.operators.flowable.flowable_from_iterable import FlowableFromIterable
 from rxpy2.internal.operators.flowable.flowable_just import FlowableJust
+from rxpy2.internal.operators.flowable.flowable_map_filter import collapse_map_filter
 from rxpy2.internal.operators.flowable.flowable_range import FlowableRange
 from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
     INNER_KINDS,
@@ -160,12 +158,15 @@ from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
 )
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import add_request, validate_request, validate_upstream
+from rxpy2.operators import add_request, validate_request
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["MAX_STAGES", "FlowableSyncChain", "fuse_sync_stage"]
 
 T = TypeVar("T")
+
+#: A chain's stages: (declaration, argument) pairs.
+Stages = tuple[tuple[FusedStage, Any], ...]
 
 #: The most stages one chain compiles (the generated code nests one block per filter).
 MAX_STAGES = 32
@@ -215,70 +216,46 @@ def _source_shape(source: Publisher[Any]) -> str | None:
     return None
 
 
-def fuse_sync_stage(upstream: Publisher[Any], kind: str, arg: Any) -> Flowable[Any] | None:
+def fuse_sync_stage(upstream: Publisher[Any], stage: FusedStage,
+                    arg: Any) -> Flowable[Any] | None:
     """``upstream`` followed by the stage, as one chain; ``None`` when they do not fuse."""
     if type(upstream) is FlowableSyncChain:
-        if len(upstream.stages) >= MAX_STAGES or not _flatten_may_join(upstream.stages, kind) \
-                or not may_join([k for k, _ in upstream.stages], kind):
+        stages = upstream.stages
+        if len(stages) >= MAX_STAGES or not _flatten_may_join(stages, stage) \
+                or not may_join(stages, stage):
             return None
-        return FlowableSyncChain(upstream.source, (*upstream.stages, (kind, arg)), upstream.shape)
+        return FlowableSyncChain(upstream.source, (*stages, (stage, arg)), upstream.shape)
     shape = _source_shape(upstream)
     if shape is None:
         return None
-    return FlowableSyncChain(upstream, ((kind, arg),), shape)
+    return FlowableSyncChain(upstream, ((stage, arg),), shape)
 
 
-def _flatten_may_join(stages: tuple[tuple[str, Any], ...], kind: str) -> bool:
+def _flatten_may_join(stages: Stages, stage: FusedStage) -> bool:
     """Nothing joins a chain after its flattening stage; a flattening stage joins only
-    after the stages its compiled loop knows (FLATTEN_PREFIX)."""
-    if stages and stages[-1][0] in FLATTEN:
+    after the stages its compiled loop knows (``before_flatten``)."""
+    if stages and stages[-1][0].flatten is not None:
         return False
-    return kind not in FLATTEN or all(k in FLATTEN_PREFIX for k, _ in stages)
+    return stage.flatten is None or all(spec.before_flatten for spec, _ in stages)
 
 
-#: the stages whose RxJava 2 operator is fuseable (FlowableMap, FlowableFilter,
-#: FlowableDoOnEach, FlowableDistinctUntilChanged); a chain with any other stage (take,
-#: skip, take_while, skip_while, scan, skip_last, buffer) refuses SYNC fusion downstream
-_FUSEABLE_IN_RXJAVA = frozenset({"map", "filter", "do_on_next", "distinct", "distinct_key",
-                                 "distinct_cmp", "distinct_both"})
-
-#: the aggregations run by a fold (``compile_fold``): their subscriber's type -> (fold
-#: kind, the attribute holding the result so far, the fold's function: an attribute name
-#: or the function itself, the attribute set True once there is a result); built at first
-#: use (import order)
-_folds: dict[type, tuple[str, str, Any, str | None]] = {}
+def _offers_sync(stages: Stages) -> bool:
+    """Every stage's RxJava 2 operator is fuseable (map, filter, do_on_next,
+    distinct_until_changed); a chain with any other stage refuses SYNC fusion downstream."""
+    return all(spec.rxjava_fuseable for spec, _ in stages)
 
 
-def _fold_of(subscriber: Any) -> tuple[str, str, Any, str | None] | None:
-    if not _folds:
-        from rxpy2.internal.operators.flowable.flowable_collect import CollectSubscriber
-        from rxpy2.internal.operators.flowable.flowable_count import CountSubscriber
-        from rxpy2.internal.operators.flowable.flowable_last import LastSubscriber
-        from rxpy2.internal.operators.flowable.flowable_reduce import (
-            ReduceSeedSubscriber,
-            ReduceSubscriber,
-        )
-        from rxpy2.internal.operators.flowable.flowable_take_last import (
-            TakeLastOneSubscriber,
-            TakeLastSubscriber,
-        )
-        _folds.update({ReduceSubscriber: ("reduce", "value", "reducer", None),
-                       ReduceSeedSubscriber: ("reduce_seed", "value", "reducer", None),
-                       CollectSubscriber: ("collect", "value", "collector", None),
-                       CountSubscriber: ("count", "value", None, None),
-                       LastSubscriber: ("last", "value", None, None),
-                       # take_last(n): into its bounded deque, emitted at completion
-                       TakeLastSubscriber: ("collect", "buffer", deque.append, None),
-                       TakeLastOneSubscriber: ("last", "value", None, "has_value")})
-    return _folds.get(type(subscriber))
-
+def _prologue_at(stages: Stages) -> int | None:
+    """The index of the first stage emitting before the source is read (a seeded scan)."""
+    return next((i for i, (spec, _) in enumerate(stages) if spec.prologue is not None), None)
 
 class FlowableSyncChain(Flowable[T], HasUpstreamPublisher[Any], Generic[T]):
-    """A synchronous ``source`` and its ``stages`` ((kind, argument) pairs), run as one loop."""
+    """A synchronous ``source`` and its ``stages`` ((declaration, argument) pairs), run as
+    one loop."""
 
     __slots__ = ("source", "stages", "shape", "_plan", "_fold_fns")
 
-    def __init__(self, source: Publisher[Any], stages: tuple[tuple[str, Any], ...],
+    def __init__(self, source: Publisher[Any], stages: Stages,
                  shape: str | None = None) -> None:
         if shape is None:
             shape = _source_shape(source)
@@ -288,7 +265,7 @@ class FlowableSyncChain(Flowable[T], HasUpstreamPublisher[Any], Generic[T]):
         self.stages = stages
         self.shape = shape
         self._plan: tuple[Any, ...] | None = None
-        self._fold_fns: dict[str, Any] | None = None
+        self._fold_fns: dict[FusedFold, Any] | None = None
 
     def plan(self) -> tuple[Any, ...]:
         """``(compiled functions, initial state, runs user code, offers SYNC fusion)``,
@@ -297,23 +274,22 @@ class FlowableSyncChain(Flowable[T], HasUpstreamPublisher[Any], Generic[T]):
         p = self._plan
         if p is None:  # two threads may both build it: the same value, either one is kept
             stages = self.stages
-            if stages[-1][0] in FLATTEN:  # a flattening chain (FlattenChainSubscription)
+            if stages[-1][0].flatten is not None:  # a flattening chain (FlattenChainSubscription)
                 p = self._plan = (compile_flatten(stages, self.shape), initial_state(stages),
                                   True, False)
                 return p
             p = self._plan = (compile_chain(stages, self.shape), initial_state(stages),
-                              any(k in USER_CODE for k, _ in stages),
-                              all(k in _FUSEABLE_IN_RXJAVA for k, _ in stages))
+                              any(spec.user_code for spec, _ in stages), _offers_sync(stages))
         return p
 
-    def fold(self, terminal: str) -> Any:
-        """The compiled ``fold(sub, acc, g)`` of this chain into a ``terminal`` aggregation."""
+    def fold(self, into: FusedFold) -> Any:
+        """The compiled ``fold(sub, acc, g)`` of this chain into an aggregation."""
         folds = self._fold_fns
         if folds is None:
             folds = self._fold_fns = {}
-        f = folds.get(terminal)
+        f = folds.get(into)
         if f is None:
-            f = folds[terminal] = compile_fold(self.stages, self.shape, terminal)
+            f = folds[into] = compile_fold(self.stages, self.shape, into)
         return f
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
@@ -327,25 +303,25 @@ class FlowableSyncChain(Flowable[T], HasUpstreamPublisher[Any], Generic[T]):
             except Exception as e:
                 EmptySubscription.error(e, subscriber)
                 return
-            if pending is END and not any(k == "scan_seed" for k, _ in self.stages):
+            if pending is END and _prologue_at(self.stages) is None:
                 EmptySubscription.complete(subscriber)  # (a seed still goes out: the loop runs)
                 return
         deferred: DeferredChainSubscription[T] | None = None
-        if self.stages[-1][0] in FLATTEN:
+        if self.stages[-1][0].flatten is not None:
             deferred = FlattenChainSubscription(subscriber, self, it, pending)
-        elif any(k == "scan_seed" for k, _ in self.stages):
+        elif _prologue_at(self.stages) is not None:
             deferred = SeededChainSubscription(subscriber, self, it, pending)
         if deferred is not None:
             subscriber.on_subscribe(deferred)
             deferred.start()  # after on_subscribe, as the operator asks its upstream after it
             return
         sub = SyncChainSubscription(subscriber, self, it, pending)
-        if self.stages[0][0] != "skip":
+        if not self.stages[0][0].late_request:
             subscriber.on_subscribe(sub)
             return
         # RxJava 2's skip asks its upstream for its n items only after the downstream's
-        # on_subscribe returned, so the first item passes it no sooner: the demand made
-        # inside on_subscribe is held (a guard unit keeps it off zero, so no request
+        # on_subscribe returned, so the first item passes it no sooner (late_request): the
+        # demand made inside on_subscribe is held (a guard unit keeps it off zero, so no request
         # drains) and drained once on_subscribe returned
         requested = sub.requested
         requested.add_and_get(1)
@@ -412,9 +388,9 @@ class SyncChainSubscription(SyncSourceSubscription[T], Generic[T]):
             return
         a = self.downstream
         drain, drain_conditional, sink, _ = self.compiled
-        fold = _fold_of(a)
+        fold = fold_of(a)
         if fold is not None:
-            self._fold(a, *fold)
+            self._fold(a, fold)
             return
         offered = direct_sink(a)
         if offered is not None:
@@ -433,15 +409,14 @@ class SyncChainSubscription(SyncSourceSubscription[T], Generic[T]):
         if code != PAUSED:
             self._finish(code)
 
-    def _fold(self, a: Any, terminal: str, attr: str, fn: Any, flag: str | None) -> None:
+    def _fold(self, a: Any, into: FusedFold) -> None:
         """An aggregation's subscriber (reduce, count, collect, to_list, last, take_last)
         requested everything: the chain runs into its result in one call (its ``on_next``
-        inlined); a stage's or the aggregation's error, or the end, is then signalled to it."""
-        code, acc = self.chain.fold(terminal)(self, getattr(a, attr),
-                                              getattr(a, fn) if type(fn) is str else fn)
-        setattr(a, attr, acc)
-        if flag is not None and acc is not None:
-            setattr(a, flag, True)
+        inlined, as the subscriber declares it); a stage's or the aggregation's error, or
+        the end, is then signalled to it."""
+        acc, g = a.fold_start()
+        code, acc = self.chain.fold(into)(self, acc, g)
+        a.fold_end(acc)
         if code != PAUSED:
             self._finish(code)
 
@@ -581,48 +556,38 @@ def _classify(p: Any) -> tuple[Any, Any]:
         return _ITER, _iterable_items(iter(p.iterable))
     elif t is FlowableRange:
         return _ITER, iter(range(p.start, p.end))
-    elif t is FlowableSyncChain and p.stages[-1][0] not in FLATTEN:
+    elif t is FlowableSyncChain and p.stages[-1][0].flatten is None:
         return _ITER, _chain_items(p)
     return _OTHER
 
 
-def _classify_concat(p: Any, mapper: Any) -> tuple[Any, Any]:
-    """As :func:`_classify`, with concat_map's messages for a result that is no Publisher."""
+def _classify_checked(p: Any, mapper: Any, operator: str) -> tuple[Any, Any]:
+    """As :func:`_classify`, with ``operator``'s messages for a result that is no
+    Publisher (concat_map's)."""
     if INNER_KINDS.get(type(p)) is None:
-        check_inner(p, mapper, "concat_map")
+        check_inner(p, mapper, operator)
     return _classify(p)
 
 
-def _iterable_none(mapper: Any) -> TypeError:
-    return returned_none("flat_map_iterable/concat_map_iterable", mapper)
-
-
-def _none_element() -> TypeError:
-    return TypeError("The iterator returned a None element")
-
-
+#: what the flattening leaves (stage_compiler.inner_publisher_leaf) use in generated code
 _FLATTEN_ENV: dict[str, Any] = {
-    "END": END, "NOT_READ": NOT_READ, "mapper_none": mapper_none, "EXHAUSTED": EXHAUSTED,
-    "PAUSED": PAUSED, "STOPPED": STOPPED, "ERROR": ERROR, "HANDOVER": HANDOVER,
     "Just": FlowableJust, "Range": FlowableRange, "ITER": _ITER, "SCALAR": _SCALAR,
-    "EMPTY": _EMPTY, "classify_fm": _classify, "classify_cm": _classify_concat,
-    "iterable_none": _iterable_none, "none_element": _none_element,
+    "EMPTY": _EMPTY, "classify": _classify, "classify_checked": _classify_checked,
 }
 
 
 @lru_cache(maxsize=256)
-def _flatten_factory(kinds: tuple[str, ...], source: str) -> Any:
-    namespace = dict(_FLATTEN_ENV)
-    text = flatten_text(kinds, source)
-    exec(compile_registered(text, f"flatten chain: {'/'.join(kinds)} over {source}"), namespace)
-    return namespace["factory"]
+def _flatten_factory(specs: tuple[FusedStage, ...], source: str) -> Any:
+    env = namespace(specs, _FLATTEN_ENV)
+    label = "/".join(spec.name for spec in specs)
+    exec(compile_registered(flatten_text(specs, source), f"flatten chain: {label} over {source}"),
+         env)
+    return env["factory"]
 
 
-def compile_flatten(stages: tuple[tuple[str, Any], ...], source: str) -> tuple[Any, Any]:
+def compile_flatten(stages: Stages, source: str) -> tuple[Any, Any]:
     """``(drain_all, sink)`` of a chain whose last stage flattens (stage_compiler)."""
-    fns = [arg for kind, arg in stages[:-1] if kind != "take" and kind != "skip"]
-    fns.append(stages[-1][1][0])  # the flattening stage's argument: (mapper, *settings)
-    return _flatten_factory(tuple(k for k, _ in stages), source)(*fns)  # type: ignore[no-any-return]  # the generated factory is untyped
+    return _flatten_factory(tuple([spec for spec, _ in stages]), source)(*arguments(stages))  # type: ignore[no-any-return]  # the generated factory is untyped
 
 
 class _Signals(FlowableSubscriber[Any]):
@@ -728,7 +693,7 @@ class DeferredChainSubscription(SyncChainSubscription[T], Generic[T]):
     def _hand_over(self, resume: bool) -> None:  # pragma: no cover - every subclass has one
         raise NotImplementedError
 
-    def _fresh(self, stages: tuple[tuple[str, Any], ...]) -> Publisher[Any]:
+    def _fresh(self, stages: Stages) -> Publisher[Any]:
         """The source followed by ``stages`` as a new subscription would see them, before
         this one took anything from the source: a user iterator resumes at the item read
         at subscription (so it is neither read again nor read early)."""
@@ -751,67 +716,27 @@ class SeededChainSubscription(DeferredChainSubscription[T], Generic[T]):
 
     def _hand_over(self, resume: bool) -> None:
         stages = self.chain.stages
-        first = next(i for i, (k, _) in enumerate(stages) if k == "scan_seed")
+        first = _prologue_at(stages)
         up = self._fresh(stages[:first])
-        for kind, arg in stages[first:]:
-            up = stage_operator(up, kind, arg)
+        for spec, arg in stages[first:]:
+            up = stage_operator(up, spec, arg)
         up._subscribe(_Forward(self))  # type: ignore[attr-defined]  # every operator is a Flowable
 
 
-def stage_operator(upstream: Publisher[Any], kind: str, arg: Any) -> Flowable[Any]:
-    """The ordinary operator of one chain stage over ``upstream`` (map/filter collapsing
-    into one step as the fluent methods do; no assembly hook: the chain passed it)."""
-    from rxpy2.internal.operators.flowable import (
-        flowable_buffer,
-        flowable_distinct_until_changed,
-        flowable_do_on_each,
-        flowable_filter,
-        flowable_map,
-        flowable_map_filter,
-        flowable_scan,
-        flowable_skip,
-        flowable_skip_last,
-        flowable_skip_while,
-        flowable_take,
-        flowable_take_while,
-    )
-    if kind == "map" or kind == "filter":
-        collapsed = flowable_map_filter.collapse_map_filter(upstream, kind, arg)
+def stage_operator(upstream: Publisher[Any], stage: FusedStage, arg: Any) -> Flowable[Any]:
+    """The ordinary operator of one chain stage over ``upstream`` (map/filter, the stages
+    with a ``step``, collapsing into one as the fluent methods do; no assembly hook: the
+    chain passed it)."""
+    if stage.step is not None:
+        collapsed = collapse_map_filter(upstream, stage, arg)
         if collapsed is not None:
             return collapsed
-        if kind == "map":
-            return flowable_map.FlowableMap(upstream, arg)
-        return flowable_filter.FlowableFilter(upstream, arg)
-    if kind == "do_on_next":
-        return flowable_do_on_each.FlowableDoOnEach(upstream, arg, None, None, None)
-    if kind == "take":
-        return flowable_take.FlowableTake(upstream, arg)
-    if kind == "skip":
-        return flowable_skip.FlowableSkip(upstream, arg)
-    if kind == "take_while":
-        return flowable_take_while.FlowableTakeWhile(upstream, arg)
-    if kind == "skip_while":
-        return flowable_skip_while.FlowableSkipWhile(upstream, arg)
-    if kind == "scan":
-        return flowable_scan.FlowableScan(upstream, arg)
-    if kind == "scan_seed":
-        accumulator, seed = arg
-        return flowable_scan.FlowableScanSeed(upstream, lambda: seed, accumulator)
-    if kind == "skip_last":
-        return flowable_skip_last.FlowableSkipLast(upstream, arg)
-    if kind == "buffer":
-        return flowable_buffer.FlowableBuffer(upstream, arg, arg, list)
-    if kind == "distinct":
-        key, comparer = None, None
-    elif kind == "distinct_key":
-        key, comparer = arg, None
-    elif kind == "distinct_cmp":
-        key, comparer = None, arg
-    elif kind == "distinct_both":
-        key, comparer = arg
-    else:  # pragma: no cover - the assembly only builds known kinds
-        raise ValueError(f"unknown stage kind {kind!r}")
-    return flowable_distinct_until_changed.FlowableDistinctUntilChanged(upstream, key, comparer)
+    return stage.operator(upstream, arg)  # type: ignore[no-any-return]  # declared as Any
+
+
+def _flattening(chain: FlowableSyncChain[Any]) -> FusedFlatten:
+    """The declaration of a flattening chain's last stage."""
+    return chain.stages[-1][0].flatten  # type: ignore[return-value]  # a flattening chain's
 
 
 class FlattenChainSubscription(DeferredChainSubscription[T], Generic[T]):
@@ -828,8 +753,7 @@ class FlattenChainSubscription(DeferredChainSubscription[T], Generic[T]):
         # flat_map_iterable over an upstream that fuses SYNC emits at the request that
         # moves the demand off zero (it polls that upstream), as a source does
         stages = chain.stages
-        self.eager = stages[-1][0] == "flat_map_iterable" and all(
-            k in _FUSEABLE_IN_RXJAVA for k, _ in stages[:-1])
+        self.eager = _flattening(chain).polls_sync and _offers_sync(stages[:-1])
 
     def fast_path(self) -> None:
         a = self.downstream
@@ -852,23 +776,20 @@ class FlattenChainSubscription(DeferredChainSubscription[T], Generic[T]):
     def _rest(self) -> Iterator[Any]:
         """The items of the stages before the flattening one, from where the loop left."""
         stages = self.chain.stages[:-1]
-        stateful = [k for k, _ in stages if k in STATEFUL]
-        if any(k == "take" and s <= 0 for k, s in zip(stateful, self.state, strict=True)):
-            return iter(())  # a take ended with the item handed over
+        at = 0
+        for spec, _ in stages:  # the state is the stateful stages' variables, in order
+            n = len(spec.state)
+            if spec.done is not None and spec.done(self.state[at:at + n]):
+                return iter(())  # a take ended with the item handed over
+            at += n
         return compile_chain(stages, self.chain.shape)[3](self)  # type: ignore[no-any-return]  # generated, untyped
 
     def _hand_over(self, resume: bool) -> None:
         """Subscribe the ordinary operator to the rest of the chain and pass the demand on.
         ``resume``: the loop stopped at ``self.inner`` (the operator's first inner);
         otherwise nothing was taken from the source yet."""
-        from rxpy2.internal.helpers.error_mode import ErrorMode
-        from rxpy2.internal.operators.flowable.flowable_concat_map import FlowableConcatMap
-        from rxpy2.internal.operators.flowable.flowable_flat_map import FlowableFlatMap
-        from rxpy2.internal.operators.flowable.flowable_flatten_iterable import (
-            FlowableFlattenIterable,
-        )
         chain = self.chain
-        kind, settings = chain.stages[-1]
+        settings = chain.stages[-1][1]
         mapper = settings[0]
         rest: Any
         if resume:
@@ -882,27 +803,14 @@ class FlattenChainSubscription(DeferredChainSubscription[T], Generic[T]):
             rest = FlowableFromIterable(iter_chain((_MARKER,), self._rest()))
         else:
             rest = self._fresh(chain.stages[:-1])
-        fwd = _Forward(self)
-        if kind == "flat_map":
-            if resume:
-                m = _ResumedMerge(fwd, mapper, False, settings[1], settings[2])
-                if m.bounded:
-                    m.scalar_finished = self.scalars % m.scalar_limit
-                rest._subscribe(m)
-            else:
-                FlowableFlatMap(rest, mapper, False, settings[1], settings[2])._subscribe(fwd)
-        elif kind == "concat_map":
-            FlowableConcatMap(rest, mapper, settings[1], ErrorMode.IMMEDIATE)._subscribe(fwd)
-        else:
-            FlowableFlattenIterable(rest, mapper, settings[1])._subscribe(fwd)
+        _flattening(chain).hand_over(rest, mapper, settings, _Forward(self),
+                                     self.scalars if resume else None)
 
     # ---- fusion: what the ordinary operator answers (flat_map_iterable alone fuses)
     def request_fusion(self, mode: int) -> int:
-        if self.chain.stages[-1][0] != "flat_map_iterable" or not mode & SYNC \
-                or mode & BOUNDARY:
+        if not _flattening(self.chain).polls_sync or not mode & SYNC or mode & BOUNDARY:
             return NONE  # what flat_map, concat_map and (user code) flat_map_iterable answer
-        if self.chain.shape == "read_ahead" and not all(
-                k in _FUSEABLE_IN_RXJAVA for k, _ in self.chain.stages[:-1]):
+        if self.chain.shape == "read_ahead" and not _offers_sync(self.chain.stages[:-1]):
             return NONE  # its upstream would not fuse: neither would the operator
         self._hand_over(False)
         h = self.handed
@@ -920,19 +828,3 @@ class FlattenChainSubscription(DeferredChainSubscription[T], Generic[T]):
         h = self.handed
         if h is not None:
             h.clear()  # type: ignore[attr-defined]  # a QueueSubscription once fused
-
-
-class _ResumedMerge(MergeSubscriber[Any, Any]):
-    """flat_map's subscriber after a hand-over in the middle: it starts with the scalar
-    inners already counted that the operator would have counted (``scalar_finished``), so
-    it asks the rest of the chain for what the operator would still be owed."""
-
-    __slots__ = ()
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if not validate_upstream(self.upstream, s):
-            return
-        self.upstream = s
-        self.downstream.on_subscribe(self)
-        if not self.cancelled:
-            s.request(self.max_concurrency - self.scalar_finished)

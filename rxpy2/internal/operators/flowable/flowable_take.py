@@ -12,12 +12,13 @@ so no amount above it ever reaches a 64-bit atomic cell.
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import ClassVar, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.fused_stage import FusedStage, Lines
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.operators import OperatorSubscriber, null_error, null_item, validate_request
@@ -28,8 +29,22 @@ __all__ = ["FlowableTake", "TakeSubscriber"]
 T = TypeVar("T")
 
 
+def _take_lines(i: int, stop: Lines) -> Lines:
+    return [f"s{i} -= 1"]
+
+
+def _take_after(i: int, stop: Lines) -> Lines:
+    return [f"if s{i} == 0:", *["    " + s for s in stop]]  # the count reached: complete
+
+
 class FlowableTake(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
     __slots__ = ("source", "n")
+
+    #: as a fused stage: ``sN`` counts down; at 0, after the item, the chain completes
+    STAGE: ClassVar[FusedStage] = FusedStage(
+        "take", operator=lambda up, n: FlowableTake(up, n), loop=_take_lines, after=_take_after,
+        params=(), state=("s",), initial=lambda n: (n,), user_code=False, stops=True,
+        done=lambda state: state[0] <= 0, before_flatten=True)
 
     def __init__(self, source: Publisher[T], n: int) -> None:
         self.source = source

@@ -10,13 +10,16 @@ An ``n >= LONG_MAX`` keeps every item (no bound: a ``deque`` takes at most ``sys
 from __future__ import annotations
 
 from collections import deque
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.fused_stage import declare_fold
 from rxpy2.internal.helpers.queue_drain_helper import QueueDrainHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
+from rxpy2.internal.operators.flowable.flowable_collect import COLLECT_FOLD
+from rxpy2.internal.operators.flowable.flowable_last import LAST_FOLD
 from rxpy2.internal.subscribers.deferred_scalar import DeferredScalarSubscriber
 from rxpy2.operators import OperatorSubscriber, null_error, null_item, validate_request
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
@@ -45,6 +48,13 @@ class TakeLastSubscriber(OperatorSubscriber[T, T], Generic[T]):
         self.buffer: deque[T] = deque(maxlen=n if n < LONG_MAX else None)
         self.requested = AtomicLong()  # demand; the sign bit marks "completed"
         self.cancelled = False
+
+    def fold_start(self) -> tuple[Any, Any]:
+        """(a fused chain folding into it) its bounded deque, and how an item goes in"""
+        return self.buffer, deque.append
+
+    def fold_end(self, acc: Any) -> None:
+        pass  # (the same deque)
 
     def on_start(self) -> bool:
         self.downstream.on_subscribe(self)
@@ -95,8 +105,23 @@ class TakeLastOneSubscriber(DeferredScalarSubscriber[T, T], Generic[T]):
 
     __slots__ = ()
 
+    def fold_start(self) -> tuple[Any, Any]:
+        """(a fused chain folding into it) the latest item so far"""
+        return self.value, None
+
+    def fold_end(self, acc: Any) -> None:
+        if acc is not None:
+            self.value = acc
+            self.has_value = True
+
     def on_next(self, item: T) -> None:
         if item is None:
             raise null_item()  # §2.13
         self.value = item
         self.has_value = True
+
+
+#: a fused chain into take_last(n): into its deque, emitted at completion; take_last(1):
+#: the latest item
+declare_fold(TakeLastSubscriber, COLLECT_FOLD)
+declare_fold(TakeLastOneSubscriber, LAST_FOLD)

@@ -7,10 +7,11 @@ and completes. A raising predicate cancels the upstream and signals its error.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import ClassVar, Generic, TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.fused_stage import FusedStage, Lines
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.operators import null_item
@@ -21,8 +22,17 @@ __all__ = ["FlowableTakeWhile"]
 T = TypeVar("T")
 
 
+def _take_while_lines(i: int, stop: Lines) -> Lines:
+    return [f"if not f{i}(x):", *["    " + s for s in stop]]  # before the item
+
+
 class FlowableTakeWhile(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
     __slots__ = ("source", "predicate")
+
+    #: as a fused stage: a false ``fN(x)`` ends the chain before the item
+    STAGE: ClassVar[FusedStage] = FusedStage(
+        "take_while", operator=lambda up, p: FlowableTakeWhile(up, p), loop=_take_while_lines,
+        stops=True, before_flatten=True)
 
     def __init__(self, source: Publisher[T], predicate: Callable[[T], bool]) -> None:
         self.source = source
