@@ -22,7 +22,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Generic, Protocol, TypeVar, runtime_checkable
 
-from rxpy2.disposables import Disposable
+from rxpy2.internal.disposable import Disposable
 
 __all__ = ["Cancellable", "CompletableEmitter", "Emitter", "FlowableEmitter", "MaybeEmitter",
            "SingleEmitter"]

@@ -29,12 +29,14 @@ from rxpy2.internal.helpers import subscribe_loop as _loop
 from rxpy2.internal.helpers.arguments import ABSENT as ABSENT
 from rxpy2.internal.helpers.arguments import BUFFER_SIZE as BUFFER_SIZE
 from rxpy2.internal.helpers.arguments import (
+    checked_cast,
     require,
     require_callable,
     require_non_negative,
     require_positive,
     require_publisher,
     require_scheduler,
+    require_type,
 )
 from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.helpers.function_names import returned_none
@@ -622,14 +624,14 @@ class Flowable(Publisher[T], Generic[T]):
     def of_type(self, cls: type[U]) -> Flowable[U]:
         """Only the items that are instances of ``cls`` (``isinstance``; a tuple of types
         works too)."""
-        _require_type(cls)
+        require_type(cls)
         return self.filter(lambda x: isinstance(x, cls))  # type: ignore[return-value]  # narrowed at runtime
 
     def cast(self, cls: type[U]) -> Flowable[U]:
         """Each item, checked to be an instance of ``cls``: one that is not ends the stream
         with ``TypeError`` (RxJava's ``ClassCastException``). Typed as ``Flowable[cls]``."""
-        _require_type(cls)
-        return self.map(_checked_cast(cls))
+        require_type(cls)
+        return self.map(checked_cast(cls))
 
     @overload
     def scan(self, accumulator: Callable[[T, T], T]) -> Flowable[T]: ...
@@ -2511,23 +2513,6 @@ def _completable_assembly(s: _S) -> _S:
 
 def _identity(x: Any) -> Any:
     return x
-
-
-def _require_type(cls: Any) -> None:
-    """``of_type``/``cast``: a class or a tuple of classes, as ``isinstance`` takes."""
-    require(cls, "cls")
-    if not isinstance(cls, type) and not (isinstance(cls, tuple)
-                                          and all(isinstance(c, type) for c in cls)):
-        raise TypeError(f"cls must be a class or a tuple of classes, not {type(cls).__name__}")
-
-
-def _checked_cast(cls: Any) -> Callable[[Any], Any]:
-    def cast(item: Any) -> Any:
-        if isinstance(item, cls):
-            return item
-        raise TypeError(f"cannot cast {type(item).__name__} to "
-                        f"{getattr(cls, '__name__', cls)}")
-    return cast
 
 
 def _add_to(collection: Any, value: Any) -> None:

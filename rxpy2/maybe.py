@@ -18,8 +18,10 @@ from rxpy2.disposables import Disposable
 from rxpy2.internal.helpers.arguments import (
     ABSENT,
     assembly,
+    checked_cast,
     require,
     require_callable,
+    require_type,
 )
 from rxpy2.internal.observers.callback import CallbackMaybeObserver
 from rxpy2.internal.operators.completable import completable_from_action, completable_to_maybe
@@ -416,16 +418,14 @@ class Maybe(ZeroOneItemBase[T]):
     def of_type(self, cls: type[U]) -> Maybe[U]:
         """The item if it is an instance of ``cls`` (``isinstance``; a tuple of classes
         works too), else empty."""
-        from rxpy2.flowable import _require_type
-        _require_type(cls)
+        require_type(cls)
         return self.filter(lambda x: isinstance(x, cls))  # type: ignore[return-value]  # narrowed at runtime
 
     def cast(self, cls: type[U]) -> Maybe[U]:
         """The item, checked to be an instance of ``cls``: if not, ``TypeError`` (RxJava's
         ``ClassCastException``). Typed as ``Maybe[cls]``."""
-        from rxpy2.flowable import _checked_cast, _require_type
-        _require_type(cls)
-        return self.map(_checked_cast(cls))
+        require_type(cls)
+        return self.map(checked_cast(cls))
 
     # ------------------------------------------------------------------ converting and element operators
 

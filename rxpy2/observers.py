@@ -23,7 +23,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Generic, TypeVar
 
-from rxpy2.disposables import Disposable
+from rxpy2.internal.disposable import Disposable
 from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["CompletableObserver", "FlowableSubscriber", "MaybeObserver", "SingleObserver"]

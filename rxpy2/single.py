@@ -17,8 +17,10 @@ from rxpy2.disposables import Disposable
 from rxpy2.internal.helpers.arguments import (
     ABSENT,
     assembly,
+    checked_cast,
     require,
     require_callable,
+    require_type,
 )
 from rxpy2.internal.observers.callback import ConsumerSingleObserver
 from rxpy2.internal.operators.flowable import time_args
@@ -326,9 +328,8 @@ class Single(ZeroOneItemBase[T]):
     def cast(self, cls: type[U]) -> Single[U]:
         """The item, checked to be an instance of ``cls`` (a class or a tuple of classes):
         if not, ``TypeError`` (RxJava's ``ClassCastException``). Typed as ``Single[cls]``."""
-        from rxpy2.flowable import _checked_cast, _require_type
-        _require_type(cls)
-        return self.map(_checked_cast(cls))
+        require_type(cls)
+        return self.map(checked_cast(cls))
 
     # ------------------------------------------------------------------ converting and element operators
 

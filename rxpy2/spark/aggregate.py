@@ -22,7 +22,7 @@ from rxpy2.maybe import Maybe
 from rxpy2.observers import MaybeObserver, SingleObserver
 from rxpy2.operators import ABSENT
 from rxpy2.single import Single
-from rxpy2.spark import _executor
+from rxpy2.spark import executor_code
 from rxpy2.spark.errors import SparkJobError, describe
 from rxpy2.spark.plan import Plan, Stage, ship_executor_module
 from rxpy2.spark.pyspark_adapter import (
@@ -185,11 +185,11 @@ def items_rdd(source: Origin) -> Any:
     rdd: Any = wrap_rdd(compiled.jrdd, compiled.sc, compiled.serializer)
     if compiled.convert is not None:  # rows to convert: convert them on the executors
         names = tuple(plan.df.columns)
-        steps: tuple[_executor.Step, ...] = ()
+        steps: tuple[executor_code.Step, ...] = ()
         row_format = plan.row_format
         if plan.unwrap:  # a one-Column map: the row's only value
             steps, row_format = (("map", operator.itemgetter(0)),), "row"
-        fn = _executor.partition_function(row_format, names, steps)
+        fn = executor_code.partition_function(row_format, names, steps)
         rdd = plan.df.rdd.mapPartitions(fn, preservesPartitioning=True)
     if compiled.check_none:
         rdd = rdd.mapPartitions(_checked, preservesPartitioning=True)
@@ -202,7 +202,7 @@ def count(spark_source: Origin) -> Single[int]:
         if plan.df is not None and not plan.spark_steps:
             df = plan.df
             return _spark(run, "count", lambda: int(df.count()))  # no Python worker at all
-        rdd = items_rdd(source).mapPartitions(_executor.count_items())
+        rdd = items_rdd(source).mapPartitions(executor_code.count_items())
         return _spark(run, "count", lambda: int(sum(rdd.collect())))
 
     return SparkAggregateSingle(spark_source, "count", compute)
@@ -215,14 +215,14 @@ def _fold_in_order(source: Origin, compiled: Compiled, run: _Run, reducer: Calla
     for index in range(compiled.num_partitions):
         if run.disposed:
             raise SparkJobError("cancelled", job_group=run.group)  # not delivered
-        job = functools.partial(sc.runJob, rdd, _executor.fold(reducer, has, acc), [index])
+        job = functools.partial(sc.runJob, rdd, executor_code.fold(reducer, has, acc), [index])
         ((has, acc),) = _spark(run, f"reduce (partition {index})", job)
     return has, acc
 
 
 def _fold_associative(source: Origin, compiled: Compiled, run: _Run, reducer: Callable[[Any, Any], Any],
                       has: bool, acc: Any) -> tuple[bool, Any]:
-    rdd = items_rdd(source).mapPartitions(_executor.fold(reducer, False, None))
+    rdd = items_rdd(source).mapPartitions(executor_code.fold(reducer, False, None))
     partials = _spark(run, "reduce", rdd.collect)
     for h, a in partials:  # in partition order
         if not h:
@@ -265,7 +265,7 @@ def to_list(spark_source: Origin, max_items: int | None) -> Single[list[Any]]:
             return _spark(run, "to_list", rdd.collect)
         # each partition sends at most max_items + 1 items; the driver stops reading once
         # it has more than max_items
-        capped = rdd.mapPartitions(_executor.capped(max_items))
+        capped = rdd.mapPartitions(executor_code.capped(max_items))
         return _read_capped(compiled, run, capped, max_items)
 
     return SparkAggregateSingle(spark_source, "to_list", compute)

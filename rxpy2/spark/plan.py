@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from rxpy2.spark import _executor
+from rxpy2.spark import executor_code
 from rxpy2.spark.pyspark_adapter import (
     analyzed_condition,
     arrow_batch_jrdd,
@@ -49,12 +49,12 @@ _by_value_registered = False
 
 
 def ship_executor_module() -> None:
-    """Pickle :mod:`rxpy2.spark._executor` by value: executors need PySpark, not rxpy2."""
+    """Pickle :mod:`rxpy2.spark.executor_code` by value: executors need PySpark, not rxpy2."""
     global _by_value_registered
     if not _by_value_registered:
         from pyspark import cloudpickle
 
-        cloudpickle.register_pickle_by_value(_executor)
+        cloudpickle.register_pickle_by_value(executor_code)
         _by_value_registered = True
 
 
@@ -150,8 +150,8 @@ class Plan:
         self.row_format = row_format
         self.emit = emit
         self.fuse: bool | str = fuse  # True, False or "require"
-        self.spark_steps: tuple[_executor.Step, ...] = ()
-        self.driver_steps: tuple[_executor.Step, ...] = ()
+        self.spark_steps: tuple[executor_code.Step, ...] = ()
+        self.driver_steps: tuple[executor_code.Step, ...] = ()
         self.labels: tuple[Stage, ...] = ()  # every stage, in order, for explain()
         # why Python stages applied next stay on the driver: None (they fuse), "fuse=False"
         # or "on_driver()"
@@ -227,7 +227,7 @@ class Plan:
             limited = local_limit(self.df, n)
             if limited is not None:
                 return self.replace(df=limited, limit=None)
-        return self.replace(spark_steps=self.spark_steps + (("limit", _executor.first(n)),),
+        return self.replace(spark_steps=self.spark_steps + (("limit", executor_code.first(n)),),
                             limit=None)
 
     def context(self) -> Any:
@@ -251,10 +251,10 @@ class Plan:
             elif self.spark_steps:
                 ship_executor_module()
                 if self.unwrap:  # a one-Column map: the row's only value (stdlib, by reference)
-                    fn = _executor.partition_function(
+                    fn = executor_code.partition_function(
                         "row", names, (("map", operator.itemgetter(0)), *self.spark_steps))
                 else:
-                    fn = _executor.partition_function(self.row_format, names, self.spark_steps)
+                    fn = executor_code.partition_function(self.row_format, names, self.spark_steps)
                 rdd = self.df.rdd.mapPartitions(fn, preservesPartitioning=True)
                 jrdd, serializer = java_rdd(rdd)
             else:
@@ -270,7 +270,7 @@ class Plan:
             rdd = self.rdd
             if self.spark_steps:
                 ship_executor_module()
-                fn = _executor.partition_function("row", None, self.spark_steps)
+                fn = executor_code.partition_function("row", None, self.spark_steps)
                 rdd = rdd.mapPartitions(fn, preservesPartitioning=True)
             jrdd, serializer = java_rdd(rdd)
         return Compiled(sc, jrdd, jrdd.getNumPartitions(), serializer, convert,

@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from rxpy2.spark import _executor
+from rxpy2.spark import executor_code
 from rxpy2.spark.pyspark_adapter import connect, load_batches, run_partition_job
 
 __all__ = ["CHUNK", "Compiled", "PartitionReader", "arrow_schema", "converting",
@@ -73,7 +73,7 @@ class Compiled:
 
     def __init__(self, sc: Any, jrdd: Any, num_partitions: int, serializer: Any,
                  convert: Callable[[list[Any]], list[Any]] | None, check_none: bool,
-                 arrow_schema: Any, emit: str, driver_steps: tuple[_executor.Step, ...]) -> None:
+                 arrow_schema: Any, emit: str, driver_steps: tuple[executor_code.Step, ...]) -> None:
         self.sc = sc
         self.jrdd = jrdd
         self.num_partitions = num_partitions
@@ -116,7 +116,7 @@ class PartitionReader:
             items = ser.load_stream(self.sockfile)
             raw = iter(lambda: list(itertools.islice(items, CHUNK)), [])
         if plan.driver_steps:
-            flat = _executor.apply_steps(itertools.chain.from_iterable(raw), plan.driver_steps)
+            flat = executor_code.apply_steps(itertools.chain.from_iterable(raw), plan.driver_steps)
             raw = iter(lambda: list(itertools.islice(flat, CHUNK)), [])
         if plan.emit == "partitions":
             return self._whole(raw)

@@ -8,6 +8,7 @@ a value of the wrong kind, ``ValueError`` for a bad size.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from rxpy2 import plugins
@@ -17,12 +18,14 @@ __all__ = [
     "ABSENT",
     "BUFFER_SIZE",
     "assembly",
+    "checked_cast",
     "require",
     "require_callable",
     "require_non_negative",
     "require_positive",
     "require_publisher",
     "require_scheduler",
+    "require_type",
 ]
 
 
@@ -97,3 +100,21 @@ def assembly(kind: str, obj: _O) -> _O:
     """Apply the assembly hook of ``kind`` (``"flowable"``, ``"single"``, ``"maybe"``,
     ``"completable"``, ``"parallel"``) when hooks are installed; else ``obj`` itself."""
     return plugins.on_assembly(kind, obj) if plugins.hooks_active else obj
+
+
+def require_type(cls: Any) -> None:
+    """``of_type``/``cast``: a class or a tuple of classes, as ``isinstance`` takes."""
+    require(cls, "cls")
+    if not isinstance(cls, type) and not (isinstance(cls, tuple)
+                                          and all(isinstance(c, type) for c in cls)):
+        raise TypeError(f"cls must be a class or a tuple of classes, not {type(cls).__name__}")
+
+
+def checked_cast(cls: Any) -> Callable[[Any], Any]:
+    """``cast``: the function that passes an instance of ``cls`` on and refuses anything else."""
+    def cast(item: Any) -> Any:
+        if isinstance(item, cls):
+            return item
+        raise TypeError(f"cannot cast {type(item).__name__} to "
+                        f"{getattr(cls, '__name__', cls)}")
+    return cast
