@@ -20,15 +20,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, final, overlo
 from rxpy2 import plugins, testing
 from rxpy2.backpressure import BackpressureOverflowStrategy, BackpressureStrategy
 from rxpy2.disposables import Disposable
-from rxpy2.internal.combine_latest_signature import combine_latest_signature
-from rxpy2.internal.fuseable import ScalarCallable
-from rxpy2.internal.fuseable import is_flowable_subscriber as _is_flowable_subscriber
-from rxpy2.internal.helpers import subscribe_loop as _loop
 
 # ABSENT and BUFFER_SIZE: re-exported (explicit ``as``) for modules that import them from here
-from rxpy2.internal.helpers.arguments import ABSENT as ABSENT
-from rxpy2.internal.helpers.arguments import BUFFER_SIZE as BUFFER_SIZE
-from rxpy2.internal.helpers.arguments import (
+from rxpy2.internal.arguments import ABSENT as ABSENT
+from rxpy2.internal.arguments import BUFFER_SIZE as BUFFER_SIZE
+from rxpy2.internal.arguments import (
     checked_cast,
     require,
     require_callable,
@@ -38,6 +34,10 @@ from rxpy2.internal.helpers.arguments import (
     require_scheduler,
     require_type,
 )
+from rxpy2.internal.combine_latest_signature import combine_latest_signature
+from rxpy2.internal.fuseable import ScalarCallable
+from rxpy2.internal.fuseable import is_flowable_subscriber as _is_flowable_subscriber
+from rxpy2.internal.helpers import subscribe_loop as _loop
 from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import run as _run

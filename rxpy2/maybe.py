@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, final, overload
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.internal.helpers.arguments import (
+from rxpy2.internal.arguments import (
     ABSENT,
     assembly,
     checked_cast,
@@ -546,7 +546,7 @@ class Maybe(ZeroOneItemBase[T]):
         if isinstance(sources, Publisher):
             return Flowable.from_publisher(sources).concat_map(maybe_to_publisher.MAYBE_TO_FLOWABLE, prefetch)
         maybe_to_publisher.require_sources(sources)
-        from rxpy2.internal.helpers.arguments import require_positive
+        from rxpy2.internal.arguments import require_positive
         require_positive(prefetch, "prefetch")
         return assembly("flowable", maybe_concat.MaybeConcat(sources, False))
 
@@ -654,7 +654,7 @@ class Maybe(ZeroOneItemBase[T]):
         ``max_concurrency`` is given.
         """
         from rxpy2.flowable import Flowable
-        from rxpy2.internal.helpers.arguments import BUFFER_SIZE
+        from rxpy2.internal.arguments import BUFFER_SIZE
         from rxpy2.reactivestreams import LONG_MAX
         if isinstance(sources, Publisher):
             return Flowable.from_publisher(sources).flat_map(

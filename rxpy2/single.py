@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, final, overload
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.internal.helpers.arguments import (
+from rxpy2.internal.arguments import (
     ABSENT,
     assembly,
     checked_cast,

@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
-from rxpy2.internal.helpers.arguments import assembly, require_callable
+from rxpy2.internal.arguments import assembly, require_callable
 
 __all__ = ["ConnectableFlowable"]
 

@@ -18,14 +18,14 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Self, TypeVar, cast, final
 
 from rxpy2.internal import describe as _describe
-from rxpy2.internal.helpers import subscribe_loop as _loop
-from rxpy2.internal.helpers.arguments import (
+from rxpy2.internal.arguments import (
     ABSENT,
     assembly,
     require,
     require_callable,
     require_scheduler,
 )
+from rxpy2.internal.helpers import subscribe_loop as _loop
 from rxpy2.internal.name_trap import check_class as _check_fields
 from rxpy2.internal.observers.blocking import BlockingMultiObserver
 from rxpy2.internal.observers.empty import EmptyDisposable

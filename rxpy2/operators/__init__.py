@@ -33,6 +33,16 @@ operator with the TCK (:mod:`rxpy2.tck`) and the test kit (:mod:`rxpy2.testing`)
 from __future__ import annotations
 
 from rxpy2.exceptions import MissingBackpressureException, ProtocolViolationException
+from rxpy2.internal.arguments import (
+    ABSENT,
+    BUFFER_SIZE,
+    require,
+    require_callable,
+    require_non_negative,
+    require_positive,
+    require_publisher,
+    require_scheduler,
+)
 from rxpy2.internal.atomic import AtomicBoolean, AtomicInteger, AtomicLong, AtomicReference
 from rxpy2.internal.drain import DRAIN_BACKEND, Drain
 from rxpy2.internal.fuseable import (
@@ -42,16 +52,6 @@ from rxpy2.internal.fuseable import (
     FusionMode,
     QueueSubscription,
     ScalarCallable,
-)
-from rxpy2.internal.helpers.arguments import (
-    ABSENT,
-    BUFFER_SIZE,
-    require,
-    require_callable,
-    require_non_negative,
-    require_positive,
-    require_publisher,
-    require_scheduler,
 )
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.demand import (
@@ -66,10 +66,9 @@ from rxpy2.internal.helpers.demand import (
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.half_serializer import HalfSerializer
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
+from rxpy2.internal.helpers.subscription_helper import CANCELLED, UNSUBSCRIBED, SubscriptionHelper
 from rxpy2.internal.queues import MpscLinkedQueue, SpscArrayQueue, SpscLinkedArrayQueue
 from rxpy2.internal.subscribers.operator_subscriber import (
-    UNSUBSCRIBED,
     OperatorSubscriber,
     null_error,
     null_item,

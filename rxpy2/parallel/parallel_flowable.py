@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, final
 
 from rxpy2 import plugins
-from rxpy2.internal.helpers.arguments import assembly
+from rxpy2.internal.arguments import assembly
 from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.name_trap import check_class as _check_fields
 from rxpy2.internal.operators.parallel import (

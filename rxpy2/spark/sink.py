@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.internal.helpers.arguments import assembly
+from rxpy2.internal.arguments import assembly
 from rxpy2.observers import FlowableSubscriber, SingleObserver
 from rxpy2.operators import (
     AtomicReference,

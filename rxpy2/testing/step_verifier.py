@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
-from rxpy2.internal.helpers.arguments import require_non_negative
+from rxpy2.internal.arguments import require_non_negative
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscription
 from rxpy2.schedulers.test_scheduler import TestScheduler
 from rxpy2.testing.test_subscriber import TestSubscriber

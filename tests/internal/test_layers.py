@@ -23,7 +23,7 @@ FLOORS: dict[int, tuple[str, ...]] = {
         "rxpy2.internal.zero_one", "rxpy2.flowables", "rxpy2.parallel", "rxpy2.processors",
         "rxpy2.internal.operators", "rxpy2.internal.describe", "rxpy2.testing",
         "rxpy2.internal.combine_latest_signature"),
-    5: ("rxpy2.operators",),
+    5: ("rxpy2.operators", "rxpy2.internal.arguments"),
     4: ("rxpy2.internal.subscribers", "rxpy2.internal.subscriptions", "rxpy2.internal.observers",
         "rxpy2.internal.helpers", "rxpy2.schedulers", "rxpy2.disposables"),
     3: ("rxpy2.plugins", "rxpy2.internal.fuseable", "rxpy2.observers", "rxpy2.emitter"),

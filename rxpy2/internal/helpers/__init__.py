@@ -13,7 +13,6 @@ from rxpy2.internal.helpers.half_serializer import HalfSerializer
 from rxpy2.internal.helpers.parker import Parker
 from rxpy2.internal.helpers.queue_drain_helper import QueueDrainHelper
 from rxpy2.internal.helpers.sentinel import Sentinel
-from rxpy2.internal.helpers.sources_helper import collect_sources, sources_or_terminate
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
 from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
 
@@ -32,6 +31,4 @@ __all__ = [
     "Sentinel",
     "SubscriptionHelper",
     "UpstreamRefCount",
-    "collect_sources",
-    "sources_or_terminate",
 ]

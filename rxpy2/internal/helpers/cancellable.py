@@ -8,9 +8,9 @@ wraps the callable with :meth:`CancellableDisposable.of`.
 from __future__ import annotations
 
 from rxpy2 import plugins
-from rxpy2.disposables import Disposable
 from rxpy2.emitter import Cancellable
 from rxpy2.internal.atomic import AtomicReference
+from rxpy2.internal.disposable import Disposable
 
 __all__ = ["CancellableDisposable"]
 

@@ -42,6 +42,7 @@ from typing import Any
 
 from rxpy2 import plugins
 from rxpy2.internal.atomic import AtomicReference
+from rxpy2.internal.helpers.subscription_helper import UNSUBSCRIBED
 
 __all__ = ["HEADROOM_FROM", "MAX_STAGES", "Kind", "has_upstream", "run", "subscribe_tail"]
 
@@ -239,6 +240,5 @@ def has_upstream(subscriber: Any) -> bool:
             u = u.get()
         # UNSUBSCRIBED: the typed placeholder of rxpy2.operators (imported here: that
         # package imports this module)
-        from rxpy2.internal.subscribers.operator_subscriber import UNSUBSCRIBED
         return u is not None and u is not UNSUBSCRIBED
     return False

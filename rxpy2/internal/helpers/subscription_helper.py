@@ -8,7 +8,7 @@ from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.reactivestreams import Subscription
 
-__all__ = ["CANCELLED", "NoopSubscription", "SubscriptionHelper"]
+__all__ = ["CANCELLED", "UNSUBSCRIBED", "NoopSubscription", "SubscriptionHelper"]
 
 
 class NoopSubscription(Subscription):
@@ -28,6 +28,20 @@ class NoopSubscription(Subscription):
 
     def __repr__(self) -> str:
         return self.NAME
+
+
+class _Unsubscribed(NoopSubscription):
+    """The upstream of a subscriber that has had no ``on_subscribe`` yet: requests and
+    cancels go nowhere (nobody can make them: the downstream gets the operator only
+    from ``on_subscribe``)."""
+
+    __slots__ = ()
+
+    NAME = "UNSUBSCRIBED"
+
+
+#: The placeholder upstream before ``on_subscribe``: never ``None``, so no ``Optional``.
+UNSUBSCRIBED: Subscription = _Unsubscribed()
 
 
 class _Cancelled(NoopSubscription):

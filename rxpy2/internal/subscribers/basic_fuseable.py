@@ -20,9 +20,8 @@ from rxpy2.internal.fuseable import (
     ConditionalSubscriber,
     QueueSubscription,
 )
-from rxpy2.internal.helpers.subscription_helper import NoopSubscription
+from rxpy2.internal.helpers.subscription_helper import UNSUBSCRIBED, NoopSubscription
 from rxpy2.internal.subscribers.operator_subscriber import (
-    UNSUBSCRIBED,
     OneTerminal,
     null_item,
     validate_upstream,

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Generic, TypeVar
 
+from rxpy2.internal.helpers.subscription_helper import UNSUBSCRIBED
 from rxpy2.internal.subscribers.operator_subscriber import (
-    UNSUBSCRIBED,
     null_error,
     validate_upstream,
 )

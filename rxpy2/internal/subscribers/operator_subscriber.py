@@ -29,29 +29,15 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.exceptions import ProtocolViolationException
-from rxpy2.internal.helpers.subscription_helper import NoopSubscription
+from rxpy2.internal.helpers.subscription_helper import UNSUBSCRIBED
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Subscriber, Subscription
 
-__all__ = ["UNSUBSCRIBED", "OperatorSubscriber", "null_error", "null_item", "null_subscription",
+__all__ = ["OperatorSubscriber", "null_error", "null_item", "null_subscription",
            "validate_upstream"]
 
 T = TypeVar("T")
 R = TypeVar("R")
-
-
-class _Unsubscribed(NoopSubscription):
-    """The upstream of a subscriber that has had no ``on_subscribe`` yet: requests and
-    cancels go nowhere (nobody can make them: the downstream gets the operator only
-    from ``on_subscribe``)."""
-
-    __slots__ = ()
-
-    NAME = "UNSUBSCRIBED"
-
-
-#: The placeholder upstream before ``on_subscribe``: never ``None``, so no ``Optional``.
-UNSUBSCRIBED: Subscription = _Unsubscribed()
 
 
 def null_subscription() -> TypeError:

@@ -20,8 +20,8 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.drain import Drain
+from rxpy2.internal.helpers.subscription_helper import UNSUBSCRIBED
 from rxpy2.internal.subscribers.operator_subscriber import (
-    UNSUBSCRIBED,
     null_error,
     null_item,
     validate_upstream,

@@ -25,13 +25,14 @@ from typing import Any, Generic, TypeVar
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.drain import Drain
 from rxpy2.internal.helpers.demand import produced
+from rxpy2.internal.helpers.subscription_helper import UNSUBSCRIBED
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.internal.subscribers.drain_support import (
     DrainSubscriptionMixin,
     DrainTerminalsMixin,
     missing_backpressure,
 )
-from rxpy2.internal.subscribers.operator_subscriber import UNSUBSCRIBED, validate_upstream
+from rxpy2.internal.subscribers.operator_subscriber import validate_upstream
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 

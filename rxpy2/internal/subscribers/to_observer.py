@@ -20,9 +20,8 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable, Disposables
-from rxpy2.internal.helpers.subscription_helper import CANCELLED
+from rxpy2.internal.helpers.subscription_helper import CANCELLED, UNSUBSCRIBED
 from rxpy2.internal.subscribers.operator_subscriber import (
-    UNSUBSCRIBED,
     null_error,
     validate_upstream,
 )

@@ -24,9 +24,9 @@ from typing import Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
-from rxpy2.internal.helpers.sources_helper import sources_or_terminate
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.operators.flowable.sources import sources_or_terminate
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operators import (
     deferred_request,

@@ -33,10 +33,10 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.function_names import returned_none
-from rxpy2.internal.helpers.sources_helper import sources_or_terminate
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_map import FlowableMap
+from rxpy2.internal.operators.flowable.sources import sources_or_terminate
 from rxpy2.internal.queues import SpscLinkedArrayQueue
 from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
 from rxpy2.operators import (

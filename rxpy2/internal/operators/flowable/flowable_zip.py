@@ -36,8 +36,8 @@ from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.function_names import returned_none
-from rxpy2.internal.helpers.sources_helper import sources_or_terminate
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
+from rxpy2.internal.operators.flowable.sources import sources_or_terminate
 from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.internal.subscribers.drain_support import missing_backpressure
 from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
