@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from rxpy2.flowable import Flowable
     from rxpy2.reactivestreams import Publisher
 
-__all__ = ["CombineLatest", "combine_latest_signature"]
+__all__ = ["combine_latest_signature"]
 
 R = TypeVar("R")
 T1 = TypeVar("T1")
@@ -25,56 +25,58 @@ T3 = TypeVar("T3")
 T4 = TypeVar("T4")
 
 
-class CombineLatest(Protocol):
-    """``combine_latest(*sources, combiner=None, buffer_size=BUFFER_SIZE)``, typed."""
+if TYPE_CHECKING:  # the type alone: at run time the decorator returns the method itself
 
-    @overload
-    def __call__(self, s1: Publisher[T1], /, *, combiner: None = None,
-                 buffer_size: int = ...) -> Flowable[tuple[T1]]: ...
+    class CombineLatest(Protocol):
+        """``combine_latest(*sources, combiner=None, buffer_size=BUFFER_SIZE)``, typed."""
 
-    @overload
-    def __call__(self, s1: Publisher[T1], /, *, combiner: Callable[[T1], R],
-                 buffer_size: int = ...) -> Flowable[R]: ...
+        @overload
+        def __call__(self, s1: Publisher[T1], /, *, combiner: None = None,
+                     buffer_size: int = ...) -> Flowable[tuple[T1]]: ...
 
-    @overload
-    def __call__(self, s1: Publisher[T1], s2: Publisher[T2], /, *, combiner: None = None,
-                 buffer_size: int = ...) -> Flowable[tuple[T1, T2]]: ...
+        @overload
+        def __call__(self, s1: Publisher[T1], /, *, combiner: Callable[[T1], R],
+                     buffer_size: int = ...) -> Flowable[R]: ...
 
-    @overload
-    def __call__(self, s1: Publisher[T1], s2: Publisher[T2], /, *,
-                 combiner: Callable[[T1, T2], R], buffer_size: int = ...) -> Flowable[R]: ...
+        @overload
+        def __call__(self, s1: Publisher[T1], s2: Publisher[T2], /, *, combiner: None = None,
+                     buffer_size: int = ...) -> Flowable[tuple[T1, T2]]: ...
 
-    @overload
-    def __call__(self, s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3], /, *,
-                 combiner: None = None,
-                 buffer_size: int = ...) -> Flowable[tuple[T1, T2, T3]]: ...
+        @overload
+        def __call__(self, s1: Publisher[T1], s2: Publisher[T2], /, *,
+                     combiner: Callable[[T1, T2], R], buffer_size: int = ...) -> Flowable[R]: ...
 
-    @overload
-    def __call__(self, s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3], /, *,
-                 combiner: Callable[[T1, T2, T3], R], buffer_size: int = ...) -> Flowable[R]: ...
+        @overload
+        def __call__(self, s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3], /, *,
+                     combiner: None = None,
+                     buffer_size: int = ...) -> Flowable[tuple[T1, T2, T3]]: ...
 
-    @overload
-    def __call__(self, s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3],
-                 s4: Publisher[T4], /, *, combiner: None = None,
-                 buffer_size: int = ...) -> Flowable[tuple[T1, T2, T3, T4]]: ...
+        @overload
+        def __call__(self, s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3], /, *,
+                     combiner: Callable[[T1, T2, T3], R], buffer_size: int = ...) -> Flowable[R]: ...
 
-    @overload
-    def __call__(self, s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3],
-                 s4: Publisher[T4], /, *, combiner: Callable[[T1, T2, T3, T4], R],
-                 buffer_size: int = ...) -> Flowable[R]: ...
+        @overload
+        def __call__(self, s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3],
+                     s4: Publisher[T4], /, *, combiner: None = None,
+                     buffer_size: int = ...) -> Flowable[tuple[T1, T2, T3, T4]]: ...
 
-    # 5 or more sources: a combiner of any arity (not *sources alone, which would make
-    # mypy answer Any for a lambda combiner of the overloads above)
-    @overload
-    def __call__(self, s1: Publisher[Any], s2: Publisher[Any], s3: Publisher[Any],
-                 s4: Publisher[Any], s5: Publisher[Any], /, *sources: Publisher[Any],
-                 combiner: Callable[..., R], buffer_size: int = ...) -> Flowable[R]: ...
+        @overload
+        def __call__(self, s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3],
+                     s4: Publisher[T4], /, *, combiner: Callable[[T1, T2, T3, T4], R],
+                     buffer_size: int = ...) -> Flowable[R]: ...
 
-    @overload
-    def __call__(self, *sources: Publisher[Any], combiner: None = None,
-                 buffer_size: int = ...) -> Flowable[tuple[Any, ...]]: ...
+        # 5 or more sources: a combiner of any arity (not *sources alone, which would make
+        # mypy answer Any for a lambda combiner of the overloads above)
+        @overload
+        def __call__(self, s1: Publisher[Any], s2: Publisher[Any], s3: Publisher[Any],
+                     s4: Publisher[Any], s5: Publisher[Any], /, *sources: Publisher[Any],
+                     combiner: Callable[..., R], buffer_size: int = ...) -> Flowable[R]: ...
+
+        @overload
+        def __call__(self, *sources: Publisher[Any], combiner: None = None,
+                     buffer_size: int = ...) -> Flowable[tuple[Any, ...]]: ...
 
 
 def combine_latest_signature(method: Callable[..., Flowable[Any]]) -> CombineLatest:
     """``method`` itself, typed as :class:`CombineLatest` (put above ``@staticmethod``)."""
-    return cast(CombineLatest, method)
+    return cast("CombineLatest", method)

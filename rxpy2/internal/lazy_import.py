@@ -24,7 +24,7 @@ name them at the top like any import, so a reader, mypy and pyright follow
 from __future__ import annotations
 
 import importlib
-import importlib.util
+import os
 from collections.abc import Callable, Collection, Mapping
 from types import ModuleType
 from typing import Any
@@ -53,6 +53,24 @@ class _DeferredModule(ModuleType):
         return f"<module {self.__name__!r} (not imported yet)>"
 
 
+def _module_names(path: Collection[str]) -> set[str]:
+    """The modules and subpackages in a package's folders (one listing each, instead of an
+    import-system lookup per name: the fluent modules name some 300 deferred modules)."""
+    names = set()
+    for folder in path:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            stem, ext = os.path.splitext(entry.name)
+            if ext == ".py" and stem.isidentifier():
+                names.add(stem)
+            elif ext == "" and entry.is_dir() and os.path.exists(os.path.join(entry.path, "__init__.py")):
+                names.add(entry.name)
+    return names
+
+
 def lazy_package(package: str, namespace: dict[str, Any], names: Mapping[str, str] | None = None,
                  submodules: bool | Collection[str] = True
                  ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
@@ -62,11 +80,22 @@ def lazy_package(package: str, namespace: dict[str, Any], names: Mapping[str, st
     ``from package import module`` (``rxpy2``'s ``plugins``) names the few it defers: a
     module that rebinds its globals must never be seen through a deferred copy."""
     table = dict(names or {})
+    listed: set[str] | None = None  # the package's modules, read from its folder at first need
 
     def deferred(name: str) -> bool:
-        if submodules is True:
-            return not name.startswith("__") and importlib.util.find_spec(f"{package}.{name}") is not None
-        return submodules is not False and name in submodules
+        nonlocal listed
+        if submodules is not True:
+            return submodules is not False and name in submodules
+        if name.startswith("__"):
+            return False
+        if listed is None:
+            listed = _module_names(namespace.get("__path__", ()))
+        if name in listed:
+            return True
+        # not in a folder listing (a package in a zip, say): ask the import system
+        import importlib.util
+
+        return importlib.util.find_spec(f"{package}.{name}") is not None
 
     def __getattr__(name: str) -> Any:
         module = table.get(name)

@@ -368,7 +368,7 @@ def test_take_on_the_outer_keeps_groups():
 
 # ------------------------------------------------------------------------- abandoned groups
 # RxJava 3's rule, kept behind ``abandon_unsubscribed=True``; the default (RxJava 2: a
-# late subscriber gets every item) is in test_fidelity_skip_rebatch_group_by.py.
+# late subscriber gets every item) is in test_group_by_and_skip_requests.py.
 
 
 def test_groups_nobody_subscribes_to_do_not_hang_the_stream():

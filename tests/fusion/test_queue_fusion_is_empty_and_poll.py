@@ -1,4 +1,5 @@
-"""Regressions found by the fused-vs-unfused comparison (issue 6), one test per fix.
+"""Queue fusion at its edges: what ``is_empty()`` and ``poll()`` owe a SYNC or ASYNC
+consumer (each case found by the fused-vs-unfused comparison).
 
 * ``is_empty()`` at the end of a SYNC source: a consumer that finds the end there
   (observe_on's SYNC loop, flat_map_iterable's drain) never polls ``None``, so

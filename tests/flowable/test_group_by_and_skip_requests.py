@@ -2,7 +2,7 @@
 exact upstream requests under scripted demand (issue 15, causes 6 and 8).
 
 rebatch_requests' RxJava 2 signals and requests (cause 5) are pinned in
-``test_misc_ops.py`` (``test_rebatch_requests_pattern_*``,
+``test_hide_serialize_detach_rebatch.py`` (``test_rebatch_requests_pattern_*``,
 ``test_rebatch_requests_error_waits_behind_the_queued_items``,
 ``test_rebatch_requests_overflow_is_missing_backpressure``).
 """
