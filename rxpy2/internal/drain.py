@@ -53,28 +53,9 @@ Never signal downstream while holding a lock: the drain is not a lock, a
 re-entrant call from inside the pass (a ``request`` from ``on_next``) simply
 counts as a missed signal and the loop runs again.
 
-Two backends, chosen once at import:
-
-``gil`` (default under a GIL build of CPython)
-    a one-element list as the token (``list.pop``/``list.append`` are single C
-    calls the GIL never interrupts, so of several callers exactly one pops it)
-    and a ``missed`` flag written with single attribute stores: a caller that
-    finds the token gone sets the flag, then looks once more (the owner may have
-    just given it back). ``leave()`` keeps the token when the flag is set (the
-    owner never releases between two passes: its locals stay valid); else it
-    gives back a token of its own and, if the flag was set meanwhile, takes back
-    that very token (failing means a newer owner took it, whose pass covers the
-    signal). ``try_enter()`` refuses while the flag is set, so a direct item
-    cannot overtake items a pending pass will emit. An uncontended ``enter()`` is
-    one pop; a flag left set by a contended one costs at most one extra pass.
-``lock``
-    a counter of signals and of the signals the owner has seen, changed only
-    under a ``threading.Lock`` (each change is one locked operation, never a
-    retry loop). Correct without a GIL: the lock orders the signaller's state
-    changes before the owner's next pass. Chosen automatically on a
-    free-threaded interpreter.
-
-The environment variable ``RXPY2_DRAIN`` (``gil`` or ``lock``) forces one;
+Two backends, chosen once at import (``gil`` under a GIL, ``lock`` on a free-threaded
+interpreter; how each keeps the contract: ``docs/architecture.md``, "Concurrency: one
+primitive"). The environment variable ``RXPY2_DRAIN`` (``gil`` or ``lock``) forces one;
 :data:`DRAIN_BACKEND` tells which one is in force.
 """
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -230,7 +231,24 @@ def test_race_compare_and_set_loop_exact(cls, loop_runner):
 
     loop_runner.race(lambda: loop(0), lambda: loop(1), timeout=60)
     assert a.get() == 2 * LOOPS
-    assert failures[0] + failures[1] > 0  # the two loops did contend
+    # how often the loops contended depends on the scheduler (none at all is possible on a
+    # quiet interpreter): the interleaving that makes a compare_and_set fail is pinned below
+
+
+@pytest.mark.parametrize("cls", LONGS)
+def test_compare_and_set_fails_after_another_thread_changed_the_value(cls):
+    """The contended interleaving, made on purpose: this thread reads, another thread's
+    compare_and_set wins, this thread's fails, and its retry over the new value succeeds."""
+    a = cls(5)
+    v = a.get()
+    other = threading.Thread(target=lambda: a.compare_and_set(5, 6))
+    other.start()
+    other.join()
+    assert not a.compare_and_set(v, v + 1)
+    assert a.get() == 6
+    v = a.get()
+    assert a.compare_and_set(v, v + 1)
+    assert a.get() == 7
 
 
 @pytest.mark.parametrize("cls", LONGS)

@@ -1,112 +1,16 @@
 """Macro fusion: a synchronous source and the synchronous stages after it, as one loop.
 
-``Flowable.range(0, n).map(f).filter(p)`` is assembled as ONE
-:class:`FlowableSyncChain` (source ``range``, stages ``map``, ``filter``)
-instead of three operators, when the source is ``range``, ``just``,
-``from_array`` over a list or tuple, or ``from_iterable``, and the stages are ones
-their operators declare (a :class:`~rxpy2.internal.helpers.fused_stage.FusedStage`,
-the operator class's ``STAGE``, passed by its fluent method to :func:`fuse_sync_stage`):
-``map``, ``filter``, ``do_on_next``, ``take``, ``skip``, ``take_while``, ``skip_while``,
-``scan`` (with or without seed), ``distinct_until_changed``, ``distinct`` (default set),
-``skip_last``, ``buffer(count)``, and a flattening last stage. This module reads the
-declarations only: a stage's prologue (a seeded scan's seed, before the source is read)
-makes the chain fused under unbounded demand only (below); after a stage with an
-epilogue (buffer's partial list) nothing that stops the chain joins
-(``stage_compiler.may_join``). The stages are compiled into one function
-(:mod:`rxpy2.internal.helpers.stage_compiler`), so a subscription runs a single loop over
-the source's C iterator.
-
-The contract is the one of the operators it replaces, signal for signal:
-
-* demand: the first ``request`` that moves demand off zero drains (§3.3);
-  ``LONG_MAX`` runs the loop without counting; any other amount runs it for at
-  most that many items and then re-reads ``requested`` — never an item more
-  than requested (§1.1). A dropped item costs no request round trip.
-  A chain whose first stage is ``skip`` holds the demand made inside the
-  consumer's ``on_subscribe`` and drains it once that returned, as RxJava 2's
-  skip asks for its items only then.
-* completion comes as eagerly as the operators' would: with the last item for
-  ``range``/``just``/``from_array`` (their end is known without reading on) and
-  for ``from_iterable`` (read one item ahead, exactly as the plain source does);
-  at once when ``take`` reaches its count or ``take_while`` fails.
-* a stage that raises, a ``None`` mapper result (``TypeError``) or a ``None``
-  item of the source ends the stream with ``on_error``; cancellation stops the
-  loop after the current source item (``cancel()`` exhausts a C iterator; a user
-  iterator's loop checks the flag per item).
-* downstream, SYNC fusion is offered (``poll`` runs the chain as a generator)
-  only when every stage is one RxJava 2 fuses too (its ``rxjava_fuseable``: ``map``,
-  ``filter``, ``do_on_next``, ``distinct_until_changed``, ``distinct``; RxJava's ``take``,
-  ``skip``, ``scan``... are plain Subscribers, so a chain with one behaves as a plain
-  source downstream);
-  with BOUNDARY it is refused when a stage runs user code, as the single
-  operators would refuse it; a ConditionalSubscriber gets ``try_on_next``.
-* subscribed by a subscriber that offers its function (``DirectSink``: ``subscribe(on_next)``'s
-  LambdaSubscriber), the loop calls the ``on_next`` function itself.
-* subscribed by an aggregation's subscriber (``reduce`` with or without seed,
-  ``reduce_with``, ``count``, ``collect``/``collect_into``/``to_list`` (and so
-  ``to_sorted_list``), the ``last`` family, ``take_last``), which requests
-  ``LONG_MAX`` in its ``on_subscribe``, the chain runs into the aggregation in one
-  call: a compiled ``fold`` with the subscriber's ``on_next`` inlined (the
-  :class:`~rxpy2.internal.helpers.fused_stage.FusedFold` its class declared; its result,
-  buffer or counter from its ``fold_start`` and back by ``fold_end``), then the chain's
-  end (complete, or the error of a stage or of the reducer/collector) goes to that
-  subscriber as it would have. Its ``dispose`` cancels the chain: the loop ends after
-  the current item, with no signal.
-
-A chain holds at most :data:`MAX_STAGES` stages; a longer one continues with
-plain operators on top.
-
-Chains fused under unbounded demand only
----------------------------------------
-A chain whose last stage flattens, or that holds a seeded ``scan``, is run by a
-:class:`DeferredChainSubscription`: its ``request`` only adds to the demand, and
-:meth:`~DeferredChainSubscription.start`, called by ``subscribe_actual`` once the
-downstream's ``on_subscribe`` returned (when the first operator would ask its upstream),
-runs the compiled loop if the demand is unbounded then; otherwise it hands over to the
-ordinary operators from the start, which then get every request and the cancel. Under
-bounded demand these operators' signals depend on what they read ahead: RxJava 2's
-``ScanSeed`` asks its upstream for ``prefetch - 1`` items in its ``onSubscribe``, so an
-error met there overtakes the results queued for lack of demand, and ``flat_map`` queues
-scalars ahead of a paused inner. A :class:`SeededChainSubscription` hands over to the
-stages before the first seeded scan, still one compiled chain, followed by the seeded
-scan and the later stages as operators (:func:`stage_operator`).
-
-Flattening stages
------------------
-``flat_map`` (not ``delay_errors``), ``concat_map`` and ``flat_map_iterable``/
-``concat_map_iterable`` join a chain as its last stage (their declaration's
-``flatten``), after stages declared ``before_flatten`` only (:func:`_flatten_may_join`);
-the stage's argument is ``(mapper, *settings)``. A :class:`FlattenChainSubscription`
-runs it:
-
-* its ``request`` only adds to the demand; :meth:`~FlattenChainSubscription.start`,
-  called by ``subscribe_actual`` once the downstream's ``on_subscribe`` returned
-  (when the operator would ask its upstream), runs the compiled loop
-  (:func:`~rxpy2.internal.helpers.stage_compiler.flatten_text`) when the demand is
-  unbounded then, else hands over to the operator from the start. (Unbounded
-  demand present before the upstream emits is what makes the operators'
-  order sequential: with demand missing, ``flat_map`` queues scalars ahead of a
-  paused inner.) ``flat_map_iterable`` over a SYNC-fuseable prefix (``eager``)
-  emits at the request that moves the demand off zero, as the operator polling
-  it would, and hands over when that request is bounded or SYNC fusion is asked;
-* the loop flattens ``just``/``empty``/Callable inners inline and iterates
-  ``range``, ``from_array`` (list/tuple), ``from_iterable`` and sync-chain
-  inners (:func:`_classify`) with the operators' errors; after each inner item it
-  checks ``cancelled`` and, cancelled, ends the outer loop as well;
-* any other inner ends the loop with ``HANDOVER``: the operator is subscribed to
-  ``from_iterable`` over a marker item followed by the chain's compiled generator
-  resumed from the saved iterator and stage state (empty when a ``take`` ended
-  with that item), its mapper returning the pre-mapped inner for the marker;
-  the stage's ``hand_over`` subscribes its operator; flat_map's starts with the scalar
-  inners counted as the operator would have (``scalars % scalar_limit``; the loop
-  counts them, or derives them from the source's position: ``_derives_scalars`` in
-  stage_compiler), so its upstream demand and its number of running inners are the
-  operator's;
-* after a hand-over this subscription is a shell: a :class:`_Forward` passes the
-  operator's signals downstream and, in its ``on_subscribe``, the demand so far
-  (before the operator asks its upstream); ``request``, ``cancel`` and the
-  queue methods go straight on (RxJava's deferred request: no demand is lost or
-  passed twice when a request races the hand-over).
+``Flowable.range(0, n).map(f).filter(p)`` is assembled as one :class:`FlowableSyncChain`:
+the source and the stages their operators declare (each operator's ``STAGE``, a
+:class:`~rxpy2.internal.helpers.fused_stage.FusedStage`), compiled into one function
+(:mod:`rxpy2.internal.helpers.stage_compiler`) that loops over the source's C iterator. The
+chain is the operators it replaces, signal for signal: exact demand (§1.1, §3.3),
+completion as eager as theirs, a raising stage or a ``None`` as ``on_error``, SYNC fusion
+offered downstream only where RxJava 2 fuses every stage; an aggregation's subscriber gets
+a compiled fold (its declared ``FusedFold``), a ``DirectSink`` its function called per
+item. A chain that flattens or holds a seeded scan runs fused only under unbounded demand
+(:class:`DeferredChainSubscription`, :class:`FlattenChainSubscription`). The whole
+contract and the tests that hold it: ``docs/fusion.md``.
 """
 
 from __future__ import annotations
@@ -637,8 +541,21 @@ class DeferredChainSubscription(SyncChainSubscription[T], Generic[T]):
     to the demand; :meth:`start`, called once the downstream's ``on_subscribe`` returned
     (when the first operator would ask its upstream), runs the compiled loop if the demand
     is unbounded then, else hands the subscription over to the ordinary operators
-    (:meth:`_hand_over`), which then get every request and the cancel (module docstring,
-    "Chains fused under unbounded demand only")."""
+    (:meth:`_hand_over`), which then get every request and the cancel.
+
+    A chain whose last stage flattens, or that holds a seeded ``scan``, is run by a
+    :class:`DeferredChainSubscription`: its ``request`` only adds to the demand, and
+    :meth:`~DeferredChainSubscription.start`, called by ``subscribe_actual`` once the
+    downstream's ``on_subscribe`` returned (when the first operator would ask its upstream),
+    runs the compiled loop if the demand is unbounded then; otherwise it hands over to the
+    ordinary operators from the start, which then get every request and the cancel. Under
+    bounded demand these operators' signals depend on what they read ahead: RxJava 2's
+    ``ScanSeed`` asks its upstream for ``prefetch - 1`` items in its ``onSubscribe``, so an
+    error met there overtakes the results queued for lack of demand, and ``flat_map`` queues
+    scalars ahead of a paused inner. A :class:`SeededChainSubscription` hands over to the
+    stages before the first seeded scan, still one compiled chain, followed by the seeded
+    scan and the later stages as operators (:func:`stage_operator`).
+    """
 
     __slots__ = ("handed", "eager")
 
@@ -741,7 +658,43 @@ def _flattening(chain: FlowableSyncChain[Any]) -> FusedFlatten:
 
 class FlattenChainSubscription(DeferredChainSubscription[T], Generic[T]):
     """Runs a chain whose last stage flattens: one compiled loop while the demand is
-    unbounded; any other use hands over to the ordinary operator (module docstring)."""
+    unbounded; any other use hands over to the ordinary operator.
+
+    ``flat_map`` (not ``delay_errors``), ``concat_map`` and ``flat_map_iterable``/
+    ``concat_map_iterable`` join a chain as its last stage (their declaration's
+    ``flatten``), after stages declared ``before_flatten`` only (:func:`_flatten_may_join`);
+    the stage's argument is ``(mapper, *settings)``. A :class:`FlattenChainSubscription`
+    runs it:
+
+    * its ``request`` only adds to the demand; :meth:`~FlattenChainSubscription.start`,
+      called by ``subscribe_actual`` once the downstream's ``on_subscribe`` returned
+      (when the operator would ask its upstream), runs the compiled loop
+      (:func:`~rxpy2.internal.helpers.stage_compiler.flatten_text`) when the demand is
+      unbounded then, else hands over to the operator from the start. (Unbounded
+      demand present before the upstream emits is what makes the operators'
+      order sequential: with demand missing, ``flat_map`` queues scalars ahead of a
+      paused inner.) ``flat_map_iterable`` over a SYNC-fuseable prefix (``eager``)
+      emits at the request that moves the demand off zero, as the operator polling
+      it would, and hands over when that request is bounded or SYNC fusion is asked;
+    * the loop flattens ``just``/``empty``/Callable inners inline and iterates
+      ``range``, ``from_array`` (list/tuple), ``from_iterable`` and sync-chain
+      inners (:func:`_classify`) with the operators' errors; after each inner item it
+      checks ``cancelled`` and, cancelled, ends the outer loop as well;
+    * any other inner ends the loop with ``HANDOVER``: the operator is subscribed to
+      ``from_iterable`` over a marker item followed by the chain's compiled generator
+      resumed from the saved iterator and stage state (empty when a ``take`` ended
+      with that item), its mapper returning the pre-mapped inner for the marker;
+      the stage's ``hand_over`` subscribes its operator; flat_map's starts with the scalar
+      inners counted as the operator would have (``scalars % scalar_limit``; the loop
+      counts them, or derives them from the source's position: ``_derives_scalars`` in
+      stage_compiler), so its upstream demand and its number of running inners are the
+      operator's;
+    * after a hand-over this subscription is a shell: a :class:`_Forward` passes the
+      operator's signals downstream and, in its ``on_subscribe``, the demand so far
+      (before the operator asks its upstream); ``request``, ``cancel`` and the
+      queue methods go straight on (RxJava's deferred request: no demand is lost or
+      passed twice when a request races the hand-over).
+    """
 
     __slots__ = ("inner", "scalars")
 
