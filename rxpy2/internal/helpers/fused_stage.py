@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from rxpy2.internal.helpers.sentinel import Sentinel
+
 __all__ = ["NOTHING", "FusedFlatten", "FusedFold", "FusedStage", "Lines", "declare_fold",
            "fold_of"]
 
@@ -20,18 +22,8 @@ __all__ = ["NOTHING", "FusedFlatten", "FusedFold", "FusedStage", "Lines", "decla
 Lines = Sequence[str]
 
 
-class _Marker:
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return self.name
-
-
 #: The state of a running-state stage (scan, distinct_until_changed) before its first item.
-NOTHING: Any = _Marker("NOTHING")
+NOTHING: Any = Sentinel("NOTHING")
 
 
 class FusedFlatten:

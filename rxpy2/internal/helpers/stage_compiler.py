@@ -65,6 +65,7 @@ from types import CodeType
 from typing import Any
 
 from rxpy2.internal.helpers.fused_stage import NOTHING, FusedFold, FusedStage
+from rxpy2.internal.helpers.sentinel import Sentinel
 
 __all__ = [
     "DROP",
@@ -106,22 +107,12 @@ ERROR = 3
 HANDOVER = 4
 
 
-class _Marker:
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return self.name
-
-
 #: ``step`` result: a filter-like stage dropped the item.
-DROP: Any = _Marker("DROP")
+DROP: Any = Sentinel("DROP")
 #: The read-ahead source's "no more items".
-END: Any = _Marker("END")
+END: Any = Sentinel("END")
 #: (polled read-ahead source) no item was read ahead: the generator reads the iterator.
-NOT_READ: Any = _Marker("NOT_READ")
+NOT_READ: Any = Sentinel("NOT_READ")
 
 # The three source shapes: a C iterator whose items are never None (range, just),
 # one whose items may be None (list/tuple of from_array), and a user iterator read
