@@ -282,6 +282,49 @@ class RequestOneInOnNext(FlowableSubscriber[Any]):
         self.completed += 1
 
 
+class Script(FlowableSubscriber[Any]):
+    """Requests per script (the next amount once all outstanding demand arrived); cancels
+    at its ``cancel_at``-th item; logs every request and signal (the fusion differential
+    tests compare the logs of a fused and an unfused run)."""
+
+    def __init__(self, script: list[int], log: list[Any], cancel_at: int | None) -> None:
+        self.script = list(script)
+        self.log = log
+        self.cancel_at = cancel_at
+        self.items = 0
+        self.outstanding = 0
+        self.s: Subscription | None = None
+
+    def _next_request(self) -> None:
+        while self.script and self.outstanding == 0:
+            n = self.script.pop(0)
+            self.outstanding += n if n != LONG_MAX else 10**18
+            self.log.append(("request", n))
+            assert self.s is not None
+            self.s.request(n)
+
+    def on_subscribe(self, s: Subscription) -> None:
+        self.s = s
+        self._next_request()
+
+    def on_next(self, item: Any) -> None:
+        self.items += 1
+        self.log.append(("item", tuple(item) if isinstance(item, list) else item))
+        self.outstanding -= 1
+        if self.items == self.cancel_at:
+            self.log.append(("cancel",))
+            assert self.s is not None
+            self.s.cancel()
+            return
+        self._next_request()
+
+    def on_error(self, error: BaseException) -> None:
+        self.log.append(("error", type(error).__name__, str(error)))
+
+    def on_complete(self) -> None:
+        self.log.append(("complete",))
+
+
 class Boom(Exception):
     """The test error of the modules that need an exception class of their own."""
 
