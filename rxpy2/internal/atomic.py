@@ -1,30 +1,13 @@
 """Atomic variables with Java's ``java.util.concurrent.atomic`` API.
 
-Two backends implement the same API:
+Two backends implement the same API: ``lock`` (a plain attribute, writes and
+read-modify-writes under a ``threading.Lock``; the default, being the faster one through
+Python) and ``hardware`` (the ``atomics`` package's lock-free instructions for the
+integer types, imported only when used; ``AtomicReference`` is lock-guarded in both).
+Chosen once at import by ``RXPY2_ATOMICS``; :data:`BACKEND` tells which one is in force.
 
-``lock``
-    a plain Python attribute guarded by a ``threading.Lock`` for every write and
-    read-modify-write; plain reads are lock-free (an attribute load is atomic).
-    The lock is taken with ``acquire()``/``release()`` in ``try``/``finally``,
-    not with ``with``: that is half the cost per operation on CPython 3.11.
-    The integer is a Python ``int``: it never wraps.
-``hardware``
-    the ``atomics`` package's lock-free CPU instructions for the integer types
-    (``AtomicLong``, ``AtomicInteger``, ``AtomicBoolean``). ``AtomicReference``
-    holds a Python object, which no CPU instruction can swap through that
-    package, so it is lock-guarded in both backends. The integers are 64-bit
-    cells: arithmetic wraps as Java's ``long`` does.
-
-Both backends agree on every value in the signed 64-bit range, which is all
-rxpy2 stores (request counters cap at ``LONG_MAX``; ``LONG_MIN`` is a mark).
-
-The backend is chosen once, at import, by the environment variable
-``RXPY2_ATOMICS`` (``lock`` or ``hardware``); :data:`BACKEND` tells which one is
-in force. The default is ``lock`` because it is the faster one through Python:
-``benchmarks/bench_atomics.py`` measures both (see ``docs/performance.md``).
-The ``atomics`` package is imported only when the hardware backend is selected
-or a hardware cell is made: it pulls in cffi and pycparser (40-70 ms).
-Both pass the same race tests (``tests/internal/test_atomic.py``).
+Why two, and how they differ: docs/architecture.md, "Atomics" and "``atomic.py``: the
+backends in detail".
 """
 
 from __future__ import annotations

@@ -1,62 +1,16 @@
 """The drain primitive: one thread at a time runs a drain loop, and no signal is missed.
 
 Every rxpy2 operator that serializes emissions or drains a queue does it with a
-:class:`Drain` (RxJava 2's ``wip`` counter with the "missed" pattern, in one object)::
+:class:`Drain` (RxJava 2's ``wip`` counter with the "missed" pattern, in one object):
+``enter()`` True means you own the drain (False: you were counted, the owner makes
+another pass); ``leave()`` True means run again; ``try_enter()`` takes a free drain
+without being counted; ``missed`` True means a pass is already due. An owner that
+never leaves keeps the drain for good (§3.6, §3.7). Never signal downstream while
+holding a lock.
 
-    def drain(self) -> None:
-        gate = self.gate
-        if not gate.enter():    # another thread drains: it will make another pass
-            return
-        while True:
-            ...                 # one pass: read the state, emit what demand allows
-            if not gate.leave():
-                return          # nothing was signalled during the pass
-
-The contract, in both backends:
-
-* ``enter()`` returns True to exactly one caller while the drain is free; that
-  caller owns the drain. A caller that gets False has still been *counted*:
-  the owner's next ``leave()`` returns True, so a pass that starts after the
-  failed ``enter()`` is guaranteed (the signal is never lost).
-* ``leave()`` ends a pass. True: something was signalled while the pass ran,
-  the caller still owns the drain and must make another pass. False: the drain
-  is free again.
-* An owner that never calls ``leave()`` keeps the drain for good: after a
-  terminal signal or a cancel, no other drain ever runs (§3.6, §3.7), and
-  ``cancel()`` cleans up with ``if gate.enter(): clear()``.
-* A direct emission of one known item (half-serialization, the fast path when
-  nobody drains) may use ``enter()`` or ``try_enter()``: the latter takes the
-  drain when it is free and is *not* counted when it is not (the caller then
-  records its item in the state and calls ``drain()``)::
-
-      if gate.try_enter():
-          emit(item)
-          if gate.leave():
-              drain_loop()  # signalled meanwhile: we still own it, make full passes
-      else:
-          queue.offer(item)
-          drain()
-
-A producer that signals once per item (append to a queue, then ``enter()``)
-may first read the ``missed`` attribute: True means a pass is already due, one
-that starts after this read, so the state change just made will be seen and
-the call can be skipped::
-
-    dq.append(item)
-    if not gate.missed and gate.enter():
-        schedule(drain_loop)
-
-``missed`` only ever says "a pass is due"; False says nothing (the ``lock``
-backend always reads False), so a caller that reads False must call ``enter()``.
-
-Never signal downstream while holding a lock: the drain is not a lock, a
-re-entrant call from inside the pass (a ``request`` from ``on_next``) simply
-counts as a missed signal and the loop runs again.
-
-Two backends, chosen once at import (``gil`` under a GIL, ``lock`` on a free-threaded
-interpreter; how each keeps the contract: ``docs/architecture.md``, "Concurrency: one
-primitive"). The environment variable ``RXPY2_DRAIN`` (``gil`` or ``lock``) forces one;
-:data:`DRAIN_BACKEND` tells which one is in force.
+Two backends, chosen once at import (``gil`` under a GIL, ``lock`` when free-threaded;
+``RXPY2_DRAIN`` forces one, :data:`DRAIN_BACKEND` tells which). The full contract:
+docs/architecture.md, "The Drain contract"; the backends: "Concurrency: one primitive".
 """
 
 from __future__ import annotations

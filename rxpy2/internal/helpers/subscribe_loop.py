@@ -1,37 +1,17 @@
 """Subscribing a chain in a loop, and what happens when ``subscribe_actual`` raises.
 
-Subscribing ``range(1, 3).hide().hide()...`` walks the chain from the last
-stage to the source: each stage's ``subscribe_actual`` subscribes a subscriber
-of its own to the stage before it. Done by plain calls, that costs several
-Python frames per stage, and Python's recursion limit (1000 by default) ends a
-chain of about 160 stages. So every ``subscribe`` of a Flowable, Single, Maybe
-or Completable runs :func:`run`, a loop, and an operator whose
-``subscribe_actual`` ends by subscribing upstream calls :func:`subscribe_tail`
-for that last step: when it is called directly from the body of the
-``subscribe_actual`` that the innermost loop on this thread is running, the
-subscription is queued on that loop and made as soon as the body returns —
-the next turn of the loop instead of a deeper frame. Anywhere else
-:func:`subscribe_tail` subscribes at once, so nothing waits for a loop that is
-not about to run. The caller of ``subscribe`` never sees the difference: the
-loop it entered has made every queued subscription before ``subscribe``
-returns, in the order they were asked for.
+Every ``subscribe`` runs :func:`run`, a loop; :func:`subscribe_tail`, called as the last
+act of a ``subscribe_actual``, queues the upstream subscription on that loop (its next
+turn, not a deeper frame), so deep chains subscribe in constant stack depth. Chains of
+more than :data:`HEADROOM_FROM` stages raise the recursion limit so that up to
+:data:`MAX_STAGES` stages can signal; a deeper chain gets ``on_error(RecursionError)``.
 
-The signals of a synchronous chain still nest, a frame or more per stage (the
-``on_subscribe`` going down, the ``request`` coming up, each ``on_next`` going
-down), exactly as in RxJava, where the JVM stack is deep. When a loop reaches a
-chain of more than :data:`HEADROOM_FROM` stages it raises Python's recursion
-limit so that a chain of up to :data:`MAX_STAGES` stages can signal (Python
-frames do not use the C stack on CPython 3.11+; the limit is never lowered).
-A chain deeper than that is refused: its subscriber gets ``on_subscribe`` and
-``on_error(RecursionError)`` instead of a ``RecursionError`` somewhere inside.
+An ``Exception`` escaping ``subscribe_actual`` goes to the subscriber as ``on_error``
+(after an empty Subscription when it had none, §1.9), else to
+:func:`rxpy2.plugins.on_error`; fatal exceptions propagate.
 
-An ``Exception`` escaping ``subscribe_actual`` goes to the subscriber as
-``on_error`` after an empty Subscription (§1.9) when the subscriber has not
-received ``on_subscribe`` yet (it has no ``upstream``, and the error did not come
-out of one of its own signal methods), else to
-:func:`rxpy2.plugins.on_error`; it is never swallowed, and a subscriber never
-waits forever for a subscription that failed. Fatal exceptions (``SystemExit``,
-``KeyboardInterrupt`` and other non-``Exception`` ones) propagate to the caller.
+How and why: docs/architecture.md, "Recursion" and "``subscribe_loop.py``: errors from
+``subscribe_actual``".
 """
 
 from __future__ import annotations

@@ -1,28 +1,13 @@
 """The setup, terminal and cancel pieces shared by queue-drain operators.
 
 A queue-drain operator serializes its emissions in one drain loop guarded by a
-:class:`~rxpy2.internal.drain.Drain` (``gate``); everything else only records
-state and calls ``drain()``.
-These pieces are that "everything else"; the drain loops themselves (the
-per-item path) stay in the operators.
+:class:`~rxpy2.internal.drain.Drain` (``gate``); everything else only records state and
+calls ``drain()``. These pieces are that "everything else" (the drain loops stay in the
+operators): :class:`DrainTerminalsMixin` (``on_error``/``on_complete``),
+:class:`DrainSubscriptionMixin` (``request``/``cancel``/``drain``), :func:`fuse_upstream`
+(the fusion negotiation) and :func:`missing_backpressure`.
 
-* :class:`DrainTerminalsMixin`: ``on_error``/``on_complete`` record the
-  terminal signal (``done``, ``error``) and drain; a second terminal signal's
-  error goes to :func:`rxpy2.plugins.on_error`.
-* :class:`DrainSubscriptionMixin`: ``request`` adds to ``requested`` and
-  drains; ``cancel`` cancels the upstream once and, when it gets the drain,
-  cleans up itself and keeps the drain for good (else the owner's next pass
-  sees ``cancelled`` and cleans up); ``drain`` runs ``drain_loop`` when
-  ``gate.enter()`` gives it the drain.
-* :func:`fuse_upstream`: the fusion negotiation with an upstream
-  ``QueueSubscription`` and the queue that results.
-* :func:`missing_backpressure`: the error of an upstream that emitted more
-  than it was asked for.
-
-Used by :class:`~rxpy2.internal.subscribers.stable_prefetch.StablePrefetchSubscriber`
-(and through it ``ParallelFlowable.run_on``), ``Flowable.parallel``,
-``ParallelFlowable.sequential``/``sorted`` and ``window_time``; ``fuse_upstream``
-also by :mod:`rxpy2.internal.subscribers.prefetching_inner`.
+What each does and who uses them: docs/architecture.md, "Queue-drain pieces".
 """
 
 from __future__ import annotations

@@ -1,32 +1,14 @@
 """PrefetchingInnerSubscriber: the inner source of an operator whose parent drains its queue.
 
-Base of the inners of ``zip``, ``sequence_equal``, ``combine_latest``,
-``switch_map`` and of :class:`InnerQueuedSubscriber` (``concat_map_eager``).
-What they share is the upstream side:
+Base of the inners of ``zip``, ``sequence_equal``, ``combine_latest``, ``switch_map`` and
+of :class:`InnerQueuedSubscriber` (``concat_map_eager``). What they share is the upstream
+side: setting the Subscription once (a cancel may come first, from another thread),
+fusing with a QueueSubscription (:func:`fuse_upstream`, :attr:`FUSION_MODE`) or
+prefetching into a bounded queue, and replenishing once 75% of ``prefetch`` was consumed.
+The signals default to what ``zip`` and ``sequence_equal`` need; subclasses replace the
+ones they handle differently.
 
-* ``on_subscribe``: set the Subscription once; fuse with a QueueSubscription
-  (:func:`fuse_upstream` of drain_support.py, asking for :attr:`FUSION_MODE`):
-  SYNC — the queue is the source, ``done`` at once, :meth:`on_sync_fused`
-  tells the parent and nothing is ever requested; ASYNC — the source's queue,
-  ``prefetch`` requested; otherwise a bounded :class:`SpscArrayQueue` of
-  ``prefetch`` and ``prefetch`` requested;
-* ``upstream`` is an ``AtomicReference``: the parent may cancel an inner (from
-  another thread) before its ``on_subscribe``; the Subscription that comes later
-  is then cancelled at once (``SubscriptionHelper.set_once``). Until then it
-  holds ``None``, so a request reads it once and tests it;
-* the 75% replenishing: the parent's drain reports consumed items with
-  :meth:`request` (``n`` at once) or :meth:`request_one`; once
-  ``limit = prefetch - prefetch // 4`` were consumed they are requested again
-  (never in SYNC mode). ``produced`` is the drain's own counter;
-* ``cancel`` (the source's Subscription) and ``clear`` (the queue).
-
-The signals default to what ``zip`` and ``sequence_equal`` need: ``on_next``
-queues the item (ASYNC: the item only says "poll") and drains the parent, a
-full queue calls :meth:`overflow`; ``on_complete`` marks ``done`` and drains;
-``on_error`` is the subclass's. The other subclasses replace the signals they
-handle differently. One whose items are used on arrival, never polled
-(``combine_latest``), overrides ``on_subscribe`` to only request ``prefetch``
-and keeps the replenishing.
+Details: docs/architecture.md, "Queue-drain pieces".
 """
 
 from __future__ import annotations
