@@ -1,31 +1,12 @@
 """Flowable.concat_map / concat_map_delay_error (and concat of a Publisher of Publishers).
 
-The upstream is asked for ``prefetch`` items, kept in a bounded queue (or polled
-straight from a SYNC/ASYNC-fused upstream: ``fuse_upstream``,
-internal/subscribers/drain_support.py) and replenished by
-``limit = prefetch - prefetch // 4`` each time that many were mapped. One inner
-Publisher runs at a time.
+The upstream's items are prefetched (or fused) and mapped one at a time; one inner runs at
+a time, under :class:`ConcatMapInner`, a :class:`SubscriptionArbiter` that carries the
+downstream's demand from one inner to the next. A :class:`Drain` loop subscribes the next
+inner, so synchronous inners run in constant stack depth. Errors follow
+:class:`ErrorMode` (IMMEDIATE, BOUNDARY, END).
 
-The inner subscriber, :class:`ConcatMapInner`, is a :class:`SubscriptionArbiter`
-and the downstream's demand lives there: when an inner ends it reports what it
-emitted with ``produced(n)``, so the next inner is asked for exactly the demand
-still outstanding. A mapper result that is a :class:`Callable` (``just``,
-``empty``, ``from_callable``) is not subscribed: its value is emitted directly
-under unbounded demand, or handed to the arbiter as a :class:`ScalarSubscription`
-that emits it when the downstream asks for it; ``None`` moves on.
-
-The next inner is subscribed by a :class:`Drain` loop guarded by the ``active``
-flag: an inner that completes inside ``subscribe`` clears ``active`` and only
-counts as a missed signal (``enter()`` fails), and the loop further up the stack
-(``leave()`` says run again) takes the next item, so any number of synchronous
-inners run in constant stack depth: a loop, never recursion.
-
-Errors (:class:`ErrorMode`): IMMEDIATE cancels everything and signals the first
-error at once (the items of the running inner and the terminal events are
-half-serialized by :class:`HalfSerializer` over a second :class:`Drain`);
-BOUNDARY lets the running inner finish, then signals; END runs every inner and signals all errors at the end (several
-together as a :class:`CompositeException`). An error after the end goes to
-``plugins.on_error``.
+How: docs/flattening.md, "Inside concat_map".
 """
 
 from __future__ import annotations

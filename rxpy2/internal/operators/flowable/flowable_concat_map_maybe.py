@@ -1,30 +1,12 @@
 """Flowable.concat_map_maybe / concat_map_single (and their ``_delay_error`` forms).
 
-RxJava 2's FlowableConcatMapMaybe/FlowableConcatMapSingle: each upstream item is
-mapped to a Maybe (a Single) and the inner sources run one at a time, in upstream
-order. The upstream is asked for ``prefetch`` items, kept in a bounded queue, and
-replenished by ``prefetch - prefetch // 2`` each time that many were mapped.
+RxJava 2's FlowableConcatMapMaybe/FlowableConcatMapSingle: each upstream item is mapped
+to a Maybe (a Single) and the inner sources run one at a time, in upstream order, served
+by one :class:`ConcatMapInnerObserver` and one drain loop (constant stack depth for
+synchronous inners). Errors follow :class:`ErrorMode`. :class:`ConcatMapZeroOneSubscriber`
+is also the base of concat_map_completable.
 
-One inner observer (:class:`ConcatMapInnerObserver`, the ``InnerObserver`` of
-flat_map_maybe with a replaceable Disposable) serves every inner source in turn;
-Single and Maybe inners alike (a Single never calls ``on_complete``). ``state``
-says whether an inner runs (``ACTIVE``) or has left a success in ``item`` that
-waits for demand (``RESULT``). Everything goes through one drain loop (a
-:class:`~rxpy2.operators.Drain`, ``gate``): it emits the waiting success under the
-downstream's demand, then takes the next upstream item and subscribes its inner
-source. An inner that ends inside ``subscribe`` only signals the drain (its
-``enter()`` fails), and the loop further up the stack makes another pass: any
-number of synchronous inner sources run in constant stack depth.
-
-Errors (:class:`ErrorMode`): IMMEDIATE disposes the running inner (an upstream
-error) or cancels the upstream (an inner error) and signals at once, dropping a
-waiting success; BOUNDARY cancels the upstream on an inner error and signals once
-no inner runs; END runs every queued item and signals all errors at the end
-(several as a :class:`CompositeException`). A failing mapper ends the stream at
-once in every mode.
-
-:class:`ConcatMapZeroOneSubscriber` is also the base of concat_map_completable
-(flowable_concat_map_completable.py), whose inner sources never reach ``RESULT``.
+How: docs/flattening.md, "Inside concat_map_maybe and concat_map_single".
 """
 
 from __future__ import annotations

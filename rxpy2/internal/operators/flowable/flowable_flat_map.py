@@ -1,60 +1,15 @@
 """Flowable.flat_map (and merge, merge_array, merge_with ...): inner Publishers merged as they come.
 
-One :class:`MergeSubscriber` faces both the upstream and the downstream:
+One :class:`MergeSubscriber` faces both the upstream and the downstream: it asks the
+upstream for ``max_concurrency`` items and for more as inners finish (as RxJava 2.2.21's
+FlowableFlatMap), maps each item to a Publisher, takes the value of a ``Callable`` inner
+without subscribing, and gives any other an :class:`InnerSubscriber` that prefetches
+``buffer_size`` (or fuses). All emission is serialized by one
+:class:`~rxpy2.operators.Drain`, ``gate``; a terminal signal or a cancel keeps it for
+good (§3.6, §3.7). Errors collect in an :class:`AtomicThrowable` (``delay_errors``:
+together at the end).
 
-* upstream: asked for ``max_concurrency`` items (``LONG_MAX`` when unbounded), then
-  for more as inners finish, as RxJava 2.2.21's FlowableFlatMap: a ``Callable``
-  inner (a scalar, an empty one) is counted when bounded, and every
-  ``max(1, max_concurrency // 2)`` of those are asked for in one request; any
-  other inner is asked for again (bounded or not) by the drain pass that removes it,
-  with the others of that pass, or by ``on_next`` itself when it finished there
-  while it was the only inner (one request each, as that pass would);
-* each item is mapped to a Publisher (``None`` or a non-Publisher is a
-  ``TypeError``; :func:`inner_kind` classifies it, remembered per type). A
-  ``Callable`` result (``just(x)``, ``empty()``, ``from_callable``) is not
-  subscribed to: its value goes downstream at once when nobody else emits and there
-  is demand, else into a scalar queue (bounded by ``max_concurrency``). Any other
-  result gets an :class:`InnerSubscriber`;
-* an inner asks for ``buffer_size`` items, then for more once a quarter of that
-  (``buffer_size >> 2``) were consumed, as RxJava 2. It fuses with a ``QueueSubscription`` source (SYNC: polled, never asked;
-  ASYNC: the drain polls the source's queue); otherwise its items wait in its own
-  bounded queue, made on first need. An item that arrives while nothing waits,
-  nobody emits and the downstream has demand goes downstream directly;
-* an inner joins the live ``inners`` only after its ``subscribe`` call returned and
-  only if it has not finished by then: a SYNC-fused inner, when nobody emits, no
-  other inner is live and no scalar waits, is polled right there in ``on_next``
-  and usually never joins. Until it joins, an inner's ``on_subscribe``/
-  ``on_complete`` leave the draining to ``on_next`` (see :class:`InnerSubscriber`);
-* a downstream that offers its function (``DirectSink``: ``subscribe(on_next, ...)``'s
-  LambdaSubscriber) gets it called directly, as the macro-fused chains do: every emission follows a look at ``stopping``, which its ``dispose`` sets
-  through ``cancel``, and what the function raises goes to its ``sink_failed``.
-
-All emission is serialized by one :class:`~rxpy2.operators.Drain`, ``gate``:
-
-* ``drain()``: the caller changed some state first, then ``gate.enter()``; True runs
-  :meth:`MergeSubscriber.drain_loop`, False means the owner was counted and makes
-  another pass that starts after this signal. Each pass ends with ``gate.leave()``
-  (True: signalled meanwhile, run again);
-* the direct paths (a scalar, an inner item, a SYNC inner polled in ``on_next``)
-  ``try_enter()`` (take the drain if free, not counted otherwise), emit, and
-  ``leave()``: True hands over to the drain loop. When ``try_enter()`` fails they
-  queue the value and call ``drain()`` (the value must be in the queue before the
-  signal that makes the owner look again);
-* a terminal signal and ``cancel`` never ``leave()``: the drain stays owned for good
-  (§3.6, §3.7) and no pass runs any more.
-
-The drain emits the scalar queue first, then the inners in turn from where the last
-pass stopped, and removes the inners that are done and empty. A pass that runs out
-of demand stops at the inner it was on, and the next pass starts with that same
-inner (RxJava 2's drainLoop), even when it emitted nothing.
-
-The live inners are a tuple replaced copy-on-write under a small lock; cancelling
-(or an immediate error) marks it terminated, and an inner added after that is
-cancelled at once. Errors collect in an :class:`AtomicThrowable`: without
-``delay_errors`` the first one cancels the upstream and every inner and goes
-downstream (any later one to ``plugins.on_error``); with it, they all go
-downstream together (a :class:`CompositeException` for several) once the
-upstream and every inner ended.
+How the requests, the direct paths and the drain work: docs/flattening.md, "Inside flat_map".
 """
 
 from __future__ import annotations

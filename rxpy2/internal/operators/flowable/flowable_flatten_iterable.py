@@ -1,30 +1,13 @@
 """Flowable.flat_map_iterable / concat_map_iterable: each item to an iterable, its elements in turn.
 
-The upstream is asked for ``prefetch`` items, then for ``limit = prefetch - prefetch // 4``
-more each time that many of them were turned into iterables and used up (an
-empty iterable counts when it is found empty). The items wait in a queue of at
-most ``prefetch`` (the upstream's own queue when it fuses: SYNC — polled
-directly, never requested — or ASYNC; ``fuse_upstream``, internal/subscribers/drain_support.py).
-One drain loop, guarded by a :class:`Drain` (a request or an item while it runs
-makes ``leave()`` ask for another pass), maps them with ``mapper``, one at a
-time, and emits the elements of the current iterator.
+The upstream's items are prefetched (or fused) and mapped one at a time by one drain loop
+(a :class:`Drain`), which emits the elements of the current iterator. No element is
+pulled ahead of the demand; ``operator.length_hint`` lets the stream complete with the
+last element of a built-in container. Errors (of ``mapper``, ``iter``, ``next``, a
+``None`` element, the upstream) end the stream at once. SYNC fusion is offered
+downstream over a SYNC-fused upstream; over ``just(x)`` no subscriber is needed.
 
-The iterator is pulled with ``next()`` only when an element can go downstream
-at once: no element is taken ahead of the demand. So whether an iterator is
-used up is known only when ``next()`` says so, with demand; for the built-in
-iterators whose remaining length is exact (those of list, tuple, range, str,
-bytes, dict, set), ``operator.length_hint`` tells it without pulling, and the
-stream can complete together with the last element.
-
-``mapper`` raising or returning ``None``, ``iter()`` or ``next()`` raising, and a
-``None`` element all cancel the upstream and signal the error. An upstream
-error is not delayed: it overtakes the elements not emitted yet.
-
-Fusion: downstream, SYNC is offered when the upstream fused in SYNC mode (not
-across a thread BOUNDARY: ``mapper`` runs in ``poll``). Over ``just(x)`` no
-subscriber is needed: the downstream gets the elements of ``mapper(x)``
-straight from a ``from_iterable`` subscription (which reads one element ahead,
-so that its completion comes with the last element).
+How: docs/flattening.md, "Inside flat_map_iterable".
 """
 
 from __future__ import annotations

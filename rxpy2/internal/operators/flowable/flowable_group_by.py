@@ -1,58 +1,14 @@
 """Flowable.group_by: one :class:`GroupedFlowable` per key, each with its own buffer.
 
-:class:`GroupBySubscriber` maps ``key(item)`` to a live group (``None`` is a key
-like any other). An item whose key has no live group creates one; new groups
-wait in the outer queue and are emitted under the outer's demand. Each group is
-a single-subscriber queue-drain (:class:`GroupState`) with its own demand; a
-second subscriber gets ``on_error(ProtocolViolationException)``.
+:class:`GroupBySubscriber` maps ``key(item)`` to a live group; each group is a
+single-subscriber queue-drain (:class:`GroupState`) with its own demand. Backpressure is
+RxJava 2.2.21's ``FlowableGroupBy`` (the upstream gets back what the passes emitted, so
+groups must be consumed for the operator to proceed); the upstream is cancelled once the
+outer and every group are gone (``refs``). Options: ``abandon_unsubscribed`` (RxJava 3's
+rule), ``map_factory`` (an evicting map), ``delay_error``. Where it departs from RxJava 2
+(which hangs): groups queued at a cancel, items of new keys after it, evicted groups.
 
-Backpressure, as RxJava 2.2.21's ``FlowableGroupBy``: the upstream is asked
-for ``buffer_size`` items first, then, after each drain pass, for as many items
-as the pass emitted: groups by the outer, items by a group (a cancelled group
-adds its discarded items to that one request). A pass that ends with the
-terminal signal asks for nothing more. A group that waits for the outer's
-demand, for its subscriber (subscribed late: it still gets every item), or for
-its subscriber's demand keeps its items, and with them the upstream's buffer:
-groups must be consumed for the whole operator to proceed.
-
-Cancellation: cancelling the outer stops new groups (items of unknown keys are
-then dropped and replenished) but keeps the live groups running; cancelling a
-group removes it (a later item with its key starts a new group) and hands its
-buffered items back to the upstream's demand. The upstream is cancelled once
-the outer and every group are gone (``refs``, an
-:class:`~rxpy2.internal.helpers.upstream_ref_count.UpstreamRefCount`, counts
-the outer and each live group).
-
-Abandoned groups (only with ``abandon_unsubscribed=True``, RxJava 3's rule; by
-default a group waits for its subscriber however late, as in RxJava 2): a
-group that was not subscribed to by the time the outer's ``on_next`` returned
-(the consumer ignored it, or keeps it for later) is abandoned at once: it
-leaves the map (a later item with its key starts a new group), completes, and
-its items are replenished at once, so it holds nobody up. A late subscriber of
-an abandoned group still receives the items it got before it was abandoned,
-then completion.
-
-Departures from RxJava 2 (both hang it): groups still queued when the outer is
-cancelled are cancelled (their items are replenished; RxJava 2 keeps them,
-unseen, holding items and the upstream); an item of a new key after the outer
-was cancelled is dropped and replenished (RxJava 2 drops it without asking for
-another, so the live groups starve).
-
-Evicting map (``map_factory``, RxJava 2's ``evictingMapFactory``): the groups live in
-``map_factory(on_evict)`` instead of a dict; the map calls ``on_evict(group)`` for each
-group it drops (a size bound, an expiry). After each item (and when the outer is
-cancelled) the evicted groups complete, after the items they hold, and leave the count
-of live groups; the next item of an evicted key starts a new group. The map must take
-``get``, ``[key] = group``, ``del``, ``values()`` and ``clear()``, and be thread-safe when
-it evicts from another thread. Departures (RxJava 3's ``evictOnce``; RxJava 2 hangs): an
-evicted group leaves the count once, even if its subscriber cancels it later; groups
-evicted but not yet completed at the upstream's terminal event complete then (RxJava 2
-drops them, never completing them).
-
-Errors: an error from upstream, or from ``key``/``value`` (which cancels the
-upstream), goes to every live group and to the outer; ``value`` returning
-``None`` is a ``TypeError``. ``delay_error`` lets the queued groups (and each
-group's queued items) go out before the error.
+The rules in full: docs/flattening.md, "Inside group_by".
 """
 
 from __future__ import annotations

@@ -1,28 +1,12 @@
 """Flowable.switch_map / switch_map_delay_error: the items of the latest inner Publisher.
 
-The upstream is asked for ``LONG_MAX`` on the first downstream request. Each
-upstream item cancels the running inner and subscribes a new one: ``active``
-holds the current :class:`SwitchMapInnerSubscriber` and every inner carries the
-index of its upstream item, so the signals of a replaced (stale) inner are
-ignored (a stale error goes to ``plugins.on_error``).
+Each upstream item cancels the running inner and subscribes a new one (the signals of a
+replaced inner are ignored, its error goes to ``plugins.on_error``). Inners are
+:class:`PrefetchingInnerSubscriber` s; one drain loop (a :class:`~rxpy2.operators.Drain`,
+``gate``) emits from the current inner under the downstream's demand, shared by all the
+inners. Completion waits for the last inner; ``delay_errors`` holds errors until the end.
 
-An inner prefetches ``buffer_size`` items into its queue (or fuses with a
-SYNC/ASYNC QueueSubscription) and is asked for as many more as were emitted from
-it. A mapper result that is a :class:`Callable` (``just``, ``empty``,
-``from_callable``) is not subscribed: its value reaches the inner as a
-:class:`ScalarSubscription` (SYNC-fused). One drain loop, serialized by a
-:class:`~rxpy2.operators.Drain` (``gate``: every signal changes the state, then
-``enter()``; the owner's ``leave()`` says whether to make another pass), emits
-from the current inner's queue under the downstream's demand, which is shared by
-all the inners (``requested`` counts the items emitted, whichever inner they came
-from); it never returns to an inner once a later one is active. Cancelling or a
-terminal signal ends the loop without ``leave()``: no pass runs any more.
-
-Errors end the stream at once (the inner is cancelled); with ``delay_errors``
-they wait until the upstream and the last inner ended, and several go down as a
-:class:`CompositeException`. Completion waits for the last inner. The inner's
-prefetching and fusion are :class:`PrefetchingInnerSubscriber`'s
-(internal/subscribers/prefetching_inner.py).
+How: docs/flattening.md, "Inside switch_map".
 """
 
 from __future__ import annotations

@@ -1,28 +1,12 @@
 """Flowable.switch_map_maybe / switch_map_single (and their ``_delay_error`` forms).
 
-RxJava 2's FlowableSwitchMapMaybe/FlowableSwitchMapSingle: each upstream item is
-mapped to a Maybe (a Single) that replaces the running one (which is disposed); the
-latest one's success is emitted. The upstream is asked for everything
-(``LONG_MAX``) at once.
+RxJava 2's FlowableSwitchMapMaybe/FlowableSwitchMapSingle: each upstream item is mapped to
+a Maybe (a Single) that replaces the running one (disposed); the latest one's success is
+emitted under the downstream's demand by one drain loop. The upstream is asked for
+everything at once. :class:`SwitchMapZeroOneSubscriber` is also the base of
+switch_map_completable.
 
-``inner`` holds the observer of the current inner source (a
-:class:`SwitchMapInnerObserver`: flat_map_maybe's ``InnerObserver`` plus the
-``item`` it received), ``None`` when none runs, or :data:`DISPOSED_INNER` once the
-operator was cancelled or failed. A success stays in its observer until the
-downstream asks for it; a later upstream item replaces the observer and so drops
-a success that was not emitted yet. One drain loop (a
-:class:`~rxpy2.operators.Drain`, ``gate``) emits the current success under the
-downstream's demand and delivers the terminal signal once the upstream ended and
-no inner source runs. A replaced inner's error goes to ``plugins.on_error``.
-
-Errors: without ``delay_errors`` the first one (upstream or current inner) disposes
-the inner source, cancels the upstream and goes downstream at once; with it, they
-wait until the upstream and the last inner source ended, and come together (a
-:class:`CompositeException` when there are several). A failing mapper cancels the
-upstream and disposes the running inner source in both modes.
-
-:class:`SwitchMapZeroOneSubscriber` is also the base of switch_map_completable
-(flowable_switch_map_completable.py), whose inner observers never hold an item.
+How, and the error modes: docs/flattening.md, "Inside switch_map_maybe and switch_map_single".
 """
 
 from __future__ import annotations

@@ -1,28 +1,12 @@
 """Flowable.window(openings=, closing_selector=): windows opened and closed by Publishers.
 
-Each item ``o`` of ``openings`` opens a window (an unbounded
-:class:`UnicastProcessor`), emitted under the downstream's demand (a window that
-finds none fails the stream with ``MissingBackpressureException``), and
-subscribes to ``closing_selector(o)``, whose first item or completion completes
-that window. A source item goes to every open window. Source and ``openings``
-are requested without bound.
-
-As RxJava 3's ``FlowableWindowBoundarySelector`` (RxJava 2.2.21's hangs or
-leaks in three places, see ``docs/rxjava-differences.md``):
-
-* an error of ``openings``, of a closing Publisher or of ``closing_selector``
-  goes to the open windows and the outer stream (RxJava 2: to the outer only;
-  the open windows never terminate), and cancels everything;
-* the completion of ``openings`` stops new windows; the stream completes once
-  the open windows closed, and then the source is cancelled (RxJava 2: the
-  outer and the open windows complete at once and the source keeps running,
-  requested without bound, for nobody);
-* the source's completion completes the open windows and the outer stream.
-
-Cancelling the outer stream stops ``openings`` (no new windows) but keeps the
-open windows running; the source is cancelled once the outer and every open
-window are done with (:class:`UpstreamRefCount`). Every signal is queued and
+Each item of ``openings`` opens a window (an unbounded :class:`UnicastProcessor`, emitted
+under the downstream's demand) that ``closing_selector(o)`` closes; a source item goes to
+every open window. As RxJava 3's ``FlowableWindowBoundarySelector``: RxJava 2.2.21's hangs
+or leaks on errors and completions (``docs/rxjava-differences.md``). Every signal is
 handled by the owner of one :class:`Drain`; nothing is signalled under a lock.
+
+The rules: docs/flattening.md, "Inside window(openings, closing_selector)".
 """
 
 from __future__ import annotations

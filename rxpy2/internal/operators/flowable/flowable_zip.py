@@ -1,28 +1,12 @@
 """Flowable.zip, zip_iterable and zip_with: the n-th items of several sources, combined.
 
-:class:`FlowableZip`: a :class:`ZipCoordinator` is the downstream's Subscription;
-one :class:`ZipSubscriber` per source asks it for ``buffer_size`` items, keeps
-them in a bounded queue and asks for more (what was taken, once that reaches
-``limit = buffer_size - buffer_size // 4``) as the drain takes them. An upstream
-``QueueSubscription`` is fused: SYNC (the drain polls the source itself, no
-request is made) or ASYNC (its queue replaces ours). One drain loop, guarded by
-a :class:`Drain` (an item or a request while it runs makes ``leave()`` ask for
-another pass; a cancel that gets the drain clears and keeps it), fills a
-``current`` slot per source with the head of its queue and, under demand,
-emits ``zipper(*current)`` (a tuple when ``zipper`` is None). A source that is
-done with an empty queue while its slot is empty ends the zip: the other
-sources are cancelled and the stream completes (even if they never end).
-Errors end the zip at once; with ``delay_error`` they wait until it cannot go
-on and are signalled together (a :class:`CompositeException` for several).
-Shared pieces: the sources are read (and checked) at each subscription by
-``sources_or_terminate`` (internal/helpers/sources_helper.py); the
-prefetching, fusion and replenishing of a source's subscriber are
-:class:`PrefetchingInnerSubscriber`'s (internal/subscribers/prefetching_inner.py).
+:class:`FlowableZip`: a :class:`ZipCoordinator` is the downstream's Subscription, with one
+:class:`ZipSubscriber` (a :class:`PrefetchingInnerSubscriber`) per source and one drain
+loop (a :class:`Drain`) that emits ``zipper(*current)`` under demand. The first source
+that runs dry ends the zip (the others are cancelled); ``delay_error`` holds errors until
+it cannot go on. :class:`FlowableZipIterable`: ``zip_with`` of an iterable.
 
-:class:`FlowableZipIterable` (``zip_with`` of an iterable): each upstream item
-is paired with the iterable's next element; the next one is taken right after,
-so the stream completes (cancelling the upstream) as soon as the iterable is
-exhausted.
+How: docs/flattening.md, "Inside zip".
 """
 
 from __future__ import annotations
