@@ -1,28 +1,13 @@
 """Workers that drain a task queue on an executor, and ``Schedulers.from_executor``.
 
-:class:`ExecutorWorker` is the worker of every thread-based scheduler: a task
-goes into an MPSC queue; the submitter that enters the worker's
-:class:`~rxpy2.operators.Drain` hands one drain run to the executor; the drain
-runs the queued tasks one at a time (so a worker's tasks are serialized even on
-a many-threaded executor) until ``leave()`` says nothing was missed. No lock is
-held while a task runs. Delayed tasks wait on the scheduler's
-:class:`~rxpy2.schedulers.timer.TimerQueue` and join the queue when due.
+:class:`ExecutorWorker` is the worker of every thread-based scheduler: tasks go into an
+MPSC queue and one drain run at a time (a :class:`~rxpy2.operators.Drain`) runs them on
+the executor, so a worker's tasks are serialized even on a many-threaded executor.
+Delayed tasks wait on the :class:`~rxpy2.schedulers.timer.TimerQueue`. A round runs only
+the tasks queued when it began (no starvation); a fatal exception is never swallowed.
+:class:`SingleThreadExecutor`: an ``Executor`` on one named daemon thread.
 
-A drain round runs at most the tasks queued when it began; if more arrived
-meanwhile, the next round is handed back to the executor (to the back of its
-queue) instead of looping on: a task that reschedules itself with no delay (a
-periodic task with period 0) would otherwise keep the drain, and its thread,
-forever, starving the other workers of that thread.
-
-A task's ``Exception`` goes to ``plugins.on_error``. A fatal exception
-(``KeyboardInterrupt``, ``SystemExit``: a ``BaseException`` that is not an
-``Exception``) is never swallowed: it ends that drain run, after the worker's
-remaining tasks were handed to a new run, and ends the executor thread, after a
-new thread took over its queue (as a JDK pool replaces a worker that died).
-
-:class:`SingleThreadExecutor` is a ``concurrent.futures.Executor`` on one named
-daemon thread (``ThreadPoolExecutor`` threads are not daemon threads and are
-joined at interpreter exit, so a blocked task would hang the exit).
+How: docs/schedulers.md, "ExecutorWorker and from_executor".
 """
 
 from __future__ import annotations

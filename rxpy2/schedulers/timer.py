@@ -1,30 +1,13 @@
 """The timer of a scheduler: one daemon thread and a heap of due times.
 
-Every delayed task of a scheduler waits here, on one thread named
-``rxpy2-timer-N``, in a heap ordered by ``(due time, sequence)``: no thread per
-delayed task. When an entry is due the timer thread calls its action, which
-only hands the task over to its worker (it never runs user code itself).
-The thread starts with the first entry, ends after idling ``keep_alive``
-seconds with nothing to wait for, and on :meth:`TimerQueue.shutdown`.
-Due times are ``time.monotonic()`` seconds.
+Every delayed task of a scheduler waits here, on one thread named ``rxpy2-timer-N``, in a
+heap ordered by ``(due time, sequence)`` (``time.monotonic()`` seconds): no thread per
+delayed task. A due entry's action only hands the task to its worker. The thread starts
+with the first entry and ends after idling ``keep_alive`` seconds or on
+:meth:`TimerQueue.shutdown`. It survives huge due times, raising actions, fatal
+exceptions, interpreter finalization and ``os.fork()``.
 
-Robustness (each of these once stopped every later timer of a scheduler):
-
-* A due time may be huge or ``inf``: such an entry simply never fires. The
-  thread waits at most :data:`MAX_WAIT` at a time (``Condition.wait`` raises
-  ``OverflowError`` above ``threading.TIMEOUT_MAX``) and then looks again.
-* An action that raises an ``Exception`` goes to ``plugins.on_error`` and the
-  thread goes on. A fatal one (``KeyboardInterrupt``, ``SystemExit``: a
-  ``BaseException`` that is not an ``Exception``) is never swallowed: the
-  entries already taken off the heap go back on it, a new thread takes over
-  the heap, and the exception ends the old thread.
-* No thread is started while the interpreter is finalizing (in 3.11
-  ``Thread.start`` then waits forever for a thread that cannot run; later
-  versions raise ``RuntimeError``): an entry scheduled then is returned
-  cancelled, since it could never fire anyway.
-* After ``os.fork()`` the child's timer queues start empty, with no thread: the
-  parent's timer thread does not exist in the child, and its entries belong to
-  the parent's workers.
+How: docs/schedulers.md, "The timer thread".
 """
 
 from __future__ import annotations

@@ -2,27 +2,12 @@
 ``Flowable.from_async_iterable(aiterable, loop)``.
 
 ``to_async_iterable``: each ``__aiter__`` is an async generator over a new
-:class:`AsyncIteratorSubscriber`, subscribed at the first ``__anext__`` on the
-running loop. The subscriber requests ``prefetch`` first; the consumer requests
-``limit = prefetch - prefetch // 4`` more each time it has taken ``limit`` items,
-so at most ``prefetch`` items are ever buffered. The producer (any thread) wakes a
-waiting consumer with ``loop.call_soon_threadsafe``, and only when the consumer said
-it waits (a flag set, then the buffer re-checked). Leaving the ``async for``
-(``break``: the generator is finalized), ``aclose()``, cancelling the task, and the
-loop shutting down its async generators all cancel the subscription. A loop that is
-closed when the producer wants to wake it cancels the subscription as well.
+:class:`AsyncIteratorSubscriber` (at most ``prefetch`` items buffered, the producer wakes
+the loop with ``call_soon_threadsafe``; fuses SYNC/ASYNC); leaving the ``async for`` in
+any way cancels the subscription. ``from_async_iterable``: each unit of demand schedules
+one ``__anext__()`` on the loop, at most one pending.
 
-Fusion: an upstream ``QueueSubscription`` is asked for ``ANY | BOUNDARY`` (the
-loop's thread polls). SYNC granted: the generator polls the source directly,
-with no buffer and no request. ASYNC granted: the upstream's queue is the buffer
-and its ``on_next`` only says "ready". A ``poll()`` that raises cancels the
-upstream, then its error is raised in the consumer.
-
-``from_async_iterable``: each unit of demand schedules one ``__anext__()`` on the
-loop (``loop.create_task`` on the loop's thread, ``asyncio.run_coroutine_threadsafe``
-elsewhere); at most one is pending; its result is emitted on the loop's thread, and
-the next is scheduled while demand remains. ``StopAsyncIteration`` completes; an
-exception is ``on_error``; cancelling cancels the pending ``__anext__`` task.
+How: docs/schedulers.md, "Inside the asyncio bridges".
 """
 
 from __future__ import annotations

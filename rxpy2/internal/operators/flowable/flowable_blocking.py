@@ -1,47 +1,14 @@
 """Flowable.blocking_iterable / __iter__ / blocking_subscribe: the bridges to blocking code.
 
 ``BlockingIterable(source, buffer_size)``: each ``iter()`` subscribes a
-:class:`BlockingIteratorSubscriber` and returns an iterator over what it gets.
+:class:`BlockingIteratorSubscriber` (or, over a SYNC-fused source, returns a
+:class:`SyncFusedIterator` that polls). At most ``buffer_size`` items are outstanding; the
+iterating thread waits on a :class:`~rxpy2.internal.helpers.parker.Parker` (Ctrl-C safe,
+no lock per item). The stream's error is raised from ``next()`` after the buffered items;
+leaving the iteration early, or anything raised inside ``next()``, cancels the upstream.
+``blocking_subscribe`` iterates on the calling thread and runs the callbacks there.
 
-Fusion: an upstream ``QueueSubscription`` is asked for ``ANY | BOUNDARY`` (the
-iterating thread polls, while an asynchronous upstream produces on its own
-thread: a stage whose user function would move to the iterating thread refuses).
-
-* SYNC granted: ``iter()`` returns a :class:`SyncFusedIterator` whose ``next()``
-  is one ``poll()`` of the source on the iterating thread: no buffer, no lock,
-  no request.
-* ASYNC granted: the upstream's queue is the buffer; its ``on_next`` only says
-  "ready" (wakes a waiting consumer); the requests are as below.
-* Otherwise the subscriber keeps a bounded buffer (``SpscArrayQueue``) and
-  requests ``buffer_size`` first; the iterating thread requests ``limit =
-  buffer_size - buffer_size // 4`` more each time it has taken ``limit`` items,
-  so at most ``buffer_size`` items are ever outstanding and the buffer never
-  overflows. An item that finds the buffer full anyway (a source ignoring
-  backpressure) cancels the upstream and ends the stream with
-  ``MissingBackpressureException``.
-
-The iterating thread waits on a :class:`~rxpy2.internal.helpers.parker.Parker`
-when the buffer is empty; the producer wakes it only when the consumer said it is
-waiting (a flag set, then the buffer re-checked), so a steady stream costs no lock
-per item. Every wait of this module is a Parker's, not a ``threading.Condition``'s
-or ``Event``'s: a Ctrl-C at the wrong moment of ``Condition.wait`` replaces the
-``KeyboardInterrupt`` with ``RuntimeError: release unlocked lock`` (see the
-Parker's module). A source that emits synchronously on the iterating thread (e.g.
-``range`` behind a non-fuseable stage, inside ``request``) simply fills the
-buffer, which the iterator then reads: nothing waits for itself.
-
-The error of the stream is raised from ``next()`` after the buffered items; a
-``poll()`` that raises cancels the upstream, then its error is raised at once.
-Leaving the iteration early (``break``, ``close()``, the iterator being garbage
-collected) cancels the upstream: the iterator object is referenced only by its
-user, never by the upstream, so dropping it runs ``__del__`` at once in CPython.
-Anything else raised inside ``next()`` (a ``KeyboardInterrupt`` while it waits,
-most often) cancels the upstream too before it propagates: the traceback holds
-the iterator's frame, so ``__del__`` would run only when the traceback is gone
-(never, in an interactive session) and the producer would keep going.
-
-``blocking_subscribe`` iterates such an iterator on the calling thread and runs
-the callbacks there.
+How: docs/schedulers.md, "Inside blocking_iterable".
 """
 
 from __future__ import annotations

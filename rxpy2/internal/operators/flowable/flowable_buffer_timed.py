@@ -1,31 +1,13 @@
 """Flowable.buffer_time: collections of the items of each ``timespan``, or of at most ``count`` items.
 
-Two subscribers, as RxJava's ``FlowableBufferTimed``:
+Two subscribers, as RxJava's ``FlowableBufferTimed``: exact (``timeskip == timespan``,
+optionally bounded by ``count``) and skip (overlapping collections or gaps). The upstream
+is requested without bound; a collection without downstream demand fails the stream with
+``MissingBackpressureException``. The threads only swap collections under a short lock;
+emission is by the owner of a :class:`Drain`. :class:`BufferExactSubscriberBase` is also
+``buffer(boundary)``'s.
 
-* exact (``timeskip == timespan``): a periodic timer emits the current
-  collection (possibly empty) every ``timespan`` seconds and starts a new one.
-  With ``count``, a collection that reaches ``count`` items is emitted at once and
-  a new one started; the timer keeps its period, or (``restart_timer_on_max_size``)
-  starts over from that moment (a tick of the old timer is ignored).
-* skip (``timeskip != timespan``): a new collection opens every ``timeskip``
-  seconds (the first at subscription) and closes ``timespan`` seconds after it
-  opened; ``timeskip < timespan`` gives overlapping collections (an item goes into
-  every open one), ``timeskip > timespan`` gaps whose items are dropped.
-
-On completion the open collections are emitted (even empty ones, as RxJava),
-oldest first, then completion; on error they are dropped. The upstream is
-requested without bound; a collection that finds no downstream demand fails the
-stream with ``MissingBackpressureException``. ``buffer_factory`` makes each
-collection (:mod:`._buffer_common`); if it raises (or returns None) the stream is
-cancelled and fails with that error.
-
-RxJava's queue-drain: the upstream's thread and the timer's only swap the
-open collections and append the closed ones to ``queue`` (under a short lock
-that guards nothing else: the order of the queue is the order of the swaps);
-the collections and the terminal signal are emitted by the owner of a
-:class:`Drain`, never under a lock. A terminal signal or a cancel keeps the
-drain for good. :class:`BufferExactSubscriberBase` is also ``buffer(boundary)``'s
-(:mod:`.flowable_buffer_exact_boundary`), with the boundary in the timer's place.
+How: docs/schedulers.md, "Inside buffer_time".
 """
 
 from __future__ import annotations

@@ -1,28 +1,14 @@
 """``Flowable.to_future()`` and ``Flowable.from_future(future, timeout)``: the bridges to
 ``concurrent.futures``.
 
-``to_future()`` subscribes at once with unbounded demand and returns a
-``concurrent.futures.Future`` completed with the only item: an empty stream fails it
-with ``IndexError``, a second item with ``ValueError`` (the upstream is cancelled),
-the stream's error with that error. Cancelling the future cancels the subscription
-(a done-callback). The future is a :class:`FlowableFuture`: a fatal exception
-(``KeyboardInterrupt``, ``SystemExit``: a ``BaseException`` that is not an
-``Exception``) raised while ``result()`` or ``exception()`` waits cancels the future,
-hence the subscription, then propagates: nobody could stop the upstream otherwise,
-the subscriber being reachable only from the future. A ``TimeoutError`` of
-``result(timeout)`` leaves both running, as for any ``concurrent.futures`` future.
+``to_future()`` subscribes at once and returns a :class:`FlowableFuture` completed with
+the only item (an empty stream: ``IndexError``; a second item: ``ValueError``); cancelling
+it, or a fatal exception while ``result()`` waits, cancels the subscription.
+``from_future`` never blocks a thread: a done-callback emits the result under demand, with
+an optional ``timeout``; the callback holds a :class:`DoneHook`, so a future that never
+completes keeps only a small object per subscription.
 
-``from_future(future, timeout)`` never blocks a thread: it registers a
-``add_done_callback`` and emits the result (under demand, through a
-``DeferredScalarSubscription``) when the future completes; a ``None`` result is an
-empty stream; a failed or cancelled future is ``on_error``. With ``timeout`` a task on
-``scheduler`` (default ``Schedulers.computation()``) signals ``TimeoutError`` if the
-future has not completed by then. Cancelling the subscription does not cancel the
-future (it may be shared); the callback then does nothing. A ``concurrent.futures``
-future cannot unregister a callback, so what it holds is a :class:`DoneHook`, which lets
-go of the subscriber once a cancel or the timeout won: a future that never completes
-(or one subscribed again and again, ``retry`` after a timeout) keeps a small object
-per subscription, not the subscriber chain.
+How: docs/schedulers.md, "Inside to_future and from_future".
 """
 
 from __future__ import annotations

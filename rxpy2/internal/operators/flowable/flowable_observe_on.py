@@ -1,37 +1,14 @@
 """Flowable.observe_on: deliver the signals on a scheduler's worker, through a bounded queue.
 
-The upstream is asked for ``buffer_size`` items at once and then for
-``limit = buffer_size - buffer_size // 4`` more each time that many were
-delivered (a stable request pattern, whatever the downstream requests). Items
-wait in a queue of at most ``buffer_size``; an item beyond that (the upstream
-ignored backpressure) ends the stream with ``MissingBackpressureException``.
+The upstream gets a stable request pattern (``buffer_size``, then 75% of it at a time);
+items wait in a queue of at most ``buffer_size`` (beyond it:
+``MissingBackpressureException``). All delivery happens in one drain task on ONE worker,
+serialized by a :class:`~rxpy2.operators.Drain`, so signals stay in order. A
+``subscribe_on`` right above hands SYNC-polled items over in batches
+(:meth:`ObserveOnSubscriber.on_next_batch`). Fuses upstream (``ANY | BOUNDARY``) and offers
+ASYNC fusion downstream.
 
-All the delivery happens in one drain task on ONE worker, serialized by a
-:class:`~rxpy2.operators.Drain` (``gate``): every signal (an item queued, a
-request, a terminal event, a cancel) changes the state first, then calls
-``gate.enter()``; the caller that owns the drain schedules the task, a caller
-that does not was counted and the task makes another pass (its ``leave()``
-returns True). So the worker never runs two drains at once and signals stay in
-order. A terminal signal or a cancel ends the task without ``leave()``: the
-drain stays owned for good. Cancelling cancels the upstream at once; whoever
-owns the drain (the canceller when no task runs or waits, else that task) then
-clears the queue and disposes the worker. The drain emits in runs up to the
-demand or the next replenish point, popping the deque directly; per item it
-reads only ``cancelled`` (terminal events are looked at between runs), and a
-downstream that offers its function (``DirectSink``) has it called directly.
-
-The thread hop: a ``subscribe_on`` right above (its worker is the producer
-thread) polls a SYNC-fusable source into our deque a batch at a time through
-:meth:`ObserveOnSubscriber.on_next_batch` (one ``deque.extend``, at most one
-wake-up per batch). Per batch, then: one wake-up of the consumer, one request
-(the replenish, run on the producer's worker), no lock or atomic per item on
-either side (the producer reads ``gate.missed`` once per batch; under the
-``lock`` drain backend ``enter()`` takes its lock once per batch).
-
-Fusion: an upstream ``QueueSubscription`` is asked for ``ANY | BOUNDARY``. SYNC:
-the drain polls the source directly (no queue, no request upstream). ASYNC:
-its queue is used in place of our own. Downstream, ASYNC fusion is offered: the
-drain then only signals "ready" and the downstream polls.
+How the drain and the thread hop work: docs/schedulers.md, "Inside observe_on".
 """
 
 from __future__ import annotations

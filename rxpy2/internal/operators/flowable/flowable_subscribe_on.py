@@ -1,33 +1,12 @@
 """Flowable.subscribe_on: subscribe to the upstream on a scheduler's worker.
 
-The downstream receives its Subscription at once; the upstream is subscribed in
-a task on a new worker. Requests made before the upstream Subscription arrived
-are kept and handed over when it does (deferred requesting). With
-``request_on`` (and an upstream that is not a ``Flowable.create``, whose emitter
-must not be re-entered from the worker), a request made from another thread
-than the worker's is itself run on the worker, so a source that emits inside
-``request`` keeps emitting on the worker's thread.
+The downstream receives its Subscription at once; the upstream is subscribed in a task on
+a new worker, and requests made before its Subscription arrived are handed over when it
+does. With ``request_on``, requests from other threads run on the worker too. No layer of
+ours runs per item. Above an ``observe_on`` over a SYNC-fusable source, items are polled
+on the worker straight into observe_on's queue, in batches of at most ``BATCH``.
 
-No layer of ours runs per item: ``on_next`` is the downstream's own method
-(observe_on's, which checks §2.13 itself; for any other downstream a closure
-that checks first).
-
-The thread hop ``subscribe_on(a).observe_on(b)`` over a source that fuses in
-SYNC mode (``range``, ``from_iterable``, a fused synchronous chain) goes
-further: the subscriber asks the upstream for SYNC fusion and, for each
-request, polls up to that demand on the thread the request runs on (the
-worker, where the unfused source would emit) straight into observe_on's
-queue, in batches of at most ``BATCH`` (one ``deque.extend`` and at most one
-wake-up of observe_on's drain per batch). A subscription with
-``poll_many(k)`` (``range``) hands a batch over in one call; any other is
-polled into a list by a loop of ours (not a C iterator over ``poll``: that
-would end quietly on a ``StopIteration`` raised by a user function). The upstream then
-receives no ``request`` calls (SYNC fusion: the consumer pulls); observe_on's
-requests are the same as unfused (``buffer_size``, then 75% of it at a time).
-A cancel is seen between batches (at most one batch is polled after it, then
-dropped); an error raised by ``poll`` follows the items polled before it;
-completion follows the batch that emptied the source. Any other downstream
-or upstream takes the ordinary path.
+How: docs/schedulers.md, "Inside subscribe_on".
 """
 
 from __future__ import annotations

@@ -1,35 +1,13 @@
 """Flowable.window_time: windows of ``timespan`` seconds (or of at most ``count`` items).
 
-Three subscribers:
+Three subscribers: exact unbounded, exact bounded (``count``, optionally ``restart``) and
+skip (``timeskip != timespan``: overlapping windows or gaps), sharing
+:class:`_AbstractWindowSubscriber` (and the exact ones :class:`_ExactWindowSubscriber`).
+The upstream is requested without bound; items, ticks and terminal signals meet in one
+queue drained by the owner of a :class:`Drain`, never under a lock. A window without
+downstream demand fails the stream with ``MissingBackpressureException``.
 
-* exact, unbounded (``timeskip == timespan``, no ``count``): a periodic timer
-  closes the current window and opens the next one.
-* exact, bounded (``count``): a window also closes after ``count`` items; with
-  ``restart`` the timer then starts over for the new window (a tick of an older
-  timer is ignored), otherwise it keeps its period.
-* skip (``timeskip != timespan``): a window opens every ``timeskip`` seconds and
-  closes ``timespan`` seconds after it opened; they overlap when ``timeskip <
-  timespan``, and the items between them are dropped when ``timeskip > timespan``.
-
-The upstream is requested without bound. Items, timer ticks and terminal
-signals meet in one queue and a drain loop (run by the owner of a
-:class:`Drain`, never under a lock), the only place that touches the windows;
-the first window is emitted by ``on_subscribe`` while it owns the drain. A window is emitted only under the downstream's demand: a window that
-finds none (the first one included) fails the stream with
-``MissingBackpressureException`` and cancels the upstream. Each window is an
-unbounded :class:`UnicastProcessor`. Cancelling the outer stream stops new
-windows but keeps the open ones running until they close (a terminal signal
-then goes to them only); the upstream is cancelled once the outer and every
-open window are done with (``refs``: an
-:class:`~rxpy2.internal.helpers.upstream_ref_count.UpstreamRefCount`).
-
-The three share :class:`_AbstractWindowSubscriber` (demand, the first window,
-lack of demand, the terminal signal, cancellation; ``on_error``/``on_complete``
-from :class:`~rxpy2.internal.subscribers.drain_support.DrainTerminalsMixin`); the
-two exact ones also :class:`_ExactWindowSubscriber` (one window, its timer, the
-step to the next window). Each keeps its own drain loop (``drain_loop``, run by
-the drain's owner): the items' path
-differs (the bounded one counts items) and a shared loop would cost a call per item.
+How: docs/schedulers.md, "Inside window_time".
 """
 
 from __future__ import annotations
