@@ -1,57 +1,16 @@
 """Macro fusion: compile a run of synchronous stages into one Python function.
 
-A chain such as ``range(0, n).map(f).filter(p).take(10)`` is, at assembly time,
-a source plus a tuple of *stages* (declaration, argument). This module turns the
-stages into Python source text once per shape (cached), with every stage
-inlined into a single loop over the source iterator, so an item costs the user's
-function calls and a few local-variable operations — no subscriber object, no
-method call, no atomic per stage. The functions of a particular chain are bound
-by calling the compiled factory with them (closure cells, read as fast locals).
+A chain such as ``range(0, n).map(f).filter(p).take(10)`` is, at assembly time, a source
+plus a tuple of stages; this module turns the stages into Python source text once per
+shape (cached), every stage inlined into one loop over the source iterator, so an item
+costs the user's function calls and a few local-variable operations. Each stage is
+declared by its operator's module as a
+:class:`~rxpy2.internal.helpers.fused_stage.FusedStage`; this module knows no stage by
+name. Out come :func:`compile_chain` (``drain``, ``drain_conditional``, ``sink``,
+``gen``), :func:`compile_fold`, :func:`flatten_text` and :func:`compile_step`.
 
-Generated code rather than ``map``/``filter``/``islice`` iterators: measured faster on
-CPython 3.11+ (``docs/fusion.md``, "Synchronous chains").
-
-Each stage is declared by its operator's module as a
-:class:`~rxpy2.internal.helpers.fused_stage.FusedStage` (its code templates, state,
-flags); this module knows no stage by name: it nests each stage's ``loop`` lines
-(``x`` is the item, ``fN``/``sN`` the N-th stage's function/state) around the leaf that
-emits, adds the stages' ``after`` lines, the ``prologue`` items (scan's seed: the last
-such stage's first, as each RxJava 2 ScanSeed emits its seed at its first request) and
-the ``epilogue`` item (buffer's partial list), all with the same leaf. A chain holds at
-most one stage with an epilogue and nothing that stops the chain after it
-(:func:`may_join`), so the epilogue runs whenever the chain ends uncancelled.
-Generated code is cached per shape: the tuple of the stages' declarations.
-
-Four functions come out of a factory (see :func:`compile_chain`):
-
-* ``drain(sub, emit, r)``: runs the chain, calling ``emit(x)`` for at most ``r``
-  items; returns ``(emitted, outcome)``. It reads ``sub.it`` (the source
-  iterator), ``sub.state`` (the stateful stages' state, saved back on exit)
-  and, for the read-ahead source (a user iterator), ``sub.pending`` and
-  ``sub.cancelled`` (checked after every source item; a C iterator source is
-  exhausted by the cancel itself, so the loop just ends: the caller tells a
-  cancelled end from a real one by ``sub.cancelled``). A stage that raises ends it
-  with ``ERROR`` and the exception in ``sub.error``; an exception from ``emit`` itself
-  propagates.
-* ``drain_conditional``: the same for a ConditionalSubscriber's ``try_on_next``
-  (an item it refuses does not count against ``r``).
-* ``sink(sub, emit)``: unbounded demand, for an ``emit`` whose exceptions are
-  handled like the stages' (a ``DirectSink``'s function): no
-  counting, no flag; returns the outcome.
-* ``gen(sub)``: a generator of the chain's items, for SYNC-fused ``poll()``.
-
-A fifth, :func:`compile_fold`, runs the chain into an aggregation (reduce, count,
-collect/to_list, last) in one call: ``fold(sub, acc, g)``, the per-item lines those
-aggregations' subscribers declare (:class:`~rxpy2.internal.helpers.fused_stage.FusedFold`).
-
-A chain whose last stage flattens (its declaration's ``flatten``: ``flat_map``,
-``concat_map``, ``flat_map_iterable``) compiles with :func:`flatten_text` into
-``drain_all``/``sink`` for unbounded demand only (nested loops per inner; the
-other cases run the operator: ``FlattenChainSubscription`` in flowable_sync_chain.py).
-
-For the stages alone (no source), :func:`compile_step` returns ``step(x)``:
-the item after the stages, or :data:`DROP`; used where consecutive map/filter
-stages over an arbitrary upstream collapse into one subscriber.
+Why generated code, and what each function reads and returns: docs/fusion.md,
+"Synchronous chains" and "Inside the stage compiler".
 """
 
 from __future__ import annotations

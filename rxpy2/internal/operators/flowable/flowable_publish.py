@@ -1,32 +1,12 @@
 """``Flowable.publish(buffer_size)``: one upstream subscription shared by all subscribers.
 
-The connection (:class:`PublishConnection`) requests ``buffer_size`` when connected
-and keeps at most that many items in a bounded queue. Its drain loop emits an
-item to every subscriber at once, and only as many items as the subscriber with
-the least outstanding demand can take, so the stream goes at the pace of the
-slowest subscriber; each batch it emitted is requested again from upstream. With
-no subscriber at all the items wait in the queue (up to ``buffer_size``); when
-every subscriber has cancelled but is still registered, items are dropped. An error
-is signalled at once, ahead of queued items (to ``plugins.on_error`` when nobody is
-subscribed). This is RxJava 2.2.21's ``FlowablePublish``.
+The connection (:class:`PublishConnection`) keeps at most ``buffer_size`` items and emits
+each to every subscriber at once, at the pace of the slowest (RxJava 2.2.21's
+``FlowablePublish``). Under ``ref_count``/``share()`` (:meth:`FlowablePublish.on_ref_count`)
+the drain follows RxJava 2.2's ``FlowablePublishAlt`` instead (errors behind the queued
+items, 75% replenishing). A subscriber that joins or leaves during a pass ends it.
 
-Subscribers that arrive before ``connect`` wait for it. After the stream
-terminates, or the connection is disposed, the connection is forgotten: a later
-subscriber waits for the next ``connect``. Disposing the connection cancels the
-upstream; its subscribers receive nothing more.
-
-Under ``ref_count`` and ``share()`` (:meth:`FlowablePublish.on_ref_count`, a
-``ref_counted`` copy: RxJava 2.2's ``refCount()`` swaps in ``FlowablePublishAlt``) the
-drain follows that class: an error waits behind the queued items like completion,
-upstream gets ``buffer_size - buffer_size // 4`` more each time that many items went
-out (96 for 128), and items wait while every subscriber has cancelled. A terminated
-connection stays current until ``ref_count`` resets it: a subscriber that arrives
-meanwhile gets the terminal event at once rather than a fresh connection that nobody
-connects, and ``ref_count`` resets only when none of its subscribers is still on its
-way to the old one.
-
-In both, a subscriber that joins or leaves during a pass ends it: the next pass
-serves the new set of subscribers.
+The rules of both: docs/processors.md, "Inside publish".
 """
 
 from __future__ import annotations

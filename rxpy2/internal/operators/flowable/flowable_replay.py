@@ -1,35 +1,13 @@
 """``Flowable.replay(buffer_size=None, time=None, scheduler=None)`` and ``Flowable.cache()``.
 
-The items live in a singly linked list of nodes; the connection appends at the
-tail, each subscriber walks from its own node, so a slow subscriber never
-blocks a fast one and never loses an item. ``replay()`` starts a new subscriber at
-the list's head (the very first item); ``replay(buffer_size)`` moves the head
-forward to keep only the last ``buffer_size`` items for new subscribers (a
-subscriber already past the head still sees every item after its node).
+The items live in a singly linked list of nodes: the connection appends, each subscriber
+walks from its own node with its own drain loop, so a slow subscriber never blocks a fast
+one. ``buffer_size`` and ``time`` bound what new subscribers see. ``replay`` requests the
+largest total any subscriber requested, and (as RxJava 2.2.21's ``FlowableReplay``)
+delivers completion only under demand and an error without it (§1.4, §1.9); ``cache``
+requests without bound and never disconnects.
 
-``replay(time=...)`` (RxJava 2's ``SizeAndTimeBoundReplayBuffer``, also with
-``buffer_size``) stamps each item with ``scheduler.now()``. Each new item drops, from
-the head, the items beyond ``buffer_size`` (never the item just added) and those
-with ``stamp <= now - time``; the terminal event drops the expired items only. A new
-subscriber starts after the items already expired when it subscribes (they stay in
-the buffer until the next item drops them, as in RxJava 2).
-
-Demand: ``replay`` requests from upstream the largest total any subscriber has
-requested (the fastest subscriber sets the pace; the others are served from the
-buffer), counted from the stream's first item (a subscriber that joins
-``replay(buffer_size)`` after items were dropped adds them), and nothing after the
-terminal event; ``cache`` requests unbounded demand. Each subscriber has its own
-drain loop (a :class:`~rxpy2.operators.Drain`) that emits under its own demand. As in
-RxJava 2.2.21's ``FlowableReplay`` the completion of ``replay`` is one more entry of
-the buffer: it is delivered only under demand (a subscriber that requested exactly
-the items waits for one more request). An error is delivered after the items without
-demand (RxJava 2 holds it back too, so a failed replay never tells a subscriber that
-requested nothing: §1.4, §1.9). ``cache`` (``FlowableCache``) ends without demand.
-
-``replay()`` keeps a terminated connection (late subscribers get the items and the
-terminal event) until a new ``connect`` after a dispose, or until ``ref_count``
-resets it. ``cache()`` subscribes upstream when the first subscriber arrives and
-never disconnects.
+The rules: docs/processors.md, "Inside replay and cache".
 """
 
 from __future__ import annotations

@@ -1,32 +1,13 @@
 """Flowable.parallel: hand the items of one Publisher out to ``parallelism`` rails.
 
-One dispatcher subscribes to the source. It asks it for ``prefetch`` items, keeps
-them in a queue of at most ``prefetch``, and asks for ``limit = prefetch -
-prefetch // 4`` more each time that many were handed out (a stable request
-pattern, whatever the rails request). Each rail has its own request counter
-(only the rail's requests raise it) and an emitted count (only the drain raises
-it); the drain goes round the rails from where it stopped and gives the next
-item to the next rail whose emitted count is below its requested count, skipping
-rails without demand; when no rail has demand the items wait in the queue.
+One dispatcher subscribes to the source with a stable request pattern (``prefetch``, then
+75% of it at a time) and a queue of at most ``prefetch``; its drain (one
+:class:`~rxpy2.operators.Drain`) goes round the rails and gives each item to the next
+rail with demand. Completion reaches every rail once the queue is empty, an error at
+once; when every rail has cancelled, the source is cancelled. Fuses with the source
+(``ANY | BOUNDARY``); shared pieces are :mod:`rxpy2.internal.subscribers.drain_support`'s.
 
-Completion reaches every rail once the queue is empty; an error reaches every
-rail at once (the items still in the queue are dropped). A rail that cancels is
-skipped from then on; when every rail has cancelled, the source is cancelled.
-The drain only starts once every rail got its ``on_subscribe``.
-
-The dispatcher's signals (items, terminals, rails' requests) are serialized by
-one :class:`~rxpy2.operators.Drain`: whoever enters it runs the drain loop, the
-others are counted and the owner makes another pass. After a terminal signal,
-or once every rail has cancelled, the owner keeps the drain for good (it never
-leaves), so nothing more is emitted; the last rail to cancel clears the queue
-when it gets the drain itself.
-
-Fusion: a source ``QueueSubscription`` is asked for ``ANY | BOUNDARY`` (the drain
-may run on a rail's thread). SYNC: the drain polls the source directly and never
-requests; ASYNC: the source's queue is polled instead of our own.
-
-The negotiation (``fuse_upstream``) and ``on_error``/``on_complete``
-(``DrainTerminalsMixin``) are shared: :mod:`rxpy2.internal.subscribers.drain_support`.
+How: docs/parallel.md, "Inside Flowable.parallel".
 """
 
 from __future__ import annotations
