@@ -1,14 +1,12 @@
 """The supported API for writing operators: what rxpy2's own operators are built from.
 
-``rxpy2.internal`` is private (its names may change); this module is public and
-stable. Everything a custom operator needs is here:
+``rxpy2.internal`` is private; this module is public and stable. It holds:
 
 * :class:`OperatorSubscriber`: the base of an operator's subscriber (typed
   upstream, §2.13 checks, ``on_subscribe``/``request``/``cancel``/``fail``,
   one terminal signal);
 * :class:`Drain`: the drain/serialization primitive (``enter()``: you own the
-  drain; ``leave()``: run again?), used by every operator that serializes
-  emissions or drains a queue; :data:`DRAIN_BACKEND` says which backend runs;
+  drain; ``leave()``: run again?); :data:`DRAIN_BACKEND` says which backend runs;
 * demand arithmetic: :func:`add_cap`, :func:`multiply_cap`, :func:`add_request`,
   :func:`produced`, :func:`validate_request`, deferred requests
   (:func:`deferred_request`, :func:`deferred_set_once`), and the atomics they act on;
@@ -16,18 +14,15 @@ stable. Everything a custom operator needs is here:
 * fusion: :class:`FusionMode`, :class:`QueueSubscription`,
   :class:`ConditionalSubscriber`, :class:`ScalarCallable`, :class:`DirectSink` (a
   subscriber's function called per item in place of ``on_next``);
-* the patterns of the operator guide as classes: :class:`SinglePostCompleteSubscriber`
-  (emit one last value after completion, under demand), :class:`DeferredScalarSubscription`
-  (one value, whenever it and a request are both there), :class:`SubscriptionArbiter`
-  (switch upstreams, keep the demand), :class:`HalfSerializer` (``on_next`` from one
-  thread, terminal signals from any), :class:`AtomicThrowable` (collect errors once);
+* the operator guide's patterns: :class:`SinglePostCompleteSubscriber`,
+  :class:`DeferredScalarSubscription`, :class:`SubscriptionArbiter`,
+  :class:`HalfSerializer`, :class:`AtomicThrowable`;
 * argument checks (:func:`require_callable`, :func:`require_positive`, ...), the
   :data:`ABSENT` sentinel and :data:`BUFFER_SIZE`;
-* :func:`subscribe_tail`: subscribe upstream as the last act of ``subscribe_actual``
-  without growing the stack.
+* :func:`subscribe_tail`: subscribe upstream without growing the stack.
 
-See ``docs/operator-authoring.md`` for worked examples and how to verify an
-operator with the TCK (:mod:`rxpy2.tck`) and the test kit (:mod:`rxpy2.testing`).
+Each name's use (table) and worked examples: ``docs/operator-authoring.md``, "What
+``rxpy2.operators`` gives you"; verifying with :mod:`rxpy2.tck` and :mod:`rxpy2.testing` too.
 """
 
 from __future__ import annotations

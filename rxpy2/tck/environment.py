@@ -1,36 +1,17 @@
 """The TCK's test environment: timeouts, asynchronous-error bookkeeping, test subscribers.
 
-Signals reach a test subscriber on whatever thread the Publisher under test
-uses, so a subscriber that sees something wrong cannot simply raise (the error
-would land in the Publisher, not in the test). It *flops* instead:
-:meth:`TestEnvironment.flop` records the error in the environment and returns;
-the test thread later calls :meth:`TestEnvironment.verify_no_async_errors` (or
-``..._no_delay``), which raises the first recorded error as an
-``AssertionError``. :meth:`TestEnvironment.flop_and_fail` records *and* raises
-(use it on the test thread when the test cannot go on).
+A test subscriber that sees something wrong on the Publisher's thread cannot raise; it
+*flops*: :meth:`TestEnvironment.flop` records the error and returns, and the test thread
+later calls :meth:`TestEnvironment.verify_no_async_errors`, which raises the first one as
+an ``AssertionError``. :meth:`TestEnvironment.flop_and_fail` records and raises.
 
-``flop`` deliberately does not raise: it is also how an expected signal is
-recorded. ``ManualSubscriber.on_error`` flops the received error and
-``ManualSubscriber.expect_error`` takes it back out of the environment, so a
-raising ``flop`` would throw into a conforming Publisher's ``on_error`` call.
+Timeouts are in milliseconds (defaults: :attr:`TestEnvironment.default_timeout_ms`,
+:attr:`TestEnvironment.default_no_signals_timeout_ms`; ``(timeout_ms, msg)`` methods also
+take ``msg`` alone). Environment variables: ``RXPY2_TCK_TIMEOUT_MS`` (100),
+``RXPY2_TCK_NO_SIGNALS_TIMEOUT_MS`` (the timeout), ``RXPY2_TCK_POLL_TIMEOUT_MS`` (10).
+The ``..._or_end_of_stream`` methods return ``None`` for end-of-stream (§2.13).
 
-Timeouts are in milliseconds. Every ``timeout_ms`` parameter defaults to
-:attr:`TestEnvironment.default_timeout_ms`; "expect nothing" waits default to
-:attr:`TestEnvironment.default_no_signals_timeout_ms`. Where a method takes
-``(timeout_ms, msg)``, a string passed first is taken as ``msg``
-(``latch.expect_close("never closed")`` and ``latch.expect_close(200, "never closed")``
-both work).
-
-Environment variables (read when the constructor argument is ``None``):
-
-* ``RXPY2_TCK_TIMEOUT_MS`` (default 100): waiting for an expected signal;
-* ``RXPY2_TCK_NO_SIGNALS_TIMEOUT_MS`` (default: the timeout): asserting that
-  nothing more arrives;
-* ``RXPY2_TCK_POLL_TIMEOUT_MS`` (default 10): the poll step while waiting for
-  an asynchronous error.
-
-``None`` is never an item (§2.13), so the ``..._or_end_of_stream`` methods
-return ``None`` for end-of-stream.
+More: docs/tck.md, "The test environment".
 """
 
 from __future__ import annotations

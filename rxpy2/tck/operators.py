@@ -1,30 +1,19 @@
 """Verifying an operator's subscriber with the Subscriber verifications.
 
-An operator's subscriber (an :class:`rxpy2.operators.OperatorSubscriber`, or any
-object that is a Subscriber upstream and a Subscription downstream) is a
-Subscriber like any other, but it does nothing on its own: it passes items to a
-downstream and requests what that downstream asks for. These downstreams make it
-testable by the TCK:
+An operator's subscriber does nothing on its own: it passes items to a downstream and
+requests what that downstream asks for. These downstreams make it testable by the TCK::
 
-* :class:`ProbeDownstream` (whitebox): reports every signal the operator passes
-  on to the ``WhiteboxSubscriberProbe``, and hands the probe a puppet whose
-  ``trigger_request``/``signal_cancel`` call the operator's own ``request``/``cancel``
-  (as a real downstream would)::
+    class TestMyOperatorWhitebox(SubscriberWhiteboxVerification):
+        def create_subscriber(self, probe):
+            return MyOperatorSubscriber(ProbeDownstream(probe), ...)
 
-      class TestMyOperatorWhitebox(SubscriberWhiteboxVerification):
-          def create_subscriber(self, probe):
-              return MyOperatorSubscriber(ProbeDownstream(probe), ...)
+    class TestMyOperatorBlackbox(SubscriberBlackboxVerification):
+        def create_subscriber(self):
+            return MyOperatorSubscriber(RequestingDownstream(), ...)
 
-* :class:`RequestingDownstream` (blackbox): requests ``batch`` items when the
-  operator subscribes it and again each time it received that many::
-
-      class TestMyOperatorBlackbox(SubscriberBlackboxVerification):
-          def create_subscriber(self):
-              return MyOperatorSubscriber(RequestingDownstream(), ...)
-
-A 1:1 operator (one item out per item in) passes the whitebox rules as is; an
-operator that drops or merges items passes them when it asks upstream for
-replacements, as every operator must.
+:class:`ProbeDownstream` reports every signal to the whitebox probe;
+:class:`RequestingDownstream` requests ``batch`` items at a time. More: docs/tck.md,
+"Verifying an operator's subscriber".
 """
 
 from __future__ import annotations

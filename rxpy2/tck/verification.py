@@ -1,31 +1,15 @@
 """The base of the four verifications: one test per rule, for pytest and for a runner.
 
-A *rule* is a method whose name starts with ``required_``, ``optional_``,
-``stochastic_`` or ``untested_`` (the official TCK's method names in
-snake_case) and that takes no argument but ``self`` (a prefixed method with
-arguments, such as ``optional_active_publisher_test(elements, ...)``, is a
-helper, not a rule). Defining a subclass adds a ``test_<rule>`` alias for every rule
-the class defines (``__init_subclass__``), so pytest collects one test per rule
-from a user's ``class TestX(SomeVerification)``; the ``untested_`` rules (those the TCK
-has no test for) share one test, ``test_untested_rules``, which skips once naming them all
-(:func:`run_rules` still reports each of them). The alias looks the rule up on
-the instance, so overriding a rule method in a subclass (to skip it with a
-reason, say) changes what the alias runs.
+A *rule* is a method named ``required_*``, ``optional_*``, ``stochastic_*`` or
+``untested_*`` (the official TCK's names in snake_case) that takes only ``self``. A
+subclass gets a ``test_<rule>`` alias per rule, so pytest collects one test per rule from
+``class TestX(SomeVerification)``; override a rule method to change what it runs (to skip
+it with a reason, say). Configure by overriding methods and class attributes (no
+``__init__``); set ``__test__ = False`` on an abstract intermediate class.
+:meth:`Verification.setup_method` gives each rule a clean environment: ``env`` when set,
+else :meth:`create_environment` (``TestEnvironment()`` by default).
 
-pytest notes:
-
-* the classes have no ``__init__`` (pytest does not collect classes that have
-  one): configuration is by overriding methods and class attributes;
-* a base class sets ``__test__ = False``; every subclass gets
-  ``__test__ = True`` unless it sets ``__test__`` itself (an abstract
-  intermediate class of a test suite sets ``__test__ = False``);
-* :meth:`Verification.setup_method` runs before every rule (pytest calls it;
-  :func:`run_rules` calls it too) and hands the rule a clean environment.
-
-The environment is the class attribute ``env`` when set (a
-:class:`~rxpy2.tck.TestEnvironment`), else what :meth:`create_environment`
-returns (by default ``TestEnvironment()``, configured by the
-``RXPY2_TCK_*`` environment variables).
+More: docs/tck.md, "How a verification class becomes tests".
 """
 
 from __future__ import annotations

@@ -8,22 +8,10 @@ Build a script of expectations and actions, then run it with :meth:`StepVerifier
         .expect_next_count(3) \\
         .verify_complete()
 
-The script subscribes a rule-checking :class:`~rxpy2.testing.TestSubscriber`, so a
-source that breaks a Reactive Streams rule (more items than requested, a signal after
-the terminal event, a second ``on_subscribe``, ``None``) fails the verification too.
-Events are consumed in order; an expectation waits for its event until the deadline
-of :meth:`verify` (``timeout`` seconds of real time for the whole script).
-
-Virtual time: :meth:`StepVerifier.with_virtual_time` runs the script on a
-:class:`~rxpy2.schedulers.test_scheduler.TestScheduler`. The supplier is called at
-:meth:`verify` time; if it takes an argument it receives that scheduler, and while
-the script runs the computation, io, single and new-thread schedulers
-(``rxpy2.plugins`` scheduler handlers) are that scheduler too, so
-``Flowable.interval(1.0)`` without an explicit scheduler runs on virtual time.
-``then_await(d)`` and ``expect_no_event(d)`` advance it by ``d`` seconds.
-
-A failure raises ``AssertionError`` naming the step (its number and call) and what
-was seen instead.
+A rule-checking :class:`~rxpy2.testing.TestSubscriber` runs the script, so a rule broken
+by the source fails it too. :meth:`StepVerifier.with_virtual_time` runs it on a
+:class:`~rxpy2.schedulers.test_scheduler.TestScheduler`. A failure names the step and what
+was seen instead. More: docs/operator-authoring.md, "StepVerifier".
 """
 
 from __future__ import annotations

@@ -1,29 +1,15 @@
 """TestSubscriber and TestObserver: record signals and assert on them, as RxJava's do.
 
-Every assertion returns ``self`` (so they chain) and raises ``AssertionError``
-with a message that shows what was actually received.
+Every assertion returns ``self`` (so they chain) and raises ``AssertionError`` with a
+message that shows what was actually received. They also check the Reactive Streams rules
+the source must keep (§1.1 more items than requested, §1.7 a signal after the terminal
+event, §1.9 a signal before ``on_subscribe``, §2.5/§2.12 a second ``on_subscribe``,
+§2.13 ``None``): a violation is recorded and every ``assert_*`` then fails naming the
+rule. Signals after ``cancel()`` are allowed (§2.8; see
+:meth:`TestSubscriber.assert_no_values_after_cancel` for the strict check); acknowledge a
+deliberate violation with :meth:`BaseTestConsumer.assert_protocol_violation`.
 
-They also check the Reactive Streams rules the source must keep, and record a
-violation when it happens (on the source's thread, which goes on unhindered);
-every ``assert_*`` then fails with the violation, naming the rule:
-
-* §1.1: more ``on_next`` than requested (a TestSubscriber counts its own
-  requests: ``initial_request`` plus every ``request(n)``; ``LONG_MAX`` in total
-  is unbounded, §3.17; not checked for fused consumption, which polls);
-* §1.7: any signal after ``on_complete``/``on_error`` (a second terminal event too);
-* §1.9: a signal before ``on_subscribe``;
-* §2.5/§2.12: a second ``on_subscribe`` (the extra Subscription is cancelled);
-* §2.13: a ``None`` item, error or Subscription (also raised to the caller as a
-  ``TypeError``, as the rule asks).
-
-Signals after ``cancel()`` are *not* violations in themselves (§2.8: items already
-in flight may still arrive, RxJava's TestSubscriber accepts them too); they stay
-bound by §1.1 (never beyond what was requested) and §1.7. The strict
-:meth:`TestSubscriber.assert_no_values_after_cancel` checks a source that should
-stop at once (a synchronous one, cancelled from its own thread).
-
-A test that provokes a violation on purpose acknowledges it with
-:meth:`BaseTestConsumer.assert_protocol_violation`; the other assertions then pass.
+Details: docs/operator-authoring.md, "TestSubscriber's rule checks".
 """
 
 from __future__ import annotations
