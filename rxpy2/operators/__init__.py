@@ -2,9 +2,8 @@
 
 ``rxpy2.internal`` is private; this module is public and stable. It holds:
 
-* :class:`OperatorSubscriber`: the base of an operator's subscriber (typed
-  upstream, §2.13 checks, ``on_subscribe``/``request``/``cancel``/``fail``,
-  one terminal signal);
+* :class:`OperatorSubscriber`: the base of an operator's subscriber (typed upstream,
+  §2.13 checks, ``request``/``cancel``/``fail``, one terminal signal);
 * :class:`Drain`: the drain/serialization primitive (``enter()``: you own the
   drain; ``leave()``: run again?); :data:`DRAIN_BACKEND` says which backend runs;
 * demand arithmetic: :func:`add_cap`, :func:`multiply_cap`, :func:`add_request`,
