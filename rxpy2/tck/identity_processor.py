@@ -21,8 +21,8 @@ here, since every rule carries its classification in its name.
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable
-from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from rxpy2.reactivestreams import LONG_MAX, Processor, Publisher, Subscriber, Subscription
@@ -34,15 +34,14 @@ from rxpy2.tck.environment import (
     Promise,
     TestEnvironment,
 )
-from rxpy2.tck.helper_publisher import HelperPublisher, default_publisher_executor
 from rxpy2.tck.operators import SubscriptionPuppet
 from rxpy2.tck.publisher import PublisherVerification
+from rxpy2.tck.subscriber_common import HelperFedVerification
 from rxpy2.tck.subscriber_whitebox import (
     SubscriberWhiteboxVerification,
     WhiteboxSubscriberProbe,
 )
 from rxpy2.tck.support import not_verified
-from rxpy2.tck.verification import Verification
 
 __all__ = [
     "IdentityProcessorVerification",
@@ -137,12 +136,14 @@ def _delegated_rules() -> dict[str, Any]:
     return ns
 
 
-# Built with type() so that Verification.__init_subclass__ sees the delegated rules in the
-# class namespace and gives each its pytest alias, as for rules written out by hand.
+# Built with types.new_class() so that Verification.__init_subclass__ sees the delegated rules in
+# the class namespace and gives each its pytest alias, as for rules written out by hand (and so
+# that the class stays generic in T, as the HelperFedVerification it extends).
 if TYPE_CHECKING:
-    _DelegatedProcessorRules = Verification
+    _DelegatedProcessorRules = HelperFedVerification
 else:
-    _DelegatedProcessorRules = type("_DelegatedProcessorRules", (Verification,), _delegated_rules())
+    _DelegatedProcessorRules = types.new_class("_DelegatedProcessorRules", (HelperFedVerification[T],),
+                                               exec_body=lambda ns: ns.update(_delegated_rules()))
 
 
 # ---- the processor's own set-up ---------------------------------------------------------------
@@ -241,7 +242,7 @@ class _ProbeSubscriber(Subscriber[T], Generic[T]):
 # ---- the verification ------------------------------------------------------------------------
 
 
-class IdentityProcessorVerification(_DelegatedProcessorRules, Generic[T]):
+class IdentityProcessorVerification(_DelegatedProcessorRules[T], Generic[T]):
     """Verifies an identity Processor (subclass it; see the module doc)."""
 
     __test__ = False
@@ -263,12 +264,6 @@ class IdentityProcessorVerification(_DelegatedProcessorRules, Generic[T]):
         that received ``on_error``; None (default) skips the rules that need one."""
         return None
 
-    def create_element(self, element: int) -> T:
-        """The element of id ``element`` sent through the Processor (default: the id itself).
-
-        May be called from several threads at once."""
-        return element  # type: ignore[return-value]  # the default element is the int id (override for another T)
-
     def max_elements_from_publisher(self) -> int:
         """As :meth:`PublisherVerification.max_elements_from_publisher` (default ``LONG_MAX - 1``)."""
         return LONG_MAX - 1
@@ -289,18 +284,6 @@ class IdentityProcessorVerification(_DelegatedProcessorRules, Generic[T]):
     def does_coordinated_emission(self) -> bool:
         """Return True when the Processor emits an item only once every Subscriber requested it."""
         return False
-
-    def publisher_executor_service(self) -> Executor:
-        """The executor the default helper Publisher signals on."""
-        return default_publisher_executor()
-
-    def create_helper_publisher(self, elements: int) -> Publisher[T]:
-        """The upstream of the Processor under test (``LONG_MAX``: unbounded); see
-        :meth:`SubscriberWhiteboxVerification.create_helper_publisher`."""
-        pub: HelperPublisher[T] = HelperPublisher(self.create_element, elements,
-                                                  self.publisher_executor_service())
-        self._helpers().append(pub)
-        return pub
 
     # ---- the Processor seen as a Publisher and as a Subscriber ----------------------------------
 
@@ -324,18 +307,6 @@ class IdentityProcessorVerification(_DelegatedProcessorRules, Generic[T]):
 
     # ---- lifecycle -----------------------------------------------------------------------------
 
-    @property
-    def _env(self) -> TestEnvironment:
-        if self.env is None:
-            self.env = self.create_environment()
-        return self.env
-
-    def _helpers(self) -> list[HelperPublisher[Any]]:
-        helpers = self.__dict__.get("_rxpy2_tck_helpers")
-        if helpers is None:
-            helpers = self.__dict__["_rxpy2_tck_helpers"] = []
-        return helpers
-
     def publisher_verification(self) -> PublisherVerification[T]:
         """The PublisherVerification the publisher rules are delegated to."""
         d = self.__dict__.get("_rxpy2_tck_publisher_verification")
@@ -354,7 +325,6 @@ class IdentityProcessorVerification(_DelegatedProcessorRules, Generic[T]):
 
     def setup_method(self, method: Any = None) -> None:
         super().setup_method(method)
-        self._helpers().clear()
         self.publisher_verification().setup_method(method)
         self.subscriber_verification().setup_method(method)
 
@@ -364,10 +334,7 @@ class IdentityProcessorVerification(_DelegatedProcessorRules, Generic[T]):
             self.subscriber_verification().teardown_method(method)
             self.publisher_verification().teardown_method(method)
         finally:
-            helpers = self._helpers()
-            while helpers:
-                helpers.pop().cancel_all()
-            super().teardown_method(method)
+            super().teardown_method(method)  # cancels every helper stream the rule started
 
     # ---- running a rule ------------------------------------------------------------------------
 

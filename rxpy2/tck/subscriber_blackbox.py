@@ -16,12 +16,11 @@ skipped with "untested: ..."). ``TypeError`` stands in for Java's
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import Executor
 from typing import Any, Generic, TypeVar
 
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
-from rxpy2.tck.environment import Latch, ManualPublisher, ManualSubscriber, TestEnvironment
-from rxpy2.tck.helper_publisher import HelperPublisher, default_publisher_executor
+from rxpy2.reactivestreams import Subscriber, Subscription
+from rxpy2.tck.environment import Latch, TestEnvironment
+from rxpy2.tck.subscriber_common import HelperFedStage, HelperFedVerification
 from rxpy2.tck.subscriber_whitebox import (
     BlackboxSubscriberProxy,
     SecondSubscription,
@@ -29,7 +28,6 @@ from rxpy2.tck.subscriber_whitebox import (
     spec203_scene,
 )
 from rxpy2.tck.support import TestException, untested
-from rxpy2.tck.verification import Verification
 
 __all__ = ["BlackboxTestStage", "SubscriberBlackboxVerification"]
 
@@ -53,30 +51,22 @@ class _NoopSubscription(Subscription):
         return "NoopSubscription"
 
 
-class BlackboxTestStage(ManualPublisher[T], Generic[T]):
+class BlackboxTestStage(HelperFedStage[T], Generic[T]):
     """The Publisher the Subscriber under test is subscribed to, plus a supply of items.
 
     With ``run_default_init`` (the usual case) the stage subscribes
     ``verification.create_subscriber()``, wrapped in a recording proxy, to itself.
     """
 
+    verification: SubscriberBlackboxVerification[T]
+
     def __init__(self, verification: SubscriberBlackboxVerification[T], env: TestEnvironment,
                  run_default_init: bool = True) -> None:
-        super().__init__(env)
-        self.verification = verification
-        self.pub: Publisher[T] | None = None
-        self.tees: ManualSubscriber[T] | None = None  # the supply of T values
-        self.last_t: T | None = None
+        super().__init__(verification, env, run_default_init)
         self._sub_proxy: BlackboxSubscriberProxy[T] | None = None
         if run_default_init:
-            self.pub = self.create_helper_publisher(LONG_MAX)
-            self.tees = env.new_manual_subscriber(self.pub)
             self._sub_proxy = self.create_blackbox_subscriber_proxy(env, verification.create_subscriber())
             self.subscribe(self._sub_proxy)
-
-    def sub(self) -> Subscriber[T]:
-        """The Subscriber this stage signals to (the recording proxy)."""
-        return self.subscriber.value()  # type: ignore[return-value]  # set before any test step runs
 
     def sub_proxy(self) -> BlackboxSubscriberProxy[T]:
         """The recording proxy around the Subscriber under test (``.sub()`` is that Subscriber)."""
@@ -84,32 +74,15 @@ class BlackboxTestStage(ManualPublisher[T], Generic[T]):
             raise AssertionError("this stage was made without the default set-up: it has no proxy")
         return self._sub_proxy
 
-    def create_helper_publisher(self, elements: int) -> Publisher[T]:
-        return self.verification.create_helper_publisher(elements)
-
     def create_blackbox_subscriber_proxy(self, env: TestEnvironment,
                                          sub: Subscriber[T]) -> BlackboxSubscriberProxy[T]:
         return BlackboxSubscriberProxy(env, sub)
-
-    def signal_next(self) -> T:
-        """Send the next element to the Subscriber under test; returns it."""
-        element = self.next_t()
-        self.send_next(element)
-        return element
-
-    def next_t(self) -> T:
-        """The next element of the helper supply."""
-        if self.tees is None:
-            self.pub = self.create_helper_publisher(LONG_MAX)
-            self.tees = self.env.new_manual_subscriber(self.pub)
-        self.last_t = self.tees.request_next_element()
-        return self.last_t
 
 
 BlackboxStageRun = Callable[[BlackboxTestStage[Any]], None]
 
 
-class SubscriberBlackboxVerification(Verification, Generic[T]):
+class SubscriberBlackboxVerification(HelperFedVerification[T], Generic[T]):
     """Verifies a Subscriber as it is, from outside (subclass it; see the module doc)."""
 
     __test__ = False
@@ -122,53 +95,6 @@ class SubscriberBlackboxVerification(Verification, Generic[T]):
 
     def trigger_request(self, subscriber: Subscriber[T]) -> None:
         """Override when the Subscriber needs an outside signal before it requests (default: nothing)."""
-
-    def create_element(self, element: int) -> T:
-        """The element of id ``element`` the Subscriber is fed (default: the id itself).
-
-        May be called from several threads at once."""
-        return element  # type: ignore[return-value]  # the default element is the int id (override for another T)
-
-    def publisher_executor_service(self) -> Executor:
-        """The executor the default helper Publisher signals on."""
-        return default_publisher_executor()
-
-    def create_helper_publisher(self, elements: int) -> Publisher[T]:
-        """The Publisher of elements fed to the Subscriber under test (``LONG_MAX``: unbounded).
-
-        The default emits ``create_element(0), create_element(1), ...``
-        asynchronously; an override must emit exactly ``elements`` items
-        (``0``: complete at once) and be unbounded for ``LONG_MAX``.
-        """
-        pub: HelperPublisher[T] = HelperPublisher(self.create_element, elements,
-                                                  self.publisher_executor_service())
-        self._helpers().append(pub)
-        return pub
-
-    # ---- lifecycle -----------------------------------------------------------------------------
-
-    def _helpers(self) -> list[HelperPublisher[Any]]:
-        helpers = self.__dict__.get("_rxpy2_tck_helpers")
-        if helpers is None:
-            helpers = self.__dict__["_rxpy2_tck_helpers"] = []
-        return helpers
-
-    def setup_method(self, method: Any = None) -> None:
-        super().setup_method(method)
-        self._helpers().clear()
-
-    def teardown_method(self, method: Any = None) -> None:
-        """Cancel every helper stream the rule started."""
-        helpers = self._helpers()
-        while helpers:
-            helpers.pop().cancel_all()
-        super().teardown_method(method)
-
-    @property
-    def _env(self) -> TestEnvironment:
-        if self.env is None:
-            self.env = self.create_environment()
-        return self.env
 
     # ---- running a rule ------------------------------------------------------------------------
 

@@ -27,21 +27,17 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from concurrent.futures import Executor
 from typing import Any, Generic, TypeVar
 
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.reactivestreams import Subscriber, Subscription
 from rxpy2.tck.environment import (
     Latch,
-    ManualPublisher,
-    ManualSubscriber,
     Promise,
     Receptacle,
     TestEnvironment,
 )
-from rxpy2.tck.helper_publisher import HelperPublisher, default_publisher_executor
+from rxpy2.tck.subscriber_common import HelperFedStage, HelperFedVerification
 from rxpy2.tck.support import TestException, not_verified, untested
-from rxpy2.tck.verification import Verification
 
 __all__ = [
     "BlackboxProbe",
@@ -251,7 +247,7 @@ class BlackboxSubscriberProxy(BlackboxProbe[T], Subscriber[T], Generic[T]):
 # ---- the stage -------------------------------------------------------------------------------
 
 
-class WhiteboxTestStage(ManualPublisher[T], Generic[T]):
+class WhiteboxTestStage(HelperFedStage[T], Generic[T]):
     """The Publisher the Subscriber under test is subscribed to, plus the probe and a supply of items.
 
     With ``run_default_init`` (the usual case) the stage subscribes
@@ -259,26 +255,18 @@ class WhiteboxTestStage(ManualPublisher[T], Generic[T]):
     Subscriber calls ``probe.register_on_subscribe`` within the default timeout.
     """
 
+    verification: SubscriberWhiteboxVerification[T]
+
     def __init__(self, verification: SubscriberWhiteboxVerification[T], env: TestEnvironment,
                  run_default_init: bool = True) -> None:
-        super().__init__(env)
-        self.verification = verification
-        self.pub: Publisher[T] | None = None
-        self.tees: ManualSubscriber[T] | None = None  # the supply of T values
+        super().__init__(verification, env, run_default_init)
         self.probe: WhiteboxSubscriberProbe[T] | None = None
-        self.last_t: T | None = None
         if run_default_init:
-            self.pub = self.create_helper_publisher(LONG_MAX)
-            self.tees = env.new_manual_subscriber(self.pub)
             self.probe = WhiteboxSubscriberProbe(env, self.subscriber)
             self.subscribe(verification.create_subscriber(self.probe))
             self.probe.puppet_promise.expect_completion(
                 env.default_timeout_ms, f"Subscriber {self.sub()!r} did not `register_on_subscribe`")
             env.verify_no_async_errors_no_delay()
-
-    def sub(self) -> Subscriber[T]:
-        """The Subscriber under test."""
-        return self.subscriber.value()  # type: ignore[return-value]  # set before any test step runs
 
     def puppet(self) -> SubscriberPuppet:
         return self.the_probe().puppet()
@@ -289,25 +277,8 @@ class WhiteboxTestStage(ManualPublisher[T], Generic[T]):
         assert probe is not None
         return probe
 
-    def create_helper_publisher(self, elements: int) -> Publisher[T]:
-        return self.verification.create_helper_publisher(elements)
-
     def create_whitebox_subscriber_probe(self, env: TestEnvironment) -> WhiteboxSubscriberProbe[T]:
         return WhiteboxSubscriberProbe(env, self.subscriber)
-
-    def signal_next(self) -> T:
-        """Send the next element to the Subscriber under test; returns it."""
-        element = self.next_t()
-        self.send_next(element)
-        return element
-
-    def next_t(self) -> T:
-        """The next element of the helper supply."""
-        if self.tees is None:
-            self.pub = self.create_helper_publisher(LONG_MAX)
-            self.tees = self.env.new_manual_subscriber(self.pub)
-        self.last_t = self.tees.request_next_element()
-        return self.last_t
 
     def verify_no_async_errors(self) -> None:
         self.env.verify_no_async_errors()
@@ -394,7 +365,7 @@ class SecondSubscription(Subscription):
 StageRun = Callable[[WhiteboxTestStage[Any]], None]
 
 
-class SubscriberWhiteboxVerification(Verification, Generic[T]):
+class SubscriberWhiteboxVerification(HelperFedVerification[T], Generic[T]):
     """Verifies a Subscriber that reports to a probe (subclass it; see the module doc)."""
 
     __test__ = False
@@ -404,53 +375,6 @@ class SubscriberWhiteboxVerification(Verification, Generic[T]):
     def create_subscriber(self, probe: WhiteboxSubscriberProbe[T]) -> Subscriber[T]:
         """A new Subscriber under test that reports to ``probe``."""
         raise NotImplementedError(f"{type(self).__name__} must implement create_subscriber(probe)")
-
-    def create_element(self, element: int) -> T:
-        """The element of id ``element`` the Subscriber is fed (default: the id itself).
-
-        May be called from several threads at once."""
-        return element  # type: ignore[return-value]  # the default element is the int id (override for another T)
-
-    def publisher_executor_service(self) -> Executor:
-        """The executor the default helper Publisher signals on."""
-        return default_publisher_executor()
-
-    def create_helper_publisher(self, elements: int) -> Publisher[T]:
-        """The Publisher of elements fed to the Subscriber under test (``LONG_MAX``: unbounded).
-
-        The default emits ``create_element(0), create_element(1), ...``
-        asynchronously; an override must emit exactly ``elements`` items
-        (``0``: complete at once) and be unbounded for ``LONG_MAX``.
-        """
-        pub: HelperPublisher[T] = HelperPublisher(self.create_element, elements,
-                                                  self.publisher_executor_service())
-        self._helpers().append(pub)
-        return pub
-
-    # ---- lifecycle -----------------------------------------------------------------------------
-
-    def _helpers(self) -> list[HelperPublisher[Any]]:
-        helpers = self.__dict__.get("_rxpy2_tck_helpers")
-        if helpers is None:
-            helpers = self.__dict__["_rxpy2_tck_helpers"] = []
-        return helpers
-
-    def setup_method(self, method: Any = None) -> None:
-        super().setup_method(method)
-        self._helpers().clear()
-
-    def teardown_method(self, method: Any = None) -> None:
-        """Cancel every helper stream the rule started."""
-        helpers = self._helpers()
-        while helpers:
-            helpers.pop().cancel_all()
-        super().teardown_method(method)
-
-    @property
-    def _env(self) -> TestEnvironment:
-        if self.env is None:
-            self.env = self.create_environment()
-        return self.env
 
     # ---- running a rule ------------------------------------------------------------------------
 
