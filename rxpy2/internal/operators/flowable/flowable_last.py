@@ -10,40 +10,17 @@ from __future__ import annotations
 
 from typing import Any, Generic, TypeVar
 
-from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.fused_stage import FusedFold, declare_fold
-from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
+from rxpy2.internal.operators.flowable.item_or_missing import (
+    FlowableItemOrMissingMaybe,
+    FlowableItemOrMissingSingle,
+)
 from rxpy2.internal.subscribers.to_observer import ItemOrMissingSubscriber
-from rxpy2.maybe import Maybe
-from rxpy2.observers import MaybeObserver, SingleObserver
 from rxpy2.operators import null_item
-from rxpy2.reactivestreams import Publisher
-from rxpy2.single import Single
 
 __all__ = ["FlowableLastMaybe", "FlowableLastSingle"]
 
 T = TypeVar("T")
-
-
-class FlowableLastMaybe(Maybe[T], HasUpstreamPublisher[T], Generic[T]):
-    __slots__ = ("source",)
-
-    def __init__(self, source: Publisher[T]) -> None:
-        self.source = source
-
-    def subscribe_actual(self, observer: MaybeObserver[T]) -> None:
-        subscribe_tail(self.source, LastSubscriber(observer, None, True))
-
-
-class FlowableLastSingle(Single[T], HasUpstreamPublisher[T], Generic[T]):
-    __slots__ = ("source", "default_item")
-
-    def __init__(self, source: Publisher[T], default_item: T | None) -> None:
-        self.source = source
-        self.default_item = default_item
-
-    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
-        subscribe_tail(self.source, LastSubscriber(observer, self.default_item, False))
 
 
 class LastSubscriber(ItemOrMissingSubscriber[T], Generic[T]):
@@ -62,6 +39,18 @@ class LastSubscriber(ItemOrMissingSubscriber[T], Generic[T]):
         if item is None:
             raise null_item()  # §2.13
         self.value = item
+
+
+class FlowableLastMaybe(FlowableItemOrMissingMaybe[T], Generic[T]):
+    __slots__ = ()
+
+    subscriber_type = LastSubscriber
+
+
+class FlowableLastSingle(FlowableItemOrMissingSingle[T], Generic[T]):
+    __slots__ = ()
+
+    subscriber_type = LastSubscriber
 
 
 #: a fused chain into last: the latest item

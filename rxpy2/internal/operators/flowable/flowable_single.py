@@ -10,39 +10,16 @@ from __future__ import annotations
 
 from typing import Generic, TypeVar
 
-from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
+from rxpy2.internal.operators.flowable.item_or_missing import (
+    FlowableItemOrMissingMaybe,
+    FlowableItemOrMissingSingle,
+)
 from rxpy2.internal.subscribers.to_observer import ItemOrMissingSubscriber
-from rxpy2.maybe import Maybe
-from rxpy2.observers import MaybeObserver, SingleObserver
 from rxpy2.operators import null_item
-from rxpy2.reactivestreams import Publisher
-from rxpy2.single import Single
 
 __all__ = ["FlowableSingleMaybe", "FlowableSingleSingle"]
 
 T = TypeVar("T")
-
-
-class FlowableSingleMaybe(Maybe[T], HasUpstreamPublisher[T], Generic[T]):
-    __slots__ = ("source",)
-
-    def __init__(self, source: Publisher[T]) -> None:
-        self.source = source
-
-    def subscribe_actual(self, observer: MaybeObserver[T]) -> None:
-        subscribe_tail(self.source, SingleElementSubscriber(observer, None, True))
-
-
-class FlowableSingleSingle(Single[T], HasUpstreamPublisher[T], Generic[T]):
-    __slots__ = ("source", "default_item")
-
-    def __init__(self, source: Publisher[T], default_item: T | None) -> None:
-        self.source = source
-        self.default_item = default_item
-
-    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
-        subscribe_tail(self.source, SingleElementSubscriber(observer, self.default_item, False))
 
 
 class SingleElementSubscriber(ItemOrMissingSubscriber[T], Generic[T]):
@@ -60,3 +37,15 @@ class SingleElementSubscriber(ItemOrMissingSubscriber[T], Generic[T]):
             self.downstream.on_error(ValueError("Sequence contains more than one element"))
             return
         self.value = item
+
+
+class FlowableSingleMaybe(FlowableItemOrMissingMaybe[T], Generic[T]):
+    __slots__ = ()
+
+    subscriber_type = SingleElementSubscriber
+
+
+class FlowableSingleSingle(FlowableItemOrMissingSingle[T], Generic[T]):
+    __slots__ = ()
+
+    subscriber_type = SingleElementSubscriber
