@@ -1,4 +1,4 @@
-"""Time the two backends of the drain primitive ``rxpy2.operators.Drain``.
+"""Time the two backends of the drain primitive ``rxpy2.operator_kit.Drain``.
 
 Run it with ``python -m benchmarks.bench_drain`` (``--runs``/``--n`` set the size).
 

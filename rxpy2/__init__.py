@@ -28,6 +28,7 @@ if not TYPE_CHECKING:  # type checkers see the imports below, and no catch-all
 from rxpy2 import plugins
 from rxpy2.backpressure import BackpressureOverflowStrategy, BackpressureStrategy
 from rxpy2.completable import Completable
+from rxpy2.connectable_flowable import ConnectableFlowable
 from rxpy2.disposables import CompositeDisposable, Disposable, Disposables, SerialDisposable
 from rxpy2.emitter import (
     CompletableEmitter,
@@ -44,7 +45,7 @@ from rxpy2.exceptions import (
     UndeliverableException,
 )
 from rxpy2.flowable import Flowable
-from rxpy2.flowables import ConnectableFlowable, GroupedFlowable
+from rxpy2.grouped_flowable import GroupedFlowable
 from rxpy2.maybe import Maybe
 from rxpy2.notification import Notification
 from rxpy2.observers import (

@@ -171,8 +171,8 @@ if TYPE_CHECKING:
     from collections.abc import AsyncIterable, AsyncIterator, Iterator
 
     from rxpy2.completable import Completable
-    from rxpy2.flowables.connectable_flowable import ConnectableFlowable
-    from rxpy2.flowables.grouped_flowable import GroupedFlowable
+    from rxpy2.connectable_flowable import ConnectableFlowable
+    from rxpy2.grouped_flowable import GroupedFlowable
     from rxpy2.internal.helpers.fused_stage import FusedStage
     from rxpy2.maybe import Maybe
     from rxpy2.notification import Notification
@@ -414,7 +414,7 @@ class Flowable(Publisher[T], Generic[T]):
     @staticmethod
     def buffer_size() -> int:
         """The default buffer size and prefetch of the operators (128, as RxJava 2's
-        ``Flowable.bufferSize()``; ``rxpy2.operators.BUFFER_SIZE``)."""
+        ``Flowable.bufferSize()``; ``rxpy2.operator_kit.BUFFER_SIZE``)."""
         return BUFFER_SIZE
 
     @staticmethod

@@ -7,7 +7,7 @@ from rxpy2.disposables import CompositeDisposable, Disposables, SerialDisposable
 from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
 from rxpy2.internal.subscribers.serialized import SerializedSubscriber
 from rxpy2.internal.subscriptions.scalar import ScalarSubscription
-from rxpy2.operators import DeferredScalarSubscription, SubscriptionArbiter
+from rxpy2.operator_kit import DeferredScalarSubscription, SubscriptionArbiter
 from rxpy2.testing import TestSubscriber
 
 

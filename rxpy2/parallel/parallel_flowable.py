@@ -50,7 +50,7 @@ from rxpy2.internal.operators.parallel import (
 from rxpy2.internal.subscribers import strict
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     BUFFER_SIZE,
     require_callable,
     require_positive,

@@ -14,7 +14,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.subscriptions.deferred_scalar import DeferredScalarSubscription
-from rxpy2.operators import null_error, null_item, null_subscription
+from rxpy2.operator_kit import null_error, null_item, null_subscription
 from rxpy2.processors._subscribers import (
     EMPTY,
     TERMINATED,

@@ -23,7 +23,13 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
-from rxpy2.operators import add_request, null_error, null_item, null_subscription, validate_request
+from rxpy2.operator_kit import (
+    add_request,
+    null_error,
+    null_item,
+    null_subscription,
+    validate_request,
+)
 from rxpy2.processors._subscribers import (
     EMPTY,
     TERMINATED,

@@ -28,7 +28,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.internal.fuseable import ANY, ASYNC, NONE, SYNC, QueueSubscription
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     BUFFER_SIZE,
     AtomicBoolean,
     AtomicLong,

@@ -17,7 +17,7 @@ from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.operators import null_error, null_item, null_subscription, validate_request
+from rxpy2.operator_kit import null_error, null_item, null_subscription, validate_request
 from rxpy2.processors._subscribers import (
     EMPTY,
     TERMINATED,

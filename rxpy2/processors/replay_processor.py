@@ -24,7 +24,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     Drain,
     add_request,
     null_error,

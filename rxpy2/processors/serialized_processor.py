@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.operators import null_error, null_item, null_subscription
+from rxpy2.operator_kit import null_error, null_item, null_subscription
 from rxpy2.processors.flowable_processor import FlowableProcessor
 from rxpy2.reactivestreams import Subscriber, Subscription
 

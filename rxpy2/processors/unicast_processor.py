@@ -25,7 +25,7 @@ from rxpy2.internal.atomic import AtomicBoolean, AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import ASYNC, NONE, QueueSubscription
 from rxpy2.internal.queues import SpscLinkedArrayQueue
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     Drain,
     add_request,
     null_error,

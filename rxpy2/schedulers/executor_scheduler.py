@@ -1,7 +1,7 @@
 """Workers that drain a task queue on an executor, and ``Schedulers.from_executor``.
 
 :class:`ExecutorWorker` is the worker of every thread-based scheduler: tasks go into an
-MPSC queue and one drain run at a time (a :class:`~rxpy2.operators.Drain`) runs them on
+MPSC queue and one drain run at a time (a :class:`~rxpy2.operator_kit.Drain`) runs them on
 the executor, so a worker's tasks are serialized even on a many-threaded executor.
 Delayed tasks wait on the :class:`~rxpy2.schedulers.timer.TimerQueue`. A round runs only
 the tasks queued when it began (no starvation); a fatal exception is never swallowed.

@@ -4,7 +4,7 @@ Scheduling on an idle trampoline worker runs the task at once, on the thread
 that schedules it, and returns when the worker's queue is empty again. A task
 scheduled while the worker is already running one (from inside a task, or from
 another thread) is queued and run after it by the thread that is draining (the
-one that entered the worker's :class:`~rxpy2.operators.Drain`): no recursion, however long a chain of tasks scheduling tasks. A delayed task
+one that entered the worker's :class:`~rxpy2.operator_kit.Drain`): no recursion, however long a chain of tasks scheduling tasks. A delayed task
 waits by sleeping on the draining thread. Queued tasks run by due time, ties in
 submission order. ``schedule_direct`` uses one such queue per thread.
 There are no threads to start or shut down.

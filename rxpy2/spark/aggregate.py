@@ -20,7 +20,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2.disposables import Disposable
 from rxpy2.maybe import Maybe
 from rxpy2.observers import MaybeObserver, SingleObserver
-from rxpy2.operators import ABSENT
+from rxpy2.operator_kit import ABSENT
 from rxpy2.single import Single
 from rxpy2.spark import executor_code
 from rxpy2.spark.errors import SparkJobError, describe

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
 from rxpy2.flowable import Flowable
-from rxpy2.operators import ABSENT, BUFFER_SIZE, EmptySubscription, require_non_negative
+from rxpy2.operator_kit import ABSENT, BUFFER_SIZE, EmptySubscription, require_non_negative
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.single import Single
 from rxpy2.spark import aggregate

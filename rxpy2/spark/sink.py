@@ -22,7 +22,7 @@ from rxpy2.disposables import Disposable
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.internal.arguments import assembly
 from rxpy2.observers import FlowableSubscriber, SingleObserver
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     AtomicReference,
     SubscriptionHelper,
     null_error,

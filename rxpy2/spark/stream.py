@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
 from rxpy2.flowable import Flowable
-from rxpy2.operators import AtomicLong, Drain, add_request, require_positive, validate_request
+from rxpy2.operator_kit import AtomicLong, Drain, add_request, require_positive, validate_request
 from rxpy2.reactivestreams import Subscriber, Subscription
 from rxpy2.spark.errors import SparkJobError, describe
 from rxpy2.spark.pyspark_adapter import is_dataframe, require_pyspark
@@ -214,7 +214,7 @@ class StreamSubscription(Subscription, Generic[T]):
 
     The micro-batch hand-over (``queue``, ``held``) is guarded by ``lock``, a Condition
     the waiting callback sleeps on; emission runs in a drain loop serialized by a
-    :class:`~rxpy2.operators.Drain`, which never calls downstream while holding ``lock``.
+    :class:`~rxpy2.operator_kit.Drain`, which never calls downstream while holding ``lock``.
 
     Read-only counters, for tools and benchmarks: :attr:`batches_held`,
     :attr:`max_batches_held`, :attr:`batches_received`, :attr:`last_batch_id`,

@@ -14,7 +14,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Generic, TypeVar
 
-from rxpy2.operators import AtomicInteger, AtomicLong, Drain, add_request, validate_request
+from rxpy2.operator_kit import AtomicInteger, AtomicLong, Drain, add_request, validate_request
 from rxpy2.reactivestreams import Subscriber, Subscription
 from rxpy2.spark.errors import SparkJobError, describe
 from rxpy2.spark.pyspark_adapter import cancel_job_group
@@ -44,7 +44,7 @@ class PartitionSubscription(Subscription, Generic[T]):
     """Launches partition jobs under demand and emits their items in partition order.
 
     Job threads only compute and connect; everything else happens in the drain loop,
-    serialized by a :class:`~rxpy2.operators.Drain` (``gate``): it runs on the thread that
+    serialized by a :class:`~rxpy2.operator_kit.Drain` (``gate``): it runs on the thread that
     requested or cancelled, or on the subscription's one emitter thread when a job
     finished; a signal that finds it running is counted and makes it run another pass.
     After the terminal signal (or a cancel) the drain stays owned for good."""

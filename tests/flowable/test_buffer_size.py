@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from probes import ManualSource
 
-import rxpy2.operators as ops
+import rxpy2.operator_kit as ops
 from rxpy2 import BackpressureStrategy, Flowable
 from rxpy2.schedulers import Schedulers
 

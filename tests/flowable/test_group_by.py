@@ -10,7 +10,7 @@ from probes import ManualSource, RequestOneInOnNext, Spy, boom, failing
 
 from rxpy2 import Flowable, GroupedFlowable
 from rxpy2.exceptions import ProtocolViolationException
-from rxpy2.flowables import GroupedFlowable as GroupedFlowableFromPackage
+from rxpy2.grouped_flowable import GroupedFlowable as GroupedFlowableFromPackage
 from rxpy2.reactivestreams import LONG_MAX
 
 

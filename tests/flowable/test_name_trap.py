@@ -12,8 +12,8 @@ import pytest
 import rxpy2
 from rxpy2 import Flowable
 from rxpy2.completable import Completable
-from rxpy2.flowables.connectable_flowable import ConnectableFlowable
-from rxpy2.flowables.grouped_flowable import GroupedFlowable
+from rxpy2.connectable_flowable import ConnectableFlowable
+from rxpy2.grouped_flowable import GroupedFlowable
 from rxpy2.maybe import Maybe
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
 from rxpy2.single import Single

@@ -20,10 +20,11 @@ PACKAGE = pathlib.Path(rxpy2.__file__).parent
 FLOORS: dict[int, tuple[str, ...]] = {
     7: ("rxpy2", "rxpy2.spark", "rxpy2.tck"),
     6: ("rxpy2.flowable", "rxpy2.single", "rxpy2.maybe", "rxpy2.completable",
-        "rxpy2.internal.zero_one", "rxpy2.flowables", "rxpy2.parallel", "rxpy2.processors",
+        "rxpy2.internal.zero_one", "rxpy2.connectable_flowable", "rxpy2.grouped_flowable",
+        "rxpy2.parallel", "rxpy2.processors",
         "rxpy2.internal.operators", "rxpy2.internal.describe", "rxpy2.testing",
         "rxpy2.internal.combine_latest_signature"),
-    5: ("rxpy2.operators", "rxpy2.internal.arguments"),
+    5: ("rxpy2.operator_kit", "rxpy2.internal.arguments"),
     4: ("rxpy2.internal.subscribers", "rxpy2.internal.subscriptions", "rxpy2.internal.observers",
         "rxpy2.internal.helpers", "rxpy2.schedulers", "rxpy2.disposables"),
     3: ("rxpy2.plugins", "rxpy2.internal.fuseable", "rxpy2.observers", "rxpy2.emitter"),
@@ -38,7 +39,8 @@ FLOORS: dict[int, tuple[str, ...]] = {
 #: (rxpy2/internal/lazy_import.py). Prefixes of module names.
 THE_CIRCLE = (
     "rxpy2.flowable", "rxpy2.single", "rxpy2.maybe", "rxpy2.completable",
-    "rxpy2.internal.zero_one", "rxpy2.flowables.", "rxpy2.parallel", "rxpy2.processors",
+    "rxpy2.internal.zero_one", "rxpy2.connectable_flowable", "rxpy2.grouped_flowable",
+    "rxpy2.parallel", "rxpy2.processors",
     "rxpy2.internal.operators.",
     # in the circle with reason: explain()/repr of a chain reads its operators' fields;
     # test() returns a TestSubscriber, whose TestPublisher is a Flowable; the shared
@@ -48,7 +50,7 @@ THE_CIRCLE = (
 
 #: The public face of the kernel, and the only modules that may import it: the operators
 #: and the packages above them (the face imports the kernel, so no kernel module may).
-FACE = "rxpy2.operators"
+FACE = "rxpy2.operator_kit"
 FACE_USERS = ("rxpy2.internal.operators.", "rxpy2.spark", "rxpy2.processors", "rxpy2.parallel")
 
 

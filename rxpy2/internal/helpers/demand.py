@@ -1,5 +1,5 @@
 """Demand arithmetic for operator authors: RxJava's ``BackpressureHelper`` and the
-request parts of ``SubscriptionHelper`` as functions (re-exported by :mod:`rxpy2.operators`)."""
+request parts of ``SubscriptionHelper`` as functions (re-exported by :mod:`rxpy2.operator_kit`)."""
 
 from __future__ import annotations
 

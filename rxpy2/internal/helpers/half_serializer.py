@@ -16,7 +16,7 @@ from rxpy2 import plugins
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.reactivestreams import Subscriber
 
-if TYPE_CHECKING:  # the annotation only: rxpy2.operators imports this module
+if TYPE_CHECKING:  # the annotation only: rxpy2.operator_kit imports this module
     from rxpy2.internal.drain import Drain
 
 __all__ = ["HalfSerializer"]

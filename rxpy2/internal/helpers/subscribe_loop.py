@@ -218,7 +218,7 @@ def has_upstream(subscriber: Any) -> bool:
             continue
         if isinstance(u, AtomicReference):
             u = u.get()
-        # UNSUBSCRIBED: the typed placeholder of rxpy2.operators (imported here: that
+        # UNSUBSCRIBED: the typed placeholder of rxpy2.operator_kit (imported here: that
         # package imports this module)
         return u is not None and u is not UNSUBSCRIBED
     return False

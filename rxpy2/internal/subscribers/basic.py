@@ -1,6 +1,6 @@
 """BasicSubscriber: the name the library's 1:1 stages use for the public base.
 
-It is :class:`rxpy2.operators.OperatorSubscriber` itself (typed upstream, §2.13
+It is :class:`rxpy2.operator_kit.OperatorSubscriber` itself (typed upstream, §2.13
 checks, one terminal signal, ``fail``/``complete_early``); see that module.
 """
 

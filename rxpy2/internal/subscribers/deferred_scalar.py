@@ -2,7 +2,7 @@
 
 Base of reduce-like operators (``count``, ``reduce``, ``last``, ``to_list`` ...):
 a subclass updates ``self.value`` (and sets ``self.has_value``) in ``on_next``
-(raising :func:`~rxpy2.operators.null_item` for ``None``, §2.13);
+(raising :func:`~rxpy2.operator_kit.null_item` for ``None``, §2.13);
 on completion the value is emitted when the downstream has requested, whatever
 the order of the two events.
 """

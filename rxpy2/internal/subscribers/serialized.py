@@ -1,6 +1,6 @@
 """SerializedSubscriber: makes signals that may come from several threads arrive one at a time.
 
-A :class:`~rxpy2.operators.Drain` serializes the emissions: the thread that takes
+A :class:`~rxpy2.operator_kit.Drain` serializes the emissions: the thread that takes
 the free drain with nothing queued emits its item directly (``try_enter``), then makes drain passes
 while others signalled meanwhile; a thread that finds the drain owned queues its
 item (or records its terminal signal) and returns at once. No thread blocks for

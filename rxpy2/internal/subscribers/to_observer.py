@@ -2,7 +2,7 @@
 
 :class:`ToObserverSubscriber` is the base of ``count``, ``collect``, ``to_list``,
 ``reduce``, ``any``/``all``, ``ignore_elements`` ...: it requests everything
-upstream (``upstream`` is :data:`~rxpy2.operators.UNSUBSCRIBED` until then),
+upstream (``upstream`` is :data:`~rxpy2.operator_kit.UNSUBSCRIBED` until then),
 hands *itself* to the observer as its Disposable (disposing cancels the upstream) and keeps the result in ``self.value``. The ``done`` flag drops
 any signal after the terminal one (a late error goes to
 :func:`rxpy2.plugins.on_error`). A subclass implements ``on_next`` and, when

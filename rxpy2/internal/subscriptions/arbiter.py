@@ -55,7 +55,7 @@ class SubscriptionArbiter(Subscription):
         self.missed_subscription: AtomicReference[Subscription] = AtomicReference()
         self.missed_requested = AtomicLong()
         self.missed_produced = AtomicLong()
-        # imported here: rxpy2.operators (the package of drain) imports this module
+        # imported here: rxpy2.operator_kit (the package of drain) imports this module
         from rxpy2.internal.drain import Drain
 
         self.arbiter_gate: Drain = Drain()

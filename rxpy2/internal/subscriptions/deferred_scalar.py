@@ -1,6 +1,6 @@
 """DeferredScalarSubscription: one item computed later, emitted whenever both it and demand are there.
 
-Public as :class:`rxpy2.operators.DeferredScalarSubscription` (the "deferred
+Public as :class:`rxpy2.operator_kit.DeferredScalarSubscription` (the "deferred
 scalar" pattern of the operator guide). A subclass, or the operator holding one,
 calls :meth:`DeferredScalarSubscription.complete` with the value (or signals
 ``downstream.on_complete()`` itself when there is none). Value and request may

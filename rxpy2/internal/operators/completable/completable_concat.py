@@ -2,7 +2,7 @@
 
 Subscribes to the sources one after another. A source that completes while
 being subscribed would make the next subscription recurse; instead completion
-only signals a :class:`~rxpy2.operators.Drain` and the loop that owns it (already
+only signals a :class:`~rxpy2.operator_kit.Drain` and the loop that owns it (already
 running) subscribes the next source (trampolining), so any number of
 synchronous sources runs in constant stack depth. After the terminal signal
 the loop keeps the drain for good. The downstream disposes a SerialDisposable that holds
@@ -18,7 +18,7 @@ from rxpy2.completable import Completable
 from rxpy2.disposables import Disposable, SerialDisposable
 from rxpy2.internal.observers.empty import EmptyDisposable
 from rxpy2.observers import CompletableObserver
-from rxpy2.operators import Drain
+from rxpy2.operator_kit import Drain
 
 __all__ = ["CompletableConcat"]
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from rxpy2.completable import Completable
 from rxpy2.internal.operators.single.single_from_publisher import PublisherObserver
-from rxpy2.operators import null_item
+from rxpy2.operator_kit import null_item
 from rxpy2.reactivestreams import Publisher
 
 __all__ = ["CompletableFromPublisher"]

@@ -4,7 +4,7 @@ CompletableMergeDelayErrorIterable, CompletableMergeDelayErrorArray): all source
 
 Completes when every source did (``active`` counts the sources plus one for
 the subscribing loop, each change one atomic operation; nothing is drained or
-serialized here, so no :class:`~rxpy2.operators.Drain`).
+serialized here, so no :class:`~rxpy2.operator_kit.Drain`).
 
 Errors at once: several sources race to terminate, so the terminal signal uses
 the "once" pattern: the first error (or the final completion) wins
@@ -27,7 +27,7 @@ from rxpy2 import plugins
 from rxpy2.completable import Completable
 from rxpy2.disposables import CompositeDisposable, Disposable
 from rxpy2.observers import CompletableObserver
-from rxpy2.operators import AtomicBoolean, AtomicInteger, AtomicThrowable
+from rxpy2.operator_kit import AtomicBoolean, AtomicInteger, AtomicThrowable
 
 __all__ = ["CompletableMerge"]
 

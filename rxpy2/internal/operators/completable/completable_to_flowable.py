@@ -15,7 +15,7 @@ from rxpy2.internal.fuseable import ASYNC, NONE
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.subscriptions.basic import BasicQueueSubscription
 from rxpy2.observers import CompletableObserver
-from rxpy2.operators import validate_request
+from rxpy2.operator_kit import validate_request
 from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["CompletableToFlowable"]

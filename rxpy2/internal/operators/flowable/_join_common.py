@@ -30,7 +30,7 @@ from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.queues import MpscLinkedQueue
 from rxpy2.internal.subscribers.other_trigger import OtherTriggerSubscriber
-from rxpy2.operators import Drain, add_request, null_error, null_item, produced, validate_request
+from rxpy2.operator_kit import Drain, add_request, null_error, null_item, produced, validate_request
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
 __all__ = ["JoinBase", "JoinSubscriptionBase"]

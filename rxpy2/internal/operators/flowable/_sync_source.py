@@ -17,7 +17,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import SYNC
 from rxpy2.internal.subscriptions.basic import BasicQueueSubscription
-from rxpy2.operators import add_request, validate_request
+from rxpy2.operator_kit import add_request, validate_request
 from rxpy2.reactivestreams import LONG_MAX, Subscriber
 
 __all__ = ["SyncSourceSubscription"]

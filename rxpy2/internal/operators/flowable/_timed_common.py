@@ -26,7 +26,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.internal.operators.flowable.flowable_on_backpressure import BaseUnboundedSubscriber
 from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
-from rxpy2.operators import Drain
+from rxpy2.operator_kit import Drain
 from rxpy2.reactivestreams import LONG_MAX, Subscriber
 
 __all__ = ["TimedDrainSubscriber", "UnboundedSubscriber"]

@@ -28,7 +28,7 @@ from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.sources import sources_or_terminate
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     deferred_request,
     deferred_set_once,
     null_error,

@@ -26,7 +26,7 @@ from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC, QueueSubsc
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import add_request, produced, validate_request
+from rxpy2.operator_kit import add_request, produced, validate_request
 from rxpy2.reactivestreams import Subscriber, Subscription
 
 __all__ = ["AsyncIteratorSubscriber", "FlowableAsyncIterable", "FlowableFromAsyncIterable"]

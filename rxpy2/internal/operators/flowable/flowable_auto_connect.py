@@ -11,7 +11,7 @@ from rxpy2.internal.atomic import AtomicInteger
 from rxpy2.reactivestreams import Subscriber
 
 if TYPE_CHECKING:
-    from rxpy2.flowables.connectable_flowable import ConnectableFlowable
+    from rxpy2.connectable_flowable import ConnectableFlowable
 
 __all__ = ["FlowableAutoConnect"]
 

@@ -25,7 +25,7 @@ from rxpy2.internal.helpers.parker import Parker
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import UNSUBSCRIBED, null_error, null_item, null_subscription
+from rxpy2.operator_kit import UNSUBSCRIBED, null_error, null_item, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, Subscription
 
 __all__ = [

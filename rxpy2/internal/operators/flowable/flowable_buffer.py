@@ -36,7 +36,14 @@ from rxpy2.internal.helpers.queue_drain_helper import QueueDrainHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.flowable._buffer_common import add_item, new_buffer
 from rxpy2.internal.subscribers.basic import BasicSubscriber
-from rxpy2.operators import add_cap, multiply_cap, null_error, null_item, produced, validate_request
+from rxpy2.operator_kit import (
+    add_cap,
+    multiply_cap,
+    null_error,
+    null_item,
+    produced,
+    validate_request,
+)
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableBuffer"]

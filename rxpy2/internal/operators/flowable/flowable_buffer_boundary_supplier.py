@@ -26,7 +26,7 @@ from rxpy2.internal.operators.flowable.flowable_window_boundary import (
     OneShotBoundarySubscriber,
 )
 from rxpy2.internal.operators.flowable.flowable_window_boundary_supplier import supply_boundary
-from rxpy2.operators import Drain, subscribe_tail
+from rxpy2.operator_kit import Drain, subscribe_tail
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
 
 __all__ = ["FlowableBufferBoundarySupplier"]

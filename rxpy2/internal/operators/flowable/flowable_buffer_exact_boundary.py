@@ -24,7 +24,7 @@ from rxpy2.internal.operators.flowable.flowable_window_boundary import (
     BoundaryEndsStream,
     BoundarySubscriber,
 )
-from rxpy2.operators import subscribe_tail
+from rxpy2.operator_kit import subscribe_tail
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
 
 __all__ = ["FlowableBufferExactBoundary"]

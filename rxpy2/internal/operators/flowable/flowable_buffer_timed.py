@@ -24,7 +24,7 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.operators.flowable._buffer_common import add_item, new_buffer
 from rxpy2.internal.operators.flowable._timed_common import TimedDrainSubscriber
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     MissingBackpressureException,
     null_error,
     null_item,

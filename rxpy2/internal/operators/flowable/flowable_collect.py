@@ -15,7 +15,7 @@ from rxpy2.internal.helpers.fused_stage import FusedFold, declare_fold
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import ToObserverSubscriber, initial_value
 from rxpy2.observers import SingleObserver
-from rxpy2.operators import null_item
+from rxpy2.operator_kit import null_item
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 

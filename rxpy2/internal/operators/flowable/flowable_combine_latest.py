@@ -39,7 +39,7 @@ from rxpy2.internal.operators.flowable.flowable_map import FlowableMap
 from rxpy2.internal.operators.flowable.sources import sources_or_terminate
 from rxpy2.internal.queues import SpscLinkedArrayQueue
 from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     Drain,
     add_request,
     null_error,

@@ -27,7 +27,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import Drain, null_error, null_item, null_subscription
+from rxpy2.operator_kit import Drain, null_error, null_item, null_subscription
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableConcatArray", "FlowableConcatIterable"]

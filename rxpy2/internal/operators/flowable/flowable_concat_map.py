@@ -31,7 +31,7 @@ from rxpy2.internal.subscribers.drain_support import fuse_upstream, missing_back
 from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2.internal.subscriptions.scalar import ScalarSubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     UNSUBSCRIBED,
     Drain,
     null_error,

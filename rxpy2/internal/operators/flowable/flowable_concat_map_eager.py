@@ -40,7 +40,7 @@ from rxpy2.internal.subscribers.inner_queued import (
     InnerQueuedSubscriberSupport,
 )
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     UNSUBSCRIBED,
     Drain,
     add_request,

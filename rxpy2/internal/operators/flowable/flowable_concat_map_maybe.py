@@ -26,7 +26,7 @@ from rxpy2.internal.operators.single.single_flat_map import apply_mapper
 from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin, missing_backpressure
 from rxpy2.maybe import Maybe
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     UNSUBSCRIBED,
     AtomicLong,
     AtomicThrowable,

@@ -30,7 +30,7 @@ from rxpy2.internal.helpers.cancellable import CancellableDisposable
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
 from rxpy2.internal.queues import MpscLinkedQueue, SpscLinkedArrayQueue
-from rxpy2.operators import Drain, add_request, produced, validate_request
+from rxpy2.operator_kit import Drain, add_request, produced, validate_request
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 
 __all__ = ["FlowableCreate"]

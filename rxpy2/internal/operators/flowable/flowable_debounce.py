@@ -27,7 +27,7 @@ from rxpy2.internal.operators.flowable.flowable_debounce_timed import (
 )
 from rxpy2.internal.operators.flowable.flowable_scalar_x_map import check_inner
 from rxpy2.internal.operators.flowable.flowable_timeout import IndicatorSubscriber
-from rxpy2.operators import subscribe_tail
+from rxpy2.operator_kit import subscribe_tail
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableDebounce"]

@@ -24,7 +24,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.operators.flowable._timed_common import TimedDrainSubscriber
 from rxpy2.internal.subscribers.drain_support import DrainTerminalsMixin
-from rxpy2.operators import MissingBackpressureException, produced, subscribe_tail
+from rxpy2.operator_kit import MissingBackpressureException, produced, subscribe_tail
 from rxpy2.reactivestreams import Publisher, Subscriber
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 

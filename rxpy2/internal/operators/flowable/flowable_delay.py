@@ -24,7 +24,7 @@ from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     OperatorSubscriber,
     deferred_request,
     deferred_set_once,

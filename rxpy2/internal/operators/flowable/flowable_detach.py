@@ -17,7 +17,7 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import CANCELLED
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import OperatorSubscriber, null_error, null_item
+from rxpy2.operator_kit import OperatorSubscriber, null_error, null_item
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableDetach"]

@@ -24,7 +24,7 @@ from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import UNSUBSCRIBED, null_error, null_item, null_subscription
+from rxpy2.operator_kit import UNSUBSCRIBED, null_error, null_item, null_subscription
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableDoOnLifecycle"]

@@ -16,7 +16,7 @@ from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import ItemOrMissingSubscriber
 from rxpy2.maybe import Maybe
 from rxpy2.observers import MaybeObserver, SingleObserver
-from rxpy2.operators import null_item
+from rxpy2.operator_kit import null_item
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 

@@ -5,7 +5,7 @@ upstream for ``max_concurrency`` items and for more as inners finish (as RxJava 
 FlowableFlatMap), maps each item to a Publisher, takes the value of a ``Callable`` inner
 without subscribing, and gives any other an :class:`InnerSubscriber` that prefetches
 ``buffer_size`` (or fuses). All emission is serialized by one
-:class:`~rxpy2.operators.Drain`, ``gate``; a terminal signal or a cancel keeps it for
+:class:`~rxpy2.operator_kit.Drain`, ``gate``; a terminal signal or a cancel keeps it for
 good (§3.6, §3.7). Errors collect in an :class:`AtomicThrowable` (``delay_errors``:
 together at the end).
 
@@ -46,7 +46,7 @@ from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
 )
 from rxpy2.internal.queues import SpscArrayQueue, SpscLinkedArrayQueue
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     UNSUBSCRIBED,
     Drain,
     add_request,

@@ -31,7 +31,7 @@ from rxpy2.internal.operators.flowable.flowable_flat_map_maybe import (
     InnerObserver,
 )
 from rxpy2.observers import CompletableObserver
-from rxpy2.operators import null_error
+from rxpy2.operator_kit import null_error
 from rxpy2.reactivestreams import Publisher
 
 __all__ = ["FlatMapCompletableSubscriber", "FlowableFlatMapCompletable"]

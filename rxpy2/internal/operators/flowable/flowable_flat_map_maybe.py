@@ -11,7 +11,7 @@ it failed.
 stream completes when it reaches zero with nothing queued. A success that finds
 no drain running, nothing queued and some demand goes downstream directly;
 otherwise it waits in an MPSC queue for the drain loop (a
-:class:`~rxpy2.operators.Drain`, ``gate``: the direct path and every pass
+:class:`~rxpy2.operator_kit.Drain`, ``gate``: the direct path and every pass
 ``enter()``/``leave()`` it), which emits under demand: the successes go out in the order they
 arrived. Errors are collected in an :class:`AtomicThrowable`: without
 ``delay_errors`` the first one cancels the upstream and disposes every inner
@@ -47,7 +47,14 @@ from rxpy2.observers import (
     MaybeObserver,
     SingleObserver,
 )
-from rxpy2.operators import UNSUBSCRIBED, Drain, null_error, null_item, produced, validate_upstream
+from rxpy2.operator_kit import (
+    UNSUBSCRIBED,
+    Drain,
+    null_error,
+    null_item,
+    produced,
+    validate_upstream,
+)
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlatMapMaybeSubscriber", "FlatMapZeroOneSubscriber", "FlowableFlatMapMaybe",

@@ -38,7 +38,7 @@ from rxpy2.internal.operators.flowable.flowable_from_iterable import FlowableFro
 from rxpy2.internal.subscribers.drain_support import fuse_upstream, missing_backpressure
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     UNSUBSCRIBED,
     Drain,
     add_request,

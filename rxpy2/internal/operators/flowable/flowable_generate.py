@@ -22,7 +22,7 @@ from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operators import add_request, validate_request
+from rxpy2.operator_kit import add_request, validate_request
 from rxpy2.reactivestreams import Subscriber, Subscription
 
 __all__ = ["FlowableGenerate"]

@@ -21,7 +21,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.flowable import Flowable
-from rxpy2.flowables.grouped_flowable import GroupedFlowable
+from rxpy2.grouped_flowable import GroupedFlowable
 from rxpy2.internal.atomic import AtomicBoolean, AtomicInteger, AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.sentinel import Sentinel
@@ -29,7 +29,7 @@ from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
 from rxpy2.internal.queues import SpscLinkedArrayQueue
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     Drain,
     OperatorSubscriber,
     add_request,

@@ -12,7 +12,7 @@ from typing import Generic, TypeVar
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.operators import OperatorSubscriber, null_error, null_item
+from rxpy2.operator_kit import OperatorSubscriber, null_error, null_item
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableHide"]

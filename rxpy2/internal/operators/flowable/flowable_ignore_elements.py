@@ -9,7 +9,7 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import ToObserverSubscriber
 from rxpy2.observers import CompletableObserver
-from rxpy2.operators import null_item
+from rxpy2.operator_kit import null_item
 from rxpy2.reactivestreams import Publisher
 
 __all__ = ["FlowableIgnoreElementsCompletable"]

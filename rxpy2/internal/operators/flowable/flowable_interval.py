@@ -16,7 +16,7 @@ from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
-from rxpy2.operators import add_request, produced, validate_request
+from rxpy2.operator_kit import add_request, produced, validate_request
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler, check_period
 from rxpy2.schedulers.trampoline_scheduler import TrampolineScheduler

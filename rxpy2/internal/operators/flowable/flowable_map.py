@@ -19,7 +19,7 @@ from rxpy2.internal.subscribers.basic_fuseable import (
     BasicFuseableConditionalSubscriber,
     BasicFuseableSubscriber,
 )
-from rxpy2.operators import null_item
+from rxpy2.operator_kit import null_item
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableMap"]

@@ -16,16 +16,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
+from rxpy2.connectable_flowable import ConnectableFlowable
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
-from rxpy2.flowables.connectable_flowable import ConnectableFlowable
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_scalar_x_map import check_inner
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import null_error, null_item, null_subscription, validate_request
+from rxpy2.operator_kit import null_error, null_item, null_subscription, validate_request
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler
 

@@ -3,7 +3,7 @@
 The upstream gets a stable request pattern (``buffer_size``, then 75% of it at a time);
 items wait in a queue of at most ``buffer_size`` (beyond it:
 ``MissingBackpressureException``). All delivery happens in one drain task on ONE worker,
-serialized by a :class:`~rxpy2.operators.Drain`, so signals stay in order. A
+serialized by a :class:`~rxpy2.operator_kit.Drain`, so signals stay in order. A
 ``subscribe_on`` right above hands SYNC-polled items over in batches
 (:meth:`ObserveOnSubscriber.on_next_batch`). Fuses upstream (``ANY | BOUNDARY``) and offers
 ASYNC fusion downstream.
@@ -34,7 +34,7 @@ from rxpy2.internal.fuseable import (
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     UNSUBSCRIBED,
     Drain,
     add_request,

@@ -29,7 +29,7 @@ from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.queues import SpscArrayQueue, SpscLinkedArrayQueue
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     Drain,
     OperatorSubscriber,
     add_request,

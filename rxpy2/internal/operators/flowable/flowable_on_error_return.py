@@ -16,7 +16,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.single_post_complete import SinglePostCompleteSubscriber
-from rxpy2.operators import null_error, null_item
+from rxpy2.operator_kit import null_error, null_item
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableOnErrorReturn"]

@@ -15,15 +15,15 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
+from rxpy2.connectable_flowable import ConnectableFlowable
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.flowables.connectable_flowable import ConnectableFlowable
 from rxpy2.internal.atomic import AtomicBoolean, AtomicLong, AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import Drain, null_error, null_item, null_subscription, validate_request
+from rxpy2.operator_kit import Drain, null_error, null_item, null_subscription, validate_request
 from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowablePublish", "PublishConnection"]

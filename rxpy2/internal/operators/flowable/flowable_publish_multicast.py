@@ -26,7 +26,7 @@ from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_scalar_x_map import check_inner
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import null_error, null_item, null_subscription, validate_request
+from rxpy2.operator_kit import null_error, null_item, null_subscription, validate_request
 from rxpy2.processors.multicast_processor import MulticastProcessor
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 

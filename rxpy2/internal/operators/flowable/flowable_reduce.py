@@ -25,7 +25,7 @@ from rxpy2.internal.subscribers.to_observer import (
 )
 from rxpy2.maybe import Maybe
 from rxpy2.observers import MaybeObserver, SingleObserver
-from rxpy2.operators import null_item
+from rxpy2.operator_kit import null_item
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 

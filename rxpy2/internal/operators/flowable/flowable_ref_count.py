@@ -28,11 +28,11 @@ from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicBoolean, AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
-from rxpy2.operators import OperatorSubscriber, null_error, null_item
+from rxpy2.operator_kit import OperatorSubscriber, null_error, null_item
 from rxpy2.reactivestreams import Subscriber
 
 if TYPE_CHECKING:
-    from rxpy2.flowables.connectable_flowable import ConnectableFlowable
+    from rxpy2.connectable_flowable import ConnectableFlowable
 
 __all__ = ["FlowableRefCount"]
 

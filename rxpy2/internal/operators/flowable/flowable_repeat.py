@@ -19,7 +19,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.operators.flowable.flowable_retry import ResubscribingSubscriber
-from rxpy2.operators import null_error
+from rxpy2.operator_kit import null_error
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
 
 __all__ = ["FlowableRepeat", "FlowableRepeatUntil"]

@@ -16,15 +16,15 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
+from rxpy2.connectable_flowable import ConnectableFlowable
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
-from rxpy2.flowables.connectable_flowable import ConnectableFlowable
 from rxpy2.internal.atomic import AtomicBoolean, AtomicLong, AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     Drain,
     add_cap,
     null_error,

@@ -26,7 +26,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import Drain, null_error, null_item, null_subscription
+from rxpy2.operator_kit import Drain, null_error, null_item, null_subscription
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableRetry", "FlowableRetryBiPredicate", "ResubscribingSubscriber", "retry_if"]

@@ -14,7 +14,7 @@ downstream across the subscriptions, each new one asked for the demand still
 outstanding; the items and terminal signals reach the downstream through a
 :class:`SerializedSubscriber`, since the handler's Publisher may end the stream
 from another thread while an attempt emits. Resubscription runs in the
-:class:`~rxpy2.operators.Drain` loop of :class:`ResubscribingSubscriber`: a
+:class:`~rxpy2.operator_kit.Drain` loop of :class:`ResubscribingSubscriber`: a
 synchronous handler never nests the calls.
 """
 
@@ -29,7 +29,7 @@ from rxpy2.internal.operators.flowable.flowable_retry import ResubscribingSubscr
 from rxpy2.internal.operators.single.single_retry_when import WhenReceiver, call_handler
 from rxpy2.internal.subscribers.serialized import SerializedSubscriber
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operators import null_error
+from rxpy2.operator_kit import null_error
 from rxpy2.processors import UnicastProcessor
 from rxpy2.reactivestreams import Publisher, Subscriber
 

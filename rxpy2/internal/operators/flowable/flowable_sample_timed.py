@@ -24,7 +24,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.operators.flowable._timed_common import TimedDrainSubscriber
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     AtomicReference,
     MissingBackpressureException,
     null_error,

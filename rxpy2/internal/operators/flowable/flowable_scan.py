@@ -28,7 +28,7 @@ from rxpy2.internal.helpers.fused_stage import NOTHING, FusedStage, Lines
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.stable_prefetch import StablePrefetchSubscriber
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operators import OperatorSubscriber, null_error, null_item, produced
+from rxpy2.operator_kit import OperatorSubscriber, null_error, null_item, produced
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
 
 __all__ = ["FlowableScan", "FlowableScanSeed"]

@@ -25,7 +25,7 @@ from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.subscribers.drain_support import missing_backpressure
 from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
 from rxpy2.observers import SingleObserver
-from rxpy2.operators import Drain, null_error
+from rxpy2.operator_kit import Drain, null_error
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 

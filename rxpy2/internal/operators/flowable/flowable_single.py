@@ -15,7 +15,7 @@ from rxpy2.internal.operators.flowable.item_or_missing import (
     FlowableItemOrMissingSingle,
 )
 from rxpy2.internal.subscribers.to_observer import ItemOrMissingSubscriber
-from rxpy2.operators import null_item
+from rxpy2.operator_kit import null_item
 
 __all__ = ["FlowableSingleMaybe", "FlowableSingleSingle"]
 

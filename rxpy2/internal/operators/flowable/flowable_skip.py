@@ -15,7 +15,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.fused_stage import FusedStage, Lines
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.operators import OperatorSubscriber, null_item
+from rxpy2.operator_kit import OperatorSubscriber, null_item
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableSkip"]

@@ -22,7 +22,7 @@ from rxpy2.internal.operators.flowable.flowable_take_until import (
     TakeUntilMainSubscriber,
     TakeUntilOtherSubscriber,
 )
-from rxpy2.operators import null_item
+from rxpy2.operator_kit import null_item
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableSkipUntil"]

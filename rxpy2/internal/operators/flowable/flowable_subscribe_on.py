@@ -22,7 +22,13 @@ from rxpy2.internal.fuseable import SYNC, HasUpstreamPublisher, QueueSubscriptio
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_observe_on import ObserveOnSubscriber
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import add_request, null_error, null_item, null_subscription, validate_request
+from rxpy2.operator_kit import (
+    add_request,
+    null_error,
+    null_item,
+    null_subscription,
+    validate_request,
+)
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 

@@ -14,7 +14,7 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import null_error, null_item, null_subscription
+from rxpy2.operator_kit import null_error, null_item, null_subscription
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableSwitchIfEmpty"]

@@ -2,7 +2,7 @@
 
 Each upstream item cancels the running inner and subscribes a new one (the signals of a
 replaced inner are ignored, its error goes to ``plugins.on_error``). Inners are
-:class:`PrefetchingInnerSubscriber` s; one drain loop (a :class:`~rxpy2.operators.Drain`,
+:class:`PrefetchingInnerSubscriber` s; one drain loop (a :class:`~rxpy2.operator_kit.Drain`,
 ``gate``) emits from the current inner under the downstream's demand, shared by all the
 inners. Completion waits for the last inner; ``delay_errors`` holds errors until the end.
 
@@ -29,7 +29,7 @@ from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscri
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.internal.subscriptions.scalar import ScalarSubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     UNSUBSCRIBED,
     Drain,
     add_request,

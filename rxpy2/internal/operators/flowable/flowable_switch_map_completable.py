@@ -7,7 +7,7 @@ The upstream is asked for everything (``LONG_MAX``) at once.
 
 The upstream side, the inner callbacks and the error modes are switch_map_maybe's
 :class:`SwitchMapZeroOneSubscriber` (flowable_switch_map_maybe.py); its drain
-loop (a :class:`~rxpy2.operators.Drain`) delivers the one terminal signal, so a
+loop (a :class:`~rxpy2.operator_kit.Drain`) delivers the one terminal signal, so a
 completion of the upstream and of the last Completable arriving together on two
 threads end the stream once. A failing mapper cancels the upstream; without
 ``delay_errors`` it also disposes the running Completable and fails at once,

@@ -62,7 +62,7 @@ from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
 )
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import add_request, validate_request
+from rxpy2.operator_kit import add_request, validate_request
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["MAX_STAGES", "FlowableSyncChain", "fuse_sync_stage"]

@@ -21,7 +21,7 @@ from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.flowable.flowable_collect import COLLECT_FOLD
 from rxpy2.internal.operators.flowable.flowable_last import LAST_FOLD
 from rxpy2.internal.subscribers.deferred_scalar import DeferredScalarSubscriber
-from rxpy2.operators import OperatorSubscriber, null_error, null_item, validate_request
+from rxpy2.operator_kit import OperatorSubscriber, null_error, null_item, validate_request
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
 
 __all__ = ["FlowableTakeLast", "FlowableTakeLastOne"]

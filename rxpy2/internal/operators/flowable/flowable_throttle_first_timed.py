@@ -14,7 +14,7 @@ from rxpy2.disposables import SerialDisposable
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.operators.flowable._timed_common import UnboundedSubscriber
-from rxpy2.operators import MissingBackpressureException, null_item, produced, subscribe_tail
+from rxpy2.operator_kit import MissingBackpressureException, null_item, produced, subscribe_tail
 from rxpy2.reactivestreams import Publisher, Subscriber
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 

@@ -13,7 +13,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic import BasicSubscriber
-from rxpy2.operators import null_item
+from rxpy2.operator_kit import null_item
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler
 from rxpy2.timed import Timed

@@ -29,7 +29,7 @@ from rxpy2.internal.operators.flowable.flowable_scalar_x_map import check_inner
 from rxpy2.internal.operators.flowable.flowable_timeout_timed import FallbackSubscriber
 from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     deferred_request,
     deferred_set_once,
     null_error,

@@ -26,7 +26,7 @@ from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     deferred_request,
     deferred_set_once,
     null_error,

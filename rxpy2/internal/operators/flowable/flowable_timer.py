@@ -11,7 +11,7 @@ from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
-from rxpy2.operators import validate_request
+from rxpy2.operator_kit import validate_request
 from rxpy2.reactivestreams import Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler
 

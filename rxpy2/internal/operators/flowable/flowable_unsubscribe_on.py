@@ -13,7 +13,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicBoolean
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.operators import OperatorSubscriber, null_error, null_item
+from rxpy2.operator_kit import OperatorSubscriber, null_error, null_item
 from rxpy2.reactivestreams import Publisher, Subscriber
 from rxpy2.schedulers.scheduler import Scheduler
 

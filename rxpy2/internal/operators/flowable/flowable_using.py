@@ -25,7 +25,7 @@ from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.using_resource import RELEASED, UsingResource
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import UNSUBSCRIBED, validate_upstream
+from rxpy2.operator_kit import UNSUBSCRIBED, validate_upstream
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableUsing"]

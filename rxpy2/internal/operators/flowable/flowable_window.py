@@ -32,7 +32,7 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
 from rxpy2.internal.queues import SpscLinkedArrayQueue
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     Drain,
     OperatorSubscriber,
     add_cap,

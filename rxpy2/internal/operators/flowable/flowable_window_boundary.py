@@ -32,7 +32,7 @@ from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
 from rxpy2.internal.operators.flowable.flowable_timeout import IndicatorSubscriber
 from rxpy2.internal.queues import MpscLinkedQueue
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     Drain,
     add_request,
     null_error,

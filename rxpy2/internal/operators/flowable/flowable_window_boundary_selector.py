@@ -29,7 +29,7 @@ from rxpy2.internal.operators.flowable.flowable_window_boundary import (
 )
 from rxpy2.internal.queues import MpscLinkedQueue
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     AtomicLong,
     AtomicThrowable,
     Drain,

@@ -28,7 +28,7 @@ from rxpy2.internal.operators.flowable.flowable_window_boundary import (
     OneShotBoundarySubscriber,
     WindowBoundaryMainSubscriber,
 )
-from rxpy2.operators import subscribe_tail
+from rxpy2.operator_kit import subscribe_tail
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableWindowBoundarySupplier", "supply_boundary"]

@@ -21,7 +21,7 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.sentinel import Sentinel
 from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
 from rxpy2.internal.subscribers.drain_support import DrainTerminalsMixin
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     LONG_MAX,
     AtomicLong,
     Drain,

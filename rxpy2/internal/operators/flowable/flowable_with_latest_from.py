@@ -34,7 +34,7 @@ from rxpy2.internal.helpers.half_serializer import HalfSerializer
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     Drain,
     deferred_request,
     deferred_set_once,

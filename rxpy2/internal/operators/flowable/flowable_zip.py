@@ -26,7 +26,7 @@ from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.internal.subscribers.drain_support import missing_backpressure
 from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operators import Drain, add_request, null_error, null_item, validate_request
+from rxpy2.operator_kit import Drain, add_request, null_error, null_item, validate_request
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableZip", "FlowableZipIterable"]

@@ -4,7 +4,7 @@
 A Flowable of the sources' items, one source at a time. ``current`` holds the
 item of the source that just succeeded, or ``_DONE`` when it ended without one
 (the start behaves as if a source had just completed). One
-:class:`~rxpy2.operators.Drain` loop emits the item when downstream demand allows
+:class:`~rxpy2.operator_kit.Drain` loop emits the item when downstream demand allows
 (``produced`` counts the emitted items against the never-decremented ``requested``,
 as RxJava 2 does), then subscribes the next source. A source that signals while
 being subscribed only marks the drain as missed: the loop, further up the stack,
@@ -28,7 +28,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.maybe import Maybe
 from rxpy2.observers import MaybeObserver
-from rxpy2.operators import AtomicLong, Drain, add_request, validate_request
+from rxpy2.operator_kit import AtomicLong, Drain, add_request, validate_request
 from rxpy2.reactivestreams import Subscriber, Subscription
 
 __all__ = ["MaybeConcat"]

@@ -4,7 +4,7 @@ Every source is subscribed (in order) to one observer; a success goes into a
 multi-producer queue, a completion (or an error) puts a ``_DONE`` marker there,
 so the queue sees exactly one entry per source and ``consumed`` (entries taken
 out) reaching the number of sources means every source ended. One
-:class:`~rxpy2.operators.Drain` loop emits the items under the downstream
+:class:`~rxpy2.operator_kit.Drain` loop emits the items under the downstream
 demand. The first error disposes the other sources and goes downstream as soon
 as the loop sees it, before any item still queued (RxJava 2's order); a later
 error goes to :func:`rxpy2.plugins.on_error`.
@@ -22,7 +22,7 @@ from rxpy2.disposables import CompositeDisposable, Disposable
 from rxpy2.flowable import Flowable
 from rxpy2.maybe import Maybe
 from rxpy2.observers import MaybeObserver
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     AtomicLong,
     AtomicThrowable,
     Drain,

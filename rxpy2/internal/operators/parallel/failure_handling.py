@@ -27,7 +27,7 @@ from rxpy2.exceptions import CompositeException
 from rxpy2.internal.fuseable import ConditionalSubscriber, is_conditional
 from rxpy2.internal.helpers.function_names import function_name
 from rxpy2.internal.operators.parallel.per_rail import ParallelPerRail
-from rxpy2.operators import OperatorSubscriber, null_item
+from rxpy2.operator_kit import OperatorSubscriber, null_item
 from rxpy2.parallel.parallel_failure_handling import ParallelFailureHandling
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
 from rxpy2.reactivestreams import Subscriber

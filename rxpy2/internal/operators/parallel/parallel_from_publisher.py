@@ -2,7 +2,7 @@
 
 One dispatcher subscribes to the source with a stable request pattern (``prefetch``, then
 75% of it at a time) and a queue of at most ``prefetch``; its drain (one
-:class:`~rxpy2.operators.Drain`) goes round the rails and gives each item to the next
+:class:`~rxpy2.operator_kit.Drain`) goes round the rails and gives each item to the next
 rail with demand. Completion reaches every rail once the queue is empty, an error at
 once; when every rail has cancelled, the source is cancelled. Fuses with the source
 (``ANY | BOUNDARY``); shared pieces are :mod:`rxpy2.internal.subscribers.drain_support`'s.
@@ -21,7 +21,7 @@ from rxpy2.internal.subscribers.drain_support import (
     missing_backpressure,
 )
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     UNSUBSCRIBED,
     AtomicBoolean,
     AtomicInteger,

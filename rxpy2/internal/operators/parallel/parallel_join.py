@@ -4,7 +4,7 @@ One inner subscriber per rail asks its rail for ``prefetch`` items, then for
 ``limit = prefetch - prefetch // 4`` more each time that many went downstream,
 and keeps the items the downstream has no demand for in a queue of ``prefetch``
 (an item beyond that: ``MissingBackpressureException``). A drain loop, serialized
-by a :class:`~rxpy2.operators.Drain`, takes the items round-robin from the rails'
+by a :class:`~rxpy2.operator_kit.Drain`, takes the items round-robin from the rails'
 queues, one per rail per round, under the downstream's demand. Fast path: a
 rail's ``on_next`` that enters the drain (nobody drains) with demand outstanding
 emits directly, without touching the queue; else it queues the item and signals
@@ -31,7 +31,7 @@ from rxpy2.exceptions import CompositeException, MissingBackpressureException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     AtomicInteger,
     AtomicLong,
     AtomicReference,

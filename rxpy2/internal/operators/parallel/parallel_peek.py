@@ -30,7 +30,7 @@ from rxpy2 import plugins
 from rxpy2.exceptions import CompositeException
 from rxpy2.internal.operators.parallel.per_rail import ParallelPerRail
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operators import OperatorSubscriber, null_error
+from rxpy2.operator_kit import OperatorSubscriber, null_error
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
 from rxpy2.reactivestreams import Subscriber
 

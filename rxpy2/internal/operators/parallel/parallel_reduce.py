@@ -19,7 +19,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.internal.operators.parallel.per_rail import ParallelPerRail
 from rxpy2.internal.subscribers.deferred_scalar import DeferredScalarSubscriber
-from rxpy2.operators import EmptySubscription, null_error, null_item, subscribe_tail
+from rxpy2.operator_kit import EmptySubscription, null_error, null_item, subscribe_tail
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
 from rxpy2.reactivestreams import Subscriber
 

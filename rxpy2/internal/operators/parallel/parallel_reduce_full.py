@@ -2,7 +2,7 @@
 
 Each rail requests everything and folds its items (the first item starts the
 fold). A rail that completes with a value offers it to a queue, counts itself
-done and signals a :class:`~rxpy2.operators.Drain`; the drain's owner folds the
+done and signals a :class:`~rxpy2.operator_kit.Drain`; the drain's owner folds the
 queued values into the result (``reducer(result, value)``, never under a lock,
 each value combined exactly once). When every rail has completed and the queue
 is empty the result is emitted under demand (no result: every rail was empty,
@@ -20,7 +20,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     AtomicInteger,
     AtomicReference,
     DeferredScalarSubscription,

@@ -5,7 +5,7 @@ then for ``limit = prefetch - prefetch // 4`` more each time that many were
 delivered; items wait in a queue of at most ``prefetch`` (one beyond that ends
 the rail with ``MissingBackpressureException``). The rail's worker
 (``scheduler.create_worker()``, made when the rail is subscribed) runs one drain
-task at a time: the signal that enters the rail's :class:`~rxpy2.operators.Drain`
+task at a time: the signal that enters the rail's :class:`~rxpy2.operator_kit.Drain`
 schedules it, the others are counted and the task makes another pass, so a
 rail's signals stay in order while the rails run side by side. An error
 overtakes the queued items.
@@ -28,7 +28,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2.internal.fuseable import is_conditional
 from rxpy2.internal.operators.parallel.per_rail import ParallelPerRail
 from rxpy2.internal.subscribers.stable_prefetch import StablePrefetchSubscriber
-from rxpy2.operators import null_item, produced
+from rxpy2.operator_kit import null_item, produced
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
 from rxpy2.reactivestreams import LONG_MAX, Subscriber
 from rxpy2.schedulers.scheduler import Scheduler, Worker

@@ -13,7 +13,7 @@ with the error.
 ``to_sorted_list``: the sorted lists are merged pairwise by
 ``ParallelFlowable.reduce`` with :func:`merger` into one list.
 
-The merge runs in a drain loop serialized by a :class:`~rxpy2.operators.Drain`;
+The merge runs in a drain loop serialized by a :class:`~rxpy2.operator_kit.Drain`;
 ``cancel``/``drain`` of :class:`SortedJoinSubscription` come from
 :class:`~rxpy2.internal.subscribers.drain_support.DrainSubscriptionMixin` (after a
 cancel whoever holds the drain drops the lists and keeps it for good).
@@ -29,7 +29,7 @@ from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     AtomicInteger,
     AtomicLong,
     AtomicReference,

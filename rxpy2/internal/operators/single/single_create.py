@@ -26,7 +26,7 @@ from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.cancellable import CancellableDisposable
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.zero_one import ZeroOneBase
-from rxpy2.operators import require, require_callable
+from rxpy2.operator_kit import require, require_callable
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 

@@ -15,7 +15,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import CompletableObserver, FlowableSubscriber, MaybeObserver, SingleObserver
-from rxpy2.operators import (
+from rxpy2.operator_kit import (
     deferred_request,
     deferred_set_once,
     null_error,

@@ -5,7 +5,7 @@ elements of the iterable ``mapper(item)`` returns, under backpressure.
 The iterator is read one element ahead (Java's ``hasNext``): the first element when
 the item arrives (an empty iterable completes at once), then the next one after each
 emission, so that completion comes with the last element. One drain loop, guarded by
-a :class:`~rxpy2.operators.Drain`, emits under demand; with unbounded demand it runs
+a :class:`~rxpy2.operator_kit.Drain`, emits under demand; with unbounded demand it runs
 the fast path, which ignores demand. Cancelling disposes the source and stops the loop
 before the next element. An empty Maybe completes. ``mapper`` raising or returning
 ``None``, ``iter()``/``next()`` raising and a ``None`` element signal the error.
@@ -29,7 +29,7 @@ from rxpy2.internal.operators.flowable.flowable_flatten_iterable import END, Fai
 from rxpy2.internal.subscriptions.basic import BasicQueueSubscription
 from rxpy2.internal.zero_one import ZeroOneBase
 from rxpy2.observers import MaybeObserver, SingleObserver
-from rxpy2.operators import Drain, add_request, validate_request
+from rxpy2.operator_kit import Drain, add_request, validate_request
 from rxpy2.reactivestreams import LONG_MAX, Subscriber
 
 __all__ = ["FlattenAsFlowableObserver", "SingleFlattenAsFlowable"]

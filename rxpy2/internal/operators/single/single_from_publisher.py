@@ -14,7 +14,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operators import UNSUBSCRIBED, null_error, null_item, validate_upstream
+from rxpy2.operator_kit import UNSUBSCRIBED, null_error, null_item, validate_upstream
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscription
 from rxpy2.single import Single
 

@@ -31,7 +31,7 @@ from rxpy2.internal.operators.single.single_retry_when import Handler, WhenRecei
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.internal.zero_one import ZeroOneBase
 from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
-from rxpy2.operators import Drain, add_request, produced, validate_request
+from rxpy2.operator_kit import Drain, add_request, produced, validate_request
 from rxpy2.processors import UnicastProcessor
 from rxpy2.reactivestreams import Subscriber, Subscription
 

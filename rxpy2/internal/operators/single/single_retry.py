@@ -4,7 +4,7 @@
 ``attempt`` counts the errors so far (1 at the first). A predicate that raises ends
 the stream with ``CompositeException(error, raised)``. A success or a completion
 goes downstream as it is. Resubscription runs in a loop (:class:`Resubscriber`, on
-a :class:`~rxpy2.operators.Drain`), so a synchronous source failing again and again
+a :class:`~rxpy2.operator_kit.Drain`), so a synchronous source failing again and again
 never nests the calls. (The ``times``/``predicate`` forms are built on
 Flowable.retry, as RxJava 2 builds them.)
 
@@ -23,7 +23,7 @@ from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
 from rxpy2.internal.operators.flowable.flowable_retry import retry_if
 from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
-from rxpy2.operators import Drain, require_callable, require_non_negative
+from rxpy2.operator_kit import Drain, require_callable, require_non_negative
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.single import Single
 

@@ -16,7 +16,7 @@ Completable source never succeeds); the operator classes share
 :class:`RetryWhenOp`.
 
 The source is resubscribed in the :class:`Resubscriber` loop (a
-:class:`~rxpy2.operators.Drain`): a synchronous source failing again and again, with a
+:class:`~rxpy2.operator_kit.Drain`): a synchronous source failing again and again, with a
 synchronous handler, never nests the calls.
 """
 
@@ -38,7 +38,7 @@ from rxpy2.observers import (
     MaybeObserver,
     SingleObserver,
 )
-from rxpy2.operators import Drain, deferred_request, deferred_set_once
+from rxpy2.operator_kit import Drain, deferred_request, deferred_set_once
 from rxpy2.processors import UnicastProcessor
 from rxpy2.reactivestreams import Publisher, Subscription
 from rxpy2.single import Single

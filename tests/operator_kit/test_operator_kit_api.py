@@ -1,4 +1,4 @@
-"""rxpy2.operators: its frozen names, the Drain primitive under races (both backends),
+"""rxpy2.operator_kit: its frozen names, the Drain primitive under races (both backends),
 OperatorSubscriber's protocol, and the TCK Subscriber verifications on operator subscribers
 (the base, the library's MapSubscriber, and MapSubscriber facing a foreign Publisher)."""
 
@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from probes import ProbeSubscription
 
-import rxpy2.operators as ops
+import rxpy2.operator_kit as ops
 from rxpy2 import Flowable
 from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.internal.drain import GilDrain, LockDrain
 from rxpy2.internal.operators.flowable.flowable_map import MapSubscriber
-from rxpy2.operators import UNSUBSCRIBED, OperatorSubscriber
+from rxpy2.operator_kit import UNSUBSCRIBED, OperatorSubscriber
 from rxpy2.reactivestreams import Publisher, Subscriber
 from rxpy2.tck import (
     ProbeDownstream,
@@ -55,7 +55,7 @@ def test_every_export_is_documented() -> None:
     for name in ops.__all__:
         obj = getattr(ops, name)
         if isinstance(obj, type) or callable(obj):
-            assert (obj.__doc__ or "").strip(), f"rxpy2.operators.{name} has no docstring"
+            assert (obj.__doc__ or "").strip(), f"rxpy2.operator_kit.{name} has no docstring"
 
 
 def test_fusion_modes_are_flags_with_the_internal_values() -> None:
@@ -325,7 +325,7 @@ def test_backend_switch_in_a_subprocess() -> None:
     import subprocess
     import sys
 
-    code = "import rxpy2.operators as o; print(o.DRAIN_BACKEND, o.Drain.__name__)"
+    code = "import rxpy2.operator_kit as o; print(o.DRAIN_BACKEND, o.Drain.__name__)"
     for name, cls in (("lock", "LockDrain"), ("gil", "GilDrain")):
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                              env={**os.environ, "RXPY2_DRAIN": name}, check=True, timeout=60)

@@ -21,7 +21,7 @@
 * :func:`subscribe_tail`: subscribe upstream without growing the stack.
 
 Each name's use (table) and worked examples: ``docs/operator-authoring.md``, "What
-``rxpy2.operators`` gives you"; verifying with :mod:`rxpy2.tck` and :mod:`rxpy2.testing` too.
+``rxpy2.operator_kit`` gives you"; verifying with :mod:`rxpy2.tck` and :mod:`rxpy2.testing` too.
 """
 
 from __future__ import annotations
