@@ -66,6 +66,8 @@ from rxpy2.internal.subscribers.operator_subscriber import (
     OperatorSubscriber,
     null_error,
     null_item,
+    null_or_late_error,
+    null_or_late_item,
     null_subscription,
     validate_upstream,
 )
@@ -114,6 +116,8 @@ __all__ = [
     "multiply_cap",
     "null_error",
     "null_item",
+    "null_or_late_error",
+    "null_or_late_item",
     "null_subscription",
     "produced",
     "require",

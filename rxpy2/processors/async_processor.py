@@ -14,7 +14,11 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.subscriptions.deferred_scalar import DeferredScalarSubscription
-from rxpy2.operator_kit import null_error, null_item, null_subscription
+from rxpy2.operator_kit import (
+    null_or_late_error,
+    null_or_late_item,
+    null_subscription,
+)
 from rxpy2.processors._subscribers import (
     EMPTY,
     TERMINATED,
@@ -56,17 +60,14 @@ class AsyncProcessor(FlowableProcessor[T], Generic[T]):
         s.request(LONG_MAX)
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self._subscribers.get() is TERMINATED:
+        if item is None or self._subscribers.get() is TERMINATED:
+            null_or_late_item(item)  # §2.13
             return
         self._value = item
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self._subscribers.get() is TERMINATED:
-            plugins.on_error(error)
+        if error is None or self._subscribers.get() is TERMINATED:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self._value = None
         self._error = error

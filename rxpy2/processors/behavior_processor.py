@@ -20,13 +20,12 @@ from __future__ import annotations
 from threading import Lock
 from typing import Any, Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.operator_kit import (
     add_request,
-    null_error,
-    null_item,
+    null_or_late_error,
+    null_or_late_item,
     null_subscription,
     validate_request,
 )
@@ -121,9 +120,8 @@ class BehaviorProcessor(FlowableProcessor[T], Generic[T]):
         s.request(LONG_MAX)
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self._terminal_event.get() is not None:
+        if item is None or self._terminal_event.get() is not None:
+            null_or_late_item(item)  # §2.13
             return
         self._set_current(item)
         index = self._index
@@ -131,10 +129,8 @@ class BehaviorProcessor(FlowableProcessor[T], Generic[T]):
             bs.emit_next(item, index)
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if not self._terminal_event.compare_and_set(None, error):
-            plugins.on_error(error)
+        if error is None or not self._terminal_event.compare_and_set(None, error):
+            null_or_late_error(error)  # §2.13, §1.7
             return
         o = _ErrorValue(error)
         for bs in self._terminate(o):

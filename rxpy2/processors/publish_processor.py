@@ -17,7 +17,12 @@ from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.operator_kit import null_error, null_item, null_subscription, validate_request
+from rxpy2.operator_kit import (
+    null_item,
+    null_or_late_error,
+    null_subscription,
+    validate_request,
+)
 from rxpy2.processors._subscribers import (
     EMPTY,
     TERMINATED,
@@ -85,10 +90,8 @@ class PublishProcessor(FlowableProcessor[T], Generic[T]):
             ps.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self._subscribers.get() is TERMINATED:
-            plugins.on_error(error)
+        if error is None or self._subscribers.get() is TERMINATED:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self._error = error  # before TERMINATED: a late subscriber reads it after seeing TERMINATED
         for ps in array_terminate(self._subscribers):

@@ -22,13 +22,12 @@ from __future__ import annotations
 import time
 from typing import Any, Generic, Protocol, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.operator_kit import (
     Drain,
     add_request,
-    null_error,
-    null_item,
+    null_or_late_error,
+    null_or_late_item,
     null_subscription,
     validate_request,
 )
@@ -146,9 +145,8 @@ class ReplayProcessor(FlowableProcessor[T], Generic[T]):
         s.request(LONG_MAX)
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self._done:
+        if item is None or self._done:
+            null_or_late_item(item)  # §2.13
             return
         b = self._buffer
         b.next(item)
@@ -157,10 +155,8 @@ class ReplayProcessor(FlowableProcessor[T], Generic[T]):
             replay(rs)
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self._done:
-            plugins.on_error(error)
+        if error is None or self._done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self._done = True
         b = self._buffer

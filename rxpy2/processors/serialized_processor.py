@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.operator_kit import null_error, null_item, null_subscription
+from rxpy2.operator_kit import null_error, null_or_late_item, null_subscription
 from rxpy2.processors.flowable_processor import FlowableProcessor
 from rxpy2.reactivestreams import Subscriber, Subscription
 
@@ -80,9 +80,8 @@ class SerializedProcessor(FlowableProcessor[T], Generic[T]):
         self._emit_loop()
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self._done:
+        if item is None or self._done:
+            null_or_late_item(item)  # §2.13
             return
         with self._lock:
             if self._done:

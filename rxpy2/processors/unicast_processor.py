@@ -28,8 +28,8 @@ from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.operator_kit import (
     Drain,
     add_request,
-    null_error,
-    null_item,
+    null_or_late_error,
+    null_or_late_item,
     null_subscription,
     validate_request,
 )
@@ -186,18 +186,15 @@ class UnicastProcessor(FlowableProcessor[T], Generic[T]):
             s.request(LONG_MAX)
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self._done or self._cancelled:
+        if item is None or self._done or self._cancelled:
+            null_or_late_item(item)  # §2.13
             return
         self._queue.offer(item)
         self._drain()
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self._done or self._cancelled:
-            plugins.on_error(error)
+        if error is None or self._done or self._cancelled:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self._error = error
         self._done = True

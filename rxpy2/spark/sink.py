@@ -25,8 +25,8 @@ from rxpy2.observers import FlowableSubscriber, SingleObserver
 from rxpy2.operator_kit import (
     AtomicReference,
     SubscriptionHelper,
-    null_error,
     null_item,
+    null_or_late_error,
     null_subscription,
     require,
     require_callable,
@@ -174,10 +174,8 @@ class WriteBatchesSubscriber(FlowableSubscriber[Any], Disposable):
             self._submit(buf)
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.done = True
         self.buffer = None  # the partial batch is dropped

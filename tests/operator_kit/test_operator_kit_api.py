@@ -38,7 +38,8 @@ EXPORTED = [
     "MpscLinkedQueue", "OperatorSubscriber", "ProtocolViolationException", "QueueSubscription",
     "ScalarCallable", "SinglePostCompleteSubscriber", "SpscArrayQueue", "SpscLinkedArrayQueue",
     "SubscriptionArbiter", "SubscriptionHelper", "add_cap", "add_request", "deferred_request",
-    "deferred_set_once", "multiply_cap", "null_error", "null_item", "null_subscription",
+    "deferred_set_once", "multiply_cap", "null_error", "null_item", "null_or_late_error", "null_or_late_item",
+    "null_subscription",
     "produced", "require", "require_callable", "require_non_negative", "require_positive",
     "require_publisher", "require_scheduler", "subscribe_tail", "validate_request",
     "validate_upstream",
@@ -75,6 +76,37 @@ def test_demand_arithmetic(plugin_errors: list[BaseException]) -> None:
     assert ops.produced(r, 8) == 0
     assert not ops.validate_request(0)
     assert isinstance(plugin_errors[0], ValueError) and "§3.9" in str(plugin_errors[0])
+
+
+def test_null_or_late_signals(plugin_errors: list[BaseException]) -> None:
+    """The terminal guard of on_next/on_error: None raises to the caller (§2.13); a late item
+    is dropped; a late error reaches plugins.on_error (§1.7), never lost."""
+    with pytest.raises(TypeError, match="§2.13.*on_next"):
+        ops.null_or_late_item(None)
+    with pytest.raises(TypeError, match="§2.13.*on_error"):
+        ops.null_or_late_error(None)
+    ops.null_or_late_item(1)
+    assert plugin_errors == []
+    late = RuntimeError("late")
+    ops.null_or_late_error(late)
+    assert [e.__cause__ for e in plugin_errors] == [late]
+
+
+def test_an_error_after_complete_reaches_plugins(plugin_errors: list[BaseException]) -> None:
+    class Source(Flowable[int]):
+        def subscribe_actual(self, subscriber: Subscriber[int]) -> None:
+            subscriber.on_subscribe(ProbeSubscription())
+            subscriber.on_next(1)
+            subscriber.on_complete()
+            subscriber.on_next(2)
+            late = RuntimeError("late")
+            subscriber.on_error(late)
+            with pytest.raises(TypeError, match="§2.13"):
+                subscriber.on_next(None)  # type: ignore[arg-type]
+
+    ts = Source().any(lambda x: x > 5).test()
+    ts.assert_result(False)
+    assert [repr(e.__cause__) for e in plugin_errors] == ["RuntimeError('late')"]
 
 
 # ---- Drain: the contract, then races under both backends ----------------------------------------

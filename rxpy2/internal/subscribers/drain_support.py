@@ -14,14 +14,13 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.drain import Drain
 from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC, QueueSubscription
 from rxpy2.internal.helpers.demand import add_request, validate_request
 from rxpy2.internal.queues import SpscArrayQueue
-from rxpy2.internal.subscribers.operator_subscriber import null_error
+from rxpy2.internal.subscribers.operator_subscriber import null_or_late_error
 from rxpy2.reactivestreams import Subscription
 
 __all__ = ["DrainSubscriptionMixin", "DrainTerminalsMixin", "fuse_upstream",
@@ -86,10 +85,8 @@ class DrainTerminalsMixin:
     error: BaseException | None
 
     def on_error(self: _Terminals, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.error = error
         self.done = True

@@ -17,7 +17,11 @@ from rxpy2.disposables import Disposable
 from rxpy2.exceptions import CompositeException, OnErrorNotImplementedException
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
-from rxpy2.internal.subscribers.operator_subscriber import null_error, null_item, null_subscription
+from rxpy2.internal.subscribers.operator_subscriber import (
+    null_or_late_error,
+    null_or_late_item,
+    null_subscription,
+)
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Subscription
 
@@ -45,9 +49,8 @@ class ForEachWhileSubscriber(FlowableSubscriber[T], Disposable, Generic[T]):
             s.request(LONG_MAX)
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         try:
             keep_going = self.predicate(item)
@@ -60,10 +63,8 @@ class ForEachWhileSubscriber(FlowableSubscriber[T], Disposable, Generic[T]):
             self.on_complete()
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.done = True
         f = self.on_error_fn

@@ -33,8 +33,8 @@ from rxpy2.internal.helpers.subscription_helper import UNSUBSCRIBED
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Subscriber, Subscription
 
-__all__ = ["OperatorSubscriber", "null_error", "null_item", "null_subscription",
-           "validate_upstream"]
+__all__ = ["OperatorSubscriber", "null_error", "null_item", "null_or_late_error",
+           "null_or_late_item", "null_subscription", "validate_upstream"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -53,6 +53,22 @@ def null_item() -> TypeError:
 def null_error() -> TypeError:
     """The §2.13 error for ``on_error(None)``, raised to the caller."""
     return TypeError("§2.13 violated: on_error(None): the error must not be None")
+
+
+def null_or_late_item(item: object) -> None:
+    """The body of ``if item is None or <terminated>:`` at the top of ``on_next``: ``None``
+    raises :func:`null_item` to the caller (§2.13); an item after the terminal event is dropped."""
+    if item is None:
+        raise null_item()
+
+
+def null_or_late_error(error: BaseException | None) -> None:
+    """The body of ``if error is None or <terminated>:`` at the top of ``on_error``: ``None``
+    raises :func:`null_error` to the caller (§2.13); an error after the terminal event cannot
+    be delivered and goes to :func:`rxpy2.plugins.on_error` (§1.7), never lost."""
+    if error is None:
+        raise null_error()
+    plugins.on_error(error)
 
 
 def validate_upstream(current: Subscription, s: Subscription) -> bool:
@@ -83,10 +99,8 @@ class OneTerminal:
     done: bool
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)  # never lost
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.done = True
         self.downstream.on_error(error)
@@ -140,9 +154,8 @@ class OperatorSubscriber(OneTerminal, FlowableSubscriber[T], Subscription, Gener
         return True
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         self.hook_on_next(item)
 

@@ -19,7 +19,10 @@ from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.fuseable import ANY, NONE, SYNC
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscribers.drain_support import fuse_upstream
-from rxpy2.internal.subscribers.operator_subscriber import null_item, null_subscription
+from rxpy2.internal.subscribers.operator_subscriber import (
+    null_or_late_item,
+    null_subscription,
+)
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Subscription
 
@@ -68,9 +71,8 @@ class PrefetchingInnerSubscriber(FlowableSubscriber[T], Subscription, Generic[T]
 
     def on_next(self, item: T) -> None:
         if self.fusion_mode == NONE:  # ASYNC: the item (None) only says "poll"
-            if item is None:
-                raise null_item()  # §2.13
-            if self.done:
+            if item is None or self.done:
+                null_or_late_item(item)  # §2.13
                 return
             q = self.queue
             if q is None:  # cancelled before on_subscribe: a late item (§3.12), dropped

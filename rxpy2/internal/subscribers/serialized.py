@@ -17,13 +17,12 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.drain import Drain
 from rxpy2.internal.helpers.subscription_helper import UNSUBSCRIBED
 from rxpy2.internal.subscribers.operator_subscriber import (
-    null_error,
     null_item,
+    null_or_late_error,
     validate_upstream,
 )
 from rxpy2.observers import FlowableSubscriber
@@ -95,10 +94,8 @@ class SerializedSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self._drain_loop()
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if not self._terminal.compare_and_set(None, _Error(error)):
-            plugins.on_error(error)  # a terminal signal came first: never lost
+        if error is None or not self._terminal.compare_and_set(None, _Error(error)):
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self._drain()
 

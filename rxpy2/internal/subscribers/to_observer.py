@@ -18,11 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.disposables import Disposable, Disposables
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, UNSUBSCRIBED
 from rxpy2.internal.subscribers.operator_subscriber import (
-    null_error,
+    null_or_late_error,
     validate_upstream,
 )
 from rxpy2.observers import FlowableSubscriber
@@ -70,10 +69,8 @@ class ToObserverSubscriber(FlowableSubscriber[T], Disposable, Generic[T]):
         s.request(LONG_MAX)
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.done = True
         self.value = None

@@ -15,7 +15,7 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import ToObserverSubscriber
 from rxpy2.observers import SingleObserver
-from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_or_late_item
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
@@ -55,9 +55,8 @@ class PredicateStopSubscriber(ToObserverSubscriber[T], Generic[T]):
         self.stop_on = stop_on
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         try:
             b = self.predicate(item)

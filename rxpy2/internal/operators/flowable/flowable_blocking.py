@@ -25,7 +25,14 @@ from rxpy2.internal.helpers.parker import Parker
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import UNSUBSCRIBED, null_error, null_item, null_subscription
+from rxpy2.operator_kit import (
+    UNSUBSCRIBED,
+    null_error,
+    null_item,
+    null_or_late_error,
+    null_or_late_item,
+    null_subscription,
+)
 from rxpy2.reactivestreams import LONG_MAX, Subscription
 
 __all__ = [
@@ -132,11 +139,8 @@ class BlockingIteratorSubscriber(FlowableSubscriber[T], Generic[T]):
             self.parker.unpark()
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            from rxpy2 import plugins
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.error = error
         self.done = True
@@ -377,9 +381,8 @@ class BlockingValueSubscriber(FlowableSubscriber[T], Generic[T]):
             s.request(LONG_MAX)
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         mode = self.mode
         if mode == _LAST or self.value is None:
@@ -396,11 +399,8 @@ class BlockingValueSubscriber(FlowableSubscriber[T], Generic[T]):
         self.parker.unpark()
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            from rxpy2 import plugins
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.done = True
         self.value = None

@@ -27,7 +27,6 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, ClassVar, Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicBoolean, AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
@@ -39,8 +38,8 @@ from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.operator_kit import (
     add_cap,
     multiply_cap,
-    null_error,
-    null_item,
+    null_or_late_error,
+    null_or_late_item,
     produced,
     validate_request,
 )
@@ -141,9 +140,8 @@ class BufferExactSubscriber(_OneListSubscriber[T], Generic[T]):
         self.index = 0  # items in the open collection (as RxJava: counted, not its len)
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         b = self.buffer
         if b is None:
@@ -175,9 +173,8 @@ class BufferSkipSubscriber(_OneListSubscriber[T], Generic[T]):
         self.once = AtomicBoolean()
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         b = self.buffer
         i = self.index
@@ -227,9 +224,8 @@ class BufferOverlappingSubscriber(BasicSubscriber[T, Any], Generic[T]):
         self.cancelled = False
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         bs = self.buffers
         i = self.index
@@ -251,10 +247,8 @@ class BufferOverlappingSubscriber(BasicSubscriber[T, Any], Generic[T]):
         self.index = 0 if i == self.skip else i
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.done = True
         self.buffers.clear()

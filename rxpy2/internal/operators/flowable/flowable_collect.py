@@ -15,7 +15,7 @@ from rxpy2.internal.helpers.fused_stage import FusedFold, declare_fold
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import ToObserverSubscriber, initial_value
 from rxpy2.observers import SingleObserver
-from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_or_late_item
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
@@ -58,9 +58,8 @@ class CollectSubscriber(ToObserverSubscriber[T], Generic[T, U]):
         self.value = acc
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         try:
             self.collector(self.value, item)

@@ -36,6 +36,8 @@ from rxpy2.operator_kit import (
     Drain,
     null_error,
     null_item,
+    null_or_late_error,
+    null_or_late_item,
     null_subscription,
     validate_upstream,
 )
@@ -157,9 +159,8 @@ class _BaseConcatMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R
 
     def on_next(self, item: T) -> None:
         if self.source_mode != ASYNC:  # ASYNC: the item is a "ready" signal
-            if item is None:
-                raise null_item()  # §2.13
-            if self.done:
+            if item is None or self.done:
+                null_or_late_item(item)  # §2.13
                 return
             if not self.queue.offer(item):
                 self.upstream.cancel()
@@ -288,10 +289,8 @@ class ConcatMapImmediate(_BaseConcatMapSubscriber[T, R], Generic[T, R]):
         HalfSerializer.on_error(self.downstream, error, self.half, self.errors)
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.cancelled:
-            plugins.on_error(error)
+        if error is None or self.cancelled:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         if self.errors.try_add_throwable(error):
             self.inner.cancel()
@@ -347,10 +346,8 @@ class ConcatMapDelayed(_BaseConcatMapSubscriber[T, R], Generic[T, R]):
         self.till_the_end = till_the_end
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done or self.cancelled:
-            plugins.on_error(error)
+        if error is None or self.done or self.cancelled:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         if self.errors.try_add_throwable(error):
             self.done = True

@@ -44,8 +44,8 @@ from rxpy2.operator_kit import (
     UNSUBSCRIBED,
     Drain,
     add_request,
-    null_error,
-    null_item,
+    null_or_late_error,
+    null_or_late_item,
     validate_request,
     validate_upstream,
 )
@@ -106,9 +106,8 @@ class ConcatMapEagerSubscriber(FlowableSubscriber[T], Subscription,
         s.request(self.max_concurrency)  # LONG_MAX when unbounded
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         try:
             p = check_inner(self.mapper(item), self.mapper, "concat_map_eager")
@@ -126,10 +125,8 @@ class ConcatMapEagerSubscriber(FlowableSubscriber[T], Subscription,
             self.drain_and_cancel()
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         if self.errors.try_add_throwable(error):
             self.done = True

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar, Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
@@ -32,8 +31,8 @@ from rxpy2.operator_kit import (
     AtomicThrowable,
     Drain,
     SpscArrayQueue,
-    null_error,
-    null_item,
+    null_or_late_error,
+    null_or_late_item,
     validate_upstream,
 )
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
@@ -125,9 +124,8 @@ class ConcatMapZeroOneSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], 
         s.request(self.prefetch)
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         if not self.queue.offer(item):
             self.upstream.cancel()
@@ -136,10 +134,8 @@ class ConcatMapZeroOneSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], 
         self.drain()
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         if self.errors.try_add_throwable_or_report(error):  # reported after a cancel
             if self.error_mode == ErrorMode.IMMEDIATE:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Any, Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
@@ -30,6 +29,8 @@ from rxpy2.operator_kit import (
     deferred_set_once,
     null_error,
     null_item,
+    null_or_late_error,
+    null_or_late_item,
     null_subscription,
 )
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
@@ -68,18 +69,15 @@ class DelaySubscriber(OperatorSubscriber[T, T], Generic[T]):
         self.delay_error = delay_error
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         a = self.downstream
         self.worker.schedule(lambda: a.on_next(item), self.delay)
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.done = True
         self.worker.schedule(lambda: self._error(error),

@@ -35,7 +35,7 @@ from rxpy2.internal.subscribers.basic_fuseable import (
     BasicFuseableConditionalSubscriber,
     BasicFuseableSubscriber,
 )
-from rxpy2.operator_kit import null_error, null_item
+from rxpy2.operator_kit import null_item, null_or_late_error
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableDoOnEach"]
@@ -118,10 +118,8 @@ class _DoOnEachMixin(Generic[T]):
         self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.done = True
         f = self._on_error

@@ -16,7 +16,7 @@ from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import ItemOrMissingSubscriber
 from rxpy2.maybe import Maybe
 from rxpy2.observers import MaybeObserver, SingleObserver
-from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_or_late_item
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
@@ -63,9 +63,8 @@ class ElementAtSubscriber(ItemOrMissingSubscriber[T], Generic[T]):
         self.count = 0
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         c = self.count
         if c == self.index:

@@ -52,6 +52,8 @@ from rxpy2.operator_kit import (
     add_request,
     null_error,
     null_item,
+    null_or_late_error,
+    null_or_late_item,
     produced,
     validate_request,
     validate_upstream,
@@ -186,9 +188,8 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
             s.request(self.max_concurrency - self.scalar_finished)
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done or self.stopping:
+        if item is None or self.done or self.stopping:
+            null_or_late_item(item)  # §2.13
             return
         try:
             p: Any = self.mapper(item)
@@ -256,10 +257,8 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
         self.drain()
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.done = True
         if self.delay_errors:

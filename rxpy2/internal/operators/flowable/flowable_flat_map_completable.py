@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.completable import Completable
 from rxpy2.disposables import Disposable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
@@ -31,7 +30,7 @@ from rxpy2.internal.operators.flowable.flowable_flat_map_maybe import (
     InnerObserver,
 )
 from rxpy2.observers import CompletableObserver
-from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_or_late_error
 from rxpy2.reactivestreams import Publisher
 
 __all__ = ["FlatMapCompletableSubscriber", "FlowableFlatMapCompletable"]
@@ -64,10 +63,8 @@ class FlatMapCompletableSubscriber(FlatMapZeroOneSubscriber[T], Disposable, Gene
         super().__init__(downstream, mapper, Completable, delay_errors, max_concurrency)
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.done = True
         self._error(error)

@@ -29,7 +29,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar, Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.disposables import CompositeDisposable, Disposable
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
@@ -50,8 +49,8 @@ from rxpy2.observers import (
 from rxpy2.operator_kit import (
     UNSUBSCRIBED,
     Drain,
-    null_error,
-    null_item,
+    null_or_late_error,
+    null_or_late_item,
     produced,
     validate_upstream,
 )
@@ -149,9 +148,8 @@ class FlatMapZeroOneSubscriber(FlowableSubscriber[T], Generic[T]):
         s.request(self.max_concurrency)  # LONG_MAX when unbounded
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         try:
             source = apply_mapper(self.mapper, item, self.kind)
@@ -186,10 +184,8 @@ class FlatMapMaybeSubscriber(DrainSubscriptionMixin, FlatMapZeroOneSubscriber[T]
         self.queue: MpscLinkedQueue[R] = MpscLinkedQueue()
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.done = True
         self.active.decrement_and_get()

@@ -17,7 +17,6 @@ from itertools import islice
 from operator import length_hint
 from typing import Any, ClassVar, Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import (
@@ -42,8 +41,8 @@ from rxpy2.operator_kit import (
     UNSUBSCRIBED,
     Drain,
     add_request,
-    null_error,
     null_item,
+    null_or_late_error,
     validate_request,
     validate_upstream,
 )
@@ -192,10 +191,8 @@ class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Gen
         self.drain()
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done or not self.errors.try_add_throwable(error):
-            plugins.on_error(error)
+        if error is None or self.done or not self.errors.try_add_throwable(error):
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.failed = True
         self.done = True

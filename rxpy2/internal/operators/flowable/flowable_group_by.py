@@ -18,7 +18,6 @@ from collections.abc import Callable, MutableMapping
 from threading import Lock
 from typing import Any, Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.flowable import Flowable
 from rxpy2.grouped_flowable import GroupedFlowable
@@ -33,8 +32,8 @@ from rxpy2.operator_kit import (
     Drain,
     OperatorSubscriber,
     add_request,
-    null_error,
-    null_item,
+    null_or_late_error,
+    null_or_late_item,
     validate_request,
 )
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
@@ -128,9 +127,8 @@ class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T,
         return False  # the downstream has had on_subscribe already
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         vs = self.value_selector
         v: Any
@@ -191,10 +189,8 @@ class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T,
         return gs
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.done = True
         for g in self._take_groups():

@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterable
 from itertools import repeat
 from typing import Any, Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
@@ -38,8 +37,8 @@ from rxpy2.operator_kit import (
     UNSUBSCRIBED,
     Drain,
     add_request,
-    null_error,
-    null_item,
+    null_or_late_error,
+    null_or_late_item,
     validate_request,
     validate_upstream,
 )
@@ -129,9 +128,8 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
             if not self.done:
                 self.schedule()
             return
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         if len(dq) >= self.prefetch:  # never hold more than buffer_size items
             self.upstream.cancel()
@@ -163,10 +161,8 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
             self.worker.schedule(self.run)
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.error = error
         self.done = True

@@ -21,7 +21,6 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.backpressure import BackpressureOverflowStrategy
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
@@ -33,8 +32,9 @@ from rxpy2.operator_kit import (
     Drain,
     OperatorSubscriber,
     add_request,
-    null_error,
     null_item,
+    null_or_late_error,
+    null_or_late_item,
     produced,
     validate_request,
 )
@@ -98,9 +98,8 @@ class DropSubscriber(BaseUnboundedSubscriber[T], Generic[T]):
         self.on_drop = on_drop
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         if self.requested.get() != 0:
             self.downstream.on_next(item)
@@ -131,9 +130,8 @@ class ErrorSubscriber(DropSubscriber[T], Generic[T]):
         super().__init__(downstream, None)
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         if self.requested.get() != 0:
             self.downstream.on_next(item)
@@ -174,10 +172,8 @@ class LatestSubscriber(BaseUnboundedSubscriber[T], Generic[T]):
         self.drain()
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.error = error
         self.done = True
@@ -270,10 +266,8 @@ class _BaseBufferSubscriber(BaseUnboundedSubscriber[T], Generic[T]):
         self.delay_error = delay_error
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.error = error
         self.done = True
@@ -369,9 +363,8 @@ class BufferSubscriber(_BaseBufferSubscriber[T], Generic[T]):
         self.on_overflow = on_overflow
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         if not self.queue.offer(item):
             self.upstream.cancel()
@@ -430,9 +423,8 @@ class BufferStrategySubscriber(_BaseBufferSubscriber[T], Generic[T]):
         self.strategy = strategy
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         dq = self.deque
         overflow = False

@@ -20,7 +20,7 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import null_error, null_item, null_subscription
+from rxpy2.operator_kit import null_error, null_or_late_item, null_subscription
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableOnErrorNext"]
@@ -62,9 +62,8 @@ class OnErrorNextSubscriber(SubscriptionArbiter, FlowableSubscriber[T], Generic[
         self.set_subscription(s)
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         if not self.once:
             self.produced_count += 1

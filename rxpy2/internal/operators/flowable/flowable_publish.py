@@ -23,7 +23,13 @@ from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import Drain, null_error, null_item, null_subscription, validate_request
+from rxpy2.operator_kit import (
+    Drain,
+    null_or_late_error,
+    null_or_late_item,
+    null_subscription,
+    validate_request,
+)
 from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowablePublish", "PublishConnection"]
@@ -195,9 +201,8 @@ class PublishConnection(FlowableSubscriber[T], Disposable, Generic[T]):
             s.request(self.buffer_size)
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.terminal is not None:
+        if item is None or self.terminal is not None:
+            null_or_late_item(item)  # §2.13
             return
         if not self.queue.offer(item):
             SubscriptionHelper.cancel(self.upstream)
@@ -206,10 +211,8 @@ class PublishConnection(FlowableSubscriber[T], Disposable, Generic[T]):
         self.dispatch()
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.terminal is not None:
-            plugins.on_error(error)
+        if error is None or self.terminal is not None:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.terminal = error
         self.dispatch()

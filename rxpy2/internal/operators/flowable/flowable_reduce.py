@@ -25,7 +25,7 @@ from rxpy2.internal.subscribers.to_observer import (
 )
 from rxpy2.maybe import Maybe
 from rxpy2.observers import MaybeObserver, SingleObserver
-from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_or_late_item
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
@@ -67,9 +67,8 @@ class ReduceSubscriber(ItemOrMissingSubscriber[T], Generic[T]):
         self.value = acc
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         v = self.value
         if v is None:
@@ -119,9 +118,8 @@ class ReduceSeedSubscriber(ToObserverSubscriber[T], Generic[T, R]):
         self.value = acc
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         try:
             v: Any = self.reducer(self.value, item)

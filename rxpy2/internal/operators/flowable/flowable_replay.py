@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.connectable_flowable import ConnectableFlowable
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
@@ -27,8 +26,8 @@ from rxpy2.observers import FlowableSubscriber
 from rxpy2.operator_kit import (
     Drain,
     add_cap,
-    null_error,
-    null_item,
+    null_or_late_error,
+    null_or_late_item,
     null_subscription,
     validate_request,
 )
@@ -241,9 +240,8 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
                 self.manage_requests()
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         if self.max_age is not None:
             self._add_timed(item)
@@ -300,10 +298,8 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
             self._drop_old(self.clock.now() - self.max_age, None)  # type: ignore[union-attr]  # a timed buffer has a clock and max_age
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.error = error
         self._drop_final()

@@ -28,7 +28,12 @@ from rxpy2.internal.helpers.fused_stage import NOTHING, FusedStage, Lines
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.stable_prefetch import StablePrefetchSubscriber
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operator_kit import OperatorSubscriber, null_error, null_item, produced
+from rxpy2.operator_kit import (
+    OperatorSubscriber,
+    null_error,
+    null_or_late_item,
+    produced,
+)
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
 
 __all__ = ["FlowableScan", "FlowableScanSeed"]
@@ -72,9 +77,8 @@ class ScanSubscriber(OperatorSubscriber[T, T], Generic[T]):
         self.value: T | None = None
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         v = self.value
         if v is None:
@@ -162,9 +166,8 @@ class ScanSeedSubscriber(StablePrefetchSubscriber[T, R], Generic[T, R]):
         self.queue.offer(seed)
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         try:
             v = self.accumulator(self.value, item)  # type: ignore[arg-type]  # set by the first item

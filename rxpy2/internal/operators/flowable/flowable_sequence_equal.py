@@ -25,7 +25,7 @@ from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.subscribers.drain_support import missing_backpressure
 from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
 from rxpy2.observers import SingleObserver
-from rxpy2.operator_kit import Drain, null_error
+from rxpy2.operator_kit import Drain, null_or_late_error
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
@@ -193,10 +193,8 @@ class EqualSubscriber(PrefetchingInnerSubscriber[T], Generic[T]):
                                                      "buffer_size"))
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.done = True
         self.parent.inner_error(error)

@@ -15,7 +15,7 @@ from rxpy2.internal.operators.flowable.item_or_missing import (
     FlowableItemOrMissingSingle,
 )
 from rxpy2.internal.subscribers.to_observer import ItemOrMissingSubscriber
-from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_or_late_item
 
 __all__ = ["FlowableSingleMaybe", "FlowableSingleSingle"]
 
@@ -28,9 +28,8 @@ class SingleElementSubscriber(ItemOrMissingSubscriber[T], Generic[T]):
     __slots__ = ()
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         if self.value is not None:
             self.stop()

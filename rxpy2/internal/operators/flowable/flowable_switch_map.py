@@ -35,6 +35,7 @@ from rxpy2.operator_kit import (
     add_request,
     null_error,
     null_item,
+    null_or_late_item,
     validate_request,
     validate_upstream,
 )
@@ -92,9 +93,8 @@ class SwitchMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
         self.downstream.on_subscribe(self)
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         c = self.unique + 1
         self.unique = c  # from now on the current inner's signals are stale

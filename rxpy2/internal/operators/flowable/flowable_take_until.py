@@ -32,6 +32,7 @@ from rxpy2.operator_kit import (
     deferred_set_once,
     null_error,
     null_item,
+    null_or_late_item,
     null_subscription,
 )
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
@@ -151,9 +152,8 @@ class TakeUntilPredicateSubscriber(BasicSubscriber[T, T], Generic[T]):
         self.predicate = predicate
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         self.downstream.on_next(item)
         try:

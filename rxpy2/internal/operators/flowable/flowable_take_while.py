@@ -14,7 +14,7 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.fused_stage import FusedStage, Lines
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic import BasicSubscriber
-from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_or_late_item
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableTakeWhile"]
@@ -50,9 +50,8 @@ class TakeWhileSubscriber(BasicSubscriber[T, T], Generic[T]):
         self.predicate = predicate
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         try:
             b = self.predicate(item)

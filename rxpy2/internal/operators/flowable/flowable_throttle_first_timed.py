@@ -14,7 +14,12 @@ from rxpy2.disposables import SerialDisposable
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.operators.flowable._timed_common import UnboundedSubscriber
-from rxpy2.operator_kit import MissingBackpressureException, null_item, produced, subscribe_tail
+from rxpy2.operator_kit import (
+    MissingBackpressureException,
+    null_or_late_item,
+    produced,
+    subscribe_tail,
+)
 from rxpy2.reactivestreams import Publisher, Subscriber
 from rxpy2.schedulers.scheduler import Scheduler, Worker
 
@@ -56,9 +61,8 @@ class ThrottleFirstSubscriber(UnboundedSubscriber[T, T], Generic[T]):
         self.gate = False
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done or self.gate:
+        if item is None or self.done or self.gate:
+            null_or_late_item(item)  # §2.13
             return
         self.gate = True
         if self.requested.get() != 0:

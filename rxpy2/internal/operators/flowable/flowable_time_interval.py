@@ -13,7 +13,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.basic import BasicSubscriber
-from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_or_late_item
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler
 from rxpy2.timed import Timed
@@ -48,9 +48,8 @@ class TimestampSubscriber(BasicSubscriber[T, Timed[T]], Generic[T]):
         self.scheduler = scheduler
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         self.downstream.on_next(Timed(item, self.scheduler.now()))
 
@@ -68,9 +67,8 @@ class TimeIntervalSubscriber(BasicSubscriber[T, Timed[T]], Generic[T]):
         super().on_subscribe(s)
 
     def on_next(self, item: Any) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         now = self.scheduler.now()
         last = self.last

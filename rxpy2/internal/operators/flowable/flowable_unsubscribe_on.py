@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from typing import Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicBoolean
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.operator_kit import OperatorSubscriber, null_error, null_item
+from rxpy2.operator_kit import OperatorSubscriber, null_item, null_or_late_error
 from rxpy2.reactivestreams import Publisher, Subscriber
 from rxpy2.schedulers.scheduler import Scheduler
 
@@ -48,10 +47,8 @@ class UnsubscribeSubscriber(OperatorSubscriber[T, T], Generic[T]):
             self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.cancelled.get():
-            plugins.on_error(error)
+        if error is None or self.cancelled.get():
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.downstream.on_error(error)
 

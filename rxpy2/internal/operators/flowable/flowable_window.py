@@ -25,7 +25,6 @@ from __future__ import annotations
 from collections import deque
 from typing import Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicBoolean, AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
@@ -38,8 +37,8 @@ from rxpy2.operator_kit import (
     add_cap,
     add_request,
     multiply_cap,
-    null_error,
-    null_item,
+    null_or_late_error,
+    null_or_late_item,
     validate_request,
 )
 from rxpy2.processors.unicast_processor import UnicastProcessor
@@ -96,10 +95,8 @@ class _OneWindowSubscriber(OperatorSubscriber[T, Flowable[T]], Generic[T]):
         return w
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.done = True
         w = self.window
@@ -134,9 +131,8 @@ class WindowExactSubscriber(_OneWindowSubscriber[T], Generic[T]):
     __slots__ = ()
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         i = self.index
         w = self._open() if i == 0 else self.window
@@ -166,9 +162,8 @@ class WindowSkipSubscriber(_OneWindowSubscriber[T], Generic[T]):
         self.first_request = AtomicBoolean()
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         i = self.index
         w = self._open() if i == 0 else self.window
@@ -218,9 +213,8 @@ class WindowOverlapSubscriber(OperatorSubscriber[T, Flowable[T]], Generic[T]):
         self.cancelled = False
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         i = self.index
         if i == 0 and not self.cancelled and self.refs.acquire():
@@ -241,10 +235,8 @@ class WindowOverlapSubscriber(OperatorSubscriber[T, Flowable[T]], Generic[T]):
         self.index = 0 if i == self.skip else i
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         for w in self.open:
             w.on_error(error)

@@ -37,6 +37,8 @@ from rxpy2.operator_kit import (
     add_request,
     null_error,
     null_item,
+    null_or_late_error,
+    null_or_late_item,
     null_subscription,
     validate_request,
 )
@@ -278,17 +280,14 @@ class BoundarySubscriber(FlowableSubscriber[Any], Disposable):
         SubscriptionHelper.set_once_request(self.upstream, s, LONG_MAX)
 
     def on_next(self, item: Any) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         self.parent.inner_next()
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.done = True
         self.parent.inner_error(error)
@@ -314,9 +313,8 @@ class OpeningSubscriber(BoundarySubscriber):
     __slots__ = ()
 
     def on_next(self, item: Any) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         self.parent.open(item)  # type: ignore[attr-defined]  # the parent of this boundary has it
 
@@ -349,9 +347,8 @@ class OneShotBoundarySubscriber(BoundarySubscriber):
     __slots__ = ()
 
     def on_next(self, item: Any) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         self.done = True
         self.dispose()

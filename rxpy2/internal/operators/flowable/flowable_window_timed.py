@@ -30,7 +30,7 @@ from rxpy2.operator_kit import (
     OperatorSubscriber,
     add_request,
     null_error,
-    null_item,
+    null_or_late_item,
     subscribe_tail,
     validate_request,
 )
@@ -158,9 +158,8 @@ class _AbstractWindowSubscriber(DrainTerminalsMixin, OperatorSubscriber[T, Flowa
         return UnicastProcessor(self.buffer_size, self.window_done)
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         self.queue.offer(item)
         self.drain()

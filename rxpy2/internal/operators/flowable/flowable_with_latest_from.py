@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import ConditionalSubscriber, HasUpstreamPublisher
@@ -40,6 +39,7 @@ from rxpy2.operator_kit import (
     deferred_set_once,
     null_error,
     null_item,
+    null_or_late_error,
     null_subscription,
 )
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
@@ -90,10 +90,8 @@ class _WithLatestFromBase(ConditionalSubscriber[T], Subscription, Generic[T, R])
         return True
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.done = True
         self.cancel_others()

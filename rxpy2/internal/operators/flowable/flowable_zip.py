@@ -26,7 +26,13 @@ from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.internal.subscribers.drain_support import missing_backpressure
 from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operator_kit import Drain, add_request, null_error, null_item, validate_request
+from rxpy2.operator_kit import (
+    Drain,
+    add_request,
+    null_or_late_error,
+    null_or_late_item,
+    validate_request,
+)
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableZip", "FlowableZipIterable"]
@@ -207,10 +213,8 @@ class ZipSubscriber(PrefetchingInnerSubscriber[T], Generic[T]):
         self.parent.error(self, missing_backpressure("zip", self.prefetch))
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.parent.error(self, error)
 
@@ -251,9 +255,8 @@ class ZipIterableSubscriber(BasicSubscriber[T, R], Generic[T, U, R]):
         self.zipper = zipper
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         u = self.pending
         if u is None:

@@ -39,8 +39,8 @@ from rxpy2.operator_kit import (
     Drain,
     SpscArrayQueue,
     SubscriptionHelper,
-    null_error,
     null_item,
+    null_or_late_error,
     null_subscription,
     produced,
     subscribe_tail,
@@ -100,10 +100,8 @@ class JoinInnerSubscriber(FlowableSubscriber[T], Generic[T]):
             self.parent.inner_next(self, item)
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.done = True
         self.parent.inner_error(self, error)

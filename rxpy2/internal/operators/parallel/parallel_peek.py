@@ -30,7 +30,7 @@ from rxpy2 import plugins
 from rxpy2.exceptions import CompositeException
 from rxpy2.internal.operators.parallel.per_rail import ParallelPerRail
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operator_kit import OperatorSubscriber, null_error
+from rxpy2.operator_kit import OperatorSubscriber, null_or_late_error
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
 from rxpy2.reactivestreams import Subscriber
 
@@ -108,10 +108,8 @@ class PeekSubscriber(OperatorSubscriber[T, T], Generic[T]):
                 self.fail(e)
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.done = True
         p = self.parent

@@ -16,10 +16,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.internal.operators.parallel.per_rail import ParallelPerRail
 from rxpy2.internal.subscribers.deferred_scalar import DeferredScalarSubscriber
-from rxpy2.operator_kit import EmptySubscription, null_error, null_item, subscribe_tail
+from rxpy2.operator_kit import (
+    EmptySubscription,
+    null_item,
+    null_or_late_error,
+    subscribe_tail,
+)
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
 from rxpy2.reactivestreams import Subscriber
 
@@ -88,10 +92,8 @@ class ReduceRailSubscriber(DeferredScalarSubscriber[T, R], Generic[T, R]):
         self.value = v
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.done = True
         super().on_error(error)

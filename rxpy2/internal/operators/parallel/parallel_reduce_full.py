@@ -27,8 +27,8 @@ from rxpy2.operator_kit import (
     Drain,
     MpscLinkedQueue,
     SubscriptionHelper,
-    null_error,
-    null_item,
+    null_or_late_error,
+    null_or_late_item,
     null_subscription,
     subscribe_tail,
 )
@@ -145,9 +145,8 @@ class ReduceFullInnerSubscriber(FlowableSubscriber[T], Generic[T]):
             s.request(LONG_MAX)
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         v = self.value
         if v is None:
@@ -164,10 +163,8 @@ class ReduceFullInnerSubscriber(FlowableSubscriber[T], Generic[T]):
         self.value = v
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.done = True
         self.value = None

@@ -28,7 +28,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2.internal.fuseable import is_conditional
 from rxpy2.internal.operators.parallel.per_rail import ParallelPerRail
 from rxpy2.internal.subscribers.stable_prefetch import StablePrefetchSubscriber
-from rxpy2.operator_kit import null_item, produced
+from rxpy2.operator_kit import null_or_late_item, produced
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
 from rxpy2.reactivestreams import LONG_MAX, Subscriber
 from rxpy2.schedulers.scheduler import Scheduler, Worker
@@ -84,9 +84,8 @@ class RunOnSubscriber(StablePrefetchSubscriber[T, T], Generic[T]):
         self.worker = self.scheduler.create_worker()
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         q = self.queue
         if len(q) >= self.prefetch:  # never hold more than prefetch items

@@ -11,10 +11,15 @@ from __future__ import annotations
 
 from typing import Any, Generic, TypeVar
 
-from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import UNSUBSCRIBED, null_error, null_item, validate_upstream
+from rxpy2.operator_kit import (
+    UNSUBSCRIBED,
+    null_error,
+    null_or_late_error,
+    null_or_late_item,
+    validate_upstream,
+)
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscription
 from rxpy2.single import Single
 
@@ -72,9 +77,8 @@ class ToSingleSubscriber(PublisherObserver[T], Generic[T]):
         self.done = False
 
     def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        if self.done:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
             return
         if self.value is not None:
             self.upstream.cancel()
@@ -85,10 +89,8 @@ class ToSingleSubscriber(PublisherObserver[T], Generic[T]):
             self.value = item
 
     def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.done:
-            plugins.on_error(error)
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
             return
         self.done = True
         self.value = None
