@@ -34,8 +34,8 @@ from rxpy2.internal.helpers.fused_stage import FusedStage, Lines
 from rxpy2.internal.helpers.queue_drain_helper import QueueDrainHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.flowable._buffer_common import add_item, new_buffer
-from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.operator_kit import (
+    OperatorSubscriber,
     add_cap,
     multiply_cap,
     null_or_late_error,
@@ -95,7 +95,7 @@ class FlowableBuffer(Flowable[Any], HasUpstreamPublisher[T], Generic[T]):
                                                                     factory))
 
 
-class _OneListSubscriber(BasicSubscriber[T, Any], Generic[T]):
+class _OneListSubscriber(OperatorSubscriber[T, Any], Generic[T]):
     """Exact and skip: at most one list is open; completion emits it if non-empty."""
 
     __slots__ = ("count", "factory", "buffer")
@@ -203,7 +203,7 @@ class BufferSkipSubscriber(_OneListSubscriber[T], Generic[T]):
         self.upstream.request(u)
 
 
-class BufferOverlappingSubscriber(BasicSubscriber[T, Any], Generic[T]):
+class BufferOverlappingSubscriber(OperatorSubscriber[T, Any], Generic[T]):
     """Open lists wait in ``buffers`` (oldest first); the leftovers are post-completed."""
 
     __slots__ = ("count", "skip", "factory", "buffers", "index", "once",

@@ -22,16 +22,12 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.subscribers.pass_through import DeferredUpstream, PassThrough
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operator_kit import (
     OperatorSubscriber,
-    deferred_request,
-    deferred_set_once,
-    null_error,
-    null_item,
     null_or_late_error,
     null_or_late_item,
-    null_subscription,
 )
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler, Worker
@@ -122,7 +118,7 @@ class FlowableDelaySubscription(Flowable[T], HasUpstreamPublisher[T], Generic[T]
                                                                 self.delay_time))
 
 
-class DelaySubscriptionSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+class DelaySubscriptionSubscriber(PassThrough, DeferredUpstream, FlowableSubscriber[T], Subscription, Generic[T]):
     __slots__ = ("downstream", "source", "upstream", "requested", "task")
 
     def __init__(self, downstream: Subscriber[T], source: Publisher[T]) -> None:
@@ -135,27 +131,6 @@ class DelaySubscriptionSubscriber(FlowableSubscriber[T], Subscription, Generic[T
     def subscribe_source(self) -> None:
         if not SubscriptionHelper.is_cancelled(self.upstream.get()):
             self.source.subscribe(self)
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        deferred_set_once(self.upstream, self.requested, s)
-
-    def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        self.downstream.on_next(item)
-
-    def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        self.downstream.on_error(error)
-
-    def on_complete(self) -> None:
-        self.downstream.on_complete()
-
-    def request(self, n: int) -> None:
-        deferred_request(self.upstream, self.requested, n)
 
     def cancel(self) -> None:
         SubscriptionHelper.cancel(self.upstream)

@@ -17,9 +17,8 @@ from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.notification import Notification
-from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import OperatorSubscriber, null_item
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableDematerialize"]
@@ -40,7 +39,7 @@ class FlowableDematerialize(Flowable[R], HasUpstreamPublisher[T], Generic[T, R])
         subscribe_tail(self.source, DematerializeSubscriber(subscriber, self.selector))
 
 
-class DematerializeSubscriber(BasicSubscriber[T, R], Generic[T, R]):
+class DematerializeSubscriber(OperatorSubscriber[T, R], Generic[T, R]):
     __slots__ = ("selector",)
 
     def __init__(self, downstream: Subscriber[R],

@@ -16,8 +16,9 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import CANCELLED
+from rxpy2.internal.subscribers.pass_through import PassThrough
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import OperatorSubscriber, null_error, null_item
+from rxpy2.operator_kit import OperatorSubscriber, null_error
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableDetach"]
@@ -56,13 +57,8 @@ class FlowableDetach(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         subscribe_tail(self.source, DetachSubscriber(subscriber))
 
 
-class DetachSubscriber(OperatorSubscriber[T, T], Generic[T]):
+class DetachSubscriber(PassThrough, OperatorSubscriber[T, T], Generic[T]):
     __slots__ = ()
-
-    def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
         if error is None:

@@ -22,9 +22,10 @@ from rxpy2.internal.atomic import AtomicBoolean
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
+from rxpy2.internal.subscribers.pass_through import PassThrough
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import UNSUBSCRIBED, null_error, null_item, null_subscription
+from rxpy2.operator_kit import UNSUBSCRIBED, null_error, null_subscription
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
 __all__ = ["FlowableDoOnLifecycle"]
@@ -49,7 +50,7 @@ class FlowableDoOnLifecycle(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
                                                   self.on_request, self.on_cancel))
 
 
-class LifecycleSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+class LifecycleSubscriber(PassThrough, FlowableSubscriber[T], Subscription, Generic[T]):
     __slots__ = ("downstream", "upstream", "_on_subscribe", "_on_request", "_on_cancel",
                  "_cancelled")
 
@@ -83,11 +84,6 @@ class LifecycleSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             return
         self.upstream = s
         self.downstream.on_subscribe(self)
-
-    def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
         if error is None:

@@ -12,7 +12,8 @@ from typing import Generic, TypeVar
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.operator_kit import OperatorSubscriber, null_error, null_item
+from rxpy2.internal.subscribers.pass_through import PassThrough
+from rxpy2.operator_kit import OperatorSubscriber
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableHide"]
@@ -30,20 +31,8 @@ class FlowableHide(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         subscribe_tail(self.source, HideSubscriber(subscriber))
 
 
-class HideSubscriber(OperatorSubscriber[T, T], Generic[T]):
+class HideSubscriber(PassThrough, OperatorSubscriber[T, T], Generic[T]):
     """Passes every signal through; ``request``/``cancel`` go upstream (the base's)."""
 
     __slots__ = ()
 
-    def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        self.downstream.on_next(item)
-
-    def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        self.downstream.on_error(error)
-
-    def on_complete(self) -> None:
-        self.downstream.on_complete()

@@ -23,9 +23,10 @@ from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_scalar_x_map import check_inner
+from rxpy2.internal.subscribers.pass_through import PassThrough
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import null_error, null_item, null_subscription, validate_request
+from rxpy2.operator_kit import null_error, null_subscription, validate_request
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler
 
@@ -55,7 +56,7 @@ class FlowableMulticastSelector(Flowable[R], Generic[T, R]):
         cf.connect(wrapper.set_resource)
 
 
-class ResourceWrapperSubscriber(FlowableSubscriber[T], Subscription, Disposable, Generic[T]):
+class ResourceWrapperSubscriber(PassThrough, FlowableSubscriber[T], Subscription, Disposable, Generic[T]):
     """Relays to ``downstream``; disposes the resource (a connection) when the stream ends
     or is cancelled (RxJava 2's SubscriberResourceWrapper)."""
 
@@ -74,11 +75,6 @@ class ResourceWrapperSubscriber(FlowableSubscriber[T], Subscription, Disposable,
             raise null_subscription()  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             self.downstream.on_subscribe(self)
-
-    def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
         if error is None:

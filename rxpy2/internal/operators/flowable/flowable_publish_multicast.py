@@ -24,9 +24,10 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_scalar_x_map import check_inner
+from rxpy2.internal.subscribers.pass_through import PassThrough
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import null_error, null_item, null_subscription, validate_request
+from rxpy2.operator_kit import null_error, null_subscription, validate_request
 from rxpy2.processors.multicast_processor import MulticastProcessor
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 
@@ -112,7 +113,7 @@ class PublishMulticastProcessor(MulticastProcessor[T], Generic[T]):
         self._drain()  # a pass drops the queued items (or finds the drain busy: it will)
 
 
-class OutputCanceller(FlowableSubscriber[R], Subscription, Generic[R]):
+class OutputCanceller(PassThrough, FlowableSubscriber[R], Subscription, Generic[R]):
     """Relays the selector's Publisher; its end or a cancel disposes the processor."""
 
     __slots__ = ("downstream", "processor", "upstream")
@@ -131,11 +132,6 @@ class OutputCanceller(FlowableSubscriber[R], Subscription, Generic[R]):
             return
         self.upstream = s
         self.downstream.on_subscribe(self)
-
-    def on_next(self, item: R) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
         if error is None:

@@ -28,7 +28,8 @@ from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicBoolean, AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
-from rxpy2.operator_kit import OperatorSubscriber, null_error, null_item
+from rxpy2.internal.subscribers.pass_through import PassThrough
+from rxpy2.operator_kit import OperatorSubscriber, null_error
 from rxpy2.reactivestreams import Subscriber
 
 if TYPE_CHECKING:
@@ -108,7 +109,7 @@ class FlowableRefCount(Flowable[T], Generic[T]):
             self.source.reset(conn.target)
 
 
-class RefCountSubscriber(OperatorSubscriber[T, T], Generic[T]):
+class RefCountSubscriber(PassThrough, OperatorSubscriber[T, T], Generic[T]):
     """Relays everything; its cancel (or the terminal event) counts down the connection."""
 
     __slots__ = ("parent", "conn", "once")
@@ -119,11 +120,6 @@ class RefCountSubscriber(OperatorSubscriber[T, T], Generic[T]):
         self.parent = parent
         self.conn = conn
         self.once = AtomicBoolean(False)
-
-    def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
         if error is None:

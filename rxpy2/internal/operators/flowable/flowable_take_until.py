@@ -24,10 +24,10 @@ from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.half_serializer import HalfSerializer
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operator_kit import (
     Drain,
+    OperatorSubscriber,
     deferred_request,
     deferred_set_once,
     null_error,
@@ -144,7 +144,7 @@ class FlowableTakeUntilPredicate(Flowable[T], HasUpstreamPublisher[T], Generic[T
         subscribe_tail(self.source, TakeUntilPredicateSubscriber(subscriber, self.predicate))
 
 
-class TakeUntilPredicateSubscriber(BasicSubscriber[T, T], Generic[T]):
+class TakeUntilPredicateSubscriber(OperatorSubscriber[T, T], Generic[T]):
     __slots__ = ("predicate",)
 
     def __init__(self, downstream: Subscriber[T], predicate: Callable[[T], bool]) -> None:

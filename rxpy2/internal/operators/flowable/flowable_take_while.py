@@ -13,8 +13,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.fused_stage import FusedStage, Lines
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.subscribers.basic import BasicSubscriber
-from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import OperatorSubscriber, null_or_late_item
 from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = ["FlowableTakeWhile"]
@@ -42,7 +41,7 @@ class FlowableTakeWhile(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         subscribe_tail(self.source, TakeWhileSubscriber(subscriber, self.predicate))
 
 
-class TakeWhileSubscriber(BasicSubscriber[T, T], Generic[T]):
+class TakeWhileSubscriber(OperatorSubscriber[T, T], Generic[T]):
     __slots__ = ("predicate",)
 
     def __init__(self, downstream: Subscriber[T], predicate: Callable[[T], bool]) -> None:

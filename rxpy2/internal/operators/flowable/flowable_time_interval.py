@@ -12,8 +12,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.subscribers.basic import BasicSubscriber
-from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import OperatorSubscriber, null_or_late_item
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler
 from rxpy2.timed import Timed
@@ -40,7 +39,7 @@ class FlowableTimeInterval(Flowable[Timed[T]], HasUpstreamPublisher[T], Generic[
             subscribe_tail(self.source, TimestampSubscriber(subscriber, self.scheduler))
 
 
-class TimestampSubscriber(BasicSubscriber[T, Timed[T]], Generic[T]):
+class TimestampSubscriber(OperatorSubscriber[T, Timed[T]], Generic[T]):
     __slots__ = ("scheduler",)
 
     def __init__(self, downstream: Subscriber[Timed[T]], scheduler: Scheduler) -> None:
@@ -54,7 +53,7 @@ class TimestampSubscriber(BasicSubscriber[T, Timed[T]], Generic[T]):
         self.downstream.on_next(Timed(item, self.scheduler.now()))
 
 
-class TimeIntervalSubscriber(BasicSubscriber[T, Timed[T]], Generic[T]):
+class TimeIntervalSubscriber(OperatorSubscriber[T, Timed[T]], Generic[T]):
     __slots__ = ("scheduler", "last")
 
     def __init__(self, downstream: Subscriber[Timed[T]], scheduler: Scheduler) -> None:

@@ -24,6 +24,7 @@ from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.subscribers.pass_through import PassThrough
 from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operator_kit import (
@@ -208,7 +209,7 @@ class TimeoutFallbackSubscriber(SubscriptionArbiter, FlowableSubscriber[T], Gene
         self.worker.dispose()
 
 
-class FallbackSubscriber(FlowableSubscriber[T], Generic[T]):
+class FallbackSubscriber(PassThrough, FlowableSubscriber[T], Generic[T]):
     """Relays the fallback's signals; its Subscription goes into the parent's arbiter."""
 
     __slots__ = ("downstream", "arbiter")
@@ -222,15 +223,3 @@ class FallbackSubscriber(FlowableSubscriber[T], Generic[T]):
             raise null_subscription()  # §2.13
         self.arbiter.set_subscription(s)
 
-    def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        self.downstream.on_next(item)
-
-    def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        self.downstream.on_error(error)
-
-    def on_complete(self) -> None:
-        self.downstream.on_complete()

@@ -23,6 +23,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.using_resource import RELEASED, UsingResource
+from rxpy2.internal.subscribers.pass_through import PassThrough
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operator_kit import UNSUBSCRIBED, validate_upstream
@@ -67,7 +68,7 @@ class FlowableUsing(Flowable[T], Generic[T]):
         subscribe_tail(source, UsingSubscriber(subscriber, resource, self.disposer, self.eager))
 
 
-class UsingSubscriber(UsingResource, FlowableSubscriber[T], Subscription, Generic[T]):
+class UsingSubscriber(PassThrough, UsingResource, FlowableSubscriber[T], Subscription, Generic[T]):
     """Holds the resource (the reference) until it is released."""
 
     __slots__ = ("downstream", "eager", "upstream")
@@ -83,9 +84,6 @@ class UsingSubscriber(UsingResource, FlowableSubscriber[T], Subscription, Generi
         if validate_upstream(self.upstream, s):
             self.upstream = s
             self.downstream.on_subscribe(self)
-
-    def on_next(self, item: T) -> None:
-        self.downstream.on_next(item)
 
     def _release_first(self) -> BaseException | None:
         """Eager mode: release before the terminal signal (if no cancel did); the

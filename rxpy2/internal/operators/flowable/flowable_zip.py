@@ -22,12 +22,12 @@ from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.flowable.sources import sources_or_terminate
-from rxpy2.internal.subscribers.basic import BasicSubscriber
 from rxpy2.internal.subscribers.drain_support import missing_backpressure
 from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.operator_kit import (
     Drain,
+    OperatorSubscriber,
     add_request,
     null_or_late_error,
     null_or_late_item,
@@ -242,7 +242,7 @@ class FlowableZipIterable(Flowable[R], HasUpstreamPublisher[T], Generic[T, U, R]
         subscribe_tail(self.source, ZipIterableSubscriber(subscriber, it, first, self.zipper))
 
 
-class ZipIterableSubscriber(BasicSubscriber[T, R], Generic[T, U, R]):
+class ZipIterableSubscriber(OperatorSubscriber[T, R], Generic[T, U, R]):
     """Pairs each item with ``pending`` (the iterable's next element), then takes the next one."""
 
     __slots__ = ("iterator", "pending", "zipper")

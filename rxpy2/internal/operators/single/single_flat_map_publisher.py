@@ -14,14 +14,8 @@ from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.subscribers.pass_through import DeferredUpstream, PassThrough
 from rxpy2.observers import CompletableObserver, FlowableSubscriber, MaybeObserver, SingleObserver
-from rxpy2.operator_kit import (
-    deferred_request,
-    deferred_set_once,
-    null_error,
-    null_item,
-    null_subscription,
-)
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 from rxpy2.single import Single
 
@@ -43,7 +37,7 @@ class SingleFlatMapPublisher(Flowable[R], Generic[T, R]):
         self.source._subscribe(SourceObserver(parent, self.mapper))
 
 
-class DeferredPublisherSubscriber(FlowableSubscriber[R], Subscription, Generic[R]):
+class DeferredPublisherSubscriber(PassThrough, DeferredUpstream, FlowableSubscriber[R], Subscription, Generic[R]):
     """The downstream's Subscription: first the 0-1 source's Disposable, then the Publisher's.
 
     Shared by ``Single/Maybe.flat_map_publisher`` and ``Completable.and_then(publisher)``.
@@ -65,29 +59,6 @@ class DeferredPublisherSubscriber(FlowableSubscriber[R], Subscription, Generic[R
     def subscribe_to(self, p: Publisher[R]) -> None:
         if not SubscriptionHelper.is_cancelled(self.upstream.get()):
             p.subscribe(self)
-
-    # FlowableSubscriber (the Publisher's side)
-    def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        deferred_set_once(self.upstream, self.requested, s)
-
-    def on_next(self, item: R) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        self.downstream.on_next(item)
-
-    def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        self.downstream.on_error(error)
-
-    def on_complete(self) -> None:
-        self.downstream.on_complete()
-
-    # Subscription (the downstream's side)
-    def request(self, n: int) -> None:
-        deferred_request(self.upstream, self.requested, n)
 
     def cancel(self) -> None:
         d = self.disposable
