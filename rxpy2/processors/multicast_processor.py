@@ -41,7 +41,6 @@ from rxpy2.operator_kit import (
     SubscriptionHelper,
     null_error,
     null_item,
-    null_subscription,
     validate_request,
 )
 from rxpy2.processors._subscribers import (
@@ -111,8 +110,6 @@ class MulticastProcessor(FlowableProcessor[T], Generic[T]):
     # ---- Subscriber side
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
         if not SubscriptionHelper.set_once(self._upstream, s):  # §2.5: one upstream only
             return
         if isinstance(s, QueueSubscription):

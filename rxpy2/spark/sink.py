@@ -27,7 +27,6 @@ from rxpy2.operator_kit import (
     SubscriptionHelper,
     null_item,
     null_or_late_error,
-    null_subscription,
     require,
     require_callable,
     require_positive,
@@ -146,8 +145,6 @@ class WriteBatchesSubscriber(FlowableSubscriber[Any], Disposable):
     # ------------------------------------------------------------------ upstream side
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             self.start = time.monotonic()
             self.downstream.on_subscribe(self)

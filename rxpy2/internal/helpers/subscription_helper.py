@@ -8,7 +8,12 @@ from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.reactivestreams import Subscription
 
-__all__ = ["CANCELLED", "UNSUBSCRIBED", "NoopSubscription", "SubscriptionHelper"]
+__all__ = ["CANCELLED", "UNSUBSCRIBED", "NoopSubscription", "SubscriptionHelper", "null_subscription"]
+
+
+def null_subscription() -> TypeError:
+    """The §2.13 error for ``on_subscribe(None)``, raised to the caller."""
+    return TypeError("§2.13 violated: on_subscribe(None): the Subscription must not be None")
 
 
 class NoopSubscription(Subscription):
@@ -109,9 +114,10 @@ class SubscriptionHelper:
 
     @staticmethod
     def set_once(ref: AtomicReference[Subscription], s: Subscription) -> bool:
-        """Set ``s`` once; if already set, cancel ``s`` (and report unless cancelled)."""
+        """Set ``s`` once (``None`` raises, §2.13); if already set, cancel ``s`` (and report
+        unless cancelled, §2.5)."""
         if s is None:
-            raise TypeError("s is None")
+            raise null_subscription()  # §2.13
         if not ref.compare_and_set(None, s):
             s.cancel()
             if ref.get() is not CANCELLED:

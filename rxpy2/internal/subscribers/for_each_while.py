@@ -20,7 +20,6 @@ from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHe
 from rxpy2.internal.subscribers.operator_subscriber import (
     null_or_late_error,
     null_or_late_item,
-    null_subscription,
 )
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Subscription
@@ -43,10 +42,7 @@ class ForEachWhileSubscriber(FlowableSubscriber[T], Disposable, Generic[T]):
         self.done = False
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        if SubscriptionHelper.set_once(self.upstream, s):
-            s.request(LONG_MAX)
+        SubscriptionHelper.set_once_request(self.upstream, s, LONG_MAX)  # §2.13 None raises
 
     def on_next(self, item: T) -> None:
         if item is None or self.done:

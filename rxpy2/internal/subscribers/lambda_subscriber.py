@@ -11,7 +11,7 @@ from rxpy2.exceptions import CompositeException, OnErrorNotImplementedException
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.fuseable import DirectSink
 from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
-from rxpy2.internal.subscribers.operator_subscriber import null_error, null_item, null_subscription
+from rxpy2.internal.subscribers.operator_subscriber import null_error, null_item
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Subscription
 
@@ -52,8 +52,6 @@ class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, DirectSi
         self._ended = False  # a terminal signal arrived (for __repr__: done, not disposed)
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             try:
                 self._on_subscribe(self)

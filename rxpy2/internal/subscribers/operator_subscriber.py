@@ -29,7 +29,7 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.exceptions import ProtocolViolationException
-from rxpy2.internal.helpers.subscription_helper import UNSUBSCRIBED
+from rxpy2.internal.helpers.subscription_helper import UNSUBSCRIBED, null_subscription
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Subscriber, Subscription
 
@@ -38,11 +38,6 @@ __all__ = ["OperatorSubscriber", "null_error", "null_item", "null_or_late_error"
 
 T = TypeVar("T")
 R = TypeVar("R")
-
-
-def null_subscription() -> TypeError:
-    """The §2.13 error for ``on_subscribe(None)``, raised to the caller."""
-    return TypeError("§2.13 violated: on_subscribe(None): the Subscription must not be None")
 
 
 def null_item() -> TypeError:

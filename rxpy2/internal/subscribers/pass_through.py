@@ -13,7 +13,7 @@ from typing import Any
 
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.internal.subscribers.operator_subscriber import null_error, null_item, null_subscription
+from rxpy2.internal.subscribers.operator_subscriber import null_error, null_item
 from rxpy2.reactivestreams import Subscription
 
 __all__ = ["DeferredUpstream", "PassThrough"]
@@ -50,8 +50,6 @@ class DeferredUpstream:
     requested: AtomicLong
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
         SubscriptionHelper.deferred_set_once(self.upstream, self.requested, s)
 
     def request(self, n: int) -> None:

@@ -21,7 +21,6 @@ from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscribers.drain_support import fuse_upstream
 from rxpy2.internal.subscribers.operator_subscriber import (
     null_or_late_item,
-    null_subscription,
 )
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Subscription
@@ -53,8 +52,6 @@ class PrefetchingInnerSubscriber(FlowableSubscriber[T], Subscription, Generic[T]
         self.fusion_mode = NONE
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
         if not SubscriptionHelper.set_once(self.upstream, s):
             return
         # the mode is assigned first: whoever sees the queue sees the mode

@@ -102,8 +102,6 @@ class BlockingIteratorSubscriber(FlowableSubscriber[T], Generic[T]):
         self.source_mode = NONE
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             if isinstance(s, QueueSubscription):
                 m = s.request_fusion(FUSION_MODE)
@@ -375,10 +373,7 @@ class BlockingValueSubscriber(FlowableSubscriber[T], Generic[T]):
         self.parker = Parker()
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        if SubscriptionHelper.set_once(self.upstream, s):
-            s.request(LONG_MAX)
+        SubscriptionHelper.set_once_request(self.upstream, s, LONG_MAX)  # §2.13 None raises
 
     def on_next(self, item: T) -> None:
         if item is None or self.done:
@@ -457,10 +452,7 @@ class _WaitingIteratorBase(FlowableSubscriber[T], Iterator[T], Generic[T]):
         self.error: BaseException | None = None
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        if SubscriptionHelper.set_once(self.upstream, s):
-            s.request(LONG_MAX)
+        SubscriptionHelper.set_once_request(self.upstream, s, LONG_MAX)  # §2.13 None raises
 
     def on_error(self, error: BaseException) -> None:
         if error is None:

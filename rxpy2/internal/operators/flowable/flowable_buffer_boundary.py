@@ -47,7 +47,6 @@ from rxpy2.operator_kit import (
     add_request,
     null_error,
     null_item,
-    null_subscription,
     subscribe_tail,
     validate_request,
 )
@@ -116,8 +115,6 @@ class BufferBoundarySubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
     # ---- the source
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             opener = self.opener
             self.subscribers.add(opener)

@@ -26,7 +26,7 @@ from rxpy2.internal.operators.flowable.flowable_scalar_x_map import check_inner
 from rxpy2.internal.subscribers.pass_through import PassThrough
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import null_error, null_subscription, validate_request
+from rxpy2.operator_kit import null_error, validate_request
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 from rxpy2.schedulers.scheduler import Scheduler
 
@@ -71,8 +71,6 @@ class ResourceWrapperSubscriber(PassThrough, FlowableSubscriber[T], Subscription
         DisposableHelper.set(self.resource, d)
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             self.downstream.on_subscribe(self)
 

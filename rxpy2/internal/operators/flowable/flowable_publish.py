@@ -27,7 +27,6 @@ from rxpy2.operator_kit import (
     Drain,
     null_or_late_error,
     null_or_late_item,
-    null_subscription,
     validate_request,
 )
 from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Publisher, Subscriber, Subscription
@@ -195,10 +194,7 @@ class PublishConnection(FlowableSubscriber[T], Disposable, Generic[T]):
     # ---- upstream signals
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        if SubscriptionHelper.set_once(self.upstream, s):
-            s.request(self.buffer_size)
+        SubscriptionHelper.set_once_request(self.upstream, s, self.buffer_size)  # §2.13 None raises
 
     def on_next(self, item: T) -> None:
         if item is None or self.terminal is not None:

@@ -28,7 +28,6 @@ from rxpy2.operator_kit import (
     add_cap,
     null_or_late_error,
     null_or_late_item,
-    null_subscription,
     validate_request,
 )
 from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Publisher, Subscriber, Subscription
@@ -231,8 +230,6 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
     # ---- upstream
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             if self.unbounded:
                 s.request(LONG_MAX)

@@ -64,8 +64,6 @@ class TakeUntilOtherSubscriber(FlowableSubscriber[Any]):
         self.upstream: AtomicReference[Subscription] = AtomicReference()
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
         SubscriptionHelper.set_once_request(self.upstream, s, LONG_MAX)
 
     def on_next(self, item: Any) -> None:

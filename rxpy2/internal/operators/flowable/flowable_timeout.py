@@ -179,8 +179,6 @@ class TimeoutFallbackSubscriber(SubscriptionArbiter, _SelectorTimeout[T], Generi
         self.consumed += 1
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             self.set_subscription(s)
 
@@ -217,8 +215,6 @@ class IndicatorSubscriber(FlowableSubscriber[Any], Disposable):
         raise NotImplementedError
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
         SubscriptionHelper.set_once_request(self.upstream, s, LONG_MAX)
 
     def on_next(self, item: Any) -> None:

@@ -162,8 +162,6 @@ class TimeoutFallbackSubscriber(SubscriptionArbiter, FlowableSubscriber[T], Gene
         self.task.replace(self.worker.schedule(TimeoutTask(self, idx), self.timeout))
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             self.set_subscription(s)
 

@@ -39,7 +39,6 @@ from rxpy2.operator_kit import (
     null_item,
     null_or_late_error,
     null_or_late_item,
-    null_subscription,
     validate_request,
 )
 from rxpy2.processors.unicast_processor import UnicastProcessor
@@ -98,8 +97,6 @@ class WindowBoundaryMainSubscriber(FlowableSubscriber[T], Subscription, Generic[
     # ---- the source
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
         SubscriptionHelper.set_once_request(self.upstream, s, LONG_MAX)
 
     def on_next(self, item: T) -> None:
@@ -275,8 +272,6 @@ class BoundarySubscriber(FlowableSubscriber[Any], Disposable):
         self.done = False
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
         SubscriptionHelper.set_once_request(self.upstream, s, LONG_MAX)
 
     def on_next(self, item: Any) -> None:

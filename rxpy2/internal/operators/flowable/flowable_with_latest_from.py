@@ -170,8 +170,6 @@ class WithLatestFromOtherSubscriber(FlowableSubscriber[Any]):
         self.parent = parent
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
         SubscriptionHelper.set_once_request(self.parent.other, s, LONG_MAX)
 
     def on_next(self, item: Any) -> None:
@@ -280,8 +278,6 @@ class WithLatestInnerSubscriber(FlowableSubscriber[Any]):
         self.upstream: AtomicReference[Subscription] = AtomicReference()
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
         SubscriptionHelper.set_once_request(self.upstream, s, LONG_MAX)
 
     def on_next(self, item: Any) -> None:

@@ -41,7 +41,6 @@ from rxpy2.operator_kit import (
     SubscriptionHelper,
     null_item,
     null_or_late_error,
-    null_subscription,
     produced,
     subscribe_tail,
 )
@@ -88,10 +87,7 @@ class JoinInnerSubscriber(FlowableSubscriber[T], Generic[T]):
         self.done = False
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        if SubscriptionHelper.set_once(self.upstream, s):
-            s.request(self.prefetch)
+        SubscriptionHelper.set_once_request(self.upstream, s, self.prefetch)  # §2.13 None raises
 
     def on_next(self, item: T) -> None:
         if item is None:

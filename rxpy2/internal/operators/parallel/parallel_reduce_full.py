@@ -29,7 +29,6 @@ from rxpy2.operator_kit import (
     SubscriptionHelper,
     null_or_late_error,
     null_or_late_item,
-    null_subscription,
     subscribe_tail,
 )
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
@@ -139,10 +138,7 @@ class ReduceFullInnerSubscriber(FlowableSubscriber[T], Generic[T]):
         self.done = False
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        if SubscriptionHelper.set_once(self.upstream, s):
-            s.request(LONG_MAX)
+        SubscriptionHelper.set_once_request(self.upstream, s, LONG_MAX)  # §2.13 None raises
 
     def on_next(self, item: T) -> None:
         if item is None or self.done:

@@ -38,7 +38,6 @@ from rxpy2.operator_kit import (
     add_request,
     null_error,
     null_item,
-    null_subscription,
     produced,
     subscribe_tail,
     validate_request,
@@ -245,10 +244,7 @@ class SortedJoinInnerSubscriber(FlowableSubscriber[list[T]], Generic[T]):
         self.has_value = False
 
     def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        if SubscriptionHelper.set_once(self.upstream, s):
-            s.request(LONG_MAX)
+        SubscriptionHelper.set_once_request(self.upstream, s, LONG_MAX)  # §2.13 None raises
 
     def on_next(self, item: list[T]) -> None:
         if item is None:
