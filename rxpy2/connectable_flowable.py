@@ -16,7 +16,13 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
-from rxpy2.internal.arguments import assembly, require_callable
+from rxpy2.internal.arguments import (
+    assembly,
+    require_callable,
+    require_positive,
+    require_scheduler,
+)
+from rxpy2.schedulers.scheduler import Scheduler
 
 __all__ = ["ConnectableFlowable"]
 
@@ -60,11 +66,29 @@ class ConnectableFlowable(Flowable[T], Generic[T]):
         subscriber arriving while the upstream terminates still gets the terminal event."""
         return self
 
-    def ref_count(self) -> Flowable[T]:
-        """Connect with the first subscriber; disconnect when the last one cancels or the
-        stream terminates (a later subscriber connects again)."""
+    def ref_count(self, subscriber_count: int = 1, timeout: float = 0.0,
+                  scheduler: Scheduler | None = None) -> Flowable[T]:
+        """Connect when ``subscriber_count`` subscribers are there; disconnect when the last
+        one cancels, ``timeout`` seconds later (0: at once; on ``scheduler``, computation by
+        default) unless a subscriber comes first. A terminated connection is forgotten: a
+        later subscriber connects again.
+
+        RxJava 2's ``refCount()``, ``refCount(n)``, ``refCount(timeout, unit[, scheduler])``
+        and ``refCount(n, timeout, unit[, scheduler])``: ``ref_count(timeout=0.5)``,
+        ``ref_count(2, 0.5)``."""
+        from rxpy2.internal.operators.flowable import time_args
         from rxpy2.internal.operators.flowable.flowable_ref_count import FlowableRefCount
-        return assembly("flowable", FlowableRefCount(self.on_ref_count()))
+
+        if isinstance(subscriber_count, float):
+            raise TypeError(f"ref_count({subscriber_count!r}): the subscriber count is an int; "
+                            f"for a timeout say ref_count(timeout={subscriber_count!r})")
+        require_positive(subscriber_count, "subscriber_count")
+        t = time_args.check_duration(timeout, "timeout")
+        worker = time_args.scheduler_or_computation(scheduler) if t > 0.0 else None
+        if worker is None and scheduler is not None:
+            require_scheduler(scheduler)
+        return assembly("flowable", FlowableRefCount(self.on_ref_count(), subscriber_count, t,
+                                                     worker))
 
     def auto_connect(self, n: int = 1,
                      on_connect: Callable[[Disposable], Any] | None = None) -> Flowable[T]:

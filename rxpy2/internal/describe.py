@@ -17,6 +17,7 @@ shows the stages it fused.
 
 from __future__ import annotations
 
+import inspect
 import re
 import reprlib
 from typing import Any
@@ -196,9 +197,27 @@ def slot_names(cls: type) -> list[str]:
     return names
 
 
+def _defaults(cls: type) -> dict[str, Any]:
+    """The defaults of ``cls.__init__``'s parameters, by name (cached on first use)."""
+    found = _DEFAULTS.get(cls)
+    if found is None:
+        try:
+            params = inspect.signature(cls.__init__).parameters.values()  # type: ignore[misc]
+        except (TypeError, ValueError):
+            params = ()  # type: ignore[assignment]
+        found = {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}
+        _DEFAULTS[cls] = found
+    return found
+
+
+_DEFAULTS: dict[type, dict[str, Any]] = {}
+_NO_DEFAULT = object()
+
+
 def arguments_text(op: Any, where: bool) -> str:
     """The arguments of operator ``op`` as its stage shows them: its fields that say what
-    it does (not :data:`TUNING`), ``range``'s as ``(start, count)``."""
+    it does (not :data:`TUNING`; not ``None``; not equal to the default of the ``__init__``
+    parameter of the same name), ``range``'s as ``(start, count)``."""
     t = type(op).__name__
     if t == "FlowableRange" or t == "FlowableIntervalRange":
         start, end = op.start, op.end
@@ -208,11 +227,15 @@ def arguments_text(op: Any, where: bool) -> str:
     parts = []
     if t == "ParallelFromPublisher":
         parts.append(str(op._parallelism))
+    defaults = _defaults(type(op))
     for n in slot_names(type(op)):
         if n.startswith("_") or n in TUNING:
             continue
         v = getattr(op, n, None)
         if v is None:
+            continue
+        d = defaults.get(n, _NO_DEFAULT)
+        if d is not _NO_DEFAULT and type(d) is type(v) and d == v:
             continue
         parts.append(value_text(v, where))
     if getattr(op, "sources", None) is not None and type(op.sources) in (list, tuple):

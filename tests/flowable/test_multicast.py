@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from probes import Boom, ManualSource
 
 from rxpy2 import ConnectableFlowable, Flowable, MissingBackpressureException, TestSubscriber
 from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.schedulers import TestScheduler
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 
@@ -179,6 +182,111 @@ def test_ref_count_connects_on_first_and_disconnects_on_last_cancel():
     assert src.subscriptions == 2
     src.emit(3)
     c.assert_values(3)
+
+
+def test_ref_count_n_connects_with_the_nth_subscriber():
+    """RxJava 2's refCount(n): nothing connects before the n-th subscriber."""
+    src = ManualSource()
+    r = src.publish().ref_count(2)
+    a = r.test()
+    assert src.subscriptions == 0
+    b = r.test()
+    assert src.subscriptions == 1
+    src.emit(1)
+    a.cancel()
+    b.cancel()
+    assert src.cancels == 1
+    a.assert_values(1)
+    b.assert_values(1)
+
+
+def test_ref_count_n_below_n_cancels_do_not_connect_or_disconnect():
+    src = ManualSource()
+    r = src.publish().ref_count(3)
+    a = r.test()
+    a.cancel()
+    r.test()
+    r.test()
+    assert src.subscriptions == 0  # one left: two are there, three are needed
+    r.test()
+    assert src.subscriptions == 1
+
+
+def test_ref_count_timeout_disconnects_only_when_the_timer_fires():
+    sch = TestScheduler()
+    src = ManualSource()
+    r = src.publish().ref_count(timeout=0.5, scheduler=sch)
+    a = r.test()
+    a.cancel()
+    assert src.cancels == 0
+    sch.advance_time_by(0.4)
+    assert src.cancels == 0
+    sch.advance_time_by(0.1)
+    assert src.cancels == 1
+    r.test()
+    assert src.subscriptions == 2  # a new connection
+
+
+def test_ref_count_timeout_a_subscriber_in_time_keeps_the_connection():
+    sch = TestScheduler()
+    src = ManualSource()
+    r = src.publish().ref_count(1, 0.5, sch)
+    r.test().cancel()
+    sch.advance_time_by(0.3)
+    b = r.test()
+    sch.advance_time_by(1.0)
+    assert (src.subscriptions, src.cancels) == (1, 0)
+    src.emit(7)
+    b.assert_values(7)
+    b.cancel()
+    sch.advance_time_by(0.5)
+    assert src.cancels == 1
+
+
+def test_ref_count_n_after_termination_the_next_n_connect_again():
+    sch = TestScheduler()
+    subs: list[int] = []
+    r = recorded(Flowable.range(1, 2), [], [], subs).publish().ref_count(2, 0.5, sch)
+    a, b = r.test(), r.test()
+    a.assert_result(1, 2)
+    b.assert_result(1, 2)
+    assert sch.pending_count() == 0  # the terminal event left no disconnect timer
+    r.test()
+    r.test().assert_result(1, 2)
+    assert subs == [1, 1]
+
+
+def test_ref_count_arguments():
+    c = Flowable.never().publish()
+    with pytest.raises(ValueError, match="subscriber_count > 0"):
+        c.ref_count(0)
+    with pytest.raises(TypeError, match=r"ref_count\(timeout=0.5\)"):
+        c.ref_count(0.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="timeout >= 0"):
+        c.ref_count(timeout=-1)
+    with pytest.raises(TypeError, match="scheduler"):
+        c.ref_count(1, 0.5, "computation")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="scheduler"):
+        c.ref_count(1, 0.0, "computation")  # type: ignore[arg-type]
+    assert repr(c.ref_count()).endswith("ref_count()")
+    assert repr(c.ref_count(2)).endswith("ref_count(2)")
+
+
+@pytest.mark.parametrize("first", ["cancel", "subscribe"])
+def test_ref_count_timeout_race_last_cancel_vs_new_subscriber(race_runner, race_rounds, first):
+    """Whichever wins, the new subscriber keeps the connection: no disconnect, ever."""
+    for _ in range(race_rounds):
+        sch = TestScheduler()
+        src = ManualSource()
+        r = src.publish().ref_count(timeout=0.5, scheduler=sch)
+        a = r.test()
+        b = TestSubscriber()
+        sides = [a.cancel, functools.partial(r.subscribe, b)]
+        race_runner.race(*(sides if first == "cancel" else sides[::-1]))
+        sch.advance_time_by(1.0)
+        assert (src.subscriptions, src.cancels) == (1, 0)
+        src.emit(1)
+        b.assert_values(1)
 
 
 def test_ref_count_reconnects_after_completion():

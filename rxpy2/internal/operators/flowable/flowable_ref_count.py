@@ -1,5 +1,5 @@
-"""``ConnectableFlowable.ref_count()``: connect with the first subscriber, disconnect
-when the last one cancels, forget a terminated connection.
+"""``ConnectableFlowable.ref_count(n, timeout)``: connect when the ``n``-th subscriber comes,
+disconnect (``timeout`` seconds) after the last one cancels, forget a terminated connection.
 
 The subscriber count and the current :class:`RefConnection` change under one lock
 (subscribe, cancel and terminate are rare next to items); disconnecting happens
@@ -16,7 +16,9 @@ took it just before the upstream terminated still finds the terminated connectio
 in the source (``on_ref_count`` keeps it current) and gets its terminal event;
 one that comes after the reset starts and connects a new connection. It never
 lands on a fresh source connection that nobody connects (RxJava 2.2's
-``FlowableRefCount.terminated`` with ``FlowablePublishAlt``).
+``FlowableRefCount.terminated`` with ``FlowablePublishAlt``). With a ``timeout``, the
+last cancel starts a timer instead; a subscriber that comes before it fires keeps the
+connection (RxJava 2.2's ``refCount(n, timeout, unit, scheduler)``).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from rxpy2.disposables import Disposable
+from rxpy2.disposables import Disposable, SerialDisposable
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicBoolean, AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
@@ -34,6 +36,7 @@ from rxpy2.reactivestreams import Subscriber
 
 if TYPE_CHECKING:
     from rxpy2.connectable_flowable import ConnectableFlowable
+    from rxpy2.schedulers.scheduler import Scheduler
 
 __all__ = ["FlowableRefCount"]
 
@@ -43,13 +46,20 @@ T = TypeVar("T")
 class RefConnection:
     """One connection of a ref-counted ConnectableFlowable."""
 
-    __slots__ = ("count", "connected", "disposable", "target")
+    __slots__ = ("count", "connected", "disposable", "target", "timer")
 
     def __init__(self) -> None:
         self.count = 0
         self.connected = False
         self.disposable: AtomicReference[Disposable] = AtomicReference()
         self.target: Disposable | None = None  # the source's connection, for reset()
+        self.timer: Disposable | None = None  # the pending disconnect, with a timeout
+
+    def clear_timer(self) -> None:
+        t = self.timer
+        if t is not None:
+            self.timer = None
+            t.dispose()
 
     def accept(self, d: Disposable) -> None:
         self.target = d
@@ -62,10 +72,14 @@ class RefConnection:
 class FlowableRefCount(Flowable[T], Generic[T]):
     """See the module docstring."""
 
-    __slots__ = ("source", "connection", "lock")
+    __slots__ = ("source", "subscriber_count", "disconnect_timeout", "scheduler", "connection", "lock")
 
-    def __init__(self, source: ConnectableFlowable[T]) -> None:
+    def __init__(self, source: ConnectableFlowable[T], subscriber_count: int = 1,
+                 disconnect_timeout: float = 0.0, scheduler: Scheduler | None = None) -> None:
         self.source = source
+        self.subscriber_count = subscriber_count
+        self.disconnect_timeout = disconnect_timeout
+        self.scheduler = scheduler  # set when timeout > 0
         self.connection: RefConnection | None = None
         self.lock = threading.Lock()
 
@@ -75,8 +89,10 @@ class FlowableRefCount(Flowable[T], Generic[T]):
             if conn is None:
                 conn = RefConnection()
                 self.connection = conn
+            if conn.count == 0:
+                conn.clear_timer()  # came back before the disconnect
             conn.count += 1
-            connect = not conn.connected
+            connect = not conn.connected and conn.count == self.subscriber_count
             if connect:
                 conn.connected = True
         self.source.subscribe(RefCountSubscriber(subscriber, self, conn))
@@ -90,15 +106,31 @@ class FlowableRefCount(Flowable[T], Generic[T]):
             conn.count -= 1
             if conn.count != 0 or not conn.connected:
                 return
-            self.connection = None
-            # under the lock: a subscriber that comes next must find the old connection gone
-            conn.disconnect()
-            self.source.reset(conn.target)
+            if self.scheduler is None:
+                self.disconnect(conn)
+                return
+            timer = SerialDisposable()
+            conn.timer = timer
+        # scheduled outside the lock; a subscriber that comes meanwhile disposes ``timer``
+        timer.replace(self.scheduler.schedule_direct(lambda: self.timed_out(conn), self.disconnect_timeout))
+
+    def timed_out(self, conn: RefConnection) -> None:
+        with self.lock:
+            if conn.count == 0 and self.connection is conn:
+                self.disconnect(conn)
+
+    def disconnect(self, conn: RefConnection) -> None:
+        """Under ``lock``: a subscriber that comes next must find the old connection gone."""
+        self.connection = None
+        conn.timer = None
+        conn.disconnect()
+        self.source.reset(conn.target)
 
     def terminated(self, conn: RefConnection) -> None:
         with self.lock:
             if self.connection is not conn:
                 return
+            conn.clear_timer()
             conn.count -= 1
             if conn.count != 0:
                 # a subscriber that took this connection is still on its way to the source:
