@@ -160,6 +160,7 @@ from rxpy2.internal.operators.flowable import (
 from rxpy2.internal.operators.parallel import parallel_from_publisher
 from rxpy2.internal.subscribers import for_each_while, lambda_subscriber, safe, strict
 from rxpy2.internal.subscriptions.empty import EmptySubscription as _EmptySubscription
+from rxpy2.internal.zero_one import ZeroOneBase
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 from rxpy2.schedulers import Schedulers
@@ -1115,10 +1116,10 @@ class Flowable(Publisher[T], Generic[T]):
             return self
         return Flowable.concat_array(Flowable.just(*items), self)
 
-    def concat_with(self, other: Publisher[T]) -> Flowable[T]:
-        """This stream, then ``other``."""
-        require_publisher(other, "other")
-        return Flowable.concat_array(self, other)
+    def concat_with(self, other: Publisher[T] | Single[T] | Maybe[T] | Completable) -> Flowable[T]:
+        """This stream, then ``other``: a Publisher's items, a Single's or Maybe's item, or
+        just a Completable's completion (RxJava 2's four ``concatWith``)."""
+        return Flowable.concat_array(self, _as_publisher(other, "other"))
 
     # ------------------------------------------------------------------ flattening (flat_map, concat_map, switch_map, merge, amb)
     # (section: flattening and combining; the operators live in flowable_flat_map.py,
@@ -1398,10 +1399,10 @@ class Flowable(Publisher[T], Generic[T]):
             require_publisher(p, f"source {i}")
         return _merge(sources, max(1, len(sources)), BUFFER_SIZE, True)
 
-    def merge_with(self, other: Publisher[T]) -> Flowable[T]:
-        """This stream's and ``other``'s items as they come."""
-        require_publisher(other, "other")
-        return Flowable.merge_array(self, other)
+    def merge_with(self, other: Publisher[T] | Single[T] | Maybe[T] | Completable) -> Flowable[T]:
+        """This stream's and ``other``'s items as they come; ``other`` a Publisher, or a
+        Single, Maybe or Completable (RxJava 2's four ``mergeWith``)."""
+        return Flowable.merge_array(self, _as_publisher(other, "other"))
 
     @staticmethod
     def concat_delay_error(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
@@ -2542,6 +2543,17 @@ def _scalar_x_map(source: Flowable[Any], mapper: Callable[[Any], Publisher[Any]]
     if not isinstance(source, ScalarCallable):
         return None
     return flowable_scalar_x_map.scalar_x_map(source, mapper)
+
+
+def _as_publisher(other: Any, name: str) -> Publisher[Any]:
+    """``other`` if a Publisher; a Single's, Maybe's or Completable's ``to_flowable()``."""
+    if isinstance(other, Publisher):
+        return other
+    if isinstance(other, ZeroOneBase):
+        return other.to_flowable()
+    require(other, name)
+    raise TypeError(f"{name} must be a Publisher, Single, Maybe or Completable, "
+                    f"not {type(other).__name__}")
 
 
 def _zero_one_mapper(mapper: Callable[[Any], Any]) -> Callable[[Any], Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from probes import Manual
 
-from rxpy2 import Flowable
+from rxpy2 import Completable, Flowable, Maybe, Single
 from rxpy2.exceptions import CompositeException
 from rxpy2.internal.operators.flowable.flowable_concat import (
     FlowableConcatArray,
@@ -338,6 +338,28 @@ def test_concat_with():
         Flowable.just(1).concat_with(None)
     with pytest.raises(TypeError):
         Flowable.just(1).concat_with([2])
+
+
+def test_concat_with_a_single_maybe_or_completable():
+    """RxJava 2's concatWith(SingleSource | MaybeSource | CompletableSource)."""
+    Flowable.range(1, 2).concat_with(Single.just(3)).test().assert_result(1, 2, 3)
+    Flowable.range(1, 2).concat_with(Maybe.just(3)).test().assert_result(1, 2, 3)
+    Flowable.range(1, 2).concat_with(Maybe.empty()).test().assert_result(1, 2)
+    Flowable.range(1, 2).concat_with(Completable.complete()).test().assert_result(1, 2)
+    Flowable.range(1, 2).concat_with(Single.error(RuntimeError("x"))).test().assert_values(
+        1, 2).assert_error(RuntimeError)
+    with pytest.raises(TypeError, match="Publisher, Single, Maybe or Completable, not int"):
+        Flowable.just(1).concat_with(3)  # type: ignore[arg-type]
+
+
+def test_concat_with_single_subscribes_after_completion_and_waits_for_demand():
+    subscribed: list[int] = []
+    single = Single.just(3).do_on_subscribe(lambda d: subscribed.append(1))
+    ts = Flowable.range(1, 2).concat_with(single).test(2)
+    ts.assert_values(1, 2).assert_not_complete()
+    assert subscribed == [1]  # after the Flowable completed
+    ts.request(1)
+    ts.assert_result(1, 2, 3)
 
 
 def test_concat_with_backpressure():

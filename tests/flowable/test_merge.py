@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from probes import ManualSource, RequestOneInOnNext, Spy
 
-from rxpy2 import Flowable
+from rxpy2 import Completable, Flowable, Maybe, Single
 from rxpy2.exceptions import CompositeException
 from rxpy2.internal.operators.flowable.flowable_flat_map import FlowableFlatMap
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
@@ -63,6 +63,22 @@ def test_merge_of_single_publisher_of_publishers_fuses():
 
 def test_merge_with():
     Flowable.range(0, 2).merge_with(Flowable.range(10, 2)).test().assert_result(0, 1, 10, 11)
+
+
+def test_merge_with_a_single_maybe_or_completable():
+    """RxJava 2's mergeWith(SingleSource | MaybeSource | CompletableSource)."""
+    a = ManualSource()
+    ts = Flowable.from_publisher(a).merge_with(Single.just(10)).test()
+    ts.assert_values(10)
+    a.emit(1)
+    a.complete()
+    ts.assert_result(10, 1)
+    Flowable.range(0, 2).merge_with(Maybe.empty()).test().assert_result(0, 1)
+    Flowable.range(0, 2).merge_with(Completable.complete()).test().assert_result(0, 1)
+    Flowable.never().merge_with(Completable.error(RuntimeError())).test().assert_failure(
+        RuntimeError)
+    with pytest.raises(TypeError, match="Publisher, Single, Maybe or Completable, not str"):
+        Flowable.just(1).merge_with("x")  # type: ignore[arg-type]
 
 
 def test_merge_array_interleaves_async_sources():

@@ -54,6 +54,10 @@ def core_chain() -> None:
     assert_type(f.first_element().blocking_get(0), int)
     p: PublishProcessor[str] = PublishProcessor.create()
     assert_type(p.map(len), Flowable[int])
+    assert_type(f.concat_with(Single.just(1)), Flowable[int])
+    assert_type(f.merge_with(Maybe.just(2)), Flowable[int])
+    assert_type(f.concat_with(Completable.complete()), Flowable[int])
+    assert_type(f.publish().ref_count(2, 0.5), Flowable[int])
 
 
 def iteration() -> None:
