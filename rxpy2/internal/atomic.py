@@ -35,7 +35,11 @@ _LONG_MAX = 2**63 - 1
 
 
 class LockAtomicLong:
-    """An integer cell; every write or read-modify-write holds a lock."""
+    """An integer cell; every write or read-modify-write holds a lock.
+
+    The lock cells take their lock with ``with``: Ctrl-C (a signal handler's exception) can
+    be raised at any call's return, so between an ``acquire()`` and the ``try`` that
+    releases it; ``with`` leaves no such gap (docs/architecture.md, "Atomics")."""
 
     __slots__ = ("_value", "_lock")
 
@@ -47,111 +51,71 @@ class LockAtomicLong:
         return self._value
 
     def set(self, value: int) -> None:
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             self._value = value
-        finally:
-            lock.release()
 
     lazy_set = set
 
     def compare_and_set(self, expect: int, update: int) -> bool:
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             if self._value == expect:
                 self._value = update
                 return True
             return False
-        finally:
-            lock.release()
 
     def get_and_set(self, value: int) -> int:
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             old = self._value
             self._value = value
             return old
-        finally:
-            lock.release()
 
     def get_and_add(self, delta: int) -> int:
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             old = self._value
             self._value = old + delta
             return old
-        finally:
-            lock.release()
 
     def add_and_get(self, delta: int) -> int:
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             v = self._value + delta
             self._value = v
             return v
-        finally:
-            lock.release()
 
     def get_and_increment(self) -> int:
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             old = self._value
             self._value = old + 1
             return old
-        finally:
-            lock.release()
 
     def increment_and_get(self) -> int:
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             v = self._value + 1
             self._value = v
             return v
-        finally:
-            lock.release()
 
     def get_and_decrement(self) -> int:
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             old = self._value
             self._value = old - 1
             return old
-        finally:
-            lock.release()
 
     def decrement_and_get(self) -> int:
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             v = self._value - 1
             self._value = v
             return v
-        finally:
-            lock.release()
 
     # -- single-operation demand arithmetic (one lock acquire each)
 
     def get_and_add_cap(self, n: int, mark: int = _LONG_MAX) -> int:
         """Add ``n`` capped at ``LONG_MAX``; a ``LONG_MAX`` cell stays, and so does a
         cell holding ``mark`` (:meth:`add_cap_unless`). Returns the previous value."""
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             r = self._value
             if r != _LONG_MAX and r != mark:
                 u = r + n
                 self._value = _LONG_MAX if u > _LONG_MAX else u
             return r
-        finally:
-            lock.release()
 
     #: ``add_cap_unless(n, mark)``: :meth:`get_and_add_cap` that leaves a ``mark`` cell.
     add_cap_unless = get_and_add_cap
@@ -163,17 +127,13 @@ class LockAtomicLong:
         requested) the cell is set to 0 and the negative difference is returned
         for the caller to report.
         """
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             r = self._value
             if r == _LONG_MAX or r == mark:
                 return r
             u = r - n
             self._value = 0 if u < 0 else u
             return u
-        finally:
-            lock.release()
 
     #: ``produced_unless(n, mark)``: :meth:`produced` that leaves a ``mark`` cell.
     produced_unless = produced
@@ -181,26 +141,18 @@ class LockAtomicLong:
     def get_and_add_cap_low(self, n: int) -> int:
         """Post-complete request: add ``n`` to the low 63 bits (the demand) capped at
         ``LONG_MAX``, keeping the sign bit (the "completed" mark). Returns the previous value."""
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             r = self._value
             u = (r & _LONG_MAX) + n
             self._value = (r & _LONG_MIN) | (_LONG_MAX if u > _LONG_MAX else u)
             return r
-        finally:
-            lock.release()
 
     def get_and_or(self, bits: int) -> int:
         """Set ``bits`` (``value | bits``); returns the previous value."""
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             r = self._value
             self._value = r | bits
             return r
-        finally:
-            lock.release()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._value})"
@@ -219,35 +171,23 @@ class LockAtomicBoolean:
         return self._value
 
     def set(self, value: bool) -> None:
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             self._value = bool(value)
-        finally:
-            lock.release()
 
     lazy_set = set
 
     def compare_and_set(self, expect: bool, update: bool) -> bool:
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             if self._value == expect:
                 self._value = bool(update)
                 return True
             return False
-        finally:
-            lock.release()
 
     def get_and_set(self, value: bool) -> bool:
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             old = self._value
             self._value = bool(value)
             return old
-        finally:
-            lock.release()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._value})"
@@ -266,48 +206,32 @@ class AtomicReference(Generic[V]):
         return self._value
 
     def set(self, value: V | None) -> None:
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             self._value = value
-        finally:
-            lock.release()
 
     lazy_set = set
 
     def compare_and_set(self, expect: V | None, update: V | None) -> bool:
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             if self._value is expect:
                 self._value = update
                 return True
             return False
-        finally:
-            lock.release()
 
     def get_and_set(self, value: V | None) -> V | None:
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             old = self._value
             self._value = value
             return old
-        finally:
-            lock.release()
 
     def get_and_set_unless(self, value: V | None, mark: object) -> V | None:
         """Store ``value`` unless the reference holds ``mark`` (by identity); returns the
         previous value, which is ``mark`` when nothing was stored."""
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             old = self._value
             if old is not mark:
                 self._value = value
             return old
-        finally:
-            lock.release()
 
     def __repr__(self) -> str:
         return f"AtomicReference({self._value!r})"

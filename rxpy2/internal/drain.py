@@ -120,42 +120,30 @@ class LockDrain:
 
     def enter(self) -> bool:
         """Try to own the drain; False: the owner will make another pass."""
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             w = self._wip
             self._wip = w + 1
             if w == 0:
                 self._seen = 1
                 return True
             return False
-        finally:
-            lock.release()
 
     def try_enter(self) -> bool:
         """Own the drain if it is free; False (not counted) if somebody owns it."""
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             if self._wip == 0:
                 self._wip = 1
                 self._seen = 1
                 return True
             return False
-        finally:
-            lock.release()
 
     def leave(self) -> bool:
         """End a pass. True: signalled meanwhile, the caller owns it again and must re-run."""
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             w = self._wip - self._seen
             self._wip = w
             self._seen = w
             return w != 0
-        finally:
-            lock.release()
 
     def is_free(self) -> bool:
         """Nobody owns the drain (a hint: another thread may enter right after)."""

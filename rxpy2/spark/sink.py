@@ -234,8 +234,7 @@ class WriteBatchesSubscriber(FlowableSubscriber[Any], Disposable):
         batch_size = self.batch_size
         try:
             while True:
-                lock.acquire()
-                try:
+                with lock:
                     while not tasks and not self.disposed:
                         cond.wait()
                     if self.disposed:
@@ -243,8 +242,6 @@ class WriteBatchesSubscriber(FlowableSubscriber[Any], Disposable):
                     task = tasks.popleft()
                     if not isinstance(task, list):
                         self.terminated = True
-                finally:
-                    lock.release()
                 if not isinstance(task, list):
                     self._signal(task)
                     return
@@ -256,13 +253,10 @@ class WriteBatchesSubscriber(FlowableSubscriber[Any], Disposable):
                     return
                 self.index = index + 1
                 self.rows += rows
-                lock.acquire()
-                try:
+                with lock:
                     if self.disposed:
                         return  # the write's outcome is dropped
                     more = not tasks and len(task) == batch_size
-                finally:
-                    lock.release()
                 if more:  # the write finished: now, and only now, the next batch
                     self.buffer = []
                     s = self.upstream.get()

@@ -36,16 +36,12 @@ class ExceptionHelper:
 
         One atomic step under the reference's own lock (no compare-and-set retry loop);
         nothing is signalled while it is held."""
-        lock = ref._lock
-        lock.acquire()
-        try:
+        with ref._lock:
             current = ref._value
             if current is TERMINATED:
                 return False
             ref._value = error if current is None else CompositeException(current, error)
             return True
-        finally:
-            lock.release()
 
     @staticmethod
     def terminate(ref: AtomicReference[BaseException]) -> BaseException | None:
