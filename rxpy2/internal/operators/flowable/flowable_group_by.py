@@ -54,11 +54,12 @@ NULL_KEY: Any = Sentinel("NULL_KEY")  # the map key of the group whose key is ``
 
 
 class _CancelWork(local):
-    """Per thread: how many requests for a cancelled group's items run on this thread.
+    """Per thread: how many ``cancel()`` calls, or requests for a cancelled group's
+    discarded items, run on this thread (``depth``).
 
-    A synchronous upstream emits inside such a request. An item of a new key dropped then
-    is not replaced at once (that replacement would bring the next such item, and so on:
-    the ``cancel()`` would run the upstream to its end, §3.5); it is owed, and paid with
+    A synchronous upstream emits inside a request made then. An item of a new key dropped
+    then is not replaced at once (that replacement would bring the next such item, and so
+    on: the ``cancel()`` would run the upstream to its end, §3.5); it is owed, and paid with
     the next request made outside cancel work.
     """
 
@@ -259,10 +260,15 @@ class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T,
     def cancel(self) -> None:
         # no more groups; the live groups keep receiving their items
         if self.refs.cancel_outer():
-            if self.evicted:
-                self.complete_evictions()
-            self._group_gone()
-            self.drain()  # the groups still queued are cancelled there
+            work = _CANCEL_WORK
+            work.depth += 1  # §3.5: what this call makes the upstream emit ends
+            try:
+                if self.evicted:
+                    self.complete_evictions()
+                self._group_gone()
+                self.drain()  # the groups still queued are cancelled there
+            finally:
+                work.depth -= 1
 
     # ---- the groups' side
 
@@ -475,7 +481,12 @@ class GroupState(Subscription, Generic[K, V]):
 
     def cancel(self) -> None:
         if self.detach():
-            self.drain()  # discards (and replenishes) what is buffered
+            work = _CANCEL_WORK
+            work.depth += 1  # §3.5: what this call makes the upstream emit ends
+            try:
+                self.drain()  # discards (and replenishes) what is buffered
+            finally:
+                work.depth -= 1
 
     def detach(self) -> bool:
         """The cancel without the drain: True the first time."""
