@@ -1044,6 +1044,8 @@ REGISTRY: list[Case | list[Case]] = [
     op("group_by_flat_map", lambda f: f.group_by(lambda x: x % 3).flat_map(same)),
     op("group_by_one_group", lambda f: f.group_by(lambda x: 0).flat_map(same)),
     op("group_by_value_flat_map", lambda f: f.group_by(lambda x: x % 2, inc).flat_map(same)),
+    op("group_by_pairs_take", lambda f: f.group_by(lambda x: x // 2).flat_map(lambda g: g.take(2))),
+    op("group_by_pairs_take_live", lambda f: f.group_by(lambda x: x // 2).flat_map(lambda g: g.take(3))),
     op("window_flat_map", lambda f: f.window(3).flat_map(same, max_concurrency=2)),
     op("window_concat_map", lambda f: f.window(2).concat_map(same)),
     op("window_boundary_never", lambda f: f.window(Flowable.never()).flat_map(same), max_elements=10_000,

@@ -7,6 +7,8 @@ groups must be consumed for the operator to proceed); the upstream is cancelled 
 outer and every group are gone (``refs``). Options: ``abandon_unsubscribed`` (RxJava 3's
 rule), ``map_factory`` (an evicting map), ``delay_error``. Where it departs from RxJava 2
 (which hangs): groups queued at a cancel, items of new keys after it, evicted groups.
+A ``cancel()`` returns at once (§3.5): what it gives back to the upstream it requests as
+*cancel work*, whose dropped items are replaced later (``owed``), not by that call.
 
 The rules in full: docs/flattening.md, "Inside group_by".
 """
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, MutableMapping
-from threading import Lock
+from threading import Lock, local
 from typing import Any, Generic, TypeVar
 
 from rxpy2.exceptions import ProtocolViolationException
@@ -49,6 +51,22 @@ MapFactory = Callable[[Callable[[Any], None]], MutableMapping[Any, Any]]
 
 
 NULL_KEY: Any = Sentinel("NULL_KEY")  # the map key of the group whose key is ``None``
+
+
+class _CancelWork(local):
+    """Per thread: how many ``cancel()`` calls, or requests for a cancelled group's
+    discarded items, run on this thread (``depth``).
+
+    A synchronous upstream emits inside a request made then. An item of a new key dropped
+    then is not replaced at once (that replacement would bring the next such item, and so
+    on: the ``cancel()`` would run the upstream to its end, §3.5); it is owed, and paid with
+    the next request made outside cancel work.
+    """
+
+    depth = 0
+
+
+_CANCEL_WORK = _CancelWork()
 
 # GroupState.once
 FRESH = 0
@@ -96,7 +114,7 @@ class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T,
 
     __slots__ = ("key_selector", "value_selector", "buffer_size", "delay_error",
                  "abandon_unsubscribed", "groups", "groups_lock", "queue", "refs", "requested",
-                 "gate", "error", "finished", "evicted")
+                 "gate", "error", "finished", "evicted", "owed", "indebted")
 
     def __init__(self, downstream: Subscriber[GroupedFlowable[K, V]],
                  key_selector: Callable[[T], K], value_selector: Callable[[T], V] | None,
@@ -118,6 +136,9 @@ class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T,
         self.error: BaseException | None = None
         # self.done: the upstream's terminal signal arrived (upstream side)
         self.finished = False   # ... and the drain may deliver it
+        # dropped items not replaced yet (see _CancelWork); ``indebted``: a cheap "owed > 0?"
+        self.owed = AtomicLong()
+        self.indebted = False
 
     # ---- upstream side
 
@@ -151,7 +172,7 @@ class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T,
         # a new group (or the key's group is leaving: it takes itself out of the map)
         refs = self.refs
         if refs.outer_cancelled.get() or not refs.acquire():
-            self.upstream.request(1)  # dropped: keep the groups fed
+            self._replace_dropped()  # dropped: keep the live groups fed
             return
         group = GroupedUnicast(key, GroupState(self, key, self.buffer_size, self.delay_error))
         with self.groups_lock:
@@ -161,6 +182,27 @@ class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T,
             self.complete_evictions()
         self.queue.offer(group)
         self.drain()
+
+    def _replace_dropped(self) -> None:
+        if _CANCEL_WORK.depth:  # §3.5: not inside a cancel() (see _CancelWork)
+            self.owed.increment_and_get()
+            self.indebted = True
+            return
+        n = 1
+        if self.indebted:
+            n += self._take_debt()
+        self.upstream.request(n)
+
+    def _take_debt(self) -> int:
+        self.indebted = False  # before the swap: a debt added meanwhile sets it again
+        return self.owed.get_and_set(0)
+
+    def pay_debt(self) -> None:
+        """Request the owed replacements, unless this thread runs cancel work."""
+        if self.indebted and not _CANCEL_WORK.depth:
+            n = self._take_debt()
+            if n:
+                self.upstream.request(n)
 
     def complete_evictions(self) -> None:
         """Complete the groups the evicting map dropped (RxJava 2's completeEvictions)."""
@@ -218,10 +260,15 @@ class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T,
     def cancel(self) -> None:
         # no more groups; the live groups keep receiving their items
         if self.refs.cancel_outer():
-            if self.evicted:
-                self.complete_evictions()
-            self._group_gone()
-            self.drain()  # the groups still queued are cancelled there
+            work = _CANCEL_WORK
+            work.depth += 1  # §3.5: what this call makes the upstream emit ends
+            try:
+                if self.evicted:
+                    self.complete_evictions()
+                self._group_gone()
+                self.drain()  # the groups still queued are cancelled there
+            finally:
+                work.depth -= 1
 
     # ---- the groups' side
 
@@ -238,8 +285,19 @@ class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T,
             self.upstream.cancel()
 
     def request_group(self, n: int) -> None:
-        """A group consumed or discarded ``n`` items: replenish the upstream."""
+        """A group consumed ``n`` items: replenish the upstream (and pay what is owed)."""
+        if self.indebted and not _CANCEL_WORK.depth:
+            n += self._take_debt()
         self.upstream.request(n)
+
+    def request_discarded(self, n: int) -> None:
+        """A cancelled group gives back ``n`` items: request them again as cancel work."""
+        work = _CANCEL_WORK
+        work.depth += 1
+        try:
+            self.upstream.request(n)
+        finally:
+            work.depth -= 1
 
     # ---- drain: new groups go out under the outer's demand
 
@@ -280,17 +338,28 @@ class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T,
                     if st.try_abandon():  # nobody subscribed inside on_next
                         st.abandon()
             if cancelled.get():
-                while True:  # cancel the groups the outer will never see
-                    g = q.poll()
-                    if g is None:
-                        break
-                    g.state.cancel()
+                self._cancel_queued(q)
             if e != 0:
                 if r != LONG_MAX:
                     requested.add_and_get(-e)
                 self.upstream.request(e)
             if not gate.leave():
                 return
+
+    def _cancel_queued(self, q: SpscLinkedArrayQueue[GroupedUnicast[K, V]]) -> None:
+        """Cancel the groups the outer will never emit: all leave the count before any of
+        their items is requested again, so the last one cancels the upstream first and a
+        synchronous upstream does not run on for them (§3.5)."""
+        gone: list[GroupState[K, V]] = []
+        while True:
+            g = q.poll()
+            if g is None:
+                break
+            st = g.state
+            if st.detach():
+                gone.append(st)
+        for st in gone:
+            st.drain()  # discards and requests the items again
 
     def _terminate(self, a: Subscriber[Any]) -> None:
         ex = self.error
@@ -406,15 +475,28 @@ class GroupState(Subscription, Generic[K, V]):
         if validate_request(n):  # §3.9
             add_request(self.requested, n)
             self.drain()
+            parent = self.parent
+            if parent.indebted:  # a consumer asks for items: the owed replacements go up now
+                parent.pay_debt()
 
     def cancel(self) -> None:
+        if self.detach():
+            work = _CANCEL_WORK
+            work.depth += 1  # §3.5: what this call makes the upstream emit ends
+            try:
+                self.drain()  # discards (and replenishes) what is buffered
+            finally:
+                work.depth -= 1
+
+    def detach(self) -> bool:
+        """The cancel without the drain: True the first time."""
         if self.cancelled:
-            return
+            return False
         self.gone = True
         self.cancelled = True
         self._leave()  # once, even when two threads cancel at the same time
         self.actual = None  # §3.13
-        self.drain()  # discards (and replenishes) what is buffered
+        return True
 
     # ---- drain
 
@@ -477,7 +559,9 @@ class GroupState(Subscription, Generic[K, V]):
             requested.add_and_get(-e)
         if self.cancelled:  # cancelled in on_next: one request for consumed + discarded
             fresh += self._drop_buffered()
-        if fresh:
+            if fresh:
+                self.parent.request_discarded(fresh)
+        elif fresh:
             self.parent.request_group(fresh)
 
     def _finish(self, a: Subscriber[V]) -> None:
@@ -493,7 +577,7 @@ class GroupState(Subscription, Generic[K, V]):
         """Drop what is buffered; the items not replenished yet are replenished now."""
         n = self._drop_buffered()
         if n:
-            self.parent.request_group(n)
+            self.parent.request_discarded(n)
 
     def _drop_buffered(self) -> int:
         """Empty the queue; the number of dropped items not replenished yet."""
