@@ -76,6 +76,9 @@ def test_demand_arithmetic(plugin_errors: list[BaseException]) -> None:
     assert ops.produced(r, 8) == 0
     assert not ops.validate_request(0)
     assert isinstance(plugin_errors[0], ValueError) and "§3.9" in str(plugin_errors[0])
+    assert ops.validate_request(4) == 4
+    assert ops.validate_request(2.5) == 0  # type: ignore[arg-type]  # not an int: never demand
+    assert isinstance(plugin_errors[1], TypeError) and "float" in str(plugin_errors[1])
 
 
 def test_null_or_late_signals(plugin_errors: list[BaseException]) -> None:

@@ -91,7 +91,7 @@ class ResourceWrapperSubscriber(FlowableSubscriber[T], Subscription, Disposable,
         self.downstream.on_complete()
 
     def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
+        if n := validate_request(n):  # §3.9
             s = self.upstream.get()
             if s is not None:
                 s.request(n)

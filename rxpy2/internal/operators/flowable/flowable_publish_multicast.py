@@ -148,7 +148,7 @@ class OutputCanceller(FlowableSubscriber[R], Subscription, Generic[R]):
         self.processor.dispose()
 
     def request(self, n: int) -> None:
-        if validate_request(n) and self.upstream is not None:  # §3.9
+        if (n := validate_request(n)) and self.upstream is not None:  # §3.9
             self.upstream.request(n)
 
     def cancel(self) -> None:
