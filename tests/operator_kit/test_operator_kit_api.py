@@ -40,7 +40,7 @@ EXPORTED = [
     "SubscriptionArbiter", "SubscriptionHelper", "add_cap", "add_request", "deferred_request",
     "deferred_set_once", "multiply_cap", "null_error", "null_item", "null_or_late_error", "null_or_late_item",
     "null_subscription",
-    "produced", "require", "require_callable", "require_non_negative", "require_positive",
+    "produced", "require", "require_callable", "require_duration", "require_non_negative", "require_positive",
     "require_publisher", "require_scheduler", "subscribe_tail", "validate_request",
     "validate_upstream",
 ]
