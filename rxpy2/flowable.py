@@ -34,6 +34,7 @@ from rxpy2.internal.arguments import (
     require_publisher,
     require_scheduler,
     require_type,
+    subscriber_like,
 )
 from rxpy2.internal.combine_latest_signature import combine_latest_signature
 from rxpy2.internal.fuseable import ScalarCallable
@@ -223,14 +224,6 @@ def _default_scheduler(scheduler: Any) -> Any:
 #: subscriber gets before on_error (§1.9).
 _FLOWABLE = _loop.Kind("flowable", FlowableSubscriber, _EmptySubscription.INSTANCE)
 
-_SUBSCRIBER_METHODS = ("on_subscribe", "on_next", "on_error", "on_complete")
-
-
-def _subscriber_like(obj: Any) -> bool:
-    """An object with the four Subscriber methods (another Reactive Streams library's
-    Subscriber): subscribed as a plain Subscriber, held to the spec by a StrictSubscriber."""
-    return all(callable(getattr(obj, m, None)) for m in _SUBSCRIBER_METHODS)
-
 
 def _assembly(f: Flowable[T]) -> Flowable[T]:
     if _plugin_flags.hooks_active:
@@ -292,7 +285,7 @@ class Flowable(Publisher[T], Generic[T]):
           Passing ``on_next=None`` explicitly is a ``TypeError`` (as RxJava's null
           Consumer is); leave it out to ignore the items.
         """
-        if isinstance(on_next, Subscriber) or _subscriber_like(on_next):
+        if isinstance(on_next, Subscriber) or subscriber_like(on_next):
             if on_error is not None or on_complete is not None:
                 raise TypeError("subscribe(subscriber) takes no callbacks")
             self._subscribe(on_next)
@@ -323,7 +316,7 @@ class Flowable(Publisher[T], Generic[T]):
         StrictSubscriber, which holds it to the spec to the letter."""
         if subscriber is None:
             raise TypeError("subscriber is None")
-        if not isinstance(subscriber, Subscriber) and not _subscriber_like(subscriber):
+        if not isinstance(subscriber, Subscriber) and not subscriber_like(subscriber):
             raise TypeError("subscribe needs a Subscriber (on_subscribe, on_next, on_error, "
                             f"on_complete) or callbacks, not {type(subscriber).__name__}")
         return strict.StrictSubscriber(subscriber)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from rxpy2 import plugins
-from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = [
     "ABSENT",
@@ -27,7 +27,9 @@ __all__ = [
     "require_positive",
     "require_publisher",
     "require_scheduler",
+    "require_subscriber",
     "require_type",
+    "subscriber_like",
 ]
 
 
@@ -107,6 +109,24 @@ def require_publisher(p: Any, name: str) -> None:
         raise TypeError(f"{name} is None")
     if not isinstance(p, Publisher):
         raise TypeError(f"{name} must be a Publisher, not {type(p).__name__}")
+
+
+_SUBSCRIBER_METHODS = ("on_subscribe", "on_next", "on_error", "on_complete")
+
+
+def subscriber_like(obj: Any) -> bool:
+    """An object with the four Subscriber methods (another Reactive Streams library's
+    Subscriber): subscribed as a plain Subscriber, held to the spec by a StrictSubscriber."""
+    return all(callable(getattr(obj, m, None)) for m in _SUBSCRIBER_METHODS)
+
+
+def require_subscriber(s: Any, name: str) -> None:
+    """``TypeError`` when ``s`` is ``None`` or neither a Subscriber nor :func:`subscriber_like`."""
+    if s is None:
+        raise TypeError(f"{name} is None")
+    if not isinstance(s, Subscriber) and not subscriber_like(s):
+        raise TypeError(f"{name} must be a Subscriber (on_subscribe, on_next, on_error, "
+                        f"on_complete), not {type(s).__name__}")
 
 
 def require_scheduler(scheduler: Any, name: str = "scheduler") -> None:
