@@ -19,6 +19,7 @@ from rxpy2.internal.arguments import (
     assembly,
     require,
     require_callable,
+    require_duration,
 )
 from rxpy2.internal.observers.blocking import BlockingMultiObserver
 from rxpy2.internal.observers.callback import CallbackCompletableObserver
@@ -371,7 +372,7 @@ class Completable(ZeroOneBase):
 
         A negative or non-numeric ``delay`` is refused at assembly.
         """
-        d = time_args.check_duration(delay, "delay")
+        d = require_duration(delay, "delay")
         return _assembly(completable_timer.CompletableTimer(d, time_args.scheduler_or_computation(scheduler)))
 
     def delay(self, time: float, scheduler: Scheduler | None = None,
@@ -380,7 +381,7 @@ class Completable(ZeroOneBase):
 
         The error goes on at once (still through the scheduler) unless ``delay_error``.
         """
-        d = time_args.check_duration(time, "time")
+        d = require_duration(time, "time")
         return _assembly(completable_delay.CompletableDelay(
             self, d, time_args.scheduler_or_computation(scheduler), bool(delay_error)))
 
@@ -488,7 +489,7 @@ class Completable(ZeroOneBase):
         ``timeout`` (seconds): ``TimeoutError`` is raised when it elapses, after disposing.
         """
         if timeout is not None:
-            timeout = time_args.check_duration(timeout, "timeout")
+            timeout = require_duration(timeout, "timeout")
         o: BlockingMultiObserver[Any] = BlockingMultiObserver()
         try:
             o.blocking_get(self._subscribe, timeout)

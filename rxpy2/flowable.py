@@ -28,11 +28,13 @@ from rxpy2.internal.arguments import (
     checked_cast,
     require,
     require_callable,
+    require_duration,
     require_non_negative,
     require_positive,
     require_publisher,
     require_scheduler,
     require_type,
+    subscriber_like,
 )
 from rxpy2.internal.combine_latest_signature import combine_latest_signature
 from rxpy2.internal.fuseable import ScalarCallable
@@ -223,14 +225,6 @@ def _default_scheduler(scheduler: Any) -> Any:
 #: subscriber gets before on_error (§1.9).
 _FLOWABLE = _loop.Kind("flowable", FlowableSubscriber, _EmptySubscription.INSTANCE)
 
-_SUBSCRIBER_METHODS = ("on_subscribe", "on_next", "on_error", "on_complete")
-
-
-def _subscriber_like(obj: Any) -> bool:
-    """An object with the four Subscriber methods (another Reactive Streams library's
-    Subscriber): subscribed as a plain Subscriber, held to the spec by a StrictSubscriber."""
-    return all(callable(getattr(obj, m, None)) for m in _SUBSCRIBER_METHODS)
-
 
 def _assembly(f: Flowable[T]) -> Flowable[T]:
     if _plugin_flags.hooks_active:
@@ -292,7 +286,7 @@ class Flowable(Publisher[T], Generic[T]):
           Passing ``on_next=None`` explicitly is a ``TypeError`` (as RxJava's null
           Consumer is); leave it out to ignore the items.
         """
-        if isinstance(on_next, Subscriber) or _subscriber_like(on_next):
+        if isinstance(on_next, Subscriber) or subscriber_like(on_next):
             if on_error is not None or on_complete is not None:
                 raise TypeError("subscribe(subscriber) takes no callbacks")
             self._subscribe(on_next)
@@ -323,7 +317,7 @@ class Flowable(Publisher[T], Generic[T]):
         StrictSubscriber, which holds it to the spec to the letter."""
         if subscriber is None:
             raise TypeError("subscriber is None")
-        if not isinstance(subscriber, Subscriber) and not _subscriber_like(subscriber):
+        if not isinstance(subscriber, Subscriber) and not subscriber_like(subscriber):
             raise TypeError("subscribe needs a Subscriber (on_subscribe, on_next, on_error, "
                             f"on_complete) or callbacks, not {type(subscriber).__name__}")
         return strict.StrictSubscriber(subscriber)
@@ -1796,10 +1790,10 @@ class Flowable(Publisher[T], Generic[T]):
         Backpressure: time opens the windows, not demand; a window that opens without
         demand ends the stream with ``MissingBackpressureException`` (add
         ``on_backpressure_*`` after it, or request more)."""
-        t = time_args.check_duration(timespan, "timespan")
+        t = require_duration(timespan, "timespan", finite=True)  # a periodic task's period
         if t == 0.0:
             raise ValueError("timespan > 0 required but it was 0")
-        skip_t = t if timeskip is None else time_args.check_duration(timeskip, "timeskip")
+        skip_t = t if timeskip is None else require_duration(timeskip, "timeskip", finite=True)
         if skip_t == 0.0:
             raise ValueError("timeskip > 0 required but it was 0")
         if count is not None:
@@ -2119,7 +2113,7 @@ class Flowable(Publisher[T], Generic[T]):
                 require_publisher(subscription_delay, "subscription_delay")
             source = self if subscription_delay is None else self.delay_subscription(subscription_delay)
             return source.flat_map(flowable_delay_subscription_other.item_delay(delay))  # type: ignore[arg-type]  # a callable in this branch
-        d = time_args.check_duration(delay, "delay")
+        d = require_duration(delay, "delay")
         return _assembly(flowable_delay.FlowableDelay(self, d, time_args.scheduler_or_computation(scheduler),
                                        bool(delay_error)))
 
@@ -2132,7 +2126,7 @@ class Flowable(Publisher[T], Generic[T]):
             if scheduler is not None:
                 raise TypeError("scheduler goes only with a time in seconds")
             return _assembly(flowable_delay_subscription_other.FlowableDelaySubscriptionOther(self, delay))
-        d = time_args.check_duration(delay, "delay")
+        d = require_duration(delay, "delay")
         return _assembly(flowable_delay.FlowableDelaySubscription(self, d, time_args.scheduler_or_computation(scheduler)))
 
     def timeout(self, timeout: float | None = None, scheduler: Scheduler | None = None,
@@ -2160,7 +2154,7 @@ class Flowable(Publisher[T], Generic[T]):
                                                    fallback))
         if timeout is None:
             raise TypeError("timeout is None")
-        t = time_args.check_duration(timeout, "timeout")
+        t = require_duration(timeout, "timeout")
         return _assembly(flowable_timeout_timed.FlowableTimeoutTimed(self, t, time_args.scheduler_or_computation(scheduler),
                                               fallback))
 
@@ -2178,14 +2172,14 @@ class Flowable(Publisher[T], Generic[T]):
             if scheduler is not None:
                 raise TypeError("scheduler applies to a timed sample, not to a sampler Publisher")
             return _assembly(flowable_sample_publisher.FlowableSamplePublisher(self, period, bool(emit_last)))
-        p = time_args.check_duration(period, "period")
+        p = require_duration(period, "period", finite=True)  # a periodic task's period
         return _assembly(flowable_sample_timed.FlowableSampleTimed(self, p, time_args.scheduler_or_computation(scheduler),
                                              bool(emit_last)))
 
     def throttle_last(self, period: float, scheduler: Scheduler | None = None,
                       emit_last: bool = False) -> Flowable[T]:
         """The same as the timed :meth:`sample`."""
-        time_args.check_duration(period, "period")
+        require_duration(period, "period", finite=True)
         return self.sample(period, scheduler, emit_last)
 
     def throttle_first(self, window: float, scheduler: Scheduler | None = None) -> Flowable[T]:
@@ -2193,7 +2187,7 @@ class Flowable(Publisher[T], Generic[T]):
 
         Backpressure: an item that finds no demand ends the stream with
         ``MissingBackpressureException`` (add ``on_backpressure_*`` after it)."""
-        w = time_args.check_duration(window, "window")
+        w = require_duration(window, "window")
         return _assembly(flowable_throttle_first_timed.FlowableThrottleFirstTimed(self, w, time_args.scheduler_or_computation(scheduler)))
 
     def throttle_latest(self, timeout: float, scheduler: Scheduler | None = None,
@@ -2202,7 +2196,7 @@ class Flowable(Publisher[T], Generic[T]):
 
         Backpressure: an item due by the timer without demand ends the stream with
         ``MissingBackpressureException`` (add ``on_backpressure_*`` after it)."""
-        t = time_args.check_duration(timeout, "timeout")
+        t = require_duration(timeout, "timeout")
         return _assembly(flowable_throttle_latest.FlowableThrottleLatest(self, t, time_args.scheduler_or_computation(scheduler),
                                                 bool(emit_last)))
 
@@ -2221,7 +2215,7 @@ class Flowable(Publisher[T], Generic[T]):
             if scheduler is not None:
                 raise TypeError("debounce(selector) takes no scheduler")
             return _assembly(flowable_debounce.FlowableDebounce(self, timeout))
-        t = time_args.check_duration(timeout, "timeout")
+        t = require_duration(timeout, "timeout")
         return _assembly(flowable_debounce_timed.FlowableDebounceTimed(self, t, time_args.scheduler_or_computation(scheduler)))
 
     def throttle_with_timeout(self, timeout: float, scheduler: Scheduler | None = None) -> Flowable[T]:
@@ -2246,10 +2240,10 @@ class Flowable(Publisher[T], Generic[T]):
         ends the stream with ``MissingBackpressureException`` (put
         ``on_backpressure_drop()/on_backpressure_latest()/on_backpressure_buffer()`` after it when the consumer may be
         slower)."""
-        t = time_args.check_duration(timespan, "timespan")
+        t = require_duration(timespan, "timespan", finite=True)  # a periodic task's period
         if t == 0.0:
             raise ValueError("timespan > 0 required but it was 0")
-        skip_t = t if timeskip is None else time_args.check_duration(timeskip, "timeskip")
+        skip_t = t if timeskip is None else require_duration(timeskip, "timeskip", finite=True)
         if skip_t == 0.0:
             raise ValueError("timeskip > 0 required but it was 0")
         if count is not None:
@@ -2268,12 +2262,12 @@ class Flowable(Publisher[T], Generic[T]):
 
     def take_time(self, duration: float, scheduler: Scheduler | None = None) -> Flowable[T]:
         """The items of the first ``duration`` seconds, then completion."""
-        d = time_args.check_duration(duration, "duration")
+        d = require_duration(duration, "duration")
         return self.take_until(flowable_timer.FlowableTimer(d, time_args.scheduler_or_computation(scheduler)))
 
     def skip_time(self, duration: float, scheduler: Scheduler | None = None) -> Flowable[T]:
         """The items after the first ``duration`` seconds."""
-        d = time_args.check_duration(duration, "duration")
+        d = require_duration(duration, "duration")
         return self.skip_until(flowable_timer.FlowableTimer(d, time_args.scheduler_or_computation(scheduler)))
 
     # ------------------------------------------------------------------ multicasting (publish, replay, share, cache)
@@ -2336,7 +2330,7 @@ class Flowable(Publisher[T], Generic[T]):
             require_scheduler(scheduler)
         observe: Scheduler | None = None
         if time is not None:
-            t = time_args.check_duration(time, "time")
+            t = require_duration(time, "time")
             clock = time_args.scheduler_or_computation(scheduler)
 
             def factory() -> ConnectableFlowable[T]:

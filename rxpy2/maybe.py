@@ -21,6 +21,7 @@ from rxpy2.internal.arguments import (
     checked_cast,
     require,
     require_callable,
+    require_duration,
     require_type,
 )
 from rxpy2.internal.observers.callback import CallbackMaybeObserver
@@ -338,7 +339,7 @@ class Maybe(ZeroOneItemBase[T]):
 
         A negative or non-numeric ``delay`` is refused at assembly.
         """
-        d = time_args.check_duration(delay, "delay")
+        d = require_duration(delay, "delay")
         return _assembly(maybe_timer.MaybeTimer(d, time_args.scheduler_or_computation(scheduler)))
 
     def timeout(self, timeout: float | Publisher[Any] | ZeroOneBase,
@@ -358,7 +359,7 @@ class Maybe(ZeroOneItemBase[T]):
         other = single_delay.source_as_publisher(timeout, scheduler)
         if other is not None:
             return _assembly(maybe_timeout.MaybeTimeoutPublisher(self, other, fallback))
-        return super().timeout(time_args.check_duration(timeout, "timeout"), scheduler, fallback)
+        return super().timeout(require_duration(timeout, "timeout"), scheduler, fallback)
 
     def delay(self, time: float | Publisher[Any] | ZeroOneBase,
               scheduler: Scheduler | None = None) -> Maybe[T]:
@@ -374,7 +375,7 @@ class Maybe(ZeroOneItemBase[T]):
         other = single_delay.source_as_publisher(time, scheduler)
         if other is not None:
             return _assembly(maybe_delay.MaybeDelayOtherPublisher(self, other))
-        d = time_args.check_duration(time, "time")
+        d = require_duration(time, "time")
         return _assembly(maybe_delay.MaybeDelay(self, d, time_args.scheduler_or_computation(scheduler),
                                           True))
 

@@ -20,6 +20,7 @@ from rxpy2.internal.arguments import (
     checked_cast,
     require,
     require_callable,
+    require_duration,
     require_type,
 )
 from rxpy2.internal.observers.callback import ConsumerSingleObserver
@@ -288,7 +289,7 @@ class Single(ZeroOneItemBase[T]):
 
         A negative or non-numeric ``delay`` is refused at assembly.
         """
-        d = time_args.check_duration(delay, "delay")
+        d = require_duration(delay, "delay")
         return _assembly(single_timer.SingleTimer(d, time_args.scheduler_or_computation(scheduler)))
 
     def delay(self, time: float, scheduler: Scheduler | None = None,
@@ -297,7 +298,7 @@ class Single(ZeroOneItemBase[T]):
 
         The error goes on at once (still through the scheduler) unless ``delay_error``.
         """
-        d = time_args.check_duration(time, "time")
+        d = require_duration(time, "time")
         return _assembly(single_delay.SingleDelay(self, d, time_args.scheduler_or_computation(scheduler),
                                            bool(delay_error)))
 

@@ -8,11 +8,12 @@ a value of the wrong kind, ``ValueError`` for a bad size.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from rxpy2 import plugins
-from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Publisher, Subscriber
 
 __all__ = [
     "ABSENT",
@@ -21,11 +22,14 @@ __all__ = [
     "checked_cast",
     "require",
     "require_callable",
+    "require_duration",
     "require_non_negative",
     "require_positive",
     "require_publisher",
     "require_scheduler",
+    "require_subscriber",
     "require_type",
+    "subscriber_like",
 ]
 
 
@@ -75,12 +79,54 @@ def require_non_negative(n: int, name: str) -> None:
         raise ValueError(f"{name} >= 0 required but it was {n}")
 
 
+def require_duration(value: Any, name: str, *, finite: bool = False) -> float:
+    """``value`` as a float number of seconds >= 0: ``TypeError`` for a non-number
+    (``bool`` included), ``ValueError`` naming ``name`` for NaN, a negative number, an int
+    too large for a float, and, with ``finite``, for infinity. ``finite`` is for the
+    period of a periodic task (``buffer_time``, ``window_time``, ``sample``, as
+    ``interval``'s period): the scheduler refuses an infinite one, and at subscription
+    that error could only reach ``plugins.on_error`` while the subscriber waits forever.
+    Elsewhere ``inf`` is a one-shot delay that never fires (``timeout(inf)``: no timeout).
+    """
+    if type(value) is float and 0.0 <= value < math.inf:  # the common case
+        return value
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number of seconds, not {type(value).__name__}")
+    try:
+        v = float(value)
+    except OverflowError:  # an int beyond float range, e.g. 10**400
+        raise ValueError(f"{name} is too large for a float; use float('inf')") from None
+    if math.isnan(v) or v < 0.0:
+        raise ValueError(f"{name} >= 0 required but it was {value}")
+    if finite and math.isinf(v):
+        raise ValueError(f"{name} must be >= 0 and finite, not {v}")
+    return v
+
+
 def require_publisher(p: Any, name: str) -> None:
     """``TypeError`` when ``p`` is ``None`` or not a Reactive Streams Publisher."""
     if p is None:
         raise TypeError(f"{name} is None")
     if not isinstance(p, Publisher):
         raise TypeError(f"{name} must be a Publisher, not {type(p).__name__}")
+
+
+_SUBSCRIBER_METHODS = ("on_subscribe", "on_next", "on_error", "on_complete")
+
+
+def subscriber_like(obj: Any) -> bool:
+    """An object with the four Subscriber methods (another Reactive Streams library's
+    Subscriber): subscribed as a plain Subscriber, held to the spec by a StrictSubscriber."""
+    return all(callable(getattr(obj, m, None)) for m in _SUBSCRIBER_METHODS)
+
+
+def require_subscriber(s: Any, name: str) -> None:
+    """``TypeError`` when ``s`` is ``None`` or neither a Subscriber nor :func:`subscriber_like`."""
+    if s is None:
+        raise TypeError(f"{name} is None")
+    if not isinstance(s, Subscriber) and not subscriber_like(s):
+        raise TypeError(f"{name} must be a Subscriber (on_subscribe, on_next, on_error, "
+                        f"on_complete), not {type(s).__name__}")
 
 
 def require_scheduler(scheduler: Any, name: str = "scheduler") -> None:

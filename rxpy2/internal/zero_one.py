@@ -23,6 +23,7 @@ from rxpy2.internal.arguments import (
     assembly,
     require,
     require_callable,
+    require_duration,
     require_scheduler,
 )
 from rxpy2.internal.helpers import subscribe_loop as _loop
@@ -301,7 +302,7 @@ class ZeroOneBase:
         """``TimeoutError`` (as :meth:`rxpy2.Flowable.timeout`), or a switch to ``fallback``,
         when this source does not terminate within ``timeout`` seconds (on ``scheduler``,
         computation by default); the upstream is then disposed."""
-        t = time_args.check_duration(timeout, "timeout")
+        t = require_duration(timeout, "timeout")
         if fallback is not None:
             require_instance(fallback, self._root, "fallback")
         return self._assemble(self._ops.timeout()(
@@ -319,7 +320,7 @@ class ZeroOneBase:
         require(time, "time")
         other = single_delay.source_as_publisher(time, scheduler)
         if other is None:
-            return self._delay_subscription_timed(time_args.check_duration(time, "time"), scheduler)
+            return self._delay_subscription_timed(require_duration(time, "time"), scheduler)
         return self._assemble(self._ops.delay_with_publisher()(self, other))
 
     def _delay_subscription_timed(self, time: float, scheduler: Scheduler | None) -> Self:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, final
 
 from rxpy2 import plugins
-from rxpy2.internal.arguments import assembly
+from rxpy2.internal.arguments import assembly, require_subscriber
 from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.name_trap import check_class as _check_fields
 from rxpy2.internal.operators.parallel import (
@@ -123,7 +123,9 @@ class ParallelFlowable(ABC, Generic[T]):
     def subscribe(self, subscribers: Sequence[Subscriber[T]]) -> None:
         """Subscribe one Subscriber per rail.
 
-        ``TypeError`` when ``subscribers`` or one of them is ``None``. When their
+        ``TypeError`` at the call when ``subscribers`` is ``None`` or one of them is
+        ``None`` or not a Subscriber (as ``Flowable.subscribe``), before any rail is
+        subscribed: a rail left without its Subscriber would hang the others. When their
         number differs from :attr:`parallelism`, each of them gets
         ``on_subscribe(EmptySubscription)`` and ``on_error(ValueError)`` and nothing
         is subscribed. A Subscriber that is not a FlowableSubscriber is wrapped in a
@@ -132,9 +134,8 @@ class ParallelFlowable(ABC, Generic[T]):
         if subscribers is None:
             raise TypeError("subscribers is None")
         subs = list(subscribers)
-        for s in subs:
-            if s is None:
-                raise TypeError("one of the subscribers is None")
+        for i, s in enumerate(subs):
+            require_subscriber(s, f"subscribers[{i}]")
         if not self.validate(subs):
             return
         subs = [s if isinstance(s, FlowableSubscriber) else strict.StrictSubscriber(s) for s in subs]

@@ -226,7 +226,7 @@ class BehaviorSubscription(Subscription, Generic[T]):
         self.index = 0  # the version of the value emit_first read
 
     def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
+        if n := validate_request(n):  # §3.9
             add_request(self.requested, n)
 
     def cancel(self) -> None:

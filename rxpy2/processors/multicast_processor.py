@@ -321,7 +321,7 @@ class MulticastSubscription(Subscription, Generic[T]):
         self.emitted = 0
 
     def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
+        if n := validate_request(n):  # §3.9
             r = BackpressureHelper.add_cancel(self.requested, n)
             if r != LONG_MIN and r != LONG_MAX:
                 self.parent._drain()

@@ -179,7 +179,7 @@ class PublishSubscription(Subscription, Generic[T]):
             self.downstream.on_complete()
 
     def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
+        if n := validate_request(n):  # §3.9
             BackpressureHelper.add_cancel(self.requested, n)
 
     def cancel(self) -> None:

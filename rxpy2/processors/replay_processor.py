@@ -232,7 +232,7 @@ class ReplaySubscription(Subscription, Generic[T]):
         self.emitted = 0
 
     def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
+        if n := validate_request(n):  # §3.9
             add_request(self.requested, n)
             self.state._buffer.replay(self)
 

@@ -261,7 +261,7 @@ class UnicastQueueSubscription(QueueSubscription[T], Generic[T]):
         return NONE
 
     def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
+        if n := validate_request(n):  # §3.9
             p = self.parent
             add_request(p._requested, n)
             p._drain()

@@ -25,6 +25,7 @@ import traceback
 from collections.abc import Callable, Iterable
 from typing import Any, Generic, NoReturn, TypeVar
 
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
 from rxpy2.tck.support import SubscriberBufferOverflowException
 
@@ -786,10 +787,11 @@ class ManualPublisher(Publisher[T]):
         msg = "Did not receive expected `request` call"
         if msg_addendum:
             msg = f"{msg}. {msg_addendum}"
-        n = self.requests.next(timeout, msg)
-        if n <= 0:
+        received = self.requests.next(timeout, msg)
+        n = SubscriptionHelper.request_amount(received)
+        if n == 0:
             return self.env.flop_and_fail(
-                f"Requests cannot be zero or negative but received request({n})")
+                f"Requests cannot be zero or negative but received request({received!r})")
         self.pending_demand += n
         return n
 

@@ -4,12 +4,14 @@
 ``concurrent.futures`` executor, strictly under demand, and keeps every Publisher
 rule itself: signals to one Subscriber never overlap (each Subscription is an
 actor that handles one queued signal at a time on the executor), ``request(n <= 0)``
-ends the stream with ``on_error(ValueError)`` (§3.9), demand adds up to
+ends the stream with ``on_error(ValueError)`` and a request that is not an int with
+``on_error(TypeError)`` (§3.9, rxpy2's one request check), demand adds up to
 ``LONG_MAX`` (§3.17), cancel drops the Subscriber (§3.13), a long stream is
 emitted in batches so one Subscription never holds a worker for long.
 
-It depends on the four Reactive Streams interfaces only (and ``threading``), so
-it can feed any Python Subscriber under test.
+It depends on the four Reactive Streams interfaces (and ``threading``) and on the
+request check of ``SubscriptionHelper`` only, so it can feed any Python Subscriber
+under test.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any, Generic, TypeVar
 
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
 
 __all__ = ["HelperPublisher", "default_publisher_executor"]
@@ -187,13 +190,14 @@ class _HelperSubscription(Subscription, Generic[T]):
     def _do_request(self, n: int) -> None:
         if self._cancelled:
             return
-        if n <= 0:
+        r = SubscriptionHelper.request_amount(n)
+        if r == 0:  # §3.9
             sub = self._subscriber
             self._terminate()
             if sub is not None:
-                self._safe(sub.on_error, ValueError(
-                    f"§3.9 violated: positive request amount required but it was {n}"))
+                self._safe(sub.on_error, SubscriptionHelper.bad_request(n))
             return
+        n = r
         was = self._demand
         self._demand = min(LONG_MAX, was + n)  # §3.17
         if was == 0:

@@ -29,6 +29,7 @@ from typing import Any, Generic, TypeVar
 
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
 
 __all__ = ["TestPublisher", "Violation"]
@@ -63,11 +64,12 @@ class _TestSubscription(Subscription, Generic[T]):
 
     def request(self, n: int) -> None:
         parent = self.parent
-        if n <= 0:  # §3.9
+        r = SubscriptionHelper.request_amount(n)
+        if r == 0:  # §3.9
             if parent._remove(self):
-                self.downstream.on_error(
-                    ValueError(f"§3.9 violated: positive request amount required but it was {n}"))
+                self.downstream.on_error(SubscriptionHelper.bad_request(n))
             return
+        n = r
         with parent._lock:
             self.requested = min(self.requested + n, LONG_MAX)  # §3.17
             self.total = min(self.total + n, LONG_MAX)

@@ -500,8 +500,9 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
     def request(self, n: int) -> None:
         with self._lock:
             # counted before it goes upstream: an item it causes must see it (§1.1)
-            if n > 0 and not self._cancelled:
-                self._total_requested = min(self._total_requested + n, LONG_MAX)  # §3.17
+            r = SubscriptionHelper.request_amount(n)  # an invalid one is the upstream's to report
+            if r and not self._cancelled:
+                self._total_requested = min(self._total_requested + r, LONG_MAX)  # §3.17
         deferred_request(self._upstream, self._missed_requested, n)
 
     def cancel(self) -> None:

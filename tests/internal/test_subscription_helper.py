@@ -74,13 +74,53 @@ def test_validate_none_subscription_reported(plugin_errors):
 # ---------------------------------------------------------------- validate_request
 
 @pytest.mark.parametrize("n", [1, 5, LONG_MAX])
-def test_validate_request_positive(n):
-    assert SH.validate_request(n) is True
+def test_validate_request_positive_gives_the_amount(n):
+    r = SH.validate_request(n)
+    assert r == n and type(r) is int
 
 
-@pytest.mark.parametrize("n", [0, -1, -LONG_MAX])
+class _Index:
+    def __init__(self, v):
+        self.v = v
+
+    def __index__(self):
+        return self.v
+
+
+class _BadIndex:
+    def __index__(self):
+        raise RuntimeError("no")
+
+
+def test_validate_request_converts_an_integer_type_with_index():
+    r = SH.validate_request(_Index(7))
+    assert r == 7 and type(r) is int
+    assert SH.request_amount(_Index(7)) == 7
+
+
+@pytest.mark.parametrize("n", [2.5, 0.5, 3.0, "3", None, True, False, [1], _BadIndex()],
+                         ids=repr)
+def test_validate_request_that_is_not_an_int_reports_a_type_error_naming_it(n, plugin_errors):
+    assert SH.validate_request(n) == 0
+    assert SH.request_amount(n) == 0
+    assert len(plugin_errors) == 1
+    e = plugin_errors[0]
+    assert isinstance(e, TypeError)
+    assert "§3.9" in str(e) and type(n).__name__ in str(e)
+
+
+def test_bool_is_not_a_request_although_it_is_an_int(plugin_errors):
+    # request(True) is a bug, not request(1)
+    assert SH.validate_request(True) == 0
+    assert isinstance(SH.bad_request(True), TypeError)
+    assert "bool" in str(plugin_errors[0])
+
+
+@pytest.mark.parametrize("n", [0, -1, -LONG_MAX, _Index(0), _Index(-2)], ids=repr)
 def test_validate_request_non_positive_reports_3_9(n, plugin_errors):
-    assert SH.validate_request(n) is False
+    assert SH.validate_request(n) == 0
+    assert SH.request_amount(n) == 0
+    n = n.v if isinstance(n, _Index) else n
     assert len(plugin_errors) == 1
     e = plugin_errors[0]
     assert isinstance(e, ValueError)

@@ -40,7 +40,7 @@ EXPORTED = [
     "SubscriptionArbiter", "SubscriptionHelper", "add_cap", "add_request", "deferred_request",
     "deferred_set_once", "multiply_cap", "null_error", "null_item", "null_or_late_error", "null_or_late_item",
     "null_subscription",
-    "produced", "require", "require_callable", "require_non_negative", "require_positive",
+    "produced", "require", "require_callable", "require_duration", "require_non_negative", "require_positive",
     "require_publisher", "require_scheduler", "subscribe_tail", "validate_request",
     "validate_upstream",
 ]
@@ -76,6 +76,9 @@ def test_demand_arithmetic(plugin_errors: list[BaseException]) -> None:
     assert ops.produced(r, 8) == 0
     assert not ops.validate_request(0)
     assert isinstance(plugin_errors[0], ValueError) and "§3.9" in str(plugin_errors[0])
+    assert ops.validate_request(4) == 4
+    assert ops.validate_request(2.5) == 0  # type: ignore[arg-type]  # not an int: never demand
+    assert isinstance(plugin_errors[1], TypeError) and "float" in str(plugin_errors[1])
 
 
 def test_null_or_late_signals(plugin_errors: list[BaseException]) -> None:

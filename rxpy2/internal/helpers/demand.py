@@ -17,7 +17,8 @@ multiply_cap = BackpressureHelper.multiply_cap
 add_request = BackpressureHelper.add
 #: Subtract ``n`` emitted items from an ``AtomicLong`` of demand unless unbounded; returns the new value.
 produced = BackpressureHelper.produced
-#: True for ``n > 0``; else the §3.9 ``ValueError`` goes to :func:`rxpy2.plugins.on_error`.
+#: ``n`` as a positive int, or 0 after the §3.9 ``ValueError`` (non-positive) or ``TypeError``
+#: (not an int: ``bool``, float, str, ``None``) went to :func:`rxpy2.plugins.on_error`.
 validate_request = SubscriptionHelper.validate_request
 #: Request ``n`` from the Subscription in ``ref``, or keep it until one arrives.
 deferred_request = SubscriptionHelper.deferred_request

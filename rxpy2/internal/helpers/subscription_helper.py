@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+
 from rxpy2 import plugins
 from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
@@ -61,8 +63,33 @@ class _Cancelled(NoopSubscription):
 CANCELLED: Subscription = _Cancelled()
 
 
-def _bad_request(n: int) -> ValueError:
-    return ValueError(f"§3.9 violated: positive request amount required but it was {n}")
+def _request_amount(n: object) -> int:
+    """``n`` as an int when it is a valid request amount, else 0 (§3.9).
+
+    An int, or an integer type with ``__index__`` (``numpy.int64``) converted with
+    ``operator.index``, is a request; ``bool`` is not (``request(True)`` is a bug,
+    not 1), nor is a float, a str or ``None``: Java's ``long`` cannot be any of these,
+    and treating them as demand lets a source emit everything.
+    """
+    if type(n) is int:  # the fast path: request() is per batch, still keep it cheap
+        return n if n > 0 else 0
+    if isinstance(n, bool) or not hasattr(type(n), "__index__"):
+        return 0
+    try:
+        i = operator.index(n)  # type: ignore[arg-type]
+    except Exception:  # an __index__ that raises: not a request
+        return 0
+    return i if i > 0 else 0
+
+
+def _bad_request(n: object) -> Exception:
+    if isinstance(n, bool) or not hasattr(type(n), "__index__"):  # Python-only input
+        return TypeError(f"§3.9 violated: request amount must be an int, not {type(n).__name__}")
+    try:
+        shown: object = operator.index(n)  # type: ignore[arg-type]
+    except Exception:
+        return TypeError(f"§3.9 violated: request amount must be an int, not {type(n).__name__}")
+    return ValueError(f"§3.9 violated: positive request amount required but it was {shown}")
 
 
 class SubscriptionHelper:
@@ -73,8 +100,18 @@ class SubscriptionHelper:
     CANCELLED = CANCELLED
 
     @staticmethod
-    def bad_request(n: int) -> ValueError:
-        """The error a non-positive request ``n`` is reported with (§3.9)."""
+    def request_amount(n: object) -> int:
+        """``n`` as an int when it is a valid request amount (a positive int, or an
+        integer type converted with ``operator.index``; not ``bool``), else 0. For the
+        Subscriptions that signal a bad request downstream themselves (§3.9 to the
+        letter): ``0`` means cancel and ``on_error(bad_request(n))``."""
+        return _request_amount(n)
+
+    @staticmethod
+    def bad_request(n: object) -> Exception:
+        """The error an invalid request ``n`` is reported with (§3.9): ``ValueError``
+        for a non-positive int, ``TypeError`` naming the type for anything that is not
+        an int (a float, a str, ``None``, a ``bool``)."""
         return _bad_request(n)
 
     @staticmethod
@@ -93,12 +130,18 @@ class SubscriptionHelper:
         return True
 
     @staticmethod
-    def validate_request(n: int) -> bool:
-        """True for ``n > 0``; otherwise report the §3.9 violation (the relaxed form)."""
-        if n <= 0:
+    def validate_request(n: object) -> int:
+        """The request ``n`` as a positive int, or 0 (falsy) after reporting the §3.9
+        violation to :func:`rxpy2.plugins.on_error` (the relaxed form): a non-positive
+        int is a ``ValueError``, anything that is not an int (``bool``, float, str,
+        ``None``) a ``TypeError``. Use the result, not ``n``:
+        ``if (n := validate_request(n)):``."""
+        if type(n) is int and n > 0:  # the fast path
+            return n
+        r = _request_amount(n)
+        if r == 0:
             plugins.on_error(_bad_request(n))
-            return False
-        return True
+        return r
 
     @staticmethod
     def report_subscription_set() -> None:
@@ -184,7 +227,7 @@ class SubscriptionHelper:
         s = ref.get()
         if s is not None:
             s.request(n)
-        elif SubscriptionHelper.validate_request(n):
+        elif n := SubscriptionHelper.validate_request(n):
             BackpressureHelper.add(requested, n)
             s = ref.get()
             if s is not None:  # it arrived meanwhile: hand over what we accumulated

@@ -113,7 +113,7 @@ class DrainSubscriptionMixin:
     __slots__ = ()
 
     def request(self: _Drained, n: int) -> None:
-        if validate_request(n):  # §3.9
+        if n := validate_request(n):  # §3.9
             add_request(self.requested, n)
             self.drain()
 

@@ -82,7 +82,7 @@ class SinglePostCompleteSubscriber(OperatorSubscriber[T, R], Generic[T, R]):
         """Hook: the final item could not be emitted (already completed)."""
 
     def request(self, n: int) -> None:
-        if not validate_request(n):
+        if not (n := validate_request(n)):
             return
         r = self.state.get_and_add_cap_low(n)  # one atomic operation; the mark stays
         if r & COMPLETE_MASK:

@@ -12,7 +12,9 @@ operators inside use RxJava's relaxations:
 * §2.12/§2.5: a second ``on_subscribe`` cancels the new Subscription and ends
   the stream with a ProtocolViolationException.
 * §3.9: ``request(n <= 0)`` cancels upstream and signals
-  ``on_error(ValueError)``.
+  ``on_error(ValueError)``; a request that is not an int (``bool``, float, str,
+  ``None``) the same with ``on_error(TypeError)``
+  (:meth:`SubscriptionHelper.request_amount`).
 * §2.3/§3.6: ``request``/``cancel`` after a terminal signal are no-ops (a
   non-positive request then is not reported either).
 """
@@ -78,11 +80,12 @@ class StrictSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
     def request(self, n: int) -> None:
         if self.done:  # §2.3/§3.6: after a terminal signal requests are no-ops
             return
-        if n <= 0:
+        r = SubscriptionHelper.request_amount(n)
+        if r == 0:
             self.cancel()
             self.on_error(SubscriptionHelper.bad_request(n))  # §3.9
         else:
-            deferred_request(self.upstream, self.requested, n)
+            deferred_request(self.upstream, self.requested, r)
 
     def cancel(self) -> None:
         if not self.done:

@@ -97,7 +97,7 @@ class SubscriptionArbiter(Subscription):
         self._drain()
 
     def request(self, n: int) -> None:
-        if not validate_request(n) or self.unbounded:
+        if not (n := validate_request(n)) or self.unbounded:
             return
         if self.arbiter_gate.enter():
             r = self.arbiter_requested

@@ -47,7 +47,7 @@ class DeferredScalarSubscription(QueueSubscription[T], Generic[T]):
         self.state = AtomicInteger(NO_REQUEST_NO_VALUE)
 
     def request(self, n: int) -> None:
-        if not validate_request(n):
+        if not (n := validate_request(n)):
             return
         state = self.state
         while True:

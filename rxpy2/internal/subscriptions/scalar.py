@@ -29,7 +29,7 @@ class ScalarSubscription(QueueSubscription[T], Generic[T]):
         self._state = AtomicInteger(_NO_REQUEST)
 
     def request(self, n: int) -> None:
-        if not validate_request(n):
+        if not (n := validate_request(n)):
             return
         if self._state.compare_and_set(_NO_REQUEST, _REQUESTED):
             s = self.subscriber

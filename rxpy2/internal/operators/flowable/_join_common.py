@@ -102,7 +102,7 @@ class JoinSubscriptionBase(Subscription):
     # ---- the downstream's Subscription
 
     def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
+        if n := validate_request(n):  # §3.9
             add_request(self.requested, n)
 
     def cancel(self) -> None:

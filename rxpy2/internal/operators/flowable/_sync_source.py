@@ -34,7 +34,7 @@ class SyncSourceSubscription(BasicQueueSubscription[T], Generic[T]):
         self.requested = AtomicLong()
 
     def request(self, n: int) -> None:
-        if validate_request(n):
+        if n := validate_request(n):
             if add_request(self.requested, n) == 0:  # §3.3: one emitter at a time
                 if n == LONG_MAX:
                     self.fast_path()

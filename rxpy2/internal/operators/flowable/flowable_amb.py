@@ -82,7 +82,7 @@ class AmbCoordinator(Subscription, Generic[T]):
             p.subscribe(inner)
 
     def request(self, n: int) -> None:
-        if validate_request(n):
+        if n := validate_request(n):
             w = self.winner.get()
             if w > 0:
                 self.subscribers[w - 1].request(n)

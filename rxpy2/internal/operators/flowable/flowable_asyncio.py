@@ -252,7 +252,7 @@ class AsyncPullSubscription(Subscription, Generic[T]):
         self.pending: Any = None
 
     def request(self, n: int) -> None:
-        if not validate_request(n):
+        if not (n := validate_request(n)):
             return
         if add_request(self.requested, n) == 0:
             self._pull()

@@ -158,7 +158,7 @@ class BufferExactSubscriber(_OneListSubscriber[T], Generic[T]):
             self.index = i
 
     def request(self, n: int) -> None:
-        if validate_request(n):
+        if n := validate_request(n):
             self.upstream.request(multiply_cap(n, self.count))
 
 
@@ -191,7 +191,7 @@ class BufferSkipSubscriber(_OneListSubscriber[T], Generic[T]):
         self.index = 0 if i == self.skip else i
 
     def request(self, n: int) -> None:
-        if not validate_request(n):
+        if not (n := validate_request(n)):
             return
         once = self.once
         if not once.get() and once.compare_and_set(False, True):
@@ -268,7 +268,7 @@ class BufferOverlappingSubscriber(OperatorSubscriber[T, Any], Generic[T]):
         return self.cancelled
 
     def request(self, n: int) -> None:
-        if not validate_request(n):
+        if not (n := validate_request(n)):
             return
         if QueueDrainHelper.post_complete_request(n, self.downstream, self.buffers,
                                                   self.requested, self.is_cancelled):

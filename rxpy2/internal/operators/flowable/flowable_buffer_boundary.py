@@ -157,7 +157,7 @@ class BufferBoundarySubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
     # ---- the downstream's Subscription
 
     def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
+        if n := validate_request(n):  # §3.9
             add_request(self.requested, n)
             self.drain()
 

@@ -162,7 +162,7 @@ class ConcatMapEagerSubscriber(FlowableSubscriber[T], Subscription,
 
     # ---------------------------------------------------------------- downstream side
     def request(self, n: int) -> None:
-        if validate_request(n):
+        if n := validate_request(n):
             add_request(self.requested, n)
             self.drain()
 

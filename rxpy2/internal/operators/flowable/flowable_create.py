@@ -119,7 +119,7 @@ class _BaseEmitter(FlowableEmitter[T], Subscription, Generic[T]):
 
     # ---- Subscription
     def request(self, n: int) -> None:
-        if validate_request(n):
+        if n := validate_request(n):
             add_request(self._requested, n)
             self._on_requested()
 

@@ -518,7 +518,7 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
 
     # ---------------------------------------------------------------- downstream side
     def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
+        if n := validate_request(n):  # §3.9
             if add_request(self.requested, n) + n >= LONG_MAX:
                 self.unbounded = True
             self.drain()

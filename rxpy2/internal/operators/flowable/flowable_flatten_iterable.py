@@ -205,7 +205,7 @@ class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Gen
 
     # ---------------------------------------------------------------- downstream side
     def request(self, n: int) -> None:
-        if validate_request(n):
+        if n := validate_request(n):
             add_request(self.requested, n)
             self.drain()
 

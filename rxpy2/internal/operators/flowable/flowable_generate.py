@@ -72,7 +72,7 @@ class GeneratorSubscription(Emitter[T], Subscription, Generic[T, S]):
         self.has_next = False
 
     def request(self, n: int) -> None:
-        if not validate_request(n):
+        if not (n := validate_request(n)):
             return
         requested = self.requested
         if add_request(requested, n) != 0:

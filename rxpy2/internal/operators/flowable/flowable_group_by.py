@@ -253,7 +253,7 @@ class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T,
     # ---- the outer stream's Subscription
 
     def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
+        if n := validate_request(n):  # §3.9
             add_request(self.requested, n)
             self.drain()
 
@@ -472,7 +472,7 @@ class GroupState(Subscription, Generic[K, V]):
     # ---- Subscription
 
     def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
+        if n := validate_request(n):  # §3.9
             add_request(self.requested, n)
             self.drain()
             parent = self.parent

@@ -73,7 +73,7 @@ class _TickerSubscription(Subscription):
         DisposableHelper.set_once(self.resource, d)
 
     def request(self, n: int) -> None:
-        if validate_request(n):
+        if n := validate_request(n):
             add_request(self.requested, n)
 
     def cancel(self) -> None:

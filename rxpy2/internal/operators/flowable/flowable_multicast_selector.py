@@ -85,7 +85,7 @@ class ResourceWrapperSubscriber(PassThrough, FlowableSubscriber[T], Subscription
         self.downstream.on_complete()
 
     def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
+        if n := validate_request(n):  # §3.9
             s = self.upstream.get()
             if s is not None:
                 s.request(n)

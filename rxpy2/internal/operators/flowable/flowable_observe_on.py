@@ -175,7 +175,7 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
 
     # ---------------------------------------------------------------- downstream side
     def request(self, n: int) -> None:
-        if validate_request(n):
+        if n := validate_request(n):
             add_request(self.requested, n)
             self.schedule()
 

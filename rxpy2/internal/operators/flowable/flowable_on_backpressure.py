@@ -66,7 +66,7 @@ class BaseUnboundedSubscriber(OperatorSubscriber[T, T], Generic[T]):
         return False  # the downstream has had on_subscribe already
 
     def request(self, n: int) -> None:
-        if validate_request(n):
+        if n := validate_request(n):
             add_request(self.requested, n)
             self.after_request()
 

@@ -119,7 +119,7 @@ class PublishInner(Subscription, Generic[T]):
         self.parent: PublishConnection[T] | None = None
 
     def request(self, n: int) -> None:
-        if validate_request(n):
+        if n := validate_request(n):
             BackpressureHelper.add_cancel(self.requested, n)
             p = self.parent
             if p is not None:

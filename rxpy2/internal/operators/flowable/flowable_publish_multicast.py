@@ -144,7 +144,7 @@ class OutputCanceller(PassThrough, FlowableSubscriber[R], Subscription, Generic[
         self.processor.dispose()
 
     def request(self, n: int) -> None:
-        if validate_request(n) and self.upstream is not None:  # §3.9
+        if (n := validate_request(n)) and self.upstream is not None:  # §3.9
             self.upstream.request(n)
 
     def cancel(self) -> None:

@@ -130,7 +130,7 @@ class ReplayInner(Subscription, Generic[T]):
         self.gate = Drain()
 
     def request(self, n: int) -> None:
-        if not validate_request(n):
+        if not (n := validate_request(n)):
             return
         if BackpressureHelper.add_cancel(self.requested, n) == LONG_MIN:
             return

@@ -123,7 +123,7 @@ class SubscribeOnSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self.worker.dispose()
 
     def request(self, n: int) -> None:
-        if not validate_request(n):
+        if not (n := validate_request(n)):
             return
         s = self.upstream.get()
         if s is not None:

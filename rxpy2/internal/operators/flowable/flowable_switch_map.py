@@ -150,7 +150,7 @@ class SwitchMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
 
     # ---------------------------------------------------------------- downstream side
     def request(self, n: int) -> None:
-        if validate_request(n):
+        if n := validate_request(n):
             add_request(self.requested, n)
             if not self.upstream_requested:
                 self.upstream_requested = True

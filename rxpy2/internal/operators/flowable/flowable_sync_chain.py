@@ -568,7 +568,7 @@ class DeferredChainSubscription(SyncChainSubscription[T], Generic[T]):
     def request(self, n: int) -> None:
         # nothing runs here: start() decides once on_subscribe returned; after a hand-over
         # the demand goes on to the operator (RxJava's deferred request)
-        if not validate_request(n):
+        if not (n := validate_request(n)):
             return
         h = self.handed
         if h is not None:

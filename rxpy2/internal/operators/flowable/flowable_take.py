@@ -102,7 +102,7 @@ class TakeSubscriber(OperatorSubscriber[T, T], Generic[T]):
             self.downstream.on_complete()
 
     def request(self, n: int) -> None:
-        if validate_request(n):
+        if n := validate_request(n):
             allowance = self.allowance
             while True:
                 r = allowance.get()

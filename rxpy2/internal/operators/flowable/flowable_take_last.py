@@ -80,7 +80,7 @@ class TakeLastSubscriber(OperatorSubscriber[T, T], Generic[T]):
         return self.cancelled
 
     def request(self, n: int) -> None:
-        if validate_request(n):
+        if n := validate_request(n):
             # before completion this only records demand: upstream has LONG_MAX already
             QueueDrainHelper.post_complete_request(n, self.downstream, self.buffer,
                                                    self.requested, self.is_cancelled)

@@ -49,7 +49,7 @@ class TimerSubscription(Subscription):
         self.resource: AtomicReference[Disposable] = AtomicReference()
 
     def request(self, n: int) -> None:
-        if validate_request(n):
+        if n := validate_request(n):
             self.requested = True
 
     def cancel(self) -> None:

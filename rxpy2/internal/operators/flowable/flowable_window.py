@@ -148,7 +148,7 @@ class WindowExactSubscriber(_OneWindowSubscriber[T], Generic[T]):
             self.index = i
 
     def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
+        if n := validate_request(n):  # §3.9
             self.upstream.request(multiply_cap(self.size, n))
 
 
@@ -176,7 +176,7 @@ class WindowSkipSubscriber(_OneWindowSubscriber[T], Generic[T]):
         self.index = 0 if i == self.skip else i
 
     def request(self, n: int) -> None:
-        if not validate_request(n):  # §3.9
+        if not (n := validate_request(n)):  # §3.9
             return
         fr = self.first_request
         if not fr.get() and fr.compare_and_set(False, True):
@@ -298,7 +298,7 @@ class WindowOverlapSubscriber(OperatorSubscriber[T, Flowable[T]], Generic[T]):
         return False
 
     def request(self, n: int) -> None:
-        if not validate_request(n):  # §3.9
+        if not (n := validate_request(n)):  # §3.9
             return
         add_request(self.requested, n)
         fr = self.first_request

@@ -147,7 +147,7 @@ class WindowSelectorMainSubscriber(FlowableSubscriber[T], Subscription, Generic[
     # ---- the outer stream's Subscription
 
     def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
+        if n := validate_request(n):  # §3.9
             add_request(self.requested, n)
 
     def cancel(self) -> None:

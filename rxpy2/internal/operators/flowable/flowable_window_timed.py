@@ -170,7 +170,7 @@ class _AbstractWindowSubscriber(DrainTerminalsMixin, OperatorSubscriber[T, Flowa
         DrainTerminalsMixin.on_error(self, error)
 
     def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
+        if n := validate_request(n):  # §3.9
             add_request(self.requested, n)
 
     def cancel(self) -> None:

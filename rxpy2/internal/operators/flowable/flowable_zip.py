@@ -92,7 +92,7 @@ class ZipCoordinator(Subscription, Generic[R]):
             p.subscribe(subs[i])
 
     def request(self, n: int) -> None:
-        if validate_request(n):
+        if n := validate_request(n):
             add_request(self.requested, n)
             self.drain()
 

@@ -77,7 +77,7 @@ class MergeMaybeObserver(MaybeObserver[T], Subscription, Generic[T]):
     # ---- Subscription
 
     def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
+        if n := validate_request(n):  # §3.9
             add_request(self.requested, n)
             self.drain()
 

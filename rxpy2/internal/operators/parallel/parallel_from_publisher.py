@@ -69,7 +69,7 @@ class RailSubscription(Subscription):
         self.cancelled = False
 
     def request(self, n: int) -> None:
-        if validate_request(n):
+        if n := validate_request(n):
             add_request(self.requested, n)
             p = self.parent
             if p.rails_set_up == p.n:  # the drain waits until every rail is subscribed

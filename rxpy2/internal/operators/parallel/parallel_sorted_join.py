@@ -102,7 +102,7 @@ class SortedJoinSubscription(DrainSubscriptionMixin, Subscription, Generic[T]):
         self.started = False  # heads computed (drain only)
 
     def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
+        if n := validate_request(n):  # §3.9
             add_request(self.requested, n)
             if self.remaining.get() == 0:  # else the last list to arrive drains
                 self.drain()

@@ -100,7 +100,7 @@ class FlattenAsFlowableObserver(BasicQueueSubscription[R], SingleObserver[T], Ma
 
     # ---------------------------------------------------------------- the downstream's side
     def request(self, n: int) -> None:
-        if validate_request(n):  # §3.9
+        if n := validate_request(n):  # §3.9
             add_request(self.requested, n)
             self.drain()
 

@@ -47,14 +47,14 @@ T = TypeVar("T")
 
 def check_future(future: Any, timeout: Any, scheduler: Any) -> float | None:
     """The argument checks of the ``from_future`` methods, at assembly; the timeout in seconds."""
-    from rxpy2.internal.operators.flowable.time_args import check_duration
+    from rxpy2.internal.arguments import require_duration
     from rxpy2.operator_kit import require, require_scheduler
     require(future, "future")
     if not callable(getattr(future, "add_done_callback", None)):
         raise TypeError(f"future must be a concurrent.futures.Future, not {type(future).__name__}")
     if scheduler is not None:
         require_scheduler(scheduler)
-    return None if timeout is None else check_duration(timeout, "timeout")
+    return None if timeout is None else require_duration(timeout, "timeout")
 
 
 class FromFutureSource:

@@ -118,7 +118,7 @@ class RepeatWhenSubscriber(Resubscriber, SingleObserver[T], MaybeObserver[T],
 
     # the downstream's Subscription
     def request(self, n: int) -> None:
-        if validate_request(n):
+        if n := validate_request(n):
             add_request(self.requested, n)
             self._drain()
 
