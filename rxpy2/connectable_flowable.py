@@ -19,6 +19,7 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.arguments import (
     assembly,
     require_callable,
+    require_duration,
     require_positive,
     require_scheduler,
 )
@@ -83,7 +84,7 @@ class ConnectableFlowable(Flowable[T], Generic[T]):
             raise TypeError(f"ref_count({subscriber_count!r}): the subscriber count is an int; "
                             f"for a timeout say ref_count(timeout={subscriber_count!r})")
         require_positive(subscriber_count, "subscriber_count")
-        t = time_args.check_duration(timeout, "timeout")
+        t = require_duration(timeout, "timeout")
         worker = time_args.scheduler_or_computation(scheduler) if t > 0.0 else None
         if worker is None and scheduler is not None:
             require_scheduler(scheduler)
