@@ -33,6 +33,9 @@ class Index:
     def __index__(self) -> int:
         return self.v
 
+    def __repr__(self) -> str:  # a stable test id (pytest-xdist workers compare them)
+        return f"Index({self.v})"
+
 
 def _assert_type_error(errors: list[BaseException], n: Any) -> None:
     assert len(errors) == 1, errors

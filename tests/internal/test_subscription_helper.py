@@ -86,10 +86,16 @@ class _Index:
     def __index__(self):
         return self.v
 
+    def __repr__(self) -> str:  # a stable test id (pytest-xdist workers compare them)
+        return f"_Index({self.v})"
+
 
 class _BadIndex:
     def __index__(self):
         raise RuntimeError("no")
+
+    def __repr__(self) -> str:  # a stable test id (pytest-xdist workers compare them)
+        return "_BadIndex()"
 
 
 def test_validate_request_converts_an_integer_type_with_index():
