@@ -387,15 +387,24 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
                 return
 
     def run_backfused(self) -> None:
-        """Output fusion: tell the downstream to poll; it pulls the items itself."""
+        """Output fusion: tell the downstream to poll; it pulls the items itself.
+
+        Only when there is something to pull (or the end): a pass that a request started
+        finds nothing new, and saying "poll me" then would start the downstream's pass,
+        whose request starts ours: in a chain of n such stages each request would run
+        through the n stages below it (n² passes while a chain subscribes). A SYNC source
+        is not asked (its ``is_empty`` may read ahead, on the downstream's thread only)."""
         a = self.downstream
         leave = self.gate.leave
+        q = self.queue
+        ask = self.source_mode != SYNC
         while True:
             if self.cancelled:
                 self.worker.dispose()
                 return
             d = self.done
-            a.on_next(None)  # type: ignore[arg-type]  # ASYNC output fusion: None only says "poll me"
+            if d or not ask or not q.is_empty():
+                a.on_next(None)  # type: ignore[arg-type]  # ASYNC output fusion: None only says "poll me"
             if d:
                 self.cancelled = True
                 e = self.error
