@@ -279,3 +279,27 @@ def test_replay_race_terminal_after_the_items(race_runner, race_rounds):
         ts.assert_values(*range(n)).assert_not_complete().assert_protocol_ok()
         ts.request(1)
         ts.assert_result(*range(n))
+
+
+# ---------------------------------------------------------------- a subscriber goes unbounded
+
+@pytest.mark.parametrize("make", [lambda f: f.replay(), lambda f: f.replay(3),
+                                  lambda f: f.replay(3, 10.0)], ids=["replay", "replay_n", "replay_n_time"])
+def test_replay_asks_the_rest_up_to_long_max_when_a_subscriber_goes_unbounded(make):
+    """RxJava 2.2.21 FlowableReplay.manageRequests requests ``max child demand - already
+    requested``: after 2, a subscriber's request(LONG_MAX) sends LONG_MAX - 2 (measured on
+    RxJava 2.2.21 built from its source)."""
+    from rxpy2.reactivestreams import LONG_MAX
+
+    requests: list[int] = []
+    c = make(recorded(Flowable.range(1, 1000), requests))
+    t1 = c.test(2)
+    t2 = c.test(1)
+    c.connect()
+    assert requests == [2]
+    t2.request(LONG_MAX)
+    assert requests == [2, LONG_MAX - 2]
+    t1.request(LONG_MAX)
+    assert requests == [2, LONG_MAX - 2]
+    t1.assert_value_count(1000)
+    t2.assert_value_count(1000)

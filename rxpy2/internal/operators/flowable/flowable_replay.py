@@ -336,7 +336,7 @@ class ReplayConnection(FlowableSubscriber[T], Disposable, Generic[T]):
                 diff = m - self.upstream_requested
                 if diff > 0:
                     self.upstream_requested = m
-                    s.request(LONG_MAX if m >= LONG_MAX else diff)
+                    s.request(diff)  # LONG_MAX - already requested, as RxJava 2 asks
             if not w.leave():
                 return
 
