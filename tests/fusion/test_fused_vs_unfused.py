@@ -374,10 +374,11 @@ CONSUMERS = [
     Consumer("subscribe_on_observe_on",
              stage=lambda f: f.subscribe_on(_tramp()).observe_on(_tramp(), buffer_size=4),
              asks=SYNC, prefetch=True),
+    # zip's sources and concat_map's upstream: ANY | BOUNDARY, as RxJava 2.2.21 asks
     Consumer("zip", stage=lambda f: Flowable.zip(f, Flowable.range(1000, 1000), buffer_size=4),
-             asks=ANY, prefetch=True),
+             asks=ANY | BOUNDARY, prefetch=True),
     Consumer("concat_map", stage=lambda f: f.concat_map(lambda x: Flowable.from_array([x, x])),
-             asks=ANY, prefetch=True),
+             asks=ANY | BOUNDARY, prefetch=True),
     Consumer("flat_map_inner", stage=lambda f: ONE.flat_map(lambda _: f, buffer_size=4),
              asks=ANY | BOUNDARY, prefetch=True),
 ]

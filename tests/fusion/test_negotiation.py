@@ -300,19 +300,22 @@ def test_from_iterable_zip_is_sync(with_map: bool) -> None:
     b = spy.wrap(Flowable.from_iterable(["a", "b", "c", "d"]), "other")
     k = 10 if with_map else 1
     Flowable.zip(a, b).test().assert_values((1 * k, "a"), (2 * k, "b"), (3 * k, "c"))
-    # zip asks ANY (no BOUNDARY): its drain polls on the thread that emits
-    expected = {"iterable": (ANY, SYNC), "other": (ANY, SYNC)}
+    # zip asks ANY | BOUNDARY, as RxJava 2.2.21's ZipSubscriber: a source fuses SYNC, a map
+    # (user code) refuses and runs on its own, asked nothing below and requested from
+    expected = {"iterable": (ANY | BOUNDARY, SYNC), "other": (ANY | BOUNDARY, SYNC)}
     if with_map:
-        expected["map"] = (ANY, SYNC)
+        expected["map"] = (ANY | BOUNDARY, NONE)
+        expected["iterable"] = (NOT_ASKED, NOT_ASKED)
     spy.assert_negotiated(expected)
-    assert spy.record("iterable").requests == [] and spy.record("other").requests == []
+    assert spy.record("iterable").requests == ([128] if with_map else [])
+    assert spy.record("other").requests == []
 
 
 def test_unicast_zip_is_async() -> None:
     spy = FusionSpy()
     a = spy.wrap(unicast(1, 2), "unicast")
     Flowable.zip(a, Flowable.range(10, 5), buffer_size=4).test().assert_values((1, 10), (2, 11))
-    spy.assert_negotiated({"unicast": (ANY, ASYNC)})
+    spy.assert_negotiated({"unicast": (ANY | BOUNDARY, ASYNC)})
     assert spy.record("unicast").requests == [4]
 
 
@@ -322,10 +325,12 @@ def test_unicast_zip_is_async() -> None:
     pytest.param(lambda: Flowable.range(1, 3).hide(), NOT_ASKED, id="hidden"),
 ])
 def test_concat_map_outer(source: Any, granted: int | None) -> None:
+    """concat_map asks its upstream ANY | BOUNDARY, as RxJava 2.2.21's BaseConcatMapSubscriber."""
     spy = FusionSpy()
     f = spy.wrap(source(), "outer").concat_map(lambda x: Flowable.range(x * 10, 2))
     f.test().assert_values(10, 11, 20, 21, 30, 31).assert_complete()
-    spy.assert_negotiated({"outer": (NOT_ASKED if granted is NOT_ASKED else ANY, granted)})
+    spy.assert_negotiated({"outer": (NOT_ASKED if granted is NOT_ASKED else ANY | BOUNDARY,
+                                     granted)})
     assert spy.record("outer").requests == ([] if granted == SYNC else [2, 2])
 
 

@@ -44,7 +44,7 @@ def fuse_upstream(s: Subscription, prefetch: int, mode: int = ANY | BOUNDARY) ->
     caller still requests ``prefetch``). Otherwise ``(NONE, SpscArrayQueue(prefetch))``.
     The caller then signals its own subscriber(s) and requests.
     """
-    if isinstance(s, QueueSubscription):
+    if mode and isinstance(s, QueueSubscription):
         m = s.request_fusion(mode)
         if m == SYNC or m == ASYNC:
             return m, s

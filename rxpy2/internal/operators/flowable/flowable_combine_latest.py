@@ -31,6 +31,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.fuseable import NONE
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
@@ -255,6 +256,9 @@ class CombineLatestInnerSubscriber(PrefetchingInnerSubscriber[T], Generic[T]):
     :class:`PrefetchingInnerSubscriber`'s (internal/subscribers/prefetching_inner.py)."""
 
     __slots__ = ("index",)
+
+    #: RxJava 2.2.21's CombineLatestInnerSubscriber fuses with no source: it queues
+    FUSION_MODE = NONE
 
     parent: CombineLatestCoordinator[Any]
 

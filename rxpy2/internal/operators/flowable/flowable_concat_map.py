@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import ANY, ASYNC, NONE, SYNC, Callable, HasUpstreamPublisher
+from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC, Callable, HasUpstreamPublisher
 from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
 from rxpy2.internal.helpers.fused_stage import FusedFlatten, FusedStage, Lines
@@ -148,7 +148,8 @@ class _BaseConcatMapSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R
         if not validate_upstream(self.upstream, s):  # §2.13, §2.5
             return
         self.upstream = s
-        self.source_mode, self.queue = fuse_upstream(s, self.prefetch, ANY)  # mode first
+        # RxJava 2.2.21's BaseConcatMapSubscriber asks ANY | BOUNDARY (mode first)
+        self.source_mode, self.queue = fuse_upstream(s, self.prefetch, ANY | BOUNDARY)
         if self.source_mode == SYNC:  # every item is there: no request, ever
             self.done = True
             self.downstream.on_subscribe(self)

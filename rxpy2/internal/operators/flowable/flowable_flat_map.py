@@ -332,13 +332,17 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
     # ---------------------------------------------------------------- the inners
     def subscribe_inner(self, p: Any, kind: int) -> None:
         """By on_next: subscribe an InnerSubscriber to ``p``; it joins ``inners`` only if it
-        is still running when ``subscribe`` returns."""
+        is still running when ``subscribe`` returns, or (ASYNC-fused) in its ``on_subscribe``.
+        Should that come on another thread while this returns, both may add it: adding is
+        idempotent."""
         inner: InnerSubscriber[T, R] = InnerSubscriber(self, self.unique_id)
         self.unique_id += 1
         if kind == INNER_FLOWABLE:
             p._subscribe(inner)  # Flowable.subscribe(subscriber) without the overload dispatch
         else:
             p.subscribe(inner)
+        if not inner.pending:
+            return  # an ASYNC inner joined in its on_subscribe; its own signals drain
         # From here on the inner's own signals drain (it reads ``pending`` after writing
         # ``done``/``queue``; this writes ``pending`` before reading them: one of the two
         # sees the other's write, so nothing it signals is left undrained).
@@ -439,7 +443,9 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
     def add_inner(self, inner: InnerSubscriber[T, R]) -> bool:
         with self.inners_lock:
             if not self.inners_terminated:
-                self.inners = self.inners + (inner,)
+                a = self.inners
+                if inner not in a:  # an ASYNC inner may have joined in its on_subscribe
+                    self.inners = a + (inner,)
                 return True
         inner.dispose()  # cancelled already: the inner's source gets a cancel at once
         return False
@@ -754,6 +760,13 @@ class InnerSubscriber(FlowableSubscriber[R], Generic[T, R]):
             if m == ASYNC:
                 self.fusion_mode = ASYNC
                 self.queue = s
+                # joins the inners now, as RxJava 2's inner does before it subscribes: an
+                # ASYNC source may fill its queue inside this subscribe, and only a drain
+                # that knows the inner polls it (else a bounded one overflows)
+                if self.pending:
+                    if not self.parent.add_inner(self):
+                        return  # cancelled meanwhile: add_inner disposed it
+                    self.pending = False
         s.request(self.parent.buffer_size)
 
     def on_next(self, item: R) -> None:

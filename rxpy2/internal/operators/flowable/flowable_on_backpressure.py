@@ -25,7 +25,7 @@ from rxpy2.backpressure import BackpressureOverflowStrategy
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong, AtomicReference
-from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.fuseable import ASYNC, NONE, HasUpstreamPublisher, QueueSubscription
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.queues import SpscArrayQueue, SpscLinkedArrayQueue
 from rxpy2.operator_kit import (
@@ -350,8 +350,13 @@ class _BaseBufferSubscriber(BaseUnboundedSubscriber[T], Generic[T]):
                 return
 
 
-class BufferSubscriber(_BaseBufferSubscriber[T], Generic[T]):
-    __slots__ = ("queue", "on_overflow")
+class BufferSubscriber(_BaseBufferSubscriber[T], QueueSubscription[T], Generic[T]):
+    """Offers ASYNC fusion, as RxJava 2.2.21's ``FlowableOnBackpressureBuffer`` does: a
+    fused downstream polls this queue itself, so a bounded one holds at most ``capacity``
+    items whatever the downstream's own prefetch (behind ``zip``, ``observe_on`` or
+    ``sequence_equal`` a fast source then overflows it, as in RxJava)."""
+
+    __slots__ = ("queue", "on_overflow", "output_fused")
 
     def __init__(self, downstream: Subscriber[T], capacity: int | None, delay_error: bool,
                  on_overflow: Callable[[], Any] | None) -> None:
@@ -361,6 +366,7 @@ class BufferSubscriber(_BaseBufferSubscriber[T], Generic[T]):
         if capacity is not None:
             self.queue.capacity = capacity  # type: ignore[union-attr]  # exactly ``capacity`` items, not a power of two
         self.on_overflow = on_overflow
+        self.output_fused = False
 
     def on_next(self, item: T) -> None:
         if item is None or self.done:
@@ -378,7 +384,30 @@ class BufferSubscriber(_BaseBufferSubscriber[T], Generic[T]):
                     ex.__cause__ = e
             self.on_error(ex)
             return
-        self.drain()
+        if self.output_fused:
+            self.downstream.on_next(None)  # ASYNC fusion: None only says "poll me"
+        else:
+            self.drain()
+
+    def drain(self) -> None:
+        if not self.output_fused:
+            super().drain()
+            return
+        # fused: the downstream polls; only the terminal signal is ours to deliver
+        if self.done and not self.cancelled:
+            self.cancelled = True  # once
+            e = self.error
+            if e is not None:
+                self.downstream.on_error(e)
+            else:
+                self.downstream.on_complete()
+
+    def cancel(self) -> None:
+        if not self.cancelled:
+            self.cancelled = True
+            self.upstream.cancel()
+            if not self.output_fused and self.gate.enter():
+                self.clear_buffer()  # a fused downstream clears the queue itself
 
     def clear_buffer(self) -> None:
         self.queue.clear()
@@ -388,6 +417,23 @@ class BufferSubscriber(_BaseBufferSubscriber[T], Generic[T]):
 
     def buffer_empty(self) -> bool:
         return self.queue.is_empty()  # type: ignore[no-any-return]  # the queue is Any
+
+    # ---- ASYNC fusion (downstream)
+
+    def request_fusion(self, mode: int) -> int:
+        if mode & ASYNC:
+            self.output_fused = True
+            return ASYNC
+        return NONE
+
+    def poll(self) -> T | None:
+        return self.queue.poll()  # type: ignore[no-any-return]  # the queue holds Any
+
+    def is_empty(self) -> bool:
+        return self.queue.is_empty()  # type: ignore[no-any-return]  # the queue is Any
+
+    def clear(self) -> None:
+        self.queue.clear()
 
 
 class FlowableOnBackpressureBufferStrategy(Flowable[T], HasUpstreamPublisher[T], Generic[T]):

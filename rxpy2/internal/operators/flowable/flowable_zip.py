@@ -17,7 +17,7 @@ from typing import Any, Generic, TypeVar
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
-from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.fuseable import ANY, BOUNDARY, HasUpstreamPublisher
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
@@ -205,6 +205,10 @@ class ZipSubscriber(PrefetchingInnerSubscriber[T], Generic[T]):
     """
 
     __slots__ = ()
+
+    #: RxJava 2.2.21's ZipSubscriber asks ``ANY | BOUNDARY``: a stage running user code
+    #: (``map``, ``filter``) is not fused into the coordinator's drain
+    FUSION_MODE = ANY | BOUNDARY
 
     parent: ZipCoordinator[Any]
 
