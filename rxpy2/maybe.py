@@ -19,6 +19,7 @@ from rxpy2.internal.arguments import (
     ABSENT,
     assembly,
     checked_cast,
+    int_after_sources,
     require,
     require_callable,
     require_type,
@@ -81,6 +82,7 @@ from rxpy2.internal.zero_one import (
     error_supplier,
     require_each,
     require_instance,
+    sources_of,
 )
 from rxpy2.observers import MaybeObserver
 from rxpy2.reactivestreams import Publisher
@@ -531,17 +533,28 @@ class Maybe(ZeroOneItemBase[T]):
             return sources[0]
         return _assembly(maybe_amb.MaybeAmb(sources))
 
+    @overload
     @staticmethod
     def concat(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]],
-               prefetch: int = 2) -> Flowable[T]:
+               prefetch: int = 2) -> Flowable[T]: ...
+
+    @overload
+    @staticmethod
+    def concat(s1: Maybe[T], s2: Maybe[T], /, *sources: Maybe[T]) -> Flowable[T]: ...
+
+    @staticmethod
+    @sources_of(lambda: Maybe, lambda s: Maybe.concat_array(*s))
+    def concat(sources: Any, prefetch: int = 2) -> Flowable[Any]:
         """A Flowable of the sources' items, one source after another (empty ones add
         nothing); the first error ends it.
 
         ``sources``: an iterable (iterated lazily, per subscriber; RxJava 2's
         MaybeConcatIterable) or a Publisher of Maybes (``concat_map`` over it,
         ``prefetch`` of them asked for ahead). A ``None`` or non-Maybe source is a
-        ``TypeError`` downstream. ``concat(a, b)`` is :meth:`concat_array`.
+        ``TypeError`` downstream. ``concat(a, b, ...)``, Maybes one by one (RxJava 2's
+        ``concat(source1, source2)``), is :meth:`concat_array`.
         """
+        int_after_sources(prefetch, "prefetch", "concat", "concat_array", "Maybe")
         from rxpy2.flowable import Flowable
         if isinstance(sources, Publisher):
             return Flowable.from_publisher(sources).concat_map(maybe_to_publisher.MAYBE_TO_FLOWABLE, prefetch)
@@ -580,10 +593,20 @@ class Maybe(ZeroOneItemBase[T]):
         require_each(sources, Maybe)
         return Flowable.from_array(sources).concat_map_eager(maybe_to_publisher.MAYBE_TO_FLOWABLE)
 
+    @overload
     @staticmethod
-    def concat_delay_error(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]]) -> Flowable[T]:
+    def concat_delay_error(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]]) -> Flowable[T]: ...
+
+    @overload
+    @staticmethod
+    def concat_delay_error(s1: Maybe[T], s2: Maybe[T], /, *sources: Maybe[T]) -> Flowable[T]: ...
+
+    @staticmethod
+    @sources_of(lambda: Maybe, lambda s: Maybe.concat_array_delay_error(*s), alone=True)
+    def concat_delay_error(sources: Any) -> Flowable[Any]:
         """As :meth:`concat`, but the errors wait until every source ran (RxJava 2's
-        ``concat_map_delay_error`` over the sources)."""
+        ``concat_map_delay_error`` over the sources). ``concat_delay_error(a, b, ...)``
+        is :meth:`concat_array_delay_error`."""
         return maybe_to_publisher.flowable_of_sources(sources).concat_map_delay_error(
             maybe_to_publisher.MAYBE_TO_FLOWABLE)
 
@@ -607,7 +630,12 @@ class Maybe(ZeroOneItemBase[T]):
     def merge(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]],
               max_concurrency: int | None = None) -> Flowable[T]: ...
 
+    @overload
     @staticmethod
+    def merge(s1: Maybe[T], s2: Maybe[T], /, *sources: Maybe[T]) -> Flowable[T]: ...
+
+    @staticmethod
+    @sources_of(lambda: Maybe, lambda s: Maybe.merge_array(*s))
     def merge(sources: Any, max_concurrency: int | None = None) -> Any:
         """The sources' items as they come; the first error ends the Flowable and
         disposes the rest.
@@ -616,8 +644,10 @@ class Maybe(ZeroOneItemBase[T]):
         ``flat_map`` over them, at most ``max_concurrency`` subscribed at once, no
         limit by default), or a Maybe of a Maybe (→ Maybe: the inner Maybe's signal,
         RxJava 2's ``merge(MaybeSource<MaybeSource>)``; no ``max_concurrency``).
-        ``merge(a, b)`` is :meth:`merge_array`.
+        ``merge(a, b, ...)``, Maybes one by one (RxJava 2's ``merge(source1, source2)``),
+        is :meth:`merge_array`.
         """
+        int_after_sources(max_concurrency, "max_concurrency", "merge", "merge_array", "Maybe")
         if isinstance(sources, Maybe):
             if max_concurrency is not None:
                 raise TypeError("max_concurrency goes with many sources, not a Maybe of a Maybe")
@@ -644,15 +674,28 @@ class Maybe(ZeroOneItemBase[T]):
             return Flowable.empty()
         return Flowable.from_array(sources).flat_map(maybe_to_publisher.MAYBE_TO_FLOWABLE, len(sources), True)
 
+    @overload
     @staticmethod
     def merge_delay_error(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]],
-                          max_concurrency: int | None = None) -> Flowable[T]:
+                          max_concurrency: int | None = None) -> Flowable[T]: ...
+
+    @overload
+    @staticmethod
+    def merge_delay_error(s1: Maybe[T], s2: Maybe[T], /, *sources: Maybe[T]) -> Flowable[T]: ...
+
+    @staticmethod
+    @sources_of(lambda: Maybe, lambda s: Maybe.merge_array_delay_error(*s))
+    def merge_delay_error(sources: Any, max_concurrency: int | None = None) -> Flowable[Any]:
         """As :meth:`merge`, but the errors wait until every source ended.
 
         As RxJava 2: an iterable runs at most 128 sources at once (``max_concurrency``
         changes that), a Publisher's sources run without limit unless
-        ``max_concurrency`` is given.
+        ``max_concurrency`` is given. ``merge_delay_error(a, b, ...)``, Maybes one by
+        one (RxJava 2's ``mergeDelayError(source1, source2)``), is
+        :meth:`merge_array_delay_error`.
         """
+        int_after_sources(max_concurrency, "max_concurrency", "merge_delay_error",
+                          "merge_array_delay_error", "Maybe")
         from rxpy2.flowable import Flowable
         from rxpy2.internal.arguments import BUFFER_SIZE
         from rxpy2.reactivestreams import LONG_MAX

@@ -18,6 +18,7 @@ from rxpy2.internal.arguments import (
     ABSENT,
     assembly,
     checked_cast,
+    int_after_sources,
     require,
     require_callable,
     require_type,
@@ -66,6 +67,7 @@ from rxpy2.internal.zero_one import (
     error_supplier,
     require_each,
     require_instance,
+    sources_of,
 )
 from rxpy2.observers import SingleObserver
 from rxpy2.reactivestreams import Publisher
@@ -411,16 +413,28 @@ class Single(ZeroOneItemBase[T]):
     # (as RxJava 2 builds them: Flowable operators over a Flowable of the sources, each
     # source turned into a Flowable by the mapper of maybe_to_publisher.py)
 
+    @overload
     @staticmethod
     def concat(sources: Iterable[Single[T]] | Publisher[Single[T]],
-               prefetch: int = 2) -> Flowable[T]:
+               prefetch: int = 2) -> Flowable[T]: ...
+
+    @overload
+    @staticmethod
+    def concat(s1: Single[T], s2: Single[T], /, *sources: Single[T]) -> Flowable[T]: ...
+
+    @staticmethod
+    @sources_of(lambda: Single, lambda s: Single.concat(s))
+    def concat(sources: Any, prefetch: int = 2) -> Flowable[Any]:
         """A Flowable of the sources' items, one source after another.
 
         ``sources``: an iterable (iterated per subscriber) or a Publisher of Singles,
         ``prefetch`` of them asked for ahead (RxJava 2's ``concat``:
         ``concat_map`` over them, errors at once). A ``None`` or non-Single source
-        is a ``TypeError`` downstream. ``concat(a, b)`` is ``concat([a, b])``.
+        is a ``TypeError`` downstream. ``concat(a, b, ...)``, Singles one by one
+        (checked at assembly), is ``concat([a, b, ...])``, as RxJava 2's
+        ``concat(source1, source2)``.
         """
+        int_after_sources(prefetch, "prefetch", "concat", "concat_array", "Single")
         return maybe_to_publisher.flowable_of_sources(sources).concat_map(maybe_to_publisher.SINGLE_TO_FLOWABLE, prefetch)
 
     @staticmethod
@@ -457,14 +471,21 @@ class Single(ZeroOneItemBase[T]):
     @staticmethod
     def merge(sources: Iterable[Single[T]] | Publisher[Single[T]]) -> Flowable[T]: ...
 
+    @overload
     @staticmethod
+    def merge(s1: Single[T], s2: Single[T], /, *sources: Single[T]) -> Flowable[T]: ...
+
+    @staticmethod
+    @sources_of(lambda: Single, lambda s: Single.merge(s), alone=True)
     def merge(sources: Any) -> Any:
         """The sources' items as they come (RxJava 2's ``flat_map`` over them, no
         concurrency limit); the first error ends the Flowable and disposes the rest.
 
         ``sources``: an iterable or a Publisher of Singles (→ Flowable), or a Single
         of a Single (→ Single: the inner Single's signal, RxJava 2's
-        ``merge(SingleSource<SingleSource>)``). ``merge(a, b)`` is ``merge([a, b])``.
+        ``merge(SingleSource<SingleSource>)``). ``merge(a, b, ...)``, Singles one by
+        one (checked at assembly), is ``merge([a, b, ...])``, as RxJava 2's
+        ``merge(source1, source2)``.
         """
         if isinstance(sources, Single):
             return _assembly(single_flat_map.SingleFlatMap(sources, maybe_to_publisher.same_source))
@@ -472,10 +493,20 @@ class Single(ZeroOneItemBase[T]):
         return maybe_to_publisher.flowable_of_sources(sources).flat_map(
             maybe_to_publisher.SINGLE_TO_FLOWABLE, LONG_MAX, False)
 
+    @overload
     @staticmethod
-    def merge_delay_error(sources: Iterable[Single[T]] | Publisher[Single[T]]) -> Flowable[T]:
+    def merge_delay_error(sources: Iterable[Single[T]] | Publisher[Single[T]]) -> Flowable[T]: ...
+
+    @overload
+    @staticmethod
+    def merge_delay_error(s1: Single[T], s2: Single[T], /, *sources: Single[T]) -> Flowable[T]: ...
+
+    @staticmethod
+    @sources_of(lambda: Single, lambda s: Single.merge_delay_error(s), alone=True)
+    def merge_delay_error(sources: Any) -> Flowable[Any]:
         """As :meth:`merge`, but the errors wait until every source ended (several
-        together as a ``CompositeException``)."""
+        together as a ``CompositeException``). ``merge_delay_error(a, b, ...)`` is
+        ``merge_delay_error([a, b, ...])``."""
         from rxpy2.reactivestreams import LONG_MAX
         return maybe_to_publisher.flowable_of_sources(sources).flat_map(
             maybe_to_publisher.SINGLE_TO_FLOWABLE, LONG_MAX, True)
