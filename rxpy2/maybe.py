@@ -83,6 +83,7 @@ from rxpy2.internal.zero_one import (
     require_each,
     require_instance,
     sources_of,
+    zip_form,
 )
 from rxpy2.observers import MaybeObserver
 from rxpy2.reactivestreams import Publisher
@@ -104,6 +105,8 @@ R = TypeVar("R")
 U = TypeVar("U")
 T1 = TypeVar("T1")  # the items of zip's two sources
 T2 = TypeVar("T2")
+T3 = TypeVar("T3")
+T4 = TypeVar("T4")
 
 
 def _assembly(m: Maybe[T]) -> Maybe[T]:
@@ -245,10 +248,34 @@ class Maybe(ZeroOneItemBase[T]):
         require_callable(supplier, "supplier")
         return _assembly(maybe_defer.MaybeDefer(supplier))
 
+    @overload
     @staticmethod
-    def zip(first: Maybe[T1], second: Maybe[T2], zipper: Callable[[T1, T2], R]) -> Maybe[R]:
-        """``zipper(a, b)`` of both items; empty if either is; the first error wins."""
-        return Maybe.zip_array(zipper, first, second)
+    def zip(first: Maybe[T1], second: Maybe[T2],
+            zipper: Callable[[T1, T2], R]) -> Maybe[R]: ...
+
+    @overload
+    @staticmethod
+    def zip(s1: Maybe[T1], s2: Maybe[T2], s3: Maybe[T3],
+            zipper: Callable[[T1, T2, T3], R], /) -> Maybe[R]: ...
+
+    @overload
+    @staticmethod
+    def zip(s1: Maybe[T1], s2: Maybe[T2], s3: Maybe[T3], s4: Maybe[T4],
+            zipper: Callable[[T1, T2, T3, T4], R], /) -> Maybe[R]: ...
+
+    # 5 or more sources (RxJava 2 has up to 9), the zipper last
+    @overload
+    @staticmethod
+    def zip(s1: Maybe[Any], s2: Maybe[Any], s3: Maybe[Any], s4: Maybe[Any],
+            s5: Maybe[Any], /, *sources_and_zipper: Maybe[Any] | Callable[..., R]) -> Maybe[R]: ...
+
+    @staticmethod
+    def zip(first: Any, second: Any, *more: Any, zipper: Any = None) -> Maybe[Any]:
+        """``zipper(a, b)`` of both items; empty if either is; the first error wins. RxJava 2's
+        ``zip(source1, ..., source9, zipper)``: any number of sources, the zipper last
+        (or ``zipper=``); see :meth:`zip_array`."""
+        sources, fn = zip_form((first, second, *more), zipper)
+        return Maybe.zip_array(fn, *sources)
 
     @staticmethod
     def zip_array(zipper: Callable[..., R], *sources: Maybe[Any]) -> Maybe[R]:

@@ -68,6 +68,7 @@ from rxpy2.internal.zero_one import (
     require_each,
     require_instance,
     sources_of,
+    zip_form,
 )
 from rxpy2.observers import SingleObserver
 from rxpy2.reactivestreams import Publisher
@@ -88,6 +89,8 @@ R = TypeVar("R")
 U = TypeVar("U")
 T1 = TypeVar("T1")  # the items of zip's two sources
 T2 = TypeVar("T2")
+T3 = TypeVar("T3")
+T4 = TypeVar("T4")
 
 
 def _assembly(s: Single[T]) -> Single[T]:
@@ -219,11 +222,34 @@ class Single(ZeroOneItemBase[T]):
         require_callable(supplier, "supplier")
         return _assembly(single_defer.SingleDefer(supplier))
 
+    @overload
     @staticmethod
     def zip(first: Single[T1], second: Single[T2],
-            zipper: Callable[[T1, T2], R]) -> Single[R]:
-        """``zipper(a, b)`` of both items; the first error wins and disposes the other."""
-        return Single.zip_array(zipper, first, second)
+            zipper: Callable[[T1, T2], R]) -> Single[R]: ...
+
+    @overload
+    @staticmethod
+    def zip(s1: Single[T1], s2: Single[T2], s3: Single[T3],
+            zipper: Callable[[T1, T2, T3], R], /) -> Single[R]: ...
+
+    @overload
+    @staticmethod
+    def zip(s1: Single[T1], s2: Single[T2], s3: Single[T3], s4: Single[T4],
+            zipper: Callable[[T1, T2, T3, T4], R], /) -> Single[R]: ...
+
+    # 5 or more sources (RxJava 2 has up to 9), the zipper last
+    @overload
+    @staticmethod
+    def zip(s1: Single[Any], s2: Single[Any], s3: Single[Any], s4: Single[Any],
+            s5: Single[Any], /, *sources_and_zipper: Single[Any] | Callable[..., R]) -> Single[R]: ...
+
+    @staticmethod
+    def zip(first: Any, second: Any, *more: Any, zipper: Any = None) -> Single[Any]:
+        """``zipper(a, b)`` of both items; the first error wins and disposes the other. RxJava 2's
+        ``zip(source1, ..., source9, zipper)``: any number of sources, the zipper last
+        (or ``zipper=``); see :meth:`zip_array`."""
+        sources, fn = zip_form((first, second, *more), zipper)
+        return Single.zip_array(fn, *sources)
 
     @staticmethod
     def zip_array(zipper: Callable[..., R], *sources: Single[Any]) -> Single[R]:

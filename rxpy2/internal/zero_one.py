@@ -39,6 +39,7 @@ from rxpy2.internal.arguments import (
     require_scheduler,
     retry_function_form,
     sources_one_by_one,
+    trailing_function,
 )
 from rxpy2.internal.helpers import subscribe_loop as _loop
 from rxpy2.internal.name_trap import check_class as _check_fields
@@ -66,7 +67,7 @@ if TYPE_CHECKING:
     from rxpy2.testing import TestObserver
 
 __all__ = ["ItemOperators", "Operators", "ZeroOneBase", "ZeroOneItemBase", "as_publisher",
-           "error_supplier", "require_each", "require_instance", "sources_of"]
+           "error_supplier", "require_each", "require_instance", "sources_of", "zip_form"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -118,6 +119,15 @@ def sources_of(root: Callable[[], type], spread: Callable[[tuple[Any, ...]], Any
             return inner(*args, **kwargs)
         return call
     return decorate
+
+
+def zip_form(args: tuple[Any, ...], zipper: Any) -> tuple[tuple[Any, ...], Any]:
+    """Single's and Maybe's ``zip(s1, s2, ..., zipper)``: the sources and the zipper, the
+    last positional argument (RxJava 2's order) or ``zipper=``; none is a ``TypeError``."""
+    sources, fn = trailing_function(args, zipper, "zipper")
+    if fn is None:
+        raise TypeError("zip needs a zipper, last: zip(a, b, fn) (or zip_array(fn, a, b))")
+    return sources, fn
 
 
 def error_supplier(error: BaseException | Callable[[], BaseException]

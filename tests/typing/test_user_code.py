@@ -198,6 +198,13 @@ def rxjava_call_forms() -> None:
     assert_type(Maybe.concat(m1, m2), Flowable[str])
     assert_type(Maybe.merge_delay_error(m1, m2), Flowable[str])
     assert_type(Maybe.concat_delay_error(m1, m2), Flowable[str])
+    assert_type(Single.zip(s1, Single.just("s"), Single.just(0.5), lambda i, s, f: (s, f)),
+                Single[tuple[str, float]])
+    assert_type(Single.zip(s1, s2, s1, s2, lambda a, b, c, d: str(a)), Single[str])
+    assert_type(Single.zip(s1, s2, s1, s2, s1, lambda *v: len(v)), Single[int])
+    assert_type(Single.zip(s1, s2, zipper=lambda a, b: a * 0.5), Single[float])
+    assert_type(Maybe.zip(m1, m2, Maybe.just(1), lambda a, b, i: i), Maybe[int])
+    assert_type(Maybe.zip(m1, m2, m1, m2, m1, lambda *v: v), Maybe[tuple[Any, ...]])
     done = Completable.complete()
     assert_type(Completable.merge(done, done), Completable)
     assert_type(Completable.concat(done, done, done), Completable)
