@@ -276,6 +276,7 @@ def spark(df: Any, rdd: Any) -> None:  # type-checked only: needs a SparkSession
     t = from_dataframe(df, row_format="tuple")
     assert_type(t.reduce(lambda a, b: a + b), Maybe[tuple[Any, ...]])
     assert_type(t.reduce(lambda acc, r: acc + len(r), 0, associative=True), Single[int])
+    assert_type(t.reduce(0, lambda acc, r: acc + len(r)), Single[int])
     assert_type(ints, Flowable[int])
     col: Column = df.amount
     assert_type(from_dataframe(df).map(col), SparkFlowable[Any])
