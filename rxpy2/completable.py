@@ -17,6 +17,7 @@ from rxpy2.disposables import Disposable
 from rxpy2.internal.arguments import (
     ABSENT,
     assembly,
+    int_after_sources,
     require,
     require_callable,
     require_duration,
@@ -69,6 +70,7 @@ from rxpy2.internal.zero_one import (
     error_supplier,
     require_each,
     require_instance,
+    sources_of,
 )
 from rxpy2.maybe import Maybe
 from rxpy2.observers import CompletableObserver
@@ -235,16 +237,27 @@ class Completable(ZeroOneBase):
             return sources[0]
         return _assembly(completable_amb.CompletableAmb(sources))
 
+    @overload
     @staticmethod
     def concat(sources: Iterable[Completable] | Publisher[Completable],
-               prefetch: int = 2) -> Completable:
+               prefetch: int = 2) -> Completable: ...
+
+    @overload
+    @staticmethod
+    def concat(s1: Completable, s2: Completable, /, *sources: Completable) -> Completable: ...
+
+    @staticmethod
+    @sources_of(lambda: Completable, lambda s: Completable.concat_array(*s))
+    def concat(sources: Any, prefetch: int = 2) -> Completable:
         """Each source in turn; an iterable is iterated lazily, per subscriber.
 
         A Publisher of Completables (RxJava 2's ``concat(Publisher, prefetch)``) is asked
         for ``prefetch`` of them ahead (then for 75% of that as they run), never iterated
-        in a blocking way.
+        in a blocking way. ``concat(a, b, ...)``, Completables one by one, is
+        :meth:`concat_array` (RxJava 2 has only ``concatArray`` for that).
         """
         require(sources, "sources")
+        int_after_sources(prefetch, "prefetch", "concat", "concat_array", "Completable")
         if isinstance(sources, Publisher):
             from rxpy2.flowable import Flowable
             return Flowable.from_publisher(sources).concat_map(
@@ -268,15 +281,27 @@ class Completable(ZeroOneBase):
             return sources[0]
         return _assembly(operator(tuple(sources)))
 
+    @overload
     @staticmethod
     def merge(sources: Iterable[Completable] | Publisher[Completable],
-              max_concurrency: int | None = None) -> Completable:
+              max_concurrency: int | None = None) -> Completable: ...
+
+    @overload
+    @staticmethod
+    def merge(s1: Completable, s2: Completable, /, *sources: Completable) -> Completable: ...
+
+    @staticmethod
+    @sources_of(lambda: Completable, lambda s: Completable.merge_array(*s))
+    def merge(sources: Any, max_concurrency: int | None = None) -> Completable:
         """All sources at once; completes when all did; the first error wins.
 
         A Publisher of Completables (RxJava 2's ``merge(Publisher, maxConcurrency)``) runs
         at most ``max_concurrency`` of them at once (no limit by default), never iterated
         in a blocking way; ``max_concurrency`` goes only with a Publisher.
+        ``merge(a, b, ...)``, Completables one by one, is :meth:`merge_array`.
         """
+        int_after_sources(max_concurrency, "max_concurrency", "merge", "merge_array",
+                          "Completable")
         return Completable._merge(sources, max_concurrency, False)
 
     @staticmethod
@@ -522,9 +547,19 @@ class Completable(ZeroOneBase):
         require_each(sources, Completable)
         return _assembly(completable_merge.CompletableMerge(tuple(sources), True))
 
+    @overload
     @staticmethod
     def merge_delay_error(sources: Iterable[Completable] | Publisher[Completable],
-                          max_concurrency: int | None = None) -> Completable:
+                          max_concurrency: int | None = None) -> Completable: ...
+
+    @overload
+    @staticmethod
+    def merge_delay_error(s1: Completable, s2: Completable, /,
+                          *sources: Completable) -> Completable: ...
+
+    @staticmethod
+    @sources_of(lambda: Completable, lambda s: Completable.merge_array_delay_error(*s))
+    def merge_delay_error(sources: Any, max_concurrency: int | None = None) -> Completable:
         """As :meth:`merge_array_delay_error` over ``sources``.
 
         An iterable (iterated per subscriber) runs all its sources at once; a failing
@@ -532,7 +567,11 @@ class Completable(ZeroOneBase):
         signalled with the other errors. A Publisher of Completables runs at most
         ``max_concurrency`` of them at once (no limit by default; RxJava 2's
         ``mergeDelayError(Publisher, int)``); ``max_concurrency`` goes only with a Publisher.
+        ``merge_delay_error(a, b, ...)``, Completables one by one, is
+        :meth:`merge_array_delay_error`.
         """
+        int_after_sources(max_concurrency, "max_concurrency", "merge_delay_error",
+                          "merge_array_delay_error", "Completable")
         return Completable._merge(sources, max_concurrency, True)
 
     @overload

@@ -26,6 +26,8 @@ from rxpy2.internal.arguments import ABSENT as ABSENT
 from rxpy2.internal.arguments import BUFFER_SIZE as BUFFER_SIZE
 from rxpy2.internal.arguments import (
     checked_cast,
+    int_after_sources,
+    refuse_rxpy_observer,
     require,
     require_callable,
     require_duration,
@@ -34,7 +36,11 @@ from rxpy2.internal.arguments import (
     require_publisher,
     require_scheduler,
     require_type,
+    retry_function_form,
+    seed_first_form,
+    sources_one_by_one,
     subscriber_like,
+    trailing_function,
 )
 from rxpy2.internal.combine_latest_signature import combine_latest_signature
 from rxpy2.internal.fuseable import ScalarCallable
@@ -225,6 +231,31 @@ def _default_scheduler(scheduler: Any) -> Any:
 #: subscriber gets before on_error (§1.9).
 _FLOWABLE = _loop.Kind("flowable", FlowableSubscriber, _EmptySubscription.INSTANCE)
 
+_SUBSCRIBER_EXPECTED = "a Subscriber (on_subscribe, on_next, on_error, on_complete) or callbacks"
+
+
+def _is_publisher(obj: Any) -> bool:
+    return isinstance(obj, Publisher)
+
+
+def _require_sources(sources: tuple[Any, ...], iterable_form: str) -> None:
+    """Each of ``sources`` a Publisher; one iterable instead of them (RxJava 2's
+    ``zip(Iterable, zipper)``) is a ``TypeError`` naming ``iterable_form``."""
+    if (len(sources) == 1 and not isinstance(sources[0], Publisher)
+            and isinstance(sources[0], Iterable)):
+        raise TypeError(f"source 0 must be a Publisher, not {type(sources[0]).__name__}: "
+                        f"did you mean {iterable_form}(sources, fn)?")
+    for i, p in enumerate(sources):
+        require_publisher(p, f"source {i}")
+
+
+def _not_a_time(count: Any, skip: Any, timed: str) -> None:
+    """``buffer(0.5)`` / ``window(0.5)``: a float count is a ``TypeError`` pointing at the
+    timed form (RxJava's ``buffer(timespan, unit)`` is rxpy2's ``buffer_time``)."""
+    if isinstance(count, float):
+        more = "" if skip is None else f", timeskip={skip!r}"
+        raise TypeError(f"count must be an int, not float: did you mean {timed}({count!r}{more})?")
+
 
 def _assembly(f: Flowable[T]) -> Flowable[T]:
     if _plugin_flags.hooks_active:
@@ -294,6 +325,8 @@ class Flowable(Publisher[T], Generic[T]):
         if on_next is None:
             raise TypeError("subscriber is None")
         if on_next is not ABSENT:
+            if not callable(on_next):
+                refuse_rxpy_observer(on_next, _SUBSCRIBER_EXPECTED)
             require_callable(on_next, "on_next")
         if on_error is not None:
             require_callable(on_error, "on_error")
@@ -318,6 +351,7 @@ class Flowable(Publisher[T], Generic[T]):
         if subscriber is None:
             raise TypeError("subscriber is None")
         if not isinstance(subscriber, Subscriber) and not subscriber_like(subscriber):
+            refuse_rxpy_observer(subscriber, _SUBSCRIBER_EXPECTED)
             raise TypeError("subscribe needs a Subscriber (on_subscribe, on_next, on_error, "
                             f"on_complete) or callbacks, not {type(subscriber).__name__}")
         return strict.StrictSubscriber(subscriber)
@@ -565,15 +599,26 @@ class Flowable(Publisher[T], Generic[T]):
             require_callable(dispose_state, "dispose_state")
         return _assembly(flowable_generate.FlowableGenerate(initial_state, generator, dispose_state))
 
+    @overload
     @staticmethod
     def concat(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
-               prefetch: int = 2) -> Flowable[T]:
+               prefetch: int = 2) -> Flowable[T]: ...
+
+    @overload
+    @staticmethod
+    def concat(s1: Publisher[T], s2: Publisher[T], /, *sources: Publisher[T]) -> Flowable[T]: ...
+
+    @staticmethod
+    @sources_one_by_one(_is_publisher, lambda s: Flowable.concat_array(*s))
+    def concat(sources: Any, prefetch: int = 2) -> Flowable[Any]:
         """Each source in turn, subscribing to the next when one completes.
 
         ``sources`` is an iterable of Publishers or a Publisher of Publishers (asked
-        for ``prefetch`` of them ahead).
+        for ``prefetch`` of them ahead). ``concat(a, b, ...)``, Publishers one by one
+        (RxJava 2's ``concat(source1, source2)``), is :meth:`concat_array`.
         """
         require(sources, "sources")
+        int_after_sources(prefetch, "prefetch", "concat", "concat_array")
         if isinstance(sources, Publisher):
             return Flowable.from_publisher(sources).concat_map(_identity, prefetch)
         return _assembly(flowable_concat.FlowableConcatIterable(sources, False))
@@ -634,13 +679,19 @@ class Flowable(Publisher[T], Generic[T]):
     @overload
     def scan(self, accumulator: Callable[[R, T], R], seed: R) -> Flowable[R]: ...
 
-    def scan(self, accumulator: Callable[[Any, T], Any], seed: Any = ABSENT) -> Flowable[Any]:
+    @overload
+    def scan(self, seed: R, accumulator: Callable[[R, T], R], /) -> Flowable[R]: ...
+
+    def scan(self, accumulator: Any, seed: Any = ABSENT) -> Flowable[Any]:
         """Running accumulation: emits each intermediate result.
 
         Without ``seed`` the first item is emitted as it is and starts the
         accumulation; with ``seed`` the seed is emitted first (``scan_with``
-        takes a seed supplier for a fresh seed per subscriber).
+        takes a seed supplier for a fresh seed per subscriber). RxJava's order,
+        ``scan(seed, accumulator)``, is taken when the first argument is not callable
+        and the second is (a callable seed goes second: ``scan(fn, seed)``).
         """
+        accumulator, seed = seed_first_form(accumulator, seed)
         require_callable(accumulator, "accumulator")
         if seed is ABSENT:
             fused = _fuse(self, flowable_scan.FlowableScan.STAGE, accumulator)
@@ -880,13 +931,18 @@ class Flowable(Publisher[T], Generic[T]):
     @overload
     def reduce(self, reducer: Callable[[R, T], R], seed: R) -> Single[R]: ...
 
-    def reduce(self, reducer: Callable[[Any, T], Any],
-               seed: Any = ABSENT) -> Maybe[Any] | Single[Any]:
+    @overload
+    def reduce(self, seed: R, reducer: Callable[[R, T], R], /) -> Single[R]: ...
+
+    def reduce(self, reducer: Any, seed: Any = ABSENT) -> Maybe[Any] | Single[Any]:
         """Fold the items with ``reducer(acc, item)``.
 
         Without ``seed``: a Maybe (empty for an empty stream), as
         ``functools.reduce`` without an initial value. With ``seed``: a Single.
+        RxJava's order, ``reduce(seed, reducer)``, is taken when the first argument is
+        not callable and the second is (a callable seed goes second: ``reduce(fn, seed)``).
         """
+        reducer, seed = seed_first_form(reducer, seed)
         require_callable(reducer, "reducer")
         if seed is ABSENT:
             return _maybe_assembly(flowable_reduce.FlowableReduceMaybe(self, reducer))
@@ -1080,6 +1136,7 @@ class Flowable(Publisher[T], Generic[T]):
             if isinstance(count, Publisher):
                 return _assembly(flowable_buffer_exact_boundary.FlowableBufferExactBoundary(self, count, factory))
             return _assembly(flowable_buffer_boundary_supplier.FlowableBufferBoundarySupplier(self, count, factory))
+        _not_a_time(count, skip, "buffer_time")
         require_positive(count, "count")  # type: ignore[arg-type]  # not None in this branch
         assert isinstance(count, int)
         if skip is None:
@@ -1363,20 +1420,46 @@ class Flowable(Publisher[T], Generic[T]):
         require_publisher(sources, "sources")
         return Flowable.from_publisher(sources).switch_map_delay_error(_identity, prefetch)
 
+    @overload
     @staticmethod
     def merge(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
-              max_concurrency: int = BUFFER_SIZE, buffer_size: int = BUFFER_SIZE) -> Flowable[T]:
+              max_concurrency: int = BUFFER_SIZE, buffer_size: int = BUFFER_SIZE) -> Flowable[T]: ...
+
+    @overload
+    @staticmethod
+    def merge(s1: Publisher[T], s2: Publisher[T], /, *sources: Publisher[T]) -> Flowable[T]: ...
+
+    @staticmethod
+    @sources_one_by_one(_is_publisher, lambda s: Flowable.merge_array(*s))
+    def merge(sources: Any, max_concurrency: int = BUFFER_SIZE,
+              buffer_size: int = BUFFER_SIZE) -> Flowable[Any]:
         """The items of all ``sources`` (an iterable of Publishers, or a Publisher of
         Publishers) as they come, at most ``max_concurrency`` (128 by default, as RxJava
-        2) subscribed at once."""
+        2) subscribed at once. ``merge(a, b, ...)``, Publishers one by one (RxJava 2's
+        ``merge(source1, source2)``), is :meth:`merge_array`."""
+        int_after_sources(max_concurrency, "max_concurrency", "merge", "merge_array")
         return _merge(sources, max_concurrency, buffer_size, False)
 
+    @overload
     @staticmethod
     def merge_delay_error(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
                           max_concurrency: int = BUFFER_SIZE,
-                          buffer_size: int = BUFFER_SIZE) -> Flowable[T]:
+                          buffer_size: int = BUFFER_SIZE) -> Flowable[T]: ...
+
+    @overload
+    @staticmethod
+    def merge_delay_error(s1: Publisher[T], s2: Publisher[T], /,
+                          *sources: Publisher[T]) -> Flowable[T]: ...
+
+    @staticmethod
+    @sources_one_by_one(_is_publisher, lambda s: Flowable.merge_array_delay_error(*s))
+    def merge_delay_error(sources: Any, max_concurrency: int = BUFFER_SIZE,
+                          buffer_size: int = BUFFER_SIZE) -> Flowable[Any]:
         """As :meth:`merge`; errors wait until every source ended (several together as a
-        ``CompositeException``)."""
+        ``CompositeException``). ``merge_delay_error(a, b, ...)`` is
+        :meth:`merge_array_delay_error`."""
+        int_after_sources(max_concurrency, "max_concurrency", "merge_delay_error",
+                      "merge_array_delay_error")
         return _merge(sources, max_concurrency, buffer_size, True)
 
     @staticmethod
@@ -1398,11 +1481,24 @@ class Flowable(Publisher[T], Generic[T]):
         Single, Maybe or Completable (RxJava 2's four ``mergeWith``)."""
         return Flowable.merge_array(self, _as_publisher(other, "other"))
 
+    @overload
     @staticmethod
     def concat_delay_error(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
-                           prefetch: int = 2, till_the_end: bool = True) -> Flowable[T]:
-        """As :meth:`concat`; errors wait until every source ran."""
+                           prefetch: int = 2, till_the_end: bool = True) -> Flowable[T]: ...
+
+    @overload
+    @staticmethod
+    def concat_delay_error(s1: Publisher[T], s2: Publisher[T], /,
+                           *sources: Publisher[T]) -> Flowable[T]: ...
+
+    @staticmethod
+    @sources_one_by_one(_is_publisher, lambda s: Flowable.concat_array_delay_error(*s))
+    def concat_delay_error(sources: Any, prefetch: int = 2,
+                           till_the_end: bool = True) -> Flowable[Any]:
+        """As :meth:`concat`; errors wait until every source ran.
+        ``concat_delay_error(a, b, ...)`` is :meth:`concat_array_delay_error`."""
         require(sources, "sources")
+        int_after_sources(prefetch, "prefetch", "concat_delay_error", "concat_array_delay_error")
         if isinstance(sources, Publisher):
             return Flowable.from_publisher(sources).concat_map_delay_error(
                 _identity, prefetch, till_the_end)
@@ -1489,6 +1585,11 @@ class Flowable(Publisher[T], Generic[T]):
 
     @overload
     @staticmethod
+    def zip(s1: Publisher[T1], s2: Publisher[T2], zipper: Callable[[T1, T2], R], /, *,
+            delay_error: bool = ..., buffer_size: int = ...) -> Flowable[R]: ...
+
+    @overload
+    @staticmethod
     def zip(s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3], /, *,
             zipper: None = None,
             delay_error: bool = ..., buffer_size: int = ...) -> Flowable[tuple[T1, T2, T3]]: ...
@@ -1501,6 +1602,11 @@ class Flowable(Publisher[T], Generic[T]):
 
     @overload
     @staticmethod
+    def zip(s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3], zipper: Callable[[T1, T2, T3], R], /, *,
+            delay_error: bool = ..., buffer_size: int = ...) -> Flowable[R]: ...
+
+    @overload
+    @staticmethod
     def zip(s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3], s4: Publisher[T4], /, *,
             zipper: None = None,
             delay_error: bool = ..., buffer_size: int = ...) -> Flowable[tuple[T1, T2, T3, T4]]: ...
@@ -1509,6 +1615,11 @@ class Flowable(Publisher[T], Generic[T]):
     @staticmethod
     def zip(s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3], s4: Publisher[T4], /, *,
             zipper: Callable[[T1, T2, T3, T4], R],
+            delay_error: bool = ..., buffer_size: int = ...) -> Flowable[R]: ...
+
+    @overload
+    @staticmethod
+    def zip(s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3], s4: Publisher[T4], zipper: Callable[[T1, T2, T3, T4], R], /, *,
             delay_error: bool = ..., buffer_size: int = ...) -> Flowable[R]: ...
 
     # 5 or more sources: a zipper of any arity (not *sources alone, which would make
@@ -1525,14 +1636,30 @@ class Flowable(Publisher[T], Generic[T]):
     def zip(*sources: Publisher[Any], zipper: None = None,
             delay_error: bool = ..., buffer_size: int = ...) -> Flowable[tuple[Any, ...]]: ...
 
+    # 5 or more sources and the zipper last, positionally
+    @overload
     @staticmethod
-    def zip(*sources: Publisher[Any], zipper: Callable[..., R] | None = None,
+    def zip(s1: Publisher[Any], s2: Publisher[Any], s3: Publisher[Any],
+            s4: Publisher[Any], s5: Publisher[Any], /,
+            *sources_and_zipper: Publisher[Any] | Callable[..., R],
+            delay_error: bool = ..., buffer_size: int = ...) -> Flowable[R]: ...
+
+    @staticmethod
+    def zip(*sources: Any, zipper: Callable[..., R] | None = None,
             delay_error: bool = False, buffer_size: int = BUFFER_SIZE) -> Flowable[Any]:
         """Combine the n-th items of all ``sources`` with ``zipper(*items)`` (a tuple when
         ``zipper`` is None); end with the shortest. Each source is asked for
-        ``buffer_size`` items, then for 75% of that as they are used."""
-        for i, p in enumerate(sources):
-            require_publisher(p, f"source {i}")
+        ``buffer_size`` items, then for 75% of that as they are used. The zipper may
+        also come last, positionally (RxJava 2's ``zip(source1, source2, zipper)``): a
+        callable is never a Publisher."""
+        given = zipper
+        sources, zipper = trailing_function(sources, zipper, "zipper")
+        if zipper is not given and len(sources) == 1:
+            # RxJava 2's zip(Publisher<Publisher>, zipper) zips the inner Publishers
+            raise TypeError("zip(source, zipper) could be RxJava 2's zip of a Publisher of "
+                            "Publishers: write zip(source, zipper=fn) to zip the one source, "
+                            "or zip_iterable(sources, fn) for an iterable of sources")
+        _require_sources(sources, "zip_iterable")
         return _zip(sources, zipper, delay_error, buffer_size)
 
     @staticmethod
@@ -1584,15 +1711,16 @@ class Flowable(Publisher[T], Generic[T]):
 
     @combine_latest_signature
     @staticmethod
-    def combine_latest(*sources: Publisher[Any], combiner: Callable[..., R] | None = None,
+    def combine_latest(*sources: Any, combiner: Callable[..., R] | None = None,
                        buffer_size: int = BUFFER_SIZE) -> Flowable[Any]:
         """Each time any source emits (once all have), ``combiner(*latest)`` (a tuple when
-        ``combiner`` is None)."""
+        ``combiner`` is None); the combiner may come last, positionally (RxJava 2's
+        ``combineLatest(source1, source2, combiner)``)."""
         return _combine_latest(sources, combiner, buffer_size, False)
 
     @combine_latest_signature
     @staticmethod
-    def combine_latest_delay_error(*sources: Publisher[Any],
+    def combine_latest_delay_error(*sources: Any,
                                    combiner: Callable[..., R] | None = None,
                                    buffer_size: int = BUFFER_SIZE) -> Flowable[Any]:
         """As :meth:`combine_latest`; errors wait until every source ended."""
@@ -1618,17 +1746,40 @@ class Flowable(Publisher[T], Generic[T]):
                          combiner: Callable[[T, U], R]) -> Flowable[R]: ...
 
     @overload
+    def with_latest_from(self, other: Publisher[U], combiner: Callable[[T, U], R], /
+                         ) -> Flowable[R]: ...
+
+    @overload
     def with_latest_from(self, other1: Publisher[Any], other2: Publisher[Any], /,
                          *others: Publisher[Any], combiner: Callable[..., R]) -> Flowable[R]: ...
+
+    @overload
+    def with_latest_from(self, other1: Publisher[T1], other2: Publisher[T2],
+                         combiner: Callable[[T, T1, T2], R], /) -> Flowable[R]: ...
+
+    @overload
+    def with_latest_from(self, other1: Publisher[T1], other2: Publisher[T2],
+                         other3: Publisher[T3], combiner: Callable[[T, T1, T2, T3], R], /
+                         ) -> Flowable[R]: ...
 
     @overload
     def with_latest_from(self, *others: Publisher[Any],
                          combiner: None = None) -> Flowable[tuple[Any, ...]]: ...
 
-    def with_latest_from(self, *others: Publisher[Any],
+    # 4 or more others and the combiner last, positionally
+    @overload
+    def with_latest_from(self, other1: Publisher[Any], other2: Publisher[Any],
+                         other3: Publisher[Any], other4: Publisher[Any], /,
+                         *others_and_combiner: Publisher[Any] | Callable[..., R]
+                         ) -> Flowable[R]: ...
+
+    def with_latest_from(self, *others: Any,
                          combiner: Callable[..., R] | None = None) -> Flowable[Any]:
         """Combine each item with the latest items of ``others`` (``combiner(item, *latest)``,
-        a tuple when None); items that come before every other emitted are dropped."""
+        a tuple when None); items that come before every other emitted are dropped. The
+        combiner may come last, positionally (RxJava 2's ``withLatestFrom(other,
+        combiner)``)."""
+        others, combiner = trailing_function(others, combiner, "combiner")
         if not others:
             raise TypeError("with_latest_from needs at least one other Publisher")
         for i, p in enumerate(others):
@@ -1771,6 +1922,7 @@ class Flowable(Publisher[T], Generic[T]):
             if isinstance(count, Publisher):
                 return _assembly(flowable_window_boundary.FlowableWindowBoundary(self, count, buffer_size))
             return _assembly(flowable_window_boundary_supplier.FlowableWindowBoundarySupplier(self, count, buffer_size))
+        _not_a_time(count, skip, "window_time")
         require_positive(count, "count")  # type: ignore[arg-type]  # not None in this branch
         assert isinstance(count, int)
         if skip is None:
@@ -1847,14 +1999,28 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(flowable_on_error_next.FlowableOnErrorNext(
             self, lambda e: p if isinstance(e, Exception) else Flowable.error(e)))
 
+    @overload
     def retry(self, times: int = LONG_MAX,
               predicate: Callable[[BaseException], bool] | None = None, *,
-              bi_predicate: Callable[[int, BaseException], bool] | None = None) -> Flowable[T]:
+              bi_predicate: Callable[[int, BaseException], bool] | None = None) -> Flowable[T]: ...
+
+    @overload
+    def retry(self, predicate: Callable[[BaseException], bool], /) -> Flowable[T]: ...
+
+    @overload
+    def retry(self, bi_predicate: Callable[[int, BaseException], bool], /) -> Flowable[T]: ...
+
+    def retry(self, times: Any = LONG_MAX, predicate: Callable[[BaseException], bool] | None = None,
+              *, bi_predicate: Callable[[int, BaseException], bool] | None = None) -> Flowable[T]:
         """Resubscribe on error, at most ``times`` times and while ``predicate(error)`` holds.
 
         ``bi_predicate(attempt, error)`` (RxJava 2's ``retry(BiPredicate)``, alone, as in
         :meth:`Single.retry`): resubscribe while it holds; ``attempt`` is 1 at the first
-        error."""
+        error. A function alone, positionally, is RxJava 2's form: ``retry(fn)`` is the
+        ``predicate`` when ``fn`` takes one argument, the ``bi_predicate`` when it takes
+        two (told by its signature)."""
+        times, predicate, bi_predicate = retry_function_form(times, predicate, bi_predicate,
+                                                             LONG_MAX)
         if bi_predicate is not None:
             require_callable(bi_predicate, "bi_predicate")
             if times != LONG_MAX or predicate is not None:
@@ -2586,10 +2752,10 @@ def _zip(sources: Any, zipper: Any, delay_error: bool, buffer_size: int) -> Flow
     return _assembly(flowable_zip.FlowableZip(sources, zipper, bool(delay_error), buffer_size))
 
 
-def _combine_latest(sources: tuple[Publisher[Any], ...], combiner: Any, buffer_size: int,
+def _combine_latest(sources: tuple[Any, ...], combiner: Any, buffer_size: int,
                     delay_error: bool) -> Flowable[Any]:
-    for i, p in enumerate(sources):
-        require_publisher(p, f"source {i}")
+    sources, combiner = trailing_function(sources, combiner, "combiner")
+    _require_sources(sources, "combine_latest_iterable")
     if combiner is not None:
         require_callable(combiner, "combiner")
     require_positive(buffer_size, "buffer_size")

@@ -19,6 +19,7 @@ from rxpy2.internal.arguments import (
     ABSENT,
     assembly,
     checked_cast,
+    int_after_sources,
     require,
     require_callable,
     require_duration,
@@ -82,6 +83,8 @@ from rxpy2.internal.zero_one import (
     error_supplier,
     require_each,
     require_instance,
+    sources_of,
+    zip_form,
 )
 from rxpy2.observers import MaybeObserver
 from rxpy2.reactivestreams import Publisher
@@ -103,6 +106,8 @@ R = TypeVar("R")
 U = TypeVar("U")
 T1 = TypeVar("T1")  # the items of zip's two sources
 T2 = TypeVar("T2")
+T3 = TypeVar("T3")
+T4 = TypeVar("T4")
 
 
 def _assembly(m: Maybe[T]) -> Maybe[T]:
@@ -244,10 +249,34 @@ class Maybe(ZeroOneItemBase[T]):
         require_callable(supplier, "supplier")
         return _assembly(maybe_defer.MaybeDefer(supplier))
 
+    @overload
     @staticmethod
-    def zip(first: Maybe[T1], second: Maybe[T2], zipper: Callable[[T1, T2], R]) -> Maybe[R]:
-        """``zipper(a, b)`` of both items; empty if either is; the first error wins."""
-        return Maybe.zip_array(zipper, first, second)
+    def zip(first: Maybe[T1], second: Maybe[T2],
+            zipper: Callable[[T1, T2], R]) -> Maybe[R]: ...
+
+    @overload
+    @staticmethod
+    def zip(s1: Maybe[T1], s2: Maybe[T2], s3: Maybe[T3],
+            zipper: Callable[[T1, T2, T3], R], /) -> Maybe[R]: ...
+
+    @overload
+    @staticmethod
+    def zip(s1: Maybe[T1], s2: Maybe[T2], s3: Maybe[T3], s4: Maybe[T4],
+            zipper: Callable[[T1, T2, T3, T4], R], /) -> Maybe[R]: ...
+
+    # 5 or more sources (RxJava 2 has up to 9), the zipper last
+    @overload
+    @staticmethod
+    def zip(s1: Maybe[Any], s2: Maybe[Any], s3: Maybe[Any], s4: Maybe[Any],
+            s5: Maybe[Any], /, *sources_and_zipper: Maybe[Any] | Callable[..., R]) -> Maybe[R]: ...
+
+    @staticmethod
+    def zip(first: Any, second: Any, *more: Any, zipper: Any = None) -> Maybe[Any]:
+        """``zipper(a, b)`` of both items; empty if either is; the first error wins. RxJava 2's
+        ``zip(source1, ..., source9, zipper)``: any number of sources, the zipper last
+        (or ``zipper=``); see :meth:`zip_array`."""
+        sources, fn = zip_form((first, second, *more), zipper)
+        return Maybe.zip_array(fn, *sources)
 
     @staticmethod
     def zip_array(zipper: Callable[..., R], *sources: Maybe[Any]) -> Maybe[R]:
@@ -532,17 +561,28 @@ class Maybe(ZeroOneItemBase[T]):
             return sources[0]
         return _assembly(maybe_amb.MaybeAmb(sources))
 
+    @overload
     @staticmethod
     def concat(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]],
-               prefetch: int = 2) -> Flowable[T]:
+               prefetch: int = 2) -> Flowable[T]: ...
+
+    @overload
+    @staticmethod
+    def concat(s1: Maybe[T], s2: Maybe[T], /, *sources: Maybe[T]) -> Flowable[T]: ...
+
+    @staticmethod
+    @sources_of(lambda: Maybe, lambda s: Maybe.concat_array(*s))
+    def concat(sources: Any, prefetch: int = 2) -> Flowable[Any]:
         """A Flowable of the sources' items, one source after another (empty ones add
         nothing); the first error ends it.
 
         ``sources``: an iterable (iterated lazily, per subscriber; RxJava 2's
         MaybeConcatIterable) or a Publisher of Maybes (``concat_map`` over it,
         ``prefetch`` of them asked for ahead). A ``None`` or non-Maybe source is a
-        ``TypeError`` downstream. ``concat(a, b)`` is :meth:`concat_array`.
+        ``TypeError`` downstream. ``concat(a, b, ...)``, Maybes one by one (RxJava 2's
+        ``concat(source1, source2)``), is :meth:`concat_array`.
         """
+        int_after_sources(prefetch, "prefetch", "concat", "concat_array", "Maybe")
         from rxpy2.flowable import Flowable
         if isinstance(sources, Publisher):
             return Flowable.from_publisher(sources).concat_map(maybe_to_publisher.MAYBE_TO_FLOWABLE, prefetch)
@@ -581,10 +621,20 @@ class Maybe(ZeroOneItemBase[T]):
         require_each(sources, Maybe)
         return Flowable.from_array(sources).concat_map_eager(maybe_to_publisher.MAYBE_TO_FLOWABLE)
 
+    @overload
     @staticmethod
-    def concat_delay_error(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]]) -> Flowable[T]:
+    def concat_delay_error(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]]) -> Flowable[T]: ...
+
+    @overload
+    @staticmethod
+    def concat_delay_error(s1: Maybe[T], s2: Maybe[T], /, *sources: Maybe[T]) -> Flowable[T]: ...
+
+    @staticmethod
+    @sources_of(lambda: Maybe, lambda s: Maybe.concat_array_delay_error(*s), alone=True)
+    def concat_delay_error(sources: Any) -> Flowable[Any]:
         """As :meth:`concat`, but the errors wait until every source ran (RxJava 2's
-        ``concat_map_delay_error`` over the sources)."""
+        ``concat_map_delay_error`` over the sources). ``concat_delay_error(a, b, ...)``
+        is :meth:`concat_array_delay_error`."""
         return maybe_to_publisher.flowable_of_sources(sources).concat_map_delay_error(
             maybe_to_publisher.MAYBE_TO_FLOWABLE)
 
@@ -608,7 +658,12 @@ class Maybe(ZeroOneItemBase[T]):
     def merge(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]],
               max_concurrency: int | None = None) -> Flowable[T]: ...
 
+    @overload
     @staticmethod
+    def merge(s1: Maybe[T], s2: Maybe[T], /, *sources: Maybe[T]) -> Flowable[T]: ...
+
+    @staticmethod
+    @sources_of(lambda: Maybe, lambda s: Maybe.merge_array(*s))
     def merge(sources: Any, max_concurrency: int | None = None) -> Any:
         """The sources' items as they come; the first error ends the Flowable and
         disposes the rest.
@@ -617,8 +672,10 @@ class Maybe(ZeroOneItemBase[T]):
         ``flat_map`` over them, at most ``max_concurrency`` subscribed at once, no
         limit by default), or a Maybe of a Maybe (→ Maybe: the inner Maybe's signal,
         RxJava 2's ``merge(MaybeSource<MaybeSource>)``; no ``max_concurrency``).
-        ``merge(a, b)`` is :meth:`merge_array`.
+        ``merge(a, b, ...)``, Maybes one by one (RxJava 2's ``merge(source1, source2)``),
+        is :meth:`merge_array`.
         """
+        int_after_sources(max_concurrency, "max_concurrency", "merge", "merge_array", "Maybe")
         if isinstance(sources, Maybe):
             if max_concurrency is not None:
                 raise TypeError("max_concurrency goes with many sources, not a Maybe of a Maybe")
@@ -645,15 +702,28 @@ class Maybe(ZeroOneItemBase[T]):
             return Flowable.empty()
         return Flowable.from_array(sources).flat_map(maybe_to_publisher.MAYBE_TO_FLOWABLE, len(sources), True)
 
+    @overload
     @staticmethod
     def merge_delay_error(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]],
-                          max_concurrency: int | None = None) -> Flowable[T]:
+                          max_concurrency: int | None = None) -> Flowable[T]: ...
+
+    @overload
+    @staticmethod
+    def merge_delay_error(s1: Maybe[T], s2: Maybe[T], /, *sources: Maybe[T]) -> Flowable[T]: ...
+
+    @staticmethod
+    @sources_of(lambda: Maybe, lambda s: Maybe.merge_array_delay_error(*s))
+    def merge_delay_error(sources: Any, max_concurrency: int | None = None) -> Flowable[Any]:
         """As :meth:`merge`, but the errors wait until every source ended.
 
         As RxJava 2: an iterable runs at most 128 sources at once (``max_concurrency``
         changes that), a Publisher's sources run without limit unless
-        ``max_concurrency`` is given.
+        ``max_concurrency`` is given. ``merge_delay_error(a, b, ...)``, Maybes one by
+        one (RxJava 2's ``mergeDelayError(source1, source2)``), is
+        :meth:`merge_array_delay_error`.
         """
+        int_after_sources(max_concurrency, "max_concurrency", "merge_delay_error",
+                          "merge_array_delay_error", "Maybe")
         from rxpy2.flowable import Flowable
         from rxpy2.internal.arguments import BUFFER_SIZE
         from rxpy2.reactivestreams import LONG_MAX

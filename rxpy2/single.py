@@ -18,6 +18,7 @@ from rxpy2.internal.arguments import (
     ABSENT,
     assembly,
     checked_cast,
+    int_after_sources,
     require,
     require_callable,
     require_duration,
@@ -67,6 +68,8 @@ from rxpy2.internal.zero_one import (
     error_supplier,
     require_each,
     require_instance,
+    sources_of,
+    zip_form,
 )
 from rxpy2.observers import SingleObserver
 from rxpy2.reactivestreams import Publisher
@@ -87,6 +90,8 @@ R = TypeVar("R")
 U = TypeVar("U")
 T1 = TypeVar("T1")  # the items of zip's two sources
 T2 = TypeVar("T2")
+T3 = TypeVar("T3")
+T4 = TypeVar("T4")
 
 
 def _assembly(s: Single[T]) -> Single[T]:
@@ -218,11 +223,34 @@ class Single(ZeroOneItemBase[T]):
         require_callable(supplier, "supplier")
         return _assembly(single_defer.SingleDefer(supplier))
 
+    @overload
     @staticmethod
     def zip(first: Single[T1], second: Single[T2],
-            zipper: Callable[[T1, T2], R]) -> Single[R]:
-        """``zipper(a, b)`` of both items; the first error wins and disposes the other."""
-        return Single.zip_array(zipper, first, second)
+            zipper: Callable[[T1, T2], R]) -> Single[R]: ...
+
+    @overload
+    @staticmethod
+    def zip(s1: Single[T1], s2: Single[T2], s3: Single[T3],
+            zipper: Callable[[T1, T2, T3], R], /) -> Single[R]: ...
+
+    @overload
+    @staticmethod
+    def zip(s1: Single[T1], s2: Single[T2], s3: Single[T3], s4: Single[T4],
+            zipper: Callable[[T1, T2, T3, T4], R], /) -> Single[R]: ...
+
+    # 5 or more sources (RxJava 2 has up to 9), the zipper last
+    @overload
+    @staticmethod
+    def zip(s1: Single[Any], s2: Single[Any], s3: Single[Any], s4: Single[Any],
+            s5: Single[Any], /, *sources_and_zipper: Single[Any] | Callable[..., R]) -> Single[R]: ...
+
+    @staticmethod
+    def zip(first: Any, second: Any, *more: Any, zipper: Any = None) -> Single[Any]:
+        """``zipper(a, b)`` of both items; the first error wins and disposes the other. RxJava 2's
+        ``zip(source1, ..., source9, zipper)``: any number of sources, the zipper last
+        (or ``zipper=``); see :meth:`zip_array`."""
+        sources, fn = zip_form((first, second, *more), zipper)
+        return Single.zip_array(fn, *sources)
 
     @staticmethod
     def zip_array(zipper: Callable[..., R], *sources: Single[Any]) -> Single[R]:
@@ -412,16 +440,28 @@ class Single(ZeroOneItemBase[T]):
     # (as RxJava 2 builds them: Flowable operators over a Flowable of the sources, each
     # source turned into a Flowable by the mapper of maybe_to_publisher.py)
 
+    @overload
     @staticmethod
     def concat(sources: Iterable[Single[T]] | Publisher[Single[T]],
-               prefetch: int = 2) -> Flowable[T]:
+               prefetch: int = 2) -> Flowable[T]: ...
+
+    @overload
+    @staticmethod
+    def concat(s1: Single[T], s2: Single[T], /, *sources: Single[T]) -> Flowable[T]: ...
+
+    @staticmethod
+    @sources_of(lambda: Single, lambda s: Single.concat(s))
+    def concat(sources: Any, prefetch: int = 2) -> Flowable[Any]:
         """A Flowable of the sources' items, one source after another.
 
         ``sources``: an iterable (iterated per subscriber) or a Publisher of Singles,
         ``prefetch`` of them asked for ahead (RxJava 2's ``concat``:
         ``concat_map`` over them, errors at once). A ``None`` or non-Single source
-        is a ``TypeError`` downstream. ``concat(a, b)`` is ``concat([a, b])``.
+        is a ``TypeError`` downstream. ``concat(a, b, ...)``, Singles one by one
+        (checked at assembly), is ``concat([a, b, ...])``, as RxJava 2's
+        ``concat(source1, source2)``.
         """
+        int_after_sources(prefetch, "prefetch", "concat", "concat_array", "Single")
         return maybe_to_publisher.flowable_of_sources(sources).concat_map(maybe_to_publisher.SINGLE_TO_FLOWABLE, prefetch)
 
     @staticmethod
@@ -458,14 +498,21 @@ class Single(ZeroOneItemBase[T]):
     @staticmethod
     def merge(sources: Iterable[Single[T]] | Publisher[Single[T]]) -> Flowable[T]: ...
 
+    @overload
     @staticmethod
+    def merge(s1: Single[T], s2: Single[T], /, *sources: Single[T]) -> Flowable[T]: ...
+
+    @staticmethod
+    @sources_of(lambda: Single, lambda s: Single.merge(s), alone=True)
     def merge(sources: Any) -> Any:
         """The sources' items as they come (RxJava 2's ``flat_map`` over them, no
         concurrency limit); the first error ends the Flowable and disposes the rest.
 
         ``sources``: an iterable or a Publisher of Singles (→ Flowable), or a Single
         of a Single (→ Single: the inner Single's signal, RxJava 2's
-        ``merge(SingleSource<SingleSource>)``). ``merge(a, b)`` is ``merge([a, b])``.
+        ``merge(SingleSource<SingleSource>)``). ``merge(a, b, ...)``, Singles one by
+        one (checked at assembly), is ``merge([a, b, ...])``, as RxJava 2's
+        ``merge(source1, source2)``.
         """
         if isinstance(sources, Single):
             return _assembly(single_flat_map.SingleFlatMap(sources, maybe_to_publisher.same_source))
@@ -473,10 +520,20 @@ class Single(ZeroOneItemBase[T]):
         return maybe_to_publisher.flowable_of_sources(sources).flat_map(
             maybe_to_publisher.SINGLE_TO_FLOWABLE, LONG_MAX, False)
 
+    @overload
     @staticmethod
-    def merge_delay_error(sources: Iterable[Single[T]] | Publisher[Single[T]]) -> Flowable[T]:
+    def merge_delay_error(sources: Iterable[Single[T]] | Publisher[Single[T]]) -> Flowable[T]: ...
+
+    @overload
+    @staticmethod
+    def merge_delay_error(s1: Single[T], s2: Single[T], /, *sources: Single[T]) -> Flowable[T]: ...
+
+    @staticmethod
+    @sources_of(lambda: Single, lambda s: Single.merge_delay_error(s), alone=True)
+    def merge_delay_error(sources: Any) -> Flowable[Any]:
         """As :meth:`merge`, but the errors wait until every source ended (several
-        together as a ``CompositeException``)."""
+        together as a ``CompositeException``). ``merge_delay_error(a, b, ...)`` is
+        ``merge_delay_error([a, b, ...])``."""
         from rxpy2.reactivestreams import LONG_MAX
         return maybe_to_publisher.flowable_of_sources(sources).flat_map(
             maybe_to_publisher.SINGLE_TO_FLOWABLE, LONG_MAX, True)

@@ -65,6 +65,24 @@ if TYPE_CHECKING:  # the type alone: at run time the decorator returns the metho
                      s4: Publisher[T4], /, *, combiner: Callable[[T1, T2, T3, T4], R],
                      buffer_size: int = ...) -> Flowable[R]: ...
 
+        # the combiner last, positionally (RxJava 2's combineLatest(s1, s2, combiner))
+        @overload
+        def __call__(self, s1: Publisher[T1], combiner: Callable[[T1], R], /, *,
+                     buffer_size: int = ...) -> Flowable[R]: ...
+
+        @overload
+        def __call__(self, s1: Publisher[T1], s2: Publisher[T2], combiner: Callable[[T1, T2], R], /, *,
+                     buffer_size: int = ...) -> Flowable[R]: ...
+
+        @overload
+        def __call__(self, s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3], combiner: Callable[[T1, T2, T3], R], /, *,
+                     buffer_size: int = ...) -> Flowable[R]: ...
+
+        @overload
+        def __call__(self, s1: Publisher[T1], s2: Publisher[T2], s3: Publisher[T3],
+                     s4: Publisher[T4], combiner: Callable[[T1, T2, T3, T4], R], /, *,
+                     buffer_size: int = ...) -> Flowable[R]: ...
+
         # 5 or more sources: a combiner of any arity (not *sources alone, which would make
         # mypy answer Any for a lambda combiner of the overloads above)
         @overload
@@ -75,6 +93,13 @@ if TYPE_CHECKING:  # the type alone: at run time the decorator returns the metho
         @overload
         def __call__(self, *sources: Publisher[Any], combiner: None = None,
                      buffer_size: int = ...) -> Flowable[tuple[Any, ...]]: ...
+
+        # 5 or more sources and the combiner last, positionally
+        @overload
+        def __call__(self, s1: Publisher[Any], s2: Publisher[Any], s3: Publisher[Any],
+                     s4: Publisher[Any], s5: Publisher[Any], /,
+                     *sources_and_combiner: Publisher[Any] | Callable[..., R],
+                     buffer_size: int = ...) -> Flowable[R]: ...
 
 
 def combine_latest_signature(method: Callable[..., Flowable[Any]]) -> CombineLatest:

@@ -14,17 +14,33 @@ adds what Single and Maybe share about the item.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Self, TypeVar, cast, final
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    NamedTuple,
+    Self,
+    TypeVar,
+    cast,
+    final,
+    overload,
+)
 
 from rxpy2.internal import describe as _describe
 from rxpy2.internal.arguments import (
     ABSENT,
     assembly,
+    refuse_rxpy_observer,
     require,
     require_callable,
     require_duration,
     require_scheduler,
+    retry_function_form,
+    sources_one_by_one,
+    trailing_function,
 )
 from rxpy2.internal.helpers import subscribe_loop as _loop
 from rxpy2.internal.name_trap import check_class as _check_fields
@@ -52,7 +68,7 @@ if TYPE_CHECKING:
     from rxpy2.testing import TestObserver
 
 __all__ = ["ItemOperators", "Operators", "ZeroOneBase", "ZeroOneItemBase", "as_publisher",
-           "error_supplier", "require_each", "require_instance"]
+           "error_supplier", "require_each", "require_instance", "sources_of", "zip_form"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -74,6 +90,45 @@ def require_each(sources: Iterable[Any], cls: type) -> None:
     """:func:`require_instance` for each of ``sources`` (``source 0``, ``source 1``...)."""
     for i, source in enumerate(sources):
         require_instance(source, cls, f"source {i}")
+
+
+def sources_of(root: Callable[[], type], spread: Callable[[tuple[Any, ...]], Any],
+               alone: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """RxJava 2's ``merge(s1, s2[, s3, s4])`` form of a 0-1 type's static (see
+    :func:`rxpy2.internal.arguments.sources_one_by_one`): when the second positional
+    argument is a ``root()`` (Single, Maybe or Completable), the call is ``spread(args)``,
+    each of them checked to be a ``root()`` first, at assembly. ``alone``: the method
+    takes its sources and nothing else, so a second positional argument that is not a
+    ``root()`` is a ``TypeError`` naming the forms."""
+    def checked(sources: tuple[Any, ...]) -> Any:
+        require_each(sources, root())
+        return spread(sources)
+
+    def decorate(method: Callable[..., Any]) -> Callable[..., Any]:
+        inner = sources_one_by_one(lambda x: isinstance(x, root()), checked)(method)
+        if not alone:
+            return inner
+
+        @functools.wraps(method)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if len(args) >= 2 and not isinstance(args[1], root()):
+                kind = root().__name__
+                raise TypeError(f"source 1 must be a {kind}, not {type(args[1]).__name__}: "
+                                f"{method.__name__} takes {kind}s one by one "
+                                f"({method.__name__}(a, b)) or an iterable or a Publisher "
+                                f"of them ({method.__name__}([a, b]))")
+            return inner(*args, **kwargs)
+        return call
+    return decorate
+
+
+def zip_form(args: tuple[Any, ...], zipper: Any) -> tuple[tuple[Any, ...], Any]:
+    """Single's and Maybe's ``zip(s1, s2, ..., zipper)``: the sources and the zipper, the
+    last positional argument (RxJava 2's order) or ``zipper=``; none is a ``TypeError``."""
+    sources, fn = trailing_function(args, zipper, "zipper")
+    if fn is None:
+        raise TypeError("zip needs a zipper, last: zip(a, b, fn) (or zip_array(fn, a, b))")
+    return sources, fn
 
 
 def error_supplier(error: BaseException | Callable[[], BaseException]
@@ -199,6 +254,8 @@ class ZeroOneBase:
             return None
         if first is None:
             raise TypeError("observer is None")
+        if first is not ABSENT and not callable(first):
+            refuse_rxpy_observer(first, f"a {observer_type.__name__} or callbacks")
         args = []
         for name, fn in callbacks.items():
             if fn is ABSENT:
@@ -357,7 +414,18 @@ class ZeroOneBase:
             fn = cast("Callable[[BaseException], Any]", fallback)
         return self._assemble(self._ops.resume_next()(self, fn))
 
+    @overload
     def retry(self, times: int | None = None,
+              predicate: Callable[[BaseException], bool] | None = None, *,
+              bi_predicate: Callable[[int, BaseException], bool] | None = None) -> Self: ...
+
+    @overload
+    def retry(self, predicate: Callable[[BaseException], bool], /) -> Self: ...
+
+    @overload
+    def retry(self, bi_predicate: Callable[[int, BaseException], bool], /) -> Self: ...
+
+    def retry(self, times: Any = None,
               predicate: Callable[[BaseException], bool] | None = None, *,
               bi_predicate: Callable[[int, BaseException], bool] | None = None) -> Self:
         """Resubscribe on error: at most ``times`` times (no limit by default), and only
@@ -370,7 +438,13 @@ class ZeroOneBase:
         Built as RxJava 2 builds it, on :meth:`rxpy2.Flowable.retry` (``to_flowable()``,
         then back: ``single_or_error``, ``single_element``, ``ignore_elements``):
         resubscribing a synchronous source runs in a loop, not in nested calls.
+
+        A function alone, positionally, is RxJava 2's form: ``retry(fn)`` is the
+        ``predicate`` when ``fn`` takes one argument, the ``bi_predicate`` when it takes
+        two (told by its signature).
         """
+        times, predicate, bi_predicate = retry_function_form(times, predicate, bi_predicate,
+                                                             None)
         n = single_retry.check_retry(times, predicate, bi_predicate)
         if bi_predicate is not None:
             return self._assemble(self._ops.retry_bi_predicate()(self, bi_predicate))

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
 
 from rxpy2.flowable import Flowable
+from rxpy2.internal.arguments import seed_first_form
 from rxpy2.operator_kit import ABSENT, BUFFER_SIZE, EmptySubscription, require_non_negative
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.single import Single
@@ -287,14 +288,19 @@ class SparkFlowable(Flowable[T], Generic[T]):
     def reduce(self, reducer: Callable[[R, T], R], seed: R, *,
                associative: bool = ...) -> Single[R]: ...
 
-    def reduce(self, reducer: Callable[[Any, T], Any], seed: Any = ABSENT, *,
+    @overload
+    def reduce(self, seed: R, reducer: Callable[[R, T], R], /, *,
+               associative: bool = ...) -> Single[R]: ...
+
+    def reduce(self, reducer: Any, seed: Any = ABSENT, *,
                associative: bool = False) -> Maybe[Any] | Single[Any]:
         """Fold the items with ``reducer(acc, item)``, from left to right, as
         :meth:`Flowable.reduce`. When the whole chain runs in Spark the fold runs there:
         by default one job per partition, in order, carrying the accumulator (right for
         any function); ``associative=True`` (``reducer`` is associative, items and
         accumulator of one type) folds all partitions at once and their results on the
-        driver."""
+        driver. RxJava's order, ``reduce(seed, reducer)``, as in :meth:`Flowable.reduce`."""
+        reducer, seed = seed_first_form(reducer, seed)
         if not callable(reducer) or not aggregate.aggregable(self._plan) or (
                 seed is not ABSENT and seed is None):
             if seed is ABSENT:

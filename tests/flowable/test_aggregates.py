@@ -497,3 +497,30 @@ def test_ignore_elements_error_after_completion_goes_to_plugins(plugin_errors):
     src.error(err)
     to.assert_result()
     assert plugin_errors == [err]
+
+
+# ---------------------------------------------------------------- RxJava's reduce(seed, reducer)
+
+def test_reduce_seed_first_as_rxjava():
+    """The first argument not callable and the second callable: RxJava's order."""
+    f = Flowable.range(1, 4)
+    s = f.reduce(10, lambda acc, x: acc + x)
+    assert isinstance(s, Single)
+    s.test().assert_result(20)
+    f.reduce("", lambda acc, x: acc + str(x)).test().assert_result("1234")
+    f.reduce(lambda acc, x: acc * x, 1).test().assert_result(24)  # rxpy2's order
+
+
+def test_reduce_a_callable_first_is_always_the_reducer():
+    """Both callable: rxpy2's order, the first is the reducer, the second the seed."""
+    def seed(x):
+        return x
+
+    Flowable.just(1, 2).reduce(lambda acc, x: acc, seed).test().assert_result(seed)
+
+
+def test_reduce_neither_callable_is_refused():
+    with pytest.raises(TypeError, match="reducer must be callable, not int"):
+        Flowable.just(1).reduce(0, 1)
+    with pytest.raises(TypeError, match="seed is None"):
+        Flowable.just(1).reduce(None, lambda acc, x: x)

@@ -278,3 +278,11 @@ def test_buffer_keeps_flowable_methods_usable():
     # the operator's own fields must not shadow Flowable.count()/skip()
     Flowable.range(1, 5).buffer(2).count().test().assert_result(3)
     Flowable.range(1, 7).buffer(2, 3).count().test().assert_result(3)
+
+
+def test_a_float_count_points_at_buffer_time():
+    with pytest.raises(TypeError, match=r"count must be an int, not float: did you mean "
+                                        r"buffer_time\(0\.5\)\?"):
+        Flowable.just(1).buffer(0.5)
+    with pytest.raises(TypeError, match=r"did you mean buffer_time\(1\.0, timeskip=0\.5\)\?"):
+        Flowable.just(1).buffer(1.0, 0.5)

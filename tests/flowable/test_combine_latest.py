@@ -430,3 +430,28 @@ def test_end_to_end_on_computation():
     ts = Flowable.combine_latest(a, b, buffer_size=16).test()
     ts.await_done(10).assert_complete().assert_no_errors()
     _check_combined(ts.values(), n)
+
+
+# ---------------------------------------------------------------- RxJava 2's combineLatest(s1, s2, combiner)
+
+@pytest.mark.parametrize("name", ["combine_latest", "combine_latest_delay_error"])
+def test_combiner_last_positionally(name):
+    """A callable is never a Publisher: the last positional one is the combiner."""
+    combine = getattr(Flowable, name)
+    a, b = Flowable.just(1, 2), Flowable.just("a")
+    combine(a, b, lambda i, s: f"{s}{i}").test().assert_result("a2")
+    combine(a, b, a, lambda i, s, j: i + j).test().assert_result(3, 4)
+    combine(a, a, a, a, a, lambda *v: sum(v)).test().assert_result(9, 10)
+    combine(a, b).test().assert_result((2, "a"))
+    with pytest.raises(TypeError, match="combiner given twice"):
+        combine(a, b, lambda i, s: s, combiner=lambda i, s: i)
+    with pytest.raises(TypeError, match="source 1 must be a Publisher, not int"):
+        combine(a, 1)
+
+
+def test_combiner_last_positionally_keeps_buffer_size():
+    Flowable.combine_latest(Flowable.just(1), Flowable.just(2), lambda x, y: x + y,
+                            buffer_size=1).test().assert_result(3)
+    with pytest.raises(ValueError, match="buffer_size"):
+        Flowable.combine_latest(Flowable.just(1), Flowable.just(2), lambda x, y: x + y,
+                                buffer_size=0)

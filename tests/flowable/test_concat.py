@@ -373,3 +373,44 @@ def test_start_with_error_in_first_part():
     later = Counting(Flowable.just(1))
     later.start_with(Flowable.error(RuntimeError())).test().assert_failure(RuntimeError)
     assert later.subscriptions == 0
+
+
+# ---------------------------------------------------------------- RxJava 2's concat(source1, source2, ...)
+
+@pytest.mark.parametrize(("name", "array"), [("concat", "concat_array"),
+                                             ("concat_delay_error", "concat_array_delay_error")])
+def test_sources_one_by_one_are_the_array_form(name, array):
+    """RxJava 2's concat(p1, p2[, p3, p4]) is concatArray: the second positional argument
+    is a Publisher, so every positional argument is a source."""
+    concat = getattr(Flowable, name)
+    a, b, c = Flowable.just(1, 2), Flowable.just(3), Flowable.range(10, 2)
+    concat(a, b).test().assert_result(1, 2, 3)
+    concat(a, b, c, a).test().assert_result(1, 2, 3, 10, 11, 1, 2)
+    assert type(concat(a, b)) is type(getattr(Flowable, array)(a, b))
+
+
+def test_concat_delay_error_one_by_one_delays_the_error():
+    boom = ValueError("boom")
+    Flowable.concat_delay_error(Flowable.error(boom), Flowable.just(1)).test() \
+        .assert_failure(ValueError, 1)
+    Flowable.concat(Flowable.error(boom), Flowable.just(1)).test().assert_failure(ValueError)
+
+
+def test_concat_of_a_publisher_keeps_its_prefetch():
+    requests: list[int] = []
+    inner = Flowable.just(Flowable.just(1), Flowable.just(2)).do_on_request(requests.append)
+    Flowable.concat(inner, 1).test().assert_result(1, 2)
+    assert requests[0] == 1
+
+
+def test_concat_one_by_one_refuses_what_is_not_a_source():
+    a, b = Flowable.just(1), Flowable.just(2)
+    with pytest.raises(TypeError, match="source 2 must be a Publisher, not int"):
+        Flowable.concat(a, b, 3)
+    with pytest.raises(TypeError, match="takes no keyword arguments, not prefetch"):
+        Flowable.concat(a, b, prefetch=2)
+    with pytest.raises(TypeError, match=r"prefetch must be an int, not MaybeJust: did you mean "
+                                        r"concat_array\(a, b\) or concat\(\[a, b\]\)\?"):
+        Flowable.concat(a, Maybe.just(1))
+    with pytest.raises(TypeError, match=r"did you mean concat_array_delay_error\(a, b\)"):
+        Flowable.concat_delay_error(a, [b])

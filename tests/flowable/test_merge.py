@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from probes import ManualSource, RequestOneInOnNext, Spy
+from probes import Boom, ManualSource, RequestOneInOnNext, Spy
 
 from rxpy2 import Completable, Flowable, Maybe, Single
 from rxpy2.exceptions import CompositeException
@@ -313,3 +313,44 @@ def test_merge_with_async_small_batches():
         assert not ts.timeout
     ts.await_done(10).assert_no_errors().assert_complete()
     assert sorted(ts.values()) == list(range(200)) + list(range(1000, 1200))
+
+
+# ---------------------------------------------------------------- RxJava 2's merge(source1, source2, ...)
+
+@pytest.mark.parametrize(("name", "array"), [("merge", "merge_array"),
+                                             ("merge_delay_error", "merge_array_delay_error")])
+def test_sources_one_by_one_are_the_array_form(name, array):
+    """RxJava 2's merge(p1, p2[, p3, p4]): the second positional argument is a Publisher,
+    so every positional argument is a source (the *_array implementation)."""
+    merge = getattr(Flowable, name)
+    a, b, c = Flowable.just(1, 2), Flowable.just(3), Flowable.range(10, 2)
+    merge(a, b).test().assert_result(1, 2, 3)
+    merge(a, b, c, a).test().assert_result(1, 2, 3, 10, 11, 1, 2)
+    assert type(merge(a, b)) is type(getattr(Flowable, array)(a, b))
+
+
+def test_merge_delay_error_one_by_one_delays_the_error():
+    Flowable.merge_delay_error(Flowable.error(Boom()), Flowable.just(1)).test() \
+        .assert_failure(Boom, 1)
+    Flowable.merge(Flowable.error(Boom()), Flowable.just(1)).test().assert_failure(Boom)
+
+
+def test_the_iterable_and_publisher_forms_keep_their_ints():
+    a, b = Flowable.just(1), Flowable.just(2)
+    Flowable.merge([a, b], 1, 1).test().assert_result(1, 2)
+    Flowable.merge(Flowable.just(a, b), 1).test().assert_result(1, 2)
+    with pytest.raises(ValueError, match="max_concurrency"):
+        Flowable.merge([a, b], 0)
+
+
+def test_sources_one_by_one_refuse_what_is_not_a_source():
+    a, b = Flowable.just(1), Flowable.just(2)
+    with pytest.raises(TypeError, match="source 2 must be a Publisher, not int"):
+        Flowable.merge(a, b, 3)
+    with pytest.raises(TypeError, match="takes no keyword arguments, not max_concurrency"):
+        Flowable.merge(a, b, max_concurrency=2)
+    with pytest.raises(TypeError, match=r"max_concurrency must be an int, not SingleJust: did you "
+                                        r"mean merge_array\(a, b\) or merge\(\[a, b\]\)\?"):
+        Flowable.merge(a, Single.just(1))
+    with pytest.raises(TypeError, match=r"did you mean merge_array_delay_error\(a, b\)"):
+        Flowable.merge_delay_error(a, "b")

@@ -161,3 +161,50 @@ def test_start_with_a_publisher():
     ts.assert_values(1).assert_not_complete()
     ts.request(1)
     ts.assert_result(1, 3)
+
+
+# ---------------------------------------------------------------- RxJava 2's retry(BiPredicate) / retry(Predicate)
+
+def _failing_times(n):
+    """A Flowable that fails ``n`` times with Boom(attempt), then emits 7; and its
+    subscription count."""
+    count = [0]
+
+    def supplier():
+        count[0] += 1
+        return Flowable.error(Boom(count[0])) if count[0] <= n else Flowable.just(7)
+    return Flowable.defer(supplier), count
+
+
+def test_retry_two_argument_function_is_the_bi_predicate():
+    source, count = _failing_times(5)
+    seen = []
+
+    def again(attempt, error):
+        seen.append((attempt, error.args[0]))
+        return attempt < 3
+
+    source.retry(again).test().assert_failure(Boom)
+    assert seen == [(1, 1), (2, 2), (3, 3)]
+    assert count[0] == 3
+
+
+def test_retry_one_argument_function_is_the_predicate():
+    source, count = _failing_times(2)
+    source.retry(lambda e: isinstance(e, Boom)).test().assert_result(7)
+    assert count[0] == 3
+    source2, _ = _failing_times(2)
+    source2.retry(lambda e: False).test().assert_failure(Boom)
+
+
+def test_retry_function_of_unclear_arity_names_the_keyword_forms():
+    f = Flowable.just(1)
+    with pytest.raises(TypeError, match=r"did you mean retry\(predicate=fn\) or "
+                                        r"retry\(bi_predicate=fn\)\?"):
+        f.retry(lambda *args: True)
+    with pytest.raises(TypeError, match="did you mean"):
+        f.retry(lambda a, b=None: True)
+    with pytest.raises(TypeError, match="takes the function alone"):
+        f.retry(lambda e: True, lambda e: True)
+    with pytest.raises(TypeError, match="times must be an int, not str"):
+        f.retry("3")

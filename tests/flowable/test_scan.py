@@ -255,3 +255,20 @@ def test_scan_seed_race_request_vs_emission(race_runner, race_rounds):
         ts.assert_values(0, 1, 3).assert_no_errors()
         race_runner.race(src.complete, partial(ts.request, 2))
         ts.assert_values(0, 1, 3, 6, 10).assert_complete().assert_protocol_ok()
+
+
+# ---------------------------------------------------------------- RxJava's scan(seed, accumulator)
+
+def test_scan_seed_first_as_rxjava():
+    """The first argument not callable and the second callable: RxJava's order."""
+    Flowable.range(1, 3).scan(10, operator.add).test().assert_result(10, 11, 13, 16)
+    Flowable.range(1, 3).scan(operator.add, 10).test().assert_result(10, 11, 13, 16)
+
+
+def test_scan_a_callable_first_is_always_the_accumulator():
+    def seed():
+        return 0
+
+    Flowable.just(1).scan(lambda acc, x: acc, seed).test().assert_result(seed, seed)
+    with pytest.raises(TypeError, match="accumulator must be callable, not int"):
+        Flowable.just(1).scan(0, 1)

@@ -359,3 +359,41 @@ def test_subscribe_with_and_test_still_take_test_subscribers():
     ts: TestSubscriber[int] = TestSubscriber()
     assert Flowable.just(1).subscribe_with(ts) is ts
     ts.assert_result(1)
+
+
+class RxPyObserver:
+    """An observer written for RxPY: on_completed, not rxpy2's (RxJava's) on_complete."""
+
+    def __init__(self) -> None:
+        self.items: list[Any] = []
+
+    def on_next(self, item: Any) -> None:
+        self.items.append(item)
+
+    def on_error(self, error: BaseException) -> None:
+        pass
+
+    def on_completed(self) -> None:
+        pass
+
+
+def test_an_rxpy_observer_is_refused_naming_on_complete():
+    """Refused at the call (never taken as it is), the message naming rxpy2's method."""
+    o = RxPyObserver()
+    with pytest.raises(TypeError, match=r"RxPyObserver has on_completed, RxPY's name: rxpy2's "
+                                        r"observers have on_complete \(RxJava's onComplete\)"):
+        Flowable.just(1).subscribe(o)
+    with pytest.raises(TypeError, match="on_complete"):
+        Flowable.just(1).subscribe_with(o)
+    assert o.items == []
+
+
+def test_an_observer_with_on_complete_and_on_completed_is_a_subscriber():
+    class Both(ForeignSubscriber):
+        def on_completed(self) -> None:
+            raise AssertionError("not rxpy2's")
+
+    s = Both(5)
+    Flowable.just(1, 2).subscribe(s)
+    assert s.items == [1, 2]
+    assert s.completed == 1

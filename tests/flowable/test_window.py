@@ -286,3 +286,11 @@ def test_error_after_outer_cancel_goes_to_the_open_window_only(count, skip):
     src.error(ValueError("x"))
     c.subs[0].assert_failure(ValueError, 0)
     assert c.errors == [] and c.completed == 0
+
+
+def test_a_float_count_points_at_window_time():
+    with pytest.raises(TypeError, match=r"count must be an int, not float: did you mean "
+                                        r"window_time\(0\.5\)\?"):
+        Flowable.just(1).window(0.5)
+    with pytest.raises(TypeError, match=r"did you mean window_time\(1\.0, timeskip=0\.5\)\?"):
+        Flowable.just(1).window(1.0, 0.5)

@@ -386,3 +386,18 @@ def test_race_cancel_vs_main_items(many, race_runner, race_rounds):
         race_runner.race(produce, ts.cancel)
         assert main.cancels == 1 and other.cancels == 1
         ts.assert_not_terminated()
+
+
+# ---------------------------------------------------------------- RxJava 2's withLatestFrom(other, combiner)
+
+def test_combiner_last_positionally():
+    """A callable is never a Publisher: the last positional one is the combiner."""
+    f, other, third = Flowable.just(1, 2), Flowable.just("a"), Flowable.just(0.5)
+    f.with_latest_from(other, lambda i, s: f"{i}{s}").test().assert_result("1a", "2a")
+    f.with_latest_from(other, third, lambda i, s, x: (s, i + x)).test() \
+        .assert_result(("a", 1.5), ("a", 2.5))
+    f.with_latest_from(other).test().assert_result((1, "a"), (2, "a"))
+    with pytest.raises(TypeError, match="combiner given twice"):
+        f.with_latest_from(other, lambda i, s: s, combiner=lambda i, s: i)
+    with pytest.raises(TypeError, match="needs at least one other Publisher"):
+        f.with_latest_from(lambda i: i)

@@ -677,3 +677,51 @@ def test_end_to_end_two_threads_slow_requester():
     t.join(10)
     ts.await_done(10).assert_value_sequence([(i, i) for i in range(300)]).assert_complete()
     assert done.is_set()
+
+
+# ---------------------------------------------------------------- RxJava 2's zip(source1, source2, zipper)
+
+def test_zipper_last_positionally():
+    """A callable is never a Publisher: the last positional one is the zipper."""
+    a, b, c = Flowable.range(1, 3), Flowable.just("a", "b"), Flowable.just(0.5, 1.5, 2.5)
+    Flowable.zip(a, b, lambda i, s: f"{s}{i}").test().assert_result("a1", "b2")
+    Flowable.zip(a, b, c, lambda i, s, x: (s, i + x)).test().assert_result(("a", 1.5), ("b", 3.5))
+    Flowable.zip(a, zipper=lambda i: -i).test().assert_result(-1, -2, -3)
+    Flowable.zip(a, a, a, a, a, lambda *v: sum(v)).test().assert_result(5, 10, 15)
+    Flowable.zip(a, b).test().assert_result((1, "a"), (2, "b"))
+
+
+def test_zipper_last_positionally_takes_the_keywords():
+    err = ValueError("boom")
+    Flowable.zip(Flowable.just(1, 2), Flowable.just(1).concat_with(Flowable.error(err)),
+                 lambda x, y: x + y, delay_error=True).test().assert_failure(ValueError, 2)
+    requests: list[int] = []
+    Flowable.zip(Flowable.range(1, 9).do_on_request(requests.append), Flowable.just(1),
+                 lambda x, y: x, buffer_size=4).test().assert_result(1)
+    assert requests[0] == 4
+
+
+def test_zipper_given_twice_or_not_callable():
+    a = Flowable.just(1)
+    with pytest.raises(TypeError, match="zipper given twice"):
+        Flowable.zip(a, a, lambda x, y: x, zipper=lambda x, y: y)
+    with pytest.raises(TypeError, match="source 1 must be a Publisher, not int"):
+        Flowable.zip(a, 3)
+
+
+def test_one_source_and_a_positional_zipper_is_refused():
+    """RxJava 2's zip(Publisher<Publisher>, zipper) zips the inner Publishers, rxpy2's
+    zip(source, zipper=fn) zips the one source: the positional form could be either."""
+    with pytest.raises(TypeError, match=r"write zip\(source, zipper=fn\) to zip the one source, "
+                                        r"or zip_iterable\(sources, fn\)"):
+        Flowable.zip(Flowable.just(Flowable.just(1)), lambda *v: v)
+
+
+def test_an_iterable_of_sources_names_the_iterable_form():
+    a = Flowable.just(1)
+    with pytest.raises(TypeError, match=r"source 0 must be a Publisher, not list: did you mean "
+                                        r"zip_iterable\(sources, fn\)\?"):
+        Flowable.zip([a, a], zipper=lambda x, y: x)
+    with pytest.raises(TypeError, match=r"did you mean combine_latest_iterable\(sources, fn\)\?"):
+        Flowable.combine_latest([a, a], lambda x, y: x)
+    Flowable.zip_iterable([a, a], lambda x, y: x + y).test().assert_result(2)

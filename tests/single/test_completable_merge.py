@@ -222,3 +222,38 @@ def test_merge_publisher_max_concurrency_and_errors():
         Completable.merge([Completable.complete()], max_concurrency=2)
     with pytest.raises(ValueError):
         Completable.concat(Flowable.just(Completable.complete()), prefetch=0)
+
+
+# ---------------------------------------------------------------- Completables one by one
+
+@pytest.mark.parametrize(("name", "array"), [("concat", "concat_array"),
+                                             ("merge", "merge_array"),
+                                             ("merge_delay_error", "merge_array_delay_error")])
+def test_sources_one_by_one_are_the_array_form(name, array):
+    """As Flowable's and Single's merge(a, b): every positional argument a Completable."""
+    ran: list[int] = []
+    method = getattr(Completable, name)
+    sources = [Completable.from_action(partial(ran.append, i)) for i in range(3)]
+    method(*sources).test().assert_complete()
+    assert ran == [0, 1, 2]
+    assert type(method(*sources)) is type(getattr(Completable, array)(*sources))
+
+
+def test_merge_delay_error_one_by_one_delays_the_error():
+    ran: list[int] = []
+    Completable.merge_delay_error(Completable.error(Boom()),
+                                  Completable.from_action(partial(ran.append, 1))).test() \
+        .assert_error(Boom)
+    assert ran == [1]
+
+
+def test_sources_one_by_one_checked_and_wrong_forms_named():
+    c = Completable.complete()
+    with pytest.raises(TypeError, match="source 2 must be a Completable, not SingleJust"):
+        Completable.merge(c, c, Single.just(1))
+    with pytest.raises(TypeError, match=r"max_concurrency must be an int, not SingleJust: did you "
+                                        r"mean merge_array\(a, b\) or merge\(\[a, b\]\)\?"):
+        Completable.merge(c, Single.just(1))
+    with pytest.raises(TypeError, match=r"prefetch must be an int, not FlowableJust: did you mean "
+                                        r"concat_array\(a, b\)"):
+        Completable.concat(c, Flowable.just(1))

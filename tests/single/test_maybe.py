@@ -421,3 +421,13 @@ def test_blocking_get_timeout_disposes():
     with pytest.raises(TimeoutError):
         p.blocking_get(timeout=0.01)
     assert p.disposed == 1
+
+
+def test_zip_of_more_sources_zipper_last():
+    """RxJava 2's Maybe.zip(m1, ..., m9, zipper): any number of sources, the zipper last."""
+    m = [Maybe.just(i) for i in range(1, 6)]
+    Maybe.zip(m[0], m[1], m[2], lambda a, b, c: a * b * c).test().assert_result(6)
+    Maybe.zip(*m, lambda *v: sum(v)).test().assert_result(15)
+    Maybe.zip(m[0], Maybe.empty(), m[2], lambda *v: v).test().assert_result()
+    with pytest.raises(TypeError, match=r"zip needs a zipper, last"):
+        Maybe.zip(m[0], m[1], m[2])

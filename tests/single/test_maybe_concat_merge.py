@@ -383,3 +383,48 @@ def test_merge_array_race_cancel_vs_success(race_runner, race_rounds):
         race_runner.race(partial(a.success, 1), ts.cancel)
         assert ts.values() in ([], [1])
         ts.assert_not_complete().assert_no_errors().assert_protocol_ok()
+
+
+# ---------------------------------------------------------------- RxJava 2's merge(source1, source2, ...)
+
+@pytest.mark.parametrize(("name", "array"), [("concat", "concat_array"),
+                                             ("merge", "merge_array"),
+                                             ("merge_delay_error", "merge_array_delay_error"),
+                                             ("concat_delay_error", "concat_array_delay_error")])
+def test_sources_one_by_one_are_the_array_form(name, array):
+    """RxJava 2's concat/merge/mergeDelayError(m1, m2[, m3, m4]) are concatArray/mergeArray/
+    mergeArrayDelayError; concat_delay_error(a, b) is concat_array_delay_error."""
+    method = getattr(Maybe, name)
+    a, b = Maybe.just(1), Maybe.empty()
+    method(a, b, Maybe.just(3)).test().assert_result(1, 3)
+    assert type(method(a, b)) is type(getattr(Maybe, array)(a, b))
+
+
+@pytest.mark.parametrize("name", ["merge_delay_error", "concat_delay_error"])
+def test_delay_error_one_by_one_delays_the_error(name):
+    getattr(Maybe, name)(Maybe.error(Boom()), Maybe.just(2)).test().assert_failure(Boom, 2)
+
+
+@pytest.mark.parametrize("name", ["concat", "merge", "merge_delay_error", "concat_delay_error"])
+def test_sources_one_by_one_checked_at_assembly(name):
+    method = getattr(Maybe, name)
+    a = Maybe.just(1)
+    with pytest.raises(TypeError, match="source 2 must be a Maybe, not SingleJust"):
+        method(a, a, Single.just(1))
+    with pytest.raises(TypeError, match="takes no keyword arguments"):
+        method(a, a, max_concurrency=2)
+
+
+def test_a_second_argument_that_is_no_maybe_names_the_forms():
+    a = Maybe.just(1)
+    with pytest.raises(TypeError, match=r"max_concurrency must be an int, not SingleJust: did you "
+                                        r"mean merge_array\(a, b\) or merge\(\[a, b\]\)\?"):
+        Maybe.merge(a, Single.just(1))
+    with pytest.raises(TypeError, match=r"did you mean merge_array_delay_error\(a, b\)"):
+        Maybe.merge_delay_error(a, "b")
+    with pytest.raises(TypeError, match=r"did you mean concat_array\(a, b\)"):
+        Maybe.concat(a, Single.just(1))
+    with pytest.raises(TypeError, match=r"source 1 must be a Maybe, not int: concat_delay_error "
+                                        r"takes Maybes one by one"):
+        Maybe.concat_delay_error(a, 2)
+    Maybe.merge([a, a], 1).test().assert_result(1, 1)

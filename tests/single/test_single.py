@@ -649,3 +649,16 @@ def test_blocking_get_timeout_disposes():
     with pytest.raises(TimeoutError):
         p.blocking_get(timeout=0.01)
     assert p.disposed == 1
+
+
+def test_zip_of_more_sources_zipper_last():
+    """RxJava 2's Single.zip(s1, ..., s9, zipper): any number of sources, the zipper last."""
+    s = [Single.just(i) for i in range(1, 7)]
+    Single.zip(s[0], s[1], s[2], lambda a, b, c: a + b + c).test().assert_result(6)
+    Single.zip(s[0], s[1], s[2], s[3], lambda *v: v).test().assert_result((1, 2, 3, 4))
+    Single.zip(*s, lambda *v: sum(v)).test().assert_result(21)
+    Single.zip(s[0], s[1], zipper=lambda a, b: a - b).test().assert_result(-1)
+    with pytest.raises(TypeError, match=r"zip needs a zipper, last: zip\(a, b, fn\)"):
+        Single.zip(s[0], s[1])
+    with pytest.raises(TypeError, match="source 2 must be a Single, not MaybeJust"):
+        Single.zip(s[0], s[1], Maybe.just(1), lambda *v: v)

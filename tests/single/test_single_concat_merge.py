@@ -9,7 +9,7 @@ from functools import partial
 import pytest
 from probes import Boom, ProbeSingle
 
-from rxpy2 import LONG_MAX, CompositeException, Flowable, Single
+from rxpy2 import LONG_MAX, CompositeException, Flowable, Maybe, Single
 
 #: sources in a stack-safety test: 20x the recursion limit, so even one frame per source
 #: would overflow long before the end
@@ -272,3 +272,48 @@ def test_merge_race_cancel_vs_success(race_runner, race_rounds):
         race_runner.race(partial(a.success, 1), ts.cancel)
         assert ts.values() in ([], [1])
         ts.assert_not_complete().assert_no_errors().assert_protocol_ok()
+
+
+# ---------------------------------------------------------------- RxJava 2's merge(source1, source2, ...)
+
+@pytest.mark.parametrize("name", ["concat", "merge", "merge_delay_error"])
+def test_sources_one_by_one(name):
+    """RxJava 2's concat/merge/mergeDelayError(s1, s2[, s3, s4]): concat/merge of
+    Flowable.fromArray(s1, s2...), which is rxpy2's form over the tuple."""
+    method = getattr(Single, name)
+    method(Single.just(1), Single.just(2)).test().assert_result(1, 2)
+    method(Single.just(1), Single.just(2), Single.just(3), Single.just(4)).test() \
+        .assert_result(1, 2, 3, 4)
+    ts = method(Single.just(1), Single.just(2)).test(0)
+    ts.request(1)
+    ts.assert_values(1)
+
+
+def test_merge_delay_error_one_by_one_delays_the_error():
+    Single.merge_delay_error(Single.error(Boom()), Single.just(2)).test().assert_failure(Boom, 2)
+    Single.merge(Single.error(Boom()), Single.just(2)).test().assert_failure(Boom)
+
+
+@pytest.mark.parametrize("name", ["concat", "merge", "merge_delay_error"])
+def test_sources_one_by_one_checked_at_assembly(name):
+    method = getattr(Single, name)
+    a = Single.just(1)
+    with pytest.raises(TypeError, match="source 2 must be a Single, not MaybeJust"):
+        method(a, a, Maybe.just(1))
+    with pytest.raises(TypeError, match="source 0 must be a Single, not int"):
+        method(1, a)
+    with pytest.raises(TypeError, match="takes no keyword arguments"):
+        method(a, a, prefetch=2)
+
+
+def test_a_second_argument_that_is_no_single_names_the_forms():
+    a = Single.just(1)
+    with pytest.raises(TypeError, match=r"source 1 must be a Single, not FlowableJust: merge takes "
+                                        r"Singles one by one \(merge\(a, b\)\) or an iterable"):
+        Single.merge(a, Flowable.just(1))
+    with pytest.raises(TypeError, match=r"merge_delay_error\(\[a, b\]\)"):
+        Single.merge_delay_error(a, 2)
+    with pytest.raises(TypeError, match=r"prefetch must be an int, not MaybeJust: did you mean "
+                                        r"concat_array\(a, b\) or concat\(\[a, b\]\)\?"):
+        Single.concat(a, Maybe.just(1))
+    Single.concat([a, a], 1).test().assert_result(1, 1)

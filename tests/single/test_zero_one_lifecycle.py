@@ -495,3 +495,65 @@ def test_create_race_dispose_vs_success_each_type(t, race_runner, race_rounds):
         assert e.is_disposed() and not to.errors()
         assert to.completions() <= 1 and len(to.values()) <= 1
         to.assert_protocol_ok()
+
+
+# ---------------------------------------------------------------- RxJava 2's call forms shared by the three
+
+def _failing(root, n):
+    """A ``root`` source that fails ``n`` times with Boom(attempt), then terminates
+    normally; and its subscription count."""
+    count = [0]
+    ok = {Single: lambda: Single.just(7), Maybe: lambda: Maybe.just(7),
+          Completable: Completable.complete}[root]
+
+    def supplier():
+        count[0] += 1
+        return root.error(Boom(count[0])) if count[0] <= n else ok()
+    return root.defer(supplier), count
+
+
+@pytest.mark.parametrize("root", [Single, Maybe, Completable])
+def test_retry_function_alone_by_its_arity(root):
+    """RxJava 2's retry(BiPredicate) and retry(Predicate): a function alone, positionally,
+    is the bi_predicate when it takes (attempt, error), the predicate when (error)."""
+    source, count = _failing(root, 5)
+    seen = []
+
+    def again(attempt, error):
+        seen.append((attempt, error.args[0]))
+        return attempt < 2
+
+    source.retry(again).test().assert_error(Boom)
+    assert seen == [(1, 1), (2, 2)]
+    assert count[0] == 2
+    source, count = _failing(root, 2)
+    source.retry(lambda e: isinstance(e, Boom)).test().assert_no_errors()
+    assert count[0] == 3
+    with pytest.raises(TypeError, match=r"did you mean retry\(predicate=fn\) or "
+                                        r"retry\(bi_predicate=fn\)\?"):
+        source.retry(lambda *a: True)
+    with pytest.raises(TypeError, match="takes the function alone"):
+        source.retry(lambda e: True, lambda e: True)
+
+
+class RxPyObserver:
+    """An observer written for RxPY: on_completed, not on_complete."""
+
+    def on_next(self, item):
+        raise AssertionError("never subscribed")
+
+    def on_error(self, error):
+        raise AssertionError("never subscribed")
+
+    def on_completed(self):
+        raise AssertionError("never subscribed")
+
+
+@pytest.mark.parametrize(("source", "observer"), [(lambda: Single.just(1), "SingleObserver"),
+                                                  (lambda: Maybe.just(1), "MaybeObserver"),
+                                                  (Completable.complete, "CompletableObserver")])
+def test_an_rxpy_observer_is_refused_naming_on_complete(source, observer):
+    with pytest.raises(TypeError, match=rf"RxPyObserver has on_completed, RxPY's name: rxpy2's "
+                                        rf"observers have on_complete \(RxJava's onComplete\); "
+                                        rf"expected a {observer} or callbacks"):
+        source().subscribe(RxPyObserver())

@@ -262,6 +262,8 @@ def test_reduce_associative_is_one_job(spark, sc):
     assert src.reduce(lambda a, x: a + x, associative=True).blocking_get(WAIT) == 5050
     assert len(settled_jobs(sc, src)) == 1
     assert src.reduce(lambda a, x: a + x, 1000, associative=True).blocking_get(WAIT) == 6050
+    # RxJava's order, reduce(seed, reducer), as Flowable.reduce takes it
+    assert src.reduce(1000, lambda a, x: a + x, associative=True).blocking_get(WAIT) == 6050
     empty = from_rdd(sc.parallelize([], 3))
     empty.reduce(lambda a, x: a + x, associative=True).test().await_done(WAIT) \
         .assert_no_values().assert_complete()

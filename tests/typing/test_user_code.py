@@ -173,6 +173,66 @@ def zero_one_shared() -> None:
     assert_type(m.flatten_as_flowable(list), Flowable[str])
     assert_type(s.ignore_element(), Completable)
 
+def rxjava_call_forms() -> None:
+    """RxJava 2's call forms that rxpy2 takes besides its own keep exact types."""
+    a = Flowable.range(1, 3)
+    b = Flowable.just(4, 5)
+    x = Flowable.just("x", "y")
+    c = Flowable.just(1.5, 2.5)
+    d = Flowable.just(True, False)
+    assert_type(Flowable.merge(a, b), Flowable[int])
+    assert_type(Flowable.merge(a, b, a, b), Flowable[int])
+    assert_type(Flowable.merge([a, b], 2), Flowable[int])
+    assert_type(Flowable.merge(Flowable.just(a, b)), Flowable[int])
+    assert_type(Flowable.concat(a, b), Flowable[int])
+    assert_type(Flowable.concat(a, b, a), Flowable[int])
+    assert_type(Flowable.merge_delay_error(a, b), Flowable[int])
+    assert_type(Flowable.concat_delay_error(a, b), Flowable[int])
+    s1, s2 = Single.just(1), Single.just(2)
+    assert_type(Single.merge(s1, s2), Flowable[int])
+    assert_type(Single.merge(Single.just(s1)), Single[int])
+    assert_type(Single.concat(s1, s2, s1), Flowable[int])
+    assert_type(Single.merge_delay_error(s1, s2), Flowable[int])
+    m1, m2 = Maybe.just("a"), Maybe.just("b")
+    assert_type(Maybe.merge(m1, m2), Flowable[str])
+    assert_type(Maybe.concat(m1, m2), Flowable[str])
+    assert_type(Maybe.merge_delay_error(m1, m2), Flowable[str])
+    assert_type(Maybe.concat_delay_error(m1, m2), Flowable[str])
+    assert_type(Single.zip(s1, Single.just("s"), Single.just(0.5), lambda i, s, f: (s, f)),
+                Single[tuple[str, float]])
+    assert_type(Single.zip(s1, s2, s1, s2, lambda a, b, c, d: str(a)), Single[str])
+    assert_type(Single.zip(s1, s2, s1, s2, s1, lambda *v: len(v)), Single[int])
+    assert_type(Single.zip(s1, s2, zipper=lambda a, b: a * 0.5), Single[float])
+    assert_type(Maybe.zip(m1, m2, Maybe.just(1), lambda a, b, i: i), Maybe[int])
+    assert_type(Maybe.zip(m1, m2, m1, m2, m1, lambda *v: v), Maybe[tuple[Any, ...]])
+    done = Completable.complete()
+    assert_type(Completable.merge(done, done), Completable)
+    assert_type(Completable.concat(done, done, done), Completable)
+    assert_type(Completable.merge_delay_error(done, done), Completable)
+    assert_type(Flowable.zip(a, x, lambda i, s: f"{s}{i}"), Flowable[str])
+    assert_type(Flowable.zip(a, x, c, lambda i, s, f: f), Flowable[float])
+    assert_type(Flowable.zip(a, x, c, d, lambda i, s, f, t: t), Flowable[bool])
+    assert_type(Flowable.zip(a, x, c, d, a, lambda *v: len(v)), Flowable[int])
+    assert_type(Flowable.zip(a, x, lambda i, s: s, delay_error=True), Flowable[str])
+    assert_type(Flowable.combine_latest(a, x, lambda i, s: (s, i)), Flowable[tuple[str, int]])
+    assert_type(Flowable.combine_latest(a, x, c, lambda i, s, f: f), Flowable[float])
+    assert_type(Flowable.combine_latest(a, x, c, d, a, lambda *v: str(v)), Flowable[str])
+    assert_type(Flowable.combine_latest_delay_error(a, x, lambda i, s: s), Flowable[str])
+    assert_type(a.with_latest_from(x, lambda i, s: f"{i}{s}"), Flowable[str])
+    assert_type(a.with_latest_from(x, c, lambda i, s, f: f), Flowable[float])
+    assert_type(a.with_latest_from(x, c, d, lambda i, s, f, t: t), Flowable[bool])
+    assert_type(a.with_latest_from(x, c, d, b, lambda *v: len(v)), Flowable[int])
+    assert_type(a.reduce(0, lambda acc, i: acc + i), Single[int])
+    assert_type(a.reduce("", lambda acc, i: acc + str(i)), Single[str])
+    assert_type(a.scan(0.5, lambda acc, i: acc * i), Flowable[float])
+    assert_type(a.retry(lambda attempt, error: attempt < 3), Flowable[int])
+    assert_type(a.retry(lambda error: isinstance(error, OSError)), Flowable[int])
+    assert_type(a.retry(3), Flowable[int])
+    assert_type(s1.retry(lambda attempt, error: attempt < 3), Single[int])
+    assert_type(m1.retry(lambda error: True), Maybe[str])
+    assert_type(done.retry(lambda attempt, error: False), Completable)
+
+
 def generating() -> None:
     assert_type(Flowable.generate(lambda: 0, lambda s, e: s + 1), Flowable[Any])
 
@@ -216,6 +276,7 @@ def spark(df: Any, rdd: Any) -> None:  # type-checked only: needs a SparkSession
     t = from_dataframe(df, row_format="tuple")
     assert_type(t.reduce(lambda a, b: a + b), Maybe[tuple[Any, ...]])
     assert_type(t.reduce(lambda acc, r: acc + len(r), 0, associative=True), Single[int])
+    assert_type(t.reduce(0, lambda acc, r: acc + len(r)), Single[int])
     assert_type(ints, Flowable[int])
     col: Column = df.amount
     assert_type(from_dataframe(df).map(col), SparkFlowable[Any])
@@ -227,7 +288,6 @@ def spark(df: Any, rdd: Any) -> None:  # type-checked only: needs a SparkSession
 
 def test_the_examples_run() -> None:
     for example in (core_chain, iteration, accumulating, combining, zero_one, zero_one_shared,
-                    generating,
-                    grouping):
+                    generating, grouping, rxjava_call_forms):
         example()
     assert asyncio.run(async_iteration()) == [0, 1, 2]
