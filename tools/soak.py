@@ -31,10 +31,13 @@ from __future__ import annotations
 import argparse
 import gc
 import random
+import re
 import resource
 import sys
 import threading
 import time
+import traceback
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -69,6 +72,18 @@ class SoakRun(fz.Run):
         super().__init__(tapped)
         self.hops = False   # set once a scheduler hop is in the chain
         self.late = 0
+        self.main: list[Any] = []  # the Taps of the main line: the source's, each stage's output
+        self.unmodelled = 0
+
+    def violate(self, culprit: str, kind: str, text: str) -> None:
+        # The demand models read the latest subscription of a link (Tap.current). Once
+        # repeat/retry resubscribed an asynchronous chain, a request of the previous
+        # subscription still on its way (on a worker) is compared with the new one's
+        # counters: not a verdict on the operator, so not a violation (counted).
+        if kind == "demand" and self.hops and any(len(t.hops) > 1 for t in self.main):
+            self.unmodelled += 1
+            return
+        super().violate(culprit, kind, text)
 
     def in_flight_after_cancel(self, hop: fz.Hop, what: str) -> bool:
         if self.hops:
@@ -131,8 +146,9 @@ class Outcome:
     """One run of a chain: what went wrong, and what it amounted to."""
 
     def __init__(self, desc: str, violations: list[fz.Violation], signals: int, late: int,
-                 hung: bool) -> None:
+                 hung: bool, unmodelled: int) -> None:
         self.desc = desc
+        self.unmodelled = unmodelled
         self.violations = violations
         self.signals = signals
         self.late = late
@@ -147,6 +163,7 @@ def run_chain(seed: int, tapped: bool) -> Outcome:
     size = rng.choice((0, 1, 2, 3, 5, 10, 300))
     source, source_desc = fz.make_source(rng, size)
     f = run.tap(source, f"source {source_desc}", source_desc)
+    run.main.append(f)
     parts = [source_desc]
     stages: list[fz.Stage] = []
     names = sorted(fz.OPS)
@@ -157,6 +174,7 @@ def run_chain(seed: int, tapped: bool) -> Outcome:
         st.name = name
         out = (SOAK_OPS.get(name) or fz.OPS[name])(st, rng, f)
         st.down = f = run.tap(out, f"#{i + 1} {st.desc} -> downstream", st.desc)
+        run.main.append(f)
         stages.append(st)
         parts.append(st.desc)
     script = draw_script(rng)
@@ -193,7 +211,7 @@ def run_chain(seed: int, tapped: bool) -> Outcome:
         for hop in t.hops:
             signals += hop.items + len(hop.requests) + (hop.terminal is not None)
     return Outcome(f"{desc} -> {fz._short(fz.outcome(ts))}", run.violations, signals,
-                   run.late, hung)
+                   run.late, hung, run.unmodelled)
 
 
 # ---------------------------------------------------------------------------- the soak
@@ -211,6 +229,12 @@ def rss_bytes() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
+def thread_census() -> str:
+    """The live threads by name, numbers left out: ``{rxpy2-io: 3, soak: 4, ...}``."""
+    names = Counter(re.sub(r"[-_]?\d+", "", t.name) for t in threading.enumerate())
+    return "{" + ", ".join(f"{k}: {v}" for k, v in sorted(names.items())) + "}"
+
+
 def mib(n: float) -> str:
     return f"{n / (1024 * 1024):.1f} MiB"
 
@@ -225,6 +249,7 @@ class Soak:
         self.chains = 0
         self.signals = 0
         self.late = 0
+        self.unmodelled = 0
         self.violations = 0
         self.hangs = 0
         self.printed = 0
@@ -247,9 +272,10 @@ class Soak:
             return
         with self.lock:
             running = sorted(self.running.values())
+        trace = "".join(traceback.format_exception(cause)).rstrip().replace("\n", "\n    ")
         self.report(running[0] if running else -1,
                     f"rxpy2.plugins.on_error got {e!r} while seeds {running} ran",
-                    [fz.Violation("plugins", "plugin", repr(e))])
+                    [fz.Violation("plugins", "plugin", f"{e!r}\n    {trace}")])
 
     def worker(self) -> None:
         me = threading.get_ident()
@@ -259,7 +285,7 @@ class Soak:
                 self.next_index += 1
                 self.running[me] = seed
             found: list[fz.Violation] = []
-            signals = late = 0
+            signals = late = unmodelled = 0
             desc = ""
             hung = False
             for tapped in (True, False):
@@ -267,12 +293,14 @@ class Soak:
                 found += o.violations
                 signals += o.signals
                 late += o.late
+                unmodelled += o.unmodelled
                 hung = hung or o.hung
                 desc = desc or o.desc
             with self.lock:
                 self.chains += 1
                 self.signals += signals
                 self.late += late
+                self.unmodelled += unmodelled
                 self.hangs += hung
                 del self.running[me]
             if found:
@@ -282,11 +310,12 @@ class Soak:
         now = time.monotonic()
         with self.lock:
             chains, signals, violations = self.chains, self.signals, self.violations
-            late, hangs = self.late, self.hangs
+            late, hangs, unmodelled = self.late, self.hangs, self.unmodelled
         rate = (chains - last[1]) / max(now - last[0], 1e-9)
         self.out(f"[soak] {label} chains={chains} signals={signals} violations={violations} "
-                 f"hangs={hangs} late_after_cancel={late} throughput={rate:.1f} chains/s "
-                 f"rss={mib(rss_bytes())} threads={threading.active_count()}")
+                 f"hangs={hangs} late_after_cancel={late} demand_unmodelled={unmodelled} throughput={rate:.1f} chains/s "
+                 f"rss={mib(rss_bytes())} threads={threading.active_count()} "
+                 f"{thread_census()}")
         return now, chains
 
     def run(self, seconds: float) -> int:
@@ -340,7 +369,7 @@ class Soak:
         failed = bool(self.violations or self.hangs or growth > RSS_LIMIT or leaked > 0)
         self.out(f"[soak] summary: seed={self.seed} chains={self.chains} "
                  f"signals={self.signals} violations={self.violations} hangs={self.hangs} "
-                 f"late_after_cancel={self.late} "
+                 f"late_after_cancel={self.late} demand_unmodelled={self.unmodelled} "
                  f"throughput={self.chains / max(elapsed, 1e-9):.1f} chains/s "
                  f"rss_start={mib(rss_start)} rss_after_warmup={mib(rss_warm or rss_start)} "
                  f"rss_end={mib(rss_end)} rss_growth={mib(growth)} (limit {mib(RSS_LIMIT)}) "
@@ -363,8 +392,10 @@ def replay(seed: int, rounds: int, out: Callable[[str], None]) -> int:
             o = run_chain(seed, tapped)
             desc = desc or o.desc
             found += o.violations
-        found += [fz.Violation("plugins", "plugin", repr(e)) for e in errors
-                  if not isinstance(e.__cause__ or e, fz.FuzzError)]
+        found += [fz.Violation("plugins", "plugin", f"{e!r}\n    " + "".join(
+                      traceback.format_exception(e.__cause__ or e)).rstrip().replace(
+                      "\n", "\n    "))
+                  for e in errors if not isinstance(e.__cause__ or e, fz.FuzzError)]
         del errors[:]
         if found:
             if not broken:
