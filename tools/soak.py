@@ -124,6 +124,10 @@ def _map_raise(st: fz.Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[
 
 
 SOAK_OPS: dict[str, fz.Op] = {"hop": _hop, "map_raise": _map_raise}
+#: The generator's operators but replay().auto_connect(): auto_connect never disconnects
+#: (RxJava 2 the same), so a consumer that cancels leaves the connection, and the scheduler
+#: worker of a hop upstream, waiting for demand for good: a leak by design, not a finding.
+OPERATORS = sorted(set(fz.OPS) - {"replay"})
 
 
 def draw_script(rng: random.Random) -> list[tuple[str, float]]:
@@ -166,7 +170,7 @@ def run_chain(seed: int, tapped: bool) -> Outcome:
     run.main.append(f)
     parts = [source_desc]
     stages: list[fz.Stage] = []
-    names = sorted(fz.OPS)
+    names = OPERATORS
     for i in range(rng.randint(1, 4)):
         k = rng.random()
         name = "hop" if k < 0.4 else "map_raise" if k < 0.45 else rng.choice(names)
@@ -231,7 +235,7 @@ def rss_bytes() -> int:
 
 def thread_census() -> str:
     """The live threads by name, numbers left out: ``{rxpy2-io: 3, soak: 4, ...}``."""
-    names = Counter(re.sub(r"[-_]?\d+", "", t.name) for t in threading.enumerate())
+    names = Counter(re.sub(r"(-\d+)+$|-\d+ ", " ", t.name).strip() for t in threading.enumerate())
     return "{" + ", ".join(f"{k}: {v}" for k, v in sorted(names.items())) + "}"
 
 
