@@ -356,8 +356,9 @@ class Soak:
         for w in workers:
             w.join(HANG_SECONDS * 3)
         elapsed = time.monotonic() - start
-        if seconds % 60 or minute == 1:
-            last = self.line(f"end ({elapsed:.0f} s):", start, last)
+        # the last minute's line (or, for a run of part of a minute, the end's)
+        self.line(f"minute {minute}:" if seconds % 60 == 0 else f"end ({elapsed:.0f} s):",
+                  start, last)
         gc.collect()
         rss_end = rss_bytes()
         growth = rss_end - (rss_warm if rss_warm is not None else rss_start)
