@@ -86,6 +86,13 @@ class Run:
     def violate(self, culprit: str, kind: str, text: str) -> None:
         self.violations.append(Violation(culprit, kind, text))
 
+    def in_flight_after_cancel(self, hop: Hop, what: str) -> bool:
+        """Whether ``what``, arriving on ``hop`` after its ``cancel()``, may be a signal
+        already in flight (§2.8/§3.6) and pass on, still checked for §1.1 and §1.7. Never
+        here: the synchronous chains stop at once; tools/soak's asynchronous runs say yes
+        on the links of a chain with a scheduler hop."""
+        return False
+
 
 class Hop:
     """One subscription through a Tap: what was requested and what came back."""
@@ -159,7 +166,7 @@ class _TapSubscriber(Forwarding, Subscription):
             self.run.violate(hop.tap.producer, "signal",
                              f"{hop.tap.label}: {what} after {hop.terminal} (§1.7)")
             return False
-        if hop.cancelled:
+        if hop.cancelled and not self.run.in_flight_after_cancel(hop, what):
             terminal = what.startswith(("on_error", "on_complete"))
             if not (terminal and (hop.tap.producer.split("=")[-1].startswith(LATE_TERMINAL_OK)
                                   or (hop.cancelled_in_on_next

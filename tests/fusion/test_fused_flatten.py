@@ -632,3 +632,34 @@ def test_flat_map_hand_over_over_a_range_longer_than_an_index() -> None:
         runs.append((subscribed, items, errors))
     assert runs[0] == runs[1]
     assert runs[0][1] == list(range(70)) and not runs[0][2]
+
+
+_CONSUMERS: dict[str, Callable[[Flowable[Any]], Flowable[Any]]] = {
+    "concat_map": lambda f: f.concat_map(lambda x: Flowable.just(x), 2),
+    "flat_map_iterable": lambda f: f.flat_map_iterable(lambda x: [x], 2),
+}
+
+
+@pytest.mark.parametrize("consumer", sorted(_CONSUMERS))
+@pytest.mark.parametrize("prefix", ["take", "skip", "take_while"])
+def test_flat_map_iterable_after_an_unfuseable_prefix_refuses_sync_fusion_without_signalling(
+        prefix: str, consumer: str, plugin_errors: list[BaseException]) -> None:
+    """A consumer that asks ``range(0, 3).take(2).flat_map_iterable(...)`` for SYNC fusion
+    in its on_subscribe (flat_map_iterable does; concat_map did before it asked BOUNDARY
+    too) is refused, as RxJava 2's FlowableFlattenIterable refuses over a non-fuseable
+    upstream, and nothing is signalled before that on_subscribe returns: the chain used to
+    hand over to the operator inside request_fusion, which then requested and completed
+    into the half-set-up consumer (an undeliverable AttributeError and no completion; found
+    by tools/soak, seed 860780)."""
+    then = _CONSUMERS[consumer]
+    src = getattr(Flowable.range(0, 3), prefix)(2 if prefix != "take_while" else (lambda x: True))
+    chain = src.flat_map_iterable(lambda x: [], 2)
+    assert isinstance(chain, FlowableSyncChain)
+    ts = then(chain).test(0)
+    ts.assert_no_values().assert_complete()
+    ts = then(src.flat_map_iterable(lambda x: [x, x], 2)).test(0)
+    ts.assert_no_values().assert_not_complete()
+    ts.request(LONG_MAX)
+    want = {"take": [0, 0, 1, 1], "skip": [2, 2], "take_while": [0, 0, 1, 1, 2, 2]}[prefix]
+    ts.assert_values(*want).assert_complete()
+    assert plugin_errors == []

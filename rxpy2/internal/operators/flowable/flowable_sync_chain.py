@@ -763,8 +763,10 @@ class FlattenChainSubscription(DeferredChainSubscription[T], Generic[T]):
     def request_fusion(self, mode: int) -> int:
         if not _flattening(self.chain).polls_sync or not mode & SYNC or mode & BOUNDARY:
             return NONE  # what flat_map, concat_map and (user code) flat_map_iterable answer
-        if self.chain.shape == "read_ahead" and not _offers_sync(self.chain.stages[:-1]):
-            return NONE  # its upstream would not fuse: neither would the operator
+        if not _offers_sync(self.chain.stages[:-1]):
+            # its upstream would not fuse: neither would the operator, and handing over
+            # here would let it request and signal inside the consumer's on_subscribe
+            return NONE
         self._hand_over(False)
         h = self.handed
         if h is None or not isinstance(h, QueueSubscription):
