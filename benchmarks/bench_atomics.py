@@ -32,7 +32,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
-from rxpy2.internal.atomic import HardwareAtomicLong, LockAtomicLong  # noqa: E402
+from rxpy2.internal.atomic import HardwareAtomicLong  # noqa: E402
+from rxpy2.internal.atomic import LockAtomicLong  # noqa: E402
 
 BACKENDS: list[tuple[str, type]] = [("lock", LockAtomicLong), ("hardware", HardwareAtomicLong)]
 

@@ -10,7 +10,8 @@ the same one: that is how the suite shows they do the same work.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 Checksum = tuple[int, int]

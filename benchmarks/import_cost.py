@@ -27,7 +27,13 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from benchmarks.common import PLAIN, RXPY, RXPY2, Checksum, Impl, Target, Workload
+from benchmarks.common import PLAIN
+from benchmarks.common import RXPY
+from benchmarks.common import RXPY2
+from benchmarks.common import Checksum
+from benchmarks.common import Impl
+from benchmarks.common import Target
+from benchmarks.common import Workload
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = "import"

@@ -10,13 +10,19 @@ import platform
 import statistics
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from datetime import datetime
 from pathlib import Path
 
 from benchmarks import memory as memory_mod
 from benchmarks import workloads
-from benchmarks.common import RXPY, RXPY2, Checksum, Impl, Target, Workload
+from benchmarks.common import RXPY
+from benchmarks.common import RXPY2
+from benchmarks.common import Checksum
+from benchmarks.common import Impl
+from benchmarks.common import Target
+from benchmarks.common import Workload
 
 BEGIN = "<!-- bench:begin -->"
 END = "<!-- bench:end -->"

@@ -25,13 +25,20 @@ import json
 import sys
 import threading
 import time
-from datetime import UTC, datetime
+from datetime import UTC
+from datetime import datetime
 from pathlib import Path
 
-from benchmarks import import_cost, report, workloads
+from benchmarks import import_cost
 from benchmarks import memory as memory_mod
-from benchmarks.common import Checksum, Impl, Workload
-from benchmarks.report import Report, Row, WorkloadResult
+from benchmarks import report
+from benchmarks import workloads
+from benchmarks.common import Checksum
+from benchmarks.common import Impl
+from benchmarks.common import Workload
+from benchmarks.report import Report
+from benchmarks.report import Row
+from benchmarks.report import WorkloadResult
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUTPUT = ROOT / "docs" / "performance.md"

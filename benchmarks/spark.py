@@ -46,28 +46,30 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from dataclasses import dataclass
+from dataclasses import field
+from datetime import UTC
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from benchmarks import spark_pushdown, spark_stream
-from benchmarks.common import Checksum, make_sink
+from benchmarks import spark_pushdown
+from benchmarks import spark_stream
+from benchmarks.common import Checksum
+from benchmarks.common import make_sink
 from benchmarks.report import machine_info
 from benchmarks.report import write_section as _write_marked
-from benchmarks.spark_common import (
-    FLAT_MIB,
-    RUN_TIMEOUT,
-    Context,
-    Method,
-    Timed,
-    build_dataframe,
-    make_row_sink,
-    run_interleaved,
-    settle,
-    start_session,
-    subscribe_rows,
-)
+from benchmarks.spark_common import FLAT_MIB
+from benchmarks.spark_common import RUN_TIMEOUT
+from benchmarks.spark_common import Context
+from benchmarks.spark_common import Method
+from benchmarks.spark_common import Timed
+from benchmarks.spark_common import build_dataframe
+from benchmarks.spark_common import make_row_sink
+from benchmarks.spark_common import run_interleaved
+from benchmarks.spark_common import settle
+from benchmarks.spark_common import start_session
+from benchmarks.spark_common import subscribe_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUTPUT = ROOT / "docs" / "performance.md"
@@ -260,7 +262,8 @@ FLAT_METHODS = ("to_local_iterator", "rx_subscribe")
 
 
 def m_heavy_fused(ctx: Context) -> Checksum:
-    from rxpy2.spark import SparkFlowable, from_dataframe
+    from rxpy2.spark import SparkFlowable
+    from rxpy2.spark import from_dataframe
 
     assert ctx.heavy is not None
     consume, checksum = make_sink()
@@ -272,7 +275,8 @@ def m_heavy_fused(ctx: Context) -> Checksum:
 
 
 def m_heavy_driver(ctx: Context) -> Checksum:
-    from rxpy2.spark import SparkFlowable, from_dataframe
+    from rxpy2.spark import SparkFlowable
+    from rxpy2.spark import from_dataframe
 
     assert ctx.heavy is not None
     consume, checksum = make_sink()

@@ -33,22 +33,21 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 from benchmarks.common import Checksum
-from benchmarks.spark_common import (
-    FLAT_MIB,
-    RUN_TIMEOUT,
-    Context,
-    Method,
-    Timed,
-    build_dataframe,
-    make_row_sink,
-    run_interleaved,
-    settle,
-    subscribe_rows,
-)
+from benchmarks.spark_common import FLAT_MIB
+from benchmarks.spark_common import RUN_TIMEOUT
+from benchmarks.spark_common import Context
+from benchmarks.spark_common import Method
+from benchmarks.spark_common import Timed
+from benchmarks.spark_common import build_dataframe
+from benchmarks.spark_common import make_row_sink
+from benchmarks.spark_common import run_interleaved
+from benchmarks.spark_common import settle
+from benchmarks.spark_common import subscribe_rows
 
 #: Rows taken by the take part.
 TAKE_N = 5

@@ -22,8 +22,10 @@ import threading
 import time
 from typing import Any
 
-from benchmarks.spark_common import FLAT_MIB, start_session
-from rxpy2.reactivestreams import Subscriber, Subscription
+from benchmarks.spark_common import FLAT_MIB
+from benchmarks.spark_common import start_session
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 SAMPLE_S = 0.25
 #: The consumer takes one row per this many the source makes.
@@ -87,7 +89,8 @@ def measure(seconds: float, rate: int, prefetch: int, source: str, master: str,
             driver_memory: str) -> dict[str, Any]:
     import pyarrow  # noqa: F401  (imported alike in every child of the Spark benchmarks)
 
-    from rxpy2.spark import StreamFlowable, from_stream
+    from rxpy2.spark import StreamFlowable
+    from rxpy2.spark import from_stream
 
     spark = start_session(master, driver_memory)
     try:

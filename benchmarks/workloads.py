@@ -20,23 +20,23 @@ import threading
 from collections.abc import Callable
 
 from benchmarks import import_cost
-from benchmarks.common import (
-    BUILTINS,
-    PLAIN,
-    RXPY,
-    RXPY2,
-    Checksum,
-    Impl,
-    Target,
-    Workload,
-    add,
-    f,
-    identity,
-    make_pair_sink,
-    make_sink,
-    p,
-)
-from rxpy2 import Flowable, FlowableSubscriber, Subscription
+from benchmarks.common import BUILTINS
+from benchmarks.common import PLAIN
+from benchmarks.common import RXPY
+from benchmarks.common import RXPY2
+from benchmarks.common import Checksum
+from benchmarks.common import Impl
+from benchmarks.common import Target
+from benchmarks.common import Workload
+from benchmarks.common import add
+from benchmarks.common import f
+from benchmarks.common import identity
+from benchmarks.common import make_pair_sink
+from benchmarks.common import make_sink
+from benchmarks.common import p
+from rxpy2 import Flowable
+from rxpy2 import FlowableSubscriber
+from rxpy2 import Subscription
 from rxpy2.schedulers.new_thread_scheduler import NewThreadScheduler
 
 #: How long a thread-hop run may take before the run counts as hung.

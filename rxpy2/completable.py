@@ -9,69 +9,66 @@ for a Completable); the rest are thin methods over ``rxpy2/internal/operators/co
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, TypeVar, final, overload
+from collections.abc import Callable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import TypeVar
+from typing import final
+from typing import overload
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.internal.arguments import (
-    ABSENT,
-    assembly,
-    int_after_sources,
-    require,
-    require_callable,
-    require_duration,
-)
+from rxpy2.internal.arguments import ABSENT
+from rxpy2.internal.arguments import assembly
+from rxpy2.internal.arguments import int_after_sources
+from rxpy2.internal.arguments import require
+from rxpy2.internal.arguments import require_callable
+from rxpy2.internal.arguments import require_duration
 from rxpy2.internal.observers.blocking import BlockingMultiObserver
 from rxpy2.internal.observers.callback import CallbackCompletableObserver
-from rxpy2.internal.operators.completable import (
-    completable_amb,
-    completable_and_then,
-    completable_cache,
-    completable_concat,
-    completable_create,
-    completable_defer,
-    completable_delay,
-    completable_do_event,
-    completable_do_finally,
-    completable_empty,
-    completable_error,
-    completable_from_action,
-    completable_from_future,
-    completable_from_publisher,
-    completable_hide,
-    completable_ignore_element,
-    completable_lift,
-    completable_merge,
-    completable_never,
-    completable_on_error,
-    completable_peek,
-    completable_retry,
-    completable_schedule,
-    completable_take_until,
-    completable_timeout,
-    completable_timer,
-    completable_to_flowable,
-    completable_to_maybe,
-    completable_to_single,
-    completable_using,
-)
+from rxpy2.internal.operators.completable import completable_amb
+from rxpy2.internal.operators.completable import completable_and_then
+from rxpy2.internal.operators.completable import completable_cache
+from rxpy2.internal.operators.completable import completable_concat
+from rxpy2.internal.operators.completable import completable_create
+from rxpy2.internal.operators.completable import completable_defer
+from rxpy2.internal.operators.completable import completable_delay
+from rxpy2.internal.operators.completable import completable_do_event
+from rxpy2.internal.operators.completable import completable_do_finally
+from rxpy2.internal.operators.completable import completable_empty
+from rxpy2.internal.operators.completable import completable_error
+from rxpy2.internal.operators.completable import completable_from_action
+from rxpy2.internal.operators.completable import completable_from_future
+from rxpy2.internal.operators.completable import completable_from_publisher
+from rxpy2.internal.operators.completable import completable_hide
+from rxpy2.internal.operators.completable import completable_ignore_element
+from rxpy2.internal.operators.completable import completable_lift
+from rxpy2.internal.operators.completable import completable_merge
+from rxpy2.internal.operators.completable import completable_never
+from rxpy2.internal.operators.completable import completable_on_error
+from rxpy2.internal.operators.completable import completable_peek
+from rxpy2.internal.operators.completable import completable_retry
+from rxpy2.internal.operators.completable import completable_schedule
+from rxpy2.internal.operators.completable import completable_take_until
+from rxpy2.internal.operators.completable import completable_timeout
+from rxpy2.internal.operators.completable import completable_timer
+from rxpy2.internal.operators.completable import completable_to_flowable
+from rxpy2.internal.operators.completable import completable_to_maybe
+from rxpy2.internal.operators.completable import completable_to_single
+from rxpy2.internal.operators.completable import completable_using
 from rxpy2.internal.operators.flowable import time_args
 from rxpy2.internal.operators.maybe import maybe_to_publisher
-from rxpy2.internal.operators.single import (
-    single_create,
-    single_future,
-    single_materialize,
-    single_retry,
-)
-from rxpy2.internal.zero_one import (
-    Operators,
-    ZeroOneBase,
-    error_supplier,
-    require_each,
-    require_instance,
-    sources_of,
-)
+from rxpy2.internal.operators.single import single_create
+from rxpy2.internal.operators.single import single_future
+from rxpy2.internal.operators.single import single_materialize
+from rxpy2.internal.operators.single import single_retry
+from rxpy2.internal.zero_one import Operators
+from rxpy2.internal.zero_one import ZeroOneBase
+from rxpy2.internal.zero_one import error_supplier
+from rxpy2.internal.zero_one import require_each
+from rxpy2.internal.zero_one import require_instance
+from rxpy2.internal.zero_one import sources_of
 from rxpy2.maybe import Maybe
 from rxpy2.observers import CompletableObserver
 from rxpy2.reactivestreams import Publisher

@@ -12,17 +12,17 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
-from rxpy2.internal.arguments import (
-    assembly,
-    require_callable,
-    require_duration,
-    require_positive,
-    require_scheduler,
-)
+from rxpy2.internal.arguments import assembly
+from rxpy2.internal.arguments import require_callable
+from rxpy2.internal.arguments import require_duration
+from rxpy2.internal.arguments import require_positive
+from rxpy2.internal.arguments import require_scheduler
 from rxpy2.schedulers.scheduler import Scheduler
 
 __all__ = ["ConnectableFlowable"]

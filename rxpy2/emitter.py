@@ -19,8 +19,12 @@
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from typing import Generic, Protocol, TypeVar, runtime_checkable
+from abc import ABC
+from abc import abstractmethod
+from typing import Generic
+from typing import Protocol
+from typing import TypeVar
+from typing import runtime_checkable
 
 from rxpy2.internal.disposable import Disposable
 

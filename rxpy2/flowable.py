@@ -14,34 +14,43 @@ so that importing ``rxpy2`` stays cheap.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, MutableMapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, final, overload
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import MutableMapping
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import ClassVar
+from typing import Generic
+from typing import TypeVar
+from typing import final
+from typing import overload
 
-from rxpy2 import plugins, testing
-from rxpy2.backpressure import BackpressureOverflowStrategy, BackpressureStrategy
+from rxpy2 import plugins
+from rxpy2 import testing
+from rxpy2.backpressure import BackpressureOverflowStrategy
+from rxpy2.backpressure import BackpressureStrategy
 from rxpy2.disposables import Disposable
 
 # ABSENT and BUFFER_SIZE: re-exported (explicit ``as``) for modules that import them from here
 from rxpy2.internal.arguments import ABSENT as ABSENT
 from rxpy2.internal.arguments import BUFFER_SIZE as BUFFER_SIZE
-from rxpy2.internal.arguments import (
-    checked_cast,
-    int_after_sources,
-    refuse_rxpy_observer,
-    require,
-    require_callable,
-    require_duration,
-    require_non_negative,
-    require_positive,
-    require_publisher,
-    require_scheduler,
-    require_type,
-    retry_function_form,
-    seed_first_form,
-    sources_one_by_one,
-    subscriber_like,
-    trailing_function,
-)
+from rxpy2.internal.arguments import checked_cast
+from rxpy2.internal.arguments import int_after_sources
+from rxpy2.internal.arguments import refuse_rxpy_observer
+from rxpy2.internal.arguments import require
+from rxpy2.internal.arguments import require_callable
+from rxpy2.internal.arguments import require_duration
+from rxpy2.internal.arguments import require_non_negative
+from rxpy2.internal.arguments import require_positive
+from rxpy2.internal.arguments import require_publisher
+from rxpy2.internal.arguments import require_scheduler
+from rxpy2.internal.arguments import require_type
+from rxpy2.internal.arguments import retry_function_form
+from rxpy2.internal.arguments import seed_first_form
+from rxpy2.internal.arguments import sources_one_by_one
+from rxpy2.internal.arguments import subscriber_like
+from rxpy2.internal.arguments import trailing_function
 from rxpy2.internal.combine_latest_signature import combine_latest_signature
 from rxpy2.internal.fuseable import ScalarCallable
 from rxpy2.internal.fuseable import is_flowable_subscriber as _is_flowable_subscriber
@@ -50,134 +59,140 @@ from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import run as _run
 from rxpy2.internal.name_trap import check_class as _check_fields
-from rxpy2.internal.operators.flowable import (
-    flowable_all,
-    flowable_amb,
-    flowable_any,
-    flowable_asyncio,
-    flowable_blocking,
-    flowable_buffer,
-    flowable_buffer_boundary,
-    flowable_buffer_boundary_supplier,
-    flowable_buffer_exact_boundary,
-    flowable_buffer_timed,
-    flowable_collect,
-    flowable_combine_latest,
-    flowable_concat,
-    flowable_concat_map,
-    flowable_concat_map_completable,
-    flowable_concat_map_eager,
-    flowable_concat_map_maybe,
-    flowable_count,
-    flowable_create,
-    flowable_debounce,
-    flowable_debounce_timed,
-    flowable_defer,
-    flowable_delay,
-    flowable_delay_subscription_other,
-    flowable_dematerialize,
-    flowable_detach,
-    flowable_distinct,
-    flowable_distinct_until_changed,
-    flowable_do_after_next,
-    flowable_do_finally,
-    flowable_do_on_each,
-    flowable_do_on_lifecycle,
-    flowable_element_at,
-    flowable_empty,
-    flowable_error,
-    flowable_filter,
-    flowable_flat_map,
-    flowable_flat_map_completable,
-    flowable_flat_map_maybe,
-    flowable_flat_map_single,
-    flowable_flatten_iterable,
-    flowable_from_array,
-    flowable_from_callable,
-    flowable_from_iterable,
-    flowable_from_publisher,
-    flowable_future,
-    flowable_generate,
-    flowable_group_by,
-    flowable_group_join,
-    flowable_hide,
-    flowable_ignore_elements,
-    flowable_interval,
-    flowable_join,
-    flowable_just,
-    flowable_last,
-    flowable_lift,
-    flowable_limit,
-    flowable_map,
-    flowable_map_filter,
-    flowable_materialize,
-    flowable_multicast_selector,
-    flowable_never,
-    flowable_observe_on,
-    flowable_on_backpressure,
-    flowable_on_error_next,
-    flowable_on_error_return,
-    flowable_publish,
-    flowable_publish_multicast,
-    flowable_range,
-    flowable_rebatch_requests,
-    flowable_reduce,
-    flowable_repeat,
-    flowable_replay,
-    flowable_retry,
-    flowable_retry_when,
-    flowable_sample_publisher,
-    flowable_sample_timed,
-    flowable_scalar_x_map,
-    flowable_scan,
-    flowable_sequence_equal,
-    flowable_serialize,
-    flowable_single,
-    flowable_skip,
-    flowable_skip_last,
-    flowable_skip_until,
-    flowable_skip_while,
-    flowable_subscribe_on,
-    flowable_switch_if_empty,
-    flowable_switch_map,
-    flowable_switch_map_completable,
-    flowable_switch_map_maybe,
-    flowable_sync_chain,
-    flowable_take,
-    flowable_take_last,
-    flowable_take_until,
-    flowable_take_while,
-    flowable_throttle_first_timed,
-    flowable_throttle_latest,
-    flowable_time_interval,
-    flowable_timeout,
-    flowable_timeout_timed,
-    flowable_timer,
-    flowable_to_list,
-    flowable_unsubscribe_on,
-    flowable_using,
-    flowable_window,
-    flowable_window_boundary,
-    flowable_window_boundary_selector,
-    flowable_window_boundary_supplier,
-    flowable_window_timed,
-    flowable_with_latest_from,
-    flowable_zip,
-    time_args,
-)
+from rxpy2.internal.operators.flowable import flowable_all
+from rxpy2.internal.operators.flowable import flowable_amb
+from rxpy2.internal.operators.flowable import flowable_any
+from rxpy2.internal.operators.flowable import flowable_asyncio
+from rxpy2.internal.operators.flowable import flowable_blocking
+from rxpy2.internal.operators.flowable import flowable_buffer
+from rxpy2.internal.operators.flowable import flowable_buffer_boundary
+from rxpy2.internal.operators.flowable import flowable_buffer_boundary_supplier
+from rxpy2.internal.operators.flowable import flowable_buffer_exact_boundary
+from rxpy2.internal.operators.flowable import flowable_buffer_timed
+from rxpy2.internal.operators.flowable import flowable_collect
+from rxpy2.internal.operators.flowable import flowable_combine_latest
+from rxpy2.internal.operators.flowable import flowable_concat
+from rxpy2.internal.operators.flowable import flowable_concat_map
+from rxpy2.internal.operators.flowable import flowable_concat_map_completable
+from rxpy2.internal.operators.flowable import flowable_concat_map_eager
+from rxpy2.internal.operators.flowable import flowable_concat_map_maybe
+from rxpy2.internal.operators.flowable import flowable_count
+from rxpy2.internal.operators.flowable import flowable_create
+from rxpy2.internal.operators.flowable import flowable_debounce
+from rxpy2.internal.operators.flowable import flowable_debounce_timed
+from rxpy2.internal.operators.flowable import flowable_defer
+from rxpy2.internal.operators.flowable import flowable_delay
+from rxpy2.internal.operators.flowable import flowable_delay_subscription_other
+from rxpy2.internal.operators.flowable import flowable_dematerialize
+from rxpy2.internal.operators.flowable import flowable_detach
+from rxpy2.internal.operators.flowable import flowable_distinct
+from rxpy2.internal.operators.flowable import flowable_distinct_until_changed
+from rxpy2.internal.operators.flowable import flowable_do_after_next
+from rxpy2.internal.operators.flowable import flowable_do_finally
+from rxpy2.internal.operators.flowable import flowable_do_on_each
+from rxpy2.internal.operators.flowable import flowable_do_on_lifecycle
+from rxpy2.internal.operators.flowable import flowable_element_at
+from rxpy2.internal.operators.flowable import flowable_empty
+from rxpy2.internal.operators.flowable import flowable_error
+from rxpy2.internal.operators.flowable import flowable_filter
+from rxpy2.internal.operators.flowable import flowable_flat_map
+from rxpy2.internal.operators.flowable import flowable_flat_map_completable
+from rxpy2.internal.operators.flowable import flowable_flat_map_maybe
+from rxpy2.internal.operators.flowable import flowable_flat_map_single
+from rxpy2.internal.operators.flowable import flowable_flatten_iterable
+from rxpy2.internal.operators.flowable import flowable_from_array
+from rxpy2.internal.operators.flowable import flowable_from_callable
+from rxpy2.internal.operators.flowable import flowable_from_iterable
+from rxpy2.internal.operators.flowable import flowable_from_publisher
+from rxpy2.internal.operators.flowable import flowable_future
+from rxpy2.internal.operators.flowable import flowable_generate
+from rxpy2.internal.operators.flowable import flowable_group_by
+from rxpy2.internal.operators.flowable import flowable_group_join
+from rxpy2.internal.operators.flowable import flowable_hide
+from rxpy2.internal.operators.flowable import flowable_ignore_elements
+from rxpy2.internal.operators.flowable import flowable_interval
+from rxpy2.internal.operators.flowable import flowable_join
+from rxpy2.internal.operators.flowable import flowable_just
+from rxpy2.internal.operators.flowable import flowable_last
+from rxpy2.internal.operators.flowable import flowable_lift
+from rxpy2.internal.operators.flowable import flowable_limit
+from rxpy2.internal.operators.flowable import flowable_map
+from rxpy2.internal.operators.flowable import flowable_map_filter
+from rxpy2.internal.operators.flowable import flowable_materialize
+from rxpy2.internal.operators.flowable import flowable_multicast_selector
+from rxpy2.internal.operators.flowable import flowable_never
+from rxpy2.internal.operators.flowable import flowable_observe_on
+from rxpy2.internal.operators.flowable import flowable_on_backpressure
+from rxpy2.internal.operators.flowable import flowable_on_error_next
+from rxpy2.internal.operators.flowable import flowable_on_error_return
+from rxpy2.internal.operators.flowable import flowable_publish
+from rxpy2.internal.operators.flowable import flowable_publish_multicast
+from rxpy2.internal.operators.flowable import flowable_range
+from rxpy2.internal.operators.flowable import flowable_rebatch_requests
+from rxpy2.internal.operators.flowable import flowable_reduce
+from rxpy2.internal.operators.flowable import flowable_repeat
+from rxpy2.internal.operators.flowable import flowable_replay
+from rxpy2.internal.operators.flowable import flowable_retry
+from rxpy2.internal.operators.flowable import flowable_retry_when
+from rxpy2.internal.operators.flowable import flowable_sample_publisher
+from rxpy2.internal.operators.flowable import flowable_sample_timed
+from rxpy2.internal.operators.flowable import flowable_scalar_x_map
+from rxpy2.internal.operators.flowable import flowable_scan
+from rxpy2.internal.operators.flowable import flowable_sequence_equal
+from rxpy2.internal.operators.flowable import flowable_serialize
+from rxpy2.internal.operators.flowable import flowable_single
+from rxpy2.internal.operators.flowable import flowable_skip
+from rxpy2.internal.operators.flowable import flowable_skip_last
+from rxpy2.internal.operators.flowable import flowable_skip_until
+from rxpy2.internal.operators.flowable import flowable_skip_while
+from rxpy2.internal.operators.flowable import flowable_subscribe_on
+from rxpy2.internal.operators.flowable import flowable_switch_if_empty
+from rxpy2.internal.operators.flowable import flowable_switch_map
+from rxpy2.internal.operators.flowable import flowable_switch_map_completable
+from rxpy2.internal.operators.flowable import flowable_switch_map_maybe
+from rxpy2.internal.operators.flowable import flowable_sync_chain
+from rxpy2.internal.operators.flowable import flowable_take
+from rxpy2.internal.operators.flowable import flowable_take_last
+from rxpy2.internal.operators.flowable import flowable_take_until
+from rxpy2.internal.operators.flowable import flowable_take_while
+from rxpy2.internal.operators.flowable import flowable_throttle_first_timed
+from rxpy2.internal.operators.flowable import flowable_throttle_latest
+from rxpy2.internal.operators.flowable import flowable_time_interval
+from rxpy2.internal.operators.flowable import flowable_timeout
+from rxpy2.internal.operators.flowable import flowable_timeout_timed
+from rxpy2.internal.operators.flowable import flowable_timer
+from rxpy2.internal.operators.flowable import flowable_to_list
+from rxpy2.internal.operators.flowable import flowable_unsubscribe_on
+from rxpy2.internal.operators.flowable import flowable_using
+from rxpy2.internal.operators.flowable import flowable_window
+from rxpy2.internal.operators.flowable import flowable_window_boundary
+from rxpy2.internal.operators.flowable import flowable_window_boundary_selector
+from rxpy2.internal.operators.flowable import flowable_window_boundary_supplier
+from rxpy2.internal.operators.flowable import flowable_window_timed
+from rxpy2.internal.operators.flowable import flowable_with_latest_from
+from rxpy2.internal.operators.flowable import flowable_zip
+from rxpy2.internal.operators.flowable import time_args
 from rxpy2.internal.operators.parallel import parallel_from_publisher
-from rxpy2.internal.subscribers import for_each_while, lambda_subscriber, safe, strict
+from rxpy2.internal.subscribers import for_each_while
+from rxpy2.internal.subscribers import lambda_subscriber
+from rxpy2.internal.subscribers import safe
+from rxpy2.internal.subscribers import strict
 from rxpy2.internal.subscriptions.empty import EmptySubscription as _EmptySubscription
 from rxpy2.internal.zero_one import ZeroOneBase
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 from rxpy2.schedulers import Schedulers
 from rxpy2.schedulers.scheduler import check_time
 
 if TYPE_CHECKING:
     import asyncio
     import concurrent.futures
-    from collections.abc import AsyncIterable, AsyncIterator, Iterator
+    from collections.abc import AsyncIterable
+    from collections.abc import AsyncIterator
+    from collections.abc import Iterator
 
     from rxpy2.completable import Completable
     from rxpy2.connectable_flowable import ConnectableFlowable

@@ -10,82 +10,80 @@ for a Maybe); the rest are thin methods over ``rxpy2/internal/operators/maybe/``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, TypeVar, final, overload
+from collections.abc import Callable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import TypeVar
+from typing import final
+from typing import overload
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.internal.arguments import (
-    ABSENT,
-    assembly,
-    checked_cast,
-    int_after_sources,
-    require,
-    require_callable,
-    require_duration,
-    require_type,
-)
+from rxpy2.internal.arguments import ABSENT
+from rxpy2.internal.arguments import assembly
+from rxpy2.internal.arguments import checked_cast
+from rxpy2.internal.arguments import int_after_sources
+from rxpy2.internal.arguments import require
+from rxpy2.internal.arguments import require_callable
+from rxpy2.internal.arguments import require_duration
+from rxpy2.internal.arguments import require_type
 from rxpy2.internal.observers.callback import CallbackMaybeObserver
-from rxpy2.internal.operators.completable import completable_from_action, completable_to_maybe
+from rxpy2.internal.operators.completable import completable_from_action
+from rxpy2.internal.operators.completable import completable_to_maybe
 from rxpy2.internal.operators.flowable import time_args
-from rxpy2.internal.operators.maybe import (
-    maybe_amb,
-    maybe_cache,
-    maybe_concat,
-    maybe_count,
-    maybe_create,
-    maybe_defer,
-    maybe_delay,
-    maybe_do_event,
-    maybe_do_finally,
-    maybe_empty,
-    maybe_equal_single,
-    maybe_error,
-    maybe_filter,
-    maybe_flat_map,
-    maybe_flat_map_publisher,
-    maybe_flat_map_single_element,
-    maybe_from_callable,
-    maybe_from_future,
-    maybe_from_single,
-    maybe_hide,
-    maybe_is_empty,
-    maybe_just,
-    maybe_lift,
-    maybe_map,
-    maybe_merge_array,
-    maybe_never,
-    maybe_on_error,
-    maybe_peek,
-    maybe_retry,
-    maybe_schedule,
-    maybe_switch_if_empty,
-    maybe_take_until,
-    maybe_timeout,
-    maybe_timer,
-    maybe_to_flowable,
-    maybe_to_publisher,
-    maybe_to_single,
-    maybe_using,
-    maybe_zip,
-)
-from rxpy2.internal.operators.single import (
-    single_contains,
-    single_create,
-    single_delay,
-    single_future,
-)
-from rxpy2.internal.zero_one import (
-    ItemOperators,
-    Operators,
-    ZeroOneBase,
-    ZeroOneItemBase,
-    error_supplier,
-    require_each,
-    require_instance,
-    sources_of,
-    zip_form,
-)
+from rxpy2.internal.operators.maybe import maybe_amb
+from rxpy2.internal.operators.maybe import maybe_cache
+from rxpy2.internal.operators.maybe import maybe_concat
+from rxpy2.internal.operators.maybe import maybe_count
+from rxpy2.internal.operators.maybe import maybe_create
+from rxpy2.internal.operators.maybe import maybe_defer
+from rxpy2.internal.operators.maybe import maybe_delay
+from rxpy2.internal.operators.maybe import maybe_do_event
+from rxpy2.internal.operators.maybe import maybe_do_finally
+from rxpy2.internal.operators.maybe import maybe_empty
+from rxpy2.internal.operators.maybe import maybe_equal_single
+from rxpy2.internal.operators.maybe import maybe_error
+from rxpy2.internal.operators.maybe import maybe_filter
+from rxpy2.internal.operators.maybe import maybe_flat_map
+from rxpy2.internal.operators.maybe import maybe_flat_map_publisher
+from rxpy2.internal.operators.maybe import maybe_flat_map_single_element
+from rxpy2.internal.operators.maybe import maybe_from_callable
+from rxpy2.internal.operators.maybe import maybe_from_future
+from rxpy2.internal.operators.maybe import maybe_from_single
+from rxpy2.internal.operators.maybe import maybe_hide
+from rxpy2.internal.operators.maybe import maybe_is_empty
+from rxpy2.internal.operators.maybe import maybe_just
+from rxpy2.internal.operators.maybe import maybe_lift
+from rxpy2.internal.operators.maybe import maybe_map
+from rxpy2.internal.operators.maybe import maybe_merge_array
+from rxpy2.internal.operators.maybe import maybe_never
+from rxpy2.internal.operators.maybe import maybe_on_error
+from rxpy2.internal.operators.maybe import maybe_peek
+from rxpy2.internal.operators.maybe import maybe_retry
+from rxpy2.internal.operators.maybe import maybe_schedule
+from rxpy2.internal.operators.maybe import maybe_switch_if_empty
+from rxpy2.internal.operators.maybe import maybe_take_until
+from rxpy2.internal.operators.maybe import maybe_timeout
+from rxpy2.internal.operators.maybe import maybe_timer
+from rxpy2.internal.operators.maybe import maybe_to_flowable
+from rxpy2.internal.operators.maybe import maybe_to_publisher
+from rxpy2.internal.operators.maybe import maybe_to_single
+from rxpy2.internal.operators.maybe import maybe_using
+from rxpy2.internal.operators.maybe import maybe_zip
+from rxpy2.internal.operators.single import single_contains
+from rxpy2.internal.operators.single import single_create
+from rxpy2.internal.operators.single import single_delay
+from rxpy2.internal.operators.single import single_future
+from rxpy2.internal.zero_one import ItemOperators
+from rxpy2.internal.zero_one import Operators
+from rxpy2.internal.zero_one import ZeroOneBase
+from rxpy2.internal.zero_one import ZeroOneItemBase
+from rxpy2.internal.zero_one import error_supplier
+from rxpy2.internal.zero_one import require_each
+from rxpy2.internal.zero_one import require_instance
+from rxpy2.internal.zero_one import sources_of
+from rxpy2.internal.zero_one import zip_form
 from rxpy2.observers import MaybeObserver
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single

@@ -20,8 +20,10 @@ The relaxations of a FlowableSubscriber:
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from typing import Generic, TypeVar
+from abc import ABC
+from abc import abstractmethod
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.disposable import Disposable
 from rxpy2.reactivestreams import Subscriber

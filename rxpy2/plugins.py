@@ -26,15 +26,15 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import TypeVar
 
-from rxpy2.exceptions import (
-    CompositeException,
-    MissingBackpressureException,
-    OnErrorNotImplementedException,
-    ProtocolViolationException,
-    UndeliverableException,
-)
+from rxpy2.exceptions import CompositeException
+from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.exceptions import OnErrorNotImplementedException
+from rxpy2.exceptions import ProtocolViolationException
+from rxpy2.exceptions import UndeliverableException
 
 __all__ = [
     "get_error_handler",

@@ -7,8 +7,10 @@ implement them and be verified with :mod:`rxpy2.tck`.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from typing import Generic, TypeVar
+from abc import ABC
+from abc import abstractmethod
+from typing import Generic
+from typing import TypeVar
 
 __all__ = ["LONG_MAX", "LONG_MIN", "Processor", "Publisher", "Subscriber", "Subscription"]
 

@@ -9,68 +9,69 @@ for a Single); the rest are thin methods over ``rxpy2/internal/operators/single/
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, TypeVar, final, overload
+from collections.abc import Callable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import TypeVar
+from typing import final
+from typing import overload
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.internal.arguments import (
-    ABSENT,
-    assembly,
-    checked_cast,
-    int_after_sources,
-    require,
-    require_callable,
-    require_duration,
-    require_type,
-)
+from rxpy2.internal.arguments import ABSENT
+from rxpy2.internal.arguments import assembly
+from rxpy2.internal.arguments import checked_cast
+from rxpy2.internal.arguments import int_after_sources
+from rxpy2.internal.arguments import require
+from rxpy2.internal.arguments import require_callable
+from rxpy2.internal.arguments import require_duration
+from rxpy2.internal.arguments import require_type
 from rxpy2.internal.observers.callback import ConsumerSingleObserver
 from rxpy2.internal.operators.flowable import time_args
-from rxpy2.internal.operators.maybe import maybe_filter, maybe_from_single, maybe_to_publisher
-from rxpy2.internal.operators.single import (
-    single_amb,
-    single_cache,
-    single_contains,
-    single_create,
-    single_defer,
-    single_delay,
-    single_do_event,
-    single_do_finally,
-    single_error,
-    single_flat_map,
-    single_flat_map_publisher,
-    single_from_callable,
-    single_from_publisher,
-    single_future,
-    single_hide,
-    single_just,
-    single_lift,
-    single_map,
-    single_materialize,
-    single_never,
-    single_on_error,
-    single_peek,
-    single_repeat_when,
-    single_retry,
-    single_retry_when,
-    single_schedule,
-    single_take_until,
-    single_timeout,
-    single_timer,
-    single_to_flowable,
-    single_using,
-    single_zip,
-)
-from rxpy2.internal.zero_one import (
-    ItemOperators,
-    Operators,
-    ZeroOneItemBase,
-    error_supplier,
-    require_each,
-    require_instance,
-    sources_of,
-    zip_form,
-)
+from rxpy2.internal.operators.maybe import maybe_filter
+from rxpy2.internal.operators.maybe import maybe_from_single
+from rxpy2.internal.operators.maybe import maybe_to_publisher
+from rxpy2.internal.operators.single import single_amb
+from rxpy2.internal.operators.single import single_cache
+from rxpy2.internal.operators.single import single_contains
+from rxpy2.internal.operators.single import single_create
+from rxpy2.internal.operators.single import single_defer
+from rxpy2.internal.operators.single import single_delay
+from rxpy2.internal.operators.single import single_do_event
+from rxpy2.internal.operators.single import single_do_finally
+from rxpy2.internal.operators.single import single_error
+from rxpy2.internal.operators.single import single_flat_map
+from rxpy2.internal.operators.single import single_flat_map_publisher
+from rxpy2.internal.operators.single import single_from_callable
+from rxpy2.internal.operators.single import single_from_publisher
+from rxpy2.internal.operators.single import single_future
+from rxpy2.internal.operators.single import single_hide
+from rxpy2.internal.operators.single import single_just
+from rxpy2.internal.operators.single import single_lift
+from rxpy2.internal.operators.single import single_map
+from rxpy2.internal.operators.single import single_materialize
+from rxpy2.internal.operators.single import single_never
+from rxpy2.internal.operators.single import single_on_error
+from rxpy2.internal.operators.single import single_peek
+from rxpy2.internal.operators.single import single_repeat_when
+from rxpy2.internal.operators.single import single_retry
+from rxpy2.internal.operators.single import single_retry_when
+from rxpy2.internal.operators.single import single_schedule
+from rxpy2.internal.operators.single import single_take_until
+from rxpy2.internal.operators.single import single_timeout
+from rxpy2.internal.operators.single import single_timer
+from rxpy2.internal.operators.single import single_to_flowable
+from rxpy2.internal.operators.single import single_using
+from rxpy2.internal.operators.single import single_zip
+from rxpy2.internal.zero_one import ItemOperators
+from rxpy2.internal.zero_one import Operators
+from rxpy2.internal.zero_one import ZeroOneItemBase
+from rxpy2.internal.zero_one import error_supplier
+from rxpy2.internal.zero_one import require_each
+from rxpy2.internal.zero_one import require_instance
+from rxpy2.internal.zero_one import sources_of
+from rxpy2.internal.zero_one import zip_form
 from rxpy2.observers import SingleObserver
 from rxpy2.reactivestreams import Publisher
 

@@ -31,11 +31,9 @@ import time
 from pathlib import Path
 
 import pytest
-from durations_report import (  # noqa: F401  (hooks: --durations-report)
-    pytest_addoption,
-    pytest_configure,
-    pytest_terminal_summary,
-)
+from durations_report import pytest_addoption  # noqa: F401  (hooks: --durations-report)
+from durations_report import pytest_configure  # noqa: F401  (hooks: --durations-report)
+from durations_report import pytest_terminal_summary  # noqa: F401  (hooks: --durations-report)
 
 from rxpy2 import plugins
 from rxpy2.testing import RaceRunner

@@ -31,10 +31,18 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from rxpy2 import LONG_MAX, Completable, Disposable, Flowable, Maybe, Single
-from rxpy2.internal.fuseable import SYNC, QueueSubscription
+from rxpy2 import LONG_MAX
+from rxpy2 import Completable
+from rxpy2 import Disposable
+from rxpy2 import Flowable
+from rxpy2 import Maybe
+from rxpy2 import Single
+from rxpy2.internal.fuseable import SYNC
+from rxpy2.internal.fuseable import QueueSubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 # ---------------------------------------------------------------------------- Flowable
 
@@ -481,13 +489,11 @@ class _SyncFusedSubscription(QueueSubscription[int]):
 #   the demand the test gives it; fused, it polls only as many items as it has demand for.
 # * :class:`RecordingIterable`: an iterable that logs each ``next()`` on its iterators.
 
-from rxpy2.internal.fuseable import (  # noqa: E402
-    ANY,
-    ASYNC,
-    BOUNDARY,
-    NONE,
-    ConditionalSubscriber,
-)
+from rxpy2.internal.fuseable import ANY  # noqa: E402
+from rxpy2.internal.fuseable import ASYNC  # noqa: E402
+from rxpy2.internal.fuseable import BOUNDARY  # noqa: E402
+from rxpy2.internal.fuseable import NONE  # noqa: E402
+from rxpy2.internal.fuseable import ConditionalSubscriber  # noqa: E402
 from rxpy2.reactivestreams import LONG_MAX  # noqa: E402
 
 

@@ -18,8 +18,16 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import import_cost, report, runner, workloads  # noqa: E402
-from benchmarks.common import RXPY, RXPY2, Target, add, f, p  # noqa: E402
+from benchmarks import import_cost  # noqa: E402
+from benchmarks import report  # noqa: E402
+from benchmarks import runner  # noqa: E402
+from benchmarks import workloads  # noqa: E402
+from benchmarks.common import RXPY  # noqa: E402
+from benchmarks.common import RXPY2  # noqa: E402
+from benchmarks.common import Target  # noqa: E402
+from benchmarks.common import add  # noqa: E402
+from benchmarks.common import f  # noqa: E402
+from benchmarks.common import p  # noqa: E402
 
 N = 200
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 import runpy
 import sys
-from datetime import UTC, datetime
+from datetime import UTC
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks import spark as sb  # noqa: E402
-from benchmarks import spark_common, spark_pushdown  # noqa: E402
+from benchmarks import spark_common  # noqa: E402
+from benchmarks import spark_pushdown  # noqa: E402
 
 
 def _report(args: argparse.Namespace, rx_rps: float, heavy_ratio: float,

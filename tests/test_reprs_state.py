@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from rxpy2 import Flowable
-from rxpy2.disposables import CompositeDisposable, Disposables, SerialDisposable
+from rxpy2.disposables import CompositeDisposable
+from rxpy2.disposables import Disposables
+from rxpy2.disposables import SerialDisposable
 from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
 from rxpy2.internal.subscribers.serialized import SerializedSubscriber
 from rxpy2.internal.subscriptions.scalar import ScalarSubscription
-from rxpy2.operator_kit import DeferredScalarSubscription, SubscriptionArbiter
+from rxpy2.operator_kit import DeferredScalarSubscription
+from rxpy2.operator_kit import SubscriptionArbiter
 from rxpy2.testing import TestSubscriber
 
 

@@ -31,10 +31,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "tck"))
 sys.path.insert(0, str(ROOT))
 
-from library_publishers import CASES, Case, environment, verification_class  # noqa: E402
+from library_publishers import CASES  # noqa: E402
+from library_publishers import Case  # noqa: E402
+from library_publishers import environment  # noqa: E402
+from library_publishers import verification_class  # noqa: E402
 
 from rxpy2 import plugins  # noqa: E402
-from rxpy2.tck import RuleResult, run_rule  # noqa: E402
+from rxpy2.tck import RuleResult  # noqa: E402
+from rxpy2.tck import run_rule  # noqa: E402
 
 COMMAND = "tools/conformance"
 DOC = ROOT / "docs" / "conformance.md"

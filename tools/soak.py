@@ -49,7 +49,8 @@ sys.path.insert(0, str(ROOT))
 
 import _fuzz_chains as fz  # noqa: E402
 
-from rxpy2 import Flowable, plugins  # noqa: E402
+from rxpy2 import Flowable  # noqa: E402
+from rxpy2 import plugins  # noqa: E402
 from rxpy2.reactivestreams import LONG_MAX  # noqa: E402
 from rxpy2.schedulers import Schedulers  # noqa: E402
 from rxpy2.testing import TestSubscriber  # noqa: E402

@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import os
 from threading import Lock
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 __all__ = [
     "BACKEND",

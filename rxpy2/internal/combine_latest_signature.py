@@ -10,7 +10,12 @@ run time the decorator returns the method as it is.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast, overload
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Protocol
+from typing import TypeVar
+from typing import cast
+from typing import overload
 
 if TYPE_CHECKING:
     from rxpy2.flowable import Flowable

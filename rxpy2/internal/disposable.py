@@ -3,7 +3,8 @@ it) and ``internal/helpers/disposable_helper.py`` (the moves of a Disposable ref
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import ABC
+from abc import abstractmethod
 
 __all__ = ["Disposable"]
 

@@ -29,7 +29,11 @@ from __future__ import annotations
 import collections.abc
 from abc import abstractmethod
 from enum import IntFlag
-from typing import Any, Generic, TypeGuard, TypeVar, cast
+from typing import Any
+from typing import Generic
+from typing import TypeGuard
+from typing import TypeVar
+from typing import cast
 
 from rxpy2.internal.type_cache import class_check
 from rxpy2.observers import FlowableSubscriber

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable
+from collections.abc import Collection
+from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 

@@ -24,7 +24,9 @@ Each class keeps its contract:
 from __future__ import annotations
 
 from collections import deque
-from typing import Generic, Protocol, TypeVar
+from typing import Generic
+from typing import Protocol
+from typing import TypeVar
 
 __all__ = ["MpscLinkedQueue", "SimpleQueue", "SpscArrayQueue", "SpscLinkedArrayQueue",
            "round_to_power_of_2"]

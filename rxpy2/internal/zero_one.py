@@ -15,47 +15,42 @@ adds what Single and Maybe share about the item.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
-from typing import (
-    TYPE_CHECKING,
-    Any,
-    ClassVar,
-    Generic,
-    NamedTuple,
-    Self,
-    TypeVar,
-    cast,
-    final,
-    overload,
-)
+from collections.abc import Callable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import ClassVar
+from typing import Generic
+from typing import NamedTuple
+from typing import Self
+from typing import TypeVar
+from typing import cast
+from typing import final
+from typing import overload
 
 from rxpy2.internal import describe as _describe
-from rxpy2.internal.arguments import (
-    ABSENT,
-    assembly,
-    refuse_rxpy_observer,
-    require,
-    require_callable,
-    require_duration,
-    require_scheduler,
-    retry_function_form,
-    sources_one_by_one,
-    trailing_function,
-)
+from rxpy2.internal.arguments import ABSENT
+from rxpy2.internal.arguments import assembly
+from rxpy2.internal.arguments import refuse_rxpy_observer
+from rxpy2.internal.arguments import require
+from rxpy2.internal.arguments import require_callable
+from rxpy2.internal.arguments import require_duration
+from rxpy2.internal.arguments import require_scheduler
+from rxpy2.internal.arguments import retry_function_form
+from rxpy2.internal.arguments import sources_one_by_one
+from rxpy2.internal.arguments import trailing_function
 from rxpy2.internal.helpers import subscribe_loop as _loop
 from rxpy2.internal.name_trap import check_class as _check_fields
 from rxpy2.internal.observers.blocking import BlockingMultiObserver
 from rxpy2.internal.observers.empty import EmptyDisposable
 from rxpy2.internal.operators.completable import completable_ignore_element
 from rxpy2.internal.operators.flowable import time_args
-from rxpy2.internal.operators.single import (
-    single_delay,
-    single_flat_map_completable,
-    single_flatten_as_flowable,
-    single_materialize,
-    single_retry,
-    single_take_until,
-)
+from rxpy2.internal.operators.single import single_delay
+from rxpy2.internal.operators.single import single_flat_map_completable
+from rxpy2.internal.operators.single import single_flatten_as_flowable
+from rxpy2.internal.operators.single import single_materialize
+from rxpy2.internal.operators.single import single_retry
+from rxpy2.internal.operators.single import single_take_until
 
 if TYPE_CHECKING:
     from rxpy2.completable import Completable

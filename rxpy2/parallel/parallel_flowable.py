@@ -22,43 +22,49 @@ non-callable where a function is required and for a non-Scheduler,
 from __future__ import annotations
 
 import os
-from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, final
+from abc import ABC
+from abc import abstractmethod
+from collections.abc import Callable
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Generic
+from typing import TypeVar
+from typing import final
 
 from rxpy2 import plugins
-from rxpy2.internal.arguments import assembly, require_subscriber
+from rxpy2.internal.arguments import assembly
+from rxpy2.internal.arguments import require_subscriber
 from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.name_trap import check_class as _check_fields
-from rxpy2.internal.operators.parallel import (
-    parallel_concat_map,
-    parallel_do_on_next_try,
-    parallel_filter,
-    parallel_filter_try,
-    parallel_flat_map,
-    parallel_from_array,
-    parallel_from_publisher,
-    parallel_join,
-    parallel_map,
-    parallel_map_try,
-    parallel_peek,
-    parallel_reduce,
-    parallel_reduce_full,
-    parallel_run_on,
-    parallel_sorted_join,
-)
+from rxpy2.internal.operators.parallel import parallel_concat_map
+from rxpy2.internal.operators.parallel import parallel_do_on_next_try
+from rxpy2.internal.operators.parallel import parallel_filter
+from rxpy2.internal.operators.parallel import parallel_filter_try
+from rxpy2.internal.operators.parallel import parallel_flat_map
+from rxpy2.internal.operators.parallel import parallel_from_array
+from rxpy2.internal.operators.parallel import parallel_from_publisher
+from rxpy2.internal.operators.parallel import parallel_join
+from rxpy2.internal.operators.parallel import parallel_map
+from rxpy2.internal.operators.parallel import parallel_map_try
+from rxpy2.internal.operators.parallel import parallel_peek
+from rxpy2.internal.operators.parallel import parallel_reduce
+from rxpy2.internal.operators.parallel import parallel_reduce_full
+from rxpy2.internal.operators.parallel import parallel_run_on
+from rxpy2.internal.operators.parallel import parallel_sorted_join
 from rxpy2.internal.subscribers import strict
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import (
-    BUFFER_SIZE,
-    require_callable,
-    require_positive,
-    require_publisher,
-    require_scheduler,
-)
+from rxpy2.operator_kit import BUFFER_SIZE
+from rxpy2.operator_kit import require_callable
+from rxpy2.operator_kit import require_positive
+from rxpy2.operator_kit import require_publisher
+from rxpy2.operator_kit import require_scheduler
 from rxpy2.parallel.parallel_failure_handling import ParallelFailureHandling
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 if TYPE_CHECKING:
     from rxpy2.flowable import Flowable

@@ -23,35 +23,40 @@ requests ``limit`` more. Nothing is lost and nobody is failed for being slow.
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.internal.fuseable import ANY, ASYNC, NONE, SYNC, QueueSubscription
-from rxpy2.operator_kit import (
-    BUFFER_SIZE,
-    AtomicBoolean,
-    AtomicLong,
-    AtomicReference,
-    BackpressureHelper,
-    Drain,
-    EmptySubscription,
-    SpscArrayQueue,
-    SpscLinkedArrayQueue,
-    SubscriptionHelper,
-    null_error,
-    null_item,
-    validate_request,
-)
-from rxpy2.processors._subscribers import (
-    EMPTY,
-    TERMINATED,
-    array_add,
-    array_remove,
-    array_terminate,
-)
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import SYNC
+from rxpy2.internal.fuseable import QueueSubscription
+from rxpy2.operator_kit import BUFFER_SIZE
+from rxpy2.operator_kit import AtomicBoolean
+from rxpy2.operator_kit import AtomicLong
+from rxpy2.operator_kit import AtomicReference
+from rxpy2.operator_kit import BackpressureHelper
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import EmptySubscription
+from rxpy2.operator_kit import SpscArrayQueue
+from rxpy2.operator_kit import SpscLinkedArrayQueue
+from rxpy2.operator_kit import SubscriptionHelper
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import validate_request
+from rxpy2.processors._subscribers import EMPTY
+from rxpy2.processors._subscribers import TERMINATED
+from rxpy2.processors._subscribers import array_add
+from rxpy2.processors._subscribers import array_remove
+from rxpy2.processors._subscribers import array_terminate
 from rxpy2.processors.flowable_processor import FlowableProcessor
-from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Subscriber, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import LONG_MIN
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["MulticastProcessor"]
 

@@ -11,27 +11,29 @@ A subscriber that arrives after the terminal signal gets it at once.
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.internal.atomic import AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.operator_kit import (
-    null_item,
-    null_or_late_error,
-    null_subscription,
-    validate_request,
-)
-from rxpy2.processors._subscribers import (
-    EMPTY,
-    TERMINATED,
-    array_add,
-    array_remove,
-    array_terminate,
-)
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import null_subscription
+from rxpy2.operator_kit import validate_request
+from rxpy2.processors._subscribers import EMPTY
+from rxpy2.processors._subscribers import TERMINATED
+from rxpy2.processors._subscribers import array_add
+from rxpy2.processors._subscribers import array_remove
+from rxpy2.processors._subscribers import array_terminate
 from rxpy2.processors.flowable_processor import FlowableProcessor
-from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Subscriber, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import LONG_MIN
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["PublishProcessor"]
 

@@ -20,20 +20,27 @@ Time comes from ``scheduler.now()`` (seconds, a float): any object with a
 from __future__ import annotations
 
 import time
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any
+from typing import Generic
+from typing import Protocol
+from typing import TypeVar
 
-from rxpy2.internal.atomic import AtomicLong, AtomicReference
-from rxpy2.operator_kit import (
-    Drain,
-    add_request,
-    null_or_late_error,
-    null_or_late_item,
-    null_subscription,
-    validate_request,
-)
-from rxpy2.processors._subscribers import EMPTY, array_add, array_remove, array_terminate
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import null_subscription
+from rxpy2.operator_kit import validate_request
+from rxpy2.processors._subscribers import EMPTY
+from rxpy2.processors._subscribers import array_add
+from rxpy2.processors._subscribers import array_remove
+from rxpy2.processors._subscribers import array_terminate
 from rxpy2.processors.flowable_processor import FlowableProcessor
-from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["ReplayProcessor"]
 

@@ -12,13 +12,18 @@ from __future__ import annotations
 
 from collections import deque
 from threading import Lock
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.operator_kit import null_error, null_or_late_item, null_subscription
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import null_subscription
 from rxpy2.processors.flowable_processor import FlowableProcessor
-from rxpy2.reactivestreams import Subscriber, Subscription
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["SerializedProcessor"]
 

@@ -16,25 +16,31 @@ subscriber gets ``on_subscribe`` then ``on_error(ProtocolViolationException)``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.flowable import BUFFER_SIZE
-from rxpy2.internal.atomic import AtomicBoolean, AtomicLong, AtomicReference
-from rxpy2.internal.fuseable import ASYNC, NONE, QueueSubscription
+from rxpy2.internal.atomic import AtomicBoolean
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import QueueSubscription
 from rxpy2.internal.queues import SpscLinkedArrayQueue
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operator_kit import (
-    Drain,
-    add_request,
-    null_or_late_error,
-    null_or_late_item,
-    null_subscription,
-    validate_request,
-)
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import null_subscription
+from rxpy2.operator_kit import validate_request
 from rxpy2.processors.flowable_processor import FlowableProcessor
-from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["UnicastProcessor"]
 

@@ -20,7 +20,9 @@ from typing import Any
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.internal.helpers.disposable_helper import DISPOSED
-from rxpy2.schedulers.scheduler import Scheduler, Task, Worker
+from rxpy2.schedulers.scheduler import Scheduler
+from rxpy2.schedulers.scheduler import Task
+from rxpy2.schedulers.scheduler import Worker
 
 __all__ = ["AsyncioScheduler"]
 

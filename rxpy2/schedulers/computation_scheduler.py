@@ -12,11 +12,9 @@ from __future__ import annotations
 import itertools
 import os
 
-from rxpy2.schedulers.executor_scheduler import (
-    ExecutorWorker,
-    SingleThreadExecutor,
-    ThreadScheduler,
-)
+from rxpy2.schedulers.executor_scheduler import ExecutorWorker
+from rxpy2.schedulers.executor_scheduler import SingleThreadExecutor
+from rxpy2.schedulers.executor_scheduler import ThreadScheduler
 from rxpy2.schedulers.scheduler import Worker
 
 __all__ = ["ComputationScheduler", "computation_threads"]

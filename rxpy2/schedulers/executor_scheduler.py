@@ -18,15 +18,21 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor
+from concurrent.futures import Future
 from typing import Any
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.internal.drain import Drain
 from rxpy2.internal.queues import MpscLinkedQueue
-from rxpy2.schedulers.scheduler import DISPOSED_TASK, Scheduler, Task, Worker
-from rxpy2.schedulers.timer import TimerEntry, TimerQueue, start_daemon_thread
+from rxpy2.schedulers.scheduler import DISPOSED_TASK
+from rxpy2.schedulers.scheduler import Scheduler
+from rxpy2.schedulers.scheduler import Task
+from rxpy2.schedulers.scheduler import Worker
+from rxpy2.schedulers.timer import TimerEntry
+from rxpy2.schedulers.timer import TimerQueue
+from rxpy2.schedulers.timer import start_daemon_thread
 
 __all__ = ["ExecutorScheduler", "ExecutorWorker", "SingleThreadExecutor", "ThreadScheduler"]
 

@@ -17,12 +17,11 @@ import os
 import threading
 import time
 
-from rxpy2.schedulers.executor_scheduler import (
-    ExecutorWorker,
-    SingleThreadExecutor,
-    ThreadScheduler,
-)
-from rxpy2.schedulers.scheduler import Worker, check_time
+from rxpy2.schedulers.executor_scheduler import ExecutorWorker
+from rxpy2.schedulers.executor_scheduler import SingleThreadExecutor
+from rxpy2.schedulers.executor_scheduler import ThreadScheduler
+from rxpy2.schedulers.scheduler import Worker
+from rxpy2.schedulers.scheduler import check_time
 from rxpy2.schedulers.timer import TimerEntry
 
 __all__ = ["IoScheduler", "io_keep_alive"]

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import itertools
 
-from rxpy2.schedulers.executor_scheduler import (
-    ExecutorWorker,
-    SingleThreadExecutor,
-    ThreadScheduler,
-)
+from rxpy2.schedulers.executor_scheduler import ExecutorWorker
+from rxpy2.schedulers.executor_scheduler import SingleThreadExecutor
+from rxpy2.schedulers.executor_scheduler import ThreadScheduler
 from rxpy2.schedulers.scheduler import Worker
 
 __all__ = ["NewThreadScheduler"]

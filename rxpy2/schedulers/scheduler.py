@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import math
 import time
-from abc import ABC, abstractmethod
+from abc import ABC
+from abc import abstractmethod
 from collections.abc import Callable
 from numbers import Real
 
 from rxpy2 import plugins
-from rxpy2.disposables import Disposable, SerialDisposable
+from rxpy2.disposables import Disposable
+from rxpy2.disposables import SerialDisposable
 from rxpy2.internal.helpers.disposable_helper import DISPOSED
 
 __all__ = ["Scheduler", "Worker"]

@@ -21,7 +21,11 @@ from sortedcontainers import SortedList
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.schedulers.scheduler import DISPOSED_TASK, Scheduler, Task, Worker, check_time
+from rxpy2.schedulers.scheduler import DISPOSED_TASK
+from rxpy2.schedulers.scheduler import Scheduler
+from rxpy2.schedulers.scheduler import Task
+from rxpy2.schedulers.scheduler import Worker
+from rxpy2.schedulers.scheduler import check_time
 
 __all__ = ["TestScheduler"]
 

@@ -28,14 +28,12 @@ import time
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.internal.drain import Drain
-from rxpy2.schedulers.scheduler import (
-    DISPOSED_TASK,
-    Scheduler,
-    Task,
-    Worker,
-    check_task,
-    check_time,
-)
+from rxpy2.schedulers.scheduler import DISPOSED_TASK
+from rxpy2.schedulers.scheduler import Scheduler
+from rxpy2.schedulers.scheduler import Task
+from rxpy2.schedulers.scheduler import Worker
+from rxpy2.schedulers.scheduler import check_task
+from rxpy2.schedulers.scheduler import check_time
 from rxpy2.schedulers.timer import MAX_WAIT
 
 __all__ = ["TrampolineScheduler", "TrampolineWorker"]

@@ -19,11 +19,19 @@ The master comes from the caller's SparkSession: nothing here assumes local mode
 
 from __future__ import annotations
 
-from rxpy2.spark.errors import SparkFusionError, SparkJobError
+from rxpy2.spark.errors import SparkFusionError
+from rxpy2.spark.errors import SparkJobError
 from rxpy2.spark.explain import explain
-from rxpy2.spark.flowable import SparkFlowable, from_dataframe, from_rdd
-from rxpy2.spark.sink import WriteSummary, to_parquet, to_table, write_batches
-from rxpy2.spark.stream import StreamFlowable, StreamSubscription, from_stream
+from rxpy2.spark.flowable import SparkFlowable
+from rxpy2.spark.flowable import from_dataframe
+from rxpy2.spark.flowable import from_rdd
+from rxpy2.spark.sink import WriteSummary
+from rxpy2.spark.sink import to_parquet
+from rxpy2.spark.sink import to_table
+from rxpy2.spark.sink import write_batches
+from rxpy2.spark.stream import StreamFlowable
+from rxpy2.spark.stream import StreamSubscription
+from rxpy2.spark.stream import from_stream
 
 __all__ = [
     "SparkFlowable",

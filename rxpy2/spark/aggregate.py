@@ -14,24 +14,30 @@ import functools
 import itertools
 import operator
 import threading
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.disposables import Disposable
 from rxpy2.maybe import Maybe
-from rxpy2.observers import MaybeObserver, SingleObserver
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
 from rxpy2.operator_kit import ABSENT
 from rxpy2.single import Single
 from rxpy2.spark import executor_code
-from rxpy2.spark.errors import SparkJobError, describe
-from rxpy2.spark.plan import Plan, Stage, ship_executor_module
-from rxpy2.spark.pyspark_adapter import (
-    cancel_job_group,
-    collect_and_serve,
-    connect,
-    java_rdd,
-    wrap_rdd,
-)
+from rxpy2.spark.errors import SparkJobError
+from rxpy2.spark.errors import describe
+from rxpy2.spark.plan import Plan
+from rxpy2.spark.plan import Stage
+from rxpy2.spark.plan import ship_executor_module
+from rxpy2.spark.pyspark_adapter import cancel_job_group
+from rxpy2.spark.pyspark_adapter import collect_and_serve
+from rxpy2.spark.pyspark_adapter import connect
+from rxpy2.spark.pyspark_adapter import java_rdd
+from rxpy2.spark.pyspark_adapter import wrap_rdd
 from rxpy2.spark.reader import Compiled
 
 __all__ = ["DEFAULT_MAX_ITEMS", "Origin", "SparkAggregateMaybe", "SparkAggregateSingle"]

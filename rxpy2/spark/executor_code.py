@@ -13,7 +13,9 @@ places apply exactly the same rules:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
 from typing import Any
 
 # (kind, function) pairs; kinds: "map", "filter", "flat_map_iterable", "map_partitions",

@@ -12,24 +12,42 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Generic
+from typing import Literal
+from typing import TypeVar
+from typing import overload
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.arguments import seed_first_form
-from rxpy2.operator_kit import ABSENT, BUFFER_SIZE, EmptySubscription, require_non_negative
+from rxpy2.operator_kit import ABSENT
+from rxpy2.operator_kit import BUFFER_SIZE
+from rxpy2.operator_kit import EmptySubscription
+from rxpy2.operator_kit import require_non_negative
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.single import Single
 from rxpy2.spark import aggregate
-from rxpy2.spark.errors import SparkFusionError, SparkJobError, describe
-from rxpy2.spark.plan import Plan, compile_plan, filter_text, function_label
-from rxpy2.spark.pyspark_adapter import is_dataframe, is_rdd, require_pyspark
+from rxpy2.spark.errors import SparkFusionError
+from rxpy2.spark.errors import SparkJobError
+from rxpy2.spark.errors import describe
+from rxpy2.spark.plan import Plan
+from rxpy2.spark.plan import compile_plan
+from rxpy2.spark.plan import filter_text
+from rxpy2.spark.plan import function_label
+from rxpy2.spark.pyspark_adapter import is_dataframe
+from rxpy2.spark.pyspark_adapter import is_rdd
+from rxpy2.spark.pyspark_adapter import require_pyspark
 from rxpy2.spark.reader import Compiled
 from rxpy2.spark.subscription import PartitionSubscription
 
 if TYPE_CHECKING:
     import pyarrow
-    from pyspark.sql import Column, Row
+    from pyspark.sql import Column
+    from pyspark.sql import Row
 
     from rxpy2.maybe import Maybe
 

@@ -18,14 +18,15 @@ from collections.abc import Callable
 from typing import Any
 
 from rxpy2.spark import executor_code
-from rxpy2.spark.pyspark_adapter import (
-    analyzed_condition,
-    arrow_batch_jrdd,
-    java_rdd,
-    local_limit,
-    python_rows_jrdd,
-)
-from rxpy2.spark.reader import Compiled, arrow_schema, converting, row_converter
+from rxpy2.spark.pyspark_adapter import analyzed_condition
+from rxpy2.spark.pyspark_adapter import arrow_batch_jrdd
+from rxpy2.spark.pyspark_adapter import java_rdd
+from rxpy2.spark.pyspark_adapter import local_limit
+from rxpy2.spark.pyspark_adapter import python_rows_jrdd
+from rxpy2.spark.reader import Compiled
+from rxpy2.spark.reader import arrow_schema
+from rxpy2.spark.reader import converting
+from rxpy2.spark.reader import row_converter
 
 __all__ = ["Lineage", "Plan", "Stage", "column_text", "compile_plan", "filter_text",
            "function_label", "pickling_problem", "ship_executor_module"]
@@ -235,7 +236,8 @@ class Plan:
 
     def compile(self) -> Compiled:
         """Build the JVM side once: the RDD whose partitions the jobs compute."""
-        from pyspark.serializers import BatchedSerializer, CPickleSerializer
+        from pyspark.serializers import BatchedSerializer
+        from pyspark.serializers import CPickleSerializer
 
         sc = self.context()
         names: tuple[str, ...] | None = None

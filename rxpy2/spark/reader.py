@@ -9,11 +9,14 @@ The row and Arrow conversions the driver applies to a batch live here too.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from typing import Any
 
 from rxpy2.spark import executor_code
-from rxpy2.spark.pyspark_adapter import connect, load_batches, run_partition_job
+from rxpy2.spark.pyspark_adapter import connect
+from rxpy2.spark.pyspark_adapter import load_batches
+from rxpy2.spark.pyspark_adapter import run_partition_job
 
 __all__ = ["CHUNK", "Compiled", "PartitionReader", "arrow_schema", "converting",
            "row_converter"]
@@ -102,7 +105,8 @@ class PartitionReader:
         self.batches: Iterator[list[Any]] | None = None
 
     def _open(self) -> Iterator[list[Any]]:
-        from pyspark.serializers import BatchedSerializer, NoOpSerializer
+        from pyspark.serializers import BatchedSerializer
+        from pyspark.serializers import NoOpSerializer
 
         plan = self.plan
         if plan.emit == "arrow":

@@ -13,28 +13,31 @@ import itertools
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
+from typing import Protocol
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.internal.arguments import assembly
-from rxpy2.observers import FlowableSubscriber, SingleObserver
-from rxpy2.operator_kit import (
-    AtomicReference,
-    SubscriptionHelper,
-    null_item,
-    null_or_late_error,
-    require,
-    require_callable,
-    require_positive,
-    require_publisher,
-)
-from rxpy2.reactivestreams import Publisher, Subscription
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.observers import SingleObserver
+from rxpy2.operator_kit import AtomicReference
+from rxpy2.operator_kit import SubscriptionHelper
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import require
+from rxpy2.operator_kit import require_callable
+from rxpy2.operator_kit import require_positive
+from rxpy2.operator_kit import require_publisher
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscription
 from rxpy2.single import Single
-from rxpy2.spark.errors import SparkJobError, describe
+from rxpy2.spark.errors import SparkJobError
+from rxpy2.spark.errors import describe
 from rxpy2.spark.pyspark_adapter import hadoop_path_exists
 
 __all__ = ["WriteSummary", "to_parquet", "to_table", "write_batches"]

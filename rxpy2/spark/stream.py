@@ -14,14 +14,27 @@ import collections
 import itertools
 import threading
 import time
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar, overload
+from collections.abc import Callable
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Generic
+from typing import Literal
+from typing import TypeVar
+from typing import overload
 
 from rxpy2.flowable import Flowable
-from rxpy2.operator_kit import AtomicLong, Drain, add_request, require_positive, validate_request
-from rxpy2.reactivestreams import Subscriber, Subscription
-from rxpy2.spark.errors import SparkJobError, describe
-from rxpy2.spark.pyspark_adapter import is_dataframe, require_pyspark
+from rxpy2.operator_kit import AtomicLong
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import require_positive
+from rxpy2.operator_kit import validate_request
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
+from rxpy2.spark.errors import SparkJobError
+from rxpy2.spark.errors import describe
+from rxpy2.spark.pyspark_adapter import is_dataframe
+from rxpy2.spark.pyspark_adapter import require_pyspark
 
 if TYPE_CHECKING:
     import pyarrow

@@ -12,13 +12,22 @@ from __future__ import annotations
 import itertools
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
-from rxpy2.operator_kit import AtomicInteger, AtomicLong, Drain, add_request, validate_request
-from rxpy2.reactivestreams import Subscriber, Subscription
-from rxpy2.spark.errors import SparkJobError, describe
+from rxpy2.operator_kit import AtomicInteger
+from rxpy2.operator_kit import AtomicLong
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import validate_request
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
+from rxpy2.spark.errors import SparkJobError
+from rxpy2.spark.errors import describe
 from rxpy2.spark.pyspark_adapter import cancel_job_group
-from rxpy2.spark.reader import Compiled, PartitionReader
+from rxpy2.spark.reader import Compiled
+from rxpy2.spark.reader import PartitionReader
 
 __all__ = ["PartitionSubscription"]
 

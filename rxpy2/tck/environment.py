@@ -22,11 +22,17 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterable
-from typing import Any, Generic, NoReturn, TypeVar
+from collections.abc import Callable
+from collections.abc import Iterable
+from typing import Any
+from typing import Generic
+from typing import NoReturn
+from typing import TypeVar
 
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 from rxpy2.tck.support import SubscriberBufferOverflowException
 
 __all__ = [

@@ -19,12 +19,19 @@ from __future__ import annotations
 import itertools
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, ThreadPoolExecutor
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable
+from collections.abc import Iterator
+from concurrent.futures import Executor
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["HelperPublisher", "default_publisher_executor"]
 

@@ -23,24 +23,27 @@ from __future__ import annotations
 
 import types
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
-from rxpy2.reactivestreams import LONG_MAX, Processor, Publisher, Subscriber, Subscription
-from rxpy2.tck.environment import (
-    TEST_BUFFER_SIZE,
-    ManualPublisher,
-    ManualSubscriber,
-    ManualSubscriberWithSubscriptionSupport,
-    Promise,
-    TestEnvironment,
-)
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Processor
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
+from rxpy2.tck.environment import TEST_BUFFER_SIZE
+from rxpy2.tck.environment import ManualPublisher
+from rxpy2.tck.environment import ManualSubscriber
+from rxpy2.tck.environment import ManualSubscriberWithSubscriptionSupport
+from rxpy2.tck.environment import Promise
+from rxpy2.tck.environment import TestEnvironment
 from rxpy2.tck.operators import SubscriptionPuppet
 from rxpy2.tck.publisher import PublisherVerification
 from rxpy2.tck.subscriber_common import HelperFedVerification
-from rxpy2.tck.subscriber_whitebox import (
-    SubscriberWhiteboxVerification,
-    WhiteboxSubscriberProbe,
-)
+from rxpy2.tck.subscriber_whitebox import SubscriberWhiteboxVerification
+from rxpy2.tck.subscriber_whitebox import WhiteboxSubscriberProbe
 from rxpy2.tck.support import not_verified
 
 __all__ = [

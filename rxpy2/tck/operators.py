@@ -20,8 +20,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from rxpy2.reactivestreams import Subscriber, Subscription
-from rxpy2.tck.subscriber_whitebox import SubscriberPuppet, WhiteboxSubscriberProbe
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
+from rxpy2.tck.subscriber_whitebox import SubscriberPuppet
+from rxpy2.tck.subscriber_whitebox import WhiteboxSubscriberProbe
 
 __all__ = ["ProbeDownstream", "RequestingDownstream", "SubscriptionPuppet"]
 

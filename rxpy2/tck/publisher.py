@@ -29,18 +29,24 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
-from rxpy2.tck.environment import (
-    BlackholeSubscriberWithSubscriptionSupport,
-    Latch,
-    ManualSubscriber,
-    ManualSubscriberWithSubscriptionSupport,
-    TestEnvironment,
-    TestSubscriber,
-)
-from rxpy2.tck.support import SkipRule, is_skip, not_verified, untested
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
+from rxpy2.tck.environment import BlackholeSubscriberWithSubscriptionSupport
+from rxpy2.tck.environment import Latch
+from rxpy2.tck.environment import ManualSubscriber
+from rxpy2.tck.environment import ManualSubscriberWithSubscriptionSupport
+from rxpy2.tck.environment import TestEnvironment
+from rxpy2.tck.environment import TestSubscriber
+from rxpy2.tck.support import SkipRule
+from rxpy2.tck.support import is_skip
+from rxpy2.tck.support import not_verified
+from rxpy2.tck.support import untested
 from rxpy2.tck.verification import Verification
 
 __all__ = [

@@ -16,18 +16,22 @@ skipped with "untested: ..."). ``TypeError`` stands in for Java's
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
-from rxpy2.reactivestreams import Subscriber, Subscription
-from rxpy2.tck.environment import Latch, TestEnvironment
-from rxpy2.tck.subscriber_common import HelperFedStage, HelperFedVerification
-from rxpy2.tck.subscriber_whitebox import (
-    BlackboxSubscriberProxy,
-    SecondSubscription,
-    expect_type_error,
-    spec203_scene,
-)
-from rxpy2.tck.support import TestException, untested
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
+from rxpy2.tck.environment import Latch
+from rxpy2.tck.environment import TestEnvironment
+from rxpy2.tck.subscriber_common import HelperFedStage
+from rxpy2.tck.subscriber_common import HelperFedVerification
+from rxpy2.tck.subscriber_whitebox import BlackboxSubscriberProxy
+from rxpy2.tck.subscriber_whitebox import SecondSubscription
+from rxpy2.tck.subscriber_whitebox import expect_type_error
+from rxpy2.tck.subscriber_whitebox import spec203_scene
+from rxpy2.tck.support import TestException
+from rxpy2.tck.support import untested
 
 __all__ = ["BlackboxTestStage", "SubscriberBlackboxVerification"]
 

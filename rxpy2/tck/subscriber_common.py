@@ -14,11 +14,18 @@ plus a supply of elements read from a helper Publisher.
 from __future__ import annotations
 
 from concurrent.futures import Executor
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
-from rxpy2.tck.environment import ManualPublisher, ManualSubscriber, TestEnvironment
-from rxpy2.tck.helper_publisher import HelperPublisher, default_publisher_executor
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.tck.environment import ManualPublisher
+from rxpy2.tck.environment import ManualSubscriber
+from rxpy2.tck.environment import TestEnvironment
+from rxpy2.tck.helper_publisher import HelperPublisher
+from rxpy2.tck.helper_publisher import default_publisher_executor
 from rxpy2.tck.verification import Verification
 
 __all__ = ["HelperFedStage", "HelperFedVerification"]

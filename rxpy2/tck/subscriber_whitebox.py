@@ -25,19 +25,24 @@ Java's ``NullPointerException`` (§2.13).
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import ABC
+from abc import abstractmethod
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
-from rxpy2.reactivestreams import Subscriber, Subscription
-from rxpy2.tck.environment import (
-    Latch,
-    Promise,
-    Receptacle,
-    TestEnvironment,
-)
-from rxpy2.tck.subscriber_common import HelperFedStage, HelperFedVerification
-from rxpy2.tck.support import TestException, not_verified, untested
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
+from rxpy2.tck.environment import Latch
+from rxpy2.tck.environment import Promise
+from rxpy2.tck.environment import Receptacle
+from rxpy2.tck.environment import TestEnvironment
+from rxpy2.tck.subscriber_common import HelperFedStage
+from rxpy2.tck.subscriber_common import HelperFedVerification
+from rxpy2.tck.support import TestException
+from rxpy2.tck.support import not_verified
+from rxpy2.tck.support import untested
 
 __all__ = [
     "BlackboxProbe",

@@ -18,7 +18,11 @@ import inspect
 from typing import Any
 
 from rxpy2.tck.environment import TestEnvironment
-from rxpy2.tck.support import RULE_KINDS, RuleResult, SkipRule, is_skip, rule_kind
+from rxpy2.tck.support import RULE_KINDS
+from rxpy2.tck.support import RuleResult
+from rxpy2.tck.support import SkipRule
+from rxpy2.tck.support import is_skip
+from rxpy2.tck.support import rule_kind
 
 __all__ = ["Verification", "is_rule_name", "run_rule", "run_rules"]
 

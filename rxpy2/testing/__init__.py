@@ -12,13 +12,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rxpy2.internal.lazy_import import lazy_package
-from rxpy2.testing.race import RaceRunner, race
-from rxpy2.testing.test_subscriber import BaseTestConsumer, TestObserver, TestSubscriber
+from rxpy2.testing.race import RaceRunner
+from rxpy2.testing.race import race
+from rxpy2.testing.test_subscriber import BaseTestConsumer
+from rxpy2.testing.test_subscriber import TestObserver
+from rxpy2.testing.test_subscriber import TestSubscriber
 
 if TYPE_CHECKING:
     from rxpy2.schedulers.test_scheduler import TestScheduler
     from rxpy2.testing.step_verifier import StepVerifier
-    from rxpy2.testing.test_publisher import TestPublisher, Violation
+    from rxpy2.testing.test_publisher import TestPublisher
+    from rxpy2.testing.test_publisher import Violation
 
 __all__ = ["BaseTestConsumer", "RaceRunner", "StepVerifier", "TestObserver", "TestPublisher",
            "TestScheduler", "TestSubscriber", "Violation", "race"]

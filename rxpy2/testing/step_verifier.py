@@ -19,12 +19,17 @@ from __future__ import annotations
 import inspect
 import threading
 import time
-from collections.abc import Callable, Iterable
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable
+from collections.abc import Iterable
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.internal.arguments import require_non_negative
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscription
 from rxpy2.schedulers.test_scheduler import TestScheduler
 from rxpy2.testing.test_subscriber import TestSubscriber
 

@@ -17,22 +17,29 @@ from __future__ import annotations
 import functools
 import threading
 import time
-from collections.abc import Callable, Sequence
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable
+from collections.abc import Sequence
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.disposables import Disposable
-from rxpy2.internal.atomic import AtomicLong, AtomicReference
-from rxpy2.internal.fuseable import NONE, QueueSubscription
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import QueueSubscription
 from rxpy2.internal.helpers.demand import deferred_request
-from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
-from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
-from rxpy2.observers import (
-    CompletableObserver,
-    FlowableSubscriber,
-    MaybeObserver,
-    SingleObserver,
-)
-from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
+from rxpy2.internal.helpers.disposable_helper import DISPOSED
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
+from rxpy2.internal.helpers.subscription_helper import CANCELLED
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.observers import CompletableObserver
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["BaseTestConsumer", "TestObserver", "TestSubscriber"]
 

@@ -24,13 +24,18 @@ from __future__ import annotations
 import random
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
-from probes import Forwarding, ItemsSource
+from probes import Forwarding
+from probes import ItemsSource
 
 from rxpy2 import Flowable
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 from rxpy2.schedulers import Schedulers
 from rxpy2.testing import TestSubscriber
 

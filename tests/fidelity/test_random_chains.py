@@ -15,7 +15,9 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from _fuzz_chains import FuzzError, Violation, check_chain
+from _fuzz_chains import FuzzError
+from _fuzz_chains import Violation
+from _fuzz_chains import check_chain
 
 BASE_SEED = int(os.environ.get("RXPY2_FUZZ_SEED", "20261125"))
 CHAINS = int(os.environ.get("RXPY2_FUZZ_CHAINS", "1000"))

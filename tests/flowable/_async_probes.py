@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from probes import ManualSource, SyncFusedProbe
+from probes import ManualSource
+from probes import SyncFusedProbe
 
 from rxpy2 import Flowable
-from rxpy2.reactivestreams import Subscriber, Subscription
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["CapturingSource", "SyncFusedProbe", "race_cancel_vs_inner_items",
            "race_items_vs_requests"]

@@ -16,10 +16,13 @@ import threading
 import time
 from typing import Any
 
-from probes import Boom, Forwarding
+from probes import Boom
+from probes import Forwarding
 
 from rxpy2 import Flowable
-from rxpy2.internal.fuseable import NONE, ConditionalSubscriber, QueueSubscription
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import ConditionalSubscriber
+from rxpy2.internal.fuseable import QueueSubscription
 
 __all__ = ["FusionProbe", "OddRejecter", "assert_no_new_threads", "rxpy2_threads"]
 

@@ -6,7 +6,8 @@ from typing import Any
 
 from rxpy2 import Flowable
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscription
 from rxpy2.testing import TestSubscriber
 
 

@@ -7,7 +7,8 @@ import threading
 import time
 
 import pytest
-from probes import Boom, ManualSource
+from probes import Boom
+from probes import ManualSource
 
 from rxpy2 import Flowable
 from rxpy2.schedulers import Schedulers

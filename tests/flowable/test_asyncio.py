@@ -7,13 +7,20 @@ import gc
 import threading
 
 import pytest
-from _fusion_probes import FusionProbe, assert_no_new_threads, rxpy2_threads
-from probes import Boom, ManualSource
+from _fusion_probes import FusionProbe
+from _fusion_probes import assert_no_new_threads
+from _fusion_probes import rxpy2_threads
+from probes import Boom
+from probes import ManualSource
 
 from rxpy2 import Flowable
-from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, SYNC
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import BOUNDARY
+from rxpy2.internal.fuseable import SYNC
 from rxpy2.processors import UnicastProcessor
-from rxpy2.schedulers import AsyncioScheduler, Schedulers
+from rxpy2.schedulers import AsyncioScheduler
+from rxpy2.schedulers import Schedulers
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 

@@ -5,11 +5,19 @@ from __future__ import annotations
 import threading
 
 import pytest
-from _fusion_probes import FusionProbe, assert_no_new_threads, rxpy2_threads
+from _fusion_probes import FusionProbe
+from _fusion_probes import assert_no_new_threads
+from _fusion_probes import rxpy2_threads
 from probes import Boom
 
-from rxpy2 import Flowable, MissingBackpressureException, Subscriber, Subscription
-from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, SYNC
+from rxpy2 import Flowable
+from rxpy2 import MissingBackpressureException
+from rxpy2 import Subscriber
+from rxpy2 import Subscription
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import BOUNDARY
+from rxpy2.internal.fuseable import SYNC
 from rxpy2.processors import UnicastProcessor
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.schedulers import Schedulers

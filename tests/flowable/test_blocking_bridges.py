@@ -8,9 +8,14 @@ import threading
 import weakref
 
 import pytest
-from probes import Boom, ManualSource
+from probes import Boom
+from probes import ManualSource
 
-from rxpy2 import Completable, Flowable, Maybe, Single, TestScheduler
+from rxpy2 import Completable
+from rxpy2 import Flowable
+from rxpy2 import Maybe
+from rxpy2 import Single
+from rxpy2 import TestScheduler
 from rxpy2.reactivestreams import LONG_MAX
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")

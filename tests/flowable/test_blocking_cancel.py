@@ -20,7 +20,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from rxpy2 import Flowable, plugins
+from rxpy2 import Flowable
+from rxpy2 import plugins
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX
 

@@ -34,7 +34,8 @@ import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from types import CodeType, FrameType
+from types import CodeType
+from types import FrameType
 from typing import Any
 
 import pytest
@@ -42,7 +43,9 @@ import pytest
 import rxpy2.internal.helpers.parker
 import rxpy2.internal.observers.blocking
 import rxpy2.internal.operators.flowable.flowable_blocking
-from rxpy2 import BackpressureStrategy, Flowable, Single
+from rxpy2 import BackpressureStrategy
+from rxpy2 import Flowable
+from rxpy2 import Single
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 

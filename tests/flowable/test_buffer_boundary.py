@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import deque
 
 import pytest
-from probes import Boom, ManualSource
+from probes import Boom
+from probes import ManualSource
 
 from rxpy2 import Flowable
 from rxpy2.exceptions import MissingBackpressureException

@@ -6,7 +6,8 @@ from __future__ import annotations
 from probes import ManualSource
 
 import rxpy2.operator_kit as ops
-from rxpy2 import BackpressureStrategy, Flowable
+from rxpy2 import BackpressureStrategy
+from rxpy2 import Flowable
 from rxpy2.schedulers import Schedulers
 
 

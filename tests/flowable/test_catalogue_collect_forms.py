@@ -8,7 +8,8 @@ import collections
 from typing import Any
 
 import pytest
-from probes import Boom, Manual
+from probes import Boom
+from probes import Manual
 
 from rxpy2 import Flowable
 from rxpy2.processors import PublishProcessor

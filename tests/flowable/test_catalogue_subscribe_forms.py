@@ -6,11 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from probes import Boom, Manual
+from probes import Boom
+from probes import Manual
 
 from rxpy2 import Flowable
-from rxpy2.exceptions import CompositeException, OnErrorNotImplementedException
-from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
+from rxpy2.exceptions import CompositeException
+from rxpy2.exceptions import OnErrorNotImplementedException
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 from rxpy2.testing import race
 
 

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import pytest
 from _async_probes import race_items_vs_requests
-from probes import ManualSource, Recorded, Spy, boom, failing
+from probes import ManualSource
+from probes import Recorded
+from probes import Spy
+from probes import boom
+from probes import failing
 
 from rxpy2 import Flowable
 from rxpy2.exceptions import CompositeException

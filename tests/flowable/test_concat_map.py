@@ -8,11 +8,18 @@ import time
 
 import pytest
 from _async_probes import race_items_vs_requests
-from probes import Manual, ManualSource, Recorded, RequestOneInOnNext, Spy, boom
+from probes import Manual
+from probes import ManualSource
+from probes import Recorded
+from probes import RequestOneInOnNext
+from probes import Spy
+from probes import boom
 
 from rxpy2 import Flowable
-from rxpy2.exceptions import CompositeException, MissingBackpressureException
-from rxpy2.internal.fuseable import ASYNC, SYNC
+from rxpy2.exceptions import CompositeException
+from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import SYNC
 from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.operators.flowable.flowable_concat_map import FlowableConcatMap
 from rxpy2.processors import UnicastProcessor

@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import pytest
 from _async_probes import race_cancel_vs_inner_items
-from probes import Manual, ManualSource, Recorded, RequestOneInOnNext, Spy, boom
+from probes import Manual
+from probes import ManualSource
+from probes import Recorded
+from probes import RequestOneInOnNext
+from probes import Spy
+from probes import boom
 
 from rxpy2 import Flowable
-from rxpy2.exceptions import CompositeException, MissingBackpressureException
+from rxpy2.exceptions import CompositeException
+from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.operators.flowable.flowable_concat_map_eager import FlowableConcatMapEager
-from rxpy2.internal.subscribers.inner_queued import (
-    InnerQueuedSubscriber,
-    InnerQueuedSubscriberSupport,
-)
+from rxpy2.internal.subscribers.inner_queued import InnerQueuedSubscriber
+from rxpy2.internal.subscribers.inner_queued import InnerQueuedSubscriberSupport
 from rxpy2.processors import UnicastProcessor
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.schedulers import Schedulers

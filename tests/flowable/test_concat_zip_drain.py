@@ -5,7 +5,8 @@ lost, duplicated, or signalled after the terminal event; the requests stay exact
 from __future__ import annotations
 
 from _async_probes import race_items_vs_requests
-from probes import ManualSource, rail
+from probes import ManualSource
+from probes import rail
 
 from rxpy2 import Flowable
 

@@ -8,16 +8,14 @@ import time
 import pytest
 from probes import RequestOneInOnNext
 
-from rxpy2 import (
-    LONG_MAX,
-    BackpressureStrategy,
-    Disposables,
-    Emitter,
-    Flowable,
-    FlowableEmitter,
-    FlowableSubscriber,
-    MissingBackpressureException,
-)
+from rxpy2 import LONG_MAX
+from rxpy2 import BackpressureStrategy
+from rxpy2 import Disposables
+from rxpy2 import Emitter
+from rxpy2 import Flowable
+from rxpy2 import FlowableEmitter
+from rxpy2 import FlowableSubscriber
+from rxpy2 import MissingBackpressureException
 from rxpy2.testing import TestSubscriber
 
 B = BackpressureStrategy

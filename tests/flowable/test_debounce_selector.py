@@ -8,7 +8,8 @@ from rxpy2 import Flowable
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.processors import PublishProcessor
 from rxpy2.testing import RaceRunner
-from tests.probes import Boom, ManualSource
+from tests.probes import Boom
+from tests.probes import ManualSource
 
 
 def test_item_due_when_indicator_signals():

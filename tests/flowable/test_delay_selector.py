@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from rxpy2 import Flowable, Single
+from rxpy2 import Flowable
+from rxpy2 import Single
 from rxpy2.processors import PublishProcessor
-from rxpy2.testing import RaceRunner, TestScheduler
-from tests.probes import Boom, ManualSource
+from rxpy2.testing import RaceRunner
+from rxpy2.testing import TestScheduler
+from tests.probes import Boom
+from tests.probes import ManualSource
 
 
 def test_items_go_out_when_their_indicator_signals():

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import pytest
 from _fusion_probes import OddRejecter
-from probes import ManualSource, Recorded, SyncFusedProbe, boom
+from probes import ManualSource
+from probes import Recorded
+from probes import SyncFusedProbe
+from probes import boom
 
 from rxpy2 import Flowable
-from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import BOUNDARY
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import SYNC
 from rxpy2.internal.operators.flowable.flowable_distinct import FlowableDistinct
 from rxpy2.internal.operators.flowable.flowable_distinct_until_changed import (
     FlowableDistinctUntilChanged,

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import pytest
 from _fusion_probes import OddRejecter
-from probes import Manual, SyncFusedProbe
+from probes import Manual
+from probes import SyncFusedProbe
 
 from rxpy2 import Flowable
 from rxpy2.exceptions import CompositeException
-from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import BOUNDARY
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import SYNC
 from rxpy2.internal.operators.flowable.flowable_do_after_next import FlowableDoAfterNext
 from rxpy2.internal.operators.flowable.flowable_do_finally import FlowableDoFinally
 from rxpy2.internal.operators.flowable.flowable_do_on_each import FlowableDoOnEach

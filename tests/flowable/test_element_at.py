@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from probes import ManualSource, Recorded
+from probes import ManualSource
+from probes import Recorded
 
 from rxpy2 import Flowable
 from rxpy2.maybe import Maybe

@@ -10,17 +10,25 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from _async_probes import SyncFusedProbe, race_items_vs_requests
-from probes import ManualSource, RequestOneInOnNext, Spy, boom
+from _async_probes import SyncFusedProbe
+from _async_probes import race_items_vs_requests
+from probes import ManualSource
+from probes import RequestOneInOnNext
+from probes import Spy
+from probes import boom
 
-from rxpy2 import Flowable, plugins
-from rxpy2.exceptions import CompositeException, MissingBackpressureException
-from rxpy2.internal.fuseable import ANY, BOUNDARY
+from rxpy2 import Flowable
+from rxpy2 import plugins
+from rxpy2.exceptions import CompositeException
+from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import BOUNDARY
 from rxpy2.internal.operators.flowable.flowable_empty import FlowableEmpty
 from rxpy2.internal.operators.flowable.flowable_flat_map import FlowableFlatMap
 from rxpy2.internal.operators.flowable.flowable_just import FlowableJust
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscription
 from rxpy2.schedulers import Schedulers
 from rxpy2.testing import TestSubscriber
 

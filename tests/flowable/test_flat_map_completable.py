@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from probes import ManualSource, ProbeCompletable, Recorded, boom, failing
+from probes import ManualSource
+from probes import ProbeCompletable
+from probes import Recorded
+from probes import boom
+from probes import failing
 
-from rxpy2 import Completable, Flowable
+from rxpy2 import Completable
+from rxpy2 import Flowable
 from rxpy2.exceptions import CompositeException
 from rxpy2.reactivestreams import LONG_MAX
 

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from probes import (
-    ManualSource,
-    ProbeMaybe,
-    ProbeSingle,
-    Recorded,
-    RequestOneInOnNext,
-    boom,
-    failing,
-)
+from probes import ManualSource
+from probes import ProbeMaybe
+from probes import ProbeSingle
+from probes import Recorded
+from probes import RequestOneInOnNext
+from probes import boom
+from probes import failing
 
-from rxpy2 import Flowable, Maybe, Single
+from rxpy2 import Flowable
+from rxpy2 import Maybe
+from rxpy2 import Single
 from rxpy2.exceptions import CompositeException
 from rxpy2.reactivestreams import LONG_MAX
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from probes import ManualSource, Spy
+from probes import ManualSource
+from probes import Spy
 
 from rxpy2 import Flowable
 from rxpy2.reactivestreams import LONG_MAX

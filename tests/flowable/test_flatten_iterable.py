@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import pytest
-from probes import ManualSource, Recorded, RequestOneInOnNext, boom, failing
+from probes import ManualSource
+from probes import Recorded
+from probes import RequestOneInOnNext
+from probes import boom
+from probes import failing
 
 from rxpy2 import Flowable
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.internal.fuseable import ANY, BOUNDARY, NONE, SYNC, QueueSubscription
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import BOUNDARY
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import SYNC
+from rxpy2.internal.fuseable import QueueSubscription
 from rxpy2.processors import UnicastProcessor
 from rxpy2.testing import TestSubscriber
 

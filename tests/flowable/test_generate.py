@@ -5,7 +5,10 @@ from __future__ import annotations
 import pytest
 from probes import RequestOneInOnNext
 
-from rxpy2 import Emitter, Flowable, FlowableSubscriber, ProtocolViolationException
+from rxpy2 import Emitter
+from rxpy2 import Flowable
+from rxpy2 import FlowableSubscriber
+from rxpy2 import ProtocolViolationException
 from rxpy2.testing import TestSubscriber
 
 

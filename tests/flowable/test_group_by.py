@@ -6,9 +6,14 @@ from typing import Any
 
 import pytest
 from _window_probes import WindowCollector
-from probes import ManualSource, RequestOneInOnNext, Spy, boom, failing
+from probes import ManualSource
+from probes import RequestOneInOnNext
+from probes import Spy
+from probes import boom
+from probes import failing
 
-from rxpy2 import Flowable, GroupedFlowable
+from rxpy2 import Flowable
+from rxpy2 import GroupedFlowable
 from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.grouped_flowable import GroupedFlowable as GroupedFlowableFromPackage
 from rxpy2.reactivestreams import LONG_MAX

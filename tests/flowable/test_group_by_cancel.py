@@ -16,11 +16,14 @@ import os
 from typing import Any
 
 import pytest
-from probes import ManualSource, Spy
-from test_group_by import GroupCollector, collect
+from probes import ManualSource
+from probes import Spy
+from test_group_by import GroupCollector
+from test_group_by import collect
 
 from rxpy2 import Flowable
-from rxpy2.internal.drain import GilDrain, LockDrain
+from rxpy2.internal.drain import GilDrain
+from rxpy2.internal.drain import LockDrain
 from rxpy2.reactivestreams import LONG_MAX
 
 pytestmark = pytest.mark.timeout(10)

@@ -10,7 +10,8 @@ import pytest
 from rxpy2 import Flowable
 from rxpy2.processors import PublishProcessor
 from rxpy2.testing import RaceRunner
-from tests.probes import Boom, ManualSource
+from tests.probes import Boom
+from tests.probes import ManualSource
 
 
 class LRU(OrderedDict):

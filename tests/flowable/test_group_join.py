@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from probes import Boom, ManualSource
+from probes import Boom
+from probes import ManualSource
 
 from rxpy2 import Flowable
 from rxpy2.exceptions import MissingBackpressureException

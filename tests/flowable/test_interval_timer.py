@@ -6,7 +6,8 @@ import pytest
 
 from rxpy2 import Flowable
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.schedulers import Schedulers, TestScheduler
+from rxpy2.schedulers import Schedulers
+from rxpy2.schedulers import TestScheduler
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 

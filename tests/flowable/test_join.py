@@ -5,13 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from probes import Boom, ManualSource
+from probes import Boom
+from probes import ManualSource
 
 from rxpy2 import Flowable
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.processors import PublishProcessor
-from rxpy2.reactivestreams import LONG_MAX, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscription
 
 
 def pair(a, b):

@@ -7,7 +7,8 @@ import pytest
 from probes import ProbeSubscription
 
 from rxpy2 import Flowable
-from rxpy2.reactivestreams import Publisher, Subscriber
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 
 class Foreign(Publisher[int]):

@@ -7,12 +7,20 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from probes import Boom, ManualSource, RequestOneInOnNext, Spy
+from probes import Boom
+from probes import ManualSource
+from probes import RequestOneInOnNext
+from probes import Spy
 
-from rxpy2 import Completable, Flowable, Maybe, Single
+from rxpy2 import Completable
+from rxpy2 import Flowable
+from rxpy2 import Maybe
+from rxpy2 import Single
 from rxpy2.exceptions import CompositeException
 from rxpy2.internal.operators.flowable.flowable_flat_map import FlowableFlatMap
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 from rxpy2.schedulers import Schedulers
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")

@@ -5,9 +5,13 @@ from __future__ import annotations
 import functools
 
 import pytest
-from probes import Boom, ManualSource
+from probes import Boom
+from probes import ManualSource
 
-from rxpy2 import ConnectableFlowable, Flowable, MissingBackpressureException, TestSubscriber
+from rxpy2 import ConnectableFlowable
+from rxpy2 import Flowable
+from rxpy2 import MissingBackpressureException
+from rxpy2 import TestSubscriber
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.schedulers import TestScheduler
 

@@ -10,8 +10,11 @@ from functools import partial
 
 import pytest
 
-from rxpy2 import BackpressureStrategy, Flowable
-from rxpy2.processors import PublishProcessor, ReplayProcessor, UnicastProcessor
+from rxpy2 import BackpressureStrategy
+from rxpy2 import Flowable
+from rxpy2.processors import PublishProcessor
+from rxpy2.processors import ReplayProcessor
+from rxpy2.processors import UnicastProcessor
 from rxpy2.testing import TestSubscriber
 
 N = 8

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 from _async_probes import CapturingSource
-from probes import ManualSource, switch_between
+from probes import ManualSource
+from probes import switch_between
 
 from rxpy2 import Flowable
 from rxpy2.schedulers import Schedulers

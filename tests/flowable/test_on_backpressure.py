@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from _async_probes import CapturingSource
 
-from rxpy2 import BackpressureOverflowStrategy, Flowable
+from rxpy2 import BackpressureOverflowStrategy
+from rxpy2 import Flowable
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.schedulers import Schedulers

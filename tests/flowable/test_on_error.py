@@ -6,7 +6,9 @@ from __future__ import annotations
 from functools import partial
 
 import pytest
-from probes import ManualSource, Spy, failing
+from probes import ManualSource
+from probes import Spy
+from probes import failing
 
 from rxpy2 import Flowable
 from rxpy2.exceptions import CompositeException

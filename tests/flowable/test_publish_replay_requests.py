@@ -13,7 +13,8 @@ from functools import partial
 
 import pytest
 
-from rxpy2 import Flowable, plugins
+from rxpy2 import Flowable
+from rxpy2 import plugins
 from rxpy2.processors import PublishProcessor
 from rxpy2.testing import TestSubscriber
 

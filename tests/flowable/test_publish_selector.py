@@ -7,7 +7,8 @@ import pytest
 from rxpy2 import Flowable
 from rxpy2.processors import PublishProcessor
 from rxpy2.testing import RaceRunner
-from tests.probes import Boom, ManualSource
+from tests.probes import Boom
+from tests.probes import ManualSource
 
 
 def test_one_subscription_shared_inside_the_selector():

@@ -7,8 +7,12 @@ import threading
 
 import pytest
 
-from rxpy2 import Flowable, MissingBackpressureException, PublishProcessor, TestSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Subscription
+from rxpy2 import Flowable
+from rxpy2 import MissingBackpressureException
+from rxpy2 import PublishProcessor
+from rxpy2 import TestSubscriber
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscription
 from rxpy2.schedulers import Schedulers
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")

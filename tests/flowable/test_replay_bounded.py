@@ -10,8 +10,10 @@ import pytest
 from rxpy2 import Flowable
 from rxpy2.processors import PublishProcessor
 from rxpy2.schedulers import Schedulers
-from rxpy2.testing import RaceRunner, TestScheduler
-from tests.probes import Boom, ManualSource
+from rxpy2.testing import RaceRunner
+from rxpy2.testing import TestScheduler
+from tests.probes import Boom
+from tests.probes import ManualSource
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 

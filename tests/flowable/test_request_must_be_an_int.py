@@ -15,11 +15,18 @@ from typing import Any
 
 import pytest
 
-from rxpy2 import BackpressureStrategy, Flowable, FlowableSubscriber, TestScheduler
-from rxpy2.processors import PublishProcessor, ReplayProcessor, UnicastProcessor
-from rxpy2.reactivestreams import Subscriber, Subscription
+from rxpy2 import BackpressureStrategy
+from rxpy2 import Flowable
+from rxpy2 import FlowableSubscriber
+from rxpy2 import TestScheduler
+from rxpy2.processors import PublishProcessor
+from rxpy2.processors import ReplayProcessor
+from rxpy2.processors import UnicastProcessor
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 from rxpy2.tck.helper_publisher import HelperPublisher
-from rxpy2.testing import TestPublisher, TestSubscriber
+from rxpy2.testing import TestPublisher
+from rxpy2.testing import TestSubscriber
 
 NOT_INTS = [2.5, 0.5, "3", None, True, False, 3.0]
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from probes import Boom, Manual
+from probes import Boom
+from probes import Manual
 
 from rxpy2 import Flowable
 from rxpy2.processors import PublishProcessor

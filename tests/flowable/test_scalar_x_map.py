@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from rxpy2 import Flowable
-from rxpy2.internal.fuseable import SYNC, ScalarCallable
+from rxpy2.internal.fuseable import SYNC
+from rxpy2.internal.fuseable import ScalarCallable
 from rxpy2.internal.operators.flowable.flowable_empty import FlowableEmpty
 from rxpy2.internal.operators.flowable.flowable_scalar_x_map import FlowableScalarXMap
 from rxpy2.reactivestreams import Subscriber

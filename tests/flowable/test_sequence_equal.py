@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import pytest
 from _async_probes import SyncFusedProbe
-from probes import ManualSource, Spy, boom, failing
+from probes import ManualSource
+from probes import Spy
+from probes import boom
+from probes import failing
 
-from rxpy2 import Flowable, Single
+from rxpy2 import Flowable
+from rxpy2 import Single
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.internal.fuseable import ANY
 from rxpy2.schedulers import Schedulers

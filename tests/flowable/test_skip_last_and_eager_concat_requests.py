@@ -4,7 +4,8 @@ defaults (issue 15): items, terminal events and the exact upstream requests."""
 from __future__ import annotations
 
 import pytest
-from probes import ManualSource, Recorded
+from probes import ManualSource
+from probes import Recorded
 
 from rxpy2 import Flowable
 from rxpy2.reactivestreams import LONG_MAX

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rxpy2 import Flowable, Subscriber, Subscription
+from rxpy2 import Flowable
+from rxpy2 import Subscriber
+from rxpy2 import Subscription
 from rxpy2.internal.fuseable import SYNC
 from rxpy2.testing import TestSubscriber
 

@@ -6,8 +6,15 @@ import pytest
 from _fusion_probes import OddRejecter
 from probes import RequestOneInOnNext
 
-from rxpy2 import Flowable, FlowableSubscriber
-from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC, Callable, ScalarCallable
+from rxpy2 import Flowable
+from rxpy2 import FlowableSubscriber
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import BOUNDARY
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import SYNC
+from rxpy2.internal.fuseable import Callable
+from rxpy2.internal.fuseable import ScalarCallable
 from rxpy2.internal.operators.flowable.flowable_empty import FlowableEmpty
 from rxpy2.internal.operators.flowable.flowable_never import FlowableNever
 from rxpy2.reactivestreams import LONG_MAX

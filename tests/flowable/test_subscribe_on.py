@@ -7,8 +7,10 @@ import threading
 import pytest
 from _async_probes import CapturingSource
 
-from rxpy2 import BackpressureStrategy, Flowable
-from rxpy2.schedulers import Schedulers, TestScheduler
+from rxpy2 import BackpressureStrategy
+from rxpy2 import Flowable
+from rxpy2.schedulers import Schedulers
+from rxpy2.schedulers import TestScheduler
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 

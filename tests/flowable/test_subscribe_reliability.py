@@ -18,7 +18,12 @@ from typing import Any
 
 import pytest
 
-from rxpy2 import Completable, Flowable, Maybe, Single, Subscriber, Subscription
+from rxpy2 import Completable
+from rxpy2 import Flowable
+from rxpy2 import Maybe
+from rxpy2 import Single
+from rxpy2 import Subscriber
+from rxpy2 import Subscription
 from rxpy2.internal.helpers import subscribe_loop
 from rxpy2.schedulers import Schedulers
 from rxpy2.testing import TestSubscriber

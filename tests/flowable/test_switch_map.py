@@ -4,11 +4,19 @@ errors, cancellation, races."""
 from __future__ import annotations
 
 import pytest
-from _async_probes import race_cancel_vs_inner_items, race_items_vs_requests
-from probes import Manual, ManualSource, Recorded, RequestOneInOnNext, Spy, boom, switch_between
+from _async_probes import race_cancel_vs_inner_items
+from _async_probes import race_items_vs_requests
+from probes import Manual
+from probes import ManualSource
+from probes import Recorded
+from probes import RequestOneInOnNext
+from probes import Spy
+from probes import boom
+from probes import switch_between
 
 from rxpy2 import Flowable
-from rxpy2.exceptions import CompositeException, MissingBackpressureException
+from rxpy2.exceptions import CompositeException
+from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.internal.fuseable import Callable
 from rxpy2.internal.operators.flowable.flowable_switch_map import FlowableSwitchMap
 from rxpy2.internal.subscriptions.scalar import ScalarSubscription

@@ -6,9 +6,16 @@ from __future__ import annotations
 import sys
 
 import pytest
-from probes import ManualSource, ProbeCompletable, ProbeMaybe, ProbeSingle, boom
+from probes import ManualSource
+from probes import ProbeCompletable
+from probes import ProbeMaybe
+from probes import ProbeSingle
+from probes import boom
 
-from rxpy2 import Completable, Flowable, Maybe, Single
+from rxpy2 import Completable
+from rxpy2 import Flowable
+from rxpy2 import Maybe
+from rxpy2 import Single
 from rxpy2.exceptions import CompositeException
 from rxpy2.reactivestreams import LONG_MAX
 

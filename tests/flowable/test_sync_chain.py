@@ -14,15 +14,21 @@ import threading
 from typing import Any
 
 import pytest
-from probes import Boom, boom
+from probes import Boom
+from probes import boom
 
 from rxpy2 import Flowable
-from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import BOUNDARY
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import SYNC
 from rxpy2.internal.helpers.stage_compiler import source_text
 from rxpy2.internal.operators.flowable.flowable_filter import FlowableFilter
 from rxpy2.internal.operators.flowable.flowable_map import FlowableMap
 from rxpy2.internal.operators.flowable.flowable_map_filter import FlowableMapFilter
-from rxpy2.internal.operators.flowable.flowable_sync_chain import MAX_STAGES, FlowableSyncChain
+from rxpy2.internal.operators.flowable.flowable_sync_chain import MAX_STAGES
+from rxpy2.internal.operators.flowable.flowable_sync_chain import FlowableSyncChain
 from rxpy2.internal.operators.flowable.flowable_take import FlowableTake
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX

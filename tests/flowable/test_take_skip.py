@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from probes import ManualSource, Recorded, boom
+from probes import ManualSource
+from probes import Recorded
+from probes import boom
 
 from rxpy2 import Flowable
-from rxpy2.internal.fuseable import NONE, SYNC
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import SYNC
 from rxpy2.internal.operators.flowable.flowable_limit import FlowableLimit
 from rxpy2.internal.operators.flowable.flowable_take import FlowableTake
 from rxpy2.reactivestreams import LONG_MAX

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from probes import ManualSource, Recorded, boom
+from probes import ManualSource
+from probes import Recorded
+from probes import boom
 
 from rxpy2 import Flowable
 from rxpy2.exceptions import CompositeException

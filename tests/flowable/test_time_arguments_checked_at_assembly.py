@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from rxpy2 import Flowable, TestScheduler
+from rxpy2 import Flowable
+from rxpy2 import TestScheduler
 from rxpy2.internal.arguments import require_duration
 
 INF = math.inf

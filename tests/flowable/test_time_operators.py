@@ -7,8 +7,12 @@ import pytest
 from probes import Boom
 from probes import record as probe
 
-from rxpy2 import LONG_MAX, Flowable, PublishProcessor, Timed
-from rxpy2.schedulers import Schedulers, TestScheduler
+from rxpy2 import LONG_MAX
+from rxpy2 import Flowable
+from rxpy2 import PublishProcessor
+from rxpy2 import Timed
+from rxpy2.schedulers import Schedulers
+from rxpy2.schedulers import TestScheduler
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 

@@ -7,8 +7,12 @@ import pytest
 from probes import Boom
 from probes import record as probe
 
-from rxpy2 import LONG_MAX, Flowable, MissingBackpressureException, PublishProcessor
-from rxpy2.schedulers import Schedulers, TestScheduler
+from rxpy2 import LONG_MAX
+from rxpy2 import Flowable
+from rxpy2 import MissingBackpressureException
+from rxpy2 import PublishProcessor
+from rxpy2.schedulers import Schedulers
+from rxpy2.schedulers import TestScheduler
 
 SLOWER = ("the downstream is slower than the timer: add on_backpressure_buffer()/"
           "on_backpressure_drop()/on_backpressure_latest() after it, or request more")

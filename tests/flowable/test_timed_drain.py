@@ -22,10 +22,14 @@ from typing import Any
 
 import pytest
 
-from rxpy2 import LONG_MAX, Flowable, MissingBackpressureException, PublishProcessor
+from rxpy2 import LONG_MAX
+from rxpy2 import Flowable
+from rxpy2 import MissingBackpressureException
+from rxpy2 import PublishProcessor
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Subscription
-from rxpy2.schedulers import Schedulers, TestScheduler
+from rxpy2.schedulers import Schedulers
+from rxpy2.schedulers import TestScheduler
 
 pytestmark = [pytest.mark.usefixtures("shutdown_schedulers"), pytest.mark.timeout(60)]
 

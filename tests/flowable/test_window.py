@@ -5,10 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from _window_probes import WindowCollector, collect
-from probes import ManualSource, Spy, failing
+from _window_probes import WindowCollector
+from _window_probes import collect
+from probes import ManualSource
+from probes import Spy
+from probes import failing
 
-from rxpy2 import Flowable, UnicastProcessor
+from rxpy2 import Flowable
+from rxpy2 import UnicastProcessor
 from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.reactivestreams import LONG_MAX
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 from _window_probes import WindowCollector
-from probes import Boom, ManualSource
+from probes import Boom
+from probes import ManualSource
 
 from rxpy2 import Flowable
 from rxpy2.exceptions import MissingBackpressureException

@@ -4,7 +4,10 @@ replacement requests, subscription order, errors, completion rules, cancellation
 from __future__ import annotations
 
 import pytest
-from probes import ManualSource, Recorded, Spy, boom
+from probes import ManualSource
+from probes import Recorded
+from probes import Spy
+from probes import boom
 
 from rxpy2 import Flowable
 from rxpy2.reactivestreams import LONG_MAX

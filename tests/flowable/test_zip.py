@@ -6,14 +6,24 @@ from __future__ import annotations
 import threading
 
 import pytest
-from _async_probes import SyncFusedProbe, race_items_vs_requests
-from probes import ManualSource, Recorded, Spy, boom, failing
+from _async_probes import SyncFusedProbe
+from _async_probes import race_items_vs_requests
+from probes import ManualSource
+from probes import Recorded
+from probes import Spy
+from probes import boom
+from probes import failing
 
 from rxpy2 import Flowable
-from rxpy2.exceptions import CompositeException, MissingBackpressureException
-from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, SYNC
+from rxpy2.exceptions import CompositeException
+from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import BOUNDARY
+from rxpy2.internal.fuseable import SYNC
 from rxpy2.reactivestreams import LONG_MAX
-from rxpy2.schedulers import Schedulers, TestScheduler
+from rxpy2.schedulers import Schedulers
+from rxpy2.schedulers import TestScheduler
 from rxpy2.testing import TestSubscriber
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")

@@ -34,7 +34,8 @@ from probes import RecordingIterable
 from rxpy2 import Flowable
 from rxpy2.disposables import Disposable
 from rxpy2.internal.operators.flowable.flowable_sync_chain import FlowableSyncChain
-from rxpy2.observers import MaybeObserver, SingleObserver
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
 
 DATA = [3, 3, 1, 4, 4, 4, 2, 5, 1, 6]
 K = 4  # a user function fails (raises / returns None / disposes) at its K-th call

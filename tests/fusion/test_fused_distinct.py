@@ -12,14 +12,18 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from probes import Script
 
 from rxpy2 import Flowable
-from rxpy2.internal.fuseable import ANY, BOUNDARY, NONE, SYNC
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import BOUNDARY
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import SYNC
 from rxpy2.internal.operators.flowable.flowable_sync_chain import FlowableSyncChain
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.testing import TestSubscriber

@@ -12,7 +12,8 @@ its calls are not compared.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -26,7 +27,8 @@ from rxpy2.internal.operators.flowable.flowable_flatten_iterable import Flowable
 from rxpy2.internal.operators.flowable.flowable_sync_chain import FlowableSyncChain
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.processors import UnicastProcessor
-from rxpy2.reactivestreams import LONG_MAX, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscription
 from rxpy2.schedulers import Schedulers
 from rxpy2.testing import RaceRunner
 
@@ -349,7 +351,8 @@ def test_fusing_consumers(cons: str, op: str, script: str) -> None:
 def test_flat_map_iterable_offers_sync_fusion_as_the_operator() -> None:
     from probes import FusionConsumer
 
-    from rxpy2.internal.fuseable import BOUNDARY, SYNC
+    from rxpy2.internal.fuseable import BOUNDARY
+    from rxpy2.internal.fuseable import SYNC
 
     for mode in (SYNC, SYNC | BOUNDARY):
         fused_log: list[Any] = []

@@ -18,7 +18,8 @@ from __future__ import annotations
 import operator
 import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from typing import Any
 
 import pytest

@@ -89,14 +89,22 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 import pytest
-from probes import FusionConsumer, FusionSpy, RecordingIterable, mode_name
+from probes import FusionConsumer
+from probes import FusionSpy
+from probes import RecordingIterable
+from probes import mode_name
 
 from rxpy2 import Flowable
-from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import BOUNDARY
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import SYNC
 from rxpy2.processors import UnicastProcessor
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.schedulers import Schedulers

@@ -12,7 +12,8 @@ import pytest
 
 from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.internal.subscriptions import SubscriptionArbiter
-from rxpy2.reactivestreams import LONG_MAX, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscription
 
 
 class Probe(Subscription):

@@ -14,14 +14,13 @@ import threading
 import pytest
 
 from rxpy2.internal import atomic
-from rxpy2.internal.atomic import (
-    AtomicReference,
-    HardwareAtomicBoolean,
-    HardwareAtomicLong,
-    LockAtomicBoolean,
-    LockAtomicLong,
-)
-from rxpy2.reactivestreams import LONG_MAX, LONG_MIN
+from rxpy2.internal.atomic import AtomicReference
+from rxpy2.internal.atomic import HardwareAtomicBoolean
+from rxpy2.internal.atomic import HardwareAtomicLong
+from rxpy2.internal.atomic import LockAtomicBoolean
+from rxpy2.internal.atomic import LockAtomicLong
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import LONG_MIN
 from rxpy2.testing import RaceRunner
 
 LONGS = [LockAtomicLong, HardwareAtomicLong]

@@ -6,10 +6,15 @@
 
 from __future__ import annotations
 
-from rx_internal_support import COMPLETE, ProbeSubscription, Recorder
+from rx_internal_support import COMPLETE
+from rx_internal_support import ProbeSubscription
+from rx_internal_support import Recorder
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import ANY, ASYNC, NONE, SYNC
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import SYNC
 from rxpy2.internal.subscribers.deferred_scalar import DeferredScalarSubscriber
 from rxpy2.internal.subscribers.single_post_complete import SinglePostCompleteSubscriber
 from rxpy2.internal.subscriptions import DeferredScalarSubscription

@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 
-from rxpy2 import Flowable, Schedulers
-from rxpy2.internal.fuseable import DirectSink, direct_sink
+from rxpy2 import Flowable
+from rxpy2 import Schedulers
+from rxpy2.internal.fuseable import DirectSink
+from rxpy2.internal.fuseable import direct_sink
 from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
 from rxpy2.testing import TestSubscriber
 

@@ -9,17 +9,16 @@ import pytest
 from rxpy2 import plugins
 from rxpy2.completable import Completable
 from rxpy2.disposables import Disposables
-from rxpy2.exceptions import (
-    CompositeException,
-    MissingBackpressureException,
-    OnErrorNotImplementedException,
-    ProtocolViolationException,
-    UndeliverableException,
-)
+from rxpy2.exceptions import CompositeException
+from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.exceptions import OnErrorNotImplementedException
+from rxpy2.exceptions import ProtocolViolationException
+from rxpy2.exceptions import UndeliverableException
 from rxpy2.flowable import Flowable
 from rxpy2.maybe import Maybe
 from rxpy2.single import Single
-from rxpy2.testing import TestObserver, TestSubscriber
+from rxpy2.testing import TestObserver
+from rxpy2.testing import TestSubscriber
 
 
 @pytest.fixture

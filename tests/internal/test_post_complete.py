@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections import deque
 
-from rx_internal_support import COMPLETE, Recorder
+from rx_internal_support import COMPLETE
+from rx_internal_support import Recorder
 
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.helpers import QueueDrainHelper as QDH
-from rxpy2.internal.helpers.queue_drain_helper import COMPLETED_MASK, REQUESTED_MASK
-from rxpy2.reactivestreams import LONG_MAX, LONG_MIN
+from rxpy2.internal.helpers.queue_drain_helper import COMPLETED_MASK
+from rxpy2.internal.helpers.queue_drain_helper import REQUESTED_MASK
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import LONG_MIN
 
 
 class PostCompleteStage:

@@ -14,9 +14,15 @@ import pytest
 
 from rxpy2.disposables import Disposables
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import ASYNC, NONE, SYNC
-from rxpy2.internal.subscriptions import BooleanSubscription, DeferredScalarSubscription
-from rxpy2.testing import RaceRunner, TestObserver, TestSubscriber, race
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import SYNC
+from rxpy2.internal.subscriptions import BooleanSubscription
+from rxpy2.internal.subscriptions import DeferredScalarSubscription
+from rxpy2.testing import RaceRunner
+from rxpy2.testing import TestObserver
+from rxpy2.testing import TestSubscriber
+from rxpy2.testing import race
 
 
 def _ts(*values, error=None, complete=False) -> TestSubscriber:

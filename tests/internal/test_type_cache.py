@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
+from abc import ABC
+from abc import abstractmethod
 
 import pytest
 
 from rxpy2.internal import type_cache
-from rxpy2.internal.fuseable import ConditionalSubscriber, is_conditional, is_flowable_subscriber
+from rxpy2.internal.fuseable import ConditionalSubscriber
+from rxpy2.internal.fuseable import is_conditional
+from rxpy2.internal.fuseable import is_flowable_subscriber
 from rxpy2.internal.type_cache import class_check
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.testing import TestSubscriber

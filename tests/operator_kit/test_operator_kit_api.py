@@ -14,17 +14,18 @@ from probes import ProbeSubscription
 import rxpy2.operator_kit as ops
 from rxpy2 import Flowable
 from rxpy2.exceptions import ProtocolViolationException
-from rxpy2.internal.drain import GilDrain, LockDrain
+from rxpy2.internal.drain import GilDrain
+from rxpy2.internal.drain import LockDrain
 from rxpy2.internal.operators.flowable.flowable_map import MapSubscriber
-from rxpy2.operator_kit import UNSUBSCRIBED, OperatorSubscriber
-from rxpy2.reactivestreams import Publisher, Subscriber
-from rxpy2.tck import (
-    ProbeDownstream,
-    RequestingDownstream,
-    SubscriberBlackboxVerification,
-    SubscriberWhiteboxVerification,
-    TestEnvironment,
-)
+from rxpy2.operator_kit import UNSUBSCRIBED
+from rxpy2.operator_kit import OperatorSubscriber
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.tck import ProbeDownstream
+from rxpy2.tck import RequestingDownstream
+from rxpy2.tck import SubscriberBlackboxVerification
+from rxpy2.tck import SubscriberWhiteboxVerification
+from rxpy2.tck import TestEnvironment
 from rxpy2.testing import RaceRunner
 
 # ---- the public names are a promise: changing them is an API change ---------------------------

@@ -6,12 +6,24 @@ import os
 import random
 
 import pytest
-from probes import Manual, ManualSource, Recorded, RequestOneInOnNext, SyncFusedProbe, boom
+from probes import Manual
+from probes import ManualSource
+from probes import Recorded
+from probes import RequestOneInOnNext
+from probes import SyncFusedProbe
+from probes import boom
 
-from rxpy2 import Flowable, ParallelFlowable, UnicastProcessor, plugins
-from rxpy2.exceptions import CompositeException, MissingBackpressureException
-from rxpy2.internal.fuseable import ANY, BOUNDARY
-from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
+from rxpy2 import Flowable
+from rxpy2 import ParallelFlowable
+from rxpy2 import UnicastProcessor
+from rxpy2 import plugins
+from rxpy2.exceptions import CompositeException
+from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import BOUNDARY
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 from rxpy2.schedulers import TestScheduler
 from rxpy2.testing import TestSubscriber
 

@@ -5,9 +5,13 @@ signalled after a terminal event or a cancel. Run under both ``RXPY2_DRAIN`` bac
 from __future__ import annotations
 
 import pytest
-from probes import ManualSource, assert_two_rails_joined, rail
+from probes import ManualSource
+from probes import assert_two_rails_joined
+from probes import rail
 
-from rxpy2 import Completable, Flowable, ParallelFlowable
+from rxpy2 import Completable
+from rxpy2 import Flowable
+from rxpy2 import ParallelFlowable
 from rxpy2.disposables import Disposables
 from rxpy2.schedulers import Schedulers
 from rxpy2.testing import TestSubscriber

@@ -7,10 +7,15 @@ import threading
 from typing import Any
 
 import pytest
-from probes import Manual, ManualSource, assert_two_rails_joined, rail
+from probes import Manual
+from probes import ManualSource
+from probes import assert_two_rails_joined
+from probes import rail
 
 import rxpy2
-from rxpy2 import Flowable, ParallelFailureHandling, ParallelFlowable
+from rxpy2 import Flowable
+from rxpy2 import ParallelFailureHandling
+from rxpy2 import ParallelFlowable
 from rxpy2.exceptions import CompositeException
 from rxpy2.internal.fuseable import ConditionalSubscriber
 from rxpy2.parallel import ParallelFailureHandling as Exported

@@ -6,9 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from probes import Manual, ManualSource, assert_two_rails_joined, boom, rail
+from probes import Manual
+from probes import ManualSource
+from probes import assert_two_rails_joined
+from probes import boom
+from probes import rail
 
-from rxpy2 import Flowable, ParallelFlowable
+from rxpy2 import Flowable
+from rxpy2 import ParallelFlowable
 from rxpy2.exceptions import CompositeException
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.schedulers import Schedulers

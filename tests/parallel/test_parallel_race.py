@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 import pytest
-from probes import ManualSource, assert_two_rails_joined, rail
+from probes import ManualSource
+from probes import assert_two_rails_joined
+from probes import rail
 
-from rxpy2 import Flowable, ParallelFlowable
+from rxpy2 import Flowable
+from rxpy2 import ParallelFlowable
 from rxpy2.schedulers import Schedulers
 from rxpy2.testing import TestSubscriber
 

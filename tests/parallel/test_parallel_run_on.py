@@ -8,13 +8,18 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from probes import ManualSource, Recorded
+from probes import ManualSource
+from probes import Recorded
 
-from rxpy2 import Flowable, ParallelFlowable
+from rxpy2 import Flowable
+from rxpy2 import ParallelFlowable
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Subscription
-from rxpy2.schedulers import Scheduler, Schedulers, TestScheduler
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscription
+from rxpy2.schedulers import Scheduler
+from rxpy2.schedulers import Schedulers
+from rxpy2.schedulers import TestScheduler
 from rxpy2.schedulers.computation_scheduler import computation_threads
 from rxpy2.schedulers.scheduler import Worker
 from rxpy2.testing import TestSubscriber

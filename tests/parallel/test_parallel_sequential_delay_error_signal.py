@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rxpy2 import Flowable, ParallelFlowable
+from rxpy2 import Flowable
+from rxpy2 import ParallelFlowable
 from rxpy2.exceptions import CompositeException
 
 

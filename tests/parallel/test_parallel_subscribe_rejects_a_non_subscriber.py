@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from rxpy2 import Flowable
-from rxpy2.reactivestreams import Subscriber, Subscription
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 from rxpy2.testing import TestSubscriber
 
 

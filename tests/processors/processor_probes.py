@@ -23,7 +23,8 @@ from collections.abc import Callable
 from typing import Any
 
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscription
 from rxpy2.testing import RaceRunner
 
 

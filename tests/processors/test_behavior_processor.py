@@ -8,7 +8,9 @@ import pytest
 from probes import ManualSource
 from processor_probes import race
 
-from rxpy2 import BehaviorProcessor, Flowable, MissingBackpressureException
+from rxpy2 import BehaviorProcessor
+from rxpy2 import Flowable
+from rxpy2 import MissingBackpressureException
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.testing import TestSubscriber
 

@@ -8,20 +8,24 @@ import weakref
 from functools import partial
 
 import pytest
-from probes import Boom, ManualSource, SyncFusedProbe
-from processor_probes import SerialChecker, emit, race, request_each
+from probes import Boom
+from probes import ManualSource
+from probes import SyncFusedProbe
+from processor_probes import SerialChecker
+from processor_probes import emit
+from processor_probes import race
+from processor_probes import request_each
 
-from rxpy2 import (
-    Flowable,
-    FlowableProcessor,
-    MissingBackpressureException,
-    MulticastProcessor,
-    ProtocolViolationException,
-    UnicastProcessor,
-)
+from rxpy2 import Flowable
+from rxpy2 import FlowableProcessor
+from rxpy2 import MissingBackpressureException
+from rxpy2 import MulticastProcessor
+from rxpy2 import ProtocolViolationException
+from rxpy2 import UnicastProcessor
 from rxpy2.flowable import BUFFER_SIZE
 from rxpy2.internal.fuseable import ANY
-from rxpy2.reactivestreams import LONG_MAX, Processor
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Processor
 from rxpy2.testing import TestSubscriber
 
 

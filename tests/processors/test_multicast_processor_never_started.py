@@ -6,7 +6,8 @@ and something drains again (a subscriber arriving after start())."""
 
 from __future__ import annotations
 
-from rxpy2 import Flowable, MulticastProcessor
+from rxpy2 import Flowable
+from rxpy2 import MulticastProcessor
 
 
 def test_a_late_subscriber_of_a_never_started_processor_gets_no_completion():

@@ -6,10 +6,15 @@ from functools import partial
 
 import pytest
 from probes import ManualSource
-from processor_probes import offer_into, race
+from processor_probes import offer_into
+from processor_probes import race
 
-from rxpy2 import Flowable, FlowableProcessor, MissingBackpressureException, PublishProcessor
-from rxpy2.reactivestreams import LONG_MAX, Processor
+from rxpy2 import Flowable
+from rxpy2 import FlowableProcessor
+from rxpy2 import MissingBackpressureException
+from rxpy2 import PublishProcessor
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Processor
 from rxpy2.testing import TestSubscriber
 
 

@@ -8,9 +8,13 @@ from functools import partial
 
 import pytest
 from probes import ManualSource
-from processor_probes import FakeClock, emit, race, request_each
+from processor_probes import FakeClock
+from processor_probes import emit
+from processor_probes import race
+from processor_probes import request_each
 
-from rxpy2 import Flowable, ReplayProcessor
+from rxpy2 import Flowable
+from rxpy2 import ReplayProcessor
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.testing import TestSubscriber
 

@@ -6,15 +6,16 @@ from functools import partial
 
 import pytest
 from probes import ManualSource
-from processor_probes import SerialChecker, emit, feed_from_two_threads, race
+from processor_probes import SerialChecker
+from processor_probes import emit
+from processor_probes import feed_from_two_threads
+from processor_probes import race
 
-from rxpy2 import (
-    AsyncProcessor,
-    BehaviorProcessor,
-    PublishProcessor,
-    ReplayProcessor,
-    UnicastProcessor,
-)
+from rxpy2 import AsyncProcessor
+from rxpy2 import BehaviorProcessor
+from rxpy2 import PublishProcessor
+from rxpy2 import ReplayProcessor
+from rxpy2 import UnicastProcessor
 from rxpy2.processors import SerializedProcessor
 from rxpy2.reactivestreams import LONG_MAX
 

@@ -8,10 +8,17 @@ from functools import partial
 
 import pytest
 from probes import ManualSource
-from processor_probes import emit, race, request_each
+from processor_probes import emit
+from processor_probes import race
+from processor_probes import request_each
 
-from rxpy2 import Flowable, ProtocolViolationException, UnicastProcessor
-from rxpy2.internal.fuseable import ANY, ASYNC, NONE, SYNC
+from rxpy2 import Flowable
+from rxpy2 import ProtocolViolationException
+from rxpy2 import UnicastProcessor
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import SYNC
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.testing import TestSubscriber
 

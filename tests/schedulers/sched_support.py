@@ -5,12 +5,16 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from collections.abc import Callable
+from collections.abc import Iterator
+from concurrent.futures import Executor
+from concurrent.futures import Future
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
-from rxpy2.schedulers import Scheduler, Schedulers
+from rxpy2.schedulers import Scheduler
+from rxpy2.schedulers import Schedulers
 
 #: every kind of scheduler the per-scheduler tests run on
 KINDS = ["computation", "io", "single", "new_thread", "from_executor", "trampoline"]

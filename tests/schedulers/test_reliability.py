@@ -27,7 +27,9 @@ import pytest
 from sched_support import wait_until
 
 from rxpy2 import Flowable
-from rxpy2.schedulers import AsyncioScheduler, Schedulers, TestScheduler
+from rxpy2.schedulers import AsyncioScheduler
+from rxpy2.schedulers import Schedulers
+from rxpy2.schedulers import TestScheduler
 from rxpy2.schedulers.computation_scheduler import ComputationScheduler
 from rxpy2.schedulers.io_scheduler import IoScheduler
 from rxpy2.schedulers.timer import TimerQueue

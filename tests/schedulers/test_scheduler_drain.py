@@ -8,7 +8,9 @@ from __future__ import annotations
 from functools import partial
 
 from sched_support import ManualExecutor
-from worker_races import Recorder, manual_executor_scheduler, worker_rounds
+from worker_races import Recorder
+from worker_races import manual_executor_scheduler
+from worker_races import worker_rounds
 
 from rxpy2.schedulers import Schedulers
 

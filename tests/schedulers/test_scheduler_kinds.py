@@ -13,7 +13,8 @@ from functools import partial
 
 import pytest
 from conftest import scheduler_threads
-from sched_support import thread_of, wait_until
+from sched_support import thread_of
+from sched_support import wait_until
 
 from rxpy2.schedulers import Schedulers
 from rxpy2.schedulers.computation_scheduler import ComputationScheduler

@@ -5,10 +5,12 @@ from __future__ import annotations
 import threading
 
 import pytest
-from sched_support import KINDS, make_scheduler
+from sched_support import KINDS
+from sched_support import make_scheduler
 
 from rxpy2 import plugins
-from rxpy2.schedulers import Schedulers, TestScheduler
+from rxpy2.schedulers import Schedulers
+from rxpy2.schedulers import TestScheduler
 
 
 @pytest.mark.parametrize("kind", KINDS)

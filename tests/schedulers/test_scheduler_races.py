@@ -8,9 +8,12 @@ import threading
 from functools import partial
 
 from sched_support import wait_until
-from worker_races import Recorder, manual_executor_scheduler, worker_rounds
+from worker_races import Recorder
+from worker_races import manual_executor_scheduler
+from worker_races import worker_rounds
 
-from rxpy2.schedulers import Schedulers, TestScheduler
+from rxpy2.schedulers import Schedulers
+from rxpy2.schedulers import TestScheduler
 from rxpy2.schedulers.computation_scheduler import ComputationScheduler
 
 

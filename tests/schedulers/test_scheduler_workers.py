@@ -9,7 +9,11 @@ import time
 from functools import partial
 
 import pytest
-from sched_support import KINDS, NAME_PATTERNS, THREADED, make_scheduler, wait_until
+from sched_support import KINDS
+from sched_support import NAME_PATTERNS
+from sched_support import THREADED
+from sched_support import make_scheduler
+from sched_support import wait_until
 
 from rxpy2.schedulers import Scheduler
 

@@ -6,7 +6,8 @@ from functools import partial
 
 import pytest
 
-from rxpy2.schedulers import Scheduler, TestScheduler
+from rxpy2.schedulers import Scheduler
+from rxpy2.schedulers import TestScheduler
 
 
 def test_time_stands_still_until_advanced():

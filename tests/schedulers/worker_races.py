@@ -9,14 +9,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
+from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
 from sched_support import ManualExecutor
 
-from rxpy2.schedulers import Scheduler, Schedulers
+from rxpy2.schedulers import Scheduler
+from rxpy2.schedulers import Schedulers
 
 
 class Recorder:

@@ -6,18 +6,19 @@ import threading
 from functools import partial
 
 import pytest
-from probes import Boom, ProbeCompletable, ProbeSingle, Spy
+from probes import Boom
+from probes import ProbeCompletable
+from probes import ProbeSingle
+from probes import Spy
 
-from rxpy2 import (
-    Completable,
-    CompositeException,
-    Disposable,
-    Flowable,
-    Maybe,
-    OnErrorNotImplementedException,
-    Single,
-    plugins,
-)
+from rxpy2 import Completable
+from rxpy2 import CompositeException
+from rxpy2 import Disposable
+from rxpy2 import Flowable
+from rxpy2 import Maybe
+from rxpy2 import OnErrorNotImplementedException
+from rxpy2 import Single
+from rxpy2 import plugins
 from rxpy2.internal.fuseable import ASYNC
 from rxpy2.testing import TestSubscriber
 

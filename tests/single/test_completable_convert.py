@@ -6,9 +6,17 @@ from __future__ import annotations
 import concurrent.futures
 
 import pytest
-from probes import Boom, ManualSource, ProbeCompletable, ProbeMaybe, ProbeSingle
+from probes import Boom
+from probes import ManualSource
+from probes import ProbeCompletable
+from probes import ProbeMaybe
+from probes import ProbeSingle
 
-from rxpy2 import Completable, Flowable, Maybe, Single, plugins
+from rxpy2 import Completable
+from rxpy2 import Flowable
+from rxpy2 import Maybe
+from rxpy2 import Single
+from rxpy2 import plugins
 from rxpy2.notification import Notification
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")

@@ -9,7 +9,9 @@ from functools import partial
 import pytest
 from probes import Boom
 
-from rxpy2 import Completable, CompletableEmitter, Disposables
+from rxpy2 import Completable
+from rxpy2 import CompletableEmitter
+from rxpy2 import Disposables
 
 
 def test_create_complete():

@@ -7,9 +7,14 @@ from __future__ import annotations
 from functools import partial
 
 import pytest
-from probes import Boom, ProbeCompletable
+from probes import Boom
+from probes import ProbeCompletable
 
-from rxpy2 import LONG_MAX, Completable, CompositeException, Flowable, Single
+from rxpy2 import LONG_MAX
+from rxpy2 import Completable
+from rxpy2 import CompositeException
+from rxpy2 import Flowable
+from rxpy2 import Single
 
 #: sources in a stack-safety test: 20x the recursion limit, so even one frame per source
 #: would overflow long before the end

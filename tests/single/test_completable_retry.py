@@ -7,11 +7,16 @@ again, whose handler completion (retry_when, repeat_when) completes it.
 from __future__ import annotations
 
 import pytest
-from probes import Boom, ProbeCompletable
-from test_maybe_retry import RETRIES, N, RecordingCompletable
+from probes import Boom
+from probes import ProbeCompletable
+from test_maybe_retry import RETRIES
+from test_maybe_retry import N
+from test_maybe_retry import RecordingCompletable
 from test_maybe_retry import failing as failing_of
 
-from rxpy2 import Completable, CompositeException, Flowable
+from rxpy2 import Completable
+from rxpy2 import CompositeException
+from rxpy2 import Flowable
 from rxpy2.processors import PublishProcessor
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")

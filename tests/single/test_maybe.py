@@ -6,16 +6,16 @@ import threading
 from functools import partial
 
 import pytest
-from probes import Boom, ProbeMaybe, Spy
+from probes import Boom
+from probes import ProbeMaybe
+from probes import Spy
 
-from rxpy2 import (
-    CompositeException,
-    Flowable,
-    Maybe,
-    OnErrorNotImplementedException,
-    Single,
-    plugins,
-)
+from rxpy2 import CompositeException
+from rxpy2 import Flowable
+from rxpy2 import Maybe
+from rxpy2 import OnErrorNotImplementedException
+from rxpy2 import Single
+from rxpy2 import plugins
 
 
 def boom(*_args):

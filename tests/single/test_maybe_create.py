@@ -7,7 +7,11 @@ from functools import partial
 import pytest
 from probes import Boom
 
-from rxpy2 import Completable, Disposables, Maybe, MaybeEmitter, SingleEmitter
+from rxpy2 import Completable
+from rxpy2 import Disposables
+from rxpy2 import Maybe
+from rxpy2 import MaybeEmitter
+from rxpy2 import SingleEmitter
 from rxpy2.emitter import CompletableEmitter
 
 

@@ -8,9 +8,16 @@ RxJava 2 builds them on Flowable: ``toFlowable().retry(...).singleElement()``,
 from __future__ import annotations
 
 import pytest
-from probes import Boom, ProbeCompletable, ProbeMaybe, ProbeSingle
+from probes import Boom
+from probes import ProbeCompletable
+from probes import ProbeMaybe
+from probes import ProbeSingle
 
-from rxpy2 import Completable, CompositeException, Flowable, Maybe, Single
+from rxpy2 import Completable
+from rxpy2 import CompositeException
+from rxpy2 import Flowable
+from rxpy2 import Maybe
+from rxpy2 import Single
 from rxpy2.disposables import Disposable
 from rxpy2.processors import PublishProcessor
 

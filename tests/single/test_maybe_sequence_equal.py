@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 import pytest
-from probes import Boom, ProbeMaybe
+from probes import Boom
+from probes import ProbeMaybe
 
-from rxpy2 import Maybe, Single
+from rxpy2 import Maybe
+from rxpy2 import Single
 
 # ---------------------------------------------------------------- sequence_equal
 

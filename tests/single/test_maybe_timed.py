@@ -6,9 +6,15 @@ MaybeDelayOtherPublisher). What Maybe shares with Single and Completable is in
 from __future__ import annotations
 
 import pytest
-from probes import Boom, Manual, ProbeMaybe
+from probes import Boom
+from probes import Manual
+from probes import ProbeMaybe
 
-from rxpy2 import Completable, Flowable, Maybe, Schedulers, Single
+from rxpy2 import Completable
+from rxpy2 import Flowable
+from rxpy2 import Maybe
+from rxpy2 import Schedulers
+from rxpy2 import Single
 from rxpy2.exceptions import CompositeException
 from rxpy2.processors import PublishProcessor
 

@@ -6,17 +6,17 @@ import threading
 from functools import partial
 
 import pytest
-from probes import Boom, ProbeSingle, Spy
+from probes import Boom
+from probes import ProbeSingle
+from probes import Spy
 
-from rxpy2 import (
-    CompositeException,
-    Disposable,
-    Flowable,
-    Maybe,
-    OnErrorNotImplementedException,
-    Single,
-    plugins,
-)
+from rxpy2 import CompositeException
+from rxpy2 import Disposable
+from rxpy2 import Flowable
+from rxpy2 import Maybe
+from rxpy2 import OnErrorNotImplementedException
+from rxpy2 import Single
+from rxpy2 import plugins
 from rxpy2.observers import SingleObserver
 from rxpy2.testing import TestSubscriber
 

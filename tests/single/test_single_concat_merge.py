@@ -7,9 +7,14 @@ from __future__ import annotations
 from functools import partial
 
 import pytest
-from probes import Boom, ProbeSingle
+from probes import Boom
+from probes import ProbeSingle
 
-from rxpy2 import LONG_MAX, CompositeException, Flowable, Maybe, Single
+from rxpy2 import LONG_MAX
+from rxpy2 import CompositeException
+from rxpy2 import Flowable
+from rxpy2 import Maybe
+from rxpy2 import Single
 
 #: sources in a stack-safety test: 20x the recursion limit, so even one frame per source
 #: would overflow long before the end

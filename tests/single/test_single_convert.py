@@ -9,10 +9,19 @@ import gc
 import weakref
 
 import pytest
-from probes import Boom, ManualSource, ProbeCompletable, ProbeSingle
+from probes import Boom
+from probes import ManualSource
+from probes import ProbeCompletable
+from probes import ProbeSingle
 
-from rxpy2 import Completable, Flowable, Maybe, Schedulers, Single, plugins
-from rxpy2.internal.fuseable import ASYNC, BOUNDARY
+from rxpy2 import Completable
+from rxpy2 import Flowable
+from rxpy2 import Maybe
+from rxpy2 import Schedulers
+from rxpy2 import Single
+from rxpy2 import plugins
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import BOUNDARY
 from rxpy2.notification import Notification
 from rxpy2.testing import TestSubscriber
 

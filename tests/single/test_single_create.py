@@ -7,7 +7,8 @@ from functools import partial
 import pytest
 from probes import Boom
 
-from rxpy2 import Disposables, Single
+from rxpy2 import Disposables
+from rxpy2 import Single
 from rxpy2.emitter import SingleEmitter
 
 

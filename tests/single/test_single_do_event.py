@@ -5,9 +5,11 @@ SingleDoAfterTerminate)."""
 from __future__ import annotations
 
 import pytest
-from probes import Boom, ProbeSingle
+from probes import Boom
+from probes import ProbeSingle
 
-from rxpy2 import CompositeException, Single
+from rxpy2 import CompositeException
+from rxpy2 import Single
 from rxpy2.observers import SingleObserver
 
 

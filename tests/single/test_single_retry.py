@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from probes import Boom
 
-from rxpy2 import Flowable, Single
+from rxpy2 import Flowable
+from rxpy2 import Single
 
 
 def failing(n_failures, value=1):

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 from test_single_retry import failing
 
-from rxpy2 import Flowable, Single
+from rxpy2 import Flowable
+from rxpy2 import Single
 from rxpy2.processors import PublishProcessor
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")

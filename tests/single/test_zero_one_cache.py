@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from probes import Boom, ProbeCompletable, ProbeMaybe, ProbeSingle
+from probes import Boom
+from probes import ProbeCompletable
+from probes import ProbeMaybe
+from probes import ProbeSingle
 
-from rxpy2 import Completable, Maybe, Single
+from rxpy2 import Completable
+from rxpy2 import Maybe
+from rxpy2 import Single
 
 # (probe class, signal the probe's terminal event, assert it on a TestObserver)
 KINDS = {

@@ -12,10 +12,19 @@ import weakref
 from functools import partial
 
 import pytest
-from probes import Boom, ProbeCompletable, ProbeMaybe, ProbeSingle
+from probes import Boom
+from probes import ProbeCompletable
+from probes import ProbeMaybe
+from probes import ProbeSingle
 
-from rxpy2 import Completable, CompositeException, Flowable, Maybe, Single
-from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
+from rxpy2 import Completable
+from rxpy2 import CompositeException
+from rxpy2 import Flowable
+from rxpy2 import Maybe
+from rxpy2 import Single
+from rxpy2.observers import CompletableObserver
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
 from rxpy2.testing import TestObserver
 
 TYPES = [Single, Maybe, Completable]

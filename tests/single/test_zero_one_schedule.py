@@ -10,11 +10,19 @@ import threading
 import time
 
 import pytest
-from probes import Boom, ProbeCompletable
-from zero_one_kinds import FAILING, KINDS, NEVER, PROBES, blocking, check_ok, signal_ok
+from probes import Boom
+from probes import ProbeCompletable
+from zero_one_kinds import FAILING
+from zero_one_kinds import KINDS
+from zero_one_kinds import NEVER
 from zero_one_kinds import OK as ZO_OK
+from zero_one_kinds import PROBES
+from zero_one_kinds import blocking
+from zero_one_kinds import check_ok
+from zero_one_kinds import signal_ok
 
-from rxpy2 import Maybe, Schedulers
+from rxpy2 import Maybe
+from rxpy2 import Schedulers
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 

@@ -6,9 +6,15 @@ from __future__ import annotations
 from concurrent.futures import CancelledError
 
 import pytest
-from probes import Boom, ProbeCompletable, ProbeMaybe, ProbeSingle
+from probes import Boom
+from probes import ProbeCompletable
+from probes import ProbeMaybe
+from probes import ProbeSingle
 
-from rxpy2 import Completable, Flowable, Maybe, Single
+from rxpy2 import Completable
+from rxpy2 import Flowable
+from rxpy2 import Maybe
+from rxpy2 import Single
 from rxpy2.processors import PublishProcessor
 
 TYPES = {"single": Single, "maybe": Maybe, "completable": Completable}

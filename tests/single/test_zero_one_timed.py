@@ -10,9 +10,21 @@ from __future__ import annotations
 
 import pytest
 from probes import Boom
-from zero_one_kinds import FAILING, KINDS, NEVER, OK, PROBES, TYPES, blocking, check_ok, signal_ok
+from zero_one_kinds import FAILING
+from zero_one_kinds import KINDS
+from zero_one_kinds import NEVER
+from zero_one_kinds import OK
+from zero_one_kinds import PROBES
+from zero_one_kinds import TYPES
+from zero_one_kinds import blocking
+from zero_one_kinds import check_ok
+from zero_one_kinds import signal_ok
 
-from rxpy2 import Completable, Flowable, Maybe, Schedulers, Single
+from rxpy2 import Completable
+from rxpy2 import Flowable
+from rxpy2 import Maybe
+from rxpy2 import Schedulers
+from rxpy2 import Single
 from rxpy2.processors import PublishProcessor
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from probes import Boom, ProbeCompletable, ProbeMaybe, ProbeSingle
+from probes import Boom
+from probes import ProbeCompletable
+from probes import ProbeMaybe
+from probes import ProbeSingle
 
-from rxpy2 import Completable, Maybe, Single
+from rxpy2 import Completable
+from rxpy2 import Maybe
+from rxpy2 import Single
 
 KINDS = ["single", "maybe", "completable"]
 TYPES: dict[str, Any] = {"single": Single, "maybe": Maybe, "completable": Completable}

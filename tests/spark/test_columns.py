@@ -13,7 +13,11 @@ from pyspark.sql import Row
 from pyspark.sql import functions as F
 from spark_support import wait_no_spark_threads
 
-from rxpy2.spark import SparkFlowable, SparkJobError, explain, from_dataframe, from_rdd
+from rxpy2.spark import SparkFlowable
+from rxpy2.spark import SparkJobError
+from rxpy2.spark import explain
+from rxpy2.spark import from_dataframe
+from rxpy2.spark import from_rdd
 
 cloudpickle.register_pickle_by_value(sys.modules[__name__])
 

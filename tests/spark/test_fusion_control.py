@@ -15,7 +15,11 @@ from pyspark import cloudpickle
 from spark_support import wait_no_spark_threads
 
 from rxpy2 import Flowable
-from rxpy2.spark import SparkFlowable, SparkFusionError, explain, from_dataframe, from_rdd
+from rxpy2.spark import SparkFlowable
+from rxpy2.spark import SparkFusionError
+from rxpy2.spark import explain
+from rxpy2.spark import from_dataframe
+from rxpy2.spark import from_rdd
 
 # The executors' Python workers cannot import this test module: its functions travel by value.
 cloudpickle.register_pickle_by_value(sys.modules[__name__])

@@ -13,7 +13,10 @@ from probes import ManualSource
 from rxpy2 import Flowable
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.spark.errors import SparkJobError
-from rxpy2.spark.sink import WriteSummary, to_parquet, to_table, write_batches
+from rxpy2.spark.sink import WriteSummary
+from rxpy2.spark.sink import to_parquet
+from rxpy2.spark.sink import to_table
+from rxpy2.spark.sink import write_batches
 
 
 def sink_threads() -> list[threading.Thread]:

@@ -13,9 +13,12 @@ import threading
 import time
 
 import pytest
-from fake_stream import FakeBatch, FakeStream
+from fake_stream import FakeBatch
+from fake_stream import FakeStream
 
-from rxpy2.spark import SparkJobError, StreamSubscription, from_stream
+from rxpy2.spark import SparkJobError
+from rxpy2.spark import StreamSubscription
+from rxpy2.spark import from_stream
 from rxpy2.testing import TestSubscriber
 
 pytestmark = pytest.mark.timeout(180)

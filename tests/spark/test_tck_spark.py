@@ -17,8 +17,10 @@ import pytest
 from pyspark import cloudpickle
 
 from rxpy2.reactivestreams import Publisher
-from rxpy2.spark import from_dataframe, from_rdd
-from rxpy2.tck import PublisherVerification, TestEnvironment
+from rxpy2.spark import from_dataframe
+from rxpy2.spark import from_rdd
+from rxpy2.tck import PublisherVerification
+from rxpy2.tck import TestEnvironment
 
 cloudpickle.register_pickle_by_value(sys.modules[__name__])  # executors can't import tests
 

@@ -14,7 +14,8 @@ from fake_stream import FakeStream
 
 from rxpy2.reactivestreams import Publisher
 from rxpy2.spark import from_stream
-from rxpy2.tck import PublisherVerification, TestEnvironment
+from rxpy2.tck import PublisherVerification
+from rxpy2.tck import TestEnvironment
 
 
 class TestTckFromStream(PublisherVerification):

@@ -9,7 +9,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from rxpy2 import BackpressureOverflowStrategy, BackpressureStrategy, Flowable
+from rxpy2 import BackpressureOverflowStrategy
+from rxpy2 import BackpressureStrategy
+from rxpy2 import Flowable
 from rxpy2.schedulers import Schedulers
 
 __all__ = ["DROP_OLDEST", "Schedulers", "asynchronous", "paced_by_downstream"]

@@ -37,21 +37,28 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
-from async_op_sources import DROP_OLDEST, Schedulers, asynchronous, paced_by_downstream
+from async_op_sources import DROP_OLDEST
+from async_op_sources import Schedulers
+from async_op_sources import asynchronous
+from async_op_sources import paced_by_downstream
 
-from rxpy2 import (
-    BackpressureStrategy,
-    Completable,
-    Flowable,
-    FlowableSubscriber,
-    Maybe,
-    Notification,
-    Single,
-    plugins,
-)
+from rxpy2 import BackpressureStrategy
+from rxpy2 import Completable
+from rxpy2 import Flowable
+from rxpy2 import FlowableSubscriber
+from rxpy2 import Maybe
+from rxpy2 import Notification
+from rxpy2 import Single
+from rxpy2 import plugins
 from rxpy2.internal.helpers import SubscriptionHelper
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
-from rxpy2.tck import PublisherVerification, TestEnvironment, TestException, not_verified
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
+from rxpy2.tck import PublisherVerification
+from rxpy2.tck import TestEnvironment
+from rxpy2.tck import TestException
+from rxpy2.tck import not_verified
 
 __all__ = ["CASES", "REGISTRY", "Case", "environment", "verification_class"]
 

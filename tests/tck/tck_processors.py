@@ -18,7 +18,10 @@ import time
 from collections import deque
 from typing import Any
 
-from rxpy2.reactivestreams import LONG_MAX, Processor, Subscriber, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Processor
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 
 class _Inner(Subscription):

@@ -22,24 +22,28 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from library_publishers import CASES, Case, verification_class
+from library_publishers import CASES
+from library_publishers import Case
+from library_publishers import verification_class
 from probes import ProbeSubscription
-from test_subscriber_verification import OneByOneSubscriber, ProbeSubscriber, SubscriptionPuppet
+from test_subscriber_verification import OneByOneSubscriber
+from test_subscriber_verification import ProbeSubscriber
+from test_subscriber_verification import SubscriptionPuppet
 
 from rxpy2 import Flowable
-from rxpy2.exceptions import CompositeException, ProtocolViolationException
+from rxpy2.exceptions import CompositeException
+from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.internal.operators.flowable.flowable_blocking import BlockingIteratorSubscriber
 from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
 from rxpy2.internal.subscribers.serialized import SerializedSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Subscriber
-from rxpy2.tck import (
-    SkipRule,
-    SubscriberBlackboxVerification,
-    SubscriberWhiteboxVerification,
-    TestEnvironment,
-    TestException,
-    WhiteboxSubscriberProbe,
-)
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.tck import SkipRule
+from rxpy2.tck import SubscriberBlackboxVerification
+from rxpy2.tck import SubscriberWhiteboxVerification
+from rxpy2.tck import TestEnvironment
+from rxpy2.tck import TestException
+from rxpy2.tck import WhiteboxSubscriberProbe
 from rxpy2.testing import TestSubscriber
 
 # ---- the publishers: one verification class per case ------------------------------------------

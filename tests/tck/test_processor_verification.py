@@ -16,28 +16,25 @@ import re
 from typing import Any
 
 import pytest
-from tck_processors import (
-    AcceptsNoneProcessor,
-    AcceptsSecondSubscriptionProcessor,
-    FirstSubscriberOnlyProcessor,
-    IgnoresDemandProcessor,
-    KeepsSubscriberAfterCancelProcessor,
-    LockstepIdentityProcessor,
-    RaisesOnBadRequestProcessor,
-    RecursiveProcessor,
-    RequestsOnceProcessor,
-    SignalsAfterCancelProcessor,
-    SwallowsUpstreamErrorProcessor,
-)
+from tck_processors import AcceptsNoneProcessor
+from tck_processors import AcceptsSecondSubscriptionProcessor
+from tck_processors import FirstSubscriberOnlyProcessor
+from tck_processors import IgnoresDemandProcessor
+from tck_processors import KeepsSubscriberAfterCancelProcessor
+from tck_processors import LockstepIdentityProcessor
+from tck_processors import RaisesOnBadRequestProcessor
+from tck_processors import RecursiveProcessor
+from tck_processors import RequestsOnceProcessor
+from tck_processors import SignalsAfterCancelProcessor
+from tck_processors import SwallowsUpstreamErrorProcessor
 
-from rxpy2.reactivestreams import Processor, Publisher
-from rxpy2.tck import (
-    IdentityProcessorVerification,
-    PublisherVerification,
-    SubscriberWhiteboxVerification,
-    TestEnvironment,
-    run_rule,
-)
+from rxpy2.reactivestreams import Processor
+from rxpy2.reactivestreams import Publisher
+from rxpy2.tck import IdentityProcessorVerification
+from rxpy2.tck import PublisherVerification
+from rxpy2.tck import SubscriberWhiteboxVerification
+from rxpy2.tck import TestEnvironment
+from rxpy2.tck import run_rule
 
 #: Generous for the conforming Processor (a slow CI machine must not fail it), short "nothing
 #: more" waits; the negative controls use a short timeout, since they wait it out to fail.

@@ -61,28 +61,26 @@ from typing import Any
 
 from probes import Forwarding
 
-from rxpy2 import (
-    AsyncProcessor,
-    BehaviorProcessor,
-    FlowableProcessor,
-    MulticastProcessor,
-    PublishProcessor,
-    ReplayProcessor,
-    UnicastProcessor,
-)
+from rxpy2 import AsyncProcessor
+from rxpy2 import BehaviorProcessor
+from rxpy2 import FlowableProcessor
+from rxpy2 import MulticastProcessor
+from rxpy2 import PublishProcessor
+from rxpy2 import ReplayProcessor
+from rxpy2 import UnicastProcessor
 from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.subscription_helper import CANCELLED
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
-from rxpy2.tck import (
-    IdentityProcessorVerification,
-    PublisherVerification,
-    SkipRule,
-    TestEnvironment,
-    TestException,
-    run_rules,
-)
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
+from rxpy2.tck import IdentityProcessorVerification
+from rxpy2.tck import PublisherVerification
+from rxpy2.tck import SkipRule
+from rxpy2.tck import TestEnvironment
+from rxpy2.tck import TestException
+from rxpy2.tck import run_rules
 
 #: The TCK's timeouts here: an expected signal comes from another thread (the feeder or the
 #: helper publisher); "nothing more arrives" is checked for 25 ms.

@@ -21,20 +21,21 @@ from typing import Any
 import pytest
 
 from rxpy2 import Flowable
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
-from rxpy2.tck import (
-    Latch,
-    ManualPublisher,
-    Promise,
-    PublisherVerification,
-    Receptacle,
-    RuleResult,
-    SkipRule,
-    TestEnvironment,
-    TestException,
-    run_rule,
-    run_rules,
-)
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
+from rxpy2.tck import Latch
+from rxpy2.tck import ManualPublisher
+from rxpy2.tck import Promise
+from rxpy2.tck import PublisherVerification
+from rxpy2.tck import Receptacle
+from rxpy2.tck import RuleResult
+from rxpy2.tck import SkipRule
+from rxpy2.tck import TestEnvironment
+from rxpy2.tck import TestException
+from rxpy2.tck import run_rule
+from rxpy2.tck import run_rules
 from rxpy2.tck.publisher import SKIPPING_NO_ERROR_PUBLISHER_AVAILABLE
 
 # ---------------------------------------------------------------------------------------------

@@ -24,15 +24,14 @@ import pytest
 from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
 from rxpy2.internal.subscribers.strict import StrictSubscriber
-from rxpy2.reactivestreams import Subscriber, Subscription
-from rxpy2.tck import (
-    SubscriberBlackboxVerification,
-    SubscriberPuppet,
-    SubscriberWhiteboxVerification,
-    TestEnvironment,
-    WhiteboxSubscriberProbe,
-    run_rule,
-)
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
+from rxpy2.tck import SubscriberBlackboxVerification
+from rxpy2.tck import SubscriberPuppet
+from rxpy2.tck import SubscriberWhiteboxVerification
+from rxpy2.tck import TestEnvironment
+from rxpy2.tck import WhiteboxSubscriberProbe
+from rxpy2.tck import run_rule
 from rxpy2.tck.operators import SubscriptionPuppet
 from rxpy2.testing import TestSubscriber
 

@@ -12,7 +12,8 @@ from rxpy2.internal.subscriptions import BooleanSubscription
 from rxpy2.processors import PublishProcessor
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.schedulers import Schedulers
-from rxpy2.testing import StepVerifier, TestScheduler
+from rxpy2.testing import StepVerifier
+from rxpy2.testing import TestScheduler
 
 
 class Ignores(Flowable[int]):

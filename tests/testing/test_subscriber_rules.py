@@ -9,8 +9,11 @@ import pytest
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.subscriptions import BooleanSubscription
-from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
-from rxpy2.testing import TestObserver, TestSubscriber
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
+from rxpy2.testing import TestObserver
+from rxpy2.testing import TestSubscriber
 
 
 class Ignores(Flowable[int]):

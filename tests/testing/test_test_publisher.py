@@ -8,7 +8,11 @@ import pytest
 
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
-from rxpy2.testing import StepVerifier, TestPublisher, TestScheduler, TestSubscriber, Violation
+from rxpy2.testing import StepVerifier
+from rxpy2.testing import TestPublisher
+from rxpy2.testing import TestScheduler
+from rxpy2.testing import TestSubscriber
+from rxpy2.testing import Violation
 
 # ---------------------------------------------------------------- compliant
 

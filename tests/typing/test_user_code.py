@@ -10,25 +10,29 @@ is real; the Spark ones are only type-checked (they need a SparkSession).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterable, Iterable
-from typing import TYPE_CHECKING, Any, assert_type
+from collections.abc import AsyncIterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import assert_type
 
-from rxpy2 import (
-    Completable,
-    Disposable,
-    Emitter,
-    Flowable,
-    GroupedFlowable,
-    Maybe,
-    PublishProcessor,
-    Schedulers,
-    Single,
-    TestSubscriber,
-)
-from rxpy2.spark import SparkFlowable, from_dataframe, from_rdd
+from rxpy2 import Completable
+from rxpy2 import Disposable
+from rxpy2 import Emitter
+from rxpy2 import Flowable
+from rxpy2 import GroupedFlowable
+from rxpy2 import Maybe
+from rxpy2 import PublishProcessor
+from rxpy2 import Schedulers
+from rxpy2 import Single
+from rxpy2 import TestSubscriber
+from rxpy2.spark import SparkFlowable
+from rxpy2.spark import from_dataframe
+from rxpy2.spark import from_rdd
 
 if TYPE_CHECKING:
-    from pyspark.sql import Column, Row
+    from pyspark.sql import Column
+    from pyspark.sql import Row
 
 
 def core_chain() -> None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from rxpy2.internal.atomic import AtomicLong
-from rxpy2.reactivestreams import LONG_MAX, LONG_MIN
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import LONG_MIN
 
 __all__ = ["BackpressureHelper"]
 

@@ -10,7 +10,9 @@ only, so adding a fused stage touches its operator's module alone (docs/fusion.m
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
 
 from rxpy2.internal.helpers.sentinel import Sentinel

@@ -10,7 +10,8 @@ signal keeps the drain for good: nothing is emitted after it (§1.7).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+from typing import Any
 
 from rxpy2 import plugins
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable

@@ -24,7 +24,8 @@ Only the blocking bridges' consumers wait on a Parker; the threads that wake the
 
 from __future__ import annotations
 
-from threading import TIMEOUT_MAX, Lock
+from threading import TIMEOUT_MAX
+from threading import Lock
 
 __all__ = ["Parker"]
 

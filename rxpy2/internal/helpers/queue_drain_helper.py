@@ -13,7 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 from rxpy2.internal.atomic import AtomicLong
-from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Subscriber
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import LONG_MIN
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["COMPLETED_MASK", "REQUESTED_MASK", "QueueDrainHelper"]
 

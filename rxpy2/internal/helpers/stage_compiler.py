@@ -18,12 +18,15 @@ from __future__ import annotations
 import itertools
 import linecache
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from functools import lru_cache
 from types import CodeType
 from typing import Any
 
-from rxpy2.internal.helpers.fused_stage import NOTHING, FusedFold, FusedStage
+from rxpy2.internal.helpers.fused_stage import NOTHING
+from rxpy2.internal.helpers.fused_stage import FusedFold
+from rxpy2.internal.helpers.fused_stage import FusedStage
 from rxpy2.internal.helpers.sentinel import Sentinel
 
 __all__ = [

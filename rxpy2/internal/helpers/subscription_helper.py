@@ -6,7 +6,8 @@ import operator
 
 from rxpy2 import plugins
 from rxpy2.exceptions import ProtocolViolationException
-from rxpy2.internal.atomic import AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.reactivestreams import Subscription
 

@@ -14,7 +14,8 @@ method call would cost per item (a window can be one item long).
 
 from __future__ import annotations
 
-from rxpy2.internal.atomic import AtomicBoolean, AtomicInteger
+from rxpy2.internal.atomic import AtomicBoolean
+from rxpy2.internal.atomic import AtomicInteger
 
 __all__ = ["UpstreamRefCount"]
 

@@ -9,18 +9,14 @@
 """
 
 from rxpy2.internal.observers.blocking import BlockingMultiObserver
-from rxpy2.internal.observers.callback import (
-    CallbackCompletableObserver,
-    CallbackMaybeObserver,
-    ConsumerSingleObserver,
-)
+from rxpy2.internal.observers.callback import CallbackCompletableObserver
+from rxpy2.internal.observers.callback import CallbackMaybeObserver
+from rxpy2.internal.observers.callback import ConsumerSingleObserver
 from rxpy2.internal.observers.do_finally import DoFinallyObserver
 from rxpy2.internal.observers.empty import EmptyDisposable
-from rxpy2.internal.observers.resume import (
-    ResumeCompletableObserver,
-    ResumeMaybeObserver,
-    ResumeSingleObserver,
-)
+from rxpy2.internal.observers.resume import ResumeCompletableObserver
+from rxpy2.internal.observers.resume import ResumeMaybeObserver
+from rxpy2.internal.observers.resume import ResumeSingleObserver
 
 __all__ = [
     "BlockingMultiObserver",

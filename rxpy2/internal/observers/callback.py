@@ -11,14 +11,20 @@ error goes there as :class:`OnErrorNotImplementedException`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.exceptions import CompositeException, OnErrorNotImplementedException
+from rxpy2.exceptions import CompositeException
+from rxpy2.exceptions import OnErrorNotImplementedException
 from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
-from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
+from rxpy2.internal.helpers.disposable_helper import DISPOSED
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
+from rxpy2.observers import CompletableObserver
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
 
 __all__ = ["CallbackCompletableObserver", "CallbackMaybeObserver", "ConsumerSingleObserver"]
 

@@ -9,13 +9,17 @@ One class serves Single, Maybe and Completable: it forwards whichever of
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.internal.atomic import AtomicBoolean
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
-from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
+from rxpy2.observers import CompletableObserver
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
 
 __all__ = ["DoFinallyObserver"]
 

@@ -11,24 +11,24 @@ downstream marks a thread BOUNDARY and the stage runs user code
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
-from rxpy2.internal.fuseable import (
-    ASYNC,
-    BOUNDARY,
-    NONE,
-    ConditionalSubscriber,
-    QueueSubscription,
-)
-from rxpy2.internal.helpers.subscription_helper import UNSUBSCRIBED, NoopSubscription
-from rxpy2.internal.subscribers.operator_subscriber import (
-    OneTerminal,
-    null_item,
-    validate_upstream,
-)
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import BOUNDARY
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import ConditionalSubscriber
+from rxpy2.internal.fuseable import QueueSubscription
+from rxpy2.internal.helpers.subscription_helper import UNSUBSCRIBED
+from rxpy2.internal.helpers.subscription_helper import NoopSubscription
+from rxpy2.internal.subscribers.operator_subscriber import OneTerminal
+from rxpy2.internal.subscribers.operator_subscriber import null_item
+from rxpy2.internal.subscribers.operator_subscriber import validate_upstream
 from rxpy2.internal.subscriptions.basic import BasicQueueSubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import Subscriber, Subscription
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = [
     "BasicFuseableConditionalSubscriber",

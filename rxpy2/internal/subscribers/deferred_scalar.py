@@ -9,16 +9,17 @@ the order of the two events.
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.helpers.subscription_helper import UNSUBSCRIBED
-from rxpy2.internal.subscribers.operator_subscriber import (
-    null_error,
-    validate_upstream,
-)
+from rxpy2.internal.subscribers.operator_subscriber import null_error
+from rxpy2.internal.subscribers.operator_subscriber import validate_upstream
 from rxpy2.internal.subscriptions.deferred_scalar import DeferredScalarSubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["DeferredScalarSubscriber"]
 

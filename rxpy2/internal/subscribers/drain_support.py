@@ -12,13 +12,20 @@ What each does and who uses them: docs/architecture.md, "Queue-drain pieces".
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
+from typing import Protocol
 
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.drain import Drain
-from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC, QueueSubscription
-from rxpy2.internal.helpers.demand import add_request, validate_request
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import BOUNDARY
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import SYNC
+from rxpy2.internal.fuseable import QueueSubscription
+from rxpy2.internal.helpers.demand import add_request
+from rxpy2.internal.helpers.demand import validate_request
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.internal.subscribers.operator_subscriber import null_or_late_error
 from rxpy2.reactivestreams import Subscription

@@ -17,12 +17,15 @@ The parent implements :class:`InnerQueuedSubscriberSupport`: ``inner_next``
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from typing import Generic, TypeVar
+from abc import ABC
+from abc import abstractmethod
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.fuseable import NONE
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.internal.subscribers.operator_subscriber import null_error, null_item
+from rxpy2.internal.subscribers.operator_subscriber import null_error
+from rxpy2.internal.subscribers.operator_subscriber import null_item
 from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
 
 __all__ = ["InnerQueuedSubscriber", "InnerQueuedSubscriberSupport"]

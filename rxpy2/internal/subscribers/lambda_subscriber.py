@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.exceptions import CompositeException, OnErrorNotImplementedException
+from rxpy2.exceptions import CompositeException
+from rxpy2.exceptions import OnErrorNotImplementedException
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.fuseable import DirectSink
-from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
-from rxpy2.internal.subscribers.operator_subscriber import null_error, null_item
+from rxpy2.internal.helpers.subscription_helper import CANCELLED
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.subscribers.operator_subscriber import null_error
+from rxpy2.internal.subscribers.operator_subscriber import null_item
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["LambdaSubscriber"]
 

@@ -25,13 +25,17 @@ protocol written once:
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.exceptions import ProtocolViolationException
-from rxpy2.internal.helpers.subscription_helper import UNSUBSCRIBED, null_subscription
+from rxpy2.internal.helpers.subscription_helper import UNSUBSCRIBED
+from rxpy2.internal.helpers.subscription_helper import null_subscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import Subscriber, Subscription
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["OperatorSubscriber", "null_error", "null_item", "null_or_late_error",
            "null_or_late_item", "null_subscription", "validate_upstream"]

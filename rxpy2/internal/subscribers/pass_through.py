@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from rxpy2.internal.atomic import AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.internal.subscribers.operator_subscriber import null_error, null_item
+from rxpy2.internal.subscribers.operator_subscriber import null_error
+from rxpy2.internal.subscribers.operator_subscriber import null_item
 from rxpy2.reactivestreams import Subscription
 
 __all__ = ["DeferredUpstream", "PassThrough"]

@@ -13,15 +13,18 @@ Details: docs/architecture.md, "Queue-drain pieces".
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any
+from typing import ClassVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.fuseable import ANY, NONE, SYNC
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import SYNC
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscribers.drain_support import fuse_upstream
-from rxpy2.internal.subscribers.operator_subscriber import (
-    null_or_late_item,
-)
+from rxpy2.internal.subscribers.operator_subscriber import null_or_late_item
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Subscription
 

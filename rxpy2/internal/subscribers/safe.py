@@ -12,14 +12,17 @@ exceptions are not caught.
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
-from rxpy2.exceptions import CompositeException, ProtocolViolationException
+from rxpy2.exceptions import CompositeException
+from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import Subscriber, Subscription
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["SafeSubscriber"]
 

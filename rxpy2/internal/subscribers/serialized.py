@@ -15,18 +15,19 @@ items go first. After the terminal signal the drain is never left (§1.7).
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.drain import Drain
 from rxpy2.internal.helpers.subscription_helper import UNSUBSCRIBED
-from rxpy2.internal.subscribers.operator_subscriber import (
-    null_item,
-    null_or_late_error,
-    validate_upstream,
-)
+from rxpy2.internal.subscribers.operator_subscriber import null_item
+from rxpy2.internal.subscribers.operator_subscriber import null_or_late_error
+from rxpy2.internal.subscribers.operator_subscriber import validate_upstream
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import Subscriber, Subscription
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["SerializedSubscriber"]
 

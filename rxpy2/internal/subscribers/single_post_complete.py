@@ -16,12 +16,16 @@ emits it.
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.atomic import AtomicLong
-from rxpy2.internal.helpers.demand import produced, validate_request
+from rxpy2.internal.helpers.demand import produced
+from rxpy2.internal.helpers.demand import validate_request
 from rxpy2.internal.subscribers.operator_subscriber import OperatorSubscriber
-from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Subscriber
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import LONG_MIN
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["SinglePostCompleteSubscriber"]
 

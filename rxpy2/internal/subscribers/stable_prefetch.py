@@ -20,21 +20,23 @@ worker), :meth:`cleanup` and the drain loop (a ConditionalSubscriber rail).
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.drain import Drain
 from rxpy2.internal.helpers.demand import produced
 from rxpy2.internal.helpers.subscription_helper import UNSUBSCRIBED
 from rxpy2.internal.queues import SpscArrayQueue
-from rxpy2.internal.subscribers.drain_support import (
-    DrainSubscriptionMixin,
-    DrainTerminalsMixin,
-    missing_backpressure,
-)
+from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
+from rxpy2.internal.subscribers.drain_support import DrainTerminalsMixin
+from rxpy2.internal.subscribers.drain_support import missing_backpressure
 from rxpy2.internal.subscribers.operator_subscriber import validate_upstream
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["StablePrefetchSubscriber"]
 

@@ -21,18 +21,25 @@ operators inside use RxJava's relaxations:
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.exceptions import ProtocolViolationException
-from rxpy2.internal.atomic import AtomicBoolean, AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicBoolean
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.drain import Drain
-from rxpy2.internal.helpers.demand import deferred_request, deferred_set_once
+from rxpy2.internal.helpers.demand import deferred_request
+from rxpy2.internal.helpers.demand import deferred_set_once
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.half_serializer import HalfSerializer
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.internal.subscribers.operator_subscriber import null_error, null_item, null_subscription
+from rxpy2.internal.subscribers.operator_subscriber import null_error
+from rxpy2.internal.subscribers.operator_subscriber import null_item
+from rxpy2.internal.subscribers.operator_subscriber import null_subscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import Subscriber, Subscription
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["StrictSubscriber"]
 

@@ -16,16 +16,19 @@ the default item or an ``IndexError``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
-from rxpy2.disposables import Disposable, Disposables
-from rxpy2.internal.helpers.subscription_helper import CANCELLED, UNSUBSCRIBED
-from rxpy2.internal.subscribers.operator_subscriber import (
-    null_or_late_error,
-    validate_upstream,
-)
+from rxpy2.disposables import Disposable
+from rxpy2.disposables import Disposables
+from rxpy2.internal.helpers.subscription_helper import CANCELLED
+from rxpy2.internal.helpers.subscription_helper import UNSUBSCRIBED
+from rxpy2.internal.subscribers.operator_subscriber import null_or_late_error
+from rxpy2.internal.subscribers.operator_subscriber import validate_upstream
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["ItemOrMissingSubscriber", "ToObserverSubscriber", "initial_value"]
 

@@ -1,7 +1,8 @@
 """Ready-made Subscriptions (RxJava 2's ``internal.subscriptions``)."""
 
 from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
-from rxpy2.internal.subscriptions.basic import BasicQueueSubscription, BooleanSubscription
+from rxpy2.internal.subscriptions.basic import BasicQueueSubscription
+from rxpy2.internal.subscriptions.basic import BooleanSubscription
 from rxpy2.internal.subscriptions.deferred_scalar import DeferredScalarSubscription
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.internal.subscriptions.scalar import ScalarSubscription

@@ -16,10 +16,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rxpy2.internal.atomic import AtomicLong, AtomicReference
-from rxpy2.internal.helpers.demand import add_cap, add_request, validate_request
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
+from rxpy2.internal.helpers.demand import add_cap
+from rxpy2.internal.helpers.demand import add_request
+from rxpy2.internal.helpers.demand import validate_request
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.reactivestreams import LONG_MAX, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscription
 
 if TYPE_CHECKING:
     from rxpy2.internal.drain import Drain

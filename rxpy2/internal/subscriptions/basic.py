@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.atomic import AtomicBoolean
-from rxpy2.internal.fuseable import NONE, QueueSubscription
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import QueueSubscription
 from rxpy2.internal.helpers.demand import validate_request
 from rxpy2.reactivestreams import Subscription
 

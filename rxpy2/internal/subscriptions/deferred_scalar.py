@@ -12,10 +12,13 @@ single value after the ``on_next`` "ready" signal). ``repr`` shows the state.
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.atomic import AtomicInteger
-from rxpy2.internal.fuseable import ASYNC, NONE, QueueSubscription
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import QueueSubscription
 from rxpy2.internal.helpers.demand import validate_request
 from rxpy2.reactivestreams import Subscriber
 

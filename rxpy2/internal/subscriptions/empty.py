@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rxpy2.internal.fuseable import ASYNC, NONE
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import NONE
 from rxpy2.internal.helpers.demand import validate_request
 from rxpy2.internal.subscriptions.basic import BasicQueueSubscription
 from rxpy2.reactivestreams import Subscriber

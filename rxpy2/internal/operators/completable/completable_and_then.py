@@ -7,19 +7,21 @@ handed over (``DeferredPublisherSubscriber``).
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.completable import Completable
 from rxpy2.flowable import Flowable
-from rxpy2.internal.observers.resume import ResumeMaybeObserver, ResumeSingleObserver
+from rxpy2.internal.observers.resume import ResumeMaybeObserver
+from rxpy2.internal.observers.resume import ResumeSingleObserver
 from rxpy2.internal.operators.maybe.maybe_switch_if_empty import OtherOnCompleteObserver
-from rxpy2.internal.operators.single.single_flat_map_publisher import (
-    DeferredPublisherSubscriber,
-    SourceObserver,
-)
+from rxpy2.internal.operators.single.single_flat_map_publisher import DeferredPublisherSubscriber
+from rxpy2.internal.operators.single.single_flat_map_publisher import SourceObserver
 from rxpy2.maybe import Maybe
-from rxpy2.observers import MaybeObserver, SingleObserver
-from rxpy2.reactivestreams import Publisher, Subscriber
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 from rxpy2.single import Single
 
 __all__ = ["CompletableAndThenMaybe", "CompletableAndThenPublisher", "CompletableAndThenSingle"]

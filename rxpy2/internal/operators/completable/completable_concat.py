@@ -11,11 +11,13 @@ the current source's Disposable.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
+from collections.abc import Iterator
 from typing import Any
 
 from rxpy2.completable import Completable
-from rxpy2.disposables import Disposable, SerialDisposable
+from rxpy2.disposables import Disposable
+from rxpy2.disposables import SerialDisposable
 from rxpy2.internal.observers.empty import EmptyDisposable
 from rxpy2.observers import CompletableObserver
 from rxpy2.operator_kit import Drain

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from rxpy2.completable import Completable
-from rxpy2.internal.operators.single.single_create import CreateOp, UnsafeCreateOp
+from rxpy2.internal.operators.single.single_create import CreateOp
+from rxpy2.internal.operators.single.single_create import UnsafeCreateOp
 
 __all__ = ["CompletableCreate", "CompletableUnsafeCreate"]
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from rxpy2.completable import Completable
-from rxpy2.internal.operators.single.single_delay import DelayOp, DelayWithPublisherOp
+from rxpy2.internal.operators.single.single_delay import DelayOp
+from rxpy2.internal.operators.single.single_delay import DelayWithPublisherOp
 
 __all__ = ["CompletableDelay", "CompletableDelayWithPublisher"]
 

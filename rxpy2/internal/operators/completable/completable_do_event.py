@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from rxpy2.completable import Completable
-from rxpy2.internal.operators.single.single_do_event import DoAfterOp, DoOnEventOp
+from rxpy2.internal.operators.single.single_do_event import DoAfterOp
+from rxpy2.internal.operators.single.single_do_event import DoOnEventOp
 
 __all__ = ["CompletableDoAfter", "CompletableDoOnEvent"]
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from rxpy2.completable import Completable
-from rxpy2.internal.operators.single.single_hide import DetachOp, HideOp
+from rxpy2.internal.operators.single.single_hide import DetachOp
+from rxpy2.internal.operators.single.single_hide import HideOp
 
 __all__ = ["CompletableDetach", "CompletableHide"]
 

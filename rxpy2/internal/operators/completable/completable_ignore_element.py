@@ -4,12 +4,15 @@ source succeeds or completes, and fails with its error."""
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.completable import Completable
 from rxpy2.internal.operators.single.single_hide import HideObserver
 from rxpy2.internal.zero_one import ZeroOneBase
-from rxpy2.observers import CompletableObserver, MaybeObserver
+from rxpy2.observers import CompletableObserver
+from rxpy2.observers import MaybeObserver
 
 __all__ = ["CompletableIgnoreElement"]
 

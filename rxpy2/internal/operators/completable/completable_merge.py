@@ -25,9 +25,12 @@ from typing import Any
 
 from rxpy2 import plugins
 from rxpy2.completable import Completable
-from rxpy2.disposables import CompositeDisposable, Disposable
+from rxpy2.disposables import CompositeDisposable
+from rxpy2.disposables import Disposable
 from rxpy2.observers import CompletableObserver
-from rxpy2.operator_kit import AtomicBoolean, AtomicInteger, AtomicThrowable
+from rxpy2.operator_kit import AtomicBoolean
+from rxpy2.operator_kit import AtomicInteger
+from rxpy2.operator_kit import AtomicThrowable
 
 __all__ = ["CompletableMerge"]
 

@@ -13,12 +13,10 @@ from typing import Any
 from rxpy2 import plugins
 from rxpy2.completable import Completable
 from rxpy2.internal.helpers.disposable_helper import DISPOSED
-from rxpy2.internal.operators.single.single_schedule import (
-    ObserveOnOp,
-    SubscribeOnOp,
-    UnsubscribeOnObserver,
-    UnsubscribeOnOp,
-)
+from rxpy2.internal.operators.single.single_schedule import ObserveOnOp
+from rxpy2.internal.operators.single.single_schedule import SubscribeOnOp
+from rxpy2.internal.operators.single.single_schedule import UnsubscribeOnObserver
+from rxpy2.internal.operators.single.single_schedule import UnsubscribeOnOp
 
 __all__ = ["CompletableObserveOn", "CompletableSubscribeOn", "CompletableUnsubscribeOn"]
 

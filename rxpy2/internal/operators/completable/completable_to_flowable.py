@@ -11,7 +11,8 @@ from typing import Any
 from rxpy2.completable import Completable
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import ASYNC, NONE
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import NONE
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.subscriptions.basic import BasicQueueSubscription
 from rxpy2.observers import CompletableObserver

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.completable import Completable
 from rxpy2.disposables import Disposable
-from rxpy2.observers import CompletableObserver, SingleObserver
+from rxpy2.observers import CompletableObserver
+from rxpy2.observers import SingleObserver
 from rxpy2.single import Single
 
 __all__ = ["CompletableToSingle"]

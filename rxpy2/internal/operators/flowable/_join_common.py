@@ -23,15 +23,23 @@ from rxpy2 import plugins
 from rxpy2.disposables import CompositeDisposable
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong
+from rxpy2.internal.atomic import AtomicInteger
+from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.queues import MpscLinkedQueue
 from rxpy2.internal.subscribers.other_trigger import OtherTriggerSubscriber
-from rxpy2.operator_kit import Drain, add_request, null_error, null_item, produced, validate_request
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import produced
+from rxpy2.operator_kit import validate_request
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["JoinBase", "JoinSubscriptionBase"]
 

@@ -12,13 +12,17 @@ methods (``poll``, ``is_empty``, ``clear``).
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import SYNC
 from rxpy2.internal.subscriptions.basic import BasicQueueSubscription
-from rxpy2.operator_kit import add_request, validate_request
-from rxpy2.reactivestreams import LONG_MAX, Subscriber
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import validate_request
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["SyncSourceSubscription"]
 

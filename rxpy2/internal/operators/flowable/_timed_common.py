@@ -21,13 +21,16 @@ fail the stream with ``MissingBackpressureException``.
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.internal.operators.flowable.flowable_on_backpressure import BaseUnboundedSubscriber
 from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2.operator_kit import Drain
-from rxpy2.reactivestreams import LONG_MAX, Subscriber
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["TimedDrainSubscriber", "UnboundedSubscriber"]
 

@@ -4,7 +4,8 @@ The implementation is shared with ``any`` (:mod:`.flowable_any`)."""
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.operators.flowable.flowable_any import FlowablePredicateStopSingle
 

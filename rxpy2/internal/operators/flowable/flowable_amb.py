@@ -19,24 +19,27 @@ The sources are subscribed in order, and no more once one has won.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicInteger
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.sources import sources_or_terminate
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import (
-    deferred_request,
-    deferred_set_once,
-    null_error,
-    null_item,
-    null_subscription,
-    validate_request,
-)
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.operator_kit import deferred_request
+from rxpy2.operator_kit import deferred_set_once
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_subscription
+from rxpy2.operator_kit import validate_request
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["AmbCoordinator", "AmbInnerSubscriber", "FlowableAmb"]
 

@@ -15,19 +15,31 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import threading
-from collections.abc import AsyncIterable, AsyncIterator
-from typing import Any, Generic, TypeVar
+from collections.abc import AsyncIterable
+from collections.abc import AsyncIterator
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicLong, AtomicReference
-from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC, QueueSubscription
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import BOUNDARY
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import SYNC
+from rxpy2.internal.fuseable import QueueSubscription
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import add_request, produced, validate_request
-from rxpy2.reactivestreams import Subscriber, Subscription
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import produced
+from rxpy2.operator_kit import validate_request
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["AsyncIteratorSubscriber", "FlowableAsyncIterable", "FlowableFromAsyncIterable"]
 

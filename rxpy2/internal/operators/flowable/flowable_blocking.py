@@ -14,26 +14,38 @@ How: docs/schedulers.md, "Inside blocking_iterable".
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Generic, NoReturn, TypeVar
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Generic
+from typing import NoReturn
+from typing import TypeVar
 
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.flowable import ABSENT, BUFFER_SIZE, Flowable
+from rxpy2.flowable import ABSENT
+from rxpy2.flowable import BUFFER_SIZE
+from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC, QueueSubscription
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import BOUNDARY
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import SYNC
+from rxpy2.internal.fuseable import QueueSubscription
 from rxpy2.internal.helpers.parker import Parker
-from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
+from rxpy2.internal.helpers.subscription_helper import CANCELLED
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import (
-    UNSUBSCRIBED,
-    null_error,
-    null_item,
-    null_or_late_error,
-    null_or_late_item,
-    null_subscription,
-)
-from rxpy2.reactivestreams import LONG_MAX, Subscription
+from rxpy2.operator_kit import UNSUBSCRIBED
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import null_subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscription
 
 __all__ = [
     "BlockingFlowableIterator",

@@ -25,25 +25,30 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any
+from typing import ClassVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicBoolean, AtomicLong
+from rxpy2.internal.atomic import AtomicBoolean
+from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.fused_stage import FusedStage, Lines
+from rxpy2.internal.helpers.fused_stage import FusedStage
+from rxpy2.internal.helpers.fused_stage import Lines
 from rxpy2.internal.helpers.queue_drain_helper import QueueDrainHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.operators.flowable._buffer_common import add_item, new_buffer
-from rxpy2.operator_kit import (
-    OperatorSubscriber,
-    add_cap,
-    multiply_cap,
-    null_or_late_error,
-    null_or_late_item,
-    produced,
-    validate_request,
-)
-from rxpy2.reactivestreams import Publisher, Subscriber
+from rxpy2.internal.operators.flowable._buffer_common import add_item
+from rxpy2.internal.operators.flowable._buffer_common import new_buffer
+from rxpy2.operator_kit import OperatorSubscriber
+from rxpy2.operator_kit import add_cap
+from rxpy2.operator_kit import multiply_cap
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import produced
+from rxpy2.operator_kit import validate_request
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["FlowableBuffer"]
 

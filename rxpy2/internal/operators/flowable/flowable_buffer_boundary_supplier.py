@@ -13,7 +13,9 @@ raises (or returns None) cancels everything and fails the stream.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
@@ -21,13 +23,14 @@ from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.operators.flowable.flowable_buffer_timed import BufferExactSubscriberBase
-from rxpy2.internal.operators.flowable.flowable_window_boundary import (
-    BoundaryEndsStream,
-    OneShotBoundarySubscriber,
-)
+from rxpy2.internal.operators.flowable.flowable_window_boundary import BoundaryEndsStream
+from rxpy2.internal.operators.flowable.flowable_window_boundary import OneShotBoundarySubscriber
 from rxpy2.internal.operators.flowable.flowable_window_boundary_supplier import supply_boundary
-from rxpy2.operator_kit import Drain, subscribe_tail
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import subscribe_tail
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["FlowableBufferBoundarySupplier"]
 

@@ -15,17 +15,19 @@ in the timer's place.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.operators.flowable.flowable_buffer_timed import BufferExactSubscriberBase
-from rxpy2.internal.operators.flowable.flowable_window_boundary import (
-    BoundaryEndsStream,
-    BoundarySubscriber,
-)
+from rxpy2.internal.operators.flowable.flowable_window_boundary import BoundaryEndsStream
+from rxpy2.internal.operators.flowable.flowable_window_boundary import BoundarySubscriber
 from rxpy2.operator_kit import subscribe_tail
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["FlowableBufferExactBoundary"]
 

@@ -16,23 +16,27 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from functools import partial
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any
+from typing import ClassVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.operators.flowable._buffer_common import add_item, new_buffer
+from rxpy2.internal.operators.flowable._buffer_common import add_item
+from rxpy2.internal.operators.flowable._buffer_common import new_buffer
 from rxpy2.internal.operators.flowable._timed_common import TimedDrainSubscriber
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operator_kit import (
-    MissingBackpressureException,
-    null_error,
-    null_item,
-    produced,
-    subscribe_tail,
-)
-from rxpy2.reactivestreams import Publisher, Subscriber
-from rxpy2.schedulers.scheduler import Scheduler, Worker
+from rxpy2.operator_kit import MissingBackpressureException
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import produced
+from rxpy2.operator_kit import subscribe_tail
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.schedulers.scheduler import Scheduler
+from rxpy2.schedulers.scheduler import Worker
 
 __all__ = ["FlowableBufferTimed"]
 

@@ -8,12 +8,16 @@ A collector that raises cancels the upstream and signals the error.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.fused_stage import FusedFold, declare_fold
+from rxpy2.internal.helpers.fused_stage import FusedFold
+from rxpy2.internal.helpers.fused_stage import declare_fold
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.subscribers.to_observer import ToObserverSubscriber, initial_value
+from rxpy2.internal.subscribers.to_observer import ToObserverSubscriber
+from rxpy2.internal.subscribers.to_observer import initial_value
 from rxpy2.observers import SingleObserver
 from rxpy2.operator_kit import null_or_late_item
 from rxpy2.reactivestreams import Publisher

@@ -25,8 +25,11 @@ reads and checks the sources at subscription; a source's subscriber is a
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable
+from collections.abc import Iterable
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
@@ -40,15 +43,16 @@ from rxpy2.internal.operators.flowable.flowable_map import FlowableMap
 from rxpy2.internal.operators.flowable.sources import sources_or_terminate
 from rxpy2.internal.queues import SpscLinkedArrayQueue
 from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
-from rxpy2.operator_kit import (
-    Drain,
-    add_request,
-    null_error,
-    null_item,
-    null_subscription,
-    validate_request,
-)
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_subscription
+from rxpy2.operator_kit import validate_request
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["FlowableCombineLatest"]
 

@@ -19,16 +19,25 @@ errors go downstream together (one error as itself, several as a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, Generic, TypeVar
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Sequence
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.exceptions import CompositeException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import Drain, null_error, null_item, null_subscription
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_subscription
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["FlowableConcatArray", "FlowableConcatIterable"]
 

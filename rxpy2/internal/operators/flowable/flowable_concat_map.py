@@ -12,36 +12,47 @@ How: docs/flattening.md, "Inside concat_map".
 from __future__ import annotations
 
 from collections.abc import Callable as Fn
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any
+from typing import ClassVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import ANY, ASYNC, BOUNDARY, NONE, SYNC, Callable, HasUpstreamPublisher
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import BOUNDARY
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import SYNC
+from rxpy2.internal.fuseable import Callable
+from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.error_mode import ErrorMode
-from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
-from rxpy2.internal.helpers.fused_stage import FusedFlatten, FusedStage, Lines
+from rxpy2.internal.helpers.exception_helper import TERMINATED
+from rxpy2.internal.helpers.exception_helper import AtomicThrowable
+from rxpy2.internal.helpers.fused_stage import FusedFlatten
+from rxpy2.internal.helpers.fused_stage import FusedStage
+from rxpy2.internal.helpers.fused_stage import Lines
 from rxpy2.internal.helpers.half_serializer import HalfSerializer
 from rxpy2.internal.helpers.stage_compiler import inner_publisher_leaf
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
-    check_inner,
-    try_scalar_x_map_subscribe,
-)
-from rxpy2.internal.subscribers.drain_support import fuse_upstream, missing_backpressure
+from rxpy2.internal.operators.flowable.flowable_scalar_x_map import check_inner
+from rxpy2.internal.operators.flowable.flowable_scalar_x_map import try_scalar_x_map_subscribe
+from rxpy2.internal.subscribers.drain_support import fuse_upstream
+from rxpy2.internal.subscribers.drain_support import missing_backpressure
 from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2.internal.subscriptions.scalar import ScalarSubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import (
-    UNSUBSCRIBED,
-    Drain,
-    null_error,
-    null_item,
-    null_or_late_error,
-    null_or_late_item,
-    null_subscription,
-    validate_upstream,
-)
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.operator_kit import UNSUBSCRIBED
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import null_subscription
+from rxpy2.operator_kit import validate_upstream
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["ConcatMapInner", "FlowableConcatMap"]
 

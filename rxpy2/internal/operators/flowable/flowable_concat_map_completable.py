@@ -12,16 +12,16 @@ success, so the loop only subscribes the next one and delivers the terminal sign
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.completable import Completable
 from rxpy2.disposables import Disposable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.operators.flowable.flowable_concat_map_maybe import (
-    ConcatMapZeroOneSubscriber,
-)
+from rxpy2.internal.operators.flowable.flowable_concat_map_maybe import ConcatMapZeroOneSubscriber
 from rxpy2.observers import CompletableObserver
 from rxpy2.reactivestreams import Publisher
 

@@ -23,7 +23,8 @@ to ``plugins.on_error``.
 from __future__ import annotations
 
 from collections.abc import Callable as Fn
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
@@ -31,25 +32,25 @@ from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.error_mode import ErrorMode
-from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
+from rxpy2.internal.helpers.exception_helper import TERMINATED
+from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.flowable.flowable_scalar_x_map import check_inner
 from rxpy2.internal.queues import SpscLinkedArrayQueue
-from rxpy2.internal.subscribers.inner_queued import (
-    InnerQueuedSubscriber,
-    InnerQueuedSubscriberSupport,
-)
+from rxpy2.internal.subscribers.inner_queued import InnerQueuedSubscriber
+from rxpy2.internal.subscribers.inner_queued import InnerQueuedSubscriberSupport
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import (
-    UNSUBSCRIBED,
-    Drain,
-    add_request,
-    null_or_late_error,
-    null_or_late_item,
-    validate_request,
-    validate_upstream,
-)
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.operator_kit import UNSUBSCRIBED
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import validate_request
+from rxpy2.operator_kit import validate_upstream
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["FlowableConcatMapEager"]
 

@@ -12,7 +12,10 @@ How: docs/flattening.md, "Inside concat_map_maybe and concat_map_single".
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any
+from typing import ClassVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
@@ -22,20 +25,21 @@ from rxpy2.internal.helpers.error_mode import ErrorMode
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.flowable.flowable_flat_map_maybe import InnerObserver
 from rxpy2.internal.operators.single.single_flat_map import apply_mapper
-from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin, missing_backpressure
+from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
+from rxpy2.internal.subscribers.drain_support import missing_backpressure
 from rxpy2.maybe import Maybe
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import (
-    UNSUBSCRIBED,
-    AtomicLong,
-    AtomicThrowable,
-    Drain,
-    SpscArrayQueue,
-    null_or_late_error,
-    null_or_late_item,
-    validate_upstream,
-)
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.operator_kit import UNSUBSCRIBED
+from rxpy2.operator_kit import AtomicLong
+from rxpy2.operator_kit import AtomicThrowable
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import SpscArrayQueue
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import validate_upstream
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 from rxpy2.single import Single
 
 __all__ = ["ConcatMapInnerObserver", "ConcatMapMaybeSubscriber", "ConcatMapZeroOneSubscriber",

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.fused_stage import FusedFold, declare_fold
+from rxpy2.internal.helpers.fused_stage import FusedFold
+from rxpy2.internal.helpers.fused_stage import declare_fold
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.to_observer import ToObserverSubscriber
 from rxpy2.observers import SingleObserver

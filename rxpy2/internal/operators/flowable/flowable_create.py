@@ -17,21 +17,34 @@ threads may call at once.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.backpressure import BackpressureStrategy
 from rxpy2.disposables import Disposable
-from rxpy2.emitter import Cancellable, FlowableEmitter
+from rxpy2.emitter import Cancellable
+from rxpy2.emitter import FlowableEmitter
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.flowable import BUFFER_SIZE, Flowable
-from rxpy2.internal.atomic import AtomicLong, AtomicReference
+from rxpy2.flowable import BUFFER_SIZE
+from rxpy2.flowable import Flowable
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.cancellable import CancellableDisposable
-from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
-from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
-from rxpy2.internal.queues import MpscLinkedQueue, SpscLinkedArrayQueue
-from rxpy2.operator_kit import Drain, add_request, produced, validate_request
-from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
+from rxpy2.internal.helpers.disposable_helper import DISPOSED
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
+from rxpy2.internal.helpers.exception_helper import TERMINATED
+from rxpy2.internal.helpers.exception_helper import AtomicThrowable
+from rxpy2.internal.queues import MpscLinkedQueue
+from rxpy2.internal.queues import SpscLinkedArrayQueue
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import produced
+from rxpy2.operator_kit import validate_request
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["FlowableCreate"]
 

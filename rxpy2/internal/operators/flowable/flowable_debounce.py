@@ -16,19 +16,20 @@ that raises.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.operators.flowable.flowable_debounce_timed import (
-    DebounceEmitter,
-    DebounceTimedSubscriber,
-)
+from rxpy2.internal.operators.flowable.flowable_debounce_timed import DebounceEmitter
+from rxpy2.internal.operators.flowable.flowable_debounce_timed import DebounceTimedSubscriber
 from rxpy2.internal.operators.flowable.flowable_scalar_x_map import check_inner
 from rxpy2.internal.operators.flowable.flowable_timeout import IndicatorSubscriber
 from rxpy2.operator_kit import subscribe_tail
-from rxpy2.reactivestreams import Publisher, Subscriber
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["FlowableDebounce"]
 

@@ -14,23 +14,28 @@ handed to the upstream when it arrives.
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.internal.subscribers.pass_through import DeferredUpstream, PassThrough
+from rxpy2.internal.subscribers.pass_through import DeferredUpstream
+from rxpy2.internal.subscribers.pass_through import PassThrough
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import (
-    OperatorSubscriber,
-    null_or_late_error,
-    null_or_late_item,
-)
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
-from rxpy2.schedulers.scheduler import Scheduler, Worker
+from rxpy2.operator_kit import OperatorSubscriber
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
+from rxpy2.schedulers.scheduler import Scheduler
+from rxpy2.schedulers.scheduler import Worker
 
 __all__ = ["FlowableDelay", "FlowableDelaySubscription"]
 

@@ -13,7 +13,9 @@ FlowableDelaySubscriptionOther and ``flatMap(itemDelay(...))``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
@@ -21,7 +23,8 @@ from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.operators.flowable.flowable_delay import DelaySubscriptionSubscriber
 from rxpy2.internal.operators.flowable.flowable_scalar_x_map import check_inner
 from rxpy2.internal.operators.flowable.flowable_timeout import IndicatorSubscriber
-from rxpy2.reactivestreams import Publisher, Subscriber
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["FlowableDelaySubscriptionOther", "item_delay"]
 

@@ -11,15 +11,18 @@ signals the error. 1:1 otherwise, so requests pass straight through.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.notification import Notification
-from rxpy2.operator_kit import OperatorSubscriber, null_item
-from rxpy2.reactivestreams import Publisher, Subscriber
+from rxpy2.operator_kit import OperatorSubscriber
+from rxpy2.operator_kit import null_item
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["FlowableDematerialize"]
 

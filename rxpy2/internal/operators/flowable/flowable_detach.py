@@ -9,7 +9,9 @@ consumer alive. Signals that still arrive are dropped (an error goes to
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
@@ -18,8 +20,11 @@ from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import CANCELLED
 from rxpy2.internal.subscribers.pass_through import PassThrough
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import OperatorSubscriber, null_error
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.operator_kit import OperatorSubscriber
+from rxpy2.operator_kit import null_error
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["FlowableDetach"]
 

@@ -11,25 +11,25 @@ or by ``is_empty``, runs the action (just before the consumer signals completion
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicInteger
-from rxpy2.internal.fuseable import (
-    ASYNC,
-    SYNC,
-    ConditionalSubscriber,
-    HasUpstreamPublisher,
-    is_conditional,
-)
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import SYNC
+from rxpy2.internal.fuseable import ConditionalSubscriber
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.fuseable import is_conditional
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.subscribers.basic_fuseable import (
-    BasicFuseableConditionalSubscriber,
-    BasicFuseableSubscriber,
-)
-from rxpy2.operator_kit import null_error, null_item
-from rxpy2.reactivestreams import Publisher, Subscriber
+from rxpy2.internal.subscribers.basic_fuseable import BasicFuseableConditionalSubscriber
+from rxpy2.internal.subscribers.basic_fuseable import BasicFuseableSubscriber
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_item
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["FlowableDoFinally"]
 

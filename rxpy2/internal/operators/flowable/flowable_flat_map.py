@@ -16,49 +16,53 @@ from __future__ import annotations
 
 from collections.abc import Callable as Fn
 from threading import Lock
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any
+from typing import ClassVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
-from rxpy2.internal.fuseable import (
-    ANY,
-    ASYNC,
-    BOUNDARY,
-    NONE,
-    SYNC,
-    HasUpstreamPublisher,
-    QueueSubscription,
-    direct_sink,
-)
-from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
-from rxpy2.internal.helpers.fused_stage import FusedFlatten, FusedStage, Lines
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import BOUNDARY
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import SYNC
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.fuseable import QueueSubscription
+from rxpy2.internal.fuseable import direct_sink
+from rxpy2.internal.helpers.exception_helper import TERMINATED
+from rxpy2.internal.helpers.exception_helper import AtomicThrowable
+from rxpy2.internal.helpers.fused_stage import FusedFlatten
+from rxpy2.internal.helpers.fused_stage import FusedStage
+from rxpy2.internal.helpers.fused_stage import Lines
 from rxpy2.internal.helpers.stage_compiler import inner_publisher_leaf
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.flowable.flowable_just import FlowableJust
-from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
-    INNER_FLOWABLE,
-    INNER_KINDS,
-    INNER_SCALAR,
-    inner_kind,
-    try_scalar_x_map_subscribe,
-)
-from rxpy2.internal.queues import SpscArrayQueue, SpscLinkedArrayQueue
+from rxpy2.internal.operators.flowable.flowable_scalar_x_map import INNER_FLOWABLE
+from rxpy2.internal.operators.flowable.flowable_scalar_x_map import INNER_KINDS
+from rxpy2.internal.operators.flowable.flowable_scalar_x_map import INNER_SCALAR
+from rxpy2.internal.operators.flowable.flowable_scalar_x_map import inner_kind
+from rxpy2.internal.operators.flowable.flowable_scalar_x_map import try_scalar_x_map_subscribe
+from rxpy2.internal.queues import SpscArrayQueue
+from rxpy2.internal.queues import SpscLinkedArrayQueue
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import (
-    UNSUBSCRIBED,
-    Drain,
-    add_request,
-    null_error,
-    null_item,
-    null_or_late_error,
-    null_or_late_item,
-    produced,
-    validate_request,
-    validate_upstream,
-)
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.operator_kit import UNSUBSCRIBED
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import produced
+from rxpy2.operator_kit import validate_request
+from rxpy2.operator_kit import validate_upstream
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["FlowableFlatMap", "InnerSubscriber", "MergeSubscriber"]
 

@@ -19,16 +19,16 @@ once; an error after it, or after ``dispose``, goes to
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.completable import Completable
 from rxpy2.disposables import Disposable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.operators.flowable.flowable_flat_map_maybe import (
-    FlatMapZeroOneSubscriber,
-    InnerObserver,
-)
+from rxpy2.internal.operators.flowable.flowable_flat_map_maybe import FlatMapZeroOneSubscriber
+from rxpy2.internal.operators.flowable.flowable_flat_map_maybe import InnerObserver
 from rxpy2.observers import CompletableObserver
 from rxpy2.operator_kit import null_or_late_error
 from rxpy2.reactivestreams import Publisher

@@ -27,34 +27,40 @@ error that arrives after cancellation or termination goes to
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any
+from typing import ClassVar
+from typing import Generic
+from typing import TypeVar
 
-from rxpy2.disposables import CompositeDisposable, Disposable
+from rxpy2.disposables import CompositeDisposable
+from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicInteger, AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicInteger
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
+from rxpy2.internal.helpers.disposable_helper import DISPOSED
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.single.single_flat_map import apply_mapper
 from rxpy2.internal.queues import MpscLinkedQueue
 from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2.maybe import Maybe
-from rxpy2.observers import (
-    CompletableObserver,
-    FlowableSubscriber,
-    MaybeObserver,
-    SingleObserver,
-)
-from rxpy2.operator_kit import (
-    UNSUBSCRIBED,
-    Drain,
-    null_or_late_error,
-    null_or_late_item,
-    produced,
-    validate_upstream,
-)
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.observers import CompletableObserver
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
+from rxpy2.operator_kit import UNSUBSCRIBED
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import produced
+from rxpy2.operator_kit import validate_upstream
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["FlatMapMaybeSubscriber", "FlatMapZeroOneSubscriber", "FlowableFlatMapMaybe",
            "InnerObserver"]

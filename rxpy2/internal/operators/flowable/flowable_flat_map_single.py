@@ -7,7 +7,9 @@ Single: each inner source ends with a success or an error.
 
 from __future__ import annotations
 
-from typing import ClassVar, Generic, TypeVar
+from typing import ClassVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.operators.flowable.flowable_flat_map_maybe import FlowableFlatMapMaybe
 from rxpy2.single import Single

@@ -12,41 +12,48 @@ How: docs/flattening.md, "Inside flat_map_iterable".
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
 from itertools import islice
 from operator import length_hint
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any
+from typing import ClassVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
-from rxpy2.internal.fuseable import (
-    ANY,
-    BOUNDARY,
-    NONE,
-    SYNC,
-    HasUpstreamPublisher,
-    QueueSubscription,
-    ScalarCallable,
-)
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import BOUNDARY
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import SYNC
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.fuseable import QueueSubscription
+from rxpy2.internal.fuseable import ScalarCallable
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.function_names import returned_none
-from rxpy2.internal.helpers.fused_stage import FusedFlatten, FusedStage, Lines
+from rxpy2.internal.helpers.fused_stage import FusedFlatten
+from rxpy2.internal.helpers.fused_stage import FusedStage
+from rxpy2.internal.helpers.fused_stage import Lines
 from rxpy2.internal.helpers.stage_compiler import inner_iterable_leaf
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.flowable.flowable_from_iterable import FlowableFromIterable
-from rxpy2.internal.subscribers.drain_support import fuse_upstream, missing_backpressure
+from rxpy2.internal.subscribers.drain_support import fuse_upstream
+from rxpy2.internal.subscribers.drain_support import missing_backpressure
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import (
-    UNSUBSCRIBED,
-    Drain,
-    add_request,
-    null_item,
-    null_or_late_error,
-    validate_request,
-    validate_upstream,
-)
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.operator_kit import UNSUBSCRIBED
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import validate_request
+from rxpy2.operator_kit import validate_upstream
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["FlowableFlattenIterable", "FlattenIterableSubscriber"]
 

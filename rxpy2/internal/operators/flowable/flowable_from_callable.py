@@ -8,7 +8,8 @@ subscriber already cancelled. A ``Callable`` for assembly-time fusion.
 from __future__ import annotations
 
 from collections.abc import Callable as Fn
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable

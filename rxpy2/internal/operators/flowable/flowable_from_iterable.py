@@ -10,8 +10,11 @@ signals ``TypeError`` in its place.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import Any, Generic, TypeVar
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import is_conditional

@@ -5,12 +5,14 @@ operator body is the 0-1 types' ``UnsafeCreateOp``)."""
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.single.single_create import UnsafeCreateOp
-from rxpy2.reactivestreams import Publisher, Subscriber
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["FlowableFromPublisher", "FlowableUnsafeCreate"]
 

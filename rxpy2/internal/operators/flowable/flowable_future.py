@@ -15,16 +15,21 @@ from __future__ import annotations
 
 import concurrent.futures
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicBoolean, AtomicReference
+from rxpy2.internal.atomic import AtomicBoolean
+from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscriptions.deferred_scalar import DeferredScalarSubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["DoneHook", "FlowableFromFuture", "FlowableFuture", "FutureSubscriber",
            "signal_outcome", "to_future"]

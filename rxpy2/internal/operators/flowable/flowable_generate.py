@@ -14,7 +14,9 @@ recursing.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.emitter import Emitter
@@ -22,8 +24,10 @@ from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operator_kit import add_request, validate_request
-from rxpy2.reactivestreams import Subscriber, Subscription
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import validate_request
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["FlowableGenerate"]
 

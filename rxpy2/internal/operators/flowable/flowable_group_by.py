@@ -16,29 +16,36 @@ The rules in full: docs/flattening.md, "Inside group_by".
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, MutableMapping
-from threading import Lock, local
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable
+from collections.abc import MutableMapping
+from threading import Lock
+from threading import local
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.flowable import Flowable
 from rxpy2.grouped_flowable import GroupedFlowable
-from rxpy2.internal.atomic import AtomicBoolean, AtomicInteger, AtomicLong
+from rxpy2.internal.atomic import AtomicBoolean
+from rxpy2.internal.atomic import AtomicInteger
+from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.sentinel import Sentinel
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
 from rxpy2.internal.queues import SpscLinkedArrayQueue
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operator_kit import (
-    Drain,
-    OperatorSubscriber,
-    add_request,
-    null_or_late_error,
-    null_or_late_item,
-    validate_request,
-)
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import OperatorSubscriber
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import validate_request
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["FlowableGroupBy"]
 

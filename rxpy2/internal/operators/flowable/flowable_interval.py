@@ -14,11 +14,18 @@ from __future__ import annotations
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicLong, AtomicReference
-from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
-from rxpy2.operator_kit import add_request, produced, validate_request
-from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
-from rxpy2.schedulers.scheduler import Scheduler, check_period
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
+from rxpy2.internal.helpers.disposable_helper import DISPOSED
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import produced
+from rxpy2.operator_kit import validate_request
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
+from rxpy2.schedulers.scheduler import Scheduler
+from rxpy2.schedulers.scheduler import check_period
 from rxpy2.schedulers.trampoline_scheduler import TrampolineScheduler
 
 __all__ = ["FlowableInterval", "FlowableIntervalRange"]

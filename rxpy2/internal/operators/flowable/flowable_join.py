@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rxpy2.internal.operators.flowable._join_common import JoinBase, JoinSubscriptionBase
+from rxpy2.internal.operators.flowable._join_common import JoinBase
+from rxpy2.internal.operators.flowable._join_common import JoinSubscriptionBase
 from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["FlowableJoin"]

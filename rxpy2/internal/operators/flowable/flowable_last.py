@@ -8,13 +8,14 @@ observer receives: disposing it cancels the upstream.
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
-from rxpy2.internal.helpers.fused_stage import FusedFold, declare_fold
-from rxpy2.internal.operators.flowable.item_or_missing import (
-    FlowableItemOrMissingMaybe,
-    FlowableItemOrMissingSingle,
-)
+from rxpy2.internal.helpers.fused_stage import FusedFold
+from rxpy2.internal.helpers.fused_stage import declare_fold
+from rxpy2.internal.operators.flowable.item_or_missing import FlowableItemOrMissingMaybe
+from rxpy2.internal.operators.flowable.item_or_missing import FlowableItemOrMissingSingle
 from rxpy2.internal.subscribers.to_observer import ItemOrMissingSubscriber
 from rxpy2.operator_kit import null_item
 

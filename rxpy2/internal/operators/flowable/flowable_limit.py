@@ -3,7 +3,8 @@ at most ``n`` requested upstream in total); one implementation serves both."""
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.operators.flowable.flowable_take import FlowableTake
 

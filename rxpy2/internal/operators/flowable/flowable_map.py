@@ -3,24 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any
+from typing import ClassVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import (
-    NONE,
-    ConditionalSubscriber,
-    HasUpstreamPublisher,
-    is_conditional,
-)
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import ConditionalSubscriber
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.fuseable import is_conditional
 from rxpy2.internal.helpers.function_names import returned_none
-from rxpy2.internal.helpers.fused_stage import FusedStage, Lines
+from rxpy2.internal.helpers.fused_stage import FusedStage
+from rxpy2.internal.helpers.fused_stage import Lines
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.subscribers.basic_fuseable import (
-    BasicFuseableConditionalSubscriber,
-    BasicFuseableSubscriber,
-)
+from rxpy2.internal.subscribers.basic_fuseable import BasicFuseableConditionalSubscriber
+from rxpy2.internal.subscribers.basic_fuseable import BasicFuseableSubscriber
 from rxpy2.operator_kit import null_item
-from rxpy2.reactivestreams import Publisher, Subscriber
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["FlowableMap"]
 

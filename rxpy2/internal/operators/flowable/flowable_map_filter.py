@@ -15,26 +15,26 @@ fused, the stages run in ``poll()``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import (
-    ASYNC,
-    NONE,
-    ConditionalSubscriber,
-    HasUpstreamPublisher,
-    is_conditional,
-)
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import ConditionalSubscriber
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.fuseable import is_conditional
 from rxpy2.internal.helpers.fused_stage import FusedStage
-from rxpy2.internal.helpers.stage_compiler import DROP, compile_step
+from rxpy2.internal.helpers.stage_compiler import DROP
+from rxpy2.internal.helpers.stage_compiler import compile_step
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.flowable.flowable_filter import FlowableFilter
 from rxpy2.internal.operators.flowable.flowable_map import FlowableMap
-from rxpy2.internal.subscribers.basic_fuseable import (
-    FilteringConditionalSubscriber,
-    FilteringSubscriber,
-)
-from rxpy2.reactivestreams import Publisher, Subscriber
+from rxpy2.internal.subscribers.basic_fuseable import FilteringConditionalSubscriber
+from rxpy2.internal.subscribers.basic_fuseable import FilteringSubscriber
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["MAX_STAGES", "FlowableMapFilter", "collapse_map_filter"]
 

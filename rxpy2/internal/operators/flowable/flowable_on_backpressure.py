@@ -19,26 +19,33 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.backpressure import BackpressureOverflowStrategy
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicLong, AtomicReference
-from rxpy2.internal.fuseable import ASYNC, NONE, HasUpstreamPublisher, QueueSubscription
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.fuseable import QueueSubscription
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.queues import SpscArrayQueue, SpscLinkedArrayQueue
-from rxpy2.operator_kit import (
-    Drain,
-    OperatorSubscriber,
-    add_request,
-    null_item,
-    null_or_late_error,
-    null_or_late_item,
-    produced,
-    validate_request,
-)
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
+from rxpy2.internal.queues import SpscArrayQueue
+from rxpy2.internal.queues import SpscLinkedArrayQueue
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import OperatorSubscriber
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import produced
+from rxpy2.operator_kit import validate_request
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = [
     "FlowableOnBackpressureBuffer",

@@ -12,24 +12,30 @@ The rules of both: docs/processors.md, "Inside publish".
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.connectable_flowable import ConnectableFlowable
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.internal.atomic import AtomicBoolean, AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicBoolean
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.queues import SpscArrayQueue
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import (
-    Drain,
-    null_or_late_error,
-    null_or_late_item,
-    validate_request,
-)
-from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Publisher, Subscriber, Subscription
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import validate_request
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import LONG_MIN
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["FlowablePublish", "PublishConnection"]
 

@@ -18,7 +18,9 @@ work through the queue the drain polls: disposed or failed, it reads as empty.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
@@ -27,9 +29,13 @@ from rxpy2.internal.operators.flowable.flowable_scalar_x_map import check_inner
 from rxpy2.internal.subscribers.pass_through import PassThrough
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import null_error, null_subscription, validate_request
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_subscription
+from rxpy2.operator_kit import validate_request
 from rxpy2.processors.multicast_processor import MulticastProcessor
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["FlowablePublishMulticast"]
 

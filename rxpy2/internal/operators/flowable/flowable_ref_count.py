@@ -24,14 +24,19 @@ connection (RxJava 2.2's ``refCount(n, timeout, unit, scheduler)``).
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING
+from typing import Generic
+from typing import TypeVar
 
-from rxpy2.disposables import Disposable, SerialDisposable
+from rxpy2.disposables import Disposable
+from rxpy2.disposables import SerialDisposable
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicBoolean, AtomicReference
+from rxpy2.internal.atomic import AtomicBoolean
+from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.subscribers.pass_through import PassThrough
-from rxpy2.operator_kit import OperatorSubscriber, null_error
+from rxpy2.operator_kit import OperatorSubscriber
+from rxpy2.operator_kit import null_error
 from rxpy2.reactivestreams import Subscriber
 
 if TYPE_CHECKING:

@@ -14,13 +14,17 @@ be repeated any number of times in constant stack depth.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.operators.flowable.flowable_retry import ResubscribingSubscriber
 from rxpy2.operator_kit import null_error
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["FlowableRepeat", "FlowableRepeatUntil"]
 

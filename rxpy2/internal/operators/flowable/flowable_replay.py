@@ -13,24 +13,30 @@ The rules: docs/processors.md, "Inside replay and cache".
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.connectable_flowable import ConnectableFlowable
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicBoolean, AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicBoolean
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import (
-    Drain,
-    add_cap,
-    null_or_late_error,
-    null_or_late_item,
-    validate_request,
-)
-from rxpy2.reactivestreams import LONG_MAX, LONG_MIN, Publisher, Subscriber, Subscription
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import add_cap
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import validate_request
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import LONG_MIN
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 from rxpy2.schedulers.scheduler import Scheduler
 
 __all__ = ["FlowableCache", "FlowableReplay", "ReplayConnection"]

@@ -21,17 +21,22 @@ synchronous handler never nests the calls.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any
+from typing import ClassVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.operators.flowable.flowable_retry import ResubscribingSubscriber
-from rxpy2.internal.operators.single.single_retry_when import WhenReceiver, call_handler
+from rxpy2.internal.operators.single.single_retry_when import WhenReceiver
+from rxpy2.internal.operators.single.single_retry_when import call_handler
 from rxpy2.internal.subscribers.serialized import SerializedSubscriber
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.operator_kit import null_error
 from rxpy2.processors import UnicastProcessor
-from rxpy2.reactivestreams import Publisher, Subscriber
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["FlowableRepeatWhen", "FlowableRetryWhen"]
 

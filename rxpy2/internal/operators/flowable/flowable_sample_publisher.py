@@ -13,17 +13,18 @@ the sampler in the timer's place.
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.operators.flowable.flowable_sample_timed import SampleSubscriber
-from rxpy2.internal.operators.flowable.flowable_window_boundary import (
-    BoundaryEndsStream,
-    BoundarySubscriber,
-)
+from rxpy2.internal.operators.flowable.flowable_window_boundary import BoundaryEndsStream
+from rxpy2.internal.operators.flowable.flowable_window_boundary import BoundarySubscriber
 from rxpy2.operator_kit import subscribe_tail
-from rxpy2.reactivestreams import Publisher, Subscriber
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["FlowableSamplePublisher"]
 

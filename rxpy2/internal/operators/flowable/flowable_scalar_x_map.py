@@ -25,15 +25,20 @@ first time a type is seen (and for ``None`` or a non-Publisher: ``TypeError``).
 from __future__ import annotations
 
 from collections.abc import Callable as Fn
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import Callable, ScalarCallable
-from rxpy2.internal.helpers.function_names import function_name, returned_none
+from rxpy2.internal.fuseable import Callable
+from rxpy2.internal.fuseable import ScalarCallable
+from rxpy2.internal.helpers.function_names import function_name
+from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.internal.subscriptions.scalar import ScalarSubscription
-from rxpy2.reactivestreams import Publisher, Subscriber
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["INNER_CALLABLE", "INNER_FLOWABLE", "INNER_KINDS", "INNER_PUBLISHER", "INNER_SCALAR",
            "FlowableScalarXMap", "check_inner", "inner_kind", "scalar_x_map",

@@ -19,22 +19,28 @@ upstream and signals the error.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any
+from typing import ClassVar
+from typing import Generic
+from typing import TypeVar
 
-from rxpy2.flowable import BUFFER_SIZE, Flowable
+from rxpy2.flowable import BUFFER_SIZE
+from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.function_names import returned_none
-from rxpy2.internal.helpers.fused_stage import NOTHING, FusedStage, Lines
+from rxpy2.internal.helpers.fused_stage import NOTHING
+from rxpy2.internal.helpers.fused_stage import FusedStage
+from rxpy2.internal.helpers.fused_stage import Lines
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.subscribers.stable_prefetch import StablePrefetchSubscriber
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operator_kit import (
-    OperatorSubscriber,
-    null_error,
-    null_or_late_item,
-    produced,
-)
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
+from rxpy2.operator_kit import OperatorSubscriber
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import produced
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["FlowableScan", "FlowableScanSeed"]
 

@@ -17,7 +17,8 @@ a :class:`PrefetchingInnerSubscriber` (internal/subscribers/prefetching_inner.py
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
@@ -25,7 +26,8 @@ from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.subscribers.drain_support import missing_backpressure
 from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
 from rxpy2.observers import SingleObserver
-from rxpy2.operator_kit import Drain, null_or_late_error
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import null_or_late_error
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 

@@ -8,12 +8,11 @@ there is none). The inner subscriber is the Disposable the observer receives.
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
-from rxpy2.internal.operators.flowable.item_or_missing import (
-    FlowableItemOrMissingMaybe,
-    FlowableItemOrMissingSingle,
-)
+from rxpy2.internal.operators.flowable.item_or_missing import FlowableItemOrMissingMaybe
+from rxpy2.internal.operators.flowable.item_or_missing import FlowableItemOrMissingSingle
 from rxpy2.internal.subscribers.to_observer import ItemOrMissingSubscriber
 from rxpy2.operator_kit import null_or_late_item
 

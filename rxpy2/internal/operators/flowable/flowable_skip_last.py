@@ -10,14 +10,20 @@ first ``n`` items cost the downstream no demand.
 from __future__ import annotations
 
 from collections import deque
-from typing import ClassVar, Generic, TypeVar
+from typing import ClassVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
-from rxpy2.internal.helpers.fused_stage import FusedStage, Lines
+from rxpy2.internal.helpers.fused_stage import FusedStage
+from rxpy2.internal.helpers.fused_stage import Lines
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.operator_kit import OperatorSubscriber, null_error, null_item
-from rxpy2.reactivestreams import Publisher, Subscriber
+from rxpy2.operator_kit import OperatorSubscriber
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_item
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["FlowableSkipLast"]
 

@@ -11,19 +11,21 @@ other may signal from different threads: delivery is half-serialized
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.fuseable import ConditionalSubscriber
+from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.half_serializer import HalfSerializer
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.internal.operators.flowable.flowable_take_until import (
-    TakeUntilMainSubscriber,
-    TakeUntilOtherSubscriber,
-)
+from rxpy2.internal.operators.flowable.flowable_take_until import TakeUntilMainSubscriber
+from rxpy2.internal.operators.flowable.flowable_take_until import TakeUntilOtherSubscriber
 from rxpy2.operator_kit import null_item
-from rxpy2.reactivestreams import Publisher, Subscriber
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["FlowableSkipUntil"]
 

@@ -14,23 +14,29 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from itertools import repeat
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicLong, AtomicReference
-from rxpy2.internal.fuseable import SYNC, HasUpstreamPublisher, QueueSubscription
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
+from rxpy2.internal.fuseable import SYNC
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.fuseable import QueueSubscription
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.operators.flowable.flowable_observe_on import ObserveOnSubscriber
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import (
-    add_request,
-    null_error,
-    null_item,
-    null_subscription,
-    validate_request,
-)
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
-from rxpy2.schedulers.scheduler import Scheduler, Worker
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_subscription
+from rxpy2.operator_kit import validate_request
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
+from rxpy2.schedulers.scheduler import Scheduler
+from rxpy2.schedulers.scheduler import Worker
 
 __all__ = ["FlowableSubscribeOn"]
 

@@ -12,34 +12,43 @@ How: docs/flattening.md, "Inside switch_map".
 from __future__ import annotations
 
 from collections.abc import Callable as Fn
-from typing import Any, Generic, TypeVar, cast
+from typing import Any
+from typing import Generic
+from typing import TypeVar
+from typing import cast
 
 from rxpy2 import plugins
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicLong, AtomicReference
-from rxpy2.internal.fuseable import ANY, BOUNDARY, NONE, SYNC, Callable, HasUpstreamPublisher
-from rxpy2.internal.helpers.exception_helper import TERMINATED, AtomicThrowable
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import BOUNDARY
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import SYNC
+from rxpy2.internal.fuseable import Callable
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.helpers.exception_helper import TERMINATED
+from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
-    check_inner,
-    try_scalar_x_map_subscribe,
-)
+from rxpy2.internal.operators.flowable.flowable_scalar_x_map import check_inner
+from rxpy2.internal.operators.flowable.flowable_scalar_x_map import try_scalar_x_map_subscribe
 from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.internal.subscriptions.scalar import ScalarSubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import (
-    UNSUBSCRIBED,
-    Drain,
-    add_request,
-    null_error,
-    null_item,
-    null_or_late_item,
-    validate_request,
-    validate_upstream,
-)
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.operator_kit import UNSUBSCRIBED
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import validate_request
+from rxpy2.operator_kit import validate_upstream
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["FlowableSwitchMap"]
 

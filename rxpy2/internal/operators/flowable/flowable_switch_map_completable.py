@@ -17,16 +17,17 @@ with it the running Completable may still end (and add its error) first.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any
+from typing import ClassVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.completable import Completable
 from rxpy2.disposables import Disposable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.operators.flowable.flowable_switch_map_maybe import (
-    DISPOSED_INNER,
-    SwitchMapZeroOneSubscriber,
-)
+from rxpy2.internal.operators.flowable.flowable_switch_map_maybe import DISPOSED_INNER
+from rxpy2.internal.operators.flowable.flowable_switch_map_maybe import SwitchMapZeroOneSubscriber
 from rxpy2.observers import CompletableObserver
 from rxpy2.reactivestreams import Publisher
 

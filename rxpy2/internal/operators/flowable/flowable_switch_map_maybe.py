@@ -12,7 +12,10 @@ How, and the error modes: docs/flattening.md, "Inside switch_map_maybe and switc
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any
+from typing import ClassVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
@@ -23,17 +26,18 @@ from rxpy2.internal.operators.single.single_flat_map import apply_mapper
 from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2.maybe import Maybe
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import (
-    UNSUBSCRIBED,
-    AtomicLong,
-    AtomicReference,
-    AtomicThrowable,
-    Drain,
-    null_error,
-    null_item,
-    validate_upstream,
-)
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.operator_kit import UNSUBSCRIBED
+from rxpy2.operator_kit import AtomicLong
+from rxpy2.operator_kit import AtomicReference
+from rxpy2.operator_kit import AtomicThrowable
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import validate_upstream
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 from rxpy2.single import Single
 
 __all__ = ["FlowableSwitchMapMaybe", "FlowableSwitchMapSingle", "SwitchMapInnerObserver",

@@ -19,51 +19,54 @@ from collections.abc import Iterator
 from functools import lru_cache
 from itertools import chain as iter_chain
 from operator import length_hint
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import (
-    BOUNDARY,
-    NONE,
-    SYNC,
-    HasUpstreamPublisher,
-    QueueSubscription,
-    direct_sink,
-    is_conditional,
-)
-from rxpy2.internal.helpers.fused_stage import FusedFlatten, FusedFold, FusedStage, fold_of
-from rxpy2.internal.helpers.stage_compiler import (
-    END,
-    ERROR,
-    EXHAUSTED,
-    HANDOVER,
-    NOT_READ,
-    PAUSED,
-    arguments,
-    compile_chain,
-    compile_fold,
-    compile_registered,
-    flatten_text,
-    initial_state,
-    may_join,
-    namespace,
-)
+from rxpy2.internal.fuseable import BOUNDARY
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import SYNC
+from rxpy2.internal.fuseable import HasUpstreamPublisher
+from rxpy2.internal.fuseable import QueueSubscription
+from rxpy2.internal.fuseable import direct_sink
+from rxpy2.internal.fuseable import is_conditional
+from rxpy2.internal.helpers.fused_stage import FusedFlatten
+from rxpy2.internal.helpers.fused_stage import FusedFold
+from rxpy2.internal.helpers.fused_stage import FusedStage
+from rxpy2.internal.helpers.fused_stage import fold_of
+from rxpy2.internal.helpers.stage_compiler import END
+from rxpy2.internal.helpers.stage_compiler import ERROR
+from rxpy2.internal.helpers.stage_compiler import EXHAUSTED
+from rxpy2.internal.helpers.stage_compiler import HANDOVER
+from rxpy2.internal.helpers.stage_compiler import NOT_READ
+from rxpy2.internal.helpers.stage_compiler import PAUSED
+from rxpy2.internal.helpers.stage_compiler import arguments
+from rxpy2.internal.helpers.stage_compiler import compile_chain
+from rxpy2.internal.helpers.stage_compiler import compile_fold
+from rxpy2.internal.helpers.stage_compiler import compile_registered
+from rxpy2.internal.helpers.stage_compiler import flatten_text
+from rxpy2.internal.helpers.stage_compiler import initial_state
+from rxpy2.internal.helpers.stage_compiler import may_join
+from rxpy2.internal.helpers.stage_compiler import namespace
 from rxpy2.internal.operators.flowable._sync_source import SyncSourceSubscription
 from rxpy2.internal.operators.flowable.flowable_from_array import FlowableFromArray
 from rxpy2.internal.operators.flowable.flowable_from_iterable import FlowableFromIterable
 from rxpy2.internal.operators.flowable.flowable_just import FlowableJust
 from rxpy2.internal.operators.flowable.flowable_map_filter import collapse_map_filter
 from rxpy2.internal.operators.flowable.flowable_range import FlowableRange
-from rxpy2.internal.operators.flowable.flowable_scalar_x_map import (
-    INNER_KINDS,
-    INNER_SCALAR,
-    check_inner,
-    inner_kind,
-)
+from rxpy2.internal.operators.flowable.flowable_scalar_x_map import INNER_KINDS
+from rxpy2.internal.operators.flowable.flowable_scalar_x_map import INNER_SCALAR
+from rxpy2.internal.operators.flowable.flowable_scalar_x_map import check_inner
+from rxpy2.internal.operators.flowable.flowable_scalar_x_map import inner_kind
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import add_request, validate_request
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import validate_request
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["MAX_STAGES", "FlowableSyncChain", "fuse_sync_stage"]
 

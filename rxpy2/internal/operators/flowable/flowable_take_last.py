@@ -10,7 +10,9 @@ An ``n >= LONG_MAX`` keeps every item (no bound: a ``deque`` takes at most ``sys
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
@@ -21,8 +23,13 @@ from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.operators.flowable.flowable_collect import COLLECT_FOLD
 from rxpy2.internal.operators.flowable.flowable_last import LAST_FOLD
 from rxpy2.internal.subscribers.deferred_scalar import DeferredScalarSubscriber
-from rxpy2.operator_kit import OperatorSubscriber, null_error, null_item, validate_request
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
+from rxpy2.operator_kit import OperatorSubscriber
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import validate_request
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["FlowableTakeLast", "FlowableTakeLastOne"]
 

@@ -8,20 +8,21 @@ fails the stream with ``MissingBackpressureException``.
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.disposables import SerialDisposable
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.operators.flowable._timed_common import UnboundedSubscriber
-from rxpy2.operator_kit import (
-    MissingBackpressureException,
-    null_or_late_item,
-    produced,
-    subscribe_tail,
-)
-from rxpy2.reactivestreams import Publisher, Subscriber
-from rxpy2.schedulers.scheduler import Scheduler, Worker
+from rxpy2.operator_kit import MissingBackpressureException
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import produced
+from rxpy2.operator_kit import subscribe_tail
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.schedulers.scheduler import Scheduler
+from rxpy2.schedulers.scheduler import Worker
 
 __all__ = ["FlowableThrottleFirstTimed"]
 

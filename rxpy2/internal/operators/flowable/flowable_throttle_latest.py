@@ -13,20 +13,21 @@ without bound; an emission without downstream demand fails the stream with
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.operators.flowable._timed_common import TimedDrainSubscriber
 from rxpy2.internal.subscribers.drain_support import DrainTerminalsMixin
-from rxpy2.operator_kit import (
-    AtomicReference,
-    MissingBackpressureException,
-    null_item,
-    subscribe_tail,
-)
-from rxpy2.reactivestreams import Publisher, Subscriber
-from rxpy2.schedulers.scheduler import Scheduler, Worker
+from rxpy2.operator_kit import AtomicReference
+from rxpy2.operator_kit import MissingBackpressureException
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import subscribe_tail
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.schedulers.scheduler import Scheduler
+from rxpy2.schedulers.scheduler import Worker
 
 __all__ = ["FlowableThrottleLatest"]
 

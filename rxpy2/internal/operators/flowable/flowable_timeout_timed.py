@@ -15,27 +15,32 @@ not yet satisfied carries over through the :class:`SubscriptionArbiter`.
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import SerialDisposable
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.subscribers.pass_through import PassThrough
 from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import (
-    deferred_request,
-    deferred_set_once,
-    null_error,
-    null_item,
-    null_subscription,
-)
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
-from rxpy2.schedulers.scheduler import Scheduler, Worker
+from rxpy2.operator_kit import deferred_request
+from rxpy2.operator_kit import deferred_set_once
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
+from rxpy2.schedulers.scheduler import Scheduler
+from rxpy2.schedulers.scheduler import Worker
 
 __all__ = ["FlowableTimeoutTimed", "timeout_message"]
 

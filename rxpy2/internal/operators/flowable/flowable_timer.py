@@ -10,9 +10,11 @@ from rxpy2.disposables import Disposable
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
+from rxpy2.internal.helpers.disposable_helper import DISPOSED
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.operator_kit import validate_request
-from rxpy2.reactivestreams import Subscriber, Subscription
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 from rxpy2.schedulers.scheduler import Scheduler
 
 __all__ = ["FlowableTimer"]

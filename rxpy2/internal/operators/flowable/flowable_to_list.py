@@ -5,7 +5,8 @@ A :class:`~.flowable_collect.FlowableCollectSingle` with ``list`` and ``list.app
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.operators.flowable.flowable_collect import FlowableCollectSingle
 from rxpy2.reactivestreams import Publisher

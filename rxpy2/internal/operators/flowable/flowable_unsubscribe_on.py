@@ -6,14 +6,18 @@ After cancellation the items still arriving are dropped; a late error goes to
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicBoolean
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.operator_kit import OperatorSubscriber, null_item, null_or_late_error
-from rxpy2.reactivestreams import Publisher, Subscriber
+from rxpy2.operator_kit import OperatorSubscriber
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 from rxpy2.schedulers.scheduler import Scheduler
 
 __all__ = ["FlowableUnsubscribeOn"]

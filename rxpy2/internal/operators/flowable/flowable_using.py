@@ -16,18 +16,24 @@ released first and the error signalled after, in either mode.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.exceptions import CompositeException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.using_resource import RELEASED, UsingResource
+from rxpy2.internal.helpers.using_resource import RELEASED
+from rxpy2.internal.helpers.using_resource import UsingResource
 from rxpy2.internal.subscribers.pass_through import PassThrough
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import UNSUBSCRIBED, validate_upstream
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.operator_kit import UNSUBSCRIBED
+from rxpy2.operator_kit import validate_upstream
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["FlowableUsing"]
 

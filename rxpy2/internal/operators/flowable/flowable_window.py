@@ -23,26 +23,28 @@ cancelled).
 from __future__ import annotations
 
 from collections import deque
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicBoolean, AtomicLong
+from rxpy2.internal.atomic import AtomicBoolean
+from rxpy2.internal.atomic import AtomicLong
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
 from rxpy2.internal.queues import SpscLinkedArrayQueue
-from rxpy2.operator_kit import (
-    Drain,
-    OperatorSubscriber,
-    add_cap,
-    add_request,
-    multiply_cap,
-    null_or_late_error,
-    null_or_late_item,
-    validate_request,
-)
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import OperatorSubscriber
+from rxpy2.operator_kit import add_cap
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import multiply_cap
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import validate_request
 from rxpy2.processors.unicast_processor import UnicastProcessor
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["FlowableWindow"]
 

@@ -16,13 +16,18 @@ window are done with (``refs``: an
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Generic
+from typing import Protocol
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.sentinel import Sentinel
@@ -32,17 +37,18 @@ from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
 from rxpy2.internal.operators.flowable.flowable_timeout import IndicatorSubscriber
 from rxpy2.internal.queues import MpscLinkedQueue
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import (
-    Drain,
-    add_request,
-    null_error,
-    null_item,
-    null_or_late_error,
-    null_or_late_item,
-    validate_request,
-)
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import validate_request
 from rxpy2.processors.unicast_processor import UnicastProcessor
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["BoundaryEndsStream", "BoundarySubscriber", "ClosingSubscriber", "FlowableWindowBoundary", "OneShotBoundarySubscriber",
            "OpeningSubscriber"]

@@ -12,7 +12,9 @@ The rules: docs/flattening.md, "Inside window(openings, closing_selector)".
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import CompositeDisposable
@@ -23,25 +25,24 @@ from rxpy2.internal.helpers.exception_helper import TERMINATED
 from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
-from rxpy2.internal.operators.flowable.flowable_window_boundary import (
-    ClosingSubscriber,
-    OpeningSubscriber,
-)
+from rxpy2.internal.operators.flowable.flowable_window_boundary import ClosingSubscriber
+from rxpy2.internal.operators.flowable.flowable_window_boundary import OpeningSubscriber
 from rxpy2.internal.queues import MpscLinkedQueue
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import (
-    AtomicLong,
-    AtomicThrowable,
-    Drain,
-    add_request,
-    null_error,
-    null_item,
-    null_subscription,
-    subscribe_tail,
-    validate_request,
-)
+from rxpy2.operator_kit import AtomicLong
+from rxpy2.operator_kit import AtomicThrowable
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_subscription
+from rxpy2.operator_kit import subscribe_tail
+from rxpy2.operator_kit import validate_request
 from rxpy2.processors.unicast_processor import UnicastProcessor
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["FlowableWindowBoundarySelector"]
 

@@ -14,7 +14,9 @@ and, unlike RxJava 2 (which left it running), cancels the source.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
@@ -24,12 +26,11 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.internal.operators.flowable.flowable_window_boundary import (
-    OneShotBoundarySubscriber,
-    WindowBoundaryMainSubscriber,
-)
+from rxpy2.internal.operators.flowable.flowable_window_boundary import OneShotBoundarySubscriber
+from rxpy2.internal.operators.flowable.flowable_window_boundary import WindowBoundaryMainSubscriber
 from rxpy2.operator_kit import subscribe_tail
-from rxpy2.reactivestreams import Publisher, Subscriber
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["FlowableWindowBoundarySupplier", "supply_boundary"]
 

@@ -13,7 +13,9 @@ How: docs/schedulers.md, "Inside window_time".
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.disposables import SerialDisposable
 from rxpy2.flowable import Flowable
@@ -21,22 +23,22 @@ from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.sentinel import Sentinel
 from rxpy2.internal.helpers.upstream_ref_count import UpstreamRefCount
 from rxpy2.internal.subscribers.drain_support import DrainTerminalsMixin
-from rxpy2.operator_kit import (
-    LONG_MAX,
-    AtomicLong,
-    Drain,
-    MissingBackpressureException,
-    MpscLinkedQueue,
-    OperatorSubscriber,
-    add_request,
-    null_error,
-    null_or_late_item,
-    subscribe_tail,
-    validate_request,
-)
+from rxpy2.operator_kit import LONG_MAX
+from rxpy2.operator_kit import AtomicLong
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import MissingBackpressureException
+from rxpy2.operator_kit import MpscLinkedQueue
+from rxpy2.operator_kit import OperatorSubscriber
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import subscribe_tail
+from rxpy2.operator_kit import validate_request
 from rxpy2.processors.unicast_processor import UnicastProcessor
-from rxpy2.reactivestreams import Publisher, Subscriber
-from rxpy2.schedulers.scheduler import Scheduler, Worker
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.schedulers.scheduler import Scheduler
+from rxpy2.schedulers.scheduler import Worker
 
 __all__ = ["FlowableWindowTimed"]
 

@@ -22,27 +22,33 @@ be combined), cancelling the rest.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicLong, AtomicReference
-from rxpy2.internal.fuseable import ConditionalSubscriber, HasUpstreamPublisher
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
+from rxpy2.internal.fuseable import ConditionalSubscriber
+from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.half_serializer import HalfSerializer
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
+from rxpy2.internal.helpers.subscription_helper import CANCELLED
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import (
-    Drain,
-    deferred_request,
-    deferred_set_once,
-    null_error,
-    null_item,
-    null_or_late_error,
-    null_subscription,
-)
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import deferred_request
+from rxpy2.operator_kit import deferred_set_once
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import null_subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["FlowableWithLatestFrom", "FlowableWithLatestFromMany"]
 

@@ -11,13 +11,19 @@ How: docs/flattening.md, "Inside zip".
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
-from rxpy2.internal.fuseable import ANY, BOUNDARY, HasUpstreamPublisher
+from rxpy2.internal.fuseable import ANY
+from rxpy2.internal.fuseable import BOUNDARY
+from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.exception_helper import AtomicThrowable
 from rxpy2.internal.helpers.function_names import returned_none
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
@@ -25,15 +31,16 @@ from rxpy2.internal.operators.flowable.sources import sources_or_terminate
 from rxpy2.internal.subscribers.drain_support import missing_backpressure
 from rxpy2.internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operator_kit import (
-    Drain,
-    OperatorSubscriber,
-    add_request,
-    null_or_late_error,
-    null_or_late_item,
-    validate_request,
-)
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscriber, Subscription
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import OperatorSubscriber
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import validate_request
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["FlowableZip", "FlowableZipIterable"]
 

@@ -11,7 +11,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.reactivestreams import Publisher, Subscriber
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["collect_sources", "sources_or_terminate"]
 

@@ -8,7 +8,8 @@ completes at once, as in RxJava 2.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.operators.single.single_amb import subscribe_amb
 from rxpy2.maybe import Maybe

@@ -19,17 +19,25 @@ the errors go downstream (several as a :class:`CompositeException`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import Any, Generic, TypeVar
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
-from rxpy2.disposables import Disposable, SerialDisposable
+from rxpy2.disposables import Disposable
+from rxpy2.disposables import SerialDisposable
 from rxpy2.exceptions import CompositeException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.maybe import Maybe
 from rxpy2.observers import MaybeObserver
-from rxpy2.operator_kit import AtomicLong, Drain, add_request, validate_request
-from rxpy2.reactivestreams import Subscriber, Subscription
+from rxpy2.operator_kit import AtomicLong
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import validate_request
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["MaybeConcat"]
 

@@ -7,9 +7,11 @@ also signals ``on_complete``.
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
-from rxpy2.internal.operators.single.single_create import CreateOp, UnsafeCreateOp
+from rxpy2.internal.operators.single.single_create import CreateOp
+from rxpy2.internal.operators.single.single_create import UnsafeCreateOp
 from rxpy2.maybe import Maybe
 
 __all__ = ["MaybeCreate", "MaybeUnsafeCreate"]

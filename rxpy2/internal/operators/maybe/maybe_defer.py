@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.operators.single.single_defer import DeferOp
 from rxpy2.maybe import Maybe

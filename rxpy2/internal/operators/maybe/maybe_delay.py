@@ -11,19 +11,27 @@ MaybeDelayOtherPublisher, MaybeDelaySubscriptionOtherPublisher).
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import CompositeException
 from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
-from rxpy2.internal.helpers.subscription_helper import CANCELLED, SubscriptionHelper
-from rxpy2.internal.operators.single.single_delay import DelayOp, DelayWithPublisherOp
+from rxpy2.internal.helpers.disposable_helper import DISPOSED
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
+from rxpy2.internal.helpers.subscription_helper import CANCELLED
+from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.operators.single.single_delay import DelayOp
+from rxpy2.internal.operators.single.single_delay import DelayWithPublisherOp
 from rxpy2.internal.operators.single.single_schedule import ZeroOneObserver
 from rxpy2.maybe import Maybe
-from rxpy2.observers import FlowableSubscriber, MaybeObserver
-from rxpy2.reactivestreams import LONG_MAX, Publisher, Subscription
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.observers import MaybeObserver
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["MaybeDelay", "MaybeDelayOtherPublisher", "MaybeDelayWithPublisher"]
 

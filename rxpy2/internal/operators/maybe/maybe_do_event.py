@@ -5,9 +5,11 @@ which also handle ``on_complete``."""
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
-from rxpy2.internal.operators.single.single_do_event import DoAfterOp, DoOnEventOp
+from rxpy2.internal.operators.single.single_do_event import DoAfterOp
+from rxpy2.internal.operators.single.single_do_event import DoOnEventOp
 from rxpy2.maybe import Maybe
 
 __all__ = ["MaybeDoAfter", "MaybeDoOnEvent"]

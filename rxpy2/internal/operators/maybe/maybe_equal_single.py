@@ -14,10 +14,13 @@ from typing import Any
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.internal.atomic import AtomicInteger, AtomicReference
-from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
+from rxpy2.internal.atomic import AtomicInteger
+from rxpy2.internal.atomic import AtomicReference
+from rxpy2.internal.helpers.disposable_helper import DISPOSED
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.maybe import Maybe
-from rxpy2.observers import MaybeObserver, SingleObserver
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
 from rxpy2.single import Single
 
 __all__ = ["MaybeSequenceEqualSingle"]

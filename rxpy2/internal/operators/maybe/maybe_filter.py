@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.disposables import Disposable
 from rxpy2.maybe import Maybe
-from rxpy2.observers import MaybeObserver, SingleObserver
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
 from rxpy2.single import Single
 
 __all__ = ["MaybeFilter", "MaybeFilterSingle"]

@@ -7,12 +7,15 @@ Maybe completes (``flat_map``) or fails with ``IndexError`` (``flat_map_single``
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
-from rxpy2.internal.observers.resume import ResumeMaybeObserver, ResumeSingleObserver
+from rxpy2.internal.observers.resume import ResumeMaybeObserver
+from rxpy2.internal.observers.resume import ResumeSingleObserver
 from rxpy2.internal.operators.single.single_flat_map import FlatMapObserver
 from rxpy2.maybe import Maybe
-from rxpy2.observers import MaybeObserver, SingleObserver
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
 from rxpy2.single import Single
 
 __all__ = ["MaybeFlatMap", "MaybeFlatMapSingle"]

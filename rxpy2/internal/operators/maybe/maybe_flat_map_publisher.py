@@ -7,15 +7,15 @@ subscribed are kept and handed over (see ``single_flat_map_publisher.py``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.operators.single.single_flat_map_publisher import (
-    DeferredPublisherSubscriber,
-    SourceObserver,
-)
+from rxpy2.internal.operators.single.single_flat_map_publisher import DeferredPublisherSubscriber
+from rxpy2.internal.operators.single.single_flat_map_publisher import SourceObserver
 from rxpy2.maybe import Maybe
-from rxpy2.reactivestreams import Publisher, Subscriber
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["MaybeFlatMapPublisher"]
 

@@ -7,7 +7,8 @@ Single.flat_map's observer plus ``on_complete``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.observers.resume import ResumeMaybeObserver
 from rxpy2.internal.operators.single.single_flat_map import FlatMapObserver

@@ -5,7 +5,9 @@ The machinery is Single's (``single_future.py``); only what a result becomes dif
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.operators.single.single_future import FromFutureSource
 from rxpy2.maybe import Maybe

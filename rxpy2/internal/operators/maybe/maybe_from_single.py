@@ -3,7 +3,8 @@ error. A Single never signals ``on_complete``, so the MaybeObserver is subscribe
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.maybe import Maybe
 from rxpy2.observers import MaybeObserver

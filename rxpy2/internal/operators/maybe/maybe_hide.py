@@ -4,9 +4,11 @@ Single's operator bodies and observers (``single_hide.py``), which also pass
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
-from rxpy2.internal.operators.single.single_hide import DetachOp, HideOp
+from rxpy2.internal.operators.single.single_hide import DetachOp
+from rxpy2.internal.operators.single.single_hide import HideOp
 from rxpy2.maybe import Maybe
 
 __all__ = ["MaybeDetach", "MaybeHide"]

@@ -6,7 +6,8 @@ from typing import Any
 
 from rxpy2.disposables import Disposable
 from rxpy2.maybe import Maybe
-from rxpy2.observers import MaybeObserver, SingleObserver
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
 from rxpy2.single import Single
 
 __all__ = ["MaybeIsEmptySingle"]

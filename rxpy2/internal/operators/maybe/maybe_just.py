@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.fuseable import ScalarCallable
 from rxpy2.internal.operators.single.single_just import JustOp

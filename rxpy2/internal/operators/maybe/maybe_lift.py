@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.operators.single.single_lift import LiftOp
 from rxpy2.maybe import Maybe

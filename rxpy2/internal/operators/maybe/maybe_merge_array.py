@@ -16,21 +16,23 @@ RxJava 2's MaybeMergeArray also offers ASYNC output fusion; rxpy2's does not
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
-from rxpy2.disposables import CompositeDisposable, Disposable
+from rxpy2.disposables import CompositeDisposable
+from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
 from rxpy2.maybe import Maybe
 from rxpy2.observers import MaybeObserver
-from rxpy2.operator_kit import (
-    AtomicLong,
-    AtomicThrowable,
-    Drain,
-    MpscLinkedQueue,
-    add_request,
-    validate_request,
-)
-from rxpy2.reactivestreams import Subscriber, Subscription
+from rxpy2.operator_kit import AtomicLong
+from rxpy2.operator_kit import AtomicThrowable
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import MpscLinkedQueue
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import validate_request
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["MaybeMergeArray"]
 

@@ -4,16 +4,17 @@ on_error_complete."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import CompositeException
-from rxpy2.internal.operators.single.single_on_error import (
-    OnErrorReturnObserver,
-    ResumeNextObserver,
-)
+from rxpy2.internal.operators.single.single_on_error import OnErrorReturnObserver
+from rxpy2.internal.operators.single.single_on_error import ResumeNextObserver
 from rxpy2.maybe import Maybe
-from rxpy2.observers import CompletableObserver, MaybeObserver
+from rxpy2.observers import CompletableObserver
+from rxpy2.observers import MaybeObserver
 
 __all__ = ["MaybeOnErrorComplete", "MaybeOnErrorReturn", "MaybeOnExceptionResumeNext",
            "MaybeResumeNext"]

@@ -6,12 +6,16 @@ an empty completion goes downstream; raising, its error goes downstream instead.
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.helpers.disposable_helper import DISPOSED
-from rxpy2.internal.operators.single.single_peek import Fn, PeekObserver
+from rxpy2.internal.operators.single.single_peek import Fn
+from rxpy2.internal.operators.single.single_peek import PeekObserver
 from rxpy2.maybe import Maybe
-from rxpy2.observers import CompletableObserver, MaybeObserver
+from rxpy2.observers import CompletableObserver
+from rxpy2.observers import MaybeObserver
 
 __all__ = ["MaybePeek"]
 

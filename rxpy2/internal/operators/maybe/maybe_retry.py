@@ -10,7 +10,8 @@ repetition of ``repeat_when`` asks the handler for the next round at once.
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.operators.single.single_repeat_when import SingleRepeatWhen
 from rxpy2.internal.operators.single.single_retry import RetryBiPredicateOp

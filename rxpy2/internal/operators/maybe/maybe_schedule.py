@@ -4,13 +4,12 @@ whose observers also carry ``on_complete``."""
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
-from rxpy2.internal.operators.single.single_schedule import (
-    ObserveOnOp,
-    SubscribeOnOp,
-    UnsubscribeOnOp,
-)
+from rxpy2.internal.operators.single.single_schedule import ObserveOnOp
+from rxpy2.internal.operators.single.single_schedule import SubscribeOnOp
+from rxpy2.internal.operators.single.single_schedule import UnsubscribeOnOp
 from rxpy2.maybe import Maybe
 
 __all__ = ["MaybeObserveOn", "MaybeSubscribeOn", "MaybeUnsubscribeOn"]

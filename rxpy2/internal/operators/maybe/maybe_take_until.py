@@ -3,7 +3,8 @@ MaybeTakeUntilPublisher and MaybeTakeUntilMaybe): the trigger completes the Mayb
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.operators.single.single_take_until import TakeUntilSource
 from rxpy2.maybe import Maybe

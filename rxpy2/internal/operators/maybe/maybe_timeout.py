@@ -10,10 +10,13 @@ timeout (``single_timeout.py``) with ``on_complete``.
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
-from rxpy2.internal.operators.single.single_timeout import TimeoutMainObserver, TimeoutOp
+from rxpy2.internal.operators.single.single_timeout import TimeoutMainObserver
+from rxpy2.internal.operators.single.single_timeout import TimeoutOp
 from rxpy2.internal.subscribers.other_trigger import OtherTriggerSubscriber
 from rxpy2.maybe import Maybe
 from rxpy2.observers import MaybeObserver

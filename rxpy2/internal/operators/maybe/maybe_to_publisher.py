@@ -11,7 +11,8 @@ mapper, which the Flowable operator signals downstream (RxJava 2: a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from collections.abc import Iterable
 from typing import Any
 
 from rxpy2.completable import Completable

@@ -7,7 +7,8 @@ sources and goes downstream; later errors go to :func:`rxpy2.plugins.on_error`.
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.operators.single.single_zip import ZipArrayOp
 from rxpy2.maybe import Maybe

@@ -21,13 +21,17 @@ A rail whose Subscriber is conditional gets the item through ``try_on_next``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.exceptions import CompositeException
-from rxpy2.internal.fuseable import ConditionalSubscriber, is_conditional
+from rxpy2.internal.fuseable import ConditionalSubscriber
+from rxpy2.internal.fuseable import is_conditional
 from rxpy2.internal.helpers.function_names import function_name
 from rxpy2.internal.operators.parallel.per_rail import ParallelPerRail
-from rxpy2.operator_kit import OperatorSubscriber, null_item
+from rxpy2.operator_kit import OperatorSubscriber
+from rxpy2.operator_kit import null_item
 from rxpy2.parallel.parallel_failure_handling import ParallelFailureHandling
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
 from rxpy2.reactivestreams import Subscriber

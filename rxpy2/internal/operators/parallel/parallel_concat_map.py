@@ -13,16 +13,17 @@ One subscriber per rail (``rail_subscriber``), subscribed by
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.helpers.error_mode import ErrorMode
-from rxpy2.internal.operators.flowable.flowable_concat_map import (
-    ConcatMapDelayed,
-    ConcatMapImmediate,
-)
+from rxpy2.internal.operators.flowable.flowable_concat_map import ConcatMapDelayed
+from rxpy2.internal.operators.flowable.flowable_concat_map import ConcatMapImmediate
 from rxpy2.internal.operators.parallel.per_rail import ParallelPerRail
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
-from rxpy2.reactivestreams import Publisher, Subscriber
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["ParallelConcatMap"]
 

@@ -7,9 +7,12 @@ once the callback returned.
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
-from rxpy2.internal.operators.parallel.failure_handling import ParallelTry, TryRailSubscriber
+from rxpy2.internal.operators.parallel.failure_handling import ParallelTry
+from rxpy2.internal.operators.parallel.failure_handling import TryRailSubscriber
 
 __all__ = ["ParallelDoOnNextTry"]
 

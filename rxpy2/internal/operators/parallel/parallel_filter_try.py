@@ -8,9 +8,12 @@ upstream). A predicate that raises is handed to the error handler
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
-from rxpy2.internal.operators.parallel.failure_handling import ParallelTry, TryRailSubscriber
+from rxpy2.internal.operators.parallel.failure_handling import ParallelTry
+from rxpy2.internal.operators.parallel.failure_handling import TryRailSubscriber
 
 __all__ = ["ParallelFilterTry"]
 

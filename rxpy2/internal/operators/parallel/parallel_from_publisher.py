@@ -12,29 +12,30 @@ How: docs/parallel.md, "Inside Flowable.parallel".
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
-from rxpy2.internal.fuseable import NONE, SYNC
-from rxpy2.internal.subscribers.drain_support import (
-    DrainTerminalsMixin,
-    fuse_upstream,
-    missing_backpressure,
-)
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.fuseable import SYNC
+from rxpy2.internal.subscribers.drain_support import DrainTerminalsMixin
+from rxpy2.internal.subscribers.drain_support import fuse_upstream
+from rxpy2.internal.subscribers.drain_support import missing_backpressure
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import (
-    UNSUBSCRIBED,
-    AtomicBoolean,
-    AtomicInteger,
-    AtomicLong,
-    Drain,
-    add_request,
-    null_item,
-    subscribe_tail,
-    validate_request,
-    validate_upstream,
-)
+from rxpy2.operator_kit import UNSUBSCRIBED
+from rxpy2.operator_kit import AtomicBoolean
+from rxpy2.operator_kit import AtomicInteger
+from rxpy2.operator_kit import AtomicLong
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import subscribe_tail
+from rxpy2.operator_kit import validate_request
+from rxpy2.operator_kit import validate_upstream
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["ParallelFromPublisher"]
 

@@ -24,28 +24,30 @@ cancel whoever holds the drain cleans up and keeps it for good).
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
-from rxpy2.exceptions import CompositeException, MissingBackpressureException
+from rxpy2.exceptions import CompositeException
+from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
 from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import (
-    AtomicInteger,
-    AtomicLong,
-    AtomicReference,
-    AtomicThrowable,
-    Drain,
-    SpscArrayQueue,
-    SubscriptionHelper,
-    null_item,
-    null_or_late_error,
-    produced,
-    subscribe_tail,
-)
+from rxpy2.operator_kit import AtomicInteger
+from rxpy2.operator_kit import AtomicLong
+from rxpy2.operator_kit import AtomicReference
+from rxpy2.operator_kit import AtomicThrowable
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import SpscArrayQueue
+from rxpy2.operator_kit import SubscriptionHelper
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import produced
+from rxpy2.operator_kit import subscribe_tail
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
-from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["ParallelJoin"]
 

@@ -11,13 +11,13 @@ One subscriber per rail (``rail_subscriber``), subscribed by
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.fuseable import is_conditional
-from rxpy2.internal.operators.flowable.flowable_map import (
-    MapConditionalSubscriber,
-    MapSubscriber,
-)
+from rxpy2.internal.operators.flowable.flowable_map import MapConditionalSubscriber
+from rxpy2.internal.operators.flowable.flowable_map import MapSubscriber
 from rxpy2.internal.operators.parallel.per_rail import ParallelPerRail
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
 from rxpy2.reactivestreams import Subscriber

@@ -7,10 +7,13 @@ error handler, which retries, skips the item, stops or fails the rail
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.helpers.function_names import returned_none
-from rxpy2.internal.operators.parallel.failure_handling import ParallelTry, TryRailSubscriber
+from rxpy2.internal.operators.parallel.failure_handling import ParallelTry
+from rxpy2.internal.operators.parallel.failure_handling import TryRailSubscriber
 
 __all__ = ["ParallelMapTry"]
 

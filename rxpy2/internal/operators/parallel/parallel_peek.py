@@ -24,13 +24,16 @@ dropped one, as in RxJava.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.exceptions import CompositeException
 from rxpy2.internal.operators.parallel.per_rail import ParallelPerRail
 from rxpy2.internal.subscriptions.empty import EmptySubscription
-from rxpy2.operator_kit import OperatorSubscriber, null_or_late_error
+from rxpy2.operator_kit import OperatorSubscriber
+from rxpy2.operator_kit import null_or_late_error
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
 from rxpy2.reactivestreams import Subscriber
 

@@ -14,16 +14,16 @@ One subscriber per rail (``rail_subscriber``), subscribed by
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.operators.parallel.per_rail import ParallelPerRail
 from rxpy2.internal.subscribers.deferred_scalar import DeferredScalarSubscriber
-from rxpy2.operator_kit import (
-    EmptySubscription,
-    null_item,
-    null_or_late_error,
-    subscribe_tail,
-)
+from rxpy2.operator_kit import EmptySubscription
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import subscribe_tail
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
 from rxpy2.reactivestreams import Subscriber
 

@@ -15,24 +15,26 @@ a different later error goes to :func:`rxpy2.plugins.on_error`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import (
-    AtomicInteger,
-    AtomicReference,
-    DeferredScalarSubscription,
-    Drain,
-    MpscLinkedQueue,
-    SubscriptionHelper,
-    null_or_late_error,
-    null_or_late_item,
-    subscribe_tail,
-)
+from rxpy2.operator_kit import AtomicInteger
+from rxpy2.operator_kit import AtomicReference
+from rxpy2.operator_kit import DeferredScalarSubscription
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import MpscLinkedQueue
+from rxpy2.operator_kit import SubscriptionHelper
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import subscribe_tail
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
-from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["ParallelReduceFull"]
 

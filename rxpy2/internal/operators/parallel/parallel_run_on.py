@@ -23,15 +23,20 @@ own drain loop, which serves a ConditionalSubscriber rail too.
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.fuseable import is_conditional
 from rxpy2.internal.operators.parallel.per_rail import ParallelPerRail
 from rxpy2.internal.subscribers.stable_prefetch import StablePrefetchSubscriber
-from rxpy2.operator_kit import null_or_late_item, produced
+from rxpy2.operator_kit import null_or_late_item
+from rxpy2.operator_kit import produced
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
-from rxpy2.reactivestreams import LONG_MAX, Subscriber
-from rxpy2.schedulers.scheduler import Scheduler, Worker
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.schedulers.scheduler import Scheduler
+from rxpy2.schedulers.scheduler import Worker
 
 __all__ = ["ParallelRunOn"]
 

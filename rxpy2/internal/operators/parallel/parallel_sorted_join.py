@@ -23,27 +23,29 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.flowable import Flowable
 from rxpy2.internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import (
-    AtomicInteger,
-    AtomicLong,
-    AtomicReference,
-    Drain,
-    SubscriptionHelper,
-    add_request,
-    null_error,
-    null_item,
-    produced,
-    subscribe_tail,
-    validate_request,
-)
+from rxpy2.operator_kit import AtomicInteger
+from rxpy2.operator_kit import AtomicLong
+from rxpy2.operator_kit import AtomicReference
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import SubscriptionHelper
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import null_error
+from rxpy2.operator_kit import null_item
+from rxpy2.operator_kit import produced
+from rxpy2.operator_kit import subscribe_tail
+from rxpy2.operator_kit import validate_request
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
-from rxpy2.reactivestreams import LONG_MAX, Subscriber, Subscription
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["ParallelSortedJoin", "merger", "sorter"]
 

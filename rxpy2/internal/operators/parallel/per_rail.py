@@ -10,7 +10,9 @@ subscribes ``source`` with them.
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.parallel.parallel_flowable import ParallelFlowable

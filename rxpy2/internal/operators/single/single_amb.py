@@ -9,13 +9,18 @@ goes downstream; a losing error goes to :func:`rxpy2.plugins.on_error`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
-from rxpy2.disposables import CompositeDisposable, Disposable
+from rxpy2.disposables import CompositeDisposable
+from rxpy2.disposables import Disposable
 from rxpy2.internal.atomic import AtomicBoolean
 from rxpy2.internal.observers.empty import EmptyDisposable
-from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
+from rxpy2.observers import CompletableObserver
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
 from rxpy2.single import Single
 
 __all__ = ["AmbObserver", "SingleAmb", "subscribe_amb"]

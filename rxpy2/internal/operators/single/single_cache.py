@@ -12,12 +12,18 @@ disposed (the cache keeps it running for the subscribers to come).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any
+from typing import ClassVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.internal.atomic import AtomicBoolean, AtomicReference
-from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
+from rxpy2.internal.atomic import AtomicBoolean
+from rxpy2.internal.atomic import AtomicReference
+from rxpy2.observers import CompletableObserver
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
 from rxpy2.single import Single
 
 __all__ = ["CacheSource", "SingleCache"]

@@ -8,11 +8,14 @@ fixed value for an empty completion) is shared with Maybe.count.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.operators.single.single_hide import HideObserver
 from rxpy2.internal.zero_one import ZeroOneBase
-from rxpy2.observers import MaybeObserver, SingleObserver
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
 from rxpy2.single import Single
 
 __all__ = ["ElementObserver", "SingleContains"]

@@ -17,16 +17,23 @@ are the argument checks of ``unsafe_create``/``wrap`` of the three types.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.emitter import Cancellable, CompletableEmitter, MaybeEmitter, SingleEmitter
+from rxpy2.emitter import Cancellable
+from rxpy2.emitter import CompletableEmitter
+from rxpy2.emitter import MaybeEmitter
+from rxpy2.emitter import SingleEmitter
 from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.cancellable import CancellableDisposable
-from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
+from rxpy2.internal.helpers.disposable_helper import DISPOSED
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.zero_one import ZeroOneBase
-from rxpy2.operator_kit import require, require_callable
+from rxpy2.operator_kit import require
+from rxpy2.operator_kit import require_callable
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 

@@ -7,7 +7,10 @@ The operator body (:class:`DeferOp`, a mixin) serves Maybe and Completable too
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any
+from typing import ClassVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.observers.empty import EmptyDisposable
 from rxpy2.internal.zero_one import ZeroOneBase

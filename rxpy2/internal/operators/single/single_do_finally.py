@@ -7,7 +7,9 @@ The operator body (:class:`DoFinallyOp`, a mixin) serves Maybe and Completable t
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.observers.do_finally import DoFinallyObserver
 from rxpy2.internal.zero_one import ZeroOneBase

@@ -8,14 +8,19 @@ Disposable, then (through a resume observer) the inner source's.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.disposables import Disposable
 from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
-from rxpy2.internal.observers.resume import ResumeMaybeObserver, ResumeSingleObserver
+from rxpy2.internal.helpers.disposable_helper import DISPOSED
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
+from rxpy2.internal.observers.resume import ResumeMaybeObserver
+from rxpy2.internal.observers.resume import ResumeSingleObserver
 from rxpy2.maybe import Maybe
-from rxpy2.observers import MaybeObserver, SingleObserver
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
 from rxpy2.single import Single
 
 __all__ = ["FlatMapObserver", "SingleFlatMap", "SingleFlatMapMaybe", "apply_mapper"]

@@ -9,15 +9,19 @@ One observer is subscribed to the source and then to the Completable; it is an
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.completable import Completable
 from rxpy2.disposables import Disposable
 from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
+from rxpy2.internal.helpers.disposable_helper import DISPOSED
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.operators.single.single_flat_map import apply_mapper
 from rxpy2.internal.zero_one import ZeroOneBase
-from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
+from rxpy2.observers import CompletableObserver
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
 
 __all__ = ["SingleFlatMapCompletable"]
 

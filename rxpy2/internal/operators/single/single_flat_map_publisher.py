@@ -8,15 +8,24 @@ and are handed over when it subscribes (``SubscriptionHelper.deferred_set_once``
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.internal.subscribers.pass_through import DeferredUpstream, PassThrough
-from rxpy2.observers import CompletableObserver, FlowableSubscriber, MaybeObserver, SingleObserver
-from rxpy2.reactivestreams import Publisher, Subscriber, Subscription
+from rxpy2.internal.subscribers.pass_through import DeferredUpstream
+from rxpy2.internal.subscribers.pass_through import PassThrough
+from rxpy2.observers import CompletableObserver
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 from rxpy2.single import Single
 
 __all__ = ["DeferredPublisherSubscriber", "SingleFlatMapPublisher", "SourceObserver"]

@@ -16,21 +16,34 @@ iterator would run on the consumer's thread); the consumer polls the elements.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
 from rxpy2.internal.atomic import AtomicLong
-from rxpy2.internal.fuseable import ASYNC, BOUNDARY, NONE
-from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
+from rxpy2.internal.fuseable import ASYNC
+from rxpy2.internal.fuseable import BOUNDARY
+from rxpy2.internal.fuseable import NONE
+from rxpy2.internal.helpers.disposable_helper import DISPOSED
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.helpers.function_names import returned_none
-from rxpy2.internal.operators.flowable.flowable_flatten_iterable import END, Failed, none_element
+from rxpy2.internal.operators.flowable.flowable_flatten_iterable import END
+from rxpy2.internal.operators.flowable.flowable_flatten_iterable import Failed
+from rxpy2.internal.operators.flowable.flowable_flatten_iterable import none_element
 from rxpy2.internal.subscriptions.basic import BasicQueueSubscription
 from rxpy2.internal.zero_one import ZeroOneBase
-from rxpy2.observers import MaybeObserver, SingleObserver
-from rxpy2.operator_kit import Drain, add_request, validate_request
-from rxpy2.reactivestreams import LONG_MAX, Subscriber
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import validate_request
+from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["FlattenAsFlowableObserver", "SingleFlattenAsFlowable"]
 

@@ -7,7 +7,9 @@ subscriber" sources (Maybe's ``from_callable``, Completable's ``from_action`` to
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposables

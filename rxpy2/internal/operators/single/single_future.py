@@ -24,17 +24,18 @@ from __future__ import annotations
 
 import concurrent.futures
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.internal.atomic import AtomicBoolean, AtomicReference
+from rxpy2.internal.atomic import AtomicBoolean
+from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
-from rxpy2.internal.operators.flowable.flowable_future import (
-    DoneHook,
-    FlowableFuture,
-    signal_outcome,
-)
+from rxpy2.internal.operators.flowable.flowable_future import DoneHook
+from rxpy2.internal.operators.flowable.flowable_future import FlowableFuture
+from rxpy2.internal.operators.flowable.flowable_future import signal_outcome
 from rxpy2.observers import SingleObserver
 from rxpy2.schedulers.scheduler import Scheduler
 from rxpy2.single import Single
@@ -48,7 +49,8 @@ T = TypeVar("T")
 def check_future(future: Any, timeout: Any, scheduler: Any) -> float | None:
     """The argument checks of the ``from_future`` methods, at assembly; the timeout in seconds."""
     from rxpy2.internal.arguments import require_duration
-    from rxpy2.operator_kit import require, require_scheduler
+    from rxpy2.operator_kit import require
+    from rxpy2.operator_kit import require_scheduler
     require(future, "future")
     if not callable(getattr(future, "add_done_callback", None)):
         raise TypeError(f"future must be a concurrent.futures.Future, not {type(future).__name__}")

@@ -8,10 +8,13 @@ Maybe and Completable too (``maybe_hide.py``, ``completable_hide.py``).
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.disposables import Disposable
-from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
+from rxpy2.internal.helpers.disposable_helper import DISPOSED
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.operators.single.single_schedule import ForwardingObserver
 from rxpy2.internal.zero_one import ZeroOneBase
 from rxpy2.single import Single

@@ -5,7 +5,9 @@ The operator body (:class:`JustOp`, a mixin) serves Maybe too (``maybe_just.py``
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.fuseable import ScalarCallable
 from rxpy2.internal.observers.empty import EmptyDisposable

@@ -7,7 +7,9 @@ downstream observer that returns the observer to subscribe upstream.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.internal.observers.empty import EmptyDisposable
 from rxpy2.internal.zero_one import ZeroOneBase

@@ -11,13 +11,16 @@ raising, it goes to :func:`rxpy2.plugins.on_error`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import CompositeException
 from rxpy2.internal.atomic import AtomicBoolean
-from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
+from rxpy2.internal.helpers.disposable_helper import DISPOSED
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.observers.empty import EmptyDisposable
 from rxpy2.observers import SingleObserver
 from rxpy2.single import Single

@@ -19,21 +19,32 @@ signal goes through the drain loop too (it wins over an undelivered item).
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicLong, AtomicReference
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.operators.single.single_retry import Resubscriber
-from rxpy2.internal.operators.single.single_retry_when import Handler, WhenReceiver, call_handler
+from rxpy2.internal.operators.single.single_retry_when import Handler
+from rxpy2.internal.operators.single.single_retry_when import WhenReceiver
+from rxpy2.internal.operators.single.single_retry_when import call_handler
 from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.internal.zero_one import ZeroOneBase
-from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
-from rxpy2.operator_kit import Drain, add_request, produced, validate_request
+from rxpy2.observers import CompletableObserver
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import produced
+from rxpy2.operator_kit import validate_request
 from rxpy2.processors import UnicastProcessor
-from rxpy2.reactivestreams import Subscriber, Subscription
+from rxpy2.reactivestreams import Subscriber
+from rxpy2.reactivestreams import Subscription
 
 __all__ = ["SingleRepeatWhen"]
 

@@ -16,14 +16,21 @@ Completable source never succeeds); the operator classes share
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.disposables import Disposable
 from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
+from rxpy2.internal.helpers.disposable_helper import DISPOSED
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.operators.flowable.flowable_retry import retry_if
-from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
-from rxpy2.operator_kit import Drain, require_callable, require_non_negative
+from rxpy2.observers import CompletableObserver
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import require_callable
+from rxpy2.operator_kit import require_non_negative
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.single import Single
 

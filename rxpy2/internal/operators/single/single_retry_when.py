@@ -23,24 +23,32 @@ synchronous handler, never nests the calls.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any
+from typing import ClassVar
+from typing import Generic
+from typing import Protocol
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
-from rxpy2.internal.atomic import AtomicBoolean, AtomicLong, AtomicReference
-from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
+from rxpy2.internal.atomic import AtomicBoolean
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.atomic import AtomicReference
+from rxpy2.internal.helpers.disposable_helper import DISPOSED
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.internal.observers.empty import EmptyDisposable
 from rxpy2.internal.operators.single.single_retry import Resubscriber
-from rxpy2.observers import (
-    CompletableObserver,
-    FlowableSubscriber,
-    MaybeObserver,
-    SingleObserver,
-)
-from rxpy2.operator_kit import Drain, deferred_request, deferred_set_once
+from rxpy2.observers import CompletableObserver
+from rxpy2.observers import FlowableSubscriber
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
+from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import deferred_request
+from rxpy2.operator_kit import deferred_set_once
 from rxpy2.processors import UnicastProcessor
-from rxpy2.reactivestreams import Publisher, Subscription
+from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscription
 from rxpy2.single import Single
 
 __all__ = ["RetryWhenOp", "SingleRetryWhen", "call_handler"]

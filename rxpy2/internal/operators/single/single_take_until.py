@@ -13,19 +13,21 @@ to :func:`rxpy2.plugins.on_error`.
 from __future__ import annotations
 
 import concurrent.futures
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any
+from typing import ClassVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
+from rxpy2.internal.helpers.disposable_helper import DISPOSED
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.subscribers.other_trigger import OtherTriggerSubscriber
 from rxpy2.internal.zero_one import as_publisher
-from rxpy2.observers import (
-    CompletableObserver,
-    MaybeObserver,
-    SingleObserver,
-)
+from rxpy2.observers import CompletableObserver
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 

@@ -14,14 +14,20 @@ Completable classes are in ``maybe_timeout.py`` and ``completable_timeout.py``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import ClassVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
+from rxpy2.internal.helpers.disposable_helper import DISPOSED
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.operators.flowable.flowable_timeout_timed import timeout_message
-from rxpy2.internal.operators.single.single_schedule import ForwardingObserver, ZeroOneObserver
+from rxpy2.internal.operators.single.single_schedule import ForwardingObserver
+from rxpy2.internal.operators.single.single_schedule import ZeroOneObserver
 from rxpy2.single import Single
 
 if TYPE_CHECKING:

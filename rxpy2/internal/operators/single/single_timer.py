@@ -7,11 +7,14 @@ are in ``maybe_timer.py`` and ``completable_timer.py``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import ClassVar
 
 from rxpy2.disposables import Disposable
 from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
+from rxpy2.internal.helpers.disposable_helper import DISPOSED
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.single import Single
 
 if TYPE_CHECKING:

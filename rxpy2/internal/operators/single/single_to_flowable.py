@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
 from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.subscriptions.deferred_scalar import DeferredScalarSubscription
-from rxpy2.observers import MaybeObserver, SingleObserver
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.single import Single
 

@@ -16,16 +16,23 @@ non-eager mode, or on dispose, it goes to :func:`rxpy2.plugins.on_error`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any
+from typing import ClassVar
+from typing import Generic
+from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import CompositeException
-from rxpy2.internal.helpers.disposable_helper import DISPOSED, DisposableHelper
+from rxpy2.internal.helpers.disposable_helper import DISPOSED
+from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.internal.helpers.function_names import returned_none
-from rxpy2.internal.helpers.using_resource import RELEASED, UsingResource
+from rxpy2.internal.helpers.using_resource import RELEASED
+from rxpy2.internal.helpers.using_resource import UsingResource
 from rxpy2.internal.observers.empty import EmptyDisposable
-from rxpy2.observers import CompletableObserver, MaybeObserver, SingleObserver
+from rxpy2.observers import CompletableObserver
+from rxpy2.observers import MaybeObserver
+from rxpy2.observers import SingleObserver
 from rxpy2.single import Single
 
 __all__ = ["SingleUsing", "UsingSource"]
