@@ -59,7 +59,8 @@ class FlowableWindowTimed(Flowable[Flowable[T]], HasUpstreamPublisher[T], Generi
 
     Backpressure: the timer cannot be slowed down; it signals
     ``MissingBackpressureException`` when a window is due and the downstream has not
-    requested it (the items inside a window are buffered, up to ``buffer_size``)."""
+    requested it. The items inside a window wait in its UnicastProcessor, unbounded
+    (``buffer_size`` only sizes its queue's chunks)."""
 
     __slots__ = ("source", "timespan", "timeskip", "scheduler", "max_size", "restart",
                  "capacity_hint")
