@@ -192,3 +192,37 @@ def test_dematerialize_cancel_reaches_source():
 def test_dematerialize_bad_selector():
     with pytest.raises(TypeError):
         Flowable.just(1).dematerialize(5)
+
+
+def test_a_request_after_cancel_emits_nothing_3_6() -> None:
+    """§3.6: after cancel, a request is a no-op, even one that finds the completion notice
+    waiting (RxJava 2.2.21 emits it then; tools/soak seed 20475950 found it behind
+    rebatch_requests, which replenishes right after the item a cancel came in)."""
+    from rxpy2.reactivestreams import Subscriber
+    from rxpy2.reactivestreams import Subscription
+
+    got: list[object] = []
+
+    class CancelThenRequest(Subscriber[object]):
+        def on_subscribe(self, s: Subscription) -> None:
+            self.s = s
+            s.request(1)
+
+        def on_next(self, item: object) -> None:
+            got.append(item)
+            self.s.cancel()
+            self.s.request(1)
+
+        def on_error(self, error: BaseException) -> None:
+            got.append(error)
+
+        def on_complete(self) -> None:
+            got.append("complete")
+
+    Flowable.just(7).materialize().subscribe(CancelThenRequest())
+    assert [str(x) for x in got] == ["OnNextNotification[7]"]
+    # the fallback item waiting for demand: cancel, then a request, gets nothing either
+    ts = Flowable.error(RuntimeError()).on_error_return_item(5).test(0)
+    ts.cancel()
+    ts.request(1)
+    ts.assert_empty()

@@ -50,16 +50,24 @@ class SinglePostCompleteSubscriber(OperatorSubscriber[T, R], Generic[T, R]):
     * :meth:`on_drop` is called with a final item that arrives after the stream
       already completed (a protocol violation upstream).
 
-    ``request`` forwards to the upstream until completion; ``cancel`` cancels it.
+    ``request`` forwards to the upstream until completion; ``cancel`` cancels it, and
+    the final item is then never emitted: a request after the cancel is a no-op (§3.6),
+    even one that finds the item waiting (RxJava 2.2.21 emits it then).
     """
 
-    __slots__ = ("value", "produced", "state")
+    __slots__ = ("value", "produced", "state", "cancelled")
 
     def __init__(self, downstream: Subscriber[R]) -> None:
         super().__init__(downstream)
         self.value: R | None = None
         self.produced = 0
         self.state = AtomicLong()
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+        self.value = None  # §3.13
+        self.upstream.cancel()
 
     def complete(self, n: R) -> None:
         """Emit ``n`` and ``on_complete`` now if there is demand, else on the next request."""
@@ -69,6 +77,8 @@ class SinglePostCompleteSubscriber(OperatorSubscriber[T, R], Generic[T, R]):
             produced(state, p)
         if state.get() & COMPLETE_MASK:
             self.on_drop(n)
+            return
+        if self.cancelled:  # §3.6: nothing more after a cancel
             return
         self.value = n  # before the mark: a request that sees the mark emits it
         r = state.get_and_or(COMPLETE_MASK)  # one atomic operation
@@ -86,7 +96,7 @@ class SinglePostCompleteSubscriber(OperatorSubscriber[T, R], Generic[T, R]):
         """Hook: the final item could not be emitted (already completed)."""
 
     def request(self, n: int) -> None:
-        if not (n := validate_request(n)):
+        if not (n := validate_request(n)) or self.cancelled:  # §3.6: a no-op after cancel
             return
         r = self.state.get_and_add_cap_low(n)  # one atomic operation; the mark stays
         if r & COMPLETE_MASK:
