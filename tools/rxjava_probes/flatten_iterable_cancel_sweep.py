@@ -10,6 +10,7 @@ of the ``k``-th list; a line gives the items seen and the upstream's requests.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from rxpy2 import Flowable
@@ -57,7 +58,7 @@ def main() -> None:
                         events: list[str] = []
                         got: list[int] = []
                         up = Flowable.range(1, 10).do_on_request(requests.append) \
-                            .do_on_cancel(lambda: events.append("cancel"))
+                            .do_on_cancel(functools.partial(events.append, "cancel"))
 
                         def items(x: int, n: int = length) -> list[int]:
                             return [x * 100 + i for i in range(n)]
