@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 import pytest
 from probes import ManualSource
@@ -10,6 +11,7 @@ from probes import Spy
 from probes import failing
 
 from rxpy2 import Flowable
+from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.notification import Notification
 from rxpy2.reactivestreams import LONG_MAX
 
@@ -198,12 +200,12 @@ def test_a_request_after_cancel_emits_nothing_3_6() -> None:
     """§3.6: after cancel, a request is a no-op, even one that finds the completion notice
     waiting (RxJava 2.2.21 emits it then; tools/soak seed 20475950 found it behind
     rebatch_requests, which replenishes right after the item a cancel came in)."""
-    from rxpy2.reactivestreams import Subscriber
+    from rxpy2.observers import FlowableSubscriber  # not wrapped: no StrictSubscriber between
     from rxpy2.reactivestreams import Subscription
 
     got: list[object] = []
 
-    class CancelThenRequest(Subscriber[object]):
+    class CancelThenRequest(FlowableSubscriber[object]):
         def on_subscribe(self, s: Subscription) -> None:
             self.s = s
             s.request(1)
@@ -222,7 +224,32 @@ def test_a_request_after_cancel_emits_nothing_3_6() -> None:
     Flowable.just(7).materialize().subscribe(CancelThenRequest())
     assert [str(x) for x in got] == ["OnNextNotification[7]"]
     # the fallback item waiting for demand: cancel, then a request, gets nothing either
-    ts = Flowable.error(RuntimeError()).on_error_return_item(5).test(0)
-    ts.cancel()
-    ts.request(1)
-    ts.assert_empty()
+
+    class NoDemand(CancelThenRequest):
+        def on_subscribe(self, s: Subscription) -> None:
+            self.s = s  # no request: the fallback waits
+
+    late = NoDemand()
+    got.clear()
+    Flowable.error(RuntimeError()).on_error_return_item(5).subscribe(late)
+    late.s.cancel()
+    late.s.request(1)
+    assert got == []
+
+    # the upstream terminates after the cancel (it need not stop at once, §3.5): no final item
+
+    class Late(Flowable[object]):
+        def subscribe_actual(self, subscriber: Any) -> None:
+            self.subscriber = subscriber
+            subscriber.on_subscribe(EmptySubscription.INSTANCE)
+
+    class Demand(CancelThenRequest):
+        def on_subscribe(self, s: Subscription) -> None:
+            self.s = s
+            s.request(1)
+
+    src, d = Late(), Demand()
+    src.materialize().subscribe(d)
+    d.s.cancel()
+    src.subscriber.on_complete()
+    assert got == []

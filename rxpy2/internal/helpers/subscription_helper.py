@@ -64,33 +64,34 @@ class _Cancelled(NoopSubscription):
 CANCELLED: Subscription = _Cancelled()
 
 
-def _request_amount(n: object) -> int:
-    """``n`` as an int when it is a valid request amount, else 0 (§3.9).
+def _as_int(n: object) -> int | None:
+    """``n`` as an int: an int, or an integer type with ``__index__`` (``numpy.int64``)
+    converted with ``operator.index``; ``None`` for anything else. ``bool`` is not one
+    (``request(True)`` is a bug, not 1), nor is a float, a str or ``None``: Java's ``long``
+    cannot be any of these, and taking them as demand lets a source emit everything."""
+    if type(n) is int:
+        return n
+    if isinstance(n, bool) or not hasattr(type(n), "__index__"):
+        return None
+    try:
+        return operator.index(n)  # type: ignore[arg-type]
+    except Exception:  # an __index__ that raises: not an int
+        return None
 
-    An int, or an integer type with ``__index__`` (``numpy.int64``) converted with
-    ``operator.index``, is a request; ``bool`` is not (``request(True)`` is a bug,
-    not 1), nor is a float, a str or ``None``: Java's ``long`` cannot be any of these,
-    and treating them as demand lets a source emit everything.
-    """
+
+def _request_amount(n: object) -> int:
+    """``n`` as an int when it is a valid request amount, else 0 (§3.9)."""
     if type(n) is int:  # the fast path: request() is per batch, still keep it cheap
         return n if n > 0 else 0
-    if isinstance(n, bool) or not hasattr(type(n), "__index__"):
-        return 0
-    try:
-        i = operator.index(n)  # type: ignore[arg-type]
-    except Exception:  # an __index__ that raises: not a request
-        return 0
-    return i if i > 0 else 0
+    i = _as_int(n)
+    return i if i is not None and i > 0 else 0
 
 
 def _bad_request(n: object) -> Exception:
-    if isinstance(n, bool) or not hasattr(type(n), "__index__"):  # Python-only input
+    i = _as_int(n)
+    if i is None:  # Python-only input
         return TypeError(f"§3.9 violated: request amount must be an int, not {type(n).__name__}")
-    try:
-        shown: object = operator.index(n)  # type: ignore[arg-type]
-    except Exception:
-        return TypeError(f"§3.9 violated: request amount must be an int, not {type(n).__name__}")
-    return ValueError(f"§3.9 violated: positive request amount required but it was {shown}")
+    return ValueError(f"§3.9 violated: positive request amount required but it was {i}")
 
 
 class SubscriptionHelper:

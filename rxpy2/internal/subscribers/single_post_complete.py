@@ -65,8 +65,8 @@ class SinglePostCompleteSubscriber(OperatorSubscriber[T, R], Generic[T, R]):
         self.cancelled = False
 
     def cancel(self) -> None:
+        # ``value`` stays: a request racing this cancel may have passed its check and read it
         self.cancelled = True
-        self.value = None  # §3.13
         self.upstream.cancel()
 
     def complete(self, n: R) -> None:

@@ -72,6 +72,12 @@ class _CancelWork(local):
 
     depth = 0
 
+    def __enter__(self) -> None:
+        self.depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self.depth -= 1
+
 
 _CANCEL_WORK = _CancelWork()
 
@@ -267,15 +273,11 @@ class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T,
     def cancel(self) -> None:
         # no more groups; the live groups keep receiving their items
         if self.refs.cancel_outer():
-            work = _CANCEL_WORK
-            work.depth += 1  # §3.5: what this call makes the upstream emit ends
-            try:
+            with _CANCEL_WORK:  # §3.5: what this call makes the upstream emit ends
                 if self.evicted:
                     self.complete_evictions()
                 self._group_gone()
                 self.drain()  # the groups still queued are cancelled there
-            finally:
-                work.depth -= 1
 
     # ---- the groups' side
 
@@ -299,12 +301,8 @@ class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T,
 
     def request_discarded(self, n: int) -> None:
         """A cancelled group gives back ``n`` items: request them again as cancel work."""
-        work = _CANCEL_WORK
-        work.depth += 1
-        try:
+        with _CANCEL_WORK:
             self.upstream.request(n)
-        finally:
-            work.depth -= 1
 
     # ---- drain: new groups go out under the outer's demand
 
@@ -488,12 +486,8 @@ class GroupState(Subscription, Generic[K, V]):
 
     def cancel(self) -> None:
         if self.detach():
-            work = _CANCEL_WORK
-            work.depth += 1  # §3.5: what this call makes the upstream emit ends
-            try:
+            with _CANCEL_WORK:  # §3.5: what this call makes the upstream emit ends
                 self.drain()  # discards (and replenishes) what is buffered
-            finally:
-                work.depth -= 1
 
     def detach(self) -> bool:
         """The cancel without the drain: True the first time."""

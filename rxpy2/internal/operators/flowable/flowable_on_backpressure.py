@@ -433,14 +433,10 @@ class BufferSubscriber(_BaseBufferSubscriber[T], QueueSubscription[T], Generic[T
             return ASYNC
         return NONE
 
-    def poll(self) -> T | None:
-        return self.queue.poll()  # type: ignore[no-any-return]  # the queue holds Any
-
-    def is_empty(self) -> bool:
-        return self.queue.is_empty()  # type: ignore[no-any-return]  # the queue is Any
-
-    def clear(self) -> None:
-        self.queue.clear()
+    # the fused downstream polls the buffer itself
+    poll = poll_buffer
+    is_empty = buffer_empty
+    clear = clear_buffer
 
 
 class FlowableOnBackpressureBufferStrategy(Flowable[T], HasUpstreamPublisher[T], Generic[T]):

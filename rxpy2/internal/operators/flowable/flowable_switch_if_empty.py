@@ -13,9 +13,9 @@ from typing import TypeVar
 from rxpy2.flowable import Flowable
 from rxpy2.internal.fuseable import HasUpstreamPublisher
 from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
+from rxpy2.internal.subscribers.pass_through import PassThrough
 from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import null_error
 from rxpy2.operator_kit import null_item
 from rxpy2.operator_kit import null_subscription
 from rxpy2.reactivestreams import Publisher
@@ -40,7 +40,9 @@ class FlowableSwitchIfEmpty(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         subscribe_tail(self.source, parent)
 
 
-class SwitchIfEmptySubscriber(SubscriptionArbiter, FlowableSubscriber[T], Generic[T]):
+class SwitchIfEmptySubscriber(PassThrough, SubscriptionArbiter, FlowableSubscriber[T], Generic[T]):
+    """Relays errors as they come (``PassThrough``); items and completion are its own."""
+
     def __init__(self, downstream: Subscriber[T], other: Publisher[T]) -> None:
         super().__init__(cancel_on_replace=False)
         self.downstream = downstream
@@ -57,11 +59,6 @@ class SwitchIfEmptySubscriber(SubscriptionArbiter, FlowableSubscriber[T], Generi
             raise null_item()  # §2.13
         self.empty = False
         self.downstream.on_next(item)
-
-    def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        self.downstream.on_error(error)
 
     def on_complete(self) -> None:
         if self.empty:
