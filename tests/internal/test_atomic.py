@@ -481,7 +481,7 @@ def test_race_get_and_add_cap_low_exact(cls, loop_runner):
 # ---------------------------------------------------------------- Ctrl-C inside a locked operation
 
 _INTERRUPTED = r'''
-import _thread, threading, time
+import _thread, random, threading, time
 from rxpy2.internal.atomic import AtomicReference, LockAtomicBoolean, LockAtomicLong
 from rxpy2.internal.drain import LockDrain
 from rxpy2.internal.helpers.exception_helper import ExceptionHelper
@@ -489,23 +489,24 @@ from rxpy2.internal.helpers.exception_helper import ExceptionHelper
 long_, ref, flag, drain = LockAtomicLong(), AtomicReference(), LockAtomicBoolean(), LockDrain()
 errors = AtomicReference()
 locks = [long_._lock, ref._lock, flag._lock, drain._lock, errors._lock]
-go, stop = threading.Event(), threading.Event()
+armed = threading.Event()
 
 def interrupter():
-    go.wait()
-    while not stop.is_set():
+    # one interrupt per round, sent only once the main thread is inside its ``try``: an
+    # interrupt can then never land outside the handler that counts it
+    rng = random.Random(7)
+    for _ in range(300):
+        armed.wait()
+        armed.clear()
+        time.sleep(rng.random() * 0.0005)
         _thread.interrupt_main()  # KeyboardInterrupt at the main thread's next check
-        time.sleep(0.0002)
 
 threading.Thread(target=interrupter, daemon=True).start()
 interrupts = held = 0
-go.set()
-while True:
+while interrupts < 300:
     try:
-        if interrupts >= 300:
-            stop.set()
-            break
-        for _ in range(1000):
+        armed.set()
+        while True:
             long_.compare_and_set(0, 0); long_.add_and_get(1); long_.get_and_add_cap(1)
             long_.produced(1); ref.get_and_set(None); ref.compare_and_set(None, None)
             flag.compare_and_set(False, False)
