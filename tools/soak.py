@@ -124,7 +124,16 @@ def _map_raise(st: fz.Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[
     return up.map(mapper)
 
 
-SOAK_OPS: dict[str, fz.Op] = {"hop": _hop, "map_raise": _map_raise}
+def _window(st: fz.Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
+    """The generator's window, exact or skipping only: after a cancel, an overlapping window
+    (``skip < size``) that was created but never consumed to its end keeps the upstream
+    subscribed, waiting for demand for good (RxJava 2.2.21's FlowableWindow the same; RxJava 3
+    changed it together with window abandonment), and so does the worker of a hop upstream."""
+    size = rng.choice((1, 2, 3))
+    return fz.window_stage(st, up, size, rng.choice((size, size, size + 1, 4)))
+
+
+SOAK_OPS: dict[str, fz.Op] = {"hop": _hop, "map_raise": _map_raise, "window": _window}
 #: The generator's operators but replay().auto_connect(): auto_connect never disconnects
 #: (RxJava 2 the same), so a consumer that cancels leaves the connection, and the scheduler
 #: worker of a hop upstream, waiting for demand for good: a leak by design, not a finding.

@@ -216,7 +216,11 @@ class _TapSubscriber(Forwarding, Subscription):
         else:
             hop.requested = cap_add(hop.requested, n)
             rule = hop.rule
-            if rule is not None and not hop.cancelled:
+            # a request after the hop's terminal event carries no demand (§3.6), and RxJava
+            # makes such requests too: an operator whose downstream resubscribed from inside
+            # its on_subscribe (retry over a source that fails at once) asks its own initial
+            # amount after the resubscription, when the rule reads the new subscription
+            if rule is not None and not hop.cancelled and hop.terminal is None:
                 bound = rule(hop)
                 if bound is not None and hop.requested > bound:
                     self.run.violate(
@@ -493,7 +497,11 @@ def _take_last(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any
 @op("window")
 def _window(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
     size = rng.choice((1, 2, 3))
-    skip = rng.choice((size, size, 1, 2, 4))
+    return window_stage(st, up, size, rng.choice((size, size, 1, 2, 4)))
+
+
+def window_stage(st: Stage, up: Flowable[Any], size: int, skip: int) -> Flowable[Any]:
+    """``up.window(size, skip).concat_map(w -> w.to_list())`` with its demand rules."""
     st.desc = f"window({size}, {skip}).concat_map(w -> w.to_list())"
     windows = st.run.tap(up.window(size, skip), f"#{st.index} window({size}, {skip}) -> "
                          "concat_map", f"window({size}, {skip})")
