@@ -27,7 +27,6 @@ from typing import final
 from typing import overload
 
 from rxpy2 import plugins
-from rxpy2 import testing
 from rxpy2.backpressure import BackpressureOverflowStrategy
 from rxpy2.backpressure import BackpressureStrategy
 from rxpy2.disposables import Disposable
@@ -186,6 +185,7 @@ from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
 from rxpy2.schedulers import Schedulers
 from rxpy2.schedulers.scheduler import check_time
+from rxpy2.testing.test_subscriber import TestSubscriber
 
 if TYPE_CHECKING:
     import asyncio
@@ -203,7 +203,6 @@ if TYPE_CHECKING:
     from rxpy2.parallel import ParallelFlowable
     from rxpy2.schedulers.scheduler import Scheduler
     from rxpy2.single import Single
-    from rxpy2.testing import TestSubscriber
     from rxpy2.timed import Timed
 
 __all__ = ["Flowable"]
@@ -414,7 +413,7 @@ class Flowable(Publisher[T], Generic[T]):
 
     def test(self, initial_request: int = LONG_MAX, cancel: bool = False) -> TestSubscriber[T]:
         """Subscribe a new :class:`rxpy2.testing.TestSubscriber` and return it."""
-        ts: testing.TestSubscriber[T] = testing.TestSubscriber(initial_request=initial_request)
+        ts: TestSubscriber[T] = TestSubscriber(initial_request=initial_request)
         if cancel:
             ts.cancel()
         self.subscribe(ts)

@@ -251,10 +251,9 @@ def stages(obj: Any, where: bool = False) -> list[tuple[str, str, Any, str]]:
     """The chain ending in ``obj``, source first: ``(text, how, node, fusion)`` per stage.
 
     ``how`` is ``"source"``, ``"operator"``, ``"fused"`` (a stage of a macro-fused
-    chain; ``node`` is the chain) or ``"explained"`` (a node with an ``explain()`` of
-    its own: ``text`` is it); ``fusion`` says how the stage is fused, where known."""
-    from rxpy2.flowable import Flowable
-
+    chain; ``node`` is the chain) or ``"explained"`` (a node whose class declares
+    ``EXPLAINS_ITSELF``, a Spark source: ``text`` is its own ``explain()``); ``fusion``
+    says how the stage is fused, where known."""
     out: list[tuple[str, str, Any, str]] = []
     node = obj
     seen = 0
@@ -262,9 +261,7 @@ def stages(obj: Any, where: bool = False) -> list[tuple[str, str, Any, str]]:
     while node is not None and seen < 10_000:
         seen += 1
         cls = type(node)
-        own_explain = getattr(cls, "explain", None)
-        if (node is not obj and isinstance(node, Flowable) and own_explain is not None
-                and own_explain is not Flowable.explain):
+        if node is not obj and getattr(cls, "EXPLAINS_ITSELF", False):
             out.append((node.explain(), "explained", node, ""))
             break
         name = cls.__name__

@@ -60,7 +60,7 @@ if TYPE_CHECKING:
     from rxpy2.reactivestreams import Publisher
     from rxpy2.schedulers.scheduler import Scheduler
     from rxpy2.single import Single
-    from rxpy2.testing import TestObserver
+    from rxpy2.testing.test_subscriber import TestObserver
 
 __all__ = ["ItemOperators", "Operators", "ZeroOneBase", "ZeroOneItemBase", "as_publisher",
            "error_supplier", "require_each", "require_instance", "sources_of", "zip_form"]
@@ -269,7 +269,7 @@ class ZeroOneBase:
 
     def test(self, cancel: bool = False) -> TestObserver[Any]:
         """Subscribe a new :class:`rxpy2.testing.TestObserver` and return it."""
-        from rxpy2.testing import TestObserver
+        from rxpy2.testing.test_subscriber import TestObserver
         to: TestObserver[Any] = TestObserver()
         if cancel:
             to.dispose()

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 from typing import Any
+from typing import ClassVar
 from typing import Generic
 from typing import Literal
 from typing import TypeVar
@@ -71,6 +72,9 @@ class SparkFlowable(Flowable[T], Generic[T]):
     """A Flowable over the partitions of a DataFrame or RDD (see the module docstring)."""
 
     __slots__ = ("_plan", "_prefetch", "_compiled", "_lock", "_group_prefix", "_subscriptions")
+
+    #: the explain() of a chain over this source shows this source's own (the Spark side)
+    EXPLAINS_ITSELF: ClassVar[bool] = True
 
     def __init__(self, plan: Plan, prefetch_partitions: int) -> None:
         self._plan = plan
