@@ -22,6 +22,7 @@ error, signal the same items and terminal event.
 from __future__ import annotations
 
 import random
+import threading
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -158,6 +159,12 @@ LATE_TERMINAL_OK = ("empty()", "error(", "range(0, 0)", "from_iterable(range(0))
 COMPLETE_AFTER_LAST = ("take(", "limit(", "on_error_return_item(", "materialize(", "buffer(")
 
 
+#: Requests may come from two threads at once (a soak's consumer thread and, on a worker, an
+#: operator replenishing from inside ``on_next``, as RxJava 2's operators allow): the counts
+#: they add to, and the rule that reads them, are taken one request at a time.
+_ACCOUNTING = threading.Lock()
+
+
 class _TapSubscriber(Forwarding, Subscription):
     def __init__(self, run: Run, hop: Hop, downstream: Subscriber[Any]) -> None:
         super().__init__(downstream)
@@ -209,6 +216,11 @@ class _TapSubscriber(Forwarding, Subscription):
         self.downstream.on_complete()
 
     def request(self, n: int) -> None:
+        with _ACCOUNTING:
+            self._account(n)
+        self.upstream.request(n)
+
+    def _account(self, n: int) -> None:
         hop = self.hop
         hop.requests.append(n)
         if n <= 0:
@@ -228,7 +240,6 @@ class _TapSubscriber(Forwarding, Subscription):
                         f"{hop.tap.label}: requested {_amount(hop.requested)} in all "
                         f"({hop.requests}) but the RxJava 2.2.21 model allows at most "
                         f"{_amount(bound)}")
-        self.upstream.request(n)
 
     def cancel(self) -> None:
         hop = self.hop
