@@ -324,6 +324,11 @@ class _Fake:
     @staticmethod
     def switch_on_next(sources: Publisher[Any]) -> None: ...
 
+    def start_with(self, item: _T) -> None: ...
+
+    @staticmethod
+    def interval(period: float, initial_delay: float | None = None) -> None: ...
+
 
 def _accepted(text: str) -> str | None:
     return api_coverage.accepted_as_written(_Fake, api_coverage.JavaSignature.parse(text))
@@ -356,3 +361,10 @@ def test_the_binding_rule() -> None:
     assert _accepted("static concat(Publisher<SingleSource> sources)") == "concat(<sources>)"
     assert _accepted("static switch_on_next(Publisher<Publisher> sources)") is None
     assert _accepted("static switch_on_next(Publisher sources)") == "switch_on_next(<Flowable>)"
+    # an argument lands on the parameter named like it, else it goes by keyword
+    assert _accepted("static interval(long initialDelay, long period, TimeUnit unit)") == (
+        "interval(initial_delay=<duration>, period=<duration>)")
+    assert _accepted("static interval(long period, TimeUnit unit)") == "interval(<duration>)"
+    # a bare TypeVar takes an item, not a list meant as items
+    assert _accepted("start_with(T item)") == "start_with(<item>)"
+    assert _accepted("start_with(Iterable<T> items)") is None

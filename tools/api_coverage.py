@@ -39,13 +39,17 @@ Signatures. Each overload, named by its key ``buffer(long, TimeUnit, Scheduler)`
   method an rxpy2 instance method): first all positionally, then with the last ones by
   their Java parameter names in snake_case as keywords, one more at a time
   (``delay(long delay, TimeUnit unit, boolean delayError)`` binds as ``delay(<duration>,
-  delay_error=<bool>)``). A method with typed ``@overload`` variants is bound against those
+  delay_error=<bool>)``). A positional argument must not land on another parameter than the
+  one named like it when rxpy2 has that name (``interval(long initialDelay, long period,
+  TimeUnit unit)`` is taken as ``interval(initial_delay=..., period=...)``, never as
+  rxpy2's ``interval(period, initial_delay)``). A method with typed ``@overload`` variants is bound against those
   (its declared call forms), any other against its runtime signature. A binding counts
   when every argument fits its parameter's annotation: each member of the annotation's
   union names what it takes (``int``, ``float``, ``Callable``, ``Publisher``, ``Scheduler``,
-  ``Self`` the type itself, ...), and ``Any``, a TypeVar or no annotation take everything
-  but on ``*sources: Any``, which takes sources and, last, a callable (the rule of the "Call
-  forms" section of ``docs/rxjava-differences.md``). Nothing is called: no operator is
+  ``Self`` the type itself, ...), and ``Any`` or no annotation take everything but on
+  ``*sources: Any``, which takes sources and, last, a callable (the rule of the "Call forms"
+  section of ``docs/rxjava-differences.md``); a TypeVar takes everything but a list (there a
+  list is one item, where RxJava's ``Iterable`` overload means its items). Nothing is called: no operator is
   assembled and nothing subscribed;
 * mapped: ``tools/api_overloads.json`` gives the rxpy2 call form that serves it
   (``"buffer(long, TimeUnit)": "buffer_time(timespan)"``), and that form binds (its
@@ -541,8 +545,9 @@ class _Sample:
     """A placeholder argument: binding only looks at the number and the names of the
     arguments, and the kind is checked against the parameter's annotation."""
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, name: str = "") -> None:
         self.kind = kind
+        self.name = name  # the Java parameter's name in snake_case ("" for a placeholder)
 
     def __repr__(self) -> str:
         return f"<{self.kind}>"
@@ -576,10 +581,11 @@ def _call_forms(args: list[_Arg]) -> list[tuple[list[_Sample], dict[str, _Sample
         for arg in args[:split]:
             if arg.variadic:
                 heads = [h + [_Sample(arg.kind), _Sample(arg.kind)] for h in heads] + [
-                    h + [_Sample("list")] for h in heads]
+                    h + [_Sample("list", arg.name)] for h in heads]
             else:
-                heads = [h + [_Sample(arg.kind)] for h in heads]
-        keywords = {a.name: _Sample("list" if a.variadic else a.kind) for a in args[split:]}
+                heads = [h + [_Sample(arg.kind, arg.name)] for h in heads]
+        keywords = {a.name: _Sample("list" if a.variadic else a.kind, a.name)
+                    for a in args[split:]}
         if len(keywords) != len(args) - split:
             continue
         forms += [(h, keywords) for h in heads]
@@ -638,8 +644,12 @@ def _takes(param: inspect.Parameter, kind: str, names: dict[str, object], own: s
         return True
     heads = _annotation_heads(param.annotation)
     for head in heads:
-        if head in ("Any", "object") or isinstance(names.get(head), TypeVar):
+        if head in ("Any", "object"):
             return True
+        if isinstance(names.get(head), TypeVar):
+            # a list given for a bare T is one item, where RxJava's Iterable overload means
+            # its items (start_with(Iterable) is not start_with(T))
+            return kind != "list"
         if head == "Self" and kind == own:
             return True
         if head in _TAKES.get(kind, set()):
@@ -690,6 +700,10 @@ def _bound_kinds_fit(sig: inspect.Signature, bound: inspect.BoundArguments,
             values = list(value.values())
         else:
             values = [value]
+            # a positional argument must not land on a parameter other than the one rxpy2
+            # names like it: interval(initialDelay, period) is not interval(period, ...)
+            fits += [not v.name or v.name == pname or v.name not in sig.parameters
+                     for v in values]
         fits += [_takes(param, v.kind, names, own) for v in values]
     return fits
 
