@@ -300,7 +300,7 @@ class _Fake:
     def buffer(self, count: int, skip: int | None = None) -> None: ...
 
     def delay(self, delay: float | None = None, scheduler: Scheduler | None = None, delay_error: bool = False,
-              *, selector: Callable[[], Any] | None = None) -> None: ...
+              *, selector: Callable[[Any], Any] | None = None) -> None: ...
 
     @staticmethod
     def zip(*sources: Any, zipper: Callable[..., Any] | None = None) -> None: ...
@@ -328,6 +328,11 @@ class _Fake:
 
     @staticmethod
     def interval(period: float, initial_delay: float | None = None) -> None: ...
+
+    def subscribe(self, on_success: Callable[[Any], Any] | Callable[..., Any] | None = None,
+                  on_error: Callable[[BaseException], Any] | None = None) -> None: ...
+
+    def do_on_event(self, callback: Callable[[Any], Any]) -> None: ...
 
 
 def _accepted(text: str) -> str | None:
@@ -365,6 +370,13 @@ def test_the_binding_rule() -> None:
     assert _accepted("static interval(long initialDelay, long period, TimeUnit unit)") == (
         "interval(initial_delay=<duration>, period=<duration>)")
     assert _accepted("static interval(long period, TimeUnit unit)") == "interval(<duration>)"
+    # a Callable[[A], R] takes a one-argument function only; Callable[..., R] any
+    assert _accepted("do_on_event(Consumer onSuccess)") == "do_on_event(<callable>)"
+    assert _accepted("do_on_event(BiConsumer onEvent)") is None
+    assert _accepted("subscribe(BiConsumer onCallback)") == "subscribe(<callable>)"
+    assert _accepted("subscribe(Consumer onSuccess, Consumer onError)") == (
+        "subscribe(<callable>, <callable>)")
+    assert _accepted("subscribe(Consumer onSuccess, Action onError)") is None
     # a bare TypeVar takes an item, not a list meant as items
     assert _accepted("start_with(T item)") == "start_with(<item>)"
     assert _accepted("start_with(Iterable<T> items)") is None

@@ -27,30 +27,35 @@ Signatures. Each overload, named by its key ``buffer(long, TimeUnit, Scheduler)`
   an int; a ``TimeUnit`` is dropped and the ``long``s of that signature (but ``count`` and
   ``start``) become durations (rxpy2 takes seconds, a float); ``boolean`` a bool;
   ``Scheduler`` a scheduler; ``Publisher``/``Flowable`` a Flowable, ``SingleSource`` a
-  Single (Maybe, Completable alike); the functional interfaces (``Function``, ``BiFunction``,
-  ``Predicate``, ``Consumer``, ``Action``, ``Callable``, ``...Transformer``,
-  ``...OnSubscribe``, ...) a callable; a Publisher of sources (``Publisher<SingleSource>``) one
-  that only a ``Publisher[Single[...]]`` annotation takes; an ``Iterable`` or an array a list;
-  varargs two
-  arguments or one list; a type variable (``T item``) an item that fits any parameter; a
-  ``Comparator`` or an ``ObservableSource`` nothing rxpy2 takes. The arguments, in RxJava's
-  order, are bound with ``inspect.Signature.bind`` (after a placeholder ``self`` for an
-  instance method; a Java static method needs an rxpy2 static method and an instance
-  method an rxpy2 instance method): first all positionally, then with the last ones by
-  their Java parameter names in snake_case as keywords, one more at a time
+  Single (Maybe, Completable alike); a Publisher of sources (``Publisher<SingleSource>``)
+  one that only a ``Publisher[Single[...]]`` annotation takes; the functional interfaces
+  (``Function``, ``BiFunction``, ``Predicate``, ``Consumer``, ``Action``, ``Callable``,
+  ``...Transformer``, ``...OnSubscribe``, ...) a callable of as many arguments as their
+  method; an ``Iterable`` or an array a list; varargs two arguments or one list; a type
+  variable (``T item``) an item; a ``Comparator`` or an ``ObservableSource`` nothing rxpy2
+  takes.
+
+  The arguments, in RxJava's order, are bound with ``inspect.Signature.bind`` (after a
+  placeholder ``self`` for an instance method; a Java static method needs an rxpy2 static
+  method, an instance method an rxpy2 instance method): first all positionally, then with
+  the last ones by their Java parameter names in snake_case as keywords, one more at a time
   (``delay(long delay, TimeUnit unit, boolean delayError)`` binds as ``delay(<duration>,
-  delay_error=<bool>)``). A positional argument must not land on another parameter than the
-  one named like it when rxpy2 has that name (``interval(long initialDelay, long period,
-  TimeUnit unit)`` is taken as ``interval(initial_delay=..., period=...)``, never as
-  rxpy2's ``interval(period, initial_delay)``). A method with typed ``@overload`` variants is bound against those
-  (its declared call forms), any other against its runtime signature. A binding counts
-  when every argument fits its parameter's annotation: each member of the annotation's
-  union names what it takes (``int``, ``float``, ``Callable``, ``Publisher``, ``Scheduler``,
-  ``Self`` the type itself, ...), and ``Any`` or no annotation take everything but on
+  delay_error=<bool>)``). A method with typed ``@overload`` variants is bound against those
+  (its declared call forms), any other against its runtime signature.
+
+  A binding counts when every argument fits its parameter. A positional argument must not
+  land on another parameter than the one named like it when rxpy2 has that name
+  (``interval(long initialDelay, long period, TimeUnit unit)`` is taken as
+  ``interval(initial_delay=..., period=...)``, never as rxpy2's ``interval(period,
+  initial_delay)``). Each member of the annotation's union names what it takes (``int``,
+  ``float``, ``Callable``, ``Publisher``, ``Scheduler``, ``Self`` the type itself, ...); a
+  ``Callable[[A, B], R]`` takes only a function of two arguments (a ``BiConsumer`` is no
+  ``Callable[[T], Any]``); ``Any`` or no annotation take everything, but on
   ``*sources: Any``, which takes sources and, last, a callable (the rule of the "Call forms"
   section of ``docs/rxjava-differences.md``); a TypeVar takes everything but a list (there a
-  list is one item, where RxJava's ``Iterable`` overload means its items). Nothing is called: no operator is
-  assembled and nothing subscribed;
+  list is one item, where RxJava's ``Iterable`` overload means its items); an item (a Java
+  type variable) fits every parameter. Nothing is called: no operator is assembled and
+  nothing is subscribed;
 * mapped: ``tools/api_overloads.json`` gives the rxpy2 call form that serves it
   (``"buffer(long, TimeUnit)": "buffer_time(timespan)"``), and that form binds (its
   arguments are placeholders: only their number and keywords are checked; a bare name is a
@@ -539,15 +544,17 @@ class _Arg:
     kind: str
     name: str  # the Java parameter name in snake_case: its keyword
     variadic: bool = False
+    arity: int | None = None  # how many arguments a functional interface's method takes
 
 
 class _Sample:
     """A placeholder argument: binding only looks at the number and the names of the
     arguments, and the kind is checked against the parameter's annotation."""
 
-    def __init__(self, kind: str, name: str = "") -> None:
+    def __init__(self, kind: str, name: str = "", arity: int | None = None) -> None:
         self.kind = kind
         self.name = name  # the Java parameter's name in snake_case ("" for a placeholder)
+        self.arity = arity
 
     def __repr__(self) -> str:
         return f"<{self.kind}>"
@@ -567,8 +574,44 @@ def java_arguments(sig: JavaSignature) -> list[_Arg]:
         kind = java_kind(java_type)
         if timed and java_type == "long" and name not in _NOT_A_DURATION:
             kind = "duration"
-        out.append(_Arg(kind, snake_case(name), java_type.endswith("...")))
+        out.append(_Arg(kind, snake_case(name), java_type.endswith("..."),
+                        java_arity(java_type) if kind == "callable" else None))
     return out
+
+
+_ARITY = {"Function": 1, "BiFunction": 2, "Predicate": 1, "BiPredicate": 2, "Consumer": 1,
+          "BiConsumer": 2, "LongConsumer": 1, "Action": 0, "Callable": 0, "Supplier": 0,
+          "BooleanSupplier": 0, "Runnable": 0, "Cancellable": 0}
+
+
+def java_arity(java_type: str) -> int | None:
+    """The number of arguments of a functional interface's one method (``Function3``: 3;
+    ``FlowableTransformer``, ``SingleOnSubscribe``, ...: 1), None when unknown."""
+    base = java_type.removesuffix("...").removesuffix("[]")
+    m = re.fullmatch(r"Function(\d)", base)
+    if m:
+        return int(m.group(1))
+    if base in _ARITY:
+        return _ARITY[base]
+    if re.search(r"(?:Transformer|Converter|Operator|OnSubscribe)$", base):
+        return 1
+    return None
+
+
+def _callable_arity(member: str) -> int | None:
+    """``Callable[[T, U], R]`` -> 2, ``Callable[[], R]`` -> 0, ``Callable[..., R]`` -> None."""
+    m = re.match(r"(?:\w+\.)?Callable\[\s*\[(.*)\]\s*,", member)
+    if not m:
+        return None
+    inner = m.group(1).strip()
+    if not inner:
+        return 0
+    level = 0
+    count = 1
+    for ch in inner:
+        level += (ch == "[") - (ch == "]")
+        count += ch == "," and level == 0
+    return count
 
 
 def _call_forms(args: list[_Arg]) -> list[tuple[list[_Sample], dict[str, _Sample]]]:
@@ -583,9 +626,9 @@ def _call_forms(args: list[_Arg]) -> list[tuple[list[_Sample], dict[str, _Sample
                 heads = [h + [_Sample(arg.kind), _Sample(arg.kind)] for h in heads] + [
                     h + [_Sample("list", arg.name)] for h in heads]
             else:
-                heads = [h + [_Sample(arg.kind, arg.name)] for h in heads]
-        keywords = {a.name: _Sample("list" if a.variadic else a.kind, a.name)
-                    for a in args[split:]}
+                heads = [h + [_Sample(arg.kind, arg.name, arg.arity)] for h in heads]
+        keywords = {a.name: _Sample("list", a.name) if a.variadic
+                    else _Sample(a.kind, a.name, a.arity) for a in args[split:]}
         if len(keywords) != len(args) - split:
             continue
         forms += [(h, keywords) for h in heads]
@@ -636,7 +679,9 @@ def _loose(param: inspect.Parameter) -> bool:
         param.annotation) in (["Any"], [])
 
 
-def _takes(param: inspect.Parameter, kind: str, names: dict[str, object], own: str) -> bool:
+def _takes(param: inspect.Parameter, sample: _Sample, names: dict[str, object],
+           own: str) -> bool:
+    kind = sample.kind
     if kind in ("item", "self") or param.annotation is inspect.Parameter.empty:
         return True
     if kind == "sources" and any(_PUBLISHER_OF_SOURCES.match(m)
@@ -653,6 +698,12 @@ def _takes(param: inspect.Parameter, kind: str, names: dict[str, object], own: s
         if head == "Self" and kind == own:
             return True
         if head in _TAKES.get(kind, set()):
+            if head == "Callable" and sample.arity is not None:
+                # a Callable[[A, B], R] takes a function of two arguments only
+                arities = {_callable_arity(m) for m in _annotation_members(param.annotation)
+                           if m.split("[", 1)[0].rsplit(".", 1)[-1].strip() == "Callable"}
+                if None not in arities and sample.arity not in arities:
+                    continue
             return True
     return False
 
@@ -704,7 +755,7 @@ def _bound_kinds_fit(sig: inspect.Signature, bound: inspect.BoundArguments,
             # names like it: interval(initialDelay, period) is not interval(period, ...)
             fits += [not v.name or v.name == pname or v.name not in sig.parameters
                      for v in values]
-        fits += [_takes(param, v.kind, names, own) for v in values]
+        fits += [_takes(param, v, names, own) for v in values]
     return fits
 
 
