@@ -786,7 +786,7 @@ def accepted_as_written(cls: type | None, sig: JavaSignature) -> str | None:
     if how == "property" or (how == "static") != sig.static:
         return None
     for positional, keywords in _call_forms(java_arguments(sig)):
-        if _binds(func, how == "instance", positional, keywords, cls.__name__):
+        if _binds(func, how == "instance", positional, keywords, getattr(cls, "__name__", "")):
             shown = [repr(p) for p in positional] + [f"{k}={v!r}" for k, v in keywords.items()]
             return f"{sig.name}({', '.join(shown)})"
     return None
@@ -973,11 +973,11 @@ def render(coverage: list[Coverage], signatures: list[SignatureCoverage]) -> str
         "| --- | --- | --- | --- | --- | --- |",
     ]
     sig_totals = [0, 0, 0, 0, 0]
-    by_type = {cov.type_name: cov for cov in signatures}
-    for cov in signatures:
-        row = (cov.total, len(cov.accepted), len(cov.mapped), len(cov.different),
-               len(cov.pending) + len(cov.missing))
-        lines.append(f"| {cov.type_name} | " + " | ".join(str(v) for v in row) + " |")
+    by_type = {sig.type_name: sig for sig in signatures}
+    for sig in signatures:
+        row = (sig.total, len(sig.accepted), len(sig.mapped), len(sig.different),
+               len(sig.pending) + len(sig.missing))
+        lines.append(f"| {sig.type_name} | " + " | ".join(str(v) for v in row) + " |")
         for i, v in enumerate(row):
             sig_totals[i] += v
     lines.append("| all | " + " | ".join(str(v) for v in sig_totals) + " |")
@@ -991,9 +991,10 @@ def render(coverage: list[Coverage], signatures: list[SignatureCoverage]) -> str
             f"- not yet ported ({len(cov.pending) + len(cov.missing)}): "
             f"{_names(sorted(cov.pending + cov.missing))}",
         ]
-        sig = by_type.get(cov.type_name)
-        if sig is None:
+        found = by_type.get(cov.type_name)
+        if found is None:
             continue
+        sig = found
         lines.append(f"- signatures: {sig.total}, {len(sig.accepted)} of them as RxJava "
                      "writes them")
         lines.append(f"- signatures served by another rxpy2 form ({len(sig.mapped)})"
@@ -1052,7 +1053,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.generate:
         data = generate(args.generate)
         API_JSON.write_text(json.dumps(data, indent=1) + "\n")
-        counts = {k: len(v) for k, v in data.items() if not k.startswith("_")}
+        counts = {k: len(v) for k, v in data.items()
+                  if not k.startswith("_") and isinstance(v, list)}
         print(f"wrote {API_JSON.relative_to(ROOT)}: {counts}")
     coverage = compare()
     signatures = compare_signatures()
