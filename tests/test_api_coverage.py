@@ -334,6 +334,8 @@ class _Fake:
 
     def do_on_event(self, callback: Callable[[Any], Any]) -> None: ...
 
+    def to_list(self, capacity_hint: int = 16) -> None: ...
+
 
 def _accepted(text: str) -> str | None:
     return api_coverage.accepted_as_written(_Fake, api_coverage.JavaSignature.parse(text))
@@ -377,6 +379,9 @@ def test_the_binding_rule() -> None:
     assert _accepted("subscribe(Consumer onSuccess, Consumer onError)") == (
         "subscribe(<callable>, <callable>)")
     assert _accepted("subscribe(Consumer onSuccess, Action onError)") is None
+    # an allocation hint goes only to a parameter of its name
+    assert _accepted("buffer(int count, int initialCapacity)") is None
+    assert _accepted("to_list(int capacityHint)") == "to_list(<hint>)"
     # a bare TypeVar takes an item, not a list meant as items
     assert _accepted("start_with(T item)") == "start_with(<item>)"
     assert _accepted("start_with(Iterable<T> items)") is None

@@ -33,7 +33,8 @@ Signatures. Each overload, named by its key ``buffer(long, TimeUnit, Scheduler)`
   ``...Transformer``, ``...OnSubscribe``, ...) a callable of as many arguments as their
   method; an ``Iterable`` or an array a list; varargs two arguments or one list; a type
   variable (``T item``) an item; a ``Comparator`` or an ``ObservableSource`` nothing rxpy2
-  takes.
+  takes; an ``int capacityHint``/``initialCapacity`` (a JVM allocation hint) a hint that only
+  a parameter of the same name takes.
 
   The arguments, in RxJava's order, are bound with ``inspect.Signature.bind`` (after a
   placeholder ``self`` for an instance method; a Java static method needs an rxpy2 static
@@ -488,6 +489,9 @@ _FUNCTIONAL = re.compile(r"(?:Function\d*|Predicate|Consumer|Action|Callable|Sup
 _TYPE_VARIABLE = re.compile(r"^[A-Z]$")
 # a java long of a signature with a TimeUnit is a duration unless it is named so
 _NOT_A_DURATION = {"count", "start"}
+# JVM allocation hints: only an rxpy2 parameter of the same name takes one
+# (buffer(boundary, initialCapacity) is not buffer(boundary, skip))
+_HINTS = {"capacityHint", "initialCapacity"}
 
 # the annotation heads (the names before "[" in each member of a union) that take a kind;
 # ``Any``, ``object``, a TypeVar and a parameter without annotation take every kind, and a
@@ -574,6 +578,8 @@ def java_arguments(sig: JavaSignature) -> list[_Arg]:
         kind = java_kind(java_type)
         if timed and java_type == "long" and name not in _NOT_A_DURATION:
             kind = "duration"
+        if name in _HINTS:
+            kind = "hint"
         out.append(_Arg(kind, snake_case(name), java_type.endswith("..."),
                         java_arity(java_type) if kind == "callable" else None))
     return out
@@ -682,6 +688,8 @@ def _loose(param: inspect.Parameter) -> bool:
 def _takes(param: inspect.Parameter, sample: _Sample, names: dict[str, object],
            own: str) -> bool:
     kind = sample.kind
+    if kind == "hint":
+        return param.name == sample.name
     if kind in ("item", "self") or param.annotation is inspect.Parameter.empty:
         return True
     if kind == "sources" and any(_PUBLISHER_OF_SOURCES.match(m)
