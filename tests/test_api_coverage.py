@@ -242,6 +242,8 @@ def test_the_java_parser_reads_each_overload_and_its_parameters() -> None:
                                      java.util.concurrent.Future<?> f, int[] counts) { return null; }
         public static <T> Foo<T> merge(Publisher<? extends SingleSource<? extends T>> sources,
                                        Publisher<? extends T> other) { return null; }
+        public final Foo<T> doOnEach(final Consumer<? super Notification<T>> onNotification,
+                                     Consumer<? super T> onNext) { return this; }
         @Deprecated
         public final void twice(int a) { }
         public final void twice() { }
@@ -255,6 +257,7 @@ def test_the_java_parser_reads_each_overload_and_its_parameters() -> None:
         "map(Function mapper, Map table)",
         "static zip(Iterable<Publisher> sources, Future f, int[] counts)",
         "static merge(Publisher<SingleSource> sources, Publisher other)",
+        "do_on_each(Consumer<Notification> onNotification, Consumer onNext)",
         "twice()",
     ]
     assert [d.name for d in decls if d.deprecated] == ["twice"]
@@ -375,6 +378,8 @@ def test_the_binding_rule() -> None:
     # a Callable[[A], R] takes a one-argument function only; Callable[..., R] any
     assert _accepted("do_on_event(Consumer onSuccess)") == "do_on_event(<callable>)"
     assert _accepted("do_on_event(BiConsumer onEvent)") is None
+    # a Consumer of Notifications is not a Consumer of items
+    assert _accepted("do_on_event(Consumer<Notification> onNotification)") is None
     assert _accepted("subscribe(BiConsumer onCallback)") == "subscribe(<callable>)"
     assert _accepted("subscribe(Consumer onSuccess, Consumer onError)") == (
         "subscribe(<callable>, <callable>)")

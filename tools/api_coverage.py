@@ -28,7 +28,8 @@ Signatures. Each overload, named by its key ``buffer(long, TimeUnit, Scheduler)`
   ``start``) become durations (rxpy2 takes seconds, a float); ``boolean`` a bool;
   ``Scheduler`` a scheduler; ``Publisher``/``Flowable`` a Flowable, ``SingleSource`` a
   Single (Maybe, Completable alike); a Publisher of sources (``Publisher<SingleSource>``)
-  one that only a ``Publisher[Single[...]]`` annotation takes; the functional interfaces
+  one that only a ``Publisher[Single[...]]`` annotation takes, a ``Consumer<Notification>``
+  one that only a ``Callable[[Notification[T]], ...]`` takes; the functional interfaces
   (``Function``, ``BiFunction``, ``Predicate``, ``Consumer``, ``Action``, ``Callable``,
   ``...Transformer``, ``...OnSubscribe``, ...) a callable of as many arguments as their
   method; an ``Iterable`` or an array a list; varargs two arguments or one list; a type
@@ -155,7 +156,8 @@ def java_public_methods(source: str, class_name: str) -> tuple[set[str], set[str
 class JavaParam:
     type: str  # generics stripped: "Function", "Publisher[]", "Publisher..." (varargs)
     name: str
-    element: str = ""  # an Iterable's element type, a Publisher's when it is a source type
+    element: str = ""  # an Iterable's element type, a Publisher's when it is a source type,
+    # a Consumer's when it is a Notification
 
 
 @dataclass
@@ -263,15 +265,18 @@ def _param(text: str) -> JavaParam:
     type_text = re.sub(r"\s+", "", type_text)
     element = ""
     outer = _simple(_strip_generics(type_text))
-    if outer in ("Iterable", "Publisher") and type_text.endswith(">"):
+    if outer in ("Iterable", "Publisher", "Consumer") and type_text.endswith(">"):
         inner = type_text[type_text.index("<") + 1:-1]
         element = _simple(_strip_generics(re.sub(r"^\?(?:extends|super)", "", inner)))
         if outer == "Publisher" and element not in _SOURCES:
+            element = ""
+        if outer == "Consumer" and element != "Notification":
             element = ""
     return JavaParam(outer, name, element)
 
 
 # a Publisher of these is written ``Publisher<SingleSource>``: it is not a Publisher of items
+# (and a ``Consumer<Notification>`` is not a Consumer of items)
 _SOURCES = {"Publisher", "SingleSource", "MaybeSource", "CompletableSource"}
 
 
@@ -286,8 +291,8 @@ def _simple(type_text: str) -> str:
 
 def signature_text(decl: JavaMethod) -> str:
     """How a signature is stored: ``static zip(Iterable<Publisher> sources, Function zipper)``
-    (the name in snake_case, generics stripped; an Iterable keeps its element type, and so does
-    a Publisher of sources: ``Publisher<SingleSource>``)."""
+    (the name in snake_case, generics stripped; an Iterable keeps its element type, and so do
+    a Publisher of sources, ``Publisher<SingleSource>``, and ``Consumer<Notification>``)."""
     params = ", ".join(
         (f"{p.type}<{p.element}>" if p.element else p.type) + f" {p.name}" for p in decl.params)
     return ("static " if decl.static else "") + f"{snake_case(decl.name)}({params})"
@@ -532,6 +537,8 @@ def java_kind(java_type: str) -> str:
         return "list"
     if base.startswith("Publisher<"):
         return "sources"
+    if base == "Consumer<Notification>":
+        return "notification_consumer"
     if java_type.endswith("[]"):
         return "list"
     if base in _KIND:
@@ -695,6 +702,9 @@ def _takes(param: inspect.Parameter, sample: _Sample, names: dict[str, object],
     if kind == "sources" and any(_PUBLISHER_OF_SOURCES.match(m)
                                  for m in _annotation_members(param.annotation)):
         return True
+    if kind == "notification_consumer":
+        return any(re.match(r"(?:\w+\.)?Callable\[\s*\[[^]]*Notification", m)
+                   for m in _annotation_members(param.annotation))
     heads = _annotation_heads(param.annotation)
     for head in heads:
         if head in ("Any", "object"):
