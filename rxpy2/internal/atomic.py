@@ -245,15 +245,16 @@ _atomics: Any = None
 
 
 def _load_atomics() -> Any:
-    """Import the ``atomics`` package (a declared dependency) the first time a hardware
+    """Import the ``atomics`` package (the ``hardware`` extra) the first time a hardware
     cell is made. It is not imported with this module: it pulls in cffi and pycparser,
     40-70 ms that ``import rxpy2`` does not pay under the default ``lock`` backend."""
     global _atomics
     if _atomics is None:
         try:
             import atomics
-        except ImportError:  # pragma: no cover - only without the dependency
-            raise RuntimeError("the hardware atomics backend needs the 'atomics' package") from None
+        except ImportError:  # pragma: no cover - only without the extra
+            raise RuntimeError("RXPY2_ATOMICS=hardware needs the 'atomics' package: "
+                               "pip install 'rxpy2[hardware]'") from None
         _atomics = atomics
     return _atomics
 
