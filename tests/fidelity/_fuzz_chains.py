@@ -826,15 +826,33 @@ def _boundary_supplier(st: Stage, rng: random.Random) -> tuple[Callable[[], Flow
     return supplier, f"boundary_supplier({budget} x RecordingSource({n}), then never())"
 
 
+def _openings(st: Stage, rng: random.Random) -> tuple[dict[str, Any], str]:
+    """``openings``/``closing_selector`` of a buffer or window: each opening ``o``'s
+    closing indicator is decided by ``o`` and the stage's seed."""
+    openings, what = _boundary(st, rng, "openings")
+
+    def closing(o: Any) -> Flowable[Any]:
+        return _boundary(st, random.Random(f"{st.seed}:close:{o!r}"), f"closing({o!r})")[0]
+    return ({"openings": openings, "closing_selector": closing},
+            f"openings={what}, closing_selector=o -> indicator(o)")
+
+
 @op("buffer_boundary")
 def _buffer_boundary(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
     # FlowableBufferExactBoundary / FlowableBufferBoundarySupplier: s.request(LONG_MAX)
-    # upstream; every boundary is a DisposableSubscriber (request(LONG_MAX))
+    # upstream; every boundary is a DisposableSubscriber (request(LONG_MAX));
+    # FlowableBufferBoundary (openings/closings): s.request(LONG_MAX), and the open and
+    # close subscribers setOnce(.., LONG_MAX)
     st.govern(up, st.unbounded)
-    if rng.random() < 0.5:
+    k = rng.random()
+    if k < 0.4:
         boundary, what = _boundary(st, rng, "boundary")
         st.desc = f"buffer(boundary={what})"
         return up.buffer(boundary)
+    if k < 0.7:
+        kw, what = _openings(st, rng)
+        st.desc = f"buffer({what})"
+        return up.buffer(**kw)
     supplier, what = _boundary_supplier(st, rng)
     st.desc = f"buffer({what})"
     return up.buffer(supplier)
@@ -842,13 +860,19 @@ def _buffer_boundary(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowab
 
 @op("window_boundary")
 def _window_boundary(st: Stage, rng: random.Random, up: Flowable[Any]) -> Flowable[Any]:
-    # FlowableWindowBoundary: setOnce(upstream, s, LONG_MAX); FlowableWindowBoundarySupplier:
-    # s.request(LONG_MAX); their boundary subscribers are DisposableSubscribers
+    # FlowableWindowBoundary: setOnce(upstream, s, LONG_MAX); FlowableWindowBoundarySupplier
+    # and FlowableWindowBoundarySelector: s.request(LONG_MAX); their boundary, open and
+    # close subscribers are DisposableSubscribers
     st.govern(up, st.unbounded)
-    if rng.random() < 0.5:
+    k = rng.random()
+    if k < 0.4:
         boundary, what = _boundary(st, rng, "boundary")
         form = f"window(boundary={what})"
         windows = up.window(boundary)
+    elif k < 0.7:
+        kw, what = _openings(st, rng)
+        form = f"window({what})"
+        windows = up.window(**kw)
     else:
         supplier, what = _boundary_supplier(st, rng)
         form = f"window({what})"

@@ -19,9 +19,9 @@ from test_random_chains import CHAINS
 #: operator (its OPS name) -> what the descriptions of its drawn stages must show
 REQUIRED: dict[str, tuple[str, ...]] = {
     "buffer_boundary": ("buffer(boundary=never()", "buffer(boundary=RecordingSource(",
-                        "buffer(boundary_supplier("),
+                        "buffer(boundary_supplier(", "buffer(openings=RecordingSource("),
     "window_boundary": ("window(boundary=never()", "window(boundary=RecordingSource(",
-                        "window(boundary_supplier("),
+                        "window(boundary_supplier(", "window(openings=RecordingSource("),
     "timeout_selector": ("timeout(item_timeout=", "first_timeout=never()", "first_timeout=empty()",
                          "fallback=RecordingSource("),
     "replay": ("replay().auto_connect()", "replay(1).auto_connect()", "replay(5).auto_connect()"),
