@@ -118,6 +118,7 @@ from rxpy2.internal.operators.flowable import flowable_limit
 from rxpy2.internal.operators.flowable import flowable_map
 from rxpy2.internal.operators.flowable import flowable_map_filter
 from rxpy2.internal.operators.flowable import flowable_materialize
+from rxpy2.internal.operators.flowable import flowable_merge_with_completable
 from rxpy2.internal.operators.flowable import flowable_multicast_selector
 from rxpy2.internal.operators.flowable import flowable_never
 from rxpy2.internal.operators.flowable import flowable_observe_on
@@ -1492,7 +1493,10 @@ class Flowable(Publisher[T], Generic[T]):
 
     def merge_with(self, other: Publisher[T] | Single[T] | Maybe[T] | Completable) -> Flowable[T]:
         """This stream's and ``other``'s items as they come; ``other`` a Publisher, or a
-        Single, Maybe or Completable (RxJava 2's four ``mergeWith``)."""
+        Single, Maybe or Completable (RxJava 2's four ``mergeWith``). A Completable's
+        merge passes the requests through to this stream (nothing to prefetch for)."""
+        if flowable_merge_with_completable.is_completable(other):
+            return _assembly(flowable_merge_with_completable.FlowableMergeWithCompletable(self, other))
         return Flowable.merge_array(self, _as_publisher(other, "other"))
 
     @overload

@@ -281,9 +281,9 @@ class Soak:
             self.out("\n".join(lines))
 
     def plugin_error(self, e: BaseException) -> None:
-        cause: Any = e.__cause__ if e.__cause__ is not None else e
-        if isinstance(cause, fz.FuzzError):  # a FuzzError racing a cancel: RxJava's way too
+        if fz.chain_error(e):  # a FuzzError (& co) racing a cancel: RxJava's way too
             return
+        cause: Any = e.__cause__ if e.__cause__ is not None else e
         with self.lock:
             running = sorted(self.running.values())
         trace = "".join(traceback.format_exception(cause)).rstrip().replace("\n", "\n    ")

@@ -13,10 +13,9 @@ of chains and ``RXPY2_FUZZ_SEED`` the base seed, for a longer run::
 from __future__ import annotations
 
 import os
-from typing import Any
 
-from _fuzz_chains import FuzzError
 from _fuzz_chains import Violation
+from _fuzz_chains import chain_error
 from _fuzz_chains import check_chain
 
 BASE_SEED = int(os.environ.get("RXPY2_FUZZ_SEED", "20261125"))
@@ -36,8 +35,7 @@ def _run_all(plugin_errors: list[BaseException]) -> list[Result]:
         for seed in seeds:
             desc, violations, chain = check_chain(seed)
             for e in plugin_errors:
-                cause: Any = e.__cause__ if e.__cause__ is not None else e
-                if not isinstance(cause, FuzzError):  # a late FuzzError is RxJava's way too
+                if not chain_error(e):  # a late FuzzError is RxJava's way too
                     violations.append(Violation(chain, "plugin",
                                                 f"rxpy2.plugins.on_error got {e!r}"))
             del plugin_errors[:]

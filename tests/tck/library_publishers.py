@@ -608,6 +608,7 @@ REGISTRY: list[Case | list[Case]] = [
     op("take_while", lambda f, n: f.take_while(lambda x: x < n), size=lambda n: n + 10),
     op("skip_while", lambda f: f.skip_while(lambda x: x < 3), size=lambda n: n + 3),
     op("take_until_publisher", lambda f: f.take_until(Flowable.never())),
+    op("merge_with_completable", lambda f: f.merge_with(Completable.complete())),
     op("take_until_predicate", lambda f, n: f.take_until(lambda x: x == n - 1), size=lambda n: n + 10 if n else 0),
     op("skip_until", lambda f: f.skip_until(Flowable.just(0))),
     op("distinct", lambda f: f.map(lambda x: x // 2).distinct(), size=lambda n: 2 * n),
