@@ -119,6 +119,7 @@ from rxpy2.internal.operators.flowable import flowable_map
 from rxpy2.internal.operators.flowable import flowable_map_filter
 from rxpy2.internal.operators.flowable import flowable_materialize
 from rxpy2.internal.operators.flowable import flowable_merge_with_completable
+from rxpy2.internal.operators.flowable import flowable_merge_with_single
 from rxpy2.internal.operators.flowable import flowable_multicast_selector
 from rxpy2.internal.operators.flowable import flowable_never
 from rxpy2.internal.operators.flowable import flowable_observe_on
@@ -1494,9 +1495,13 @@ class Flowable(Publisher[T], Generic[T]):
     def merge_with(self, other: Publisher[T] | Single[T] | Maybe[T] | Completable) -> Flowable[T]:
         """This stream's and ``other``'s items as they come; ``other`` a Publisher, or a
         Single, Maybe or Completable (RxJava 2's four ``mergeWith``). A Completable's
-        merge passes the requests through to this stream (nothing to prefetch for)."""
+        merge passes the requests through to this stream (nothing to prefetch for); a Single's
+        or Maybe's prefetches 128 of this stream's items and sends the other's item as soon
+        as there is demand for it."""
         if flowable_merge_with_completable.is_completable(other):
             return _assembly(flowable_merge_with_completable.FlowableMergeWithCompletable(self, other))
+        if flowable_merge_with_single.is_single_or_maybe(other):
+            return _assembly(flowable_merge_with_single.FlowableMergeWithSingle(self, other))
         return Flowable.merge_array(self, _as_publisher(other, "other"))
 
     @overload

@@ -1125,11 +1125,9 @@ def _merge_with_zero_one(st: Stage, rng: random.Random, up: Flowable[Any]) -> Fl
     else:
         # FlowableMergeWithSingle/Maybe: setOnce(main, s, prefetch = bufferSize), then
         # `limit` (prefetch - prefetch / 4 = 96) each time `limit` main items were taken:
-        # 128 + 96 * (taken // 96). rxpy2 merges them as merge_array (flat_map), whose inner
-        # replenishes what each drain pass took (>= 32 at a time): [128, 32] where RxJava
-        # asks [128] (seed 194 of base seed 7, a departure left to fix); the rule is the
-        # bound both keep, a prefetch of 128 replenished by the items received
-        st.govern(up, st.prefetch_received(BUFFER_SIZE))
+        # 128 + 96 * (taken // 96), read off the items emitted (the other's one among them)
+        limit = BUFFER_SIZE - BUFFER_SIZE // 4
+        st.govern(up, lambda hop: cap_add(BUFFER_SIZE, limit * (st.E // limit)))
     return up.merge_with(other)
 
 
