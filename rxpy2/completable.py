@@ -10,6 +10,7 @@ for a Completable); the rest are thin methods over ``rxpy2/internal/operators/co
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Generator
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 from typing import Any
@@ -129,6 +130,8 @@ class Completable(ZeroOneBase):
                  ) -> Completable: ...
 
         def compose(self, transformer: Callable[[Completable], Completable]) -> Completable: ...
+
+        def __await__(self) -> Generator[Any, None, None]: ...
 
     # ------------------------------------------------------------------ subscribing
 

@@ -11,6 +11,7 @@ for a Maybe); the rest are thin methods over ``rxpy2/internal/operators/maybe/``
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Generator
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 from typing import Any
@@ -155,6 +156,8 @@ class Maybe(ZeroOneItemBase[T]):
         def lift(self, operator: Callable[[MaybeObserver[R]], MaybeObserver[T]]) -> Maybe[R]: ...
 
         def compose(self, transformer: Callable[[Maybe[T]], Maybe[R]]) -> Maybe[R]: ...
+
+        def __await__(self) -> Generator[Any, None, T | None]: ...  # None: empty
 
     # ------------------------------------------------------------------ subscribing
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from collections.abc import Generator
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 from typing import Any
@@ -45,6 +46,7 @@ from rxpy2.internal.observers.blocking import BlockingMultiObserver
 from rxpy2.internal.observers.empty import EmptyDisposable
 from rxpy2.internal.operators.completable import completable_ignore_element
 from rxpy2.internal.operators.flowable import time_args
+from rxpy2.internal.operators.single import single_asyncio
 from rxpy2.internal.operators.single import single_delay
 from rxpy2.internal.operators.single import single_flat_map_completable
 from rxpy2.internal.operators.single import single_flatten_as_flowable
@@ -285,6 +287,14 @@ class ZeroOneBase:
 
     def to_flowable(self) -> Flowable[Any]:
         raise NotImplementedError
+
+    def __await__(self) -> Generator[Any, None, Any]:
+        """``await source`` in a coroutine: subscribes when awaited (not before), on the
+        running event loop, and returns the item (a Maybe that completes empty and a
+        Completable: ``None``) or raises the error. The signal may come on any thread;
+        the awaiting coroutine resumes on its loop. Cancelling the awaiting task
+        disposes the subscription."""
+        return single_asyncio.await_source(self)
 
     # ------------------------------------------------------------------ composing
 
