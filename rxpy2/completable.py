@@ -45,6 +45,7 @@ from rxpy2.internal.operators.completable import completable_from_publisher
 from rxpy2.internal.operators.completable import completable_hide
 from rxpy2.internal.operators.completable import completable_ignore_element
 from rxpy2.internal.operators.completable import completable_lift
+from rxpy2.internal.operators.completable import completable_log
 from rxpy2.internal.operators.completable import completable_merge
 from rxpy2.internal.operators.completable import completable_never
 from rxpy2.internal.operators.completable import completable_on_error
@@ -122,6 +123,7 @@ class Completable(ZeroOneBase):
         timeout=lambda: completable_timeout.CompletableTimeout,
         delay_with_publisher=lambda: completable_delay.CompletableDelayWithPublisher,
         amb=lambda: completable_amb.CompletableAmb,
+        log=lambda: completable_log.CompletableLog,
         from_flowable=lambda f: f.ignore_elements(),
     )
 

@@ -56,6 +56,7 @@ from rxpy2.internal.operators.maybe import maybe_hide
 from rxpy2.internal.operators.maybe import maybe_is_empty
 from rxpy2.internal.operators.maybe import maybe_just
 from rxpy2.internal.operators.maybe import maybe_lift
+from rxpy2.internal.operators.maybe import maybe_log
 from rxpy2.internal.operators.maybe import maybe_map
 from rxpy2.internal.operators.maybe import maybe_merge_array
 from rxpy2.internal.operators.maybe import maybe_never
@@ -143,6 +144,7 @@ class Maybe(ZeroOneItemBase[T]):
         timeout=lambda: maybe_timeout.MaybeTimeout,
         delay_with_publisher=lambda: maybe_delay.MaybeDelayWithPublisher,
         amb=lambda: maybe_amb.MaybeAmb,
+        log=lambda: maybe_log.MaybeLog,
         from_flowable=lambda f: f.single_element(),
     )
 

@@ -52,6 +52,7 @@ from rxpy2.internal.operators.single import single_future
 from rxpy2.internal.operators.single import single_hide
 from rxpy2.internal.operators.single import single_just
 from rxpy2.internal.operators.single import single_lift
+from rxpy2.internal.operators.single import single_log
 from rxpy2.internal.operators.single import single_map
 from rxpy2.internal.operators.single import single_materialize
 from rxpy2.internal.operators.single import single_never
@@ -133,6 +134,7 @@ class Single(ZeroOneItemBase[T]):
         timeout=lambda: single_timeout.SingleTimeout,
         delay_with_publisher=lambda: single_delay.SingleDelayWithPublisher,
         amb=lambda: single_amb.SingleAmb,
+        log=lambda: single_log.SingleLog,
         from_flowable=lambda f: f.single_or_error(),
     )
 
