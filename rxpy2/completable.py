@@ -10,6 +10,7 @@ for a Completable); the rest are thin methods over ``rxpy2/internal/operators/co
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Generator
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 from typing import Any
@@ -44,6 +45,7 @@ from rxpy2.internal.operators.completable import completable_from_publisher
 from rxpy2.internal.operators.completable import completable_hide
 from rxpy2.internal.operators.completable import completable_ignore_element
 from rxpy2.internal.operators.completable import completable_lift
+from rxpy2.internal.operators.completable import completable_log
 from rxpy2.internal.operators.completable import completable_merge
 from rxpy2.internal.operators.completable import completable_never
 from rxpy2.internal.operators.completable import completable_on_error
@@ -121,6 +123,7 @@ class Completable(ZeroOneBase):
         timeout=lambda: completable_timeout.CompletableTimeout,
         delay_with_publisher=lambda: completable_delay.CompletableDelayWithPublisher,
         amb=lambda: completable_amb.CompletableAmb,
+        log=lambda: completable_log.CompletableLog,
         from_flowable=lambda f: f.ignore_elements(),
     )
 
@@ -129,6 +132,8 @@ class Completable(ZeroOneBase):
                  ) -> Completable: ...
 
         def compose(self, transformer: Callable[[Completable], Completable]) -> Completable: ...
+
+        def __await__(self) -> Generator[Any, None, None]: ...
 
     # ------------------------------------------------------------------ subscribing
 

@@ -13,6 +13,7 @@ so that importing ``rxpy2`` stays cheap.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable
 from collections.abc import Iterable
@@ -115,6 +116,7 @@ from rxpy2.internal.operators.flowable import flowable_just
 from rxpy2.internal.operators.flowable import flowable_last
 from rxpy2.internal.operators.flowable import flowable_lift
 from rxpy2.internal.operators.flowable import flowable_limit
+from rxpy2.internal.operators.flowable import flowable_log
 from rxpy2.internal.operators.flowable import flowable_map
 from rxpy2.internal.operators.flowable import flowable_map_filter
 from rxpy2.internal.operators.flowable import flowable_materialize
@@ -180,6 +182,7 @@ from rxpy2.internal.subscribers import safe
 from rxpy2.internal.subscribers import strict
 from rxpy2.internal.subscriptions.empty import EmptySubscription as _EmptySubscription
 from rxpy2.internal.zero_one import ZeroOneBase
+from rxpy2.internal.zero_one import pipe_functions
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher
@@ -219,6 +222,12 @@ S = TypeVar("S")
 K = TypeVar("K")
 V = TypeVar("V")
 SubscriberT = TypeVar("SubscriberT", bound=Subscriber[Any])
+_A = TypeVar("_A")  # the results of pipe's functions
+_B = TypeVar("_B")
+_C = TypeVar("_C")
+_D = TypeVar("_D")
+_E = TypeVar("_E")
+_F = TypeVar("_F")
 _S = TypeVar("_S")  # the _single/_maybe/_completable_assembly helpers return what they get
 # For the @overload signatures: the item types of 2 to 4 sources (zip, combine_latest) and
 # the type of a ``default`` that may differ from the items' (blocking_first & co.).
@@ -453,6 +462,59 @@ class Flowable(Publisher[T], Generic[T]):
         """Convert this Flowable with ``converter(self)`` into any value."""
         require_callable(converter, "converter")
         return converter(self)
+
+    @overload
+    def pipe(self) -> Flowable[T]: ...
+
+    @overload
+    def pipe(self, f1: Callable[[Flowable[T]], _A], /) -> _A: ...
+
+    @overload
+    def pipe(self, f1: Callable[[Flowable[T]], _A], f2: Callable[[_A], _B], /) -> _B: ...
+
+    @overload
+    def pipe(self, f1: Callable[[Flowable[T]], _A], f2: Callable[[_A], _B],
+             f3: Callable[[_B], _C], /) -> _C: ...
+
+    @overload
+    def pipe(self, f1: Callable[[Flowable[T]], _A], f2: Callable[[_A], _B],
+             f3: Callable[[_B], _C], f4: Callable[[_C], _D], /) -> _D: ...
+
+    @overload
+    def pipe(self, f1: Callable[[Flowable[T]], _A], f2: Callable[[_A], _B],
+             f3: Callable[[_B], _C], f4: Callable[[_C], _D], f5: Callable[[_D], _E],
+             /) -> _E: ...
+
+    @overload
+    def pipe(self, f1: Callable[[Flowable[T]], _A], f2: Callable[[_A], _B],
+             f3: Callable[[_B], _C], f4: Callable[[_C], _D], f5: Callable[[_D], _E],
+             f6: Callable[[_E], _F], /) -> _F: ...
+
+    @overload
+    def pipe(self, f1: Callable[[Flowable[T]], _A], f2: Callable[[_A], _B],
+             f3: Callable[[_B], _C], f4: Callable[[_C], _D], f5: Callable[[_D], _E],
+             f6: Callable[[_E], _F], f7: Callable[[_F], Any], /,
+             *functions: Callable[[Any], Any]) -> Any: ...
+
+    def pipe(self, *functions: Callable[[Any], Any]) -> Any:
+        """``flowable.pipe(f, g)`` is ``g(f(flowable))``, called now: RxPY's ``pipe``, as
+        :meth:`to` applied in turn (a function may return any value, the next one gets
+        it; a function that returns a Flowable is what :meth:`compose` takes). Typed for
+        up to six functions. ``pipe()`` is this Flowable."""
+        return pipe_functions(self, functions)
+
+    def log(self, name_or_logger: str | logging.Logger | logging.LoggerAdapter[Any] | None
+            = None, level: int | str = logging.INFO) -> Flowable[T]:
+        """Log each signal through :mod:`logging`, as Reactor's ``log()``: one record per
+        ``on_subscribe``, ``request(n)`` (``request(unbounded)``), ``on_next(item)``,
+        ``on_error``, ``on_complete`` and ``cancel``, at ``level`` (``logging.INFO`` by
+        default, or a level name), on the logger given or named (``rxpy2.log`` by
+        default). The signals pass unchanged. Whether to log is decided at subscribe
+        time (``logger.isEnabledFor(level)``): when not, the subscription has no stage
+        here and costs nothing; when it logs, no fusion crosses it."""
+        logger = flowable_log.resolve_logger(name_or_logger)
+        lvl = flowable_log.check_level(level)
+        return _assembly(flowable_log.FlowableLog(self, logger, lvl))
 
     # ------------------------------------------------------------------ sources
 

@@ -11,6 +11,7 @@ for a Maybe); the rest are thin methods over ``rxpy2/internal/operators/maybe/``
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Generator
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 from typing import Any
@@ -55,6 +56,7 @@ from rxpy2.internal.operators.maybe import maybe_hide
 from rxpy2.internal.operators.maybe import maybe_is_empty
 from rxpy2.internal.operators.maybe import maybe_just
 from rxpy2.internal.operators.maybe import maybe_lift
+from rxpy2.internal.operators.maybe import maybe_log
 from rxpy2.internal.operators.maybe import maybe_map
 from rxpy2.internal.operators.maybe import maybe_merge_array
 from rxpy2.internal.operators.maybe import maybe_never
@@ -142,6 +144,7 @@ class Maybe(ZeroOneItemBase[T]):
         timeout=lambda: maybe_timeout.MaybeTimeout,
         delay_with_publisher=lambda: maybe_delay.MaybeDelayWithPublisher,
         amb=lambda: maybe_amb.MaybeAmb,
+        log=lambda: maybe_log.MaybeLog,
         from_flowable=lambda f: f.single_element(),
     )
 
@@ -155,6 +158,8 @@ class Maybe(ZeroOneItemBase[T]):
         def lift(self, operator: Callable[[MaybeObserver[R]], MaybeObserver[T]]) -> Maybe[R]: ...
 
         def compose(self, transformer: Callable[[Maybe[T]], Maybe[R]]) -> Maybe[R]: ...
+
+        def __await__(self) -> Generator[Any, None, T | None]: ...  # None: empty
 
     # ------------------------------------------------------------------ subscribing
 

@@ -9,7 +9,9 @@ for a Single); the rest are thin methods over ``rxpy2/internal/operators/single/
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from collections.abc import Callable
+from collections.abc import Generator
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 from typing import Any
@@ -33,6 +35,7 @@ from rxpy2.internal.operators.maybe import maybe_filter
 from rxpy2.internal.operators.maybe import maybe_from_single
 from rxpy2.internal.operators.maybe import maybe_to_publisher
 from rxpy2.internal.operators.single import single_amb
+from rxpy2.internal.operators.single import single_asyncio
 from rxpy2.internal.operators.single import single_cache
 from rxpy2.internal.operators.single import single_contains
 from rxpy2.internal.operators.single import single_create
@@ -49,6 +52,7 @@ from rxpy2.internal.operators.single import single_future
 from rxpy2.internal.operators.single import single_hide
 from rxpy2.internal.operators.single import single_just
 from rxpy2.internal.operators.single import single_lift
+from rxpy2.internal.operators.single import single_log
 from rxpy2.internal.operators.single import single_map
 from rxpy2.internal.operators.single import single_materialize
 from rxpy2.internal.operators.single import single_never
@@ -76,6 +80,7 @@ from rxpy2.observers import SingleObserver
 from rxpy2.reactivestreams import Publisher
 
 if TYPE_CHECKING:
+    import asyncio
     import concurrent.futures
 
     from rxpy2.emitter import SingleEmitter
@@ -129,6 +134,7 @@ class Single(ZeroOneItemBase[T]):
         timeout=lambda: single_timeout.SingleTimeout,
         delay_with_publisher=lambda: single_delay.SingleDelayWithPublisher,
         amb=lambda: single_amb.SingleAmb,
+        log=lambda: single_log.SingleLog,
         from_flowable=lambda f: f.single_or_error(),
     )
 
@@ -143,6 +149,8 @@ class Single(ZeroOneItemBase[T]):
                  ) -> Single[R]: ...
 
         def compose(self, transformer: Callable[[Single[T]], Single[R]]) -> Single[R]: ...
+
+        def __await__(self) -> Generator[Any, None, T]: ...
 
     # ------------------------------------------------------------------ subscribing
 
@@ -376,6 +384,34 @@ class Single(ZeroOneItemBase[T]):
         """
         t = single_future.check_future(future, timeout, scheduler)
         return _assembly(single_future.SingleFromFuture(future, t, scheduler))
+
+    @staticmethod
+    def from_awaitable(awaitable: Awaitable[T],
+                       loop: asyncio.AbstractEventLoop | None = None) -> Single[T]:
+        """The result of ``awaitable`` (a coroutine, an ``asyncio.Future`` or ``Task``, or
+        any awaitable), run on an asyncio event loop.
+
+        The loop is ``loop`` when given (subscribing from any thread then hands the start
+        over to it with ``call_soon_threadsafe``), else the loop running where
+        ``subscribe`` is called (an ``asyncio.Future`` without either: its own loop;
+        nothing at all: ``RuntimeError`` signalled). The signal comes on the loop's thread.
+        A ``None`` result is a ``TypeError``, an exception is the error, a cancelled
+        future ``asyncio.CancelledError``.
+
+        A coroutine (or any awaitable that is not a future) runs in a task the
+        subscription owns: disposing cancels it. A future may be shared: disposing only
+        stops listening. A coroutine object runs once; for a fresh run per subscriber,
+        ``Single.defer(lambda: Single.from_awaitable(make()))``.
+        """
+        import asyncio  # loaded on first use: import rxpy2 stays cheap
+        import inspect
+
+        require(awaitable, "awaitable")
+        if not inspect.isawaitable(awaitable):
+            raise TypeError(f"awaitable must be awaitable, not {type(awaitable).__name__}")
+        if loop is not None and not isinstance(loop, asyncio.AbstractEventLoop):
+            raise TypeError(f"loop must be an asyncio event loop, not {type(loop).__name__}")
+        return _assembly(single_asyncio.SingleFromAwaitable(awaitable, loop))
 
     @staticmethod
     def from_publisher(publisher: Publisher[T]) -> Single[T]:

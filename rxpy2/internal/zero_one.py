@@ -15,7 +15,9 @@ adds what Single and Maybe share about the item.
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Callable
+from collections.abc import Generator
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 from typing import Any
@@ -44,7 +46,9 @@ from rxpy2.internal.name_trap import check_class as _check_fields
 from rxpy2.internal.observers.blocking import BlockingMultiObserver
 from rxpy2.internal.observers.empty import EmptyDisposable
 from rxpy2.internal.operators.completable import completable_ignore_element
+from rxpy2.internal.operators.flowable import flowable_log
 from rxpy2.internal.operators.flowable import time_args
+from rxpy2.internal.operators.single import single_asyncio
 from rxpy2.internal.operators.single import single_delay
 from rxpy2.internal.operators.single import single_flat_map_completable
 from rxpy2.internal.operators.single import single_flatten_as_flowable
@@ -63,10 +67,17 @@ if TYPE_CHECKING:
     from rxpy2.testing.test_subscriber import TestObserver
 
 __all__ = ["ItemOperators", "Operators", "ZeroOneBase", "ZeroOneItemBase", "as_publisher",
-           "error_supplier", "require_each", "require_instance", "sources_of", "zip_form"]
+           "error_supplier", "pipe_functions", "require_each", "require_instance", "sources_of",
+           "zip_form"]
 
 T = TypeVar("T")
 R = TypeVar("R")
+A = TypeVar("A")  # the results of pipe's functions
+B = TypeVar("B")
+C = TypeVar("C")
+D = TypeVar("D")
+E = TypeVar("E")
+F = TypeVar("F")
 
 #: returns an operator class (or another factory) of one type, imported on first use
 Op = Callable[[], Callable[..., Any]]
@@ -138,6 +149,16 @@ def error_supplier(error: BaseException | Callable[[], BaseException]
     require_callable(error, "error")
     return error
 
+def pipe_functions(source: Any, functions: tuple[Callable[[Any], Any], ...]) -> Any:
+    """The body of ``pipe``: each of ``functions`` applied in turn, from ``source``."""
+    for i, fn in enumerate(functions):
+        require_callable(fn, f"function {i}")
+    value = source
+    for fn in functions:
+        value = fn(value)
+    return value
+
+
 def as_publisher(other: Any) -> Publisher[Any] | None:
     """``other`` as a Publisher: itself if it is one, a Single, Maybe or Completable
     through its ``to_flowable()``; ``None`` for anything else (the caller decides)."""
@@ -171,6 +192,7 @@ class Operators(NamedTuple):
     timeout: Op  # (source, seconds, scheduler, fallback)
     delay_with_publisher: Op
     amb: Op  # (sources)
+    log: Op  # (source, logger, level)
     #: back from ``to_flowable()`` (RxJava 2's retry over a Flowable): ``single_or_error``...
     from_flowable: Callable[[Flowable[Any]], Any]
 
@@ -286,6 +308,14 @@ class ZeroOneBase:
     def to_flowable(self) -> Flowable[Any]:
         raise NotImplementedError
 
+    def __await__(self) -> Generator[Any, None, Any]:
+        """``await source`` in a coroutine: subscribes when awaited (not before), on the
+        running event loop, and returns the item (a Maybe that completes empty and a
+        Completable: ``None``) or raises the error. The signal may come on any thread;
+        the awaiting coroutine resumes on its loop. Cancelling the awaiting task
+        disposes the subscription."""
+        return single_asyncio.await_source(self)
+
     # ------------------------------------------------------------------ composing
 
     def to(self, converter: Callable[[Self], R]) -> R:
@@ -309,6 +339,54 @@ class ZeroOneBase:
         Completable sends it to its plugins and leaves the observer waiting)."""
         require_callable(operator, "operator")
         return self._assemble(self._ops.lift()(self, operator))
+
+    @overload
+    def pipe(self) -> Self: ...
+
+    @overload
+    def pipe(self, f1: Callable[[Self], A], /) -> A: ...
+
+    @overload
+    def pipe(self, f1: Callable[[Self], A], f2: Callable[[A], B], /) -> B: ...
+
+    @overload
+    def pipe(self, f1: Callable[[Self], A], f2: Callable[[A], B], f3: Callable[[B], C],
+             /) -> C: ...
+
+    @overload
+    def pipe(self, f1: Callable[[Self], A], f2: Callable[[A], B], f3: Callable[[B], C],
+             f4: Callable[[C], D], /) -> D: ...
+
+    @overload
+    def pipe(self, f1: Callable[[Self], A], f2: Callable[[A], B], f3: Callable[[B], C],
+             f4: Callable[[C], D], f5: Callable[[D], E], /) -> E: ...
+
+    @overload
+    def pipe(self, f1: Callable[[Self], A], f2: Callable[[A], B], f3: Callable[[B], C],
+             f4: Callable[[C], D], f5: Callable[[D], E], f6: Callable[[E], F], /) -> F: ...
+
+    @overload
+    def pipe(self, f1: Callable[[Self], A], f2: Callable[[A], B],
+             f3: Callable[[B], C], f4: Callable[[C], D], f5: Callable[[D], E],
+             f6: Callable[[E], F], f7: Callable[[F], Any], /,
+             *functions: Callable[[Any], Any]) -> Any: ...
+
+    def pipe(self, *functions: Callable[[Any], Any]) -> Any:
+        """``source.pipe(f, g)`` is ``g(f(source))``, called now (RxPY's ``pipe``; the
+        functions' results need not be sources: it is :meth:`to` applied in turn).
+        ``pipe()`` is this source."""
+        return pipe_functions(self, functions)
+
+    def log(self, name_or_logger: str | logging.Logger | logging.LoggerAdapter[Any] | None
+            = None, level: int | str = logging.INFO) -> Self:
+        """Log each signal through :mod:`logging` (Reactor's ``log()``): one record per
+        ``on_subscribe``, ``on_success``, ``on_complete``, ``on_error`` and ``dispose``,
+        at ``level``, on the logger given or named (``rxpy2.log`` by default). When that
+        logger is not enabled for ``level`` at subscribe time, the stage is left out of
+        that subscription. See :meth:`rxpy2.Flowable.log`."""
+        logger = flowable_log.resolve_logger(name_or_logger)
+        lvl = flowable_log.check_level(level)
+        return self._assemble(self._ops.log()(self, logger, lvl))
 
     def hide(self) -> Self:
         """This source with its identity (and its Disposable's) hidden."""

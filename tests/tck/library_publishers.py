@@ -30,6 +30,7 @@ checks this contract for every case before the TCK runs.
 from __future__ import annotations
 
 import inspect
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -164,6 +165,13 @@ def add(a: int, b: int) -> int:
 
 def even(x: int) -> bool:
     return x % 2 == 0
+
+
+#: the logger of the ``log`` cases: enabled, its records dropped (the stage is in the chain)
+LOG = logging.getLogger("rxpy2.tck.log")
+LOG.addHandler(logging.NullHandler())
+LOG.propagate = False
+LOG.setLevel(logging.DEBUG)
 
 
 def noop(*_args: Any) -> None:
@@ -593,6 +601,7 @@ REGISTRY: list[Case | list[Case]] = [
     op("dematerialize", lambda f: f.materialize().dematerialize(), failed=lambda f: f.dematerialize()),
     op("dematerialize_selector", lambda f: f.map(lambda x: (x,)).dematerialize(lambda t: Notification.create_on_next(t[0]))),
     op("hide", lambda f: f.hide()),
+    op("log", lambda f: f.log(LOG)),
     op("serialize", lambda f: f.serialize()),
     op("on_terminate_detach", lambda f: f.on_terminate_detach()),
     op("rebatch_requests", lambda f: f.rebatch_requests(4)),
@@ -776,6 +785,7 @@ REGISTRY: list[Case | list[Case]] = [
          lambda n: Single.just(7).repeat_when(lambda r: r.take(n) if n else Flowable.empty()),
          failed=lambda: Single.error(ERR()).repeat_when(lambda r: r)),
     single("single_hide", lambda s: s.hide()),
+    single("single_log", lambda s: s.log(LOG)),
     single("single_do_on_event", lambda s: s.do_on_event(lambda v, e: None)),
     single("single_do_on_terminate", lambda s: s.do_on_terminate(noop)),
     single("single_do_after_success", lambda s: s.do_after_success(noop)),

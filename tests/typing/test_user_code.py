@@ -10,6 +10,7 @@ is real; the Spark ones are only type-checked (they need a SparkSession).
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterable
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -90,6 +91,61 @@ async def async_iteration() -> list[int]:
     async for y in f.to_async_iterable(prefetch=2):
         assert_type(y, int)
     return out
+
+
+async def awaiting() -> tuple[int, str | None, None]:
+    x: int = await Single.just(1)
+    assert_type(await Single.just("s"), str)
+    y = await Maybe.just("m")
+    assert_type(y, str | None)
+    assert_type(await Maybe.empty().map(str), str | None)
+    await Completable.complete()
+    assert_type(await Completable.complete(), None)
+    z = None
+
+    async def five() -> int:
+        return 5
+
+    s = Single.from_awaitable(five())
+    assert_type(s, Single[int])
+    assert_type(await s, int)
+    assert_type(Flowable.from_async_iterable(Flowable.range(0, 2)), Flowable[int])
+    return x, y, z
+
+
+def piping_and_logging() -> None:
+    # operator functions as RxPY users write them; mypy infers a lambda's result exactly
+    # in the first position (a later lambda's may come out Any: mypy's limit, not pipe's)
+    def to_text(g: Flowable[int]) -> Flowable[str]:
+        return g.map(str)
+
+    def collect(g: Flowable[str]) -> Single[list[str]]:
+        return g.to_list()
+
+    def get(s: Single[list[str]]) -> list[str]:
+        return s.blocking_get()
+
+    def floats(g: Flowable[Any]) -> Flowable[float]:
+        return g.map(float)
+
+    f = Flowable.range(1, 3)
+    assert_type(f.pipe(), Flowable[int])
+    assert_type(f.pipe(lambda g: g.map(str)), Flowable[str])
+    assert_type(f.pipe(to_text), Flowable[str])
+    assert_type(f.pipe(to_text, collect), Single[list[str]])
+    assert_type(f.pipe(to_text, collect, get), list[str])
+    assert_type(f.pipe(to_text, collect, get, len), int)
+    assert_type(f.pipe(to_text, collect, get, len, str), str)
+    assert_type(f.pipe(to_text, collect, get, len, str, bool), bool)
+    assert_type(Single.just(1).pipe(lambda s: s.map(str)), Single[str])
+    assert_type(Single.just(1).pipe(Single.to_flowable, floats), Flowable[float])
+    assert_type(Maybe.just(1).pipe(), Maybe[int])
+    assert_type(Completable.complete().pipe(lambda c: c.to_single_default("d")), Single[str])
+    assert_type(f.log(), Flowable[int])
+    assert_type(f.log("app.flow", logging.DEBUG), Flowable[int])
+    assert_type(Single.just(1).log(logging.getLogger("x")), Single[int])
+    assert_type(Maybe.just("a").log(level="DEBUG"), Maybe[str])
+    assert_type(Completable.complete().log(), Completable)
 
 
 def accumulating() -> None:
@@ -292,6 +348,7 @@ def spark(df: Any, rdd: Any) -> None:  # type-checked only: needs a SparkSession
 
 def test_the_examples_run() -> None:
     for example in (core_chain, iteration, accumulating, combining, zero_one, zero_one_shared,
-                    generating, grouping, rxjava_call_forms):
+                    generating, grouping, rxjava_call_forms, piping_and_logging):
         example()
     assert asyncio.run(async_iteration()) == [0, 1, 2]
+    assert asyncio.run(awaiting()) == (1, "m", None)

@@ -5,7 +5,8 @@
 :class:`AsyncIteratorSubscriber` (at most ``prefetch`` items buffered, the producer wakes
 the loop with ``call_soon_threadsafe``; fuses SYNC/ASYNC); leaving the ``async for`` in
 any way cancels the subscription. ``from_async_iterable``: each unit of demand schedules
-one ``__anext__()`` on the loop, at most one pending.
+one ``__anext__()`` on the loop, at most one pending; cancelling closes the iterator
+(``aclose()``).
 
 How: docs/schedulers.md, "Inside the asyncio bridges".
 """
@@ -249,9 +250,16 @@ class FlowableFromAsyncIterable(Flowable[T], Generic[T]):
 
 class AsyncPullSubscription(Subscription, Generic[T]):
     """One pending ``__anext__`` at a time; the ``requested`` counter serializes the pulls
-    (only the request that takes it from 0 starts a pull chain)."""
+    (only the request that takes it from 0 starts a pull chain).
 
-    __slots__ = ("downstream", "it", "loop", "requested", "cancelled", "pending", "done")
+    ``cancel`` cancels a pending ``__anext__`` and closes the iterator (``aclose()``, when
+    it has one: an async generator's ``finally`` blocks run) on the loop, once no
+    ``__anext__`` runs: ``pulling`` is set from the start of a pull until its result is
+    in, and a close that finds it set is left to the pull's result callback.
+    """
+
+    __slots__ = ("downstream", "it", "loop", "requested", "cancelled", "pending", "done",
+                 "pulling", "closed")
 
     def __init__(self, downstream: Subscriber[T], it: AsyncIterator[T],
                  loop: asyncio.AbstractEventLoop) -> None:
@@ -262,6 +270,8 @@ class AsyncPullSubscription(Subscription, Generic[T]):
         self.cancelled = False
         self.done = False
         self.pending: Any = None
+        self.pulling = False
+        self.closed = False
 
     def request(self, n: int) -> None:
         if not (n := validate_request(n)):
@@ -270,7 +280,10 @@ class AsyncPullSubscription(Subscription, Generic[T]):
             self._pull()
 
     def _pull(self) -> None:
+        self.pulling = True
         if self.cancelled:
+            self.pulling = False
+            self._schedule_close()  # a close that saw this pull starting left it to us
             return
         loop = self.loop
         try:
@@ -284,6 +297,7 @@ class AsyncPullSubscription(Subscription, Generic[T]):
             else:
                 p = asyncio.run_coroutine_threadsafe(coro, loop)  # type: ignore[arg-type]  # a coroutine (typed as the Awaitable __anext__ returns)
         except Exception as e:  # __anext__ raised at once, or the loop is closed
+            self.pulling = False
             self._terminate(e)
             return
         self.pending = p
@@ -293,7 +307,11 @@ class AsyncPullSubscription(Subscription, Generic[T]):
 
     def _on_result(self, p: Any) -> None:
         self.pending = None
-        if self.cancelled or self.done:
+        self.pulling = False
+        if self.cancelled:
+            self._close()  # the loop's thread: this pull is over, the iterator idle
+            return
+        if self.done:
             return
         if p.cancelled():
             self._terminate(concurrent.futures.CancelledError("__anext__ was cancelled"))
@@ -301,14 +319,17 @@ class AsyncPullSubscription(Subscription, Generic[T]):
         e = p.exception()
         if isinstance(e, StopAsyncIteration):
             self.done = True
+            self.closed = True  # the iterator ended: nothing to close
             self.downstream.on_complete()
             return
         if e is not None:
+            self.closed = True  # it raised: ended too
             self._terminate(e)
             return
         v = p.result()
         if v is None:
             self._terminate(TypeError("the async iterable produced None"))
+            self._close()
             return
         self.downstream.on_next(v)
         if produced(self.requested, 1) != 0:
@@ -335,4 +356,32 @@ class AsyncPullSubscription(Subscription, Generic[T]):
         p = self.pending
         if p is not None:
             self._cancel_pending(p)
+        self._schedule_close()
+
+    def _schedule_close(self) -> None:
+        try:
+            self.loop.call_soon_threadsafe(self._close)
+        except RuntimeError:  # the loop is closed: the iterator cannot run any more
+            pass
+
+    def _close(self) -> None:
+        """On the loop's thread: ``aclose()`` the iterator once, unless a pull runs (its
+        result callback comes back here) or it is closed or ended."""
+        if self.pulling or self.closed:
+            return
+        self.closed = True
+        aclose = getattr(self.it, "aclose", None)
+        if aclose is None:
+            return
+        try:
+            self.loop.create_task(_aclose(aclose))
+        except RuntimeError:  # the loop is closing
+            pass
+
+
+async def _aclose(aclose: Any) -> None:
+    try:
+        await aclose()
+    except Exception as e:  # the iterator's clean-up failed: nobody downstream any more
+        plugins.on_error(e)
 
