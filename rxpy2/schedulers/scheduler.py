@@ -19,6 +19,13 @@ A delay may be huge or ``inf``: the task then never runs (as a JDK timer with
 ``ValueError``, as is an ``int`` too large for a float. A period must be finite and
 ``>= 0``; a period of 0 runs the task again as soon as the worker's thread has
 run the work that was waiting for it.
+
+Every task runs in a copy of the ``contextvars`` context that was current when it
+was scheduled (as asyncio runs its callbacks): :func:`bind_task` is the one place
+that captures it, for every scheduler. A periodic task runs each time in a fresh
+copy of the context captured when it was first scheduled. Tasks a worker
+reschedules itself (a periodic task's next run) are not bound again.
+See docs/schedulers.md, "Context propagation".
 """
 
 from __future__ import annotations
@@ -28,6 +35,9 @@ import time
 from abc import ABC
 from abc import abstractmethod
 from collections.abc import Callable
+from contextvars import Context
+from contextvars import copy_context
+from functools import partial
 from numbers import Real
 
 from rxpy2 import plugins
@@ -38,6 +48,28 @@ from rxpy2.internal.helpers.disposable_helper import DISPOSED
 __all__ = ["Scheduler", "Worker"]
 
 Task = Callable[[], object]
+
+
+def bind_task(fn: Task) -> Task:
+    """``fn`` as a worker receives it: wrapped by the plugin schedule handler, then
+    bound to a fresh copy of the current ``contextvars`` context (unless context
+    propagation is off in :mod:`rxpy2.plugins`).
+
+    A fresh copy per task: a Context can't be entered twice at once, and a task's
+    ``ContextVar.set`` stays in its own copy. ``copy_context`` is O(1) (the
+    variables live in an immutable map) and ``partial(ctx.run, fn)`` adds no Python
+    frame, so the price is paid once per scheduled task, never per item.
+    """
+    task = plugins.on_schedule(fn)
+    if plugins.flags.propagate_context:
+        return partial(copy_context().run, task)
+    return task
+
+
+def capture_context() -> Context | None:
+    """The context a periodic task runs in (a copy of it each run), or ``None``
+    when context propagation is off."""
+    return copy_context() if plugins.flags.propagate_context else None
 
 
 def check_task(fn: object) -> None:
@@ -75,7 +107,8 @@ class Worker(Disposable):
     """A serial event loop on a :class:`Scheduler` (see the module docstring).
 
     Subclasses implement :meth:`schedule_actual` (the task it receives is already
-    wrapped by the plugin schedule handler), :meth:`dispose` and :meth:`is_disposed`.
+    wrapped by the plugin schedule handler and bound to its context, see
+    :func:`bind_task`), :meth:`dispose` and :meth:`is_disposed`.
     """
 
     __slots__ = ()
@@ -92,11 +125,11 @@ class Worker(Disposable):
         """
         check_task(fn)
         d = check_time(delay, "delay")
-        return self.schedule_actual(plugins.on_schedule(fn), d)
+        return self.schedule_actual(bind_task(fn), d)
 
     @abstractmethod
     def schedule_actual(self, fn: Task, delay: float) -> Disposable:
-        """Schedule ``fn`` (already checked and wrapped) after ``delay`` seconds."""
+        """Schedule ``fn`` (already checked, wrapped and bound) after ``delay`` seconds."""
 
     def schedule_periodically(self, fn: Task, initial_delay: float,
                               period: float) -> Disposable:
@@ -110,7 +143,8 @@ class Worker(Disposable):
         check_task(fn)
         d = check_time(initial_delay, "initial_delay")
         p = check_period(period)
-        return PeriodicTask.start(self, plugins.on_schedule(fn), d, p, None)
+        return PeriodicTask.start(self, plugins.on_schedule(fn), d, p, None,
+                                  capture_context())
 
 
 class Scheduler(ABC):
@@ -136,7 +170,7 @@ class Scheduler(ABC):
         check_task(fn)
         d = check_time(delay, "delay")
         w = self.create_worker()
-        w.schedule_actual(DirectTask(plugins.on_schedule(fn), w), d)
+        w.schedule_actual(DirectTask(bind_task(fn), w), d)
         return WorkerHandle(w)
 
     def schedule_periodically_direct(self, fn: Task, initial_delay: float,
@@ -146,7 +180,7 @@ class Scheduler(ABC):
         d = check_time(initial_delay, "initial_delay")
         p = check_period(period)
         w = self.create_worker()
-        PeriodicTask.start(w, plugins.on_schedule(fn), d, p, w)
+        PeriodicTask.start(w, plugins.on_schedule(fn), d, p, w, capture_context())
         return WorkerHandle(w)
 
     def start(self) -> None:  # noqa: B027 - optional hook
@@ -188,13 +222,19 @@ class DirectTask:
 
 
 class PeriodicTask(Disposable):
-    """Reschedules itself on its worker at absolute times ``first + k * period``."""
+    """Reschedules itself on its worker at absolute times ``first + k * period``.
 
-    __slots__ = ("_fn", "_worker", "_period", "_first_due", "_count", "_sd", "_owned")
+    Each run is in a fresh copy of ``ctx`` (the context at schedule time), so a
+    variable one run sets is not seen by the next; ``None``: no context of its own.
+    """
+
+    __slots__ = ("_fn", "_ctx", "_worker", "_period", "_first_due", "_count", "_sd",
+                 "_owned")
 
     def __init__(self, worker: Worker, fn: Task, first_due: float, period: float,
-                 owned: Worker | None) -> None:
+                 owned: Worker | None, ctx: Context | None = None) -> None:
         self._fn = fn
+        self._ctx = ctx
         self._worker = worker
         self._period = period
         self._first_due = first_due
@@ -204,9 +244,9 @@ class PeriodicTask(Disposable):
 
     @staticmethod
     def start(worker: Worker, fn: Task, initial_delay: float, period: float,
-              owned: Worker | None) -> PeriodicTask:
+              owned: Worker | None, ctx: Context | None = None) -> PeriodicTask:
         first_due = worker.now() + max(initial_delay, 0.0)
-        task = PeriodicTask(worker, fn, first_due, period, owned)
+        task = PeriodicTask(worker, fn, first_due, period, owned, ctx)
         # The first run may reschedule (replacing the content of _sd) before
         # schedule_actual returns here: the first handle goes into a holder of
         # its own, so it can never overwrite a later one.
@@ -219,8 +259,12 @@ class PeriodicTask(Disposable):
         sd = self._sd
         if sd.is_disposed():
             return
+        ctx = self._ctx
         try:
-            self._fn()
+            if ctx is None:
+                self._fn()
+            else:
+                ctx.copy().run(self._fn)
         except BaseException:
             # any error stops the periodic task; the worker reports an Exception and
             # lets a fatal one propagate (nothing is swallowed here)

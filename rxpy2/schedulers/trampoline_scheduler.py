@@ -32,6 +32,7 @@ from rxpy2.schedulers.scheduler import DISPOSED_TASK
 from rxpy2.schedulers.scheduler import Scheduler
 from rxpy2.schedulers.scheduler import Task
 from rxpy2.schedulers.scheduler import Worker
+from rxpy2.schedulers.scheduler import bind_task
 from rxpy2.schedulers.scheduler import check_task
 from rxpy2.schedulers.scheduler import check_time
 from rxpy2.schedulers.timer import MAX_WAIT
@@ -165,4 +166,4 @@ class TrampolineScheduler(Scheduler):
         task this thread is running if called from one (queued, no recursion)."""
         check_task(fn)
         d = check_time(delay, "delay")
-        return self._thread_worker().schedule_actual(plugins.on_schedule(fn), d)
+        return self._thread_worker().schedule_actual(bind_task(fn), d)
