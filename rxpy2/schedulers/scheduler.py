@@ -21,10 +21,11 @@ A delay may be huge or ``inf``: the task then never runs (as a JDK timer with
 run the work that was waiting for it.
 
 Every task runs in a copy of the ``contextvars`` context that was current when it
-was scheduled (as asyncio runs its callbacks): :func:`bind_task` is the one place
-that captures it, for every scheduler. A periodic task runs each time in a fresh
-copy of the context captured when it was first scheduled. Tasks a worker
-reschedules itself (a periodic task's next run) are not bound again.
+was scheduled (as asyncio runs its callbacks). The built-in workers
+(``binds_context``) take the copy in ``schedule_actual``, keep it on their task
+record and run the task with ``ctx.run(fn)``; for any other worker :func:`bind_task`
+wraps the task in ``schedule()`` itself. A periodic task runs each time in a fresh
+copy of the context captured when it was first scheduled.
 See docs/schedulers.md, "Context propagation".
 """
 
@@ -39,37 +40,38 @@ from contextvars import Context
 from contextvars import copy_context
 from functools import partial
 from numbers import Real
+from typing import ClassVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.disposables import SerialDisposable
 from rxpy2.internal.helpers.disposable_helper import DISPOSED
+from rxpy2.plugins import flags as _flags
 
 __all__ = ["Scheduler", "Worker"]
 
 Task = Callable[[], object]
 
 
-def bind_task(fn: Task) -> Task:
-    """``fn`` as a worker receives it: wrapped by the plugin schedule handler, then
-    bound to a fresh copy of the current ``contextvars`` context (unless context
-    propagation is off in :mod:`rxpy2.plugins`).
+def task_context() -> Context | None:
+    """The context a built-in worker keeps for a task given to its ``schedule_actual``
+    (they inline this expression): a fresh copy of the current one, or ``None`` when
+    context propagation is off in :mod:`rxpy2.plugins`. A fresh copy per task,
+    because a Context can't be entered twice at once and a task's ``ContextVar.set``
+    must stay in its own copy; ``copy_context()`` is O(1) (the variables live in an
+    immutable map)."""
+    return copy_context() if _flags.propagate_context else None
 
-    A fresh copy per task: a Context can't be entered twice at once, and a task's
-    ``ContextVar.set`` stays in its own copy. ``copy_context`` is O(1) (the
-    variables live in an immutable map) and ``partial(ctx.run, fn)`` adds no Python
-    frame, so the price is paid once per scheduled task, never per item.
-    """
+
+def bind_task(fn: Task, worker: Worker) -> Task:
+    """``fn`` as ``worker.schedule_actual`` receives it: wrapped by the plugin schedule
+    handler and, for a worker that does not keep the context itself (not
+    ``binds_context``), bound to a fresh copy of the current context
+    (:meth:`Worker.schedule` inlines this)."""
     task = plugins.on_schedule(fn)
-    if plugins.flags.propagate_context:
+    if not worker.binds_context and _flags.propagate_context:
         return partial(copy_context().run, task)
     return task
-
-
-def capture_context() -> Context | None:
-    """The context a periodic task runs in (a copy of it each run), or ``None``
-    when context propagation is off."""
-    return copy_context() if plugins.flags.propagate_context else None
 
 
 def check_task(fn: object) -> None:
@@ -107,11 +109,17 @@ class Worker(Disposable):
     """A serial event loop on a :class:`Scheduler` (see the module docstring).
 
     Subclasses implement :meth:`schedule_actual` (the task it receives is already
-    wrapped by the plugin schedule handler and bound to its context, see
-    :func:`bind_task`), :meth:`dispose` and :meth:`is_disposed`.
+    wrapped by the plugin schedule handler), :meth:`dispose` and :meth:`is_disposed`.
+    A subclass that runs each task in a copy of the context current at its
+    ``schedule_actual`` call (see :func:`task_context`) says so with
+    ``binds_context = True``; for any other, :meth:`schedule` binds the task to its
+    context before handing it over (:func:`bind_task`).
     """
 
     __slots__ = ()
+
+    #: ``schedule_actual`` keeps the caller's context for the task (the built-in workers)
+    binds_context: ClassVar[bool] = False
 
     def now(self) -> float:
         """The current time in seconds, as this worker's scheduler sees it."""
@@ -125,11 +133,14 @@ class Worker(Disposable):
         """
         check_task(fn)
         d = check_time(delay, "delay")
-        return self.schedule_actual(bind_task(fn), d)
+        task = plugins.on_schedule(fn)
+        if not self.binds_context and _flags.propagate_context:  # bind_task, inlined
+            task = partial(copy_context().run, task)
+        return self.schedule_actual(task, d)
 
     @abstractmethod
     def schedule_actual(self, fn: Task, delay: float) -> Disposable:
-        """Schedule ``fn`` (already checked, wrapped and bound) after ``delay`` seconds."""
+        """Schedule ``fn`` (already checked and wrapped) after ``delay`` seconds."""
 
     def schedule_periodically(self, fn: Task, initial_delay: float,
                               period: float) -> Disposable:
@@ -144,7 +155,7 @@ class Worker(Disposable):
         d = check_time(initial_delay, "initial_delay")
         p = check_period(period)
         return PeriodicTask.start(self, plugins.on_schedule(fn), d, p, None,
-                                  capture_context())
+                                  task_context())
 
 
 class Scheduler(ABC):
@@ -170,7 +181,7 @@ class Scheduler(ABC):
         check_task(fn)
         d = check_time(delay, "delay")
         w = self.create_worker()
-        w.schedule_actual(DirectTask(bind_task(fn), w), d)
+        w.schedule_actual(DirectTask(bind_task(fn, w), w), d)
         return WorkerHandle(w)
 
     def schedule_periodically_direct(self, fn: Task, initial_delay: float,
@@ -180,7 +191,7 @@ class Scheduler(ABC):
         d = check_time(initial_delay, "initial_delay")
         p = check_period(period)
         w = self.create_worker()
-        PeriodicTask.start(w, plugins.on_schedule(fn), d, p, w, capture_context())
+        PeriodicTask.start(w, plugins.on_schedule(fn), d, p, w, task_context())
         return WorkerHandle(w)
 
     def start(self) -> None:  # noqa: B027 - optional hook
@@ -226,6 +237,7 @@ class PeriodicTask(Disposable):
 
     Each run is in a fresh copy of ``ctx`` (the context at schedule time), so a
     variable one run sets is not seen by the next; ``None``: no context of its own.
+    Its reschedules go straight to ``schedule_actual``: they are never bound again.
     """
 
     __slots__ = ("_fn", "_ctx", "_worker", "_period", "_first_due", "_count", "_sd",

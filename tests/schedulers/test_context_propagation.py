@@ -21,9 +21,12 @@ import pytest
 
 from rxpy2 import Flowable
 from rxpy2 import plugins
+from rxpy2.disposables import Disposable
+from rxpy2.disposables import Disposables
 from rxpy2.schedulers import Scheduler
 from rxpy2.schedulers import Schedulers
 from rxpy2.schedulers import TestScheduler
+from rxpy2.schedulers import Worker
 from rxpy2.schedulers.asyncio_scheduler import AsyncioScheduler
 from rxpy2.testing import TestSubscriber
 from tests.schedulers.sched_support import KINDS
@@ -315,3 +318,50 @@ def test_propagation_can_be_turned_off_and_reset_turns_it_on() -> None:
     assert seen == ["unset", "on"]
     with pytest.raises(TypeError):
         plugins.set_context_propagation(1)  # type: ignore[arg-type]
+
+
+class _ThreadPerTaskWorker(Worker):
+    """A user's worker that knows nothing of contexts: each task on a thread of its own."""
+
+    __slots__ = ("threads",)
+
+    def __init__(self) -> None:
+        self.threads: list[threading.Thread] = []
+
+    def schedule_actual(self, fn: Callable[[], object], delay: float) -> Disposable:
+        t = threading.Thread(target=fn, name="user-worker")
+        self.threads.append(t)
+        t.start()
+        return Disposables.empty()
+
+    def dispose(self) -> None:
+        pass
+
+    def join(self) -> None:
+        for t in self.threads:
+            t.join(5.0)
+
+    def is_disposed(self) -> bool:
+        return False
+
+
+class _UserScheduler(Scheduler):
+    def create_worker(self) -> Worker:
+        return _ThreadPerTaskWorker()
+
+
+def test_a_users_own_worker_gets_its_tasks_bound_by_schedule() -> None:
+    s = _UserScheduler()
+    w = s.create_worker()
+    seen: list[tuple[str, str]] = []
+    in_context("worker", lambda: w.schedule(lambda: seen.append(("worker", REQUEST_ID.get()))))
+    in_context("direct", lambda: s.schedule_direct(
+        lambda: seen.append(("direct", REQUEST_ID.get()))))
+    records: Records = []
+    ts = run_in_context(s, lambda: traced(Flowable.range(1, 3).subscribe_on(s), records, ""))
+    ts.assert_values(1, 2, 3)
+    assert_all_saw(records, "req-1", STAGES)
+    assert wait_until(lambda: len(seen) == 2)
+    assert isinstance(w, _ThreadPerTaskWorker)
+    w.join()
+    assert sorted(seen) == [("direct", "direct"), ("worker", "worker")]
