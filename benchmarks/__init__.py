@@ -20,5 +20,6 @@ sets up ``.venv`` with the ``bench`` extra first); ``--help`` lists the options.
   :mod:`benchmarks.spark_stream`; what they share (session, data, timing loop) in
   :mod:`benchmarks.spark_common`;
 * ``bench_atomics``, ``bench_flat_map``, ``bench_observe_on_memory``: older
-  single-topic scripts (``python -m benchmarks.bench_atomics`` and so on).
+  single-topic scripts (``python -m benchmarks.bench_atomics`` and so on);
+  ``bench_context``: what context propagation adds per scheduled task.
 """

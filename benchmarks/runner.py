@@ -127,7 +127,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         description="rxpy2 next to plain Python loops, builtins chains and RxPY: ns per item, "
                     "medians of interleaved runs; writes docs/performance.md.",
         epilog="Workloads: " + ", ".join(ALL_KEYS) + ". Older single-topic scripts: "
-               "python -m benchmarks.bench_atomics | bench_flat_map | bench_observe_on_memory.")
+               "python -m benchmarks.bench_atomics | bench_flat_map | bench_observe_on_memory | "
+               "bench_context.")
     ap.add_argument("--runs", type=int, default=5, help="timed runs per implementation (default 5)")
     ap.add_argument("--import-runs", type=int, default=import_cost.DEFAULT_RUNS, metavar="N",
                     help="fresh processes per implementation of the import workload "

@@ -18,12 +18,17 @@
   ``set_computation_scheduler_handler`` and its io/single/new_thread siblings
   (``fn(scheduler) -> scheduler``) are applied by ``Schedulers.computation()``
   and friends.
+* Context propagation: every task handed to a scheduler runs in a copy of the
+  ``contextvars`` context current when it was scheduled (docs/schedulers.md,
+  "Context propagation"); :func:`set_context_propagation` turns it off (or the
+  environment variable ``RXPY2_CONTEXT_PROPAGATION=0`` at import).
 * :func:`reset` removes every hook; :func:`lockdown` forbids further changes
   (a :class:`RuntimeError` on any setter) until the process ends.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -38,6 +43,7 @@ from rxpy2.exceptions import UndeliverableException
 
 __all__ = [
     "get_error_handler",
+    "is_context_propagation_enabled",
     "is_locked_down",
     "lockdown",
     "on_assembly",
@@ -47,6 +53,7 @@ __all__ = [
     "on_subscribe",
     "reset",
     "set_computation_scheduler_handler",
+    "set_context_propagation",
     "set_error_handler",
     "set_io_scheduler_handler",
     "set_new_thread_scheduler_handler",
@@ -94,18 +101,26 @@ _schedule_handler: Callable[[Callable[[], object]], Callable[[], object]] | None
 _scheduler_handlers: dict[str, Callable[[Any], Any]] = {}
 #: True while any assembly or subscribe hook is set: lets the hot paths skip the lookup.
 hooks_active = False
+#: Context propagation is on unless ``RXPY2_CONTEXT_PROPAGATION`` says 0/false/no/off.
+_PROPAGATE_CONTEXT_DEFAULT = os.environ.get("RXPY2_CONTEXT_PROPAGATION", "1").strip().lower() \
+    not in ("0", "false", "no", "off")
 
 
 class _Flags:
     """``hooks_active`` again, for the per-item and per-subscribe paths: CPython (3.11 to
     3.13) does not specialise attribute reads on a module that defines ``__getattr__``
     (this one does, for ``log``), so ``plugins.hooks_active`` costs ~20 ns where
-    ``flags.hooks_active`` (a slot) costs ~3 ns. Both are written together."""
+    ``flags.hooks_active`` (a slot) costs ~3 ns. Both are written together.
 
-    __slots__ = ("hooks_active",)
+    ``propagate_context`` is read by the schedulers once per scheduled task (see
+    :func:`set_context_propagation`).
+    """
+
+    __slots__ = ("hooks_active", "propagate_context")
 
     def __init__(self) -> None:
         self.hooks_active = False
+        self.propagate_context = _PROPAGATE_CONTEXT_DEFAULT
 
 
 flags = _Flags()
@@ -258,6 +273,26 @@ def on_schedule(task: Callable[[], object]) -> Callable[[], object]:
     return result
 
 
+def set_context_propagation(enabled: bool) -> None:
+    """Turn context propagation across scheduler hops on (the default) or off.
+
+    On, every task given to a scheduler or worker runs in a copy of the
+    ``contextvars`` context that was current when it was scheduled (as asyncio
+    does for its callbacks). Off, a task runs in whatever context its thread has
+    (a pool thread's empty one); tasks scheduled before the change keep theirs.
+    """
+    if not isinstance(enabled, bool):
+        raise TypeError(f"enabled must be a bool, not {type(enabled).__name__}")
+    with _lock:
+        _check()
+        flags.propagate_context = enabled
+
+
+def is_context_propagation_enabled() -> bool:
+    """Whether scheduled tasks run in the context they were scheduled in."""
+    return flags.propagate_context
+
+
 def _set_scheduler_handler(kind: str, handler: Callable[[Any], Any] | None) -> None:
     with _lock:
         _check()
@@ -299,7 +334,8 @@ def on_scheduler(kind: str, scheduler: X) -> X:
 
 
 def reset() -> None:
-    """Remove every hook and the error handler (not allowed after :func:`lockdown`)."""
+    """Remove every hook and the error handler and restore the default context
+    propagation (not allowed after :func:`lockdown`)."""
     global _error_handler, _schedule_handler, hooks_active
     with _lock:
         _check()
@@ -309,6 +345,7 @@ def reset() -> None:
         _subscribe.clear()
         _scheduler_handlers.clear()
         hooks_active = flags.hooks_active = False
+        flags.propagate_context = _PROPAGATE_CONTEXT_DEFAULT
 
 
 def lockdown() -> None:

@@ -200,3 +200,14 @@ def test_partial_run_leaves_the_docs_alone(tmp_path: Path,
     monkeypatch.setattr(runner, "DEFAULT_OUTPUT", doc)
     assert runner.main(["--only", "zip", "--items", "20", "--runs", "1", "--no-rxpy"]) == 0
     assert doc.read_text() == "<!-- bench:begin -->\nold\n<!-- bench:end -->\n"
+
+
+def test_context_benchmark_times_every_row_and_restores_the_switch() -> None:
+    from benchmarks import bench_context
+    from rxpy2 import plugins
+
+    rows = bench_context.measure(50, 1)
+    assert [name for name, _, _ in rows] == ["trampoline", "TestScheduler", "single()",
+                                             "user worker"]
+    assert all(on > 0 and off > 0 for _, on, off in rows)
+    assert plugins.is_context_propagation_enabled()

@@ -65,6 +65,12 @@ class AsyncioWorker(Worker):
 
     __slots__ = ("_scheduler", "_tasks", "_lock", "_disposed")
 
+    # asyncio itself runs a callback in a copy of the context current when
+    # call_soon_threadsafe was called (here, in schedule_actual); call_later, called
+    # from that callback, copies it on. Nothing to add (and rxpy2's switch does not
+    # turn asyncio's own propagation off).
+    binds_context = True
+
     def __init__(self, scheduler: AsyncioScheduler) -> None:
         self._scheduler = scheduler
         self._tasks: set[_LoopTask] = set()

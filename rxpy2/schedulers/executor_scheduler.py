@@ -20,12 +20,15 @@ import weakref
 from collections.abc import Callable
 from concurrent.futures import Executor
 from concurrent.futures import Future
+from contextvars import Context
+from contextvars import copy_context
 from typing import Any
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.internal.drain import Drain
 from rxpy2.internal.queues import MpscLinkedQueue
+from rxpy2.plugins import flags as _flags
 from rxpy2.schedulers.scheduler import DISPOSED_TASK
 from rxpy2.schedulers.scheduler import Scheduler
 from rxpy2.schedulers.scheduler import Task
@@ -117,12 +120,14 @@ class SingleThreadExecutor(Executor):
 
 
 class WorkerTask(Disposable):
-    """One task of an :class:`ExecutorWorker`; ``fn`` is ``None`` once done or disposed."""
+    """One task of an :class:`ExecutorWorker`; ``fn`` is ``None`` once done or disposed.
+    ``ctx``: the context it runs in (taken when it was scheduled), ``None`` for none."""
 
-    __slots__ = ("fn", "worker", "entry")
+    __slots__ = ("fn", "ctx", "worker", "entry")
 
     def __init__(self, fn: Task, worker: ExecutorWorker) -> None:
         self.fn: Task | None = fn
+        self.ctx: Context | None = copy_context() if _flags.propagate_context else None
         self.worker = worker
         self.entry: TimerEntry | None = None
 
@@ -155,6 +160,8 @@ class ExecutorWorker(Worker):
 
     __slots__ = ("_execute", "_timer", "_scheduler", "_on_dispose", "_queue", "_gate",
                  "_disposed", "_lock", "_delayed", "drain_pending", "__weakref__")
+
+    binds_context = True  # a WorkerTask keeps its context
 
     def __init__(self, execute: Callable[[Callable[[], object]], object], timer: TimerQueue,
                  scheduler: Scheduler,
@@ -277,8 +284,13 @@ class ExecutorWorker(Worker):
                 fn = task.fn
                 if fn is not None:
                     task.fn = None
+                    ctx = task.ctx
+                    task.ctx = None  # the handle may outlive the run: not its context
                     try:
-                        fn()
+                        if ctx is None:
+                            fn()
+                        else:
+                            ctx.run(fn)
                     except Exception as e:
                         plugins.on_error(e)
                     except BaseException:

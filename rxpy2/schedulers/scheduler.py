@@ -19,6 +19,14 @@ A delay may be huge or ``inf``: the task then never runs (as a JDK timer with
 ``ValueError``, as is an ``int`` too large for a float. A period must be finite and
 ``>= 0``; a period of 0 runs the task again as soon as the worker's thread has
 run the work that was waiting for it.
+
+Every task runs in a copy of the ``contextvars`` context that was current when it
+was scheduled (as asyncio runs its callbacks). The built-in workers
+(``binds_context``) take the copy in ``schedule_actual``, keep it on their task
+record and run the task with ``ctx.run(fn)``; for any other worker :func:`bind_task`
+wraps the task in ``schedule()`` itself. A periodic task runs each time in a fresh
+copy of the context captured when it was first scheduled.
+See docs/schedulers.md, "Context propagation".
 """
 
 from __future__ import annotations
@@ -28,16 +36,42 @@ import time
 from abc import ABC
 from abc import abstractmethod
 from collections.abc import Callable
+from contextvars import Context
+from contextvars import copy_context
+from functools import partial
 from numbers import Real
+from typing import ClassVar
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.disposables import SerialDisposable
 from rxpy2.internal.helpers.disposable_helper import DISPOSED
+from rxpy2.plugins import flags as _flags
 
 __all__ = ["Scheduler", "Worker"]
 
 Task = Callable[[], object]
+
+
+def task_context() -> Context | None:
+    """The context a built-in worker keeps for a task given to its ``schedule_actual``
+    (they inline this expression): a fresh copy of the current one, or ``None`` when
+    context propagation is off in :mod:`rxpy2.plugins`. A fresh copy per task,
+    because a Context can't be entered twice at once and a task's ``ContextVar.set``
+    must stay in its own copy; ``copy_context()`` is O(1) (the variables live in an
+    immutable map)."""
+    return copy_context() if _flags.propagate_context else None
+
+
+def bind_task(fn: Task, worker: Worker) -> Task:
+    """``fn`` as ``worker.schedule_actual`` receives it: wrapped by the plugin schedule
+    handler and, for a worker that does not keep the context itself (not
+    ``binds_context``), bound to a fresh copy of the current context
+    (:meth:`Worker.schedule` inlines this)."""
+    task = plugins.on_schedule(fn)
+    if not worker.binds_context and _flags.propagate_context:
+        return partial(copy_context().run, task)
+    return task
 
 
 def check_task(fn: object) -> None:
@@ -76,9 +110,16 @@ class Worker(Disposable):
 
     Subclasses implement :meth:`schedule_actual` (the task it receives is already
     wrapped by the plugin schedule handler), :meth:`dispose` and :meth:`is_disposed`.
+    A subclass that runs each task in a copy of the context current at its
+    ``schedule_actual`` call (see :func:`task_context`) says so with
+    ``binds_context = True``; for any other, :meth:`schedule` binds the task to its
+    context before handing it over (:func:`bind_task`).
     """
 
     __slots__ = ()
+
+    #: ``schedule_actual`` keeps the caller's context for the task (the built-in workers)
+    binds_context: ClassVar[bool] = False
 
     def now(self) -> float:
         """The current time in seconds, as this worker's scheduler sees it."""
@@ -92,7 +133,10 @@ class Worker(Disposable):
         """
         check_task(fn)
         d = check_time(delay, "delay")
-        return self.schedule_actual(plugins.on_schedule(fn), d)
+        task = plugins.on_schedule(fn)
+        if not self.binds_context and _flags.propagate_context:  # bind_task, inlined
+            task = partial(copy_context().run, task)
+        return self.schedule_actual(task, d)
 
     @abstractmethod
     def schedule_actual(self, fn: Task, delay: float) -> Disposable:
@@ -110,7 +154,8 @@ class Worker(Disposable):
         check_task(fn)
         d = check_time(initial_delay, "initial_delay")
         p = check_period(period)
-        return PeriodicTask.start(self, plugins.on_schedule(fn), d, p, None)
+        return PeriodicTask.start(self, plugins.on_schedule(fn), d, p, None,
+                                  task_context())
 
 
 class Scheduler(ABC):
@@ -136,7 +181,7 @@ class Scheduler(ABC):
         check_task(fn)
         d = check_time(delay, "delay")
         w = self.create_worker()
-        w.schedule_actual(DirectTask(plugins.on_schedule(fn), w), d)
+        w.schedule_actual(DirectTask(bind_task(fn, w), w), d)
         return WorkerHandle(w)
 
     def schedule_periodically_direct(self, fn: Task, initial_delay: float,
@@ -146,7 +191,7 @@ class Scheduler(ABC):
         d = check_time(initial_delay, "initial_delay")
         p = check_period(period)
         w = self.create_worker()
-        PeriodicTask.start(w, plugins.on_schedule(fn), d, p, w)
+        PeriodicTask.start(w, plugins.on_schedule(fn), d, p, w, task_context())
         return WorkerHandle(w)
 
     def start(self) -> None:  # noqa: B027 - optional hook
@@ -188,13 +233,20 @@ class DirectTask:
 
 
 class PeriodicTask(Disposable):
-    """Reschedules itself on its worker at absolute times ``first + k * period``."""
+    """Reschedules itself on its worker at absolute times ``first + k * period``.
 
-    __slots__ = ("_fn", "_worker", "_period", "_first_due", "_count", "_sd", "_owned")
+    Each run is in a fresh copy of ``ctx`` (the context at schedule time), so a
+    variable one run sets is not seen by the next; ``None``: no context of its own.
+    Its reschedules go straight to ``schedule_actual``: they are never bound again.
+    """
+
+    __slots__ = ("_fn", "_ctx", "_worker", "_period", "_first_due", "_count", "_sd",
+                 "_owned")
 
     def __init__(self, worker: Worker, fn: Task, first_due: float, period: float,
-                 owned: Worker | None) -> None:
+                 owned: Worker | None, ctx: Context | None = None) -> None:
         self._fn = fn
+        self._ctx = ctx
         self._worker = worker
         self._period = period
         self._first_due = first_due
@@ -204,9 +256,9 @@ class PeriodicTask(Disposable):
 
     @staticmethod
     def start(worker: Worker, fn: Task, initial_delay: float, period: float,
-              owned: Worker | None) -> PeriodicTask:
+              owned: Worker | None, ctx: Context | None = None) -> PeriodicTask:
         first_due = worker.now() + max(initial_delay, 0.0)
-        task = PeriodicTask(worker, fn, first_due, period, owned)
+        task = PeriodicTask(worker, fn, first_due, period, owned, ctx)
         # The first run may reschedule (replacing the content of _sd) before
         # schedule_actual returns here: the first handle goes into a holder of
         # its own, so it can never overwrite a later one.
@@ -219,8 +271,12 @@ class PeriodicTask(Disposable):
         sd = self._sd
         if sd.is_disposed():
             return
+        ctx = self._ctx
         try:
-            self._fn()
+            if ctx is None:
+                self._fn()
+            else:
+                ctx.copy().run(self._fn)
         except BaseException:
             # any error stops the periodic task; the worker reports an Exception and
             # lets a fatal one propagate (nothing is swallowed here)

@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import itertools
 import threading
+from contextvars import Context
+from contextvars import copy_context
 
 from sortedcontainers import SortedList
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
+from rxpy2.plugins import flags as _flags
 from rxpy2.schedulers.scheduler import DISPOSED_TASK
 from rxpy2.schedulers.scheduler import Scheduler
 from rxpy2.schedulers.scheduler import Task
@@ -31,10 +34,11 @@ __all__ = ["TestScheduler"]
 
 
 class _TimedTask(Disposable):
-    __slots__ = ("key", "fn", "worker")
+    __slots__ = ("key", "fn", "ctx", "worker")
 
     def __init__(self, fn: Task, worker: _TestWorker) -> None:
         self.fn: Task | None = fn
+        self.ctx: Context | None = copy_context() if _flags.propagate_context else None
         self.worker = worker
         self.key: tuple[float, int, _TimedTask] | None = None
 
@@ -49,6 +53,8 @@ class _TimedTask(Disposable):
 
 class _TestWorker(Worker):
     __slots__ = ("_scheduler", "_tasks", "_disposed")
+
+    binds_context = True  # a _TimedTask keeps its context
 
     def __init__(self, scheduler: TestScheduler) -> None:
         self._scheduler = scheduler
@@ -142,11 +148,16 @@ class TestScheduler(Scheduler):
                 task.worker._tasks.discard(task)
                 fn = task.fn
                 task.fn = None
+                ctx = task.ctx
+                task.ctx = None
                 if due > self._time:
                     self._time = due
             if fn is not None:
                 try:
-                    fn()
+                    if ctx is None:
+                        fn()
+                    else:
+                        ctx.run(fn)
                 except Exception as e:  # a fatal one propagates to the caller
                     plugins.on_error(e)
         with lock:

@@ -24,14 +24,18 @@ import heapq
 import itertools
 import threading
 import time
+from contextvars import Context
+from contextvars import copy_context
 
 from rxpy2 import plugins
 from rxpy2.disposables import Disposable
 from rxpy2.internal.drain import Drain
+from rxpy2.plugins import flags as _flags
 from rxpy2.schedulers.scheduler import DISPOSED_TASK
 from rxpy2.schedulers.scheduler import Scheduler
 from rxpy2.schedulers.scheduler import Task
 from rxpy2.schedulers.scheduler import Worker
+from rxpy2.schedulers.scheduler import bind_task
 from rxpy2.schedulers.scheduler import check_task
 from rxpy2.schedulers.scheduler import check_time
 from rxpy2.schedulers.timer import MAX_WAIT
@@ -42,10 +46,13 @@ _sleep = time.sleep
 
 
 class _TrampolineTask(Disposable):
-    __slots__ = ("fn",)
+    __slots__ = ("fn", "ctx")
 
     def __init__(self, fn: Task) -> None:
         self.fn: Task | None = fn
+        # a copy even when the task runs at once on this thread: a task queued behind
+        # another, or from another thread, runs on the draining call, in its own context
+        self.ctx: Context | None = copy_context() if _flags.propagate_context else None
 
     def dispose(self) -> None:
         self.fn = None
@@ -58,6 +65,8 @@ class TrampolineWorker(Worker):
     """A queue drained by whichever thread finds the worker idle (see the module)."""
 
     __slots__ = ("_scheduler", "_heap", "_lock", "_seq", "_gate", "_disposed")
+
+    binds_context = True  # a _TrampolineTask keeps its context
 
     def __init__(self, scheduler: Scheduler) -> None:
         self._scheduler = scheduler
@@ -126,8 +135,13 @@ class TrampolineWorker(Worker):
                     task.fn = None
                 if fn is None:
                     continue
+                ctx = task.ctx
+                task.ctx = None
                 try:
-                    fn()
+                    if ctx is None:
+                        fn()
+                    else:
+                        ctx.run(fn)
                 except Exception as e:
                     plugins.on_error(e)
             if not leave():
@@ -165,4 +179,5 @@ class TrampolineScheduler(Scheduler):
         task this thread is running if called from one (queued, no recursion)."""
         check_task(fn)
         d = check_time(delay, "delay")
-        return self._thread_worker().schedule_actual(plugins.on_schedule(fn), d)
+        w = self._thread_worker()
+        return w.schedule_actual(bind_task(fn, w), d)
