@@ -13,7 +13,6 @@ so that importing ``rxpy2`` stays cheap.
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Callable
 from collections.abc import Iterable
@@ -190,11 +189,11 @@ from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
 from rxpy2.schedulers import Schedulers
 from rxpy2.schedulers.scheduler import check_time
-from rxpy2.testing.test_subscriber import TestSubscriber
 
 if TYPE_CHECKING:
     import asyncio
     import concurrent.futures
+    import logging
     from collections.abc import AsyncIterable
     from collections.abc import AsyncIterator
     from collections.abc import Iterator
@@ -208,6 +207,7 @@ if TYPE_CHECKING:
     from rxpy2.parallel import ParallelFlowable
     from rxpy2.schedulers.scheduler import Scheduler
     from rxpy2.single import Single
+    from rxpy2.testing.test_subscriber import TestSubscriber
     from rxpy2.timed import Timed
 
 __all__ = ["Flowable"]
@@ -424,6 +424,8 @@ class Flowable(Publisher[T], Generic[T]):
 
     def test(self, initial_request: int = LONG_MAX, cancel: bool = False) -> TestSubscriber[T]:
         """Subscribe a new :class:`rxpy2.testing.TestSubscriber` and return it."""
+        from rxpy2.testing.test_subscriber import TestSubscriber  # loaded on first use
+
         ts: TestSubscriber[T] = TestSubscriber(initial_request=initial_request)
         if cancel:
             ts.cancel()
@@ -504,7 +506,7 @@ class Flowable(Publisher[T], Generic[T]):
         return pipe_functions(self, functions)
 
     def log(self, name_or_logger: str | logging.Logger | logging.LoggerAdapter[Any] | None
-            = None, level: int | str = logging.INFO) -> Flowable[T]:
+            = None, level: int | str = 20) -> Flowable[T]:  # 20 = logging.INFO: logging loads at first log()
         """Log each signal through :mod:`logging`, as Reactor's ``log()``: one record per
         ``on_subscribe``, ``request(n)`` (``request(unbounded)``), ``on_next(item)``,
         ``on_error``, ``on_complete`` and ``cancel``, at ``level`` (``logging.INFO`` by

@@ -15,7 +15,6 @@ adds what Single and Maybe share about the item.
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Callable
 from collections.abc import Generator
 from collections.abc import Iterable
@@ -57,6 +56,8 @@ from rxpy2.internal.operators.single import single_retry
 from rxpy2.internal.operators.single import single_take_until
 
 if TYPE_CHECKING:
+    import logging
+
     from rxpy2.completable import Completable
     from rxpy2.disposables import Disposable
     from rxpy2.flowable import Flowable
@@ -378,7 +379,7 @@ class ZeroOneBase:
         return pipe_functions(self, functions)
 
     def log(self, name_or_logger: str | logging.Logger | logging.LoggerAdapter[Any] | None
-            = None, level: int | str = logging.INFO) -> Self:
+            = None, level: int | str = 20) -> Self:  # 20 = logging.INFO: logging loads at first log()
         """Log each signal through :mod:`logging` (Reactor's ``log()``): one record per
         ``on_subscribe``, ``on_success``, ``on_complete``, ``on_error`` and ``dispose``,
         at ``level``, on the logger given or named (``rxpy2.log`` by default). When that
