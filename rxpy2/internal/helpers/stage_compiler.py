@@ -346,7 +346,14 @@ def _source_text(specs: Specs, source: str) -> str:
     return "\n".join(out) + "\n"
 
 
-@lru_cache(maxsize=512)
+#: Compiled factories kept per kind (chains, folds, steps, flattening chains), least
+#: recently used dropped first: about 16 KiB each (the code and its linecache text), so a
+#: program that builds ever new chain shapes holds at most a few MiB of them; a shape
+#: dropped and met again is compiled again (well under a millisecond).
+CACHE_SIZE = 128
+
+
+@lru_cache(maxsize=CACHE_SIZE)
 def _chain_factory(specs: Specs, source: str) -> Callable[..., Any]:
     text = _source_text(specs, source)
     env = namespace(specs)
@@ -378,7 +385,7 @@ def _fold_text(specs: Specs, source: str, fold: FusedFold) -> str:
     return "\n".join(out) + "\n"
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=CACHE_SIZE)
 def _fold_factory(specs: Specs, source: str, fold: FusedFold) -> Callable[..., Any]:
     env = namespace(specs, dict(fold.names))
     exec(compile_registered(_fold_text(specs, source, fold),
@@ -398,7 +405,7 @@ def source_text(stages: Stages, source: str) -> str:
     return _source_text(_specs(stages), source)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=CACHE_SIZE)
 def _step_factory(specs: Specs) -> Callable[..., Any]:
     fns, _ = _names(specs)
     out = [f"def factory({', '.join(fns)}):", "  def step(x):"]

@@ -35,6 +35,7 @@ from rxpy2.internal.helpers.fused_stage import FusedFlatten
 from rxpy2.internal.helpers.fused_stage import FusedFold
 from rxpy2.internal.helpers.fused_stage import FusedStage
 from rxpy2.internal.helpers.fused_stage import fold_of
+from rxpy2.internal.helpers.stage_compiler import CACHE_SIZE
 from rxpy2.internal.helpers.stage_compiler import END
 from rxpy2.internal.helpers.stage_compiler import ERROR
 from rxpy2.internal.helpers.stage_compiler import EXHAUSTED
@@ -483,7 +484,7 @@ _FLATTEN_ENV: dict[str, Any] = {
 }
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=CACHE_SIZE)
 def _flatten_factory(specs: tuple[FusedStage, ...], source: str) -> Any:
     env = namespace(specs, _FLATTEN_ENV)
     label = "/".join(spec.name for spec in specs)
