@@ -248,9 +248,16 @@ class _TapSubscriber(Forwarding, Subscription):
             hop.in_on_next = False
 
     def on_error(self, error: BaseException) -> None:
+        hop = self.hop
+        if hop.cancelled and hop.terminal is None and self.run.join_round:
+            # a stage's function failed on a join round's item that followed the cancel:
+            # RxJava's operator signals that error too (BasicFuseableSubscriber.fail)
+            hop.terminal = f"on_error({error!r})"
+            self.downstream.on_error(error)
+            return
         if not self._signal_rule(f"on_error({error!r})"):
             return
-        self.hop.terminal = f"on_error({error!r})"
+        hop.terminal = f"on_error({error!r})"
         self.downstream.on_error(error)
 
     def on_complete(self) -> None:
