@@ -21,7 +21,9 @@ still checked for §1.1 and §1.7, never a violation by itself.
     tools/soak --seconds 5             # a short run (tests/test_soak.py)
     tools/soak --replay 123456         # one chain again (100 times: races are timing-bound)
 
-One line a minute; a summary at the end. Exit code 1 on any violation, hang, RSS growth over
+One line a minute (RSS, and the interpreter's live memory blocks after a collection: RSS
+keeps the high-water mark of the allocator's arenas, the blocks show what is still live);
+a summary at the end. Exit code 1 on any violation, hang, RSS growth over
 5 MiB after the warm-up (the first minute, or the first third of a shorter run), or threads
 left alive once the schedulers are shut down.
 """
@@ -326,9 +328,11 @@ class Soak:
             chains, signals, violations = self.chains, self.signals, self.violations
             late, hangs, unmodelled = self.late, self.hangs, self.unmodelled
         rate = (chains - last[1]) / max(now - last[0], 1e-9)
+        gc.collect()  # the live blocks, not the garbage: a leak shows as a trend in them
         self.out(f"[soak] {label} chains={chains} signals={signals} violations={violations} "
                  f"hangs={hangs} late_after_cancel={late} demand_unmodelled={unmodelled} throughput={rate:.1f} chains/s "
-                 f"rss={mib(rss_bytes())} threads={threading.active_count()} "
+                 f"rss={mib(rss_bytes())} blocks={sys.getallocatedblocks()} "
+                 f"threads={threading.active_count()} "
                  f"{thread_census()}")
         return now, chains
 
