@@ -142,6 +142,7 @@ from rxpy2.internal.operators.flowable import flowable_serialize
 from rxpy2.internal.operators.flowable import flowable_single
 from rxpy2.internal.operators.flowable import flowable_skip
 from rxpy2.internal.operators.flowable import flowable_skip_last
+from rxpy2.internal.operators.flowable import flowable_skip_last_timed
 from rxpy2.internal.operators.flowable import flowable_skip_until
 from rxpy2.internal.operators.flowable import flowable_skip_while
 from rxpy2.internal.operators.flowable import flowable_subscribe_on
@@ -152,6 +153,7 @@ from rxpy2.internal.operators.flowable import flowable_switch_map_maybe
 from rxpy2.internal.operators.flowable import flowable_sync_chain
 from rxpy2.internal.operators.flowable import flowable_take
 from rxpy2.internal.operators.flowable import flowable_take_last
+from rxpy2.internal.operators.flowable import flowable_take_last_timed
 from rxpy2.internal.operators.flowable import flowable_take_until
 from rxpy2.internal.operators.flowable import flowable_take_while
 from rxpy2.internal.operators.flowable import flowable_throttle_first_timed
@@ -784,6 +786,7 @@ class Flowable(Publisher[T], Generic[T]):
 
     def take_last(self, count: int) -> Flowable[T]:
         """The last ``count`` items, emitted after upstream completes, under demand."""
+        _not_a_time(count, None, "take_last_time")
         require_non_negative(count, "count")
         if count == 0:
             return self.ignore_elements().to_flowable()
@@ -791,8 +794,32 @@ class Flowable(Publisher[T], Generic[T]):
             return _assembly(flowable_take_last.FlowableTakeLastOne(self))
         return _assembly(flowable_take_last.FlowableTakeLast(self, count))
 
+    def take_last_time(self, duration: float, scheduler: Scheduler | None = None,
+                       delay_error: bool = False, buffer_size: int = BUFFER_SIZE, *,
+                       count: int | None = None) -> Flowable[T]:
+        """The items of the last ``duration`` seconds before the upstream completes (the
+        latest ``count`` of them with a ``count``), emitted after the completion, under demand.
+
+        An item is kept when its arrival time (``scheduler.now()``, computation's by
+        default) is at most ``duration`` seconds before the completion. The upstream is
+        requested everything at once. An error ends the stream at once; with
+        ``delay_error`` it goes out after the items of the last ``duration`` seconds
+        before it. ``buffer_size`` is the chunk size of the (unbounded) queue.
+        RxJava's ``takeLast(time, unit, ...)`` and ``takeLast(count, time, unit, ...)``.
+        """
+        d = require_duration(duration, "duration")
+        sched = time_args.scheduler_or_computation(scheduler)
+        require_positive(buffer_size, "buffer_size")
+        n = LONG_MAX
+        if count is not None:
+            require_non_negative(count, "count")
+            n = min(count, LONG_MAX)
+        return _assembly(flowable_take_last_timed.FlowableTakeLastTimed(
+            self, n, d, sched, buffer_size, bool(delay_error)))
+
     def skip_last(self, count: int) -> Flowable[T]:
         """All but the last ``count`` items."""
+        _not_a_time(count, None, "skip_last_time")
         require_non_negative(count, "count")
         if count == 0:
             return self
@@ -800,6 +827,24 @@ class Flowable(Publisher[T], Generic[T]):
         if fused is not None:
             return fused
         return _assembly(flowable_skip_last.FlowableSkipLast(self, count))
+
+    def skip_last_time(self, duration: float, scheduler: Scheduler | None = None,
+                       delay_error: bool = False, buffer_size: int = BUFFER_SIZE) -> Flowable[T]:
+        """All but the items of the last ``duration`` seconds before the upstream terminates.
+
+        Each item waits until it is ``duration`` seconds old (by ``scheduler.now()``,
+        computation's by default), checked at the next item, request or termination,
+        and then goes out under demand; the ones still younger at the termination are
+        dropped. The upstream is requested everything at once. An error ends the
+        stream at the next pass under demand (the queue dropped); with ``delay_error``
+        after the items old enough. ``buffer_size`` is the chunk size of the
+        (unbounded) queue. RxJava's ``skipLast(time, unit, ...)``.
+        """
+        d = require_duration(duration, "duration")
+        sched = time_args.scheduler_or_computation(scheduler)
+        require_positive(buffer_size, "buffer_size")
+        return _assembly(flowable_skip_last_timed.FlowableSkipLastTimed(
+            self, d, sched, buffer_size, bool(delay_error)))
 
     def take_while(self, predicate: Callable[[T], bool]) -> Flowable[T]:
         """Items while ``predicate`` holds; completes at the first that fails it."""
