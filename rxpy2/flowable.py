@@ -836,8 +836,8 @@ class Flowable(Publisher[T], Generic[T]):
         computation's by default), checked at the next item, request or termination,
         and then goes out under demand; the ones still younger at the termination are
         dropped. The upstream is requested everything at once. An error ends the
-        stream at the next pass under demand (the queue dropped); with ``delay_error``
-        after the items old enough. ``buffer_size`` is the chunk size of the
+        stream at once, demand or not (the queue dropped); with ``delay_error`` after
+        the items old enough. ``buffer_size`` is the chunk size of the
         (unbounded) queue. RxJava's ``skipLast(time, unit, ...)``.
         """
         d = require_duration(duration, "duration")

@@ -191,38 +191,44 @@ def test_skip_last_time_items_wait_for_demand(sched):
     assert src.requests == [LONG_MAX]
 
 
-def test_skip_last_time_the_end_waits_for_a_request_as_in_rxjava_2(sched):
+def test_skip_last_time_ends_without_demand_when_no_item_is_ready(sched):
     src = ManualSource()
     ts = src.skip_last_time(1.0, sched).test(0)
     src.emit(1)
-    src.complete()
-    ts.assert_not_complete()  # every pass runs under demand only
-    sched.advance_time_by(0.5)
-    ts.request(1)
-    ts.assert_result()  # 1 is 0.5 old at that request: dropped
+    src.complete()  # 1 is too young: dropped, and nothing is left to wait for
+    ts.assert_result()  # RxJava 2 waits for a request to complete
 
 
-def test_skip_last_time_a_late_request_sees_the_time_of_the_request(sched):
+def test_skip_last_time_old_items_wait_for_demand_then_the_end_follows(sched):
     src = ManualSource()
     ts = src.skip_last_time(1.0, sched).test(0)
     src.emit(1)
+    sched.advance_time_by(1.0)
+    src.emit(2)
     src.complete()
-    sched.advance_time_by(2.0)
-    ts.request(1)  # the head is read against now(): 1 is 2.0 old, as RxJava 2 reads it
-    ts.assert_values(1).assert_not_complete()  # the end, too, needs a pass under demand
+    ts.assert_no_values().assert_not_complete()  # 1 is old enough: it waits for demand
     ts.request(1)
-    ts.assert_result(1)
+    ts.assert_result(1)  # the completion right after it (2 is dropped)
 
 
-def test_skip_last_time_error_under_demand_drops_the_items(sched):
+def test_skip_last_time_error_without_demand_goes_at_once(sched):
     src = ManualSource()
     ts = src.skip_last_time(1.0, sched).test(0)
     src.emit(1)
     sched.advance_time_by(2.0)
     src.error(ValueError("boom"))
-    ts.assert_no_errors()  # no demand: the drain does not run
+    ts.assert_failure(ValueError)  # no demand needed, the queue dropped (RxJava 2 waits)
+
+
+def test_skip_last_time_delay_error_without_demand_waits_for_the_old_items(sched):
+    src = ManualSource()
+    ts = src.skip_last_time(1.0, sched, delay_error=True).test(0)
+    src.emit(1)
+    sched.advance_time_by(2.0)
+    src.error(ValueError("boom"))
+    ts.assert_no_values().assert_no_errors()
     ts.request(1)
-    ts.assert_failure(ValueError)
+    ts.assert_failure(ValueError, 1)
 
 
 def test_skip_last_time_delay_error_emits_the_old_items_first(sched):

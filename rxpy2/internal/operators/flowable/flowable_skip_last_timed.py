@@ -6,10 +6,10 @@ As RxJava 2's ``FlowableSkipLastTimed``: the upstream is consumed at once
 goes out, under the downstream's demand, once it is ``duration`` seconds old; that is
 looked at only when something happens (an item, a request, the termination), against
 the scheduler's ``now()`` then. At the termination the items not yet old enough are
-dropped: the stream ends when the queue holds no old-enough item, and a request is
-there (or, after an error without ``delay_error``, at once under demand, the queue
-dropped). As in RxJava 2 every pass of the drain runs only under demand: with no
-outstanding request the termination waits for one.
+dropped: the stream ends when the queue holds no old-enough item (after an error
+without ``delay_error`` at once, the queue dropped). The termination is looked at on
+every pass, demand or not, where RxJava 2 looks only under demand: a failed or
+finished stream no longer waits for a request to say so (docs/rxjava-differences.md).
 """
 
 from __future__ import annotations
@@ -124,13 +124,13 @@ class SkipLastTimedSubscriber(OperatorSubscriber[T, T], Generic[T]):
         while True:
             r = self.requested.get()
             e = 0
-            while e != r:
+            while True:
                 done = self.done  # read before the queue: an item queued before the end counts
                 head = q.peek()
                 ready = head is not None and head[0] <= scheduler.now() - span
-                if self._terminated(done, not ready):
+                if self._terminated(done, not ready):  # demand or not (unlike RxJava 2)
                     return  # the drain stays taken: nothing more
-                if not ready:
+                if not ready or e == r:
                     break
                 q.poll()
                 assert head is not None
