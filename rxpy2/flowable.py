@@ -117,6 +117,7 @@ from rxpy2.internal.operators.flowable import flowable_lift
 from rxpy2.internal.operators.flowable import flowable_limit
 from rxpy2.internal.operators.flowable import flowable_map
 from rxpy2.internal.operators.flowable import flowable_map_filter
+from rxpy2.internal.operators.flowable import flowable_map_notification
 from rxpy2.internal.operators.flowable import flowable_materialize
 from rxpy2.internal.operators.flowable import flowable_multicast_selector
 from rxpy2.internal.operators.flowable import flowable_never
@@ -273,6 +274,40 @@ def _not_a_time(count: Any, skip: Any, timed: str) -> None:
         raise TypeError(f"count must be an int, not float: did you mean {timed}({count!r}{more})?")
 
 
+def _combiner_and_prefetch(args: tuple[Any, ...], combiner: Any,
+                           prefetch: Any) -> tuple[Any, int]:
+    """``flat_map_iterable``'s positional arguments after the mapper: ``(prefetch)``,
+    ``(combiner)`` or ``(combiner, prefetch)`` (a callable is the combiner)."""
+    if len(args) > 2:
+        raise TypeError("flat_map_iterable takes (mapper[, prefetch]) or "
+                        "(mapper, combiner[, prefetch])")
+    if args:
+        if callable(args[0]):
+            if combiner is not None:
+                raise TypeError("flat_map_iterable got two combiners")
+            combiner = args[0]
+            if len(args) == 2:
+                prefetch = args[1]
+        elif len(args) == 2:
+            raise TypeError(f"combiner must be callable, not {type(args[0]).__name__}")
+        else:
+            prefetch = args[0]
+    if combiner is not None:
+        require_callable(combiner, "combiner")
+    require_positive(prefetch, "prefetch")
+    return combiner, prefetch
+
+
+def _iterable_publisher(mapper: Callable[[Any], Iterable[Any]]) -> Callable[[Any], Flowable[Any]]:
+    """``mapper``'s iterable as a Flowable of its elements (``None`` is a ``TypeError``)."""
+    def to_publisher(item: Any) -> Flowable[Any]:
+        it = mapper(item)
+        if it is None:
+            raise TypeError("the mapper returned None instead of an iterable")
+        return Flowable.from_iterable(it)
+    return to_publisher
+
+
 def _assembly(f: Flowable[T]) -> Flowable[T]:
     if _plugin_flags.hooks_active:
         return plugins.on_assembly("flowable", f)
@@ -317,11 +352,12 @@ class Flowable(Publisher[T], Generic[T]):
     @overload
     def subscribe(self, on_next: Callable[[T], Any] = ...,
                   on_error: Callable[[BaseException], Any] | None = None,
-                  on_complete: Callable[[], Any] | None = None) -> Disposable: ...
+                  on_complete: Callable[[], Any] | None = None,
+                  on_subscribe: Callable[[Subscription], Any] | None = None) -> Disposable: ...
 
     @final
     def subscribe(self, on_next: Any = ABSENT, on_error: Any = None,
-                  on_complete: Any = None) -> Disposable | None:
+                  on_complete: Any = None, on_subscribe: Any = None) -> Disposable | None:
         """Subscribe a :class:`Subscriber`, or callbacks (returning a :class:`Disposable`).
 
         * ``subscribe(subscriber)``: the Reactive Streams method; ``TypeError`` on
@@ -332,9 +368,13 @@ class Flowable(Publisher[T], Generic[T]):
           :func:`rxpy2.plugins.on_error` as ``OnErrorNotImplementedException``.
           Passing ``on_next=None`` explicitly is a ``TypeError`` (as RxJava's null
           Consumer is); leave it out to ignore the items.
+        * ``on_subscribe(subscription)``, with the callbacks: called instead of the
+          request for everything, with the Subscription (the returned Disposable): it
+          requests what it wants (RxJava's ``subscribe(onNext, onError, onComplete,
+          onSubscribe)``); if it raises, the upstream is cancelled and ``on_error`` gets it.
         """
         if isinstance(on_next, Subscriber) or subscriber_like(on_next):
-            if on_error is not None or on_complete is not None:
+            if on_error is not None or on_complete is not None or on_subscribe is not None:
                 raise TypeError("subscribe(subscriber) takes no callbacks")
             self._subscribe(on_next)
             return None
@@ -348,8 +388,10 @@ class Flowable(Publisher[T], Generic[T]):
             require_callable(on_error, "on_error")
         if on_complete is not None:
             require_callable(on_complete, "on_complete")
+        if on_subscribe is not None:
+            require_callable(on_subscribe, "on_subscribe")
         ls: lambda_subscriber.LambdaSubscriber[T] = lambda_subscriber.LambdaSubscriber(
-            None if on_next is ABSENT else on_next, on_error, on_complete)
+            None if on_next is ABSENT else on_next, on_error, on_complete, on_subscribe)
         self._subscribe(ls)
         return ls
 
@@ -1240,7 +1282,9 @@ class Flowable(Publisher[T], Generic[T]):
     def flat_map(self, mapper: Callable[[T], Publisher[R]],
                  max_concurrency: int = BUFFER_SIZE, delay_errors: bool = False,
                  buffer_size: int = BUFFER_SIZE,
-                 combiner: Callable[[T, Any], R] | None = None) -> Flowable[R]:
+                 combiner: Callable[[T, Any], R] | None = None, *,
+                 on_error_mapper: Callable[[BaseException], Publisher[R]] | None = None,
+                 on_complete_supplier: Callable[[], Publisher[R]] | None = None) -> Flowable[R]:
         """Map each item to a Publisher and merge their items as they come.
 
         At most ``max_concurrency`` inner Publishers run at once (128 by default, as
@@ -1251,10 +1295,32 @@ class Flowable(Publisher[T], Generic[T]):
         time as they are consumed.
         With ``combiner``, each inner item ``u`` of an upstream item ``t`` becomes
         ``combiner(t, u)``. An error ends the stream at once unless ``delay_errors``.
+
+        With ``on_error_mapper`` and ``on_complete_supplier`` (both, no ``combiner``),
+        the upstream's error is mapped to a last Publisher too (``on_error_mapper(error)``),
+        and its completion to ``on_complete_supplier()``: their items are merged like
+        the others, and the stream ends when they all did (RxJava's
+        ``flatMap(onNextMapper, onErrorMapper, onCompleteSupplier[, maxConcurrency])``).
         """
         require_callable(mapper, "mapper")
+        if callable(max_concurrency):
+            raise TypeError("max_concurrency must be an int, not a function: did you mean "
+                            "flat_map(mapper, on_error_mapper=..., on_complete_supplier=...)?")
         require_positive(max_concurrency, "max_concurrency")
         require_positive(buffer_size, "buffer_size")
+        if on_error_mapper is not None or on_complete_supplier is not None:
+            if on_error_mapper is None or on_complete_supplier is None:
+                raise TypeError("flat_map needs both on_error_mapper and on_complete_supplier")
+            require_callable(on_error_mapper, "on_error_mapper")
+            require_callable(on_complete_supplier, "on_complete_supplier")
+            if combiner is not None:
+                raise TypeError("flat_map with on_error_mapper/on_complete_supplier takes no "
+                                "combiner")
+            notifications: Flowable[Publisher[R]] = _assembly(
+                flowable_map_notification.FlowableMapNotification(
+                    self, mapper, on_error_mapper, on_complete_supplier))
+            return _assembly(flowable_flat_map.FlowableFlatMap(
+                notifications, _identity, bool(delay_errors), max_concurrency, buffer_size))
         if combiner is not None:
             require_callable(combiner, "combiner")
             mapper = _with_combiner(mapper, combiner)
@@ -1266,11 +1332,30 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(flowable_flat_map.FlowableFlatMap(self, mapper, bool(delay_errors), max_concurrency,
                                          buffer_size))
 
+    @overload
     def flat_map_iterable(self, mapper: Callable[[T], Iterable[R]],
-                          prefetch: int = BUFFER_SIZE) -> Flowable[R]:
-        """Map each item to an iterable and emit its elements, one iterable after another."""
+                          prefetch: int = BUFFER_SIZE) -> Flowable[R]: ...
+
+    @overload
+    def flat_map_iterable(self, mapper: Callable[[T], Iterable[U]],
+                          combiner: Callable[[T, U], R],
+                          prefetch: int = BUFFER_SIZE) -> Flowable[R]: ...
+
+    def flat_map_iterable(self, mapper: Callable[[T], Iterable[Any]], *args: Any,
+                          combiner: Any = None, prefetch: int = BUFFER_SIZE) -> Flowable[Any]:
+        """Map each item to an iterable and emit its elements, one iterable after another.
+
+        ``flat_map_iterable(mapper, combiner[, prefetch])``: each element ``u`` of the
+        iterable of an item ``t`` becomes ``combiner(t, u)``. As RxJava's
+        ``flatMapIterable(mapper, resultSelector[, prefetch])`` this is a
+        :meth:`flat_map` of the iterables (``max_concurrency`` 128, each asked for
+        ``prefetch`` elements at a time).
+        """
         require_callable(mapper, "mapper")
-        require_positive(prefetch, "prefetch")
+        combiner, prefetch = _combiner_and_prefetch(args, combiner, prefetch)
+        if combiner is not None:
+            return self.flat_map(_iterable_publisher(mapper), BUFFER_SIZE, False, prefetch,
+                                 combiner)
         # a sync chain's last stage (flowable_sync_chain; over just(x) the operator calls
         # mapper at subscription)
         if not isinstance(self, ScalarCallable):
@@ -2156,8 +2241,24 @@ class Flowable(Publisher[T], Generic[T]):
     def do_on_each(self, on_next: Callable[[T], Any] | None = None,
                    on_error: Callable[[BaseException], Any] | None = None,
                    on_complete: Callable[[], Any] | None = None,
-                   on_after_terminate: Callable[[], Any] | None = None) -> Flowable[T]:
-        """Call the given functions as signals pass (before they go downstream)."""
+                   on_after_terminate: Callable[[], Any] | None = None, *,
+                   on_notification: Callable[[Notification[T]], Any] | None = None) -> Flowable[T]:
+        """Call the given functions as signals pass (before they go downstream).
+
+        ``on_notification`` (alone): called with each signal as a :class:`Notification`
+        (RxJava's ``doOnEach(Consumer<Notification>)``); when it raises on an item the
+        upstream is cancelled and the error goes downstream, as with ``on_next``.
+        """
+        if on_notification is not None:
+            require_callable(on_notification, "on_notification")
+            if on_next is not None or on_error is not None or on_complete is not None \
+                    or on_after_terminate is not None:
+                raise TypeError("do_on_each(on_notification=...) takes no other callbacks")
+            from rxpy2.notification import Notification as N
+            notify = on_notification
+            on_next = lambda item: notify(N.create_on_next(item))  # noqa: E731
+            on_error = lambda error: notify(N.create_on_error(error))  # noqa: E731
+            on_complete = lambda: notify(N.create_on_complete())  # noqa: E731
         for f, name in ((on_next, "on_next"), (on_error, "on_error"),
                         (on_complete, "on_complete"), (on_after_terminate, "on_after_terminate")):
             if f is not None:
@@ -2589,14 +2690,37 @@ class Flowable(Publisher[T], Generic[T]):
 
     # ------------------------------------------------------------------ conversions
 
+    @overload
+    def blocking_subscribe(self, subscriber: Subscriber[T], /) -> None: ...
+
+    @overload
     def blocking_subscribe(self, on_next: Callable[[T], Any] | None = None,
                            on_error: Callable[[BaseException], Any] | None = None,
-                           on_complete: Callable[[], Any] | None = None) -> None:
+                           on_complete: Callable[[], Any] | None = None,
+                           buffer_size: int = BUFFER_SIZE) -> None: ...
+
+    def blocking_subscribe(self, on_next: Any = None, on_error: Any = None,
+                           on_complete: Any = None, buffer_size: int = BUFFER_SIZE) -> None:
         """Subscribe and block the calling thread until the stream terminates.
 
-        Without ``on_error`` the stream's error is raised in the calling thread.
+        With callbacks: they run on the calling thread; without ``on_error`` the
+        stream's error is raised there. ``buffer_size`` items are requested at first,
+        then three quarters of it at a time as they are consumed.
+
+        ``blocking_subscribe(subscriber)``: the upstream's signals are queued and
+        delivered to ``subscriber`` on the calling thread, ``on_subscribe`` first; the
+        subscriber requests what it wants. Returns after its terminal signal, or once it
+        cancelled.
         """
-        flowable_blocking.blocking_subscribe(self, on_next, on_error, on_complete)
+        if isinstance(on_next, Subscriber) or subscriber_like(on_next):
+            if on_error is not None or on_complete is not None or buffer_size != BUFFER_SIZE:
+                raise TypeError("blocking_subscribe(subscriber) takes no callbacks")
+            flowable_blocking.blocking_subscribe_subscriber(self, on_next)
+            return
+        if on_next is not None and not callable(on_next):
+            refuse_rxpy_observer(on_next, _SUBSCRIBER_EXPECTED)
+        require_positive(buffer_size, "buffer_size")
+        flowable_blocking.blocking_subscribe(self, on_next, on_error, on_complete, buffer_size)
 
     def blocking_iterable(self, buffer_size: int = BUFFER_SIZE) -> Iterable[T]:
         """An iterable over the items, blocking while waiting; a bounded buffer in between."""
