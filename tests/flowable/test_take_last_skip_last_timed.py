@@ -8,6 +8,7 @@ from probes import ManualSource
 
 from rxpy2 import Flowable
 from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.testing.race import RaceRunner
 
 # ------------------------------------------------------------------------- take_last_time
 
@@ -276,3 +277,28 @@ def test_skip_last_time_arguments_checked_at_assembly():
         f.skip_last_time(1.0, scheduler=object())
     with pytest.raises(TypeError, match="skip_last_time"):
         f.skip_last(1.5)
+
+
+# ------------------------------------------------------------------------- races
+
+
+def test_race_take_last_time_request_vs_completion(sched):
+    with RaceRunner() as r:
+        for _ in range(200):
+            src = ManualSource()
+            ts = src.take_last_time(10.0, sched).test(0)
+            src.emit(1, 2, 3)
+            r.race(lambda ts=ts: ts.request(3), src.complete)
+            ts.assert_result(1, 2, 3)  # nothing lost, duplicated or after the end
+
+
+def test_race_skip_last_time_request_vs_items(sched):
+    with RaceRunner() as r:
+        for _ in range(200):
+            src = ManualSource()
+            ts = src.skip_last_time(0.0, sched).test(0)
+            src.emit(1)
+            r.race(lambda ts=ts: ts.request(2), lambda src=src: src.emit(2))
+            ts.assert_values(1, 2).assert_not_complete()
+            src.complete()
+            ts.assert_result(1, 2)
