@@ -118,6 +118,7 @@ from rxpy2.internal.operators.flowable import flowable_limit
 from rxpy2.internal.operators.flowable import flowable_log
 from rxpy2.internal.operators.flowable import flowable_map
 from rxpy2.internal.operators.flowable import flowable_map_filter
+from rxpy2.internal.operators.flowable import flowable_map_notification
 from rxpy2.internal.operators.flowable import flowable_materialize
 from rxpy2.internal.operators.flowable import flowable_merge_with_completable
 from rxpy2.internal.operators.flowable import flowable_merge_with_single
@@ -145,6 +146,7 @@ from rxpy2.internal.operators.flowable import flowable_serialize
 from rxpy2.internal.operators.flowable import flowable_single
 from rxpy2.internal.operators.flowable import flowable_skip
 from rxpy2.internal.operators.flowable import flowable_skip_last
+from rxpy2.internal.operators.flowable import flowable_skip_last_timed
 from rxpy2.internal.operators.flowable import flowable_skip_until
 from rxpy2.internal.operators.flowable import flowable_skip_while
 from rxpy2.internal.operators.flowable import flowable_subscribe_on
@@ -155,6 +157,7 @@ from rxpy2.internal.operators.flowable import flowable_switch_map_maybe
 from rxpy2.internal.operators.flowable import flowable_sync_chain
 from rxpy2.internal.operators.flowable import flowable_take
 from rxpy2.internal.operators.flowable import flowable_take_last
+from rxpy2.internal.operators.flowable import flowable_take_last_timed
 from rxpy2.internal.operators.flowable import flowable_take_until
 from rxpy2.internal.operators.flowable import flowable_take_while
 from rxpy2.internal.operators.flowable import flowable_throttle_first_timed
@@ -282,6 +285,40 @@ def _not_a_time(count: Any, skip: Any, timed: str) -> None:
         raise TypeError(f"count must be an int, not float: did you mean {timed}({count!r}{more})?")
 
 
+def _combiner_and_prefetch(args: tuple[Any, ...], combiner: Any,
+                           prefetch: Any) -> tuple[Any, int]:
+    """``flat_map_iterable``'s positional arguments after the mapper: ``(prefetch)``,
+    ``(combiner)`` or ``(combiner, prefetch)`` (a callable is the combiner)."""
+    if len(args) > 2:
+        raise TypeError("flat_map_iterable takes (mapper[, prefetch]) or "
+                        "(mapper, combiner[, prefetch])")
+    if args:
+        if callable(args[0]):
+            if combiner is not None:
+                raise TypeError("flat_map_iterable got two combiners")
+            combiner = args[0]
+            if len(args) == 2:
+                prefetch = args[1]
+        elif len(args) == 2:
+            raise TypeError(f"combiner must be callable, not {type(args[0]).__name__}")
+        else:
+            prefetch = args[0]
+    if combiner is not None:
+        require_callable(combiner, "combiner")
+    require_positive(prefetch, "prefetch")
+    return combiner, prefetch
+
+
+def _iterable_publisher(mapper: Callable[[Any], Iterable[Any]]) -> Callable[[Any], Flowable[Any]]:
+    """``mapper``'s iterable as a Flowable of its elements (``None`` is a ``TypeError``)."""
+    def to_publisher(item: Any) -> Flowable[Any]:
+        it = mapper(item)
+        if it is None:
+            raise TypeError("the mapper returned None instead of an iterable")
+        return Flowable.from_iterable(it)
+    return to_publisher
+
+
 def _assembly(f: Flowable[T]) -> Flowable[T]:
     if _plugin_flags.hooks_active:
         return plugins.on_assembly("flowable", f)
@@ -326,11 +363,12 @@ class Flowable(Publisher[T], Generic[T]):
     @overload
     def subscribe(self, on_next: Callable[[T], Any] = ...,
                   on_error: Callable[[BaseException], Any] | None = None,
-                  on_complete: Callable[[], Any] | None = None) -> Disposable: ...
+                  on_complete: Callable[[], Any] | None = None,
+                  on_subscribe: Callable[[Subscription], Any] | None = None) -> Disposable: ...
 
     @final
     def subscribe(self, on_next: Any = ABSENT, on_error: Any = None,
-                  on_complete: Any = None) -> Disposable | None:
+                  on_complete: Any = None, on_subscribe: Any = None) -> Disposable | None:
         """Subscribe a :class:`Subscriber`, or callbacks (returning a :class:`Disposable`).
 
         * ``subscribe(subscriber)``: the Reactive Streams method; ``TypeError`` on
@@ -341,9 +379,13 @@ class Flowable(Publisher[T], Generic[T]):
           :func:`rxpy2.plugins.on_error` as ``OnErrorNotImplementedException``.
           Passing ``on_next=None`` explicitly is a ``TypeError`` (as RxJava's null
           Consumer is); leave it out to ignore the items.
+        * ``on_subscribe(subscription)``, with the callbacks: called instead of the
+          request for everything, with the Subscription (the returned Disposable): it
+          requests what it wants (RxJava's ``subscribe(onNext, onError, onComplete,
+          onSubscribe)``); if it raises, the upstream is cancelled and ``on_error`` gets it.
         """
         if isinstance(on_next, Subscriber) or subscriber_like(on_next):
-            if on_error is not None or on_complete is not None:
+            if on_error is not None or on_complete is not None or on_subscribe is not None:
                 raise TypeError("subscribe(subscriber) takes no callbacks")
             self._subscribe(on_next)
             return None
@@ -357,8 +399,10 @@ class Flowable(Publisher[T], Generic[T]):
             require_callable(on_error, "on_error")
         if on_complete is not None:
             require_callable(on_complete, "on_complete")
+        if on_subscribe is not None:
+            require_callable(on_subscribe, "on_subscribe")
         ls: lambda_subscriber.LambdaSubscriber[T] = lambda_subscriber.LambdaSubscriber(
-            None if on_next is ABSENT else on_next, on_error, on_complete)
+            None if on_next is ABSENT else on_next, on_error, on_complete, on_subscribe)
         self._subscribe(ls)
         return ls
 
@@ -850,6 +894,7 @@ class Flowable(Publisher[T], Generic[T]):
 
     def take_last(self, count: int) -> Flowable[T]:
         """The last ``count`` items, emitted after upstream completes, under demand."""
+        _not_a_time(count, None, "take_last_time")
         require_non_negative(count, "count")
         if count == 0:
             return self.ignore_elements().to_flowable()
@@ -857,8 +902,32 @@ class Flowable(Publisher[T], Generic[T]):
             return _assembly(flowable_take_last.FlowableTakeLastOne(self))
         return _assembly(flowable_take_last.FlowableTakeLast(self, count))
 
+    def take_last_time(self, duration: float, scheduler: Scheduler | None = None,
+                       delay_error: bool = False, buffer_size: int = BUFFER_SIZE, *,
+                       count: int | None = None) -> Flowable[T]:
+        """The items of the last ``duration`` seconds before the upstream completes (the
+        latest ``count`` of them with a ``count``), emitted after the completion, under demand.
+
+        An item is kept when its arrival time (``scheduler.now()``, computation's by
+        default) is at most ``duration`` seconds before the completion. The upstream is
+        requested everything at once. An error ends the stream at once; with
+        ``delay_error`` it goes out after the items of the last ``duration`` seconds
+        before it. ``buffer_size`` is the chunk size of the (unbounded) queue.
+        RxJava's ``takeLast(time, unit, ...)`` and ``takeLast(count, time, unit, ...)``.
+        """
+        d = require_duration(duration, "duration")
+        sched = time_args.scheduler_or_computation(scheduler)
+        require_positive(buffer_size, "buffer_size")
+        n = LONG_MAX
+        if count is not None:
+            require_non_negative(count, "count")
+            n = min(count, LONG_MAX)
+        return _assembly(flowable_take_last_timed.FlowableTakeLastTimed(
+            self, n, d, sched, buffer_size, bool(delay_error)))
+
     def skip_last(self, count: int) -> Flowable[T]:
         """All but the last ``count`` items."""
+        _not_a_time(count, None, "skip_last_time")
         require_non_negative(count, "count")
         if count == 0:
             return self
@@ -866,6 +935,24 @@ class Flowable(Publisher[T], Generic[T]):
         if fused is not None:
             return fused
         return _assembly(flowable_skip_last.FlowableSkipLast(self, count))
+
+    def skip_last_time(self, duration: float, scheduler: Scheduler | None = None,
+                       delay_error: bool = False, buffer_size: int = BUFFER_SIZE) -> Flowable[T]:
+        """All but the items of the last ``duration`` seconds before the upstream terminates.
+
+        Each item waits until it is ``duration`` seconds old (by ``scheduler.now()``,
+        computation's by default), checked at the next item, request or termination,
+        and then goes out under demand; the ones still younger at the termination are
+        dropped. The upstream is requested everything at once. An error ends the
+        stream at once, demand or not (the queue dropped); with ``delay_error`` after
+        the items old enough. ``buffer_size`` is the chunk size of the
+        (unbounded) queue. RxJava's ``skipLast(time, unit, ...)``.
+        """
+        d = require_duration(duration, "duration")
+        sched = time_args.scheduler_or_computation(scheduler)
+        require_positive(buffer_size, "buffer_size")
+        return _assembly(flowable_skip_last_timed.FlowableSkipLastTimed(
+            self, d, sched, buffer_size, bool(delay_error)))
 
     def take_while(self, predicate: Callable[[T], bool]) -> Flowable[T]:
         """Items while ``predicate`` holds; completes at the first that fails it."""
@@ -1261,7 +1348,9 @@ class Flowable(Publisher[T], Generic[T]):
     def flat_map(self, mapper: Callable[[T], Publisher[R]],
                  max_concurrency: int = BUFFER_SIZE, delay_errors: bool = False,
                  buffer_size: int = BUFFER_SIZE,
-                 combiner: Callable[[T, Any], R] | None = None) -> Flowable[R]:
+                 combiner: Callable[[T, Any], R] | None = None, *,
+                 on_error_mapper: Callable[[BaseException], Publisher[R]] | None = None,
+                 on_complete_supplier: Callable[[], Publisher[R]] | None = None) -> Flowable[R]:
         """Map each item to a Publisher and merge their items as they come.
 
         At most ``max_concurrency`` inner Publishers run at once (128 by default, as
@@ -1272,10 +1361,32 @@ class Flowable(Publisher[T], Generic[T]):
         time as they are consumed.
         With ``combiner``, each inner item ``u`` of an upstream item ``t`` becomes
         ``combiner(t, u)``. An error ends the stream at once unless ``delay_errors``.
+
+        With ``on_error_mapper`` and ``on_complete_supplier`` (both, no ``combiner``),
+        the upstream's error is mapped to a last Publisher too (``on_error_mapper(error)``),
+        and its completion to ``on_complete_supplier()``: their items are merged like
+        the others, and the stream ends when they all did (RxJava's
+        ``flatMap(onNextMapper, onErrorMapper, onCompleteSupplier[, maxConcurrency])``).
         """
         require_callable(mapper, "mapper")
+        if callable(max_concurrency):
+            raise TypeError("max_concurrency must be an int, not a function: did you mean "
+                            "flat_map(mapper, on_error_mapper=..., on_complete_supplier=...)?")
         require_positive(max_concurrency, "max_concurrency")
         require_positive(buffer_size, "buffer_size")
+        if on_error_mapper is not None or on_complete_supplier is not None:
+            if on_error_mapper is None or on_complete_supplier is None:
+                raise TypeError("flat_map needs both on_error_mapper and on_complete_supplier")
+            require_callable(on_error_mapper, "on_error_mapper")
+            require_callable(on_complete_supplier, "on_complete_supplier")
+            if combiner is not None:
+                raise TypeError("flat_map with on_error_mapper/on_complete_supplier takes no "
+                                "combiner")
+            notifications: Flowable[Publisher[R]] = _assembly(
+                flowable_map_notification.FlowableMapNotification(
+                    self, mapper, on_error_mapper, on_complete_supplier))
+            return _assembly(flowable_flat_map.FlowableFlatMap(
+                notifications, _identity, bool(delay_errors), max_concurrency, buffer_size))
         if combiner is not None:
             require_callable(combiner, "combiner")
             mapper = _with_combiner(mapper, combiner)
@@ -1287,11 +1398,30 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(flowable_flat_map.FlowableFlatMap(self, mapper, bool(delay_errors), max_concurrency,
                                          buffer_size))
 
+    @overload
     def flat_map_iterable(self, mapper: Callable[[T], Iterable[R]],
-                          prefetch: int = BUFFER_SIZE) -> Flowable[R]:
-        """Map each item to an iterable and emit its elements, one iterable after another."""
+                          prefetch: int = BUFFER_SIZE) -> Flowable[R]: ...
+
+    @overload
+    def flat_map_iterable(self, mapper: Callable[[T], Iterable[U]],
+                          combiner: Callable[[T, U], R],
+                          prefetch: int = BUFFER_SIZE) -> Flowable[R]: ...
+
+    def flat_map_iterable(self, mapper: Callable[[T], Iterable[Any]], *args: Any,
+                          combiner: Any = None, prefetch: int = BUFFER_SIZE) -> Flowable[Any]:
+        """Map each item to an iterable and emit its elements, one iterable after another.
+
+        ``flat_map_iterable(mapper, combiner[, prefetch])``: each element ``u`` of the
+        iterable of an item ``t`` becomes ``combiner(t, u)``. As RxJava's
+        ``flatMapIterable(mapper, resultSelector[, prefetch])`` this is a
+        :meth:`flat_map` of the iterables (``max_concurrency`` 128, each asked for
+        ``prefetch`` elements at a time).
+        """
         require_callable(mapper, "mapper")
-        require_positive(prefetch, "prefetch")
+        combiner, prefetch = _combiner_and_prefetch(args, combiner, prefetch)
+        if combiner is not None:
+            return self.flat_map(_iterable_publisher(mapper), BUFFER_SIZE, False, prefetch,
+                                 combiner)
         # a sync chain's last stage (flowable_sync_chain; over just(x) the operator calls
         # mapper at subscription)
         if not isinstance(self, ScalarCallable):
@@ -2184,8 +2314,24 @@ class Flowable(Publisher[T], Generic[T]):
     def do_on_each(self, on_next: Callable[[T], Any] | None = None,
                    on_error: Callable[[BaseException], Any] | None = None,
                    on_complete: Callable[[], Any] | None = None,
-                   on_after_terminate: Callable[[], Any] | None = None) -> Flowable[T]:
-        """Call the given functions as signals pass (before they go downstream)."""
+                   on_after_terminate: Callable[[], Any] | None = None, *,
+                   on_notification: Callable[[Notification[T]], Any] | None = None) -> Flowable[T]:
+        """Call the given functions as signals pass (before they go downstream).
+
+        ``on_notification`` (alone): called with each signal as a :class:`Notification`
+        (RxJava's ``doOnEach(Consumer<Notification>)``); when it raises on an item the
+        upstream is cancelled and the error goes downstream, as with ``on_next``.
+        """
+        if on_notification is not None:
+            require_callable(on_notification, "on_notification")
+            if on_next is not None or on_error is not None or on_complete is not None \
+                    or on_after_terminate is not None:
+                raise TypeError("do_on_each(on_notification=...) takes no other callbacks")
+            from rxpy2.notification import Notification as N
+            notify = on_notification
+            on_next = lambda item: notify(N.create_on_next(item))  # noqa: E731
+            on_error = lambda error: notify(N.create_on_error(error))  # noqa: E731
+            on_complete = lambda: notify(N.create_on_complete())  # noqa: E731
         for f, name in ((on_next, "on_next"), (on_error, "on_error"),
                         (on_complete, "on_complete"), (on_after_terminate, "on_after_terminate")):
             if f is not None:
@@ -2617,14 +2763,37 @@ class Flowable(Publisher[T], Generic[T]):
 
     # ------------------------------------------------------------------ conversions
 
+    @overload
+    def blocking_subscribe(self, subscriber: Subscriber[T], /) -> None: ...
+
+    @overload
     def blocking_subscribe(self, on_next: Callable[[T], Any] | None = None,
                            on_error: Callable[[BaseException], Any] | None = None,
-                           on_complete: Callable[[], Any] | None = None) -> None:
+                           on_complete: Callable[[], Any] | None = None,
+                           buffer_size: int = BUFFER_SIZE) -> None: ...
+
+    def blocking_subscribe(self, on_next: Any = None, on_error: Any = None,
+                           on_complete: Any = None, buffer_size: int = BUFFER_SIZE) -> None:
         """Subscribe and block the calling thread until the stream terminates.
 
-        Without ``on_error`` the stream's error is raised in the calling thread.
+        With callbacks: they run on the calling thread; without ``on_error`` the
+        stream's error is raised there. ``buffer_size`` items are requested at first,
+        then three quarters of it at a time as they are consumed.
+
+        ``blocking_subscribe(subscriber)``: the upstream's signals are queued and
+        delivered to ``subscriber`` on the calling thread, ``on_subscribe`` first; the
+        subscriber requests what it wants. Returns after its terminal signal, or once it
+        cancelled.
         """
-        flowable_blocking.blocking_subscribe(self, on_next, on_error, on_complete)
+        if isinstance(on_next, Subscriber) or subscriber_like(on_next):
+            if on_error is not None or on_complete is not None or buffer_size != BUFFER_SIZE:
+                raise TypeError("blocking_subscribe(subscriber) takes no callbacks")
+            flowable_blocking.blocking_subscribe_subscriber(self, on_next)
+            return
+        if on_next is not None and not callable(on_next):
+            refuse_rxpy_observer(on_next, _SUBSCRIBER_EXPECTED)
+        require_positive(buffer_size, "buffer_size")
+        flowable_blocking.blocking_subscribe(self, on_next, on_error, on_complete, buffer_size)
 
     def blocking_iterable(self, buffer_size: int = BUFFER_SIZE) -> Iterable[T]:
         """An iterable over the items, blocking while waiting; a bounded buffer in between."""

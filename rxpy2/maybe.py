@@ -116,6 +116,17 @@ def _assembly(m: Maybe[T]) -> Maybe[T]:
     return m
 
 
+def _with_combiner(mapper: Callable[[Any], Maybe[Any]],
+                   combiner: Callable[[Any, Any], Any]) -> Callable[[Any], Maybe[Any]]:
+    """``mapper``'s Maybe, its item ``u`` of an item ``t`` mapped to ``combiner(t, u)``."""
+    from rxpy2.internal.operators.single.single_flat_map import apply_mapper
+
+    def combined(item: Any) -> Maybe[Any]:
+        inner: Maybe[Any] = apply_mapper(mapper, item, Maybe)
+        return inner.map(lambda u: combiner(item, u))
+    return combined
+
+
 def _require_maybe(m: Any, name: str) -> None:
     require_instance(m, Maybe, name)
 
@@ -295,6 +306,15 @@ class Maybe(ZeroOneItemBase[T]):
             return Maybe.empty()
         return _assembly(maybe_zip.MaybeZipArray(sources, zipper))
 
+    @staticmethod
+    def zip_iterable(sources: Iterable[Maybe[Any]], zipper: Callable[..., R]) -> Maybe[R]:
+        """:meth:`zip_array` of the Maybes of ``sources``, iterated at each subscription
+        (RxJava's ``zip(Iterable, zipper)``): no sources → empty; a source that is not a
+        Maybe → ``on_error(TypeError)``."""
+        require(sources, "sources")
+        require_callable(zipper, "zipper")
+        return Maybe.defer(lambda: Maybe.zip_array(zipper, *sources))
+
     # ------------------------------------------------------------------ transforms
 
     def map(self, mapper: Callable[[T], R]) -> Maybe[R]:
@@ -307,9 +327,48 @@ class Maybe(ZeroOneItemBase[T]):
         require_callable(predicate, "predicate")
         return _assembly(maybe_filter.MaybeFilter(self, predicate))
 
-    def flat_map(self, mapper: Callable[[T], Maybe[R]]) -> Maybe[R]:
-        """Continue with the Maybe ``mapper(item)`` returns (empty stays empty)."""
+    @overload
+    def flat_map(self, mapper: Callable[[T], Maybe[R]]) -> Maybe[R]: ...
+
+    @overload
+    def flat_map(self, mapper: Callable[[T], Maybe[U]],
+                 combiner: Callable[[T, U], R]) -> Maybe[R]: ...
+
+    @overload
+    def flat_map(self, mapper: Callable[[T], Maybe[R]],
+                 on_error_mapper: Callable[[BaseException], Maybe[R]],
+                 on_complete_supplier: Callable[[], Maybe[R]]) -> Maybe[R]: ...
+
+    def flat_map(self, mapper: Callable[[T], Maybe[Any]], *args: Any, combiner: Any = None,
+                 on_error_mapper: Any = None, on_complete_supplier: Any = None) -> Maybe[Any]:
+        """Continue with the Maybe ``mapper(item)`` returns (empty stays empty).
+
+        * ``flat_map(mapper, combiner)``: the result is ``combiner(item, inner_item)``
+          (RxJava's ``flatMap(mapper, resultSelector)``);
+        * ``flat_map(mapper, on_error_mapper, on_complete_supplier)``: the source's error
+          continues with ``on_error_mapper(error)``, its completion with
+          ``on_complete_supplier()`` (RxJava's ``flatMap(onSuccessMapper, onErrorMapper,
+          onCompleteSupplier)``).
+        """
         require_callable(mapper, "mapper")
+        if len(args) == 1 and combiner is None:
+            combiner = args[0]
+        elif len(args) == 2 and on_error_mapper is None and on_complete_supplier is None:
+            on_error_mapper, on_complete_supplier = args
+        elif args:
+            raise TypeError("flat_map takes (mapper), (mapper, combiner) or (mapper, "
+                            "on_error_mapper, on_complete_supplier)")
+        if on_error_mapper is not None or on_complete_supplier is not None:
+            if combiner is not None:
+                raise TypeError("flat_map takes a combiner or on_error_mapper and "
+                                "on_complete_supplier, not both")
+            require_callable(on_error_mapper, "on_error_mapper")
+            require_callable(on_complete_supplier, "on_complete_supplier")
+            return _assembly(maybe_flat_map.MaybeFlatMapNotification(
+                self, mapper, on_error_mapper, on_complete_supplier))
+        if combiner is not None:
+            require_callable(combiner, "combiner")
+            return _assembly(maybe_flat_map.MaybeFlatMap(self, _with_combiner(mapper, combiner)))
         return _assembly(maybe_flat_map.MaybeFlatMap(self, mapper))
 
     def flat_map_single(self, mapper: Callable[[T], Single[R]]) -> Single[R]:

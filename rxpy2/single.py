@@ -165,8 +165,13 @@ class Single(ZeroOneItemBase[T]):
     def subscribe(self, on_success: Callable[[T], Any] = ...,
                   on_error: Callable[[BaseException], Any] | None = None) -> Disposable: ...
 
+    @overload
+    def subscribe(self, *, on_callback: Callable[[T | None, BaseException | None], Any]
+                  ) -> Disposable: ...
+
     @final
-    def subscribe(self, on_success: Any = ABSENT, on_error: Any = None) -> Disposable | None:
+    def subscribe(self, on_success: Any = ABSENT, on_error: Any = None, *,
+                  on_callback: Any = None) -> Disposable | None:
         """Subscribe a :class:`SingleObserver`, or callbacks (returning a :class:`Disposable`).
 
         * ``subscribe(observer)``: ``TypeError`` on ``None``; returns ``None``.
@@ -174,7 +179,18 @@ class Single(ZeroOneItemBase[T]):
           goes to :func:`rxpy2.plugins.on_error` as ``OnErrorNotImplementedException``;
           a callback that raises goes there too. Passing ``on_success=None``
           explicitly is a ``TypeError``; leave it out to ignore the item.
+        * ``subscribe(on_callback=fn)`` (alone): ``fn(item, None)`` on success,
+          ``fn(None, error)`` on error (RxJava's ``subscribe(BiConsumer)``); if it
+          raises, the error goes to :func:`rxpy2.plugins.on_error`.
         """
+        if on_callback is not None:
+            require_callable(on_callback, "on_callback")
+            if on_success is not ABSENT or on_error is not None:
+                raise TypeError("subscribe(on_callback=...) takes no other callbacks")
+            cb = on_callback
+            return self._subscribe_callbacks(
+                SingleObserver, ConsumerSingleObserver,
+                on_success=lambda item: cb(item, None), on_error=lambda error: cb(None, error))
         return self._subscribe_callbacks(SingleObserver, ConsumerSingleObserver,
                                          on_success=on_success, on_error=on_error)
 
@@ -273,6 +289,15 @@ class Single(ZeroOneItemBase[T]):
         if not sources:
             return Single.error(lambda: IndexError("zip_array() of no sources"))
         return _assembly(single_zip.SingleZipArray(sources, zipper))
+
+    @staticmethod
+    def zip_iterable(sources: Iterable[Single[Any]], zipper: Callable[..., R]) -> Single[R]:
+        """:meth:`zip_array` of the Singles of ``sources``, iterated at each subscription
+        (RxJava's ``zip(Iterable, zipper)``): no sources → ``on_error(IndexError)``; a
+        source that is not a Single → ``on_error(TypeError)``."""
+        require(sources, "sources")
+        require_callable(zipper, "zipper")
+        return Single.defer(lambda: Single.zip_array(zipper, *sources))
 
     @staticmethod
     def amb(sources: Iterable[Single[T]]) -> Single[T]:

@@ -56,6 +56,7 @@ __all__ = ["SparkFlowable", "from_dataframe", "from_rdd"]
 
 T = TypeVar("T")
 R = TypeVar("R")
+U = TypeVar("U")
 
 ROW_FORMATS = ("row", "dict", "tuple")
 EMITS = ("rows", "partitions", "arrow")
@@ -235,12 +236,28 @@ class SparkFlowable(Flowable[T], Generic[T]):
             return super().filter(predicate)
         return self._fused("filter", predicate) or super().filter(predicate)
 
+    @overload
     def flat_map_iterable(self, mapper: Callable[[T], Iterable[R]],
-                          prefetch: int = BUFFER_SIZE) -> Flowable[R]:
-        if not callable(mapper):
-            return super().flat_map_iterable(mapper, prefetch)
+                          prefetch: int = BUFFER_SIZE) -> Flowable[R]: ...
+
+    @overload
+    def flat_map_iterable(self, mapper: Callable[[T], Iterable[U]],
+                          combiner: Callable[[T, U], R],
+                          prefetch: int = BUFFER_SIZE) -> Flowable[R]: ...
+
+    def flat_map_iterable(self, mapper: Callable[[T], Iterable[Any]], *args: Any,
+                          combiner: Any = None, prefetch: int = BUFFER_SIZE) -> Flowable[Any]:
+        """Fused into Spark when ``mapper`` pickles and there is no ``combiner`` (the
+        combiner form is a ``flat_map`` of the iterables, run on the driver)."""
+        if combiner is not None or len(args) > 1 or (args and callable(args[0])) \
+                or not callable(mapper):
+            base: Any = super().flat_map_iterable  # (the implementation takes every form)
+            result: Flowable[Any] = base(mapper, *args, combiner=combiner, prefetch=prefetch)
+            return result
+        if args:
+            prefetch = args[0]  # flat_map_iterable(mapper, prefetch)
         return self._fused("flat_map_iterable", mapper) or super().flat_map_iterable(
-            mapper, prefetch)
+            mapper, prefetch=prefetch)
 
     def concat_map_iterable(self, mapper: Callable[[T], Iterable[R]],
                             prefetch: int = 2) -> Flowable[R]:

@@ -614,6 +614,12 @@ REGISTRY: list[Case | list[Case]] = [
     op("take_last_one", lambda f: f.take_last(1), size=lambda n: 5 if n else 0, max_elements=1),
     op("take_last_zero", lambda f: f.take_last(0), size=lambda n: 5, max_elements=0),
     op("skip_last", lambda f: f.skip_last(3), size=lambda n: n + 3),
+    op("take_last_time", lambda f: f.take_last_time(60.0), max_elements=10_000,
+       notes="take_last_time keeps the items of its window and emits them after upstream "
+             "completed: 2**31-1 items neither fit in memory nor finish."),
+    op("skip_last_time", lambda f: f.skip_last_time(0.0), max_elements=10_000,
+       notes="skip_last_time requests everything upstream and queues what waits for demand: "
+             "2**31-1 items do not fit in memory."),
     op("take_while", lambda f, n: f.take_while(lambda x: x < n), size=lambda n: n + 10),
     op("skip_while", lambda f: f.skip_while(lambda x: x < 3), size=lambda n: n + 3),
     op("take_until_publisher", lambda f: f.take_until(Flowable.never())),

@@ -6,7 +6,9 @@
 iterating thread waits on a :class:`~rxpy2.internal.helpers.parker.Parker` (Ctrl-C safe,
 no lock per item). The stream's error is raised from ``next()`` after the buffered items;
 leaving the iteration early, or anything raised inside ``next()``, cancels the upstream.
-``blocking_subscribe`` iterates on the calling thread and runs the callbacks there.
+``blocking_subscribe`` iterates on the calling thread and runs the callbacks there;
+``blocking_subscribe(subscriber)`` queues every signal (``on_subscribe`` too) and hands
+them to the subscriber on the calling thread (:class:`BlockingRelaySubscriber`).
 
 How: docs/schedulers.md, "Inside blocking_iterable".
 """
@@ -14,6 +16,7 @@ How: docs/schedulers.md, "Inside blocking_iterable".
 from __future__ import annotations
 
 import threading
+from collections import deque
 from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Iterator
@@ -60,6 +63,7 @@ __all__ = [
     "blocking_most_recent",
     "blocking_next",
     "blocking_subscribe",
+    "blocking_subscribe_subscriber",
     "blocking_value",
 ]
 
@@ -320,7 +324,8 @@ class SyncFusedIterator(_ClosingIterator[T], Generic[T]):
 
 def blocking_subscribe(source: Flowable[T], on_next: Callable[[T], Any] | None,
                        on_error: Callable[[BaseException], Any] | None,
-                       on_complete: Callable[[], Any] | None) -> None:
+                       on_complete: Callable[[], Any] | None,
+                       buffer_size: int = BUFFER_SIZE) -> None:
     """Consume ``source`` on the calling thread, running the callbacks there.
 
     Blocks until the stream terminates. Without ``on_error`` the stream's error
@@ -335,7 +340,7 @@ def blocking_subscribe(source: Flowable[T], on_next: Callable[[T], Any] | None,
     try:
         # made inside ``try``: an interrupt just after reaches the ``finally``; one as the
         # call returns drops the iterator unnamed, and its ``__del__`` cancels
-        it = BlockingIterable(source, BUFFER_SIZE).__iter__()
+        it = BlockingIterable(source, buffer_size).__iter__()
         while True:
             try:
                 v = next(it)
@@ -360,6 +365,94 @@ def blocking_subscribe(source: Flowable[T], on_next: Callable[[T], Any] | None,
             it.close()
     if on_complete is not None:
         on_complete()
+
+
+_TERMINATED = object()  # the relay was cancelled: the calling thread stops
+
+
+class BlockingRelaySubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+    """As RxJava 2's ``BlockingSubscriber``: every signal from the upstream goes into an
+    unbounded queue (``("s", self)`` for ``on_subscribe``, ``("n", item)``, ``("e", error)``,
+    ``("c", None)``) that :func:`blocking_subscribe_subscriber` empties on its thread.
+    The subscriber's ``request``/``cancel`` go to the upstream; a cancel also wakes the
+    calling thread, which then stops."""
+
+    __slots__ = ("upstream", "queue", "parker")
+
+    def __init__(self) -> None:
+        self.upstream: AtomicReference[Subscription] = AtomicReference()
+        self.queue: deque[Any] = deque()
+        self.parker = Parker()
+
+    def _offer(self, signal: Any) -> None:
+        self.queue.append(signal)
+        self.parker.unpark()
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if s is None:
+            raise null_subscription()  # §2.13
+        if SubscriptionHelper.set_once(self.upstream, s):
+            self._offer(("s", self))
+
+    def on_next(self, item: T) -> None:
+        if item is None:
+            raise null_item()  # §2.13
+        self._offer(("n", item))
+
+    def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
+        self._offer(("e", error))
+
+    def on_complete(self) -> None:
+        self._offer(("c", None))
+
+    def request(self, n: int) -> None:
+        s = self.upstream.get()
+        if s is not None:
+            s.request(n)
+
+    def cancel(self) -> None:
+        if SubscriptionHelper.cancel(self.upstream):
+            self._offer(_TERMINATED)
+
+    def is_cancelled(self) -> bool:
+        return self.upstream.get() is CANCELLED
+
+
+def blocking_subscribe_subscriber(source: Flowable[T], subscriber: Any) -> None:
+    """Subscribe ``source`` and hand its signals to ``subscriber`` on the calling thread,
+    blocking until the terminal signal was delivered or the subscriber cancelled.
+    The subscriber gets a Subscription in ``on_subscribe`` and requests what it wants
+    (nothing is requested for it). A fatal exception while waiting (Ctrl-C) cancels the
+    upstream and propagates."""
+    relay: BlockingRelaySubscriber[T] = BlockingRelaySubscriber()
+    source.subscribe(relay)
+    q = relay.queue
+    try:
+        while True:
+            if relay.is_cancelled():
+                return
+            if not q:
+                relay.parker.park()
+                continue
+            signal = q.popleft()
+            if relay.is_cancelled() or signal is _TERMINATED:
+                return
+            kind, value = signal
+            if kind == "n":
+                subscriber.on_next(value)
+            elif kind == "s":
+                subscriber.on_subscribe(value)
+            elif kind == "e":
+                subscriber.on_error(value)
+                return
+            else:
+                subscriber.on_complete()
+                return
+    except BaseException:
+        relay.cancel()
+        raise
 
 
 # ---- blocking_first / last / single / for_each ----------------------------------------------
