@@ -101,6 +101,22 @@ def _assembly(s: Single[T]) -> Single[T]:
     return s
 
 
+def _spread_concat(sources: tuple[Any, ...]) -> Flowable[Any]:
+    # RxJava 2's concat(s1, s2, ...) form: the Singles as one tuple. A named function
+    # with a declared return type, not a lambda calling Single.concat inside the
+    # decorator of Single.concat: pyright infers such a lambda's type from the very
+    # overloads the decorator is part of, and that recursion overflows its stack.
+    return Single.concat(sources)
+
+
+def _spread_merge(sources: tuple[Any, ...]) -> Flowable[Any]:
+    return Single.merge(sources)
+
+
+def _spread_merge_delay_error(sources: tuple[Any, ...]) -> Flowable[Any]:
+    return Single.merge_delay_error(sources)
+
+
 def _require_single(s: Any, name: str) -> None:
     require_instance(s, Single, name)
 
@@ -451,7 +467,7 @@ class Single(ZeroOneItemBase[T]):
     def concat(s1: Single[T], s2: Single[T], /, *sources: Single[T]) -> Flowable[T]: ...
 
     @staticmethod
-    @sources_of(lambda: Single, lambda s: Single.concat(s))
+    @sources_of(lambda: Single, _spread_concat)
     def concat(sources: Any, prefetch: int = 2) -> Flowable[Any]:
         """A Flowable of the sources' items, one source after another.
 
@@ -504,7 +520,7 @@ class Single(ZeroOneItemBase[T]):
     def merge(s1: Single[T], s2: Single[T], /, *sources: Single[T]) -> Flowable[T]: ...
 
     @staticmethod
-    @sources_of(lambda: Single, lambda s: Single.merge(s), alone=True)
+    @sources_of(lambda: Single, _spread_merge, alone=True)
     def merge(sources: Any) -> Any:
         """The sources' items as they come (RxJava 2's ``flat_map`` over them, no
         concurrency limit); the first error ends the Flowable and disposes the rest.
@@ -530,7 +546,7 @@ class Single(ZeroOneItemBase[T]):
     def merge_delay_error(s1: Single[T], s2: Single[T], /, *sources: Single[T]) -> Flowable[T]: ...
 
     @staticmethod
-    @sources_of(lambda: Single, lambda s: Single.merge_delay_error(s), alone=True)
+    @sources_of(lambda: Single, _spread_merge_delay_error, alone=True)
     def merge_delay_error(sources: Any) -> Flowable[Any]:
         """As :meth:`merge`, but the errors wait until every source ended (several
         together as a ``CompositeException``). ``merge_delay_error(a, b, ...)`` is
