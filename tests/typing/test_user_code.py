@@ -36,6 +36,8 @@ from rxpy2 import Schedulers
 from rxpy2 import Single
 from rxpy2 import TestSubscriber
 from rxpy2 import UnicastProcessor
+from rxpy2.operator_kit import OperatorSubscriber
+from rxpy2.reactivestreams import Subscriber
 from rxpy2.spark import SparkFlowable
 from rxpy2.spark import from_dataframe
 from rxpy2.spark import from_rdd
@@ -364,6 +366,21 @@ def item_type_from_context() -> None:
     del wrong_flowable, wrong_processor, wrong_publisher
 
 
+class Lengths(OperatorSubscriber[str, int]):
+    """An operator kit user's subscriber: its downstream takes the output items."""
+
+    def hook_on_next(self, item: str) -> None:
+        assert_type(self.downstream, Subscriber[int])
+        self.downstream.on_next(len(item))
+        self.downstream.on_next(item)  # type: ignore[arg-type]  # an int, not the input
+
+
+def operator_kit() -> None:
+    ts: TestSubscriber[int] = TestSubscriber()
+    lengths = Lengths(ts)
+    assert_type(lengths.downstream, Subscriber[int])
+
+
 def test_kit() -> None:
     """StepVerifier's expectations take the items' type."""
     verifier = StepVerifier.create(Flowable.just(1, 2))
@@ -375,6 +392,6 @@ def test_kit() -> None:
 def test_the_examples_run() -> None:
     for example in (core_chain, iteration, accumulating, combining, zero_one, zero_one_shared,
                     generating, grouping, rxjava_call_forms, factories,
-                    item_type_from_context, test_kit):
+                    item_type_from_context, test_kit, operator_kit):
         example()
     assert asyncio.run(async_iteration()) == [0, 1, 2]
