@@ -219,6 +219,9 @@ __all__ = ["Flowable"]
 _plugin_flags = plugins.flags
 
 T = TypeVar("T")
+# the items of the static factories: their own type variable, not the class's T,
+# which pyright leaves Unknown when a static method is called on the bare class
+_T = TypeVar("_T")
 R = TypeVar("R")
 U = TypeVar("U")
 S = TypeVar("S")
@@ -243,6 +246,7 @@ if TYPE_CHECKING:
     from typing_extensions import TypeVar as _TypeVarWithDefault
 
     from rxpy2.emitter import Emitter
+    from rxpy2.emitter import FlowableEmitter
 
     # generate's item type: the generator's emitter parameter says it, else Any (not Never)
     _G = _TypeVarWithDefault("_G", default=Any)
@@ -571,7 +575,7 @@ class Flowable(Publisher[T], Generic[T]):
         return BUFFER_SIZE
 
     @staticmethod
-    def from_publisher(source: Publisher[T]) -> Flowable[T]:
+    def from_publisher(source: Publisher[_T]) -> Flowable[_T]:
         """A Flowable view of any Reactive Streams Publisher (itself when it is a Flowable)."""
         require_publisher(source, "source")
         if isinstance(source, Flowable):
@@ -579,7 +583,7 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(flowable_from_publisher.FlowableFromPublisher(source))
 
     @staticmethod
-    def unsafe_create(source: Callable[[Subscriber[T]], Any] | Publisher[T]) -> Flowable[T]:
+    def unsafe_create(source: Callable[[Subscriber[_T]], Any] | Publisher[_T]) -> Flowable[_T]:
         """Calls ``source(subscriber)`` per subscriber with the subscriber itself: no
         protection, so ``source`` must call ``on_subscribe`` first and keep the protocol
         (RxJava 2's ``unsafeCreate``; a plain Subscriber is still wrapped in a
@@ -613,12 +617,12 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(flowable_range.FlowableRange(start, count))
 
     @staticmethod
-    def just(item: T, *items: T) -> Flowable[T]:
+    def just(item: _T, *items: _T) -> Flowable[_T]:
         """The given items (one or more; ``None`` is refused), then completion."""
         if item is not None and not items:  # the common case (flat_map mappers), kept short
             # FlowableJust.of(item), inlined: a flat_map mapper returning just(x) pays this
             # once per item (docs/performance.md)
-            just: flowable_just.FlowableJust[T] = flowable_just.FlowableJust()
+            just: flowable_just.FlowableJust[_T] = flowable_just.FlowableJust()
             just.value = item
             if _plugin_flags.hooks_active:
                 return plugins.on_assembly("flowable", just)
@@ -630,7 +634,7 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(flowable_from_array.FlowableFromArray(everything))
 
     @staticmethod
-    def from_array(items: Sequence[T]) -> Flowable[T]:
+    def from_array(items: Sequence[_T]) -> Flowable[_T]:
         """The items of a sequence (list, tuple, ...), by index, then completion."""
         require(items, "items")
         n = len(items)
@@ -641,23 +645,23 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(flowable_from_array.FlowableFromArray(items))
 
     @staticmethod
-    def from_iterable(iterable: Iterable[T]) -> Flowable[T]:
+    def from_iterable(iterable: Iterable[_T]) -> Flowable[_T]:
         """The items of an iterable; each subscriber calls ``iter()`` anew."""
         require(iterable, "iterable")
         return _assembly(flowable_from_iterable.FlowableFromIterable(iterable))
 
     @staticmethod
-    def empty() -> Flowable[Any]:
+    def empty() -> Flowable[_T]:
         """Completes at once."""
         return _assembly(flowable_empty.FlowableEmpty.INSTANCE)
 
     @staticmethod
-    def never() -> Flowable[Any]:
+    def never() -> Flowable[_T]:
         """Signals nothing but ``on_subscribe``."""
         return _assembly(flowable_never.FlowableNever.INSTANCE)
 
     @staticmethod
-    def error(error: BaseException | Callable[[], BaseException]) -> Flowable[Any]:
+    def error(error: BaseException | Callable[[], BaseException]) -> Flowable[_T]:
         """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
         require(error, "error")
         if isinstance(error, BaseException):
@@ -667,20 +671,20 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(flowable_error.FlowableError(error))
 
     @staticmethod
-    def from_callable(supplier: Callable[[], T | None]) -> Flowable[T]:
+    def from_callable(supplier: Callable[[], _T | None]) -> Flowable[_T]:
         """Calls ``supplier`` per subscriber; emits its result (``None`` means empty)."""
         require_callable(supplier, "supplier")
         return _assembly(flowable_from_callable.FlowableFromCallable(supplier))
 
     @staticmethod
-    def defer(supplier: Callable[[], Publisher[T]]) -> Flowable[T]:
+    def defer(supplier: Callable[[], Publisher[_T]]) -> Flowable[_T]:
         """Calls ``supplier`` per subscriber for the Publisher to subscribe to."""
         require_callable(supplier, "supplier")
         return _assembly(flowable_defer.FlowableDefer(supplier))
 
     @staticmethod
-    def using(resource_supplier: Callable[[], U], source_supplier: Callable[[U], Publisher[T]],
-              disposer: Callable[[U], Any], eager: bool = True) -> Flowable[T]:
+    def using(resource_supplier: Callable[[], U], source_supplier: Callable[[U], Publisher[_T]],
+              disposer: Callable[[U], Any], eager: bool = True) -> Flowable[_T]:
         """Per subscriber: acquire ``resource_supplier()``, emit the items of the Publisher
         ``source_supplier(resource)``, and call ``disposer(resource)`` once: before the
         terminal signal goes downstream when ``eager``, after it otherwise, or on cancel.
@@ -696,7 +700,8 @@ class Flowable(Publisher[T], Generic[T]):
                                              bool(eager)))
 
     @staticmethod
-    def create(source: Callable[[Any], Any], mode: BackpressureStrategy) -> Flowable[T]:
+    def create(source: Callable[[FlowableEmitter[_T]], Any],
+               mode: BackpressureStrategy) -> Flowable[_T]:
         """A push source: ``source(emitter)`` emits through a :class:`FlowableEmitter`.
 
         ``mode`` says what happens to items that find no demand (see
@@ -725,12 +730,12 @@ class Flowable(Publisher[T], Generic[T]):
 
     @overload
     @staticmethod
-    def concat(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
-               prefetch: int = 2) -> Flowable[T]: ...
+    def concat(sources: Iterable[Publisher[_T]] | Publisher[Publisher[_T]],
+               prefetch: int = 2) -> Flowable[_T]: ...
 
     @overload
     @staticmethod
-    def concat(s1: Publisher[T], s2: Publisher[T], /, *sources: Publisher[T]) -> Flowable[T]: ...
+    def concat(s1: Publisher[_T], s2: Publisher[_T], /, *sources: Publisher[_T]) -> Flowable[_T]: ...
 
     @staticmethod
     @sources_one_by_one(_is_publisher, lambda s: Flowable.concat_array(*s))
@@ -748,7 +753,7 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(flowable_concat.FlowableConcatIterable(sources, False))
 
     @staticmethod
-    def concat_array(*sources: Publisher[T]) -> Flowable[T]:
+    def concat_array(*sources: Publisher[_T]) -> Flowable[_T]:
         """The given sources in turn, subscribing to the next when one completes."""
         for i, p in enumerate(sources):
             require_publisher(p, f"source {i}")
@@ -759,7 +764,7 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(flowable_concat.FlowableConcatArray(sources, False))
 
     @staticmethod
-    def concat_array_delay_error(*sources: Publisher[T]) -> Flowable[T]:
+    def concat_array_delay_error(*sources: Publisher[_T]) -> Flowable[_T]:
         """As :meth:`concat_array`, but errors wait until every source ran."""
         for i, p in enumerate(sources):
             require_publisher(p, f"source {i}")
@@ -1615,16 +1620,16 @@ class Flowable(Publisher[T], Generic[T]):
             flowable_switch_map_completable.FlowableSwitchMapCompletable(self, _zero_one_mapper(mapper), True))
 
     @staticmethod
-    def switch_on_next(sources: Publisher[Publisher[T]],
-                       buffer_size: int = BUFFER_SIZE) -> Flowable[T]:
+    def switch_on_next(sources: Publisher[Publisher[_T]],
+                       buffer_size: int = BUFFER_SIZE) -> Flowable[_T]:
         """The items of the latest inner Publisher ``sources`` emitted; a new one cancels
         the previous (``switch_map`` of the identity)."""
         require_publisher(sources, "sources")
         return Flowable.from_publisher(sources).switch_map(_identity, buffer_size)
 
     @staticmethod
-    def switch_on_next_delay_error(sources: Publisher[Publisher[T]],
-                                   prefetch: int = BUFFER_SIZE) -> Flowable[T]:
+    def switch_on_next_delay_error(sources: Publisher[Publisher[_T]],
+                                   prefetch: int = BUFFER_SIZE) -> Flowable[_T]:
         """As :meth:`switch_on_next`; errors wait until ``sources`` and the last inner
         ended."""
         require_publisher(sources, "sources")
@@ -1632,12 +1637,12 @@ class Flowable(Publisher[T], Generic[T]):
 
     @overload
     @staticmethod
-    def merge(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
-              max_concurrency: int = BUFFER_SIZE, buffer_size: int = BUFFER_SIZE) -> Flowable[T]: ...
+    def merge(sources: Iterable[Publisher[_T]] | Publisher[Publisher[_T]],
+              max_concurrency: int = BUFFER_SIZE, buffer_size: int = BUFFER_SIZE) -> Flowable[_T]: ...
 
     @overload
     @staticmethod
-    def merge(s1: Publisher[T], s2: Publisher[T], /, *sources: Publisher[T]) -> Flowable[T]: ...
+    def merge(s1: Publisher[_T], s2: Publisher[_T], /, *sources: Publisher[_T]) -> Flowable[_T]: ...
 
     @staticmethod
     @sources_one_by_one(_is_publisher, lambda s: Flowable.merge_array(*s))
@@ -1652,14 +1657,14 @@ class Flowable(Publisher[T], Generic[T]):
 
     @overload
     @staticmethod
-    def merge_delay_error(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
+    def merge_delay_error(sources: Iterable[Publisher[_T]] | Publisher[Publisher[_T]],
                           max_concurrency: int = BUFFER_SIZE,
-                          buffer_size: int = BUFFER_SIZE) -> Flowable[T]: ...
+                          buffer_size: int = BUFFER_SIZE) -> Flowable[_T]: ...
 
     @overload
     @staticmethod
-    def merge_delay_error(s1: Publisher[T], s2: Publisher[T], /,
-                          *sources: Publisher[T]) -> Flowable[T]: ...
+    def merge_delay_error(s1: Publisher[_T], s2: Publisher[_T], /,
+                          *sources: Publisher[_T]) -> Flowable[_T]: ...
 
     @staticmethod
     @sources_one_by_one(_is_publisher, lambda s: Flowable.merge_array_delay_error(*s))
@@ -1673,14 +1678,14 @@ class Flowable(Publisher[T], Generic[T]):
         return _merge(sources, max_concurrency, buffer_size, True)
 
     @staticmethod
-    def merge_array(*sources: Publisher[T]) -> Flowable[T]:
+    def merge_array(*sources: Publisher[_T]) -> Flowable[_T]:
         """The items of the given Publishers as they come."""
         for i, p in enumerate(sources):
             require_publisher(p, f"source {i}")
         return _merge(sources, max(1, len(sources)), BUFFER_SIZE, False)
 
     @staticmethod
-    def merge_array_delay_error(*sources: Publisher[T]) -> Flowable[T]:
+    def merge_array_delay_error(*sources: Publisher[_T]) -> Flowable[_T]:
         """As :meth:`merge_array`, errors delayed until every source ended."""
         for i, p in enumerate(sources):
             require_publisher(p, f"source {i}")
@@ -1700,13 +1705,13 @@ class Flowable(Publisher[T], Generic[T]):
 
     @overload
     @staticmethod
-    def concat_delay_error(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
-                           prefetch: int = 2, till_the_end: bool = True) -> Flowable[T]: ...
+    def concat_delay_error(sources: Iterable[Publisher[_T]] | Publisher[Publisher[_T]],
+                           prefetch: int = 2, till_the_end: bool = True) -> Flowable[_T]: ...
 
     @overload
     @staticmethod
-    def concat_delay_error(s1: Publisher[T], s2: Publisher[T], /,
-                           *sources: Publisher[T]) -> Flowable[T]: ...
+    def concat_delay_error(s1: Publisher[_T], s2: Publisher[_T], /,
+                           *sources: Publisher[_T]) -> Flowable[_T]: ...
 
     @staticmethod
     @sources_one_by_one(_is_publisher, lambda s: Flowable.concat_array_delay_error(*s))
@@ -1722,9 +1727,9 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(flowable_concat.FlowableConcatIterable(sources, True))
 
     @staticmethod
-    def concat_eager(sources: Iterable[Publisher[T]] | Publisher[Publisher[T]],
+    def concat_eager(sources: Iterable[Publisher[_T]] | Publisher[Publisher[_T]],
                      max_concurrency: int = BUFFER_SIZE,
-                     prefetch: int = BUFFER_SIZE) -> Flowable[T]:
+                     prefetch: int = BUFFER_SIZE) -> Flowable[_T]:
         """Subscribe to the ``sources`` at once (up to ``max_concurrency``, 128 by default
         as in RxJava 2) and emit their items in order, buffering the later ones."""
         require(sources, "sources")
@@ -1733,8 +1738,8 @@ class Flowable(Publisher[T], Generic[T]):
         return outer.concat_map_eager(_identity, max_concurrency, prefetch)
 
     @staticmethod
-    def concat_array_eager(*sources: Publisher[T], max_concurrency: int = BUFFER_SIZE,
-                           prefetch: int = BUFFER_SIZE) -> Flowable[T]:
+    def concat_array_eager(*sources: Publisher[_T], max_concurrency: int = BUFFER_SIZE,
+                           prefetch: int = BUFFER_SIZE) -> Flowable[_T]:
         """As :meth:`concat_eager` over the given sources (RxJava 2: ``concatMapEager``
         over ``fromArray``): subscribed to at once, up to ``max_concurrency``."""
         for i, p in enumerate(sources):
@@ -1742,8 +1747,8 @@ class Flowable(Publisher[T], Generic[T]):
         return Flowable.from_array(sources).concat_map_eager(_identity, max_concurrency, prefetch)
 
     @staticmethod
-    def concat_array_eager_delay_error(*sources: Publisher[T], max_concurrency: int = BUFFER_SIZE,
-                                       prefetch: int = BUFFER_SIZE) -> Flowable[T]:
+    def concat_array_eager_delay_error(*sources: Publisher[_T], max_concurrency: int = BUFFER_SIZE,
+                                       prefetch: int = BUFFER_SIZE) -> Flowable[_T]:
         """As :meth:`concat_array_eager`; errors wait until every source ran (RxJava 2's
         ``concatMapEagerDelayError(identity, ..., tillTheEnd=true)``)."""
         for i, p in enumerate(sources):
@@ -1752,13 +1757,13 @@ class Flowable(Publisher[T], Generic[T]):
             _identity, True, max_concurrency, prefetch)
 
     @staticmethod
-    def amb(sources: Iterable[Publisher[T]]) -> Flowable[T]:
+    def amb(sources: Iterable[Publisher[_T]]) -> Flowable[_T]:
         """Mirror whichever of ``sources`` signals first; cancel the others."""
         require(sources, "sources")
         return _assembly(flowable_amb.FlowableAmb(sources))
 
     @staticmethod
-    def amb_array(*sources: Publisher[T]) -> Flowable[T]:
+    def amb_array(*sources: Publisher[_T]) -> Flowable[_T]:
         """Mirror whichever of the given Publishers signals first; cancel the others."""
         for i, p in enumerate(sources):
             require_publisher(p, f"source {i}")
@@ -1966,6 +1971,17 @@ class Flowable(Publisher[T], Generic[T]):
     def with_latest_from(self, other: Publisher[U], combiner: Callable[[T, U], R], /
                          ) -> Flowable[R]: ...
 
+    # two or three others with the combiner by keyword: its parameters typed (pyright
+    # leaves a lambda's parameters Unknown against the Callable[..., R] form below)
+    @overload
+    def with_latest_from(self, other1: Publisher[T1], other2: Publisher[T2], /, *,
+                         combiner: Callable[[T, T1, T2], R]) -> Flowable[R]: ...
+
+    @overload
+    def with_latest_from(self, other1: Publisher[T1], other2: Publisher[T2],
+                         other3: Publisher[T3], /, *,
+                         combiner: Callable[[T, T1, T2, T3], R]) -> Flowable[R]: ...
+
     @overload
     def with_latest_from(self, other1: Publisher[Any], other2: Publisher[Any], /,
                          *others: Publisher[Any], combiner: Callable[..., R]) -> Flowable[R]: ...
@@ -2039,8 +2055,8 @@ class Flowable(Publisher[T], Generic[T]):
                                                  result_selector))
 
     @staticmethod
-    def sequence_equal(first: Publisher[T], second: Publisher[T],
-                       is_equal: Callable[[T, T], bool] | None = None,
+    def sequence_equal(first: Publisher[_T], second: Publisher[_T],
+                       is_equal: Callable[[_T, _T], bool] | None = None,
                        buffer_size: int = BUFFER_SIZE) -> Single[bool]:
         """Whether both Publishers emit equal items (``==``, or ``is_equal``) in the same
         order and end the same way."""
@@ -2870,8 +2886,8 @@ class Flowable(Publisher[T], Generic[T]):
         return flowable_future.to_future(self)
 
     @staticmethod
-    def from_future(future: concurrent.futures.Future[T], timeout: float | None = None,
-                    scheduler: Scheduler | None = None) -> Flowable[T]:
+    def from_future(future: concurrent.futures.Future[_T], timeout: float | None = None,
+                    scheduler: Scheduler | None = None) -> Flowable[_T]:
         """The result of ``future`` when it completes, without blocking a thread.
 
         A ``None`` result is an empty stream. With ``timeout`` (seconds), ``TimeoutError``
@@ -2896,8 +2912,8 @@ class Flowable(Publisher[T], Generic[T]):
         return flowable_asyncio.FlowableAsyncIterable(self, prefetch)
 
     @staticmethod
-    def from_async_iterable(aiterable: AsyncIterable[T],
-                            loop: asyncio.AbstractEventLoop | None = None) -> Flowable[T]:
+    def from_async_iterable(aiterable: AsyncIterable[_T],
+                            loop: asyncio.AbstractEventLoop | None = None) -> Flowable[_T]:
         """Pull ``aiterable`` on ``loop`` (the running loop at subscription when None), one
         ``__anext__`` per unit of demand; items are emitted on the loop's thread."""
         require(aiterable, "aiterable")

@@ -102,6 +102,9 @@ if TYPE_CHECKING:
 __all__ = ["Maybe"]
 
 T = TypeVar("T")
+# the items of the static factories: their own type variable, not the class's T,
+# which pyright leaves Unknown when a static method is called on the bare class
+_T = TypeVar("_T")
 R = TypeVar("R")
 U = TypeVar("U")
 T1 = TypeVar("T1")  # the items of zip's two sources
@@ -231,34 +234,34 @@ class Maybe(ZeroOneItemBase[T]):
     # ------------------------------------------------------------------ sources
 
     @staticmethod
-    def just(item: T) -> Maybe[T]:
+    def just(item: _T) -> Maybe[_T]:
         """Signals ``item`` at once (``None`` is refused)."""
         require(item, "item")
         return _assembly(maybe_just.MaybeJust(item))
 
     @staticmethod
-    def empty() -> Maybe[Any]:
+    def empty() -> Maybe[_T]:
         """Completes at once, without an item."""
         return _assembly(maybe_empty.MaybeEmpty.INSTANCE)
 
     @staticmethod
-    def error(error: BaseException | Callable[[], BaseException]) -> Maybe[Any]:
+    def error(error: BaseException | Callable[[], BaseException]) -> Maybe[_T]:
         """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
         return _assembly(maybe_error.MaybeError(error_supplier(error)))
 
     @staticmethod
-    def never() -> Maybe[Any]:
+    def never() -> Maybe[_T]:
         """Signals nothing but ``on_subscribe``."""
         return _assembly(maybe_never.MaybeNever.INSTANCE)
 
     @staticmethod
-    def from_callable(supplier: Callable[[], T | None]) -> Maybe[T]:
+    def from_callable(supplier: Callable[[], _T | None]) -> Maybe[_T]:
         """Calls ``supplier`` per subscriber: its result, or empty for ``None``."""
         require_callable(supplier, "supplier")
         return _assembly(maybe_from_callable.MaybeFromCallable(supplier))
 
     @staticmethod
-    def defer(supplier: Callable[[], Maybe[T]]) -> Maybe[T]:
+    def defer(supplier: Callable[[], Maybe[_T]]) -> Maybe[_T]:
         """Calls ``supplier`` per subscriber for the Maybe to subscribe to."""
         require_callable(supplier, "supplier")
         return _assembly(maybe_defer.MaybeDefer(supplier))
@@ -481,7 +484,7 @@ class Maybe(ZeroOneItemBase[T]):
     # ------------------------------------------------------------------ creating, composing, lifecycle
 
     @staticmethod
-    def create(source: Callable[[MaybeEmitter[T]], Any]) -> Maybe[T]:
+    def create(source: Callable[[MaybeEmitter[_T]], Any]) -> Maybe[_T]:
         """Calls ``source(emitter)`` per subscriber; it signals through the
         :class:`~rxpy2.emitter.MaybeEmitter` (``on_success``/``on_complete``/``on_error``,
         once).
@@ -494,7 +497,7 @@ class Maybe(ZeroOneItemBase[T]):
         return _assembly(maybe_create.MaybeCreate(source))
 
     @staticmethod
-    def unsafe_create(source: Callable[[MaybeObserver[T]], Any]) -> Maybe[T]:
+    def unsafe_create(source: Callable[[MaybeObserver[_T]], Any]) -> Maybe[_T]:
         """Calls ``source(observer)`` per subscriber with the observer itself (see
         :meth:`rxpy2.Single.unsafe_create`). A Maybe is refused: see :meth:`wrap`."""
         return _assembly(maybe_create.MaybeUnsafeCreate(single_create.unsafe_source(source, Maybe)))
@@ -535,15 +538,15 @@ class Maybe(ZeroOneItemBase[T]):
         return _assembly(completable_to_maybe.CompletableToMaybe(source))
 
     @staticmethod
-    def from_future(future: concurrent.futures.Future[T], timeout: float | None = None,
-                    scheduler: Scheduler | None = None) -> Maybe[T]:
+    def from_future(future: concurrent.futures.Future[_T], timeout: float | None = None,
+                    scheduler: Scheduler | None = None) -> Maybe[_T]:
         """The result of ``future`` when it completes, or empty for a ``None`` result,
         without blocking a thread (see :meth:`rxpy2.Single.from_future`)."""
         t = single_future.check_future(future, timeout, scheduler)
         return _assembly(maybe_from_future.MaybeFromFuture(future, t, scheduler))
 
     @staticmethod
-    def from_single(source: Single[T]) -> Maybe[T]:
+    def from_single(source: Single[_T]) -> Maybe[_T]:
         """The item or error of ``source``."""
         require_instance(source, Single, "source")
         return _assembly(maybe_from_single.MaybeFromSingle(source))
@@ -571,8 +574,8 @@ class Maybe(ZeroOneItemBase[T]):
     # ------------------------------------------------------------------ caching, resources, take_until, fallbacks
 
     @staticmethod
-    def using(resource_supplier: Callable[[], U], source_supplier: Callable[[U], Maybe[T]],
-              disposer: Callable[[U], Any], eager: bool = True) -> Maybe[T]:
+    def using(resource_supplier: Callable[[], U], source_supplier: Callable[[U], Maybe[_T]],
+              disposer: Callable[[U], Any], eager: bool = True) -> Maybe[_T]:
         """Per subscriber: acquire ``resource_supplier()``, run the Maybe
         ``source_supplier(resource)``, and call ``disposer(resource)`` once (see
         :meth:`rxpy2.Single.using`)."""
@@ -590,8 +593,8 @@ class Maybe(ZeroOneItemBase[T]):
         return _assembly(maybe_on_error.MaybeOnExceptionResumeNext(self, fallback))
 
     @staticmethod
-    def sequence_equal(first: Maybe[T], second: Maybe[T],
-                       is_equal: Callable[[T, T], bool] | None = None) -> Single[bool]:
+    def sequence_equal(first: Maybe[_T], second: Maybe[_T],
+                       is_equal: Callable[[_T, _T], bool] | None = None) -> Single[bool]:
         """Whether both Maybes end the same way: True if both are empty, False if one
         is, else ``is_equal(a, b)`` (``a == b`` by default). An error of either is
         signalled and disposes the other."""
@@ -607,14 +610,14 @@ class Maybe(ZeroOneItemBase[T]):
     # each source turned into a Flowable by the mapper of maybe_to_publisher.py)
 
     @staticmethod
-    def amb(sources: Iterable[Maybe[T]]) -> Maybe[T]:
+    def amb(sources: Iterable[Maybe[_T]]) -> Maybe[_T]:
         """The first of ``sources`` to signal wins (its item, completion or error); the
         rest are disposed. The iterable is iterated per subscriber; empty → completes."""
         require(sources, "sources")
         return _assembly(maybe_amb.MaybeAmb(sources))
 
     @staticmethod
-    def amb_array(*sources: Maybe[T]) -> Maybe[T]:
+    def amb_array(*sources: Maybe[_T]) -> Maybe[_T]:
         """:meth:`amb` over the given sources (none → empty, one → itself)."""
         require_each(sources, Maybe)
         if not sources:
@@ -625,12 +628,12 @@ class Maybe(ZeroOneItemBase[T]):
 
     @overload
     @staticmethod
-    def concat(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]],
-               prefetch: int = 2) -> Flowable[T]: ...
+    def concat(sources: Iterable[Maybe[_T]] | Publisher[Maybe[_T]],
+               prefetch: int = 2) -> Flowable[_T]: ...
 
     @overload
     @staticmethod
-    def concat(s1: Maybe[T], s2: Maybe[T], /, *sources: Maybe[T]) -> Flowable[T]: ...
+    def concat(s1: Maybe[_T], s2: Maybe[_T], /, *sources: Maybe[_T]) -> Flowable[_T]: ...
 
     @staticmethod
     @sources_of(lambda: Maybe, lambda s: Maybe.concat_array(*s))
@@ -654,19 +657,19 @@ class Maybe(ZeroOneItemBase[T]):
         return assembly("flowable", maybe_concat.MaybeConcat(sources, False))
 
     @staticmethod
-    def concat_array(*sources: Maybe[T]) -> Flowable[T]:
+    def concat_array(*sources: Maybe[_T]) -> Flowable[_T]:
         """The given Maybes' items in order; the first error ends it."""
         return Maybe._array(sources, lambda s: maybe_concat.MaybeConcat(s, False))
 
     @staticmethod
-    def concat_array_delay_error(*sources: Maybe[T]) -> Flowable[T]:
+    def concat_array_delay_error(*sources: Maybe[_T]) -> Flowable[_T]:
         """As :meth:`concat_array`, but the errors wait until every source ran (several
         together as a ``CompositeException``)."""
         return Maybe._array(sources, lambda s: maybe_concat.MaybeConcat(s, True))
 
     @staticmethod
-    def _array(sources: tuple[Maybe[T], ...],
-               operator: Callable[[tuple[Maybe[T], ...]], Flowable[T]]) -> Flowable[T]:
+    def _array(sources: tuple[Maybe[_T], ...],
+               operator: Callable[[tuple[Maybe[_T], ...]], Flowable[_T]]) -> Flowable[_T]:
         """``operator(sources)``, checked; no source is empty, one its ``to_flowable()``."""
         from rxpy2.flowable import Flowable
         require_each(sources, Maybe)
@@ -677,7 +680,7 @@ class Maybe(ZeroOneItemBase[T]):
         return assembly("flowable", operator(sources))
 
     @staticmethod
-    def concat_array_eager(*sources: Maybe[T]) -> Flowable[T]:
+    def concat_array_eager(*sources: Maybe[_T]) -> Flowable[_T]:
         """Subscribe to all the given Maybes at once; emit their items in order."""
         from rxpy2.flowable import Flowable
         require_each(sources, Maybe)
@@ -685,11 +688,11 @@ class Maybe(ZeroOneItemBase[T]):
 
     @overload
     @staticmethod
-    def concat_delay_error(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]]) -> Flowable[T]: ...
+    def concat_delay_error(sources: Iterable[Maybe[_T]] | Publisher[Maybe[_T]]) -> Flowable[_T]: ...
 
     @overload
     @staticmethod
-    def concat_delay_error(s1: Maybe[T], s2: Maybe[T], /, *sources: Maybe[T]) -> Flowable[T]: ...
+    def concat_delay_error(s1: Maybe[_T], s2: Maybe[_T], /, *sources: Maybe[_T]) -> Flowable[_T]: ...
 
     @staticmethod
     @sources_of(lambda: Maybe, lambda s: Maybe.concat_array_delay_error(*s), alone=True)
@@ -701,7 +704,7 @@ class Maybe(ZeroOneItemBase[T]):
             maybe_to_publisher.MAYBE_TO_FLOWABLE)
 
     @staticmethod
-    def concat_eager(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]]) -> Flowable[T]:
+    def concat_eager(sources: Iterable[Maybe[_T]] | Publisher[Maybe[_T]]) -> Flowable[_T]:
         """Subscribe to the sources as they come, up to 128 at once (RxJava 2's
         ``concat_map_eager``); emit their items in order."""
         return maybe_to_publisher.flowable_of_sources(sources).concat_map_eager(maybe_to_publisher.MAYBE_TO_FLOWABLE)
@@ -713,16 +716,16 @@ class Maybe(ZeroOneItemBase[T]):
 
     @overload
     @staticmethod
-    def merge(sources: Maybe[Maybe[T]]) -> Maybe[T]: ...
+    def merge(sources: Maybe[Maybe[_T]]) -> Maybe[_T]: ...
 
     @overload
     @staticmethod
-    def merge(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]],
-              max_concurrency: int | None = None) -> Flowable[T]: ...
+    def merge(sources: Iterable[Maybe[_T]] | Publisher[Maybe[_T]],
+              max_concurrency: int | None = None) -> Flowable[_T]: ...
 
     @overload
     @staticmethod
-    def merge(s1: Maybe[T], s2: Maybe[T], /, *sources: Maybe[T]) -> Flowable[T]: ...
+    def merge(s1: Maybe[_T], s2: Maybe[_T], /, *sources: Maybe[_T]) -> Flowable[_T]: ...
 
     @staticmethod
     @sources_of(lambda: Maybe, lambda s: Maybe.merge_array(*s))
@@ -748,14 +751,14 @@ class Maybe(ZeroOneItemBase[T]):
             False, 1)
 
     @staticmethod
-    def merge_array(*sources: Maybe[T]) -> Flowable[T]:
+    def merge_array(*sources: Maybe[_T]) -> Flowable[_T]:
         """The given Maybes' items as they come (RxJava 2's MaybeMergeArray); the first
         error ends the Flowable (before items still waiting for demand) and disposes
         the rest."""
         return Maybe._array(sources, maybe_merge_array.MaybeMergeArray)
 
     @staticmethod
-    def merge_array_delay_error(*sources: Maybe[T]) -> Flowable[T]:
+    def merge_array_delay_error(*sources: Maybe[_T]) -> Flowable[_T]:
         """As :meth:`merge_array`, but the errors wait until every source ended (several
         together as a ``CompositeException``)."""
         from rxpy2.flowable import Flowable
@@ -766,12 +769,12 @@ class Maybe(ZeroOneItemBase[T]):
 
     @overload
     @staticmethod
-    def merge_delay_error(sources: Iterable[Maybe[T]] | Publisher[Maybe[T]],
-                          max_concurrency: int | None = None) -> Flowable[T]: ...
+    def merge_delay_error(sources: Iterable[Maybe[_T]] | Publisher[Maybe[_T]],
+                          max_concurrency: int | None = None) -> Flowable[_T]: ...
 
     @overload
     @staticmethod
-    def merge_delay_error(s1: Maybe[T], s2: Maybe[T], /, *sources: Maybe[T]) -> Flowable[T]: ...
+    def merge_delay_error(s1: Maybe[_T], s2: Maybe[_T], /, *sources: Maybe[_T]) -> Flowable[_T]: ...
 
     @staticmethod
     @sources_of(lambda: Maybe, lambda s: Maybe.merge_array_delay_error(*s))

@@ -9,6 +9,9 @@ from typing import TypeVar
 __all__ = ["Notification"]
 
 T = TypeVar("T")
+# the items of the static factories: their own type variable, not the class's T,
+# which pyright leaves Unknown when a static method is called on the bare class
+_T = TypeVar("_T")
 
 _COMPLETE: Any = object()
 
@@ -23,19 +26,19 @@ class Notification(Generic[T]):
         self._error = error
 
     @staticmethod
-    def create_on_next(value: T) -> Notification[T]:
+    def create_on_next(value: _T) -> Notification[_T]:
         if value is None:
             raise TypeError("value is None")
         return Notification(value, None)
 
     @staticmethod
-    def create_on_error(error: BaseException) -> Notification[T]:
+    def create_on_error(error: BaseException) -> Notification[_T]:
         if error is None:
             raise TypeError("error is None")
         return Notification(None, error)
 
     @staticmethod
-    def create_on_complete() -> Notification[T]:
+    def create_on_complete() -> Notification[_T]:
         return _ON_COMPLETE
 
     def is_on_next(self) -> bool:

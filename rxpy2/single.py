@@ -92,6 +92,9 @@ if TYPE_CHECKING:
 __all__ = ["Single"]
 
 T = TypeVar("T")
+# the items of the static factories: their own type variable, not the class's T,
+# which pyright leaves Unknown when a static method is called on the bare class
+_T = TypeVar("_T")
 R = TypeVar("R")
 U = TypeVar("U")
 T1 = TypeVar("T1")  # the items of zip's two sources
@@ -104,6 +107,22 @@ def _assembly(s: Single[T]) -> Single[T]:
     if plugins.hooks_active:
         return plugins.on_assembly("single", s)
     return s
+
+
+def _spread_concat(sources: tuple[Any, ...]) -> Flowable[Any]:
+    # RxJava 2's concat(s1, s2, ...) form: the Singles as one tuple. A named function
+    # with a declared return type, not a lambda calling Single.concat inside the
+    # decorator of Single.concat: pyright infers such a lambda's type from the very
+    # overloads the decorator is part of, and that recursion overflows its stack.
+    return Single.concat(sources)
+
+
+def _spread_merge(sources: tuple[Any, ...]) -> Flowable[Any]:
+    return Single.merge(sources)
+
+
+def _spread_merge_delay_error(sources: tuple[Any, ...]) -> Flowable[Any]:
+    return Single.merge_delay_error(sources)
 
 
 def _require_single(s: Any, name: str) -> None:
@@ -209,13 +228,13 @@ class Single(ZeroOneItemBase[T]):
     # ------------------------------------------------------------------ sources
 
     @staticmethod
-    def just(item: T) -> Single[T]:
+    def just(item: _T) -> Single[_T]:
         """Signals ``item`` at once (``None`` is refused)."""
         require(item, "item")
         return _assembly(single_just.SingleJust(item))
 
     @staticmethod
-    def create(source: Callable[[SingleEmitter[T]], Any]) -> Single[T]:
+    def create(source: Callable[[SingleEmitter[_T]], Any]) -> Single[_T]:
         """Calls ``source(emitter)`` per subscriber; it signals through the
         :class:`~rxpy2.emitter.SingleEmitter` (``on_success``/``on_error``, once).
 
@@ -227,23 +246,23 @@ class Single(ZeroOneItemBase[T]):
         return _assembly(single_create.SingleCreate(source))
 
     @staticmethod
-    def error(error: BaseException | Callable[[], BaseException]) -> Single[Any]:
+    def error(error: BaseException | Callable[[], BaseException]) -> Single[_T]:
         """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
         return _assembly(single_error.SingleError(error_supplier(error)))
 
     @staticmethod
-    def never() -> Single[Any]:
+    def never() -> Single[_T]:
         """Signals nothing but ``on_subscribe``."""
         return _assembly(single_never.SingleNever.INSTANCE)
 
     @staticmethod
-    def from_callable(supplier: Callable[[], T]) -> Single[T]:
+    def from_callable(supplier: Callable[[], _T]) -> Single[_T]:
         """Calls ``supplier`` per subscriber and signals its result (``None`` → ``TypeError``)."""
         require_callable(supplier, "supplier")
         return _assembly(single_from_callable.SingleFromCallable(supplier))
 
     @staticmethod
-    def defer(supplier: Callable[[], Single[T]]) -> Single[T]:
+    def defer(supplier: Callable[[], Single[_T]]) -> Single[_T]:
         """Calls ``supplier`` per subscriber for the Single to subscribe to."""
         require_callable(supplier, "supplier")
         return _assembly(single_defer.SingleDefer(supplier))
@@ -300,7 +319,7 @@ class Single(ZeroOneItemBase[T]):
         return Single.defer(lambda: Single.zip_array(zipper, *sources))
 
     @staticmethod
-    def amb(sources: Iterable[Single[T]]) -> Single[T]:
+    def amb(sources: Iterable[Single[_T]]) -> Single[_T]:
         """The first of ``sources`` to signal wins (its item or error); the rest are disposed.
 
         The iterable is iterated per subscriber; empty → ``IndexError``.
@@ -309,7 +328,7 @@ class Single(ZeroOneItemBase[T]):
         return _assembly(single_amb.SingleAmb(sources))
 
     @staticmethod
-    def amb_array(*sources: Single[T]) -> Single[T]:
+    def amb_array(*sources: Single[_T]) -> Single[_T]:
         """:meth:`amb` over the given sources."""
         require_each(sources, Single)
         if len(sources) == 1:
@@ -373,7 +392,7 @@ class Single(ZeroOneItemBase[T]):
     # ------------------------------------------------------------------ creating, composing, lifecycle
 
     @staticmethod
-    def unsafe_create(source: Callable[[SingleObserver[T]], Any]) -> Single[T]:
+    def unsafe_create(source: Callable[[SingleObserver[_T]], Any]) -> Single[_T]:
         """Calls ``source(observer)`` per subscriber with the observer itself: no emitter,
         no protection, so ``source`` must call ``on_subscribe`` first and signal once
         (RxJava 2's ``unsafeCreate``). A Single is refused: see :meth:`wrap`."""
@@ -397,8 +416,8 @@ class Single(ZeroOneItemBase[T]):
     # ------------------------------------------------------------------ converting and element operators
 
     @staticmethod
-    def from_future(future: concurrent.futures.Future[T], timeout: float | None = None,
-                    scheduler: Scheduler | None = None) -> Single[T]:
+    def from_future(future: concurrent.futures.Future[_T], timeout: float | None = None,
+                    scheduler: Scheduler | None = None) -> Single[_T]:
         """The result of ``future`` when it completes, without blocking a thread (as
         :meth:`rxpy2.Flowable.from_future`; RxJava 2 blocks in ``Future.get``).
 
@@ -411,8 +430,8 @@ class Single(ZeroOneItemBase[T]):
         return _assembly(single_future.SingleFromFuture(future, t, scheduler))
 
     @staticmethod
-    def from_awaitable(awaitable: Awaitable[T],
-                       loop: asyncio.AbstractEventLoop | None = None) -> Single[T]:
+    def from_awaitable(awaitable: Awaitable[_T],
+                       loop: asyncio.AbstractEventLoop | None = None) -> Single[_T]:
         """The result of ``awaitable`` (a coroutine, an ``asyncio.Future`` or ``Task``, or
         any awaitable), run on an asyncio event loop.
 
@@ -439,7 +458,7 @@ class Single(ZeroOneItemBase[T]):
         return _assembly(single_asyncio.SingleFromAwaitable(awaitable, loop))
 
     @staticmethod
-    def from_publisher(publisher: Publisher[T]) -> Single[T]:
+    def from_publisher(publisher: Publisher[_T]) -> Single[_T]:
         """The only item of ``publisher`` (asked for everything at once), on its completion.
 
         Empty: ``IndexError``; a second item cancels it and signals ``IndexError``.
@@ -482,8 +501,8 @@ class Single(ZeroOneItemBase[T]):
     # ------------------------------------------------------------------ caching, resources, take_until, fallbacks
 
     @staticmethod
-    def using(resource_supplier: Callable[[], U], source_supplier: Callable[[U], Single[T]],
-              disposer: Callable[[U], Any], eager: bool = True) -> Single[T]:
+    def using(resource_supplier: Callable[[], U], source_supplier: Callable[[U], Single[_T]],
+              disposer: Callable[[U], Any], eager: bool = True) -> Single[_T]:
         """Per subscriber: acquire ``resource_supplier()``, run the Single
         ``source_supplier(resource)``, and call ``disposer(resource)`` once: before the
         item or error goes downstream when ``eager``, after it otherwise, or on dispose.
@@ -504,15 +523,15 @@ class Single(ZeroOneItemBase[T]):
 
     @overload
     @staticmethod
-    def concat(sources: Iterable[Single[T]] | Publisher[Single[T]],
-               prefetch: int = 2) -> Flowable[T]: ...
+    def concat(sources: Iterable[Single[_T]] | Publisher[Single[_T]],
+               prefetch: int = 2) -> Flowable[_T]: ...
 
     @overload
     @staticmethod
-    def concat(s1: Single[T], s2: Single[T], /, *sources: Single[T]) -> Flowable[T]: ...
+    def concat(s1: Single[_T], s2: Single[_T], /, *sources: Single[_T]) -> Flowable[_T]: ...
 
     @staticmethod
-    @sources_of(lambda: Single, lambda s: Single.concat(s))
+    @sources_of(lambda: Single, _spread_concat)
     def concat(sources: Any, prefetch: int = 2) -> Flowable[Any]:
         """A Flowable of the sources' items, one source after another.
 
@@ -527,7 +546,7 @@ class Single(ZeroOneItemBase[T]):
         return maybe_to_publisher.flowable_of_sources(sources).concat_map(maybe_to_publisher.SINGLE_TO_FLOWABLE, prefetch)
 
     @staticmethod
-    def concat_array(*sources: Single[T]) -> Flowable[T]:
+    def concat_array(*sources: Single[_T]) -> Flowable[_T]:
         """:meth:`concat` of the given Singles (RxJava 2: ``concat_map`` in BOUNDARY mode)."""
         from rxpy2.flowable import Flowable
         require_each(sources, Single)
@@ -535,14 +554,14 @@ class Single(ZeroOneItemBase[T]):
             maybe_to_publisher.SINGLE_TO_FLOWABLE, 2, till_the_end=False)
 
     @staticmethod
-    def concat_array_eager(*sources: Single[T]) -> Flowable[T]:
+    def concat_array_eager(*sources: Single[_T]) -> Flowable[_T]:
         """Subscribe to all the given Singles at once; emit their items in order."""
         from rxpy2.flowable import Flowable
         require_each(sources, Single)
         return Flowable.from_array(sources).concat_map_eager(maybe_to_publisher.SINGLE_TO_FLOWABLE)
 
     @staticmethod
-    def concat_eager(sources: Iterable[Single[T]] | Publisher[Single[T]]) -> Flowable[T]:
+    def concat_eager(sources: Iterable[Single[_T]] | Publisher[Single[_T]]) -> Flowable[_T]:
         """Subscribe to the sources (an iterable or a Publisher of Singles) as they come,
         up to 128 at once (RxJava 2's ``concat_map_eager``); emit their items in order."""
         return maybe_to_publisher.flowable_of_sources(sources).concat_map_eager(maybe_to_publisher.SINGLE_TO_FLOWABLE)
@@ -554,18 +573,18 @@ class Single(ZeroOneItemBase[T]):
 
     @overload
     @staticmethod
-    def merge(sources: Single[Single[T]]) -> Single[T]: ...
+    def merge(sources: Single[Single[_T]]) -> Single[_T]: ...
 
     @overload
     @staticmethod
-    def merge(sources: Iterable[Single[T]] | Publisher[Single[T]]) -> Flowable[T]: ...
+    def merge(sources: Iterable[Single[_T]] | Publisher[Single[_T]]) -> Flowable[_T]: ...
 
     @overload
     @staticmethod
-    def merge(s1: Single[T], s2: Single[T], /, *sources: Single[T]) -> Flowable[T]: ...
+    def merge(s1: Single[_T], s2: Single[_T], /, *sources: Single[_T]) -> Flowable[_T]: ...
 
     @staticmethod
-    @sources_of(lambda: Single, lambda s: Single.merge(s), alone=True)
+    @sources_of(lambda: Single, _spread_merge, alone=True)
     def merge(sources: Any) -> Any:
         """The sources' items as they come (RxJava 2's ``flat_map`` over them, no
         concurrency limit); the first error ends the Flowable and disposes the rest.
@@ -584,14 +603,14 @@ class Single(ZeroOneItemBase[T]):
 
     @overload
     @staticmethod
-    def merge_delay_error(sources: Iterable[Single[T]] | Publisher[Single[T]]) -> Flowable[T]: ...
+    def merge_delay_error(sources: Iterable[Single[_T]] | Publisher[Single[_T]]) -> Flowable[_T]: ...
 
     @overload
     @staticmethod
-    def merge_delay_error(s1: Single[T], s2: Single[T], /, *sources: Single[T]) -> Flowable[T]: ...
+    def merge_delay_error(s1: Single[_T], s2: Single[_T], /, *sources: Single[_T]) -> Flowable[_T]: ...
 
     @staticmethod
-    @sources_of(lambda: Single, lambda s: Single.merge_delay_error(s), alone=True)
+    @sources_of(lambda: Single, _spread_merge_delay_error, alone=True)
     def merge_delay_error(sources: Any) -> Flowable[Any]:
         """As :meth:`merge`, but the errors wait until every source ended (several
         together as a ``CompositeException``). ``merge_delay_error(a, b, ...)`` is

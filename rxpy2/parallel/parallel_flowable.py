@@ -73,6 +73,9 @@ if TYPE_CHECKING:
 __all__ = ["ParallelFlowable"]
 
 T = TypeVar("T")
+# the items of the static factories: their own type variable, not the class's T,
+# which pyright leaves Unknown when a static method is called on the bare class
+_T = TypeVar("_T")
 R = TypeVar("R")
 U = TypeVar("U")
 
@@ -163,8 +166,8 @@ class ParallelFlowable(ABC, Generic[T]):
     # ------------------------------------------------------------------ sources
 
     @staticmethod
-    def from_publisher(source: Publisher[T], parallelism: int | None = None,
-                       prefetch: int = BUFFER_SIZE) -> ParallelFlowable[T]:
+    def from_publisher(source: Publisher[_T], parallelism: int | None = None,
+                       prefetch: int = BUFFER_SIZE) -> ParallelFlowable[_T]:
         """``source`` split into rails (as ``Flowable.parallel``; default: the CPU count)."""
         require_publisher(source, "source")
         if parallelism is None:
@@ -174,7 +177,7 @@ class ParallelFlowable(ABC, Generic[T]):
         return _parallel_assembly(parallel_from_publisher.ParallelFromPublisher(source, parallelism, prefetch))
 
     @staticmethod
-    def from_publishers(*rails: Publisher[T]) -> ParallelFlowable[T]:
+    def from_publishers(*rails: Publisher[_T]) -> ParallelFlowable[_T]:
         """One rail per Publisher: rail ``i`` is ``rails[i]``."""
         if not rails:
             raise ValueError("from_publishers needs at least one Publisher")
@@ -183,15 +186,15 @@ class ParallelFlowable(ABC, Generic[T]):
         return _parallel_assembly(parallel_from_array.ParallelFromArray(rails))
 
     @staticmethod
-    def from_(source: Publisher[T], parallelism: int | None = None,
-              prefetch: int = BUFFER_SIZE) -> ParallelFlowable[T]:
+    def from_(source: Publisher[_T], parallelism: int | None = None,
+              prefetch: int = BUFFER_SIZE) -> ParallelFlowable[_T]:
         """RxJava's ``ParallelFlowable.from`` (``from`` is a Python keyword): ``source``
         handed out round-robin to ``parallelism`` rails (default: the CPU count) through a
         queue of ``prefetch`` items. The same as :meth:`from_publisher`."""
         return ParallelFlowable.from_publisher(source, parallelism, prefetch)
 
     @staticmethod
-    def from_array(*publishers: Publisher[T]) -> ParallelFlowable[T]:
+    def from_array(*publishers: Publisher[_T]) -> ParallelFlowable[_T]:
         """RxJava's ``ParallelFlowable.fromArray``: one rail per Publisher (``ValueError``
         for none). The same as :meth:`from_publishers`."""
         return ParallelFlowable.from_publishers(*publishers)

@@ -9,7 +9,6 @@ item is forgotten. A late subscriber gets the same outcome.
 
 from __future__ import annotations
 
-from typing import Any
 from typing import Generic
 from typing import TypeVar
 
@@ -32,6 +31,10 @@ from rxpy2.reactivestreams import Subscription
 __all__ = ["AsyncProcessor"]
 
 T = TypeVar("T")
+# the items of the factories: their own type variable (the class's T is Unknown in
+# pyright when a static method is called on the bare class); the caller says it:
+# ``p: PublishProcessor[int] = PublishProcessor.create()``
+_T = TypeVar("_T")
 
 
 class AsyncProcessor(FlowableProcessor[T], Generic[T]):
@@ -45,7 +48,7 @@ class AsyncProcessor(FlowableProcessor[T], Generic[T]):
         self._value: T | None = None
 
     @staticmethod
-    def create() -> AsyncProcessor[Any]:  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
+    def create() -> AsyncProcessor[_T]:  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
         """A new AsyncProcessor."""
         return AsyncProcessor()
 

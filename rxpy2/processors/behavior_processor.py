@@ -42,6 +42,9 @@ from rxpy2.reactivestreams import Subscription
 __all__ = ["BehaviorProcessor"]
 
 T = TypeVar("T")
+# the items of the static factories: their own type variable, not the class's T,
+# which pyright leaves Unknown when a static method is called on the bare class
+_T = TypeVar("_T")
 
 
 class _Complete:
@@ -82,12 +85,12 @@ class BehaviorProcessor(FlowableProcessor[T], Generic[T]):
         self._index = 0
 
     @staticmethod
-    def create() -> BehaviorProcessor[Any]:  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
+    def create() -> BehaviorProcessor[_T]:  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
         """A BehaviorProcessor without a value: a subscriber gets nothing until the first item."""
         return BehaviorProcessor()
 
     @staticmethod
-    def create_default(default_value: T) -> BehaviorProcessor[T]:
+    def create_default(default_value: _T) -> BehaviorProcessor[_T]:
         """A BehaviorProcessor whose current value is ``default_value`` until the first item."""
         if default_value is None:
             raise TypeError("default_value is None")

@@ -61,6 +61,10 @@ from rxpy2.reactivestreams import Subscription
 __all__ = ["MulticastProcessor"]
 
 T = TypeVar("T")
+# the items of the factories: their own type variable (the class's T is Unknown in
+# pyright when a static method is called on the bare class); the caller says it:
+# ``p: PublishProcessor[int] = PublishProcessor.create()``
+_T = TypeVar("_T")
 
 
 
@@ -94,7 +98,7 @@ class MulticastProcessor(FlowableProcessor[T], Generic[T]):
 
     @staticmethod
     def create(buffer_size: int = BUFFER_SIZE,  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
-               ref_count: bool = False) -> MulticastProcessor[Any]:
+               ref_count: bool = False) -> MulticastProcessor[_T]:
         """A new MulticastProcessor prefetching ``buffer_size`` items; ``ref_count=True``
         cancels the upstream (and terminates) when the last subscriber cancels."""
         return MulticastProcessor(buffer_size, ref_count)

@@ -11,7 +11,6 @@ A subscriber that arrives after the terminal signal gets it at once.
 
 from __future__ import annotations
 
-from typing import Any
 from typing import Generic
 from typing import TypeVar
 
@@ -38,6 +37,10 @@ from rxpy2.reactivestreams import Subscription
 __all__ = ["PublishProcessor"]
 
 T = TypeVar("T")
+# the items of the factories: their own type variable (the class's T is Unknown in
+# pyright when a static method is called on the bare class); the caller says it:
+# ``p: PublishProcessor[int] = PublishProcessor.create()``
+_T = TypeVar("_T")
 
 
 class PublishProcessor(FlowableProcessor[T], Generic[T]):
@@ -55,7 +58,7 @@ class PublishProcessor(FlowableProcessor[T], Generic[T]):
         self._error: BaseException | None = None
 
     @staticmethod
-    def create() -> PublishProcessor[Any]:  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
+    def create() -> PublishProcessor[_T]:  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
         """A new PublishProcessor."""
         return PublishProcessor()
 

@@ -45,6 +45,10 @@ from rxpy2.reactivestreams import Subscription
 __all__ = ["ReplayProcessor"]
 
 T = TypeVar("T")
+# the items of the factories: their own type variable (the class's T is Unknown in
+# pyright when a static method is called on the bare class); the caller says it:
+# ``p: PublishProcessor[int] = PublishProcessor.create()``
+_T = TypeVar("_T")
 
 
 class Clock(Protocol):
@@ -104,20 +108,20 @@ class ReplayProcessor(FlowableProcessor[T], Generic[T]):
         self._subscribers: AtomicReference[tuple[ReplaySubscription[T], ...]] = AtomicReference(EMPTY)
 
     @staticmethod
-    def create(capacity_hint: int = 16) -> ReplayProcessor[Any]:  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
+    def create(capacity_hint: int = 16) -> ReplayProcessor[_T]:  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
         """Replays every item (an unbounded buffer; ``capacity_hint`` is accepted for RxJava's
         signature and must be positive)."""
         _check_positive_int(capacity_hint, "capacity_hint")
         return ReplayProcessor(_UnboundedReplayBuffer())
 
     @staticmethod
-    def create_with_size(max_size: int) -> ReplayProcessor[Any]:
+    def create_with_size(max_size: int) -> ReplayProcessor[_T]:
         """Replays the last ``max_size`` items."""
         _check_positive_int(max_size, "max_size")
         return ReplayProcessor(_SizeBoundReplayBuffer(max_size))
 
     @staticmethod
-    def create_with_time(max_age: float, scheduler: Clock | None = None) -> ReplayProcessor[Any]:
+    def create_with_time(max_age: float, scheduler: Clock | None = None) -> ReplayProcessor[_T]:
         """Replays the items younger than ``max_age`` seconds by ``scheduler.now()`` (default:
         the computation scheduler's clock, or ``time.monotonic``)."""
         _check_max_age(max_age)
@@ -125,7 +129,7 @@ class ReplayProcessor(FlowableProcessor[T], Generic[T]):
 
     @staticmethod
     def create_with_time_and_size(max_age: float, scheduler: Clock | None,
-                                  max_size: int) -> ReplayProcessor[Any]:
+                                  max_size: int) -> ReplayProcessor[_T]:
         """Replays at most the last ``max_size`` items, and only those younger than ``max_age``."""
         _check_max_age(max_age)
         _check_positive_int(max_size, "max_size")

@@ -45,6 +45,10 @@ from rxpy2.reactivestreams import Subscription
 __all__ = ["UnicastProcessor"]
 
 T = TypeVar("T")
+# the items of the factories: their own type variable (the class's T is Unknown in
+# pyright when a static method is called on the bare class); the caller says it:
+# ``p: PublishProcessor[int] = PublishProcessor.create()``
+_T = TypeVar("_T")
 
 
 class UnicastProcessor(FlowableProcessor[T], Generic[T]):
@@ -77,7 +81,7 @@ class UnicastProcessor(FlowableProcessor[T], Generic[T]):
     @staticmethod
     def create(  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
             capacity_hint: int = BUFFER_SIZE, on_terminate: Callable[[], Any] | None = None,
-            delay_error: bool = True) -> UnicastProcessor[Any]:
+            delay_error: bool = True) -> UnicastProcessor[_T]:
         """A new UnicastProcessor; ``capacity_hint`` sizes the queue's chunks (it is unbounded)."""
         return UnicastProcessor(capacity_hint, on_terminate, delay_error)
 

@@ -20,6 +20,7 @@ from typing import Any
 from typing import ClassVar
 from typing import Generic
 from typing import Literal
+from typing import TypeAlias
 from typing import TypeVar
 from typing import overload
 
@@ -46,8 +47,8 @@ from rxpy2.spark.reader import Compiled
 from rxpy2.spark.subscription import PartitionSubscription
 
 if TYPE_CHECKING:
-    import pyarrow
     from pyspark.sql import Column
+    from pyspark.sql import DataFrame
     from pyspark.sql import Row
 
     from rxpy2.maybe import Maybe
@@ -57,6 +58,12 @@ __all__ = ["SparkFlowable", "from_dataframe", "from_rdd"]
 T = TypeVar("T")
 R = TypeVar("R")
 U = TypeVar("U")
+
+#: the items of ``emit="arrow"``: ``pyarrow.Table``. pyarrow ships no annotations (no
+#: ``py.typed``), so mypy sees that name as ``Any`` and pyright as Unknown, which strict
+#: pyright reports in every module importing ``from_dataframe``; this alias says ``Any``
+#: to both (install pyarrow-stubs and it could name the class again)
+_ArrowTable: TypeAlias = Any
 
 ROW_FORMATS = ("row", "dict", "tuple")
 EMITS = ("rows", "partitions", "arrow")
@@ -420,46 +427,47 @@ class SparkFlowable(Flowable[T], Generic[T]):
 # The item type follows row_format and emit (Literal overloads); a str not known statically
 # gives SparkFlowable[Any].
 @overload
-def from_dataframe(df: Any, prefetch_partitions: int = ..., row_format: Literal["row"] = ..., *,
+def from_dataframe(df: DataFrame, prefetch_partitions: int = ..., row_format: Literal["row"] = ..., *,
                    emit: Literal["rows"] = ..., fuse: bool | Literal["require"] = ...) -> SparkFlowable[Row]: ...
 
 
 @overload
-def from_dataframe(df: Any, prefetch_partitions: int = ..., *, row_format: Literal["dict"],
+def from_dataframe(df: DataFrame, prefetch_partitions: int = ..., *, row_format: Literal["dict"],
                    emit: Literal["rows"] = ..., fuse: bool | Literal["require"] = ...) -> SparkFlowable[dict[str, Any]]: ...
 
 
 @overload
-def from_dataframe(df: Any, prefetch_partitions: int, row_format: Literal["dict"], *,
+def from_dataframe(df: DataFrame, prefetch_partitions: int, row_format: Literal["dict"], *,
                    emit: Literal["rows"] = ..., fuse: bool | Literal["require"] = ...) -> SparkFlowable[dict[str, Any]]: ...
 
 
 @overload
-def from_dataframe(df: Any, prefetch_partitions: int = ..., *, row_format: Literal["tuple"],
+def from_dataframe(df: DataFrame, prefetch_partitions: int = ..., *, row_format: Literal["tuple"],
                    emit: Literal["rows"] = ..., fuse: bool | Literal["require"] = ...) -> SparkFlowable[tuple[Any, ...]]: ...
 
 
 @overload
-def from_dataframe(df: Any, prefetch_partitions: int, row_format: Literal["tuple"], *,
+def from_dataframe(df: DataFrame, prefetch_partitions: int, row_format: Literal["tuple"], *,
                    emit: Literal["rows"] = ..., fuse: bool | Literal["require"] = ...) -> SparkFlowable[tuple[Any, ...]]: ...
 
 
 @overload
-def from_dataframe(df: Any, prefetch_partitions: int = ..., row_format: Literal["row"] = ..., *,
+def from_dataframe(df: DataFrame, prefetch_partitions: int = ..., row_format: Literal["row"] = ..., *,
                    emit: Literal["partitions"], fuse: bool | Literal["require"] = ...) -> SparkFlowable[list[Row]]: ...
 
 
 @overload
-def from_dataframe(df: Any, prefetch_partitions: int = ..., row_format: str = ..., *,
-                   emit: Literal["arrow"], fuse: bool | Literal["require"] = ...) -> SparkFlowable[pyarrow.Table]: ...
+def from_dataframe(df: DataFrame, prefetch_partitions: int = ..., row_format: str = ..., *,
+                   emit: Literal["arrow"], fuse: bool | Literal["require"] = ...
+                   ) -> SparkFlowable[_ArrowTable]: ...
 
 
 @overload
-def from_dataframe(df: Any, prefetch_partitions: int = ..., row_format: str = ..., *,
+def from_dataframe(df: DataFrame, prefetch_partitions: int = ..., row_format: str = ..., *,
                    emit: str = ..., fuse: bool | Literal["require"] = ...) -> SparkFlowable[Any]: ...
 
 
-def from_dataframe(df: Any, prefetch_partitions: int = 1, row_format: str = "row", *,
+def from_dataframe(df: DataFrame, prefetch_partitions: int = 1, row_format: str = "row", *,
                    emit: str = "rows", fuse: bool | Literal["require"] = True
                    ) -> SparkFlowable[Any]:
     """A Flowable of the rows of ``df``, one Spark job per partition, under demand.

@@ -36,6 +36,9 @@ from rxpy2.testing.test_subscriber import TestSubscriber
 __all__ = ["DEFAULT_VERIFY_TIMEOUT", "StepVerifier"]
 
 T = TypeVar("T")
+# the items of the static factories: their own type variable, not the class's T,
+# which pyright leaves Unknown when a static method is called on the bare class
+_T = TypeVar("_T")
 
 #: The default time limit of :meth:`StepVerifier.verify`, seconds of real time.
 DEFAULT_VERIFY_TIMEOUT = 10.0
@@ -207,7 +210,7 @@ class StepVerifier(Generic[T]):
     # ------------------------------------------------------------------ factories
 
     @staticmethod
-    def create(publisher: Publisher[T], initial_request: int = LONG_MAX) -> StepVerifier[T]:
+    def create(publisher: Publisher[_T], initial_request: int = LONG_MAX) -> StepVerifier[_T]:
         """A script for ``publisher``, subscribed at :meth:`verify` with this initial request
         (``0``: nothing until :meth:`then_request`)."""
         if publisher is None:
@@ -215,9 +218,9 @@ class StepVerifier(Generic[T]):
         return StepVerifier(lambda: publisher, initial_request, False)
 
     @staticmethod
-    def with_virtual_time(supplier: Callable[..., Publisher[T]],
+    def with_virtual_time(supplier: Callable[..., Publisher[_T]],
                           initial_request: int = LONG_MAX,
-                          scheduler: TestScheduler | None = None) -> StepVerifier[T]:
+                          scheduler: TestScheduler | None = None) -> StepVerifier[_T]:
         """A script on virtual time: ``supplier()`` or ``supplier(test_scheduler)`` makes
         the publisher at :meth:`verify` time, while the standard schedulers are the
         :class:`TestScheduler` (a new one unless ``scheduler`` is given)."""
@@ -238,7 +241,7 @@ class StepVerifier(Generic[T]):
         """``on_subscribe`` arrived (every other expectation waits for it too)."""
         return self._add("expect_subscription()", lambda run: run.await_subscription())
 
-    def expect_next(self, *items: Any) -> StepVerifier[T]:
+    def expect_next(self, *items: T) -> StepVerifier[T]:
         """The next items are equal to these, in order."""
         def action(run: _Run[Any]) -> None:
             for i, expected in enumerate(items):
@@ -249,7 +252,7 @@ class StepVerifier(Generic[T]):
                     raise run.fail(f"expected {what} but got on_next({value!r})")
         return self._add(_describe("expect_next", *items), action)
 
-    def expect_next_sequence(self, items: Iterable[Any]) -> StepVerifier[T]:
+    def expect_next_sequence(self, items: Iterable[T]) -> StepVerifier[T]:
         """The next items are those of ``items``, in order."""
         return self.expect_next(*items)
 

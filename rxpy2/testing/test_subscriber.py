@@ -44,6 +44,9 @@ from rxpy2.reactivestreams import Subscription
 __all__ = ["BaseTestConsumer", "TestObserver", "TestSubscriber"]
 
 T = TypeVar("T")
+# a class decorated by _check_assertions: the decorator returns the class itself, so
+# pyright keeps seeing it (with type[Any] -> type[Any] it saw an Any)
+_C = TypeVar("_C", bound=type[Any])
 
 Self = TypeVar("Self", bound="BaseTestConsumer[Any]")
 
@@ -357,7 +360,7 @@ def _checks_protocol(fn: Callable[..., Any]) -> Callable[..., Any]:
 _UNCHECKED = frozenset({"assert_protocol_ok", "assert_protocol_violation"})
 
 
-def _check_assertions(cls: type[Any]) -> type[Any]:
+def _check_assertions(cls: _C) -> _C:
     for name, member in list(vars(cls).items()):
         if name.startswith("assert_") and name not in _UNCHECKED and callable(member):
             setattr(cls, name, _checks_protocol(member))

@@ -10,7 +10,6 @@ the examples once to show the code is real.
 
 from __future__ import annotations
 
-from typing import Any
 from typing import assert_type
 
 from rxpy2 import Disposable
@@ -57,8 +56,10 @@ def zero_one_forms() -> None:
         pass
 
     assert_type(Single.just(1).subscribe(on_callback=callback), Disposable)
-    assert_type(Single.zip_iterable([Single.just(1), Single.just(2)], lambda *xs: sum(xs)),
-                Single[Any])
+    def total(*xs: int) -> int:
+        return sum(xs)
+
+    assert_type(Single.zip_iterable([Single.just(1), Single.just(2)], total), Single[int])
     assert_type(Maybe.zip_iterable([Maybe.just(1)], lambda *xs: len(xs)), Maybe[int])
     m = Maybe.just(2)
     assert_type(m.flat_map(lambda x: Maybe.just(str(x))), Maybe[str])

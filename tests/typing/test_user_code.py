@@ -1,8 +1,11 @@
 """What a user's type checker sees: user-style code with ``assert_type`` on each result.
 
-Checked by ``.venv/bin/mypy --strict tests/typing/`` (``.ci/run``): a public signature
-that widens to ``Any`` (or narrows to ``Never``) fails that run, since ``assert_type``
-compares the inferred type exactly. At run time ``assert_type`` returns its argument,
+Checked by ``.venv/bin/mypy --strict tests/typing/`` and by ``.venv/bin/pyright
+tests/typing/`` (strict, from ``[tool.pyright]``; both in ``.ci/run``): a public signature
+that widens to ``Any`` (or narrows to ``Never``, or leaves pyright an Unknown) fails those
+runs, since ``assert_type`` compares the inferred type exactly. A line with
+``# type: ignore[...]`` is a negative check: both checkers fail when it stops being an
+error (mypy's ``warn_unused_ignores``, pyright's ``reportUnnecessaryTypeIgnoreComment``). At run time ``assert_type`` returns its argument,
 so pytest runs the non-Spark examples once (``test_the_examples_run``) to show the code
 is real; the Spark ones are only type-checked (they need a SparkSession).
 """
@@ -17,19 +20,30 @@ from typing import TYPE_CHECKING
 from typing import Any
 from typing import assert_type
 
+from rxpy2 import AsyncProcessor
+from rxpy2 import BackpressureStrategy
+from rxpy2 import BehaviorProcessor
 from rxpy2 import Completable
 from rxpy2 import Disposable
 from rxpy2 import Emitter
 from rxpy2 import Flowable
+from rxpy2 import FlowableEmitter
 from rxpy2 import GroupedFlowable
 from rxpy2 import Maybe
+from rxpy2 import MulticastProcessor
 from rxpy2 import PublishProcessor
+from rxpy2 import ReplayProcessor
 from rxpy2 import Schedulers
 from rxpy2 import Single
 from rxpy2 import TestSubscriber
+from rxpy2 import UnicastProcessor
+from rxpy2.operator_kit import OperatorSubscriber
+from rxpy2.reactivestreams import Subscriber
 from rxpy2.spark import SparkFlowable
 from rxpy2.spark import from_dataframe
 from rxpy2.spark import from_rdd
+from rxpy2.testing import StepVerifier
+from rxpy2.testing import TestPublisher
 
 if TYPE_CHECKING:
     from pyspark.sql import Column
@@ -98,7 +112,8 @@ async def awaiting() -> tuple[int, str | None, None]:
     assert_type(await Single.just("s"), str)
     y = await Maybe.just("m")
     assert_type(y, str | None)
-    assert_type(await Maybe.empty().map(str), str | None)
+    nothing: Maybe[int] = Maybe.empty()
+    assert_type(await nothing.map(str), str | None)
     await Completable.complete()
     assert_type(await Completable.complete(), None)
     z = None
@@ -138,7 +153,10 @@ def piping_and_logging() -> None:
     assert_type(f.pipe(to_text, collect, get, len, str), str)
     assert_type(f.pipe(to_text, collect, get, len, str, bool), bool)
     assert_type(Single.just(1).pipe(lambda s: s.map(str)), Single[str])
-    assert_type(Single.just(1).pipe(Single.to_flowable, floats), Flowable[float])
+    def as_flowable(s: Single[int]) -> Flowable[int]:
+        return s.to_flowable()
+
+    assert_type(Single.just(1).pipe(as_flowable, floats), Flowable[float])
     assert_type(Maybe.just(1).pipe(), Maybe[int])
     assert_type(Completable.complete().pipe(lambda c: c.to_single_default("d")), Single[str])
     assert_type(f.log(), Flowable[int])
@@ -315,7 +333,7 @@ def grouping() -> None:
     assert_type(h.flat_map(lambda grp: grp.to_list().to_flowable()), Flowable[list[str]])
 
 
-def spark(df: Any, rdd: Any) -> None:  # type-checked only: needs a SparkSession
+def spark(df: Any, rdd: Any, fmt: str) -> None:  # type-checked only: needs a SparkSession
     assert_type(from_dataframe(df), SparkFlowable[Row])
     assert_type(from_dataframe(df, 2), SparkFlowable[Row])
     assert_type(from_dataframe(df, row_format="row"), SparkFlowable[Row])
@@ -323,7 +341,6 @@ def spark(df: Any, rdd: Any) -> None:  # type-checked only: needs a SparkSession
     assert_type(from_dataframe(df, 1, "dict"), SparkFlowable[dict[str, Any]])
     assert_type(from_dataframe(df, row_format="tuple"), SparkFlowable[tuple[Any, ...]])
     assert_type(from_dataframe(df, emit="partitions"), SparkFlowable[list[Row]])
-    fmt: str = "dict"
     assert_type(from_dataframe(df, row_format=fmt), SparkFlowable[Any])
     assert_type(from_dataframe(df, row_format="dict").map(lambda r: r["id"]), Flowable[Any])
     assert_type(from_rdd(rdd), SparkFlowable[Any])
@@ -344,11 +361,98 @@ def spark(df: Any, rdd: Any) -> None:  # type-checked only: needs a SparkSession
     assert_type(from_dataframe(df, row_format="tuple").filter(col), SparkFlowable[tuple[Any, ...]])
     assert_type(from_dataframe(df, fuse="require"), SparkFlowable[Row])
     assert_type(from_rdd(rdd, fuse="require").map(int), Flowable[int])
+    assert_type(from_dataframe(df, emit="arrow"), SparkFlowable[Any])  # pyarrow: no annotations
+    from_dataframe(42)  # type: ignore[call-overload]  # a DataFrame, not anything
+
+
+def factories() -> None:
+    """The static factories bind their own item type, whichever class they are called on."""
+    assert_type(Flowable.just(1), Flowable[int])
+    assert_type(Flowable.just("a", "b"), Flowable[str])
+    assert_type(Flowable.from_iterable([1, 2]), Flowable[int])
+    assert_type(Flowable.from_array(["a", "b"]), Flowable[str])
+    assert_type(Flowable.from_callable(lambda: 1.5), Flowable[float])
+    assert_type(Flowable.defer(lambda: Flowable.just(b"x")), Flowable[bytes])
+    assert_type(Flowable.merge_array(Flowable.just(1), Flowable.just(2)), Flowable[int])
+    assert_type(Single.just("a"), Single[str])
+    assert_type(Single.from_callable(lambda: 2), Single[int])
+    assert_type(Maybe.just(1.5), Maybe[float])
+    assert_type(Maybe.from_callable(lambda: "m"), Maybe[str])
+    assert_type(BehaviorProcessor.create_default(3), BehaviorProcessor[int])
+    assert_type(StepVerifier.create(Flowable.just("s")), StepVerifier[str])
+
+    # Flowable.create binds the item type of the emitter the source takes
+    def emit(emitter: FlowableEmitter[int]) -> None:
+        emitter.on_next(1)
+        emitter.on_complete()
+
+    assert_type(Flowable.create(emit, BackpressureStrategy.BUFFER), Flowable[int])
+
+
+def item_type_from_context() -> None:
+    """Factories with no item to bind (empty/error/never, the processors, TestPublisher)
+    are generic in a free type variable, RxJava 2's ``Flowable.<Integer>empty()``: the
+    expected type binds it, and nothing that needs an ``int`` takes them as ``Any``."""
+    f = Flowable.range(1, 3)
+    assert_type(f.concat_with(Flowable.empty()), Flowable[int])
+    assert_type(f.switch_if_empty(Flowable.error(ValueError())), Flowable[int])
+    assert_type(f.merge_with(Flowable.never()), Flowable[int])
+    e: Flowable[str] = Flowable.empty()
+    assert_type(e.map(len), Flowable[int])
+    m: Maybe[int] = Maybe.empty()
+    assert_type(m.to_single(0), Single[int])
+    s: Single[str] = Single.error(ValueError())
+    assert_type(s.map(len), Single[int])
+    n: Single[bytes] = Single.never()
+    assert_type(n.to_flowable(), Flowable[bytes])
+    pp: PublishProcessor[int] = PublishProcessor.create()
+    assert_type(pp.map(str), Flowable[str])
+    bp: BehaviorProcessor[str] = BehaviorProcessor.create()
+    assert_type(bp.get_value(), str | None)
+    ap: AsyncProcessor[float] = AsyncProcessor.create()
+    assert_type(ap.to_list(), Single[list[float]])
+    rp: ReplayProcessor[int] = ReplayProcessor.create_with_size(2)
+    assert_type(rp.get_values(), list[int])
+    up: UnicastProcessor[str] = UnicastProcessor.create()
+    assert_type(up.first(""), Single[str])
+    mp: MulticastProcessor[int] = MulticastProcessor.create()
+    assert_type(mp.count(), Single[int])
+    tp: TestPublisher[int] = TestPublisher.create()
+    assert_type(tp.next(1, 2), TestPublisher[int])
+    # not Any: each is rejected where something else is expected
+    wrong_flowable: int = Flowable.empty()  # type: ignore[assignment]
+    wrong_processor: int = PublishProcessor.create()  # type: ignore[assignment]
+    wrong_publisher: int = TestPublisher.create()  # type: ignore[assignment]
+    del wrong_flowable, wrong_processor, wrong_publisher
+
+
+class Lengths(OperatorSubscriber[str, int]):
+    """An operator kit user's subscriber: its downstream takes the output items."""
+
+    def hook_on_next(self, item: str) -> None:
+        assert_type(self.downstream, Subscriber[int])
+        self.downstream.on_next(len(item))
+        self.downstream.on_next(item)  # type: ignore[arg-type]  # an int, not the input
+
+
+def operator_kit() -> None:
+    ts: TestSubscriber[int] = TestSubscriber()
+    lengths = Lengths(ts)
+    assert_type(lengths.downstream, Subscriber[int])
+
+
+def test_kit() -> None:
+    """StepVerifier's expectations take the items' type."""
+    verifier = StepVerifier.create(Flowable.just(1, 2))
+    assert_type(verifier.expect_next(1, 2), StepVerifier[int])
+    assert_type(verifier.expect_next_sequence([1, 2]), StepVerifier[int])
+    verifier.expect_next("1")  # type: ignore[arg-type]  # an int, as the items
 
 
 def test_the_examples_run() -> None:
     for example in (core_chain, iteration, accumulating, combining, zero_one, zero_one_shared,
-                    generating, grouping, rxjava_call_forms, piping_and_logging):
+                    generating, grouping, rxjava_call_forms, piping_and_logging, factories,
+                    item_type_from_context, test_kit, operator_kit):
         example()
     assert asyncio.run(async_iteration()) == [0, 1, 2]
     assert asyncio.run(awaiting()) == (1, "m", None)

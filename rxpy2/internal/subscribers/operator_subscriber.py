@@ -93,7 +93,7 @@ class OneTerminal:
 
     __slots__ = ("downstream", "upstream", "done")
 
-    downstream: Any
+    downstream: Subscriber[Any]
     upstream: Subscription
     done: bool
 
@@ -133,7 +133,7 @@ class OperatorSubscriber(OneTerminal, FlowableSubscriber[T], Subscription, Gener
     __slots__ = ()  # downstream, upstream, done: OneTerminal's
 
     def __init__(self, downstream: Subscriber[R]) -> None:
-        self.downstream: Any = downstream
+        self.downstream: Subscriber[R] = downstream
         self.upstream: Subscription = UNSUBSCRIBED
         self.done = False
 

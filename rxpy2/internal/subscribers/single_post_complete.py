@@ -104,7 +104,7 @@ class SinglePostCompleteSubscriber(OperatorSubscriber[T, R], Generic[T, R]):
                 v = self.value
                 self.value = None
                 self.done = True
-                self.downstream.on_next(v)
+                self.downstream.on_next(v)  # type: ignore[arg-type]  # the value was set before the completion mark
                 self.downstream.on_complete()
             return
         self.upstream.request(n)

@@ -69,4 +69,4 @@ class DematerializeSubscriber(OperatorSubscriber[T, R], Generic[T, R]):
         elif n.is_on_complete():
             self.complete_early()
         else:
-            self.downstream.on_next(n.value)
+            self.downstream.on_next(n.value)  # type: ignore[arg-type]  # an on_next notification has a value

@@ -233,7 +233,7 @@ class LatestSubscriber(BaseUnboundedSubscriber[T], Generic[T]):
                     return
                 if empty:
                     break
-                a.on_next(v)
+                a.on_next(v)  # type: ignore[arg-type]  # not empty: v is an item
                 e += 1
             if e == r and self.check_terminated(self.done, current.get() is None, a):
                 return
@@ -347,7 +347,7 @@ class _BaseBufferSubscriber(BaseUnboundedSubscriber[T], Generic[T]):
                     return
                 if empty:
                     break
-                a.on_next(v)
+                a.on_next(v)  # type: ignore[arg-type]  # not empty: v is an item
                 e += 1
             if e == r and self.check_terminated(self.done, self.buffer_empty(), a):
                 return
@@ -392,7 +392,7 @@ class BufferSubscriber(_BaseBufferSubscriber[T], QueueSubscription[T], Generic[T
             self.on_error(ex)
             return
         if self.output_fused:
-            self.downstream.on_next(None)  # ASYNC fusion: None only says "poll me"
+            self.downstream.on_next(None)  # type: ignore[arg-type]  # ASYNC fusion: None only says "poll me"
         else:
             self.drain()
 

@@ -56,7 +56,8 @@ class FlowableRetryWhen(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.handler = handler
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        signals = UnicastProcessor.create(8).to_serialized()
+        processor: UnicastProcessor[Any] = UnicastProcessor.create(8)
+        signals = processor.to_serialized()
         try:
             when = call_handler(self.handler, signals)
         except Exception as e:

@@ -274,7 +274,7 @@ class WindowOverlapSubscriber(OperatorSubscriber[T, Flowable[T]], Generic[T]):
                     return
                 if empty:
                     break
-                a.on_next(w)
+                a.on_next(w)  # type: ignore[arg-type]  # not empty: w is a window
                 e += 1
             if e == r and self._check_terminated(self.done, q.is_empty(), a, q):
                 return

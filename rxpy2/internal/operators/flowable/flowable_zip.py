@@ -282,7 +282,7 @@ class ZipIterableSubscriber(OperatorSubscriber[T, R], Generic[T, U, R]):
         if v is None:
             self.fail(returned_none("zip_with", zipper, "zipper function"))
             return
-        self.downstream.on_next(v)
+        self.downstream.on_next(v)  # type: ignore[arg-type]  # R is the tuple when there is no zipper
         try:
             self.pending = next(self.iterator)
         except StopIteration:

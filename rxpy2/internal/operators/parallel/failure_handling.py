@@ -70,7 +70,7 @@ class TryRailSubscriber(OperatorSubscriber[T, R], ConditionalSubscriber[T], Gene
 
     def deliver(self, value: R) -> bool:
         if self.conditional:
-            return bool(self.downstream.try_on_next(value))
+            return bool(self.downstream.try_on_next(value))  # type: ignore[attr-defined]  # a ConditionalSubscriber
         self.downstream.on_next(value)
         return True
 
