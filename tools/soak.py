@@ -21,8 +21,9 @@ still checked for §1.1 and §1.7, never a violation by itself.
     tools/soak --seconds 5             # a short run (tests/test_soak.py)
     tools/soak --replay 123456         # one chain again (100 times: races are timing-bound)
 
-One line a minute (RSS, and the interpreter's live memory blocks after a collection: RSS
-keeps the high-water mark of the allocator's arenas, the blocks show what is still live);
+One line a minute (RSS; the interpreter's live memory blocks after a collection, as RSS
+keeps the high-water mark of the allocator's arenas; the factories the sync-chain compiler's
+bounded caches hold, which fill over the first minutes);
 a summary at the end. Exit code 1 on any violation, hang, RSS growth over
 5 MiB after the warm-up (the first minute, or the first third of a shorter run), or threads
 left alive once the schedulers are shut down.
@@ -251,6 +252,16 @@ def thread_census() -> str:
     return "{" + ", ".join(f"{k}: {v}" for k, v in sorted(names.items())) + "}"
 
 
+def compiled_count() -> int:
+    """The factories the sync-chain compiler's caches hold (bounded: CACHE_SIZE each)."""
+    from rxpy2.internal.helpers import stage_compiler
+    from rxpy2.internal.operators.flowable import flowable_sync_chain
+
+    caches = (stage_compiler._chain_factory, stage_compiler._fold_factory,
+              stage_compiler._step_factory, flowable_sync_chain._flatten_factory)
+    return sum(c.cache_info().currsize for c in caches)
+
+
 def mib(n: float) -> str:
     return f"{n / (1024 * 1024):.1f} MiB"
 
@@ -332,6 +343,7 @@ class Soak:
         self.out(f"[soak] {label} chains={chains} signals={signals} violations={violations} "
                  f"hangs={hangs} late_after_cancel={late} demand_unmodelled={unmodelled} throughput={rate:.1f} chains/s "
                  f"rss={mib(rss_bytes())} blocks={sys.getallocatedblocks()} "
+                 f"compiled={compiled_count()} "
                  f"threads={threading.active_count()} "
                  f"{thread_census()}")
         return now, chains
