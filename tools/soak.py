@@ -25,8 +25,10 @@ One line a minute (RSS; the interpreter's live memory blocks after a collection,
 keeps the high-water mark of the allocator's arenas; the factories the sync-chain compiler's
 bounded caches hold, which fill over the first minutes);
 a summary at the end. Exit code 1 on any violation, hang, RSS growth over
-5 MiB after the warm-up (the first minute, or the first third of a shorter run), or threads
-left alive once the schedulers are shut down.
+5 MiB after the warm-up, or threads left alive once the schedulers are shut down. The
+warm-up: in a run of 3 minutes or more, until the first minute in which the compile caches
+took at most 2 more factories (they are bounded and fill as new chain shapes come), and at
+most a third of the run; in a shorter run, its first third.
 """
 
 from __future__ import annotations
@@ -60,6 +62,8 @@ from rxpy2.testing import TestSubscriber  # noqa: E402
 
 HANG_SECONDS = 10.0
 RSS_LIMIT = 5 * 1024 * 1024
+#: the warm-up of a long run ends in the first minute the compile caches grew by at most this
+WARM_CACHE_GROWTH = 2
 REPLAY_ROUNDS = 100
 #: (name, weight) of the scheduler a hop goes to
 SCHEDULERS = (("computation", 30), ("io", 25), ("single", 20), ("trampoline", 22),
@@ -281,6 +285,7 @@ class Soak:
         self.hangs = 0
         self.printed = 0
         self.running: dict[int, int] = {}  # thread id -> the seed it runs
+        self.warm_minutes = 0.0  # how long the warm-up took
         self.stop = threading.Event()
 
     def report(self, seed: int, desc: str, violations: list[fz.Violation]) -> None:
@@ -348,6 +353,14 @@ class Soak:
                  f"{thread_census()}")
         return now, chains
 
+    def warm_up_ends(self, start: float) -> int:
+        """The RSS the growth is measured from (after a collection)."""
+        gc.collect()
+        self.warm_minutes = (time.monotonic() - start) / 60
+        self.out(f"[soak] warm-up ends after {self.warm_minutes:.1f} min: "
+                 f"rss={mib(rss_bytes())} compiled={compiled_count()}")
+        return rss_bytes()
+
     def run(self, seconds: float) -> int:
         gc.collect()
         baseline_threads = threading.active_count()
@@ -358,23 +371,34 @@ class Soak:
         workers = [threading.Thread(target=self.worker, name=f"soak-{i}", daemon=True)
                    for i in range(self.threads)]
         start = time.monotonic()
+        # the warm-up: a third of a short run; in a run of 3 minutes or more, until the
+        # compile caches (bounded, filled as new chain shapes come) stopped filling, a
+        # minute in which they took at most WARM_CACHE_GROWTH more factories, and at most
+        # a third of the run
         warmup = min(60.0, seconds / 3)
+        steady_caches = seconds >= 180
         for w in workers:
             w.start()
         last = (start, 0)
         rss_warm: int | None = None
+        self.warm_minutes = 0.0
+        compiled_before = compiled_count()
         minute = 1
         end = start + seconds
         while True:
             now = time.monotonic()
-            if rss_warm is None and now - start >= warmup:
-                gc.collect()
-                rss_warm = rss_bytes()
+            if rss_warm is None and now - start >= (seconds / 3 if steady_caches else warmup):
+                rss_warm = self.warm_up_ends(start)
             if now >= end:
                 break
             next_line = start + 60 * minute
             if now >= next_line:
                 last = self.line(f"minute {minute}:", start, last)
+                compiled_now = compiled_count()
+                if (rss_warm is None and steady_caches
+                        and compiled_now - compiled_before <= WARM_CACHE_GROWTH):
+                    rss_warm = self.warm_up_ends(start)
+                compiled_before = compiled_now
                 minute += 1
                 continue
             time.sleep(min(0.2, next_line - now, end - now))
@@ -402,7 +426,8 @@ class Soak:
                  f"signals={self.signals} violations={self.violations} hangs={self.hangs} "
                  f"late_after_cancel={self.late} demand_unmodelled={self.unmodelled} "
                  f"throughput={self.chains / max(elapsed, 1e-9):.1f} chains/s "
-                 f"rss_start={mib(rss_start)} rss_after_warmup={mib(rss_warm or rss_start)} "
+                 f"rss_start={mib(rss_start)} warmup={self.warm_minutes:.1f} min "
+                 f"rss_after_warmup={mib(rss_warm or rss_start)} "
                  f"rss_end={mib(rss_end)} rss_growth={mib(growth)} (limit {mib(RSS_LIMIT)}) "
                  f"threads_baseline={baseline_threads} "
                  f"threads_after_shutdown={threading.active_count()} leaked_threads={leaked}"
