@@ -141,3 +141,10 @@ def test_unknown_backend_is_refused() -> None:
     res = subprocess.run([sys.executable, "-c", "import rxpy2"], capture_output=True, text=True,
                          env=environ)
     assert res.returncode != 0 and "RXPY2_ATOMICS must be 'lock' or 'hardware'" in res.stderr
+
+
+def test_rxpy2_testing_loads_the_marbles_on_first_use() -> None:
+    out = _python("import sys, rxpy2.testing as t\n"
+                  "before = 'rxpy2.testing.marbles' in sys.modules\n"
+                  "print(before, t.MarbleScheduler.__module__, 'MarbleScheduler' in dir(t))")
+    assert out == "False rxpy2.testing.marbles True"

@@ -42,8 +42,11 @@ from rxpy2.reactivestreams import Subscriber
 from rxpy2.spark import SparkFlowable
 from rxpy2.spark import from_dataframe
 from rxpy2.spark import from_rdd
+from rxpy2.testing import MarbleScheduler
 from rxpy2.testing import StepVerifier
 from rxpy2.testing import TestPublisher
+from rxpy2.testing.marbles import ColdFlowable
+from rxpy2.testing.marbles import HotFlowable
 
 if TYPE_CHECKING:
     from pyspark.sql import Column
@@ -449,10 +452,20 @@ def test_kit() -> None:
     verifier.expect_next("1")  # type: ignore[arg-type]  # an int, as the items
 
 
+def marbles() -> None:
+    """cold()/hot() items: the characters, or the values' type."""
+    s = MarbleScheduler()
+    assert_type(s.cold("-a|"), ColdFlowable[str])
+    assert_type(s.cold("-a|", {"a": 1}), ColdFlowable[int])
+    assert_type(s.hot("^-a|", {"a": 1.5}), HotFlowable[float])
+    assert_type(s.cold("-a|", {"a": 1}).map(str), Flowable[str])
+    s.expect_flowable(s.cold("-a|", {"a": 1}).delay(s.frames(1), scheduler=s), "--a|", {"a": 1})
+
+
 def test_the_examples_run() -> None:
     for example in (core_chain, iteration, accumulating, combining, zero_one, zero_one_shared,
                     generating, grouping, rxjava_call_forms, piping_and_logging, factories,
-                    item_type_from_context, test_kit, operator_kit):
+                    item_type_from_context, test_kit, operator_kit, marbles):
         example()
     assert asyncio.run(async_iteration()) == [0, 1, 2]
     assert asyncio.run(awaiting()) == (1, "m", None)
