@@ -172,6 +172,14 @@ COMPLETE_AFTER_LAST = ("take(", "limit(", "on_error_return_item(", "materialize(
                        "buffer(2", "buffer(3")
 
 
+#: Operators that may still complete after any cancel once they cancelled their upstream
+#: themselves: FlowableBufferBoundary (RxJava 2.2.21 and 3.x) cancels its source when no
+#: boundary is left and completes from its drain; a downstream cancel after that finds the
+#: source cancelled already, ``if (SubscriptionHelper.cancel(upstream)) { cancelled = true;
+#: ... }`` leaves ``cancelled`` unset, and the drain's completion still goes out.
+SELF_CANCELLED_COMPLETE = ("buffer(openings=",)
+
+
 def completes_after_last(producer: str) -> bool:
     return producer.startswith(COMPLETE_AFTER_LAST) or producer.rsplit(").", 1)[-1].startswith(
         COMPLETE_AFTER_LAST)
@@ -217,7 +225,9 @@ class _TapSubscriber(Forwarding, Subscription):
             terminal = what.startswith(("on_error", "on_complete"))
             if not (terminal and (hop.tap.producer.split("=")[-1].startswith(LATE_TERMINAL_OK)
                                   or (hop.cancelled_in_on_next
-                                      and completes_after_last(hop.tap.producer)))):
+                                      and completes_after_last(hop.tap.producer))
+                                  or (what == "on_complete"
+                                      and hop.tap.producer.startswith(SELF_CANCELLED_COMPLETE)))):
                 self.run.violate(hop.tap.producer, "signal",
                                  f"{hop.tap.label}: {what} after cancel()")
             return False
