@@ -87,6 +87,15 @@ class TrampolineWorker(Worker):
         with self._lock:
             heapq.heappush(self._heap, (due, next(self._seq), task))
         if self._gate.enter():
+            if delay <= 0.0:
+                with self._lock:
+                    if self._heap and self._heap[0][2] is task:
+                        # this call drains and runs it first, at once: in the caller's own
+                        # context, the one it was scheduled in, and without a Context.run
+                        # (a C frame per nested trampoline hop: CPython 3.12 counts those
+                        # against its C recursion limit, and a deep subscribe_on chain
+                        # nests one per stage)
+                        task.ctx = None
             self._drain()
         return task
 
