@@ -31,8 +31,6 @@ at once, to whoever is subscribed); a subscriber without demand when an item arr
 
 from __future__ import annotations
 
-import threading
-from collections import deque
 from collections.abc import Mapping
 from functools import partial
 from typing import TYPE_CHECKING
@@ -41,7 +39,12 @@ from typing import TypeVar
 from typing import overload
 
 from rxpy2.flowable import Flowable
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2.internal.atomic import AtomicLong
+from rxpy2.internal.drain import Drain
+from rxpy2.internal.helpers.demand import add_request
+from rxpy2.internal.helpers.demand import produced
+from rxpy2.internal.helpers.demand import validate_request
+from rxpy2.internal.queues import SpscLinkedArrayQueue
 from rxpy2.processors.publish_processor import PublishProcessor
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher
@@ -218,27 +221,28 @@ class ColdFlowable(Flowable[T]):
 
 
 class _ColdSubscription(Subscription):
+    """One subscription's timeline: signals arrive as virtual time reaches them and go
+    out under demand (the kit's demand arithmetic and the one drain)."""
+
     def __init__(self, downstream: Subscriber[Any], entry: list[int | None],
                  scheduler: MarbleScheduler) -> None:
         self.downstream = downstream
         self.entry = entry
         self.scheduler = scheduler
         self.worker = scheduler.create_worker()
-        self.queue: deque[Signal] = deque()
-        self.requested = 0
+        self.queue: SpscLinkedArrayQueue[Signal] = SpscLinkedArrayQueue()  # the worker offers
+        self.requested = AtomicLong()
+        self.gate = Drain()
         self.done = False  # cancelled or terminated
-        self.wip = 0
-        self.lock = threading.Lock()
 
     def arrive(self, signals: list[Signal]) -> None:
-        with self.lock:
-            self.queue.extend(signals)
+        for signal in signals:
+            self.queue.offer(signal)
         self.drain()
 
     def request(self, n: int) -> None:
-        if (n := SubscriptionHelper.validate_request(n)):
-            with self.lock:
-                self.requested = min(self.requested + n, LONG_MAX)
+        if n := validate_request(n):  # §3.9
+            add_request(self.requested, n)
             self.drain()
 
     def cancel(self) -> None:
@@ -252,35 +256,37 @@ class _ColdSubscription(Subscription):
         self.worker.dispose()
 
     def drain(self) -> None:
-        with self.lock:
-            self.wip += 1
-            if self.wip != 1:
-                return
+        gate = self.gate
+        if not gate.enter():
+            return
+        q = self.queue
+        a = self.downstream
         while True:
+            r = self.requested.get()
+            e = 0
             while not self.done:
-                with self.lock:
-                    if not self.queue:
-                        break
-                    kind, value = self.queue[0]
-                    if kind == "N":
-                        if self.requested == 0:
-                            break
-                        if self.requested != LONG_MAX:
-                            self.requested -= 1
-                    self.queue.popleft()
+                signal = q.peek()
+                if signal is None:
+                    break
+                kind, value = signal
                 if kind == "N":
-                    self.downstream.on_next(value)
+                    if e == r:
+                        break
+                    q.poll()
+                    e += 1
+                    a.on_next(value)
+                    continue
+                q.poll()
+                self.done = True
+                self._end()
+                if kind == "C":
+                    a.on_complete()
                 else:
-                    self.done = True
-                    self._end()
-                    if kind == "C":
-                        self.downstream.on_complete()
-                    else:
-                        self.downstream.on_error(value)
-            with self.lock:
-                self.wip -= 1
-                if self.wip == 0:
-                    return
+                    a.on_error(value)
+            if e and r != LONG_MAX:
+                produced(self.requested, e)
+            if not gate.leave():
+                return
 
 
 class HotFlowable(Flowable[T]):
