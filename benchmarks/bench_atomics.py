@@ -1,4 +1,4 @@
-"""Time the two atomic backends of ``rxpy2.internal.atomic``: ``lock`` and ``hardware``.
+"""Time the two atomic backends of ``rxpy2._internal.atomic``: ``lock`` and ``hardware``.
 
 Run it with ``python benchmarks/bench_atomics.py`` (``--help`` for the knobs).
 
@@ -32,8 +32,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
-from rxpy2.internal.atomic import HardwareAtomicLong  # noqa: E402
-from rxpy2.internal.atomic import LockAtomicLong  # noqa: E402
+from rxpy2._internal.atomic import HardwareAtomicLong  # noqa: E402
+from rxpy2._internal.atomic import LockAtomicLong  # noqa: E402
 
 BACKENDS: list[tuple[str, type]] = [("lock", LockAtomicLong), ("hardware", HardwareAtomicLong)]
 

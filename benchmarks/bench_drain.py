@@ -23,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
-from rxpy2.internal.atomic import LockAtomicLong  # noqa: E402
-from rxpy2.internal.drain import GilDrain
-from rxpy2.internal.drain import LockDrain
+from rxpy2._internal.atomic import LockAtomicLong  # noqa: E402
+from rxpy2._internal.drain import GilDrain
+from rxpy2._internal.drain import LockDrain
 
 
 class _WipCounter:

@@ -6,12 +6,12 @@ in snake_case, Single/Maybe/Completable, and the helpers to write operators.
 ``import rxpy2`` stays cheap (``tests/internal/test_import_cost.py``): the processors,
 ``ParallelFlowable``, the test consumers, ``TestScheduler`` and ``Timed`` are imported on
 first use (module ``__getattr__``; every name stays importable from here), and so are
-the operator modules (``rxpy2.internal.lazy_import``), ``asyncio`` and ``atomics``.
+the operator modules (``rxpy2._internal.lazy_import``), ``asyncio`` and ``atomics``.
 """
 
 from typing import TYPE_CHECKING
 
-from rxpy2.internal.lazy_import import lazy_package
+from rxpy2._internal.lazy_import import lazy_package
 
 if not TYPE_CHECKING:  # type checkers see the imports below, and no catch-all
     # first, so that the modules imported below may ``from rxpy2 import testing`` (deferred)

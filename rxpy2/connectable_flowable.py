@@ -16,13 +16,13 @@ from typing import Any
 from typing import Generic
 from typing import TypeVar
 
+from rxpy2._internal.arguments import assembly
+from rxpy2._internal.arguments import require_callable
+from rxpy2._internal.arguments import require_duration
+from rxpy2._internal.arguments import require_positive
+from rxpy2._internal.arguments import require_scheduler
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
-from rxpy2.internal.arguments import assembly
-from rxpy2.internal.arguments import require_callable
-from rxpy2.internal.arguments import require_duration
-from rxpy2.internal.arguments import require_positive
-from rxpy2.internal.arguments import require_scheduler
 from rxpy2.schedulers.scheduler import Scheduler
 
 __all__ = ["ConnectableFlowable"]
@@ -77,8 +77,8 @@ class ConnectableFlowable(Flowable[T], Generic[T]):
         RxJava 2's ``refCount()``, ``refCount(n)``, ``refCount(timeout, unit[, scheduler])``
         and ``refCount(n, timeout, unit[, scheduler])``: ``ref_count(timeout=0.5)``,
         ``ref_count(2, 0.5)``."""
-        from rxpy2.internal.operators.flowable import time_args
-        from rxpy2.internal.operators.flowable.flowable_ref_count import FlowableRefCount
+        from rxpy2._internal.operators.flowable import time_args
+        from rxpy2._internal.operators.flowable.flowable_ref_count import FlowableRefCount
 
         if isinstance(subscriber_count, float):
             raise TypeError(f"ref_count({subscriber_count!r}): the subscriber count is an int; "
@@ -104,5 +104,5 @@ class ConnectableFlowable(Flowable[T], Generic[T]):
         if n <= 0:
             self.connect(on_connect)
             return assembly("flowable", self)
-        from rxpy2.internal.operators.flowable.flowable_auto_connect import FlowableAutoConnect
+        from rxpy2._internal.operators.flowable.flowable_auto_connect import FlowableAutoConnect
         return assembly("flowable", FlowableAutoConnect(self, n, on_connect))

@@ -6,11 +6,11 @@ import threading
 from collections.abc import Callable
 from collections.abc import Iterable
 
+from rxpy2._internal.atomic import AtomicReference
+from rxpy2._internal.disposable import Disposable
+from rxpy2._internal.helpers.disposable_helper import DISPOSED
+from rxpy2._internal.helpers.disposable_helper import DisposableHelper
 from rxpy2.exceptions import CompositeException
-from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.disposable import Disposable
-from rxpy2.internal.helpers.disposable_helper import DISPOSED
-from rxpy2.internal.helpers.disposable_helper import DisposableHelper
 
 __all__ = ["CompositeDisposable", "Disposable", "Disposables", "SerialDisposable"]
 

@@ -26,7 +26,7 @@ from typing import Protocol
 from typing import TypeVar
 from typing import runtime_checkable
 
-from rxpy2.internal.disposable import Disposable
+from rxpy2._internal.disposable import Disposable
 
 __all__ = ["Cancellable", "CompletableEmitter", "Emitter", "FlowableEmitter", "MaybeEmitter",
            "SingleEmitter"]

@@ -6,8 +6,8 @@ wraps a plain Subscriber in a ``StrictSubscriber`` and calls
 
 Every fluent method below validates its arguments (``TypeError`` for ``None``
 where a function or source is required, ``ValueError`` for bad sizes) and
-returns an operator object from ``rxpy2/internal/operators/flowable/``; the
-operator modules are imported at the top, deferred (``rxpy2/internal/lazy_import.py``),
+returns an operator object from ``rxpy2/_internal/operators/flowable/``; the
+operator modules are imported at the top, deferred (``rxpy2/_internal/lazy_import.py``),
 so that importing ``rxpy2`` stays cheap.
 """
 
@@ -27,164 +27,164 @@ from typing import final
 from typing import overload
 
 from rxpy2 import plugins
+
+# ABSENT and BUFFER_SIZE: re-exported (explicit ``as``) for modules that import them from here
+from rxpy2._internal.arguments import ABSENT as ABSENT
+from rxpy2._internal.arguments import BUFFER_SIZE as BUFFER_SIZE
+from rxpy2._internal.arguments import checked_cast
+from rxpy2._internal.arguments import int_after_sources
+from rxpy2._internal.arguments import refuse_rxpy_observer
+from rxpy2._internal.arguments import require
+from rxpy2._internal.arguments import require_callable
+from rxpy2._internal.arguments import require_duration
+from rxpy2._internal.arguments import require_non_negative
+from rxpy2._internal.arguments import require_positive
+from rxpy2._internal.arguments import require_publisher
+from rxpy2._internal.arguments import require_scheduler
+from rxpy2._internal.arguments import require_type
+from rxpy2._internal.arguments import retry_function_form
+from rxpy2._internal.arguments import seed_first_form
+from rxpy2._internal.arguments import sources_one_by_one
+from rxpy2._internal.arguments import subscriber_like
+from rxpy2._internal.arguments import trailing_function
+from rxpy2._internal.combine_latest_signature import combine_latest_signature
+from rxpy2._internal.fuseable import ScalarCallable
+from rxpy2._internal.fuseable import is_flowable_subscriber as _is_flowable_subscriber
+from rxpy2._internal.helpers import subscribe_loop as _loop
+from rxpy2._internal.helpers.error_mode import ErrorMode
+from rxpy2._internal.helpers.function_names import returned_none
+from rxpy2._internal.helpers.subscribe_loop import run as _run
+from rxpy2._internal.name_trap import check_class as _check_fields
+from rxpy2._internal.operators.flowable import flowable_all
+from rxpy2._internal.operators.flowable import flowable_amb
+from rxpy2._internal.operators.flowable import flowable_any
+from rxpy2._internal.operators.flowable import flowable_asyncio
+from rxpy2._internal.operators.flowable import flowable_blocking
+from rxpy2._internal.operators.flowable import flowable_buffer
+from rxpy2._internal.operators.flowable import flowable_buffer_boundary
+from rxpy2._internal.operators.flowable import flowable_buffer_boundary_supplier
+from rxpy2._internal.operators.flowable import flowable_buffer_exact_boundary
+from rxpy2._internal.operators.flowable import flowable_buffer_timed
+from rxpy2._internal.operators.flowable import flowable_collect
+from rxpy2._internal.operators.flowable import flowable_combine_latest
+from rxpy2._internal.operators.flowable import flowable_concat
+from rxpy2._internal.operators.flowable import flowable_concat_map
+from rxpy2._internal.operators.flowable import flowable_concat_map_completable
+from rxpy2._internal.operators.flowable import flowable_concat_map_eager
+from rxpy2._internal.operators.flowable import flowable_concat_map_maybe
+from rxpy2._internal.operators.flowable import flowable_count
+from rxpy2._internal.operators.flowable import flowable_create
+from rxpy2._internal.operators.flowable import flowable_debounce
+from rxpy2._internal.operators.flowable import flowable_debounce_timed
+from rxpy2._internal.operators.flowable import flowable_defer
+from rxpy2._internal.operators.flowable import flowable_delay
+from rxpy2._internal.operators.flowable import flowable_delay_subscription_other
+from rxpy2._internal.operators.flowable import flowable_dematerialize
+from rxpy2._internal.operators.flowable import flowable_detach
+from rxpy2._internal.operators.flowable import flowable_distinct
+from rxpy2._internal.operators.flowable import flowable_distinct_until_changed
+from rxpy2._internal.operators.flowable import flowable_do_after_next
+from rxpy2._internal.operators.flowable import flowable_do_finally
+from rxpy2._internal.operators.flowable import flowable_do_on_each
+from rxpy2._internal.operators.flowable import flowable_do_on_lifecycle
+from rxpy2._internal.operators.flowable import flowable_element_at
+from rxpy2._internal.operators.flowable import flowable_empty
+from rxpy2._internal.operators.flowable import flowable_error
+from rxpy2._internal.operators.flowable import flowable_filter
+from rxpy2._internal.operators.flowable import flowable_flat_map
+from rxpy2._internal.operators.flowable import flowable_flat_map_completable
+from rxpy2._internal.operators.flowable import flowable_flat_map_maybe
+from rxpy2._internal.operators.flowable import flowable_flat_map_single
+from rxpy2._internal.operators.flowable import flowable_flatten_iterable
+from rxpy2._internal.operators.flowable import flowable_from_array
+from rxpy2._internal.operators.flowable import flowable_from_callable
+from rxpy2._internal.operators.flowable import flowable_from_iterable
+from rxpy2._internal.operators.flowable import flowable_from_publisher
+from rxpy2._internal.operators.flowable import flowable_future
+from rxpy2._internal.operators.flowable import flowable_generate
+from rxpy2._internal.operators.flowable import flowable_group_by
+from rxpy2._internal.operators.flowable import flowable_group_join
+from rxpy2._internal.operators.flowable import flowable_hide
+from rxpy2._internal.operators.flowable import flowable_ignore_elements
+from rxpy2._internal.operators.flowable import flowable_interval
+from rxpy2._internal.operators.flowable import flowable_join
+from rxpy2._internal.operators.flowable import flowable_just
+from rxpy2._internal.operators.flowable import flowable_last
+from rxpy2._internal.operators.flowable import flowable_lift
+from rxpy2._internal.operators.flowable import flowable_limit
+from rxpy2._internal.operators.flowable import flowable_log
+from rxpy2._internal.operators.flowable import flowable_map
+from rxpy2._internal.operators.flowable import flowable_map_filter
+from rxpy2._internal.operators.flowable import flowable_map_notification
+from rxpy2._internal.operators.flowable import flowable_materialize
+from rxpy2._internal.operators.flowable import flowable_merge_with_completable
+from rxpy2._internal.operators.flowable import flowable_merge_with_single
+from rxpy2._internal.operators.flowable import flowable_multicast_selector
+from rxpy2._internal.operators.flowable import flowable_never
+from rxpy2._internal.operators.flowable import flowable_observe_on
+from rxpy2._internal.operators.flowable import flowable_on_backpressure
+from rxpy2._internal.operators.flowable import flowable_on_error_next
+from rxpy2._internal.operators.flowable import flowable_on_error_return
+from rxpy2._internal.operators.flowable import flowable_publish
+from rxpy2._internal.operators.flowable import flowable_publish_multicast
+from rxpy2._internal.operators.flowable import flowable_range
+from rxpy2._internal.operators.flowable import flowable_rebatch_requests
+from rxpy2._internal.operators.flowable import flowable_reduce
+from rxpy2._internal.operators.flowable import flowable_repeat
+from rxpy2._internal.operators.flowable import flowable_replay
+from rxpy2._internal.operators.flowable import flowable_retry
+from rxpy2._internal.operators.flowable import flowable_retry_when
+from rxpy2._internal.operators.flowable import flowable_sample_publisher
+from rxpy2._internal.operators.flowable import flowable_sample_timed
+from rxpy2._internal.operators.flowable import flowable_scalar_x_map
+from rxpy2._internal.operators.flowable import flowable_scan
+from rxpy2._internal.operators.flowable import flowable_sequence_equal
+from rxpy2._internal.operators.flowable import flowable_serialize
+from rxpy2._internal.operators.flowable import flowable_single
+from rxpy2._internal.operators.flowable import flowable_skip
+from rxpy2._internal.operators.flowable import flowable_skip_last
+from rxpy2._internal.operators.flowable import flowable_skip_last_timed
+from rxpy2._internal.operators.flowable import flowable_skip_until
+from rxpy2._internal.operators.flowable import flowable_skip_while
+from rxpy2._internal.operators.flowable import flowable_subscribe_on
+from rxpy2._internal.operators.flowable import flowable_switch_if_empty
+from rxpy2._internal.operators.flowable import flowable_switch_map
+from rxpy2._internal.operators.flowable import flowable_switch_map_completable
+from rxpy2._internal.operators.flowable import flowable_switch_map_maybe
+from rxpy2._internal.operators.flowable import flowable_sync_chain
+from rxpy2._internal.operators.flowable import flowable_take
+from rxpy2._internal.operators.flowable import flowable_take_last
+from rxpy2._internal.operators.flowable import flowable_take_last_timed
+from rxpy2._internal.operators.flowable import flowable_take_until
+from rxpy2._internal.operators.flowable import flowable_take_while
+from rxpy2._internal.operators.flowable import flowable_throttle_first_timed
+from rxpy2._internal.operators.flowable import flowable_throttle_latest
+from rxpy2._internal.operators.flowable import flowable_time_interval
+from rxpy2._internal.operators.flowable import flowable_timeout
+from rxpy2._internal.operators.flowable import flowable_timeout_timed
+from rxpy2._internal.operators.flowable import flowable_timer
+from rxpy2._internal.operators.flowable import flowable_to_list
+from rxpy2._internal.operators.flowable import flowable_unsubscribe_on
+from rxpy2._internal.operators.flowable import flowable_using
+from rxpy2._internal.operators.flowable import flowable_window
+from rxpy2._internal.operators.flowable import flowable_window_boundary
+from rxpy2._internal.operators.flowable import flowable_window_boundary_selector
+from rxpy2._internal.operators.flowable import flowable_window_boundary_supplier
+from rxpy2._internal.operators.flowable import flowable_window_timed
+from rxpy2._internal.operators.flowable import flowable_with_latest_from
+from rxpy2._internal.operators.flowable import flowable_zip
+from rxpy2._internal.operators.flowable import time_args
+from rxpy2._internal.operators.parallel import parallel_from_publisher
+from rxpy2._internal.subscribers import for_each_while
+from rxpy2._internal.subscribers import lambda_subscriber
+from rxpy2._internal.subscribers import safe
+from rxpy2._internal.subscribers import strict
+from rxpy2._internal.subscriptions.empty import EmptySubscription as _EmptySubscription
+from rxpy2._internal.zero_one import ZeroOneBase
+from rxpy2._internal.zero_one import pipe_functions
 from rxpy2.backpressure import BackpressureOverflowStrategy
 from rxpy2.backpressure import BackpressureStrategy
 from rxpy2.disposables import Disposable
-
-# ABSENT and BUFFER_SIZE: re-exported (explicit ``as``) for modules that import them from here
-from rxpy2.internal.arguments import ABSENT as ABSENT
-from rxpy2.internal.arguments import BUFFER_SIZE as BUFFER_SIZE
-from rxpy2.internal.arguments import checked_cast
-from rxpy2.internal.arguments import int_after_sources
-from rxpy2.internal.arguments import refuse_rxpy_observer
-from rxpy2.internal.arguments import require
-from rxpy2.internal.arguments import require_callable
-from rxpy2.internal.arguments import require_duration
-from rxpy2.internal.arguments import require_non_negative
-from rxpy2.internal.arguments import require_positive
-from rxpy2.internal.arguments import require_publisher
-from rxpy2.internal.arguments import require_scheduler
-from rxpy2.internal.arguments import require_type
-from rxpy2.internal.arguments import retry_function_form
-from rxpy2.internal.arguments import seed_first_form
-from rxpy2.internal.arguments import sources_one_by_one
-from rxpy2.internal.arguments import subscriber_like
-from rxpy2.internal.arguments import trailing_function
-from rxpy2.internal.combine_latest_signature import combine_latest_signature
-from rxpy2.internal.fuseable import ScalarCallable
-from rxpy2.internal.fuseable import is_flowable_subscriber as _is_flowable_subscriber
-from rxpy2.internal.helpers import subscribe_loop as _loop
-from rxpy2.internal.helpers.error_mode import ErrorMode
-from rxpy2.internal.helpers.function_names import returned_none
-from rxpy2.internal.helpers.subscribe_loop import run as _run
-from rxpy2.internal.name_trap import check_class as _check_fields
-from rxpy2.internal.operators.flowable import flowable_all
-from rxpy2.internal.operators.flowable import flowable_amb
-from rxpy2.internal.operators.flowable import flowable_any
-from rxpy2.internal.operators.flowable import flowable_asyncio
-from rxpy2.internal.operators.flowable import flowable_blocking
-from rxpy2.internal.operators.flowable import flowable_buffer
-from rxpy2.internal.operators.flowable import flowable_buffer_boundary
-from rxpy2.internal.operators.flowable import flowable_buffer_boundary_supplier
-from rxpy2.internal.operators.flowable import flowable_buffer_exact_boundary
-from rxpy2.internal.operators.flowable import flowable_buffer_timed
-from rxpy2.internal.operators.flowable import flowable_collect
-from rxpy2.internal.operators.flowable import flowable_combine_latest
-from rxpy2.internal.operators.flowable import flowable_concat
-from rxpy2.internal.operators.flowable import flowable_concat_map
-from rxpy2.internal.operators.flowable import flowable_concat_map_completable
-from rxpy2.internal.operators.flowable import flowable_concat_map_eager
-from rxpy2.internal.operators.flowable import flowable_concat_map_maybe
-from rxpy2.internal.operators.flowable import flowable_count
-from rxpy2.internal.operators.flowable import flowable_create
-from rxpy2.internal.operators.flowable import flowable_debounce
-from rxpy2.internal.operators.flowable import flowable_debounce_timed
-from rxpy2.internal.operators.flowable import flowable_defer
-from rxpy2.internal.operators.flowable import flowable_delay
-from rxpy2.internal.operators.flowable import flowable_delay_subscription_other
-from rxpy2.internal.operators.flowable import flowable_dematerialize
-from rxpy2.internal.operators.flowable import flowable_detach
-from rxpy2.internal.operators.flowable import flowable_distinct
-from rxpy2.internal.operators.flowable import flowable_distinct_until_changed
-from rxpy2.internal.operators.flowable import flowable_do_after_next
-from rxpy2.internal.operators.flowable import flowable_do_finally
-from rxpy2.internal.operators.flowable import flowable_do_on_each
-from rxpy2.internal.operators.flowable import flowable_do_on_lifecycle
-from rxpy2.internal.operators.flowable import flowable_element_at
-from rxpy2.internal.operators.flowable import flowable_empty
-from rxpy2.internal.operators.flowable import flowable_error
-from rxpy2.internal.operators.flowable import flowable_filter
-from rxpy2.internal.operators.flowable import flowable_flat_map
-from rxpy2.internal.operators.flowable import flowable_flat_map_completable
-from rxpy2.internal.operators.flowable import flowable_flat_map_maybe
-from rxpy2.internal.operators.flowable import flowable_flat_map_single
-from rxpy2.internal.operators.flowable import flowable_flatten_iterable
-from rxpy2.internal.operators.flowable import flowable_from_array
-from rxpy2.internal.operators.flowable import flowable_from_callable
-from rxpy2.internal.operators.flowable import flowable_from_iterable
-from rxpy2.internal.operators.flowable import flowable_from_publisher
-from rxpy2.internal.operators.flowable import flowable_future
-from rxpy2.internal.operators.flowable import flowable_generate
-from rxpy2.internal.operators.flowable import flowable_group_by
-from rxpy2.internal.operators.flowable import flowable_group_join
-from rxpy2.internal.operators.flowable import flowable_hide
-from rxpy2.internal.operators.flowable import flowable_ignore_elements
-from rxpy2.internal.operators.flowable import flowable_interval
-from rxpy2.internal.operators.flowable import flowable_join
-from rxpy2.internal.operators.flowable import flowable_just
-from rxpy2.internal.operators.flowable import flowable_last
-from rxpy2.internal.operators.flowable import flowable_lift
-from rxpy2.internal.operators.flowable import flowable_limit
-from rxpy2.internal.operators.flowable import flowable_log
-from rxpy2.internal.operators.flowable import flowable_map
-from rxpy2.internal.operators.flowable import flowable_map_filter
-from rxpy2.internal.operators.flowable import flowable_map_notification
-from rxpy2.internal.operators.flowable import flowable_materialize
-from rxpy2.internal.operators.flowable import flowable_merge_with_completable
-from rxpy2.internal.operators.flowable import flowable_merge_with_single
-from rxpy2.internal.operators.flowable import flowable_multicast_selector
-from rxpy2.internal.operators.flowable import flowable_never
-from rxpy2.internal.operators.flowable import flowable_observe_on
-from rxpy2.internal.operators.flowable import flowable_on_backpressure
-from rxpy2.internal.operators.flowable import flowable_on_error_next
-from rxpy2.internal.operators.flowable import flowable_on_error_return
-from rxpy2.internal.operators.flowable import flowable_publish
-from rxpy2.internal.operators.flowable import flowable_publish_multicast
-from rxpy2.internal.operators.flowable import flowable_range
-from rxpy2.internal.operators.flowable import flowable_rebatch_requests
-from rxpy2.internal.operators.flowable import flowable_reduce
-from rxpy2.internal.operators.flowable import flowable_repeat
-from rxpy2.internal.operators.flowable import flowable_replay
-from rxpy2.internal.operators.flowable import flowable_retry
-from rxpy2.internal.operators.flowable import flowable_retry_when
-from rxpy2.internal.operators.flowable import flowable_sample_publisher
-from rxpy2.internal.operators.flowable import flowable_sample_timed
-from rxpy2.internal.operators.flowable import flowable_scalar_x_map
-from rxpy2.internal.operators.flowable import flowable_scan
-from rxpy2.internal.operators.flowable import flowable_sequence_equal
-from rxpy2.internal.operators.flowable import flowable_serialize
-from rxpy2.internal.operators.flowable import flowable_single
-from rxpy2.internal.operators.flowable import flowable_skip
-from rxpy2.internal.operators.flowable import flowable_skip_last
-from rxpy2.internal.operators.flowable import flowable_skip_last_timed
-from rxpy2.internal.operators.flowable import flowable_skip_until
-from rxpy2.internal.operators.flowable import flowable_skip_while
-from rxpy2.internal.operators.flowable import flowable_subscribe_on
-from rxpy2.internal.operators.flowable import flowable_switch_if_empty
-from rxpy2.internal.operators.flowable import flowable_switch_map
-from rxpy2.internal.operators.flowable import flowable_switch_map_completable
-from rxpy2.internal.operators.flowable import flowable_switch_map_maybe
-from rxpy2.internal.operators.flowable import flowable_sync_chain
-from rxpy2.internal.operators.flowable import flowable_take
-from rxpy2.internal.operators.flowable import flowable_take_last
-from rxpy2.internal.operators.flowable import flowable_take_last_timed
-from rxpy2.internal.operators.flowable import flowable_take_until
-from rxpy2.internal.operators.flowable import flowable_take_while
-from rxpy2.internal.operators.flowable import flowable_throttle_first_timed
-from rxpy2.internal.operators.flowable import flowable_throttle_latest
-from rxpy2.internal.operators.flowable import flowable_time_interval
-from rxpy2.internal.operators.flowable import flowable_timeout
-from rxpy2.internal.operators.flowable import flowable_timeout_timed
-from rxpy2.internal.operators.flowable import flowable_timer
-from rxpy2.internal.operators.flowable import flowable_to_list
-from rxpy2.internal.operators.flowable import flowable_unsubscribe_on
-from rxpy2.internal.operators.flowable import flowable_using
-from rxpy2.internal.operators.flowable import flowable_window
-from rxpy2.internal.operators.flowable import flowable_window_boundary
-from rxpy2.internal.operators.flowable import flowable_window_boundary_selector
-from rxpy2.internal.operators.flowable import flowable_window_boundary_supplier
-from rxpy2.internal.operators.flowable import flowable_window_timed
-from rxpy2.internal.operators.flowable import flowable_with_latest_from
-from rxpy2.internal.operators.flowable import flowable_zip
-from rxpy2.internal.operators.flowable import time_args
-from rxpy2.internal.operators.parallel import parallel_from_publisher
-from rxpy2.internal.subscribers import for_each_while
-from rxpy2.internal.subscribers import lambda_subscriber
-from rxpy2.internal.subscribers import safe
-from rxpy2.internal.subscribers import strict
-from rxpy2.internal.subscriptions.empty import EmptySubscription as _EmptySubscription
-from rxpy2.internal.zero_one import ZeroOneBase
-from rxpy2.internal.zero_one import pipe_functions
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher
@@ -201,10 +201,10 @@ if TYPE_CHECKING:
     from collections.abc import AsyncIterator
     from collections.abc import Iterator
 
+    from rxpy2._internal.helpers.fused_stage import FusedStage
     from rxpy2.completable import Completable
     from rxpy2.connectable_flowable import ConnectableFlowable
     from rxpy2.grouped_flowable import GroupedFlowable
-    from rxpy2.internal.helpers.fused_stage import FusedStage
     from rxpy2.maybe import Maybe
     from rxpy2.notification import Notification
     from rxpy2.parallel import ParallelFlowable
@@ -484,7 +484,7 @@ class Flowable(Publisher[T], Generic[T]):
 
     def __repr__(self) -> str:
         """The chain: ``range(1, 9) → map(parse) → filter(<lambda>)``."""
-        from rxpy2.internal import describe  # loaded on first use: import stays cheap
+        from rxpy2._internal import describe  # loaded on first use: import stays cheap
 
         return describe.chain_repr(self)
 
@@ -492,7 +492,7 @@ class Flowable(Publisher[T], Generic[T]):
         """The chain, one line per stage from the source on: the operator, its user
         functions (a lambda with its file:line) and how it runs (stages macro-fused into
         one loop; the micro fusion the operator takes part in, where its class says)."""
-        from rxpy2.internal import describe
+        from rxpy2._internal import describe
 
         return describe.explain(self)
 

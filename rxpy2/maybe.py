@@ -4,8 +4,8 @@ A Maybe signals exactly one of ``on_success(item)``, ``on_complete()`` (no
 item) or ``on_error(error)``.
 
 The scaffold it shares with Single and Completable is
-:class:`~rxpy2.internal.zero_one.ZeroOneBase` (``_ops`` names the operators it builds
-for a Maybe); the rest are thin methods over ``rxpy2/internal/operators/maybe/``.
+:class:`~rxpy2._internal.zero_one.ZeroOneBase` (``_ops`` names the operators it builds
+for a Maybe); the rest are thin methods over ``rxpy2/_internal/operators/maybe/``.
 """
 
 from __future__ import annotations
@@ -20,72 +20,72 @@ from typing import final
 from typing import overload
 
 from rxpy2 import plugins
+from rxpy2._internal.arguments import ABSENT
+from rxpy2._internal.arguments import assembly
+from rxpy2._internal.arguments import checked_cast
+from rxpy2._internal.arguments import int_after_sources
+from rxpy2._internal.arguments import require
+from rxpy2._internal.arguments import require_callable
+from rxpy2._internal.arguments import require_duration
+from rxpy2._internal.arguments import require_type
+from rxpy2._internal.observers.callback import CallbackMaybeObserver
+from rxpy2._internal.operators.completable import completable_from_action
+from rxpy2._internal.operators.completable import completable_to_maybe
+from rxpy2._internal.operators.flowable import time_args
+from rxpy2._internal.operators.maybe import maybe_amb
+from rxpy2._internal.operators.maybe import maybe_cache
+from rxpy2._internal.operators.maybe import maybe_concat
+from rxpy2._internal.operators.maybe import maybe_count
+from rxpy2._internal.operators.maybe import maybe_create
+from rxpy2._internal.operators.maybe import maybe_defer
+from rxpy2._internal.operators.maybe import maybe_delay
+from rxpy2._internal.operators.maybe import maybe_do_event
+from rxpy2._internal.operators.maybe import maybe_do_finally
+from rxpy2._internal.operators.maybe import maybe_empty
+from rxpy2._internal.operators.maybe import maybe_equal_single
+from rxpy2._internal.operators.maybe import maybe_error
+from rxpy2._internal.operators.maybe import maybe_filter
+from rxpy2._internal.operators.maybe import maybe_flat_map
+from rxpy2._internal.operators.maybe import maybe_flat_map_publisher
+from rxpy2._internal.operators.maybe import maybe_flat_map_single_element
+from rxpy2._internal.operators.maybe import maybe_from_callable
+from rxpy2._internal.operators.maybe import maybe_from_future
+from rxpy2._internal.operators.maybe import maybe_from_single
+from rxpy2._internal.operators.maybe import maybe_hide
+from rxpy2._internal.operators.maybe import maybe_is_empty
+from rxpy2._internal.operators.maybe import maybe_just
+from rxpy2._internal.operators.maybe import maybe_lift
+from rxpy2._internal.operators.maybe import maybe_log
+from rxpy2._internal.operators.maybe import maybe_map
+from rxpy2._internal.operators.maybe import maybe_merge_array
+from rxpy2._internal.operators.maybe import maybe_never
+from rxpy2._internal.operators.maybe import maybe_on_error
+from rxpy2._internal.operators.maybe import maybe_peek
+from rxpy2._internal.operators.maybe import maybe_retry
+from rxpy2._internal.operators.maybe import maybe_schedule
+from rxpy2._internal.operators.maybe import maybe_switch_if_empty
+from rxpy2._internal.operators.maybe import maybe_take_until
+from rxpy2._internal.operators.maybe import maybe_timeout
+from rxpy2._internal.operators.maybe import maybe_timer
+from rxpy2._internal.operators.maybe import maybe_to_flowable
+from rxpy2._internal.operators.maybe import maybe_to_publisher
+from rxpy2._internal.operators.maybe import maybe_to_single
+from rxpy2._internal.operators.maybe import maybe_using
+from rxpy2._internal.operators.maybe import maybe_zip
+from rxpy2._internal.operators.single import single_contains
+from rxpy2._internal.operators.single import single_create
+from rxpy2._internal.operators.single import single_delay
+from rxpy2._internal.operators.single import single_future
+from rxpy2._internal.zero_one import ItemOperators
+from rxpy2._internal.zero_one import Operators
+from rxpy2._internal.zero_one import ZeroOneBase
+from rxpy2._internal.zero_one import ZeroOneItemBase
+from rxpy2._internal.zero_one import error_supplier
+from rxpy2._internal.zero_one import require_each
+from rxpy2._internal.zero_one import require_instance
+from rxpy2._internal.zero_one import sources_of
+from rxpy2._internal.zero_one import zip_form
 from rxpy2.disposables import Disposable
-from rxpy2.internal.arguments import ABSENT
-from rxpy2.internal.arguments import assembly
-from rxpy2.internal.arguments import checked_cast
-from rxpy2.internal.arguments import int_after_sources
-from rxpy2.internal.arguments import require
-from rxpy2.internal.arguments import require_callable
-from rxpy2.internal.arguments import require_duration
-from rxpy2.internal.arguments import require_type
-from rxpy2.internal.observers.callback import CallbackMaybeObserver
-from rxpy2.internal.operators.completable import completable_from_action
-from rxpy2.internal.operators.completable import completable_to_maybe
-from rxpy2.internal.operators.flowable import time_args
-from rxpy2.internal.operators.maybe import maybe_amb
-from rxpy2.internal.operators.maybe import maybe_cache
-from rxpy2.internal.operators.maybe import maybe_concat
-from rxpy2.internal.operators.maybe import maybe_count
-from rxpy2.internal.operators.maybe import maybe_create
-from rxpy2.internal.operators.maybe import maybe_defer
-from rxpy2.internal.operators.maybe import maybe_delay
-from rxpy2.internal.operators.maybe import maybe_do_event
-from rxpy2.internal.operators.maybe import maybe_do_finally
-from rxpy2.internal.operators.maybe import maybe_empty
-from rxpy2.internal.operators.maybe import maybe_equal_single
-from rxpy2.internal.operators.maybe import maybe_error
-from rxpy2.internal.operators.maybe import maybe_filter
-from rxpy2.internal.operators.maybe import maybe_flat_map
-from rxpy2.internal.operators.maybe import maybe_flat_map_publisher
-from rxpy2.internal.operators.maybe import maybe_flat_map_single_element
-from rxpy2.internal.operators.maybe import maybe_from_callable
-from rxpy2.internal.operators.maybe import maybe_from_future
-from rxpy2.internal.operators.maybe import maybe_from_single
-from rxpy2.internal.operators.maybe import maybe_hide
-from rxpy2.internal.operators.maybe import maybe_is_empty
-from rxpy2.internal.operators.maybe import maybe_just
-from rxpy2.internal.operators.maybe import maybe_lift
-from rxpy2.internal.operators.maybe import maybe_log
-from rxpy2.internal.operators.maybe import maybe_map
-from rxpy2.internal.operators.maybe import maybe_merge_array
-from rxpy2.internal.operators.maybe import maybe_never
-from rxpy2.internal.operators.maybe import maybe_on_error
-from rxpy2.internal.operators.maybe import maybe_peek
-from rxpy2.internal.operators.maybe import maybe_retry
-from rxpy2.internal.operators.maybe import maybe_schedule
-from rxpy2.internal.operators.maybe import maybe_switch_if_empty
-from rxpy2.internal.operators.maybe import maybe_take_until
-from rxpy2.internal.operators.maybe import maybe_timeout
-from rxpy2.internal.operators.maybe import maybe_timer
-from rxpy2.internal.operators.maybe import maybe_to_flowable
-from rxpy2.internal.operators.maybe import maybe_to_publisher
-from rxpy2.internal.operators.maybe import maybe_to_single
-from rxpy2.internal.operators.maybe import maybe_using
-from rxpy2.internal.operators.maybe import maybe_zip
-from rxpy2.internal.operators.single import single_contains
-from rxpy2.internal.operators.single import single_create
-from rxpy2.internal.operators.single import single_delay
-from rxpy2.internal.operators.single import single_future
-from rxpy2.internal.zero_one import ItemOperators
-from rxpy2.internal.zero_one import Operators
-from rxpy2.internal.zero_one import ZeroOneBase
-from rxpy2.internal.zero_one import ZeroOneItemBase
-from rxpy2.internal.zero_one import error_supplier
-from rxpy2.internal.zero_one import require_each
-from rxpy2.internal.zero_one import require_instance
-from rxpy2.internal.zero_one import sources_of
-from rxpy2.internal.zero_one import zip_form
 from rxpy2.observers import MaybeObserver
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
@@ -122,7 +122,7 @@ def _assembly(m: Maybe[T]) -> Maybe[T]:
 def _with_combiner(mapper: Callable[[Any], Maybe[Any]],
                    combiner: Callable[[Any, Any], Any]) -> Callable[[Any], Maybe[Any]]:
     """``mapper``'s Maybe, its item ``u`` of an item ``t`` mapped to ``combiner(t, u)``."""
-    from rxpy2.internal.operators.single.single_flat_map import apply_mapper
+    from rxpy2._internal.operators.single.single_flat_map import apply_mapper
 
     def combined(item: Any) -> Maybe[Any]:
         inner: Maybe[Any] = apply_mapper(mapper, item, Maybe)
@@ -652,7 +652,7 @@ class Maybe(ZeroOneItemBase[T]):
         if isinstance(sources, Publisher):
             return Flowable.from_publisher(sources).concat_map(maybe_to_publisher.MAYBE_TO_FLOWABLE, prefetch)
         maybe_to_publisher.require_sources(sources)
-        from rxpy2.internal.arguments import require_positive
+        from rxpy2._internal.arguments import require_positive
         require_positive(prefetch, "prefetch")
         return assembly("flowable", maybe_concat.MaybeConcat(sources, False))
 
@@ -789,8 +789,8 @@ class Maybe(ZeroOneItemBase[T]):
         """
         int_after_sources(max_concurrency, "max_concurrency", "merge_delay_error",
                           "merge_array_delay_error", "Maybe")
+        from rxpy2._internal.arguments import BUFFER_SIZE
         from rxpy2.flowable import Flowable
-        from rxpy2.internal.arguments import BUFFER_SIZE
         from rxpy2.reactivestreams import LONG_MAX
         if isinstance(sources, Publisher):
             return Flowable.from_publisher(sources).flat_map(

@@ -25,7 +25,7 @@ from abc import abstractmethod
 from typing import Generic
 from typing import TypeVar
 
-from rxpy2.internal.disposable import Disposable
+from rxpy2._internal.disposable import Disposable
 from rxpy2.reactivestreams import Subscriber
 
 __all__ = ["CompletableObserver", "FlowableSubscriber", "MaybeObserver", "SingleObserver"]

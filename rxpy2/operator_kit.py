@@ -1,6 +1,6 @@
 """The supported API for writing operators: what rxpy2's own operators are built from.
 
-``rxpy2.internal`` is private; this module is public and stable. It holds:
+``rxpy2._internal`` is private; this module is public and stable. It holds:
 
 * :class:`OperatorSubscriber`: the base of an operator's subscriber (typed upstream,
   §2.13 checks, ``request``/``cancel``/``fail``, one terminal signal);
@@ -26,57 +26,57 @@ Each name's use (table) and worked examples: ``docs/operator-authoring.md``, "Wh
 
 from __future__ import annotations
 
+from rxpy2._internal.arguments import ABSENT
+from rxpy2._internal.arguments import BUFFER_SIZE
+from rxpy2._internal.arguments import require
+from rxpy2._internal.arguments import require_callable
+from rxpy2._internal.arguments import require_duration
+from rxpy2._internal.arguments import require_non_negative
+from rxpy2._internal.arguments import require_positive
+from rxpy2._internal.arguments import require_publisher
+from rxpy2._internal.arguments import require_scheduler
+from rxpy2._internal.atomic import AtomicBoolean
+from rxpy2._internal.atomic import AtomicInteger
+from rxpy2._internal.atomic import AtomicLong
+from rxpy2._internal.atomic import AtomicReference
+from rxpy2._internal.drain import DRAIN_BACKEND
+from rxpy2._internal.drain import Drain
+from rxpy2._internal.fuseable import Callable
+from rxpy2._internal.fuseable import ConditionalSubscriber
+from rxpy2._internal.fuseable import DirectSink
+from rxpy2._internal.fuseable import FusionMode
+from rxpy2._internal.fuseable import QueueSubscription
+from rxpy2._internal.fuseable import ScalarCallable
+from rxpy2._internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2._internal.helpers.demand import add_cap
+from rxpy2._internal.helpers.demand import add_request
+from rxpy2._internal.helpers.demand import deferred_request
+from rxpy2._internal.helpers.demand import deferred_set_once
+from rxpy2._internal.helpers.demand import multiply_cap
+from rxpy2._internal.helpers.demand import produced
+from rxpy2._internal.helpers.demand import validate_request
+from rxpy2._internal.helpers.exception_helper import AtomicThrowable
+from rxpy2._internal.helpers.half_serializer import HalfSerializer
+from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
+from rxpy2._internal.helpers.subscription_helper import CANCELLED
+from rxpy2._internal.helpers.subscription_helper import UNSUBSCRIBED
+from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2._internal.queues import MpscLinkedQueue
+from rxpy2._internal.queues import SpscArrayQueue
+from rxpy2._internal.queues import SpscLinkedArrayQueue
+from rxpy2._internal.subscribers.operator_subscriber import OperatorSubscriber
+from rxpy2._internal.subscribers.operator_subscriber import null_error
+from rxpy2._internal.subscribers.operator_subscriber import null_item
+from rxpy2._internal.subscribers.operator_subscriber import null_or_late_error
+from rxpy2._internal.subscribers.operator_subscriber import null_or_late_item
+from rxpy2._internal.subscribers.operator_subscriber import null_subscription
+from rxpy2._internal.subscribers.operator_subscriber import validate_upstream
+from rxpy2._internal.subscribers.single_post_complete import SinglePostCompleteSubscriber
+from rxpy2._internal.subscriptions.arbiter import SubscriptionArbiter
+from rxpy2._internal.subscriptions.deferred_scalar import DeferredScalarSubscription
+from rxpy2._internal.subscriptions.empty import EmptySubscription
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.exceptions import ProtocolViolationException
-from rxpy2.internal.arguments import ABSENT
-from rxpy2.internal.arguments import BUFFER_SIZE
-from rxpy2.internal.arguments import require
-from rxpy2.internal.arguments import require_callable
-from rxpy2.internal.arguments import require_duration
-from rxpy2.internal.arguments import require_non_negative
-from rxpy2.internal.arguments import require_positive
-from rxpy2.internal.arguments import require_publisher
-from rxpy2.internal.arguments import require_scheduler
-from rxpy2.internal.atomic import AtomicBoolean
-from rxpy2.internal.atomic import AtomicInteger
-from rxpy2.internal.atomic import AtomicLong
-from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.drain import DRAIN_BACKEND
-from rxpy2.internal.drain import Drain
-from rxpy2.internal.fuseable import Callable
-from rxpy2.internal.fuseable import ConditionalSubscriber
-from rxpy2.internal.fuseable import DirectSink
-from rxpy2.internal.fuseable import FusionMode
-from rxpy2.internal.fuseable import QueueSubscription
-from rxpy2.internal.fuseable import ScalarCallable
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
-from rxpy2.internal.helpers.demand import add_cap
-from rxpy2.internal.helpers.demand import add_request
-from rxpy2.internal.helpers.demand import deferred_request
-from rxpy2.internal.helpers.demand import deferred_set_once
-from rxpy2.internal.helpers.demand import multiply_cap
-from rxpy2.internal.helpers.demand import produced
-from rxpy2.internal.helpers.demand import validate_request
-from rxpy2.internal.helpers.exception_helper import AtomicThrowable
-from rxpy2.internal.helpers.half_serializer import HalfSerializer
-from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2.internal.helpers.subscription_helper import CANCELLED
-from rxpy2.internal.helpers.subscription_helper import UNSUBSCRIBED
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2.internal.queues import MpscLinkedQueue
-from rxpy2.internal.queues import SpscArrayQueue
-from rxpy2.internal.queues import SpscLinkedArrayQueue
-from rxpy2.internal.subscribers.operator_subscriber import OperatorSubscriber
-from rxpy2.internal.subscribers.operator_subscriber import null_error
-from rxpy2.internal.subscribers.operator_subscriber import null_item
-from rxpy2.internal.subscribers.operator_subscriber import null_or_late_error
-from rxpy2.internal.subscribers.operator_subscriber import null_or_late_item
-from rxpy2.internal.subscribers.operator_subscriber import null_subscription
-from rxpy2.internal.subscribers.operator_subscriber import validate_upstream
-from rxpy2.internal.subscribers.single_post_complete import SinglePostCompleteSubscriber
-from rxpy2.internal.subscriptions.arbiter import SubscriptionArbiter
-from rxpy2.internal.subscriptions.deferred_scalar import DeferredScalarSubscription
-from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.reactivestreams import LONG_MAX
 
 __all__ = [

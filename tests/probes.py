@@ -37,8 +37,8 @@ from rxpy2 import Disposable
 from rxpy2 import Flowable
 from rxpy2 import Maybe
 from rxpy2 import Single
-from rxpy2.internal.fuseable import SYNC
-from rxpy2.internal.fuseable import QueueSubscription
+from rxpy2._internal.fuseable import SYNC
+from rxpy2._internal.fuseable import QueueSubscription
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
@@ -489,11 +489,11 @@ class _SyncFusedSubscription(QueueSubscription[int]):
 #   the demand the test gives it; fused, it polls only as many items as it has demand for.
 # * :class:`RecordingIterable`: an iterable that logs each ``next()`` on its iterators.
 
-from rxpy2.internal.fuseable import ANY  # noqa: E402
-from rxpy2.internal.fuseable import ASYNC  # noqa: E402
-from rxpy2.internal.fuseable import BOUNDARY  # noqa: E402
-from rxpy2.internal.fuseable import NONE  # noqa: E402
-from rxpy2.internal.fuseable import ConditionalSubscriber  # noqa: E402
+from rxpy2._internal.fuseable import ANY  # noqa: E402
+from rxpy2._internal.fuseable import ASYNC  # noqa: E402
+from rxpy2._internal.fuseable import BOUNDARY  # noqa: E402
+from rxpy2._internal.fuseable import NONE  # noqa: E402
+from rxpy2._internal.fuseable import ConditionalSubscriber  # noqa: E402
 from rxpy2.reactivestreams import LONG_MAX  # noqa: E402
 
 

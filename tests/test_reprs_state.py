@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from rxpy2 import Flowable
+from rxpy2._internal.subscribers.lambda_subscriber import LambdaSubscriber
+from rxpy2._internal.subscribers.serialized import SerializedSubscriber
+from rxpy2._internal.subscriptions.scalar import ScalarSubscription
 from rxpy2.disposables import CompositeDisposable
 from rxpy2.disposables import Disposables
 from rxpy2.disposables import SerialDisposable
-from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
-from rxpy2.internal.subscribers.serialized import SerializedSubscriber
-from rxpy2.internal.subscriptions.scalar import ScalarSubscription
 from rxpy2.operator_kit import DeferredScalarSubscription
 from rxpy2.operator_kit import SubscriptionArbiter
 from rxpy2.testing import TestSubscriber
@@ -71,7 +71,7 @@ def test_disposables() -> None:
 
 
 def test_to_observer_subscriber_state() -> None:
-    from rxpy2.internal.subscribers.to_observer import ToObserverSubscriber
+    from rxpy2._internal.subscribers.to_observer import ToObserverSubscriber
 
     class _Obs:
         def on_subscribe(self, d: object) -> None: pass

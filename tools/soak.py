@@ -258,8 +258,8 @@ def thread_census() -> str:
 
 def compiled_count() -> int:
     """The factories the sync-chain compiler's caches hold (bounded: CACHE_SIZE each)."""
-    from rxpy2.internal.helpers import stage_compiler
-    from rxpy2.internal.operators.flowable import flowable_sync_chain
+    from rxpy2._internal.helpers import stage_compiler
+    from rxpy2._internal.operators.flowable import flowable_sync_chain
 
     caches = (stage_compiler._chain_factory, stage_compiler._fold_factory,
               stage_compiler._step_factory, flowable_sync_chain._flatten_factory)

@@ -15,7 +15,7 @@ callbacks work rail by rail; ``sequential()``, ``sorted()``,
 Every fluent method validates its arguments (``TypeError`` for ``None`` or a
 non-callable where a function is required and for a non-Scheduler,
 ``ValueError`` for a non-positive size) and returns an operator from
-``rxpy2/internal/operators/parallel/``; the parallel assembly hook
+``rxpy2/_internal/operators/parallel/``; the parallel assembly hook
 (:func:`rxpy2.plugins.set_on_parallel_assembly`) sees each new ParallelFlowable.
 """
 
@@ -33,27 +33,27 @@ from typing import TypeVar
 from typing import final
 
 from rxpy2 import plugins
-from rxpy2.internal.arguments import assembly
-from rxpy2.internal.arguments import require_subscriber
-from rxpy2.internal.helpers.error_mode import ErrorMode
-from rxpy2.internal.name_trap import check_class as _check_fields
-from rxpy2.internal.operators.parallel import parallel_concat_map
-from rxpy2.internal.operators.parallel import parallel_do_on_next_try
-from rxpy2.internal.operators.parallel import parallel_filter
-from rxpy2.internal.operators.parallel import parallel_filter_try
-from rxpy2.internal.operators.parallel import parallel_flat_map
-from rxpy2.internal.operators.parallel import parallel_from_array
-from rxpy2.internal.operators.parallel import parallel_from_publisher
-from rxpy2.internal.operators.parallel import parallel_join
-from rxpy2.internal.operators.parallel import parallel_map
-from rxpy2.internal.operators.parallel import parallel_map_try
-from rxpy2.internal.operators.parallel import parallel_peek
-from rxpy2.internal.operators.parallel import parallel_reduce
-from rxpy2.internal.operators.parallel import parallel_reduce_full
-from rxpy2.internal.operators.parallel import parallel_run_on
-from rxpy2.internal.operators.parallel import parallel_sorted_join
-from rxpy2.internal.subscribers import strict
-from rxpy2.internal.subscriptions.empty import EmptySubscription
+from rxpy2._internal.arguments import assembly
+from rxpy2._internal.arguments import require_subscriber
+from rxpy2._internal.helpers.error_mode import ErrorMode
+from rxpy2._internal.name_trap import check_class as _check_fields
+from rxpy2._internal.operators.parallel import parallel_concat_map
+from rxpy2._internal.operators.parallel import parallel_do_on_next_try
+from rxpy2._internal.operators.parallel import parallel_filter
+from rxpy2._internal.operators.parallel import parallel_filter_try
+from rxpy2._internal.operators.parallel import parallel_flat_map
+from rxpy2._internal.operators.parallel import parallel_from_array
+from rxpy2._internal.operators.parallel import parallel_from_publisher
+from rxpy2._internal.operators.parallel import parallel_join
+from rxpy2._internal.operators.parallel import parallel_map
+from rxpy2._internal.operators.parallel import parallel_map_try
+from rxpy2._internal.operators.parallel import parallel_peek
+from rxpy2._internal.operators.parallel import parallel_reduce
+from rxpy2._internal.operators.parallel import parallel_reduce_full
+from rxpy2._internal.operators.parallel import parallel_run_on
+from rxpy2._internal.operators.parallel import parallel_sorted_join
+from rxpy2._internal.subscribers import strict
+from rxpy2._internal.subscriptions.empty import EmptySubscription
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operator_kit import BUFFER_SIZE
 from rxpy2.operator_kit import require_callable
@@ -99,13 +99,13 @@ class ParallelFlowable(ABC, Generic[T]):
 
     def __repr__(self) -> str:
         """The chain, e.g. ``just(1) → map(parse)``."""
-        from rxpy2.internal import describe  # loaded on first use: import stays cheap
+        from rxpy2._internal import describe  # loaded on first use: import stays cheap
 
         return describe.chain_repr(self)
 
     def explain(self) -> str:
         """The chain, one line per stage (see :meth:`rxpy2.Flowable.explain`)."""
-        from rxpy2.internal import describe
+        from rxpy2._internal import describe
 
         return describe.explain(self)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rxpy2.internal.atomic import AtomicReference
+from rxpy2._internal.atomic import AtomicReference
 
 __all__ = ["EMPTY", "TERMINATED", "array_add", "array_remove", "array_terminate"]
 

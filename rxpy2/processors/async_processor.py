@@ -13,8 +13,8 @@ from typing import Generic
 from typing import TypeVar
 
 from rxpy2 import plugins
-from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.subscriptions.deferred_scalar import DeferredScalarSubscription
+from rxpy2._internal.atomic import AtomicReference
+from rxpy2._internal.subscriptions.deferred_scalar import DeferredScalarSubscription
 from rxpy2.operator_kit import null_or_late_error
 from rxpy2.operator_kit import null_or_late_item
 from rxpy2.operator_kit import null_subscription

@@ -22,9 +22,9 @@ from typing import Any
 from typing import Generic
 from typing import TypeVar
 
+from rxpy2._internal.atomic import AtomicLong
+from rxpy2._internal.atomic import AtomicReference
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.internal.atomic import AtomicLong
-from rxpy2.internal.atomic import AtomicReference
 from rxpy2.operator_kit import add_request
 from rxpy2.operator_kit import null_or_late_error
 from rxpy2.operator_kit import null_or_late_item

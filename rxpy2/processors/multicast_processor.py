@@ -28,12 +28,12 @@ from typing import Generic
 from typing import TypeVar
 
 from rxpy2 import plugins
+from rxpy2._internal.fuseable import ANY
+from rxpy2._internal.fuseable import ASYNC
+from rxpy2._internal.fuseable import NONE
+from rxpy2._internal.fuseable import SYNC
+from rxpy2._internal.fuseable import QueueSubscription
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.internal.fuseable import ANY
-from rxpy2.internal.fuseable import ASYNC
-from rxpy2.internal.fuseable import NONE
-from rxpy2.internal.fuseable import SYNC
-from rxpy2.internal.fuseable import QueueSubscription
 from rxpy2.operator_kit import BUFFER_SIZE
 from rxpy2.operator_kit import AtomicBoolean
 from rxpy2.operator_kit import AtomicLong

@@ -15,10 +15,10 @@ from typing import Generic
 from typing import TypeVar
 
 from rxpy2 import plugins
+from rxpy2._internal.atomic import AtomicLong
+from rxpy2._internal.atomic import AtomicReference
+from rxpy2._internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.internal.atomic import AtomicLong
-from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.helpers.backpressure_helper import BackpressureHelper
 from rxpy2.operator_kit import null_item
 from rxpy2.operator_kit import null_or_late_error
 from rxpy2.operator_kit import null_subscription

@@ -25,8 +25,8 @@ from typing import Generic
 from typing import Protocol
 from typing import TypeVar
 
-from rxpy2.internal.atomic import AtomicLong
-from rxpy2.internal.atomic import AtomicReference
+from rxpy2._internal.atomic import AtomicLong
+from rxpy2._internal.atomic import AtomicReference
 from rxpy2.operator_kit import Drain
 from rxpy2.operator_kit import add_request
 from rxpy2.operator_kit import null_or_late_error

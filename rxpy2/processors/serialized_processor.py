@@ -17,7 +17,7 @@ from typing import Generic
 from typing import TypeVar
 
 from rxpy2 import plugins
-from rxpy2.internal.helpers.subscribe_loop import subscribe_tail
+from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2.operator_kit import null_error
 from rxpy2.operator_kit import null_or_late_item
 from rxpy2.operator_kit import null_subscription

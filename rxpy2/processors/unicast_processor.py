@@ -21,16 +21,16 @@ from typing import Generic
 from typing import TypeVar
 
 from rxpy2 import plugins
+from rxpy2._internal.atomic import AtomicBoolean
+from rxpy2._internal.atomic import AtomicLong
+from rxpy2._internal.atomic import AtomicReference
+from rxpy2._internal.fuseable import ASYNC
+from rxpy2._internal.fuseable import NONE
+from rxpy2._internal.fuseable import QueueSubscription
+from rxpy2._internal.queues import SpscLinkedArrayQueue
+from rxpy2._internal.subscriptions.empty import EmptySubscription
 from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.flowable import BUFFER_SIZE
-from rxpy2.internal.atomic import AtomicBoolean
-from rxpy2.internal.atomic import AtomicLong
-from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.fuseable import ASYNC
-from rxpy2.internal.fuseable import NONE
-from rxpy2.internal.fuseable import QueueSubscription
-from rxpy2.internal.queues import SpscLinkedArrayQueue
-from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.operator_kit import Drain
 from rxpy2.operator_kit import add_request
 from rxpy2.operator_kit import null_or_late_error

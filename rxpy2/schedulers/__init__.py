@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rxpy2.internal.lazy_import import lazy_package
+from rxpy2._internal.lazy_import import lazy_package
 from rxpy2.schedulers.scheduler import Scheduler
 from rxpy2.schedulers.scheduler import Worker
 from rxpy2.schedulers.schedulers import Schedulers

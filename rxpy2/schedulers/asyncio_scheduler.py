@@ -18,8 +18,8 @@ import threading
 from typing import Any
 
 from rxpy2 import plugins
+from rxpy2._internal.helpers.disposable_helper import DISPOSED
 from rxpy2.disposables import Disposable
-from rxpy2.internal.helpers.disposable_helper import DISPOSED
 from rxpy2.schedulers.scheduler import Scheduler
 from rxpy2.schedulers.scheduler import Task
 from rxpy2.schedulers.scheduler import Worker

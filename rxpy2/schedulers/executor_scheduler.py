@@ -25,9 +25,9 @@ from contextvars import copy_context
 from typing import Any
 
 from rxpy2 import plugins
+from rxpy2._internal.drain import Drain
+from rxpy2._internal.queues import MpscLinkedQueue
 from rxpy2.disposables import Disposable
-from rxpy2.internal.drain import Drain
-from rxpy2.internal.queues import MpscLinkedQueue
 from rxpy2.plugins import flags as _flags
 from rxpy2.schedulers.scheduler import DISPOSED_TASK
 from rxpy2.schedulers.scheduler import Scheduler

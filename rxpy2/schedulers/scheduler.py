@@ -43,9 +43,9 @@ from numbers import Real
 from typing import ClassVar
 
 from rxpy2 import plugins
+from rxpy2._internal.helpers.disposable_helper import DISPOSED
 from rxpy2.disposables import Disposable
 from rxpy2.disposables import SerialDisposable
-from rxpy2.internal.helpers.disposable_helper import DISPOSED
 from rxpy2.plugins import flags as _flags
 
 __all__ = ["Scheduler", "Worker"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rxpy2.internal import describe
+from rxpy2._internal import describe
 from rxpy2.spark.flowable import SparkFlowable
 from rxpy2.spark.plan import function_label
 

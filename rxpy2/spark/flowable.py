@@ -24,8 +24,8 @@ from typing import TypeAlias
 from typing import TypeVar
 from typing import overload
 
+from rxpy2._internal.arguments import seed_first_form
 from rxpy2.flowable import Flowable
-from rxpy2.internal.arguments import seed_first_form
 from rxpy2.operator_kit import ABSENT
 from rxpy2.operator_kit import BUFFER_SIZE
 from rxpy2.operator_kit import EmptySubscription

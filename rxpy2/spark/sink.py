@@ -20,9 +20,9 @@ from typing import Any
 from typing import Protocol
 
 from rxpy2 import plugins
+from rxpy2._internal.arguments import assembly
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.internal.arguments import assembly
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.observers import SingleObserver
 from rxpy2.operator_kit import AtomicReference

@@ -29,7 +29,7 @@ from typing import Generic
 from typing import NoReturn
 from typing import TypeVar
 
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription

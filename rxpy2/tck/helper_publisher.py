@@ -27,7 +27,7 @@ from typing import Any
 from typing import Generic
 from typing import TypeVar
 
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rxpy2.internal.lazy_import import lazy_package
+from rxpy2._internal.lazy_import import lazy_package
 from rxpy2.testing.race import RaceRunner
 from rxpy2.testing.race import race
 from rxpy2.testing.test_subscriber import BaseTestConsumer

@@ -38,13 +38,13 @@ from typing import Any
 from typing import TypeVar
 from typing import overload
 
+from rxpy2._internal.atomic import AtomicLong
+from rxpy2._internal.drain import Drain
+from rxpy2._internal.helpers.demand import add_request
+from rxpy2._internal.helpers.demand import produced
+from rxpy2._internal.helpers.demand import validate_request
+from rxpy2._internal.queues import SpscLinkedArrayQueue
 from rxpy2.flowable import Flowable
-from rxpy2.internal.atomic import AtomicLong
-from rxpy2.internal.drain import Drain
-from rxpy2.internal.helpers.demand import add_request
-from rxpy2.internal.helpers.demand import produced
-from rxpy2.internal.helpers.demand import validate_request
-from rxpy2.internal.queues import SpscLinkedArrayQueue
 from rxpy2.processors.publish_processor import PublishProcessor
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher

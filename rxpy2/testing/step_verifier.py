@@ -26,7 +26,7 @@ from typing import Generic
 from typing import TypeVar
 
 from rxpy2 import plugins
-from rxpy2.internal.arguments import require_non_negative
+from rxpy2._internal.arguments import require_non_negative
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscription

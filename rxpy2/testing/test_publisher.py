@@ -28,9 +28,9 @@ import threading
 from typing import Generic
 from typing import TypeVar
 
+from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription

@@ -23,16 +23,16 @@ from typing import Any
 from typing import Generic
 from typing import TypeVar
 
+from rxpy2._internal.atomic import AtomicLong
+from rxpy2._internal.atomic import AtomicReference
+from rxpy2._internal.fuseable import NONE
+from rxpy2._internal.fuseable import QueueSubscription
+from rxpy2._internal.helpers.demand import deferred_request
+from rxpy2._internal.helpers.disposable_helper import DISPOSED
+from rxpy2._internal.helpers.disposable_helper import DisposableHelper
+from rxpy2._internal.helpers.subscription_helper import CANCELLED
+from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.disposables import Disposable
-from rxpy2.internal.atomic import AtomicLong
-from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.fuseable import NONE
-from rxpy2.internal.fuseable import QueueSubscription
-from rxpy2.internal.helpers.demand import deferred_request
-from rxpy2.internal.helpers.disposable_helper import DISPOSED
-from rxpy2.internal.helpers.disposable_helper import DisposableHelper
-from rxpy2.internal.helpers.subscription_helper import CANCELLED
-from rxpy2.internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2.observers import CompletableObserver
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.observers import MaybeObserver

@@ -20,9 +20,9 @@ from probes import Boom
 from probes import Forwarding
 
 from rxpy2 import Flowable
-from rxpy2.internal.fuseable import NONE
-from rxpy2.internal.fuseable import ConditionalSubscriber
-from rxpy2.internal.fuseable import QueueSubscription
+from rxpy2._internal.fuseable import NONE
+from rxpy2._internal.fuseable import ConditionalSubscriber
+from rxpy2._internal.fuseable import QueueSubscription
 
 __all__ = ["FusionProbe", "OddRejecter", "assert_no_new_threads", "rxpy2_threads"]
 

@@ -14,10 +14,10 @@ from probes import Boom
 from probes import ManualSource
 
 from rxpy2 import Flowable
-from rxpy2.internal.fuseable import ANY
-from rxpy2.internal.fuseable import ASYNC
-from rxpy2.internal.fuseable import BOUNDARY
-from rxpy2.internal.fuseable import SYNC
+from rxpy2._internal.fuseable import ANY
+from rxpy2._internal.fuseable import ASYNC
+from rxpy2._internal.fuseable import BOUNDARY
+from rxpy2._internal.fuseable import SYNC
 from rxpy2.processors import UnicastProcessor
 from rxpy2.schedulers import AsyncioScheduler
 from rxpy2.schedulers import Schedulers

@@ -14,10 +14,10 @@ from rxpy2 import Flowable
 from rxpy2 import MissingBackpressureException
 from rxpy2 import Subscriber
 from rxpy2 import Subscription
-from rxpy2.internal.fuseable import ANY
-from rxpy2.internal.fuseable import ASYNC
-from rxpy2.internal.fuseable import BOUNDARY
-from rxpy2.internal.fuseable import SYNC
+from rxpy2._internal.fuseable import ANY
+from rxpy2._internal.fuseable import ASYNC
+from rxpy2._internal.fuseable import BOUNDARY
+from rxpy2._internal.fuseable import SYNC
 from rxpy2.processors import UnicastProcessor
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.schedulers import Schedulers
@@ -326,7 +326,7 @@ def test_blocking_subscribe_on_next_raising_cancels():
 def test_iterator_subscriber_none_argument_raises_type_error(signal):
     """§2.13 (found by the TCK's blackbox subscriber verification): on_error(None) was taken
     as an error; every None argument raises TypeError to the caller and changes nothing."""
-    from rxpy2.internal.operators.flowable.flowable_blocking import BlockingIteratorSubscriber
+    from rxpy2._internal.operators.flowable.flowable_blocking import BlockingIteratorSubscriber
 
     sub = BlockingIteratorSubscriber(4)
     with pytest.raises(TypeError):

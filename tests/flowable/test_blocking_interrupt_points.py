@@ -5,7 +5,7 @@ Python code after the wake-up; a ``KeyboardInterrupt`` delivered in between leav
 lock unheld, and the ``with`` block around the wait then raises ``RuntimeError: release
 unlocked lock`` in its place (gh-118433). A real Ctrl-C hits that window about once in
 3000 tries, which is how the SIGINT lifecycle test once failed in CI. The bridges now
-wait on a ``Parker`` (``rxpy2/internal/helpers/parker.py``).
+wait on a ``Parker`` (``rxpy2/_internal/helpers/parker.py``).
 
 These tests hit every window instead of waiting for luck: a trace function on the main
 thread raises ``KeyboardInterrupt`` at the k-th place where CPython 3.11-3.13 can raise
@@ -40,9 +40,9 @@ from typing import Any
 
 import pytest
 
-import rxpy2.internal.helpers.parker
-import rxpy2.internal.observers.blocking
-import rxpy2.internal.operators.flowable.flowable_blocking
+import rxpy2._internal.helpers.parker
+import rxpy2._internal.observers.blocking
+import rxpy2._internal.operators.flowable.flowable_blocking
 from rxpy2 import BackpressureStrategy
 from rxpy2 import Flowable
 from rxpy2 import Single
@@ -52,8 +52,8 @@ pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 #: Innermost Python frames that mean "the main thread is blocked in the bridge's wait".
 WAIT_FRAMES = {"park", "wait"}
 #: The code an interrupt is injected into: the bridges and what they wait with.
-WATCHED = {p for m in (rxpy2.internal.helpers.parker, rxpy2.internal.observers.blocking,
-                      rxpy2.internal.operators.flowable.flowable_blocking, threading)
+WATCHED = {p for m in (rxpy2._internal.helpers.parker, rxpy2._internal.observers.blocking,
+                      rxpy2._internal.operators.flowable.flowable_blocking, threading)
            for p in (str(m.__file__), str(Path(str(m.__file__)).resolve()))}
 #: A run longer than this many events is a runaway: the test fails rather than loop on.
 MAX_EVENTS = 3000

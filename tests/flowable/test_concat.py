@@ -10,9 +10,9 @@ from rxpy2 import Completable
 from rxpy2 import Flowable
 from rxpy2 import Maybe
 from rxpy2 import Single
+from rxpy2._internal.operators.flowable.flowable_concat import FlowableConcatArray
+from rxpy2._internal.operators.flowable.flowable_concat import FlowableConcatIterable
 from rxpy2.exceptions import CompositeException
-from rxpy2.internal.operators.flowable.flowable_concat import FlowableConcatArray
-from rxpy2.internal.operators.flowable.flowable_concat import FlowableConcatIterable
 from rxpy2.reactivestreams import LONG_MAX
 
 

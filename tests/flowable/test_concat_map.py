@@ -16,12 +16,12 @@ from probes import Spy
 from probes import boom
 
 from rxpy2 import Flowable
+from rxpy2._internal.fuseable import ASYNC
+from rxpy2._internal.fuseable import SYNC
+from rxpy2._internal.helpers.error_mode import ErrorMode
+from rxpy2._internal.operators.flowable.flowable_concat_map import FlowableConcatMap
 from rxpy2.exceptions import CompositeException
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.internal.fuseable import ASYNC
-from rxpy2.internal.fuseable import SYNC
-from rxpy2.internal.helpers.error_mode import ErrorMode
-from rxpy2.internal.operators.flowable.flowable_concat_map import FlowableConcatMap
 from rxpy2.processors import UnicastProcessor
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.schedulers import Schedulers

@@ -13,12 +13,12 @@ from probes import Spy
 from probes import boom
 
 from rxpy2 import Flowable
+from rxpy2._internal.helpers.error_mode import ErrorMode
+from rxpy2._internal.operators.flowable.flowable_concat_map_eager import FlowableConcatMapEager
+from rxpy2._internal.subscribers.inner_queued import InnerQueuedSubscriber
+from rxpy2._internal.subscribers.inner_queued import InnerQueuedSubscriberSupport
 from rxpy2.exceptions import CompositeException
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.internal.helpers.error_mode import ErrorMode
-from rxpy2.internal.operators.flowable.flowable_concat_map_eager import FlowableConcatMapEager
-from rxpy2.internal.subscribers.inner_queued import InnerQueuedSubscriber
-from rxpy2.internal.subscribers.inner_queued import InnerQueuedSubscriberSupport
 from rxpy2.processors import UnicastProcessor
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.schedulers import Schedulers

@@ -100,7 +100,7 @@ def test_buffer_strategy_error_after_buffered_items():
 
 
 def test_buffer_strategy_capacity_hint():
-    from rxpy2.internal.operators.flowable.flowable_create import FlowableCreate
+    from rxpy2._internal.operators.flowable.flowable_create import FlowableCreate
     FlowableCreate(emit_range(100), B.BUFFER, 16).test(50).request_more(50) \
         .assert_result(*range(100))
 

@@ -10,17 +10,17 @@ from probes import SyncFusedProbe
 from probes import boom
 
 from rxpy2 import Flowable
-from rxpy2.internal.fuseable import ANY
-from rxpy2.internal.fuseable import ASYNC
-from rxpy2.internal.fuseable import BOUNDARY
-from rxpy2.internal.fuseable import NONE
-from rxpy2.internal.fuseable import SYNC
-from rxpy2.internal.operators.flowable.flowable_distinct import FlowableDistinct
-from rxpy2.internal.operators.flowable.flowable_distinct_until_changed import (
+from rxpy2._internal.fuseable import ANY
+from rxpy2._internal.fuseable import ASYNC
+from rxpy2._internal.fuseable import BOUNDARY
+from rxpy2._internal.fuseable import NONE
+from rxpy2._internal.fuseable import SYNC
+from rxpy2._internal.operators.flowable.flowable_distinct import FlowableDistinct
+from rxpy2._internal.operators.flowable.flowable_distinct_until_changed import (
     FlowableDistinctUntilChanged,
 )
-from rxpy2.internal.operators.flowable.flowable_range import FlowableRange
-from rxpy2.internal.operators.flowable.flowable_skip_while import FlowableSkipWhile
+from rxpy2._internal.operators.flowable.flowable_range import FlowableRange
+from rxpy2._internal.operators.flowable.flowable_skip_while import FlowableSkipWhile
 from rxpy2.processors import UnicastProcessor
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.testing import TestSubscriber

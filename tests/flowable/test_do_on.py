@@ -9,16 +9,16 @@ from probes import Manual
 from probes import SyncFusedProbe
 
 from rxpy2 import Flowable
+from rxpy2._internal.fuseable import ANY
+from rxpy2._internal.fuseable import ASYNC
+from rxpy2._internal.fuseable import BOUNDARY
+from rxpy2._internal.fuseable import NONE
+from rxpy2._internal.fuseable import SYNC
+from rxpy2._internal.operators.flowable.flowable_do_after_next import FlowableDoAfterNext
+from rxpy2._internal.operators.flowable.flowable_do_finally import FlowableDoFinally
+from rxpy2._internal.operators.flowable.flowable_do_on_each import FlowableDoOnEach
+from rxpy2._internal.operators.flowable.flowable_range import FlowableRange
 from rxpy2.exceptions import CompositeException
-from rxpy2.internal.fuseable import ANY
-from rxpy2.internal.fuseable import ASYNC
-from rxpy2.internal.fuseable import BOUNDARY
-from rxpy2.internal.fuseable import NONE
-from rxpy2.internal.fuseable import SYNC
-from rxpy2.internal.operators.flowable.flowable_do_after_next import FlowableDoAfterNext
-from rxpy2.internal.operators.flowable.flowable_do_finally import FlowableDoFinally
-from rxpy2.internal.operators.flowable.flowable_do_on_each import FlowableDoOnEach
-from rxpy2.internal.operators.flowable.flowable_range import FlowableRange
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.processors import UnicastProcessor
 from rxpy2.reactivestreams import LONG_MAX

@@ -19,13 +19,13 @@ from probes import boom
 
 from rxpy2 import Flowable
 from rxpy2 import plugins
+from rxpy2._internal.fuseable import ANY
+from rxpy2._internal.fuseable import BOUNDARY
+from rxpy2._internal.operators.flowable.flowable_empty import FlowableEmpty
+from rxpy2._internal.operators.flowable.flowable_flat_map import FlowableFlatMap
+from rxpy2._internal.operators.flowable.flowable_just import FlowableJust
 from rxpy2.exceptions import CompositeException
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.internal.fuseable import ANY
-from rxpy2.internal.fuseable import BOUNDARY
-from rxpy2.internal.operators.flowable.flowable_empty import FlowableEmpty
-from rxpy2.internal.operators.flowable.flowable_flat_map import FlowableFlatMap
-from rxpy2.internal.operators.flowable.flowable_just import FlowableJust
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Subscription
@@ -659,7 +659,7 @@ def test_late_inner_after_cancel_is_cancelled_at_once():
     parent = outer.subscriber
     ts.cancel()
     # an inner that comes after the cancel (an outer on_next already under way)
-    from rxpy2.internal.operators.flowable.flowable_flat_map import InnerSubscriber
+    from rxpy2._internal.operators.flowable.flowable_flat_map import InnerSubscriber
     inner = InnerSubscriber(parent, 99)  # type: ignore[arg-type]
     assert not parent.add_inner(inner)  # type: ignore[union-attr]
     inners[0].subscribe(inner)

@@ -10,12 +10,12 @@ from probes import boom
 from probes import failing
 
 from rxpy2 import Flowable
+from rxpy2._internal.fuseable import ANY
+from rxpy2._internal.fuseable import BOUNDARY
+from rxpy2._internal.fuseable import NONE
+from rxpy2._internal.fuseable import SYNC
+from rxpy2._internal.fuseable import QueueSubscription
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.internal.fuseable import ANY
-from rxpy2.internal.fuseable import BOUNDARY
-from rxpy2.internal.fuseable import NONE
-from rxpy2.internal.fuseable import SYNC
-from rxpy2.internal.fuseable import QueueSubscription
 from rxpy2.processors import UnicastProcessor
 from rxpy2.testing import TestSubscriber
 

@@ -80,9 +80,9 @@ def test_a_map_under_concat_map_fails_after_the_inners_before_it() -> None:
 
 
 def test_the_buffer_offers_async_fusion_and_a_fused_consumer_polls_it() -> None:
-    from rxpy2.internal.fuseable import ANY
-    from rxpy2.internal.fuseable import ASYNC
-    from rxpy2.internal.fuseable import BOUNDARY
+    from rxpy2._internal.fuseable import ANY
+    from rxpy2._internal.fuseable import ASYNC
+    from rxpy2._internal.fuseable import BOUNDARY
     from rxpy2.observers import FlowableSubscriber
     from rxpy2.processors import PublishProcessor
 

@@ -41,7 +41,7 @@ def collect(f: Flowable[Any], **kw: Any) -> GroupCollector:
 
 
 def needs_flat_map() -> None:
-    pytest.importorskip("rxpy2.internal.operators.flowable.flowable_flat_map")
+    pytest.importorskip("rxpy2._internal.operators.flowable.flowable_flat_map")
 
 
 # ------------------------------------------------------------------------- values

@@ -22,13 +22,13 @@ from test_group_by import GroupCollector
 from test_group_by import collect
 
 from rxpy2 import Flowable
-from rxpy2.internal.drain import GilDrain
-from rxpy2.internal.drain import LockDrain
+from rxpy2._internal.drain import GilDrain
+from rxpy2._internal.drain import LockDrain
 from rxpy2.reactivestreams import LONG_MAX
 
 pytestmark = pytest.mark.timeout(10)
 
-group_by_module = importlib.import_module("rxpy2.internal.operators.flowable.flowable_group_by")
+group_by_module = importlib.import_module("rxpy2._internal.operators.flowable.flowable_group_by")
 
 
 class Counted:

@@ -10,12 +10,12 @@ import pytest
 from probes import Manual
 
 from rxpy2 import Flowable
+from rxpy2._internal.fuseable import ANY
+from rxpy2._internal.fuseable import NONE
+from rxpy2._internal.fuseable import Callable
+from rxpy2._internal.fuseable import ConditionalSubscriber
+from rxpy2._internal.fuseable import QueueSubscription
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.internal.fuseable import ANY
-from rxpy2.internal.fuseable import NONE
-from rxpy2.internal.fuseable import Callable
-from rxpy2.internal.fuseable import ConditionalSubscriber
-from rxpy2.internal.fuseable import QueueSubscription
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.testing import TestSubscriber

@@ -11,7 +11,7 @@ from rxpy2 import Completable
 from rxpy2 import Flowable
 from rxpy2 import Maybe
 from rxpy2 import Single
-from rxpy2.internal.operators.flowable.flowable_log import LogSubscriber
+from rxpy2._internal.operators.flowable.flowable_log import LogSubscriber
 
 
 def messages(caplog, name="rxpy2.log"):

@@ -11,7 +11,7 @@ from probes import Spy
 from probes import failing
 
 from rxpy2 import Flowable
-from rxpy2.internal.subscriptions.empty import EmptySubscription
+from rxpy2._internal.subscriptions.empty import EmptySubscription
 from rxpy2.notification import Notification
 from rxpy2.reactivestreams import LONG_MAX
 

@@ -16,8 +16,8 @@ from rxpy2 import Completable
 from rxpy2 import Flowable
 from rxpy2 import Maybe
 from rxpy2 import Single
+from rxpy2._internal.operators.flowable.flowable_flat_map import FlowableFlatMap
 from rxpy2.exceptions import CompositeException
-from rxpy2.internal.operators.flowable.flowable_flat_map import FlowableFlatMap
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber

@@ -10,11 +10,11 @@ from _async_probes import SyncFusedProbe
 
 from rxpy2 import BackpressureStrategy
 from rxpy2 import Flowable
+from rxpy2._internal.fuseable import ANY
+from rxpy2._internal.fuseable import ASYNC
+from rxpy2._internal.fuseable import BOUNDARY
+from rxpy2._internal.fuseable import SYNC
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.internal.fuseable import ANY
-from rxpy2.internal.fuseable import ASYNC
-from rxpy2.internal.fuseable import BOUNDARY
-from rxpy2.internal.fuseable import SYNC
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.schedulers import Schedulers
 from rxpy2.schedulers import TestScheduler

@@ -2,7 +2,7 @@
 
 ``FlowableTimer(...).delay(1)`` must reach ``Flowable.delay``: a field called
 ``delay`` on the operator would shadow the method and break chaining. This scans
-every Flowable subclass in ``rxpy2.internal.operators.flowable`` (its
+every Flowable subclass in ``rxpy2._internal.operators.flowable`` (its
 ``__slots__`` and the fields its ``__init__`` assigns).
 """
 
@@ -13,7 +13,7 @@ import inspect
 import pkgutil
 import re
 
-import rxpy2.internal.operators.flowable as operators
+import rxpy2._internal.operators.flowable as operators
 from rxpy2.flowable import Flowable
 
 _ASSIGNED = re.compile(r"self\.(\w+)\s*(?::[^=\n]+)?=(?!=)")

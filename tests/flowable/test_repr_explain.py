@@ -10,9 +10,9 @@ from functools import partial
 from typing import Any
 
 from rxpy2 import Flowable
+from rxpy2._internal import describe
+from rxpy2._internal.helpers import stage_compiler
 from rxpy2.completable import Completable
-from rxpy2.internal import describe
-from rxpy2.internal.helpers import stage_compiler
 from rxpy2.maybe import Maybe
 from rxpy2.schedulers import Schedulers
 from rxpy2.single import Single

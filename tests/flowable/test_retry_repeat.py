@@ -6,8 +6,8 @@ import pytest
 from probes import Manual
 
 from rxpy2 import Flowable
+from rxpy2._internal.subscriptions.empty import EmptySubscription
 from rxpy2.exceptions import CompositeException
-from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.reactivestreams import LONG_MAX
 
 

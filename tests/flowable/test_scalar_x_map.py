@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from rxpy2 import Flowable
-from rxpy2.internal.fuseable import SYNC
-from rxpy2.internal.fuseable import ScalarCallable
-from rxpy2.internal.operators.flowable.flowable_empty import FlowableEmpty
-from rxpy2.internal.operators.flowable.flowable_scalar_x_map import FlowableScalarXMap
+from rxpy2._internal.fuseable import SYNC
+from rxpy2._internal.fuseable import ScalarCallable
+from rxpy2._internal.operators.flowable.flowable_empty import FlowableEmpty
+from rxpy2._internal.operators.flowable.flowable_scalar_x_map import FlowableScalarXMap
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.testing import TestSubscriber
 

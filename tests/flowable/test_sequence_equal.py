@@ -12,8 +12,8 @@ from probes import failing
 
 from rxpy2 import Flowable
 from rxpy2 import Single
+from rxpy2._internal.fuseable import ANY
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.internal.fuseable import ANY
 from rxpy2.schedulers import Schedulers
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")

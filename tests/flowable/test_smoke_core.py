@@ -7,7 +7,7 @@ import pytest
 from rxpy2 import Flowable
 from rxpy2 import Subscriber
 from rxpy2 import Subscription
-from rxpy2.internal.fuseable import SYNC
+from rxpy2._internal.fuseable import SYNC
 from rxpy2.testing import TestSubscriber
 
 

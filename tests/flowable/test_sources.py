@@ -8,15 +8,15 @@ from probes import RequestOneInOnNext
 
 from rxpy2 import Flowable
 from rxpy2 import FlowableSubscriber
-from rxpy2.internal.fuseable import ANY
-from rxpy2.internal.fuseable import ASYNC
-from rxpy2.internal.fuseable import BOUNDARY
-from rxpy2.internal.fuseable import NONE
-from rxpy2.internal.fuseable import SYNC
-from rxpy2.internal.fuseable import Callable
-from rxpy2.internal.fuseable import ScalarCallable
-from rxpy2.internal.operators.flowable.flowable_empty import FlowableEmpty
-from rxpy2.internal.operators.flowable.flowable_never import FlowableNever
+from rxpy2._internal.fuseable import ANY
+from rxpy2._internal.fuseable import ASYNC
+from rxpy2._internal.fuseable import BOUNDARY
+from rxpy2._internal.fuseable import NONE
+from rxpy2._internal.fuseable import SYNC
+from rxpy2._internal.fuseable import Callable
+from rxpy2._internal.fuseable import ScalarCallable
+from rxpy2._internal.operators.flowable.flowable_empty import FlowableEmpty
+from rxpy2._internal.operators.flowable.flowable_never import FlowableNever
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.testing import TestSubscriber
 
@@ -252,7 +252,7 @@ def test_from_iterable_sync_fused_through_map():
 
 
 def test_from_iterable_fused_queue_api():
-    from rxpy2.internal.operators.flowable.flowable_from_iterable import FlowableFromIterable
+    from rxpy2._internal.operators.flowable.flowable_from_iterable import FlowableFromIterable
     got = []
 
     class Fuser(FlowableSubscriber):
@@ -292,7 +292,7 @@ def test_from_iterable_conditional_path_via_filter(initial):
 
 
 def test_from_iterable_conditional_rejected_items_use_no_demand():
-    from rxpy2.internal.fuseable import ConditionalSubscriber
+    from rxpy2._internal.fuseable import ConditionalSubscriber
 
     class OddRejecter(ConditionalSubscriber):
         def __init__(self):

@@ -3,7 +3,7 @@
 * An exception escaping ``subscribe_actual`` reaches the subscriber as
   ``on_subscribe`` + ``on_error`` when it has no upstream yet (§1.9), else
   ``plugins.on_error``: ``blocking_first()`` raises instead of waiting forever.
-* A chain is subscribed in a loop (``rxpy2.internal.helpers.subscribe_loop``):
+* A chain is subscribed in a loop (``rxpy2._internal.helpers.subscribe_loop``):
   2,000 stages of any operator work, 10,000-deep nesting works, and a chain
   deeper than ``MAX_STAGES`` gets ``on_error(RecursionError)``.
 * ``subscribe`` takes a Subscriber, an object with the four Subscriber methods,
@@ -24,7 +24,7 @@ from rxpy2 import Maybe
 from rxpy2 import Single
 from rxpy2 import Subscriber
 from rxpy2 import Subscription
-from rxpy2.internal.helpers import subscribe_loop
+from rxpy2._internal.helpers import subscribe_loop
 from rxpy2.schedulers import Schedulers
 from rxpy2.testing import TestSubscriber
 
@@ -100,7 +100,7 @@ def test_blocking_first_raises_instead_of_hanging():
 def test_error_after_on_subscribe_goes_to_plugins(plugin_errors):
     class SubscribesThenRaises(Flowable[int]):
         def subscribe_actual(self, subscriber: Subscriber[int]) -> None:
-            from rxpy2.internal.subscriptions.empty import EmptySubscription
+            from rxpy2._internal.subscriptions.empty import EmptySubscription
             subscriber.on_subscribe(EmptySubscription.INSTANCE)
             raise RuntimeError("after on_subscribe")
 
@@ -189,7 +189,7 @@ def test_two_thousand_observe_on_stages_on_a_thread_pool():
     # The time of an observe_on chain grows about with stages² (1,000 stages: 0.9 s on
     # the default atomics, 22 s on the hardware backend, 8 µs an operation), so the
     # hardware backend runs 500 stages here.
-    from rxpy2.internal.atomic import BACKEND
+    from rxpy2._internal.atomic import BACKEND
     stages = DEEP if BACKEND == "lock" else 500
     ts = chain(stages, lambda f: f.observe_on(Schedulers.computation())).test()
     ts.await_done(60).assert_result(1, 2, 3)

@@ -15,11 +15,11 @@ from probes import boom
 from probes import switch_between
 
 from rxpy2 import Flowable
+from rxpy2._internal.fuseable import Callable
+from rxpy2._internal.operators.flowable.flowable_switch_map import FlowableSwitchMap
+from rxpy2._internal.subscriptions.scalar import ScalarSubscription
 from rxpy2.exceptions import CompositeException
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.internal.fuseable import Callable
-from rxpy2.internal.operators.flowable.flowable_switch_map import FlowableSwitchMap
-from rxpy2.internal.subscriptions.scalar import ScalarSubscription
 from rxpy2.processors import UnicastProcessor
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.schedulers import Schedulers

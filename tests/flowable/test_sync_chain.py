@@ -18,18 +18,18 @@ from probes import Boom
 from probes import boom
 
 from rxpy2 import Flowable
-from rxpy2.internal.fuseable import ANY
-from rxpy2.internal.fuseable import ASYNC
-from rxpy2.internal.fuseable import BOUNDARY
-from rxpy2.internal.fuseable import NONE
-from rxpy2.internal.fuseable import SYNC
-from rxpy2.internal.helpers.stage_compiler import source_text
-from rxpy2.internal.operators.flowable.flowable_filter import FlowableFilter
-from rxpy2.internal.operators.flowable.flowable_map import FlowableMap
-from rxpy2.internal.operators.flowable.flowable_map_filter import FlowableMapFilter
-from rxpy2.internal.operators.flowable.flowable_sync_chain import MAX_STAGES
-from rxpy2.internal.operators.flowable.flowable_sync_chain import FlowableSyncChain
-from rxpy2.internal.operators.flowable.flowable_take import FlowableTake
+from rxpy2._internal.fuseable import ANY
+from rxpy2._internal.fuseable import ASYNC
+from rxpy2._internal.fuseable import BOUNDARY
+from rxpy2._internal.fuseable import NONE
+from rxpy2._internal.fuseable import SYNC
+from rxpy2._internal.helpers.stage_compiler import source_text
+from rxpy2._internal.operators.flowable.flowable_filter import FlowableFilter
+from rxpy2._internal.operators.flowable.flowable_map import FlowableMap
+from rxpy2._internal.operators.flowable.flowable_map_filter import FlowableMapFilter
+from rxpy2._internal.operators.flowable.flowable_sync_chain import MAX_STAGES
+from rxpy2._internal.operators.flowable.flowable_sync_chain import FlowableSyncChain
+from rxpy2._internal.operators.flowable.flowable_take import FlowableTake
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.testing import TestSubscriber
@@ -332,7 +332,7 @@ def test_disposing_inside_on_next_stops_the_loop() -> None:
     holder.append(None)
     f = Flowable.range(0, 100).map(plus(0))
     # subscribe returns the Disposable only after the synchronous run; take it from on_subscribe
-    from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
+    from rxpy2._internal.subscribers.lambda_subscriber import LambdaSubscriber
     ls = LambdaSubscriber(consume, None, lambda: out.append(-1))
     holder[0] = ls
     f.subscribe(ls)

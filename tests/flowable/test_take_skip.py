@@ -8,10 +8,10 @@ from probes import Recorded
 from probes import boom
 
 from rxpy2 import Flowable
-from rxpy2.internal.fuseable import NONE
-from rxpy2.internal.fuseable import SYNC
-from rxpy2.internal.operators.flowable.flowable_limit import FlowableLimit
-from rxpy2.internal.operators.flowable.flowable_take import FlowableTake
+from rxpy2._internal.fuseable import NONE
+from rxpy2._internal.fuseable import SYNC
+from rxpy2._internal.operators.flowable.flowable_limit import FlowableLimit
+from rxpy2._internal.operators.flowable.flowable_take import FlowableTake
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.testing import TestSubscriber
 
@@ -485,7 +485,7 @@ def test_skip_while_bad_argument():
 
 
 def test_skip_while_async_fusion():
-    from rxpy2.internal.fuseable import ASYNC
+    from rxpy2._internal.fuseable import ASYNC
     ts = TestSubscriber().with_fusion(ASYNC)
     Flowable.range(1, 3).take_last(1).skip_while(lambda x: x < 3).subscribe(ts)
     ts.assert_fusion_mode(ASYNC).assert_result(3)

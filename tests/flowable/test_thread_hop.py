@@ -17,12 +17,12 @@ from collections.abc import Callable
 import pytest
 
 from rxpy2 import Flowable
-from rxpy2.internal.fuseable import NONE
-from rxpy2.internal.fuseable import SYNC
-from rxpy2.internal.fuseable import QueueSubscription
-from rxpy2.internal.operators.flowable.flowable_observe_on import ObserveOnSubscriber
-from rxpy2.internal.operators.flowable.flowable_range import _BaseRangeSubscription
-from rxpy2.internal.operators.flowable.flowable_subscribe_on import SubscribeOnSubscriber
+from rxpy2._internal.fuseable import NONE
+from rxpy2._internal.fuseable import SYNC
+from rxpy2._internal.fuseable import QueueSubscription
+from rxpy2._internal.operators.flowable.flowable_observe_on import ObserveOnSubscriber
+from rxpy2._internal.operators.flowable.flowable_range import _BaseRangeSubscription
+from rxpy2._internal.operators.flowable.flowable_subscribe_on import SubscribeOnSubscriber
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber

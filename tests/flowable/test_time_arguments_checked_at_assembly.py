@@ -16,7 +16,7 @@ import pytest
 
 from rxpy2 import Flowable
 from rxpy2 import TestScheduler
-from rxpy2.internal.arguments import require_duration
+from rxpy2._internal.arguments import require_duration
 
 INF = math.inf
 NAN = math.nan

@@ -7,7 +7,7 @@ from probes import Boom
 
 from rxpy2 import Flowable
 from rxpy2 import Subscriber
-from rxpy2.internal.subscriptions.empty import EmptySubscription
+from rxpy2._internal.subscriptions.empty import EmptySubscription
 from rxpy2.processors import PublishProcessor
 from rxpy2.testing import TestSubscriber
 

@@ -9,7 +9,7 @@ import linecache
 from typing import Any
 
 from rxpy2 import Flowable
-from rxpy2.internal.helpers import stage_compiler
+from rxpy2._internal.helpers import stage_compiler
 
 
 def _chain(shape: tuple[str, ...]) -> Flowable[Any]:

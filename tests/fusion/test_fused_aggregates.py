@@ -32,8 +32,8 @@ import pytest
 from probes import RecordingIterable
 
 from rxpy2 import Flowable
+from rxpy2._internal.operators.flowable.flowable_sync_chain import FlowableSyncChain
 from rxpy2.disposables import Disposable
-from rxpy2.internal.operators.flowable.flowable_sync_chain import FlowableSyncChain
 from rxpy2.observers import MaybeObserver
 from rxpy2.observers import SingleObserver
 

@@ -20,11 +20,11 @@ import pytest
 from probes import Script
 
 from rxpy2 import Flowable
-from rxpy2.internal.fuseable import ANY
-from rxpy2.internal.fuseable import BOUNDARY
-from rxpy2.internal.fuseable import NONE
-from rxpy2.internal.fuseable import SYNC
-from rxpy2.internal.operators.flowable.flowable_sync_chain import FlowableSyncChain
+from rxpy2._internal.fuseable import ANY
+from rxpy2._internal.fuseable import BOUNDARY
+from rxpy2._internal.fuseable import NONE
+from rxpy2._internal.fuseable import SYNC
+from rxpy2._internal.operators.flowable.flowable_sync_chain import FlowableSyncChain
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.testing import TestSubscriber
 

@@ -19,12 +19,12 @@ from typing import Any
 import pytest
 
 from rxpy2 import Flowable
+from rxpy2._internal.helpers.error_mode import ErrorMode
+from rxpy2._internal.operators.flowable.flowable_concat_map import FlowableConcatMap
+from rxpy2._internal.operators.flowable.flowable_flat_map import FlowableFlatMap
+from rxpy2._internal.operators.flowable.flowable_flatten_iterable import FlowableFlattenIterable
+from rxpy2._internal.operators.flowable.flowable_sync_chain import FlowableSyncChain
 from rxpy2.flowable import BUFFER_SIZE
-from rxpy2.internal.helpers.error_mode import ErrorMode
-from rxpy2.internal.operators.flowable.flowable_concat_map import FlowableConcatMap
-from rxpy2.internal.operators.flowable.flowable_flat_map import FlowableFlatMap
-from rxpy2.internal.operators.flowable.flowable_flatten_iterable import FlowableFlattenIterable
-from rxpy2.internal.operators.flowable.flowable_sync_chain import FlowableSyncChain
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.processors import UnicastProcessor
 from rxpy2.reactivestreams import LONG_MAX
@@ -351,8 +351,8 @@ def test_fusing_consumers(cons: str, op: str, script: str) -> None:
 def test_flat_map_iterable_offers_sync_fusion_as_the_operator() -> None:
     from probes import FusionConsumer
 
-    from rxpy2.internal.fuseable import BOUNDARY
-    from rxpy2.internal.fuseable import SYNC
+    from rxpy2._internal.fuseable import BOUNDARY
+    from rxpy2._internal.fuseable import SYNC
 
     for mode in (SYNC, SYNC | BOUNDARY):
         fused_log: list[Any] = []

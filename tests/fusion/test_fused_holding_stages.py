@@ -26,7 +26,7 @@ import pytest
 from probes import Script
 
 from rxpy2 import Flowable
-from rxpy2.internal.operators.flowable.flowable_sync_chain import FlowableSyncChain
+from rxpy2._internal.operators.flowable.flowable_sync_chain import FlowableSyncChain
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.testing import TestSubscriber
 

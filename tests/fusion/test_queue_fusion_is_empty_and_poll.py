@@ -17,8 +17,8 @@ from typing import Any
 from probes import FusionConsumer
 
 from rxpy2 import Flowable
-from rxpy2.internal.fuseable import ASYNC
-from rxpy2.internal.fuseable import SYNC
+from rxpy2._internal.fuseable import ASYNC
+from rxpy2._internal.fuseable import SYNC
 from rxpy2.processors import UnicastProcessor
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.schedulers import Schedulers

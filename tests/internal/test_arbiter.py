@@ -10,8 +10,8 @@ import threading
 
 import pytest
 
+from rxpy2._internal.subscriptions import SubscriptionArbiter
 from rxpy2.exceptions import ProtocolViolationException
-from rxpy2.internal.subscriptions import SubscriptionArbiter
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Subscription
 

@@ -13,12 +13,12 @@ import threading
 
 import pytest
 
-from rxpy2.internal import atomic
-from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.atomic import HardwareAtomicBoolean
-from rxpy2.internal.atomic import HardwareAtomicLong
-from rxpy2.internal.atomic import LockAtomicBoolean
-from rxpy2.internal.atomic import LockAtomicLong
+from rxpy2._internal import atomic
+from rxpy2._internal.atomic import AtomicReference
+from rxpy2._internal.atomic import HardwareAtomicBoolean
+from rxpy2._internal.atomic import HardwareAtomicLong
+from rxpy2._internal.atomic import LockAtomicBoolean
+from rxpy2._internal.atomic import LockAtomicLong
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import LONG_MIN
 from rxpy2.testing import RaceRunner
@@ -299,7 +299,7 @@ def _probe(value: str | None) -> subprocess.CompletedProcess[str]:
     env.pop("RXPY2_ATOMICS", None)
     if value is not None:
         env["RXPY2_ATOMICS"] = value
-    code = ("from rxpy2.internal import atomic as a; "
+    code = ("from rxpy2._internal import atomic as a; "
             "print(a.BACKEND, a.AtomicLong.__name__, a.AtomicBoolean.__name__, "
             "a.AtomicInteger.__name__, type(a.AtomicLong(1).get()).__name__)")
     return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
@@ -482,9 +482,9 @@ def test_race_get_and_add_cap_low_exact(cls, loop_runner):
 
 _INTERRUPTED = r'''
 import _thread, random, threading, time
-from rxpy2.internal.atomic import AtomicReference, LockAtomicBoolean, LockAtomicLong
-from rxpy2.internal.drain import LockDrain
-from rxpy2.internal.helpers.exception_helper import ExceptionHelper
+from rxpy2._internal.atomic import AtomicReference, LockAtomicBoolean, LockAtomicLong
+from rxpy2._internal.drain import LockDrain
+from rxpy2._internal.helpers.exception_helper import ExceptionHelper
 
 long_, ref, flag, drain = LockAtomicLong(), AtomicReference(), LockAtomicBoolean(), LockDrain()
 errors = AtomicReference()

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
+from rxpy2._internal.atomic import AtomicLong
+from rxpy2._internal.atomic import HardwareAtomicLong
+from rxpy2._internal.atomic import LockAtomicLong
+from rxpy2._internal.helpers import BackpressureHelper as BH
 from rxpy2.exceptions import ProtocolViolationException
-from rxpy2.internal.atomic import AtomicLong
-from rxpy2.internal.atomic import HardwareAtomicLong
-from rxpy2.internal.atomic import LockAtomicLong
-from rxpy2.internal.helpers import BackpressureHelper as BH
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import LONG_MIN
 

@@ -10,14 +10,14 @@ from rx_internal_support import COMPLETE
 from rx_internal_support import ProbeSubscription
 from rx_internal_support import Recorder
 
+from rxpy2._internal.fuseable import ANY
+from rxpy2._internal.fuseable import ASYNC
+from rxpy2._internal.fuseable import NONE
+from rxpy2._internal.fuseable import SYNC
+from rxpy2._internal.subscribers.deferred_scalar import DeferredScalarSubscriber
+from rxpy2._internal.subscribers.single_post_complete import SinglePostCompleteSubscriber
+from rxpy2._internal.subscriptions import DeferredScalarSubscription
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import ANY
-from rxpy2.internal.fuseable import ASYNC
-from rxpy2.internal.fuseable import NONE
-from rxpy2.internal.fuseable import SYNC
-from rxpy2.internal.subscribers.deferred_scalar import DeferredScalarSubscriber
-from rxpy2.internal.subscribers.single_post_complete import SinglePostCompleteSubscriber
-from rxpy2.internal.subscriptions import DeferredScalarSubscription
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.testing import TestSubscriber
 

@@ -10,9 +10,9 @@ import pytest
 
 from rxpy2 import Flowable
 from rxpy2 import Schedulers
-from rxpy2.internal.fuseable import DirectSink
-from rxpy2.internal.fuseable import direct_sink
-from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
+from rxpy2._internal.fuseable import DirectSink
+from rxpy2._internal.fuseable import direct_sink
+from rxpy2._internal.subscribers.lambda_subscriber import LambdaSubscriber
 from rxpy2.testing import TestSubscriber
 
 CHAINS: dict[str, Callable[[], Flowable[int]]] = {

@@ -10,15 +10,15 @@ import threading
 
 import pytest
 
+from rxpy2._internal.atomic import AtomicReference
+from rxpy2._internal.helpers import DISPOSED
+from rxpy2._internal.helpers import DisposableHelper as DH
 from rxpy2.disposables import CompositeDisposable
 from rxpy2.disposables import Disposable
 from rxpy2.disposables import Disposables
 from rxpy2.disposables import SerialDisposable
 from rxpy2.exceptions import CompositeException
 from rxpy2.exceptions import ProtocolViolationException
-from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.helpers import DISPOSED
-from rxpy2.internal.helpers import DisposableHelper as DH
 
 
 class Probe(Disposable):

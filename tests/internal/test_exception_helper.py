@@ -6,12 +6,12 @@
 
 from __future__ import annotations
 
+from rxpy2._internal.atomic import AtomicReference
+from rxpy2._internal.helpers import TERMINATED
+from rxpy2._internal.helpers import AtomicThrowable
+from rxpy2._internal.helpers import ExceptionHelper as EH
+from rxpy2._internal.subscriptions import BooleanSubscription
 from rxpy2.exceptions import CompositeException
-from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.helpers import TERMINATED
-from rxpy2.internal.helpers import AtomicThrowable
-from rxpy2.internal.helpers import ExceptionHelper as EH
-from rxpy2.internal.subscriptions import BooleanSubscription
 from rxpy2.testing import TestSubscriber
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import threading
 
-from rxpy2.internal.drain import Drain
-from rxpy2.internal.helpers import AtomicThrowable
-from rxpy2.internal.helpers import HalfSerializer as HS
+from rxpy2._internal.drain import Drain
+from rxpy2._internal.helpers import AtomicThrowable
+from rxpy2._internal.helpers import HalfSerializer as HS
 from rxpy2.observers import FlowableSubscriber
 
 

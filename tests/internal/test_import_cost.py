@@ -107,7 +107,7 @@ def test_a_submodule_is_an_attribute_of_the_package_after_import_rxpy2() -> None
 def test_default_backend_is_lock_and_a_hardware_cell_still_works() -> None:
     out = _python(
         "import sys\n"
-        "from rxpy2.internal import atomic\n"
+        "from rxpy2._internal import atomic\n"
         "before = 'atomics' in sys.modules\n"
         "a = atomic.HardwareAtomicLong(5)\n"
         "print(atomic.BACKEND, atomic.AtomicLong.__name__, before, a.increment_and_get(),"
@@ -118,7 +118,7 @@ def test_default_backend_is_lock_and_a_hardware_cell_still_works() -> None:
 def test_hardware_backend_is_selected_and_used() -> None:
     out = _python(
         "import sys\n"
-        "from rxpy2.internal import atomic\n"
+        "from rxpy2._internal import atomic\n"
         "assert 'atomics' in sys.modules\n"
         "made = []\n"
         "init = atomic.HardwareAtomicLong.__init__\n"

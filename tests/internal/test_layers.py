@@ -20,38 +20,38 @@ PACKAGE = pathlib.Path(rxpy2.__file__).parent
 FLOORS: dict[int, tuple[str, ...]] = {
     7: ("rxpy2", "rxpy2.spark", "rxpy2.tck"),
     6: ("rxpy2.flowable", "rxpy2.single", "rxpy2.maybe", "rxpy2.completable",
-        "rxpy2.internal.zero_one", "rxpy2.connectable_flowable", "rxpy2.grouped_flowable",
+        "rxpy2._internal.zero_one", "rxpy2.connectable_flowable", "rxpy2.grouped_flowable",
         "rxpy2.parallel", "rxpy2.processors",
-        "rxpy2.internal.operators", "rxpy2.testing",
-        "rxpy2.internal.combine_latest_signature"),
-    5: ("rxpy2.operator_kit", "rxpy2.internal.arguments"),
-    4: ("rxpy2.internal.subscribers", "rxpy2.internal.subscriptions", "rxpy2.internal.observers",
-        "rxpy2.internal.helpers", "rxpy2.schedulers", "rxpy2.disposables",
-        "rxpy2.internal.describe"),
-    3: ("rxpy2.plugins", "rxpy2.internal.fuseable", "rxpy2.observers", "rxpy2.emitter"),
-    2: ("rxpy2.internal.drain", "rxpy2.internal.atomic", "rxpy2.internal.queues"),
+        "rxpy2._internal.operators", "rxpy2.testing",
+        "rxpy2._internal.combine_latest_signature"),
+    5: ("rxpy2.operator_kit", "rxpy2._internal.arguments"),
+    4: ("rxpy2._internal.subscribers", "rxpy2._internal.subscriptions", "rxpy2._internal.observers",
+        "rxpy2._internal.helpers", "rxpy2.schedulers", "rxpy2.disposables",
+        "rxpy2._internal.describe"),
+    3: ("rxpy2.plugins", "rxpy2._internal.fuseable", "rxpy2.observers", "rxpy2.emitter"),
+    2: ("rxpy2._internal.drain", "rxpy2._internal.atomic", "rxpy2._internal.queues"),
     1: ("rxpy2.reactivestreams", "rxpy2.exceptions", "rxpy2.notification", "rxpy2.backpressure",
-        "rxpy2.timed", "rxpy2.internal", "rxpy2.internal.lazy_import", "rxpy2.internal.type_cache",
-        "rxpy2.internal.name_trap", "rxpy2.internal.disposable"),
+        "rxpy2.timed", "rxpy2._internal", "rxpy2._internal.lazy_import", "rxpy2._internal.type_cache",
+        "rxpy2._internal.name_trap", "rxpy2._internal.disposable"),
 }
 
 #: The one circle allowed: the Flowable types (their fluent methods build operators) and
 #: their operators (which build Flowables), tied through the deferred operator packages
-#: (rxpy2/internal/lazy_import.py). Prefixes of module names.
+#: (rxpy2/_internal/lazy_import.py). Prefixes of module names.
 THE_CIRCLE = (
     "rxpy2.flowable", "rxpy2.single", "rxpy2.maybe", "rxpy2.completable",
-    "rxpy2.internal.zero_one", "rxpy2.connectable_flowable", "rxpy2.grouped_flowable",
+    "rxpy2._internal.zero_one", "rxpy2.connectable_flowable", "rxpy2.grouped_flowable",
     "rxpy2.parallel", "rxpy2.processors",
-    "rxpy2.internal.operators.",
+    "rxpy2._internal.operators.",
     # the typed signature Flowable.combine_latest and combine_latest_delay_error share,
     # which answers Flowables
-    "rxpy2.internal.combine_latest_signature",
+    "rxpy2._internal.combine_latest_signature",
 )
 
 #: The public face of the kernel, and the only modules that may import it: the operators
 #: and the packages above them (the face imports the kernel, so no kernel module may).
 FACE = "rxpy2.operator_kit"
-FACE_USERS = ("rxpy2.internal.operators.", "rxpy2.spark", "rxpy2.processors", "rxpy2.parallel")
+FACE_USERS = ("rxpy2._internal.operators.", "rxpy2.spark", "rxpy2.processors", "rxpy2.parallel")
 
 
 def _modules() -> dict[str, pathlib.Path]:
@@ -184,4 +184,4 @@ def test_no_module_imports_another_modules_private_names() -> None:
 def test_the_circle_is_found_when_there_is_one() -> None:
     # the check above must be able to fail: the Flowable types and operators do form a circle
     circles = _circles()
-    assert circles and {"rxpy2.flowable", "rxpy2.internal.operators.flowable.flowable_map"} <= circles[0]
+    assert circles and {"rxpy2.flowable", "rxpy2._internal.operators.flowable.flowable_map"} <= circles[0]

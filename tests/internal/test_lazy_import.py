@@ -1,4 +1,4 @@
-"""rxpy2.internal.lazy_import: deferred submodules and a package's names imported on first use."""
+"""rxpy2._internal.lazy_import: deferred submodules and a package's names imported on first use."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from types import ModuleType
 import pytest
 
 import rxpy2
-from rxpy2.internal.lazy_import import _DeferredModule
+from rxpy2._internal.lazy_import import _DeferredModule
 from rxpy2.testing import race
 
 ROOT = pathlib.Path(rxpy2.__file__).parent
@@ -30,7 +30,7 @@ def _python(code: str) -> str:
 def test_import_rxpy2_imports_no_operator_module() -> None:
     # the family packages (their __init__ only) are imported; none of their modules is
     code = ("import sys, rxpy2\n"
-            "print(sorted(m for m in sys.modules if m.startswith('rxpy2.internal.operators.')"
+            "print(sorted(m for m in sys.modules if m.startswith('rxpy2._internal.operators.')"
             " and m.count('.') > 3))")
     assert _python(code) == "[]"
 
@@ -38,23 +38,23 @@ def test_import_rxpy2_imports_no_operator_module() -> None:
 def test_a_deferred_module_is_imported_at_its_first_attribute_read() -> None:
     out = _python(
         "import sys, types, rxpy2\n"
-        "from rxpy2.internal.operators.flowable import flowable_map as m\n"
-        "name = 'rxpy2.internal.operators.flowable.flowable_map'\n"
+        "from rxpy2._internal.operators.flowable import flowable_map as m\n"
+        "name = 'rxpy2._internal.operators.flowable.flowable_map'\n"
         "print(name in sys.modules, type(m).__name__, repr(m))\n"
         "cls = m.FlowableMap\n"
         "print(name in sys.modules, type(m) is types.ModuleType, cls is sys.modules[name].FlowableMap)\n"
-        "from rxpy2.internal.operators.flowable import flowable_map as again\n"
+        "from rxpy2._internal.operators.flowable import flowable_map as again\n"
         "print(again is sys.modules[name])\n")
     assert out.splitlines() == [
         "False _DeferredModule "
-        "<module 'rxpy2.internal.operators.flowable.flowable_map' (not imported yet)>",
+        "<module 'rxpy2._internal.operators.flowable.flowable_map' (not imported yet)>",
         "True True True",
         "True",  # once imported, the package hands out the module itself
     ]
 
 
 def test_a_deferred_module_lacking_the_attribute_raises_attribute_error() -> None:
-    m = _DeferredModule("rxpy2.internal.operators.flowable.flowable_map")
+    m = _DeferredModule("rxpy2._internal.operators.flowable.flowable_map")
     with pytest.raises(AttributeError, match="NoSuchOperator"):
         m.NoSuchOperator  # noqa: B018
     assert type(m) is ModuleType  # imported all the same
@@ -63,14 +63,14 @@ def test_a_deferred_module_lacking_the_attribute_raises_attribute_error() -> Non
 
 def test_a_missing_submodule_is_an_import_error_and_dunders_are_not_modules() -> None:
     with pytest.raises(ImportError, match="no_such_operator"):
-        from rxpy2.internal.operators.flowable import no_such_operator  # noqa: F401
-    package = importlib.import_module("rxpy2.internal.operators.flowable")
+        from rxpy2._internal.operators.flowable import no_such_operator  # noqa: F401
+    package = importlib.import_module("rxpy2._internal.operators.flowable")
     assert not hasattr(package, "__wrapped__")
     assert not hasattr(package, "no_such_operator")
 
 
 def test_two_threads_reading_a_deferred_module_first_see_the_same_names() -> None:
-    name = "rxpy2.internal.operators.flowable.flowable_filter"
+    name = "rxpy2._internal.operators.flowable.flowable_filter"
     expected = importlib.import_module(name).FlowableFilter
     for _ in range(200):
         m = _DeferredModule(name)
@@ -127,7 +127,7 @@ def _is_module(name: str) -> bool:
 
 
 #: the packages whose modules may be handed out as deferred copies
-DEFERRING = ["rxpy2/internal/operators", "rxpy2/internal/subscribers", "rxpy2/parallel",
+DEFERRING = ["rxpy2/_internal/operators", "rxpy2/_internal/subscribers", "rxpy2/parallel",
              "rxpy2/processors", "rxpy2/testing"]
 
 

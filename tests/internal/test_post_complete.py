@@ -11,10 +11,10 @@ from collections import deque
 from rx_internal_support import COMPLETE
 from rx_internal_support import Recorder
 
-from rxpy2.internal.atomic import AtomicLong
-from rxpy2.internal.helpers import QueueDrainHelper as QDH
-from rxpy2.internal.helpers.queue_drain_helper import COMPLETED_MASK
-from rxpy2.internal.helpers.queue_drain_helper import REQUESTED_MASK
+from rxpy2._internal.atomic import AtomicLong
+from rxpy2._internal.helpers import QueueDrainHelper as QDH
+from rxpy2._internal.helpers.queue_drain_helper import COMPLETED_MASK
+from rxpy2._internal.helpers.queue_drain_helper import REQUESTED_MASK
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import LONG_MIN
 

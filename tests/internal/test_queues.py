@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from rxpy2.internal.queues import MpscLinkedQueue
-from rxpy2.internal.queues import SpscArrayQueue
-from rxpy2.internal.queues import SpscLinkedArrayQueue
-from rxpy2.internal.queues import round_to_power_of_2
+from rxpy2._internal.queues import MpscLinkedQueue
+from rxpy2._internal.queues import SpscArrayQueue
+from rxpy2._internal.queues import SpscLinkedArrayQueue
+from rxpy2._internal.queues import round_to_power_of_2
 
 ALL = [lambda: SpscArrayQueue(16), lambda: SpscLinkedArrayQueue(16), MpscLinkedQueue]
 IDS = ["spsc-array", "spsc-linked", "mpsc-linked"]

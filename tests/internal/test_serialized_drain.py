@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rxpy2.internal.subscribers.serialized import SerializedSubscriber
+from rxpy2._internal.subscribers.serialized import SerializedSubscriber
 from rxpy2.testing import TestSubscriber
 
 

@@ -11,14 +11,14 @@ from rx_internal_support import COMPLETE
 from rx_internal_support import ProbeSubscription
 from rx_internal_support import Recorder
 
+from rxpy2._internal.helpers import CANCELLED
+from rxpy2._internal.subscribers.lambda_subscriber import LambdaSubscriber
+from rxpy2._internal.subscribers.serialized import SerializedSubscriber
+from rxpy2._internal.subscribers.strict import StrictSubscriber
 from rxpy2.exceptions import CompositeException
 from rxpy2.exceptions import OnErrorNotImplementedException
 from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.helpers import CANCELLED
-from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
-from rxpy2.internal.subscribers.serialized import SerializedSubscriber
-from rxpy2.internal.subscribers.strict import StrictSubscriber
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription

@@ -10,11 +10,11 @@ import threading
 
 import pytest
 
+from rxpy2._internal.atomic import AtomicLong
+from rxpy2._internal.atomic import AtomicReference
+from rxpy2._internal.helpers import CANCELLED
+from rxpy2._internal.helpers import SubscriptionHelper as SH
 from rxpy2.exceptions import ProtocolViolationException
-from rxpy2.internal.atomic import AtomicLong
-from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.helpers import CANCELLED
-from rxpy2.internal.helpers import SubscriptionHelper as SH
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Subscription
 

@@ -12,13 +12,13 @@ import time
 
 import pytest
 
+from rxpy2._internal.fuseable import ASYNC
+from rxpy2._internal.fuseable import NONE
+from rxpy2._internal.fuseable import SYNC
+from rxpy2._internal.subscriptions import BooleanSubscription
+from rxpy2._internal.subscriptions import DeferredScalarSubscription
 from rxpy2.disposables import Disposables
 from rxpy2.flowable import Flowable
-from rxpy2.internal.fuseable import ASYNC
-from rxpy2.internal.fuseable import NONE
-from rxpy2.internal.fuseable import SYNC
-from rxpy2.internal.subscriptions import BooleanSubscription
-from rxpy2.internal.subscriptions import DeferredScalarSubscription
 from rxpy2.testing import RaceRunner
 from rxpy2.testing import TestObserver
 from rxpy2.testing import TestSubscriber

@@ -7,11 +7,11 @@ from abc import abstractmethod
 
 import pytest
 
-from rxpy2.internal import type_cache
-from rxpy2.internal.fuseable import ConditionalSubscriber
-from rxpy2.internal.fuseable import is_conditional
-from rxpy2.internal.fuseable import is_flowable_subscriber
-from rxpy2.internal.type_cache import class_check
+from rxpy2._internal import type_cache
+from rxpy2._internal.fuseable import ConditionalSubscriber
+from rxpy2._internal.fuseable import is_conditional
+from rxpy2._internal.fuseable import is_flowable_subscriber
+from rxpy2._internal.type_cache import class_check
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.testing import TestSubscriber
 

@@ -13,10 +13,10 @@ from probes import ProbeSubscription
 
 import rxpy2.operator_kit as ops
 from rxpy2 import Flowable
+from rxpy2._internal.drain import GilDrain
+from rxpy2._internal.drain import LockDrain
+from rxpy2._internal.operators.flowable.flowable_map import MapSubscriber
 from rxpy2.exceptions import ProtocolViolationException
-from rxpy2.internal.drain import GilDrain
-from rxpy2.internal.drain import LockDrain
-from rxpy2.internal.operators.flowable.flowable_map import MapSubscriber
 from rxpy2.operator_kit import UNSUBSCRIBED
 from rxpy2.operator_kit import OperatorSubscriber
 from rxpy2.reactivestreams import Publisher
@@ -61,7 +61,7 @@ def test_every_export_is_documented() -> None:
 
 
 def test_fusion_modes_are_flags_with_the_internal_values() -> None:
-    from rxpy2.internal import fuseable
+    from rxpy2._internal import fuseable
 
     assert ops.FusionMode.ANY == ops.FusionMode.SYNC | ops.FusionMode.ASYNC
     for name in ("NONE", "SYNC", "ASYNC", "ANY", "BOUNDARY"):

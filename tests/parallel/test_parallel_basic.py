@@ -17,10 +17,10 @@ from rxpy2 import Flowable
 from rxpy2 import ParallelFlowable
 from rxpy2 import UnicastProcessor
 from rxpy2 import plugins
+from rxpy2._internal.fuseable import ANY
+from rxpy2._internal.fuseable import BOUNDARY
 from rxpy2.exceptions import CompositeException
 from rxpy2.exceptions import MissingBackpressureException
-from rxpy2.internal.fuseable import ANY
-from rxpy2.internal.fuseable import BOUNDARY
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
@@ -45,7 +45,7 @@ def rails(n: int, initial_request: int = LONG_MAX) -> list[TestSubscriber]:
 
 
 def _flat_map_available() -> None:
-    pytest.importorskip("rxpy2.internal.operators.flowable.flowable_flat_map",
+    pytest.importorskip("rxpy2._internal.operators.flowable.flowable_flat_map",
                         reason="Flowable.flat_map is not written yet")
 
 
@@ -858,7 +858,7 @@ def test_no_operator_field_shadows_a_fluent_method():
     import inspect
     import pkgutil
 
-    import rxpy2.internal.operators.parallel as operators
+    import rxpy2._internal.operators.parallel as operators
 
     flowable_methods = {n for n in dir(Flowable) if not n.startswith("_")}
     parallel_methods = {n for n in dir(ParallelFlowable) if not n.startswith("_")}

@@ -16,8 +16,8 @@ import rxpy2
 from rxpy2 import Flowable
 from rxpy2 import ParallelFailureHandling
 from rxpy2 import ParallelFlowable
+from rxpy2._internal.fuseable import ConditionalSubscriber
 from rxpy2.exceptions import CompositeException
-from rxpy2.internal.fuseable import ConditionalSubscriber
 from rxpy2.parallel import ParallelFailureHandling as Exported
 from rxpy2.schedulers import Schedulers
 from rxpy2.testing import TestSubscriber

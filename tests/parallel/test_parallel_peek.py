@@ -14,8 +14,8 @@ from probes import rail
 
 from rxpy2 import Flowable
 from rxpy2 import ParallelFlowable
+from rxpy2._internal.subscriptions.empty import EmptySubscription
 from rxpy2.exceptions import CompositeException
-from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.schedulers import Schedulers
 from rxpy2.testing import TestSubscriber
 
@@ -98,7 +98,7 @@ def test_on_next_raising_cancels_the_upstream_and_ends_the_rail():
 
 
 def test_on_next_raising_runs_on_error_and_after_terminated_of_the_same_peek():
-    from rxpy2.internal.operators.parallel.parallel_peek import ParallelPeek
+    from rxpy2._internal.operators.parallel.parallel_peek import ParallelPeek
 
     calls: list[str] = []
     src = Manual()
@@ -130,7 +130,7 @@ def test_on_complete_raising_gives_that_error_and_skips_after_terminated():
     after: list[int] = []
     src = Manual()
     ts: TestSubscriber[Any] = TestSubscriber()
-    from rxpy2.internal.operators.parallel.parallel_peek import ParallelPeek
+    from rxpy2._internal.operators.parallel.parallel_peek import ParallelPeek
 
     ParallelPeek(ParallelFlowable.from_array(src), on_complete=boom,
                  on_after_terminated=lambda: after.append(1)).subscribe([ts])
@@ -173,7 +173,7 @@ def test_on_subscribe_raising_cancels_and_errors_the_rail():
     ts.assert_failure(ZeroDivisionError)
     assert src.probe.cancelled == 1
     assert src.probe.requests == []  # the rail had an EmptySubscription
-    from rxpy2.internal.operators.parallel.parallel_peek import ParallelPeek
+    from rxpy2._internal.operators.parallel.parallel_peek import ParallelPeek
 
     src2 = Manual()
     ts2: TestSubscriber[Any] = TestSubscriber()

@@ -10,8 +10,8 @@ from processor_probes import race
 
 from rxpy2 import AsyncProcessor
 from rxpy2 import Flowable
-from rxpy2.internal.fuseable import ANY
-from rxpy2.internal.fuseable import ASYNC
+from rxpy2._internal.fuseable import ANY
+from rxpy2._internal.fuseable import ASYNC
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.testing import TestSubscriber
 

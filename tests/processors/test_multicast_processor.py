@@ -22,8 +22,8 @@ from rxpy2 import MissingBackpressureException
 from rxpy2 import MulticastProcessor
 from rxpy2 import ProtocolViolationException
 from rxpy2 import UnicastProcessor
+from rxpy2._internal.fuseable import ANY
 from rxpy2.flowable import BUFFER_SIZE
-from rxpy2.internal.fuseable import ANY
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Processor
 from rxpy2.testing import TestSubscriber

@@ -15,10 +15,10 @@ from processor_probes import request_each
 from rxpy2 import Flowable
 from rxpy2 import ProtocolViolationException
 from rxpy2 import UnicastProcessor
-from rxpy2.internal.fuseable import ANY
-from rxpy2.internal.fuseable import ASYNC
-from rxpy2.internal.fuseable import NONE
-from rxpy2.internal.fuseable import SYNC
+from rxpy2._internal.fuseable import ANY
+from rxpy2._internal.fuseable import ASYNC
+from rxpy2._internal.fuseable import NONE
+from rxpy2._internal.fuseable import SYNC
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.testing import TestSubscriber
 

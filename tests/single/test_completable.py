@@ -19,7 +19,7 @@ from rxpy2 import Maybe
 from rxpy2 import OnErrorNotImplementedException
 from rxpy2 import Single
 from rxpy2 import plugins
-from rxpy2.internal.fuseable import ASYNC
+from rxpy2._internal.fuseable import ASYNC
 from rxpy2.testing import TestSubscriber
 
 

@@ -20,8 +20,8 @@ from rxpy2 import Maybe
 from rxpy2 import Schedulers
 from rxpy2 import Single
 from rxpy2 import plugins
-from rxpy2.internal.fuseable import ASYNC
-from rxpy2.internal.fuseable import BOUNDARY
+from rxpy2._internal.fuseable import ASYNC
+from rxpy2._internal.fuseable import BOUNDARY
 from rxpy2.notification import Notification
 from rxpy2.testing import TestSubscriber
 

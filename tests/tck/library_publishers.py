@@ -51,7 +51,7 @@ from rxpy2 import Maybe
 from rxpy2 import Notification
 from rxpy2 import Single
 from rxpy2 import plugins
-from rxpy2.internal.helpers import SubscriptionHelper
+from rxpy2._internal.helpers import SubscriptionHelper
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber

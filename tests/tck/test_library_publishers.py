@@ -31,11 +31,11 @@ from test_subscriber_verification import ProbeSubscriber
 from test_subscriber_verification import SubscriptionPuppet
 
 from rxpy2 import Flowable
+from rxpy2._internal.operators.flowable.flowable_blocking import BlockingIteratorSubscriber
+from rxpy2._internal.subscribers.lambda_subscriber import LambdaSubscriber
+from rxpy2._internal.subscribers.serialized import SerializedSubscriber
 from rxpy2.exceptions import CompositeException
 from rxpy2.exceptions import ProtocolViolationException
-from rxpy2.internal.operators.flowable.flowable_blocking import BlockingIteratorSubscriber
-from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
-from rxpy2.internal.subscribers.serialized import SerializedSubscriber
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.tck import SkipRule

@@ -68,10 +68,10 @@ from rxpy2 import MulticastProcessor
 from rxpy2 import PublishProcessor
 from rxpy2 import ReplayProcessor
 from rxpy2 import UnicastProcessor
+from rxpy2._internal.atomic import AtomicReference
+from rxpy2._internal.helpers.subscription_helper import CANCELLED
+from rxpy2._internal.subscriptions.empty import EmptySubscription
 from rxpy2.exceptions import ProtocolViolationException
-from rxpy2.internal.atomic import AtomicReference
-from rxpy2.internal.helpers.subscription_helper import CANCELLED
-from rxpy2.internal.subscriptions.empty import EmptySubscription
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription

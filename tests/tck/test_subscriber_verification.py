@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
+from rxpy2._internal.subscribers.lambda_subscriber import LambdaSubscriber
+from rxpy2._internal.subscribers.strict import StrictSubscriber
 from rxpy2.exceptions import ProtocolViolationException
-from rxpy2.internal.subscribers.lambda_subscriber import LambdaSubscriber
-from rxpy2.internal.subscribers.strict import StrictSubscriber
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
 from rxpy2.tck import SubscriberBlackboxVerification

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from rxpy2 import plugins
+from rxpy2._internal.subscriptions import BooleanSubscription
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
-from rxpy2.internal.subscriptions import BooleanSubscription
 from rxpy2.processors import PublishProcessor
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.schedulers import Schedulers

@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
+from rxpy2._internal.subscriptions import BooleanSubscription
 from rxpy2.flowable import Flowable
-from rxpy2.internal.subscriptions import BooleanSubscription
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription

@@ -1,0 +1,109 @@
+"""Disposable bookkeeping over an ``AtomicReference``: the DISPOSED sentinel and its moves."""
+
+from __future__ import annotations
+
+from rxpy2 import plugins
+from rxpy2._internal.atomic import AtomicReference
+from rxpy2._internal.disposable import Disposable
+from rxpy2.exceptions import ProtocolViolationException
+
+__all__ = ["DISPOSED", "DisposableHelper"]
+
+
+class _Disposed(Disposable):
+    __slots__ = ()
+
+    def dispose(self) -> None:
+        pass
+
+    def is_disposed(self) -> bool:
+        return True
+
+    def __repr__(self) -> str:
+        return "DISPOSED"
+
+
+#: The unique "disposed" marker: a reference holding it stays disposed forever.
+DISPOSED: Disposable = _Disposed()
+
+
+class DisposableHelper:
+    """Static helpers for the deferred-cancellation pattern of the operator guide."""
+
+    __slots__ = ()
+
+    DISPOSED = DISPOSED
+
+    @staticmethod
+    def is_disposed(d: Disposable | None) -> bool:
+        return d is DISPOSED
+
+    @staticmethod
+    def validate(current: Disposable | None, next_: Disposable | None) -> bool:
+        if next_ is None:
+            plugins.on_error(TypeError("next is None"))
+            return False
+        if current is not None:
+            next_.dispose()
+            plugins.on_error(ProtocolViolationException("Disposable already set!"))
+            return False
+        return True
+
+    @staticmethod
+    def set_once(ref: AtomicReference[Disposable], d: Disposable) -> bool:
+        if d is None:
+            raise TypeError("d is None")
+        if not ref.compare_and_set(None, d):
+            d.dispose()
+            if ref.get() is not DISPOSED:
+                plugins.on_error(ProtocolViolationException("Disposable already set!"))
+            return False
+        return True
+
+    @staticmethod
+    def set(ref: AtomicReference[Disposable], d: Disposable | None) -> bool:
+        """Replace and dispose the previous one; False (and ``d`` disposed) once disposed."""
+        while True:
+            current = ref.get()
+            if current is DISPOSED:
+                if d is not None:
+                    d.dispose()
+                return False
+            if ref.compare_and_set(current, d):
+                if current is not None:
+                    current.dispose()
+                return True
+
+    @staticmethod
+    def replace(ref: AtomicReference[Disposable], d: Disposable | None) -> bool:
+        """Replace without disposing the previous one; False (and ``d`` disposed) once disposed."""
+        while True:
+            current = ref.get()
+            if current is DISPOSED:
+                if d is not None:
+                    d.dispose()
+                return False
+            if ref.compare_and_set(current, d):
+                return True
+
+    @staticmethod
+    def dispose(ref: AtomicReference[Disposable]) -> bool:
+        current = ref.get()
+        if current is not DISPOSED:
+            current = ref.get_and_set(DISPOSED)
+            if current is not DISPOSED:
+                if current is not None:
+                    current.dispose()
+                return True
+        return False
+
+    @staticmethod
+    def try_set(ref: AtomicReference[Disposable], d: Disposable) -> bool:
+        """Set ``d`` if the reference is empty; dispose ``d`` if it was disposed."""
+        if d is None:
+            raise TypeError("d is None")
+        if not ref.compare_and_set(None, d):
+            if ref.get() is DISPOSED:
+                d.dispose()
+            return False
+        return True

@@ -1,0 +1,96 @@
+"""Collecting errors from several sources (``AtomicThrowable``) with a TERMINATED mark."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rxpy2 import plugins
+from rxpy2._internal.atomic import AtomicReference
+from rxpy2.exceptions import CompositeException
+from rxpy2.reactivestreams import Subscriber
+
+__all__ = ["TERMINATED", "AtomicThrowable", "ExceptionHelper"]
+
+
+class _Terminated(Exception):
+    """The mark left in an error holder after its error was taken for delivery."""
+
+    def __repr__(self) -> str:
+        return "TERMINATED"
+
+
+#: The unique "terminated" error: once set, no more errors are accepted.
+TERMINATED: BaseException = _Terminated("No further exceptions")
+
+
+class ExceptionHelper:
+    """Static helpers over an ``AtomicReference`` of an error."""
+
+    __slots__ = ()
+
+    TERMINATED = TERMINATED
+
+    @staticmethod
+    def add_throwable(ref: AtomicReference[BaseException], error: BaseException) -> bool:
+        """Add ``error``, combining with any earlier one; False once terminated.
+
+        One atomic step under the reference's own lock (no compare-and-set retry loop);
+        nothing is signalled while it is held."""
+        with ref._lock:
+            current = ref._value
+            if current is TERMINATED:
+                return False
+            ref._value = error if current is None else CompositeException(current, error)
+            return True
+
+    @staticmethod
+    def terminate(ref: AtomicReference[BaseException]) -> BaseException | None:
+        """Swap in TERMINATED and return what was there (None, an error, or TERMINATED)."""
+        current = ref.get()
+        if current is not TERMINATED:
+            current = ref.get_and_set(TERMINATED)
+        return current
+
+
+class AtomicThrowable(AtomicReference[BaseException]):
+    """An error holder: errors added from several sources, taken once with :meth:`terminate`.
+
+    ``completed`` is set by :class:`HalfSerializer.on_complete` before it tries the
+    drain, so an ``on_next`` that owns the drain sees the pending completion.
+    """
+
+    __slots__ = ("completed",)
+
+    def __init__(self, value: BaseException | None = None) -> None:
+        super().__init__(value)
+        self.completed = False
+
+    def try_add_throwable(self, error: BaseException) -> bool:
+        return ExceptionHelper.add_throwable(self, error)
+
+    def try_add_throwable_or_report(self, error: BaseException) -> bool:
+        """Add ``error``; once terminated, report it to ``plugins.on_error`` instead."""
+        if ExceptionHelper.add_throwable(self, error):
+            return True
+        plugins.on_error(error)
+        return False
+
+    def terminate(self) -> BaseException | None:
+        return ExceptionHelper.terminate(self)
+
+    def is_terminated(self) -> bool:
+        return self.get() is TERMINATED
+
+    def try_terminate_consumer(self, subscriber: Subscriber[Any]) -> None:
+        """Terminate and signal the result: ``on_error`` with the errors, or ``on_complete``."""
+        ex = self.terminate()
+        if ex is None:
+            subscriber.on_complete()
+        elif ex is not TERMINATED:
+            subscriber.on_error(ex)
+
+    def try_terminate_and_report(self) -> None:
+        """Terminate and send any pending error to ``plugins.on_error`` (after cancellation)."""
+        ex = self.terminate()
+        if ex is not None and ex is not TERMINATED:
+            plugins.on_error(ex)

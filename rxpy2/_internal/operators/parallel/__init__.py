@@ -1,0 +1,11 @@
+"""ParallelFlowable operators: ``parallel_x.py`` holds ``ParallelX`` and its rail subscriber(s).
+
+``per_rail.py``: the base of the operators that work rail by rail.
+"""
+
+from typing import TYPE_CHECKING
+
+from rxpy2._internal.lazy_import import lazy_package
+
+if not TYPE_CHECKING:  # type checkers see each module where it is imported
+    __getattr__, __dir__ = lazy_package(__name__, globals())  # the modules load on first use
