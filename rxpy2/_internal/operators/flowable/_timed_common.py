@@ -17,6 +17,10 @@ fail the stream with ``MissingBackpressureException``.
   :meth:`TimedDrainSubscriber.fail_for_lack_of_requests` ends the stream when a
   due emission finds no demand. Each operator keeps its own ``drain`` (its
   per-item path).
+* :class:`TimestampedQueueSubscriber`: ``take_last_time`` and ``skip_last_time``'s base,
+  which queues every item with the scheduler's ``now()`` and ends the stream from one
+  place (:meth:`TimestampedQueueSubscriber.terminated`); each keeps its ``on_next`` and
+  its ``drain``, where they differ.
 """
 
 from __future__ import annotations
@@ -26,13 +30,20 @@ from typing import Generic
 from typing import TypeVar
 
 from rxpy2._internal.operators.flowable.flowable_on_backpressure import BaseUnboundedSubscriber
+from rxpy2._internal.queues import SpscLinkedArrayQueue
 from rxpy2._internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2.exceptions import MissingBackpressureException
+from rxpy2.operator_kit import AtomicLong
 from rxpy2.operator_kit import Drain
+from rxpy2.operator_kit import OperatorSubscriber
+from rxpy2.operator_kit import add_request
+from rxpy2.operator_kit import null_or_late_error
+from rxpy2.operator_kit import validate_request
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Subscriber
+from rxpy2.schedulers.scheduler import Scheduler
 
-__all__ = ["TimedDrainSubscriber", "UnboundedSubscriber"]
+__all__ = ["TimedDrainSubscriber", "TimestampedQueueSubscriber", "UnboundedSubscriber"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -96,3 +107,92 @@ class TimedDrainSubscriber(DrainSubscriptionMixin, UnboundedSubscriber[T, R], Ge
         self.cancel_upstream()
         self.cleanup()
         self.downstream.on_error(error)
+
+
+class TimestampedQueueSubscriber(OperatorSubscriber[T, T], Generic[T]):
+    """Consumes the upstream at once (``request(LONG_MAX)``) into ``queue``, (timestamp,
+    item) pairs oldest first, and emits from it under the downstream's demand in the
+    subclass's ``drain``. ``done``: the upstream terminated (``error`` its error); the
+    drain keeps the drain for good after the terminal signal."""
+
+    __slots__ = ("span", "scheduler", "queue", "delay_error", "requested", "gate",
+                 "cancelled", "error")
+
+    def __init__(self, downstream: Subscriber[T], span: float, scheduler: Scheduler,
+                 buffer_size: int, delay_error: bool) -> None:
+        super().__init__(downstream)
+        self.span = span
+        self.scheduler = scheduler
+        #: (timestamp, item) pairs, oldest first; ``buffer_size`` is its chunk size
+        self.queue: SpscLinkedArrayQueue[tuple[float, T]] = SpscLinkedArrayQueue(buffer_size)
+        self.delay_error = delay_error
+        self.requested = AtomicLong()
+        self.gate = Drain()
+        self.cancelled = False
+        self.error: BaseException | None = None
+
+    def on_start(self) -> bool:
+        self.downstream.on_subscribe(self)
+        self.upstream.request(LONG_MAX)
+        return False  # on_subscribe went downstream already (before the request)
+
+    def at_end(self, error: BaseException | None) -> None:
+        """Called once, before ``done`` is set: the termination's hook on the queue."""
+
+    def on_error(self, error: BaseException) -> None:
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
+            return
+        self.at_end(error)
+        self.error = error
+        self.done = True
+        self.drain()
+
+    def on_complete(self) -> None:
+        if self.done:
+            return
+        self.at_end(None)
+        self.done = True
+        self.drain()
+
+    def request(self, n: int) -> None:
+        if n := validate_request(n):
+            add_request(self.requested, n)
+            self.drain()
+
+    def cancel(self) -> None:
+        if not self.cancelled:
+            self.cancelled = True
+            self.upstream.cancel()
+            if self.gate.enter():
+                self.queue.clear()  # no drain runs: drop the items (the drain stays taken)
+
+    def drain(self) -> None:
+        raise NotImplementedError
+
+    def terminated(self, done: bool, empty: bool) -> bool:
+        """Whether the stream has ended (cancelled, or terminated and signalled now);
+        ``empty``: nothing at the head of the queue may go out. Without ``delay_error``
+        an error drops the queue and goes out at once; otherwise the queue is emptied
+        first."""
+        if self.cancelled:
+            self.queue.clear()
+            return True
+        if not done:
+            return False
+        error = self.error
+        if self.delay_error:
+            if not empty:
+                return False
+        elif error is not None:
+            self.queue.clear()
+        elif not empty:
+            return False
+        if error is not None:
+            self.downstream.on_error(error)
+        else:
+            self.downstream.on_complete()
+        return True
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(queued={len(self.queue)}, done={self.done})"

@@ -19,17 +19,10 @@ from typing import TypeVar
 
 from rxpy2._internal.fuseable import HasUpstreamPublisher
 from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2._internal.queues import SpscLinkedArrayQueue
+from rxpy2._internal.operators.flowable._timed_common import TimestampedQueueSubscriber
 from rxpy2.flowable import Flowable
-from rxpy2.operator_kit import AtomicLong
-from rxpy2.operator_kit import Drain
-from rxpy2.operator_kit import OperatorSubscriber
-from rxpy2.operator_kit import add_request
-from rxpy2.operator_kit import null_or_late_error
 from rxpy2.operator_kit import null_or_late_item
 from rxpy2.operator_kit import produced
-from rxpy2.operator_kit import validate_request
-from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.schedulers.scheduler import Scheduler
@@ -55,30 +48,10 @@ class FlowableSkipLastTimed(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
             subscriber, self.span, self.scheduler, self.chunk_size, self.delay_error))
 
 
-class SkipLastTimedSubscriber(OperatorSubscriber[T, T], Generic[T]):
-    """``done``: the upstream terminated (``error`` its error); the drain keeps the
-    drain for good after the terminal signal."""
+class SkipLastTimedSubscriber(TimestampedQueueSubscriber[T], Generic[T]):
+    """An item goes out once ``span`` seconds old, under demand."""
 
-    __slots__ = ("span", "scheduler", "queue", "delay_error", "requested", "gate",
-                 "cancelled", "error")
-
-    def __init__(self, downstream: Subscriber[T], span: float, scheduler: Scheduler,
-                 buffer_size: int, delay_error: bool) -> None:
-        super().__init__(downstream)
-        self.span = span
-        self.scheduler = scheduler
-        #: (timestamp, item) pairs, oldest first; ``buffer_size`` is its chunk size
-        self.queue: SpscLinkedArrayQueue[tuple[float, T]] = SpscLinkedArrayQueue(buffer_size)
-        self.delay_error = delay_error
-        self.requested = AtomicLong()
-        self.gate = Drain()
-        self.cancelled = False
-        self.error: BaseException | None = None
-
-    def on_start(self) -> bool:
-        self.downstream.on_subscribe(self)
-        self.upstream.request(LONG_MAX)
-        return False  # on_subscribe went downstream already (before the request)
+    __slots__ = ()
 
     def on_next(self, item: T) -> None:
         if item is None or self.done:
@@ -86,32 +59,6 @@ class SkipLastTimedSubscriber(OperatorSubscriber[T, T], Generic[T]):
             return
         self.queue.offer((self.scheduler.now(), item))
         self.drain()
-
-    def on_error(self, error: BaseException) -> None:
-        if error is None or self.done:
-            null_or_late_error(error)  # §2.13, §1.7
-            return
-        self.error = error
-        self.done = True
-        self.drain()
-
-    def on_complete(self) -> None:
-        if self.done:
-            return
-        self.done = True
-        self.drain()
-
-    def request(self, n: int) -> None:
-        if n := validate_request(n):
-            add_request(self.requested, n)
-            self.drain()
-
-    def cancel(self) -> None:
-        if not self.cancelled:
-            self.cancelled = True
-            self.upstream.cancel()
-            if self.gate.enter():
-                self.queue.clear()  # no drain runs: drop the items (the drain stays taken)
 
     def drain(self) -> None:
         gate = self.gate
@@ -128,7 +75,7 @@ class SkipLastTimedSubscriber(OperatorSubscriber[T, T], Generic[T]):
                 done = self.done  # read before the queue: an item queued before the end counts
                 head = q.peek()
                 ready = head is not None and head[0] <= scheduler.now() - span
-                if self._terminated(done, not ready):  # demand or not (unlike RxJava 2)
+                if self.terminated(done, not ready):  # demand or not (unlike RxJava 2)
                     return  # the drain stays taken: nothing more
                 if not ready or e == r:
                     break
@@ -140,24 +87,3 @@ class SkipLastTimedSubscriber(OperatorSubscriber[T, T], Generic[T]):
                 produced(self.requested, e)
             if not gate.leave():
                 return
-
-    def _terminated(self, done: bool, empty: bool) -> bool:
-        """``empty``: no item old enough at the head of the queue."""
-        if self.cancelled:
-            self.queue.clear()
-            return True
-        if not done:
-            return False
-        error = self.error
-        if self.delay_error:
-            if not empty:
-                return False
-        elif error is not None:
-            self.queue.clear()
-        elif not empty:
-            return False
-        if error is not None:
-            self.downstream.on_error(error)
-        else:
-            self.downstream.on_complete()
-        return True

@@ -17,16 +17,10 @@ from typing import TypeVar
 
 from rxpy2._internal.fuseable import HasUpstreamPublisher
 from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2._internal.queues import SpscLinkedArrayQueue
+from rxpy2._internal.operators.flowable._timed_common import TimestampedQueueSubscriber
 from rxpy2.flowable import Flowable
-from rxpy2.operator_kit import AtomicLong
-from rxpy2.operator_kit import Drain
-from rxpy2.operator_kit import OperatorSubscriber
-from rxpy2.operator_kit import add_request
-from rxpy2.operator_kit import null_or_late_error
 from rxpy2.operator_kit import null_or_late_item
 from rxpy2.operator_kit import produced
-from rxpy2.operator_kit import validate_request
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
@@ -57,31 +51,15 @@ class FlowableTakeLastTimed(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
             self.delay_error))
 
 
-class TakeLastTimedSubscriber(OperatorSubscriber[T, T], Generic[T]):
-    """``done``: the upstream terminated (``error`` its error); the drain emits under
-    demand once it is set, and keeps the drain for good after the terminal signal."""
+class TakeLastTimedSubscriber(TimestampedQueueSubscriber[T], Generic[T]):
+    """The queue is trimmed at every item and at the end; emitted once ``done``."""
 
-    __slots__ = ("max_count", "span", "scheduler", "queue", "delay_error", "requested",
-                 "gate", "cancelled", "error")
+    __slots__ = ("max_count",)
 
     def __init__(self, downstream: Subscriber[T], max_count: int, span: float,
                  scheduler: Scheduler, buffer_size: int, delay_error: bool) -> None:
-        super().__init__(downstream)
+        super().__init__(downstream, span, scheduler, buffer_size, delay_error)
         self.max_count = max_count
-        self.span = span
-        self.scheduler = scheduler
-        #: (timestamp, item) pairs, oldest first; ``buffer_size`` is its chunk size
-        self.queue: SpscLinkedArrayQueue[tuple[float, T]] = SpscLinkedArrayQueue(buffer_size)
-        self.delay_error = delay_error
-        self.requested = AtomicLong()
-        self.gate = Drain()
-        self.cancelled = False
-        self.error: BaseException | None = None
-
-    def on_start(self) -> bool:
-        self.downstream.on_subscribe(self)
-        self.upstream.request(LONG_MAX)
-        return False  # on_subscribe went downstream already (before the request)
 
     def on_next(self, item: T) -> None:
         if item is None or self.done:
@@ -91,22 +69,9 @@ class TakeLastTimedSubscriber(OperatorSubscriber[T, T], Generic[T]):
         self.queue.offer((now, item))
         self._trim(now)
 
-    def on_error(self, error: BaseException) -> None:
-        if error is None or self.done:
-            null_or_late_error(error)  # §2.13, §1.7
-            return
-        if self.delay_error:
+    def at_end(self, error: BaseException | None) -> None:
+        if error is None or self.delay_error:
             self._trim(self.scheduler.now())
-        self.error = error
-        self.done = True
-        self.drain()
-
-    def on_complete(self) -> None:
-        if self.done:
-            return
-        self._trim(self.scheduler.now())
-        self.done = True
-        self.drain()
 
     def _trim(self, now: float) -> None:
         """Drop the items older than ``now - span`` and those beyond ``max_count``."""
@@ -123,18 +88,6 @@ class TakeLastTimedSubscriber(OperatorSubscriber[T, T], Generic[T]):
             else:
                 return
 
-    def request(self, n: int) -> None:
-        if n := validate_request(n):
-            add_request(self.requested, n)
-            self.drain()
-
-    def cancel(self) -> None:
-        if not self.cancelled:
-            self.cancelled = True
-            self.upstream.cancel()
-            if self.gate.enter():
-                self.queue.clear()  # no drain runs: drop the items (the drain stays taken)
-
     def drain(self) -> None:
         gate = self.gate
         if not gate.enter():
@@ -146,7 +99,7 @@ class TakeLastTimedSubscriber(OperatorSubscriber[T, T], Generic[T]):
                 r = self.requested.get()
                 e = 0
                 while True:
-                    if self._terminated(q.is_empty()):
+                    if self.terminated(True, q.is_empty()):
                         return  # the drain stays taken: nothing more
                     if e == r:
                         break
@@ -158,26 +111,3 @@ class TakeLastTimedSubscriber(OperatorSubscriber[T, T], Generic[T]):
                     produced(self.requested, e)
             if not gate.leave():
                 return
-
-    def _terminated(self, empty: bool) -> bool:
-        if self.cancelled:
-            self.queue.clear()
-            return True
-        error = self.error
-        if self.delay_error:
-            if not empty:
-                return False
-        elif error is not None:
-            self.queue.clear()
-        elif not empty:
-            return False
-        if error is not None:
-            self.downstream.on_error(error)
-        else:
-            self.downstream.on_complete()
-        return True
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(queued={len(self.queue)}, done={self.done})"
-
-
