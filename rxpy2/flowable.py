@@ -2410,7 +2410,8 @@ class Flowable(Publisher[T], Generic[T]):
         other threads are also run on that worker.
         """
         require_scheduler(scheduler)
-        return _assembly(flowable_subscribe_on.FlowableSubscribeOn(self, scheduler, bool(request_on)))
+        return _assembly(flowable_subscribe_on.FlowableSubscribeOn.assemble(self, scheduler,
+                                                                           bool(request_on)))
 
     def unsubscribe_on(self, scheduler: Scheduler) -> Flowable[T]:
         """Run the upstream's ``cancel`` on ``scheduler``."""

@@ -125,6 +125,78 @@ def test_real_thread_request_routing():
     assert threads and all(t.startswith("rxpy2-") for t in threads)
 
 
+# ---- consecutive subscribe_on: the one nearest the source decides
+
+
+def test_a_chain_of_subscribe_on_is_one_stage():
+    """Over subscribe_on(a), subscribe_on(b) would only move the subscribing of that stage
+    onto b on its way to a: 3,000 of them cost one task, not 3,000 tasks and 3,000 nested
+    on_next frames (a RecursionError from a thousand on)."""
+    from rxpy2 import plugins
+
+    tasks = [0]
+
+    def count(fn):
+        tasks[0] += 1
+        return fn
+
+    plugins.set_schedule_handler(count)
+    seen: list[str] = []
+    f = Flowable.range(0, 10).do_on_subscribe(lambda _: seen.append(name()))
+    f = f.subscribe_on(Schedulers.single())
+    for _ in range(3000):
+        f = f.subscribe_on(Schedulers.computation())
+    f.test().await_done(5).assert_result(*range(10))
+    assert seen[0].startswith("rxpy2-single-")  # subscribed on the innermost's worker
+    assert tasks[0] == 1, tasks[0]
+
+
+def test_a_requesting_stage_over_a_direct_one_stays():
+    # inner request_on=False, outer request_on=True: a later request from this thread runs
+    # on the outer's worker and from there straight up: without the outer stage, here
+    inner, outer = TestScheduler(), TestScheduler()
+    log: list[int] = []
+    ts = (Flowable.range(0, 10).do_on_request(log.append)
+          .subscribe_on(inner, request_on=False).subscribe_on(outer).test(0))
+    outer.trigger_actions()
+    inner.trigger_actions()
+    t = threading.Thread(target=lambda: ts.request(2))
+    t.start()
+    t.join()
+    assert log == []  # on the outer's worker, not yet run
+    outer.trigger_actions()
+    assert log == [2]
+    ts.assert_values(0, 1)
+
+
+def test_consecutive_subscribe_on_without_request_on_over_one_with_it_are_one_stage():
+    s = TestScheduler()
+    inner = Flowable.range(0, 10).subscribe_on(s)
+    assert inner.subscribe_on(Schedulers.single(), request_on=False) is inner
+    assert inner.subscribe_on(Schedulers.single()) is inner
+    direct = Flowable.range(0, 10).subscribe_on(s, request_on=False)
+    assert direct.subscribe_on(Schedulers.single(), request_on=False) is direct
+    assert direct.subscribe_on(Schedulers.single()) is not direct
+
+
+def test_an_assembly_hook_sees_every_subscribe_on():
+    from rxpy2 import plugins
+
+    seen: list[object] = []
+
+    def hook(f):
+        seen.append(f)
+        return f
+
+    plugins.set_on_flowable_assembly(hook)
+    try:
+        f = Flowable.range(0, 3).subscribe_on(Schedulers.single()).subscribe_on(Schedulers.single())
+    finally:
+        plugins.set_on_flowable_assembly(None)
+    assert len({id(x) for x in seen}) == 3  # range and both stages
+    f.test().await_done(5).assert_result(0, 1, 2)
+
+
 def test_error_passes_and_worker_disposed():
     s = TestScheduler()
     ts = Flowable.error(ValueError("x")).subscribe_on(s).test()

@@ -75,7 +75,7 @@ class FlowableObserveOn(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
 class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T]):
     __slots__ = ("downstream", "worker", "delay_error", "prefetch", "limit", "upstream",
                  "queue", "requested", "gate", "cancelled", "done", "error", "source_mode",
-                 "produced", "output_fused", "dq", "queue_drain")
+                 "produced", "output_fused", "dq", "queue_drain", "signals", "seen")
 
     def __init__(self, downstream: Subscriber[T], worker: Worker, delay_error: bool,
                  prefetch: int) -> None:
@@ -98,6 +98,12 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
         self.dq: Any = None  # our own queue's deque (no upstream fusion), for the hot paths
         # True when run_queue is the drain: our own queue, no output fusion
         self.queue_drain = False
+        # ASYNC-fused upstream: its "poll me" signals so far, and how many of them a poll
+        # that found nothing had seen. They differ when there may be something to pull:
+        # what run_backfused asks instead of the upstream's is_empty, which in a chain of
+        # n fused observe_on stages runs down all the stages above (n² per wake-up)
+        self.signals = 0
+        self.seen = 0
 
     # ---------------------------------------------------------------- upstream side
     def on_subscribe(self, s: Subscription) -> None:
@@ -129,6 +135,7 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
         dq = self.dq
         if dq is None:  # ASYNC-fused upstream: the item (None) is a "ready" signal
             if not self.done:
+                self.signals += 1  # the upstream queued before it signalled
                 self.schedule()
             return
         if item is None or self.done:
@@ -396,17 +403,19 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
         finds nothing new, and saying "poll me" then would start the downstream's pass,
         whose request starts ours: in a chain of n such stages each request would run
         through the n stages below it (n² passes while a chain subscribes). A SYNC source
-        is not asked (its ``is_empty`` may read ahead, on the downstream's thread only)."""
+        is not asked (its ``is_empty`` may read ahead, on the downstream's thread only); an
+        ASYNC-fused one is not asked either: whether it said "poll me" since a poll last
+        found nothing (see :meth:`poll`) is known here, so a wake-up costs O(1) per stage."""
         a = self.downstream
         leave = self.gate.leave
         q = self.queue
-        ask = self.source_mode != SYNC
+        mode = self.source_mode
         while True:
             if self.cancelled:
                 self.worker.dispose()
                 return
             d = self.done
-            if d or not ask or not q.is_empty():
+            if mode == SYNC or (self.signals != self.seen if mode == ASYNC else not q.is_empty()):
                 a.on_next(None)  # type: ignore[arg-type]  # ASYNC output fusion: None only says "poll me"
             if d:
                 self.cancelled = True
@@ -429,8 +438,14 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], Generic[T
         return NONE
 
     def poll(self) -> T | None:
+        # the signals read before the poll: their items were queued before they were sent,
+        # so finding nothing covers them; one sent during the poll keeps signals != seen
+        signals = self.signals
         v: T | None = self.queue.poll()
-        if v is not None and self.source_mode != SYNC:
+        if v is None:
+            self.seen = signals
+            return None
+        if self.source_mode != SYNC:
             p = self.produced + 1
             if p == self.limit:
                 self.produced = 0

@@ -32,6 +32,7 @@ from rxpy2.operator_kit import null_error
 from rxpy2.operator_kit import null_item
 from rxpy2.operator_kit import null_subscription
 from rxpy2.operator_kit import validate_request
+from rxpy2.plugins import flags as _plugin_flags
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
@@ -56,6 +57,24 @@ class FlowableSubscribeOn(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         self.scheduler = scheduler
         self.request_on = request_on and not isinstance(source, FlowableCreate)
 
+    @staticmethod
+    def assemble(source: Flowable[T], scheduler: Scheduler, request_on: bool) -> Flowable[T]:
+        """``source.subscribe_on(scheduler, request_on)``: a new stage, or ``source`` itself
+        when it is a ``subscribe_on`` already that the new stage could change nothing of.
+
+        Over ``subscribe_on(a)``, a ``subscribe_on(b)`` only moves onto ``b`` the
+        subscribing of that stage (which moves it on to ``a``) and, with ``request_on``,
+        the requests (which then move on to ``a`` too when the stage below has
+        ``request_on``): no item, request amount or signal of the upstream's happens
+        elsewhere or otherwise without it. Without the stage, a chain of n of them costs
+        one task and one frame per item instead of n (n nested ``on_next`` frames would
+        overflow Python's stack at about a thousand stages). Not when an assembly hook
+        runs: it sees every stage it was given."""
+        if (isinstance(source, FlowableSubscribeOn) and (source.request_on or not request_on)
+                and not _plugin_flags.hooks_active):
+            return source
+        return FlowableSubscribeOn(source, scheduler, request_on)
+
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
         w = self.scheduler.create_worker()
         parent = SubscribeOnSubscriber(subscriber, w, self.source, self.request_on)
@@ -77,7 +96,8 @@ class SubscribeOnSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
                  "thread", "cancelled", "fused", "demand", "on_next")
 
     #: An item goes straight to the downstream's ``on_next`` (no layer of ours per item):
-    #: observe_on's itself (it checks §2.13), else a function that checks first.
+    #: observe_on's itself (it checks §2.13), another subscribe_on's function, else a
+    #: function that checks first.
     on_next: Callable[[T], None]  # type: ignore[assignment]  # a slot holding a function, not the method
 
     def __init__(self, downstream: Subscriber[T], worker: Worker, source: Publisher[T],
@@ -93,7 +113,9 @@ class SubscribeOnSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         #: the SYNC-fused upstream (observe_on downstream only), polled by :meth:`pull`
         self.fused: QueueSubscription[T] | None = None
         self.demand = AtomicLong()  # fused: requested and not yet polled
-        self.on_next = (downstream.on_next if isinstance(downstream, ObserveOnSubscriber)
+        # another subscribe_on's is a function that checks already (or observe_on's)
+        self.on_next = (downstream.on_next
+                        if isinstance(downstream, (ObserveOnSubscriber, SubscribeOnSubscriber))
                         else _checked(downstream.on_next))
 
     def run(self) -> None:
