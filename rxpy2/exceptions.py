@@ -36,6 +36,7 @@ class CompositeException(Exception):
 
     @property
     def size(self) -> int:
+        """The number of errors in ``exceptions`` (after flattening nested CompositeExceptions)."""
         return len(self.exceptions)
 
 

@@ -74,6 +74,11 @@ class SpscArrayQueue(Generic[T]):
         self.popleft = q.popleft
 
     def offer(self, item: T) -> bool:
+        """Append ``item`` and return True, or return False when the queue is at capacity; ``None``
+        raises ``TypeError``.
+
+        Producer side only (one thread).
+        """
         if item is None:
             raise TypeError("queue items can't be None")
         q = self._q
@@ -83,6 +88,8 @@ class SpscArrayQueue(Generic[T]):
         return True
 
     def offer2(self, first: T, second: T) -> bool:
+        """Append ``first`` then ``second`` in one step and return True, or False (nothing added)
+        when both do not fit."""
         if first is None or second is None:
             raise TypeError("queue items can't be None")
         q = self._q
@@ -92,20 +99,24 @@ class SpscArrayQueue(Generic[T]):
         return True
 
     def poll(self) -> T | None:
+        """Remove and return the oldest item, or ``None`` when empty. Consumer side only."""
         q = self._q
         if q:  # only this consumer shrinks the queue: a non-empty check holds
             return q.popleft()
         return None
 
     def peek(self) -> T | None:
+        """Return the oldest item without removing it, or ``None`` when empty."""
         q = self._q
         return q[0] if q else None
 
     def is_empty(self) -> bool:
+        """Return True when no item is queued."""
         return not self._q
 
     def clear(self) -> None:
         # called by the consumer side only (the drain loop), as in RxJava
+        """Remove every queued item. Consumer side only (the drain loop), as in RxJava."""
         q = self._q
         while q:
             q.popleft()
@@ -127,31 +138,39 @@ class SpscLinkedArrayQueue(Generic[T]):
         self.popleft = q.popleft
 
     def offer(self, item: T) -> bool:
+        """Append ``item`` and return True (the queue is unbounded); ``None`` raises
+        ``TypeError``."""
         if item is None:
             raise TypeError("queue items can't be None")
         self._q.append(item)
         return True
 
     def offer2(self, first: T, second: T) -> bool:
+        """Append ``first`` and ``second`` in one C call, so a consumer never sees half the pair;
+        return True."""
         if first is None or second is None:
             raise TypeError("queue items can't be None")
         self._q.extend((first, second))  # one C call: the pair appears at once
         return True
 
     def poll(self) -> T | None:
+        """Remove and return the oldest item, or ``None`` when empty. Consumer side only."""
         q = self._q
         if q:
             return q.popleft()
         return None
 
     def peek(self) -> T | None:
+        """Return the oldest item without removing it, or ``None`` when empty."""
         q = self._q
         return q[0] if q else None
 
     def is_empty(self) -> bool:
+        """Return True when no item is queued."""
         return not self._q
 
     def clear(self) -> None:
+        """Remove every queued item. Consumer side only."""
         q = self._q
         while q:
             q.popleft()

@@ -72,6 +72,7 @@ class TimerEntry:
         self.dropped = False
 
     def cancel(self) -> None:
+        """Drop the pending action so it never fires; a no-op once it fired or was cancelled."""
         if self.action is not None:
             self.action = None
             self._timer._cancelled()

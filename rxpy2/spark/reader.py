@@ -166,6 +166,8 @@ class PartitionReader:
         return None
 
     def close(self) -> None:
+        """Close the partition's socket file and its socket (the socket even when closing the
+        file raises)."""
         try:
             self.sockfile.close()
         finally:

@@ -499,6 +499,11 @@ class StreamSubscription(Subscription, Generic[T]):
     # -- drain loop
 
     def drain(self) -> None:
+        """Emit the items of the held micro-batches as far as the demand allows, then the terminal
+        signal once the query ended; a call that finds the loop running only makes it pass again.
+
+        After cancellation it releases the held batches and stops the emitter thread.
+        """
         gate = self.gate
         if not gate.enter():
             return  # counted: the owner makes another pass

@@ -179,6 +179,13 @@ class PartitionSubscription(Subscription, Generic[T]):
     # -- drain loop
 
     def drain(self) -> None:
+        """Emit the finished partitions' items in partition order as far as the demand allows,
+        launching the next jobs as batches are used; complete after the last partition, or fail on a
+        job's error.
+
+        A call that finds the loop running only makes it pass again (the loop is serialized by
+        ``gate``).
+        """
         gate = self.gate
         if not gate.enter():
             return  # counted: the owner makes another pass

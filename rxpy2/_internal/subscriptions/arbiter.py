@@ -152,9 +152,12 @@ class SubscriptionArbiter(Subscription):
             self._drain()
 
     def is_cancelled(self) -> bool:
+        """Return True once :meth:`cancel` was called."""
         return self.cancelled
 
     def is_unbounded(self) -> bool:
+        """Return True once the downstream's demand reached ``LONG_MAX``: from then on requests
+        and :meth:`produced` are not counted."""
         return self.unbounded
 
     def _drain(self) -> None:
