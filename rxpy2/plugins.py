@@ -100,7 +100,7 @@ _subscribe: dict[str, Callable[[Any, Any], Any]] = {}
 _schedule_handler: Callable[[Callable[[], object]], Callable[[], object]] | None = None
 _scheduler_handlers: dict[str, Callable[[Any], Any]] = {}
 #: True while any assembly or subscribe hook is set: lets the hot paths skip the lookup.
-hooks_active = False
+hooks_active: bool = False
 #: Context propagation is on unless ``RXPY2_CONTEXT_PROPAGATION`` says 0/false/no/off.
 _PROPAGATE_CONTEXT_DEFAULT = os.environ.get("RXPY2_CONTEXT_PROPAGATION", "1").strip().lower() \
     not in ("0", "false", "no", "off")
@@ -119,11 +119,11 @@ class _Flags:
     __slots__ = ("hooks_active", "propagate_context")
 
     def __init__(self) -> None:
-        self.hooks_active = False
-        self.propagate_context = _PROPAGATE_CONTEXT_DEFAULT
+        self.hooks_active: bool = False
+        self.propagate_context: bool = _PROPAGATE_CONTEXT_DEFAULT
 
 
-flags = _Flags()
+flags: _Flags = _Flags()
 
 X = TypeVar("X")
 

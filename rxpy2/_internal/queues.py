@@ -24,6 +24,7 @@ Each class keeps its contract:
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from typing import Generic
 from typing import Protocol
 from typing import TypeVar
@@ -66,12 +67,12 @@ class SpscArrayQueue(Generic[T]):
     __slots__ = ("_q", "items", "capacity", "append", "popleft")
 
     def __init__(self, capacity: int) -> None:
-        self.capacity = round_to_power_of_2(capacity)
+        self.capacity: int = round_to_power_of_2(capacity)
         q: deque[T] = deque()
         self._q = q
-        self.items = q
-        self.append = q.append
-        self.popleft = q.popleft
+        self.items: deque[T] = q
+        self.append: Callable[[T], None] = q.append
+        self.popleft: Callable[[], T] = q.popleft
 
     def offer(self, item: T) -> bool:
         """Append ``item`` and return True, or return False when the queue is at capacity; ``None``
@@ -131,11 +132,11 @@ class SpscLinkedArrayQueue(Generic[T]):
     __slots__ = ("_q", "chunk_size", "append", "popleft")
 
     def __init__(self, chunk_size: int = 128) -> None:
-        self.chunk_size = round_to_power_of_2(max(8, chunk_size))
+        self.chunk_size: int = round_to_power_of_2(max(8, chunk_size))
         q: deque[T] = deque()
         self._q = q
-        self.append = q.append
-        self.popleft = q.popleft
+        self.append: Callable[[T], None] = q.append
+        self.popleft: Callable[[], T] = q.popleft
 
     def offer(self, item: T) -> bool:
         """Append ``item`` and return True (the queue is unbounded); ``None`` raises

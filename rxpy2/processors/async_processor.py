@@ -156,9 +156,11 @@ class AsyncSubscription(DeferredScalarSubscription[T], Generic[T]):
 
     __slots__ = ("parent",)
 
+    value: T | None  # DeferredScalarSubscription's slot, cleared by cancel() here
+
     def __init__(self, downstream: Subscriber[T], parent: AsyncProcessor[T]) -> None:
         super().__init__(downstream)
-        self.parent = parent
+        self.parent: AsyncProcessor[T] = parent
 
     def cancel(self) -> None:
         if self.try_cancel():

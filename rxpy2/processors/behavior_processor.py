@@ -237,16 +237,16 @@ class BehaviorSubscription(Subscription, Generic[T]):
                  "fast_path", "cancelled", "index")
 
     def __init__(self, downstream: Subscriber[T], state: BehaviorProcessor[T]) -> None:
-        self.downstream = downstream
-        self.state = state
-        self.requested = AtomicLong(0)
+        self.downstream: Subscriber[T] = downstream
+        self.state: BehaviorProcessor[T] = state
+        self.requested: AtomicLong = AtomicLong(0)
         self._lock = Lock()
-        self.next = False  # the first value was taken (by emit_first or by an emit_next)
-        self.emitting = False  # emit_first is still emitting: emit_next queues
+        self.next: bool = False  # the first value was taken (by emit_first or by an emit_next)
+        self.emitting: bool = False  # emit_first is still emitting: emit_next queues
         self.queue: list[Any] | None = None
-        self.fast_path = False  # past the first value: emit_next needs no lock any more
-        self.cancelled = False
-        self.index = 0  # the version of the value emit_first read
+        self.fast_path: bool = False  # past the first value: emit_next needs no lock any more
+        self.cancelled: bool = False
+        self.index: int = 0  # the version of the value emit_first read
 
     def request(self, n: int) -> None:
         if n := validate_request(n):  # §3.9

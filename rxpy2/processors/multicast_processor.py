@@ -342,10 +342,10 @@ class MulticastSubscription(Subscription, Generic[T]):
     __slots__ = ("downstream", "parent", "requested", "emitted")
 
     def __init__(self, downstream: Subscriber[T], parent: MulticastProcessor[T]) -> None:
-        self.downstream = downstream
-        self.parent = parent
-        self.requested = AtomicLong(0)
-        self.emitted = 0
+        self.downstream: Subscriber[T] = downstream
+        self.parent: MulticastProcessor[T] = parent
+        self.requested: AtomicLong = AtomicLong(0)
+        self.emitted: int = 0
 
     def request(self, n: int) -> None:
         if n := validate_request(n):  # §3.9

@@ -168,9 +168,9 @@ class PublishSubscription(Subscription, Generic[T]):
     __slots__ = ("downstream", "parent", "requested")
 
     def __init__(self, downstream: Subscriber[T], parent: PublishProcessor[T]) -> None:
-        self.downstream = downstream
-        self.parent = parent
-        self.requested = AtomicLong(0)
+        self.downstream: Subscriber[T] = downstream
+        self.parent: PublishProcessor[T] = parent
+        self.requested: AtomicLong = AtomicLong(0)
 
     def on_next(self, item: T) -> None:
         requested = self.requested

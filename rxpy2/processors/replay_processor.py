@@ -253,13 +253,13 @@ class ReplaySubscription(Subscription, Generic[T]):
     __slots__ = ("downstream", "state", "index", "requested", "gate", "cancelled", "emitted")
 
     def __init__(self, downstream: Subscriber[T], state: ReplayProcessor[T]) -> None:
-        self.downstream = downstream
-        self.state = state
+        self.downstream: Subscriber[T] = downstream
+        self.state: ReplayProcessor[T] = state
         self.index: Any = None  # an int (unbounded buffer) or a node (linked buffers)
-        self.requested = AtomicLong(0)
-        self.gate = Drain()
-        self.cancelled = False
-        self.emitted = 0
+        self.requested: AtomicLong = AtomicLong(0)
+        self.gate: Drain = Drain()
+        self.cancelled: bool = False
+        self.emitted: int = 0
 
     def request(self, n: int) -> None:
         if n := validate_request(n):  # §3.9

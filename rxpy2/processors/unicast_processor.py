@@ -269,7 +269,7 @@ class UnicastQueueSubscription(QueueSubscription[T], Generic[T]):
     __slots__ = ("parent",)
 
     def __init__(self, parent: UnicastProcessor[T]) -> None:
-        self.parent = parent
+        self.parent: UnicastProcessor[T] = parent
 
     def poll(self) -> T | None:
         return self.parent._queue.poll()

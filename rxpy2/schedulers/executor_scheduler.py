@@ -133,7 +133,7 @@ class WorkerTask(Disposable):
     def __init__(self, fn: Task, worker: ExecutorWorker) -> None:
         self.fn: Task | None = fn
         self.ctx: Context | None = copy_context() if _flags.propagate_context else None
-        self.worker = worker
+        self.worker: ExecutorWorker = worker
         self.entry: TimerEntry | None = None
 
     def fire(self) -> None:
@@ -181,7 +181,7 @@ class ExecutorWorker(Worker):
         self._lock = threading.Lock()
         self._delayed: set[WorkerTask] | None = set()
         #: set by ``dispose`` when a drain run was running or queued at that moment
-        self.drain_pending = False
+        self.drain_pending: bool = False
 
     def now(self) -> float:
         return self._scheduler.now()

@@ -104,10 +104,10 @@ class Stage:
     __slots__ = ("where", "kind", "label", "reason")
 
     def __init__(self, where: str, kind: str, label: str, reason: str | None = None) -> None:
-        self.where = where
-        self.kind = kind
-        self.label = label
-        self.reason = reason
+        self.where: str = where
+        self.kind: str = kind
+        self.label: str = label
+        self.reason: str | None = reason
 
     def text(self) -> str:
         """Return the stage as ``explain()`` names it: ``kind(label)``, e.g. ``map(parse)``."""
@@ -121,8 +121,8 @@ class Lineage:
     __slots__ = ("warned", "lock")
 
     def __init__(self) -> None:
-        self.warned = False
-        self.lock = threading.Lock()
+        self.warned: bool = False
+        self.lock: threading.Lock = threading.Lock()
 
     def warn_once(self, stage: str, reason: str) -> None:
         """Log on the ``rxpy2.spark`` logger, at WARNING, that ``stage`` runs on the driver and
@@ -149,10 +149,10 @@ class Plan:
 
     def __init__(self, df: Any, rdd: Any, row_format: str, emit: str,
                  fuse: bool | str) -> None:
-        self.df = df
-        self.rdd = rdd
-        self.row_format = row_format
-        self.emit = emit
+        self.df: Any = df
+        self.rdd: Any = rdd
+        self.row_format: str = row_format
+        self.emit: str = emit
         self.fuse: bool | str = fuse  # True, False or "require"
         self.spark_steps: tuple[executor_code.Step, ...] = ()
         self.driver_steps: tuple[executor_code.Step, ...] = ()
@@ -160,9 +160,9 @@ class Plan:
         # why Python stages applied next stay on the driver: None (they fuse), "fuse=False"
         # or "on_driver()"
         self.off: str | None = None if fuse else "fuse=False"
-        self.lineage = Lineage()
-        self.source_df = df  # the DataFrame given, before Column stages (for explain())
-        self.unwrap = False  # a one-Column map: each item is the row's only value
+        self.lineage: Lineage = Lineage()
+        self.source_df: Any = df  # the DataFrame given, before Column stages (for explain())
+        self.unwrap: bool = False  # a one-Column map: each item is the row's only value
         self.limit: int | None = None  # take/limit pushed into Spark: at most this many items
 
     def replace(self, **changes: Any) -> Plan:

@@ -234,34 +234,34 @@ class StreamSubscription(Subscription, Generic[T]):
     :attr:`query`."""
 
     def __init__(self, downstream: Subscriber[T], source: StreamFlowable[T]) -> None:
-        self.downstream = downstream
+        self.downstream: Subscriber[T] = downstream
         self.source = source
-        self.prefetch = source._prefetch
-        self.requested = AtomicLong()
-        self.gate = Drain()
-        self.lock = threading.Condition(threading.Lock())
-        self.cancelled = False
-        self.done = False
+        self.prefetch: int = source._prefetch
+        self.requested: AtomicLong = AtomicLong()
+        self.gate: Drain = Drain()
+        self.lock: threading.Condition = threading.Condition(threading.Lock())
+        self.cancelled: bool = False
+        self.done: bool = False
         # guarded by lock: batches handed over and not fully emitted, the query's end
         self.queue: collections.deque[_Batch] = collections.deque()
-        self.held = 0
-        self.max_held = 0
-        self.received = 0
+        self.held: int = 0
+        self.max_held: int = 0
+        self.received: int = 0
         self.last_id: int | None = None
-        self.ended = False
+        self.ended: bool = False
         self.error: BaseException | None = None
         self._query: Any = None
         # drain loop only: the batch being emitted
         self.current: list[Any] | None = None
-        self.pos = 0
-        self.emitted = 0
+        self.pos: int = 0
+        self.emitted: int = 0
         # False when the query's checkpoint is Spark's temporary one (deleted when the query
         # stops cleanly): a batch released by cancel() may then simply return
-        self.durable = True
-        self.thread_prefix = f"rxpy2-spark-stream-{next(_ids)}"
+        self.durable: bool = True
+        self.thread_prefix: str = f"rxpy2-spark-stream-{next(_ids)}"
         self.emitter: _Emitter | None = None
         self.threads: list[threading.Thread] = []  # every thread started, for joining
-        self.terminated = threading.Event()
+        self.terminated: threading.Event = threading.Event()
 
     # -- read-only state
 

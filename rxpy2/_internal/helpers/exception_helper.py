@@ -63,7 +63,7 @@ class AtomicThrowable(AtomicReference[BaseException]):
 
     def __init__(self, value: BaseException | None = None) -> None:
         super().__init__(value)
-        self.completed = False
+        self.completed: bool = False
 
     def try_add_throwable(self, error: BaseException) -> bool:
         """Add ``error`` to those collected (a CompositeException past the first); return False

@@ -45,9 +45,9 @@ class DeferredScalarSubscription(QueueSubscription[T], Generic[T]):
     __slots__ = ("downstream", "value", "state")
 
     def __init__(self, downstream: Subscriber[T]) -> None:
-        self.downstream = downstream
+        self.downstream: Subscriber[T] = downstream
         self.value: T | None = None
-        self.state = AtomicInteger(NO_REQUEST_NO_VALUE)
+        self.state: AtomicInteger = AtomicInteger(NO_REQUEST_NO_VALUE)
 
     def request(self, n: int) -> None:
         if not (n := validate_request(n)):
