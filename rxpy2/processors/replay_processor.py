@@ -279,7 +279,7 @@ class _ReplayBuffer(Generic[T]):
     __slots__ = ("done", "error")
 
     def __init__(self) -> None:
-        self.done = False
+        self.done: bool = False
         self.error: BaseException | None = None
 
     def next(self, value: T) -> None:

@@ -605,11 +605,11 @@ class _Emitter:
     __slots__ = ("task", "cond", "signalled", "stopped", "thread")
 
     def __init__(self, name: str, task: Callable[[], None]) -> None:
-        self.task = task
-        self.cond = threading.Condition(threading.Lock())
-        self.signalled = False
-        self.stopped = False
-        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self.task: Callable[[], None] = task
+        self.cond: threading.Condition = threading.Condition(threading.Lock())
+        self.signalled: bool = False
+        self.stopped: bool = False
+        self.thread: threading.Thread = threading.Thread(target=self._run, name=name, daemon=True)
         self.thread.start()
 
     def signal(self) -> None:
