@@ -2384,7 +2384,7 @@ class Flowable(Publisher[T], Generic[T]):
 
     def do_on_request(self, fn: Callable[[int], Any]) -> Flowable[T]:
         """Call ``fn(n)`` before each request goes upstream; an error ``fn`` raises goes to
-        :func:`rxpy2.plugins.on_error` and the request still goes upstream (§3.15)."""
+        :func:`rxpy2.plugins.on_error` and the request still goes upstream (§3.16)."""
         require_callable(fn, "on_request")
         return self.do_on_lifecycle(on_request=fn)
 

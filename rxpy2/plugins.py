@@ -251,7 +251,7 @@ def set_on_single_subscribe(hook: Callable[[Any, Any], Any] | None) -> None:
     ``setOnSingleSubscribe``.
 
     A hook returning ``None`` makes the subscription fail with ``TypeError``, signalled to the
-    subscriber. Stages fused into one chain are one subscription.
+    subscriber.
     """
     _set(_subscribe, "single", hook)
 
@@ -262,7 +262,7 @@ def set_on_maybe_subscribe(hook: Callable[[Any, Any], Any] | None) -> None:
     ``setOnMaybeSubscribe``.
 
     A hook returning ``None`` makes the subscription fail with ``TypeError``, signalled to the
-    subscriber. Stages fused into one chain are one subscription.
+    subscriber.
     """
     _set(_subscribe, "maybe", hook)
 
@@ -273,7 +273,7 @@ def set_on_completable_subscribe(hook: Callable[[Any, Any], Any] | None) -> None
     ``setOnCompletableSubscribe``.
 
     A hook returning ``None`` makes the subscription fail with ``TypeError``, signalled to the
-    subscriber. Stages fused into one chain are one subscription.
+    subscriber.
     """
     _set(_subscribe, "completable", hook)
 

@@ -180,8 +180,8 @@ class PartitionSubscription(Subscription, Generic[T]):
 
     def drain(self) -> None:
         """Emit the finished partitions' items in partition order as far as the demand allows,
-        launching the next jobs as batches are used; complete after the last partition, or fail on a
-        job's error.
+        launching the next partitions' jobs as earlier ones are read; complete after the last
+        partition, or fail on a job's error.
 
         A call that finds the loop running only makes it pass again (the loop is serialized by
         ``gate``).
