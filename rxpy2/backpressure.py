@@ -8,6 +8,9 @@ __all__ = ["BackpressureOverflowStrategy", "BackpressureStrategy"]
 
 
 class BackpressureStrategy(Enum):
+    """What ``Flowable.create`` does with an item its emitter gets while the downstream has no
+    outstanding demand (RxJava 2's ``BackpressureStrategy``); ``mode`` has no default."""
+
     #: Emit regardless of demand; a downstream operator must buffer or drop.
     MISSING = "missing"
     #: Signal ``MissingBackpressureException`` when an item finds no demand.

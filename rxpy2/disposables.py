@@ -76,6 +76,8 @@ class CompositeDisposable(Disposable):
         self._disposed = False
 
     def add(self, d: Disposable) -> bool:
+        """Hold ``d`` and return True; once this container is disposed, dispose ``d`` at once and
+        return False. ``None`` raises ``TypeError``."""
         if d is None:
             raise TypeError("disposable is None")
         if not self._disposed:
@@ -112,10 +114,16 @@ class CompositeDisposable(Disposable):
             d.dispose()
 
     def size(self) -> int:
+        """Return how many disposables are held now (0 once disposed)."""
         items = self._items
         return 0 if items is None else len(items)
 
     def dispose(self) -> None:
+        """Dispose everything held, once; later :meth:`add` calls dispose their argument.
+
+        Every held disposable is disposed even when some raise; then the one error is re-raised, or
+        a :class:`~rxpy2.exceptions.CompositeException` of them all.
+        """
         if self._disposed:
             return
         with self._lock:
@@ -133,6 +141,8 @@ class CompositeDisposable(Disposable):
             raise errors[0] if len(errors) == 1 else CompositeException(errors)
 
     def is_disposed(self) -> bool:
+        """Return True once :meth:`dispose` was called (:meth:`clear` does not dispose the
+        container)."""
         return self._disposed
 
     def __repr__(self) -> str:
@@ -150,19 +160,26 @@ class SerialDisposable(Disposable):
         self._ref: AtomicReference[Disposable] = AtomicReference(initial)
 
     def set(self, d: Disposable | None) -> bool:
+        """Hold ``d`` and dispose the one it replaces; once disposed, dispose ``d`` and return
+        False."""
         return DisposableHelper.set(self._ref, d)
 
     def replace(self, d: Disposable | None) -> bool:
+        """Hold ``d`` without disposing the one it replaces; once disposed, dispose ``d`` and
+        return False."""
         return DisposableHelper.replace(self._ref, d)
 
     def get(self) -> Disposable | None:
+        """Return the disposable held (``None`` if none); once disposed, a disposed Disposable."""
         d = self._ref.get()
         return Disposables.disposed() if d is DISPOSED else d
 
     def dispose(self) -> None:
+        """Dispose the disposable held and every one set later; idempotent."""
         DisposableHelper.dispose(self._ref)
 
     def is_disposed(self) -> bool:
+        """Return True once :meth:`dispose` was called."""
         return self._ref.get() is DISPOSED
 
     def __repr__(self) -> str:

@@ -32,10 +32,11 @@ class CompositeException(Exception):
         self.exceptions: list[BaseException] = flat
         super().__init__(f"{len(flat)} exceptions occurred: " + "; ".join(
             f"{type(x).__name__}: {x}" for x in flat))
-        self.__cause__ = flat[0]
+        self.__cause__: BaseException | None = flat[0]
 
     @property
     def size(self) -> int:
+        """The number of errors in ``exceptions`` (after flattening nested CompositeExceptions)."""
         return len(self.exceptions)
 
 
@@ -107,7 +108,7 @@ class OnErrorNotImplementedException(RuntimeError):
 
     def __init__(self, cause: BaseException) -> None:
         super().__init__(f"The error was not handled by an on_error callback: {cause!r}")
-        self.__cause__ = cause
+        self.__cause__: BaseException | None = cause
 
 
 class UndeliverableException(RuntimeError):
@@ -115,4 +116,4 @@ class UndeliverableException(RuntimeError):
 
     def __init__(self, cause: BaseException) -> None:
         super().__init__(f"The error could not be delivered to the consumer: {cause!r}")
-        self.__cause__ = cause
+        self.__cause__: BaseException | None = cause

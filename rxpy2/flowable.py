@@ -835,6 +835,12 @@ class Flowable(Publisher[T], Generic[T]):
 
     def scan_with(self, seed_supplier: Callable[[], R],
                   accumulator: Callable[[R, T], R]) -> Flowable[R]:
+        """Like ``scan`` with a seed, but the seed comes from ``seed_supplier()``, called once per
+        subscriber (RxJava 2's ``scanWith``).
+
+        The seed is emitted first, then each accumulated result; use it when the seed is mutable (a
+        list, a dict), so subscribers do not share it.
+        """
         require_callable(seed_supplier, "seed_supplier")
         require_callable(accumulator, "accumulator")
         return _assembly(flowable_scan.FlowableScanSeed(self, seed_supplier, accumulator))
@@ -2303,6 +2309,8 @@ class Flowable(Publisher[T], Generic[T]):
     # ------------------------------------------------------------------ side effects
 
     def do_on_next(self, fn: Callable[[T], Any]) -> Flowable[T]:
+        """Call ``fn(item)`` for each item before it goes downstream; if ``fn`` raises, the
+        upstream is cancelled and the error goes downstream."""
         require_callable(fn, "on_next")
         fused = _fuse(self, flowable_do_on_each.FlowableDoOnEach.STAGE, fn)
         if fused is not None:
@@ -2310,10 +2318,14 @@ class Flowable(Publisher[T], Generic[T]):
         return self.do_on_each(on_next=fn)
 
     def do_on_error(self, fn: Callable[[BaseException], Any]) -> Flowable[T]:
+        """Call ``fn(error)`` before the error goes downstream; if ``fn`` raises, the downstream
+        gets a ``CompositeException`` of both errors."""
         require_callable(fn, "on_error")
         return self.do_on_each(on_error=fn)
 
     def do_on_complete(self, fn: Callable[[], Any]) -> Flowable[T]:
+        """Call ``fn()`` before the completion goes downstream; if ``fn`` raises, the downstream
+        gets that error instead."""
         require_callable(fn, "on_complete")
         return self.do_on_each(on_complete=fn)
 
@@ -2361,14 +2373,25 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(flowable_do_after_next.FlowableDoAfterNext(self, fn))
 
     def do_on_subscribe(self, fn: Callable[[Subscription], Any]) -> Flowable[T]:
+        """Call ``fn(subscription)`` with the upstream's Subscription before the downstream's
+        ``on_subscribe``.
+
+        If ``fn`` raises, the upstream is cancelled and the downstream gets an empty Subscription
+        then the error (§1.9).
+        """
         require_callable(fn, "on_subscribe")
         return self.do_on_lifecycle(on_subscribe=fn)
 
     def do_on_request(self, fn: Callable[[int], Any]) -> Flowable[T]:
+        """Call ``fn(n)`` before each request goes upstream; an error ``fn`` raises goes to
+        :func:`rxpy2.plugins.on_error` and the request still goes upstream (§3.16)."""
         require_callable(fn, "on_request")
         return self.do_on_lifecycle(on_request=fn)
 
     def do_on_cancel(self, fn: Callable[[], Any]) -> Flowable[T]:
+        """Call ``fn()`` once, before the first cancellation goes upstream; an error ``fn``
+        raises goes to :func:`rxpy2.plugins.on_error` and the upstream is still cancelled
+        (§3.15)."""
         require_callable(fn, "on_cancel")
         return self.do_on_lifecycle(on_cancel=fn)
 

@@ -27,27 +27,33 @@ class Notification(Generic[T]):
 
     @staticmethod
     def create_on_next(value: _T) -> Notification[_T]:
+        """Return an ``on_next`` notification holding ``value``; ``None`` raises ``TypeError``."""
         if value is None:
             raise TypeError("value is None")
         return Notification(value, None)
 
     @staticmethod
     def create_on_error(error: BaseException) -> Notification[_T]:
+        """Return an ``on_error`` notification holding ``error``; ``None`` raises ``TypeError``."""
         if error is None:
             raise TypeError("error is None")
         return Notification(None, error)
 
     @staticmethod
     def create_on_complete() -> Notification[_T]:
+        """Return the ``on_complete`` notification (one shared instance)."""
         return _ON_COMPLETE
 
     def is_on_next(self) -> bool:
+        """Return True when this stands for an ``on_next`` (``value`` is the item)."""
         return self._value is not None
 
     def is_on_error(self) -> bool:
+        """Return True when this stands for an ``on_error`` (``error`` is the error)."""
         return self._error is not None
 
     def is_on_complete(self) -> bool:
+        """Return True when this stands for ``on_complete`` (neither value nor error)."""
         return self._value is None and self._error is None
 
     @property

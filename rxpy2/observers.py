@@ -45,13 +45,17 @@ class SingleObserver(ABC, Generic[T]):
     __slots__ = ()
 
     @abstractmethod
-    def on_subscribe(self, d: Disposable) -> None: ...
+    def on_subscribe(self, d: Disposable) -> None:
+        """Receive the Disposable that cancels this subscription; called once, before any other
+        signal."""
 
     @abstractmethod
-    def on_success(self, item: T) -> None: ...
+    def on_success(self, item: T) -> None:
+        """Receive the one item; no other signal follows."""
 
     @abstractmethod
-    def on_error(self, error: BaseException) -> None: ...
+    def on_error(self, error: BaseException) -> None:
+        """Receive the failure instead of an item; no other signal follows."""
 
 
 class MaybeObserver(ABC, Generic[T]):
@@ -60,16 +64,21 @@ class MaybeObserver(ABC, Generic[T]):
     __slots__ = ()
 
     @abstractmethod
-    def on_subscribe(self, d: Disposable) -> None: ...
+    def on_subscribe(self, d: Disposable) -> None:
+        """Receive the Disposable that cancels this subscription; called once, before any other
+        signal."""
 
     @abstractmethod
-    def on_success(self, item: T) -> None: ...
+    def on_success(self, item: T) -> None:
+        """Receive the one item; no other signal follows (there is no ``on_complete`` after it)."""
 
     @abstractmethod
-    def on_error(self, error: BaseException) -> None: ...
+    def on_error(self, error: BaseException) -> None:
+        """Receive the failure; no other signal follows."""
 
     @abstractmethod
-    def on_complete(self) -> None: ...
+    def on_complete(self) -> None:
+        """Learn that the source ended without an item; no other signal follows."""
 
 
 class CompletableObserver(ABC):
@@ -78,10 +87,14 @@ class CompletableObserver(ABC):
     __slots__ = ()
 
     @abstractmethod
-    def on_subscribe(self, d: Disposable) -> None: ...
+    def on_subscribe(self, d: Disposable) -> None:
+        """Receive the Disposable that cancels this subscription; called once, before any other
+        signal."""
 
     @abstractmethod
-    def on_error(self, error: BaseException) -> None: ...
+    def on_error(self, error: BaseException) -> None:
+        """Receive the failure; no other signal follows."""
 
     @abstractmethod
-    def on_complete(self) -> None: ...
+    def on_complete(self) -> None:
+        """Learn that the source finished successfully; no other signal follows."""

@@ -100,7 +100,7 @@ _subscribe: dict[str, Callable[[Any, Any], Any]] = {}
 _schedule_handler: Callable[[Callable[[], object]], Callable[[], object]] | None = None
 _scheduler_handlers: dict[str, Callable[[Any], Any]] = {}
 #: True while any assembly or subscribe hook is set: lets the hot paths skip the lookup.
-hooks_active = False
+hooks_active: bool = False
 #: Context propagation is on unless ``RXPY2_CONTEXT_PROPAGATION`` says 0/false/no/off.
 _PROPAGATE_CONTEXT_DEFAULT = os.environ.get("RXPY2_CONTEXT_PROPAGATION", "1").strip().lower() \
     not in ("0", "false", "no", "off")
@@ -119,11 +119,11 @@ class _Flags:
     __slots__ = ("hooks_active", "propagate_context")
 
     def __init__(self) -> None:
-        self.hooks_active = False
-        self.propagate_context = _PROPAGATE_CONTEXT_DEFAULT
+        self.hooks_active: bool = False
+        self.propagate_context: bool = _PROPAGATE_CONTEXT_DEFAULT
 
 
-flags = _Flags()
+flags: _Flags = _Flags()
 
 X = TypeVar("X")
 
@@ -155,6 +155,8 @@ def set_error_handler(handler: Callable[[BaseException], None] | None) -> None:
 
 
 def get_error_handler() -> Callable[[BaseException], None] | None:
+    """Return the handler installed by :func:`set_error_handler`, or ``None`` (errors are then
+    logged)."""
     return _error_handler
 
 
@@ -198,38 +200,81 @@ def _set(table: dict[str, Any], key: str, hook: Any) -> None:
 
 
 def set_on_flowable_assembly(hook: Callable[[Any], Any] | None) -> None:
+    """Install ``hook(source) -> source``, called with each new Flowable as an operator or
+    factory makes it; its return value is used instead (``None`` removes the hook). RxJava's
+    ``setOnFlowableAssembly``."""
     _set(_assembly, "flowable", hook)
 
 
 def set_on_single_assembly(hook: Callable[[Any], Any] | None) -> None:
+    """Install ``hook(source) -> source``, called with each new Single as an operator or factory
+    makes it; its return value is used instead (``None`` removes the hook). RxJava's
+    ``setOnSingleAssembly``."""
     _set(_assembly, "single", hook)
 
 
 def set_on_maybe_assembly(hook: Callable[[Any], Any] | None) -> None:
+    """Install ``hook(source) -> source``, called with each new Maybe as an operator or factory
+    makes it; its return value is used instead (``None`` removes the hook). RxJava's
+    ``setOnMaybeAssembly``."""
     _set(_assembly, "maybe", hook)
 
 
 def set_on_completable_assembly(hook: Callable[[Any], Any] | None) -> None:
+    """Install ``hook(source) -> source``, called with each new Completable as an operator or
+    factory makes it; its return value is used instead (``None`` removes the hook). RxJava's
+    ``setOnCompletableAssembly``."""
     _set(_assembly, "completable", hook)
 
 
 def set_on_parallel_assembly(hook: Callable[[Any], Any] | None) -> None:
+    """Install ``hook(source) -> source``, called with each new ParallelFlowable as it is made;
+    its return value is used instead (``None`` removes the hook). RxJava's
+    ``setOnParallelAssembly``."""
     _set(_assembly, "parallel", hook)
 
 
 def set_on_flowable_subscribe(hook: Callable[[Any, Any], Any] | None) -> None:
+    """Install ``hook(source, subscriber) -> subscriber``, called as a Flowable is subscribed to;
+    the subscriber it returns is the one subscribed (``None`` removes the hook). RxJava's
+    ``setOnFlowableSubscribe``.
+
+    A hook returning ``None`` makes the subscription fail with ``TypeError``, signalled to the
+    subscriber. Stages fused into one chain are one subscription.
+    """
     _set(_subscribe, "flowable", hook)
 
 
 def set_on_single_subscribe(hook: Callable[[Any, Any], Any] | None) -> None:
+    """Install ``hook(source, subscriber) -> subscriber``, called as a Single is subscribed to; the
+    subscriber it returns is the one subscribed (``None`` removes the hook). RxJava's
+    ``setOnSingleSubscribe``.
+
+    A hook returning ``None`` makes the subscription fail with ``TypeError``, signalled to the
+    subscriber.
+    """
     _set(_subscribe, "single", hook)
 
 
 def set_on_maybe_subscribe(hook: Callable[[Any, Any], Any] | None) -> None:
+    """Install ``hook(source, subscriber) -> subscriber``, called as a Maybe is subscribed to; the
+    subscriber it returns is the one subscribed (``None`` removes the hook). RxJava's
+    ``setOnMaybeSubscribe``.
+
+    A hook returning ``None`` makes the subscription fail with ``TypeError``, signalled to the
+    subscriber.
+    """
     _set(_subscribe, "maybe", hook)
 
 
 def set_on_completable_subscribe(hook: Callable[[Any, Any], Any] | None) -> None:
+    """Install ``hook(source, subscriber) -> subscriber``, called as a Completable is subscribed to;
+    the subscriber it returns is the one subscribed (``None`` removes the hook). RxJava's
+    ``setOnCompletableSubscribe``.
+
+    A hook returning ``None`` makes the subscription fail with ``TypeError``, signalled to the
+    subscriber.
+    """
     _set(_subscribe, "completable", hook)
 
 
@@ -356,6 +401,7 @@ def lockdown() -> None:
 
 
 def is_locked_down() -> bool:
+    """Return True once :func:`lockdown` was called: every setter then raises ``RuntimeError``."""
     return _locked_down
 
 

@@ -43,16 +43,22 @@ class Subscriber(ABC, Generic[T]):
     __slots__ = ()
 
     @abstractmethod
-    def on_subscribe(self, subscription: Subscription) -> None: ...
+    def on_subscribe(self, subscription: Subscription) -> None:
+        """Receive the Subscription of this subscription, once, before any other signal (§1.9);
+        nothing flows until it is requested from (§2.1)."""
 
     @abstractmethod
-    def on_next(self, item: T) -> None: ...
+    def on_next(self, item: T) -> None:
+        """Receive one item, never ``None`` (§2.13) and never more than requested (§1.1)."""
 
     @abstractmethod
-    def on_error(self, error: BaseException) -> None: ...
+    def on_error(self, error: BaseException) -> None:
+        """Receive the failure that ends the stream; no signal follows (§1.7). ``None`` is a
+        §2.13 violation."""
 
     @abstractmethod
-    def on_complete(self) -> None: ...
+    def on_complete(self) -> None:
+        """Learn that the stream ended successfully; no signal follows (§1.7)."""
 
 
 class Publisher(ABC, Generic[T]):
@@ -61,7 +67,9 @@ class Publisher(ABC, Generic[T]):
     __slots__ = ()
 
     @abstractmethod
-    def subscribe(self, subscriber: Subscriber[T]) -> None: ...
+    def subscribe(self, subscriber: Subscriber[T]) -> None:
+        """Start a new subscription for ``subscriber``: its ``on_subscribe`` comes first (§1.9);
+        a ``None`` subscriber must raise ``TypeError`` (§1.9)."""
 
 
 class Processor(Subscriber[T], Publisher[R], Generic[T, R]):

@@ -51,15 +51,19 @@ class LockAtomicLong:
         self._lock = Lock()
 
     def get(self) -> int:
+        """Return the current value (a plain read, no lock: Java's volatile ``get``)."""
         return self._value
 
     def set(self, value: int) -> None:
+        """Store ``value`` under the lock; ``lazy_set`` is the same method (Java's ordered
+        write)."""
         with self._lock:
             self._value = value
 
     lazy_set = set
 
     def compare_and_set(self, expect: int, update: int) -> bool:
+        """Store ``update`` if the value equals ``expect``; return whether it did."""
         with self._lock:
             if self._value == expect:
                 self._value = update
@@ -67,42 +71,49 @@ class LockAtomicLong:
             return False
 
     def get_and_set(self, value: int) -> int:
+        """Store ``value`` and return the value it replaced."""
         with self._lock:
             old = self._value
             self._value = value
             return old
 
     def get_and_add(self, delta: int) -> int:
+        """Add ``delta`` and return the value before the addition."""
         with self._lock:
             old = self._value
             self._value = old + delta
             return old
 
     def add_and_get(self, delta: int) -> int:
+        """Add ``delta`` and return the value after the addition."""
         with self._lock:
             v = self._value + delta
             self._value = v
             return v
 
     def get_and_increment(self) -> int:
+        """Add one and return the value before it."""
         with self._lock:
             old = self._value
             self._value = old + 1
             return old
 
     def increment_and_get(self) -> int:
+        """Add one and return the new value."""
         with self._lock:
             v = self._value + 1
             self._value = v
             return v
 
     def get_and_decrement(self) -> int:
+        """Subtract one and return the value before it."""
         with self._lock:
             old = self._value
             self._value = old - 1
             return old
 
     def decrement_and_get(self) -> int:
+        """Subtract one and return the new value."""
         with self._lock:
             v = self._value - 1
             self._value = v
@@ -171,15 +182,18 @@ class LockAtomicBoolean:
         self._lock = Lock()
 
     def get(self) -> bool:
+        """Return the current value (a plain read, no lock)."""
         return self._value
 
     def set(self, value: bool) -> None:
+        """Store ``bool(value)`` under the lock; ``lazy_set`` is the same method."""
         with self._lock:
             self._value = bool(value)
 
     lazy_set = set
 
     def compare_and_set(self, expect: bool, update: bool) -> bool:
+        """Store ``update`` if the value equals ``expect``; return whether it did."""
         with self._lock:
             if self._value == expect:
                 self._value = bool(update)
@@ -187,6 +201,7 @@ class LockAtomicBoolean:
             return False
 
     def get_and_set(self, value: bool) -> bool:
+        """Store ``value`` and return the value it replaced."""
         with self._lock:
             old = self._value
             self._value = bool(value)
@@ -206,15 +221,19 @@ class AtomicReference(Generic[V]):
         self._lock = Lock()
 
     def get(self) -> V | None:
+        """Return the object held (``None`` when empty), a plain read."""
         return self._value
 
     def set(self, value: V | None) -> None:
+        """Hold ``value`` from now on (under the lock); ``lazy_set`` is the same method."""
         with self._lock:
             self._value = value
 
     lazy_set = set
 
     def compare_and_set(self, expect: V | None, update: V | None) -> bool:
+        """Hold ``update`` if the current object *is* ``expect`` (identity, not ``==``); return
+        whether it did."""
         with self._lock:
             if self._value is expect:
                 self._value = update
@@ -222,6 +241,7 @@ class AtomicReference(Generic[V]):
             return False
 
     def get_and_set(self, value: V | None) -> V | None:
+        """Hold ``value`` and return the object it replaced."""
         with self._lock:
             old = self._value
             self._value = value
@@ -303,39 +323,51 @@ class HardwareAtomicLong:
         self._a.store(value)
 
     def get(self) -> int:
+        """Return the current value (an atomic load)."""
         return self._a.load()
 
     def set(self, value: int) -> None:
+        """Store ``value`` atomically; outside the signed 64-bit range it raises
+        ``OverflowError``. ``lazy_set`` is the same method."""
         self._a.store(value)
 
     lazy_set = set
 
     def compare_and_set(self, expect: int, update: int) -> bool:
+        """Store ``update`` if the value equals ``expect`` (a strong compare-exchange); return
+        whether it did."""
         return self._a.cmpxchg_strong(expect, update).success
 
     def get_and_set(self, value: int) -> int:
+        """Store ``value`` and return the value it replaced (an atomic exchange)."""
         return self._a.exchange(value)
 
     def get_and_add(self, delta: int) -> int:
+        """Add ``delta`` (wrapping at 64 bits) and return the value before the addition."""
         return self._a.fetch_add(delta)
 
     def add_and_get(self, delta: int) -> int:
+        """Add ``delta`` and return the value stored, wrapped at 64 bits as Java's ``long``."""
         v = self._a.fetch_add(delta) + delta
         if _LONG_MIN <= v <= _LONG_MAX:
             return v
         return _wrap64(v)  # what the 64-bit cell now holds
 
     def get_and_increment(self) -> int:
+        """Add one and return the value before it."""
         return self._a.fetch_inc()
 
     def increment_and_get(self) -> int:
+        """Add one and return the new value (``LONG_MAX + 1`` wraps to ``LONG_MIN``)."""
         v = self._a.fetch_inc()
         return v + 1 if v != _LONG_MAX else _LONG_MIN
 
     def get_and_decrement(self) -> int:
+        """Subtract one and return the value before it."""
         return self._a.fetch_dec()
 
     def decrement_and_get(self) -> int:
+        """Subtract one and return the new value (``LONG_MIN - 1`` wraps to ``LONG_MAX``)."""
         v = self._a.fetch_dec()
         return v - 1 if v != _LONG_MIN else _LONG_MAX
 
@@ -408,17 +440,21 @@ class HardwareAtomicBoolean:
         self._a.store(1 if value else 0)
 
     def get(self) -> bool:
+        """Return the current value (an atomic load)."""
         return self._a.load() != 0
 
     def set(self, value: bool) -> None:
+        """Store ``value`` atomically; ``lazy_set`` is the same method."""
         self._a.store(1 if value else 0)
 
     lazy_set = set
 
     def compare_and_set(self, expect: bool, update: bool) -> bool:
+        """Store ``update`` if the value equals ``expect``; return whether it did."""
         return self._a.cmpxchg_strong(1 if expect else 0, 1 if update else 0).success
 
     def get_and_set(self, value: bool) -> bool:
+        """Store ``value`` and return the value it replaced (an atomic exchange)."""
         return self._a.exchange(1 if value else 0) != 0
 
     def __repr__(self) -> str:

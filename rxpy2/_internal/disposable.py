@@ -15,10 +15,14 @@ class Disposable(ABC):
     __slots__ = ()
 
     @abstractmethod
-    def dispose(self) -> None: ...
+    def dispose(self) -> None:
+        """Stop whatever this stands for; a second call, or one from another thread, does nothing
+        more."""
 
     @abstractmethod
-    def is_disposed(self) -> bool: ...
+    def is_disposed(self) -> bool:
+        """Return True once disposed (some implementations also once they terminated on their
+        own)."""
 
     def __enter__(self) -> Disposable:
         return self

@@ -37,7 +37,7 @@ class GilDrain:
         self._token: list[object] = [0]
         #: True while a pass is due that starts after this read (a hint for producers:
         #: their state change is covered, ``enter()`` may be skipped). Read-only outside.
-        self.missed = False
+        self.missed: bool = False
         self._stamp = 0  # the number of releases: each release's token is unique
 
     def enter(self) -> bool:

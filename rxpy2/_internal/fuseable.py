@@ -95,12 +95,15 @@ class QueueSubscription(Subscription, Generic[T]):
         """The next item, or ``None`` (SYNC: the end; ASYNC: nothing now). May raise."""
 
     @abstractmethod
-    def is_empty(self) -> bool: ...
+    def is_empty(self) -> bool:
+        """Return True when :meth:`poll` would return ``None`` now."""
 
     @abstractmethod
-    def clear(self) -> None: ...
+    def clear(self) -> None:
+        """Drop every item queued and not yet polled (the consumer calls it on cancellation)."""
 
     def offer(self, item: T) -> bool:
+        """Raise ``NotImplementedError``: a fused consumer only polls, nobody offers to it."""
         raise NotImplementedError("QueueSubscription.offer should not be called")
 
 
@@ -141,7 +144,9 @@ class Callable(Generic[T]):
     __slots__ = ()
 
     @abstractmethod
-    def call(self) -> T | None: ...
+    def call(self) -> T | None:
+        """Return the single item, or ``None`` for "no item"; may raise, which is then signalled
+        as ``on_error``."""
 
 
 class ScalarCallable(Callable[T], Generic[T]):

@@ -24,6 +24,7 @@ Each class keeps its contract:
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from typing import Generic
 from typing import Protocol
 from typing import TypeVar
@@ -66,14 +67,19 @@ class SpscArrayQueue(Generic[T]):
     __slots__ = ("_q", "items", "capacity", "append", "popleft")
 
     def __init__(self, capacity: int) -> None:
-        self.capacity = round_to_power_of_2(capacity)
+        self.capacity: int = round_to_power_of_2(capacity)
         q: deque[T] = deque()
         self._q = q
-        self.items = q
-        self.append = q.append
-        self.popleft = q.popleft
+        self.items: deque[T] = q
+        self.append: Callable[[T], None] = q.append
+        self.popleft: Callable[[], T] = q.popleft
 
     def offer(self, item: T) -> bool:
+        """Append ``item`` and return True, or return False when the queue is at capacity; ``None``
+        raises ``TypeError``.
+
+        Producer side only (one thread).
+        """
         if item is None:
             raise TypeError("queue items can't be None")
         q = self._q
@@ -83,6 +89,8 @@ class SpscArrayQueue(Generic[T]):
         return True
 
     def offer2(self, first: T, second: T) -> bool:
+        """Append ``first`` then ``second`` in one step and return True, or False (nothing added)
+        when both do not fit."""
         if first is None or second is None:
             raise TypeError("queue items can't be None")
         q = self._q
@@ -92,20 +100,24 @@ class SpscArrayQueue(Generic[T]):
         return True
 
     def poll(self) -> T | None:
+        """Remove and return the oldest item, or ``None`` when empty. Consumer side only."""
         q = self._q
         if q:  # only this consumer shrinks the queue: a non-empty check holds
             return q.popleft()
         return None
 
     def peek(self) -> T | None:
+        """Return the oldest item without removing it, or ``None`` when empty."""
         q = self._q
         return q[0] if q else None
 
     def is_empty(self) -> bool:
+        """Return True when no item is queued."""
         return not self._q
 
     def clear(self) -> None:
         # called by the consumer side only (the drain loop), as in RxJava
+        """Remove every queued item. Consumer side only (the drain loop), as in RxJava."""
         q = self._q
         while q:
             q.popleft()
@@ -120,38 +132,46 @@ class SpscLinkedArrayQueue(Generic[T]):
     __slots__ = ("_q", "chunk_size", "append", "popleft")
 
     def __init__(self, chunk_size: int = 128) -> None:
-        self.chunk_size = round_to_power_of_2(max(8, chunk_size))
+        self.chunk_size: int = round_to_power_of_2(max(8, chunk_size))
         q: deque[T] = deque()
         self._q = q
-        self.append = q.append
-        self.popleft = q.popleft
+        self.append: Callable[[T], None] = q.append
+        self.popleft: Callable[[], T] = q.popleft
 
     def offer(self, item: T) -> bool:
+        """Append ``item`` and return True (the queue is unbounded); ``None`` raises
+        ``TypeError``."""
         if item is None:
             raise TypeError("queue items can't be None")
         self._q.append(item)
         return True
 
     def offer2(self, first: T, second: T) -> bool:
+        """Append ``first`` and ``second`` in one C call, so a consumer never sees half the pair;
+        return True."""
         if first is None or second is None:
             raise TypeError("queue items can't be None")
         self._q.extend((first, second))  # one C call: the pair appears at once
         return True
 
     def poll(self) -> T | None:
+        """Remove and return the oldest item, or ``None`` when empty. Consumer side only."""
         q = self._q
         if q:
             return q.popleft()
         return None
 
     def peek(self) -> T | None:
+        """Return the oldest item without removing it, or ``None`` when empty."""
         q = self._q
         return q[0] if q else None
 
     def is_empty(self) -> bool:
+        """Return True when no item is queued."""
         return not self._q
 
     def clear(self) -> None:
+        """Remove every queued item. Consumer side only."""
         q = self._q
         while q:
             q.popleft()

@@ -656,6 +656,11 @@ class ZeroOneItemBase(ZeroOneBase, Generic[T]):
     if TYPE_CHECKING:
         def to_flowable(self) -> Flowable[T]: ...
 
+        def test(self, cancel: bool = False) -> TestObserver[T]:
+            """Subscribe a new :class:`rxpy2.testing.TestObserver` of the item type and
+            return it (:meth:`ZeroOneBase.test`, typed)."""
+            ...
+
     def flat_map_publisher(self, mapper: Callable[[T], Publisher[R]]) -> Flowable[R]:
         """A Flowable of the items of the Publisher ``mapper(item)`` returns (empty for an
         empty Maybe).

@@ -55,6 +55,8 @@ class AsyncProcessor(FlowableProcessor[T], Generic[T]):
     # ---- Subscriber side
 
     def on_subscribe(self, s: Subscription) -> None:
+        """Request ``LONG_MAX`` from ``s`` (the processor keeps only the last item), or cancel
+        ``s`` once terminated; ``None`` raises ``TypeError`` (§2.13)."""
         if s is None:
             raise null_subscription()  # §2.13
         if self._subscribers.get() is TERMINATED:
@@ -63,12 +65,22 @@ class AsyncProcessor(FlowableProcessor[T], Generic[T]):
         s.request(LONG_MAX)
 
     def on_next(self, item: T) -> None:
+        """Keep ``item`` as the latest, replacing the one before; nothing is emitted until
+        completion. ``None`` raises ``TypeError`` (§2.13); after a terminal signal the item is
+        dropped."""
         if item is None or self._subscribers.get() is TERMINATED:
             null_or_late_item(item)  # §2.13
             return
         self._value = item
 
     def on_error(self, error: BaseException) -> None:
+        """Forget the latest item and signal ``error`` to every current subscriber, and later to
+        each new one.
+
+        ``None`` raises ``TypeError`` (§2.13); a second terminal signal's error goes to
+        :func:`rxpy2.plugins.on_error` (§1.7). A subscriber that cancelled meanwhile has its error
+        reported there too.
+        """
         if error is None or self._subscribers.get() is TERMINATED:
             null_or_late_error(error)  # §2.13, §1.7
             return
@@ -78,6 +90,11 @@ class AsyncProcessor(FlowableProcessor[T], Generic[T]):
             s.signal_error(error)
 
     def on_complete(self) -> None:
+        """Emit the latest item (when there is one) then ``on_complete`` to every subscriber, each
+        once it has requested; without an item, just complete.
+
+        A later subscriber gets the same outcome. A second terminal signal is ignored.
+        """
         if self._subscribers.get() is TERMINATED:
             return
         v = self._value
@@ -139,9 +156,11 @@ class AsyncSubscription(DeferredScalarSubscription[T], Generic[T]):
 
     __slots__ = ("parent",)
 
+    value: T | None  # DeferredScalarSubscription's slot, cleared by cancel() here
+
     def __init__(self, downstream: Subscriber[T], parent: AsyncProcessor[T]) -> None:
         super().__init__(downstream)
-        self.parent = parent
+        self.parent: AsyncProcessor[T] = parent
 
     def cancel(self) -> None:
         if self.try_cancel():

@@ -116,6 +116,8 @@ class BehaviorProcessor(FlowableProcessor[T], Generic[T]):
     # ---- Subscriber side
 
     def on_subscribe(self, s: Subscription) -> None:
+        """Request ``LONG_MAX`` from ``s``, or cancel ``s`` once terminated; ``None`` raises
+        ``TypeError`` (§2.13)."""
         if s is None:
             raise null_subscription()  # §2.13
         if self._terminal_event.get() is not None:
@@ -124,6 +126,12 @@ class BehaviorProcessor(FlowableProcessor[T], Generic[T]):
         s.request(LONG_MAX)
 
     def on_next(self, item: T) -> None:
+        """Make ``item`` the current value and emit it to every current subscriber; one without
+        demand is cancelled and gets ``MissingBackpressureException`` (§1.1).
+
+        ``None`` raises ``TypeError`` (§2.13); after a terminal signal the item is dropped. Use
+        :meth:`offer` to emit only when every subscriber has demand.
+        """
         if item is None or self._terminal_event.get() is not None:
             null_or_late_item(item)  # §2.13
             return
@@ -133,6 +141,12 @@ class BehaviorProcessor(FlowableProcessor[T], Generic[T]):
             bs.emit_next(item, index)
 
     def on_error(self, error: BaseException) -> None:
+        """Drop the current value and signal ``error`` to every current subscriber, and later to
+        each new one.
+
+        ``None`` raises ``TypeError`` (§2.13); a second terminal signal's error goes to
+        :func:`rxpy2.plugins.on_error` (§1.7).
+        """
         if error is None or not self._terminal_event.compare_and_set(None, error):
             null_or_late_error(error)  # §2.13, §1.7
             return
@@ -141,6 +155,8 @@ class BehaviorProcessor(FlowableProcessor[T], Generic[T]):
             bs.emit_next(o, self._index)
 
     def on_complete(self) -> None:
+        """Drop the current value and signal ``on_complete`` to every current subscriber, and
+        later to each new one; a second terminal signal is ignored."""
         if not self._terminal_event.compare_and_set(None, _COMPLETE):
             return
         for bs in self._terminate(_COMPLETE):
@@ -187,6 +203,7 @@ class BehaviorProcessor(FlowableProcessor[T], Generic[T]):
         return len(self._subscribers.get()) != 0  # type: ignore[arg-type]  # never None (AtomicReference.get() is V | None)
 
     def subscriber_count(self) -> int:
+        """Return how many subscribers are subscribed now (0 once terminated)."""
         return len(self._subscribers.get())  # type: ignore[arg-type]  # never None (AtomicReference.get() is V | None)
 
     def get_throwable(self) -> BaseException | None:
@@ -201,6 +218,8 @@ class BehaviorProcessor(FlowableProcessor[T], Generic[T]):
         return o  # type: ignore[no-any-return]  # the value slot holds Any (items or markers)
 
     def has_value(self) -> bool:
+        """Return True when there is a current value (an item or the default) and the processor
+        has not terminated."""
         o = self._value
         return o is not None and o is not _COMPLETE and type(o) is not _ErrorValue
 
@@ -218,16 +237,16 @@ class BehaviorSubscription(Subscription, Generic[T]):
                  "fast_path", "cancelled", "index")
 
     def __init__(self, downstream: Subscriber[T], state: BehaviorProcessor[T]) -> None:
-        self.downstream = downstream
-        self.state = state
-        self.requested = AtomicLong(0)
+        self.downstream: Subscriber[T] = downstream
+        self.state: BehaviorProcessor[T] = state
+        self.requested: AtomicLong = AtomicLong(0)
         self._lock = Lock()
-        self.next = False  # the first value was taken (by emit_first or by an emit_next)
-        self.emitting = False  # emit_first is still emitting: emit_next queues
+        self.next: bool = False  # the first value was taken (by emit_first or by an emit_next)
+        self.emitting: bool = False  # emit_first is still emitting: emit_next queues
         self.queue: list[Any] | None = None
-        self.fast_path = False  # past the first value: emit_next needs no lock any more
-        self.cancelled = False
-        self.index = 0  # the version of the value emit_first read
+        self.fast_path: bool = False  # past the first value: emit_next needs no lock any more
+        self.cancelled: bool = False
+        self.index: int = 0  # the version of the value emit_first read
 
     def request(self, n: int) -> None:
         if n := validate_request(n):  # §3.9

@@ -119,6 +119,9 @@ class MulticastProcessor(FlowableProcessor[T], Generic[T]):
     # ---- Subscriber side
 
     def on_subscribe(self, s: Subscription) -> None:
+        """Take ``s`` as the one upstream and request ``buffer_size`` items (fusing with a
+        QueueSubscription in ``ANY`` mode); a second Subscription, or one after :meth:`start`, is
+        cancelled (§2.5)."""
         if not SubscriptionHelper.set_once(self._upstream, s):  # §2.5: one upstream only
             return
         if isinstance(s, QueueSubscription):
@@ -138,6 +141,13 @@ class MulticastProcessor(FlowableProcessor[T], Generic[T]):
         s.request(self._buffer_size)
 
     def on_next(self, item: T) -> None:
+        """Queue ``item`` and hand queued items out as every subscriber has demand for them.
+
+        An item the bounded queue cannot take cancels the upstream and fails the processor with
+        ``MissingBackpressureException``. ``None`` raises ``TypeError`` (§2.13), except from a fused
+        ASYNC upstream where it means "poll"; before an upstream or :meth:`start` it raises
+        ``RuntimeError``; after a terminal signal the item is dropped.
+        """
         if self._once.get():
             return
         if self._fusion_mode == NONE:  # fused ASYNC: on_next(None) means "poll the upstream"
@@ -170,6 +180,12 @@ class MulticastProcessor(FlowableProcessor[T], Generic[T]):
         return False
 
     def on_error(self, error: BaseException) -> None:
+        """Signal ``error`` to the subscribers once the items queued before it were handed out; a
+        later subscriber gets it at once.
+
+        ``None`` raises ``TypeError`` (§2.13); a second terminal signal's error goes to
+        :func:`rxpy2.plugins.on_error` (§1.7).
+        """
         if error is None:
             raise null_error()  # §2.13
         if self._once.compare_and_set(False, True):
@@ -180,6 +196,8 @@ class MulticastProcessor(FlowableProcessor[T], Generic[T]):
             plugins.on_error(error)
 
     def on_complete(self) -> None:
+        """Complete the subscribers once the queue is drained; a later subscriber completes at
+        once. A second terminal signal is ignored."""
         if self._once.compare_and_set(False, True):
             self._done = True
             self._drain()
@@ -324,10 +342,10 @@ class MulticastSubscription(Subscription, Generic[T]):
     __slots__ = ("downstream", "parent", "requested", "emitted")
 
     def __init__(self, downstream: Subscriber[T], parent: MulticastProcessor[T]) -> None:
-        self.downstream = downstream
-        self.parent = parent
-        self.requested = AtomicLong(0)
-        self.emitted = 0
+        self.downstream: Subscriber[T] = downstream
+        self.parent: MulticastProcessor[T] = parent
+        self.requested: AtomicLong = AtomicLong(0)
+        self.emitted: int = 0
 
     def request(self, n: int) -> None:
         if n := validate_request(n):  # §3.9

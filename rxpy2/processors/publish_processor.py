@@ -81,6 +81,8 @@ class PublishProcessor(FlowableProcessor[T], Generic[T]):
     # ---- Subscriber side
 
     def on_subscribe(self, s: Subscription) -> None:
+        """Request ``LONG_MAX`` from ``s`` (demand is kept per subscriber, not upstream), or
+        cancel ``s`` once terminated; ``None`` raises ``TypeError`` (§2.13)."""
         if s is None:
             raise null_subscription()  # §2.13
         if self._subscribers.get() is TERMINATED:
@@ -89,12 +91,25 @@ class PublishProcessor(FlowableProcessor[T], Generic[T]):
         s.request(LONG_MAX)  # no request coordination: items beyond demand are refused per subscriber
 
     def on_next(self, item: T) -> None:
+        """Emit ``item`` to every current subscriber that has demand; one without demand gets
+        ``MissingBackpressureException`` and is removed (§1.1).
+
+        Nothing is buffered: with no subscriber, or after a terminal signal, the item is dropped.
+        ``None`` raises ``TypeError`` (§2.13). Use :meth:`offer` to emit only when every subscriber
+        has demand.
+        """
         if item is None:
             raise null_item()  # §2.13
         for ps in self._subscribers.get():  # type: ignore[union-attr]  # never None (AtomicReference.get() is V | None)
             ps.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
+        """Signal ``error`` to every current subscriber, and later at once to each new one.
+
+        ``None`` raises ``TypeError`` (§2.13); a second terminal signal's error goes to
+        :func:`rxpy2.plugins.on_error` (§1.7), as does the error of a subscriber that cancelled
+        meanwhile.
+        """
         if error is None or self._subscribers.get() is TERMINATED:
             null_or_late_error(error)  # §2.13, §1.7
             return
@@ -103,6 +118,8 @@ class PublishProcessor(FlowableProcessor[T], Generic[T]):
             ps.on_error(error)
 
     def on_complete(self) -> None:
+        """Signal ``on_complete`` to every current subscriber, and later at once to each new one;
+        a second terminal signal is ignored."""
         if self._subscribers.get() is TERMINATED:
             return
         for ps in array_terminate(self._subscribers):
@@ -151,9 +168,9 @@ class PublishSubscription(Subscription, Generic[T]):
     __slots__ = ("downstream", "parent", "requested")
 
     def __init__(self, downstream: Subscriber[T], parent: PublishProcessor[T]) -> None:
-        self.downstream = downstream
-        self.parent = parent
-        self.requested = AtomicLong(0)
+        self.downstream: Subscriber[T] = downstream
+        self.parent: PublishProcessor[T] = parent
+        self.requested: AtomicLong = AtomicLong(0)
 
     def on_next(self, item: T) -> None:
         requested = self.requested

@@ -148,6 +148,8 @@ class ReplayProcessor(FlowableProcessor[T], Generic[T]):
     # ---- Subscriber side
 
     def on_subscribe(self, s: Subscription) -> None:
+        """Request ``LONG_MAX`` from ``s`` (the buffer takes everything), or cancel ``s`` once
+        terminated; ``None`` raises ``TypeError`` (§2.13)."""
         if s is None:
             raise null_subscription()  # §2.13
         if self._done:
@@ -156,6 +158,12 @@ class ReplayProcessor(FlowableProcessor[T], Generic[T]):
         s.request(LONG_MAX)
 
     def on_next(self, item: T) -> None:
+        """Add ``item`` to the buffer and replay it to every current subscriber as its demand
+        allows; nobody is failed for being slow.
+
+        A bounded buffer then lets its oldest item go for later subscribers. ``None`` raises
+        ``TypeError`` (§2.13); after a terminal signal the item is dropped.
+        """
         if item is None or self._done:
             null_or_late_item(item)  # §2.13
             return
@@ -166,6 +174,12 @@ class ReplayProcessor(FlowableProcessor[T], Generic[T]):
             replay(rs)
 
     def on_error(self, error: BaseException) -> None:
+        """Record ``error`` after the buffered items: each subscriber, current or later, gets it
+        once replayed up to it.
+
+        ``None`` raises ``TypeError`` (§2.13); a second terminal signal's error goes to
+        :func:`rxpy2.plugins.on_error` (§1.7).
+        """
         if error is None or self._done:
             null_or_late_error(error)  # §2.13, §1.7
             return
@@ -176,6 +190,8 @@ class ReplayProcessor(FlowableProcessor[T], Generic[T]):
             b.replay(rs)
 
     def on_complete(self) -> None:
+        """Record completion after the buffered items: each subscriber, current or later,
+        completes once replayed up to it; a second terminal signal is ignored."""
         if self._done:
             return
         self._done = True
@@ -190,6 +206,7 @@ class ReplayProcessor(FlowableProcessor[T], Generic[T]):
         return len(self._subscribers.get()) != 0  # type: ignore[arg-type]  # never None (AtomicReference.get() is V | None)
 
     def subscriber_count(self) -> int:
+        """Return how many subscribers are subscribed now (0 once terminated)."""
         return len(self._subscribers.get())  # type: ignore[arg-type]  # never None (AtomicReference.get() is V | None)
 
     def get_throwable(self) -> BaseException | None:
@@ -218,6 +235,8 @@ class ReplayProcessor(FlowableProcessor[T], Generic[T]):
         return self._buffer.get_values()
 
     def has_value(self) -> bool:
+        """Return True when the buffer holds an item a new subscriber would be replayed (also
+        after termination)."""
         return self._buffer.size() != 0
 
     def size(self) -> int:
@@ -234,13 +253,13 @@ class ReplaySubscription(Subscription, Generic[T]):
     __slots__ = ("downstream", "state", "index", "requested", "gate", "cancelled", "emitted")
 
     def __init__(self, downstream: Subscriber[T], state: ReplayProcessor[T]) -> None:
-        self.downstream = downstream
-        self.state = state
+        self.downstream: Subscriber[T] = downstream
+        self.state: ReplayProcessor[T] = state
         self.index: Any = None  # an int (unbounded buffer) or a node (linked buffers)
-        self.requested = AtomicLong(0)
-        self.gate = Drain()
-        self.cancelled = False
-        self.emitted = 0
+        self.requested: AtomicLong = AtomicLong(0)
+        self.gate: Drain = Drain()
+        self.cancelled: bool = False
+        self.emitted: int = 0
 
     def request(self, n: int) -> None:
         if n := validate_request(n):  # §3.9
@@ -260,7 +279,7 @@ class _ReplayBuffer(Generic[T]):
     __slots__ = ("done", "error")
 
     def __init__(self) -> None:
-        self.done = False
+        self.done: bool = False
         self.error: BaseException | None = None
 
     def next(self, value: T) -> None:

@@ -69,6 +69,9 @@ class SerializedProcessor(FlowableProcessor[T], Generic[T]):
         q.append(signal)
 
     def on_subscribe(self, s: Subscription) -> None:
+        """Pass ``s`` to the wrapped processor, serialized with the other signals (queued while
+        another thread emits); after a terminal signal ``s`` is cancelled. ``None`` raises
+        ``TypeError`` (§2.13)."""
         if s is None:
             raise null_subscription()  # §2.13
         with self._lock:
@@ -85,6 +88,12 @@ class SerializedProcessor(FlowableProcessor[T], Generic[T]):
         self._emit_loop()
 
     def on_next(self, item: T) -> None:
+        """Forward ``item`` to the wrapped processor, or queue it when another thread is emitting
+        (that thread forwards it); so the wrapped processor is called by one thread at a time
+        (§1.3).
+
+        ``None`` raises ``TypeError`` (§2.13); after a terminal signal the item is dropped.
+        """
         if item is None or self._done:
             null_or_late_item(item)  # §2.13
             return
@@ -99,6 +108,12 @@ class SerializedProcessor(FlowableProcessor[T], Generic[T]):
         self._emit_loop()
 
     def on_error(self, error: BaseException) -> None:
+        """Forward ``error`` to the wrapped processor; if another thread is emitting, the error cuts
+        ahead of the items it still has queued, which are dropped.
+
+        ``None`` raises ``TypeError`` (§2.13); an error after a terminal signal goes to
+        :func:`rxpy2.plugins.on_error` (§1.7).
+        """
         if error is None:
             raise null_error()  # §2.13
         with self._lock:
@@ -116,6 +131,8 @@ class SerializedProcessor(FlowableProcessor[T], Generic[T]):
         self._actual.on_error(error)
 
     def on_complete(self) -> None:
+        """Forward completion to the wrapped processor, after the items queued by a thread that
+        is emitting; a second terminal signal is ignored."""
         with self._lock:
             if self._done:
                 return

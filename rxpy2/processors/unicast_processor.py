@@ -188,6 +188,8 @@ class UnicastProcessor(FlowableProcessor[T], Generic[T]):
     # ---- Subscriber side
 
     def on_subscribe(self, s: Subscription) -> None:
+        """Request ``LONG_MAX`` from ``s`` (every item is queued), or cancel ``s`` once
+        terminated or cancelled by the subscriber; ``None`` raises ``TypeError`` (§2.13)."""
         if s is None:
             raise null_subscription()  # §2.13
         if self._done or self._cancelled:
@@ -196,6 +198,12 @@ class UnicastProcessor(FlowableProcessor[T], Generic[T]):
             s.request(LONG_MAX)
 
     def on_next(self, item: T) -> None:
+        """Queue ``item`` (the queue is unbounded) and emit queued items as far as the subscriber's
+        demand allows; before anyone subscribes they wait.
+
+        ``None`` raises ``TypeError`` (§2.13); after a terminal signal or the subscriber's
+        cancellation the item is dropped.
+        """
         if item is None or self._done or self._cancelled:
             null_or_late_item(item)  # §2.13
             return
@@ -203,6 +211,12 @@ class UnicastProcessor(FlowableProcessor[T], Generic[T]):
         self._drain()
 
     def on_error(self, error: BaseException) -> None:
+        """Run ``on_terminate`` and signal ``error`` to the subscriber: after the queued items with
+        ``delay_error`` (the default), ahead of them without.
+
+        ``None`` raises ``TypeError`` (§2.13); an error after a terminal signal or the cancellation
+        goes to :func:`rxpy2.plugins.on_error` (§1.7).
+        """
         if error is None or self._done or self._cancelled:
             null_or_late_error(error)  # §2.13, §1.7
             return
@@ -212,6 +226,8 @@ class UnicastProcessor(FlowableProcessor[T], Generic[T]):
         self._drain()
 
     def on_complete(self) -> None:
+        """Run ``on_terminate`` and complete the subscriber once it consumed the queued items;
+        ignored after a terminal signal or the cancellation."""
         if self._done or self._cancelled:
             return
         self._done = True
@@ -253,7 +269,7 @@ class UnicastQueueSubscription(QueueSubscription[T], Generic[T]):
     __slots__ = ("parent",)
 
     def __init__(self, parent: UnicastProcessor[T]) -> None:
-        self.parent = parent
+        self.parent: UnicastProcessor[T] = parent
 
     def poll(self) -> T | None:
         return self.parent._queue.poll()

@@ -81,6 +81,11 @@ class SingleThreadExecutor(Executor):
             fn = None  # drop the reference while waiting for the next task
 
     def execute(self, fn: Callable[[], object]) -> None:
+        """Queue ``fn`` to run on the executor's thread after the tasks queued before it, with no
+        Future; raise ``RuntimeError`` after :meth:`shutdown`.
+
+        An ``Exception`` that ``fn`` raises goes to :func:`rxpy2.plugins.on_error`.
+        """
         with self._lock:
             if self._shutdown:
                 raise RuntimeError("cannot run a task after shutdown")
@@ -128,7 +133,7 @@ class WorkerTask(Disposable):
     def __init__(self, fn: Task, worker: ExecutorWorker) -> None:
         self.fn: Task | None = fn
         self.ctx: Context | None = copy_context() if _flags.propagate_context else None
-        self.worker = worker
+        self.worker: ExecutorWorker = worker
         self.entry: TimerEntry | None = None
 
     def fire(self) -> None:
@@ -176,7 +181,7 @@ class ExecutorWorker(Worker):
         self._lock = threading.Lock()
         self._delayed: set[WorkerTask] | None = set()
         #: set by ``dispose`` when a drain run was running or queued at that moment
-        self.drain_pending = False
+        self.drain_pending: bool = False
 
     def now(self) -> float:
         return self._scheduler.now()
@@ -307,6 +312,8 @@ class ExecutorWorker(Worker):
             # signalled, but what was signalled already ran: another (empty) round
 
     def dispose(self) -> None:
+        """Drop every task not yet started (delayed ones included) and call
+        ``on_dispose(worker)``, once; a task already running finishes. Idempotent."""
         if self._disposed and self._delayed is None:
             return
         with self._lock:
@@ -330,6 +337,8 @@ class ExecutorWorker(Worker):
             on_dispose(self)
 
     def is_disposed(self) -> bool:
+        """Return True once :meth:`dispose` ran (also after the worker disposed itself because
+        its executor refused a run)."""
         return self._disposed
 
 

@@ -69,9 +69,10 @@ class TimerEntry:
     def __init__(self, action: Callable[[], object], timer: TimerQueue) -> None:
         self.action: Callable[[], object] | None = action
         self._timer = timer
-        self.dropped = False
+        self.dropped: bool = False
 
     def cancel(self) -> None:
+        """Drop the pending action so it never fires; a no-op once it fired or was cancelled."""
         if self.action is not None:
             self.action = None
             self._timer._cancelled()

@@ -157,6 +157,8 @@ class TrampolineWorker(Worker):
                 return
 
     def dispose(self) -> None:
+        """Stop the worker: queued tasks are dropped and none starts once this returns (it waits
+        for a drain that is taking a task); idempotent."""
         with self._lock:  # waits for a drain that is taking a task (see _drain_loop)
             self._disposed = True
         if self._gate.enter():  # nobody drains: the queue is ours to clear (kept for good)
@@ -164,6 +166,7 @@ class TrampolineWorker(Worker):
                 self._heap.clear()
 
     def is_disposed(self) -> bool:
+        """Return True once :meth:`dispose` was called."""
         return self._disposed
 
 

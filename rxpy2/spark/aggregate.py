@@ -59,9 +59,9 @@ class Origin:
 
     def __init__(self, plan: Plan, compile: Callable[[], Compiled],
                  new_group: Callable[[], str]) -> None:
-        self.plan = plan
-        self.compile = compile
-        self.new_group = new_group
+        self.plan: Plan = plan
+        self.compile: Callable[[], Compiled] = compile
+        self.new_group: Callable[[], str] = new_group
 
 
 def aggregable(plan: Plan) -> bool:

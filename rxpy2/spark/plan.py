@@ -104,12 +104,13 @@ class Stage:
     __slots__ = ("where", "kind", "label", "reason")
 
     def __init__(self, where: str, kind: str, label: str, reason: str | None = None) -> None:
-        self.where = where
-        self.kind = kind
-        self.label = label
-        self.reason = reason
+        self.where: str = where
+        self.kind: str = kind
+        self.label: str = label
+        self.reason: str | None = reason
 
     def text(self) -> str:
+        """Return the stage as ``explain()`` names it: ``kind(label)``, e.g. ``map(parse)``."""
         return f"{self.kind}({self.label})"
 
 
@@ -120,10 +121,12 @@ class Lineage:
     __slots__ = ("warned", "lock")
 
     def __init__(self) -> None:
-        self.warned = False
-        self.lock = threading.Lock()
+        self.warned: bool = False
+        self.lock: threading.Lock = threading.Lock()
 
     def warn_once(self, stage: str, reason: str) -> None:
+        """Log on the ``rxpy2.spark`` logger, at WARNING, that ``stage`` runs on the driver and
+        why; only the first call of a lineage logs. Thread-safe."""
         with self.lock:
             if self.warned:
                 return
@@ -146,10 +149,10 @@ class Plan:
 
     def __init__(self, df: Any, rdd: Any, row_format: str, emit: str,
                  fuse: bool | str) -> None:
-        self.df = df
-        self.rdd = rdd
-        self.row_format = row_format
-        self.emit = emit
+        self.df: Any = df
+        self.rdd: Any = rdd
+        self.row_format: str = row_format
+        self.emit: str = emit
         self.fuse: bool | str = fuse  # True, False or "require"
         self.spark_steps: tuple[executor_code.Step, ...] = ()
         self.driver_steps: tuple[executor_code.Step, ...] = ()
@@ -157,12 +160,14 @@ class Plan:
         # why Python stages applied next stay on the driver: None (they fuse), "fuse=False"
         # or "on_driver()"
         self.off: str | None = None if fuse else "fuse=False"
-        self.lineage = Lineage()
-        self.source_df = df  # the DataFrame given, before Column stages (for explain())
-        self.unwrap = False  # a one-Column map: each item is the row's only value
+        self.lineage: Lineage = Lineage()
+        self.source_df: Any = df  # the DataFrame given, before Column stages (for explain())
+        self.unwrap: bool = False  # a one-Column map: each item is the row's only value
         self.limit: int | None = None  # take/limit pushed into Spark: at most this many items
 
     def replace(self, **changes: Any) -> Plan:
+        """Return a new plan with the fields named in ``changes`` replaced and the others shared;
+        an unknown field raises ``AttributeError``."""
         new = object.__new__(Plan)
         for name in Plan.__slots__:
             setattr(new, name, changes.pop(name) if name in changes else getattr(self, name))
@@ -171,6 +176,8 @@ class Plan:
         return new
 
     def off_reason(self) -> str | None:
+        """Return why Python stages applied next stay on the driver (``fuse=False`` or after
+        ``on_driver()``), or ``None`` when fusion is on."""
         if self.off == "fuse=False":
             return "fusion off (fuse=False)"
         if self.off is not None:
@@ -197,6 +204,8 @@ class Plan:
 
     def with_step(self, kind: str, fn: Callable[..., Any], on_spark: bool,
                   reason: str | None = None) -> Plan:
+        """Return the plan with a Python stage added: fused into the Spark job when ``on_spark``,
+        else on the driver, ``reason`` telling ``explain()`` why."""
         label = function_label(fn)
         if on_spark:
             return self.replace(spark_steps=self.spark_steps + ((kind, fn),),
@@ -205,10 +214,14 @@ class Plan:
                             labels=self.labels + (Stage("driver", kind, label, reason),))
 
     def with_column(self, kind: str, df: Any, label: str, unwrap: bool) -> Plan:
+        """Return the plan over ``df``, the DataFrame with a Column stage applied (``unwrap``:
+        items are each row's only value)."""
         return self.replace(df=df, unwrap=unwrap,
                             labels=self.labels + (Stage("column", kind, label),))
 
     def driver_only(self) -> Plan:
+        """Return the plan with fusion off from here on, as ``on_driver()`` asks: later Python
+        stages run on the driver."""
         return self.replace(fuse=False, off="on_driver()")
 
     def with_limit(self, n: int) -> Plan:
@@ -232,6 +245,7 @@ class Plan:
                             limit=None)
 
     def context(self) -> Any:
+        """Return the SparkContext of the DataFrame's session, or of the RDD."""
         return self.df.sparkSession.sparkContext if self.df is not None else self.rdd.context
 
     def compile(self) -> Compiled:

@@ -77,15 +77,15 @@ class Compiled:
     def __init__(self, sc: Any, jrdd: Any, num_partitions: int, serializer: Any,
                  convert: Callable[[list[Any]], list[Any]] | None, check_none: bool,
                  arrow_schema: Any, emit: str, driver_steps: tuple[executor_code.Step, ...]) -> None:
-        self.sc = sc
-        self.jrdd = jrdd
-        self.num_partitions = num_partitions
-        self.serializer = serializer
-        self.convert = convert
-        self.check_none = check_none
-        self.arrow_schema = arrow_schema
-        self.emit = emit
-        self.driver_steps = driver_steps
+        self.sc: Any = sc
+        self.jrdd: Any = jrdd
+        self.num_partitions: int = num_partitions
+        self.serializer: Any = serializer
+        self.convert: Callable[[list[Any]], list[Any]] | None = convert
+        self.check_none: bool = check_none
+        self.arrow_schema: Any = arrow_schema
+        self.emit: str = emit
+        self.driver_steps: tuple[executor_code.Step, ...] = driver_steps
         self.limit: int | None = None  # a take/limit: the source completes after this many
 
     def run_job(self, index: int) -> PartitionReader:
@@ -99,8 +99,11 @@ class PartitionReader:
 
     __slots__ = ("plan", "sockfile", "sock", "batches")
 
+    sockfile: Any  # the socket's file, as ``connect`` returns it
+    sock: Any
+
     def __init__(self, plan: Compiled, sock_info: Any) -> None:
-        self.plan = plan
+        self.plan: Compiled = plan
         self.sockfile, self.sock = connect(sock_info)
         self.batches: Iterator[list[Any]] | None = None
 
@@ -166,6 +169,8 @@ class PartitionReader:
         return None
 
     def close(self) -> None:
+        """Close the partition's socket file and its socket (the socket even when closing the
+        file raises)."""
         try:
             self.sockfile.close()
         finally:

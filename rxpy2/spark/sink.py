@@ -93,10 +93,10 @@ class FlowableWriteBatchesSingle(Single[WriteSummary]):
 
     def __init__(self, source: Publisher[Any], writer_factory: Callable[[], BatchWriter],
                  batch_size: int, target: str) -> None:
-        self.source = source
-        self.writer_factory = writer_factory
-        self.batch_size = batch_size
-        self.target = target
+        self.source: Publisher[Any] = source
+        self.writer_factory: Callable[[], BatchWriter] = writer_factory
+        self.batch_size: int = batch_size
+        self.target: str = target
 
     def subscribe_actual(self, observer: SingleObserver[WriteSummary]) -> None:
         self.source.subscribe(WriteBatchesSubscriber(
@@ -129,21 +129,21 @@ class WriteBatchesSubscriber(FlowableSubscriber[Any], Disposable):
                  batch_size: int, target: str) -> None:
         self.downstream = downstream
         self.writer = writer
-        self.batch_size = batch_size
-        self.target = target
+        self.batch_size: int = batch_size
+        self.target: str = target
         self.upstream: AtomicReference[Subscription] = AtomicReference()
         self.buffer: list[Any] | None = None
-        self.done = False  # upstream side: a terminal signal arrived (or was made up)
-        self.lock = threading.Lock()
-        self.cond = threading.Condition(self.lock)
+        self.done: bool = False  # upstream side: a terminal signal arrived (or was made up)
+        self.lock: threading.Lock = threading.Lock()
+        self.cond: threading.Condition = threading.Condition(self.lock)
         self.tasks: deque[Any] = deque()
         self.thread: threading.Thread | None = None
-        self.disposed = False
-        self.terminated = False  # a terminal signal went (or is going) downstream
+        self.disposed: bool = False
+        self.terminated: bool = False  # a terminal signal went (or is going) downstream
         # worker side only
-        self.index = 0
-        self.rows = 0
-        self.start = 0.0
+        self.index: int = 0
+        self.rows: int = 0
+        self.start: float = 0.0
 
     # ------------------------------------------------------------------ upstream side
 

@@ -234,34 +234,34 @@ class StreamSubscription(Subscription, Generic[T]):
     :attr:`query`."""
 
     def __init__(self, downstream: Subscriber[T], source: StreamFlowable[T]) -> None:
-        self.downstream = downstream
+        self.downstream: Subscriber[T] = downstream
         self.source = source
-        self.prefetch = source._prefetch
-        self.requested = AtomicLong()
-        self.gate = Drain()
-        self.lock = threading.Condition(threading.Lock())
-        self.cancelled = False
-        self.done = False
+        self.prefetch: int = source._prefetch
+        self.requested: AtomicLong = AtomicLong()
+        self.gate: Drain = Drain()
+        self.lock: threading.Condition = threading.Condition(threading.Lock())
+        self.cancelled: bool = False
+        self.done: bool = False
         # guarded by lock: batches handed over and not fully emitted, the query's end
         self.queue: collections.deque[_Batch] = collections.deque()
-        self.held = 0
-        self.max_held = 0
-        self.received = 0
+        self.held: int = 0
+        self.max_held: int = 0
+        self.received: int = 0
         self.last_id: int | None = None
-        self.ended = False
+        self.ended: bool = False
         self.error: BaseException | None = None
         self._query: Any = None
         # drain loop only: the batch being emitted
         self.current: list[Any] | None = None
-        self.pos = 0
-        self.emitted = 0
+        self.pos: int = 0
+        self.emitted: int = 0
         # False when the query's checkpoint is Spark's temporary one (deleted when the query
         # stops cleanly): a batch released by cancel() may then simply return
-        self.durable = True
-        self.thread_prefix = f"rxpy2-spark-stream-{next(_ids)}"
+        self.durable: bool = True
+        self.thread_prefix: str = f"rxpy2-spark-stream-{next(_ids)}"
         self.emitter: _Emitter | None = None
         self.threads: list[threading.Thread] = []  # every thread started, for joining
-        self.terminated = threading.Event()
+        self.terminated: threading.Event = threading.Event()
 
     # -- read-only state
 
@@ -499,6 +499,11 @@ class StreamSubscription(Subscription, Generic[T]):
     # -- drain loop
 
     def drain(self) -> None:
+        """Emit the items of the held micro-batches as far as the demand allows, then the terminal
+        signal once the query ended; a call that finds the loop running only makes it pass again.
+
+        After cancellation it releases the held batches and stops the emitter thread.
+        """
         gate = self.gate
         if not gate.enter():
             return  # counted: the owner makes another pass
@@ -600,11 +605,11 @@ class _Emitter:
     __slots__ = ("task", "cond", "signalled", "stopped", "thread")
 
     def __init__(self, name: str, task: Callable[[], None]) -> None:
-        self.task = task
-        self.cond = threading.Condition(threading.Lock())
-        self.signalled = False
-        self.stopped = False
-        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self.task: Callable[[], None] = task
+        self.cond: threading.Condition = threading.Condition(threading.Lock())
+        self.signalled: bool = False
+        self.stopped: bool = False
+        self.thread: threading.Thread = threading.Thread(target=self._run, name=name, daemon=True)
         self.thread.start()
 
     def signal(self) -> None:

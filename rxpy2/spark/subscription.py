@@ -62,30 +62,30 @@ class PartitionSubscription(Subscription, Generic[T]):
                  group: str) -> None:
         self.downstream = downstream
         self.plan = plan
-        self.n = plan.num_partitions
-        self.full_held = 1 + prefetch
+        self.n: int = plan.num_partitions
+        self.full_held: int = 1 + prefetch
         # under a take/limit: no prefetch until a partition came short of it
-        self.limit = plan.limit
-        self.max_held = 1 if plan.limit is not None else self.full_held
+        self.limit: int | None = plan.limit
+        self.max_held: int = 1 if plan.limit is not None else self.full_held
         self.job_group = group
-        self.requested = AtomicLong()
-        self.gate = Drain()
-        self.cancelled = False
-        self.done = False
+        self.requested: AtomicLong = AtomicLong()
+        self.gate: Drain = Drain()
+        self.cancelled: bool = False
+        self.done: bool = False
         # computed partitions (or their failures), by index; job threads put, the drain pops
         self.ready: dict[int, PartitionReader | _JobFailure] = {}
-        self.launched = 0  # partitions launched so far (drain loop only)
-        self.index = 0  # the partition being emitted (drain loop only)
-        self.emitted = 0
+        self.launched: int = 0  # partitions launched so far (drain loop only)
+        self.index: int = 0  # the partition being emitted (drain loop only)
+        self.emitted: int = 0
         self.current: PartitionReader | None = None
         self.batch: list[Any] = _NO_ITEMS
-        self.pos = 0
+        self.pos: int = 0
         self.pool: ThreadPoolExecutor | None = None
         self.emitter: ThreadPoolExecutor | None = None
-        self.emitter_lock = threading.Lock()
-        self.thread_prefix = f"rxpy2-spark-{next(_thread_ids)}"
+        self.emitter_lock: threading.Lock = threading.Lock()
+        self.thread_prefix: str = f"rxpy2-spark-{next(_thread_ids)}"
         # jobs launched and not yet returned (also read by tests and tools to wait for them)
-        self.active_jobs = AtomicInteger()
+        self.active_jobs: AtomicInteger = AtomicInteger()
 
     # -- Subscription
 
@@ -179,6 +179,13 @@ class PartitionSubscription(Subscription, Generic[T]):
     # -- drain loop
 
     def drain(self) -> None:
+        """Emit the finished partitions' items in partition order as far as the demand allows,
+        launching the next partitions' jobs as earlier ones are read; complete after the last
+        partition, or fail on a job's error.
+
+        A call that finds the loop running only makes it pass again (the loop is serialized by
+        ``gate``).
+        """
         gate = self.gate
         if not gate.enter():
             return  # counted: the owner makes another pass

@@ -35,6 +35,7 @@ from rxpy2 import PublishProcessor
 from rxpy2 import ReplayProcessor
 from rxpy2 import Schedulers
 from rxpy2 import Single
+from rxpy2 import TestObserver
 from rxpy2 import TestSubscriber
 from rxpy2 import UnicastProcessor
 from rxpy2.operator_kit import OperatorSubscriber
@@ -71,6 +72,8 @@ def core_chain() -> None:
     assert_type(f.collect(list[int], lambda acc, x: acc.append(x)), Single[list[int]])
     assert_type(f.subscribe(lambda x: None), Disposable)
     assert_type(f.test(), TestSubscriber[int])
+    assert_type(f.first_or_error().test(), TestObserver[int])
+    assert_type(f.first_element().test(), TestObserver[int])
     assert_type(f.to_list().blocking_get(), list[int])
     assert_type(f.first_element().blocking_get(), int | None)
     assert_type(f.first_element().blocking_get(0), int)

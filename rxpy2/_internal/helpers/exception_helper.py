@@ -63,9 +63,11 @@ class AtomicThrowable(AtomicReference[BaseException]):
 
     def __init__(self, value: BaseException | None = None) -> None:
         super().__init__(value)
-        self.completed = False
+        self.completed: bool = False
 
     def try_add_throwable(self, error: BaseException) -> bool:
+        """Add ``error`` to those collected (a CompositeException past the first); return False
+        once terminated."""
         return ExceptionHelper.add_throwable(self, error)
 
     def try_add_throwable_or_report(self, error: BaseException) -> bool:
@@ -76,9 +78,12 @@ class AtomicThrowable(AtomicReference[BaseException]):
         return False
 
     def terminate(self) -> BaseException | None:
+        """Swap in TERMINATED and return what was held: ``None``, the error(s) collected, or
+        TERMINATED when already taken."""
         return ExceptionHelper.terminate(self)
 
     def is_terminated(self) -> bool:
+        """Return True once :meth:`terminate` has been called (no more errors are accepted)."""
         return self.get() is TERMINATED
 
     def try_terminate_consumer(self, subscriber: Subscriber[Any]) -> None:

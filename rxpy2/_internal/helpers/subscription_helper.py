@@ -147,14 +147,18 @@ class SubscriptionHelper:
 
     @staticmethod
     def report_subscription_set() -> None:
+        """Report a second Subscription for one subscriber to ``plugins.on_error`` (§2.5)."""
         plugins.on_error(ProtocolViolationException("§2.5 violated: Subscription already set!"))
 
     @staticmethod
     def report_more_produced(n: int) -> None:
+        """Report to ``plugins.on_error`` that ``n`` more items were emitted than requested."""
         plugins.on_error(ProtocolViolationException(f"More produced than requested: {n}"))
 
     @staticmethod
     def is_cancelled(s: Subscription | None) -> bool:
+        """Return True when ``s`` is the CANCELLED mark, i.e. the reference holding it was
+        cancelled."""
         return s is CANCELLED
 
     @staticmethod

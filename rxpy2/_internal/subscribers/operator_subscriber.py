@@ -98,6 +98,8 @@ class OneTerminal:
     done: bool
 
     def on_error(self, error: BaseException) -> None:
+        """Signal ``error`` downstream once; ``None`` raises ``TypeError`` (§2.13), and an error
+        after a terminal signal goes to :func:`rxpy2.plugins.on_error` (§1.7)."""
         if error is None or self.done:
             null_or_late_error(error)  # §2.13, §1.7
             return
@@ -105,6 +107,7 @@ class OneTerminal:
         self.downstream.on_error(error)
 
     def on_complete(self) -> None:
+        """Signal ``on_complete`` downstream, once; after a terminal signal it does nothing."""
         if self.done:
             return
         self.done = True
@@ -116,9 +119,11 @@ class OneTerminal:
         self.on_error(error)
 
     def request(self, n: int) -> None:
+        """Forward the request to ``upstream``, which validates ``n`` (§3.9)."""
         self.upstream.request(n)
 
     def cancel(self) -> None:
+        """Cancel ``upstream``."""
         self.upstream.cancel()
 
 
@@ -140,6 +145,12 @@ class OperatorSubscriber(OneTerminal, FlowableSubscriber[T], Subscription, Gener
     # -- facing the upstream
 
     def on_subscribe(self, s: Subscription) -> None:
+        """Keep ``s`` as ``upstream``, run :meth:`on_start`, then pass ``self`` downstream (unless
+        :meth:`on_start` returned False).
+
+        ``None`` raises ``TypeError`` (§2.13); a second Subscription is cancelled and reported to
+        :func:`rxpy2.plugins.on_error` (§2.5).
+        """
         if not validate_upstream(self.upstream, s):  # §2.13, §2.5
             return
         self.upstream = s
@@ -153,6 +164,8 @@ class OperatorSubscriber(OneTerminal, FlowableSubscriber[T], Subscription, Gener
         return True
 
     def on_next(self, item: T) -> None:
+        """Hand ``item`` to :meth:`hook_on_next`; ``None`` raises ``TypeError`` (§2.13) and an
+        item after a terminal signal is dropped."""
         if item is None or self.done:
             null_or_late_item(item)  # §2.13
             return

@@ -57,12 +57,14 @@ class SinglePostCompleteSubscriber(OperatorSubscriber[T, R], Generic[T, R]):
 
     __slots__ = ("value", "produced", "state", "cancelled")
 
+    done: bool  # OneTerminal's slot, also set here once the final item went downstream
+
     def __init__(self, downstream: Subscriber[R]) -> None:
         super().__init__(downstream)
         self.value: R | None = None
-        self.produced = 0
-        self.state = AtomicLong()
-        self.cancelled = False
+        self.produced: int = 0
+        self.state: AtomicLong = AtomicLong()
+        self.cancelled: bool = False
 
     def cancel(self) -> None:
         # ``value`` stays: a request racing this cancel may have passed its check and read it

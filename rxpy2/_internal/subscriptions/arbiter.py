@@ -55,17 +55,17 @@ class SubscriptionArbiter(Subscription):
 
     def __init__(self, cancel_on_replace: bool = True) -> None:
         self.arbiter_actual: Subscription | None = None
-        self.arbiter_requested = 0
+        self.arbiter_requested: int = 0
         self.missed_subscription: AtomicReference[Subscription] = AtomicReference()
-        self.missed_requested = AtomicLong()
-        self.missed_produced = AtomicLong()
+        self.missed_requested: AtomicLong = AtomicLong()
+        self.missed_produced: AtomicLong = AtomicLong()
         # imported here: rxpy2.operator_kit (the package of drain) imports this module
         from rxpy2._internal.drain import Drain
 
         self.arbiter_gate: Drain = Drain()
-        self.cancel_on_replace = cancel_on_replace
-        self.unbounded = False
-        self.cancelled = False
+        self.cancel_on_replace: bool = cancel_on_replace
+        self.unbounded: bool = False
+        self.cancelled: bool = False
 
     def set_subscription(self, s: Subscription) -> None:
         """Switch to upstream ``s``; it gets the demand not yet satisfied."""
@@ -152,9 +152,12 @@ class SubscriptionArbiter(Subscription):
             self._drain()
 
     def is_cancelled(self) -> bool:
+        """Return True once :meth:`cancel` was called."""
         return self.cancelled
 
     def is_unbounded(self) -> bool:
+        """Return True once the downstream's demand reached ``LONG_MAX``: from then on requests
+        and :meth:`produced` are not counted."""
         return self.unbounded
 
     def _drain(self) -> None:

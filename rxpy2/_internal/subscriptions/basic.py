@@ -28,12 +28,15 @@ class BasicQueueSubscription(QueueSubscription[T], Generic[T]):
         return None
 
     def is_empty(self) -> bool:
+        """Return True: a subscription that grants no fusion has nothing to poll."""
         return True
 
     def clear(self) -> None:
+        """Do nothing: there is no queue to clear."""
         pass
 
     def offer(self, item: T) -> bool:
+        """Raise ``NotImplementedError``: nothing is offered to a fused subscription."""
         raise NotImplementedError("Should not be called")
 
 

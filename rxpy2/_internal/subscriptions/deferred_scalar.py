@@ -45,9 +45,9 @@ class DeferredScalarSubscription(QueueSubscription[T], Generic[T]):
     __slots__ = ("downstream", "value", "state")
 
     def __init__(self, downstream: Subscriber[T]) -> None:
-        self.downstream = downstream
+        self.downstream: Subscriber[T] = downstream
         self.value: T | None = None
-        self.state = AtomicInteger(NO_REQUEST_NO_VALUE)
+        self.state: AtomicInteger = AtomicInteger(NO_REQUEST_NO_VALUE)
 
     def request(self, n: int) -> None:
         if not (n := validate_request(n)):
@@ -120,9 +120,11 @@ class DeferredScalarSubscription(QueueSubscription[T], Generic[T]):
         return None
 
     def is_empty(self) -> bool:
+        """Return True unless fused and the value is ready to :meth:`poll`."""
         return self.state.get() != FUSED_READY
 
     def clear(self) -> None:
+        """Drop the value, as consumed (a fused consumer's cancellation)."""
         self.state.lazy_set(FUSED_CONSUMED)
         self.value = None
 
@@ -131,6 +133,7 @@ class DeferredScalarSubscription(QueueSubscription[T], Generic[T]):
         self.value = None
 
     def is_cancelled(self) -> bool:
+        """Return True once :meth:`cancel` was called."""
         return self.state.get() == CANCELLED
 
     def try_cancel(self) -> bool:
