@@ -161,6 +161,11 @@ class PublisherVerification(Verification, Generic[T]):
         return LONG_MAX
 
     def reference_gc_timeout_ms(self) -> float:
+        """Return how long (ms) a cancelled Subscriber may stay reachable from the Publisher (§3.13).
+
+        :attr:`publisher_reference_gc_timeout_ms` when set, else ``RXPY2_TCK_PUBLISHER_REFERENCE_GC_TIMEOUT_MS``,
+        else 300; an unparsable environment value raises ``ValueError``.
+        """
         v = self.publisher_reference_gc_timeout_ms
         if v is not None:
             return v
@@ -230,6 +235,7 @@ class PublisherVerification(Verification, Generic[T]):
 
     def potentially_pending_test(self, pub: Publisher[T] | None, body: PublisherTestRun,
                                  message: str = SKIPPING_OPTIONAL_TEST_FAILED) -> None:
+        """Run ``body(pub)``, or raise :class:`SkipRule` with ``message`` when ``pub`` is None."""
         if pub is None:
             raise SkipRule(message)
         body(pub)

@@ -115,6 +115,7 @@ class HelperFedStage(ManualPublisher[T], Generic[T]):
         return self.subscriber.value()  # type: ignore[return-value]  # set before any test step runs
 
     def create_helper_publisher(self, elements: int) -> Publisher[T]:
+        """Return the verification's helper Publisher of ``elements`` items (see :meth:`HelperFedVerification.create_helper_publisher`)."""
         return self.verification.create_helper_publisher(elements)
 
     def signal_next(self) -> T:
