@@ -204,6 +204,12 @@ class ColdFlowable(Flowable[T]):
 
     @property
     def subscriptions(self) -> list[tuple[int, int | None]]:
+        """Each subscription so far, in order, as ``(subscribe frame, end frame)``.
+
+        The end frame is that of the cancel or of the delivery of the terminal signal; None while
+        the subscription lasts. :meth:`MarbleScheduler.expect_subscriptions` compares it with
+        subscription marbles such as ``"^---!"``.
+        """
         return [(s, e) for s, e in self._recorder.log if s is not None]
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
@@ -305,6 +311,11 @@ class HotFlowable(Flowable[T]):
 
     @property
     def subscriptions(self) -> list[tuple[int, int | None]]:
+        """Each subscription so far, in order, as ``(subscribe frame, end frame)``.
+
+        The end frame is that of the cancel or of the terminal signal; None while the subscription
+        lasts (see :meth:`MarbleScheduler.expect_subscriptions`).
+        """
         return [(s, e) for s, e in self._recorder.log if s is not None]
 
     def _emit(self, sig: Signal) -> None:
