@@ -809,10 +809,10 @@ class ManualPublisher(Publisher[T]):
 
     def __init__(self, env: TestEnvironment) -> None:
         self.env = env
-        self.pending_demand = 0
+        self.pending_demand: int = 0
         self.subscriber: Promise[Subscriber[T]] = Promise(env)
         self.requests: Receptacle[int] = Receptacle(env)
-        self.cancelled = Latch(env)
+        self.cancelled: Latch = Latch(env)
 
     def subscribe(self, subscriber: Subscriber[T]) -> None:
         """Take ``subscriber`` (the only one) and call its ``on_subscribe``.

@@ -331,6 +331,7 @@ class IdentityProcessorVerification(_DelegatedProcessorRules[T], Generic[T]):
         return d
 
     def setup_method(self, method: Any = None) -> None:
+        """Before each rule: set up this verification and the publisher and subscriber verifications it delegates to."""
         super().setup_method(method)
         self.publisher_verification().setup_method(method)
         self.subscriber_verification().setup_method(method)

@@ -79,7 +79,7 @@ class RequestingDownstream(Subscriber[Any]):
             raise ValueError(f"batch > 0 required but it was {batch}")
         self.batch = batch
         self.operator: Subscription | None = None
-        self.received = 0
+        self.received: int = 0
 
     def on_subscribe(self, s: Subscription) -> None:
         """Keep the operator's Subscription and request ``batch`` items; a second one is ignored."""

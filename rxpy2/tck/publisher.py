@@ -180,12 +180,6 @@ class PublisherVerification(Verification, Generic[T]):
 
     # ---- running a rule ------------------------------------------------------------------------
 
-    @property
-    def _env(self) -> TestEnvironment:
-        if self.env is None:
-            self.env = self.create_environment()
-        return self.env
-
     def _checked_publisher(self, elements: int) -> Publisher[T]:
         pub = self.create_publisher(elements)
         if pub is None:

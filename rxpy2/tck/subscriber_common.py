@@ -71,6 +71,7 @@ class HelperFedVerification(Verification, Generic[T]):
         return helpers
 
     def setup_method(self, method: Any = None) -> None:
+        """Before each rule: as :meth:`Verification.setup_method`, and forget the helper publishers of earlier rules."""
         super().setup_method(method)
         self._helpers().clear()
 
@@ -80,12 +81,6 @@ class HelperFedVerification(Verification, Generic[T]):
         while helpers:
             helpers.pop().cancel_all()
         super().teardown_method(method)
-
-    @property
-    def _env(self) -> TestEnvironment:
-        if self.env is None:
-            self.env = self.create_environment()
-        return self.env
 
 
 class HelperFedStage(ManualPublisher[T], Generic[T]):

@@ -376,10 +376,12 @@ class SecondSubscription(Subscription):
         self._on_request = on_request
 
     def request(self, n: int) -> None:
+        """Pass ``n`` to ``on_request`` when one was given; otherwise ignore it."""
         if self._on_request is not None:
             self._on_request(n)
 
     def cancel(self) -> None:
+        """Close the latch: the Subscriber cancelled the second Subscription, as §2.5 requires."""
         self._latch.close()
 
     def __repr__(self) -> str:

@@ -103,7 +103,7 @@ class TestPublisher(Flowable[T]):
                  "_cancel_count", "_requested_total", "_overflowed")
 
     def __init__(self, violations: frozenset[Violation] = frozenset()) -> None:
-        self.violations = violations
+        self.violations: frozenset[Violation] = violations
         self._lock = threading.Lock()
         self._subscribers: list[_TestSubscription[T]] = []
         self._terminal: tuple[bool, BaseException | None] | None = None  # (error?, error)
@@ -131,6 +131,7 @@ class TestPublisher(Flowable[T]):
     # ------------------------------------------------------------------ Flowable
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        """Add ``subscriber`` and call its ``on_subscribe``; after a terminal signal it gets that signal at once and is not kept (under CLEANUP_ON_TERMINATE it is kept, and gets no terminal signal)."""
         sub = _TestSubscription(self, subscriber)
         with self._lock:
             self._subscribe_count += 1

@@ -66,9 +66,13 @@ class BaseTestConsumer(Generic[T]):
         self._lock = threading.Lock()
         self._count_changed = threading.Condition(self._lock)
         self.last_thread: threading.Thread | None = None
-        self.timeout = False
+        self.timeout: bool = False
         self._protocol_errors: list[str] = []
         self._acknowledged = 0  # violations before this index were expected by the test
+
+    def _touch(self) -> None:
+        """Note the thread of the signal being received (``last_thread``)."""
+        self.last_thread = threading.current_thread()
 
     # ----------------------------------------------------------- rule checks
 
@@ -113,7 +117,7 @@ class BaseTestConsumer(Generic[T]):
         return self._done.is_set()
 
     def _record_value(self, item: T) -> None:
-        self.last_thread = threading.current_thread()
+        self._touch()
         with self._lock:
             if item is None:  # §2.13: recorded for the assertions, and raised to the caller
                 err = TypeError("on_next received None")
@@ -125,7 +129,7 @@ class BaseTestConsumer(Generic[T]):
             self._count_changed.notify_all()
 
     def _record_error(self, error: BaseException) -> None:
-        self.last_thread = threading.current_thread()
+        self._touch()
         with self._lock:
             if error is None:  # §2.13: recorded for the assertions, and raised to the caller
                 err = TypeError("on_error received None")
@@ -138,7 +142,7 @@ class BaseTestConsumer(Generic[T]):
         self._done.set()
 
     def _record_complete(self) -> None:
-        self.last_thread = threading.current_thread()
+        self._touch()
         with self._lock:
             self._completions += 1
             self._count_changed.notify_all()
@@ -414,8 +418,8 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
         self._received = 0
         self._cancelled = False
         self._after_cancel = 0  # on_next signals after cancel() (allowed in flight, §2.8)
-        self.requested_fusion_mode = NONE
-        self.established_fusion_mode = NONE
+        self.requested_fusion_mode: int = NONE
+        self.established_fusion_mode: int = NONE
         self._qs: QueueSubscription[T] | None = None
 
     # Subscriber
@@ -426,7 +430,7 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
         ``None`` (§2.13, which also raises ``TypeError``). With :meth:`with_fusion`, a
         ``QueueSubscription`` is fused instead: in SYNC mode it is drained here at once.
         """
-        self.last_thread = threading.current_thread()
+        self._touch()
         if s is None:  # §2.13: recorded for the assertions, and raised to the caller
             err = TypeError("on_subscribe received a None Subscription")
             with self._lock:
@@ -541,6 +545,12 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
 
     # Subscription
     def request(self, n: int) -> None:
+        """Request ``n`` more items from the upstream, counted for the §1.1 check.
+
+        Before ``on_subscribe`` the amount is kept and requested then (an invalid one goes to
+        :func:`rxpy2.plugins.on_error`); after that an invalid ``n`` goes upstream as it is,
+        for the source to reject (§3.9). After :meth:`cancel` nothing is counted or requested.
+        """
         with self._lock:
             # counted before it goes upstream: an item it causes must see it (§1.1)
             r = SubscriptionHelper.request_amount(n)  # an invalid one is the upstream's to report
@@ -549,6 +559,7 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
         deferred_request(self._upstream, self._missed_requested, n)
 
     def cancel(self) -> None:
+        """Cancel the upstream (also one that arrives later); idempotent. Items already in flight may still arrive (§2.8)."""
         # the upstream first: a request racing with this is either counted or not forwarded
         SubscriptionHelper.cancel(self._upstream)
         with self._lock:
@@ -654,7 +665,7 @@ class TestObserver(BaseTestConsumer[T], SingleObserver[T], MaybeObserver[T],
 
     def on_subscribe(self, d: Disposable) -> None:
         """Keep ``d``; a second Disposable is disposed and recorded as a violation (§2.5/§2.12), ``None`` too (§2.13, which also raises ``TypeError``)."""
-        self.last_thread = threading.current_thread()
+        self._touch()
         if d is None:  # §2.13: recorded for the assertions, and raised to the caller
             err = TypeError("on_subscribe received a None Disposable")
             with self._lock:
