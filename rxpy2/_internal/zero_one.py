@@ -598,6 +598,11 @@ class ZeroOneItemBase(ZeroOneBase, Generic[T]):
               on_error: Any = None, on_dispose: Any = None) -> Self:
         raise NotImplementedError
 
+    def test(self, cancel: bool = False) -> TestObserver[T]:
+        """Subscribe a new :class:`rxpy2.testing.TestObserver` of the item type and return it
+        (disposed first when ``cancel``)."""
+        return cast("TestObserver[T]", super().test(cancel))
+
     def do_on_success(self, fn: Callable[[T], Any]) -> Self:
         """Call ``fn(item)`` before the item goes downstream (raising → ``on_error``)."""
         require_callable(fn, "on_success")

@@ -44,6 +44,7 @@ from rxpy2.spark import from_dataframe
 from rxpy2.spark import from_rdd
 from rxpy2.testing import MarbleScheduler
 from rxpy2.testing import StepVerifier
+from rxpy2.testing import TestObserver
 from rxpy2.testing import TestPublisher
 from rxpy2.testing.marbles import ColdFlowable
 from rxpy2.testing.marbles import HotFlowable
@@ -71,6 +72,9 @@ def core_chain() -> None:
     assert_type(f.collect(list[int], lambda acc, x: acc.append(x)), Single[list[int]])
     assert_type(f.subscribe(lambda x: None), Disposable)
     assert_type(f.test(), TestSubscriber[int])
+    assert_type(f.to_list().test(), TestObserver[list[int]])
+    assert_type(f.first_element().test().values(), list[int])
+    assert_type(f.ignore_elements().test(), TestObserver[Any])
     assert_type(f.to_list().blocking_get(), list[int])
     assert_type(f.first_element().blocking_get(), int | None)
     assert_type(f.first_element().blocking_get(0), int)
