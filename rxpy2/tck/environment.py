@@ -168,6 +168,7 @@ class TestEnvironment:
 
     @property
     def debug_enabled(self) -> bool:
+        """Whether the environment was made with ``print_debug=True`` (then :meth:`debug` prints)."""
         return self._print_debug
 
     @staticmethod
@@ -230,6 +231,7 @@ class TestEnvironment:
         raise error
 
     def clear_async_errors(self) -> None:
+        """Forget every recorded asynchronous error."""
         with self._lock:
             self._async_errors.clear()
 
@@ -355,19 +357,24 @@ class Latch:
         self._event = threading.Event()
 
     def re_open(self) -> None:
+        """Open the latch again, so that :meth:`expect_close` waits for a new :meth:`close`."""
         self._event = threading.Event()
 
     def is_closed(self) -> bool:
+        """Return whether :meth:`close` was called since the latch was made or re-opened."""
         return self._event.is_set()
 
     def close(self) -> None:
+        """Close the latch, releasing every thread waiting in :meth:`expect_close`; closing twice is harmless."""
         self._event.set()
 
     def assert_closed(self, open_error_msg: str) -> None:
+        """Flop an :class:`ExpectedClosedLatchException` with ``open_error_msg`` if the latch is still open."""
         if not self.is_closed():
             self.env.flop(ExpectedClosedLatchException(open_error_msg))
 
     def assert_open(self, closed_error_msg: str) -> None:
+        """Flop an :class:`ExpectedOpenLatchException` with ``closed_error_msg`` if the latch is closed."""
         if self.is_closed():
             self.env.flop(ExpectedOpenLatchException(closed_error_msg))
 
@@ -390,6 +397,7 @@ class Promise(Generic[T]):
 
     @classmethod
     def completed(cls, env: TestEnvironment, value: T) -> Promise[T]:
+        """Return a promise already completed with ``value``."""
         p: Promise[T] = cls(env)
         p.complete(value)
         return p
@@ -403,9 +411,14 @@ class Promise(Generic[T]):
         return v  # type: ignore[no-any-return]  # the promise holds Any
 
     def is_completed(self) -> bool:
+        """Return whether the value was set."""
         return self._value is not _UNSET
 
     def complete(self, value: T) -> None:
+        """Set the value and wake the threads waiting in :meth:`expect_completion`.
+
+        A second completion flops (the first value stays). ``complete_immediately`` is the same method.
+        """
         with self._lock:
             present = self._value
             if present is _UNSET:
@@ -418,6 +431,7 @@ class Promise(Generic[T]):
     complete_immediately = complete
 
     def expect_completion(self, timeout_ms: Any = None, msg: str | None = None) -> None:
+        """Wait up to ``timeout_ms`` for the value to be set; flop ``"<msg> within <t> ms"`` when it is not."""
         timeout, msg = _timeout_and_msg(timeout_ms, msg, self.env.default_timeout_ms,
                                         "Did not receive expected completion")
         if not self._event.wait(_seconds(timeout)):
@@ -435,6 +449,11 @@ class Receptacle(Generic[T]):
         self._completed = Latch(env)
 
     def add(self, value: T) -> None:
+        """Queue a received item.
+
+        Flops if the stream already completed (the item is still queued); when the queue is full
+        (:attr:`QUEUE_SIZE` items), flops and raises :class:`SubscriberBufferOverflowException`.
+        """
         self._completed.assert_open(f"Unexpected element {value!r} received after stream completed")
         try:
             self._queue.put_nowait(value)
@@ -446,6 +465,7 @@ class Receptacle(Generic[T]):
             raise error from None
 
     def complete(self) -> None:
+        """Record end-of-stream: close the completion latch and queue :data:`END_OF_STREAM`; a second completion flops."""
         self._completed.assert_open("Unexpected additional complete signal received!")
         self._completed.close()
         try:
@@ -456,6 +476,7 @@ class Receptacle(Generic[T]):
                 "signals are waiting"))
 
     def is_completed(self) -> bool:
+        """Return whether :meth:`complete` was called."""
         return self._completed.is_closed()
 
     def _poll(self, timeout_ms: float) -> Any:
@@ -465,6 +486,10 @@ class Receptacle(Generic[T]):
             return _UNSET
 
     def next(self, timeout_ms: Any = None, msg: str | None = None) -> T:
+        """Return the next queued item, waiting up to ``timeout_ms``.
+
+        Flops and raises ``AssertionError`` on timeout or when end-of-stream comes instead.
+        """
         timeout, msg = _timeout_and_msg(timeout_ms, msg, self.env.default_timeout_ms,
                                         "Did not receive expected element")
         value = self._poll(timeout)
@@ -505,6 +530,7 @@ class Receptacle(Generic[T]):
         return result
 
     def expect_completion(self, timeout_ms: Any = None, msg: str | None = None) -> None:
+        """Wait up to ``timeout_ms`` for the next signal; flop unless it is end-of-stream."""
         timeout, msg = _timeout_and_msg(timeout_ms, msg, self.env.default_timeout_ms,
                                         "Did not receive expected stream completion")
         value = self._poll(timeout)
@@ -515,6 +541,7 @@ class Receptacle(Generic[T]):
 
     def expect_error(self, error_type: type[E], timeout_ms: Any = None, msg: str | None = None,
                      poll_timeout_ms: float | None = None) -> E:
+        """Wait for an error flopped into the environment; see :meth:`TestEnvironment.expect_error`."""
         return self.env.expect_error(error_type, timeout_ms, msg, poll_timeout_ms)
 
     def expect_none(self, within_ms: Any = None, msg_prefix: str | None = None) -> None:
@@ -557,18 +584,23 @@ class TestSubscriber(Subscriber[T]):
         self.subscription: Promise[Subscription] = Promise(env)
 
     def on_error(self, error: BaseException) -> None:
+        """Flop ``error`` (with an "unexpected on_error" note): this subscriber expects no error."""
         self.env.flop(error, f"Unexpected Subscriber.on_error({error!r})")
 
     def on_complete(self) -> None:
+        """Flop: this subscriber expects no completion."""
         self.env.flop("Unexpected Subscriber.on_complete()")
 
     def on_next(self, item: T) -> None:
+        """Flop: this subscriber expects no item."""
         self.env.flop(f"Unexpected Subscriber.on_next({item!r})")
 
     def on_subscribe(self, subscription: Subscription) -> None:
+        """Flop: this subscriber expects no Subscription (subclasses that want one override this)."""
         self.env.flop(f"Unexpected Subscriber.on_subscribe({subscription!r})")
 
     def cancel(self) -> None:
+        """Cancel the received Subscription; before one arrived, flop instead."""
         if self.subscription.is_completed():
             s = self.subscription.value()
             assert s is not None
@@ -589,37 +621,48 @@ class ManualSubscriber(TestSubscriber[T]):
         self.received: Receptacle[T] = Receptacle(env)
 
     def on_next(self, item: T) -> None:
+        """Queue ``item`` for :meth:`next_element` and the other expectations.
+
+        A ``None`` item flops and raises ``TypeError`` (§2.13); a full queue flops and raises
+        :class:`SubscriberBufferOverflowException`.
+        """
         if item is None:  # §2.13
             self.env.flop("Subscriber.on_next(None): None is not a valid item (§2.13)")
             raise TypeError("on_next(None): None is not a valid item (§2.13)")
         self.received.add(item)
 
     def on_complete(self) -> None:
+        """Queue end-of-stream for :meth:`expect_completion`; a second completion flops."""
         self.received.complete()
 
     # ---- demand ----
 
     def request(self, elements: int) -> None:
+        """Call ``request(elements)`` on the Subscription; before one arrived, flop and raise ``AssertionError``."""
         s = self.subscription.value()
         if s is None:
             self.env.flop_and_fail(f"Cannot request({elements}) before having received a Subscription")
         s.request(elements)
 
     def request_next_element(self, timeout_ms: Any = None, msg: str | None = None) -> T:
+        """Request one item and return it (see :meth:`next_element`)."""
         self.request(1)
         return self.next_element(timeout_ms, msg)
 
     def request_next_element_or_end_of_stream(self, timeout_ms: Any = None,
                                               msg: str | None = None) -> T | None:
+        """Request one item and return it, or None at end-of-stream (see :meth:`next_element_or_end_of_stream`)."""
         self.request(1)
         return self.next_element_or_end_of_stream(timeout_ms, msg)
 
     def request_end_of_stream(self, timeout_ms: Any = None, msg: str | None = None) -> None:
+        """Request one item and expect end-of-stream instead (see :meth:`expect_completion`)."""
         self.request(1)
         self.expect_completion(timeout_ms, msg)
 
     def request_next_elements(self, elements: int, timeout_ms: Any = None,
                               msg: str | None = None) -> list[T]:
+        """Request ``elements`` items and return them, all received within ``timeout_ms`` in total."""
         self.request(elements)
         if msg is None and not isinstance(timeout_ms, str):
             msg = f"Did not receive {elements} expected elements"
@@ -628,6 +671,10 @@ class ManualSubscriber(TestSubscriber[T]):
     # ---- expectations ----
 
     def next_element(self, timeout_ms: Any = None, msg: str | None = None) -> T:
+        """Return the next received item, waiting up to ``timeout_ms``; request nothing.
+
+        Flops and raises ``AssertionError`` on timeout or at end-of-stream.
+        """
         timeout, msg = _timeout_and_msg(timeout_ms, msg, self.env.default_timeout_ms,
                                         "Did not receive expected element")
         return self.received.next(timeout, msg)
@@ -639,16 +686,19 @@ class ManualSubscriber(TestSubscriber[T]):
         return self.received.next_or_end_of_stream(timeout, msg)
 
     def next_elements(self, elements: int, timeout_ms: Any = None, msg: str | None = None) -> list[T]:
+        """Return the next ``elements`` received items, all within ``timeout_ms`` in total; flop and raise when they do not come."""
         timeout, msg = _timeout_and_msg(timeout_ms, msg, self.env.default_timeout_ms,
                                         "Did not receive expected element or completion")
         return self.received.next_n(elements, timeout, msg)
 
     def expect_next(self, expected: T, timeout_ms: float | None = None) -> None:
+        """Wait for the next item; flop unless it equals ``expected`` (flop and raise on timeout)."""
         got = self.next_element(timeout_ms, "Did not receive expected element on downstream")
         if got != expected:
             self.env.flop(f"Expected element {expected!r} on downstream but received {got!r}")
 
     def expect_completion(self, timeout_ms: Any = None, msg: str | None = None) -> None:
+        """Wait up to ``timeout_ms`` for the next signal; flop unless it is ``on_complete``."""
         timeout, msg = _timeout_and_msg(timeout_ms, msg, self.env.default_timeout_ms,
                                         "Did not receive expected stream completion")
         self.received.expect_completion(timeout, msg)
@@ -681,6 +731,7 @@ class ManualSubscriberWithSubscriptionSupport(ManualSubscriber[T]):
     ``on_subscribe`` comes first and only once."""
 
     def on_next(self, item: T) -> None:
+        """Queue ``item`` as :meth:`ManualSubscriber.on_next` does; before ``on_subscribe``, flop instead (§1.9)."""
         if self.env.debug_enabled:
             self.env.debug(f"{self!r}.on_next({item!r})")
         if self.subscription.is_completed():
@@ -689,6 +740,7 @@ class ManualSubscriberWithSubscriptionSupport(ManualSubscriber[T]):
             self.env.flop(f"Subscriber.on_next({item!r}) called before Subscriber.on_subscribe")
 
     def on_complete(self) -> None:
+        """Queue end-of-stream as :meth:`ManualSubscriber.on_complete` does; before ``on_subscribe``, flop instead."""
         if self.env.debug_enabled:
             self.env.debug(f"{self!r}.on_complete()")
         if self.subscription.is_completed():
@@ -697,6 +749,7 @@ class ManualSubscriberWithSubscriptionSupport(ManualSubscriber[T]):
             self.env.flop("Subscriber.on_complete() called before Subscriber.on_subscribe")
 
     def on_subscribe(self, subscription: Subscription) -> None:
+        """Keep ``subscription`` in :attr:`subscription`; a second ``on_subscribe`` flops (§2.5)."""
         if self.env.debug_enabled:
             self.env.debug(f"{self!r}.on_subscribe({subscription!r})")
         if not self.subscription.is_completed():
@@ -705,6 +758,7 @@ class ManualSubscriberWithSubscriptionSupport(ManualSubscriber[T]):
             self.env.flop("Subscriber.on_subscribe called on an already-subscribed Subscriber")
 
     def on_error(self, error: BaseException) -> None:
+        """Flop ``error`` for :meth:`expect_error` to find; before ``on_subscribe``, flop it with a note saying so."""
         if self.env.debug_enabled:
             self.env.debug(f"{self!r}.on_error({error!r})")
         if self.subscription.is_completed():
@@ -717,15 +771,18 @@ class BlackholeSubscriberWithSubscriptionSupport(ManualSubscriberWithSubscriptio
     """Discards items (it cannot be asked for them); for draining a publisher quickly."""
 
     def on_next(self, item: T) -> None:
+        """Discard ``item``; before ``on_subscribe``, flop."""
         if self.env.debug_enabled:
             self.env.debug(f"{self!r}.on_next({item!r})")
         if not self.subscription.is_completed():
             self.env.flop(f"Subscriber.on_next({item!r}) called before Subscriber.on_subscribe")
 
     def next_element(self, timeout_ms: Any = None, msg: str | None = None) -> T:
+        """Raise ``RuntimeError``: a blackhole keeps no items."""
         raise RuntimeError("Can not expect elements from a BlackholeSubscriber, use ManualSubscriber instead!")
 
     def next_elements(self, elements: int, timeout_ms: Any = None, msg: str | None = None) -> list[T]:
+        """Raise ``RuntimeError``: a blackhole keeps no items."""
         raise RuntimeError("Can not expect elements from a BlackholeSubscriber, use ManualSubscriber instead!")
 
 
@@ -752,12 +809,17 @@ class ManualPublisher(Publisher[T]):
 
     def __init__(self, env: TestEnvironment) -> None:
         self.env = env
-        self.pending_demand = 0
+        self.pending_demand: int = 0
         self.subscriber: Promise[Subscriber[T]] = Promise(env)
         self.requests: Receptacle[int] = Receptacle(env)
-        self.cancelled = Latch(env)
+        self.cancelled: Latch = Latch(env)
 
     def subscribe(self, subscriber: Subscriber[T]) -> None:
+        """Take ``subscriber`` (the only one) and call its ``on_subscribe``.
+
+        The Subscription records ``request(n)`` in :attr:`requests` and ``cancel`` in
+        :attr:`cancelled`. ``None`` raises ``TypeError`` (§1.9); a second subscriber flops.
+        """
         if subscriber is None:
             raise TypeError("subscriber is None")  # §1.9
         if not self.subscriber.is_completed():
@@ -773,16 +835,19 @@ class ManualPublisher(Publisher[T]):
         return None
 
     def send_next(self, item: T) -> None:
+        """Call ``on_next(item)`` on the subscriber, on this thread, ignoring demand; without a subscriber, flop."""
         s = self._target("send_next")
         if s is not None:
             s.on_next(item)
 
     def send_completion(self) -> None:
+        """Call ``on_complete()`` on the subscriber; without a subscriber, flop."""
         s = self._target("send_completion")
         if s is not None:
             s.on_complete()
 
     def send_error(self, error: BaseException) -> None:
+        """Call ``on_error(error)`` on the subscriber; without a subscriber, flop."""
         s = self._target("send_error")
         if s is not None:
             s.on_error(error)
@@ -802,17 +867,21 @@ class ManualPublisher(Publisher[T]):
         return n
 
     def expect_exact_request(self, expected: int, timeout_ms: float | None = None) -> None:
+        """Wait for the next ``request(n)`` (see :meth:`expect_request`); flop unless ``n == expected``."""
         n = self.expect_request(timeout_ms)
         if n != expected:
             self.env.flop(f"Received `request({n})` on upstream but expected `request({expected})`")
 
     def expect_no_request(self, timeout_ms: float | None = None) -> None:
+        """Wait ``timeout_ms`` (default: the timeout); flop if a ``request`` arrived meanwhile or was still unread."""
         timeout = self.env.default_timeout_ms if timeout_ms is None else timeout_ms
         self.requests.expect_none(timeout, "Received an unexpected call to: request: ")
 
     def expect_cancelling(self, timeout_ms: float | None = None) -> None:
+        """Wait up to ``timeout_ms`` for the Subscription to be cancelled; flop when it is not."""
         timeout = self.env.default_timeout_ms if timeout_ms is None else timeout_ms
         self.cancelled.expect_close(timeout, "Did not receive expected cancelling of upstream subscription")
 
     def is_cancelled(self) -> bool:
+        """Return whether the subscriber cancelled its Subscription."""
         return self.cancelled.is_closed()

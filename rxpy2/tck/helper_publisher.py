@@ -79,6 +79,10 @@ class HelperPublisher(Publisher[T], Generic[T]):
         return iter(range(self._elements))
 
     def subscribe(self, subscriber: Subscriber[T]) -> None:
+        """Hand ``subscriber`` its own Subscription and start its stream; ``None`` raises ``TypeError`` (§1.9).
+
+        ``on_subscribe`` and every later signal run on the executor, never on the calling thread.
+        """
         if subscriber is None:
             raise TypeError("subscriber is None (§1.9)")
         s = _HelperSubscription(subscriber, self._iterator(), self._create, self._executor,

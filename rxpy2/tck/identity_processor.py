@@ -160,6 +160,7 @@ class ManualSubscriberWithErrorCollection(ManualSubscriberWithSubscriptionSuppor
         self.error: Promise[BaseException] = Promise(env)
 
     def on_error(self, error: BaseException) -> None:
+        """Keep ``error`` in :attr:`error` for :meth:`expect_error` (a second error flops)."""
         self.error.complete(error)
 
     def expect_error(self, cause: Any, timeout_ms: Any = None, msg: str | None = None,
@@ -192,6 +193,7 @@ class ProcessorTestSetup(ManualPublisher[T], Generic[T]):
         return self.env.new_manual_subscriber(self.processor)
 
     def next_t(self) -> T:
+        """Return the next element of the helper publisher, to send through the Processor; flop if it repeats one."""
         t = self._tees.request_next_element()
         if t in self._seen:
             self.env.flop(f"Helper publisher illegally produced the same element {t!r} twice")
@@ -200,6 +202,7 @@ class ProcessorTestSetup(ManualPublisher[T], Generic[T]):
 
     def expect_next_element(self, sub: ManualSubscriber[T], expected: T,
                             error_message_addendum: str | None = None) -> None:
+        """Wait for the next item of ``sub``; flop unless it equals ``expected`` (flop and raise on timeout)."""
         msg = f"timeout while awaiting {expected!r}"
         if error_message_addendum:
             msg = f"{msg}. {error_message_addendum}"
@@ -208,6 +211,7 @@ class ProcessorTestSetup(ManualPublisher[T], Generic[T]):
             self.env.flop(f"Received `on_next({elem!r})` on downstream but expected `on_next({expected!r})`")
 
     def send_next_t_from_upstream(self) -> T:
+        """Send :meth:`next_t` to the Processor as its upstream, ignoring demand, and return it."""
         x = self.next_t()
         self.send_next(x)
         return x
@@ -327,6 +331,7 @@ class IdentityProcessorVerification(_DelegatedProcessorRules[T], Generic[T]):
         return d
 
     def setup_method(self, method: Any = None) -> None:
+        """Before each rule: set up this verification and the publisher and subscriber verifications it delegates to."""
         super().setup_method(method)
         self.publisher_verification().setup_method(method)
         self.subscriber_verification().setup_method(method)

@@ -36,9 +36,11 @@ class SubscriptionPuppet(SubscriberPuppet):
         self.subscription = subscription
 
     def trigger_request(self, elements: int) -> None:
+        """Call ``request(elements)`` on the subscription."""
         self.subscription.request(elements)
 
     def signal_cancel(self) -> None:
+        """Call ``cancel()`` on the subscription."""
         self.subscription.cancel()
 
 
@@ -50,17 +52,21 @@ class ProbeDownstream(Subscriber[Any]):
         self.operator: Subscription | None = None
 
     def on_subscribe(self, s: Subscription) -> None:
+        """Keep the operator's Subscription and register a :class:`SubscriptionPuppet` of it with the probe; a second one is ignored."""
         if self.operator is None:
             self.operator = s
             self.probe.register_on_subscribe(SubscriptionPuppet(s))
 
     def on_next(self, item: Any) -> None:
+        """Register ``item`` with the probe."""
         self.probe.register_on_next(item)
 
     def on_error(self, error: BaseException) -> None:
+        """Register ``error`` with the probe."""
         self.probe.register_on_error(error)
 
     def on_complete(self) -> None:
+        """Register the completion with the probe."""
         self.probe.register_on_complete()
 
 
@@ -73,20 +79,24 @@ class RequestingDownstream(Subscriber[Any]):
             raise ValueError(f"batch > 0 required but it was {batch}")
         self.batch = batch
         self.operator: Subscription | None = None
-        self.received = 0
+        self.received: int = 0
 
     def on_subscribe(self, s: Subscription) -> None:
+        """Keep the operator's Subscription and request ``batch`` items; a second one is ignored."""
         if self.operator is None:
             self.operator = s
             s.request(self.batch)
 
     def on_next(self, item: Any) -> None:
+        """Count the item; after every ``batch`` items, request ``batch`` more."""
         self.received += 1
         if self.received % self.batch == 0 and self.operator is not None:
             self.operator.request(self.batch)
 
     def on_error(self, error: BaseException) -> None:
+        """Ignore the error: the blackbox verification checks the subscriber, not its downstream."""
         pass
 
     def on_complete(self) -> None:
+        """Ignore the completion."""
         pass

@@ -161,6 +161,11 @@ class PublisherVerification(Verification, Generic[T]):
         return LONG_MAX
 
     def reference_gc_timeout_ms(self) -> float:
+        """Return how long (ms) a cancelled Subscriber may stay reachable from the Publisher (§3.13).
+
+        :attr:`publisher_reference_gc_timeout_ms` when set, else ``RXPY2_TCK_PUBLISHER_REFERENCE_GC_TIMEOUT_MS``,
+        else 300; an unparsable environment value raises ``ValueError``.
+        """
         v = self.publisher_reference_gc_timeout_ms
         if v is not None:
             return v
@@ -174,12 +179,6 @@ class PublisherVerification(Verification, Generic[T]):
                              f"environment value {raw!r} as milliseconds") from None
 
     # ---- running a rule ------------------------------------------------------------------------
-
-    @property
-    def _env(self) -> TestEnvironment:
-        if self.env is None:
-            self.env = self.create_environment()
-        return self.env
 
     def _checked_publisher(self, elements: int) -> Publisher[T]:
         pub = self.create_publisher(elements)
@@ -230,6 +229,7 @@ class PublisherVerification(Verification, Generic[T]):
 
     def potentially_pending_test(self, pub: Publisher[T] | None, body: PublisherTestRun,
                                  message: str = SKIPPING_OPTIONAL_TEST_FAILED) -> None:
+        """Run ``body(pub)``, or raise :class:`SkipRule` with ``message`` when ``pub`` is None."""
         if pub is None:
             raise SkipRule(message)
         body(pub)

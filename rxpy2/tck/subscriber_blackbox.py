@@ -80,6 +80,7 @@ class BlackboxTestStage(HelperFedStage[T], Generic[T]):
 
     def create_blackbox_subscriber_proxy(self, env: TestEnvironment,
                                          sub: Subscriber[T]) -> BlackboxSubscriberProxy[T]:
+        """Return the :class:`BlackboxSubscriberProxy` that records the signals ``sub`` receives from this stage (override to wrap differently)."""
         return BlackboxSubscriberProxy(env, sub)
 
 

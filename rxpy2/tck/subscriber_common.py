@@ -71,6 +71,7 @@ class HelperFedVerification(Verification, Generic[T]):
         return helpers
 
     def setup_method(self, method: Any = None) -> None:
+        """Before each rule: as :meth:`Verification.setup_method`, and forget the helper publishers of earlier rules."""
         super().setup_method(method)
         self._helpers().clear()
 
@@ -80,12 +81,6 @@ class HelperFedVerification(Verification, Generic[T]):
         while helpers:
             helpers.pop().cancel_all()
         super().teardown_method(method)
-
-    @property
-    def _env(self) -> TestEnvironment:
-        if self.env is None:
-            self.env = self.create_environment()
-        return self.env
 
 
 class HelperFedStage(ManualPublisher[T], Generic[T]):
@@ -115,6 +110,7 @@ class HelperFedStage(ManualPublisher[T], Generic[T]):
         return self.subscriber.value()  # type: ignore[return-value]  # set before any test step runs
 
     def create_helper_publisher(self, elements: int) -> Publisher[T]:
+        """Return the verification's helper Publisher of ``elements`` items (see :meth:`HelperFedVerification.create_helper_publisher`)."""
         return self.verification.create_helper_publisher(elements)
 
     def signal_next(self) -> T:

@@ -76,30 +76,36 @@ class SubscriberPuppet(ABC):
     """
 
     @abstractmethod
-    def trigger_request(self, elements: int) -> None: ...
+    def trigger_request(self, elements: int) -> None:
+        """Make the Subscriber under test eventually request at least ``elements`` more items in total."""
 
     @abstractmethod
-    def signal_cancel(self) -> None: ...
+    def signal_cancel(self) -> None:
+        """Make the Subscriber under test cancel its Subscription."""
 
 
 class SubscriberPuppeteer(ABC):
     """Receives the puppet: the Subscriber calls this once it stored its Subscription."""
 
     @abstractmethod
-    def register_on_subscribe(self, puppet: SubscriberPuppet) -> None: ...
+    def register_on_subscribe(self, puppet: SubscriberPuppet) -> None:
+        """Receive the puppet of the Subscriber under test; it calls this in ``on_subscribe``, after storing its Subscription."""
 
 
 class SubscriberProbe(ABC, Generic[T]):
     """What the Subscriber under test reports: every ``on_next``/``on_error``/``on_complete``."""
 
     @abstractmethod
-    def register_on_next(self, element: T) -> None: ...
+    def register_on_next(self, element: T) -> None:
+        """Report that the Subscriber under test received ``on_next(element)``."""
 
     @abstractmethod
-    def register_on_complete(self) -> None: ...
+    def register_on_complete(self) -> None:
+        """Report that the Subscriber under test received ``on_complete()``."""
 
     @abstractmethod
-    def register_on_error(self, cause: BaseException) -> None: ...
+    def register_on_error(self, cause: BaseException) -> None:
+        """Report that the Subscriber under test received ``on_error(cause)``."""
 
 
 class BlackboxProbe(SubscriberProbe[T], Generic[T]):
@@ -118,9 +124,11 @@ class BlackboxProbe(SubscriberProbe[T], Generic[T]):
     # ---- reporting ----
 
     def register_on_next(self, element: T) -> None:
+        """Record ``element`` for :meth:`expect_next`; a full buffer flops and raises :class:`~rxpy2.tck.SubscriberBufferOverflowException`."""
         self.elements.add(element)
 
     def register_on_complete(self) -> None:
+        """Record the completion for :meth:`expect_completion`; a second one flops (§1.7)."""
         if self.elements.is_completed():
             self.env.flop("Subscriber.on_complete was called a second time, which is illegal "
                           "according to Rule 1.7")
@@ -128,6 +136,7 @@ class BlackboxProbe(SubscriberProbe[T], Generic[T]):
         self.elements.complete()
 
     def register_on_error(self, cause: BaseException) -> None:
+        """Record ``cause`` for :meth:`expect_error`; a second error flops (§1.7) and is dropped."""
         if self.error.is_completed():
             self.env.flop("Subscriber.on_error was called a second time, which is illegal "
                           "according to Rule 1.7")
@@ -137,6 +146,7 @@ class BlackboxProbe(SubscriberProbe[T], Generic[T]):
     # ---- expectations ----
 
     def sub(self) -> Subscriber[T] | None:
+        """Return the Subscriber under test; before it was subscribed, flop and return None."""
         return self.subscriber.value()
 
     def _sub_name(self) -> str:
@@ -156,6 +166,7 @@ class BlackboxProbe(SubscriberProbe[T], Generic[T]):
         return received
 
     def expect_completion(self, timeout_ms: Any = None, msg: str | None = None) -> None:
+        """Wait up to ``timeout_ms`` for the next reported signal; flop unless it is the completion (``msg`` alone is accepted too)."""
         if isinstance(timeout_ms, str):
             timeout_ms, msg = None, timeout_ms
         timeout = self.env.default_timeout_ms if timeout_ms is None else timeout_ms
@@ -186,6 +197,7 @@ class BlackboxProbe(SubscriberProbe[T], Generic[T]):
         return got
 
     def expect_error_with_message(self, expected: type[E], required_message_part: str) -> E:
+        """Wait for a reported ``expected`` error (see :meth:`expect_error`) whose message contains ``required_message_part``; otherwise raise ``AssertionError``."""
         err = self.expect_error(expected)
         if required_message_part not in str(err):
             raise AssertionError(f"Got expected exception {type(err).__name__} but missing message "
@@ -206,10 +218,12 @@ class WhiteboxSubscriberProbe(BlackboxProbe[T], SubscriberPuppeteer, Generic[T])
         self.puppet_promise: Promise[SubscriberPuppet] = Promise(env)
 
     def register_on_subscribe(self, puppet: SubscriberPuppet) -> None:
+        """Keep ``puppet`` for :meth:`puppet`; a later registration is ignored."""
         if not self.puppet_promise.is_completed():
             self.puppet_promise.complete(puppet)
 
     def puppet(self) -> SubscriberPuppet:
+        """Return the registered puppet; before ``register_on_subscribe``, flop and raise ``AssertionError``."""
         p = self.puppet_promise.value()
         if p is None:
             self.env.flop_and_fail(f"Subscriber {self._sub_name()} did not `register_on_subscribe`")
@@ -223,23 +237,27 @@ class BlackboxSubscriberProxy(BlackboxProbe[T], Subscriber[T], Generic[T]):
         super().__init__(env, Promise.completed(env, subscriber))
 
     def on_subscribe(self, subscription: Subscription) -> None:
+        """Pass ``subscription`` on to the wrapped Subscriber (the proxy records no Subscription)."""
         s = self.subscriber.value()  # completed at construction: never None
         if s is not None:
             s.on_subscribe(subscription)
 
     def on_next(self, item: T) -> None:
+        """Record ``item`` (as :meth:`register_on_next`), then pass it on to the wrapped Subscriber."""
         self.register_on_next(item)
         s = self.subscriber.value()  # completed at construction: never None
         if s is not None:
             s.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
+        """Record ``error`` (as :meth:`register_on_error`), then pass it on to the wrapped Subscriber."""
         self.register_on_error(error)
         s = self.subscriber.value()  # completed at construction: never None
         if s is not None:
             s.on_error(error)
 
     def on_complete(self) -> None:
+        """Record the completion (as :meth:`register_on_complete`), then pass it on to the wrapped Subscriber."""
         self.register_on_complete()
         s = self.subscriber.value()  # completed at construction: never None
         if s is not None:
@@ -274,6 +292,7 @@ class WhiteboxTestStage(HelperFedStage[T], Generic[T]):
             env.verify_no_async_errors_no_delay()
 
     def puppet(self) -> SubscriberPuppet:
+        """Return the puppet the Subscriber under test registered with the probe (see :meth:`WhiteboxSubscriberProbe.puppet`)."""
         return self.the_probe().puppet()
 
     def the_probe(self) -> WhiteboxSubscriberProbe[T]:
@@ -283,9 +302,11 @@ class WhiteboxTestStage(HelperFedStage[T], Generic[T]):
         return probe
 
     def create_whitebox_subscriber_probe(self, env: TestEnvironment) -> WhiteboxSubscriberProbe[T]:
+        """Return a new probe of this stage's Subscriber (for rules that subscribe by hand)."""
         return WhiteboxSubscriberProbe(env, self.subscriber)
 
     def verify_no_async_errors(self) -> None:
+        """Wait the no-signals timeout, failing if the test recorded an asynchronous error (see :meth:`TestEnvironment.verify_no_async_errors`)."""
         self.env.verify_no_async_errors()
 
 
@@ -355,10 +376,12 @@ class SecondSubscription(Subscription):
         self._on_request = on_request
 
     def request(self, n: int) -> None:
+        """Pass ``n`` to ``on_request`` when one was given; otherwise ignore it."""
         if self._on_request is not None:
             self._on_request(n)
 
     def cancel(self) -> None:
+        """Close the latch: the Subscriber cancelled the second Subscription, as §2.5 requires."""
         self._latch.close()
 
     def __repr__(self) -> str:

@@ -89,14 +89,17 @@ class RuleResult:
 
     @property
     def passed(self) -> bool:
+        """Whether the rule ran and passed."""
         return self.outcome == "passed"
 
     @property
     def failed(self) -> bool:
+        """Whether the rule ran and failed (``message`` says why)."""
         return self.outcome == "failed"
 
     @property
     def skipped(self) -> bool:
+        """Whether the rule was not run (``message`` gives the reason, e.g. an optional capability missing)."""
         return self.outcome == "skipped"
 
     def __str__(self) -> str:

@@ -84,7 +84,7 @@ _untested_alias.__name__ = _untested_alias.__qualname__ = "test_untested_rules"
 class Verification:
     """Base class of PublisherVerification and the subscriber/processor verifications."""
 
-    __test__ = False
+    __test__: bool = False
 
     #: The environment of the rules; ``None`` means "ask :meth:`create_environment`".
     env: TestEnvironment | None = None
@@ -116,6 +116,13 @@ class Verification:
 
     def teardown_method(self, method: Any = None) -> None:
         """After each rule (a hook for subclasses)."""
+
+    @property
+    def _env(self) -> TestEnvironment:
+        """``env``, made by :meth:`create_environment` first when it is not set."""
+        if self.env is None:
+            self.env = self.create_environment()
+        return self.env
 
     # ---- introspection -----------------------------------------------------------------------
 

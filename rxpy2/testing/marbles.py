@@ -204,9 +204,16 @@ class ColdFlowable(Flowable[T]):
 
     @property
     def subscriptions(self) -> list[tuple[int, int | None]]:
+        """Each subscription so far, in order, as ``(subscribe frame, end frame)``.
+
+        The end frame is that of the cancel or of the delivery of the terminal signal; None while
+        the subscription lasts. :meth:`MarbleScheduler.expect_subscriptions` compares it with
+        subscription marbles such as ``"^---!"``.
+        """
         return [(s, e) for s, e in self._recorder.log if s is not None]
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        """Record the subscription and schedule the whole timeline for ``subscriber``, from the current frame on; items go out under its demand."""
         s = self._scheduler
         sub = _ColdSubscription(subscriber, self._recorder.start(s.frame_now()), s)
         subscriber.on_subscribe(sub)
@@ -305,6 +312,11 @@ class HotFlowable(Flowable[T]):
 
     @property
     def subscriptions(self) -> list[tuple[int, int | None]]:
+        """Each subscription so far, in order, as ``(subscribe frame, end frame)``.
+
+        The end frame is that of the cancel or of the terminal signal; None while the subscription
+        lasts (see :meth:`MarbleScheduler.expect_subscriptions`).
+        """
         return [(s, e) for s, e in self._recorder.log if s is not None]
 
     def _emit(self, sig: Signal) -> None:
@@ -317,6 +329,7 @@ class HotFlowable(Flowable[T]):
             self.processor.on_error(value)
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        """Record the subscription and subscribe ``subscriber`` to the processor: it gets what the timeline emits from now on."""
         entry = self._recorder.start(self._scheduler.frame_now())
         self.processor.subscribe(_HotRelay(subscriber, entry, self._scheduler))
 
@@ -431,7 +444,7 @@ class MarbleScheduler(TestScheduler):
         super().__init__()
         if not frame > 0.0:
             raise ValueError(f"frame must be positive: {frame}")
-        self.frame = float(frame)
+        self.frame: float = float(frame)
 
     def frames(self, n: float) -> float:
         """``n`` frames in seconds: ``delay(s.frames(3), scheduler=s)``."""

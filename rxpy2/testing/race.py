@@ -196,6 +196,7 @@ class RaceRunner:
             raise self._error
 
     def close(self) -> None:
+        """Stop the runner thread (waiting up to 5 s for it); idempotent. A later :meth:`race` raises ``RuntimeError``."""
         if not self._closed:
             self._closed = True
             self._fn = None

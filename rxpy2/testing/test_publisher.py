@@ -103,7 +103,7 @@ class TestPublisher(Flowable[T]):
                  "_cancel_count", "_requested_total", "_overflowed")
 
     def __init__(self, violations: frozenset[Violation] = frozenset()) -> None:
-        self.violations = violations
+        self.violations: frozenset[Violation] = violations
         self._lock = threading.Lock()
         self._subscribers: list[_TestSubscription[T]] = []
         self._terminal: tuple[bool, BaseException | None] | None = None  # (error?, error)
@@ -131,6 +131,7 @@ class TestPublisher(Flowable[T]):
     # ------------------------------------------------------------------ Flowable
 
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
+        """Add ``subscriber`` and call its ``on_subscribe``; after a terminal signal it gets that signal at once and is not kept (under CLEANUP_ON_TERMINATE it is kept, and gets no terminal signal)."""
         sub = _TestSubscription(self, subscriber)
         with self._lock:
             self._subscribe_count += 1
@@ -227,19 +228,24 @@ class TestPublisher(Flowable[T]):
         return self._requested_total
 
     def subscribe_count(self) -> int:
+        """Return how many times the publisher was subscribed to (also after termination)."""
         return self._subscribe_count
 
     def subscriber_count(self) -> int:
+        """Return how many subscribers are current: neither cancelled, nor removed by a terminal signal or a missing request."""
         with self._lock:
             return len(self._subscribers)
 
     def was_subscribed(self) -> bool:
+        """Return whether anyone ever subscribed."""
         return self._subscribe_count > 0
 
     def was_requested(self) -> bool:
+        """Return whether any subscriber ever requested a positive amount."""
         return self._requested_total > 0
 
     def was_cancelled(self) -> bool:
+        """Return whether any subscriber ever called ``cancel()`` (recorded under DEFER_CANCELLATION too)."""
         return self._cancel_count > 0
 
     # ------------------------------------------------------------------ assertions
@@ -254,16 +260,20 @@ class TestPublisher(Flowable[T]):
             return [s.requested for s in self._subscribers]
 
     def assert_was_subscribed(self) -> TestPublisher[T]:
+        """Assert that someone subscribed; raise ``AssertionError`` otherwise. Returns self."""
         return self._verify(self.was_subscribed(), "expected a subscription but there was none")
 
     def assert_was_not_subscribed(self) -> TestPublisher[T]:
+        """Assert that nobody ever subscribed. Returns self."""
         return self._verify(not self.was_subscribed(), f"expected no subscription but there "
                             f"were {self._subscribe_count}")
 
     def assert_was_requested(self) -> TestPublisher[T]:
+        """Assert that some subscriber requested a positive amount. Returns self."""
         return self._verify(self.was_requested(), "expected a request but there was none")
 
     def assert_was_not_requested(self) -> TestPublisher[T]:
+        """Assert that no subscriber requested anything. Returns self."""
         return self._verify(not self.was_requested(), f"expected no request but "
                             f"{self.requested} were requested")
 
@@ -283,12 +293,14 @@ class TestPublisher(Flowable[T]):
                             f"{high} (demands {demands})")
 
     def assert_was_cancelled(self, times: int | None = None) -> TestPublisher[T]:
+        """Assert that some subscriber cancelled, or, with ``times``, that ``cancel()`` was called exactly that often in all. Returns self."""
         c = self._cancel_count
         return self._verify(c != 0 and (times is None or c == times),
                             f"expected {'a' if times is None else times} cancellation(s) but "
                             f"there were {c}")
 
     def assert_not_cancelled(self) -> TestPublisher[T]:
+        """Assert that no subscriber ever called ``cancel()``. Returns self."""
         return self._verify(not self._cancel_count, f"expected no cancellation but there were "
                             f"{self._cancel_count}")
 
@@ -299,6 +311,7 @@ class TestPublisher(Flowable[T]):
                             f"expected {'subscribers' if n is None else n} but there were {c}")
 
     def assert_no_subscribers(self) -> TestPublisher[T]:
+        """Assert that no subscriber is current (see :meth:`subscriber_count`). Returns self."""
         return self.assert_subscribers(0)
 
     def assert_request_overflow(self) -> TestPublisher[T]:
@@ -306,6 +319,7 @@ class TestPublisher(Flowable[T]):
         return self._verify(self._overflowed, "expected a request overflow but none happened")
 
     def assert_no_request_overflow(self) -> TestPublisher[T]:
+        """Assert that no item went to a subscriber beyond its demand (possible only under REQUEST_OVERFLOW). Returns self."""
         return self._verify(not self._overflowed, "an item was delivered beyond the demand")
 
     def __repr__(self) -> str:

@@ -66,9 +66,13 @@ class BaseTestConsumer(Generic[T]):
         self._lock = threading.Lock()
         self._count_changed = threading.Condition(self._lock)
         self.last_thread: threading.Thread | None = None
-        self.timeout = False
+        self.timeout: bool = False
         self._protocol_errors: list[str] = []
         self._acknowledged = 0  # violations before this index were expected by the test
+
+    def _touch(self) -> None:
+        """Note the thread of the signal being received (``last_thread``)."""
+        self.last_thread = threading.current_thread()
 
     # ----------------------------------------------------------- rule checks
 
@@ -105,13 +109,15 @@ class BaseTestConsumer(Generic[T]):
         return self._completions
 
     def value_count(self) -> int:
+        """Return how many items arrived so far."""
         return len(self._values)
 
     def is_terminated(self) -> bool:
+        """Return whether ``on_error`` or ``on_complete`` arrived."""
         return self._done.is_set()
 
     def _record_value(self, item: T) -> None:
-        self.last_thread = threading.current_thread()
+        self._touch()
         with self._lock:
             if item is None:  # §2.13: recorded for the assertions, and raised to the caller
                 err = TypeError("on_next received None")
@@ -123,7 +129,7 @@ class BaseTestConsumer(Generic[T]):
             self._count_changed.notify_all()
 
     def _record_error(self, error: BaseException) -> None:
-        self.last_thread = threading.current_thread()
+        self._touch()
         with self._lock:
             if error is None:  # §2.13: recorded for the assertions, and raised to the caller
                 err = TypeError("on_error received None")
@@ -136,7 +142,7 @@ class BaseTestConsumer(Generic[T]):
         self._done.set()
 
     def _record_complete(self) -> None:
-        self.last_thread = threading.current_thread()
+        self._touch()
         with self._lock:
             self._completions += 1
             self._count_changed.notify_all()
@@ -152,6 +158,10 @@ class BaseTestConsumer(Generic[T]):
         return self
 
     def await_terminal_event(self, timeout: float = 5.0) -> bool:
+        """Wait up to ``timeout`` seconds for a terminal event; return whether one arrived.
+
+        Unlike :meth:`await_done`, a time-out neither cancels nor sets ``timeout``.
+        """
         return self._done.wait(timeout)
 
     def await_count(self: Self, n: int, timeout: float = 5.0) -> Self:
@@ -214,6 +224,7 @@ class BaseTestConsumer(Generic[T]):
         return self
 
     def assert_value_at(self: Self, index: int, expected: Any) -> Self:
+        """Assert that the item at ``index`` equals ``expected``, or satisfies it if it is callable."""
         values = self.values()
         if index >= len(values):
             raise self._fail(f"No value at index {index}")
@@ -226,15 +237,18 @@ class BaseTestConsumer(Generic[T]):
         return self
 
     def assert_value_count(self: Self, n: int) -> Self:
+        """Assert that exactly ``n`` items arrived."""
         c = len(self._values)
         if c != n:
             raise self._fail(f"Value counts differ; expected: {n} but was: {c}")
         return self
 
     def assert_no_values(self: Self) -> Self:
+        """Assert that no item arrived."""
         return self.assert_value_count(0)
 
     def assert_no_errors(self: Self) -> Self:
+        """Assert that no error arrived."""
         if self._errors:
             raise self._fail(f"Error(s) present: {self._errors!r}")
         return self
@@ -262,6 +276,7 @@ class BaseTestConsumer(Generic[T]):
         return self
 
     def assert_error_message(self: Self, message: str) -> Self:
+        """Assert exactly one error, whose ``str()`` equals ``message``."""
         errors = self.errors()
         if len(errors) != 1:
             raise self._fail(f"Expected exactly one error but got {len(errors)}")
@@ -271,6 +286,7 @@ class BaseTestConsumer(Generic[T]):
         return self
 
     def assert_complete(self: Self) -> Self:
+        """Assert exactly one ``on_complete``."""
         c = self._completions
         if c == 0:
             raise self._fail("Not completed")
@@ -279,6 +295,7 @@ class BaseTestConsumer(Generic[T]):
         return self
 
     def assert_not_complete(self: Self) -> Self:
+        """Assert no ``on_complete`` (more than one fails too)."""
         c = self._completions
         if c == 1:
             raise self._fail("Completed!")
@@ -287,6 +304,7 @@ class BaseTestConsumer(Generic[T]):
         return self
 
     def assert_terminated(self: Self) -> Self:
+        """Assert exactly one terminal event: one ``on_complete`` or one ``on_error``, not both."""
         c, e = self._completions, len(self._errors)
         if c + e == 0:
             raise self._fail("Not terminated")
@@ -296,6 +314,7 @@ class BaseTestConsumer(Generic[T]):
         return self
 
     def assert_not_terminated(self: Self) -> Self:
+        """Assert that no terminal event arrived."""
         if self._done.is_set():
             raise self._fail("Terminated")
         return self
@@ -316,16 +335,19 @@ class BaseTestConsumer(Generic[T]):
             .assert_not_complete()
 
     def assert_timeout(self: Self) -> Self:
+        """Assert that an :meth:`await_done` or :meth:`await_count` timed out."""
         if not self.timeout:
             raise self._fail("No timeout?!")
         return self
 
     def assert_no_timeout(self: Self) -> Self:
+        """Assert that no :meth:`await_done` or :meth:`await_count` timed out."""
         if self.timeout:
             raise self._fail("Timeout?!")
         return self
 
     def assert_subscribed(self: Self) -> Self:
+        """Assert that ``on_subscribe`` was called (each subclass checks its own subscription)."""
         raise NotImplementedError
 
     def assert_protocol_ok(self: Self) -> Self:
@@ -396,13 +418,19 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
         self._received = 0
         self._cancelled = False
         self._after_cancel = 0  # on_next signals after cancel() (allowed in flight, §2.8)
-        self.requested_fusion_mode = NONE
-        self.established_fusion_mode = NONE
+        self.requested_fusion_mode: int = NONE
+        self.established_fusion_mode: int = NONE
         self._qs: QueueSubscription[T] | None = None
 
     # Subscriber
     def on_subscribe(self, s: Subscription) -> None:
-        self.last_thread = threading.current_thread()
+        """Keep ``s`` and request the initial amount plus any earlier requests.
+
+        A second Subscription is cancelled and recorded as a violation (§2.5/§2.12), and so is
+        ``None`` (§2.13, which also raises ``TypeError``). With :meth:`with_fusion`, a
+        ``QueueSubscription`` is fused instead: in SYNC mode it is drained here at once.
+        """
+        self._touch()
         if s is None:  # §2.13: recorded for the assertions, and raised to the caller
             err = TypeError("on_subscribe received a None Subscription")
             with self._lock:
@@ -458,6 +486,13 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
             self._violation(f"§1.7: {what} after a terminal event")
 
     def on_next(self, item: T) -> None:
+        """Record ``item`` and pass it to the ``downstream``.
+
+        An item beyond the requested amount (§1.1), before ``on_subscribe`` (§1.9) or after a
+        terminal event (§1.7) is recorded as a violation; ``None`` is recorded as an error and
+        raises ``TypeError`` (§2.13). In ASYNC fusion mode the signal means "poll": the queue
+        is drained instead.
+        """
         if self.established_fusion_mode == 2:  # ASYNC: on_next says "poll"
             self._check_signal("on_next")
             try:
@@ -485,12 +520,14 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
             self._downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
+        """Record ``error`` as the terminal event and pass it to the ``downstream``; out of order it is a violation (§1.7, §1.9), ``None`` raises ``TypeError`` (§2.13)."""
         self._check_signal("on_error", error)
         self._record_error(error)
         if self._downstream is not None:
             self._downstream.on_error(error)
 
     def on_complete(self) -> None:
+        """Record the completion (in ASYNC fusion mode, after draining the queue) and pass it to the ``downstream``; out of order it is a violation (§1.7, §1.9)."""
         self._check_signal("on_complete")
         if self.established_fusion_mode == 2:
             try:
@@ -508,6 +545,12 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
 
     # Subscription
     def request(self, n: int) -> None:
+        """Request ``n`` more items from the upstream, counted for the §1.1 check.
+
+        Before ``on_subscribe`` the amount is kept and requested then (an invalid one goes to
+        :func:`rxpy2.plugins.on_error`); after that an invalid ``n`` goes upstream as it is,
+        for the source to reject (§3.9). After :meth:`cancel` nothing is counted or requested.
+        """
         with self._lock:
             # counted before it goes upstream: an item it causes must see it (§1.1)
             r = SubscriptionHelper.request_amount(n)  # an invalid one is the upstream's to report
@@ -516,6 +559,7 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
         deferred_request(self._upstream, self._missed_requested, n)
 
     def cancel(self) -> None:
+        """Cancel the upstream (also one that arrives later); idempotent. Items already in flight may still arrive (§2.8)."""
         # the upstream first: a request racing with this is either counted or not forwarded
         SubscriptionHelper.cancel(self._upstream)
         with self._lock:
@@ -543,24 +587,30 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
         self.cancel()
 
     def is_cancelled(self) -> bool:
+        """Return whether :meth:`cancel` (or :meth:`dispose`) cancelled the upstream."""
         return self._upstream.get() is CANCELLED
 
     # Disposable
     def dispose(self) -> None:
+        """Cancel the upstream, as :meth:`cancel`."""
         self.cancel()
 
     def is_disposed(self) -> bool:
+        """Return whether the upstream was cancelled, as :meth:`is_cancelled`."""
         return self.is_cancelled()
 
     def has_subscription(self) -> bool:
+        """Return whether ``on_subscribe`` was called."""
         return self._subscribed
 
     def assert_subscribed(self) -> TestSubscriber[T]:
+        """Assert that ``on_subscribe`` was called."""
         if not self._subscribed:
             raise self._fail("Not subscribed!")
         return self
 
     def assert_not_subscribed(self) -> TestSubscriber[T]:
+        """Assert that ``on_subscribe`` was not called and no error arrived."""
         if self._subscribed:
             raise self._fail("Subscribed!")
         if self._errors:
@@ -578,6 +628,7 @@ class TestSubscriber(BaseTestConsumer[T], FlowableSubscriber[T], Subscription, D
         return self
 
     def assert_fusion_mode(self, mode: int) -> TestSubscriber[T]:
+        """Assert that the fusion mode established in ``on_subscribe`` is ``mode`` (``NONE`` when none was)."""
         if self.established_fusion_mode != mode:
             raise self._fail(f"Fusion mode differs; expected: {mode} but was: "
                              f"{self.established_fusion_mode}")
@@ -613,7 +664,8 @@ class TestObserver(BaseTestConsumer[T], SingleObserver[T], MaybeObserver[T],
         self._subscribe_calls = 0
 
     def on_subscribe(self, d: Disposable) -> None:
-        self.last_thread = threading.current_thread()
+        """Keep ``d``; a second Disposable is disposed and recorded as a violation (§2.5/§2.12), ``None`` too (§2.13, which also raises ``TypeError``)."""
+        self._touch()
         if d is None:  # §2.13: recorded for the assertions, and raised to the caller
             err = TypeError("on_subscribe received a None Disposable")
             with self._lock:
@@ -643,32 +695,39 @@ class TestObserver(BaseTestConsumer[T], SingleObserver[T], MaybeObserver[T],
             self._violation(f"§1.7: {what} after a terminal event")
 
     def on_success(self, item: T) -> None:
+        """Record ``item`` followed by a completion, as RxJava's TestObserver does; out of order it is a violation (§1.7, §1.9)."""
         self._check("on_success")
         self._record_value(item)
         self._record_complete()
 
     def on_next(self, item: T) -> None:  # lets it observe a Flowable too, if ever needed
+        """Record ``item`` (so that a Flowable can be observed too); out of order it is a violation (§1.7, §1.9)."""
         self._check("on_next")
         self._record_value(item)
 
     def on_error(self, error: BaseException) -> None:
+        """Record ``error`` as the terminal event; out of order it is a violation (§1.7, §1.9)."""
         self._check("on_error")
         self._record_error(error)
 
     def on_complete(self) -> None:
+        """Record the completion; out of order it is a violation (§1.7, §1.9)."""
         self._check("on_complete")
         self._record_complete()
 
     def dispose(self) -> None:
+        """Dispose the upstream Disposable (also one that arrives later); idempotent."""
         DisposableHelper.dispose(self._upstream)
 
     def is_disposed(self) -> bool:
+        """Return whether :meth:`dispose` was called."""
         return self._upstream.get() is DISPOSED
 
     def _cancel_upstream(self) -> None:
         self.dispose()
 
     def assert_subscribed(self) -> TestObserver[T]:
+        """Assert that ``on_subscribe`` was called."""
         if not self._subscribed:
             raise self._fail("Not subscribed!")
         return self
