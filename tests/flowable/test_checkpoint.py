@@ -19,6 +19,7 @@ from rxpy2._internal.fuseable import ASYNC
 from rxpy2._internal.fuseable import SYNC
 from rxpy2._internal.operators.flowable.flowable_checkpoint import CheckpointConditionalSubscriber
 from rxpy2.connectable_flowable import ConnectableFlowable
+from rxpy2.operator_kit import EmptySubscription
 from rxpy2.schedulers import Schedulers
 from rxpy2.testing import TestSubscriber
 
@@ -338,3 +339,21 @@ def test_environment_variable_at_import(value, expected):
     out = subprocess.run([sys.executable, "-c", _CHILD], env=env, capture_output=True,
                          text=True, timeout=60, check=True).stdout.split()
     assert out == expected
+
+
+def test_the_stage_hides_no_protocol_violation_of_its_upstream():
+    def source(s):  # type: ignore[no-untyped-def]
+        s.on_subscribe(EmptySubscription.INSTANCE)
+        s.on_complete()
+        s.on_next(3)  # after the end: the consumer's checks must still see it
+
+    ts: TestSubscriber[int] = TestSubscriber()
+    Flowable.unsafe_create(source).checkpoint().subscribe(ts)
+    assert ts.values() == [3] and ts.completions() == 1
+    plugins.set_assembly_tracking(True)
+    try:
+        traced: TestSubscriber[int] = TestSubscriber()
+        Flowable.unsafe_create(source).hide().subscribe(traced)
+    finally:
+        plugins.set_assembly_tracking(False)
+    assert traced.values() == [3] and traced.completions() == 1

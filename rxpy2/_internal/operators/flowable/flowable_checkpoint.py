@@ -45,8 +45,8 @@ from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.subscribers.basic_fuseable import BasicFuseableConditionalSubscriber
 from rxpy2._internal.subscribers.basic_fuseable import BasicFuseableSubscriber
 from rxpy2.flowable import Flowable
+from rxpy2.operator_kit import null_error
 from rxpy2.operator_kit import null_item
-from rxpy2.operator_kit import null_or_late_error
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
 
@@ -138,28 +138,29 @@ class FlowableCheckpoint(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
 
 
 class _CheckpointMixin(Generic[T]):
-    """The signals of both variants: everything passes, an error is noted first."""
+    """The signals of both variants: everything passes as it came (as ``hide``'s
+    :class:`~rxpy2._internal.subscribers.pass_through.PassThrough`: only the §2.13
+    ``None`` checks, so a stage put in by assembly tracking hides no protocol violation
+    of its upstream), an error noted first."""
 
     downstream: Any
     qs: Any
-    done: bool
     source_mode: int
     tracer: CheckpointNote | TraceNote
 
     def on_next(self, item: T) -> None:
-        if self.done:
-            return
         if item is None and self.source_mode == NONE:  # ASYNC fused: None says "poll"
             raise null_item()  # §2.13
         self.downstream.on_next(item)
 
     def on_error(self, error: BaseException) -> None:
-        if error is None or self.done:
-            null_or_late_error(error)  # §2.13, §1.7
-            return
-        self.done = True
+        if error is None:
+            raise null_error()  # §2.13
         self.tracer.note(error)
         self.downstream.on_error(error)
+
+    def on_complete(self) -> None:
+        self.downstream.on_complete()
 
     def request_fusion(self, mode: int) -> int:
         # no user code here: the mode goes upstream as asked (a thread boundary included)
@@ -198,8 +199,6 @@ class CheckpointConditionalSubscriber(_CheckpointMixin[T], BasicFuseableConditio
         self.tracer = tracer
 
     def try_on_next(self, item: T) -> bool:
-        if self.done:
-            return True  # nothing more will come: ask for no replacement
         if item is None:
             raise null_item()  # §2.13
         return self.downstream.try_on_next(item)  # type: ignore[no-any-return]  # Any-typed downstream
