@@ -3,8 +3,8 @@ assembly tracking (``rxpy2.plugins.set_assembly_tracking``).
 
 * :func:`user_site` walks the caller's frames (``sys._getframe`` and ``f_back``, no
   ``traceback`` module, no source lines read) to the first one whose module is not
-  ``rxpy2`` or below it, and answers it as an :class:`AssemblySite` (file, line,
-  function): a few hundred nanoseconds.
+  ``rxpy2`` or below it, and answers it as an :class:`AssemblySite` (its code object
+  and instruction offset; the line number is looked up when a note is written).
 * :func:`record` and :func:`site_of`: the sites of the sources assembled while tracking
   is on, held beside them (a ``WeakKeyDictionary``: a site does not keep its source
   alive, and a source collected takes its entry with it).
@@ -20,20 +20,38 @@ from __future__ import annotations
 import sys
 import threading
 import weakref
+from types import CodeType
 from typing import Any
 
 __all__ = ["AssemblySite", "add_note_once", "record", "site_of", "user_site"]
 
 
 class AssemblySite:
-    """One frame of the user's code: ``filename:lineno in function``."""
+    """One frame of the user's code, kept as its code object and the offset of its last
+    instruction: ``filename:lineno in function``, the line found only when asked for (a
+    note being written)."""
 
-    __slots__ = ("filename", "lineno", "function")
+    __slots__ = ("code", "lasti")
 
-    def __init__(self, filename: str, lineno: int, function: str) -> None:
-        self.filename = filename
-        self.lineno = lineno
-        self.function = function
+    def __init__(self, code: CodeType, lasti: int) -> None:
+        self.code = code
+        self.lasti = lasti
+
+    @property
+    def filename(self) -> str:
+        return self.code.co_filename
+
+    @property
+    def function(self) -> str:
+        return self.code.co_name
+
+    @property
+    def lineno(self) -> int | None:
+        """The line of the instruction (as ``frame.f_lineno`` says it), ``None`` if none."""
+        for start, end, line in self.code.co_lines():
+            if start <= self.lasti < end:
+                return line
+        return None
 
     def __str__(self) -> str:
         return f"{self.filename}:{self.lineno} in {self.function}"
@@ -42,19 +60,15 @@ class AssemblySite:
         return f"AssemblySite({self.filename!r}, {self.lineno}, {self.function!r})"
 
 
-def _in_rxpy2(module: object) -> bool:
-    return isinstance(module, str) and (module == "rxpy2" or module.startswith("rxpy2."))
-
-
 def user_site() -> AssemblySite | None:
     """The first frame above this call that is outside the ``rxpy2`` package (by its
     module's ``__name__``); ``None`` when every frame is rxpy2's (a stage assembled by
     the library itself, on one of its threads)."""
     frame: Any = sys._getframe(1)
     while frame is not None:
-        if not _in_rxpy2(frame.f_globals.get("__name__")):
-            code = frame.f_code
-            return AssemblySite(code.co_filename, frame.f_lineno, code.co_name)
+        name = frame.f_globals.get("__name__")
+        if name.__class__ is not str or not (name.startswith("rxpy2.") or name == "rxpy2"):
+            return AssemblySite(frame.f_code, frame.f_lasti)
         frame = frame.f_back
     return None
 
