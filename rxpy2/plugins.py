@@ -25,7 +25,7 @@
 * Assembly tracking: :func:`set_assembly_tracking` (or the environment variable
   ``RXPY2_ASSEMBLY_TRACKING=1`` at import) records where the user's code assembled
   each operator, and an error gets a note naming the stage it came out of and that
-  ``file:line`` (docs/reliability.md, "Debugging: where was this chain assembled?").
+  ``file:line`` (docs/getting-started.md, "Where was this chain assembled?").
   Off by default, and then it costs nothing.
 * :func:`reset` removes every hook; :func:`lockdown` forbids further changes
   (a :class:`RuntimeError` on any setter) until the process ends.
