@@ -102,3 +102,34 @@ def test_tracking_notes_the_failing_operator():
     assert note.startswith("rxpy2 assembly trace: the error came out of map(fail), "
                            f"assembled at {__file__}:{line} in ")
     assert notes(failure(Single.just(1).map(fail).test())) == []  # off again
+
+
+def test_fatal_exception_is_not_swallowed():
+    def interrupt(x: int) -> int:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        Single.just(1).map(interrupt).checkpoint("fatal").test()
+    plugins.set_assembly_tracking(True)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            Maybe.just(1).map(interrupt).test()
+    finally:
+        plugins.set_assembly_tracking(False)
+
+
+def test_a_user_assembly_hook_still_runs_under_tracking():
+    seen: list[str] = []
+
+    def hook(s):  # type: ignore[no-untyped-def]
+        seen.append(type(s).__name__)
+        return s
+
+    plugins.set_on_single_assembly(hook)
+    plugins.set_assembly_tracking(True)
+    try:
+        error = failure(Single.just(1).map(fail).test())
+    finally:
+        plugins.set_assembly_tracking(False)
+    assert seen == ["SingleJust", "SingleMap"]
+    assert notes(error)[0].startswith("rxpy2 assembly trace: the error came out of map(fail)")

@@ -173,6 +173,7 @@ def piping_and_logging() -> None:
     assert_type(Single.just(1).checkpoint("one"), Single[int])
     assert_type(Maybe.just("a").checkpoint(), Maybe[str])
     assert_type(Completable.complete().checkpoint(description="done"), Completable)
+    assert_type(f.parallel(2).checkpoint("rails").sequential(), Flowable[int])
     assert_type(plugins.set_assembly_tracking(True), None)
     assert_type(plugins.is_assembly_tracking_enabled(), bool)
     plugins.set_assembly_tracking(False)
