@@ -201,7 +201,8 @@ class CheckpointConditionalSubscriber(_CheckpointMixin[T], BasicFuseableConditio
     def try_on_next(self, item: T) -> bool:
         if item is None:
             raise null_item()  # §2.13
-        return self.downstream.try_on_next(item)  # type: ignore[no-any-return]  # Any-typed downstream
+        accepted: bool = self.downstream.try_on_next(item)
+        return accepted
 
 
 def checkpoint_subscriber(subscriber: Any, tracer: CheckpointNote | TraceNote) -> Any:
