@@ -37,6 +37,7 @@ from benchmarks.common import p
 from rxpy2 import Flowable
 from rxpy2 import FlowableSubscriber
 from rxpy2 import Subscription
+from rxpy2 import plugins
 from rxpy2.schedulers.new_thread_scheduler import NewThreadScheduler
 
 #: How long a thread-hop run may take before the run counts as hung.
@@ -702,6 +703,66 @@ def observe_on(rxpy: bool) -> Workload:
                "its own, the same shape as the two plain pairs."])
 
 
+# ---------------------------------------------------------------- assembly tracking
+
+
+def _tracked(run: Callable[[int], Checksum]) -> Callable[[int], Checksum]:
+    """``run`` with assembly tracking on (assembly and subscription inside the timing)."""
+    def tracked(n: int) -> Checksum:
+        plugins.set_assembly_tracking(True)
+        try:
+            return run(n)
+        finally:
+            plugins.set_assembly_tracking(False)
+    return tracked
+
+
+def _rx2_chain_checkpoint(n: int) -> Checksum:
+    consume, checksum = make_sink()
+    return _rx2_sync(Flowable.range(0, n).map(f).filter(p).checkpoint("bench"), consume,
+                     checksum)
+
+
+def assembly_tracking(rxpy: bool) -> Workload:
+    impls = [
+        Impl("plain loop", PLAIN, _plain_chain),
+        Impl("rxpy2 range.map.filter, tracking off", RXPY2, _rx2_chain,
+             note="the chain workload's row: what every chain runs while tracking is off"),
+        Impl("rxpy2 range.map.filter.checkpoint()", RXPY2, _rx2_chain_checkpoint,
+             note="one checkpoint after the fused chain: one more on_next per item"),
+        Impl("rxpy2 range.hide().map.filter, tracking off", RXPY2, _rx2_chain_hidden,
+             note="the same stages, none fused: what tracking runs, without its stages"),
+        Impl("rxpy2 range.map.filter, tracking on", RXPY2, _tracked(_rx2_chain),
+             note="no macro fusion, and a tracing stage after each of the 3 operators"),
+    ]
+    return Workload("assembly_tracking", "range → map → filter → consume, assembly tracking "
+                    "off and on", 200_000, "source item", impls,
+                    ["rxpy2 range.map.filter, tracking off"],
+                    notes=["Tracking off is the `plugins.hooks_active` test each assembly and "
+                           "subscription already made: the off row is the plain chain. On, "
+                           "each operator records its site at assembly (a frame walk) and "
+                           "each subscription puts a pass-through stage after each traced "
+                           "operator."])
+
+
+def _rx2_flat_map_just_tracked(n: int) -> Checksum:
+    return _tracked(_rx2_flat_map_just)(n)
+
+
+def assembly_tracking_inner(rxpy: bool) -> Workload:
+    impls = [
+        Impl("plain loop", PLAIN, _plain_just),
+        Impl("rxpy2 flat_map(just), tracking off", RXPY2, _rx2_flat_map_just),
+        Impl("rxpy2 flat_map(just), tracking on", RXPY2, _rx2_flat_map_just_tracked,
+             note="each inner just(x) assembled (its site recorded) and subscribed (traced)"),
+    ]
+    return Workload("assembly_tracking_inner", "range → flat_map(x → just(x)) → consume, "
+                    "assembly tracking off and on", 100_000, "source item", impls,
+                    ["rxpy2 flat_map(just), tracking off"],
+                    notes=["An assembly per item: the cost of recording a site and tracing "
+                           "one more subscription, per assembled source."])
+
+
 # ---------------------------------------------------------------- registry
 
 BUILDERS: dict[str, Callable[[bool], Workload]] = {
@@ -714,6 +775,8 @@ BUILDERS: dict[str, Callable[[bool], Workload]] = {
     "zip": zip_,
     "group_by": group_by,
     "observe_on": observe_on,
+    "assembly_tracking": assembly_tracking,
+    "assembly_tracking_inner": assembly_tracking_inner,
     import_cost.KEY: import_cost.import_workload,
 }
 

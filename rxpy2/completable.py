@@ -30,6 +30,7 @@ from rxpy2._internal.observers.callback import CallbackCompletableObserver
 from rxpy2._internal.operators.completable import completable_amb
 from rxpy2._internal.operators.completable import completable_and_then
 from rxpy2._internal.operators.completable import completable_cache
+from rxpy2._internal.operators.completable import completable_checkpoint
 from rxpy2._internal.operators.completable import completable_concat
 from rxpy2._internal.operators.completable import completable_create
 from rxpy2._internal.operators.completable import completable_defer
@@ -124,6 +125,7 @@ class Completable(ZeroOneBase):
         delay_with_publisher=lambda: completable_delay.CompletableDelayWithPublisher,
         amb=lambda: completable_amb.CompletableAmb,
         log=lambda: completable_log.CompletableLog,
+        checkpoint=lambda: completable_checkpoint.CompletableCheckpoint,
         from_flowable=lambda f: f.ignore_elements(),
     )
 

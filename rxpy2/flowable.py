@@ -47,6 +47,7 @@ from rxpy2._internal.arguments import seed_first_form
 from rxpy2._internal.arguments import sources_one_by_one
 from rxpy2._internal.arguments import subscriber_like
 from rxpy2._internal.arguments import trailing_function
+from rxpy2._internal.assembly import user_site
 from rxpy2._internal.combine_latest_signature import combine_latest_signature
 from rxpy2._internal.fuseable import ScalarCallable
 from rxpy2._internal.fuseable import is_flowable_subscriber as _is_flowable_subscriber
@@ -65,6 +66,7 @@ from rxpy2._internal.operators.flowable import flowable_buffer_boundary
 from rxpy2._internal.operators.flowable import flowable_buffer_boundary_supplier
 from rxpy2._internal.operators.flowable import flowable_buffer_exact_boundary
 from rxpy2._internal.operators.flowable import flowable_buffer_timed
+from rxpy2._internal.operators.flowable import flowable_checkpoint
 from rxpy2._internal.operators.flowable import flowable_collect
 from rxpy2._internal.operators.flowable import flowable_combine_latest
 from rxpy2._internal.operators.flowable import flowable_concat
@@ -259,9 +261,13 @@ def _default_scheduler(scheduler: Any) -> Any:
     return scheduler
 
 
-#: The Flowable's part in the subscribe loop: its hook key and the upstream a failed
-#: subscriber gets before on_error (§1.9).
-_FLOWABLE = _loop.Kind("flowable", FlowableSubscriber, _EmptySubscription.INSTANCE)
+def _trace(source: Any, subscriber: Any) -> Any:
+    return flowable_checkpoint.trace_subscriber(source, subscriber)
+
+
+#: The Flowable's part in the subscribe loop: its hook key, the upstream a failed
+#: subscriber gets before on_error (§1.9), the stage assembly tracking subscribes.
+_FLOWABLE = _loop.Kind("flowable", FlowableSubscriber, _EmptySubscription.INSTANCE, _trace)
 
 _SUBSCRIBER_EXPECTED = "a Subscriber (on_subscribe, on_next, on_error, on_complete) or callbacks"
 
@@ -333,7 +339,10 @@ def _fuse(upstream: Flowable[Any], stage: FusedStage, arg: Any,
           map_or_filter: bool = False) -> Flowable[Any] | None:
     """Macro fusion at assembly: the stage (its operator's declaration, ``STAGE``) joins a
     synchronous chain (a sync source and stages, run as one loop) or, for map/filter,
-    collapses with a map/filter before it; ``None`` when it stays an operator of its own."""
+    collapses with a map/filter before it; ``None`` when it stays an operator of its own
+    (always while assembly tracking is on: each stage keeps its own assembly site)."""
+    if _plugin_flags.hooks_active and _plugin_flags.track_assembly:
+        return None
     fused = flowable_sync_chain.fuse_sync_stage(upstream, stage, arg)
     if fused is None and map_or_filter:
         fused = flowable_map_filter.collapse_map_filter(upstream, stage, arg)
@@ -343,7 +352,14 @@ def _fuse(upstream: Flowable[Any], stage: FusedStage, arg: Any,
 class Flowable(Publisher[T], Generic[T]):
     """A backpressured stream of 0..N items followed by an optional terminal event."""
 
-    __slots__ = ()
+    # Weakly referenceable: assembly tracking keeps each stage's site beside it
+    # (rxpy2._internal.assembly) without keeping it alive. CPython leaves a __weakref__
+    # slot out of the layout check of multiple bases; mypy counts it (a slotted mixin
+    # and this base would be "disjoint bases"), so type checkers see no slot.
+    if TYPE_CHECKING:
+        __slots__ = ()
+    else:
+        __slots__ = ("__weakref__",)
 
     #: the Flowable's part in the subscribe loop (``subscribe_loop.subscribe_tail``)
     _loop_kind: ClassVar[_loop.Kind] = _FLOWABLE
@@ -565,6 +581,18 @@ class Flowable(Publisher[T], Generic[T]):
         logger = flowable_log.resolve_logger(name_or_logger)
         lvl = flowable_log.check_level(level)
         return _assembly(flowable_log.FlowableLog(self, logger, lvl))
+
+    def checkpoint(self, description: str | None = None) -> Flowable[T]:
+        """Mark this point of the chain for debugging, as Reactor's ``checkpoint()``: an
+        error passing here (from any thread) gets a note (``BaseException.add_note``)
+        naming ``description``, the ``file:line`` of the code that called
+        ``checkpoint`` and the chain before it, e.g. ``rxpy2 checkpoint 'load':
+        assembled at app.py:42 in main, after just(1) → map(parse)``; once per exception
+        and checkpoint. Items, requests and cancellation pass unchanged, and so does
+        fusion. See :func:`rxpy2.plugins.set_assembly_tracking` for every operator at
+        once."""
+        flowable_checkpoint.require_description(description)
+        return _assembly(flowable_checkpoint.FlowableCheckpoint(self, description, user_site()))
 
     # ------------------------------------------------------------------ sources
 

@@ -34,6 +34,7 @@ from rxpy2._internal.operators.completable import completable_to_maybe
 from rxpy2._internal.operators.flowable import time_args
 from rxpy2._internal.operators.maybe import maybe_amb
 from rxpy2._internal.operators.maybe import maybe_cache
+from rxpy2._internal.operators.maybe import maybe_checkpoint
 from rxpy2._internal.operators.maybe import maybe_concat
 from rxpy2._internal.operators.maybe import maybe_count
 from rxpy2._internal.operators.maybe import maybe_create
@@ -159,6 +160,7 @@ class Maybe(ZeroOneItemBase[T]):
         delay_with_publisher=lambda: maybe_delay.MaybeDelayWithPublisher,
         amb=lambda: maybe_amb.MaybeAmb,
         log=lambda: maybe_log.MaybeLog,
+        checkpoint=lambda: maybe_checkpoint.MaybeCheckpoint,
         from_flowable=lambda f: f.single_element(),
     )
 

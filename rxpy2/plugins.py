@@ -22,6 +22,11 @@
   ``contextvars`` context current when it was scheduled (docs/schedulers.md,
   "Context propagation"); :func:`set_context_propagation` turns it off (or the
   environment variable ``RXPY2_CONTEXT_PROPAGATION=0`` at import).
+* Assembly tracking: :func:`set_assembly_tracking` (or the environment variable
+  ``RXPY2_ASSEMBLY_TRACKING=1`` at import) records where the user's code assembled
+  each operator, and an error gets a note naming the stage it came out of and that
+  ``file:line`` (docs/getting-started.md, "Where was this chain assembled?").
+  Off by default, and then it costs nothing.
 * :func:`reset` removes every hook; :func:`lockdown` forbids further changes
   (a :class:`RuntimeError` on any setter) until the process ends.
 """
@@ -35,6 +40,7 @@ from typing import TYPE_CHECKING
 from typing import Any
 from typing import TypeVar
 
+from rxpy2._internal import assembly as _assembly_sites
 from rxpy2.exceptions import CompositeException
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.exceptions import OnErrorNotImplementedException
@@ -43,6 +49,7 @@ from rxpy2.exceptions import UndeliverableException
 
 __all__ = [
     "get_error_handler",
+    "is_assembly_tracking_enabled",
     "is_context_propagation_enabled",
     "is_locked_down",
     "lockdown",
@@ -52,6 +59,7 @@ __all__ = [
     "on_scheduler",
     "on_subscribe",
     "reset",
+    "set_assembly_tracking",
     "set_computation_scheduler_handler",
     "set_context_propagation",
     "set_error_handler",
@@ -99,11 +107,15 @@ _assembly: dict[str, Callable[[Any], Any]] = {}
 _subscribe: dict[str, Callable[[Any, Any], Any]] = {}
 _schedule_handler: Callable[[Callable[[], object]], Callable[[], object]] | None = None
 _scheduler_handlers: dict[str, Callable[[Any], Any]] = {}
-#: True while any assembly or subscribe hook is set: lets the hot paths skip the lookup.
+#: True while any assembly or subscribe hook is set, or assembly tracking is on: lets the
+#: hot paths skip the lookup.
 hooks_active: bool = False
 #: Context propagation is on unless ``RXPY2_CONTEXT_PROPAGATION`` says 0/false/no/off.
 _PROPAGATE_CONTEXT_DEFAULT = os.environ.get("RXPY2_CONTEXT_PROPAGATION", "1").strip().lower() \
     not in ("0", "false", "no", "off")
+#: Assembly tracking is off unless ``RXPY2_ASSEMBLY_TRACKING`` says 1/true/yes/on.
+_TRACK_ASSEMBLY_DEFAULT = os.environ.get("RXPY2_ASSEMBLY_TRACKING", "0").strip().lower() \
+    in ("1", "true", "yes", "on")
 
 
 class _Flags:
@@ -113,17 +125,21 @@ class _Flags:
     ``flags.hooks_active`` (a slot) costs ~3 ns. Both are written together.
 
     ``propagate_context`` is read by the schedulers once per scheduled task (see
-    :func:`set_context_propagation`).
+    :func:`set_context_propagation`). ``track_assembly`` is read only behind
+    ``hooks_active`` (which it turns on): at each assembly and each subscription of a
+    stage (see :func:`set_assembly_tracking`).
     """
 
-    __slots__ = ("hooks_active", "propagate_context")
+    __slots__ = ("hooks_active", "propagate_context", "track_assembly")
 
     def __init__(self) -> None:
-        self.hooks_active: bool = False
+        self.track_assembly: bool = _TRACK_ASSEMBLY_DEFAULT
+        self.hooks_active: bool = self.track_assembly
         self.propagate_context: bool = _PROPAGATE_CONTEXT_DEFAULT
 
 
 flags: _Flags = _Flags()
+hooks_active = flags.hooks_active
 
 X = TypeVar("X")
 
@@ -189,14 +205,19 @@ def on_error(error: BaseException) -> None:
 
 
 def _set(table: dict[str, Any], key: str, hook: Any) -> None:
-    global hooks_active
     with _lock:
         _check()
         if hook is None:
             table.pop(key, None)
         else:
             table[key] = hook
-        hooks_active = flags.hooks_active = bool(_assembly or _subscribe)
+        _update_hooks_active()
+
+
+def _update_hooks_active() -> None:
+    """``hooks_active`` from the hooks and the tracking switch (under ``_lock``)."""
+    global hooks_active
+    hooks_active = flags.hooks_active = bool(_assembly or _subscribe or flags.track_assembly)
 
 
 def set_on_flowable_assembly(hook: Callable[[Any], Any] | None) -> None:
@@ -279,12 +300,17 @@ def set_on_completable_subscribe(hook: Callable[[Any, Any], Any] | None) -> None
 
 
 def on_assembly(kind: str, source: X) -> X:
-    """Apply the assembly hook of ``kind`` ("flowable", "single", ...) to a new source."""
+    """Apply the assembly hook of ``kind`` ("flowable", "single", ...) to a new source;
+    while assembly tracking is on, record where the user's code assembled what results
+    (not for "parallel": a parallel stage's errors are noted where its rails join)."""
     hook = _assembly.get(kind)
-    if hook is None:
-        return source
-    hooked: X = hook(source)  # a hook is trusted to return the same kind of source
-    return hooked
+    if hook is not None:
+        source = hook(source)  # a hook is trusted to return the same kind of source
+    if flags.track_assembly and kind != "parallel":
+        site = _assembly_sites.user_site()
+        if site is not None:
+            _assembly_sites.record(source, site)
+    return source
 
 
 def on_subscribe(kind: str, source: Any, subscriber: X) -> X:
@@ -338,6 +364,34 @@ def is_context_propagation_enabled() -> bool:
     return flags.propagate_context
 
 
+def set_assembly_tracking(enabled: bool) -> None:
+    """Turn assembly tracking on or off (off by default; the environment variable
+    ``RXPY2_ASSEMBLY_TRACKING=1`` turns it on at import).
+
+    On, each Flowable, Single, Maybe and Completable assembled from then on keeps the
+    ``file:line`` of the user's code that built it (the first frame outside rxpy2), and
+    each subscription to it passes its signals through a stage that notes an error
+    going by: the first such stage an exception passes adds one note
+    (``BaseException.add_note``) naming that operator, the chain up to it and where it
+    was assembled, so a traceback from another thread still names the user's line. The
+    assembly hooks set with :func:`set_on_flowable_assembly` and friends keep running.
+    It costs a frame walk per assembly and a stage per subscribed operator (see
+    docs/performance.md): for debugging. Off, nothing of it runs; sources assembled
+    while it was on keep their site, and are traced again when it is turned back on.
+    """
+    if not isinstance(enabled, bool):
+        raise TypeError(f"enabled must be a bool, not {type(enabled).__name__}")
+    with _lock:
+        _check()
+        flags.track_assembly = enabled
+        _update_hooks_active()
+
+
+def is_assembly_tracking_enabled() -> bool:
+    """Whether operators record their assembly sites (:func:`set_assembly_tracking`)."""
+    return flags.track_assembly
+
+
 def _set_scheduler_handler(kind: str, handler: Callable[[Any], Any] | None) -> None:
     with _lock:
         _check()
@@ -380,8 +434,10 @@ def on_scheduler(kind: str, scheduler: X) -> X:
 
 def reset() -> None:
     """Remove every hook and the error handler and restore the default context
-    propagation (not allowed after :func:`lockdown`)."""
-    global _error_handler, _schedule_handler, hooks_active
+    propagation and assembly tracking, as the environment set them at import (tracking
+    off, unless ``RXPY2_ASSEMBLY_TRACKING`` turned it on; not allowed after
+    :func:`lockdown`)."""
+    global _error_handler, _schedule_handler
     with _lock:
         _check()
         _error_handler = None
@@ -389,8 +445,9 @@ def reset() -> None:
         _assembly.clear()
         _subscribe.clear()
         _scheduler_handlers.clear()
-        hooks_active = flags.hooks_active = False
         flags.propagate_context = _PROPAGATE_CONTEXT_DEFAULT
+        flags.track_assembly = _TRACK_ASSEMBLY_DEFAULT
+        _update_hooks_active()
 
 
 def lockdown() -> None:

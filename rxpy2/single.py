@@ -36,6 +36,7 @@ from rxpy2._internal.operators.maybe import maybe_to_publisher
 from rxpy2._internal.operators.single import single_amb
 from rxpy2._internal.operators.single import single_asyncio
 from rxpy2._internal.operators.single import single_cache
+from rxpy2._internal.operators.single import single_checkpoint
 from rxpy2._internal.operators.single import single_contains
 from rxpy2._internal.operators.single import single_create
 from rxpy2._internal.operators.single import single_defer
@@ -154,6 +155,7 @@ class Single(ZeroOneItemBase[T]):
         delay_with_publisher=lambda: single_delay.SingleDelayWithPublisher,
         amb=lambda: single_amb.SingleAmb,
         log=lambda: single_log.SingleLog,
+        checkpoint=lambda: single_checkpoint.SingleCheckpoint,
         from_flowable=lambda f: f.single_or_error(),
     )
 

@@ -41,9 +41,9 @@ def _no_full_collections(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _expected(key: str, n: int) -> tuple[int, int]:
-    if key in ("chain", "chain_batched"):
+    if key in ("chain", "chain_batched", "assembly_tracking"):
         ys = [f(x) for x in range(n) if p(f(x))]
-    elif key in ("flat_map_just", "observe_on"):
+    elif key in ("flat_map_just", "observe_on", "assembly_tracking_inner"):
         ys = list(range(n))
     elif key == "group_by":
         ys = [f(x) for x in range(n)]

@@ -119,6 +119,7 @@ _FUSION: dict[str, str] = {
     "FlowableDoAfterNext": "passes SYNC/ASYNC fusion through",
     "FlowableDoFinally": "passes SYNC/ASYNC fusion through",
     "FlowableDoOnEach": "passes SYNC/ASYNC fusion through",
+    "FlowableCheckpoint": "passes SYNC/ASYNC fusion through",
     "FlowableObserveOn": "requests ANY fusion upstream (thread boundary); offers ASYNC",
     "FlowableFlattenIterable": "requests ANY fusion upstream; offers SYNC over a SYNC upstream",
     "FlowableFlatMap": "requests ANY fusion of each inner source",

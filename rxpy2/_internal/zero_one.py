@@ -40,14 +40,17 @@ from rxpy2._internal.arguments import require_scheduler
 from rxpy2._internal.arguments import retry_function_form
 from rxpy2._internal.arguments import sources_one_by_one
 from rxpy2._internal.arguments import trailing_function
+from rxpy2._internal.assembly import user_site
 from rxpy2._internal.helpers import subscribe_loop as _loop
 from rxpy2._internal.name_trap import check_class as _check_fields
 from rxpy2._internal.observers.blocking import BlockingMultiObserver
 from rxpy2._internal.observers.empty import EmptyDisposable
 from rxpy2._internal.operators.completable import completable_ignore_element
+from rxpy2._internal.operators.flowable import flowable_checkpoint
 from rxpy2._internal.operators.flowable import flowable_log
 from rxpy2._internal.operators.flowable import time_args
 from rxpy2._internal.operators.single import single_asyncio
+from rxpy2._internal.operators.single import single_checkpoint
 from rxpy2._internal.operators.single import single_delay
 from rxpy2._internal.operators.single import single_flat_map_completable
 from rxpy2._internal.operators.single import single_flatten_as_flowable
@@ -171,6 +174,11 @@ def as_publisher(other: Any) -> Publisher[Any] | None:
     return None
 
 
+def _trace(source: Any, observer: Any) -> Any:
+    """Assembly tracking's stage for a 0-1 source (``Kind.trace``)."""
+    return single_checkpoint.trace_observer(source, observer)
+
+
 class Operators(NamedTuple):
     """The operators a 0-1 type's shared methods build: each entry, called, returns
     that type's class (``lambda: single_hide.SingleHide``); each takes the arguments its
@@ -194,6 +202,7 @@ class Operators(NamedTuple):
     delay_with_publisher: Op
     amb: Op  # (sources)
     log: Op  # (source, logger, level)
+    checkpoint: Op  # (source, description, site)
     #: back from ``to_flowable()`` (RxJava 2's retry over a Flowable): ``single_or_error``...
     from_flowable: Callable[[Flowable[Any]], Any]
 
@@ -202,7 +211,11 @@ class ZeroOneBase:
     """Base of Single, Maybe and Completable; each sets ``_TYPE`` (its plugin hook key)
     and ``_ops`` (its :class:`Operators`)."""
 
-    __slots__ = ()
+    # weakly referenceable, as Flowable (whose comment says why type checkers see no slot)
+    if TYPE_CHECKING:
+        __slots__ = ()
+    else:
+        __slots__ = ("__weakref__",)
 
     _TYPE: ClassVar[str]
     _ops: ClassVar[Operators]
@@ -215,7 +228,7 @@ class ZeroOneBase:
         if "_TYPE" in cls.__dict__:  # Single, Maybe, Completable themselves
             # their part in the subscribe loop: hook key, any observer (None is refused
             # by _prepare_subscriber), and the upstream of a failed observer (§1.9)
-            cls._loop_kind = _loop.Kind(cls._TYPE, object, EmptyDisposable.INSTANCE)
+            cls._loop_kind = _loop.Kind(cls._TYPE, object, EmptyDisposable.INSTANCE, _trace)
             cls._root = cls
             return
         if "subscribe" in cls.__dict__:
@@ -388,6 +401,15 @@ class ZeroOneBase:
         logger = flowable_log.resolve_logger(name_or_logger)
         lvl = flowable_log.check_level(level)
         return self._assemble(self._ops.log()(self, logger, lvl))
+
+    def checkpoint(self, description: str | None = None) -> Self:
+        """Mark this point of the chain for debugging (Reactor's ``checkpoint()``): an
+        error passing here gets a note naming ``description``, the ``file:line`` that
+        called ``checkpoint`` and the chain before it, once per exception and
+        checkpoint; every other signal passes unchanged. See
+        :meth:`rxpy2.Flowable.checkpoint`."""
+        flowable_checkpoint.require_description(description)
+        return self._assemble(self._ops.checkpoint()(self, description, user_site()))
 
     def hide(self) -> Self:
         """This source with its identity (and its Disposable's) hidden."""

@@ -35,8 +35,11 @@ from typing import final
 from rxpy2 import plugins
 from rxpy2._internal.arguments import assembly
 from rxpy2._internal.arguments import require_subscriber
+from rxpy2._internal.assembly import user_site
 from rxpy2._internal.helpers.error_mode import ErrorMode
 from rxpy2._internal.name_trap import check_class as _check_fields
+from rxpy2._internal.operators.flowable import flowable_checkpoint
+from rxpy2._internal.operators.parallel import parallel_checkpoint
 from rxpy2._internal.operators.parallel import parallel_concat_map
 from rxpy2._internal.operators.parallel import parallel_do_on_next_try
 from rxpy2._internal.operators.parallel import parallel_filter
@@ -246,6 +249,15 @@ class ParallelFlowable(ABC, Generic[T]):
             require_callable(error_handling, "error_handling")
             return _parallel_assembly(parallel_filter_try.ParallelFilterTry(self, predicate, error_handling))
         return _parallel_assembly(parallel_filter.ParallelFilter(self, predicate))
+
+    def checkpoint(self, description: str | None = None) -> ParallelFlowable[T]:
+        """Mark this point of the parallel chain for debugging, on every rail (see
+        :meth:`rxpy2.Flowable.checkpoint`): an error ending a rail here gets a note
+        naming ``description``, the ``file:line`` that called ``checkpoint`` and the
+        chain before it. Every other signal passes unchanged."""
+        flowable_checkpoint.require_description(description)
+        return _parallel_assembly(parallel_checkpoint.ParallelCheckpoint(
+            self, description, user_site()))
 
     def do_on_next(self, on_next: Callable[[T], Any], *,
                    error_handling: ErrorHandling | None = None) -> ParallelFlowable[T]:

@@ -38,6 +38,7 @@ from rxpy2 import Single
 from rxpy2 import TestObserver
 from rxpy2 import TestSubscriber
 from rxpy2 import UnicastProcessor
+from rxpy2 import plugins
 from rxpy2.operator_kit import OperatorSubscriber
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.spark import SparkFlowable
@@ -173,6 +174,15 @@ def piping_and_logging() -> None:
     assert_type(Single.just(1).log(logging.getLogger("x")), Single[int])
     assert_type(Maybe.just("a").log(level="DEBUG"), Maybe[str])
     assert_type(Completable.complete().log(), Completable)
+    assert_type(f.checkpoint(), Flowable[int])
+    assert_type(f.map(str).checkpoint("parse"), Flowable[str])
+    assert_type(Single.just(1).checkpoint("one"), Single[int])
+    assert_type(Maybe.just("a").checkpoint(), Maybe[str])
+    assert_type(Completable.complete().checkpoint(description="done"), Completable)
+    assert_type(f.parallel(2).checkpoint("rails").sequential(), Flowable[int])
+    assert_type(plugins.set_assembly_tracking(True), None)
+    assert_type(plugins.is_assembly_tracking_enabled(), bool)
+    plugins.set_assembly_tracking(False)
 
 
 def accumulating() -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from rxpy2 import plugins
@@ -38,6 +39,10 @@ _MARGIN = 500
 
 _MISSING = object()
 
+
+def _untraced(source: Any, subscriber: Any) -> Any:
+    return subscriber
+
 #: ``plugins.hooks_active`` read through a slot (see ``plugins.flags``): once per subscribe
 _plugin_flags = plugins.flags
 
@@ -47,15 +52,20 @@ class Kind:
 
     ``name`` is its subscribe-hook key, ``accepts`` the subscriber type it takes as it
     is (others go through its ``_prepare_subscriber``), ``empty`` the upstream a failed
-    subscriber gets before ``on_error`` (§1.9).
+    subscriber gets before ``on_error`` (§1.9). ``trace(source, subscriber)`` is what
+    assembly tracking subscribes to ``source`` in place of ``subscriber``: a stage that
+    notes an error passing by with where ``source`` was assembled (the type's checkpoint
+    stage), or ``subscriber`` itself (a source with no recorded site).
     """
 
-    __slots__ = ("name", "accepts", "empty")
+    __slots__ = ("name", "accepts", "empty", "trace")
 
-    def __init__(self, name: str, accepts: type, empty: Any) -> None:
+    def __init__(self, name: str, accepts: type, empty: Any,
+                 trace: Callable[[Any, Any], Any] | None = None) -> None:
         self.name = name
         self.accepts = accepts
         self.empty = empty
+        self.trace = trace if trace is not None else _untraced
 
     def fail(self, subscriber: Any, error: Exception) -> None:
         """Signal ``error`` to a subscriber or observer whose ``subscribe_actual`` raised.
@@ -132,6 +142,8 @@ def run(publisher: Any, subscriber: Any, kind: Kind) -> None:
                     _headroom(state, depth)
                 if _plugin_flags.hooks_active:
                     sub = plugins.on_subscribe(kind.name, pub, sub)
+                    if _plugin_flags.track_assembly:
+                        sub = kind.trace(pub, sub)
                 pub.subscribe_actual(sub)
             except Exception as e:  # §1.9: subscribe returns normally, the error is signalled
                 kind.fail(sub, e)
