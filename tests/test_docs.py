@@ -1,4 +1,4 @@
-"""Every ```python block of README.md and docs/*.md runs, in order, one namespace per page.
+"""Every ```python block of README.md, PYPI.md and docs/*.md runs, in order, one namespace per page.
 
 A block preceded by a line ``<!-- no-test ... -->`` is a fragment and is skipped.
 """
@@ -16,7 +16,7 @@ BLOCK = re.compile(r"(<!-- no-test[^>]*-->\s*\n)?```python\n(.*?)```", re.S)
 
 
 def _pages() -> list[Path]:
-    pages = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
+    pages = [ROOT / "README.md", ROOT / "PYPI.md", *sorted(DOCS.glob("*.md"))]
     return [p for p in pages if BLOCK.search(p.read_text())]
 
 
@@ -35,6 +35,19 @@ def test_doc_examples_run(page: Path, request: pytest.FixtureRequest) -> None:
         exec(compile(code, f"{page.name}:block{ran}", "exec"), namespace)  # noqa: S102
         ran += 1
     assert ran > 0
+
+
+def test_the_package_description_stands_alone() -> None:
+    """PYPI.md is the long description a package index shows (pyproject's ``readme``): the
+    project has no public address yet, so it links nowhere (a relative link would point
+    into a repository the index does not show) and opens with what the package is."""
+    import tomllib
+
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert meta["readme"] == "PYPI.md"
+    text = (ROOT / "PYPI.md").read_text()
+    assert not re.findall(r"\]\((?!https://)[^)]*\)", text)  # no link but an absolute one
+    assert "tools/" not in text.split("## ")[0]  # not the contributors' commands
 
 
 _TEST_REF = re.compile(r"`([^`]*::[^`]+)`")
