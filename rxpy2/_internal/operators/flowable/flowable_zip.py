@@ -22,7 +22,9 @@ from rxpy2 import plugins
 from rxpy2._internal.atomic import AtomicLong
 from rxpy2._internal.fuseable import ANY
 from rxpy2._internal.fuseable import BOUNDARY
+from rxpy2._internal.fuseable import SYNC
 from rxpy2._internal.fuseable import HasUpstreamPublisher
+from rxpy2._internal.fuseable import direct_sink
 from rxpy2._internal.helpers.exception_helper import AtomicThrowable
 from rxpy2._internal.helpers.function_names import returned_none
 from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
@@ -151,6 +153,10 @@ class ZipCoordinator(Subscription, Generic[R]):
         while True:
             r = requested.get()
             e = 0
+            if r != 0 and all(i.fusion_mode == SYNC for i in subs):
+                e = self.drain_sync(r)
+                if e < 0:
+                    return  # terminated or cancelled: the drain stays shut
             while True:
                 if self.cancelled:
                     self.clear()
@@ -201,6 +207,113 @@ class ZipCoordinator(Subscription, Generic[R]):
                     requested.add_and_get(-e)
             if not gate.leave():
                 return
+
+
+    def drain_sync(self, r: int) -> int:
+        """Every source SYNC-fused and no head held: poll a row from each source and emit
+        it, up to ``r`` rows; the number emitted, or -1 when the zip is over (cancelled,
+        or the downstream's function raised).
+
+        The same rows, errors and end as :meth:`drain`'s loop, without its per-row
+        bookkeeping (no queue is ever empty before its end, nothing to replenish). A
+        source at its end or raising leaves the heads taken so far in ``current`` and
+        the loop in :meth:`drain` to end the zip, as it would have."""
+        subs = self.subscribers
+        polls = [inner.queue.poll for inner in subs]
+        zipper = self.zipper
+        values = self.current
+        emit, failed = direct_sink(self.downstream) or (self.downstream.on_next, None)
+        e = 0
+        j = 0
+        row: list[Any] = []
+        try:
+            if any(v is not None for v in values):  # heads taken by an earlier pass first
+                row = values[:]
+                for j, poll in enumerate(polls):  # noqa: B007  # j: the failing source
+                    if row[j] is None:
+                        v = poll()
+                        if v is None:
+                            values[:] = row
+                            raise _RowEnded
+                        row[j] = v
+                j = len(polls)
+                out = zipper(*row) if zipper is not None else tuple(row)
+                if out is None:
+                    raise returned_none("zip", zipper, "zipper function")
+                values[:] = self.nones
+                row = []
+                j += 1
+                emit(out)
+                e = 1
+            if len(polls) == 2:
+                p0, p1 = polls
+                while e != r:
+                    if self.cancelled:
+                        break
+                    j = 0
+                    v0 = p0()
+                    if v0 is None:
+                        break
+                    j = 1
+                    v1 = p1()
+                    if v1 is None:
+                        values[0] = v0
+                        break
+                    j = 2
+                    out = (v0, v1) if zipper is None else zipper(v0, v1)
+                    if out is None:
+                        raise returned_none("zip", zipper, "zipper function")
+                    j = 3
+                    emit(out)
+                    e += 1
+            else:
+                while e != r:
+                    if self.cancelled:
+                        break
+                    row = []
+                    for j, poll in enumerate(polls):  # noqa: B007  # j: the failing source
+                        v = poll()
+                        if v is None:
+                            values[:len(row)] = row
+                            raise _RowEnded
+                        row.append(v)
+                    j = len(polls)
+                    out = zipper(*row) if zipper is not None else tuple(row)
+                    if out is None:
+                        raise returned_none("zip", zipper, "zipper function")
+                    j += 1
+                    emit(out)
+                    e += 1
+        except _RowEnded:
+            pass
+        except Exception as ex:
+            n = len(polls)
+            if j < n:  # a fused source's function raised: the loop in drain() ends the zip
+                self.errors.try_add_throwable(ex)
+                subs[j].queue = None
+                if row:  # the prelude's (heads and polled) or the n-ary loop's row so far
+                    values[:len(row)] = row
+                elif n == 2 and j == 1:
+                    values[0] = v0
+            elif j == n:  # the zipper raised or returned None
+                self.errors.try_add_throwable(ex)
+                self.terminate()
+                return -1
+            elif failed is not None:  # the downstream's function raised: it cancels us
+                failed(ex)
+                self.cancel()
+                self.clear()
+                return -1
+            else:
+                raise  # a raising on_next broke §2.13: let it propagate
+        if self.cancelled:
+            self.clear()
+            return -1
+        return e
+
+
+class _RowEnded(Exception):
+    """A source of :meth:`ZipCoordinator.drain_sync`'s row is at its end."""
 
 
 class ZipSubscriber(PrefetchingInnerSubscriber[T], Generic[T]):
