@@ -171,7 +171,8 @@ def workload_table(res: WorkloadResult, runs: int) -> list[str]:
     if base is not None:
         head.append(f"{w.unit} over {minus}")
     if has_targets:
-        head.append("target (issue 18)")
+        issues = sorted({r.impl.target.issue for r in res.rows if r.impl.target is not None})
+        head.append(f"target (issue {', '.join(map(str, issues))})")
     lines.append("| " + " | ".join(head) + " |")
     lines.append("|" + "|".join(["---"] + ["---:"] * (len(head) - 1 - has_targets)
                                 + ["---"] * has_targets) + "|")
@@ -295,14 +296,18 @@ def targets(rep: Report) -> list[str]:
     return lines
 
 
-def targets_18(rep: Report) -> list[str]:
-    """One line per target of issue 18 (the ``target`` of an implementation in
+#: The issues whose targets implementations carry (``Target.issue``), in report order.
+TARGET_ISSUES = (18, 32)
+
+
+def issue_targets(rep: Report, issue: int) -> list[str]:
+    """One line per target of ``issue`` (the ``target`` of an implementation in
     :mod:`benchmarks.workloads`), measured or not: ``target X: measured Y — met / missed``."""
     lines = []
     for w in workloads.build(list(workloads.BUILDERS), rxpy=False):
         for impl in w.impls:
             t = impl.target
-            if t is None or t.issue != 18:
+            if t is None or t.issue != issue:
                 continue
             label = f"{t.text}: `{impl.name}` {t.describe(w.unit)} (`--only {w.key}`)"
             res = rep.result(w.key)
@@ -346,8 +351,9 @@ def render(rep: Report) -> str:
     if rep.memory:
         lines += memory_table(rep)
         lines.append("")
-    lines += ["### Targets (issue 6)", "", *targets(rep), "",
-              "### Targets (issue 18)", "", *targets_18(rep)]
+    lines += ["### Targets (issue 6)", "", *targets(rep)]
+    for issue in TARGET_ISSUES:
+        lines += ["", f"### Targets (issue {issue})", "", *issue_targets(rep, issue)]
     return "\n".join(lines).rstrip() + "\n"
 
 

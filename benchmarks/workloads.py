@@ -422,7 +422,8 @@ def zip_(rxpy: bool) -> Workload:
         Impl("plain loop over two iterators", PLAIN, _plain_zip),
         Impl("builtins zip", BUILTINS, _builtins_zip),
         Impl("rxpy2 Flowable.zip", RXPY2, _rx2_zip,
-             target=Target(2.0, versus="plain loop over two iterators", text="zip of two ranges")),
+             target=Target(2.0, versus="plain loop over two iterators", text="zip of two ranges",
+                           issue=32)),
     ]
     if rxpy:
         impls.append(Impl("RxPY zip(from_iterable, from_iterable)", RXPY, _rxpy_zip, n_div=20))

@@ -100,6 +100,7 @@ def test_rxpy_rows_do_the_same_work() -> None:
 ISSUE_18_TARGETS = [("chain", "1.2×"), ("flat_map_just", "2×"), ("flat_map_range", "2.5×"),
                     ("concat_map", "2.5×"), ("scan", "1.5×"), ("observe_on", "0.21×"),
                     ("import", "60 ms")]
+ISSUE_32_TARGETS = [("zip", "2×")]
 
 
 def test_import_workload_times_fresh_processes() -> None:
@@ -120,7 +121,7 @@ def test_import_workload_times_fresh_processes() -> None:
     value = report.target_value(res, rx2)
     assert value is not None
     assert f"≤ 60 ms over python -c pass: **{'met' if value <= 60 else 'missed'}**" in table
-    line = next(x for x in report.targets_18(rep) if "`--only import`" in x)
+    line = next(x for x in report.issue_targets(rep, 18) if "`--only import`" in x)
     assert f"measured {value:.1f} ms" in line
 
 
@@ -144,7 +145,10 @@ def test_targets() -> None:
         Target(1.0, versus="a", minus="b")
     found = [(w.key, i.target) for w in workloads.build(list(workloads.BUILDERS), rxpy=False)
              for i in w.impls if i.target is not None]
-    assert [(key, t.issue) for key, t in found] == [(k, 18) for k, _ in ISSUE_18_TARGETS]
+    assert [(key, t.issue) for key, t in found if t.issue == 18] == \
+        [(k, 18) for k, _ in ISSUE_18_TARGETS]
+    assert [(key, t.issue) for key, t in found if t.issue == 32] == \
+        [(k, 32) for k, _ in ISSUE_32_TARGETS]
 
 
 def test_memory_children_consume_every_item() -> None:
@@ -174,7 +178,8 @@ def test_section_goes_between_the_markers(tmp_path: Path,
     assert "| rxpy2 range.scan |" in body
     # every target has its line; the ones this run did not measure say so
     issue6 = body[body.index("### Targets (issue 6)"):body.index("### Targets (issue 18)")]
-    issue18 = body[body.index("### Targets (issue 18)"):]
+    issue18 = body[body.index("### Targets (issue 18)"):body.index("### Targets (issue 32)")]
+    issue32 = body[body.index("### Targets (issue 32)"):]
     targets = [line for line in issue6.splitlines() if line.startswith("- target ")]
     assert len(targets) == 12
     assert all(line.endswith("— n/a") for line in targets)
@@ -191,6 +196,8 @@ def test_section_goes_between_the_markers(tmp_path: Path,
     assert "≤ 1.5× plain loop: **m" in scan_row
     assert "| target (issue 18) |" in body
     assert "| rxpy2 range.scan |" in capsys.readouterr().out
+    targets = [line for line in issue32.splitlines() if line.startswith("- target ")]
+    assert len(targets) == len(ISSUE_32_TARGETS)
 
 
 def test_partial_run_leaves_the_docs_alone(tmp_path: Path,

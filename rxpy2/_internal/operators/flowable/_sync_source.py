@@ -38,6 +38,10 @@ class SyncSourceSubscription(BasicQueueSubscription[T], Generic[T]):
         self.requested = AtomicLong()
 
     def request(self, n: int) -> None:
+        # already unbounded (a filter's replacement request(1) while the fast path runs):
+        # nothing to add, no one to start; one read instead of the two calls below
+        if self.requested.get() == LONG_MAX and type(n) is int and n > 0:
+            return
         if n := validate_request(n):
             if add_request(self.requested, n) == 0:  # §3.3: one emitter at a time
                 if n == LONG_MAX:

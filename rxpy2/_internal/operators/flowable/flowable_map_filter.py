@@ -32,6 +32,7 @@ from rxpy2._internal.operators.flowable.flowable_filter import FlowableFilter
 from rxpy2._internal.operators.flowable.flowable_map import FlowableMap
 from rxpy2._internal.subscribers.basic_fuseable import FilteringConditionalSubscriber
 from rxpy2._internal.subscribers.basic_fuseable import FilteringSubscriber
+from rxpy2._internal.subscribers.operator_subscriber import null_item
 from rxpy2.flowable import Flowable
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
@@ -124,6 +125,26 @@ class MapFilterSubscriber(_StepMixin, FilteringSubscriber[T], Generic[T, R]):
     def __init__(self, downstream: Subscriber[R], step: Callable[[T], Any]) -> None:
         super().__init__(downstream)  # type: ignore[arg-type]  # the stages change the item type
         self.step = step
+
+    def on_next(self, item: Any) -> None:
+        # try_on_next and pass_on inlined (one call per item instead of three): the same
+        # steps, a dropped item replaced with request(1)
+        if self.done:
+            return
+        if self.source_mode != NONE:  # ASYNC fused: the item is a "ready" signal
+            self.downstream.on_next(item)
+            return
+        if item is None:
+            raise null_item()  # §2.13
+        try:
+            v = self.step(item)
+        except Exception as e:
+            self.fail(e)
+            return
+        if v is DROP:
+            self.upstream.request(1)
+        else:
+            self.downstream.on_next(v)
 
 
 class MapFilterConditionalSubscriber(_StepMixin, FilteringConditionalSubscriber[T],

@@ -222,7 +222,8 @@ class ZipCoordinator(Subscription, Generic[R]):
         polls = [inner.queue.poll for inner in subs]
         zipper = self.zipper
         values = self.current
-        emit, failed = direct_sink(self.downstream) or (self.downstream.on_next, None)
+        a: Any = self.downstream  # its items are R, or tuples without a zipper
+        emit, failed = direct_sink(a) or (a.on_next, None)
         e = 0
         j = 0
         row: list[Any] = []
