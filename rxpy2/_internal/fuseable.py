@@ -138,6 +138,18 @@ class DirectSink(Generic[T]):
         """The function of :meth:`direct_sink` raised ``error``."""
 
 
+class ChecksItems:
+    """A subscriber whose ``on_next`` checks what it is given itself: a ``None`` item raises
+    ``TypeError`` (§2.13), as :class:`~rxpy2._internal.subscribers.pass_through.PassThrough`
+    would before relaying it.
+
+    A stage that relays items unchanged (``hide``, ``subscribe_on``) hands such a
+    subscriber's ``on_next`` to its upstream (``pass_through.relay_on_next``): one call per item
+    fewer, the same checks."""
+
+    __slots__ = ()
+
+
 class Callable(Generic[T]):
     """Marker: a source that yields at most one item when subscribed (``call()``)."""
 
@@ -170,6 +182,8 @@ is_conditional = cast("_Check[ConditionalSubscriber[Any]]", class_check(Conditio
 #: ``isinstance(s, FlowableSubscriber)``, cached per class (every ``subscribe``).
 is_flowable_subscriber = cast("_Check[FlowableSubscriber[Any]]", class_check(FlowableSubscriber))
 _is_direct_sink = cast("_Check[DirectSink[Any]]", class_check(DirectSink))
+#: ``isinstance(s, ChecksItems)``, cached per class (a relaying stage, once per subscription).
+checks_items = cast("_Check[ChecksItems]", class_check(ChecksItems))
 
 
 def direct_sink(subscriber: object) -> tuple[collections.abc.Callable[[Any], object],

@@ -88,6 +88,83 @@ def test_hide_requests_and_cancel_pass_through():
     assert src.probe.cancelled == 1
 
 
+@pytest.mark.parametrize("downstream", ["map", "subscribe(f)", "TestSubscriber", "FlowableSubscriber"])
+def test_hide_hands_its_upstream_a_checking_on_next(downstream):
+    """hide relays items to a downstream that checks them itself (ChecksItems) straight from
+    its upstream, else through its own check: either way a None item raises to the sender."""
+    from probes import ManualSource
+
+    src = ManualSource()
+    got: list[int] = []
+    if downstream == "map":
+        src.hide().map(lambda x: x + 1).subscribe(got.append)
+    elif downstream == "subscribe(f)":
+        src.hide().subscribe(got.append)
+    elif downstream == "TestSubscriber":
+        ts = src.hide().test()
+    else:
+        class Plain(FlowableSubscriber[int]):
+            def on_subscribe(self, s):
+                s.request(LONG_MAX)
+
+            def on_next(self, item):
+                got.append(item)
+
+            def on_error(self, e):
+                pass
+
+            def on_complete(self):
+                pass
+        src.hide().subscribe(Plain())
+    src.emit(1)
+    with pytest.raises(TypeError, match="2.13"):
+        src.emit(None)
+    if downstream == "TestSubscriber":
+        ts.assert_values(1)
+    else:
+        assert got == [2] if downstream == "map" else got == [1]
+
+
+def test_hide_passes_requests_as_they_are_and_the_upstream_checks_them(plugin_errors):
+    src = Manual()
+    ts = src.hide().test(0)
+    ts.request(3)
+    ts.request(0)  # §3.9: the upstream's to report
+    assert src.probe.requests[0] == 3
+
+
+def test_a_map_filter_stage_stops_calling_a_disposed_consumer():
+    from probes import ManualSource
+
+    src = ManualSource()  # keeps emitting after cancel, as an upstream may for a while (§3.12)
+    got: list[int] = []
+    d = src.hide().map(lambda x: x * 2).filter(lambda x: x > 0).subscribe(got.append)
+    src.emit(1)
+    d.dispose()
+    assert src.cancelled
+    src.emit(2)
+    assert got == [2]
+
+
+def test_a_map_filter_stage_whose_consumer_raises_cancels_and_signals(plugin_errors):
+    from probes import ManualSource
+
+    src = ManualSource()
+    errors: list[BaseException] = []
+    got: list[int] = []
+
+    def consume(x: int) -> None:
+        got.append(x)
+        if x == 4:
+            raise OSError("consumer")
+
+    src.hide().map(lambda x: x * 2).filter(lambda x: x > 0).subscribe(consume, errors.append)
+    src.emit(1, 2, 3)
+    assert got == [2, 4] and [type(e) for e in errors] == [OSError]
+    assert src.cancelled
+    assert got == [2, 4]  # item 3 came after the failure: dropped
+
+
 # ---------------------------------------------------------------------------- serialize
 
 class OverlapDetector(TestSubscriber[int]):

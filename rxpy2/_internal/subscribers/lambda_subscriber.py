@@ -9,6 +9,7 @@ from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2._internal.atomic import AtomicReference
+from rxpy2._internal.fuseable import ChecksItems
 from rxpy2._internal.fuseable import DirectSink
 from rxpy2._internal.helpers.subscription_helper import CANCELLED
 from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
@@ -34,7 +35,8 @@ def _missing_on_error(e: BaseException) -> None:
     plugins.on_error(OnErrorNotImplementedException(e))
 
 
-class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, DirectSink[T], Generic[T]):
+class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, DirectSink[T],
+                       ChecksItems, Generic[T]):
     """Calls the given functions; a raising ``on_next`` cancels upstream and goes to ``on_error``.
 
     Without ``on_error`` an error goes to :func:`rxpy2.plugins.on_error` wrapped in

@@ -9,16 +9,33 @@ empty ``__slots__``: the class that uses them declares ``downstream`` (and ``ups
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rxpy2._internal.atomic import AtomicLong
 from rxpy2._internal.atomic import AtomicReference
+from rxpy2._internal.fuseable import checks_items
 from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2._internal.subscribers.operator_subscriber import null_error
 from rxpy2._internal.subscribers.operator_subscriber import null_item
 from rxpy2.reactivestreams import Subscription
 
-__all__ = ["DeferredUpstream", "PassThrough"]
+__all__ = ["DeferredUpstream", "PassThrough", "relay_on_next"]
+
+
+def relay_on_next(downstream: Any) -> Callable[[Any], None]:
+    """What a relaying stage's upstream calls per item: the downstream's ``on_next`` itself
+    when it checks its items (:class:`~rxpy2._internal.fuseable.ChecksItems`), else a
+    function that checks for ``None`` first (§2.13; a closure: no cycle through the stage)."""
+    on_next: Callable[[Any], None] = downstream.on_next
+    if checks_items(downstream):
+        return on_next
+
+    def checked(item: Any) -> None:
+        if item is None:
+            raise null_item()  # §2.13
+        on_next(item)
+    return checked
 
 
 class PassThrough:

@@ -9,6 +9,7 @@ from typing import Generic
 from typing import TypeVar
 
 from rxpy2._internal.fuseable import NONE
+from rxpy2._internal.fuseable import ChecksItems
 from rxpy2._internal.fuseable import ConditionalSubscriber
 from rxpy2._internal.fuseable import HasUpstreamPublisher
 from rxpy2._internal.fuseable import is_conditional
@@ -61,7 +62,7 @@ class FlowableMap(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
             subscribe_tail(self.source, MapSubscriber(subscriber, self.mapper))
 
 
-class MapSubscriber(BasicFuseableSubscriber[T, R], Generic[T, R]):
+class MapSubscriber(BasicFuseableSubscriber[T, R], ChecksItems, Generic[T, R]):
     def __init__(self, downstream: Subscriber[R], mapper: Callable[[T], R]) -> None:
         super().__init__(downstream)
         self.mapper = mapper

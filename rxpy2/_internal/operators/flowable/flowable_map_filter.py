@@ -21,8 +21,10 @@ from typing import TypeVar
 
 from rxpy2._internal.fuseable import ASYNC
 from rxpy2._internal.fuseable import NONE
+from rxpy2._internal.fuseable import ChecksItems
 from rxpy2._internal.fuseable import ConditionalSubscriber
 from rxpy2._internal.fuseable import HasUpstreamPublisher
+from rxpy2._internal.fuseable import direct_sink
 from rxpy2._internal.fuseable import is_conditional
 from rxpy2._internal.helpers.fused_stage import FusedStage
 from rxpy2._internal.helpers.stage_compiler import DROP
@@ -121,10 +123,19 @@ class _StepMixin:
                 qs.request(1)  # a dropped item is replaced, as on the non-fused path
 
 
-class MapFilterSubscriber(_StepMixin, FilteringSubscriber[T], Generic[T, R]):
+class MapFilterSubscriber(_StepMixin, FilteringSubscriber[T], ChecksItems, Generic[T, R]):
     def __init__(self, downstream: Subscriber[R], step: Callable[[T], Any]) -> None:
         super().__init__(downstream)  # type: ignore[arg-type]  # the stages change the item type
         self.step = step
+        # a DirectSink downstream (a callback consumer): its function is called per item,
+        # and what it raises goes to its sink_failed (which cancels us, then on_error)
+        sink = direct_sink(downstream)
+        self.emit: Callable[[Any], object] = sink[0] if sink is not None else downstream.on_next
+        self.emit_failed: Callable[[Exception], None] | None = sink[1] if sink is not None else None
+
+    def cancel(self) -> None:
+        self.done = True  # no item reaches a direct sink after its dispose()
+        super().cancel()
 
     def on_next(self, item: Any) -> None:
         # try_on_next and pass_on inlined (one call per item instead of three): the same
@@ -143,8 +154,15 @@ class MapFilterSubscriber(_StepMixin, FilteringSubscriber[T], Generic[T, R]):
             return
         if v is DROP:
             self.upstream.request(1)
-        else:
-            self.downstream.on_next(v)
+            return
+        try:
+            self.emit(v)
+        except Exception as e:
+            failed = self.emit_failed
+            if failed is None:
+                raise  # a raising on_next broke §2.13: let it propagate
+            self.done = True
+            failed(e)
 
 
 class MapFilterConditionalSubscriber(_StepMixin, FilteringConditionalSubscriber[T],

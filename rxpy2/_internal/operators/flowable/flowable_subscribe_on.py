@@ -21,15 +21,16 @@ from typing import TypeVar
 from rxpy2._internal.atomic import AtomicLong
 from rxpy2._internal.atomic import AtomicReference
 from rxpy2._internal.fuseable import SYNC
+from rxpy2._internal.fuseable import ChecksItems
 from rxpy2._internal.fuseable import HasUpstreamPublisher
 from rxpy2._internal.fuseable import QueueSubscription
 from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2._internal.operators.flowable.flowable_observe_on import ObserveOnSubscriber
+from rxpy2._internal.subscribers.pass_through import relay_on_next
 from rxpy2.flowable import Flowable
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operator_kit import add_request
 from rxpy2.operator_kit import null_error
-from rxpy2.operator_kit import null_item
 from rxpy2.operator_kit import null_subscription
 from rxpy2.operator_kit import validate_request
 from rxpy2.plugins import flags as _plugin_flags
@@ -82,22 +83,13 @@ class FlowableSubscribeOn(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         w.schedule(parent.run)
 
 
-def _checked(on_next: Callable[[T], None]) -> Callable[[T], None]:
-    """``on_next`` behind the §2.13 check (a closure: no cycle through the subscriber)."""
-    def checked(item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        on_next(item)
-    return checked
-
-
-class SubscribeOnSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+class SubscribeOnSubscriber(FlowableSubscriber[T], Subscription, ChecksItems, Generic[T]):
     __slots__ = ("downstream", "worker", "source", "request_on", "upstream", "requested",
                  "thread", "cancelled", "fused", "demand", "on_next")
 
     #: An item goes straight to the downstream's ``on_next`` (no layer of ours per item):
-    #: observe_on's itself (it checks §2.13), another subscribe_on's function, else a
-    #: function that checks first.
+    #: :func:`relay_on_next`'s (the downstream's own when it checks its items, else one
+    #: that checks first), so ours checks too (:class:`ChecksItems`).
     on_next: Callable[[T], None]  # type: ignore[assignment]  # a slot holding a function, not the method
 
     def __init__(self, downstream: Subscriber[T], worker: Worker, source: Publisher[T],
@@ -113,10 +105,7 @@ class SubscribeOnSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         #: the SYNC-fused upstream (observe_on downstream only), polled by :meth:`pull`
         self.fused: QueueSubscription[T] | None = None
         self.demand = AtomicLong()  # fused: requested and not yet polled
-        # another subscribe_on's is a function that checks already (or observe_on's)
-        self.on_next = (downstream.on_next
-                        if isinstance(downstream, (ObserveOnSubscriber, SubscribeOnSubscriber))
-                        else _checked(downstream.on_next))
+        self.on_next = relay_on_next(downstream)
 
     def run(self) -> None:
         self.thread = threading.current_thread()
