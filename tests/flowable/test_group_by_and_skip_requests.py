@@ -183,6 +183,53 @@ def test_group_by_race_late_request_vs_items_and_completion(race_runner, race_ro
         assert sum(src.requests) <= 16 + 1 + 3
 
 
+def test_group_by_race_items_straight_out_vs_requests_one_by_one(race_runner, race_rounds):
+    """An item that finds its group's queue empty and demand there goes out at once (no
+    queue round trip), on the emitting thread; a request on another thread drains what
+    queued meanwhile. Every item once and in order, each replenished exactly once."""
+    for _ in range(race_rounds):
+        src = ManualSource()
+        outer = src.group_by(lambda x: 0, buffer_size=16).test()
+        src.emit(0)
+        ts = outer.values()[0].test(0)
+
+        def produce(src=src):
+            for i in range(1, 12):
+                src.emit(i)
+
+        def consume(ts=ts):
+            for _ in range(12):
+                ts.request(1)
+
+        race_runner.race(produce, consume)
+        ts.assert_values(*range(12)).assert_protocol_ok()
+        assert sum(src.requests) == 16 + 1 + 12  # the prefetch, the group, one per item
+
+
+def test_group_by_race_items_straight_out_vs_group_cancel(race_runner, race_rounds):
+    """The group's cancel on another thread races items going straight out: no item after
+    the cancel returned, none twice or out of order."""
+    for _ in range(race_rounds):
+        src = ManualSource()
+        outer = src.group_by(lambda x: 0, buffer_size=16).test()
+        src.emit(0)
+        ts = outer.values()[0].test()
+        after: list[int] = []
+
+        def produce(src=src):
+            for i in range(1, 8):
+                src.emit(i)
+
+        def cancel(ts=ts, after=after):
+            ts.cancel()
+            after.append(ts.value_count())
+
+        race_runner.race(produce, cancel)
+        assert ts.value_count() == after[0]  # nothing once cancel() returned
+        assert ts.values() == list(range(ts.value_count()))
+        ts.assert_protocol_ok()
+
+
 # ------------------------------------------------------------------------- skip
 
 
