@@ -138,6 +138,23 @@ class DirectSink(Generic[T]):
         """The function of :meth:`direct_sink` raised ``error``."""
 
 
+class BatchSink(Generic[T]):
+    """A subscriber that takes several items in one call: a source that can hand over a
+    batch (``subscribe_on`` polling a SYNC-fused upstream) calls :meth:`on_next_batch`
+    instead of ``on_next`` per item while :meth:`takes_batches` says so."""
+
+    __slots__ = ()
+
+    @abstractmethod
+    def takes_batches(self) -> bool:
+        """Whether :meth:`on_next_batch` may be used now."""
+
+    @abstractmethod
+    def on_next_batch(self, items: collections.abc.Iterable[T]) -> None:
+        """``on_next`` for each of ``items``, in one call: never more than requested and
+        never ``None`` (the caller polled them under the subscriber's demand)."""
+
+
 class ChecksItems:
     """A subscriber whose ``on_next`` checks what it is given itself: a ``None`` item raises
     ``TypeError`` (§2.13), as :class:`~rxpy2._internal.subscribers.pass_through.PassThrough`
@@ -182,6 +199,8 @@ is_conditional = cast("_Check[ConditionalSubscriber[Any]]", class_check(Conditio
 #: ``isinstance(s, FlowableSubscriber)``, cached per class (every ``subscribe``).
 is_flowable_subscriber = cast("_Check[FlowableSubscriber[Any]]", class_check(FlowableSubscriber))
 _is_direct_sink = cast("_Check[DirectSink[Any]]", class_check(DirectSink))
+#: ``isinstance(s, BatchSink)``, cached per class (``subscribe_on``, once per subscription).
+is_batch_sink = cast("_Check[BatchSink[Any]]", class_check(BatchSink))
 #: ``isinstance(s, ChecksItems)``, cached per class (a relaying stage, once per subscription).
 checks_items = cast("_Check[ChecksItems]", class_check(ChecksItems))
 

@@ -26,6 +26,7 @@ from rxpy2._internal.fuseable import ASYNC
 from rxpy2._internal.fuseable import BOUNDARY
 from rxpy2._internal.fuseable import NONE
 from rxpy2._internal.fuseable import SYNC
+from rxpy2._internal.fuseable import BatchSink
 from rxpy2._internal.fuseable import ChecksItems
 from rxpy2._internal.fuseable import HasUpstreamPublisher
 from rxpy2._internal.fuseable import QueueSubscription
@@ -73,7 +74,8 @@ class FlowableObserveOn(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
             subscriber, self.scheduler.create_worker(), self.delay_error, self.prefetch))
 
 
-class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], ChecksItems, Generic[T]):
+class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], ChecksItems, BatchSink[T],
+                           Generic[T]):
     __slots__ = ("downstream", "worker", "delay_error", "prefetch", "limit", "upstream",
                  "queue", "requested", "gate", "cancelled", "done", "error", "source_mode",
                  "produced", "output_fused", "dq", "queue_drain", "signals", "seen")

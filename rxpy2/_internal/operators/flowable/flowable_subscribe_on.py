@@ -3,8 +3,9 @@
 The downstream receives its Subscription at once; the upstream is subscribed in a task on
 a new worker, and requests made before its Subscription arrived are handed over when it
 does. With ``request_on``, requests from other threads run on the worker too. No layer of
-ours runs per item. Above an ``observe_on`` over a SYNC-fusable source, items are polled
-on the worker straight into observe_on's queue, in batches of at most ``BATCH``.
+ours runs per item. Above a subscriber that takes batches (a ``BatchSink``: observe_on)
+over a SYNC-fusable source, items are polled on the worker straight into its queue, in
+batches of at most ``BATCH``.
 
 How: docs/schedulers.md, "Inside subscribe_on".
 """
@@ -24,8 +25,8 @@ from rxpy2._internal.fuseable import SYNC
 from rxpy2._internal.fuseable import ChecksItems
 from rxpy2._internal.fuseable import HasUpstreamPublisher
 from rxpy2._internal.fuseable import QueueSubscription
+from rxpy2._internal.fuseable import is_batch_sink
 from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
-from rxpy2._internal.operators.flowable.flowable_observe_on import ObserveOnSubscriber
 from rxpy2._internal.subscribers.pass_through import relay_on_next
 from rxpy2.flowable import Flowable
 from rxpy2.observers import FlowableSubscriber
@@ -102,7 +103,7 @@ class SubscribeOnSubscriber(FlowableSubscriber[T], Subscription, ChecksItems, Ge
         self.requested = AtomicLong()
         self.thread: threading.Thread | None = None
         self.cancelled = False
-        #: the SYNC-fused upstream (observe_on downstream only), polled by :meth:`pull`
+        #: the SYNC-fused upstream (a BatchSink downstream only), polled by :meth:`pull`
         self.fused: QueueSubscription[T] | None = None
         self.demand = AtomicLong()  # fused: requested and not yet polled
         self.on_next = relay_on_next(downstream)
@@ -121,7 +122,7 @@ class SubscribeOnSubscriber(FlowableSubscriber[T], Subscription, ChecksItems, Ge
         # fused before the upstream is published: a request that sees the upstream sees
         # ``fused`` too, so nothing ever calls ``request`` on a SYNC-fused subscription
         if (self.upstream.get() is None and isinstance(s, QueueSubscription)
-                and isinstance(d, ObserveOnSubscriber) and d.takes_batches()
+                and is_batch_sink(d) and d.takes_batches()
                 and s.request_fusion(SYNC) == SYNC):
             self.fused = s
         if SubscriptionHelper.set_once(self.upstream, s):
