@@ -299,3 +299,24 @@ def test_unsubscribe_on_late_error_goes_to_plugins(plugin_errors):
     err = ValueError("late")
     src.error(err)
     assert plugin_errors.causes() == [err]
+
+
+def test_a_sync_fused_source_goes_to_a_batch_sink_in_batches(monkeypatch):
+    """Over a SYNC-fusable source, subscribe_on polls on its worker and hands a subscriber
+    that declares it takes batches (BatchSink: observe_on) a batch per call."""
+    from rxpy2._internal.fuseable import BatchSink
+    from rxpy2._internal.operators.flowable.flowable_observe_on import ObserveOnSubscriber
+
+    assert issubclass(ObserveOnSubscriber, BatchSink)
+    sizes: list[int] = []
+    original = ObserveOnSubscriber.on_next_batch
+
+    def counted(self, items):
+        items = list(items)
+        sizes.append(len(items))
+        original(self, items)
+
+    monkeypatch.setattr(ObserveOnSubscriber, "on_next_batch", counted)
+    (Flowable.range(0, 1000).subscribe_on(Schedulers.single()).observe_on(Schedulers.single())
+     .test().await_done(5).assert_value_sequence(list(range(1000))).assert_complete())
+    assert sum(sizes) == 1000 and max(sizes) > 1
