@@ -11,8 +11,11 @@
   (:func:`deferred_request`, :func:`deferred_set_once`), and the atomics they act on;
 * queues: :class:`SpscArrayQueue`, :class:`SpscLinkedArrayQueue`, :class:`MpscLinkedQueue`;
 * fusion: :class:`FusionMode`, :class:`QueueSubscription`,
-  :class:`ConditionalSubscriber`, :class:`ScalarCallable`, :class:`DirectSink` (a
-  subscriber's function called per item in place of ``on_next``);
+  :class:`ConditionalSubscriber`, :class:`ScalarCallable`, and the capabilities a
+  subscriber declares: :class:`DirectSink` (its function called per item in place of
+  ``on_next``), :class:`ChecksItems` (its ``on_next`` checks §2.13 itself: a relaying
+  stage hands it to its upstream with :func:`relay_on_next`), :class:`BatchSink` (takes
+  several items in one call);
 * the operator guide's patterns: :class:`SinglePostCompleteSubscriber`,
   :class:`DeferredScalarSubscription`, :class:`SubscriptionArbiter`,
   :class:`HalfSerializer`, :class:`AtomicThrowable`;
@@ -41,7 +44,9 @@ from rxpy2._internal.atomic import AtomicLong
 from rxpy2._internal.atomic import AtomicReference
 from rxpy2._internal.drain import DRAIN_BACKEND
 from rxpy2._internal.drain import Drain
+from rxpy2._internal.fuseable import BatchSink
 from rxpy2._internal.fuseable import Callable
+from rxpy2._internal.fuseable import ChecksItems
 from rxpy2._internal.fuseable import ConditionalSubscriber
 from rxpy2._internal.fuseable import DirectSink
 from rxpy2._internal.fuseable import FusionMode
@@ -71,6 +76,7 @@ from rxpy2._internal.subscribers.operator_subscriber import null_or_late_error
 from rxpy2._internal.subscribers.operator_subscriber import null_or_late_item
 from rxpy2._internal.subscribers.operator_subscriber import null_subscription
 from rxpy2._internal.subscribers.operator_subscriber import validate_upstream
+from rxpy2._internal.subscribers.pass_through import relay_on_next
 from rxpy2._internal.subscribers.single_post_complete import SinglePostCompleteSubscriber
 from rxpy2._internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2._internal.subscriptions.deferred_scalar import DeferredScalarSubscription
@@ -96,6 +102,8 @@ __all__ = [
     "ConditionalSubscriber",
     "DeferredScalarSubscription",
     "DirectSink",
+    "BatchSink",
+    "ChecksItems",
     "Drain",
     "EmptySubscription",
     "FusionMode",
@@ -122,6 +130,7 @@ __all__ = [
     "null_or_late_item",
     "null_subscription",
     "produced",
+    "relay_on_next",
     "require",
     "require_callable",
     "require_duration",

@@ -34,7 +34,7 @@ EXPORTED = [
     "ABSENT", "BUFFER_SIZE", "CANCELLED", "DRAIN_BACKEND", "LONG_MAX", "UNSUBSCRIBED",
     "AtomicBoolean", "AtomicInteger", "AtomicLong", "AtomicReference", "AtomicThrowable",
     "BackpressureHelper", "Callable", "ConditionalSubscriber", "DeferredScalarSubscription",
-    "DirectSink",
+    "DirectSink", "ChecksItems", "BatchSink", "relay_on_next",
     "Drain", "EmptySubscription", "FusionMode", "HalfSerializer", "MissingBackpressureException",
     "MpscLinkedQueue", "OperatorSubscriber", "ProtocolViolationException", "QueueSubscription",
     "ScalarCallable", "SinglePostCompleteSubscriber", "SpscArrayQueue", "SpscLinkedArrayQueue",
@@ -58,6 +58,28 @@ def test_every_export_is_documented() -> None:
         obj = getattr(ops, name)
         if isinstance(obj, type) or callable(obj):
             assert (obj.__doc__ or "").strip(), f"rxpy2.operator_kit.{name} has no docstring"
+
+
+def test_relay_on_next_gives_a_checking_downstream_its_own_on_next() -> None:
+    class Checking(ops.ChecksItems):
+        def on_next(self, item: object) -> None:
+            pass
+
+    class Plain:
+        def __init__(self) -> None:
+            self.items: list[object] = []
+
+        def on_next(self, item: object) -> None:
+            self.items.append(item)
+
+    checking = Checking()
+    assert ops.relay_on_next(checking) == checking.on_next
+    plain = Plain()
+    relay = ops.relay_on_next(plain)
+    relay(1)
+    with pytest.raises(TypeError, match="2.13"):
+        relay(None)
+    assert plain.items == [1]
 
 
 def test_fusion_modes_are_flags_with_the_internal_values() -> None:
