@@ -9,6 +9,10 @@ inside one scheduled action, while ``reactivex.range`` schedules every item (it
 is shown once, in the first workload). Inner sources of flat_map/concat_map use
 the ``ImmediateScheduler``, which is faster than the default trampoline there.
 RxPY has no backpressure: it has no counterpart of the batched-demand workload.
+Where RxPY lacks the operator the row uses its nearest form, and says so in the
+row's note (``merge(max_concurrent=16)`` for a bounded flat_map, ``flat_map``
+to flatten its hot windows); RxPY's ``start_with`` takes items, so that row has
+none.
 """
 
 from __future__ import annotations
