@@ -673,7 +673,10 @@ def distinct(rxpy: bool) -> Workload:
         Impl("rxpy2 range.hide().map(x >> 1).distinct()", RXPY2, _rx2_distinct(True)),
     ]
     if rxpy:
-        impls.append(Impl("RxPY from_iterable.map.distinct", RXPY, _rxpy_distinct))
+        impls.append(Impl("RxPY from_iterable.map.distinct", RXPY, _rxpy_distinct, n_div=100,
+                          note="its keys are kept in a list and searched with the comparer: "
+                               "quadratic, so its figure grows with n and compares with no "
+                               "other"))
     return Workload("distinct", "range → map(x >> 1) → distinct() → consume", 200_000,
                     "source item", impls, ["plain loop with a set"],
                     notes=["Every value comes twice in a row, so distinct drops one item in "
