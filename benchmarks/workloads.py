@@ -1394,7 +1394,7 @@ def trampoline_chain(rxpy: bool) -> Workload:
                "rows give a scale instead: the plain loop makes the same 1,000 calls per item, "
                "the hide().map chain passes each item through 1,000 operator stages that keep "
                "their own demand. The figure that matters is the hop row's own: issue 32 "
-               "recorded 20 s when each stage rescheduled per stage (O(n²) tasks)."])
+               "recorded 20 s for it (O(n²) tasks)."])
 
 
 # ---------------------------------------------------------------- assembly tracking
