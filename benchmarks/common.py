@@ -1,8 +1,9 @@
 """What every workload shares: the consumer, the user functions, and the workload records.
 
 Every implementation of a workload hands each item to a consumer made by
-:func:`make_sink` (or :func:`make_pair_sink` for tuples), which counts the
-items and adds them up; the implementation returns that ``(count, total)``
+:func:`make_sink` (or :func:`make_pair_sink` for tuples, :func:`make_list_sink`
+for lists, :func:`make_slow_sink` for a consumer that works a little per item),
+which counts the items and adds them up; the implementation returns that ``(count, total)``
 checksum, and the runner checks that all implementations of a workload return
 the same one: that is how the suite shows they do the same work.
 """
@@ -68,6 +69,46 @@ def make_pair_sink() -> tuple[Callable[[tuple[int, int]], None], Callable[[], Ch
         nonlocal count, total
         count += 1
         total += t[1] - t[0]
+
+    def checksum() -> Checksum:
+        return count, total
+
+    return consume, checksum
+
+
+def make_list_sink() -> tuple[Callable[[list[int]], None], Callable[[], Checksum]]:
+    """As :func:`make_sink` for lists (buffers, groups): counts the lists, sums their items."""
+    count = 0
+    total = 0
+
+    def consume(xs: list[int]) -> None:
+        nonlocal count, total
+        count += 1
+        total += sum(xs)
+
+    def checksum() -> Checksum:
+        return count, total
+
+    return consume, checksum
+
+
+#: Iterations of the busy loop a slow consumer (:func:`make_slow_sink`) runs per item.
+SLOW_SPIN = 25
+
+
+def make_slow_sink(spin: int = SLOW_SPIN) -> tuple[Callable[[int], None], Callable[[], Checksum]]:
+    """As :func:`make_sink`, and a busy loop of ``spin`` iterations per item: a consumer
+    slower than the producer, so that a hand-over between threads fills up."""
+    count = 0
+    total = 0
+    spins = range(spin)
+
+    def consume(x: int) -> None:
+        nonlocal count, total
+        for _ in spins:
+            pass
+        count += 1
+        total += x
 
     def checksum() -> Checksum:
         return count, total

@@ -40,13 +40,33 @@ def _no_full_collections(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(runner.gc, "collect", lambda generation=2: 0)
 
 
+def _lists(lists: list[list[int]]) -> tuple[int, int]:
+    """The checksum of a list consumer: (lists, sum of their items)."""
+    return len(lists), sum(map(sum, lists))
+
+
 def _expected(key: str, n: int) -> tuple[int, int]:
     if key in ("chain", "chain_batched", "assembly_tracking"):
         ys = [f(x) for x in range(n) if p(f(x))]
-    elif key in ("flat_map_just", "observe_on", "assembly_tracking_inner"):
+    elif key in ("flat_map_just", "flat_map_concurrency", "observe_on", "observe_on_slow",
+                 "assembly_tracking_inner", "merge_concat", "concat_with", "window",
+                 "trampoline_chain"):
         ys = list(range(n))
     elif key == "group_by":
         ys = [f(x) for x in range(n)]
+    elif key == "distinct":
+        ys = list(dict.fromkeys(x // 2 for x in range(n)))
+    elif key == "take_while":
+        ys = list(range(n))  # n of the 2n source items
+    elif key == "skip_while":
+        ys = list(range(n // 2, n))
+    elif key == "buffer":
+        ys_ = [f(x) for x in range(n)]
+        return _lists([ys_[i:i + 16] for i in range(0, n, 16)])
+    elif key == "group_by_reduce":
+        ys = [sum(range(k, n, 16)) for k in range(min(n, 16))]
+    elif key == "group_by_to_list":
+        return _lists([list(range(k, n, 16)) for k in range(min(n, 16))])
     elif key == import_cost.KEY:
         return 1, 0  # one process per run, exit status 0
     elif key in ("flat_map_range", "concat_map"):
@@ -70,8 +90,8 @@ def _assert_same_work(rep: report.Report) -> None:
     for res in rep.results:
         checksums = {row.impl.name: row.checksum for row in res.rows}
         assert len(set(checksums.values())) == 1, (res.workload.key, checksums)
-        assert next(iter(checksums.values())) == _expected(res.workload.key, N), res.workload.key
-        n = 1 if res.workload.fixed_n else N  # the import workload: one process per run
+        n = res.workload.n if res.workload.fixed_n else N  # import: one process per run
+        assert next(iter(checksums.values())) == _expected(res.workload.key, n), res.workload.key
         assert all(row.n == n and len(row.samples) == 1 for row in res.rows)
 
 
@@ -90,7 +110,8 @@ def test_rxpy_rows_do_the_same_work() -> None:
     rep = _run("--items", str(N), "--runs", "1", "--import-runs", "1", "--no-write",
                "--only", ",".join(workloads.BUILDERS))
     _assert_same_work(rep)
-    without_rxpy = {"chain_batched"}  # RxPY has no backpressure
+    # RxPY has no backpressure, and no assembly tracking
+    without_rxpy = {"chain_batched", "assembly_tracking", "assembly_tracking_inner"}
     for res in rep.results:
         has = any(row.impl.kind == RXPY for row in res.rows)
         assert has == (res.workload.key not in without_rxpy), res.workload.key
@@ -131,6 +152,43 @@ def test_group_by_workload_does_the_same_work() -> None:
     (res,) = rep.results
     assert {row.checksum for row in res.rows} == {_expected("group_by", 1000)}
     assert [row.impl.kind for row in res.rows] == ["plain", "builtins", RXPY2]
+
+
+#: The rows issue 32 added, each a workload of its own.
+ISSUE_32_ROWS = ["flat_map_concurrency", "merge_concat", "concat_with", "distinct", "take_while",
+                 "skip_while", "buffer", "window", "group_by_reduce", "group_by_to_list",
+                 "observe_on_slow", "trampoline_chain"]
+
+
+def test_issue_32_rows_do_the_same_work_at_an_uneven_size() -> None:
+    """1001 items: 4 parts, 2 halves and chunks of 16 that do not divide them, a last
+    buffer/window of 9 items, groups of unequal sizes."""
+    rep = _run("--only", ",".join(ISSUE_32_ROWS), "--items", "1001", "--runs", "1",
+               "--no-write", "--no-rxpy")
+    assert [res.workload.key for res in rep.results] == ISSUE_32_ROWS
+    for res in rep.results:
+        n = res.workload.n if res.workload.fixed_n else 1001
+        assert {row.checksum for row in res.rows} == {_expected(res.workload.key, n)}, \
+            res.workload.key
+        kinds = [row.impl.kind for row in res.rows]
+        assert kinds[0] == "plain" and RXPY2 in kinds, res.workload.key
+    chain = rep.result("trampoline_chain")
+    assert chain is not None and chain.n == 10  # --items does not change it
+    assert all(row.items == 1 for row in chain.rows)  # the figure is per subscription
+
+
+def test_slow_sink_and_list_sink() -> None:
+    from benchmarks.common import make_list_sink
+    from benchmarks.common import make_slow_sink
+
+    consume, checksum = make_slow_sink(3)
+    for x in (4, 5, 6):
+        consume(x)
+    assert checksum() == (3, 15)
+    consume_lists, checksum_lists = make_list_sink()
+    consume_lists([1, 2])
+    consume_lists([])
+    assert checksum_lists() == (2, 3)
 
 
 def test_targets() -> None:
