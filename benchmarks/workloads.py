@@ -215,7 +215,9 @@ def chain(rxpy: bool) -> Workload:
         Impl("rxpy2 range.map.filter", RXPY2, _rx2_chain,
              target=Target(1.2, versus="plain loop", text="chain at loop speed")),
         Impl("rxpy2 range.hide().map.filter", RXPY2, _rx2_chain_hidden,
-             note="hide() keeps the source out of any fusion"),
+             note="hide() keeps the source out of any fusion",
+             target=Target(2.0, versus="plain loop", text="operators with no fusion",
+                           issue=32)),
     ]
     if rxpy:
         impls += [
@@ -232,7 +234,9 @@ def chain_batched(rxpy: bool) -> Workload:
         Impl("plain loop", PLAIN, _plain_chain),
         Impl("builtins filter(map(range))", BUILTINS, _builtins_chain),
         Impl("plain loop into the batched subscriber's on_next", PLAIN, _plain_chain_batched),
-        Impl("rxpy2 range.map.filter, batches of 128", RXPY2, _rx2_chain_batched),
+        Impl("rxpy2 range.map.filter, batches of 128", RXPY2, _rx2_chain_batched,
+             target=Target(1.3, versus="plain loop", text="demand in batches of 128",
+                           issue=32)),
         Impl("rxpy2 range.hide().map.filter, batches of 128", RXPY2,
              _rx2_chain_batched_hidden),
     ]
@@ -981,7 +985,9 @@ def group_by(rxpy: bool) -> Workload:
         Impl("plain loop, dict of per-group counters", PLAIN, _plain_group_by),
         Impl("builtins groupby(sorted) + map", BUILTINS, _builtins_group_by,
              note="sorts first: one group after another, not streaming"),
-        Impl("rxpy2 group_by(x % 16).flat_map(g → g.map(f))", RXPY2, _rx2_group_by),
+        Impl("rxpy2 group_by(x % 16).flat_map(g → g.map(f))", RXPY2, _rx2_group_by,
+             target=Target(3.0, versus="plain loop, dict of per-group counters",
+                           text="group_by", issue=32)),
     ]
     if rxpy:
         impls.append(Impl("RxPY group_by.flat_map(g → g.pipe(map(f)))", RXPY, _rxpy_group_by,
@@ -1297,8 +1303,8 @@ def observe_on(rxpy: bool) -> Workload:
         Impl("rxpy2 range.hide().observe_on (queue hop)", RXPY2, _rx2_hop(True, box)),
         Impl("rxpy2 range.subscribe_on(t1).observe_on(t2) (two threads throughout)", RXPY2,
              _rx2_hop(False, box, producer_thread=True),
-             target=Target(0.21, versus="queue.Queue(128) producer + consumer threads",
-                           text="a real thread hop at the batched-deque limit")),
+             target=Target(1.25, versus="deque + credits in batches of 96/128, two threads",
+                           text="a real thread hop against its own reference", issue=32)),
     ]
     if rxpy:
         impls.append(Impl("RxPY from_iterable.observe_on(EventLoopScheduler)", RXPY,
