@@ -19,6 +19,10 @@ __all__ = ["explain"]
 #: take/limit: pushed into Spark directly on a source of rows (no function of their own)
 _LIMIT: Any = object()
 
+#: why a stage that could run in Spark does not, when the plan gives no other reason: it
+#: was applied with the base Flowable's method (e.g. ``Flowable.map(source, f)``)
+_UNFUSED = "assembled without the Spark source's fusion"
+
 #: operator classes that are a fusable Python stage: class name -> (stage kind, field)
 _FUSABLE_OPERATORS = {
     "FlowableMap": ("map", "mapper"),
@@ -102,11 +106,13 @@ def explain(flowable: Any) -> str:
             reason = (plan.off_reason()
                       or (f"after a driver operator ({first})" if first is not None else None)
                       or (f'not fusable with emit="{plan.emit}"' if plan.emit != "rows" else None)
-                      or f"{text}: nothing to push into Spark")
+                      or (f"{kind}(0): completes at subscription, with no Spark job"
+                          if text == f"{kind}(0)" else None)
+                      or _UNFUSED)
         elif first is None:
-            why = source.refusal(fn)
+            why = source.refusal(fn, kind)
             # None: assembled past the source's own methods (e.g. Flowable.map(src, f))
-            reason = why if why is not None else "assembled without the Spark source's fusion"
+            reason = why if why is not None else _UNFUSED
         else:
             reason = source.plan.off_reason() or f"after a driver operator ({first})"
         if first is None:
