@@ -8,13 +8,37 @@ and every later operator is one line with why it runs on the driver (the reasons
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+from typing import Protocol
 
 from rxpy2._internal import describe
-from rxpy2.spark.flowable import SparkFlowable
+from rxpy2.spark.plan import Plan
 from rxpy2.spark.plan import function_label
 
 __all__ = ["explain"]
+
+class _SparkSource(Protocol):
+    """What explain() reads of a Spark source (:class:`rxpy2.spark.SparkFlowable`, which
+    calls this module for its chains' ``explain()``: not imported here)."""
+
+    @property
+    def plan(self) -> Plan: ...
+
+    def explain(self) -> str: ...
+
+    def refusal(self, fn: Callable[..., Any], kind: str = "map") -> str | None: ...
+
+
+def _spark_source(node: Any) -> _SparkSource | None:
+    """``node`` when it is a Spark source: a node that explains itself (the class marker
+    :mod:`rxpy2._internal.describe` reads too) with a Spark plan."""
+    if getattr(type(node), "EXPLAINS_ITSELF", False) and isinstance(getattr(node, "plan", None),
+                                                                      Plan):
+        found: _SparkSource = node
+        return found
+    return None
+
 
 #: take/limit: pushed into Spark directly on a source of rows (no function of their own)
 _LIMIT: Any = object()
@@ -80,10 +104,10 @@ def explain(flowable: Any) -> str:
     in this process under backpressure; a driver line ends with why it is not in Spark."""
     ops: list[Any] = []
     node = flowable
-    source: SparkFlowable[Any] | None = None
+    source: _SparkSource | None = None
     while node is not None and len(ops) < 10_000:
-        if isinstance(node, SparkFlowable):
-            source = node
+        source = _spark_source(node)
+        if source is not None:
             break
         ops.append(node)
         node = getattr(node, "source", None) if "source" in describe.slot_names(type(node)) else None
