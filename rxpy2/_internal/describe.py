@@ -314,8 +314,8 @@ def explain(obj: Any) -> str:
     itself and has ``explain_chain`` (a Spark source) is that node's text of the chain."""
     lines: list[str] = []
     chain = stages(obj, where=True)
-    whole = getattr(chain[0][2], "explain_chain", None) if chain and chain[0][1] == "explained" \
-        else None
+    first = chain[0] if chain else None
+    whole = getattr(first[2], "explain_chain", None) if first and first[1] == "explained" else None
     if whole is not None:
         # a chain over a node that explains itself (a Spark source) and every stage after
         # it: where each runs and why (rxpy2.spark.explain)

@@ -18,6 +18,7 @@ from rxpy2.spark.plan import function_label
 
 __all__ = ["explain"]
 
+
 class _SparkSource(Protocol):
     """What explain() reads of a Spark source (:class:`rxpy2.spark.SparkFlowable`, which
     calls this module for its chains' ``explain()``: not imported here)."""
