@@ -8,6 +8,7 @@ import io
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 
@@ -59,6 +60,35 @@ def test_bad_option_values_are_refused_with_the_tools_demo_usage() -> None:
     assert proc.returncode == 2
     assert proc.stderr.startswith("usage: tools/demo ")
     assert "must be positive" in proc.stderr
+
+
+def test_a_missing_input_is_refused_before_spark_starts(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-orders.csv"
+    t0 = time.monotonic()
+    proc = subprocess.run([sys.executable, str(DEMO), "--input", str(missing)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert proc.stderr.startswith("usage: tools/demo ")
+    assert f"--input {missing}: no such file or directory" in proc.stderr
+    assert "starting Spark" not in proc.stdout  # refused before Spark's start
+    assert time.monotonic() - t0 < 30
+
+
+def test_which_inputs_are_checked_before_spark(demo: ModuleType, tmp_path: Path) -> None:
+    present = tmp_path / "orders.csv"
+    present.write_text("1,2026-02-17,C1,keyboard,2,49.90\n")
+    problem = demo.input_problem
+    assert problem(str(present)) is None
+    assert problem(str(tmp_path)) is None  # a directory of files
+    assert problem(f"file://{present}") is None
+    assert problem(str(tmp_path / "*.csv")) is None
+    assert problem(str(tmp_path / "gone")) == f"--input {tmp_path / 'gone'}: no such file or directory"
+    assert problem(f"file://{tmp_path}/gone") == f"--input file://{tmp_path}/gone: no such file or directory"
+    assert problem(str(tmp_path / "*.parquet")) == f"--input {tmp_path / '*.parquet'}: no file matches it"
+    # other filesystems and Hadoop's {a,b} patterns are Spark's to read
+    assert problem("hdfs://namenode:8020/orders/") is None
+    assert problem("s3a://bucket/orders/*.csv") is None
+    assert problem(str(tmp_path / "{a,b}.csv")) is None
 
 
 def test_lines_are_classified_by_reason_and_a_header_is_skipped(demo: ModuleType) -> None:

@@ -14,7 +14,8 @@ orders are cut into batches, priced by a simulated remote service (``flat_map`` 
 ``max_concurrency``, each call on the io scheduler), turned into Arrow record batches and
 written by ``rxpy2.spark.to_parquet``, which asks for the next batches only when the
 previous write finished: the driver holds a bounded number of rows however large the
-input. The job checks its own invariants and exits 1 when one does not hold.
+input. The job checks its own invariants and exits 1 when one does not hold; a bad option,
+or a local ``--input`` that names nothing, exits 2 before Spark starts.
 """
 
 from __future__ import annotations
@@ -445,6 +446,28 @@ def no_valid_rows(args: argparse.Namespace, reasons: dict[str, int], headers: in
     return 1
 
 
+def input_problem(path: str) -> str | None:
+    """Why ``--input`` cannot be read, found before Spark starts (which takes half a
+    minute): a local path (no URI scheme, or ``file:``) that names nothing, or a glob that
+    matches nothing. ``None`` otherwise; a URI of another filesystem (``hdfs://``,
+    ``s3a://``, ...) and a ``{a,b}`` pattern are left to Spark."""
+    scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]+):", path)
+    local = path
+    if scheme is not None:
+        if scheme.group(1).lower() != "file":
+            return None
+        local = re.sub(r"^file:(//)?", "", path, flags=re.IGNORECASE)
+    if not local or "{" in local:
+        return None
+    if any(c in local for c in "*?["):
+        import glob
+
+        return None if glob.glob(local) else f"--input {path}: no file matches it"
+    if not os.path.exists(local):
+        return f"--input {path}: no such file or directory"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     return run(parse_args(argv))
 
@@ -496,6 +519,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.write_ahead = args.write_batch
     if min(args.prefetch, args.write_ahead) < 0 or args.latency < 0:
         ap.error("--prefetch, --write-ahead and --latency must not be negative")
+    problem = None if args.input is None else input_problem(args.input)
+    if problem is not None:
+        ap.error(problem)
     return args
 
 

@@ -310,9 +310,17 @@ def explain(obj: Any) -> str:
     """The chain ending in ``obj``, one line per stage (source first): what the stage is,
     its user functions (a lambda with its file:line), and how it runs (macro-fused into a
     compiled loop, or the micro fusion its class takes part in, where known statically:
-    the mode itself is negotiated at subscription)."""
+    the mode itself is negotiated at subscription). A chain over a node that explains
+    itself and has ``explain_chain`` (a Spark source) is that node's text of the chain."""
     lines: list[str] = []
     chain = stages(obj, where=True)
+    first = chain[0] if chain else None
+    whole = getattr(first[2], "explain_chain", None) if first and first[1] == "explained" else None
+    if whole is not None:
+        # a chain over a node that explains itself (a Spark source) and every stage after
+        # it: where each runs and why (rxpy2.spark.explain)
+        text: str = whole(obj)
+        return text
     width = min(max((len(t) for t, how, _, _ in chain if how != "explained"), default=0), 60)
     for i, (text, how, _, fusion) in enumerate(chain):
         if how == "explained":  # a node that explains itself (a Spark source)

@@ -15,8 +15,6 @@ import itertools
 import operator
 import threading
 from collections.abc import Callable
-from collections.abc import Iterable
-from collections.abc import Iterator
 from typing import Any
 from typing import Generic
 from typing import TypeVar
@@ -175,16 +173,11 @@ def _spark(run: _Run, what: str, call: Callable[[], T]) -> T:
         raise err from e
 
 
-def _checked(rows: Iterable[Any]) -> Iterator[Any]:
-    for x in rows:
-        if x is None:
-            raise TypeError("the RDD holds a None element (None is never an item)")
-        yield x
-
-
 def items_rdd(source: Origin) -> Any:
     """A PySpark RDD of exactly the items ``source`` emits (rows converted to the row
-    format, fused stages applied), computed on the executors."""
+    format, fused stages applied), computed on the executors. Every function it sends
+    there comes from :mod:`~rxpy2.spark.executor_code` (pickled by value), as do the
+    aggregations' own, so the executors need not have rxpy2."""
     ship_executor_module()
     plan = source.plan
     compiled = source.compile()
@@ -198,7 +191,7 @@ def items_rdd(source: Origin) -> Any:
         fn = executor_code.partition_function(row_format, names, steps)
         rdd = plan.df.rdd.mapPartitions(fn, preservesPartitioning=True)
     if compiled.check_none:
-        rdd = rdd.mapPartitions(_checked, preservesPartitioning=True)
+        rdd = rdd.mapPartitions(executor_code.rdd_elements, preservesPartitioning=True)
     return rdd
 
 

@@ -59,6 +59,15 @@ def _flattened(fn: Callable[[Any], Iterable[Any]], items: Iterable[Any]) -> Iter
             yield y
 
 
+def rdd_elements(items: Iterable[Any]) -> Iterator[Any]:
+    """An RDD's own elements (a ``from_rdd`` source with no fused stage), checked: a
+    ``None`` element raises ``TypeError`` (``None`` is never an item)."""
+    for x in items:
+        if x is None:
+            raise TypeError("the RDD holds a None element (None is never an item)")
+        yield x
+
+
 def apply_steps(items: Iterable[Any], steps: tuple[Step, ...]) -> Iterator[Any]:
     """``items`` passed through ``steps`` lazily, one generator per stage."""
     it: Iterator[Any] = iter(items)

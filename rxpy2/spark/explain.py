@@ -8,16 +8,45 @@ and every later operator is one line with why it runs on the driver (the reasons
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+from typing import Protocol
 
 from rxpy2._internal import describe
-from rxpy2.spark.flowable import SparkFlowable
+from rxpy2.spark.plan import Plan
 from rxpy2.spark.plan import function_label
 
 __all__ = ["explain"]
 
+
+class _SparkSource(Protocol):
+    """What explain() reads of a Spark source (:class:`rxpy2.spark.SparkFlowable`, which
+    calls this module for its chains' ``explain()``: not imported here)."""
+
+    @property
+    def plan(self) -> Plan: ...
+
+    def explain(self) -> str: ...
+
+    def refusal(self, fn: Callable[..., Any], kind: str = "map") -> str | None: ...
+
+
+def _spark_source(node: Any) -> _SparkSource | None:
+    """``node`` when it is a Spark source: a node that explains itself (the class marker
+    :mod:`rxpy2._internal.describe` reads too) with a Spark plan."""
+    if getattr(type(node), "EXPLAINS_ITSELF", False) and isinstance(getattr(node, "plan", None),
+                                                                      Plan):
+        found: _SparkSource = node
+        return found
+    return None
+
+
 #: take/limit: pushed into Spark directly on a source of rows (no function of their own)
 _LIMIT: Any = object()
+
+#: why a stage that could run in Spark does not, when the plan gives no other reason: it
+#: was applied with the base Flowable's method (e.g. ``Flowable.map(source, f)``)
+_UNFUSED = "assembled without the Spark source's fusion"
 
 #: operator classes that are a fusable Python stage: class name -> (stage kind, field)
 _FUSABLE_OPERATORS = {
@@ -76,10 +105,10 @@ def explain(flowable: Any) -> str:
     in this process under backpressure; a driver line ends with why it is not in Spark."""
     ops: list[Any] = []
     node = flowable
-    source: SparkFlowable[Any] | None = None
+    source: _SparkSource | None = None
     while node is not None and len(ops) < 10_000:
-        if isinstance(node, SparkFlowable):
-            source = node
+        source = _spark_source(node)
+        if source is not None:
             break
         ops.append(node)
         node = getattr(node, "source", None) if "source" in describe.slot_names(type(node)) else None
@@ -102,11 +131,13 @@ def explain(flowable: Any) -> str:
             reason = (plan.off_reason()
                       or (f"after a driver operator ({first})" if first is not None else None)
                       or (f'not fusable with emit="{plan.emit}"' if plan.emit != "rows" else None)
-                      or f"{text}: nothing to push into Spark")
+                      or (f"{kind}(0): completes at subscription, with no Spark job"
+                          if text == f"{kind}(0)" else None)
+                      or _UNFUSED)
         elif first is None:
-            why = source.refusal(fn)
+            why = source.refusal(fn, kind)
             # None: assembled past the source's own methods (e.g. Flowable.map(src, f))
-            reason = why if why is not None else "assembled without the Spark source's fusion"
+            reason = why if why is not None else _UNFUSED
         else:
             reason = source.plan.off_reason() or f"after a driver operator ({first})"
         if first is None:

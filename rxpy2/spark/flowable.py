@@ -155,7 +155,7 @@ class SparkFlowable(Flowable[T], Generic[T]):
         runs on the driver (the first fallback of a lineage is logged; under
         ``fuse="require"`` an unpicklable function raises :class:`SparkFusionError`)."""
         plan = self._plan
-        reason = plan.refusal(fn)
+        reason = plan.refusal(fn, kind)
         if reason is None:
             return SparkFlowable(plan.with_step(kind, fn, True), self._prefetch)
         if reason.startswith("not picklable"):
@@ -288,7 +288,7 @@ class SparkFlowable(Flowable[T], Generic[T]):
         fused = self._fused("map_partitions", fn)
         if fused is not None:
             return fused
-        reason = self._plan.refusal(fn)
+        reason = self._plan.refusal(fn, "map_partitions")
         return SparkFlowable(self._plan.with_step("map_partitions", fn, False, reason),
                              self._prefetch)
 
@@ -415,10 +415,18 @@ class SparkFlowable(Flowable[T], Generic[T]):
             lines.append(f"driver  ({off}: Python stages applied next run on the driver)")
         return "\n".join(lines)
 
-    def refusal(self, fn: Callable[..., Any]) -> str | None:
-        """Why a Python stage of ``fn`` applied to this source would run on the driver
-        (``None``: it would run in Spark). Used by :func:`rxpy2.spark.explain`."""
-        return self._plan.refusal(fn)
+    def explain_chain(self, end: Any) -> str:
+        """The ``explain()`` of a chain ``end`` over this source (``Flowable.explain()``
+        asks): :func:`rxpy2.spark.explain`, each stage with where it runs and, on the
+        driver, why."""
+        from rxpy2.spark.explain import explain
+
+        return explain(end)
+
+    def refusal(self, fn: Callable[..., Any], kind: str = "map") -> str | None:
+        """Why a Python stage ``kind`` of ``fn`` applied to this source would run on the
+        driver (``None``: it would run in Spark). Used by :func:`rxpy2.spark.explain`."""
+        return self._plan.refusal(fn, kind)
 
     def __repr__(self) -> str:
         return f"SparkFlowable({len(self._plan.labels)} stage(s))"

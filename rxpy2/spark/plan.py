@@ -184,9 +184,10 @@ class Plan:
             return f"after {self.off}"
         return None
 
-    def refusal(self, fn: Callable[..., Any]) -> str | None:
-        """Why a Python stage of ``fn`` applied to this plan cannot run in Spark (``None``:
-        it fuses)."""
+    def refusal(self, fn: Callable[..., Any], kind: str = "map") -> str | None:
+        """Why a Python stage ``kind`` of ``fn`` applied to this plan cannot run in Spark
+        (``None``: it fuses). Every reason a Python stage has to run on the driver comes
+        from here (``explain()`` shows it; the warning logs the ``not picklable`` one)."""
         off = self.off_reason()
         if off is not None:
             return off
@@ -194,6 +195,9 @@ class Plan:
             return f"after take/limit ({self.limit})"
         if self.emit == "arrow":
             return 'not fusable with emit="arrow" (the items are whole tables)'
+        if self.emit == "partitions" and kind != "map_partitions":
+            # map_partitions works on a partition's rows wherever it runs; an item is a list
+            return 'not fusable with emit="partitions" (the items are whole partitions)'
         if self.driver_steps:
             first = next(s for s in self.labels if s.where == "driver")
             return f"after a driver operator ({first.text()})"

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -58,6 +60,10 @@ class Scale:
 
     def __call__(self, x: int) -> int:
         return x * self.k
+
+
+def twice(x: int) -> list[int]:
+    return [x, x]
 
 
 def add(a: int, b: int) -> int:
@@ -148,6 +154,104 @@ def test_explain_of_a_driver_map_partitions_and_what_follows(sc):
         "driver  operator  map(locked_inc)  [after a driver operator "
         "(map_partitions(locked_partition))]"]
     chain.test().await_done(WAIT).assert_values(*[x * 10 + 1 for x in range(6)]).assert_complete()
+
+
+#: every reason a stage runs on the driver (docs/spark.md's table, first column) -> a chain
+#: whose last stage runs on the driver for it (on an RDD of 0..5 in 2 partitions, the
+#: DataFrame ``df``), and the line explain() gives that stage
+REASONS: dict[str, tuple[Any, str]] = {
+    "not picklable: <the pickling error>": (
+        lambda rdd, df: from_rdd(rdd).map(is_even).map(locked_inc),
+        "driver  operator  map(locked_inc)  [not picklable: TypeError: cannot pickle "
+        "'_thread.lock' object]"),
+    "not fusable: <operator>": (
+        lambda rdd, df: from_rdd(rdd).buffer(2),
+        "driver  operator  buffer(2, 2, list)  [not fusable: buffer]"),
+    "after a driver operator (<the first one>)": (
+        lambda rdd, df: from_rdd(rdd).map(locked_inc).filter(is_even),
+        "driver  operator  filter(is_even)  [after a driver operator (map(locked_inc))]"),
+    "after take/limit (<n>)": (
+        lambda rdd, df: from_rdd(rdd).take(3).filter(is_even),
+        "driver  operator  filter(is_even)  [after take/limit (3)]"),
+    "after on_driver()": (
+        lambda rdd, df: from_rdd(rdd).on_driver().flat_map_iterable(twice),
+        "driver  operator  flat_map_iterable(twice)  [after on_driver()]"),
+    "fusion off (fuse=False)": (
+        lambda rdd, df: from_dataframe(df, fuse=False).map(parse),
+        "driver  operator  map(parse)  [fusion off (fuse=False)]"),
+    'not fusable with emit="arrow" (the items are whole tables)': (
+        lambda rdd, df: from_dataframe(df, emit="arrow").filter(bool),
+        'driver  operator  filter(bool)  [not fusable with emit="arrow" (the items are whole '
+        'tables)]'),
+    'not fusable with emit="partitions" (the items are whole partitions)': (
+        lambda rdd, df: from_rdd(rdd, emit="partitions").map(len),
+        'driver  operator  map(len)  [not fusable with emit="partitions" (the items are whole '
+        'partitions)]'),
+    'not fusable with emit="partitions"': (
+        lambda rdd, df: from_dataframe(df, emit="partitions").limit(1),
+        'driver  operator  limit(1)  [not fusable with emit="partitions"]'),
+    "take(0): completes at subscription, with no Spark job": (
+        lambda rdd, df: from_rdd(rdd).map(is_even).take(0),
+        "driver  operator  take(0)  [take(0): completes at subscription, with no Spark job]"),
+    "assembled without the Spark source's fusion": (
+        lambda rdd, df: Flowable.filter(from_rdd(rdd), is_even),
+        "driver  operator  filter(is_even)  [assembled without the Spark source's fusion]"),
+}
+
+
+@pytest.mark.parametrize("reason", sorted(REASONS))
+def test_explain_gives_the_reason_of_each_driver_stage(sc, df, reason):
+    build, expected = REASONS[reason]
+    chain = build(sc.parallelize(range(6), 2), df)
+    text = explain(chain)
+    assert text.splitlines()[-1] == expected
+    # the chain's own explain() is the same, not the generic one (the issue: a driver map
+    # shown as "operator  map(f)  [passes SYNC/ASYNC fusion through]")
+    assert chain.explain() == text
+    for line in text.splitlines():  # every driver stage says why it runs there
+        if line.startswith("driver  "):
+            assert line.endswith("]") and "[]" not in line, line
+
+
+def test_every_reason_is_in_the_documentation():
+    text = (Path(__file__).resolve().parents[2] / "docs" / "spark.md").read_text()
+    table = text.split("Why a stage runs on the driver:", 1)[1].split("\n\n", 2)[1]
+    documented = {re.match(r"\| `([^`]*)`", row).group(1)  # type: ignore[union-attr]
+                  for row in table.splitlines()[2:]}
+    assert documented == set(REASONS)
+
+
+def test_chain_explain_of_a_spark_chain_is_the_spark_explain(sc, df):
+    rdd = sc.parallelize(range(6), 2)
+    chains = [from_rdd(rdd).map(locked_inc).filter(is_even).buffer(2),
+              from_rdd(rdd).map_partitions(locked_partition).map(parse),
+              from_rdd(rdd, fuse=False).map_partitions(locked_partition).take(2),
+              from_dataframe(df, row_format="tuple").map(parse).map(locked_inc).count()]
+    for chain in chains:
+        assert chain.explain() == explain(chain)
+    assert chain.explain().splitlines()[-1] == "driver  operator  count()  [not fusable: count]"
+    assert explain(chains[2]).splitlines()[1:] == [
+        "driver  stage     map_partitions(locked_partition)  [driver, per partition: fusion "
+        "off (fuse=False)]",
+        "driver  operator  take(2)  [fusion off (fuse=False)]"]
+    # a chain without a Spark source keeps the generic explain()
+    plain = Flowable.range(1, 3).hide().map(parse)
+    assert plain.explain() != explain(plain) and "passes SYNC/ASYNC" in plain.explain()
+
+
+def test_python_stages_over_partition_lists_run_on_the_driver(sc):
+    rdd = sc.parallelize(range(10), 2)
+    lens = from_rdd(rdd, emit="partitions").map(len)
+    assert not isinstance(lens, SparkFlowable)
+    assert lens.to_list().blocking_get(WAIT) == [5, 5]
+    firsts = from_rdd(rdd, emit="partitions").filter(lambda p: p[0] > 0) \
+        .flat_map_iterable(lambda p: p[:2])
+    assert firsts.to_list().blocking_get(WAIT) == [5, 6]
+    # map_partitions works on the partition's rows, fused as before
+    sums = from_rdd(rdd, emit="partitions").map_partitions(lambda it: [sum(it)])
+    assert isinstance(sums, SparkFlowable)
+    assert "spark   stage     map_partitions" in sums.explain()
+    assert sums.to_list().blocking_get(WAIT) == [[10], [35]]
 
 
 def test_explain_without_a_spark_source():

@@ -5,10 +5,9 @@
 directory, and stops them after: every process of those groups (the master, the workers, the
 executor JVMs the workers start and the executors' Python daemons and workers) must be gone.
 
-The executors run ``executor_python``: the venv's interpreter with ``-S`` (no site-packages)
-and only PySpark's own zips on ``PYTHONPATH``, so the executors see the standard library and
-PySpark but not rxpy2 (nor pyarrow, tqdm, ...): whatever runs there has to be shipped by the
-driver, as on a real cluster whose nodes do not have the application installed.
+The executors run ``executor_python``, a Python that cannot import rxpy2
+(:mod:`executor_python`): whatever runs there has to be shipped by the driver, as on a real
+cluster whose nodes do not have the application installed.
 """
 
 from __future__ import annotations
@@ -17,11 +16,11 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pyspark
+from executor_python import write_executor_python
 
 SPARK_HOME = Path(pyspark.__file__).resolve().parent
 SPARK_CLASS = SPARK_HOME / "bin" / "spark-class"
@@ -97,17 +96,8 @@ class StandaloneCluster:
         raise RuntimeError(f"{name} did not log {pattern!r} (exit {self.procs[name].poll()}):\n"
                            + self.logs[name].read_text(errors="replace")[-3000:])
 
-    def _write_executor_python(self) -> None:
-        lib = SPARK_HOME / "python" / "lib"
-        zips = sorted(str(p) for p in lib.glob("*.zip"))
-        self.executor_python.write_text(
-            "#!/bin/sh\n"
-            "# the executors' Python: no site-packages (-S), PySpark's zips only\n"
-            f"PYTHONPATH='{':'.join(zips)}' exec '{sys.executable}' -S \"$@\"\n")
-        self.executor_python.chmod(0o755)
-
     def start(self) -> StandaloneCluster:
-        self._write_executor_python()
+        write_executor_python(self.executor_python)
         self._spawn("master", "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1",
                     "--port", "0", "--webui-port", "0")
         self.master_url = self._wait_log("master", r"Starting Spark master at "
