@@ -42,6 +42,7 @@ __all__ = [
     "arguments",
     "compile_chain",
     "compile_fold",
+    "compile_push",
     "compile_step",
     "flatten_text",
     "initial_state",
@@ -417,6 +418,52 @@ def _step_factory(specs: Specs) -> Callable[..., Any]:
     env = namespace(specs)
     exec(compile_registered("\n".join(out) + "\n", f"step: {_label(specs)}"), env)
     return env["factory"]  # type: ignore[no-any-return]  # exec'd code: its values are Any
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _push_factory(specs: Specs) -> Callable[..., Any]:
+    fns, _ = _names(specs)
+    out = [f"def factory({', '.join(fns)}):",
+           "  def make(sub, emit, failed, null_item, NONE):",
+           "    def push(x):",
+           "      if sub.done:",
+           "        return",
+           "      if sub.source_mode != NONE:  # ASYNC-fused: the item is a 'ready' signal",
+           "        sub.downstream.on_next(x)",
+           "        return",
+           "      if x is None:",
+           "        raise null_item()",
+           "      try:"]
+    for i, spec in enumerate(specs):
+        if spec.step is None:
+            raise ValueError(f"push() takes stages with a step, not {spec.name}")
+        # a dropped item is replaced upstream at once (request(1)), as the operator does
+        out += ["        " + s.replace("return DROP", "return sub.upstream.request(1)")
+                for s in spec.step(i)]
+    out += ["      except Exception as e:",
+            "        sub.fail(e)",
+            "        return",
+            "      try:",
+            "        emit(x)",
+            "      except Exception as e:",
+            "        if failed is None:",
+            "          raise",
+            "        sub.done = True",
+            "        failed(e)",
+            "    return push",
+            "  return make"]
+    env = namespace(specs)
+    exec(compile_registered("\n".join(out) + "\n", f"step: {_label(specs)} (on_next)"), env)
+    return env["factory"]  # type: ignore[no-any-return]  # exec'd code: its values are Any
+
+
+def compile_push(stages: Stages) -> Callable[..., Callable[[Any], None]]:
+    """``make(sub, emit, failed, null_item, NONE)``: a subscriber's ``on_next`` running
+    these map/filter stages inline on each item: ``sub``'s ``done``, fusion and §2.13
+    checks, a stage's error to ``sub.fail``, a dropped item replaced with
+    ``sub.upstream.request(1)``, the result to ``emit`` (what that raises to ``failed``,
+    after ``sub.done`` is set; with no ``failed`` it propagates)."""
+    return _push_factory(_specs(stages))(*arguments(stages))  # type: ignore[no-any-return]  # the generated factory is untyped
 
 
 def compile_step(stages: Stages) -> Callable[[Any], Any]:

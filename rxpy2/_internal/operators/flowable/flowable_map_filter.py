@@ -28,6 +28,7 @@ from rxpy2._internal.fuseable import direct_sink
 from rxpy2._internal.fuseable import is_conditional
 from rxpy2._internal.helpers.fused_stage import FusedStage
 from rxpy2._internal.helpers.stage_compiler import DROP
+from rxpy2._internal.helpers.stage_compiler import compile_push
 from rxpy2._internal.helpers.stage_compiler import compile_step
 from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.operators.flowable.flowable_filter import FlowableFilter
@@ -68,18 +69,19 @@ def collapse_map_filter(upstream: Publisher[Any], stage: FusedStage,
 class FlowableMapFilter(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
     """``source`` then ``stages`` ((map's or filter's stage, function) pairs) as one operator."""
 
-    __slots__ = ("source", "stages", "step")
+    __slots__ = ("source", "stages", "step", "push")
 
     def __init__(self, source: Publisher[T], stages: tuple[tuple[FusedStage, Any], ...]) -> None:
         self.source = source
         self.stages = stages
         self.step = compile_step(stages)
+        self.push = compile_push(stages)
 
     def subscribe_actual(self, subscriber: Subscriber[R]) -> None:
         if is_conditional(subscriber):
             subscribe_tail(self.source, MapFilterConditionalSubscriber(subscriber, self.step))
         else:
-            subscribe_tail(self.source, MapFilterSubscriber(subscriber, self.step))
+            subscribe_tail(self.source, MapFilterSubscriber(subscriber, self.step, self.push))
 
 
 class _StepMixin:
@@ -124,45 +126,24 @@ class _StepMixin:
 
 
 class MapFilterSubscriber(_StepMixin, FilteringSubscriber[T], ChecksItems, Generic[T, R]):
-    def __init__(self, downstream: Subscriber[R], step: Callable[[T], Any]) -> None:
+    """The stages over a plain downstream: ``on_next`` is the compiled ``push`` (the
+    stages inline, a DirectSink consumer's function called directly); ``poll`` and
+    ``try_on_next`` (fused, or over a conditional upstream) run ``step``."""
+
+    def __init__(self, downstream: Subscriber[R], step: Callable[[T], Any],
+                 push: Callable[..., Callable[[Any], None]]) -> None:
         super().__init__(downstream)  # type: ignore[arg-type]  # the stages change the item type
         self.step = step
         # a DirectSink downstream (a callback consumer): its function is called per item,
         # and what it raises goes to its sink_failed (which cancels us, then on_error)
         sink = direct_sink(downstream)
-        self.emit: Callable[[Any], object] = sink[0] if sink is not None else downstream.on_next
-        self.emit_failed: Callable[[Exception], None] | None = sink[1] if sink is not None else None
+        emit, failed = sink if sink is not None else (downstream.on_next, None)
+        # set before anyone reads it (a relaying upstream takes our on_next when it is made)
+        self.on_next = push(self, emit, failed, null_item, NONE)  # type: ignore[method-assign, assignment]  # the compiled on_next of this subscription
 
     def cancel(self) -> None:
         self.done = True  # no item reaches a direct sink after its dispose()
         super().cancel()
-
-    def on_next(self, item: Any) -> None:
-        # try_on_next and pass_on inlined (one call per item instead of three): the same
-        # steps, a dropped item replaced with request(1)
-        if self.done:
-            return
-        if self.source_mode != NONE:  # ASYNC fused: the item is a "ready" signal
-            self.downstream.on_next(item)
-            return
-        if item is None:
-            raise null_item()  # §2.13
-        try:
-            v = self.step(item)
-        except Exception as e:
-            self.fail(e)
-            return
-        if v is DROP:
-            self.upstream.request(1)
-            return
-        try:
-            self.emit(v)
-        except Exception as e:
-            failed = self.emit_failed
-            if failed is None:
-                raise  # a raising on_next broke §2.13: let it propagate
-            self.done = True
-            failed(e)
 
 
 class MapFilterConditionalSubscriber(_StepMixin, FilteringConditionalSubscriber[T],
