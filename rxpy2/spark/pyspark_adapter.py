@@ -9,6 +9,7 @@ it was checked on; a PySpark upgrade needs this module checked, and no other.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 __all__ = [
@@ -133,13 +134,31 @@ def collect_and_serve(sc: Any, rdd: Any) -> Any:
 
 def connect(sock_info: Any) -> tuple[Any, Any]:
     """``(file, socket)`` connected to the local socket at ``sock_info``
-    (``pyspark.util._create_local_socket``, checked on PySpark 4.3.0; older PySpark kept it
-    in ``pyspark.rdd``)."""
+    (``pyspark.util._create_local_socket``, checked on PySpark 4.3.0). PySpark 3.5 has no
+    such function in ``pyspark.util``, and the one in ``pyspark.rdd`` returns the file
+    alone: there the same steps are taken with ``pyspark.java_gateway``'s
+    ``local_connect_and_auth`` (checked on PySpark 3.5.9)."""
     try:
         from pyspark.util import _create_local_socket
-    except ImportError:  # pragma: no cover - older PySpark layouts
-        from pyspark.rdd import _create_local_socket  # type: ignore[no-redef]  # the fallback location of the same function
+    except ImportError:  # PySpark 3.5
+        from pyspark.java_gateway import local_connect_and_auth  # type: ignore[attr-defined]  # PySpark 3.5's location
+        sockfile, sock = local_connect_and_auth(sock_info[0], sock_info[1])
+        sock.settimeout(None)  # a partition may take any time to compute (SPARK-18281)
+        return sockfile, sock
     return _create_local_socket((sock_info[0], sock_info[1]))
+
+
+def spark_to_arrow_schema(schema: Any, large_types: bool) -> Any:
+    """The Arrow schema of Spark ``schema`` as ``DataFrame.toArrow()`` gives it
+    (``pyspark.sql.pandas.types.to_arrow_schema`` with UTC timestamps, checked on PySpark
+    4.3.0; PySpark 3.5's takes the schema alone, with UTC timestamps and no large types,
+    checked on 3.5.9)."""
+    from pyspark.sql.pandas.types import to_arrow_schema
+
+    if "prefers_large_types" in inspect.signature(to_arrow_schema).parameters:
+        return to_arrow_schema(schema, error_on_duplicated_field_names_in_struct=True,
+                               timezone="UTC", prefers_large_types=large_types)
+    return to_arrow_schema(schema)  # PySpark 3.5
 
 
 def load_batches(serializer: Any, stream: Any) -> Any:

@@ -17,6 +17,7 @@ from rxpy2.spark import executor_code
 from rxpy2.spark.pyspark_adapter import connect
 from rxpy2.spark.pyspark_adapter import load_batches
 from rxpy2.spark.pyspark_adapter import run_partition_job
+from rxpy2.spark.pyspark_adapter import spark_to_arrow_schema
 
 __all__ = ["CHUNK", "Compiled", "PartitionReader", "arrow_schema", "converting",
            "row_converter"]
@@ -60,12 +61,9 @@ def row_converter(row_format: str, names: tuple[str, ...],
 def arrow_schema(df: Any) -> Any:
     """The Arrow schema of ``df``'s batches, as ``DataFrame.toArrow()`` gives it (timestamps
     are UTC instants; the label is only metadata, the batches carry no schema)."""
-    from pyspark.sql.pandas.types import to_arrow_schema
-
     large = str(df.sparkSession.conf.get("spark.sql.execution.arrow.useLargeVarTypes",
                                          "false")).lower() == "true"
-    return to_arrow_schema(df.schema, error_on_duplicated_field_names_in_struct=True,
-                           timezone="UTC", prefers_large_types=large)
+    return spark_to_arrow_schema(df.schema, large)
 
 
 class Compiled:
