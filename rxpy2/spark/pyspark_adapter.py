@@ -161,6 +161,39 @@ def spark_to_arrow_schema(schema: Any, large_types: bool) -> Any:
     return to_arrow_schema(schema)  # PySpark 3.5
 
 
+def dataframe_to_arrow(df: Any) -> Any:
+    """``df`` collected as one ``pyarrow.Table``: ``DataFrame.toArrow()`` (public since
+    PySpark 4.0, checked on 4.3.0); PySpark 3.5 has it only privately, as the record
+    batches of ``DataFrame._collect_as_arrow()`` (checked on 3.5.9)."""
+    to_arrow = getattr(df, "toArrow", None)
+    if to_arrow is not None:
+        return to_arrow()
+    import pyarrow as pa
+
+    batches = df._collect_as_arrow()  # PySpark 3.5
+    schema = spark_to_arrow_schema(df.schema, False)
+    if not batches:
+        return pa.Table.from_batches([], schema=schema)
+    # its timestamps are labelled with the session's time zone: the same instants, labelled
+    # UTC as toArrow() labels them
+    return pa.Table.from_batches(batches).cast(schema)
+
+
+def arrow_to_dataframe(spark: Any, table: Any, schema: Any) -> Any:
+    """A DataFrame of the ``pyarrow.Table`` ``table`` (``schema``: a Spark schema or None):
+    ``spark.createDataFrame(table)`` since PySpark 4.0 (checked on 4.3.0); PySpark 3.5 takes
+    no Arrow table, so its rows go with the schema converted from the table's
+    (``pyspark.sql.pandas.types.from_arrow_schema``, checked on 3.5.9)."""
+    import pyspark
+
+    if int(pyspark.__version__.split(".", 1)[0]) >= 4:
+        return spark.createDataFrame(table) if schema is None else spark.createDataFrame(table, schema)
+    from pyspark.sql.pandas.types import from_arrow_schema
+
+    return spark.createDataFrame(table.to_pylist(),
+                                 from_arrow_schema(table.schema) if schema is None else schema)
+
+
 def load_batches(serializer: Any, stream: Any) -> Any:
     """The batches of a batched serializer's stream, as lists, not item by item
     (``BatchedSerializer._load_stream_without_unbatching``, checked on PySpark 4.3.0)."""

@@ -38,6 +38,7 @@ from rxpy2.reactivestreams import Subscription
 from rxpy2.single import Single
 from rxpy2.spark.errors import SparkJobError
 from rxpy2.spark.errors import describe
+from rxpy2.spark.pyspark_adapter import arrow_to_dataframe
 from rxpy2.spark.pyspark_adapter import hadoop_path_exists
 
 __all__ = ["WriteSummary", "to_parquet", "to_table", "write_batches"]
@@ -397,8 +398,7 @@ class _SparkWriter:
             if _is_arrow(batch[0]):
                 table = _arrow_table(batch)
                 rows: int = table.num_rows
-                df = (self.spark.createDataFrame(table) if self.schema is None
-                      else self.spark.createDataFrame(table, self.schema))
+                df = arrow_to_dataframe(self.spark, table, self.schema)
             else:
                 rows = len(batch)
                 df = self.spark.createDataFrame(batch, self.schema)

@@ -33,6 +33,7 @@ from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
 from rxpy2.spark.errors import SparkJobError
 from rxpy2.spark.errors import describe
+from rxpy2.spark.pyspark_adapter import dataframe_to_arrow
 from rxpy2.spark.pyspark_adapter import is_dataframe
 from rxpy2.spark.pyspark_adapter import require_pyspark
 
@@ -472,7 +473,7 @@ class StreamSubscription(Subscription, Generic[T]):
     def _materialize(self, batch_df: Any) -> list[Any]:
         src = self.source
         if src._emit == "batches":
-            table = batch_df.toArrow()
+            table = dataframe_to_arrow(batch_df)
             return [table] if table.num_rows else []
         rows: list[Any] = batch_df.collect()
         if src._row_format == "tuple":

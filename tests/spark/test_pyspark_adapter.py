@@ -25,7 +25,7 @@ def test_connect_without_pyspark_util_create_local_socket(monkeypatch: pytest.Mo
         calls.append(("connect", port, secret))
         return "file", Sock()
 
-    monkeypatch.delattr(pyspark.util, "_create_local_socket")  # as on PySpark 3.5
+    monkeypatch.delattr(pyspark.util, "_create_local_socket", raising=False)  # as on PySpark 3.5
     monkeypatch.setattr(pyspark.java_gateway, "local_connect_and_auth", local_connect_and_auth,
                         raising=False)
     sockfile, sock = pyspark_adapter.connect((4040, "secret"))
