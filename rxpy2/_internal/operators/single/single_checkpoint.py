@@ -16,11 +16,10 @@ from typing import TypeVar
 
 from rxpy2._internal.assembly import AssemblySite
 from rxpy2._internal.assembly import site_of
-from rxpy2._internal.helpers.disposable_helper import DisposableHelper
 from rxpy2._internal.operators.flowable.flowable_checkpoint import CheckpointNote
 from rxpy2._internal.operators.flowable.flowable_checkpoint import TraceNote
+from rxpy2._internal.operators.single.single_hide import HideObserver
 from rxpy2._internal.zero_one import ZeroOneBase
-from rxpy2.disposables import Disposable
 from rxpy2.single import Single
 
 __all__ = ["CheckpointObserver", "CheckpointOp", "SingleCheckpoint", "trace_observer"]
@@ -47,40 +46,20 @@ class SingleCheckpoint(CheckpointOp[T], Single[T], Generic[T]):
     __slots__ = ()
 
 
-class CheckpointObserver(Disposable, Generic[T]):
-    """Notes an error, then relays it; every other signal is relayed as it is."""
+class CheckpointObserver(HideObserver[T], Generic[T]):
+    """Notes an error, then relays it; every other signal is relayed as ``hide``'s
+    observer relays it."""
 
-    __slots__ = ("downstream", "upstream", "tracer")
+    __slots__ = ("tracer",)
 
     def __init__(self, downstream: Any, tracer: CheckpointNote | TraceNote) -> None:
-        self.downstream = downstream
-        self.upstream: Disposable | None = None
+        super().__init__(downstream)
         self.tracer = tracer
-
-    def on_subscribe(self, d: Disposable) -> None:
-        if DisposableHelper.validate(self.upstream, d):
-            self.upstream = d
-            self.downstream.on_subscribe(self)
-
-    def on_success(self, item: T) -> None:
-        self.downstream.on_success(item)
 
     def on_error(self, error: BaseException) -> None:
         if error is not None:
             self.tracer.note(error)
         self.downstream.on_error(error)
-
-    def on_complete(self) -> None:
-        self.downstream.on_complete()
-
-    def dispose(self) -> None:
-        d = self.upstream
-        if d is not None:
-            d.dispose()
-
-    def is_disposed(self) -> bool:
-        d = self.upstream
-        return d is not None and d.is_disposed()
 
 
 def trace_observer(source: Any, observer: Any) -> Any:
