@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable
 from itertools import repeat
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a checkout
 
@@ -49,31 +50,31 @@ def _loop_empty(a: object, n: int) -> None:
         f()
 
 
-def _loop_get(a, n: int) -> None:
+def _loop_get(a: Any, n: int) -> None:
     f = a.get
     for _ in repeat(None, n):
         f()
 
 
-def _loop_set(a, n: int) -> None:
+def _loop_set(a: Any, n: int) -> None:
     f = a.set
     for _ in repeat(None, n):
         f(1)
 
 
-def _loop_cas(a, n: int) -> None:
+def _loop_cas(a: Any, n: int) -> None:
     f = a.compare_and_set
     for _ in repeat(None, n):
         f(0, 0)  # succeeds every time: the value never changes
 
 
-def _loop_get_and_increment(a, n: int) -> None:
+def _loop_get_and_increment(a: Any, n: int) -> None:
     f = a.get_and_increment
     for _ in repeat(None, n):
         f()
 
 
-def _loop_add_and_get(a, n: int) -> None:
+def _loop_add_and_get(a: Any, n: int) -> None:
     f = a.add_and_get
     for _ in repeat(None, n):
         f(1)

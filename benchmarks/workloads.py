@@ -23,6 +23,8 @@ import itertools
 import queue
 import threading
 from collections.abc import Callable
+from typing import Any
+from typing import TypeVar
 
 from benchmarks import import_cost
 from benchmarks.common import BUILTINS
@@ -49,6 +51,9 @@ from rxpy2 import Subscription
 from rxpy2 import plugins
 from rxpy2.schedulers.new_thread_scheduler import NewThreadScheduler
 
+#: an item type of a workload (ints, pairs, lists)
+V = TypeVar("V")
+
 #: How long a thread-hop run may take before the run counts as hung.
 HOP_TIMEOUT = 600.0
 
@@ -68,7 +73,7 @@ def rxpy_available() -> bool:
 # ---------------------------------------------------------------- helpers
 
 
-def _rx2_sync(flowable: Flowable[int], consume: Callable[[int], None],
+def _rx2_sync(flowable: Flowable[V], consume: Callable[[V], None],
               checksum: Callable[[], Checksum]) -> Checksum:
     errors: list[BaseException] = []
     flowable.subscribe(consume, errors.append)
@@ -77,7 +82,7 @@ def _rx2_sync(flowable: Flowable[int], consume: Callable[[int], None],
     return checksum()
 
 
-def _rxpy_sync(observable, consume: Callable[[int], None],
+def _rxpy_sync(observable: Any, consume: Callable[[V], None],
                checksum: Callable[[], Checksum]) -> Checksum:
     errors: list[BaseException] = []
     observable.subscribe(consume, errors.append)
