@@ -127,14 +127,19 @@ class SpscArrayQueue(Generic[T]):
 
 
 class SpscLinkedArrayQueue(Generic[T]):
-    """An unbounded single-producer single-consumer queue of linked fixed-size chunks."""
+    """An unbounded single-producer single-consumer queue of linked fixed-size chunks.
 
-    __slots__ = ("_q", "chunk_size", "append", "popleft")
+    ``items`` is the deque itself, as in :class:`SpscArrayQueue`: an operator's hot path
+    tests it for emptiness with no method call.
+    """
+
+    __slots__ = ("_q", "items", "chunk_size", "append", "popleft")
 
     def __init__(self, chunk_size: int = 128) -> None:
         self.chunk_size: int = round_to_power_of_2(max(8, chunk_size))
         q: deque[T] = deque()
         self._q = q
+        self.items: deque[T] = q
         self.append: Callable[[T], None] = q.append
         self.popleft: Callable[[], T] = q.popleft
 

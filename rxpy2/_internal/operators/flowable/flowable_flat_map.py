@@ -232,7 +232,7 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
         if gate.try_enter():
             q = self.queue
             r = LONG_MAX if self.unbounded else self.requested.get()
-            if r != 0 and not self.stopping and (q is None or q.is_empty()):
+            if r != 0 and not self.stopping and (q is None or not q.items):
                 try:
                     self.emit(v)
                 except Exception as ex:
@@ -501,7 +501,7 @@ class MergeSubscriber(FlowableSubscriber[T], Subscription, Generic[T, R]):
         if gate.try_enter():
             q = inner.queue
             r = LONG_MAX if self.unbounded else self.requested.get()
-            if r != 0 and not self.stopping and (q is None or q.is_empty()):
+            if r != 0 and not self.stopping and (q is None or not q.items):
                 try:
                     self.emit(value)
                 except Exception as ex:

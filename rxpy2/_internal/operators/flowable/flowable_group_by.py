@@ -450,19 +450,21 @@ class GroupState(Subscription, Generic[K, V]):
         # the drain is ours; with nothing queued and demand, the item goes out at once: what
         # the pass below would do with it, without the queue round trip
         a = self.actual
-        q = self.queue
         requested = self.requested
-        if (a is not None and not q and not self.cancelled and not self.abandoned
-                and not self.finished and (r := requested.get()) != 0):
+        if (a is not None and not self.queue.items and not self.cancelled
+                and not self.abandoned and not self.finished and (r := requested.get()) != 0):
             a.on_next(item)
             if r != LONG_MAX:
                 requested.add_and_get(-1)
+            parent = self.parent
             if self.cancelled:  # cancelled in on_next: one request for it + the discarded
-                self.parent.request_discarded(1 + self._drop_buffered())
-            else:
-                self.parent.request_group(1)
+                parent.request_discarded(1 + self._drop_buffered())
+            elif parent.indebted:
+                parent.request_group(1)
+            else:  # request_group(1) without the call
+                parent.upstream.request(1)
         else:
-            q.offer(item)
+            self.queue.offer(item)
             self._drain_pass()
         while gate.leave():
             self._drain_pass()
