@@ -207,8 +207,9 @@ def test_group_by_race_items_straight_out_vs_requests_one_by_one(race_runner, ra
 
 
 def test_group_by_race_items_straight_out_vs_group_cancel(race_runner, race_rounds):
-    """The group's cancel on another thread races items going straight out: no item after
-    the cancel returned, none twice or out of order."""
+    """The group's cancel on another thread races items going straight out: once cancel()
+    returned, at most the one item already past the cancelled check arrives (§3.12: the
+    signals stop eventually; no lock is held across on_next), none twice or out of order."""
     for _ in range(race_rounds):
         src = ManualSource()
         outer = src.group_by(lambda x: 0, buffer_size=16).test()
@@ -225,7 +226,7 @@ def test_group_by_race_items_straight_out_vs_group_cancel(race_runner, race_roun
             after.append(ts.value_count())
 
         race_runner.race(produce, cancel)
-        assert ts.value_count() == after[0]  # nothing once cancel() returned
+        assert ts.value_count() <= after[0] + 1  # at most the item in flight
         assert ts.values() == list(range(ts.value_count()))
         ts.assert_protocol_ok()
 
