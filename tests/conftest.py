@@ -26,6 +26,7 @@ import itertools
 import os
 import re
 import shutil
+import sys
 import threading
 import time
 from pathlib import Path
@@ -89,14 +90,26 @@ def shutdown_schedulers():
     Schedulers.shutdown()
 
 
+#: The kind of session the ``spark`` fixture makes: ``classic`` (an embedded ``local[2]``
+#: SparkSession, the default) or ``connect`` (``RXPY2_SPARK_SESSION=connect``: a local Spark
+#: Connect server, ``SparkSession.builder.remote("local[2]")``). A classic and a Connect
+#: session cannot share one Python process, so the kind is chosen per test process; under
+#: ``connect`` only the tests marked ``connect`` run (the others use the classic API).
+SPARK_SESSION = os.environ.get("RXPY2_SPARK_SESSION", "classic")
+
+
 @pytest.fixture(scope="session")
 def spark(tmp_path_factory):
-    """One embedded ``local[2]`` SparkSession per test process, made on first use and stopped
-    at the end of the run (under pytest-xdist each worker that runs a Spark test has its own).
-    Skips without pyspark (the ``spark`` extra) or Java."""
+    """One SparkSession per test process (of the kind :data:`SPARK_SESSION` names), made on
+    first use and stopped at the end of the run (under pytest-xdist each worker that runs a
+    Spark test has its own). Skips without pyspark (the ``spark`` extra) or Java, and a
+    Connect session without the ``connect`` extra."""
     pytest.importorskip("pyspark", reason="the spark extra (pyspark) is not installed")
     if shutil.which("java") is None:
         pytest.skip("no java on PATH (tools/test installs it)")
+    if SPARK_SESSION == "connect":
+        yield from _connect_session()
+        return
     from pyspark.sql import SparkSession
 
     session = (SparkSession.builder.master("local[2]").appName("rxpy2-tests")
@@ -107,6 +120,21 @@ def spark(tmp_path_factory):
                .config("spark.sql.warehouse.dir", str(tmp_path_factory.mktemp("warehouse")))
                .getOrCreate())
     session.sparkContext.setLogLevel("OFF")
+    yield session
+    session.stop()
+
+
+def _connect_session():
+    """A local Spark Connect server and a session of it (``spark.sql.shuffle.partitions`` 4,
+    as the classic session's). Its executors' Python is this interpreter: ``mapInArrow``
+    needs pyarrow there."""
+    for module in ("grpc", "grpc_status", "google.rpc", "zstandard", "pandas", "pyarrow"):
+        pytest.importorskip(module, reason="the connect extra is not installed")
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    session = SparkSession.builder.remote("local[2]").appName("rxpy2-tests").getOrCreate()
+    session.conf.set("spark.sql.shuffle.partitions", "4")
     yield session
     session.stop()
 
@@ -238,6 +266,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 marks.append("slow")
         for name in marks:
             item.add_marker(name)
+        if (SPARK_SESSION == "connect" and "spark" in marks
+                and item.get_closest_marker("connect") is None):
+            item.add_marker(pytest.mark.skip(reason="RXPY2_SPARK_SESSION=connect: this test "
+                                                    "uses the classic session's API"))
     # The Spark tests first: under --dist worksteal (tools/test) the first worker is handed the
     # first half of the collection and an idle worker steals from the end of a busy one's queue,
     # so the tests that start the SparkSession all run on one worker (one JVM, not one per

@@ -31,14 +31,15 @@ from rxpy2.spark.errors import describe
 from rxpy2.spark.plan import Plan
 from rxpy2.spark.plan import Stage
 from rxpy2.spark.plan import ship_executor_module
-from rxpy2.spark.pyspark_adapter import cancel_job_group
 from rxpy2.spark.pyspark_adapter import collect_and_serve
 from rxpy2.spark.pyspark_adapter import connect
 from rxpy2.spark.pyspark_adapter import java_rdd
 from rxpy2.spark.pyspark_adapter import wrap_rdd
 from rxpy2.spark.reader import Compiled
+from rxpy2.spark.reader import Partitions
 
-__all__ = ["DEFAULT_MAX_ITEMS", "Origin", "SparkAggregateMaybe", "SparkAggregateSingle"]
+__all__ = ["DEFAULT_MAX_ITEMS", "EMPTY", "Origin", "Run", "SparkAggregateMaybe",
+           "SparkAggregateSingle", "combine", "spark_action", "too_many"]
 
 T = TypeVar("T")
 
@@ -46,7 +47,8 @@ T = TypeVar("T")
 DEFAULT_MAX_ITEMS = 1_000_000
 
 _thread_ids = itertools.count(1)
-_EMPTY: Any = object()  # a computation's result for an empty Maybe
+#: a computation's result for an empty Maybe
+EMPTY: Any = object()
 
 
 class Origin:
@@ -55,10 +57,11 @@ class Origin:
 
     __slots__ = ("plan", "compile", "new_group")
 
-    def __init__(self, plan: Plan, compile: Callable[[], Compiled],
+    def __init__(self, plan: Plan, compile: Callable[[], Any],
                  new_group: Callable[[], str]) -> None:
         self.plan: Plan = plan
-        self.compile: Callable[[], Compiled] = compile
+        # a Compiled, or a connect_reader.ConnectCompiled on a Spark Connect session
+        self.compile: Callable[[], Any] = compile
         self.new_group: Callable[[], str] = new_group
 
 
@@ -72,26 +75,28 @@ def aggregable(plan: Plan) -> bool:
 
 # ---------------------------------------------------------------------------- the run
 
-class _Run(Disposable):
+class Run(Disposable):
     """One subscription of an aggregation: its job group, and ``dispose()`` to cancel it."""
 
-    __slots__ = ("sc", "group", "disposed")
+    __slots__ = ("jobs", "group", "disposed")
 
-    def __init__(self, sc: Any, group: str) -> None:
-        self.sc = sc
+    def __init__(self, jobs: Partitions, group: str) -> None:
+        self.jobs = jobs
         self.group = group
         self.disposed = False
 
     def dispose(self) -> None:
         if not self.disposed:
             self.disposed = True
-            cancel_job_group(self.sc, self.group)
+            self.jobs.cancel_group(self.group)
 
     def is_disposed(self) -> bool:
         return self.disposed
 
 
-Compute = Callable[[Origin, Compiled, _Run], Any]
+#: ``compute(source, compiled, run)``: the result; ``compiled`` is what ``source.compile()``
+#: gives (classic or Spark Connect), run on the aggregation's thread inside ``run.group``
+Compute = Callable[[Origin, Any, Run], Any]
 
 
 def _start(source: Origin, what: str, compute: Compute,
@@ -106,14 +111,14 @@ def _start(source: Origin, what: str, compute: Compute,
         observer.on_subscribe(Disposables.empty())
         observer.on_error(err)
         return
-    run = _Run(compiled.sc, source.new_group())
+    run = Run(compiled, source.new_group())
     observer.on_subscribe(run)
     if run.disposed:
         return
 
     def work() -> None:
         try:
-            compiled.sc.setJobGroup(run.group, f"rxpy2: {what}", True)
+            compiled.enter_group(run.group, f"rxpy2: {what}")
             result = compute(source, compiled, run)
         except Exception as e:
             if not run.disposed:  # after dispose() the error is the cancellation itself
@@ -123,8 +128,8 @@ def _start(source: Origin, what: str, compute: Compute,
         if run.disposed:
             return
         run.disposed = True
-        if result is _EMPTY:
-            observer.on_complete()  # type: ignore[union-attr]  # only a Maybe's computation gives _EMPTY
+        if result is EMPTY:
+            observer.on_complete()  # type: ignore[union-attr]  # only a Maybe's computation gives EMPTY
         else:
             observer.on_success(result)
 
@@ -162,7 +167,7 @@ class SparkAggregateMaybe(Maybe[T], Generic[T]):
 
 # ---------------------------------------------------------------------------- Spark side
 
-def _spark(run: _Run, what: str, call: Callable[[], T]) -> T:
+def spark_action(run: Run, what: str, call: Callable[[], T]) -> T:
     """``call()``, a Spark action; its failure as ``SparkJobError`` (PySpark's error as the
     cause)."""
     try:
@@ -196,18 +201,18 @@ def items_rdd(source: Origin) -> Any:
 
 
 def count(spark_source: Origin) -> Single[int]:
-    def compute(source: Origin, compiled: Compiled, run: _Run) -> int:
+    def compute(source: Origin, compiled: Compiled, run: Run) -> int:
         plan = source.plan
         if plan.df is not None and not plan.spark_steps:
             df = plan.df
-            return _spark(run, "count", lambda: int(df.count()))  # no Python worker at all
+            return spark_action(run, "count", lambda: int(df.count()))  # no Python worker at all
         rdd = items_rdd(source).mapPartitions(executor_code.count_items())
-        return _spark(run, "count", lambda: int(sum(rdd.collect())))
+        return spark_action(run, "count", lambda: int(sum(rdd.collect())))
 
     return SparkAggregateSingle(spark_source, "count", compute)
 
 
-def _fold_in_order(source: Origin, compiled: Compiled, run: _Run, reducer: Callable[[Any, Any], Any],
+def _fold_in_order(source: Origin, compiled: Compiled, run: Run, reducer: Callable[[Any, Any], Any],
                    has: bool, acc: Any) -> tuple[bool, Any]:
     rdd = items_rdd(source)
     sc = compiled.sc
@@ -215,15 +220,21 @@ def _fold_in_order(source: Origin, compiled: Compiled, run: _Run, reducer: Calla
         if run.disposed:
             raise SparkJobError("cancelled", job_group=run.group)  # not delivered
         job = functools.partial(sc.runJob, rdd, executor_code.fold(reducer, has, acc), [index])
-        ((has, acc),) = _spark(run, f"reduce (partition {index})", job)
+        ((has, acc),) = spark_action(run, f"reduce (partition {index})", job)
     return has, acc
 
 
-def _fold_associative(source: Origin, compiled: Compiled, run: _Run, reducer: Callable[[Any, Any], Any],
+def _fold_associative(source: Origin, compiled: Compiled, run: Run, reducer: Callable[[Any, Any], Any],
                       has: bool, acc: Any) -> tuple[bool, Any]:
     rdd = items_rdd(source).mapPartitions(executor_code.fold(reducer, False, None))
-    partials = _spark(run, "reduce", rdd.collect)
-    for h, a in partials:  # in partition order
+    return combine(spark_action(run, "reduce", rdd.collect), reducer, has, acc)
+
+
+def combine(partials: Any, reducer: Callable[[Any, Any], Any], has: bool,
+            acc: Any) -> tuple[bool, Any]:
+    """The ``(has, acc)`` partial folds of the partitions (in partition order) folded on
+    the driver into ``(has, acc)``."""
+    for h, a in partials:
         if not h:
             continue
         if has:
@@ -240,13 +251,13 @@ def reduce(spark_source: Origin, reducer: Callable[[Any, Any], Any], seed: Any,
     fold = _fold_associative if associative else _fold_in_order
 
     if seed is ABSENT:
-        def compute_maybe(source: Origin, compiled: Compiled, run: _Run) -> Any:
+        def compute_maybe(source: Origin, compiled: Compiled, run: Run) -> Any:
             has, acc = fold(source, compiled, run, reducer, False, None)
-            return acc if has else _EMPTY
+            return acc if has else EMPTY
 
         return SparkAggregateMaybe(spark_source, "reduce", compute_maybe)
 
-    def compute(source: Origin, compiled: Compiled, run: _Run) -> Any:
+    def compute(source: Origin, compiled: Compiled, run: Run) -> Any:
         return fold(source, compiled, run, reducer, True, seed)[1]
 
     return SparkAggregateSingle(spark_source, "reduce", compute)
@@ -258,10 +269,10 @@ def too_many(max_items: int) -> ValueError:
 
 
 def to_list(spark_source: Origin, max_items: int | None) -> Single[list[Any]]:
-    def compute(source: Origin, compiled: Compiled, run: _Run) -> list[Any]:
+    def compute(source: Origin, compiled: Compiled, run: Run) -> list[Any]:
         rdd = items_rdd(source)
         if max_items is None:
-            return _spark(run, "to_list", rdd.collect)
+            return spark_action(run, "to_list", rdd.collect)
         # each partition sends at most max_items + 1 items; the driver stops reading once
         # it has more than max_items
         capped = rdd.mapPartitions(executor_code.capped(max_items))
@@ -270,9 +281,9 @@ def to_list(spark_source: Origin, max_items: int | None) -> Single[list[Any]]:
     return SparkAggregateSingle(spark_source, "to_list", compute)
 
 
-def _read_capped(compiled: Compiled, run: _Run, rdd: Any, max_items: int) -> list[Any]:
-    sock_info = _spark(run, "to_list", lambda: collect_and_serve(compiled.sc, rdd))
-    sockfile, sock = _spark(run, "to_list", lambda: connect(sock_info))
+def _read_capped(compiled: Compiled, run: Run, rdd: Any, max_items: int) -> list[Any]:
+    sock_info = spark_action(run, "to_list", lambda: collect_and_serve(compiled.sc, rdd))
+    sockfile, sock = spark_action(run, "to_list", lambda: connect(sock_info))
     try:
         out: list[Any] = []
         items = java_rdd(rdd)[1].load_stream(sockfile)

@@ -33,6 +33,8 @@ from rxpy2.operator_kit import require_non_negative
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.single import Single
 from rxpy2.spark import aggregate
+from rxpy2.spark import connect_aggregate
+from rxpy2.spark.connect_reader import compile_connect
 from rxpy2.spark.errors import SparkFusionError
 from rxpy2.spark.errors import SparkJobError
 from rxpy2.spark.errors import describe
@@ -40,10 +42,11 @@ from rxpy2.spark.plan import Plan
 from rxpy2.spark.plan import compile_plan
 from rxpy2.spark.plan import filter_text
 from rxpy2.spark.plan import function_label
+from rxpy2.spark.pyspark_adapter import is_connect
 from rxpy2.spark.pyspark_adapter import is_dataframe
 from rxpy2.spark.pyspark_adapter import is_rdd
 from rxpy2.spark.pyspark_adapter import require_pyspark
-from rxpy2.spark.reader import Compiled
+from rxpy2.spark.reader import Partitions
 from rxpy2.spark.subscription import PartitionSubscription
 
 if TYPE_CHECKING:
@@ -87,7 +90,7 @@ class SparkFlowable(Flowable[T], Generic[T]):
     def __init__(self, plan: Plan, prefetch_partitions: int) -> None:
         self._plan = plan
         self._prefetch = prefetch_partitions
-        self._compiled: Compiled | None = None
+        self._compiled: Partitions | None = None
         self._lock = threading.Lock()
         self._group_prefix = f"rxpy2-spark-{uuid.uuid4().hex[:12]}"
         self._subscriptions = 0
@@ -108,14 +111,22 @@ class SparkFlowable(Flowable[T], Generic[T]):
         subscriber.on_subscribe(parent)
         parent.drain()  # an RDD of no partitions completes at once
 
-    def _compile(self) -> Compiled:
+    def _compile(self) -> Partitions:
         compiled = self._compiled
         if compiled is None:
             with self._lock:
                 compiled = self._compiled
                 if compiled is None:
-                    compiled = self._compiled = compile_plan(self._plan)
+                    plan = self._plan
+                    compiled = self._compiled = (compile_connect(plan) if self.on_connect
+                                                 else compile_plan(plan))
         return compiled
+
+    @property
+    def on_connect(self) -> bool:
+        """Whether the source is a DataFrame of a Spark Connect session (one query per
+        partition, fused stages as ``mapInArrow``: ``docs/spark.md``, *Spark Connect*)."""
+        return self._plan.df is not None and is_connect(self._plan.df)
 
     def _new_group(self) -> str:
         """The job group of a new subscription (of this source or of an aggregation of it)."""
@@ -125,7 +136,8 @@ class SparkFlowable(Flowable[T], Generic[T]):
 
     def job_group(self, subscription_number: int) -> str:
         """The Spark job group of this Flowable's ``subscription_number``-th subscription
-        (from 1): its jobs are ``sc.statusTracker().getJobIdsForGroup(...)`` of it."""
+        (from 1): its jobs are ``sc.statusTracker().getJobIdsForGroup(...)`` of it. On
+        Spark Connect it is the tag of the subscription's queries (``addTag``)."""
         if isinstance(subscription_number, bool) or not isinstance(subscription_number, int):
             raise TypeError("subscription_number must be an int, not "
                             f"{type(subscription_number).__name__}")
@@ -323,6 +335,8 @@ class SparkFlowable(Flowable[T], Generic[T]):
         """The number of items; counted by Spark when the whole chain runs there (only the
         per-partition counts reach the driver)."""
         if aggregate.aggregable(self._plan):
+            if self.on_connect:
+                return connect_aggregate.count(self._origin())
             return aggregate.count(self._origin())
         return super().count()
 
@@ -352,6 +366,8 @@ class SparkFlowable(Flowable[T], Generic[T]):
             if seed is ABSENT:
                 return super().reduce(reducer)
             return super().reduce(reducer, seed)
+        if self.on_connect:
+            return connect_aggregate.reduce(self._origin(), reducer, seed, bool(associative))
         return aggregate.reduce(self._origin(), reducer, seed, bool(associative))
 
     def to_list(self, *, max_items: int | None = 1_000_000) -> Single[list[T]]:
@@ -362,6 +378,8 @@ class SparkFlowable(Flowable[T], Generic[T]):
         if max_items is not None:
             require_non_negative(max_items, "max_items")
         if aggregate.aggregable(self._plan):
+            if self.on_connect:
+                return connect_aggregate.to_list(self._origin(), max_items)
             return aggregate.to_list(self._origin(), max_items)
         if max_items is None:
             return super().to_list()
@@ -381,7 +399,9 @@ class SparkFlowable(Flowable[T], Generic[T]):
         ``distinct`` (a shuffle), whose items come in Spark's order, under demand as from
         any Spark source."""
         if (keep_order or key is not None or collection_factory is not None
-                or not aggregate.aggregable(self._plan)):
+                or not aggregate.aggregable(self._plan)
+                or (self.on_connect and self._plan.spark_steps)):
+            # Spark Connect has no RDD.distinct of Python items: the driver's distinct
             return super().distinct(key, collection_factory)
         return SparkFlowable(aggregate.distinct_plan(self._origin()), self._prefetch)
 
@@ -400,7 +420,12 @@ class SparkFlowable(Flowable[T], Generic[T]):
                  "arrow": "one pyarrow.Table per partition"}[plan.emit]
         if plan.unwrap and plan.emit != "arrow":
             shape = shape.replace(f"rows as {plan.row_format}", "the Column's values")
-        lines = [f"spark   source    {what} ({shape}; one job per partition, "
+        if self.on_connect:
+            jobs = ("Spark Connect: one query per partition holding rows, fused stages as "
+                    "mapInArrow")
+        else:
+            jobs = "one job per partition"
+        lines = [f"spark   source    {what} ({shape}; {jobs}, "
                  f"prefetch {self._prefetch} partition(s))"]
         for st in plan.labels:
             if st.where == "column":
@@ -490,8 +515,9 @@ def from_dataframe(df: DataFrame, prefetch_partitions: int = 1, row_format: str 
     if df is None:
         raise TypeError("df is None")
     require_pyspark()
-    if not is_dataframe(df):
-        raise TypeError(f"df must be a classic pyspark DataFrame, not {type(df).__name__}")
+    if not is_dataframe(df) and not (is_connect(df) and hasattr(df, "sparkSession")):
+        raise TypeError(f"df must be a pyspark DataFrame (classic or Spark Connect), not "
+                        f"{type(df).__name__}")
     require_non_negative(prefetch_partitions, "prefetch_partitions")
     _require_choice(row_format, "row_format", ROW_FORMATS)
     _require_choice(emit, "emit", EMITS)
@@ -518,6 +544,10 @@ def from_rdd(rdd: Any, prefetch_partitions: int = 1, *, emit: str = "rows",
     if rdd is None:
         raise TypeError("rdd is None")
     require_pyspark()
+    if is_connect(rdd):
+        raise TypeError(f"from_rdd cannot take a Spark Connect {type(rdd).__name__}: Spark "
+                        "Connect has no RDDs (DataFrame.rdd is not implemented there); use "
+                        "from_dataframe, whose fused stages run as mapInArrow")
     if not is_rdd(rdd):
         raise TypeError(f"rdd must be a pyspark RDD, not {type(rdd).__name__}")
     require_non_negative(prefetch_partitions, "prefetch_partitions")

@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from rxpy2.spark import connect_executor
 from rxpy2.spark import executor_code
 from rxpy2.spark.pyspark_adapter import analyzed_condition
 from rxpy2.spark.pyspark_adapter import arrow_batch_jrdd
@@ -50,12 +51,14 @@ _by_value_registered = False
 
 
 def ship_executor_module() -> None:
-    """Pickle :mod:`rxpy2.spark.executor_code` by value: executors need PySpark, not rxpy2."""
+    """Pickle :mod:`rxpy2.spark.executor_code` and :mod:`rxpy2.spark.connect_executor` by
+    value: executors need PySpark, not rxpy2."""
     global _by_value_registered
     if not _by_value_registered:
         from pyspark import cloudpickle
 
         cloudpickle.register_pickle_by_value(executor_code)
+        cloudpickle.register_pickle_by_value(connect_executor)
         _by_value_registered = True
 
 

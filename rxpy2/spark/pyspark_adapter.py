@@ -18,13 +18,18 @@ __all__ = [
     "cancel_job_group",
     "collect_and_serve",
     "connect",
+    "add_tag",
+    "connect_path_exists",
     "hadoop_path_exists",
+    "interrupt_tag",
+    "is_connect",
     "is_dataframe",
     "is_rdd",
     "java_rdd",
     "load_batches",
     "local_limit",
     "python_rows_jrdd",
+    "remove_tag",
     "require_pyspark",
     "run_partition_job",
     "wrap_rdd",
@@ -46,6 +51,13 @@ def is_dataframe(df: Any) -> bool:
     """Whether ``df`` is a classic (Py4J) DataFrame, not a Spark Connect one: it has a JVM
     Dataset behind it (``DataFrame._jdf``, checked on PySpark 4.3.0)."""
     return hasattr(df, "_jdf")
+
+
+def is_connect(obj: Any) -> bool:
+    """Whether ``obj`` (a DataFrame or a SparkSession) belongs to a Spark Connect session:
+    its class lives in ``pyspark.sql.connect`` (checked on PySpark 4.3.0). Tested by the
+    class's module, so a classic session never imports the Connect client (grpcio)."""
+    return type(obj).__module__.startswith("pyspark.sql.connect.")
 
 
 def is_rdd(rdd: Any) -> bool:
@@ -223,3 +235,50 @@ def hadoop_path_exists(spark: Any, path: str) -> bool:
     sc = spark.sparkContext
     p = sc._jvm.org.apache.hadoop.fs.Path(path)
     return bool(p.getFileSystem(sc._jsc.hadoopConfiguration()).exists(p))
+
+
+# ---------------------------------------------------------------------------- Spark Connect
+# Spark Connect has no SparkContext, no job groups and no Py4J: its public API offers
+# operation tags instead. A tag is added per thread (the client keeps them in a
+# threading.local, checked on PySpark 4.3.0): an ExecutePlan request carries the tags of the
+# thread that sends it, so a query must be started on the thread that added its tag;
+# interruptTag may be called from any thread.
+
+def add_tag(spark: Any, tag: str) -> None:
+    """Tag the queries this thread starts from now on (``SparkSession.addTag``, public
+    since PySpark 3.5 on Connect, checked on 4.3.0)."""
+    spark.addTag(tag)
+
+
+def remove_tag(spark: Any, tag: str) -> None:
+    """Stop tagging this thread's queries with ``tag`` (``SparkSession.removeTag``, checked
+    on PySpark 4.3.0)."""
+    spark.removeTag(tag)
+
+
+def interrupt_tag(spark: Any, tag: str) -> None:
+    """Interrupt every running query tagged ``tag``, from any thread
+    (``SparkSession.interruptTag``, checked on PySpark 4.3.0); a session already stopped
+    has nothing left to interrupt."""
+    try:
+        spark.interruptTag(tag)
+    except Exception as e:
+        from rxpy2 import plugins
+
+        text = str(e).lower()
+        if not any(w in text for w in ("stopped", "closed", "not found", "unavailable")):
+            plugins.on_error(e)
+
+
+def connect_path_exists(spark: Any, path: str) -> bool:
+    """Whether ``path`` exists as the Connect server sees it. The Connect client has no
+    file-system call (no Hadoop FileSystem, no ``_jvm``): reading the path's file listing
+    answers it, a ``PATH_NOT_FOUND`` analysis error meaning no (the error class of
+    ``DataFrameReader.load``, checked on PySpark 4.3.0)."""
+    try:
+        spark.read.format("binaryFile").load(path).schema  # noqa: B018 - analysis only
+    except Exception as e:
+        if "PATH_NOT_FOUND" in str(e) or "does not exist" in str(e).lower():
+            return False
+        raise
+    return True

@@ -12,15 +12,17 @@ import itertools
 from collections.abc import Callable
 from collections.abc import Iterator
 from typing import Any
+from typing import Protocol
 
 from rxpy2.spark import executor_code
+from rxpy2.spark.pyspark_adapter import cancel_job_group
 from rxpy2.spark.pyspark_adapter import connect
 from rxpy2.spark.pyspark_adapter import load_batches
 from rxpy2.spark.pyspark_adapter import run_partition_job
 from rxpy2.spark.pyspark_adapter import spark_to_arrow_schema
 
-__all__ = ["CHUNK", "Compiled", "PartitionReader", "arrow_schema", "converting",
-           "row_converter"]
+__all__ = ["CHUNK", "BatchReader", "Compiled", "PartitionReader", "Partitions", "arrow_schema",
+           "converting", "row_converter", "shaped"]
 
 CHUNK = 1024  # items per batch when a serializer does not batch by itself
 
@@ -66,6 +68,63 @@ def arrow_schema(df: Any) -> Any:
     return spark_to_arrow_schema(df.schema, large)
 
 
+class BatchReader(Protocol):
+    """One computed partition, read batch by batch by a subscription's drain loop."""
+
+    def next_batch(self) -> list[Any] | None:
+        """The next non-empty batch of items to emit, or ``None`` at the partition's end."""
+        ...
+
+    def close(self) -> None:
+        """Release what the partition holds (its socket or its query)."""
+        ...
+
+
+class Partitions(Protocol):
+    """A compiled Spark source as its subscriptions use it: the partitions, one job (a
+    classic job, a Connect query) per partition, the jobs' group and its cancel.
+    :class:`Compiled` is the classic one, ``connect_reader.ConnectCompiled`` the Spark
+    Connect one."""
+
+    num_partitions: int
+    limit: int | None
+
+    def run_job(self, index: int) -> BatchReader:
+        """Compute partition ``index`` (blocks this thread) and open it for reading."""
+        ...
+
+    def enter_group(self, group: str, what: str) -> None:
+        """Put the jobs this thread starts from now on into ``group``."""
+        ...
+
+    def cancel_group(self, group: str) -> None:
+        """Cancel the jobs of ``group`` (from any thread)."""
+        ...
+
+
+def shaped(raw: Iterator[list[Any]], driver_steps: tuple[executor_code.Step, ...],
+           emit: str, convert: Callable[[list[Any]], list[Any]] | None) -> Iterator[list[Any]]:
+    """A partition's batches of items after the driver stages (``emit="partitions"``: one
+    list of all its items, ``convert``ed; empty partitions give none)."""
+    if driver_steps:
+        flat = executor_code.apply_steps(itertools.chain.from_iterable(raw), driver_steps)
+        raw = iter(lambda: list(itertools.islice(flat, CHUNK)), [])
+    if emit == "partitions":
+        return _whole(raw, convert)
+    return raw
+
+
+def _whole(raw: Iterator[list[Any]],
+           convert: Callable[[list[Any]], list[Any]] | None) -> Iterator[list[Any]]:
+    rows: list[Any] = []
+    for batch in raw:
+        rows.extend(batch)
+    if rows:
+        if convert is not None:
+            rows = convert(rows)
+        yield [rows]
+
+
 class Compiled:
     """The JVM RDD and how to read one computed partition of it."""
 
@@ -90,6 +149,14 @@ class Compiled:
         """Compute partition ``index`` (blocks this thread for the job) and connect to the
         socket the driver's JVM serves it on."""
         return PartitionReader(self, run_partition_job(self.sc, self.jrdd, index))
+
+    def enter_group(self, group: str, what: str) -> None:
+        """This thread's jobs from now on in the job group ``group`` (interruptible)."""
+        self.sc.setJobGroup(group, what, True)
+
+    def cancel_group(self, group: str) -> None:
+        """Cancel the jobs of ``group``, running and later ones."""
+        cancel_job_group(self.sc, group)
 
 
 class PartitionReader:
@@ -120,21 +187,7 @@ class PartitionReader:
                 ser = NoOpSerializer()
             items = ser.load_stream(self.sockfile)
             raw = iter(lambda: list(itertools.islice(items, CHUNK)), [])
-        if plan.driver_steps:
-            flat = executor_code.apply_steps(itertools.chain.from_iterable(raw), plan.driver_steps)
-            raw = iter(lambda: list(itertools.islice(flat, CHUNK)), [])
-        if plan.emit == "partitions":
-            return self._whole(raw)
-        return raw
-
-    def _whole(self, raw: Iterator[list[Any]]) -> Iterator[list[Any]]:
-        rows: list[Any] = []
-        for batch in raw:
-            rows.extend(batch)
-        if rows:
-            if self.plan.convert is not None:
-                rows = self.plan.convert(rows)
-            yield [rows]
+        return shaped(raw, plan.driver_steps, plan.emit, plan.convert)
 
     def _arrow(self) -> Iterator[list[Any]]:
         import pyarrow as pa

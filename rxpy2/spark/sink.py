@@ -38,8 +38,13 @@ from rxpy2.reactivestreams import Subscription
 from rxpy2.single import Single
 from rxpy2.spark.errors import SparkJobError
 from rxpy2.spark.errors import describe
+from rxpy2.spark.pyspark_adapter import add_tag
 from rxpy2.spark.pyspark_adapter import arrow_to_dataframe
+from rxpy2.spark.pyspark_adapter import connect_path_exists
 from rxpy2.spark.pyspark_adapter import hadoop_path_exists
+from rxpy2.spark.pyspark_adapter import interrupt_tag
+from rxpy2.spark.pyspark_adapter import is_connect
+from rxpy2.spark.pyspark_adapter import remove_tag
 
 __all__ = ["WriteSummary", "to_parquet", "to_table", "write_batches"]
 
@@ -365,7 +370,8 @@ def _is_arrow(item: Any) -> bool:
 
 class _SparkWriter:
     """Writes a batch as a DataFrame through ``save(writer, mode)``, each write in a job
-    group of its own; ``cancel`` cancels the running write's group."""
+    group of its own (on Spark Connect: a tag of its own); ``cancel`` cancels the running
+    write's group (interrupts its tag)."""
 
     def __init__(self, spark: Any, target: str, schema: Any, mode: str,
                  save: Callable[[Any, str], None], exists: Callable[[], bool]) -> None:
@@ -380,12 +386,29 @@ class _SparkWriter:
         self.cancelled = False
         self.skip = False  # mode "ignore" found the target: nothing is written
 
+    def _enter(self, group: str, index: int) -> None:
+        if is_connect(self.spark):
+            add_tag(self.spark, group)
+        else:
+            self.spark.sparkContext.setJobGroup(
+                group, f"rxpy2 sink: batch {index} to {self.target}", True)
+
+    def _leave(self, group: str) -> None:
+        try:
+            if is_connect(self.spark):
+                remove_tag(self.spark, group)
+            else:
+                sc = self.spark.sparkContext
+                sc.setLocalProperty("spark.jobGroup.id", None)
+                sc.setLocalProperty("spark.job.description", None)
+        except Exception:  # the session is gone: nothing left to clear
+            pass
+
     def write(self, batch: list[Any], index: int) -> int:
-        sc = self.spark.sparkContext
         group = f"{self.prefix}-{index}"
         self.group = group  # before the group is set: a dispose from now on cancels it
         try:
-            sc.setJobGroup(group, f"rxpy2 sink: batch {index} to {self.target}", True)
+            self._enter(group, index)
             if self.cancelled:
                 return 0
             mode = self.mode
@@ -410,17 +433,16 @@ class _SparkWriter:
                 job_group=group) from e
         finally:
             self.group = None
-            try:
-                sc.setLocalProperty("spark.jobGroup.id", None)
-                sc.setLocalProperty("spark.job.description", None)
-            except Exception:  # the session is gone: nothing left to clear
-                pass
+            self._leave(group)
 
     def cancel(self) -> None:
         self.cancelled = True
         group = self.group
         if group is not None:
-            self.spark.sparkContext.cancelJobGroup(group)
+            if is_connect(self.spark):
+                interrupt_tag(self.spark, group)
+            else:
+                self.spark.sparkContext.cancelJobGroup(group)
 
 
 def _check_spark_args(target: Any, target_name: str, spark: Any, mode: Any) -> None:
@@ -459,6 +481,8 @@ def to_parquet(path: str, spark: Any, batch_size: int = 10_000, schema: Any = No
         writer.parquet(path)
 
     def exists() -> bool:
+        if is_connect(spark):
+            return connect_path_exists(spark, path)
         return hadoop_path_exists(spark, path)
 
     return _sink(lambda: _SparkWriter(spark, path, schema, mode, save, exists),

@@ -34,6 +34,7 @@ from rxpy2.reactivestreams import Subscription
 from rxpy2.spark.errors import SparkJobError
 from rxpy2.spark.errors import describe
 from rxpy2.spark.pyspark_adapter import dataframe_to_arrow
+from rxpy2.spark.pyspark_adapter import is_connect
 from rxpy2.spark.pyspark_adapter import is_dataframe
 from rxpy2.spark.pyspark_adapter import require_pyspark
 
@@ -181,6 +182,11 @@ def from_stream(streaming_df: Any, prefetch_batches: int = 1, *, emit: str = "ro
     if streaming_df is None:
         raise TypeError("streaming_df is None")
     require_pyspark()
+    if is_connect(streaming_df):
+        raise TypeError("from_stream cannot run on a Spark Connect session: its foreachBatch "
+                        "callback runs in a Python process of the Connect server, not in this "
+                        "one, so the micro-batches cannot reach this process's subscriber "
+                        "under its demand; read the stream's sink table with from_dataframe")
     if not is_dataframe(streaming_df) or not hasattr(streaming_df, "isStreaming"):
         raise TypeError(f"streaming_df must be a classic pyspark DataFrame, "
                         f"not {type(streaming_df).__name__}")

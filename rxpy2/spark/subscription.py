@@ -25,9 +25,8 @@ from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
 from rxpy2.spark.errors import SparkJobError
 from rxpy2.spark.errors import describe
-from rxpy2.spark.pyspark_adapter import cancel_job_group
-from rxpy2.spark.reader import Compiled
-from rxpy2.spark.reader import PartitionReader
+from rxpy2.spark.reader import BatchReader
+from rxpy2.spark.reader import Partitions
 
 __all__ = ["PartitionSubscription"]
 
@@ -58,7 +57,7 @@ class PartitionSubscription(Subscription, Generic[T]):
     finished; a signal that finds it running is counted and makes it run another pass.
     After the terminal signal (or a cancel) the drain stays owned for good."""
 
-    def __init__(self, downstream: Subscriber[T], plan: Compiled, prefetch: int,
+    def __init__(self, downstream: Subscriber[T], plan: Partitions, prefetch: int,
                  group: str) -> None:
         self.downstream = downstream
         self.plan = plan
@@ -73,11 +72,11 @@ class PartitionSubscription(Subscription, Generic[T]):
         self.cancelled: bool = False
         self.done: bool = False
         # computed partitions (or their failures), by index; job threads put, the drain pops
-        self.ready: dict[int, PartitionReader | _JobFailure] = {}
+        self.ready: dict[int, BatchReader | _JobFailure] = {}
         self.launched: int = 0  # partitions launched so far (drain loop only)
         self.index: int = 0  # the partition being emitted (drain loop only)
         self.emitted: int = 0
-        self.current: PartitionReader | None = None
+        self.current: BatchReader | None = None
         self.batch: list[Any] = _NO_ITEMS
         self.pos: int = 0
         self.pool: ThreadPoolExecutor | None = None
@@ -113,10 +112,8 @@ class PartitionSubscription(Subscription, Generic[T]):
     def _run_job(self, index: int) -> None:
         if self.cancelled or self.done:
             return
-        sc = self.plan.sc
         try:
-            sc.setJobGroup(self.job_group,
-                           f"rxpy2: partition {index} of {self.n}", True)
+            self.plan.enter_group(self.job_group, f"rxpy2: partition {index} of {self.n}")
             reader = self.plan.run_job(index)
         except Exception as e:  # Py4J/PySpark errors of the job, or of the connect
             if self.cancelled:
@@ -155,7 +152,7 @@ class PartitionSubscription(Subscription, Generic[T]):
             pass
 
     def _cancel_jobs(self) -> None:
-        cancel_job_group(self.plan.sc, self.job_group)
+        self.plan.cancel_group(self.job_group)
 
     def _launch(self, outstanding: int) -> None:
         """Start jobs while demand is unmet and fewer than ``1 + prefetch`` are held."""

@@ -1,6 +1,7 @@
 """Column expressions on a Spark source: filter(Column) and map(Column | [Columns]) are
 applied to the DataFrame itself (df.filter / df.select), so Catalyst optimises them and
-pushes predicates into the scan."""
+pushes predicates into the scan. The tests marked ``connect`` run on a Spark Connect session
+too (``RXPY2_SPARK_SESSION=connect``)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,7 @@ def values(flowable: Any) -> list[Any]:
     return flowable.test().await_done(WAIT).assert_complete().values()
 
 
+@pytest.mark.connect  # runs on a Spark Connect session too (tools/test -m connect)
 def test_filter_column_equals_the_lambda_version(df):
     for fmt in ("row", "tuple", "dict"):
         by_column = from_dataframe(df, row_format=fmt).filter(F.col("amount") > 100)
@@ -51,6 +53,7 @@ def test_filter_column_equals_the_lambda_version(df):
         assert got == values(by_lambda) and len(got) == 9
 
 
+@pytest.mark.connect  # runs on a Spark Connect session too (tools/test -m connect)
 def test_map_one_column_gives_its_values_and_a_struct_gives_rows(df):
     doubled = from_dataframe(df, row_format="tuple").map(F.col("amount") * 2)
     assert values(doubled) == values(from_dataframe(df, row_format="tuple").map(
@@ -63,6 +66,7 @@ def test_map_one_column_gives_its_values_and_a_struct_gives_rows(df):
     assert values(fused) == [(i * 10 + 1) * 2 for i in range(20)]
 
 
+@pytest.mark.connect  # runs on a Spark Connect session too (tools/test -m connect)
 def test_map_a_list_selects_columns_in_the_row_format(df):
     sel = [F.col("amount"), "id", (F.col("id") + 1).alias("next")]
     assert values(from_dataframe(df, row_format="tuple").map(sel)) == values(
@@ -73,6 +77,7 @@ def test_map_a_list_selects_columns_in_the_row_format(df):
     assert rows == [Row(id=18), Row(id=19)]
 
 
+@pytest.mark.connect  # runs on a Spark Connect session too (tools/test -m connect)
 def test_column_stages_with_emit_partitions_and_arrow(df):
     parts = values(from_dataframe(df, row_format="tuple", emit="partitions")
                    .filter(F.col("id") % 2 == 0).map(F.col("id")))
@@ -110,6 +115,7 @@ def test_explain_shows_column_stages_in_spark_sql(df):
     assert one[1] == "spark   column    map((amount * 2))  [Spark SQL]"
 
 
+@pytest.mark.connect  # runs on a Spark Connect session too (tools/test -m connect)
 def test_column_stages_apply_with_fusion_off(df):
     chain = from_dataframe(df, row_format="tuple", fuse=False).filter(F.col("id") < 2)
     assert values(chain) == [(0, 0, None), (1, 10, 1)]
@@ -132,6 +138,7 @@ def test_a_column_where_it_cannot_apply_is_a_type_error(sc, df):
         from_dataframe(df).filter([F.col("id") > 1])  # a list only for map
 
 
+@pytest.mark.connect  # runs on a Spark Connect session too (tools/test -m connect)
 def test_a_null_value_of_a_one_column_map_is_a_type_error(df):
     err = from_dataframe(df).map(F.col("maybe")).test().await_done(WAIT).errors()
     assert len(err) == 1 and isinstance(err[0], TypeError) and "null" in str(err[0])
