@@ -32,6 +32,7 @@ from rxpy2.spark.connect_reader import ConnectCompiled
 from rxpy2.spark.connect_reader import executor_function
 from rxpy2.spark.connect_reader import partition_query
 from rxpy2.spark.connect_reader import unpickled
+from rxpy2.spark.errors import SparkJobError
 from rxpy2.spark.reader import row_converter
 
 __all__ = ["count", "reduce", "to_list"]
@@ -44,6 +45,7 @@ def _results(source: Origin, *then: Callable[[Any], Any]) -> Any:
 
 
 def count(spark_source: Origin) -> Single[int]:
+    """``count()`` of a Spark source on a Connect session: counted by Spark."""
     def compute(source: Origin, compiled: ConnectCompiled, run: Run) -> int:
         plan = source.plan
         df = plan.df
@@ -58,6 +60,8 @@ def count(spark_source: Origin) -> Single[int]:
 
 def reduce(spark_source: Origin, reducer: Callable[[Any, Any], Any], seed: Any,
            associative: bool) -> Single[Any] | Maybe[Any]:
+    """``reduce()`` of a Spark source on a Connect session: in order, one query per partition
+    carrying the accumulator; per partition and combined on the driver when associative."""
     def fold(source: Origin, compiled: ConnectCompiled, run: Run, has: bool,
              acc: Any) -> tuple[bool, Any]:
         if associative:
@@ -66,8 +70,6 @@ def reduce(spark_source: Origin, reducer: Callable[[Any, Any], Any], seed: Any,
             return combine((p for batch in unpickled(rows) for p in batch), reducer, has, acc)
         for index, p in enumerate(compiled.partitions):
             if run.disposed:
-                from rxpy2.spark.errors import SparkJobError
-
                 raise SparkJobError("cancelled", job_group=run.group)  # not delivered
             fn = executor_function(source.plan, executor_code.fold(reducer, has, acc))
             q = partition_query(source.plan.df, p).mapInArrow(fn, connect_executor.ITEMS_SCHEMA)
@@ -91,6 +93,8 @@ def reduce(spark_source: Origin, reducer: Callable[[Any, Any], Any], seed: Any,
 
 
 def to_list(spark_source: Origin, max_items: int | None) -> Single[list[Any]]:
+    """``to_list()`` of a Spark source on a Connect session, with ``max_items`` checked as on a
+    classic session."""
     def compute(source: Origin, compiled: ConnectCompiled, run: Run) -> list[Any]:
         plan = source.plan
         if not plan.spark_steps:  # the rows themselves: collected by the JVM, converted here
