@@ -19,13 +19,13 @@ from collections.abc import Callable
 from typing import Any
 from typing import Generic
 
-from rxpy2 import plugins
 from rxpy2._internal.atomic import AtomicBoolean
 from rxpy2._internal.atomic import AtomicLong
 from rxpy2._internal.atomic import AtomicReference
 from rxpy2._internal.fuseable import ASYNC
 from rxpy2._internal.fuseable import NONE
 from rxpy2._internal.fuseable import QueueSubscription
+from rxpy2._internal.helpers.exception_helper import call_reporting
 from rxpy2._internal.queues import SpscLinkedArrayQueue
 from rxpy2._internal.subscriptions.empty import EmptySubscription
 from rxpy2._internal.type_vars import ItemT
@@ -82,12 +82,8 @@ class UnicastProcessor(FlowableProcessor[T], Generic[T]):
         return UnicastProcessor(capacity_hint, on_terminate, delay_error)
 
     def _do_terminate(self) -> None:
-        r = self._on_terminate.get_and_set(None)
-        if r is not None:
-            try:
-                r()
-            except Exception as e:  # §3.15/§2.13: cancel and the signals return normally
-                plugins.on_error(e)
+        # §3.15/§2.13: cancel and the signals return normally
+        call_reporting(self._on_terminate.get_and_set(None))
 
     # ---- drain
 
