@@ -27,8 +27,6 @@ from typing import final
 from typing import overload
 
 from rxpy2 import plugins
-
-# ABSENT and BUFFER_SIZE: re-exported (explicit ``as``) for modules that import them from here
 from rxpy2._internal.arguments import ABSENT as ABSENT
 from rxpy2._internal.arguments import BUFFER_SIZE as BUFFER_SIZE
 from rxpy2._internal.arguments import checked_cast
@@ -182,6 +180,16 @@ from rxpy2._internal.subscribers import lambda_subscriber
 from rxpy2._internal.subscribers import safe
 from rxpy2._internal.subscribers import strict
 from rxpy2._internal.subscriptions.empty import EmptySubscription as _EmptySubscription
+from rxpy2._internal.type_vars import T1
+from rxpy2._internal.type_vars import T2
+from rxpy2._internal.type_vars import T3
+from rxpy2._internal.type_vars import T4
+from rxpy2._internal.type_vars import ItemT
+from rxpy2._internal.type_vars import R
+
+# ABSENT and BUFFER_SIZE: re-exported (explicit ``as``) for modules that import them from here
+from rxpy2._internal.type_vars import T
+from rxpy2._internal.type_vars import U
 from rxpy2._internal.zero_one import ZeroOneBase
 from rxpy2._internal.zero_one import pipe_functions
 from rxpy2.backpressure import BackpressureOverflowStrategy
@@ -220,12 +228,6 @@ __all__ = ["Flowable"]
 #: plugins' hook flag, read where a flat_map mapper's ``just``/``range`` pays it per item
 _plugin_flags = plugins.flags
 
-T = TypeVar("T")
-# the items of the static factories: their own type variable, not the class's T,
-# which pyright leaves Unknown when a static method is called on the bare class
-_T = TypeVar("_T")
-R = TypeVar("R")
-U = TypeVar("U")
 S = TypeVar("S")
 K = TypeVar("K")
 V = TypeVar("V")
@@ -237,12 +239,7 @@ _D = TypeVar("_D")
 _E = TypeVar("_E")
 _F = TypeVar("_F")
 _S = TypeVar("_S")  # the _single/_maybe/_completable_assembly helpers return what they get
-# For the @overload signatures: the item types of 2 to 4 sources (zip, combine_latest) and
-# the type of a ``default`` that may differ from the items' (blocking_first & co.).
-T1 = TypeVar("T1")
-T2 = TypeVar("T2")
-T3 = TypeVar("T3")
-T4 = TypeVar("T4")
+# the type of a ``default`` that may differ from the items' (blocking_first & co.)
 D = TypeVar("D")
 if TYPE_CHECKING:
     from typing_extensions import TypeVar as _TypeVarWithDefault
@@ -603,7 +600,7 @@ class Flowable(Publisher[T], Generic[T]):
         return BUFFER_SIZE
 
     @staticmethod
-    def from_publisher(source: Publisher[_T]) -> Flowable[_T]:
+    def from_publisher(source: Publisher[ItemT]) -> Flowable[ItemT]:
         """A Flowable view of any Reactive Streams Publisher (itself when it is a Flowable)."""
         require_publisher(source, "source")
         if isinstance(source, Flowable):
@@ -611,7 +608,7 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(flowable_from_publisher.FlowableFromPublisher(source))
 
     @staticmethod
-    def unsafe_create(source: Callable[[Subscriber[_T]], Any] | Publisher[_T]) -> Flowable[_T]:
+    def unsafe_create(source: Callable[[Subscriber[ItemT]], Any] | Publisher[ItemT]) -> Flowable[ItemT]:
         """Calls ``source(subscriber)`` per subscriber with the subscriber itself: no
         protection, so ``source`` must call ``on_subscribe`` first and keep the protocol
         (RxJava 2's ``unsafeCreate``; a plain Subscriber is still wrapped in a
@@ -645,12 +642,12 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(flowable_range.FlowableRange(start, count))
 
     @staticmethod
-    def just(item: _T, *items: _T) -> Flowable[_T]:
+    def just(item: ItemT, *items: ItemT) -> Flowable[ItemT]:
         """The given items (one or more; ``None`` is refused), then completion."""
         if item is not None and not items:  # the common case (flat_map mappers), kept short
             # FlowableJust.of(item), inlined: a flat_map mapper returning just(x) pays this
             # once per item (docs/performance.md)
-            just: flowable_just.FlowableJust[_T] = flowable_just.FlowableJust()
+            just: flowable_just.FlowableJust[ItemT] = flowable_just.FlowableJust()
             just.value = item
             if _plugin_flags.hooks_active:
                 return plugins.on_assembly("flowable", just)
@@ -662,7 +659,7 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(flowable_from_array.FlowableFromArray(everything))
 
     @staticmethod
-    def from_array(items: Sequence[_T]) -> Flowable[_T]:
+    def from_array(items: Sequence[ItemT]) -> Flowable[ItemT]:
         """The items of a sequence (list, tuple, ...), by index, then completion."""
         require(items, "items")
         n = len(items)
@@ -673,23 +670,23 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(flowable_from_array.FlowableFromArray(items))
 
     @staticmethod
-    def from_iterable(iterable: Iterable[_T]) -> Flowable[_T]:
+    def from_iterable(iterable: Iterable[ItemT]) -> Flowable[ItemT]:
         """The items of an iterable; each subscriber calls ``iter()`` anew."""
         require(iterable, "iterable")
         return _assembly(flowable_from_iterable.FlowableFromIterable(iterable))
 
     @staticmethod
-    def empty() -> Flowable[_T]:
+    def empty() -> Flowable[ItemT]:
         """Completes at once."""
         return _assembly(flowable_empty.FlowableEmpty.INSTANCE)
 
     @staticmethod
-    def never() -> Flowable[_T]:
+    def never() -> Flowable[ItemT]:
         """Signals nothing but ``on_subscribe``."""
         return _assembly(flowable_never.FlowableNever.INSTANCE)
 
     @staticmethod
-    def error(error: BaseException | Callable[[], BaseException]) -> Flowable[_T]:
+    def error(error: BaseException | Callable[[], BaseException]) -> Flowable[ItemT]:
         """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
         require(error, "error")
         if isinstance(error, BaseException):
@@ -699,20 +696,20 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(flowable_error.FlowableError(error))
 
     @staticmethod
-    def from_callable(supplier: Callable[[], _T | None]) -> Flowable[_T]:
+    def from_callable(supplier: Callable[[], ItemT | None]) -> Flowable[ItemT]:
         """Calls ``supplier`` per subscriber; emits its result (``None`` means empty)."""
         require_callable(supplier, "supplier")
         return _assembly(flowable_from_callable.FlowableFromCallable(supplier))
 
     @staticmethod
-    def defer(supplier: Callable[[], Publisher[_T]]) -> Flowable[_T]:
+    def defer(supplier: Callable[[], Publisher[ItemT]]) -> Flowable[ItemT]:
         """Calls ``supplier`` per subscriber for the Publisher to subscribe to."""
         require_callable(supplier, "supplier")
         return _assembly(flowable_defer.FlowableDefer(supplier))
 
     @staticmethod
-    def using(resource_supplier: Callable[[], U], source_supplier: Callable[[U], Publisher[_T]],
-              disposer: Callable[[U], Any], eager: bool = True) -> Flowable[_T]:
+    def using(resource_supplier: Callable[[], U], source_supplier: Callable[[U], Publisher[ItemT]],
+              disposer: Callable[[U], Any], eager: bool = True) -> Flowable[ItemT]:
         """Per subscriber: acquire ``resource_supplier()``, emit the items of the Publisher
         ``source_supplier(resource)``, and call ``disposer(resource)`` once: before the
         terminal signal goes downstream when ``eager``, after it otherwise, or on cancel.
@@ -728,8 +725,8 @@ class Flowable(Publisher[T], Generic[T]):
                                              bool(eager)))
 
     @staticmethod
-    def create(source: Callable[[FlowableEmitter[_T]], Any],
-               mode: BackpressureStrategy) -> Flowable[_T]:
+    def create(source: Callable[[FlowableEmitter[ItemT]], Any],
+               mode: BackpressureStrategy) -> Flowable[ItemT]:
         """A push source: ``source(emitter)`` emits through a :class:`FlowableEmitter`.
 
         ``mode`` says what happens to items that find no demand (see
@@ -758,12 +755,12 @@ class Flowable(Publisher[T], Generic[T]):
 
     @overload
     @staticmethod
-    def concat(sources: Iterable[Publisher[_T]] | Publisher[Publisher[_T]],
-               prefetch: int = 2) -> Flowable[_T]: ...
+    def concat(sources: Iterable[Publisher[ItemT]] | Publisher[Publisher[ItemT]],
+               prefetch: int = 2) -> Flowable[ItemT]: ...
 
     @overload
     @staticmethod
-    def concat(s1: Publisher[_T], s2: Publisher[_T], /, *sources: Publisher[_T]) -> Flowable[_T]: ...
+    def concat(s1: Publisher[ItemT], s2: Publisher[ItemT], /, *sources: Publisher[ItemT]) -> Flowable[ItemT]: ...
 
     @staticmethod
     @sources_one_by_one(_is_publisher, lambda s: Flowable.concat_array(*s))
@@ -781,7 +778,7 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(flowable_concat.FlowableConcatIterable(sources, False))
 
     @staticmethod
-    def concat_array(*sources: Publisher[_T]) -> Flowable[_T]:
+    def concat_array(*sources: Publisher[ItemT]) -> Flowable[ItemT]:
         """The given sources in turn, subscribing to the next when one completes."""
         for i, p in enumerate(sources):
             require_publisher(p, f"source {i}")
@@ -792,7 +789,7 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(flowable_concat.FlowableConcatArray(sources, False))
 
     @staticmethod
-    def concat_array_delay_error(*sources: Publisher[_T]) -> Flowable[_T]:
+    def concat_array_delay_error(*sources: Publisher[ItemT]) -> Flowable[ItemT]:
         """As :meth:`concat_array`, but errors wait until every source ran."""
         for i, p in enumerate(sources):
             require_publisher(p, f"source {i}")
@@ -1654,16 +1651,16 @@ class Flowable(Publisher[T], Generic[T]):
             flowable_switch_map_completable.FlowableSwitchMapCompletable(self, _zero_one_mapper(mapper), True))
 
     @staticmethod
-    def switch_on_next(sources: Publisher[Publisher[_T]],
-                       buffer_size: int = BUFFER_SIZE) -> Flowable[_T]:
+    def switch_on_next(sources: Publisher[Publisher[ItemT]],
+                       buffer_size: int = BUFFER_SIZE) -> Flowable[ItemT]:
         """The items of the latest inner Publisher ``sources`` emitted; a new one cancels
         the previous (``switch_map`` of the identity)."""
         require_publisher(sources, "sources")
         return Flowable.from_publisher(sources).switch_map(_identity, buffer_size)
 
     @staticmethod
-    def switch_on_next_delay_error(sources: Publisher[Publisher[_T]],
-                                   prefetch: int = BUFFER_SIZE) -> Flowable[_T]:
+    def switch_on_next_delay_error(sources: Publisher[Publisher[ItemT]],
+                                   prefetch: int = BUFFER_SIZE) -> Flowable[ItemT]:
         """As :meth:`switch_on_next`; errors wait until ``sources`` and the last inner
         ended."""
         require_publisher(sources, "sources")
@@ -1671,12 +1668,12 @@ class Flowable(Publisher[T], Generic[T]):
 
     @overload
     @staticmethod
-    def merge(sources: Iterable[Publisher[_T]] | Publisher[Publisher[_T]],
-              max_concurrency: int = BUFFER_SIZE, buffer_size: int = BUFFER_SIZE) -> Flowable[_T]: ...
+    def merge(sources: Iterable[Publisher[ItemT]] | Publisher[Publisher[ItemT]],
+              max_concurrency: int = BUFFER_SIZE, buffer_size: int = BUFFER_SIZE) -> Flowable[ItemT]: ...
 
     @overload
     @staticmethod
-    def merge(s1: Publisher[_T], s2: Publisher[_T], /, *sources: Publisher[_T]) -> Flowable[_T]: ...
+    def merge(s1: Publisher[ItemT], s2: Publisher[ItemT], /, *sources: Publisher[ItemT]) -> Flowable[ItemT]: ...
 
     @staticmethod
     @sources_one_by_one(_is_publisher, lambda s: Flowable.merge_array(*s))
@@ -1691,14 +1688,14 @@ class Flowable(Publisher[T], Generic[T]):
 
     @overload
     @staticmethod
-    def merge_delay_error(sources: Iterable[Publisher[_T]] | Publisher[Publisher[_T]],
+    def merge_delay_error(sources: Iterable[Publisher[ItemT]] | Publisher[Publisher[ItemT]],
                           max_concurrency: int = BUFFER_SIZE,
-                          buffer_size: int = BUFFER_SIZE) -> Flowable[_T]: ...
+                          buffer_size: int = BUFFER_SIZE) -> Flowable[ItemT]: ...
 
     @overload
     @staticmethod
-    def merge_delay_error(s1: Publisher[_T], s2: Publisher[_T], /,
-                          *sources: Publisher[_T]) -> Flowable[_T]: ...
+    def merge_delay_error(s1: Publisher[ItemT], s2: Publisher[ItemT], /,
+                          *sources: Publisher[ItemT]) -> Flowable[ItemT]: ...
 
     @staticmethod
     @sources_one_by_one(_is_publisher, lambda s: Flowable.merge_array_delay_error(*s))
@@ -1712,14 +1709,14 @@ class Flowable(Publisher[T], Generic[T]):
         return _merge(sources, max_concurrency, buffer_size, True)
 
     @staticmethod
-    def merge_array(*sources: Publisher[_T]) -> Flowable[_T]:
+    def merge_array(*sources: Publisher[ItemT]) -> Flowable[ItemT]:
         """The items of the given Publishers as they come."""
         for i, p in enumerate(sources):
             require_publisher(p, f"source {i}")
         return _merge(sources, max(1, len(sources)), BUFFER_SIZE, False)
 
     @staticmethod
-    def merge_array_delay_error(*sources: Publisher[_T]) -> Flowable[_T]:
+    def merge_array_delay_error(*sources: Publisher[ItemT]) -> Flowable[ItemT]:
         """As :meth:`merge_array`, errors delayed until every source ended."""
         for i, p in enumerate(sources):
             require_publisher(p, f"source {i}")
@@ -1739,13 +1736,13 @@ class Flowable(Publisher[T], Generic[T]):
 
     @overload
     @staticmethod
-    def concat_delay_error(sources: Iterable[Publisher[_T]] | Publisher[Publisher[_T]],
-                           prefetch: int = 2, till_the_end: bool = True) -> Flowable[_T]: ...
+    def concat_delay_error(sources: Iterable[Publisher[ItemT]] | Publisher[Publisher[ItemT]],
+                           prefetch: int = 2, till_the_end: bool = True) -> Flowable[ItemT]: ...
 
     @overload
     @staticmethod
-    def concat_delay_error(s1: Publisher[_T], s2: Publisher[_T], /,
-                           *sources: Publisher[_T]) -> Flowable[_T]: ...
+    def concat_delay_error(s1: Publisher[ItemT], s2: Publisher[ItemT], /,
+                           *sources: Publisher[ItemT]) -> Flowable[ItemT]: ...
 
     @staticmethod
     @sources_one_by_one(_is_publisher, lambda s: Flowable.concat_array_delay_error(*s))
@@ -1761,9 +1758,9 @@ class Flowable(Publisher[T], Generic[T]):
         return _assembly(flowable_concat.FlowableConcatIterable(sources, True))
 
     @staticmethod
-    def concat_eager(sources: Iterable[Publisher[_T]] | Publisher[Publisher[_T]],
+    def concat_eager(sources: Iterable[Publisher[ItemT]] | Publisher[Publisher[ItemT]],
                      max_concurrency: int = BUFFER_SIZE,
-                     prefetch: int = BUFFER_SIZE) -> Flowable[_T]:
+                     prefetch: int = BUFFER_SIZE) -> Flowable[ItemT]:
         """Subscribe to the ``sources`` at once (up to ``max_concurrency``, 128 by default
         as in RxJava 2) and emit their items in order, buffering the later ones."""
         require(sources, "sources")
@@ -1772,8 +1769,8 @@ class Flowable(Publisher[T], Generic[T]):
         return outer.concat_map_eager(_identity, max_concurrency, prefetch)
 
     @staticmethod
-    def concat_array_eager(*sources: Publisher[_T], max_concurrency: int = BUFFER_SIZE,
-                           prefetch: int = BUFFER_SIZE) -> Flowable[_T]:
+    def concat_array_eager(*sources: Publisher[ItemT], max_concurrency: int = BUFFER_SIZE,
+                           prefetch: int = BUFFER_SIZE) -> Flowable[ItemT]:
         """As :meth:`concat_eager` over the given sources (RxJava 2: ``concatMapEager``
         over ``fromArray``): subscribed to at once, up to ``max_concurrency``."""
         for i, p in enumerate(sources):
@@ -1781,8 +1778,8 @@ class Flowable(Publisher[T], Generic[T]):
         return Flowable.from_array(sources).concat_map_eager(_identity, max_concurrency, prefetch)
 
     @staticmethod
-    def concat_array_eager_delay_error(*sources: Publisher[_T], max_concurrency: int = BUFFER_SIZE,
-                                       prefetch: int = BUFFER_SIZE) -> Flowable[_T]:
+    def concat_array_eager_delay_error(*sources: Publisher[ItemT], max_concurrency: int = BUFFER_SIZE,
+                                       prefetch: int = BUFFER_SIZE) -> Flowable[ItemT]:
         """As :meth:`concat_array_eager`; errors wait until every source ran (RxJava 2's
         ``concatMapEagerDelayError(identity, ..., tillTheEnd=true)``)."""
         for i, p in enumerate(sources):
@@ -1791,13 +1788,13 @@ class Flowable(Publisher[T], Generic[T]):
             _identity, True, max_concurrency, prefetch)
 
     @staticmethod
-    def amb(sources: Iterable[Publisher[_T]]) -> Flowable[_T]:
+    def amb(sources: Iterable[Publisher[ItemT]]) -> Flowable[ItemT]:
         """Mirror whichever of ``sources`` signals first; cancel the others."""
         require(sources, "sources")
         return _assembly(flowable_amb.FlowableAmb(sources))
 
     @staticmethod
-    def amb_array(*sources: Publisher[_T]) -> Flowable[_T]:
+    def amb_array(*sources: Publisher[ItemT]) -> Flowable[ItemT]:
         """Mirror whichever of the given Publishers signals first; cancel the others."""
         for i, p in enumerate(sources):
             require_publisher(p, f"source {i}")
@@ -2089,8 +2086,8 @@ class Flowable(Publisher[T], Generic[T]):
                                                  result_selector))
 
     @staticmethod
-    def sequence_equal(first: Publisher[_T], second: Publisher[_T],
-                       is_equal: Callable[[_T, _T], bool] | None = None,
+    def sequence_equal(first: Publisher[ItemT], second: Publisher[ItemT],
+                       is_equal: Callable[[ItemT, ItemT], bool] | None = None,
                        buffer_size: int = BUFFER_SIZE) -> Single[bool]:
         """Whether both Publishers emit equal items (``==``, or ``is_equal``) in the same
         order and end the same way."""
@@ -2938,8 +2935,8 @@ class Flowable(Publisher[T], Generic[T]):
         return flowable_future.to_future(self)
 
     @staticmethod
-    def from_future(future: concurrent.futures.Future[_T], timeout: float | None = None,
-                    scheduler: Scheduler | None = None) -> Flowable[_T]:
+    def from_future(future: concurrent.futures.Future[ItemT], timeout: float | None = None,
+                    scheduler: Scheduler | None = None) -> Flowable[ItemT]:
         """The result of ``future`` when it completes, without blocking a thread.
 
         A ``None`` result is an empty stream. With ``timeout`` (seconds), ``TimeoutError``
@@ -2964,8 +2961,8 @@ class Flowable(Publisher[T], Generic[T]):
         return flowable_asyncio.FlowableAsyncIterable(self, prefetch)
 
     @staticmethod
-    def from_async_iterable(aiterable: AsyncIterable[_T],
-                            loop: asyncio.AbstractEventLoop | None = None) -> Flowable[_T]:
+    def from_async_iterable(aiterable: AsyncIterable[ItemT],
+                            loop: asyncio.AbstractEventLoop | None = None) -> Flowable[ItemT]:
         """Pull ``aiterable`` on ``loop`` (the running loop at subscription when None), one
         ``__anext__`` per unit of demand; items are emitted on the loop's thread."""
         require(aiterable, "aiterable")

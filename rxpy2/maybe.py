@@ -15,7 +15,6 @@ from collections.abc import Generator
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 from typing import Any
-from typing import TypeVar
 from typing import final
 from typing import overload
 
@@ -77,6 +76,14 @@ from rxpy2._internal.operators.single import single_contains
 from rxpy2._internal.operators.single import single_create
 from rxpy2._internal.operators.single import single_delay
 from rxpy2._internal.operators.single import single_future
+from rxpy2._internal.type_vars import T1
+from rxpy2._internal.type_vars import T2
+from rxpy2._internal.type_vars import T3
+from rxpy2._internal.type_vars import T4
+from rxpy2._internal.type_vars import ItemT
+from rxpy2._internal.type_vars import R
+from rxpy2._internal.type_vars import T
+from rxpy2._internal.type_vars import U
 from rxpy2._internal.zero_one import ItemOperators
 from rxpy2._internal.zero_one import Operators
 from rxpy2._internal.zero_one import ZeroOneBase
@@ -102,16 +109,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Maybe"]
 
-T = TypeVar("T")
-# the items of the static factories: their own type variable, not the class's T,
-# which pyright leaves Unknown when a static method is called on the bare class
-_T = TypeVar("_T")
-R = TypeVar("R")
-U = TypeVar("U")
-T1 = TypeVar("T1")  # the items of zip's two sources
-T2 = TypeVar("T2")
-T3 = TypeVar("T3")
-T4 = TypeVar("T4")
 
 
 def _assembly(m: Maybe[T]) -> Maybe[T]:
@@ -236,34 +233,34 @@ class Maybe(ZeroOneItemBase[T]):
     # ------------------------------------------------------------------ sources
 
     @staticmethod
-    def just(item: _T) -> Maybe[_T]:
+    def just(item: ItemT) -> Maybe[ItemT]:
         """Signals ``item`` at once (``None`` is refused)."""
         require(item, "item")
         return _assembly(maybe_just.MaybeJust(item))
 
     @staticmethod
-    def empty() -> Maybe[_T]:
+    def empty() -> Maybe[ItemT]:
         """Completes at once, without an item."""
         return _assembly(maybe_empty.MaybeEmpty.INSTANCE)
 
     @staticmethod
-    def error(error: BaseException | Callable[[], BaseException]) -> Maybe[_T]:
+    def error(error: BaseException | Callable[[], BaseException]) -> Maybe[ItemT]:
         """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
         return _assembly(maybe_error.MaybeError(error_supplier(error)))
 
     @staticmethod
-    def never() -> Maybe[_T]:
+    def never() -> Maybe[ItemT]:
         """Signals nothing but ``on_subscribe``."""
         return _assembly(maybe_never.MaybeNever.INSTANCE)
 
     @staticmethod
-    def from_callable(supplier: Callable[[], _T | None]) -> Maybe[_T]:
+    def from_callable(supplier: Callable[[], ItemT | None]) -> Maybe[ItemT]:
         """Calls ``supplier`` per subscriber: its result, or empty for ``None``."""
         require_callable(supplier, "supplier")
         return _assembly(maybe_from_callable.MaybeFromCallable(supplier))
 
     @staticmethod
-    def defer(supplier: Callable[[], Maybe[_T]]) -> Maybe[_T]:
+    def defer(supplier: Callable[[], Maybe[ItemT]]) -> Maybe[ItemT]:
         """Calls ``supplier`` per subscriber for the Maybe to subscribe to."""
         require_callable(supplier, "supplier")
         return _assembly(maybe_defer.MaybeDefer(supplier))
@@ -486,7 +483,7 @@ class Maybe(ZeroOneItemBase[T]):
     # ------------------------------------------------------------------ creating, composing, lifecycle
 
     @staticmethod
-    def create(source: Callable[[MaybeEmitter[_T]], Any]) -> Maybe[_T]:
+    def create(source: Callable[[MaybeEmitter[ItemT]], Any]) -> Maybe[ItemT]:
         """Calls ``source(emitter)`` per subscriber; it signals through the
         :class:`~rxpy2.emitter.MaybeEmitter` (``on_success``/``on_complete``/``on_error``,
         once).
@@ -499,7 +496,7 @@ class Maybe(ZeroOneItemBase[T]):
         return _assembly(maybe_create.MaybeCreate(source))
 
     @staticmethod
-    def unsafe_create(source: Callable[[MaybeObserver[_T]], Any]) -> Maybe[_T]:
+    def unsafe_create(source: Callable[[MaybeObserver[ItemT]], Any]) -> Maybe[ItemT]:
         """Calls ``source(observer)`` per subscriber with the observer itself (see
         :meth:`rxpy2.Single.unsafe_create`). A Maybe is refused: see :meth:`wrap`."""
         return _assembly(maybe_create.MaybeUnsafeCreate(single_create.unsafe_source(source, Maybe)))
@@ -540,15 +537,15 @@ class Maybe(ZeroOneItemBase[T]):
         return _assembly(completable_to_maybe.CompletableToMaybe(source))
 
     @staticmethod
-    def from_future(future: concurrent.futures.Future[_T], timeout: float | None = None,
-                    scheduler: Scheduler | None = None) -> Maybe[_T]:
+    def from_future(future: concurrent.futures.Future[ItemT], timeout: float | None = None,
+                    scheduler: Scheduler | None = None) -> Maybe[ItemT]:
         """The result of ``future`` when it completes, or empty for a ``None`` result,
         without blocking a thread (see :meth:`rxpy2.Single.from_future`)."""
         t = single_future.check_future(future, timeout, scheduler)
         return _assembly(maybe_from_future.MaybeFromFuture(future, t, scheduler))
 
     @staticmethod
-    def from_single(source: Single[_T]) -> Maybe[_T]:
+    def from_single(source: Single[ItemT]) -> Maybe[ItemT]:
         """The item or error of ``source``."""
         require_instance(source, Single, "source")
         return _assembly(maybe_from_single.MaybeFromSingle(source))
@@ -576,8 +573,8 @@ class Maybe(ZeroOneItemBase[T]):
     # ------------------------------------------------------------------ caching, resources, take_until, fallbacks
 
     @staticmethod
-    def using(resource_supplier: Callable[[], U], source_supplier: Callable[[U], Maybe[_T]],
-              disposer: Callable[[U], Any], eager: bool = True) -> Maybe[_T]:
+    def using(resource_supplier: Callable[[], U], source_supplier: Callable[[U], Maybe[ItemT]],
+              disposer: Callable[[U], Any], eager: bool = True) -> Maybe[ItemT]:
         """Per subscriber: acquire ``resource_supplier()``, run the Maybe
         ``source_supplier(resource)``, and call ``disposer(resource)`` once (see
         :meth:`rxpy2.Single.using`)."""
@@ -595,8 +592,8 @@ class Maybe(ZeroOneItemBase[T]):
         return _assembly(maybe_on_error.MaybeOnExceptionResumeNext(self, fallback))
 
     @staticmethod
-    def sequence_equal(first: Maybe[_T], second: Maybe[_T],
-                       is_equal: Callable[[_T, _T], bool] | None = None) -> Single[bool]:
+    def sequence_equal(first: Maybe[ItemT], second: Maybe[ItemT],
+                       is_equal: Callable[[ItemT, ItemT], bool] | None = None) -> Single[bool]:
         """Whether both Maybes end the same way: True if both are empty, False if one
         is, else ``is_equal(a, b)`` (``a == b`` by default). An error of either is
         signalled and disposes the other."""
@@ -612,14 +609,14 @@ class Maybe(ZeroOneItemBase[T]):
     # each source turned into a Flowable by the mapper of maybe_to_publisher.py)
 
     @staticmethod
-    def amb(sources: Iterable[Maybe[_T]]) -> Maybe[_T]:
+    def amb(sources: Iterable[Maybe[ItemT]]) -> Maybe[ItemT]:
         """The first of ``sources`` to signal wins (its item, completion or error); the
         rest are disposed. The iterable is iterated per subscriber; empty → completes."""
         require(sources, "sources")
         return _assembly(maybe_amb.MaybeAmb(sources))
 
     @staticmethod
-    def amb_array(*sources: Maybe[_T]) -> Maybe[_T]:
+    def amb_array(*sources: Maybe[ItemT]) -> Maybe[ItemT]:
         """:meth:`amb` over the given sources (none → empty, one → itself)."""
         require_each(sources, Maybe)
         if not sources:
@@ -630,12 +627,12 @@ class Maybe(ZeroOneItemBase[T]):
 
     @overload
     @staticmethod
-    def concat(sources: Iterable[Maybe[_T]] | Publisher[Maybe[_T]],
-               prefetch: int = 2) -> Flowable[_T]: ...
+    def concat(sources: Iterable[Maybe[ItemT]] | Publisher[Maybe[ItemT]],
+               prefetch: int = 2) -> Flowable[ItemT]: ...
 
     @overload
     @staticmethod
-    def concat(s1: Maybe[_T], s2: Maybe[_T], /, *sources: Maybe[_T]) -> Flowable[_T]: ...
+    def concat(s1: Maybe[ItemT], s2: Maybe[ItemT], /, *sources: Maybe[ItemT]) -> Flowable[ItemT]: ...
 
     @staticmethod
     @sources_of(lambda: Maybe, lambda s: Maybe.concat_array(*s))
@@ -659,19 +656,19 @@ class Maybe(ZeroOneItemBase[T]):
         return assembly("flowable", maybe_concat.MaybeConcat(sources, False))
 
     @staticmethod
-    def concat_array(*sources: Maybe[_T]) -> Flowable[_T]:
+    def concat_array(*sources: Maybe[ItemT]) -> Flowable[ItemT]:
         """The given Maybes' items in order; the first error ends it."""
         return Maybe._array(sources, lambda s: maybe_concat.MaybeConcat(s, False))
 
     @staticmethod
-    def concat_array_delay_error(*sources: Maybe[_T]) -> Flowable[_T]:
+    def concat_array_delay_error(*sources: Maybe[ItemT]) -> Flowable[ItemT]:
         """As :meth:`concat_array`, but the errors wait until every source ran (several
         together as a ``CompositeException``)."""
         return Maybe._array(sources, lambda s: maybe_concat.MaybeConcat(s, True))
 
     @staticmethod
-    def _array(sources: tuple[Maybe[_T], ...],
-               operator: Callable[[tuple[Maybe[_T], ...]], Flowable[_T]]) -> Flowable[_T]:
+    def _array(sources: tuple[Maybe[ItemT], ...],
+               operator: Callable[[tuple[Maybe[ItemT], ...]], Flowable[ItemT]]) -> Flowable[ItemT]:
         """``operator(sources)``, checked; no source is empty, one its ``to_flowable()``."""
         from rxpy2.flowable import Flowable
         require_each(sources, Maybe)
@@ -682,7 +679,7 @@ class Maybe(ZeroOneItemBase[T]):
         return assembly("flowable", operator(sources))
 
     @staticmethod
-    def concat_array_eager(*sources: Maybe[_T]) -> Flowable[_T]:
+    def concat_array_eager(*sources: Maybe[ItemT]) -> Flowable[ItemT]:
         """Subscribe to all the given Maybes at once; emit their items in order."""
         from rxpy2.flowable import Flowable
         require_each(sources, Maybe)
@@ -690,11 +687,11 @@ class Maybe(ZeroOneItemBase[T]):
 
     @overload
     @staticmethod
-    def concat_delay_error(sources: Iterable[Maybe[_T]] | Publisher[Maybe[_T]]) -> Flowable[_T]: ...
+    def concat_delay_error(sources: Iterable[Maybe[ItemT]] | Publisher[Maybe[ItemT]]) -> Flowable[ItemT]: ...
 
     @overload
     @staticmethod
-    def concat_delay_error(s1: Maybe[_T], s2: Maybe[_T], /, *sources: Maybe[_T]) -> Flowable[_T]: ...
+    def concat_delay_error(s1: Maybe[ItemT], s2: Maybe[ItemT], /, *sources: Maybe[ItemT]) -> Flowable[ItemT]: ...
 
     @staticmethod
     @sources_of(lambda: Maybe, lambda s: Maybe.concat_array_delay_error(*s), alone=True)
@@ -706,7 +703,7 @@ class Maybe(ZeroOneItemBase[T]):
             maybe_to_publisher.MAYBE_TO_FLOWABLE)
 
     @staticmethod
-    def concat_eager(sources: Iterable[Maybe[_T]] | Publisher[Maybe[_T]]) -> Flowable[_T]:
+    def concat_eager(sources: Iterable[Maybe[ItemT]] | Publisher[Maybe[ItemT]]) -> Flowable[ItemT]:
         """Subscribe to the sources as they come, up to 128 at once (RxJava 2's
         ``concat_map_eager``); emit their items in order."""
         return maybe_to_publisher.flowable_of_sources(sources).concat_map_eager(maybe_to_publisher.MAYBE_TO_FLOWABLE)
@@ -718,16 +715,16 @@ class Maybe(ZeroOneItemBase[T]):
 
     @overload
     @staticmethod
-    def merge(sources: Maybe[Maybe[_T]]) -> Maybe[_T]: ...
+    def merge(sources: Maybe[Maybe[ItemT]]) -> Maybe[ItemT]: ...
 
     @overload
     @staticmethod
-    def merge(sources: Iterable[Maybe[_T]] | Publisher[Maybe[_T]],
-              max_concurrency: int | None = None) -> Flowable[_T]: ...
+    def merge(sources: Iterable[Maybe[ItemT]] | Publisher[Maybe[ItemT]],
+              max_concurrency: int | None = None) -> Flowable[ItemT]: ...
 
     @overload
     @staticmethod
-    def merge(s1: Maybe[_T], s2: Maybe[_T], /, *sources: Maybe[_T]) -> Flowable[_T]: ...
+    def merge(s1: Maybe[ItemT], s2: Maybe[ItemT], /, *sources: Maybe[ItemT]) -> Flowable[ItemT]: ...
 
     @staticmethod
     @sources_of(lambda: Maybe, lambda s: Maybe.merge_array(*s))
@@ -753,14 +750,14 @@ class Maybe(ZeroOneItemBase[T]):
             False, 1)
 
     @staticmethod
-    def merge_array(*sources: Maybe[_T]) -> Flowable[_T]:
+    def merge_array(*sources: Maybe[ItemT]) -> Flowable[ItemT]:
         """The given Maybes' items as they come (RxJava 2's MaybeMergeArray); the first
         error ends the Flowable (before items still waiting for demand) and disposes
         the rest."""
         return Maybe._array(sources, maybe_merge_array.MaybeMergeArray)
 
     @staticmethod
-    def merge_array_delay_error(*sources: Maybe[_T]) -> Flowable[_T]:
+    def merge_array_delay_error(*sources: Maybe[ItemT]) -> Flowable[ItemT]:
         """As :meth:`merge_array`, but the errors wait until every source ended (several
         together as a ``CompositeException``)."""
         from rxpy2.flowable import Flowable
@@ -771,12 +768,12 @@ class Maybe(ZeroOneItemBase[T]):
 
     @overload
     @staticmethod
-    def merge_delay_error(sources: Iterable[Maybe[_T]] | Publisher[Maybe[_T]],
-                          max_concurrency: int | None = None) -> Flowable[_T]: ...
+    def merge_delay_error(sources: Iterable[Maybe[ItemT]] | Publisher[Maybe[ItemT]],
+                          max_concurrency: int | None = None) -> Flowable[ItemT]: ...
 
     @overload
     @staticmethod
-    def merge_delay_error(s1: Maybe[_T], s2: Maybe[_T], /, *sources: Maybe[_T]) -> Flowable[_T]: ...
+    def merge_delay_error(s1: Maybe[ItemT], s2: Maybe[ItemT], /, *sources: Maybe[ItemT]) -> Flowable[ItemT]: ...
 
     @staticmethod
     @sources_of(lambda: Maybe, lambda s: Maybe.merge_array_delay_error(*s))

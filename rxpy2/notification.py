@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 from typing import Generic
-from typing import TypeVar
+
+from rxpy2._internal.type_vars import ItemT
+from rxpy2._internal.type_vars import T
 
 __all__ = ["Notification"]
 
-T = TypeVar("T")
-# the items of the static factories: their own type variable, not the class's T,
-# which pyright leaves Unknown when a static method is called on the bare class
-_T = TypeVar("_T")
 
 _COMPLETE: Any = object()
 
@@ -26,21 +24,21 @@ class Notification(Generic[T]):
         self._error = error
 
     @staticmethod
-    def create_on_next(value: _T) -> Notification[_T]:
+    def create_on_next(value: ItemT) -> Notification[ItemT]:
         """Return an ``on_next`` notification holding ``value``; ``None`` raises ``TypeError``."""
         if value is None:
             raise TypeError("value is None")
         return Notification(value, None)
 
     @staticmethod
-    def create_on_error(error: BaseException) -> Notification[_T]:
+    def create_on_error(error: BaseException) -> Notification[ItemT]:
         """Return an ``on_error`` notification holding ``error``; ``None`` raises ``TypeError``."""
         if error is None:
             raise TypeError("error is None")
         return Notification(None, error)
 
     @staticmethod
-    def create_on_complete() -> Notification[_T]:
+    def create_on_complete() -> Notification[ItemT]:
         """Return the ``on_complete`` notification (one shared instance)."""
         return _ON_COMPLETE
 

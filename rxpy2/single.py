@@ -15,7 +15,6 @@ from collections.abc import Generator
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 from typing import Any
-from typing import TypeVar
 from typing import final
 from typing import overload
 
@@ -68,6 +67,14 @@ from rxpy2._internal.operators.single import single_timer
 from rxpy2._internal.operators.single import single_to_flowable
 from rxpy2._internal.operators.single import single_using
 from rxpy2._internal.operators.single import single_zip
+from rxpy2._internal.type_vars import T1
+from rxpy2._internal.type_vars import T2
+from rxpy2._internal.type_vars import T3
+from rxpy2._internal.type_vars import T4
+from rxpy2._internal.type_vars import ItemT
+from rxpy2._internal.type_vars import R
+from rxpy2._internal.type_vars import T
+from rxpy2._internal.type_vars import U
 from rxpy2._internal.zero_one import ItemOperators
 from rxpy2._internal.zero_one import Operators
 from rxpy2._internal.zero_one import ZeroOneItemBase
@@ -92,16 +99,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Single"]
 
-T = TypeVar("T")
-# the items of the static factories: their own type variable, not the class's T,
-# which pyright leaves Unknown when a static method is called on the bare class
-_T = TypeVar("_T")
-R = TypeVar("R")
-U = TypeVar("U")
-T1 = TypeVar("T1")  # the items of zip's two sources
-T2 = TypeVar("T2")
-T3 = TypeVar("T3")
-T4 = TypeVar("T4")
 
 
 def _assembly(s: Single[T]) -> Single[T]:
@@ -230,13 +227,13 @@ class Single(ZeroOneItemBase[T]):
     # ------------------------------------------------------------------ sources
 
     @staticmethod
-    def just(item: _T) -> Single[_T]:
+    def just(item: ItemT) -> Single[ItemT]:
         """Signals ``item`` at once (``None`` is refused)."""
         require(item, "item")
         return _assembly(single_just.SingleJust(item))
 
     @staticmethod
-    def create(source: Callable[[SingleEmitter[_T]], Any]) -> Single[_T]:
+    def create(source: Callable[[SingleEmitter[ItemT]], Any]) -> Single[ItemT]:
         """Calls ``source(emitter)`` per subscriber; it signals through the
         :class:`~rxpy2.emitter.SingleEmitter` (``on_success``/``on_error``, once).
 
@@ -248,23 +245,23 @@ class Single(ZeroOneItemBase[T]):
         return _assembly(single_create.SingleCreate(source))
 
     @staticmethod
-    def error(error: BaseException | Callable[[], BaseException]) -> Single[_T]:
+    def error(error: BaseException | Callable[[], BaseException]) -> Single[ItemT]:
         """Signals ``error`` at once; a callable is called per subscriber for a fresh error."""
         return _assembly(single_error.SingleError(error_supplier(error)))
 
     @staticmethod
-    def never() -> Single[_T]:
+    def never() -> Single[ItemT]:
         """Signals nothing but ``on_subscribe``."""
         return _assembly(single_never.SingleNever.INSTANCE)
 
     @staticmethod
-    def from_callable(supplier: Callable[[], _T]) -> Single[_T]:
+    def from_callable(supplier: Callable[[], ItemT]) -> Single[ItemT]:
         """Calls ``supplier`` per subscriber and signals its result (``None`` → ``TypeError``)."""
         require_callable(supplier, "supplier")
         return _assembly(single_from_callable.SingleFromCallable(supplier))
 
     @staticmethod
-    def defer(supplier: Callable[[], Single[_T]]) -> Single[_T]:
+    def defer(supplier: Callable[[], Single[ItemT]]) -> Single[ItemT]:
         """Calls ``supplier`` per subscriber for the Single to subscribe to."""
         require_callable(supplier, "supplier")
         return _assembly(single_defer.SingleDefer(supplier))
@@ -321,7 +318,7 @@ class Single(ZeroOneItemBase[T]):
         return Single.defer(lambda: Single.zip_array(zipper, *sources))
 
     @staticmethod
-    def amb(sources: Iterable[Single[_T]]) -> Single[_T]:
+    def amb(sources: Iterable[Single[ItemT]]) -> Single[ItemT]:
         """The first of ``sources`` to signal wins (its item or error); the rest are disposed.
 
         The iterable is iterated per subscriber; empty → ``IndexError``.
@@ -330,7 +327,7 @@ class Single(ZeroOneItemBase[T]):
         return _assembly(single_amb.SingleAmb(sources))
 
     @staticmethod
-    def amb_array(*sources: Single[_T]) -> Single[_T]:
+    def amb_array(*sources: Single[ItemT]) -> Single[ItemT]:
         """:meth:`amb` over the given sources."""
         require_each(sources, Single)
         if len(sources) == 1:
@@ -394,7 +391,7 @@ class Single(ZeroOneItemBase[T]):
     # ------------------------------------------------------------------ creating, composing, lifecycle
 
     @staticmethod
-    def unsafe_create(source: Callable[[SingleObserver[_T]], Any]) -> Single[_T]:
+    def unsafe_create(source: Callable[[SingleObserver[ItemT]], Any]) -> Single[ItemT]:
         """Calls ``source(observer)`` per subscriber with the observer itself: no emitter,
         no protection, so ``source`` must call ``on_subscribe`` first and signal once
         (RxJava 2's ``unsafeCreate``). A Single is refused: see :meth:`wrap`."""
@@ -418,8 +415,8 @@ class Single(ZeroOneItemBase[T]):
     # ------------------------------------------------------------------ converting and element operators
 
     @staticmethod
-    def from_future(future: concurrent.futures.Future[_T], timeout: float | None = None,
-                    scheduler: Scheduler | None = None) -> Single[_T]:
+    def from_future(future: concurrent.futures.Future[ItemT], timeout: float | None = None,
+                    scheduler: Scheduler | None = None) -> Single[ItemT]:
         """The result of ``future`` when it completes, without blocking a thread (as
         :meth:`rxpy2.Flowable.from_future`; RxJava 2 blocks in ``Future.get``).
 
@@ -432,8 +429,8 @@ class Single(ZeroOneItemBase[T]):
         return _assembly(single_future.SingleFromFuture(future, t, scheduler))
 
     @staticmethod
-    def from_awaitable(awaitable: Awaitable[_T],
-                       loop: asyncio.AbstractEventLoop | None = None) -> Single[_T]:
+    def from_awaitable(awaitable: Awaitable[ItemT],
+                       loop: asyncio.AbstractEventLoop | None = None) -> Single[ItemT]:
         """The result of ``awaitable`` (a coroutine, an ``asyncio.Future`` or ``Task``, or
         any awaitable), run on an asyncio event loop.
 
@@ -460,7 +457,7 @@ class Single(ZeroOneItemBase[T]):
         return _assembly(single_asyncio.SingleFromAwaitable(awaitable, loop))
 
     @staticmethod
-    def from_publisher(publisher: Publisher[_T]) -> Single[_T]:
+    def from_publisher(publisher: Publisher[ItemT]) -> Single[ItemT]:
         """The only item of ``publisher`` (asked for everything at once), on its completion.
 
         Empty: ``IndexError``; a second item cancels it and signals ``IndexError``.
@@ -503,8 +500,8 @@ class Single(ZeroOneItemBase[T]):
     # ------------------------------------------------------------------ caching, resources, take_until, fallbacks
 
     @staticmethod
-    def using(resource_supplier: Callable[[], U], source_supplier: Callable[[U], Single[_T]],
-              disposer: Callable[[U], Any], eager: bool = True) -> Single[_T]:
+    def using(resource_supplier: Callable[[], U], source_supplier: Callable[[U], Single[ItemT]],
+              disposer: Callable[[U], Any], eager: bool = True) -> Single[ItemT]:
         """Per subscriber: acquire ``resource_supplier()``, run the Single
         ``source_supplier(resource)``, and call ``disposer(resource)`` once: before the
         item or error goes downstream when ``eager``, after it otherwise, or on dispose.
@@ -525,12 +522,12 @@ class Single(ZeroOneItemBase[T]):
 
     @overload
     @staticmethod
-    def concat(sources: Iterable[Single[_T]] | Publisher[Single[_T]],
-               prefetch: int = 2) -> Flowable[_T]: ...
+    def concat(sources: Iterable[Single[ItemT]] | Publisher[Single[ItemT]],
+               prefetch: int = 2) -> Flowable[ItemT]: ...
 
     @overload
     @staticmethod
-    def concat(s1: Single[_T], s2: Single[_T], /, *sources: Single[_T]) -> Flowable[_T]: ...
+    def concat(s1: Single[ItemT], s2: Single[ItemT], /, *sources: Single[ItemT]) -> Flowable[ItemT]: ...
 
     @staticmethod
     @sources_of(lambda: Single, _spread_concat)
@@ -548,7 +545,7 @@ class Single(ZeroOneItemBase[T]):
         return maybe_to_publisher.flowable_of_sources(sources).concat_map(maybe_to_publisher.SINGLE_TO_FLOWABLE, prefetch)
 
     @staticmethod
-    def concat_array(*sources: Single[_T]) -> Flowable[_T]:
+    def concat_array(*sources: Single[ItemT]) -> Flowable[ItemT]:
         """:meth:`concat` of the given Singles (RxJava 2: ``concat_map`` in BOUNDARY mode)."""
         from rxpy2.flowable import Flowable
         require_each(sources, Single)
@@ -556,14 +553,14 @@ class Single(ZeroOneItemBase[T]):
             maybe_to_publisher.SINGLE_TO_FLOWABLE, 2, till_the_end=False)
 
     @staticmethod
-    def concat_array_eager(*sources: Single[_T]) -> Flowable[_T]:
+    def concat_array_eager(*sources: Single[ItemT]) -> Flowable[ItemT]:
         """Subscribe to all the given Singles at once; emit their items in order."""
         from rxpy2.flowable import Flowable
         require_each(sources, Single)
         return Flowable.from_array(sources).concat_map_eager(maybe_to_publisher.SINGLE_TO_FLOWABLE)
 
     @staticmethod
-    def concat_eager(sources: Iterable[Single[_T]] | Publisher[Single[_T]]) -> Flowable[_T]:
+    def concat_eager(sources: Iterable[Single[ItemT]] | Publisher[Single[ItemT]]) -> Flowable[ItemT]:
         """Subscribe to the sources (an iterable or a Publisher of Singles) as they come,
         up to 128 at once (RxJava 2's ``concat_map_eager``); emit their items in order."""
         return maybe_to_publisher.flowable_of_sources(sources).concat_map_eager(maybe_to_publisher.SINGLE_TO_FLOWABLE)
@@ -575,15 +572,15 @@ class Single(ZeroOneItemBase[T]):
 
     @overload
     @staticmethod
-    def merge(sources: Single[Single[_T]]) -> Single[_T]: ...
+    def merge(sources: Single[Single[ItemT]]) -> Single[ItemT]: ...
 
     @overload
     @staticmethod
-    def merge(sources: Iterable[Single[_T]] | Publisher[Single[_T]]) -> Flowable[_T]: ...
+    def merge(sources: Iterable[Single[ItemT]] | Publisher[Single[ItemT]]) -> Flowable[ItemT]: ...
 
     @overload
     @staticmethod
-    def merge(s1: Single[_T], s2: Single[_T], /, *sources: Single[_T]) -> Flowable[_T]: ...
+    def merge(s1: Single[ItemT], s2: Single[ItemT], /, *sources: Single[ItemT]) -> Flowable[ItemT]: ...
 
     @staticmethod
     @sources_of(lambda: Single, _spread_merge, alone=True)
@@ -605,11 +602,11 @@ class Single(ZeroOneItemBase[T]):
 
     @overload
     @staticmethod
-    def merge_delay_error(sources: Iterable[Single[_T]] | Publisher[Single[_T]]) -> Flowable[_T]: ...
+    def merge_delay_error(sources: Iterable[Single[ItemT]] | Publisher[Single[ItemT]]) -> Flowable[ItemT]: ...
 
     @overload
     @staticmethod
-    def merge_delay_error(s1: Single[_T], s2: Single[_T], /, *sources: Single[_T]) -> Flowable[_T]: ...
+    def merge_delay_error(s1: Single[ItemT], s2: Single[ItemT], /, *sources: Single[ItemT]) -> Flowable[ItemT]: ...
 
     @staticmethod
     @sources_of(lambda: Single, _spread_merge_delay_error, alone=True)

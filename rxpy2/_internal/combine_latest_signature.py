@@ -13,9 +13,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 from typing import Any
 from typing import Protocol
-from typing import TypeVar
 from typing import cast
 from typing import overload
+
+from rxpy2._internal.type_vars import T1
+from rxpy2._internal.type_vars import T2
+from rxpy2._internal.type_vars import T3
+from rxpy2._internal.type_vars import T4
+from rxpy2._internal.type_vars import R
 
 if TYPE_CHECKING:
     from rxpy2.flowable import Flowable
@@ -23,11 +28,6 @@ if TYPE_CHECKING:
 
 __all__ = ["combine_latest_signature"]
 
-R = TypeVar("R")
-T1 = TypeVar("T1")
-T2 = TypeVar("T2")
-T3 = TypeVar("T3")
-T4 = TypeVar("T4")
 
 
 if TYPE_CHECKING:  # the type alone: at run time the decorator returns the method itself

@@ -57,6 +57,10 @@ from rxpy2._internal.operators.parallel import parallel_run_on
 from rxpy2._internal.operators.parallel import parallel_sorted_join
 from rxpy2._internal.subscribers import strict
 from rxpy2._internal.subscriptions.empty import EmptySubscription
+from rxpy2._internal.type_vars import ItemT
+from rxpy2._internal.type_vars import R
+from rxpy2._internal.type_vars import T
+from rxpy2._internal.type_vars import U
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operator_kit import BUFFER_SIZE
 from rxpy2.operator_kit import require_callable
@@ -75,12 +79,6 @@ if TYPE_CHECKING:
 
 __all__ = ["ParallelFlowable"]
 
-T = TypeVar("T")
-# the items of the static factories: their own type variable, not the class's T,
-# which pyright leaves Unknown when a static method is called on the bare class
-_T = TypeVar("_T")
-R = TypeVar("R")
-U = TypeVar("U")
 
 P = TypeVar("P", bound="ParallelFlowable[Any]")
 
@@ -169,8 +167,8 @@ class ParallelFlowable(ABC, Generic[T]):
     # ------------------------------------------------------------------ sources
 
     @staticmethod
-    def from_publisher(source: Publisher[_T], parallelism: int | None = None,
-                       prefetch: int = BUFFER_SIZE) -> ParallelFlowable[_T]:
+    def from_publisher(source: Publisher[ItemT], parallelism: int | None = None,
+                       prefetch: int = BUFFER_SIZE) -> ParallelFlowable[ItemT]:
         """``source`` split into rails (as ``Flowable.parallel``; default: the CPU count)."""
         require_publisher(source, "source")
         if parallelism is None:
@@ -180,7 +178,7 @@ class ParallelFlowable(ABC, Generic[T]):
         return _parallel_assembly(parallel_from_publisher.ParallelFromPublisher(source, parallelism, prefetch))
 
     @staticmethod
-    def from_publishers(*rails: Publisher[_T]) -> ParallelFlowable[_T]:
+    def from_publishers(*rails: Publisher[ItemT]) -> ParallelFlowable[ItemT]:
         """One rail per Publisher: rail ``i`` is ``rails[i]``."""
         if not rails:
             raise ValueError("from_publishers needs at least one Publisher")
@@ -189,15 +187,15 @@ class ParallelFlowable(ABC, Generic[T]):
         return _parallel_assembly(parallel_from_array.ParallelFromArray(rails))
 
     @staticmethod
-    def from_(source: Publisher[_T], parallelism: int | None = None,
-              prefetch: int = BUFFER_SIZE) -> ParallelFlowable[_T]:
+    def from_(source: Publisher[ItemT], parallelism: int | None = None,
+              prefetch: int = BUFFER_SIZE) -> ParallelFlowable[ItemT]:
         """RxJava's ``ParallelFlowable.from`` (``from`` is a Python keyword): ``source``
         handed out round-robin to ``parallelism`` rails (default: the CPU count) through a
         queue of ``prefetch`` items. The same as :meth:`from_publisher`."""
         return ParallelFlowable.from_publisher(source, parallelism, prefetch)
 
     @staticmethod
-    def from_array(*publishers: Publisher[_T]) -> ParallelFlowable[_T]:
+    def from_array(*publishers: Publisher[ItemT]) -> ParallelFlowable[ItemT]:
         """RxJava's ``ParallelFlowable.fromArray``: one rail per Publisher (``ValueError``
         for none). The same as :meth:`from_publishers`."""
         return ParallelFlowable.from_publishers(*publishers)

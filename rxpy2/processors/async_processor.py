@@ -10,11 +10,12 @@ item is forgotten. A late subscriber gets the same outcome.
 from __future__ import annotations
 
 from typing import Generic
-from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2._internal.atomic import AtomicReference
 from rxpy2._internal.subscriptions.deferred_scalar import DeferredScalarSubscription
+from rxpy2._internal.type_vars import ItemT
+from rxpy2._internal.type_vars import T
 from rxpy2.operator_kit import null_or_late_error
 from rxpy2.operator_kit import null_or_late_item
 from rxpy2.operator_kit import null_subscription
@@ -30,11 +31,6 @@ from rxpy2.reactivestreams import Subscription
 
 __all__ = ["AsyncProcessor"]
 
-T = TypeVar("T")
-# the items of the factories: their own type variable (the class's T is Unknown in
-# pyright when a static method is called on the bare class); the caller says it:
-# ``p: PublishProcessor[int] = PublishProcessor.create()``
-_T = TypeVar("_T")
 
 
 class AsyncProcessor(FlowableProcessor[T], Generic[T]):
@@ -48,7 +44,7 @@ class AsyncProcessor(FlowableProcessor[T], Generic[T]):
         self._value: T | None = None
 
     @staticmethod
-    def create() -> AsyncProcessor[_T]:  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
+    def create() -> AsyncProcessor[ItemT]:  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
         """A new AsyncProcessor."""
         return AsyncProcessor()
 

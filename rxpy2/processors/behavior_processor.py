@@ -20,10 +20,11 @@ from __future__ import annotations
 from threading import Lock
 from typing import Any
 from typing import Generic
-from typing import TypeVar
 
 from rxpy2._internal.atomic import AtomicLong
 from rxpy2._internal.atomic import AtomicReference
+from rxpy2._internal.type_vars import ItemT
+from rxpy2._internal.type_vars import T
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.operator_kit import add_request
 from rxpy2.operator_kit import null_or_late_error
@@ -41,10 +42,6 @@ from rxpy2.reactivestreams import Subscription
 
 __all__ = ["BehaviorProcessor"]
 
-T = TypeVar("T")
-# the items of the static factories: their own type variable, not the class's T,
-# which pyright leaves Unknown when a static method is called on the bare class
-_T = TypeVar("_T")
 
 
 class _Complete:
@@ -85,12 +82,12 @@ class BehaviorProcessor(FlowableProcessor[T], Generic[T]):
         self._index = 0
 
     @staticmethod
-    def create() -> BehaviorProcessor[_T]:  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
+    def create() -> BehaviorProcessor[ItemT]:  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
         """A BehaviorProcessor without a value: a subscriber gets nothing until the first item."""
         return BehaviorProcessor()
 
     @staticmethod
-    def create_default(default_value: _T) -> BehaviorProcessor[_T]:
+    def create_default(default_value: ItemT) -> BehaviorProcessor[ItemT]:
         """A BehaviorProcessor whose current value is ``default_value`` until the first item."""
         if default_value is None:
             raise TypeError("default_value is None")

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from typing import Any
 from typing import Generic
-from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2._internal.fuseable import ANY
@@ -33,6 +32,8 @@ from rxpy2._internal.fuseable import ASYNC
 from rxpy2._internal.fuseable import NONE
 from rxpy2._internal.fuseable import SYNC
 from rxpy2._internal.fuseable import QueueSubscription
+from rxpy2._internal.type_vars import ItemT
+from rxpy2._internal.type_vars import T
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.operator_kit import BUFFER_SIZE
 from rxpy2.operator_kit import AtomicBoolean
@@ -60,11 +61,6 @@ from rxpy2.reactivestreams import Subscription
 
 __all__ = ["MulticastProcessor"]
 
-T = TypeVar("T")
-# the items of the factories: their own type variable (the class's T is Unknown in
-# pyright when a static method is called on the bare class); the caller says it:
-# ``p: PublishProcessor[int] = PublishProcessor.create()``
-_T = TypeVar("_T")
 
 
 
@@ -98,7 +94,7 @@ class MulticastProcessor(FlowableProcessor[T], Generic[T]):
 
     @staticmethod
     def create(buffer_size: int = BUFFER_SIZE,  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
-               ref_count: bool = False) -> MulticastProcessor[_T]:
+               ref_count: bool = False) -> MulticastProcessor[ItemT]:
         """A new MulticastProcessor prefetching ``buffer_size`` items; ``ref_count=True``
         cancels the upstream (and terminates) when the last subscriber cancels."""
         return MulticastProcessor(buffer_size, ref_count)

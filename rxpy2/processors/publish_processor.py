@@ -12,12 +12,13 @@ A subscriber that arrives after the terminal signal gets it at once.
 from __future__ import annotations
 
 from typing import Generic
-from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2._internal.atomic import AtomicLong
 from rxpy2._internal.atomic import AtomicReference
 from rxpy2._internal.helpers.backpressure_helper import BackpressureHelper
+from rxpy2._internal.type_vars import ItemT
+from rxpy2._internal.type_vars import T
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.operator_kit import null_item
 from rxpy2.operator_kit import null_or_late_error
@@ -36,11 +37,6 @@ from rxpy2.reactivestreams import Subscription
 
 __all__ = ["PublishProcessor"]
 
-T = TypeVar("T")
-# the items of the factories: their own type variable (the class's T is Unknown in
-# pyright when a static method is called on the bare class); the caller says it:
-# ``p: PublishProcessor[int] = PublishProcessor.create()``
-_T = TypeVar("_T")
 
 
 class PublishProcessor(FlowableProcessor[T], Generic[T]):
@@ -58,7 +54,7 @@ class PublishProcessor(FlowableProcessor[T], Generic[T]):
         self._error: BaseException | None = None
 
     @staticmethod
-    def create() -> PublishProcessor[_T]:  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
+    def create() -> PublishProcessor[ItemT]:  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
         """A new PublishProcessor."""
         return PublishProcessor()
 

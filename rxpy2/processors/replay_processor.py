@@ -23,10 +23,11 @@ import time
 from typing import Any
 from typing import Generic
 from typing import Protocol
-from typing import TypeVar
 
 from rxpy2._internal.atomic import AtomicLong
 from rxpy2._internal.atomic import AtomicReference
+from rxpy2._internal.type_vars import ItemT
+from rxpy2._internal.type_vars import T
 from rxpy2.operator_kit import Drain
 from rxpy2.operator_kit import add_request
 from rxpy2.operator_kit import null_or_late_error
@@ -44,11 +45,6 @@ from rxpy2.reactivestreams import Subscription
 
 __all__ = ["ReplayProcessor"]
 
-T = TypeVar("T")
-# the items of the factories: their own type variable (the class's T is Unknown in
-# pyright when a static method is called on the bare class); the caller says it:
-# ``p: PublishProcessor[int] = PublishProcessor.create()``
-_T = TypeVar("_T")
 
 
 class Clock(Protocol):
@@ -108,20 +104,20 @@ class ReplayProcessor(FlowableProcessor[T], Generic[T]):
         self._subscribers: AtomicReference[tuple[ReplaySubscription[T], ...]] = AtomicReference(EMPTY)
 
     @staticmethod
-    def create(capacity_hint: int = 16) -> ReplayProcessor[_T]:  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
+    def create(capacity_hint: int = 16) -> ReplayProcessor[ItemT]:  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
         """Replays every item (an unbounded buffer; ``capacity_hint`` is accepted for RxJava's
         signature and must be positive)."""
         _check_positive_int(capacity_hint, "capacity_hint")
         return ReplayProcessor(_UnboundedReplayBuffer())
 
     @staticmethod
-    def create_with_size(max_size: int) -> ReplayProcessor[_T]:
+    def create_with_size(max_size: int) -> ReplayProcessor[ItemT]:
         """Replays the last ``max_size`` items."""
         _check_positive_int(max_size, "max_size")
         return ReplayProcessor(_SizeBoundReplayBuffer(max_size))
 
     @staticmethod
-    def create_with_time(max_age: float, scheduler: Clock | None = None) -> ReplayProcessor[_T]:
+    def create_with_time(max_age: float, scheduler: Clock | None = None) -> ReplayProcessor[ItemT]:
         """Replays the items younger than ``max_age`` seconds by ``scheduler.now()`` (default:
         the computation scheduler's clock, or ``time.monotonic``)."""
         _check_max_age(max_age)
@@ -129,7 +125,7 @@ class ReplayProcessor(FlowableProcessor[T], Generic[T]):
 
     @staticmethod
     def create_with_time_and_size(max_age: float, scheduler: Clock | None,
-                                  max_size: int) -> ReplayProcessor[_T]:
+                                  max_size: int) -> ReplayProcessor[ItemT]:
         """Replays at most the last ``max_size`` items, and only those younger than ``max_age``."""
         _check_max_age(max_age)
         _check_positive_int(max_size, "max_size")

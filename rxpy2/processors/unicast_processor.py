@@ -18,17 +18,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 from typing import Generic
-from typing import TypeVar
 
-from rxpy2 import plugins
 from rxpy2._internal.atomic import AtomicBoolean
 from rxpy2._internal.atomic import AtomicLong
 from rxpy2._internal.atomic import AtomicReference
 from rxpy2._internal.fuseable import ASYNC
 from rxpy2._internal.fuseable import NONE
 from rxpy2._internal.fuseable import QueueSubscription
+from rxpy2._internal.helpers.exception_helper import call_reporting
 from rxpy2._internal.queues import SpscLinkedArrayQueue
 from rxpy2._internal.subscriptions.empty import EmptySubscription
+from rxpy2._internal.type_vars import ItemT
+from rxpy2._internal.type_vars import T
 from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.flowable import BUFFER_SIZE
 from rxpy2.operator_kit import Drain
@@ -44,11 +45,6 @@ from rxpy2.reactivestreams import Subscription
 
 __all__ = ["UnicastProcessor"]
 
-T = TypeVar("T")
-# the items of the factories: their own type variable (the class's T is Unknown in
-# pyright when a static method is called on the bare class); the caller says it:
-# ``p: PublishProcessor[int] = PublishProcessor.create()``
-_T = TypeVar("_T")
 
 
 class UnicastProcessor(FlowableProcessor[T], Generic[T]):
@@ -81,17 +77,13 @@ class UnicastProcessor(FlowableProcessor[T], Generic[T]):
     @staticmethod
     def create(  # type: ignore[override]  # a processor factory, not Flowable.create(source, mode)
             capacity_hint: int = BUFFER_SIZE, on_terminate: Callable[[], Any] | None = None,
-            delay_error: bool = True) -> UnicastProcessor[_T]:
+            delay_error: bool = True) -> UnicastProcessor[ItemT]:
         """A new UnicastProcessor; ``capacity_hint`` sizes the queue's chunks (it is unbounded)."""
         return UnicastProcessor(capacity_hint, on_terminate, delay_error)
 
     def _do_terminate(self) -> None:
-        r = self._on_terminate.get_and_set(None)
-        if r is not None:
-            try:
-                r()
-            except Exception as e:  # §3.15/§2.13: cancel and the signals return normally
-                plugins.on_error(e)
+        # §3.15/§2.13: cancel and the signals return normally
+        call_reporting(self._on_terminate.get_and_set(None))
 
     # ---- drain
 

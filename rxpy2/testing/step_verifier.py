@@ -23,10 +23,11 @@ from collections.abc import Callable
 from collections.abc import Iterable
 from typing import Any
 from typing import Generic
-from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2._internal.arguments import require_non_negative
+from rxpy2._internal.type_vars import ItemT
+from rxpy2._internal.type_vars import T
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscription
@@ -35,10 +36,6 @@ from rxpy2.testing.test_subscriber import TestSubscriber
 
 __all__ = ["DEFAULT_VERIFY_TIMEOUT", "StepVerifier"]
 
-T = TypeVar("T")
-# the items of the static factories: their own type variable, not the class's T,
-# which pyright leaves Unknown when a static method is called on the bare class
-_T = TypeVar("_T")
 
 #: The default time limit of :meth:`StepVerifier.verify`, seconds of real time.
 DEFAULT_VERIFY_TIMEOUT = 10.0
@@ -210,7 +207,7 @@ class StepVerifier(Generic[T]):
     # ------------------------------------------------------------------ factories
 
     @staticmethod
-    def create(publisher: Publisher[_T], initial_request: int = LONG_MAX) -> StepVerifier[_T]:
+    def create(publisher: Publisher[ItemT], initial_request: int = LONG_MAX) -> StepVerifier[ItemT]:
         """A script for ``publisher``, subscribed at :meth:`verify` with this initial request
         (``0``: nothing until :meth:`then_request`)."""
         if publisher is None:
@@ -218,9 +215,9 @@ class StepVerifier(Generic[T]):
         return StepVerifier(lambda: publisher, initial_request, False)
 
     @staticmethod
-    def with_virtual_time(supplier: Callable[..., Publisher[_T]],
+    def with_virtual_time(supplier: Callable[..., Publisher[ItemT]],
                           initial_request: int = LONG_MAX,
-                          scheduler: TestScheduler | None = None) -> StepVerifier[_T]:
+                          scheduler: TestScheduler | None = None) -> StepVerifier[ItemT]:
         """A script on virtual time: ``supplier()`` or ``supplier(test_scheduler)`` makes
         the publisher at :meth:`verify` time, while the standard schedulers are the
         :class:`TestScheduler` (a new one unless ``scheduler`` is given)."""

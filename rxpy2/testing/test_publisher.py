@@ -26,9 +26,10 @@ from __future__ import annotations
 import enum
 import threading
 from typing import Generic
-from typing import TypeVar
 
 from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2._internal.type_vars import ItemT
+from rxpy2._internal.type_vars import T
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
 from rxpy2.reactivestreams import LONG_MAX
@@ -37,11 +38,6 @@ from rxpy2.reactivestreams import Subscription
 
 __all__ = ["TestPublisher", "Violation"]
 
-T = TypeVar("T")
-# the items of the factories: their own type variable (the class's T is Unknown in
-# pyright when a static method is called on the bare class); the caller says it:
-# ``p: PublishProcessor[int] = PublishProcessor.create()``
-_T = TypeVar("_T")
 
 
 class Violation(enum.Enum):
@@ -115,12 +111,12 @@ class TestPublisher(Flowable[T]):
     # ------------------------------------------------------------------ factories
 
     @staticmethod
-    def create() -> TestPublisher[_T]:  # type: ignore[override]  # a publisher factory, not Flowable.create(source, mode)
+    def create() -> TestPublisher[ItemT]:  # type: ignore[override]  # a publisher factory, not Flowable.create(source, mode)
         """A well-behaved TestPublisher (see the module)."""
         return TestPublisher()
 
     @staticmethod
-    def create_noncompliant(first: Violation, *more: Violation) -> TestPublisher[_T]:
+    def create_noncompliant(first: Violation, *more: Violation) -> TestPublisher[ItemT]:
         """A TestPublisher that breaks the rules named by these :class:`Violation` s."""
         violations = frozenset((first, *more))
         for v in violations:

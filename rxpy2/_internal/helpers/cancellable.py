@@ -7,9 +7,9 @@ wraps the callable with :meth:`CancellableDisposable.of`.
 
 from __future__ import annotations
 
-from rxpy2 import plugins
 from rxpy2._internal.atomic import AtomicReference
 from rxpy2._internal.disposable import Disposable
+from rxpy2._internal.helpers.exception_helper import call_reporting
 from rxpy2.emitter import Cancellable
 
 __all__ = ["CancellableDisposable"]
@@ -36,12 +36,7 @@ class CancellableDisposable(Disposable):
 
     def dispose(self) -> None:
         if self._ref.get() is not None:
-            c = self._ref.get_and_set(None)
-            if c is not None:
-                try:
-                    c()
-                except Exception as e:
-                    plugins.on_error(e)
+            call_reporting(self._ref.get_and_set(None))
 
     def is_disposed(self) -> bool:
         return self._ref.get() is None

@@ -1,7 +1,9 @@
-"""Collecting errors from several sources (``AtomicThrowable``) with a TERMINATED mark."""
+"""Collecting errors from several sources (``AtomicThrowable``) with a TERMINATED mark, and
+:func:`call_reporting`: a side callback whose error nobody downstream can take."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rxpy2 import plugins
@@ -9,7 +11,18 @@ from rxpy2._internal.atomic import AtomicReference
 from rxpy2.exceptions import CompositeException
 from rxpy2.reactivestreams import Subscriber
 
-__all__ = ["TERMINATED", "AtomicThrowable", "ExceptionHelper"]
+__all__ = ["TERMINATED", "AtomicThrowable", "ExceptionHelper", "call_reporting"]
+
+
+def call_reporting(fn: Callable[..., Any] | None, *args: Any) -> None:
+    """Call ``fn(*args)`` (nothing when ``fn`` is None); an exception it raises goes to
+    :func:`rxpy2.plugins.on_error`: a callback run after the terminal signal, on cancel or
+    on a release has nobody downstream left to tell (§1.7, §3.15)."""
+    if fn is not None:
+        try:
+            fn(*args)
+        except Exception as e:
+            plugins.on_error(e)
 
 
 class _Terminated(Exception):

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rxpy2 import plugins
 from rxpy2._internal.atomic import AtomicReference
+from rxpy2._internal.helpers.exception_helper import call_reporting
 
 __all__ = ["RELEASED", "UsingResource"]
 
@@ -45,7 +45,4 @@ class UsingResource(AtomicReference[Any]):
         busy on another thread, so a disposer error goes to :func:`rxpy2.plugins.on_error`."""
         resource = self.get_and_set(RELEASED)
         if resource is not RELEASED:
-            try:
-                self.disposer(resource)
-            except Exception as e:
-                plugins.on_error(e)
+            call_reporting(self.disposer, resource)

@@ -19,6 +19,7 @@ from rxpy2 import plugins
 from rxpy2._internal.atomic import AtomicReference
 from rxpy2._internal.helpers.disposable_helper import DISPOSED
 from rxpy2._internal.helpers.disposable_helper import DisposableHelper
+from rxpy2._internal.helpers.exception_helper import call_reporting
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import CompositeException
 from rxpy2.exceptions import OnErrorNotImplementedException
@@ -70,12 +71,6 @@ class _CallbackBase(Disposable):
         return self._on_error is not missing_on_error
 
 
-def _run(fn: Callable[..., Any] | None, *args: Any) -> None:
-    if fn is not None:
-        try:
-            fn(*args)
-        except Exception as e:
-            plugins.on_error(e)
 
 
 class ConsumerSingleObserver(_CallbackBase, SingleObserver[T], Generic[T]):
@@ -90,7 +85,7 @@ class ConsumerSingleObserver(_CallbackBase, SingleObserver[T], Generic[T]):
 
     def on_success(self, item: T) -> None:
         if self._terminate():
-            _run(self._on_success, item)
+            call_reporting(self._on_success, item)
 
 
 class CallbackMaybeObserver(_CallbackBase, MaybeObserver[T], Generic[T]):
@@ -107,11 +102,11 @@ class CallbackMaybeObserver(_CallbackBase, MaybeObserver[T], Generic[T]):
 
     def on_success(self, item: T) -> None:
         if self._terminate():
-            _run(self._on_success, item)
+            call_reporting(self._on_success, item)
 
     def on_complete(self) -> None:
         if self._terminate():
-            _run(self._on_complete)
+            call_reporting(self._on_complete)
 
 
 class CallbackCompletableObserver(_CallbackBase, CompletableObserver):
@@ -126,4 +121,4 @@ class CallbackCompletableObserver(_CallbackBase, CompletableObserver):
 
     def on_complete(self) -> None:
         if self._terminate():
-            _run(self._on_complete)
+            call_reporting(self._on_complete)

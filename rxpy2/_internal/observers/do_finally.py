@@ -13,9 +13,9 @@ from typing import Any
 from typing import Generic
 from typing import TypeVar
 
-from rxpy2 import plugins
 from rxpy2._internal.atomic import AtomicBoolean
 from rxpy2._internal.helpers.disposable_helper import DisposableHelper
+from rxpy2._internal.helpers.exception_helper import call_reporting
 from rxpy2.disposables import Disposable
 from rxpy2.observers import CompletableObserver
 from rxpy2.observers import MaybeObserver
@@ -65,7 +65,4 @@ class DoFinallyObserver(SingleObserver[T], MaybeObserver[T], CompletableObserver
 
     def _run_finally(self) -> None:
         if self._once.compare_and_set(False, True):
-            try:
-                self.action()
-            except Exception as e:
-                plugins.on_error(e)
+            call_reporting(self.action)

@@ -11,6 +11,7 @@ from rxpy2 import plugins
 from rxpy2._internal.atomic import AtomicReference
 from rxpy2._internal.fuseable import ChecksItems
 from rxpy2._internal.fuseable import DirectSink
+from rxpy2._internal.helpers.exception_helper import call_reporting
 from rxpy2._internal.helpers.subscription_helper import CANCELLED
 from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2._internal.subscribers.operator_subscriber import null_error
@@ -97,12 +98,7 @@ class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, DirectSi
         if not self._done and self.upstream.get() is not CANCELLED:
             self._done = self._ended = True
             self.upstream.lazy_set(CANCELLED)
-            f = self._on_complete
-            if f is not None:
-                try:
-                    f()
-                except Exception as e:
-                    plugins.on_error(e)
+            call_reporting(self._on_complete)
 
     def direct_sink(self) -> Callable[[T], object] | None:
         """The ``on_next`` function itself (:class:`~rxpy2._internal.fuseable.DirectSink`);

@@ -22,12 +22,12 @@ from typing import ClassVar
 from typing import Generic
 from typing import TypeVar
 
-from rxpy2 import plugins
 from rxpy2._internal.fuseable import NONE
 from rxpy2._internal.fuseable import SYNC
 from rxpy2._internal.fuseable import ConditionalSubscriber
 from rxpy2._internal.fuseable import HasUpstreamPublisher
 from rxpy2._internal.fuseable import is_conditional
+from rxpy2._internal.helpers.exception_helper import call_reporting
 from rxpy2._internal.helpers.fused_stage import FusedStage
 from rxpy2._internal.helpers.fused_stage import Lines
 from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
@@ -149,12 +149,7 @@ class _DoOnEachMixin(Generic[T]):
         self._after_terminate()
 
     def _after_terminate(self) -> None:
-        f = self._on_after_terminate
-        if f is not None:
-            try:
-                f()
-            except Exception as e:
-                plugins.on_error(e)
+        call_reporting(self._on_after_terminate)
 
     def _poll_failed(self, error: BaseException) -> BaseException:
         """Polling (or ``on_next`` on a polled item) raised: the consumer will signal it."""

@@ -21,6 +21,7 @@ from typing import TypeVar
 from rxpy2 import plugins
 from rxpy2._internal.atomic import AtomicBoolean
 from rxpy2._internal.fuseable import HasUpstreamPublisher
+from rxpy2._internal.helpers.exception_helper import call_reporting
 from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.helpers.subscription_helper import CANCELLED
 from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
@@ -118,10 +119,5 @@ class LifecycleSubscriber(PassThrough, FlowableSubscriber[T], Subscription, Gene
         if self._cancelled.compare_and_set(False, True):
             s = self.upstream
             self.upstream = CANCELLED
-            f = self._on_cancel
-            if f is not None:
-                try:
-                    f()
-                except Exception as e:
-                    plugins.on_error(e)
+            call_reporting(self._on_cancel)
             s.cancel()  # UNSUBSCRIBED before on_subscribe: a no-op

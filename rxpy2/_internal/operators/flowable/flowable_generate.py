@@ -20,6 +20,7 @@ from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2._internal.atomic import AtomicLong
+from rxpy2._internal.helpers.exception_helper import call_reporting
 from rxpy2._internal.subscriptions.empty import EmptySubscription
 from rxpy2.emitter import Emitter
 from rxpy2.exceptions import ProtocolViolationException
@@ -114,12 +115,7 @@ class GeneratorSubscription(Emitter[T], Subscription, Generic[T, S]):
                 e = 0
 
     def _dispose(self, s: Any) -> None:
-        d = self.dispose_state
-        if d is not None:
-            try:
-                d(s)
-            except Exception as ex:
-                plugins.on_error(ex)
+        call_reporting(self.dispose_state, s)
 
     def cancel(self) -> None:
         if not self.cancelled:

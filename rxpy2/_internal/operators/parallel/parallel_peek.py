@@ -28,7 +28,7 @@ from typing import Any
 from typing import Generic
 from typing import TypeVar
 
-from rxpy2 import plugins
+from rxpy2._internal.helpers.exception_helper import call_reporting
 from rxpy2._internal.operators.parallel.per_rail import ParallelPerRail
 from rxpy2._internal.subscriptions.empty import EmptySubscription
 from rxpy2.exceptions import CompositeException
@@ -68,12 +68,6 @@ class ParallelPeek(ParallelPerRail[T, T], Generic[T]):
         return PeekSubscriber(subscriber, self)
 
 
-def _report(fn: Callable[..., Any], *args: Any) -> None:
-    """Call ``fn``; what it raises goes to ``plugins.on_error`` (nobody else can take it)."""
-    try:
-        fn(*args)
-    except Exception as e:
-        plugins.on_error(e)
 
 
 class PeekSubscriber(OperatorSubscriber[T, T], Generic[T]):
@@ -122,8 +116,7 @@ class PeekSubscriber(OperatorSubscriber[T, T], Generic[T]):
             except Exception as e:
                 error = CompositeException(error, e)
         self.downstream.on_error(error)
-        if p.on_after_terminated is not None:
-            _report(p.on_after_terminated)
+        call_reporting(p.on_after_terminated)
 
     def on_complete(self) -> None:
         if self.done:
@@ -137,17 +130,14 @@ class PeekSubscriber(OperatorSubscriber[T, T], Generic[T]):
                 self.downstream.on_error(e)
                 return
         self.downstream.on_complete()
-        if p.on_after_terminated is not None:
-            _report(p.on_after_terminated)
+        call_reporting(p.on_after_terminated)
 
     def request(self, n: int) -> None:
-        if self.parent.on_request is not None:
-            _report(self.parent.on_request, n)
+        call_reporting(self.parent.on_request, n)
         self.upstream.request(n)
 
     def cancel(self) -> None:
-        if self.parent.on_cancel is not None:
-            _report(self.parent.on_cancel)
+        call_reporting(self.parent.on_cancel)
         self.upstream.cancel()
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from typing import Generic
 from typing import TypeVar
 
-from rxpy2 import plugins
+from rxpy2._internal.helpers.exception_helper import call_reporting
 from rxpy2._internal.operators.single.single_hide import HideObserver
 from rxpy2._internal.zero_one import ZeroOneBase
 from rxpy2.disposables import Disposable
@@ -119,12 +119,7 @@ class DoAfterObserver(HideObserver[T]):
 
     def on_success(self, item: T) -> None:
         self.downstream.on_success(item)
-        f = self.after_success
-        if f is not None:
-            try:
-                f(item)
-            except Exception as e:
-                plugins.on_error(e)
+        call_reporting(self.after_success, item)
         self._terminated()
 
     def on_error(self, error: BaseException) -> None:
@@ -136,9 +131,4 @@ class DoAfterObserver(HideObserver[T]):
         self._terminated()
 
     def _terminated(self) -> None:
-        f = self.after_terminate
-        if f is not None:
-            try:
-                f()
-            except Exception as e:
-                plugins.on_error(e)
+        call_reporting(self.after_terminate)

@@ -19,6 +19,7 @@ from rxpy2 import plugins
 from rxpy2._internal.atomic import AtomicBoolean
 from rxpy2._internal.helpers.disposable_helper import DISPOSED
 from rxpy2._internal.helpers.disposable_helper import DisposableHelper
+from rxpy2._internal.helpers.exception_helper import call_reporting
 from rxpy2._internal.observers.empty import EmptyDisposable
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import CompositeException
@@ -114,10 +115,7 @@ class PeekObserver(SingleObserver[T], Disposable, Generic[T]):
         f = self.on_dispose_fn
         once = self._disposed  # set when on_dispose is
         if f is not None and once is not None and once.compare_and_set(False, True):
-            try:
-                f()
-            except Exception as e:
-                plugins.on_error(e)
+            call_reporting(f)
         d = self.upstream
         self.upstream = DISPOSED
         if d is not None:
