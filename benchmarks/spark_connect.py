@@ -36,15 +36,23 @@ def _vmhwm_kib(pid: int | str) -> int:
 
 
 def _children(pid: int) -> list[int]:
-    out = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        text = (task / "children").read_text().split()
+    out: list[int] = []
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:  # the process ended
+        return out
+    for task in tasks:
+        try:
+            text = (task / "children").read_text().split()
+        except OSError:  # the thread ended meanwhile
+            continue
         out.extend(int(c) for c in text)
     return out
 
 
 def _descendants(pid: int) -> list[int]:
-    found, todo = [], [pid]
+    found: list[int] = []
+    todo = [pid]
     while todo:
         for c in _children(todo.pop()):
             found.append(c)
@@ -112,7 +120,10 @@ def main(argv: list[str] | None = None) -> None:
             [sys.executable, "-m", "benchmarks.spark_connect", "--child", method,
              "--rows", str(args.rows), "--partitions", str(args.partitions),
              "--slow-us", str(args.slow_us)],
-            check=True, capture_output=True, text=True)
+            capture_output=True, text=True)
+        if out.returncode != 0:
+            tail = [ln for ln in out.stderr.splitlines() if not ln.startswith(("\tat ", " "))]
+            raise SystemExit(f"{method} failed ({out.returncode}):\n" + "\n".join(tail[-20:]))
         print(out.stdout.strip().splitlines()[-1])
 
 

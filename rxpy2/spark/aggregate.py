@@ -264,8 +264,7 @@ def reduce(spark_source: Origin, reducer: Callable[[Any, Any], Any], seed: Any,
 
 
 def too_many(max_items: int) -> ValueError:
-    """The error of ``to_list(max_items)`` when the source holds more items (classic and
-    Connect)."""
+    """The error of a ``to_list`` that found more than ``max_items`` items."""
     return ValueError(f"to_list: more than max_items={max_items} items; raise max_items "
                       "(None: no limit) or consume the items as a stream")
 

@@ -45,7 +45,7 @@ def _results(source: Origin, *then: Callable[[Any], Any]) -> Any:
 
 
 def count(spark_source: Origin) -> Single[int]:
-    """``count()`` of a Spark source on a Connect session: counted by Spark."""
+    """The number of ``spark_source``'s items, counted by Spark."""
     def compute(source: Origin, compiled: ConnectCompiled, run: Run) -> int:
         plan = source.plan
         df = plan.df
@@ -60,8 +60,8 @@ def count(spark_source: Origin) -> Single[int]:
 
 def reduce(spark_source: Origin, reducer: Callable[[Any, Any], Any], seed: Any,
            associative: bool) -> Single[Any] | Maybe[Any]:
-    """``reduce()`` of a Spark source on a Connect session: in order, one query per partition
-    carrying the accumulator; per partition and combined on the driver when associative."""
+    """The left fold of ``spark_source``'s items by ``reducer`` (from ``seed``; a Maybe
+    without one), in Spark: partition by partition, or all at once when ``associative``."""
     def fold(source: Origin, compiled: ConnectCompiled, run: Run, has: bool,
              acc: Any) -> tuple[bool, Any]:
         if associative:
@@ -93,8 +93,8 @@ def reduce(spark_source: Origin, reducer: Callable[[Any, Any], Any], seed: Any,
 
 
 def to_list(spark_source: Origin, max_items: int | None) -> Single[list[Any]]:
-    """``to_list()`` of a Spark source on a Connect session, with ``max_items`` checked as on a
-    classic session."""
+    """All of ``spark_source``'s items in a list, collected by Spark; more than
+    ``max_items`` is ``on_error(ValueError)``."""
     def compute(source: Origin, compiled: ConnectCompiled, run: Run) -> list[Any]:
         plan = source.plan
         if not plan.spark_steps:  # the rows themselves: collected by the JVM, converted here

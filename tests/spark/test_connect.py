@@ -226,6 +226,19 @@ def test_cancel_mid_stream_interrupts_the_running_query(spark):
         assert spark.interruptTag(source.job_group(1)) == []
 
 
+def test_dispose_of_an_aggregation_interrupts_its_query(spark):
+    source = from_dataframe(spark.range(0, 8000, numPartitions=4)).map(_slow)
+    got: list[Any] = []
+    disposable = source.count().subscribe(got.append, got.append)
+    time.sleep(2.0)  # the query is running on the executors (~100 s if nothing stops it)
+    disposable.dispose()
+    # the aggregation's thread waits for its query: it ends only when the query was interrupted
+    assert wait_no_spark_threads(60.0) == []
+    assert got == []  # nothing is signalled after dispose()
+    if is_connect(spark):
+        assert spark.interruptTag(source.job_group(1)) == []
+
+
 def test_cancel_after_partial_consumption(spark):
     source = from_dataframe(numbers(spark, 40_000, 8), prefetch_partitions=2)
     ts = source.test(0)
