@@ -15,6 +15,7 @@ from typing import Any
 __all__ = [
     "analyzed_condition",
     "arrow_batch_jrdd",
+    "binary_as_bytes",
     "cancel_job_group",
     "collect_and_serve",
     "connect",
@@ -204,6 +205,18 @@ def arrow_to_dataframe(spark: Any, table: Any, schema: Any) -> Any:
 
     return spark.createDataFrame(table.to_pylist(),
                                  from_arrow_schema(table.schema) if schema is None else schema)
+
+
+def binary_as_bytes(spark: Any) -> bool:
+    """Whether the rows Spark pickles for Python hold binary values as ``bytes`` (Spark ≥ 4.1:
+    ``spark.sql.execution.pyspark.binaryAsBytes``, default true, checked on PySpark 4.3.0)
+    rather than ``bytearray`` (a Spark without that setting, where reading it raises:
+    checked on PySpark 3.5.9). Public API (``spark.conf``)."""
+    try:
+        value = spark.conf.get("spark.sql.execution.pyspark.binaryAsBytes")
+    except Exception:  # no such setting: this Spark's pickler sends a bytearray
+        return False
+    return str(value).strip().lower() == "true"
 
 
 def load_batches(serializer: Any, stream: Any) -> Any:
