@@ -32,7 +32,6 @@ from rxpy2.spark.plan import COUNT_SCHEMA
 from rxpy2.spark.plan import Plan
 from rxpy2.spark.plan import Stage
 from rxpy2.spark.plan import ship_executor_module
-from rxpy2.spark.pyspark_adapter import binary_as_bytes
 from rxpy2.spark.pyspark_adapter import collect_and_serve
 from rxpy2.spark.pyspark_adapter import connect
 from rxpy2.spark.pyspark_adapter import java_rdd
@@ -212,10 +211,8 @@ def count(spark_source: Origin) -> Single[int]:
             return spark_action(run, "count", lambda: int(df.count()))  # no Python worker at all
         if compiled.arrow_input:  # the stages on Arrow batches; one count per partition back
             row_format, steps = plan.executor_stages()
+            fn = executor_code.arrow_count_function(plan.arrow_reader(row_format), steps)
             source_df: Any = plan.df
-            fn = executor_code.arrow_count_function(row_format, tuple(source_df.columns), steps,
-                                                    source_df.schema,
-                                                    binary_as_bytes(source_df.sparkSession))
             counted = source_df.mapInArrow(fn, COUNT_SCHEMA)
             return spark_action(run, "count", lambda: sum(int(r[0]) for r in counted.collect()))
         rdd = items_rdd(source).mapPartitions(executor_code.count_items())

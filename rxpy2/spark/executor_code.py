@@ -155,10 +155,12 @@ def capped(max_items: int) -> Callable[[Iterable[Any]], Iterator[Any]]:
 # A fused stage over a DataFrame runs in ``DataFrame.mapInArrow``: the executors get the
 # partition as Arrow record batches. Each batch becomes the values Spark's own pickled rows
 # would give: every column turned into Spark's *internal* Python values (what the JVM's
-# pickler sends: days for a date, microseconds for a timestamp, a ``bytearray`` for binary,
-# lists, dicts, tuples for structs), then each row made by PySpark's
-# ``StructType.fromInternal``, as the unpickling of a pickled row makes it. pyarrow is
-# imported where these functions run (the executors), not at this module's import.
+# pickler sends: days for a date, microseconds for a timestamp, ``bytes`` or ``bytearray``
+# for binary, lists, dicts, tuples for structs), then made what PySpark's
+# ``StructType.fromInternal`` makes of a row (column by column: each field's ``fromInternal``, then the
+# row made by PySpark's own row constructor), as the unpickling of a pickled row makes it.
+# pyarrow is imported where these functions run (the executors), not at this module's
+# import.
 
 #: items per pickled payload the Arrow path sends back (one binary value of a batch)
 PAYLOAD_ITEMS = 4096
@@ -224,29 +226,53 @@ def internal_values(arr: Any, binary_as_bytes: bool) -> list[Any]:
     return plain
 
 
-def arrow_rows(batch: Any, schema: Any, binary_as_bytes: bool) -> Iterator[Any]:
-    """The rows of the record batch ``batch`` (the columns of the Spark ``schema``, a
-    ``StructType``) as the pickled ``Row`` path gives them (``binary_as_bytes``: see
-    :func:`internal_values`)."""
-    columns = [internal_values(c, binary_as_bytes) for c in batch.columns]
-    internal: Iterable[Any] = zip(*columns, strict=True) if columns else [()] * batch.num_rows
-    return map(schema.fromInternal, internal)
+def arrow_columns(batch: Any, schema: Any, binary_as_bytes: bool) -> list[list[Any]]:
+    """The columns of the record batch ``batch`` (the fields of the Spark ``schema``, a
+    ``StructType``) as the values of the pickled ``Row`` path's rows: internal values
+    (:func:`internal_values`), then each field's ``fromInternal`` where it converts, as
+    ``StructType.fromInternal`` applies it to a row's fields."""
+    columns = []
+    for field, arr in zip(schema.fields, batch.columns, strict=True):
+        values = internal_values(arr, binary_as_bytes)
+        if field.needConversion():
+            values = list(map(field.fromInternal, values))
+        columns.append(values)
+    return columns
 
 
-def _rows_of_batches(batches: Iterable[Any], schema: Any, binary_as_bytes: bool) -> Iterator[Any]:
-    for batch in batches:
-        yield from arrow_rows(batch, schema, binary_as_bytes)
+def arrow_reader(row_format: str, names: tuple[str, ...], schema: Any, binary_as_bytes: bool,
+                 make_row: Callable[[Any, Any], Any]) -> Callable[[Iterable[Any]], Iterator[Any]]:
+    """What turns a partition's record batches into its items in ``row_format``, equal to
+    :func:`partition_function`'s of the pickled rows: ``"row"``, a ``Row`` per row made by
+    ``make_row(field names, values)`` (PySpark's own, as ``StructType.fromInternal`` makes
+    it: the driver passes it); ``"tuple"``, the row's values; ``"dict"``, ``names`` to the
+    values. ``binary_as_bytes``: see :func:`internal_values`."""
+    fields = schema.names  # the list every Row of the schema shares, as fromInternal's do
+
+    def read(batches: Iterable[Any]) -> Iterator[Any]:
+        for batch in batches:
+            columns = arrow_columns(batch, schema, binary_as_bytes)
+            values: Iterable[Any] = (zip(*columns, strict=True) if columns
+                                     else [()] * batch.num_rows)
+            if row_format == "tuple":
+                yield from values
+            elif row_format == "dict":
+                for v in values:
+                    yield dict(zip(names, v, strict=True))
+            else:
+                for v in values:
+                    yield make_row(fields, v)
+
+    return read
 
 
-def arrow_partition_function(row_format: str, names: tuple[str, ...], steps: tuple[Step, ...],
-                             schema: Any, binary_as_bytes: bool,
-                             payload_items: int = PAYLOAD_ITEMS
+def arrow_partition_function(read: Callable[[Iterable[Any]], Iterator[Any]],
+                             steps: tuple[Step, ...], payload_items: int = PAYLOAD_ITEMS
                              ) -> Callable[[Iterable[Any]], Iterator[Any]]:
     """The function given to ``DataFrame.mapInArrow``: the partition's record batches read
-    as rows (:func:`arrow_rows`), put through :func:`partition_function`'s conversion and
-    ``steps``, and sent back as record batches of one ``payload`` value each: a pickled list
-    of at most ``payload_items`` items (:func:`payload_items` reads them)."""
-    items_of = partition_function(row_format, names, steps)
+    as items (``read``, an :func:`arrow_reader`), put through ``steps``, and sent back as
+    record batches of one ``payload`` value each: a pickled list of at most
+    ``payload_items`` items (:func:`payload_items` reads them)."""
 
     def run(batches: Iterable[Any]) -> Iterator[Any]:
         import pyarrow as pa
@@ -254,25 +280,24 @@ def arrow_partition_function(row_format: str, names: tuple[str, ...], steps: tup
 
         dumps: Any = CPickleSerializer().dumps
         batch_of: Any = pa.RecordBatch.from_arrays
-        items = items_of(_rows_of_batches(batches, schema, binary_as_bytes))
+        items = apply_steps(read(batches), steps)
         while chunk := list(itertools.islice(items, payload_items)):
             yield batch_of([pa.array([dumps(chunk)], pa.binary())], names=["payload"])
 
     return run
 
 
-def arrow_count_function(row_format: str, names: tuple[str, ...], steps: tuple[Step, ...],
-                         schema: Any, binary_as_bytes: bool
-                         ) -> Callable[[Iterable[Any]], Iterator[Any]]:
+def arrow_count_function(read: Callable[[Iterable[Any]], Iterator[Any]],
+                         steps: tuple[Step, ...]) -> Callable[[Iterable[Any]], Iterator[Any]]:
     """The function given to ``DataFrame.mapInArrow`` for ``count()``: one record batch per
-    partition, its ``n`` how many items the stages let through."""
-    items_of = partition_function(row_format, names, steps)
+    partition, its ``n`` how many items the stages let through (``read``: an
+    :func:`arrow_reader`)."""
 
     def run(batches: Iterable[Any]) -> Iterator[Any]:
         import pyarrow as pa
 
         n = 0
-        for _ in items_of(_rows_of_batches(batches, schema, binary_as_bytes)):
+        for _ in apply_steps(read(batches), steps):
             n += 1
         batch_of: Any = pa.RecordBatch.from_arrays
         yield batch_of([pa.array([n], pa.int64())], names=["n"])

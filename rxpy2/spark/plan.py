@@ -25,6 +25,7 @@ from rxpy2.spark.pyspark_adapter import binary_as_bytes
 from rxpy2.spark.pyspark_adapter import java_rdd
 from rxpy2.spark.pyspark_adapter import local_limit
 from rxpy2.spark.pyspark_adapter import python_rows_jrdd
+from rxpy2.spark.pyspark_adapter import row_maker
 from rxpy2.spark.reader import Compiled
 from rxpy2.spark.reader import arrow_schema
 from rxpy2.spark.reader import converting
@@ -372,6 +373,13 @@ class Plan:
             return "row", (("map", operator.itemgetter(0)), *self.spark_steps)
         return self.row_format, self.spark_steps
 
+    def arrow_reader(self, row_format: str) -> Callable[[Any], Any]:
+        """What turns the DataFrame's record batches into items of ``row_format`` on the
+        executors (:func:`rxpy2.spark.executor_code.arrow_reader`)."""
+        df = self.df
+        return executor_code.arrow_reader(row_format, tuple(df.columns), df.schema,
+                                          binary_as_bytes(df.sparkSession), row_maker())
+
     def context(self) -> Any:
         """Return the SparkContext of the DataFrame's session, or of the RDD."""
         return self.df.sparkSession.sparkContext if self.df is not None else self.rdd.context
@@ -397,9 +405,8 @@ class Plan:
                 ship_executor_module()
                 row_format, steps = self.executor_stages()
                 if arrow_input(self) is None:  # Arrow batches in, pickled payloads out
-                    fn = executor_code.arrow_partition_function(
-                        row_format, names, steps, self.df.schema,
-                        binary_as_bytes(self.df.sparkSession))
+                    fn = executor_code.arrow_partition_function(self.arrow_reader(row_format),
+                                                                steps)
                     jrdd = python_rows_jrdd(self.df.mapInArrow(fn, PAYLOAD_SCHEMA))
                     serializer = BatchedSerializer(CPickleSerializer())
                     convert = executor_code.payload_batch
