@@ -9,6 +9,7 @@ counts the rows and adds up their ``id``, methods run round-robin and every run 
 from __future__ import annotations
 
 import gc
+import os
 import statistics
 import sys
 import threading
@@ -31,7 +32,8 @@ FLAT_MIB = 4.0
 
 
 def start_session(master: str, driver_memory: str) -> Any:
-    """The benchmark's SparkSession (one per process): UI and progress bars off, logs quiet."""
+    """The benchmark's SparkSession (one per process): UI and progress bars off, logs quiet,
+    the executors on this Python unless ``PYSPARK_PYTHON`` says otherwise."""
     from pyspark.sql import SparkSession
 
     spark = (SparkSession.builder.master(master).appName("rxpy2-bench-spark")
@@ -41,6 +43,11 @@ def start_session(master: str, driver_memory: str) -> Any:
              .config("spark.sql.shuffle.partitions", "8")
              .getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
+    if "PYSPARK_PYTHON" not in os.environ:
+        # the executors run this Python, as a deployment's run the driver's (PySpark's own
+        # default is whatever ``python3`` is on PATH): with its pyarrow, fused stages read
+        # Arrow batches
+        spark.sparkContext.pythonExec = sys.executable
     return spark
 
 

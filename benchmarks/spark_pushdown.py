@@ -25,6 +25,7 @@ its session, interleaves the runs the same way and renders their tables and targ
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import shutil
@@ -33,6 +34,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
@@ -56,6 +58,9 @@ TARGET_TAKE_JOBS = 1  # take(5) launches exactly one Spark job
 TARGET_TAKE_SECONDS = 1.0  # and returns within this, the session warm
 TARGET_COLUMN = 5.0  # a Column filter ≥ 5× the same filter as a fused Python lambda
 TARGET_COUNT = 3.0  # count() in Spark ≥ 3× counting the rows streamed to the driver
+#: Targets of issue 33 (Arrow input of fused stages), against the same on pickled rows
+TARGET_ARROW_STREAMED = 2.0  # a fused map+filter streamed: ≥ 2× the rows/s
+TARGET_ARROW_COUNT = 3.0  # a fused count(): ≥ 3× the rows/s
 
 
 def _spark_flowable() -> type[Any]:
@@ -450,6 +455,33 @@ def _column_chain(df: Any) -> Any:
     return chain
 
 
+@contextlib.contextmanager
+def _pickled_rows() -> Iterator[None]:
+    """Fused stages read pickled rows, as before Arrow input (``RXPY2_SPARK_ARROW=0``, read
+    when a source is compiled: inside the method's run)."""
+    from rxpy2.spark.plan import ARROW_SWITCH
+
+    before = os.environ.get(ARROW_SWITCH)
+    os.environ[ARROW_SWITCH] = "0"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[ARROW_SWITCH]
+        else:
+            os.environ[ARROW_SWITCH] = before
+
+
+def c_spark_pickled(ctx: Context) -> Checksum:
+    with _pickled_rows():
+        return c_spark(ctx)
+
+
+def c_streamed_pickled(ctx: Context) -> Checksum:
+    with _pickled_rows():
+        return c_streamed(ctx)
+
+
 def c_spark_column(ctx: Context) -> Checksum:
     return _counted_by_spark(_column_chain(ctx.df))
 
@@ -473,6 +505,10 @@ COUNT_METHODS: dict[str, Method] = {m.key: m for m in [
            "in Spark)", "rxpy2", c_spark),
     Method("count_streamed", "the same fused chain streamed to the driver, counted by the "
            "consumer", "rxpy2", c_streamed),
+    Method("count_spark_pickled", "the fused count() with `RXPY2_SPARK_ARROW=0` (the stages "
+           "read pickled rows)", "rxpy2", c_spark_pickled),
+    Method("count_streamed_pickled", "the fused chain streamed with `RXPY2_SPARK_ARROW=0`",
+           "rxpy2", c_streamed_pickled),
     Method("count_driver", "`from_dataframe(df).on_driver().map(f).filter(g).count()` "
            "(on the driver)", "rxpy2", c_driver),
     Method("count_spark_column", "`from_dataframe(df).filter(F.col(\"id\") % 2 == 1).count()` "
@@ -484,12 +520,15 @@ COUNT_METHODS: dict[str, Method] = {m.key: m for m in [
 #: The streamed run each count method is compared with (the same chain, every row sent to
 #: the driver and counted there).
 COUNT_VERSUS = {"count_spark": "count_streamed", "count_streamed": "count_streamed",
+                "count_spark_pickled": "count_streamed",
+                "count_streamed_pickled": "count_streamed",
                 "count_driver": "count_streamed",
                 "count_spark_column": "count_streamed_column",
                 "count_streamed_column": "count_streamed_column"}
 
 #: Memory children of the count part: (method, which of the two memory sizes).
-COUNT_MEMORY = (("count_spark", 0), ("count_spark", 1), ("count_streamed", 1))
+COUNT_MEMORY = (("count_spark", 0), ("count_spark", 1), ("count_streamed", 0),
+                ("count_streamed", 1))
 
 
 def run_count(spark: Any, rows: int, partitions: int, runs: int, warmup_rows: int,
@@ -663,11 +702,25 @@ def targets(rep: Any) -> list[str]:
                  else col.rows_per_s / col_streamed.rows_per_s)
         lines.append(_fmt_line(label, None if ratio is None else f"{ratio:.2f}×",
                                ratio is not None and ratio >= TARGET_COUNT))
+        for key, pickled, target, what in (
+                ("count_streamed", "count_streamed_pickled", TARGET_ARROW_STREAMED,
+                 "the fused map+filter streamed to the driver"),
+                ("count_spark", "count_spark_pickled", TARGET_ARROW_COUNT,
+                 "the fused count()")):
+            label = (f"{what} with the stages on Arrow batches ≥ {target:g}× the rows/s of "
+                     f"the same on pickled rows (`RXPY2_SPARK_ARROW=0`)")
+            arrow, old = rep.timed(key), rep.timed(pickled)
+            ratio = None if arrow is None or old is None else arrow.rows_per_s / old.rows_per_s
+            lines.append(_fmt_line(label, None if ratio is None else f"{ratio:.2f}×",
+                                   ratio is not None and ratio >= target))
         small, large = rep.args.memory_sizes
-        a, b = rep.mem("count_spark", small), rep.mem("count_spark", large)
-        label = (f"driver peak RSS of the count() in Spark flat from {small:,} to {large:,} "
-                 f"rows (growth ≤ {FLAT_MIB:g} MiB)")
-        growth = None if a is None or b is None else b.peak_rss_mib - a.peak_rss_mib
-        lines.append(_fmt_line(label, None if growth is None else f"{growth:+.2f} MiB",
-                               growth is not None and growth <= FLAT_MIB))
+        for key, what in (("count_spark", "the count() in Spark"),
+                          ("count_streamed", "the fused chain streamed")):
+            a, b = rep.mem(key, small), rep.mem(key, large)
+            label = (f"driver peak RSS of {what} flat from {small:,} to {large:,} rows "
+                     f"(growth ≤ {FLAT_MIB:g} MiB)")
+            growth = None if a is None or b is None else b.peak_rss_mib - a.peak_rss_mib
+            lines.append(_fmt_line(label, None if growth is None else f"{growth:+.2f} MiB",
+                                   growth is not None and growth <= FLAT_MIB))
     return lines
+

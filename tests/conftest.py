@@ -102,8 +102,10 @@ SPARK_SESSION = os.environ.get("RXPY2_SPARK_SESSION", "classic")
 def spark(tmp_path_factory):
     """One SparkSession per test process (of the kind :data:`SPARK_SESSION` names), made on
     first use and stopped at the end of the run (under pytest-xdist each worker that runs a
-    Spark test has its own). Skips without pyspark (the ``spark`` extra) or Java, and a
-    Connect session without the ``connect`` extra."""
+    Spark test has its own). A classic session's executors run this Python
+    (``SparkContext.pythonExec``), as a deployment's run the driver's: with its pyarrow,
+    fused stages read Arrow batches. Skips without pyspark (the ``spark`` extra) or Java,
+    and a Connect session without the ``connect`` extra."""
     pytest.importorskip("pyspark", reason="the spark extra (pyspark) is not installed")
     if shutil.which("java") is None:
         pytest.skip("no java on PATH (tools/test installs it)")
@@ -120,6 +122,7 @@ def spark(tmp_path_factory):
                .config("spark.sql.warehouse.dir", str(tmp_path_factory.mktemp("warehouse")))
                .getOrCreate())
     session.sparkContext.setLogLevel("OFF")
+    session.sparkContext.pythonExec = sys.executable
     yield session
     session.stop()
 

@@ -28,6 +28,7 @@ from rxpy2.single import Single
 from rxpy2.spark import executor_code
 from rxpy2.spark.errors import SparkJobError
 from rxpy2.spark.errors import describe
+from rxpy2.spark.plan import COUNT_SCHEMA
 from rxpy2.spark.plan import Plan
 from rxpy2.spark.plan import Stage
 from rxpy2.spark.plan import ship_executor_module
@@ -187,6 +188,8 @@ def items_rdd(source: Origin) -> Any:
     plan = source.plan
     compiled = source.compile()
     rdd: Any = wrap_rdd(compiled.jrdd, compiled.sc, compiled.serializer)
+    if compiled.arrow_input:  # rows of pickled payloads: their items, on the executors
+        return rdd.mapPartitions(executor_code.payload_items, preservesPartitioning=True)
     if compiled.convert is not None:  # rows to convert: convert them on the executors
         names = tuple(plan.df.columns)
         steps: tuple[executor_code.Step, ...] = ()
@@ -206,6 +209,12 @@ def count(spark_source: Origin) -> Single[int]:
         if plan.df is not None and not plan.spark_steps:
             df = plan.df
             return spark_action(run, "count", lambda: int(df.count()))  # no Python worker at all
+        if compiled.arrow_input:  # the stages on Arrow batches; one count per partition back
+            row_format, steps = plan.executor_stages()
+            fn = executor_code.arrow_count_function(plan.arrow_reader(row_format), steps)
+            source_df: Any = plan.df
+            counted = source_df.mapInArrow(fn, COUNT_SCHEMA)
+            return spark_action(run, "count", lambda: sum(int(r[0]) for r in counted.collect()))
         rdd = items_rdd(source).mapPartitions(executor_code.count_items())
         return spark_action(run, "count", lambda: int(sum(rdd.collect())))
 

@@ -149,3 +149,179 @@ def capped(max_items: int) -> Callable[[Iterable[Any]], Iterator[Any]]:
         return itertools.islice(items, max_items + 1)
 
     return run
+
+
+# ---------------------------------------------------------------- Arrow batches in
+# A fused stage over a DataFrame runs in ``DataFrame.mapInArrow``: the executors get the
+# partition as Arrow record batches. Each batch becomes the values Spark's own pickled rows
+# would give: every column turned into Spark's *internal* Python values (what the JVM's
+# pickler sends: days for a date, microseconds for a timestamp, ``bytes`` or ``bytearray``
+# for binary, lists, dicts, tuples for structs), then made what PySpark's
+# ``StructType.fromInternal`` makes of a row (column by column: each field's ``fromInternal``, then the
+# row made by PySpark's own row constructor), as the unpickling of a pickled row makes it.
+# pyarrow is imported where these functions run (the executors), not at this module's
+# import.
+
+#: items per pickled payload the Arrow path sends back (one binary value of a batch)
+PAYLOAD_ITEMS = 4096
+
+
+def _nested(arr: Any, children: list[Any], make: Callable[..., Any],
+            binary_as_bytes: bool) -> list[Any]:
+    """Each value of the list (or map) array ``arr``, ``None`` for a null one, else
+    ``make`` of its slices of the internal values of ``children`` (``arr``'s child arrays:
+    the values of a list, the keys and values of a map)."""
+    offsets = arr.offsets.to_pylist()  # the window of a sliced array, len(arr) + 1 of them
+    lo = offsets[0]
+    flat = [internal_values(c.slice(lo, offsets[-1] - lo), binary_as_bytes)
+            for c in children]
+    valid = arr.is_valid().to_pylist() if arr.null_count else None
+    out: list[Any] = []
+    for i in range(len(arr)):
+        if valid is not None and not valid[i]:
+            out.append(None)
+        else:
+            a, b = offsets[i] - lo, offsets[i + 1] - lo
+            out.append(make(*(f[a:b] for f in flat)))
+    return out
+
+
+def _dict(keys: list[Any], values: list[Any]) -> dict[Any, Any]:
+    return dict(zip(keys, values, strict=True))
+
+
+def internal_values(arr: Any, binary_as_bytes: bool) -> list[Any]:
+    """The values of the pyarrow array ``arr`` (a Spark column as Spark's Arrow writer
+    sends it) as Spark's internal Python values: what ``DataType.fromInternal`` takes.
+    Binary values are ``bytes`` when ``binary_as_bytes`` (what Spark's pickler sends
+    under ``spark.sql.execution.pyspark.binaryAsBytes``, Spark ≥ 4.1), else ``bytearray``."""
+    import pyarrow as pa
+
+    t = arr.type
+    if pa.types.is_timestamp(t):  # microseconds since the epoch; the zone is only a label
+        if t.unit != "us":
+            arr = arr.cast(pa.timestamp("us", t.tz))
+        micros: list[Any] = arr.cast(pa.int64()).to_pylist()
+        return micros
+    if pa.types.is_date32(t):  # days since the epoch
+        days: list[Any] = arr.cast(pa.int32()).to_pylist()
+        return days
+    if pa.types.is_binary(t) or pa.types.is_large_binary(t):
+        values: list[Any] = arr.to_pylist()
+        if binary_as_bytes:
+            return values
+        return [None if v is None else bytearray(v) for v in values]
+    if pa.types.is_map(t):  # before lists: a map array is a list array of its entries
+        return _nested(arr, [arr.keys, arr.items], _dict, binary_as_bytes)
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        return _nested(arr, [arr.values], list, binary_as_bytes)
+    if pa.types.is_struct(t):
+        fields = [internal_values(arr.field(i), binary_as_bytes) for i in range(t.num_fields)]
+        rows: list[Any] = list(zip(*fields, strict=True)) if fields else [()] * len(arr)
+        if arr.null_count:
+            valid = arr.is_valid().to_pylist()
+            rows = [r if ok else None for r, ok in zip(rows, valid, strict=True)]
+        return rows
+    plain: list[Any] = arr.to_pylist()  # numbers, booleans, strings, decimals, nulls
+    return plain
+
+
+def arrow_columns(batch: Any, schema: Any, binary_as_bytes: bool) -> list[list[Any]]:
+    """The columns of the record batch ``batch`` (the fields of the Spark ``schema``, a
+    ``StructType``) as the values of the pickled ``Row`` path's rows: internal values
+    (:func:`internal_values`), then each field's ``fromInternal`` where it converts, as
+    ``StructType.fromInternal`` applies it to a row's fields."""
+    columns = []
+    for field, arr in zip(schema.fields, batch.columns, strict=True):
+        values = internal_values(arr, binary_as_bytes)
+        if field.needConversion():
+            values = list(map(field.fromInternal, values))
+        columns.append(values)
+    return columns
+
+
+def arrow_reader(row_format: str, names: tuple[str, ...], schema: Any, binary_as_bytes: bool,
+                 make_row: Callable[[Any, Any], Any]) -> Callable[[Iterable[Any]], Iterator[Any]]:
+    """What turns a partition's record batches into its items in ``row_format``, equal to
+    :func:`partition_function`'s of the pickled rows: ``"row"``, a ``Row`` per row made by
+    ``make_row(field names, values)`` (PySpark's own, as ``StructType.fromInternal`` makes
+    it: the driver passes it); ``"tuple"``, the row's values; ``"dict"``, ``names`` to the
+    values. ``binary_as_bytes``: see :func:`internal_values`."""
+    fields = schema.names  # the list every Row of the schema shares, as fromInternal's do
+
+    def read(batches: Iterable[Any]) -> Iterator[Any]:
+        for batch in batches:
+            columns = arrow_columns(batch, schema, binary_as_bytes)
+            values: Iterable[Any] = (zip(*columns, strict=True) if columns
+                                     else [()] * batch.num_rows)
+            if row_format == "tuple":
+                yield from values
+            elif row_format == "dict":
+                for v in values:
+                    yield dict(zip(names, v, strict=True))
+            else:
+                for v in values:
+                    yield make_row(fields, v)
+
+    return read
+
+
+def arrow_partition_function(read: Callable[[Iterable[Any]], Iterator[Any]],
+                             steps: tuple[Step, ...], payload_items: int = PAYLOAD_ITEMS
+                             ) -> Callable[[Iterable[Any]], Iterator[Any]]:
+    """The function given to ``DataFrame.mapInArrow``: the partition's record batches read
+    as items (``read``, an :func:`arrow_reader`), put through ``steps``, and sent back as
+    record batches of one ``payload`` value each: a pickled list of at most
+    ``payload_items`` items (:func:`payload_items` reads them)."""
+
+    def run(batches: Iterable[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+        from pyspark.serializers import CPickleSerializer
+
+        dumps: Any = CPickleSerializer().dumps
+        batch_of: Any = pa.RecordBatch.from_arrays
+        items = apply_steps(read(batches), steps)
+        while chunk := list(itertools.islice(items, payload_items)):
+            yield batch_of([pa.array([dumps(chunk)], pa.binary())], names=["payload"])
+
+    return run
+
+
+def arrow_count_function(read: Callable[[Iterable[Any]], Iterator[Any]],
+                         steps: tuple[Step, ...]) -> Callable[[Iterable[Any]], Iterator[Any]]:
+    """The function given to ``DataFrame.mapInArrow`` for ``count()``: one record batch per
+    partition, its ``n`` how many items the stages let through (``read``: an
+    :func:`arrow_reader`)."""
+
+    def run(batches: Iterable[Any]) -> Iterator[Any]:
+        import pyarrow as pa
+
+        n = 0
+        for _ in apply_steps(read(batches), steps):
+            n += 1
+        batch_of: Any = pa.RecordBatch.from_arrays
+        yield batch_of([pa.array([n], pa.int64())], names=["n"])
+
+    return run
+
+
+def payload_items(rows: Iterable[Any]) -> Iterator[Any]:
+    """The items of rows of pickled payloads (:func:`arrow_partition_function`'s output read
+    back as rows), in order."""
+    from pyspark.serializers import CPickleSerializer
+
+    loads: Any = CPickleSerializer().loads
+    for row in rows:
+        yield from loads(row[0])
+
+
+def payload_batch(rows: list[Any]) -> list[Any]:
+    """:func:`payload_items` of a batch of rows, as a list (the driver's batch converter)."""
+    return list(payload_items(rows))
+
+
+def can_import_pyarrow(_: Any) -> bool:
+    """Whether this Python (an executor's) can import pyarrow: the Arrow path needs it."""
+    import importlib.util
+
+    return importlib.util.find_spec("pyarrow") is not None

@@ -39,6 +39,7 @@ from rxpy2.spark.errors import SparkFusionError
 from rxpy2.spark.errors import SparkJobError
 from rxpy2.spark.errors import describe
 from rxpy2.spark.plan import Plan
+from rxpy2.spark.plan import arrow_input_text
 from rxpy2.spark.plan import compile_plan
 from rxpy2.spark.plan import filter_text
 from rxpy2.spark.plan import function_label
@@ -425,8 +426,11 @@ class SparkFlowable(Flowable[T], Generic[T]):
                     "mapInArrow")
         else:
             jobs = "one job per partition"
+        how = ""
+        if plan.df is not None and plan.spark_steps and not self.on_connect:
+            how = f"; {arrow_input_text(plan)}"
         lines = [f"spark   source    {what} ({shape}; {jobs}, "
-                 f"prefetch {self._prefetch} partition(s))"]
+                 f"prefetch {self._prefetch} partition(s){how})"]
         for st in plan.labels:
             if st.where == "column":
                 lines.append(f"spark   column    {st.text()}  [Spark SQL]")

@@ -21,16 +21,19 @@ from rxpy2.spark import connect_executor
 from rxpy2.spark import executor_code
 from rxpy2.spark.pyspark_adapter import analyzed_condition
 from rxpy2.spark.pyspark_adapter import arrow_batch_jrdd
+from rxpy2.spark.pyspark_adapter import binary_as_bytes
 from rxpy2.spark.pyspark_adapter import java_rdd
 from rxpy2.spark.pyspark_adapter import local_limit
 from rxpy2.spark.pyspark_adapter import python_rows_jrdd
+from rxpy2.spark.pyspark_adapter import row_maker
 from rxpy2.spark.reader import Compiled
 from rxpy2.spark.reader import arrow_schema
 from rxpy2.spark.reader import converting
 from rxpy2.spark.reader import row_converter
 
-__all__ = ["Lineage", "Plan", "Stage", "column_text", "compile_plan", "filter_text",
-           "function_label", "pickling_problem", "ship_executor_module"]
+__all__ = ["ARROW_SWITCH", "COUNT_SCHEMA", "PAYLOAD_SCHEMA", "Lineage", "Plan", "Stage",
+           "arrow_input", "arrow_input_text", "arrow_type_problem", "column_text", "compile_plan", "executors_have_pyarrow",
+           "filter_text", "function_label", "pickling_problem", "ship_executor_module"]
 
 
 def pickling_problem(fn: Callable[..., Any]) -> str | None:
@@ -137,6 +140,118 @@ class Lineage:
         _log.warning("%s runs on the driver, not in Spark: %s (the stages after it run on the "
                      "driver too; fuse=\"require\" makes this an error at assembly)",
                      stage, reason)
+
+
+# ---------------------------------------------------------------------------- Arrow input
+
+#: The environment variable that switches the Arrow input of fused stages off: ``0``
+#: (``false``, ``no``, ``off``) makes them read pickled rows, as before Arrow; read when a
+#: source is compiled (its first subscription or aggregation).
+ARROW_SWITCH = "RXPY2_SPARK_ARROW"
+
+#: the one column of the record batches the Arrow path sends back: pickled lists of items
+PAYLOAD_SCHEMA = "payload binary"
+#: the one column of the record batches the Arrow path's count() sends back
+COUNT_SCHEMA = "n long"
+
+
+def arrow_type_problem(dt: Any) -> str | None:
+    """Why values of the Spark type ``dt`` cannot be read from Arrow batches into the values
+    of pickled rows (its text, or a nested type's), ``None`` when they can: the types
+    :func:`rxpy2.spark.executor_code.internal_values` converts."""
+    from pyspark.sql import types as T
+
+    if isinstance(dt, T.ArrayType):
+        return arrow_type_problem(dt.elementType)
+    if isinstance(dt, T.MapType):
+        return arrow_type_problem(dt.keyType) or arrow_type_problem(dt.valueType)
+    if isinstance(dt, T.StructType):
+        for f in dt.fields:
+            problem = arrow_type_problem(f.dataType)
+            if problem is not None:
+                return problem
+        return None
+    atomic = (T.NullType, T.BooleanType, T.ByteType, T.ShortType, T.IntegerType, T.LongType,
+              T.FloatType, T.DoubleType, T.StringType, T.BinaryType, T.DecimalType, T.DateType,
+              T.TimestampType, T.TimestampNTZType)
+    if isinstance(dt, atomic) and not isinstance(dt, T.UserDefinedType):
+        return None
+    return str(dt.simpleString())
+
+
+def _static_arrow_refusal(plan: Plan) -> str | None:
+    switch = os.environ.get(ARROW_SWITCH, "").strip().lower()
+    if switch in ("0", "false", "no", "off"):
+        return f"{ARROW_SWITCH}={os.environ[ARROW_SWITCH]}"
+    if plan.df is None:
+        return "an RDD source (its elements are not rows)"
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        return "pyarrow is not installed"
+    if not hasattr(plan.df, "mapInArrow"):  # pragma: no cover - PySpark < 3.3
+        return "this PySpark has no DataFrame.mapInArrow"
+    for f in plan.df.schema.fields:
+        problem = arrow_type_problem(f.dataType)
+        if problem is not None:
+            whole = f.dataType.simpleString()
+            if problem == whole:
+                return f"column {f.name!r} has type {whole}, which has no Arrow conversion here"
+            return (f"column {f.name!r} has type {whole}, whose {problem} has no Arrow "
+                    "conversion here")
+    return None
+
+
+_probe_lock = threading.Lock()
+_executors_pyarrow: dict[tuple[str, str], bool] = {}
+
+
+def _probe_key(sc: Any) -> tuple[str, str]:
+    return str(sc.applicationId), str(sc.pythonExec)
+
+
+def executors_have_pyarrow(sc: Any) -> bool:
+    """Whether the executors' Python can import pyarrow (``mapInArrow`` needs it there):
+    asked once per application and executor Python with a one-task job, then remembered."""
+    key = _probe_key(sc)
+    with _probe_lock:
+        known = _executors_pyarrow.get(key)
+    if known is not None:
+        return known
+    ship_executor_module()
+    try:
+        found = bool(all(sc.parallelize([0], 1).map(executor_code.can_import_pyarrow).collect()))
+    except Exception:  # the probe could not run: no Arrow this time, ask again next time
+        return False
+    with _probe_lock:
+        _executors_pyarrow[key] = found
+    return found
+
+
+def arrow_input(plan: Plan) -> str | None:
+    """Why the fused stages of ``plan`` read pickled rows rather than Arrow batches
+    (``None``: they read Arrow batches, in ``DataFrame.mapInArrow``)."""
+    why = _static_arrow_refusal(plan)
+    if why is None and not executors_have_pyarrow(plan.context()):
+        return "the executors cannot import pyarrow"
+    return why
+
+
+def arrow_input_text(plan: Plan) -> str:
+    """How the fused stages of ``plan`` read their rows, for ``explain()`` (no Spark job:
+    the executors' pyarrow is shown as far as it has been asked)."""
+    why = _static_arrow_refusal(plan)
+    if why is None:
+        with _probe_lock:
+            known = _executors_pyarrow.get(_probe_key(plan.context()))
+        if known is False:
+            why = "the executors cannot import pyarrow"
+        elif known is None:
+            return ("fused stages read Arrow batches (mapInArrow) if the executors can import "
+                    "pyarrow, asked at the first job")
+    if why is None:
+        return "fused stages read Arrow batches (mapInArrow)"
+    return f"fused stages read pickled rows: {why}"
 
 
 # ---------------------------------------------------------------------------- the plan
@@ -251,6 +366,20 @@ class Plan:
         return self.replace(spark_steps=self.spark_steps + (("limit", executor_code.first(n)),),
                             limit=None)
 
+    def executor_stages(self) -> tuple[str, tuple[executor_code.Step, ...]]:
+        """The row format and the stages the executors run for the fused stages: a
+        one-Column map reads each row's only value first."""
+        if self.unwrap:  # a one-Column map: the row's only value (stdlib, by reference)
+            return "row", (("map", operator.itemgetter(0)), *self.spark_steps)
+        return self.row_format, self.spark_steps
+
+    def arrow_reader(self, row_format: str) -> Callable[[Any], Any]:
+        """What turns the DataFrame's record batches into items of ``row_format`` on the
+        executors (:func:`rxpy2.spark.executor_code.arrow_reader`)."""
+        df = self.df
+        return executor_code.arrow_reader(row_format, tuple(df.columns), df.schema,
+                                          binary_as_bytes(df.sparkSession), row_maker())
+
     def context(self) -> Any:
         """Return the SparkContext of the DataFrame's session, or of the RDD."""
         return self.df.sparkSession.sparkContext if self.df is not None else self.rdd.context
@@ -265,6 +394,7 @@ class Plan:
         schema = None
         convert: Callable[[list[Any]], list[Any]] | None = None
         driver_steps = self.driver_steps
+        arrow = False  # fused stages read Arrow batches: the items come as pickled payloads
         if self.df is not None:
             names = tuple(self.df.columns)
             if self.emit == "arrow":
@@ -273,22 +403,27 @@ class Plan:
                 serializer = None
             elif self.spark_steps:
                 ship_executor_module()
-                if self.unwrap:  # a one-Column map: the row's only value (stdlib, by reference)
-                    fn = executor_code.partition_function(
-                        "row", names, (("map", operator.itemgetter(0)), *self.spark_steps))
+                row_format, steps = self.executor_stages()
+                if arrow_input(self) is None:  # Arrow batches in, pickled payloads out
+                    fn = executor_code.arrow_partition_function(self.arrow_reader(row_format),
+                                                                steps)
+                    jrdd = python_rows_jrdd(self.df.mapInArrow(fn, PAYLOAD_SCHEMA))
+                    serializer = BatchedSerializer(CPickleSerializer())
+                    convert = executor_code.payload_batch
+                    arrow = True
                 else:
-                    fn = executor_code.partition_function(self.row_format, names, self.spark_steps)
-                rdd = self.df.rdd.mapPartitions(fn, preservesPartitioning=True)
-                jrdd, serializer = java_rdd(rdd)
+                    fn = executor_code.partition_function(row_format, names, steps)
+                    rdd = self.df.rdd.mapPartitions(fn, preservesPartitioning=True)
+                    jrdd, serializer = java_rdd(rdd)
             else:
                 jrdd = python_rows_jrdd(self.df)
                 serializer = BatchedSerializer(CPickleSerializer())
                 convert = row_converter(self.row_format, names, self.unwrap)
-                if convert is not None and driver_steps:
-                    # the driver stages get the items in the source's format, as fused
-                    # stages do: convert first, then run them
-                    driver_steps = (("map_partitions", converting(convert)), *driver_steps)
-                    convert = None
+            if convert is not None and driver_steps:
+                # the driver stages get the items in the source's format, as fused
+                # stages do: convert first, then run them
+                driver_steps = (("map_partitions", converting(convert)), *driver_steps)
+                convert = None
         else:
             rdd = self.rdd
             if self.spark_steps:
@@ -298,7 +433,7 @@ class Plan:
             jrdd, serializer = java_rdd(rdd)
         return Compiled(sc, jrdd, jrdd.getNumPartitions(), serializer, convert,
                         self.df is None and not self.spark_steps, schema, self.emit,
-                        driver_steps)
+                        driver_steps, arrow)
 
 
 def compile_plan(plan: Plan) -> Compiled:

@@ -15,6 +15,7 @@ from typing import Any
 __all__ = [
     "analyzed_condition",
     "arrow_batch_jrdd",
+    "binary_as_bytes",
     "cancel_job_group",
     "collect_and_serve",
     "connect",
@@ -31,6 +32,7 @@ __all__ = [
     "python_rows_jrdd",
     "remove_tag",
     "require_pyspark",
+    "row_maker",
     "run_partition_job",
     "wrap_rdd",
 ]
@@ -204,6 +206,28 @@ def arrow_to_dataframe(spark: Any, table: Any, schema: Any) -> Any:
 
     return spark.createDataFrame(table.to_pylist(),
                                  from_arrow_schema(table.schema) if schema is None else schema)
+
+
+def binary_as_bytes(spark: Any) -> bool:
+    """Whether the rows Spark pickles for Python hold binary values as ``bytes`` (Spark ≥ 4.1:
+    ``spark.sql.execution.pyspark.binaryAsBytes``, default true, checked on PySpark 4.3.0)
+    rather than ``bytearray`` (a Spark without that setting, where reading it raises:
+    checked on PySpark 3.5.9). Public API (``spark.conf``)."""
+    try:
+        value = spark.conf.get("spark.sql.execution.pyspark.binaryAsBytes")
+    except Exception:  # no such setting: this Spark's pickler sends a bytearray
+        return False
+    return str(value).strip().lower() == "true"
+
+
+def row_maker() -> Any:
+    """PySpark's own constructor of a ``Row`` from its field names and values, the one
+    ``StructType.fromInternal`` ends with (``pyspark.sql.types._create_row``, checked on
+    PySpark 4.3.0 and 3.5.9); the Arrow path's executors make their rows with it (it
+    travels by reference: PySpark is there)."""
+    from pyspark.sql.types import _create_row
+
+    return _create_row
 
 
 def load_batches(serializer: Any, stream: Any) -> Any:

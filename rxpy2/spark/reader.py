@@ -129,11 +129,12 @@ class Compiled:
     """The JVM RDD and how to read one computed partition of it."""
 
     __slots__ = ("sc", "jrdd", "num_partitions", "serializer", "convert", "check_none",
-                 "arrow_schema", "emit", "driver_steps", "limit")
+                 "arrow_schema", "emit", "driver_steps", "limit", "arrow_input")
 
     def __init__(self, sc: Any, jrdd: Any, num_partitions: int, serializer: Any,
                  convert: Callable[[list[Any]], list[Any]] | None, check_none: bool,
-                 arrow_schema: Any, emit: str, driver_steps: tuple[executor_code.Step, ...]) -> None:
+                 arrow_schema: Any, emit: str, driver_steps: tuple[executor_code.Step, ...],
+                 arrow_input: bool = False) -> None:
         self.sc: Any = sc
         self.jrdd: Any = jrdd
         self.num_partitions: int = num_partitions
@@ -144,6 +145,9 @@ class Compiled:
         self.emit: str = emit
         self.driver_steps: tuple[executor_code.Step, ...] = driver_steps
         self.limit: int | None = None  # a take/limit: the source completes after this many
+        #: the fused stages read Arrow batches (``mapInArrow``): the JVM RDD's rows are
+        #: pickled payloads, each a list of items
+        self.arrow_input: bool = arrow_input
 
     def run_job(self, index: int) -> PartitionReader:
         """Compute partition ``index`` (blocks this thread for the job) and connect to the

@@ -119,3 +119,61 @@ def test_the_terminal_aggregations_example_of_the_docs(executors_without_rxpy2: 
     namespace: dict[str, Any] = {"__name__": "docs_spark_aggregations",
                                  "spark": executors_without_rxpy2}
     exec(compile(m.group(1), "spark.md:terminal-aggregations", "exec"), namespace)  # noqa: S102
+
+
+# ---- fused stages: Arrow batches where the executors have pyarrow, pickled rows where not
+
+ARROW = "fused stages read Arrow batches (mapInArrow)"
+
+
+@pytest.fixture(scope="module")
+def executor_python_with_pyarrow(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_executor_python(tmp_path_factory.mktemp("arrow-executors") / "executor-python",
+                                 packages=("pyarrow",))
+
+
+@pytest.fixture
+def executors_with_pyarrow(spark: Any, executor_python_with_pyarrow: Path) -> Iterator[Any]:
+    """The suite's session, its Python workers started with a Python that has pyarrow (and
+    PySpark) but not rxpy2."""
+    sc = spark.sparkContext
+    before = sc.pythonExec
+    sc.pythonExec = str(executor_python_with_pyarrow)
+    try:
+        assert sc.parallelize([0], 1).map(_rxpy2_importable).collect() == [False]
+        yield spark
+    finally:
+        sc.pythonExec = before
+
+
+def _fused(spark: Any) -> SparkFlowable[Any]:
+    df = spark.createDataFrame([(x, f"s{x}") for x in DATA], "n long, s string").repartition(3)
+    chain = from_dataframe(df, row_format="dict").map(lambda d: (d["n"], d["s"])) \
+        .filter(lambda t: t[0] != 4)
+    assert isinstance(chain, SparkFlowable)
+    return chain
+
+
+def _check_fused(chain: SparkFlowable[Any]) -> None:
+    expected = sorted((x, f"s{x}") for x in DATA if x != 4)
+    assert sorted(chain.blocking_iterable()) == expected
+    assert chain.count().blocking_get(WAIT) == len(expected)
+    assert sorted(chain.to_list().blocking_get(WAIT)) == expected
+    assert chain.map(lambda t: t[0]).reduce(lambda a, b: a + b, 0).blocking_get(WAIT) == \
+        sum(x for x, _ in expected)
+    assert sorted(chain.distinct(keep_order=False).blocking_iterable()) == sorted(set(expected))
+
+
+def test_fused_stages_read_arrow_batches_on_executors_with_pyarrow(executors_with_pyarrow: Any
+                                                                   ) -> None:
+    chain = _fused(executors_with_pyarrow)
+    _check_fused(chain)
+    assert ARROW in chain.explain().splitlines()[0]
+
+
+def test_fused_stages_read_pickled_rows_on_executors_without_pyarrow(executors_without_rxpy2: Any
+                                                                     ) -> None:
+    chain = _fused(executors_without_rxpy2)
+    _check_fused(chain)
+    assert ("fused stages read pickled rows: the executors cannot import pyarrow"
+            in chain.explain().splitlines()[0])
