@@ -263,6 +263,10 @@ def test_parquet_sink_writes_every_row(spark, tmp_path):
     assert sorted(r.id for r in back.collect()) == list(range(250))
     again = rows.take(10).to(to_parquet(path, spark, mode="ignore")).blocking_get(WAIT)
     assert again.rows == 0  # the path exists: nothing written
+    fresh = str(tmp_path / "fresh.parquet")
+    ignored = rows.take(10).to(to_parquet(fresh, spark, mode="ignore")).blocking_get(WAIT)
+    assert ignored.rows == 10  # no such path yet: "ignore" writes
+    assert spark.read.parquet(fresh).count() == 10
     tables = from_dataframe(numbers(spark, 50, 2), emit="arrow")
     path2 = str(tmp_path / "arrow.parquet")
     assert tables.to(to_parquet(path2, spark)).blocking_get(WAIT).rows == 50
