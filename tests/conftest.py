@@ -136,6 +136,10 @@ def _connect_session():
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
 
+    # the local server listens on Spark Connect's port, 15002, and the client of
+    # remote("local[...]") looks for it there (an ephemeral port is found only under PySpark's
+    # own SPARK_TESTING): one such session per machine at a time, so tools/test runs the
+    # Connect tests in one process
     session = SparkSession.builder.remote("local[2]").appName("rxpy2-tests").getOrCreate()
     session.conf.set("spark.sql.shuffle.partitions", "4")
     yield session

@@ -121,6 +121,20 @@ def test_fused_stages_see_the_row_format(spark):
     assert got == [i for i in range(20) for _ in range(2)]
 
 
+def _partition_sum(rows: Any) -> list[int]:
+    return [sum(r.id for r in rows)]
+
+
+def test_fused_map_partitions_sees_each_partition_holding_rows(spark):
+    df = spark.range(0, 40, numPartitions=4)
+    source = from_dataframe(df).map_partitions(_partition_sum)
+    assert "spark   stage     map_partitions(_partition_sum)  [executors]" in source.explain()
+    assert values(source) == [sum(range(i * 10, i * 10 + 10)) for i in range(4)]
+    # on the driver (after on_driver()) the same function sees the same partitions
+    assert values(from_dataframe(df).on_driver().map_partitions(_partition_sum)) == \
+        values(source)
+
+
 def test_take_is_pushed_into_each_partition_query(spark):
     df = numbers(spark, 4000, 8)
     assert [r.id for r in values(from_dataframe(df).take(5))] == [0, 1, 2, 3, 4]
@@ -263,6 +277,10 @@ def test_parquet_sink_writes_every_row(spark, tmp_path):
     assert sorted(r.id for r in back.collect()) == list(range(250))
     again = rows.take(10).to(to_parquet(path, spark, mode="ignore")).blocking_get(WAIT)
     assert again.rows == 0  # the path exists: nothing written
+    fresh = str(tmp_path / "fresh.parquet")
+    ignored = rows.take(10).to(to_parquet(fresh, spark, mode="ignore")).blocking_get(WAIT)
+    assert ignored.rows == 10  # no such path yet: "ignore" writes
+    assert spark.read.parquet(fresh).count() == 10
     tables = from_dataframe(numbers(spark, 50, 2), emit="arrow")
     path2 = str(tmp_path / "arrow.parquet")
     assert tables.to(to_parquet(path2, spark)).blocking_get(WAIT).rows == 50

@@ -88,6 +88,7 @@ def _stage_lines(text: str) -> list[str]:
 # ---- explain ------------------------------------------------------------------------------------
 
 
+@pytest.mark.connect  # runs on a Spark Connect session too (tools/test -m connect)
 def test_explain_names_every_stage_where_it_runs_and_why(df):
     line = sys._getframe().f_lineno + 2
     chain = (from_dataframe(df, row_format="tuple").map(parse)
@@ -347,6 +348,7 @@ def test_job_group_numbers_subscriptions_from_one(sc):
             src.job_group(wrong)  # type: ignore[arg-type]
 
 
+@pytest.mark.connect  # runs on a Spark Connect session too (tools/test -m connect)
 @pytest.mark.parametrize("row_format,first", [("tuple", lambda r: r[0]),
                                               ("dict", lambda r: r["id"])])
 def test_driver_map_partitions_sees_the_source_row_format(df, row_format, first):

@@ -420,6 +420,7 @@ def test_dispose_cancels_the_running_writes_job_group():
 # ---------------------------------------------------------------------------- real Spark
 
 
+@pytest.mark.connect  # runs on a Spark Connect session too (tools/test -m connect)
 def test_to_parquet_writes_exactly_the_items(spark, tmp_path):
     from pyspark.sql import Row
 
@@ -436,6 +437,7 @@ def test_to_parquet_writes_exactly_the_items(spark, tmp_path):
     assert wait_no_sink_threads() == []
 
 
+@pytest.mark.connect  # runs on a Spark Connect session too (tools/test -m connect)
 def test_to_parquet_failing_write_fails_and_cancels_upstream(spark, tmp_path):
     path = str(tmp_path / "exists")
     spark.range(1).write.parquet(path)
@@ -454,6 +456,7 @@ def test_to_parquet_failing_write_fails_and_cancels_upstream(spark, tmp_path):
     assert wait_no_sink_threads() == []
 
 
+@pytest.mark.connect  # runs on a Spark Connect session too (tools/test -m connect)
 def test_to_parquet_of_arrow_tables_partitioned(spark, tmp_path):
     pa = pytest.importorskip("pyarrow")
     path = str(tmp_path / "arrow")
@@ -468,6 +471,7 @@ def test_to_parquet_of_arrow_tables_partitioned(spark, tmp_path):
     assert back == [(x, (x // 10) % 2) for x in range(40)]
 
 
+@pytest.mark.connect  # runs on a Spark Connect session too (tools/test -m connect)
 def test_to_table(spark, tmp_path):
     db = "rxpy2_sink_test"
     spark.sql(f"CREATE DATABASE IF NOT EXISTS {db} LOCATION '{tmp_path / 'db'}'")

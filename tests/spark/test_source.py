@@ -104,12 +104,14 @@ def test_partition_order_and_empty_partitions_skipped(sc):
     assert parts.values() == [[5], [6], [7]]
 
 
+@pytest.mark.connect  # runs on a Spark Connect session too (tools/test -m connect)
 def test_rows_match_collect_in_order(spark):
     df = spark.range(0, 3000, numPartitions=6).selectExpr("id", "cast(id % 7 AS string) AS s")
     ts = from_dataframe(df).test().await_done(WAIT).assert_complete()
     assert ts.values() == df.collect()
 
 
+@pytest.mark.connect  # runs on a Spark Connect session too (tools/test -m connect)
 def test_row_formats(spark):
     df = numbers(spark, 10, 2)
     rows = from_dataframe(df).test().await_done(WAIT).values()
@@ -123,6 +125,7 @@ def test_row_formats(spark):
     assert fused.values() == dicts
 
 
+@pytest.mark.connect  # runs on a Spark Connect session too (tools/test -m connect)
 def test_emit_partitions_and_arrow(spark):
     df = spark.range(0, 100, numPartitions=4).selectExpr(
         "id", "cast(id AS string) AS s", "timestamp_seconds(id) AS ts")
@@ -297,6 +300,7 @@ def _sum_partition(it: Any) -> list[int]:
     return [sum(it)]
 
 
+@pytest.mark.connect  # runs on a Spark Connect session too (tools/test -m connect)
 def test_fused_and_driver_give_the_same_rows_and_fused_runs_in_spark(spark):
     df = numbers(spark, 600, 6)
 
