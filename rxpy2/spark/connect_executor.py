@@ -2,8 +2,9 @@
 
 Spark Connect has no RDDs, so the fused Python stages (the partition functions of
 :mod:`rxpy2.spark.executor_code`) run in a ``DataFrame.mapInArrow`` over the source's
-DataFrame: the function reads the partition's Arrow record batches, turns them into rows
-(:func:`batch_rows`), runs the stages, and returns the items as one ``binary`` column, each
+DataFrame: the function reads the partition's Arrow record batches, turns them into the
+rows the classic path's pickled rows are (``executor_code.arrow_reader``, the one Arrow-to-Row
+conversion), runs the stages, and returns the items as one ``binary`` column, each
 value a pickled list of up to ``chunk`` items, which the driver unpickles.
 
 Like :mod:`rxpy2.spark.executor_code`, this module is pickled *by value*
@@ -20,7 +21,7 @@ from collections.abc import Iterable
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["ITEMS_COLUMN", "ITEMS_SCHEMA", "arrow_stage", "batch_rows"]
+__all__ = ["ITEMS_COLUMN", "ITEMS_SCHEMA", "arrow_stage"]
 
 #: the one column of a fused stage's output: a pickled list of items per value
 ITEMS_COLUMN = "items"
@@ -28,25 +29,11 @@ ITEMS_COLUMN = "items"
 ITEMS_SCHEMA = f"{ITEMS_COLUMN} binary"
 
 
-def batch_rows(batch: Any) -> list[Any]:
-    """The rows of one Arrow record batch as PySpark ``Row`` objects, in order.
-
-    The simple conversion: each column's ``to_pylist()``, so nested structs are dicts and
-    timestamps are Arrow's (UTC-aware) ``datetime``; the exact Arrow-to-``Row`` converter
-    of the classic path replaces this one function."""
-    from pyspark.sql import Row
-
-    names = batch.schema.names
-    make = Row(*names)
-    columns = [column.to_pylist() for column in batch.columns]
-    if not columns:
-        return [make() for _ in range(batch.num_rows)]
-    return [make(*values) for values in zip(*columns, strict=True)]
-
-
-def arrow_stage(chunk: int, *stages: Callable[[Iterable[Any]], Iterable[Any]]
+def arrow_stage(chunk: int, read: Callable[[Iterable[Any]], Iterable[Any]],
+                *stages: Callable[[Iterable[Any]], Iterable[Any]]
                 ) -> Callable[[Iterable[Any]], Iterator[Any]]:
-    """The function given to ``mapInArrow``: a partition's rows through ``stages`` (each a
+    """The function given to ``mapInArrow``: a partition's rows (``read`` of its record
+    batches: an ``executor_code.arrow_reader``) through ``stages`` (each a
     partition function: an iterable of items in, one out), the results pickled ``chunk``
     at a time into record batches of :data:`ITEMS_SCHEMA`. A partition with no rows gives
     no batch at all (a partition query's other partitions are empty: they must add
@@ -62,8 +49,7 @@ def arrow_stage(chunk: int, *stages: Callable[[Iterable[Any]], Iterable[Any]]
         first = next(nonempty, None)
         if first is None:
             return
-        items: Iterable[Any] = itertools.chain.from_iterable(
-            batch_rows(b) for b in itertools.chain((first,), nonempty))
+        items: Iterable[Any] = read(itertools.chain((first,), nonempty))
         for stage in stages:
             items = stage(items)
         it = iter(items)

@@ -75,7 +75,7 @@ def executor_function(plan: Plan, *then: Callable[[Any], Any]) -> Callable[[Any]
             "row", names, (("map", operator.itemgetter(0)), *steps))
     else:
         fn = executor_code.partition_function(plan.row_format, names, steps)
-    return connect_executor.arrow_stage(CHUNK, fn, *then)
+    return connect_executor.arrow_stage(CHUNK, plan.arrow_reader("row"), fn, *then)
 
 
 def unpickled(rows: Any) -> Iterator[list[Any]]:
