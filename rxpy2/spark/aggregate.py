@@ -82,9 +82,9 @@ class Run(Disposable):
     __slots__ = ("jobs", "group", "disposed")
 
     def __init__(self, jobs: Partitions, group: str) -> None:
-        self.jobs = jobs
-        self.group = group
-        self.disposed = False
+        self.jobs: Partitions = jobs
+        self.group: str = group
+        self.disposed: bool = False
 
     def dispose(self) -> None:
         if not self.disposed:
