@@ -28,7 +28,6 @@ from rxpy2.single import Single
 from rxpy2.spark import executor_code
 from rxpy2.spark.errors import SparkJobError
 from rxpy2.spark.errors import describe
-from rxpy2.spark.plan import COUNT_SCHEMA
 from rxpy2.spark.plan import Plan
 from rxpy2.spark.plan import Stage
 from rxpy2.spark.plan import ship_executor_module
@@ -213,7 +212,7 @@ def count(spark_source: Origin) -> Single[int]:
             row_format, steps = plan.executor_stages()
             fn = executor_code.arrow_count_function(plan.arrow_reader(row_format), steps)
             source_df: Any = plan.df
-            counted = source_df.mapInArrow(fn, COUNT_SCHEMA)
+            counted = source_df.mapInArrow(fn, executor_code.COUNT_SCHEMA)
             return spark_action(run, "count", lambda: sum(int(r[0]) for r in counted.collect()))
         rdd = items_rdd(source).mapPartitions(executor_code.count_items())
         return spark_action(run, "count", lambda: int(sum(rdd.collect())))

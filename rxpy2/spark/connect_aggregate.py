@@ -18,7 +18,6 @@ from typing import Any
 from rxpy2.maybe import Maybe
 from rxpy2.operator_kit import ABSENT
 from rxpy2.single import Single
-from rxpy2.spark import connect_executor
 from rxpy2.spark import executor_code
 from rxpy2.spark.aggregate import EMPTY
 from rxpy2.spark.aggregate import Origin
@@ -31,7 +30,6 @@ from rxpy2.spark.aggregate import too_many
 from rxpy2.spark.connect_reader import ConnectCompiled
 from rxpy2.spark.connect_reader import executor_function
 from rxpy2.spark.connect_reader import partition_query
-from rxpy2.spark.connect_reader import unpickled
 from rxpy2.spark.errors import SparkJobError
 from rxpy2.spark.reader import row_converter
 
@@ -41,7 +39,7 @@ __all__ = ["count", "reduce", "to_list"]
 def _results(source: Origin, *then: Callable[[Any], Any]) -> Any:
     """The DataFrame of ``source``'s items through ``then`` on the executors."""
     fn = executor_function(source.plan, *then)
-    return source.plan.df.mapInArrow(fn, connect_executor.ITEMS_SCHEMA)
+    return source.plan.df.mapInArrow(fn, executor_code.PAYLOAD_SCHEMA)
 
 
 def count(spark_source: Origin) -> Single[int]:
@@ -53,7 +51,7 @@ def count(spark_source: Origin) -> Single[int]:
             return spark_action(run, "count", lambda: int(df.count()))  # no Python worker
         counts = _results(source, executor_code.count_items())
         rows = spark_action(run, "count", counts.collect)
-        return sum(sum(batch) for batch in unpickled(rows))
+        return sum(sum(batch) for batch in executor_code.payload_lists(rows))
 
     return SparkAggregateSingle(spark_source, "count", compute)
 
@@ -67,15 +65,15 @@ def reduce(spark_source: Origin, reducer: Callable[[Any, Any], Any], seed: Any,
         if associative:
             partial = _results(source, executor_code.fold(reducer, False, None))
             rows = spark_action(run, "reduce", partial.collect)
-            return combine((p for batch in unpickled(rows) for p in batch), reducer, has, acc)
+            return combine((p for batch in executor_code.payload_lists(rows) for p in batch), reducer, has, acc)
         for index, p in enumerate(compiled.partitions):
             if run.disposed:
                 raise SparkJobError("cancelled", job_group=run.group)  # not delivered
             fn = executor_function(source.plan, executor_code.fold(reducer, has, acc))
-            q = partition_query(source.plan.df, p).mapInArrow(fn, connect_executor.ITEMS_SCHEMA)
+            q = partition_query(source.plan.df, p).mapInArrow(fn, executor_code.PAYLOAD_SCHEMA)
             rows = spark_action(run, f"reduce (partition {index})", q.collect)
             # the partition's one (has, acc): the query's other partitions are empty
-            for batch in unpickled(rows):
+            for batch in executor_code.payload_lists(rows):
                 ((has, acc),) = batch
         return has, acc
 
@@ -110,7 +108,7 @@ def to_list(spark_source: Origin, max_items: int | None) -> Single[list[Any]]:
                 got: list[Any] = []
                 rows = results.toLocalIterator()
                 try:
-                    for batch in unpickled(rows):
+                    for batch in executor_code.payload_lists(rows):
                         got.extend(batch)
                         if max_items is not None and len(got) > max_items:
                             break  # found without reading the rest

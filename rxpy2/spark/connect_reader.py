@@ -8,7 +8,7 @@ source's plan compiles (:func:`compile_connect`) into
   (``df.select(spark_partition_id()).distinct()``);
 * per partition ``p``, the query ``df.where(spark_partition_id() == p)`` (after the
   source's Column stages), with the fused Python stages as a ``mapInArrow`` over it
-  (:mod:`rxpy2.spark.connect_executor`) and a pushed-down ``take`` as its ``limit``.
+  (:func:`rxpy2.spark.executor_code.arrow_partition_function`) and a pushed-down ``take`` as its ``limit``.
 
 A partition's query is started (on a job thread, under the subscription's tag and one of
 its own) when demand reaches it, exactly as a classic partition job is launched, and is read
@@ -22,13 +22,10 @@ whole DataFrame: ``docs/spark.md``, *Spark Connect*.
 from __future__ import annotations
 
 import itertools
-import operator
-import pickle
 from collections.abc import Callable
 from collections.abc import Iterator
 from typing import Any
 
-from rxpy2.spark import connect_executor
 from rxpy2.spark import executor_code
 from rxpy2.spark.errors import SparkJobError
 from rxpy2.spark.errors import describe
@@ -43,7 +40,7 @@ from rxpy2.spark.reader import row_converter
 from rxpy2.spark.reader import shaped
 
 __all__ = ["ConnectCompiled", "ConnectPartitionReader", "compile_connect", "executor_function",
-           "listed_partitions", "partition_query", "unpickled"]
+           "listed_partitions", "partition_query"]
 
 _query_ids = itertools.count(1)
 
@@ -65,23 +62,14 @@ def partition_query(df: Any, p: int) -> Any:
 
 
 def executor_function(plan: Plan, *then: Callable[[Any], Any]) -> Callable[[Any], Iterator[Any]]:
-    """The ``mapInArrow`` function of ``plan``: its rows in its row format, its fused stages,
-    then the partition functions ``then`` (an aggregation's), pickled in batches."""
+    """The ``mapInArrow`` function of ``plan`` (the classic path's,
+    :func:`~rxpy2.spark.executor_code.arrow_partition_function`): its rows in its row
+    format, its fused stages, then the partition functions ``then`` (an aggregation's),
+    pickled in payloads; a partition query's empty partitions give nothing."""
     ship_executor_module()
-    names = tuple(plan.df.columns)
-    steps = plan.spark_steps
-    if plan.unwrap:  # a one-Column map: the row's only value (stdlib, by reference)
-        fn = executor_code.partition_function(
-            "row", names, (("map", operator.itemgetter(0)), *steps))
-    else:
-        fn = executor_code.partition_function(plan.row_format, names, steps)
-    return connect_executor.arrow_stage(CHUNK, plan.arrow_reader("row"), fn, *then)
-
-
-def unpickled(rows: Any) -> Iterator[list[Any]]:
-    """The item batches of a ``mapInArrow`` query's rows (each a pickled list)."""
-    for r in rows:
-        yield pickle.loads(r[0])
+    row_format, steps = plan.executor_stages()
+    return executor_code.arrow_partition_function(plan.arrow_reader(row_format), steps, *then,
+                                                  skip_empty=True)
 
 
 def _spark_errors(raw: Iterator[list[Any]], index: int) -> Iterator[list[Any]]:
@@ -156,7 +144,7 @@ class ConnectPartitionReader:
         rows = self.rows = query.toLocalIterator()
         raw: Iterator[list[Any]]
         if plan.kind == "pickled":
-            raw = unpickled(rows)
+            raw = executor_code.payload_lists(rows)
         else:
             raw = iter(lambda: list(itertools.islice(rows, CHUNK)), [])
         first = next(raw, None)  # sends the query, here, under this thread's tags
@@ -209,7 +197,7 @@ def compile_connect(plan: Plan) -> ConnectCompiled:
         fn = executor_function(limited)
 
         def query(p: int) -> Any:
-            return partition_query(df, p).mapInArrow(fn, connect_executor.ITEMS_SCHEMA)
+            return partition_query(df, p).mapInArrow(fn, executor_code.PAYLOAD_SCHEMA)
     else:
         kind = "rows"
         convert = row_converter(plan.row_format, names, plan.unwrap)

@@ -162,8 +162,15 @@ def capped(max_items: int) -> Callable[[Iterable[Any]], Iterator[Any]]:
 # pyarrow is imported where these functions run (the executors), not at this module's
 # import.
 
-#: items per pickled payload the Arrow path sends back (one binary value of a batch)
+#: items per pickled payload the Arrow path sends back (one binary value of a batch); the
+#: driver emits one payload's items at a time
 PAYLOAD_ITEMS = 4096
+#: the one column of the record batches the Arrow path sends back: pickled lists of items
+PAYLOAD_COLUMN = "payload"
+#: its schema, as ``mapInArrow`` takes it
+PAYLOAD_SCHEMA = f"{PAYLOAD_COLUMN} binary"
+#: the one column of the record batches the Arrow path's count() sends back
+COUNT_SCHEMA = "n long"
 
 
 def _nested(arr: Any, children: list[Any], make: Callable[..., Any],
@@ -267,22 +274,38 @@ def arrow_reader(row_format: str, names: tuple[str, ...], schema: Any, binary_as
 
 
 def arrow_partition_function(read: Callable[[Iterable[Any]], Iterator[Any]],
-                             steps: tuple[Step, ...], payload_items: int = PAYLOAD_ITEMS
+                             steps: tuple[Step, ...],
+                             *then: Callable[[Iterable[Any]], Iterable[Any]],
+                             skip_empty: bool = False, payload_items: int = PAYLOAD_ITEMS
                              ) -> Callable[[Iterable[Any]], Iterator[Any]]:
-    """The function given to ``DataFrame.mapInArrow``: the partition's record batches read
-    as items (``read``, an :func:`arrow_reader`), put through ``steps``, and sent back as
-    record batches of one ``payload`` value each: a pickled list of at most
-    ``payload_items`` items (:func:`payload_items` reads them)."""
+    """The function given to ``DataFrame.mapInArrow`` (classic and Spark Connect): the
+    partition's record batches read as items (``read``, an :func:`arrow_reader`), put
+    through ``steps``, then through the partition functions ``then`` (an aggregation's),
+    and sent back as record batches of :data:`PAYLOAD_SCHEMA`, each value a pickled list of
+    at most ``payload_items`` items (:func:`payload_lists` reads them). With
+    ``skip_empty``, a partition with no rows gives no batch at all: the other partitions of
+    a Spark Connect partition query must add nothing, not even a fold's or a count's
+    start."""
 
     def run(batches: Iterable[Any]) -> Iterator[Any]:
-        import pyarrow as pa
-        from pyspark.serializers import CPickleSerializer
+        import pickle
 
-        dumps: Any = CPickleSerializer().dumps
-        batch_of: Any = pa.RecordBatch.from_arrays
-        items = apply_steps(read(batches), steps)
-        while chunk := list(itertools.islice(items, payload_items)):
-            yield batch_of([pa.array([dumps(chunk)], pa.binary())], names=["payload"])
+        import pyarrow as pa
+
+        schema = pa.schema([(PAYLOAD_COLUMN, pa.binary())])
+        if skip_empty:
+            nonempty = (b for b in batches if b.num_rows)
+            first_batch = next(nonempty, None)
+            if first_batch is None:
+                return
+            batches = itertools.chain((first_batch,), nonempty)
+        items: Iterable[Any] = apply_steps(read(batches), steps)
+        for stage in then:
+            items = stage(items)
+        it = iter(items)
+        while chunk := list(itertools.islice(it, payload_items)):
+            value = pa.array([pickle.dumps(chunk, protocol=pickle.HIGHEST_PROTOCOL)], pa.binary())
+            yield pa.RecordBatch.from_arrays([value], schema=schema)
 
     return run
 
@@ -305,19 +328,18 @@ def arrow_count_function(read: Callable[[Iterable[Any]], Iterator[Any]],
     return run
 
 
-def payload_items(rows: Iterable[Any]) -> Iterator[Any]:
-    """The items of rows of pickled payloads (:func:`arrow_partition_function`'s output read
-    back as rows), in order."""
-    from pyspark.serializers import CPickleSerializer
+def payload_lists(rows: Iterable[Any]) -> Iterator[list[Any]]:
+    """The item lists of rows of pickled payloads (:func:`arrow_partition_function`'s
+    output read back as rows), one list a payload, in order."""
+    import pickle
 
-    loads: Any = CPickleSerializer().loads
     for row in rows:
-        yield from loads(row[0])
+        yield pickle.loads(row[0])
 
 
-def payload_batch(rows: list[Any]) -> list[Any]:
-    """:func:`payload_items` of a batch of rows, as a list (the driver's batch converter)."""
-    return list(payload_items(rows))
+def payload_items(rows: Iterable[Any]) -> Iterator[Any]:
+    """The items of rows of pickled payloads, in order."""
+    return itertools.chain.from_iterable(payload_lists(rows))
 
 
 def can_import_pyarrow(_: Any) -> bool:

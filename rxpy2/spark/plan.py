@@ -17,7 +17,6 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from rxpy2.spark import connect_executor
 from rxpy2.spark import executor_code
 from rxpy2.spark.pyspark_adapter import analyzed_condition
 from rxpy2.spark.pyspark_adapter import arrow_batch_jrdd
@@ -31,7 +30,7 @@ from rxpy2.spark.reader import arrow_schema
 from rxpy2.spark.reader import converting
 from rxpy2.spark.reader import row_converter
 
-__all__ = ["ARROW_SWITCH", "COUNT_SCHEMA", "PAYLOAD_SCHEMA", "Lineage", "Plan", "Stage",
+__all__ = ["ARROW_SWITCH", "Lineage", "Plan", "Stage",
            "arrow_input", "arrow_input_text", "arrow_type_problem", "column_text", "compile_plan", "executors_have_pyarrow",
            "filter_text", "function_label", "pickling_problem", "ship_executor_module"]
 
@@ -54,14 +53,13 @@ _by_value_registered = False
 
 
 def ship_executor_module() -> None:
-    """Pickle :mod:`rxpy2.spark.executor_code` and :mod:`rxpy2.spark.connect_executor` by
-    value: executors need PySpark, not rxpy2."""
+    """Pickle :mod:`rxpy2.spark.executor_code` by value: executors need PySpark (and
+    pyarrow for the Arrow path), not rxpy2."""
     global _by_value_registered
     if not _by_value_registered:
         from pyspark import cloudpickle
 
         cloudpickle.register_pickle_by_value(executor_code)
-        cloudpickle.register_pickle_by_value(connect_executor)
         _by_value_registered = True
 
 
@@ -149,10 +147,6 @@ class Lineage:
 #: source is compiled (its first subscription or aggregation).
 ARROW_SWITCH = "RXPY2_SPARK_ARROW"
 
-#: the one column of the record batches the Arrow path sends back: pickled lists of items
-PAYLOAD_SCHEMA = "payload binary"
-#: the one column of the record batches the Arrow path's count() sends back
-COUNT_SCHEMA = "n long"
 
 
 def arrow_type_problem(dt: Any) -> str | None:
@@ -407,10 +401,9 @@ class Plan:
                 if arrow_input(self) is None:  # Arrow batches in, pickled payloads out
                     fn = executor_code.arrow_partition_function(self.arrow_reader(row_format),
                                                                 steps)
-                    jrdd = python_rows_jrdd(self.df.mapInArrow(fn, PAYLOAD_SCHEMA))
+                    jrdd = python_rows_jrdd(self.df.mapInArrow(fn, executor_code.PAYLOAD_SCHEMA))
                     serializer = BatchedSerializer(CPickleSerializer())
-                    convert = executor_code.payload_batch
-                    arrow = True
+                    arrow = True  # the reader emits one payload's items at a time
                 else:
                     fn = executor_code.partition_function(row_format, names, steps)
                     rdd = self.df.rdd.mapPartitions(fn, preservesPartitioning=True)

@@ -186,6 +186,8 @@ class PartitionReader:
         ser = plan.serializer
         if isinstance(ser, BatchedSerializer):
             raw: Iterator[list[Any]] = load_batches(ser, self.sockfile)
+            if plan.arrow_input:  # rows of pickled payloads: one payload's items a batch
+                raw = executor_code.payload_lists(itertools.chain.from_iterable(raw))
         else:
             if ser is None:  # pragma: no cover - only the arrow plan has no serializer
                 ser = NoOpSerializer()
