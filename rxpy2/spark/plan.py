@@ -9,6 +9,7 @@ stays on the driver, and how ``explain()`` shows it: ``docs/spark.md``, *Fusion*
 from __future__ import annotations
 
 import functools
+import importlib.util
 import logging
 import operator
 import os
@@ -23,6 +24,7 @@ from rxpy2.spark.pyspark_adapter import arrow_batch_jrdd
 from rxpy2.spark.pyspark_adapter import binary_as_bytes
 from rxpy2.spark.pyspark_adapter import java_rdd
 from rxpy2.spark.pyspark_adapter import local_limit
+from rxpy2.spark.pyspark_adapter import map_in_arrow_driver_modules
 from rxpy2.spark.pyspark_adapter import python_rows_jrdd
 from rxpy2.spark.pyspark_adapter import row_maker
 from rxpy2.spark.reader import Compiled
@@ -179,10 +181,11 @@ def _static_arrow_refusal(plan: Plan) -> str | None:
         return f"{ARROW_SWITCH}={os.environ[ARROW_SWITCH]}"
     if plan.df is None:
         return "an RDD source (its elements are not rows)"
-    try:
-        import pyarrow  # noqa: F401
-    except ImportError:
-        return "pyarrow is not installed"
+    for module in map_in_arrow_driver_modules():
+        if importlib.util.find_spec(module) is None:
+            if module == "pyarrow":
+                return "pyarrow is not installed"
+            return f"{module} is not installed (this PySpark's mapInArrow needs it on the driver)"
     if not hasattr(plan.df, "mapInArrow"):  # pragma: no cover - PySpark < 3.3
         return "this PySpark has no DataFrame.mapInArrow"
     for f in plan.df.schema.fields:

@@ -29,6 +29,7 @@ __all__ = [
     "java_rdd",
     "load_batches",
     "local_limit",
+    "map_in_arrow_driver_modules",
     "python_rows_jrdd",
     "remove_tag",
     "require_pyspark",
@@ -206,6 +207,19 @@ def arrow_to_dataframe(spark: Any, table: Any, schema: Any) -> Any:
 
     return spark.createDataFrame(table.to_pylist(),
                                  from_arrow_schema(table.schema) if schema is None else schema)
+
+
+def map_in_arrow_driver_modules() -> tuple[str, ...]:
+    """The modules ``DataFrame.mapInArrow`` needs on the driver, besides PySpark: pyarrow,
+    and before PySpark 4.0 also pandas (3.5's ``mapInArrow`` is built on ``pandas_udf``,
+    which raises ``ImportError: Pandas >= 1.0.5 must be installed`` without it; the
+    executors need pyarrow only: checked on 3.5.9). PySpark 4.x needs pyarrow alone
+    (checked on 4.3.0)."""
+    import pyspark
+
+    if int(pyspark.__version__.split(".", 1)[0]) >= 4:
+        return ("pyarrow",)
+    return ("pyarrow", "pandas")
 
 
 def binary_as_bytes(spark: Any) -> bool:

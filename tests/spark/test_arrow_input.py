@@ -262,3 +262,42 @@ def test_explain_says_nothing_of_the_input_without_a_fused_stage(spark: Any) -> 
     df = spark.range(3)
     assert "fused stages" not in from_dataframe(df).explain()
     assert "fused stages" not in from_dataframe(df).on_driver().map(identity).explain()
+
+
+def test_the_driver_emits_one_payload_of_items_at_a_time(spark: Any) -> None:
+    """The reader's batches are the executors' payloads (``PAYLOAD_ITEMS`` items each), not
+    the JVM's batch of several payloads unpickled into one list: a slow consumer holds one
+    payload per partition read."""
+    from rxpy2.spark.executor_code import PAYLOAD_ITEMS
+    from rxpy2.spark.plan import compile_plan
+
+    df = spark.range(0, 5 * PAYLOAD_ITEMS + 7, 1, 1)
+    source = from_dataframe(df).map(lambda r: r.id)
+    assert isinstance(source, SparkFlowable)
+    reader = compile_plan(source.plan).run_job(0)
+    items: list[Any] = []
+    sizes: list[int] = []
+    try:
+        while (batch := reader.next_batch()) is not None:
+            sizes.append(len(batch))
+            items.extend(batch)
+    finally:
+        reader.close()
+    assert sizes == [PAYLOAD_ITEMS] * 5 + [7]
+    assert items == list(range(5 * PAYLOAD_ITEMS + 7))
+
+
+def test_a_module_mapinarrow_needs_on_the_driver_missing_keeps_the_pickled_path(
+        spark: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PySpark 3.5's ``mapInArrow`` needs pandas on the driver: where a module it needs is
+    missing, fused stages read pickled rows and ``explain()`` says which module."""
+    import rxpy2.spark.plan as plan_module
+
+    monkeypatch.delenv(ARROW_SWITCH, raising=False)
+    monkeypatch.setattr(plan_module, "map_in_arrow_driver_modules",
+                        lambda: ("pyarrow", "rxpy2_test_no_such_module"))
+    df = spark.range(0, 30, 1, 3)
+    chain = from_dataframe(df).map(lambda r: r.id * 2)
+    assert ("fused stages read pickled rows: rxpy2_test_no_such_module is not installed (this "
+            "PySpark's mapInArrow needs it on the driver)") in chain.explain().splitlines()[0]
+    assert list(chain.blocking_iterable()) == [i * 2 for i in range(30)]
