@@ -248,12 +248,12 @@ def arrow_columns(batch: Any, schema: Any, binary_as_bytes: bool) -> list[list[A
 
 
 def arrow_reader(row_format: str, names: tuple[str, ...], schema: Any, binary_as_bytes: bool,
-                 make_row: Callable[[Any, Any], Any]) -> Callable[[Iterable[Any]], Iterator[Any]]:
+                 row_class: type[Any]) -> Callable[[Iterable[Any]], Iterator[Any]]:
     """What turns a partition's record batches into its items in ``row_format``, equal to
-    :func:`partition_function`'s of the pickled rows: ``"row"``, a ``Row`` per row made by
-    ``make_row(field names, values)`` (PySpark's own, as ``StructType.fromInternal`` makes
-    it: the driver passes it); ``"tuple"``, the row's values; ``"dict"``, ``names`` to the
-    values. ``binary_as_bytes``: see :func:`internal_values`."""
+    :func:`partition_function`'s of the pickled rows: ``"row"``, a ``row_class`` (PySpark's
+    ``Row``: the driver passes it) per row, made as ``StructType.fromInternal`` makes it
+    (``pyspark_adapter.row_class``); ``"tuple"``, the row's values; ``"dict"``, ``names``
+    to the values. ``binary_as_bytes``: see :func:`internal_values`."""
     fields = schema.names  # the list every Row of the schema shares, as fromInternal's do
 
     def read(batches: Iterable[Any]) -> Iterator[Any]:
@@ -267,8 +267,11 @@ def arrow_reader(row_format: str, names: tuple[str, ...], schema: Any, binary_as
                 for v in values:
                     yield dict(zip(names, v, strict=True))
             else:
+                new = tuple.__new__
                 for v in values:
-                    yield make_row(fields, v)
+                    row: Any = new(row_class, v)
+                    row.__fields__ = fields
+                    yield row
 
     return read
 

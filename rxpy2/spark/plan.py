@@ -26,7 +26,7 @@ from rxpy2.spark.pyspark_adapter import java_rdd
 from rxpy2.spark.pyspark_adapter import local_limit
 from rxpy2.spark.pyspark_adapter import map_in_arrow_driver_modules
 from rxpy2.spark.pyspark_adapter import python_rows_jrdd
-from rxpy2.spark.pyspark_adapter import row_maker
+from rxpy2.spark.pyspark_adapter import row_class
 from rxpy2.spark.reader import Compiled
 from rxpy2.spark.reader import arrow_schema
 from rxpy2.spark.reader import converting
@@ -375,7 +375,7 @@ class Plan:
         executors (:func:`rxpy2.spark.executor_code.arrow_reader`)."""
         df = self.df
         return executor_code.arrow_reader(row_format, tuple(df.columns), df.schema,
-                                          binary_as_bytes(df.sparkSession), row_maker())
+                                          binary_as_bytes(df.sparkSession), row_class())
 
     def context(self) -> Any:
         """Return the SparkContext of the DataFrame's session, or of the RDD."""

@@ -33,7 +33,7 @@ __all__ = [
     "python_rows_jrdd",
     "remove_tag",
     "require_pyspark",
-    "row_maker",
+    "row_class",
     "run_partition_job",
     "wrap_rdd",
 ]
@@ -234,14 +234,16 @@ def binary_as_bytes(spark: Any) -> bool:
     return str(value).strip().lower() == "true"
 
 
-def row_maker() -> Any:
-    """PySpark's own constructor of a ``Row`` from its field names and values, the one
-    ``StructType.fromInternal`` ends with (``pyspark.sql.types._create_row``, checked on
-    PySpark 4.3.0 and 3.5.9); the Arrow path's executors make their rows with it (it
-    travels by reference: PySpark is there)."""
-    from pyspark.sql.types import _create_row
+def row_class() -> Any:
+    """``pyspark.sql.Row``, of which the Arrow path's executors make their rows as
+    ``StructType.fromInternal`` ends with (``pyspark.sql.types._create_row``): the tuple
+    of the values, ``tuple.__new__(Row, values)`` (what ``Row(*values)`` returns), with the
+    field names set as its ``__fields__`` (checked on PySpark 4.3.0 and 3.5.9;
+    ``tests/spark/test_arrow_input.py`` compares the rows with pickled ones). Made so
+    directly, a row costs no Python call (``Row.__new__`` is Python code)."""
+    from pyspark.sql import Row
 
-    return _create_row
+    return Row
 
 
 def load_batches(serializer: Any, stream: Any) -> Any:
