@@ -185,7 +185,7 @@ def _static_arrow_refusal(plan: Plan) -> str | None:
         if importlib.util.find_spec(module) is None:
             if module == "pyarrow":
                 return "pyarrow is not installed"
-            return f"{module} is not installed (this PySpark's mapInArrow needs it on the driver)"
+            return f"{module} is not installed (PySpark's mapInArrow needs it on the driver)"
     if not hasattr(plan.df, "mapInArrow"):  # pragma: no cover - PySpark < 3.3
         return "this PySpark has no DataFrame.mapInArrow"
     for f in plan.df.schema.fields:

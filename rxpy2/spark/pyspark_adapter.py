@@ -210,15 +210,12 @@ def arrow_to_dataframe(spark: Any, table: Any, schema: Any) -> Any:
 
 
 def map_in_arrow_driver_modules() -> tuple[str, ...]:
-    """The modules ``DataFrame.mapInArrow`` needs on the driver, besides PySpark: pyarrow,
-    and before PySpark 4.0 also pandas (3.5's ``mapInArrow`` is built on ``pandas_udf``,
-    which raises ``ImportError: Pandas >= 1.0.5 must be installed`` without it; the
-    executors need pyarrow only: checked on 3.5.9). PySpark 4.x needs pyarrow alone
-    (checked on 4.3.0)."""
-    import pyspark
-
-    if int(pyspark.__version__.split(".", 1)[0]) >= 4:
-        return ("pyarrow",)
+    """The modules a classic session's ``DataFrame.mapInArrow`` needs on the driver,
+    besides PySpark: pyarrow and pandas (``mapInArrow`` is built on ``pandas_udf``, which
+    raises ``PySparkImportError: Pandas >= 2.2.0 must be installed`` without it, ``Pandas
+    >= 1.0.5`` on 3.5; the executors need pyarrow only: checked on PySpark 4.3.0 and
+    3.5.9). PySpark's own ``sql`` extra, which rxpy2's ``spark`` extra takes, installs
+    both."""
     return ("pyarrow", "pandas")
 
 

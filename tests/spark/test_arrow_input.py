@@ -289,7 +289,7 @@ def test_the_driver_emits_one_payload_of_items_at_a_time(spark: Any) -> None:
 
 def test_a_module_mapinarrow_needs_on_the_driver_missing_keeps_the_pickled_path(
         spark: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """PySpark 3.5's ``mapInArrow`` needs pandas on the driver: where a module it needs is
+    """PySpark's ``mapInArrow`` needs pandas on the driver: where a module it needs is
     missing, fused stages read pickled rows and ``explain()`` says which module."""
     import rxpy2.spark.plan as plan_module
 
@@ -298,6 +298,6 @@ def test_a_module_mapinarrow_needs_on_the_driver_missing_keeps_the_pickled_path(
                         lambda: ("pyarrow", "rxpy2_test_no_such_module"))
     df = spark.range(0, 30, 1, 3)
     chain = from_dataframe(df).map(lambda r: r.id * 2)
-    assert ("fused stages read pickled rows: rxpy2_test_no_such_module is not installed (this "
-            "PySpark's mapInArrow needs it on the driver)") in chain.explain().splitlines()[0]
+    assert ("fused stages read pickled rows: rxpy2_test_no_such_module is not installed "
+            "(PySpark's mapInArrow needs it on the driver)") in chain.explain().splitlines()[0]
     assert list(chain.blocking_iterable()) == [i * 2 for i in range(30)]

@@ -67,14 +67,3 @@ def test_arrow_schema_on_this_pyspark_keeps_utc_and_large_types() -> None:
     assert small.field("s").type == pa.string() and large.field("s").type == pa.large_string()
     assert small.field("t").type == pa.timestamp("us", tz="UTC")
 
-
-@pytest.mark.parametrize(("version", "modules"), [
-    ("3.5.9", ("pyarrow", "pandas")),  # 3.5's mapInArrow is built on pandas_udf
-    ("4.3.0", ("pyarrow",)),
-])
-def test_what_mapinarrow_needs_on_the_driver(monkeypatch: pytest.MonkeyPatch, version: str,
-                                             modules: tuple[str, ...]) -> None:
-    import pyspark
-
-    monkeypatch.setattr(pyspark, "__version__", version)
-    assert pyspark_adapter.map_in_arrow_driver_modules() == modules
