@@ -214,8 +214,7 @@ def map_in_arrow_driver_modules() -> tuple[str, ...]:
     besides PySpark: pyarrow and pandas (``mapInArrow`` is built on ``pandas_udf``, which
     raises ``PySparkImportError: Pandas >= 2.2.0 must be installed`` without it, ``Pandas
     >= 1.0.5`` on 3.5; the executors need pyarrow only: checked on PySpark 4.3.0 and
-    3.5.9). PySpark's own ``sql`` extra, which rxpy2's ``spark`` extra takes, installs
-    both."""
+    3.5.9). rxpy2's ``spark`` extra installs both."""
     return ("pyarrow", "pandas")
 
 
