@@ -128,22 +128,43 @@ def spark(tmp_path_factory):
 
 
 def _connect_session():
-    """A local Spark Connect server and a session of it (``spark.sql.shuffle.partitions`` 4,
-    as the classic session's). Its executors' Python is this interpreter: ``mapInArrow``
-    needs pyarrow there."""
+    """A Spark Connect server of this test process and a session of it
+    (``spark.sql.shuffle.partitions`` 4, as the classic session's). Its executors' Python is
+    this interpreter: ``mapInArrow`` needs pyarrow there.
+
+    The server is a local Spark application with Spark's Connect plugin, listening on a
+    port free when the fixture starts, not ``remote("local[...]")``: that one listens on
+    Spark Connect's own port, 15002 (an ephemeral one only under PySpark's SPARK_TESTING),
+    so two test processes of a machine could not each have one."""
     for module in ("grpc", "grpc_status", "google.rpc", "zstandard", "pandas", "pyarrow"):
         pytest.importorskip(module, reason="the connect extra is not installed")
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    from pyspark.sql import SparkSession
+    import socket
 
-    # the local server listens on Spark Connect's port, 15002, and the client of
-    # remote("local[...]") looks for it there (an ephemeral port is found only under PySpark's
-    # own SPARK_TESTING): one such session per machine at a time, so tools/test runs the
-    # Connect tests in one process
-    session = SparkSession.builder.remote("local[2]").appName("rxpy2-tests").getOrCreate()
+    from pyspark import SparkConf
+    from pyspark import SparkContext
+    from pyspark.sql import SparkSession
+    from pyspark.sql.connect.session import SparkSession as ConnectSession
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    conf = SparkConf().setAll([
+        ("spark.master", "local[2]"), ("spark.app.name", "rxpy2-tests-connect-server"),
+        ("spark.plugins", "org.apache.spark.sql.connect.SparkConnectPlugin"),
+        ("spark.connect.grpc.binding.port", str(port)),
+        ("spark.ui.enabled", "false"), ("spark.ui.showConsoleProgress", "false"),
+        ("spark.driver.memory", "1g")])
+    server = SparkSession(SparkContext.getOrCreate(conf))
+    server.sparkContext.setLogLevel("OFF")
+    # what remote("local[...]") sets too: pyspark.sql.functions and the like then make
+    # Spark Connect Columns in this process, not classic ones
+    os.environ["SPARK_CONNECT_MODE_ENABLED"] = "1"
+    session = ConnectSession.builder.remote(f"sc://localhost:{port}").getOrCreate()
     session.conf.set("spark.sql.shuffle.partitions", "4")
     yield session
     session.stop()
+    server.stop()
 
 
 @pytest.fixture
