@@ -93,6 +93,19 @@ class ToObserverSubscriber(FlowableSubscriber[T], Disposable, Generic[T]):
         """The upstream completed: signal the result (by default ``on_success(value)``)."""
         self.downstream.on_success(value)
 
+    # a fused chain folding into the aggregation (a subclass that declares a FusedFold):
+    # the result so far is ``self.value``
+    def fold_start(self) -> tuple[Any, Any]:
+        """The result so far and the aggregation's function (``g`` of its FusedFold)."""
+        return self.value, self.fold_function()
+
+    def fold_function(self) -> Any:
+        """``g`` of the subclass's FusedFold (None: its lines use none)."""
+        return None
+
+    def fold_end(self, acc: Any) -> None:
+        self.value = acc
+
     def fail(self, error: BaseException) -> None:
         """A user function raised (or broke a rule): cancel the upstream, signal the error."""
         self.upstream.cancel()
