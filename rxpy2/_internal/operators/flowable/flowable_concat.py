@@ -26,9 +26,10 @@ from typing import Any
 from typing import Generic
 from typing import TypeVar
 
+from rxpy2._internal.helpers.exception_helper import append_error
+from rxpy2._internal.helpers.exception_helper import signal_end
 from rxpy2._internal.subscribers.arbiter_relay import ArbiterRelay
 from rxpy2._internal.subscriptions.empty import EmptySubscription
-from rxpy2.exceptions import CompositeException
 from rxpy2.flowable import Flowable
 from rxpy2.operator_kit import null_error
 from rxpy2.reactivestreams import Publisher
@@ -94,45 +95,28 @@ class ConcatArraySubscriber(ArbiterRelay[T], Generic[T]):
         self.sources = sources
         self.delay_error = delay_error
         self.index = 0
-        # delayed errors: the sources run one at a time, so a plain list collects them
-        # (one CompositeException at the end instead of one per error)
-        self.errors: list[BaseException] | None = None
+        self.errors: list[BaseException] | None = None  # delayed (append_error)
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
             raise null_error()  # §2.13
         if self.delay_error:
-            self._add_error(error)
+            self.errors = append_error(self.errors, error)
             self.on_complete()  # on to the next source
         else:
             self.downstream.on_error(error)
 
-    def _add_error(self, error: BaseException) -> None:
-        errors = self.errors
-        if errors is None:
-            self.errors = [error]
-        else:
-            errors.append(error)
-
     def _finish(self, error: BaseException | None) -> None:
         """Signal the end: ``error`` (with any delayed ones) or the delayed errors or completion."""
-        errors = self.errors
-        if errors is not None:
-            if error is not None:
-                errors.append(error)
-            self.errors = None
-            self.downstream.on_error(errors[0] if len(errors) == 1 else CompositeException(errors))
-        elif error is not None:
-            self.downstream.on_error(error)
-        else:
-            self.downstream.on_complete()
+        errors, self.errors = self.errors, None
+        signal_end(self.downstream, errors, error)
 
     def _bad_source(self, error: BaseException) -> bool:
         """A source is None or no Publisher: True if the stream goes on (delay_error)."""
         if not self.delay_error:
             self._finish(error)
             return False
-        self._add_error(error)
+        self.errors = append_error(self.errors, error)
         return True
 
     def on_complete(self) -> None:
