@@ -63,28 +63,26 @@ class DisposableHelper:
     @staticmethod
     def set(ref: AtomicReference[Disposable], d: Disposable | None) -> bool:
         """Replace and dispose the previous one; False (and ``d`` disposed) once disposed."""
-        while True:
-            current = ref.get()
-            if current is DISPOSED:
-                if d is not None:
-                    d.dispose()
-                return False
-            if ref.compare_and_set(current, d):
-                if current is not None:
-                    current.dispose()
-                return True
+        current = DisposableHelper._put(ref, d)
+        if current is DISPOSED:
+            return False
+        if current is not None:
+            current.dispose()
+        return True
 
     @staticmethod
     def replace(ref: AtomicReference[Disposable], d: Disposable | None) -> bool:
         """Replace without disposing the previous one; False (and ``d`` disposed) once disposed."""
-        while True:
-            current = ref.get()
-            if current is DISPOSED:
-                if d is not None:
-                    d.dispose()
-                return False
-            if ref.compare_and_set(current, d):
-                return True
+        return DisposableHelper._put(ref, d) is not DISPOSED
+
+    @staticmethod
+    def _put(ref: AtomicReference[Disposable], d: Disposable | None) -> Disposable | None:
+        """Store ``d`` unless ``ref`` is disposed (``d`` is then disposed): the previous
+        value, DISPOSED when nothing was stored."""
+        current = ref.get_and_set_unless(d, DISPOSED)  # one atomic operation
+        if current is DISPOSED and d is not None:
+            d.dispose()
+        return current
 
     @staticmethod
     def dispose(ref: AtomicReference[Disposable]) -> bool:
