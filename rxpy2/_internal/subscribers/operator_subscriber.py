@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 from typing import Generic
+from typing import Protocol
 from typing import TypeVar
 
 from rxpy2 import plugins
@@ -34,10 +35,11 @@ from rxpy2._internal.helpers.subscription_helper import UNSUBSCRIBED
 from rxpy2._internal.helpers.subscription_helper import null_subscription
 from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
 
-__all__ = ["OperatorSubscriber", "null_error", "null_item", "null_or_late_error",
+__all__ = ["OperatorSubscriber", "RequestsAll", "null_error", "null_item", "null_or_late_error",
            "null_or_late_item", "null_subscription", "validate_upstream"]
 
 T = TypeVar("T")
@@ -82,6 +84,27 @@ def validate_upstream(current: Subscription, s: Subscription) -> bool:
         plugins.on_error(ProtocolViolationException("§2.5 violated: Subscription already set!"))
         return False
     return True
+
+
+class _HasUpstream(Protocol):
+    upstream: Subscription
+    downstream: Any
+
+
+class RequestsAll:
+    """``on_subscribe`` of a subscriber that hands *itself* to its ``downstream`` and then
+    asks its upstream for everything (``LONG_MAX``): the aggregations
+    (:class:`~rxpy2._internal.subscribers.to_observer.ToObserverSubscriber`,
+    ``DeferredScalarSubscriber``) and ``switch_map_maybe``/``_single``. ``upstream`` is
+    :data:`UNSUBSCRIBED` until then."""
+
+    __slots__ = ()
+
+    def on_subscribe(self: _HasUpstream, s: Subscription) -> None:
+        if validate_upstream(self.upstream, s):  # §2.13, §2.5
+            self.upstream = s
+            self.downstream.on_subscribe(self)
+            s.request(LONG_MAX)
 
 
 class OneTerminal:
