@@ -25,13 +25,12 @@ from rxpy2._internal.atomic import AtomicReference
 from rxpy2._internal.fuseable import HasUpstreamPublisher
 from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2._internal.subscribers.pass_through import DeferredUpstream
 from rxpy2._internal.subscribers.pass_through import PassThrough
 from rxpy2._internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2.disposables import SerialDisposable
 from rxpy2.flowable import Flowable
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import deferred_request
-from rxpy2.operator_kit import deferred_set_once
 from rxpy2.operator_kit import null_error
 from rxpy2.operator_kit import null_item
 from rxpy2.operator_kit import null_subscription
@@ -151,21 +150,11 @@ class IndexedTimeout(FlowableSubscriber[T], Generic[T]):
         raise NotImplementedError
 
 
-class PlainTimeout(IndexedTimeout[T], Subscription, Generic[T]):
+class PlainTimeout(DeferredUpstream, IndexedTimeout[T], Subscription, Generic[T]):
     """Without a fallback: the downstream's Subscription; requests made before the upstream
-    arrives are deferred (``requested``)."""
+    arrives are deferred (:class:`DeferredUpstream`)."""
 
     __slots__ = ()
-
-    requested: AtomicLong
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        deferred_set_once(self.upstream, self.requested, s)
-
-    def request(self, n: int) -> None:
-        deferred_request(self.upstream, self.requested, n)
 
     def cancel(self) -> None:
         SubscriptionHelper.cancel(self.upstream)
