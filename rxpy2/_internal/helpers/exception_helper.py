@@ -11,8 +11,8 @@ from rxpy2._internal.atomic import AtomicReference
 from rxpy2.exceptions import CompositeException
 from rxpy2.reactivestreams import Subscriber
 
-__all__ = ["TERMINATED", "AtomicThrowable", "ExceptionHelper", "append_error", "call_reporting",
-           "signal_end"]
+__all__ = ["TERMINATED", "AtomicThrowable", "ExceptionHelper", "append_error", "call_on_error",
+           "call_reporting", "signal_end"]
 
 
 def call_reporting(fn: Callable[..., Any] | None, *args: Any) -> None:
@@ -24,6 +24,16 @@ def call_reporting(fn: Callable[..., Any] | None, *args: Any) -> None:
             fn(*args)
         except Exception as e:
             plugins.on_error(e)
+
+
+def call_on_error(fn: Callable[[BaseException], Any], error: BaseException) -> None:
+    """Hand ``error`` to an error handler at the end of a stream (a user's ``on_error``, a
+    wrapped Subscriber's): if the handler raises, both go to :func:`rxpy2.plugins.on_error`
+    as one :class:`CompositeException` (nobody is left to tell, §2.13)."""
+    try:
+        fn(error)
+    except Exception as e:
+        plugins.on_error(CompositeException(error, e))
 
 
 def append_error(errors: list[BaseException] | None,

@@ -16,6 +16,7 @@ from typing import Generic
 from typing import TypeVar
 
 from rxpy2 import plugins
+from rxpy2._internal.helpers.exception_helper import call_on_error
 from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2._internal.subscriptions.empty import EmptySubscription
 from rxpy2.exceptions import CompositeException
@@ -87,10 +88,7 @@ class SafeSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         except Exception as e:
             plugins.on_error(CompositeException(error, e))
             return
-        try:
-            self.downstream.on_error(error)
-        except Exception as e:
-            plugins.on_error(CompositeException(error, e))
+        call_on_error(self.downstream.on_error, error)
 
     def on_error(self, error: BaseException) -> None:
         if self.done:
@@ -102,10 +100,7 @@ class SafeSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         if self.upstream is None:
             self._error_without_subscription(CompositeException(error, _not_subscribed()))
             return
-        try:
-            self.downstream.on_error(error)
-        except Exception as e:
-            plugins.on_error(CompositeException(error, e))
+        call_on_error(self.downstream.on_error, error)
 
     def on_complete(self) -> None:
         if self.done:
