@@ -17,6 +17,7 @@ from typing import TypeVar
 from rxpy2 import plugins
 from rxpy2._internal.atomic import AtomicReference
 from rxpy2._internal.helpers.exception_helper import call_on_error
+from rxpy2._internal.helpers.exception_helper import call_reporting
 from rxpy2._internal.helpers.subscription_helper import CANCELLED
 from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2._internal.subscribers.operator_subscriber import null_or_late_error
@@ -76,13 +77,7 @@ class ForEachWhileSubscriber(FlowableSubscriber[T], Disposable, Generic[T]):
         if self.done:
             return
         self.done = True
-        f = self.on_complete_fn
-        if f is None:
-            return
-        try:
-            f()
-        except Exception as e:
-            plugins.on_error(e)
+        call_reporting(self.on_complete_fn)
 
     def dispose(self) -> None:
         SubscriptionHelper.cancel(self.upstream)
