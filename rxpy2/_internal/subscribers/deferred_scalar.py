@@ -13,7 +13,7 @@ from typing import Generic
 from typing import TypeVar
 
 from rxpy2._internal.helpers.subscription_helper import UNSUBSCRIBED
-from rxpy2._internal.subscribers.operator_subscriber import RequestsAll
+from rxpy2._internal.subscribers.operator_subscriber import RequestsUpfront
 from rxpy2._internal.subscribers.operator_subscriber import null_error
 from rxpy2._internal.subscriptions.deferred_scalar import DeferredScalarSubscription
 from rxpy2.observers import FlowableSubscriber
@@ -26,7 +26,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-class DeferredScalarSubscriber(RequestsAll, DeferredScalarSubscription[R], FlowableSubscriber[T],
+class DeferredScalarSubscriber(RequestsUpfront, DeferredScalarSubscription[R], FlowableSubscriber[T],
                                Generic[T, R]):
     __slots__ = ("upstream", "has_value")
 

@@ -39,7 +39,7 @@ from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
 
-__all__ = ["OperatorSubscriber", "RequestsAll", "null_error", "null_item", "null_or_late_error",
+__all__ = ["OperatorSubscriber", "RequestsUpfront", "null_error", "null_item", "null_or_late_error",
            "null_or_late_item", "null_subscription", "validate_upstream"]
 
 T = TypeVar("T")
@@ -90,13 +90,17 @@ class _HasUpstream(Protocol):
     upstream: Subscription
     downstream: Any
 
+    def first_request(self) -> int: ...
 
-class RequestsAll:
+
+class RequestsUpfront:
     """``on_subscribe`` of a subscriber that hands *itself* to its ``downstream`` and then
-    asks its upstream for everything (``LONG_MAX``): the aggregations
+    asks its upstream for :meth:`first_request` items, by default everything
+    (``LONG_MAX``): the aggregations
     (:class:`~rxpy2._internal.subscribers.to_observer.ToObserverSubscriber`,
-    ``DeferredScalarSubscriber``) and ``switch_map_maybe``/``_single``. ``upstream`` is
-    :data:`UNSUBSCRIBED` until then."""
+    ``DeferredScalarSubscriber``), ``switch_map_maybe``/``_single``, and
+    ``flat_map_maybe``/``_single``/``_completable`` and ``concat_map_eager`` (their
+    ``max_concurrency``). ``upstream`` is :data:`UNSUBSCRIBED` until then."""
 
     __slots__ = ()
 
@@ -104,7 +108,10 @@ class RequestsAll:
         if validate_upstream(self.upstream, s):  # §2.13, §2.5
             self.upstream = s
             self.downstream.on_subscribe(self)
-            s.request(LONG_MAX)
+            s.request(self.first_request())
+
+    def first_request(self) -> int:
+        return LONG_MAX
 
 
 class OneTerminal:

@@ -22,7 +22,7 @@ from typing import TypeVar
 
 from rxpy2._internal.helpers.subscription_helper import CANCELLED
 from rxpy2._internal.helpers.subscription_helper import UNSUBSCRIBED
-from rxpy2._internal.subscribers.operator_subscriber import RequestsAll
+from rxpy2._internal.subscribers.operator_subscriber import RequestsUpfront
 from rxpy2._internal.subscribers.operator_subscriber import null_or_late_error
 from rxpy2.disposables import Disposable
 from rxpy2.disposables import Disposables
@@ -52,7 +52,7 @@ def initial_value(supplier: Callable[[], U], name: str, observer: Any) -> U | No
     return u
 
 
-class ToObserverSubscriber(RequestsAll, FlowableSubscriber[T], Disposable, Generic[T]):
+class ToObserverSubscriber(RequestsUpfront, FlowableSubscriber[T], Disposable, Generic[T]):
     """Requests everything; on completion signals :meth:`end` with ``self.value``."""
 
     __slots__ = ("downstream", "upstream", "value", "done")

@@ -23,7 +23,7 @@ from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.operators.flowable.flowable_flat_map_maybe import InnerObserver
 from rxpy2._internal.operators.single.single_flat_map import apply_mapper
 from rxpy2._internal.subscribers.drain_support import DrainSubscriptionMixin
-from rxpy2._internal.subscribers.operator_subscriber import RequestsAll
+from rxpy2._internal.subscribers.operator_subscriber import RequestsUpfront
 from rxpy2.flowable import Flowable
 from rxpy2.maybe import Maybe
 from rxpy2.observers import FlowableSubscriber
@@ -85,7 +85,7 @@ class SwitchMapInnerObserver(InnerObserver):
 DISPOSED_INNER = SwitchMapInnerObserver(None)
 
 
-class SwitchMapZeroOneSubscriber(DrainSubscriptionMixin, RequestsAll, FlowableSubscriber[T], Generic[T]):
+class SwitchMapZeroOneSubscriber(DrainSubscriptionMixin, RequestsUpfront, FlowableSubscriber[T], Generic[T]):
     """The upstream side, the inner callbacks and the drain loop of switch_map_maybe/
     single/completable; a subclass is the downstream's Subscription (or Disposable).
     ``request``/``cancel``/``drain``: :class:`DrainSubscriptionMixin`."""
@@ -113,7 +113,7 @@ class SwitchMapZeroOneSubscriber(DrainSubscriptionMixin, RequestsAll, FlowableSu
         self.emitted = 0  # items emitted (drain only)
 
     # ---------------------------------------------------------------- upstream side
-    # on_subscribe: RequestsAll's
+    # on_subscribe: RequestsUpfront's
 
     def on_next(self, item: T) -> None:
         if item is None:
