@@ -36,9 +36,7 @@ from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.operator_kit import AtomicLong
 from rxpy2.operator_kit import Drain
 from rxpy2.operator_kit import OperatorSubscriber
-from rxpy2.operator_kit import add_request
 from rxpy2.operator_kit import null_or_late_error
-from rxpy2.operator_kit import validate_request
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.schedulers.scheduler import Scheduler
@@ -109,7 +107,7 @@ class TimedDrainSubscriber(DrainSubscriptionMixin, UnboundedSubscriber[T, R], Ge
         self.downstream.on_error(error)
 
 
-class TimestampedQueueSubscriber(OperatorSubscriber[T, T], Generic[T]):
+class TimestampedQueueSubscriber(DrainSubscriptionMixin, OperatorSubscriber[T, T], Generic[T]):
     """Consumes the upstream at once (``request(LONG_MAX)``) into ``queue``, (timestamp,
     item) pairs oldest first, and emits from it under the downstream's demand in the
     subclass's ``drain``. ``done``: the upstream terminated (``error`` its error); the
@@ -154,11 +152,6 @@ class TimestampedQueueSubscriber(OperatorSubscriber[T, T], Generic[T]):
         self.at_end(None)
         self.done = True
         self.drain()
-
-    def request(self, n: int) -> None:
-        if n := validate_request(n):
-            add_request(self.requested, n)
-            self.drain()
 
     def cancel(self) -> None:
         if not self.cancelled:
