@@ -24,6 +24,7 @@ from rxpy2._internal.atomic import AtomicReference
 from rxpy2._internal.fuseable import HasUpstreamPublisher
 from rxpy2._internal.helpers.disposable_helper import DisposableHelper
 from rxpy2._internal.helpers.exception_helper import AtomicThrowable
+from rxpy2._internal.helpers.half_serializer import HalfSerializedItems
 from rxpy2._internal.helpers.half_serializer import HalfSerializer
 from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
@@ -35,7 +36,6 @@ from rxpy2.observers import CompletableObserver
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operator_kit import Drain
 from rxpy2.operator_kit import null_error
-from rxpy2.operator_kit import null_item
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
@@ -93,7 +93,8 @@ class _OtherObserver(AtomicReference[Disposable], CompletableObserver):
             HalfSerializer.on_complete(p.downstream, p.gate, p.error)
 
 
-class MergeWithCompletableSubscriber(DeferredUpstream, FlowableSubscriber[T], Subscription, Generic[T]):
+class MergeWithCompletableSubscriber(HalfSerializedItems, DeferredUpstream, FlowableSubscriber[T],
+                                     Subscription, Generic[T]):
     """The main source's subscriber and the downstream's Subscription: requests pass
     through (deferred until the main source has subscribed)."""
 
@@ -110,11 +111,6 @@ class MergeWithCompletableSubscriber(DeferredUpstream, FlowableSubscriber[T], Su
         self.main_done = False
         self.other_done = False
         self.cancelled = False
-
-    def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        HalfSerializer.on_next(self.downstream, item, self.gate, self.error)
 
     def on_error(self, error: BaseException) -> None:
         if error is None:

@@ -24,6 +24,7 @@ from rxpy2._internal.atomic import AtomicLong
 from rxpy2._internal.atomic import AtomicReference
 from rxpy2._internal.fuseable import HasUpstreamPublisher
 from rxpy2._internal.helpers.exception_helper import AtomicThrowable
+from rxpy2._internal.helpers.half_serializer import HalfSerializedItems
 from rxpy2._internal.helpers.half_serializer import HalfSerializer
 from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
@@ -88,7 +89,8 @@ class TakeUntilOtherSubscriber(FlowableSubscriber[Any]):
         HalfSerializer.on_complete(p.downstream, p.gate, p.error)
 
 
-class TakeUntilMainSubscriber(DeferredUpstream, FlowableSubscriber[T], Subscription, Generic[T]):
+class TakeUntilMainSubscriber(HalfSerializedItems, DeferredUpstream, FlowableSubscriber[T], Subscription,
+                              Generic[T]):
     """Subscribes to the main source; requests made before it arrives are deferred
     (:class:`DeferredUpstream`).
 
@@ -106,11 +108,6 @@ class TakeUntilMainSubscriber(DeferredUpstream, FlowableSubscriber[T], Subscript
         self.gate = Drain()  # half-serializes the items with the terminal signals
         self.error = AtomicThrowable()
         self.other = self.other_type(self)
-
-    def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        HalfSerializer.on_next(self.downstream, item, self.gate, self.error)
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
