@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+from typing import Protocol
+
 from rxpy2 import plugins
 from rxpy2._internal.atomic import AtomicReference
 from rxpy2._internal.disposable import Disposable
@@ -105,3 +108,23 @@ class DisposableHelper:
                 d.dispose()
             return False
         return True
+
+
+class _HasUpstream(Protocol):
+    upstream: Disposable | None
+    downstream: Any
+
+
+class ValidatedUpstream:
+    """``on_subscribe`` of a 0-1 observer that keeps its source's Disposable in
+    ``upstream`` (None until then; a second one is disposed and reported,
+    :meth:`DisposableHelper.validate`) and hands *itself* to ``downstream``."""
+
+    __slots__ = ()
+
+    upstream: Disposable | None  # the subclass's slot
+
+    def on_subscribe(self: _HasUpstream, d: Disposable) -> None:
+        if DisposableHelper.validate(self.upstream, d):
+            self.upstream = d
+            self.downstream.on_subscribe(self)

@@ -28,7 +28,7 @@ from rxpy2._internal.fuseable import ASYNC
 from rxpy2._internal.fuseable import BOUNDARY
 from rxpy2._internal.fuseable import NONE
 from rxpy2._internal.helpers.disposable_helper import DISPOSED
-from rxpy2._internal.helpers.disposable_helper import DisposableHelper
+from rxpy2._internal.helpers.disposable_helper import ValidatedUpstream
 from rxpy2._internal.helpers.function_names import returned_none
 from rxpy2._internal.operators.flowable.flowable_flatten_iterable import END
 from rxpy2._internal.operators.flowable.flowable_flatten_iterable import Failed
@@ -62,7 +62,7 @@ class SingleFlattenAsFlowable(Flowable[R], Generic[T, R]):
         self.source._subscribe(FlattenAsFlowableObserver(subscriber, self.mapper))
 
 
-class FlattenAsFlowableObserver(DrainSubscriptionMixin, BasicQueueSubscription[R], SingleObserver[T],
+class FlattenAsFlowableObserver(ValidatedUpstream, DrainSubscriptionMixin, BasicQueueSubscription[R], SingleObserver[T],
                                 MaybeObserver[T], Generic[T, R]):
     """``request``/``cancel``: :class:`DrainSubscriptionMixin`'s."""
 
@@ -81,11 +81,6 @@ class FlattenAsFlowableObserver(DrainSubscriptionMixin, BasicQueueSubscription[R
         self.output_fused = False
 
     # ---------------------------------------------------------------- the source's side
-    def on_subscribe(self, d: Disposable) -> None:
-        if DisposableHelper.validate(self.upstream, d):
-            self.upstream = d
-            self.downstream.on_subscribe(self)
-
     def on_success(self, item: T) -> None:
         mapper = self.mapper
         try:
