@@ -39,7 +39,7 @@ from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
 
-__all__ = ["OperatorSubscriber", "RequestsUpfront", "null_error", "null_item", "null_or_late_error",
+__all__ = ["OperatorSubscriber", "RequestsUpfront", "UnboundedStart", "null_error", "null_item", "null_or_late_error",
            "null_or_late_item", "null_subscription", "validate_upstream"]
 
 T = TypeVar("T")
@@ -86,10 +86,12 @@ def validate_upstream(current: Subscription, s: Subscription) -> bool:
     return True
 
 
-class _HasUpstream(Protocol):
+class _Linked(Protocol):
     upstream: Subscription
     downstream: Any
 
+
+class _HasUpstream(_Linked, Protocol):
     def first_request(self) -> int: ...
 
 
@@ -112,6 +114,19 @@ class RequestsUpfront:
 
     def first_request(self) -> int:
         return LONG_MAX
+
+
+class UnboundedStart:
+    """``on_start`` of an :class:`OperatorSubscriber` that hands itself downstream first and
+    then asks its upstream for everything (``LONG_MAX``), serving the downstream's demand
+    itself (``on_backpressure_*``, ``take_last``, the timed ``skip_last``/``take_last``)."""
+
+    __slots__ = ()
+
+    def on_start(self: _Linked) -> bool:
+        self.downstream.on_subscribe(self)
+        self.upstream.request(LONG_MAX)
+        return False  # on_subscribe went downstream already (before the request)
 
 
 class OneTerminal:

@@ -34,6 +34,7 @@ from rxpy2._internal.queues import SpscArrayQueue
 from rxpy2._internal.queues import SpscLinkedArrayQueue
 from rxpy2._internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2._internal.subscribers.drain_support import DrainTerminalsMixin
+from rxpy2._internal.subscribers.operator_subscriber import UnboundedStart
 from rxpy2.backpressure import BackpressureOverflowStrategy
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
@@ -59,7 +60,7 @@ __all__ = [
 T = TypeVar("T")
 
 
-class BaseUnboundedSubscriber(OperatorSubscriber[T, T], Generic[T]):
+class BaseUnboundedSubscriber(UnboundedStart, OperatorSubscriber[T, T], Generic[T]):
     """Requests ``LONG_MAX`` upstream; keeps the downstream's demand in ``requested``."""
 
     __slots__ = ("requested",)
@@ -67,11 +68,6 @@ class BaseUnboundedSubscriber(OperatorSubscriber[T, T], Generic[T]):
     def __init__(self, downstream: Subscriber[T]) -> None:
         super().__init__(downstream)
         self.requested = AtomicLong()
-
-    def on_start(self) -> bool:
-        self.downstream.on_subscribe(self)
-        self.upstream.request(LONG_MAX)
-        return False  # the downstream has had on_subscribe already
 
     def request(self, n: int) -> None:
         if n := validate_request(n):
