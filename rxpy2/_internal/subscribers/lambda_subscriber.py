@@ -118,9 +118,7 @@ class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, DirectSi
             s.cancel()
 
     def request(self, n: int) -> None:
-        s = self.upstream.get()
-        if s is not None:
-            s.request(n)
+        SubscriptionHelper.request(self.upstream, n)
 
     def cancel(self) -> None:
         # a plain flag for on_next's per-item check; the terminal methods also look at the

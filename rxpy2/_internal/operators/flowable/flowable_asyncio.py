@@ -203,9 +203,7 @@ class AsyncIteratorSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             await w
 
     def request(self, n: int) -> None:
-        s = self.upstream.get()
-        if s is not None:
-            s.request(n)
+        SubscriptionHelper.request(self.upstream, n)
 
     def cancel(self) -> None:
         self.cancelled = True

@@ -173,9 +173,7 @@ class BlockingIteratorSubscriber(FlowableSubscriber[T], Generic[T]):
             self.waiting = False
 
     def request(self, n: int) -> None:
-        s = self.upstream.get()
-        if s is not None:
-            s.request(n)
+        SubscriptionHelper.request(self.upstream, n)
 
     def cancel(self) -> None:
         self.cancelled = True
@@ -403,9 +401,7 @@ class BlockingRelaySubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self._offer(("c", None))
 
     def request(self, n: int) -> None:
-        s = self.upstream.get()
-        if s is not None:
-            s.request(n)
+        SubscriptionHelper.request(self.upstream, n)
 
     def cancel(self) -> None:
         if SubscriptionHelper.cancel(self.upstream):
