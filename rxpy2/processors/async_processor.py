@@ -18,14 +18,13 @@ from rxpy2._internal.type_vars import ItemT
 from rxpy2._internal.type_vars import T
 from rxpy2.operator_kit import null_or_late_error
 from rxpy2.operator_kit import null_or_late_item
-from rxpy2.operator_kit import null_subscription
 from rxpy2.processors._subscribers import EMPTY
 from rxpy2.processors._subscribers import TERMINATED
 from rxpy2.processors._subscribers import array_add
 from rxpy2.processors._subscribers import array_remove
 from rxpy2.processors._subscribers import array_terminate
 from rxpy2.processors.flowable_processor import FlowableProcessor
-from rxpy2.reactivestreams import LONG_MAX
+from rxpy2.processors.flowable_processor import take_upstream
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
 
@@ -53,12 +52,7 @@ class AsyncProcessor(FlowableProcessor[T], Generic[T]):
     def on_subscribe(self, s: Subscription) -> None:
         """Request ``LONG_MAX`` from ``s`` (the processor keeps only the last item), or cancel
         ``s`` once terminated; ``None`` raises ``TypeError`` (§2.13)."""
-        if s is None:
-            raise null_subscription()  # §2.13
-        if self._subscribers.get() is TERMINATED:
-            s.cancel()
-            return
-        s.request(LONG_MAX)
+        take_upstream(s, self._subscribers.get() is TERMINATED)
 
     def on_next(self, item: T) -> None:
         """Keep ``item`` as the latest, replacing the one before; nothing is emitted until

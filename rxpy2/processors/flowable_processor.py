@@ -22,16 +22,31 @@ from typing import TYPE_CHECKING
 from typing import Generic
 from typing import TypeVar
 
+from rxpy2._internal.helpers.subscription_helper import null_subscription
 from rxpy2.flowable import Flowable
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Processor
+from rxpy2.reactivestreams import Subscription
 
 if TYPE_CHECKING:
     from rxpy2.processors.serialized_processor import SerializedProcessor
 
-__all__ = ["FlowableProcessor"]
+__all__ = ["FlowableProcessor", "take_upstream"]
 
 T = TypeVar("T")
+
+
+def take_upstream(s: Subscription, terminated: bool) -> None:
+    """A processor's ``on_subscribe`` when it takes everything its upstream emits:
+    ``TypeError`` for ``None`` (§2.13); once ``terminated``, ``s`` is cancelled, otherwise
+    asked for ``LONG_MAX``."""
+    if s is None:
+        raise null_subscription()  # §2.13
+    if terminated:
+        s.cancel()
+    else:
+        s.request(LONG_MAX)
 
 
 class FlowableProcessor(Flowable[T], Processor[T, T], FlowableSubscriber[T], Generic[T]):

@@ -28,10 +28,9 @@ from typing import Generic
 
 from rxpy2 import plugins
 from rxpy2._internal.fuseable import ANY
-from rxpy2._internal.fuseable import ASYNC
 from rxpy2._internal.fuseable import NONE
 from rxpy2._internal.fuseable import SYNC
-from rxpy2._internal.fuseable import QueueSubscription
+from rxpy2._internal.subscribers.drain_support import fuse_upstream
 from rxpy2._internal.type_vars import ItemT
 from rxpy2._internal.type_vars import T
 from rxpy2.exceptions import MissingBackpressureException
@@ -120,21 +119,13 @@ class MulticastProcessor(FlowableProcessor[T], Generic[T]):
         cancelled (§2.5)."""
         if not SubscriptionHelper.set_once(self._upstream, s):  # §2.5: one upstream only
             return
-        if isinstance(s, QueueSubscription):
-            m = s.request_fusion(ANY)
-            if m == SYNC:
-                self._fusion_mode = m
-                self._queue = s
-                self._done = True
-                self._drain()
-                return
-            if m == ASYNC:
-                self._fusion_mode = m
-                self._queue = s
-                s.request(self._buffer_size)
-                return
-        self._queue = SpscArrayQueue(self._buffer_size)
-        s.request(self._buffer_size)
+        m, self._queue = fuse_upstream(s, self._buffer_size, ANY)
+        self._fusion_mode = m
+        if m == SYNC:
+            self._done = True
+            self._drain()
+        else:
+            s.request(self._buffer_size)
 
     def on_next(self, item: T) -> None:
         """Queue ``item`` and hand queued items out as every subscriber has demand for them.

@@ -22,7 +22,6 @@ from rxpy2._internal.type_vars import T
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.operator_kit import null_item
 from rxpy2.operator_kit import null_or_late_error
-from rxpy2.operator_kit import null_subscription
 from rxpy2.operator_kit import validate_request
 from rxpy2.processors._subscribers import EMPTY
 from rxpy2.processors._subscribers import TERMINATED
@@ -30,6 +29,7 @@ from rxpy2.processors._subscribers import array_add
 from rxpy2.processors._subscribers import array_remove
 from rxpy2.processors._subscribers import array_terminate
 from rxpy2.processors.flowable_processor import FlowableProcessor
+from rxpy2.processors.flowable_processor import take_upstream
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import LONG_MIN
 from rxpy2.reactivestreams import Subscriber
@@ -79,12 +79,7 @@ class PublishProcessor(FlowableProcessor[T], Generic[T]):
     def on_subscribe(self, s: Subscription) -> None:
         """Request ``LONG_MAX`` from ``s`` (demand is kept per subscriber, not upstream), or
         cancel ``s`` once terminated; ``None`` raises ``TypeError`` (§2.13)."""
-        if s is None:
-            raise null_subscription()  # §2.13
-        if self._subscribers.get() is TERMINATED:
-            s.cancel()
-            return
-        s.request(LONG_MAX)  # no request coordination: items beyond demand are refused per subscriber
+        take_upstream(s, self._subscribers.get() is TERMINATED)  # no request coordination: items beyond demand are refused per subscriber
 
     def on_next(self, item: T) -> None:
         """Emit ``item`` to every current subscriber that has demand; one without demand gets

@@ -32,13 +32,13 @@ from rxpy2.operator_kit import Drain
 from rxpy2.operator_kit import add_request
 from rxpy2.operator_kit import null_or_late_error
 from rxpy2.operator_kit import null_or_late_item
-from rxpy2.operator_kit import null_subscription
 from rxpy2.operator_kit import validate_request
 from rxpy2.processors._subscribers import EMPTY
 from rxpy2.processors._subscribers import array_add
 from rxpy2.processors._subscribers import array_remove
 from rxpy2.processors._subscribers import array_terminate
 from rxpy2.processors.flowable_processor import FlowableProcessor
+from rxpy2.processors.flowable_processor import take_upstream
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
@@ -146,12 +146,7 @@ class ReplayProcessor(FlowableProcessor[T], Generic[T]):
     def on_subscribe(self, s: Subscription) -> None:
         """Request ``LONG_MAX`` from ``s`` (the buffer takes everything), or cancel ``s`` once
         terminated; ``None`` raises ``TypeError`` (§2.13)."""
-        if s is None:
-            raise null_subscription()  # §2.13
-        if self._done:
-            s.cancel()
-            return
-        s.request(LONG_MAX)
+        take_upstream(s, self._done)
 
     def on_next(self, item: T) -> None:
         """Add ``item`` to the buffer and replay it to every current subscriber as its demand

@@ -40,10 +40,9 @@ from typing import overload
 
 from rxpy2._internal.atomic import AtomicLong
 from rxpy2._internal.drain import Drain
-from rxpy2._internal.helpers.demand import add_request
 from rxpy2._internal.helpers.demand import produced
-from rxpy2._internal.helpers.demand import validate_request
 from rxpy2._internal.queues import SpscLinkedArrayQueue
+from rxpy2._internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2.flowable import Flowable
 from rxpy2.processors.publish_processor import PublishProcessor
 from rxpy2.reactivestreams import LONG_MAX
@@ -227,7 +226,7 @@ class ColdFlowable(Flowable[T]):
                 sub.worker.schedule(partial(sub.arrive, sigs), f * s.frame)
 
 
-class _ColdSubscription(Subscription):
+class _ColdSubscription(DrainSubscriptionMixin, Subscription):
     """One subscription's timeline: signals arrive as virtual time reaches them and go
     out under demand (the kit's demand arithmetic and the one drain)."""
 
@@ -246,11 +245,6 @@ class _ColdSubscription(Subscription):
         for signal in signals:
             self.queue.offer(signal)
         self.drain()
-
-    def request(self, n: int) -> None:
-        if n := validate_request(n):  # §3.9
-            add_request(self.requested, n)
-            self.drain()
 
     def cancel(self) -> None:
         if not self.done:

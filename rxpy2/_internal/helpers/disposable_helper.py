@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+from typing import Protocol
+
 from rxpy2 import plugins
 from rxpy2._internal.atomic import AtomicReference
 from rxpy2._internal.disposable import Disposable
@@ -63,28 +66,26 @@ class DisposableHelper:
     @staticmethod
     def set(ref: AtomicReference[Disposable], d: Disposable | None) -> bool:
         """Replace and dispose the previous one; False (and ``d`` disposed) once disposed."""
-        while True:
-            current = ref.get()
-            if current is DISPOSED:
-                if d is not None:
-                    d.dispose()
-                return False
-            if ref.compare_and_set(current, d):
-                if current is not None:
-                    current.dispose()
-                return True
+        current = DisposableHelper._put(ref, d)
+        if current is DISPOSED:
+            return False
+        if current is not None:
+            current.dispose()
+        return True
 
     @staticmethod
     def replace(ref: AtomicReference[Disposable], d: Disposable | None) -> bool:
         """Replace without disposing the previous one; False (and ``d`` disposed) once disposed."""
-        while True:
-            current = ref.get()
-            if current is DISPOSED:
-                if d is not None:
-                    d.dispose()
-                return False
-            if ref.compare_and_set(current, d):
-                return True
+        return DisposableHelper._put(ref, d) is not DISPOSED
+
+    @staticmethod
+    def _put(ref: AtomicReference[Disposable], d: Disposable | None) -> Disposable | None:
+        """Store ``d`` unless ``ref`` is disposed (``d`` is then disposed): the previous
+        value, DISPOSED when nothing was stored."""
+        current = ref.get_and_set_unless(d, DISPOSED)  # one atomic operation
+        if current is DISPOSED and d is not None:
+            d.dispose()
+        return current
 
     @staticmethod
     def dispose(ref: AtomicReference[Disposable]) -> bool:
@@ -107,3 +108,23 @@ class DisposableHelper:
                 d.dispose()
             return False
         return True
+
+
+class _HasUpstream(Protocol):
+    upstream: Disposable | None
+    downstream: Any
+
+
+class ValidatedUpstream:
+    """``on_subscribe`` of a 0-1 observer that keeps its source's Disposable in
+    ``upstream`` (None until then; a second one is disposed and reported,
+    :meth:`DisposableHelper.validate`) and hands *itself* to ``downstream``."""
+
+    __slots__ = ()
+
+    upstream: Disposable | None  # the subclass's slot
+
+    def on_subscribe(self: _HasUpstream, d: Disposable) -> None:
+        if DisposableHelper.validate(self.upstream, d):
+            self.upstream = d
+            self.downstream.on_subscribe(self)

@@ -11,7 +11,8 @@ from rxpy2._internal.atomic import AtomicReference
 from rxpy2.exceptions import CompositeException
 from rxpy2.reactivestreams import Subscriber
 
-__all__ = ["TERMINATED", "AtomicThrowable", "ExceptionHelper", "call_reporting"]
+__all__ = ["TERMINATED", "AtomicThrowable", "ExceptionHelper", "append_error", "call_on_error",
+           "call_reporting", "signal_end"]
 
 
 def call_reporting(fn: Callable[..., Any] | None, *args: Any) -> None:
@@ -23,6 +24,41 @@ def call_reporting(fn: Callable[..., Any] | None, *args: Any) -> None:
             fn(*args)
         except Exception as e:
             plugins.on_error(e)
+
+
+def call_on_error(fn: Callable[[BaseException], Any], error: BaseException) -> None:
+    """Hand ``error`` to an error handler at the end of a stream (a user's ``on_error``, a
+    wrapped Subscriber's): if the handler raises, both go to :func:`rxpy2.plugins.on_error`
+    as one :class:`CompositeException` (nobody is left to tell, §2.13)."""
+    try:
+        fn(error)
+    except Exception as e:
+        plugins.on_error(CompositeException(error, e))
+
+
+def append_error(errors: list[BaseException] | None,
+                 error: BaseException) -> list[BaseException]:
+    """``errors`` (None: none yet) with ``error`` added: the delayed errors of sources that
+    run one at a time (``concat`` with ``delay_error``), whose signals are serial, so a
+    plain list collects them."""
+    if errors is None:
+        return [error]
+    errors.append(error)
+    return errors
+
+
+def signal_end(downstream: Any, errors: list[BaseException] | None,
+               error: BaseException | None) -> None:
+    """The end of a stream that delayed ``errors`` (:func:`append_error`): ``error`` after
+    them, or they alone (one :class:`CompositeException` for several), or completion."""
+    if errors is not None:
+        if error is not None:
+            errors.append(error)
+        downstream.on_error(errors[0] if len(errors) == 1 else CompositeException(errors))
+    elif error is not None:
+        downstream.on_error(error)
+    else:
+        downstream.on_complete()
 
 
 class _Terminated(Exception):

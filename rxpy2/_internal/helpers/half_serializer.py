@@ -15,12 +15,13 @@ from typing import Any
 
 from rxpy2 import plugins
 from rxpy2._internal.helpers.exception_helper import AtomicThrowable
+from rxpy2._internal.subscribers.operator_subscriber import null_item
 from rxpy2.reactivestreams import Subscriber
 
 if TYPE_CHECKING:  # the annotation only: rxpy2.operator_kit imports this module
     from rxpy2._internal.drain import Drain
 
-__all__ = ["HalfSerializer"]
+__all__ = ["HalfSerializedItems", "HalfSerializer"]
 
 
 class HalfSerializer:
@@ -72,3 +73,21 @@ class HalfSerializer:
         error.completed = True  # the state, before trying the drain
         if drain.enter():  # kept for good: the stream is over
             error.try_terminate_consumer(subscriber)
+
+
+class HalfSerializedItems:
+    """``on_next`` of a subscriber whose items come from one thread and whose terminal
+    signals may come from others (``take_until``, ``merge_with(Completable)``, the strict
+    subscriber): each item goes to ``downstream`` through :meth:`HalfSerializer.on_next`,
+    with its ``gate`` and ``error``."""
+
+    __slots__ = ()
+
+    downstream: Subscriber[Any]
+    gate: Drain
+    error: AtomicThrowable
+
+    def on_next(self, item: Any) -> None:
+        if item is None:
+            raise null_item()  # §2.13
+        HalfSerializer.on_next(self.downstream, item, self.gate, self.error)

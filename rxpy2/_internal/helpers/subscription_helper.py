@@ -227,6 +227,14 @@ class SubscriptionHelper:
         return False
 
     @staticmethod
+    def request(ref: AtomicReference[Subscription], n: int) -> None:
+        """Pass ``request(n)`` to the Subscription in ``ref`` once there is one (before it,
+        nothing is asked for: the subscriber requests in ``on_subscribe``)."""
+        s = ref.get()
+        if s is not None:
+            s.request(n)
+
+    @staticmethod
     def deferred_request(ref: AtomicReference[Subscription], requested: AtomicLong,
                          n: int) -> None:
         """Request ``n`` now if the Subscription is there, else keep it for deferred_set_once."""

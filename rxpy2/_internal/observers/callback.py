@@ -19,9 +19,9 @@ from rxpy2 import plugins
 from rxpy2._internal.atomic import AtomicReference
 from rxpy2._internal.helpers.disposable_helper import DISPOSED
 from rxpy2._internal.helpers.disposable_helper import DisposableHelper
+from rxpy2._internal.helpers.exception_helper import call_on_error
 from rxpy2._internal.helpers.exception_helper import call_reporting
 from rxpy2.disposables import Disposable
-from rxpy2.exceptions import CompositeException
 from rxpy2.exceptions import OnErrorNotImplementedException
 from rxpy2.observers import CompletableObserver
 from rxpy2.observers import MaybeObserver
@@ -54,10 +54,7 @@ class _CallbackBase(Disposable):
 
     def on_error(self, error: BaseException) -> None:
         if self._terminate():
-            try:
-                self._on_error(error)
-            except Exception as e:
-                plugins.on_error(CompositeException(error, e))
+            call_on_error(self._on_error, error)
         else:
             plugins.on_error(error)
 

@@ -14,7 +14,7 @@ from typing import Generic
 from typing import TypeVar
 
 from rxpy2._internal.atomic import AtomicBoolean
-from rxpy2._internal.helpers.disposable_helper import DisposableHelper
+from rxpy2._internal.helpers.disposable_helper import ValidatedUpstream
 from rxpy2._internal.helpers.exception_helper import call_reporting
 from rxpy2.disposables import Disposable
 from rxpy2.observers import CompletableObserver
@@ -26,7 +26,7 @@ __all__ = ["DoFinallyObserver"]
 T = TypeVar("T")
 
 
-class DoFinallyObserver(SingleObserver[T], MaybeObserver[T], CompletableObserver,
+class DoFinallyObserver(ValidatedUpstream, SingleObserver[T], MaybeObserver[T], CompletableObserver,
                         Disposable, Generic[T]):
     __slots__ = ("downstream", "action", "upstream", "_once")
 
@@ -35,11 +35,6 @@ class DoFinallyObserver(SingleObserver[T], MaybeObserver[T], CompletableObserver
         self.action = action
         self.upstream: Disposable | None = None
         self._once = AtomicBoolean(False)
-
-    def on_subscribe(self, d: Disposable) -> None:
-        if DisposableHelper.validate(self.upstream, d):
-            self.upstream = d
-            self.downstream.on_subscribe(self)
 
     def on_success(self, item: T) -> None:
         self.downstream.on_success(item)

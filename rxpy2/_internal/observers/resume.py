@@ -25,7 +25,9 @@ __all__ = ["ResumeCompletableObserver", "ResumeMaybeObserver", "ResumeSingleObse
 T = TypeVar("T")
 
 
-class ResumeSingleObserver(SingleObserver[T], Generic[T]):
+class _Resume:
+    """The slot-reusing subscription and the error of every resume observer."""
+
     __slots__ = ("parent", "downstream")
 
     def __init__(self, parent: AtomicReference[Disposable], downstream: Any) -> None:
@@ -35,11 +37,15 @@ class ResumeSingleObserver(SingleObserver[T], Generic[T]):
     def on_subscribe(self, d: Disposable) -> None:
         DisposableHelper.replace(self.parent, d)
 
-    def on_success(self, item: T) -> None:
-        self.downstream.on_success(item)
-
     def on_error(self, error: BaseException) -> None:
         self.downstream.on_error(error)
+
+
+class ResumeSingleObserver(_Resume, SingleObserver[T], Generic[T]):
+    __slots__ = ()
+
+    def on_success(self, item: T) -> None:
+        self.downstream.on_success(item)
 
 
 class ResumeMaybeObserver(ResumeSingleObserver[T], MaybeObserver[T], Generic[T]):
@@ -49,18 +55,8 @@ class ResumeMaybeObserver(ResumeSingleObserver[T], MaybeObserver[T], Generic[T])
         self.downstream.on_complete()
 
 
-class ResumeCompletableObserver(CompletableObserver):
-    __slots__ = ("parent", "downstream")
-
-    def __init__(self, parent: AtomicReference[Disposable], downstream: Any) -> None:
-        self.parent = parent
-        self.downstream = downstream
-
-    def on_subscribe(self, d: Disposable) -> None:
-        DisposableHelper.replace(self.parent, d)
-
-    def on_error(self, error: BaseException) -> None:
-        self.downstream.on_error(error)
+class ResumeCompletableObserver(_Resume, CompletableObserver):
+    __slots__ = ()
 
     def on_complete(self) -> None:
         self.downstream.on_complete()

@@ -13,11 +13,10 @@ from typing import Generic
 from typing import TypeVar
 
 from rxpy2._internal.helpers.subscription_helper import UNSUBSCRIBED
+from rxpy2._internal.subscribers.operator_subscriber import RequestsUpfront
 from rxpy2._internal.subscribers.operator_subscriber import null_error
-from rxpy2._internal.subscribers.operator_subscriber import validate_upstream
 from rxpy2._internal.subscriptions.deferred_scalar import DeferredScalarSubscription
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
 
@@ -27,7 +26,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-class DeferredScalarSubscriber(DeferredScalarSubscription[R], FlowableSubscriber[T],
+class DeferredScalarSubscriber(RequestsUpfront, DeferredScalarSubscription[R], FlowableSubscriber[T],
                                Generic[T, R]):
     __slots__ = ("upstream", "has_value")
 
@@ -35,13 +34,6 @@ class DeferredScalarSubscriber(DeferredScalarSubscription[R], FlowableSubscriber
         super().__init__(downstream)
         self.upstream: Subscription = UNSUBSCRIBED
         self.has_value = False
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if not validate_upstream(self.upstream, s):  # §2.13, §2.5
-            return
-        self.upstream = s
-        self.downstream.on_subscribe(self)
-        s.request(LONG_MAX)
 
     def on_error(self, error: BaseException) -> None:
         if error is None:

@@ -65,18 +65,25 @@ class _Terminals(Protocol):
     def drain(self) -> None: ...
 
 
-class _Drained(Protocol):
+class _Requested(Protocol):
     requested: AtomicLong
-    gate: Drain
-    cancelled: bool
 
     def drain(self) -> None: ...
 
-    def drain_loop(self) -> None: ...
+
+class _Cancelled(Protocol):
+    gate: Drain
+    cancelled: bool
 
     def cancel_upstream(self) -> None: ...
 
     def cleanup(self) -> None: ...
+
+
+class _Drained(Protocol):
+    gate: Drain
+
+    def drain_loop(self) -> None: ...
 
 
 class DrainTerminalsMixin:
@@ -114,17 +121,18 @@ class DrainSubscriptionMixin:
     releases it with ``leave()``),
     ``cancel_upstream()`` and ``cleanup()`` (drop what is buffered: run by
     whoever holds the drain after a cancel); they are only declared here, in the
-    ``self`` type.
+    ``self`` type (each method's own: a class that writes its own ``drain`` needs no
+    ``drain_loop``).
     """
 
     __slots__ = ()
 
-    def request(self: _Drained, n: int) -> None:
+    def request(self: _Requested, n: int) -> None:
         if n := validate_request(n):  # §3.9
             add_request(self.requested, n)
             self.drain()
 
-    def cancel(self: _Drained) -> None:
+    def cancel(self: _Cancelled) -> None:
         if self.cancelled:
             return
         self.cancelled = True

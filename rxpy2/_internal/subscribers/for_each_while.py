@@ -16,12 +16,13 @@ from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2._internal.atomic import AtomicReference
+from rxpy2._internal.helpers.exception_helper import call_on_error
+from rxpy2._internal.helpers.exception_helper import call_reporting
 from rxpy2._internal.helpers.subscription_helper import CANCELLED
 from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2._internal.subscribers.operator_subscriber import null_or_late_error
 from rxpy2._internal.subscribers.operator_subscriber import null_or_late_item
 from rxpy2.disposables import Disposable
-from rxpy2.exceptions import CompositeException
 from rxpy2.exceptions import OnErrorNotImplementedException
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX
@@ -70,22 +71,13 @@ class ForEachWhileSubscriber(FlowableSubscriber[T], Disposable, Generic[T]):
         if f is None:
             plugins.on_error(OnErrorNotImplementedException(error))
             return
-        try:
-            f(error)
-        except Exception as e:
-            plugins.on_error(CompositeException(error, e))
+        call_on_error(f, error)
 
     def on_complete(self) -> None:
         if self.done:
             return
         self.done = True
-        f = self.on_complete_fn
-        if f is None:
-            return
-        try:
-            f()
-        except Exception as e:
-            plugins.on_error(e)
+        call_reporting(self.on_complete_fn)
 
     def dispose(self) -> None:
         SubscriptionHelper.cancel(self.upstream)

@@ -11,13 +11,13 @@ from rxpy2 import plugins
 from rxpy2._internal.atomic import AtomicReference
 from rxpy2._internal.fuseable import ChecksItems
 from rxpy2._internal.fuseable import DirectSink
+from rxpy2._internal.helpers.exception_helper import call_on_error
 from rxpy2._internal.helpers.exception_helper import call_reporting
 from rxpy2._internal.helpers.subscription_helper import CANCELLED
 from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2._internal.subscribers.operator_subscriber import null_error
 from rxpy2._internal.subscribers.operator_subscriber import null_item
 from rxpy2.disposables import Disposable
-from rxpy2.exceptions import CompositeException
 from rxpy2.exceptions import OnErrorNotImplementedException
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import LONG_MAX
@@ -87,10 +87,7 @@ class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, DirectSi
         if not self._done and self.upstream.get() is not CANCELLED:
             self._done = self._ended = True
             self.upstream.lazy_set(CANCELLED)
-            try:
-                self._on_error(error)
-            except Exception as e:
-                plugins.on_error(CompositeException(error, e))
+            call_on_error(self._on_error, error)
         else:
             plugins.on_error(error)
 
@@ -121,9 +118,7 @@ class LambdaSubscriber(FlowableSubscriber[T], Subscription, Disposable, DirectSi
             s.cancel()
 
     def request(self, n: int) -> None:
-        s = self.upstream.get()
-        if s is not None:
-            s.request(n)
+        SubscriptionHelper.request(self.upstream, n)
 
     def cancel(self) -> None:
         # a plain flag for on_next's per-item check; the terminal methods also look at the

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 from typing import Generic
+from typing import Protocol
 from typing import TypeVar
 
 from rxpy2 import plugins
@@ -34,10 +35,11 @@ from rxpy2._internal.helpers.subscription_helper import UNSUBSCRIBED
 from rxpy2._internal.helpers.subscription_helper import null_subscription
 from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.observers import FlowableSubscriber
+from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
 
-__all__ = ["OperatorSubscriber", "null_error", "null_item", "null_or_late_error",
+__all__ = ["OperatorSubscriber", "RequestsUpfront", "UnboundedStart", "null_error", "null_item", "null_or_late_error",
            "null_or_late_item", "null_subscription", "validate_upstream"]
 
 T = TypeVar("T")
@@ -82,6 +84,49 @@ def validate_upstream(current: Subscription, s: Subscription) -> bool:
         plugins.on_error(ProtocolViolationException("§2.5 violated: Subscription already set!"))
         return False
     return True
+
+
+class _Linked(Protocol):
+    upstream: Subscription
+    downstream: Any
+
+
+class _HasUpstream(_Linked, Protocol):
+    def first_request(self) -> int: ...
+
+
+class RequestsUpfront:
+    """``on_subscribe`` of a subscriber that hands *itself* to its ``downstream`` and then
+    asks its upstream for :meth:`first_request` items, by default everything
+    (``LONG_MAX``): the aggregations
+    (:class:`~rxpy2._internal.subscribers.to_observer.ToObserverSubscriber`,
+    ``DeferredScalarSubscriber``), ``switch_map_maybe``/``_single``, and
+    ``flat_map_maybe``/``_single``/``_completable`` and ``concat_map_eager`` (their
+    ``max_concurrency``). ``upstream`` is :data:`UNSUBSCRIBED` until then."""
+
+    __slots__ = ()
+
+    def on_subscribe(self: _HasUpstream, s: Subscription) -> None:
+        if validate_upstream(self.upstream, s):  # §2.13, §2.5
+            self.upstream = s
+            self.downstream.on_subscribe(self)
+            s.request(self.first_request())
+
+    def first_request(self) -> int:
+        return LONG_MAX
+
+
+class UnboundedStart:
+    """``on_start`` of an :class:`OperatorSubscriber` that hands itself downstream first and
+    then asks its upstream for everything (``LONG_MAX``), serving the downstream's demand
+    itself (``on_backpressure_*``, ``take_last``, the timed ``skip_last``/``take_last``)."""
+
+    __slots__ = ()
+
+    def on_start(self: _Linked) -> bool:
+        self.downstream.on_subscribe(self)
+        self.upstream.request(LONG_MAX)
+        return False  # on_subscribe went downstream already (before the request)
 
 
 class OneTerminal:

@@ -16,6 +16,8 @@ from typing import Generic
 from typing import TypeVar
 
 from rxpy2 import plugins
+from rxpy2._internal.helpers.exception_helper import call_on_error
+from rxpy2._internal.helpers.exception_helper import call_reporting
 from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2._internal.subscriptions.empty import EmptySubscription
 from rxpy2.exceptions import CompositeException
@@ -87,10 +89,7 @@ class SafeSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         except Exception as e:
             plugins.on_error(CompositeException(error, e))
             return
-        try:
-            self.downstream.on_error(error)
-        except Exception as e:
-            plugins.on_error(CompositeException(error, e))
+        call_on_error(self.downstream.on_error, error)
 
     def on_error(self, error: BaseException) -> None:
         if self.done:
@@ -102,10 +101,7 @@ class SafeSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         if self.upstream is None:
             self._error_without_subscription(CompositeException(error, _not_subscribed()))
             return
-        try:
-            self.downstream.on_error(error)
-        except Exception as e:
-            plugins.on_error(CompositeException(error, e))
+        call_on_error(self.downstream.on_error, error)
 
     def on_complete(self) -> None:
         if self.done:
@@ -114,10 +110,7 @@ class SafeSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         if self.upstream is None:
             self._error_without_subscription(_not_subscribed())
             return
-        try:
-            self.downstream.on_complete()
-        except Exception as e:
-            plugins.on_error(e)
+        call_reporting(self.downstream.on_complete)
 
     def request(self, n: int) -> None:
         up = self.upstream
@@ -135,9 +128,5 @@ class SafeSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
 
     def cancel(self) -> None:
         up = self.upstream
-        if up is None:
-            return
-        try:
-            up.cancel()
-        except Exception as e:
-            plugins.on_error(e)
+        if up is not None:
+            call_reporting(up.cancel)

@@ -31,10 +31,10 @@ from rxpy2._internal.drain import Drain
 from rxpy2._internal.helpers.demand import deferred_request
 from rxpy2._internal.helpers.demand import deferred_set_once
 from rxpy2._internal.helpers.exception_helper import AtomicThrowable
+from rxpy2._internal.helpers.half_serializer import HalfSerializedItems
 from rxpy2._internal.helpers.half_serializer import HalfSerializer
 from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2._internal.subscribers.operator_subscriber import null_error
-from rxpy2._internal.subscribers.operator_subscriber import null_item
 from rxpy2._internal.subscribers.operator_subscriber import null_subscription
 from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.observers import FlowableSubscriber
@@ -46,7 +46,7 @@ __all__ = ["StrictSubscriber"]
 T = TypeVar("T")
 
 
-class StrictSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+class StrictSubscriber(HalfSerializedItems, FlowableSubscriber[T], Subscription, Generic[T]):
     __slots__ = ("downstream", "error", "requested", "upstream", "once", "gate", "done")
 
     def __init__(self, downstream: Subscriber[T]) -> None:
@@ -68,11 +68,6 @@ class StrictSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             s.cancel()
             self.cancel()
             self.on_error(ProtocolViolationException("§2.12 violated: onSubscribe must be called at most once"))
-
-    def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        HalfSerializer.on_next(self.downstream, item, self.gate, self.error)
 
     def on_error(self, error: BaseException) -> None:
         if error is None:

@@ -22,12 +22,11 @@ from typing import TypeVar
 
 from rxpy2._internal.helpers.subscription_helper import CANCELLED
 from rxpy2._internal.helpers.subscription_helper import UNSUBSCRIBED
+from rxpy2._internal.subscribers.operator_subscriber import RequestsUpfront
 from rxpy2._internal.subscribers.operator_subscriber import null_or_late_error
-from rxpy2._internal.subscribers.operator_subscriber import validate_upstream
 from rxpy2.disposables import Disposable
 from rxpy2.disposables import Disposables
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Subscription
 
 __all__ = ["ItemOrMissingSubscriber", "ToObserverSubscriber", "initial_value"]
@@ -53,7 +52,7 @@ def initial_value(supplier: Callable[[], U], name: str, observer: Any) -> U | No
     return u
 
 
-class ToObserverSubscriber(FlowableSubscriber[T], Disposable, Generic[T]):
+class ToObserverSubscriber(RequestsUpfront, FlowableSubscriber[T], Disposable, Generic[T]):
     """Requests everything; on completion signals :meth:`end` with ``self.value``."""
 
     __slots__ = ("downstream", "upstream", "value", "done")
@@ -63,13 +62,6 @@ class ToObserverSubscriber(FlowableSubscriber[T], Disposable, Generic[T]):
         self.upstream: Subscription = UNSUBSCRIBED
         self.value = value
         self.done = False
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if not validate_upstream(self.upstream, s):  # §2.13, §2.5
-            return
-        self.upstream = s
-        self.downstream.on_subscribe(self)
-        s.request(LONG_MAX)
 
     def on_error(self, error: BaseException) -> None:
         if error is None or self.done:
@@ -92,6 +84,19 @@ class ToObserverSubscriber(FlowableSubscriber[T], Disposable, Generic[T]):
     def end(self, value: Any) -> None:
         """The upstream completed: signal the result (by default ``on_success(value)``)."""
         self.downstream.on_success(value)
+
+    # a fused chain folding into the aggregation (a subclass that declares a FusedFold):
+    # the result so far is ``self.value``
+    def fold_start(self) -> tuple[Any, Any]:
+        """The result so far and the aggregation's function (``g`` of its FusedFold)."""
+        return self.value, self.fold_function()
+
+    def fold_function(self) -> Any:
+        """``g`` of the subclass's FusedFold (None: its lines use none)."""
+        return None
+
+    def fold_end(self, acc: Any) -> None:
+        self.value = acc
 
     def fail(self, error: BaseException) -> None:
         """A user function raised (or broke a rule): cancel the upstream, signal the error."""

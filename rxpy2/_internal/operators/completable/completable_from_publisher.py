@@ -32,5 +32,5 @@ class IgnoreItemsSubscriber(PublisherObserver[Any]):
         if item is None:
             raise null_item()  # §2.13
 
-    def on_complete(self) -> None:
+    def end(self, value: Any) -> None:
         self.downstream.on_complete()

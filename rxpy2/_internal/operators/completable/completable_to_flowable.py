@@ -10,7 +10,7 @@ from typing import Any
 
 from rxpy2._internal.fuseable import ASYNC
 from rxpy2._internal.fuseable import NONE
-from rxpy2._internal.helpers.disposable_helper import DisposableHelper
+from rxpy2._internal.helpers.disposable_helper import ValidatedUpstream
 from rxpy2._internal.subscriptions.basic import BasicQueueSubscription
 from rxpy2.completable import Completable
 from rxpy2.disposables import Disposable
@@ -32,17 +32,12 @@ class CompletableToFlowable(Flowable[Any]):
         self.source._subscribe(_SubscriberCompletableObserver(subscriber))
 
 
-class _SubscriberCompletableObserver(BasicQueueSubscription[Any], CompletableObserver):
+class _SubscriberCompletableObserver(ValidatedUpstream, BasicQueueSubscription[Any], CompletableObserver):
     __slots__ = ("downstream", "upstream")
 
     def __init__(self, downstream: Subscriber[Any]) -> None:
         self.downstream = downstream
         self.upstream: Disposable | None = None
-
-    def on_subscribe(self, d: Disposable) -> None:
-        if DisposableHelper.validate(self.upstream, d):
-            self.upstream = d
-            self.downstream.on_subscribe(self)
 
     def on_error(self, error: BaseException) -> None:
         self.downstream.on_error(error)

@@ -32,13 +32,12 @@ from typing import TypeVar
 from rxpy2._internal.operators.flowable.flowable_on_backpressure import BaseUnboundedSubscriber
 from rxpy2._internal.queues import SpscLinkedArrayQueue
 from rxpy2._internal.subscribers.drain_support import DrainSubscriptionMixin
+from rxpy2._internal.subscribers.operator_subscriber import UnboundedStart
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.operator_kit import AtomicLong
 from rxpy2.operator_kit import Drain
 from rxpy2.operator_kit import OperatorSubscriber
-from rxpy2.operator_kit import add_request
 from rxpy2.operator_kit import null_or_late_error
-from rxpy2.operator_kit import validate_request
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.schedulers.scheduler import Scheduler
@@ -109,7 +108,7 @@ class TimedDrainSubscriber(DrainSubscriptionMixin, UnboundedSubscriber[T, R], Ge
         self.downstream.on_error(error)
 
 
-class TimestampedQueueSubscriber(OperatorSubscriber[T, T], Generic[T]):
+class TimestampedQueueSubscriber(UnboundedStart, DrainSubscriptionMixin, OperatorSubscriber[T, T], Generic[T]):
     """Consumes the upstream at once (``request(LONG_MAX)``) into ``queue``, (timestamp,
     item) pairs oldest first, and emits from it under the downstream's demand in the
     subclass's ``drain``. ``done``: the upstream terminated (``error`` its error); the
@@ -131,11 +130,6 @@ class TimestampedQueueSubscriber(OperatorSubscriber[T, T], Generic[T]):
         self.cancelled = False
         self.error: BaseException | None = None
 
-    def on_start(self) -> bool:
-        self.downstream.on_subscribe(self)
-        self.upstream.request(LONG_MAX)
-        return False  # on_subscribe went downstream already (before the request)
-
     def at_end(self, error: BaseException | None) -> None:
         """Called once, before ``done`` is set: the termination's hook on the queue."""
 
@@ -154,11 +148,6 @@ class TimestampedQueueSubscriber(OperatorSubscriber[T, T], Generic[T]):
         self.at_end(None)
         self.done = True
         self.drain()
-
-    def request(self, n: int) -> None:
-        if n := validate_request(n):
-            add_request(self.requested, n)
-            self.drain()
 
     def cancel(self) -> None:
         if not self.cancelled:

@@ -129,13 +129,19 @@ class AmbInnerSubscriber(AtomicReference[Subscription], FlowableSubscriber[T], S
             raise null_subscription()  # §2.13
         deferred_set_once(self, self.missed_requested, s)
 
+    def wins(self) -> bool:
+        """Whether this source's signal goes downstream: it won already, or wins now."""
+        if self.won:
+            return True
+        if self.parent.win(self.index):
+            self.won = True
+            return True
+        return False
+
     def on_next(self, item: T) -> None:
         if item is None:
             raise null_item()  # §2.13
-        if self.won:
-            self.downstream.on_next(item)
-        elif self.parent.win(self.index):
-            self.won = True
+        if self.won or self.wins():  # ``won`` first: no call per item after the race
             self.downstream.on_next(item)
         else:
             self.cancel()
@@ -143,20 +149,14 @@ class AmbInnerSubscriber(AtomicReference[Subscription], FlowableSubscriber[T], S
     def on_error(self, error: BaseException) -> None:
         if error is None:
             raise null_error()  # §2.13
-        if self.won:
-            self.downstream.on_error(error)
-        elif self.parent.win(self.index):
-            self.won = True
+        if self.wins():
             self.downstream.on_error(error)
         else:
             self.cancel()
             plugins.on_error(error)
 
     def on_complete(self) -> None:
-        if self.won:
-            self.downstream.on_complete()
-        elif self.parent.win(self.index):
-            self.won = True
+        if self.wins():
             self.downstream.on_complete()
         else:
             self.cancel()

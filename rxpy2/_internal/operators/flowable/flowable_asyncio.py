@@ -25,14 +25,11 @@ from typing import TypeVar
 from rxpy2 import plugins
 from rxpy2._internal.atomic import AtomicLong
 from rxpy2._internal.atomic import AtomicReference
-from rxpy2._internal.fuseable import ANY
-from rxpy2._internal.fuseable import ASYNC
-from rxpy2._internal.fuseable import BOUNDARY
 from rxpy2._internal.fuseable import NONE
 from rxpy2._internal.fuseable import SYNC
-from rxpy2._internal.fuseable import QueueSubscription
 from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2._internal.queues import SpscArrayQueue
+from rxpy2._internal.subscribers.drain_support import fuse_upstream
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
 from rxpy2.observers import FlowableSubscriber
@@ -113,21 +110,16 @@ class AsyncIteratorSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         if s is None:
             raise TypeError("on_subscribe called with None")  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
-            if isinstance(s, QueueSubscription):
-                m = s.request_fusion(ANY | BOUNDARY)
-                if m == SYNC:
-                    self.queue = s
-                    self.source_mode = SYNC
-                    self.done = True  # poll() returning None is the end
-                    if self.waiter is not None:  # a late on_subscribe (another thread)
-                        self._wake()
-                    return
-                if m == ASYNC:
-                    self.queue = s
-                    self.source_mode = ASYNC
-                    s.request(self.prefetch)
-                    return
-            s.request(self.prefetch)
+            m, q = fuse_upstream(s, self.prefetch)
+            if m != NONE:  # else our own queue (made at once: the consumer may look first)
+                self.queue = q
+                self.source_mode = m
+            if m == SYNC:
+                self.done = True  # poll() returning None is the end
+                if self.waiter is not None:  # a late on_subscribe (another thread)
+                    self._wake()
+            else:
+                s.request(self.prefetch)
 
     def on_next(self, item: T) -> None:
         if self.source_mode != NONE:  # ASYNC: the item is a "ready" signal
@@ -211,9 +203,7 @@ class AsyncIteratorSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             await w
 
     def request(self, n: int) -> None:
-        s = self.upstream.get()
-        if s is not None:
-            s.request(n)
+        SubscriptionHelper.request(self.upstream, n)
 
     def cancel(self) -> None:
         self.cancelled = True

@@ -27,7 +27,6 @@ from typing import TypeVar
 
 from rxpy2._internal.atomic import AtomicReference
 from rxpy2._internal.fuseable import ANY
-from rxpy2._internal.fuseable import ASYNC
 from rxpy2._internal.fuseable import BOUNDARY
 from rxpy2._internal.fuseable import NONE
 from rxpy2._internal.fuseable import SYNC
@@ -36,6 +35,7 @@ from rxpy2._internal.helpers.parker import Parker
 from rxpy2._internal.helpers.subscription_helper import CANCELLED
 from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2._internal.queues import SpscArrayQueue
+from rxpy2._internal.subscribers.drain_support import fuse_upstream
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import ABSENT
 from rxpy2.flowable import BUFFER_SIZE
@@ -119,21 +119,16 @@ class BlockingIteratorSubscriber(FlowableSubscriber[T], Generic[T]):
 
     def on_subscribe(self, s: Subscription) -> None:
         if SubscriptionHelper.set_once(self.upstream, s):
-            if isinstance(s, QueueSubscription):
-                m = s.request_fusion(FUSION_MODE)
-                if m == SYNC:
-                    self.queue = s
-                    self.source_mode = SYNC
-                    self.done = True  # poll() returning None is the end
-                    if self.waiting:
-                        self.parker.unpark()
-                    return
-                if m == ASYNC:
-                    self.queue = s
-                    self.source_mode = ASYNC
-                    s.request(self.batch_size)
-                    return
-            s.request(self.batch_size)
+            m, q = fuse_upstream(s, self.batch_size, FUSION_MODE)
+            if m != NONE:  # else our own queue (made at once: the consumer may look first)
+                self.queue = q
+                self.source_mode = m
+            if m == SYNC:
+                self.done = True  # poll() returning None is the end
+                if self.waiting:
+                    self.parker.unpark()
+            else:
+                s.request(self.batch_size)
 
     def on_next(self, item: T) -> None:
         if self.source_mode != NONE:  # ASYNC: the item is a "ready" signal
@@ -178,9 +173,7 @@ class BlockingIteratorSubscriber(FlowableSubscriber[T], Generic[T]):
             self.waiting = False
 
     def request(self, n: int) -> None:
-        s = self.upstream.get()
-        if s is not None:
-            s.request(n)
+        SubscriptionHelper.request(self.upstream, n)
 
     def cancel(self) -> None:
         self.cancelled = True
@@ -408,9 +401,7 @@ class BlockingRelaySubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self._offer(("c", None))
 
     def request(self, n: int) -> None:
-        s = self.upstream.get()
-        if s is not None:
-            s.request(n)
+        SubscriptionHelper.request(self.upstream, n)
 
     def cancel(self) -> None:
         if SubscriptionHelper.cancel(self.upstream):

@@ -37,6 +37,7 @@ from rxpy2._internal.operators.flowable._buffer_common import add_item
 from rxpy2._internal.operators.flowable._buffer_common import new_buffer
 from rxpy2._internal.operators.flowable.flowable_window_boundary import ClosingSubscriber
 from rxpy2._internal.operators.flowable.flowable_window_boundary import OpeningSubscriber
+from rxpy2._internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2.disposables import CompositeDisposable
 from rxpy2.flowable import Flowable
 from rxpy2.observers import FlowableSubscriber
@@ -44,11 +45,9 @@ from rxpy2.operator_kit import AtomicLong
 from rxpy2.operator_kit import AtomicReference
 from rxpy2.operator_kit import AtomicThrowable
 from rxpy2.operator_kit import Drain
-from rxpy2.operator_kit import add_request
 from rxpy2.operator_kit import null_error
 from rxpy2.operator_kit import null_item
 from rxpy2.operator_kit import subscribe_tail
-from rxpy2.operator_kit import validate_request
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
@@ -84,7 +83,7 @@ class FlowableBufferBoundary(Flowable[Any], HasUpstreamPublisher[T], Generic[T])
         subscribe_tail(self.source, parent)
 
 
-class BufferBoundarySubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+class BufferBoundarySubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], Subscription, Generic[T]):
     """``buffers``: the open collections by index, in opening order (None once the
     source terminated or the stream was cancelled); ``subscribers``: the openings'
     and the closing Publishers' subscribers."""
@@ -157,11 +156,6 @@ class BufferBoundarySubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self.drain()
 
     # ---- the downstream's Subscription
-
-    def request(self, n: int) -> None:
-        if n := validate_request(n):  # §3.9
-            add_request(self.requested, n)
-            self.drain()
 
     def cancel(self) -> None:
         if SubscriptionHelper.cancel(self.upstream):

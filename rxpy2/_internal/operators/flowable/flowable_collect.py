@@ -54,12 +54,8 @@ class CollectSubscriber(ToObserverSubscriber[T], Generic[T, U]):
         super().__init__(downstream, value)
         self.collector = collector
 
-    def fold_start(self) -> tuple[Any, Any]:
-        """(a fused chain folding into it) the container and the collector"""
-        return self.value, self.collector
-
-    def fold_end(self, acc: Any) -> None:
-        self.value = acc
+    def fold_function(self) -> Any:
+        return self.collector  # the fold's g (a fused chain folding into it)
 
     def on_next(self, item: T) -> None:
         if item is None or self.done:

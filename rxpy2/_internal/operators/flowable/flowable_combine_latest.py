@@ -41,14 +41,13 @@ from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2._internal.operators.flowable.flowable_map import FlowableMap
 from rxpy2._internal.operators.flowable.sources import sources_or_terminate
 from rxpy2._internal.queues import SpscLinkedArrayQueue
+from rxpy2._internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2._internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
 from rxpy2.flowable import Flowable
 from rxpy2.operator_kit import Drain
-from rxpy2.operator_kit import add_request
 from rxpy2.operator_kit import null_error
 from rxpy2.operator_kit import null_item
 from rxpy2.operator_kit import null_subscription
-from rxpy2.operator_kit import validate_request
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
@@ -89,7 +88,10 @@ class FlowableCombineLatest(Flowable[R], Generic[R]):
         subscribe_tail(parent, sources)
 
 
-class CombineLatestCoordinator(Subscription, Generic[R]):
+class CombineLatestCoordinator(DrainSubscriptionMixin, Subscription, Generic[R]):
+    """The downstream's Subscription and the drain of the combinations;
+    ``request``/``cancel``: :class:`DrainSubscriptionMixin`'s."""
+
     __slots__ = ("downstream", "combiner", "subscribers", "latest", "non_empty", "completed",
                  "queue", "requested", "gate", "error", "delay_error", "cancelled", "done",
                  "lock")
@@ -121,23 +123,17 @@ class CombineLatestCoordinator(Subscription, Generic[R]):
                 return  # an earlier source ended the stream already
             p.subscribe(subs[i])
 
-    def request(self, n: int) -> None:
-        if n := validate_request(n):
-            add_request(self.requested, n)
-            self.drain()
-
-    def cancel(self) -> None:
-        if self.cancelled:
-            return
-        self.stop()
-        self.cancel_all()
-        if self.gate.enter():  # no drain runs: clearing is ours (and the drain stays shut)
-            self.queue.clear()
-
     def stop(self) -> None:
         """No item is queued after this returns (the queue is then cleared by the drain holder)."""
         with self.lock:
             self.cancelled = True
+
+    def cancel_upstream(self) -> None:
+        self.stop()  # ``cancelled`` again, under the lock: no source queues an item after this
+        self.cancel_all()
+
+    def cleanup(self) -> None:
+        self.queue.clear()
 
     def cancel_all(self) -> None:
         for inner in self.subscribers:

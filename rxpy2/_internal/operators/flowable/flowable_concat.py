@@ -26,18 +26,14 @@ from typing import Any
 from typing import Generic
 from typing import TypeVar
 
-from rxpy2._internal.subscriptions.arbiter import SubscriptionArbiter
+from rxpy2._internal.helpers.exception_helper import append_error
+from rxpy2._internal.helpers.exception_helper import signal_end
+from rxpy2._internal.subscribers.arbiter_relay import ArbiterRelay
 from rxpy2._internal.subscriptions.empty import EmptySubscription
-from rxpy2.exceptions import CompositeException
 from rxpy2.flowable import Flowable
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import Drain
 from rxpy2.operator_kit import null_error
-from rxpy2.operator_kit import null_item
-from rxpy2.operator_kit import null_subscription
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
-from rxpy2.reactivestreams import Subscription
 
 __all__ = ["FlowableConcatArray", "FlowableConcatIterable"]
 
@@ -90,68 +86,37 @@ class FlowableConcatIterable(Flowable[T], Generic[T]):
         parent.on_complete()
 
 
-class ConcatArraySubscriber(SubscriptionArbiter, FlowableSubscriber[T], Generic[T]):
-    """Subscribes to each source in turn; is the downstream's Subscription throughout."""
+class ConcatArraySubscriber(ArbiterRelay[T], Generic[T]):
+    """Subscribes to each source in turn."""
 
     def __init__(self, downstream: Subscriber[T], sources: Iterator[Publisher[T]],
                  delay_error: bool) -> None:
-        super().__init__(False)
-        self.downstream = downstream
+        super().__init__(downstream)
         self.sources = sources
         self.delay_error = delay_error
         self.index = 0
-        # delayed errors: the sources run one at a time, so a plain list collects them
-        # (one CompositeException at the end instead of one per error)
-        self.errors: list[BaseException] | None = None
-        self.produced_count = 0  # items of the current source (its signals are serial, §1.3)
-        self.gate = Drain()  # the resubscription loop
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        self.set_subscription(s)
-
-    def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        self.produced_count += 1
-        self.downstream.on_next(item)
+        self.errors: list[BaseException] | None = None  # delayed (append_error)
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
             raise null_error()  # §2.13
         if self.delay_error:
-            self._add_error(error)
+            self.errors = append_error(self.errors, error)
             self.on_complete()  # on to the next source
         else:
             self.downstream.on_error(error)
 
-    def _add_error(self, error: BaseException) -> None:
-        errors = self.errors
-        if errors is None:
-            self.errors = [error]
-        else:
-            errors.append(error)
-
     def _finish(self, error: BaseException | None) -> None:
         """Signal the end: ``error`` (with any delayed ones) or the delayed errors or completion."""
-        errors = self.errors
-        if errors is not None:
-            if error is not None:
-                errors.append(error)
-            self.errors = None
-            self.downstream.on_error(errors[0] if len(errors) == 1 else CompositeException(errors))
-        elif error is not None:
-            self.downstream.on_error(error)
-        else:
-            self.downstream.on_complete()
+        errors, self.errors = self.errors, None
+        signal_end(self.downstream, errors, error)
 
     def _bad_source(self, error: BaseException) -> bool:
         """A source is None or no Publisher: True if the stream goes on (delay_error)."""
         if not self.delay_error:
             self._finish(error)
             return False
-        self._add_error(error)
+        self.errors = append_error(self.errors, error)
         return True
 
     def on_complete(self) -> None:
@@ -177,10 +142,7 @@ class ConcatArraySubscriber(SubscriptionArbiter, FlowableSubscriber[T], Generic[
                 if self._bad_source(_none_source(i) if p is None else _not_publisher(i, p)):
                     continue  # delay_error: on to the next source, no signal to wait for
                 return
-            n = self.produced_count
-            if n != 0:
-                self.produced_count = 0
-                self.produced(n)  # the next source gets only the outstanding demand
+            self.carry_over()  # the next source gets only the outstanding demand
             p.subscribe(self)
             if not gate.leave():
                 return

@@ -36,9 +36,9 @@ from rxpy2._internal.helpers.stage_compiler import inner_publisher_leaf
 from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.operators.flowable.flowable_scalar_x_map import check_inner
 from rxpy2._internal.operators.flowable.flowable_scalar_x_map import try_scalar_x_map_subscribe
+from rxpy2._internal.subscribers.arbiter_relay import ArbiterSubscriber
 from rxpy2._internal.subscribers.drain_support import fuse_upstream
 from rxpy2._internal.subscribers.drain_support import missing_backpressure
-from rxpy2._internal.subscriptions.arbiter import SubscriptionArbiter
 from rxpy2._internal.subscriptions.scalar import ScalarSubscription
 from rxpy2.flowable import Flowable
 from rxpy2.observers import FlowableSubscriber
@@ -48,7 +48,6 @@ from rxpy2.operator_kit import null_error
 from rxpy2.operator_kit import null_item
 from rxpy2.operator_kit import null_or_late_error
 from rxpy2.operator_kit import null_or_late_item
-from rxpy2.operator_kit import null_subscription
 from rxpy2.operator_kit import validate_upstream
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
@@ -98,18 +97,12 @@ class FlowableConcatMap(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]):
         subscribe_tail(self.source, parent)
 
 
-class ConcatMapInner(SubscriptionArbiter, FlowableSubscriber[R], Generic[R]):
+class ConcatMapInner(ArbiterSubscriber[R], Generic[R]):
     """Subscribes to each inner Publisher in turn; holds the downstream's demand."""
 
     def __init__(self, parent: _BaseConcatMapSubscriber[Any, R]) -> None:
-        super().__init__(False)  # an inner that completed needs no cancel
+        super().__init__()
         self.parent = parent
-        self.produced_count = 0  # items of the current inner (its signals are serial, §1.3)
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        self.set_subscription(s)
 
     def on_next(self, item: R) -> None:
         if item is None:
@@ -117,20 +110,14 @@ class ConcatMapInner(SubscriptionArbiter, FlowableSubscriber[R], Generic[R]):
         self.produced_count += 1
         self.parent.inner_next(item)
 
-    def _report_produced(self) -> None:
-        n = self.produced_count
-        if n != 0:
-            self.produced_count = 0
-            self.produced(n)  # the next inner gets only the outstanding demand
-
     def on_error(self, error: BaseException) -> None:
         if error is None:
             raise null_error()  # §2.13
-        self._report_produced()
+        self.carry_over()  # the next inner gets only the outstanding demand
         self.parent.inner_error(error)
 
     def on_complete(self) -> None:
-        self._report_produced()
+        self.carry_over()  # the next inner gets only the outstanding demand
         self.parent.inner_complete()
 
 

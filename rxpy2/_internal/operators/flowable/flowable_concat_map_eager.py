@@ -35,18 +35,17 @@ from rxpy2._internal.helpers.exception_helper import AtomicThrowable
 from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.operators.flowable.flowable_scalar_x_map import check_inner
 from rxpy2._internal.queues import SpscLinkedArrayQueue
+from rxpy2._internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2._internal.subscribers.inner_queued import InnerQueuedSubscriber
 from rxpy2._internal.subscribers.inner_queued import InnerQueuedSubscriberSupport
+from rxpy2._internal.subscribers.operator_subscriber import RequestsUpfront
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operator_kit import UNSUBSCRIBED
 from rxpy2.operator_kit import Drain
-from rxpy2.operator_kit import add_request
 from rxpy2.operator_kit import null_or_late_error
 from rxpy2.operator_kit import null_or_late_item
-from rxpy2.operator_kit import validate_request
-from rxpy2.operator_kit import validate_upstream
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
@@ -74,7 +73,7 @@ class FlowableConcatMapEager(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]
             subscriber, self.mapper, self.max_concurrency, self.prefetch, self.error_mode))
 
 
-class ConcatMapEagerSubscriber(FlowableSubscriber[T], Subscription,
+class ConcatMapEagerSubscriber(DrainSubscriptionMixin, RequestsUpfront, FlowableSubscriber[T], Subscription,
                                InnerQueuedSubscriberSupport[R], Generic[T, R]):
     __slots__ = ("downstream", "mapper", "max_concurrency", "prefetch", "error_mode",
                  "errors", "requested", "subscribers", "upstream", "cancelled", "done",
@@ -99,12 +98,9 @@ class ConcatMapEagerSubscriber(FlowableSubscriber[T], Subscription,
         self.gate = Drain()
 
     # ---------------------------------------------------------------- upstream side
-    def on_subscribe(self, s: Subscription) -> None:
-        if not validate_upstream(self.upstream, s):  # §2.13, §2.5
-            return
-        self.upstream = s
-        self.downstream.on_subscribe(self)
-        s.request(self.max_concurrency)  # LONG_MAX when unbounded
+    # on_subscribe: RequestsUpfront's
+    def first_request(self) -> int:
+        return self.max_concurrency  # LONG_MAX when unbounded
 
     def on_next(self, item: T) -> None:
         if item is None or self.done:
@@ -162,11 +158,6 @@ class ConcatMapEagerSubscriber(FlowableSubscriber[T], Subscription,
         self.drain()
 
     # ---------------------------------------------------------------- downstream side
-    def request(self, n: int) -> None:
-        if n := validate_request(n):
-            add_request(self.requested, n)
-            self.drain()
-
     def cancel(self) -> None:
         if self.cancelled:
             return

@@ -39,12 +39,6 @@ class CountSubscriber(ToObserverSubscriber[Any]):
     def __init__(self, downstream: SingleObserver[int]) -> None:
         super().__init__(downstream, 0)
 
-    def fold_start(self) -> tuple[Any, Any]:
-        """(a fused chain folding into it) the count so far"""
-        return self.value, None
-
-    def fold_end(self, acc: Any) -> None:
-        self.value = acc
 
     def on_next(self, item: Any) -> None:
         if item is None:

@@ -43,10 +43,16 @@ class FlowableDoAfterNext(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
             subscribe_tail(self.source, DoAfterNextSubscriber(subscriber, self.fn))
 
 
-class DoAfterNextSubscriber(BasicFuseableSubscriber[T, T], Generic[T]):
-    def __init__(self, downstream: Subscriber[T], fn: Callable[[T], Any]) -> None:
-        super().__init__(downstream)
-        self.fn = fn
+class _AfterNext(Generic[T]):
+    """``on_next`` and ``poll`` of both subscribers (over a plain or a conditional
+    Subscriber: ``try_on_next`` is the conditional one's own)."""
+
+    downstream: Any
+    qs: Any
+    done: bool
+    source_mode: int
+    fn: Callable[[T], Any]
+    fail: Any  # _FuseableBase.fail
 
     def on_next(self, item: T) -> None:
         if self.done:
@@ -61,28 +67,23 @@ class DoAfterNextSubscriber(BasicFuseableSubscriber[T, T], Generic[T]):
                 self.fail(e)
 
     def poll(self) -> T | None:
-        v = self.qs.poll()
+        v: T | None = self.qs.poll()
         if v is not None:
             self.fn(v)
         return v
 
 
-class DoAfterNextConditionalSubscriber(BasicFuseableConditionalSubscriber[T, T], Generic[T]):
-    def __init__(self, downstream: ConditionalSubscriber[T], fn: Callable[[T], Any]) -> None:
+class DoAfterNextSubscriber(_AfterNext[T], BasicFuseableSubscriber[T, T], Generic[T]):
+    def __init__(self, downstream: Subscriber[T], fn: Callable[[T], Any]) -> None:
         super().__init__(downstream)
         self.fn = fn
 
-    def on_next(self, item: T) -> None:
-        if self.done:
-            return
-        if item is None and self.source_mode == NONE:  # ASYNC fused: None is "ready"
-            raise null_item()  # §2.13
-        self.downstream.on_next(item)
-        if self.source_mode == NONE:
-            try:
-                self.fn(item)
-            except Exception as e:
-                self.fail(e)
+
+class DoAfterNextConditionalSubscriber(_AfterNext[T], BasicFuseableConditionalSubscriber[T, T],
+                                       Generic[T]):
+    def __init__(self, downstream: ConditionalSubscriber[T], fn: Callable[[T], Any]) -> None:
+        super().__init__(downstream)
+        self.fn = fn
 
     def try_on_next(self, item: T) -> bool:
         if self.done:
@@ -96,9 +97,3 @@ class DoAfterNextConditionalSubscriber(BasicFuseableConditionalSubscriber[T, T],
             self.fail(e)
             return True
         return bool(b)
-
-    def poll(self) -> T | None:
-        v = self.qs.poll()
-        if v is not None:
-            self.fn(v)
-        return v

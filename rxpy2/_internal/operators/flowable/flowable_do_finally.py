@@ -15,13 +15,13 @@ from typing import Any
 from typing import Generic
 from typing import TypeVar
 
-from rxpy2 import plugins
 from rxpy2._internal.atomic import AtomicInteger
 from rxpy2._internal.fuseable import ASYNC
 from rxpy2._internal.fuseable import SYNC
 from rxpy2._internal.fuseable import ConditionalSubscriber
 from rxpy2._internal.fuseable import HasUpstreamPublisher
 from rxpy2._internal.fuseable import is_conditional
+from rxpy2._internal.helpers.exception_helper import call_reporting
 from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.subscribers.basic_fuseable import BasicFuseableConditionalSubscriber
 from rxpy2._internal.subscribers.basic_fuseable import BasicFuseableSubscriber
@@ -67,10 +67,7 @@ class _DoFinallyMixin:
 
     def run_finally(self) -> None:
         if self._once.compare_and_set(0, 1):
-            try:
-                self._fn()
-            except Exception as e:
-                plugins.on_error(e)
+            call_reporting(self._fn)
 
     def on_next(self, item: Any) -> None:
         if item is None and self.source_mode != ASYNC:  # ASYNC: None only says "poll"

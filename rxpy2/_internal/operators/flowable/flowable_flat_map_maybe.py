@@ -43,6 +43,7 @@ from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.operators.single.single_flat_map import apply_mapper
 from rxpy2._internal.queues import MpscLinkedQueue
 from rxpy2._internal.subscribers.drain_support import DrainSubscriptionMixin
+from rxpy2._internal.subscribers.operator_subscriber import RequestsUpfront
 from rxpy2.disposables import CompositeDisposable
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
@@ -56,7 +57,6 @@ from rxpy2.operator_kit import Drain
 from rxpy2.operator_kit import null_or_late_error
 from rxpy2.operator_kit import null_or_late_item
 from rxpy2.operator_kit import produced
-from rxpy2.operator_kit import validate_upstream
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
@@ -119,7 +119,7 @@ class InnerObserver(AtomicReference[Disposable], SingleObserver[Any], MaybeObser
         return self.get() is DISPOSED
 
 
-class FlatMapZeroOneSubscriber(FlowableSubscriber[T], Generic[T]):
+class FlatMapZeroOneSubscriber(RequestsUpfront, FlowableSubscriber[T], Generic[T]):
     """What the subscribers of flat_map_maybe/single/completable share: the upstream side.
 
     Each upstream item becomes ``mapper(item)`` (a ``kind``), subscribed to with an
@@ -146,12 +146,9 @@ class FlatMapZeroOneSubscriber(FlowableSubscriber[T], Generic[T]):
         self.done = False
         self.cancelled = False
 
-    def on_subscribe(self, s: Subscription) -> None:
-        if not validate_upstream(self.upstream, s):  # §2.13, §2.5
-            return
-        self.upstream = s
-        self.downstream.on_subscribe(self)
-        s.request(self.max_concurrency)  # LONG_MAX when unbounded
+    # on_subscribe: RequestsUpfront's
+    def first_request(self) -> int:
+        return self.max_concurrency  # LONG_MAX when unbounded
 
     def on_next(self, item: T) -> None:
         if item is None or self.done:

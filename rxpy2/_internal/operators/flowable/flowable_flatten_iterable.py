@@ -38,6 +38,7 @@ from rxpy2._internal.helpers.fused_stage import Lines
 from rxpy2._internal.helpers.stage_compiler import inner_iterable_leaf
 from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.operators.flowable.flowable_from_iterable import FlowableFromIterable
+from rxpy2._internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2._internal.subscribers.drain_support import fuse_upstream
 from rxpy2._internal.subscribers.drain_support import missing_backpressure
 from rxpy2._internal.subscriptions.empty import EmptySubscription
@@ -45,10 +46,8 @@ from rxpy2.flowable import Flowable
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operator_kit import UNSUBSCRIBED
 from rxpy2.operator_kit import Drain
-from rxpy2.operator_kit import add_request
 from rxpy2.operator_kit import null_item
 from rxpy2.operator_kit import null_or_late_error
-from rxpy2.operator_kit import validate_request
 from rxpy2.operator_kit import validate_upstream
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher
@@ -145,7 +144,7 @@ class FlowableFlattenIterable(Flowable[R], HasUpstreamPublisher[T], Generic[T, R
         subscribe_tail(source, FlattenIterableSubscriber(subscriber, self.mapper, self.prefetch))
 
 
-class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Generic[T, R]):
+class FlattenIterableSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], QueueSubscription[R], Generic[T, R]):
     __slots__ = ("downstream", "mapper", "prefetch", "limit", "upstream", "queue",
                  "source_mode", "requested", "gate", "errors", "failed", "done", "cancelled", "current",
                  "sized", "consumed", "output_fused", "pending")
@@ -211,11 +210,6 @@ class FlattenIterableSubscriber(FlowableSubscriber[T], QueueSubscription[R], Gen
             self.drain()
 
     # ---------------------------------------------------------------- downstream side
-    def request(self, n: int) -> None:
-        if n := validate_request(n):
-            add_request(self.requested, n)
-            self.drain()
-
     def cancel(self) -> None:
         if self.cancelled:
             return

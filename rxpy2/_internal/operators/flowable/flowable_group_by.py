@@ -32,6 +32,7 @@ from rxpy2._internal.helpers.sentinel import Sentinel
 from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.helpers.upstream_ref_count import UpstreamRefCount
 from rxpy2._internal.queues import SpscLinkedArrayQueue
+from rxpy2._internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2._internal.subscriptions.empty import EmptySubscription
 from rxpy2.exceptions import ProtocolViolationException
 from rxpy2.flowable import Flowable
@@ -122,7 +123,7 @@ class FlowableGroupBy(Flowable[GroupedFlowable[K, V]], HasUpstreamPublisher[T], 
         subscribe_tail(self.source, parent)
 
 
-class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T, K, V]):
+class GroupBySubscriber(DrainSubscriptionMixin, OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T, K, V]):
     """The upstream's subscriber and the outer stream's Subscription."""
 
     __slots__ = ("key_selector", "value_selector", "buffer_size", "delay_error",
@@ -264,11 +265,6 @@ class GroupBySubscriber(OperatorSubscriber[T, GroupedFlowable[K, V]], Generic[T,
         self.drain()
 
     # ---- the outer stream's Subscription
-
-    def request(self, n: int) -> None:
-        if n := validate_request(n):  # §3.9
-            add_request(self.requested, n)
-            self.drain()
 
     def cancel(self) -> None:
         # no more groups; the live groups keep receiving their items

@@ -8,7 +8,6 @@ observer receives: disposing it cancels the upstream.
 
 from __future__ import annotations
 
-from typing import Any
 from typing import Generic
 from typing import TypeVar
 
@@ -28,13 +27,6 @@ class LastSubscriber(ItemOrMissingSubscriber[T], Generic[T]):
     """Keeps the latest item in ``self.value``."""
 
     __slots__ = ()
-
-    def fold_start(self) -> tuple[Any, Any]:
-        """(a fused chain folding into it) the latest item so far"""
-        return self.value, None
-
-    def fold_end(self, acc: Any) -> None:
-        self.value = acc
 
     def on_next(self, item: T) -> None:
         if item is None:

@@ -24,20 +24,18 @@ from rxpy2._internal.atomic import AtomicReference
 from rxpy2._internal.fuseable import HasUpstreamPublisher
 from rxpy2._internal.helpers.disposable_helper import DisposableHelper
 from rxpy2._internal.helpers.exception_helper import AtomicThrowable
+from rxpy2._internal.helpers.half_serializer import HalfSerializedItems
 from rxpy2._internal.helpers.half_serializer import HalfSerializer
 from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2._internal.subscribers.pass_through import DeferredUpstream
 from rxpy2.completable import Completable
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
 from rxpy2.observers import CompletableObserver
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operator_kit import Drain
-from rxpy2.operator_kit import deferred_request
-from rxpy2.operator_kit import deferred_set_once
 from rxpy2.operator_kit import null_error
-from rxpy2.operator_kit import null_item
-from rxpy2.operator_kit import null_subscription
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
@@ -95,7 +93,8 @@ class _OtherObserver(AtomicReference[Disposable], CompletableObserver):
             HalfSerializer.on_complete(p.downstream, p.gate, p.error)
 
 
-class MergeWithCompletableSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
+class MergeWithCompletableSubscriber(HalfSerializedItems, DeferredUpstream, FlowableSubscriber[T],
+                                     Subscription, Generic[T]):
     """The main source's subscriber and the downstream's Subscription: requests pass
     through (deferred until the main source has subscribed)."""
 
@@ -113,16 +112,6 @@ class MergeWithCompletableSubscriber(FlowableSubscriber[T], Subscription, Generi
         self.other_done = False
         self.cancelled = False
 
-    def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        deferred_set_once(self.upstream, self.requested, s)
-
-    def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        HalfSerializer.on_next(self.downstream, item, self.gate, self.error)
-
     def on_error(self, error: BaseException) -> None:
         if error is None:
             raise null_error()  # §2.13
@@ -136,9 +125,6 @@ class MergeWithCompletableSubscriber(FlowableSubscriber[T], Subscription, Generi
         self.main_done = True
         if self.other_done and not self.cancelled:
             HalfSerializer.on_complete(self.downstream, self.gate, self.error)
-
-    def request(self, n: int) -> None:
-        deferred_request(self.upstream, self.requested, n)
 
     def cancel(self) -> None:
         self.cancelled = True

@@ -21,9 +21,7 @@ from typing import Generic
 from typing import TypeVar
 
 from rxpy2._internal.atomic import AtomicLong
-from rxpy2._internal.fuseable import ANY
 from rxpy2._internal.fuseable import ASYNC
-from rxpy2._internal.fuseable import BOUNDARY
 from rxpy2._internal.fuseable import NONE
 from rxpy2._internal.fuseable import SYNC
 from rxpy2._internal.fuseable import BatchSink
@@ -32,16 +30,15 @@ from rxpy2._internal.fuseable import HasUpstreamPublisher
 from rxpy2._internal.fuseable import QueueSubscription
 from rxpy2._internal.fuseable import direct_sink
 from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
-from rxpy2._internal.queues import SpscArrayQueue
+from rxpy2._internal.subscribers.drain_support import DrainSubscriptionMixin
+from rxpy2._internal.subscribers.drain_support import DrainTerminalsMixin
+from rxpy2._internal.subscribers.drain_support import fuse_upstream
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operator_kit import UNSUBSCRIBED
 from rxpy2.operator_kit import Drain
-from rxpy2.operator_kit import add_request
-from rxpy2.operator_kit import null_or_late_error
 from rxpy2.operator_kit import null_or_late_item
-from rxpy2.operator_kit import validate_request
 from rxpy2.operator_kit import validate_upstream
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher
@@ -74,8 +71,8 @@ class FlowableObserveOn(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
             subscriber, self.scheduler.create_worker(), self.delay_error, self.prefetch))
 
 
-class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], ChecksItems, BatchSink[T],
-                           Generic[T]):
+class ObserveOnSubscriber(DrainTerminalsMixin, DrainSubscriptionMixin, FlowableSubscriber[T],
+                          QueueSubscription[T], ChecksItems, BatchSink[T], Generic[T]):
     __slots__ = ("downstream", "worker", "delay_error", "prefetch", "limit", "upstream",
                  "queue", "requested", "gate", "cancelled", "done", "error", "source_mode",
                  "produced", "output_fused", "dq", "queue_drain", "signals", "seen")
@@ -113,24 +110,14 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], ChecksIte
         if not validate_upstream(self.upstream, s):  # §2.13, §2.5
             return
         self.upstream = s
-        if isinstance(s, QueueSubscription):
-            m = s.request_fusion(ANY | BOUNDARY)
-            if m == SYNC:
-                self.source_mode = SYNC
-                self.queue = s
-                self.done = True
-                self.downstream.on_subscribe(self)
-                return
-            if m == ASYNC:
-                self.source_mode = ASYNC
-                self.queue = s
-                self.downstream.on_subscribe(self)
-                s.request(self.prefetch)
-                return
-        q: SpscArrayQueue[T] = SpscArrayQueue(self.prefetch)
-        self.queue = q
-        self.dq = q.items
-        self.queue_drain = True
+        self.source_mode, self.queue = fuse_upstream(s, self.prefetch)
+        if self.source_mode == SYNC:
+            self.done = True
+            self.downstream.on_subscribe(self)
+            return
+        if self.source_mode == NONE:
+            self.dq = self.queue.items
+            self.queue_drain = True
         self.downstream.on_subscribe(self)  # may ask for output fusion: queue_drain = False
         s.request(self.prefetch)
 
@@ -139,7 +126,7 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], ChecksIte
         if dq is None:  # ASYNC-fused upstream: the item (None) is a "ready" signal
             if not self.done:
                 self.signals += 1  # the upstream queued before it signalled
-                self.schedule()
+                self.drain()
             return
         if item is None or self.done:
             null_or_late_item(item)  # §2.13
@@ -148,7 +135,7 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], ChecksIte
             self.upstream.cancel()
             self.error = MissingBackpressureException.queue_full("observe_on", self.prefetch)
             self.done = True
-            self.schedule()
+            self.drain()
             return
         dq.append(item)  # one C call: atomic for the drain on the other thread
         gate = self.gate
@@ -173,34 +160,15 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], ChecksIte
         if not gate.missed and gate.enter():
             self.worker.schedule(self.run)
 
-    def on_error(self, error: BaseException) -> None:
-        if error is None or self.done:
-            null_or_late_error(error)  # §2.13, §1.7
-            return
-        self.error = error
-        self.done = True
-        self.schedule()
-
-    def on_complete(self) -> None:
-        if not self.done:
-            self.done = True
-            self.schedule()
+    # on_error / on_complete (DrainTerminalsMixin), request / cancel (DrainSubscriptionMixin):
+    # each records the signal and calls drain(), which schedules the drain task
 
     # ---------------------------------------------------------------- downstream side
-    def request(self, n: int) -> None:
-        if n := validate_request(n):
-            add_request(self.requested, n)
-            self.schedule()
-
-    def cancel(self) -> None:
-        if self.cancelled:
-            return
-        self.cancelled = True
+    def cancel_upstream(self) -> None:
+        # the upstream only: the worker is disposed by cleanup(), run by whoever holds the
+        # drain (disposing it here could drop a task that is running or scheduled, and
+        # leave the queue full)
         self.upstream.cancel()
-        if self.gate.enter():
-            self.cleanup()  # no task running or pending: the cleanup (and the drain) is ours
-        # else the task that is running (or scheduled) sees ``cancelled`` and cleans up:
-        # disposing the worker here could drop that task and leave the queue full
 
     def cleanup(self) -> None:
         """After cancellation, by the holder of the drain: clear the queue, dispose the worker."""
@@ -208,10 +176,9 @@ class ObserveOnSubscriber(FlowableSubscriber[T], QueueSubscription[T], ChecksIte
             self.queue.clear()
         self.worker.dispose()
 
-    def schedule(self) -> None:
-        """After a state change: schedule the drain task, or count on the one that runs."""
-        if self.gate.enter():
-            self.worker.schedule(self.run)
+    def drain_loop(self) -> None:
+        """The drain is ours (``drain()`` entered it): run it as one task on the worker."""
+        self.worker.schedule(self.run)
 
     def run(self) -> None:
         if self.queue_drain:

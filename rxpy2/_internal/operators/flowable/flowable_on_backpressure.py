@@ -32,6 +32,9 @@ from rxpy2._internal.fuseable import QueueSubscription
 from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.queues import SpscArrayQueue
 from rxpy2._internal.queues import SpscLinkedArrayQueue
+from rxpy2._internal.subscribers.drain_support import DrainSubscriptionMixin
+from rxpy2._internal.subscribers.drain_support import DrainTerminalsMixin
+from rxpy2._internal.subscribers.operator_subscriber import UnboundedStart
 from rxpy2.backpressure import BackpressureOverflowStrategy
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
@@ -39,7 +42,6 @@ from rxpy2.operator_kit import Drain
 from rxpy2.operator_kit import OperatorSubscriber
 from rxpy2.operator_kit import add_request
 from rxpy2.operator_kit import null_item
-from rxpy2.operator_kit import null_or_late_error
 from rxpy2.operator_kit import null_or_late_item
 from rxpy2.operator_kit import produced
 from rxpy2.operator_kit import validate_request
@@ -58,7 +60,7 @@ __all__ = [
 T = TypeVar("T")
 
 
-class BaseUnboundedSubscriber(OperatorSubscriber[T, T], Generic[T]):
+class BaseUnboundedSubscriber(UnboundedStart, OperatorSubscriber[T, T], Generic[T]):
     """Requests ``LONG_MAX`` upstream; keeps the downstream's demand in ``requested``."""
 
     __slots__ = ("requested",)
@@ -67,18 +69,9 @@ class BaseUnboundedSubscriber(OperatorSubscriber[T, T], Generic[T]):
         super().__init__(downstream)
         self.requested = AtomicLong()
 
-    def on_start(self) -> bool:
-        self.downstream.on_subscribe(self)
-        self.upstream.request(LONG_MAX)
-        return False  # the downstream has had on_subscribe already
-
     def request(self, n: int) -> None:
         if n := validate_request(n):
-            add_request(self.requested, n)
-            self.after_request()
-
-    def after_request(self) -> None:
-        pass
+            add_request(self.requested, n)  # the subclass reads it when it emits
 
     def cancel(self) -> None:
         self.upstream.cancel()
@@ -150,6 +143,90 @@ class ErrorSubscriber(DropSubscriber[T], Generic[T]):
                 "on_backpressure_drop()/on_backpressure_latest() instead, or request more"))
 
 
+# ------------------------------------------------------------------------ buffered: latest, buffer
+
+class _BaseBufferSubscriber(DrainTerminalsMixin, DrainSubscriptionMixin, BaseUnboundedSubscriber[T],
+                            Generic[T]):
+    """Keeps the items nobody requested yet in a buffer (the subclass's) and delivers them
+    in its drain loop, under the downstream's demand. ``on_error``/``on_complete``
+    (:class:`DrainTerminalsMixin`) and ``request``/``cancel`` (:class:`DrainSubscriptionMixin`)
+    record the signal and drain."""
+
+    __slots__ = ("gate", "error", "cancelled", "delay_error")
+
+    def __init__(self, downstream: Subscriber[T], delay_error: bool) -> None:
+        super().__init__(downstream)
+        self.gate = Drain()
+        self.error: BaseException | None = None
+        self.cancelled = False
+        self.delay_error = delay_error
+
+    def cancel_upstream(self) -> None:
+        self.upstream.cancel()
+
+    def cleanup(self) -> None:
+        self.clear_buffer()
+
+    # the buffer, as the subclass keeps it
+    def clear_buffer(self) -> None:
+        raise NotImplementedError
+
+    def poll_buffer(self) -> T | None:
+        raise NotImplementedError
+
+    def buffer_empty(self) -> bool:
+        raise NotImplementedError
+
+    def check_terminated(self, d: bool, empty: bool, a: Subscriber[T]) -> bool:
+        if self.cancelled:
+            self.clear_buffer()
+            return True
+        if d:
+            e = self.error
+            if self.delay_error:
+                if empty:
+                    if e is not None:
+                        a.on_error(e)
+                    else:
+                        a.on_complete()
+                    return True
+            elif e is not None:
+                self.clear_buffer()
+                a.on_error(e)
+                return True
+            elif empty:
+                a.on_complete()
+                return True
+        return False
+
+    def drain_loop(self) -> None:
+        a = self.downstream
+        poll = self.poll_buffer
+        requested = self.requested
+        gate = self.gate
+        while True:
+            if self.check_terminated(self.done, self.buffer_empty(), a):
+                return
+            r = requested.get()
+            e = 0
+            while e != r:
+                d = self.done
+                v = poll()
+                empty = v is None
+                if self.check_terminated(d, empty, a):
+                    return
+                if empty:
+                    break
+                a.on_next(v)  # type: ignore[arg-type]  # not empty: v is an item
+                e += 1
+            if e == r and self.check_terminated(self.done, self.buffer_empty(), a):
+                return
+            if e != 0 and r != LONG_MAX:
+                requested.add_and_get(-e)
+            if not gate.leave():
+                return
+
+
 # ------------------------------------------------------------------------ latest
 
 class FlowableOnBackpressureLatest(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
@@ -162,15 +239,14 @@ class FlowableOnBackpressureLatest(Flowable[T], HasUpstreamPublisher[T], Generic
         subscribe_tail(self.source, LatestSubscriber(subscriber))
 
 
-class LatestSubscriber(BaseUnboundedSubscriber[T], Generic[T]):
-    __slots__ = ("current", "gate", "error", "cancelled")
+class LatestSubscriber(_BaseBufferSubscriber[T], Generic[T]):
+    """Its buffer is one slot (``current``); errors are not delayed."""
+
+    __slots__ = ("current",)
 
     def __init__(self, downstream: Subscriber[T]) -> None:
-        super().__init__(downstream)
+        super().__init__(downstream, False)
         self.current: AtomicReference[T] = AtomicReference()
-        self.gate = Drain()
-        self.error: BaseException | None = None
-        self.cancelled = False
 
     def on_next(self, item: T) -> None:
         if item is None:
@@ -178,46 +254,17 @@ class LatestSubscriber(BaseUnboundedSubscriber[T], Generic[T]):
         self.current.set(item)
         self.drain()
 
-    def on_error(self, error: BaseException) -> None:
-        if error is None or self.done:
-            null_or_late_error(error)  # §2.13, §1.7
-            return
-        self.error = error
-        self.done = True
-        self.drain()
+    def clear_buffer(self) -> None:
+        self.current.set(None)
 
-    def on_complete(self) -> None:
-        self.done = True
-        self.drain()
+    def poll_buffer(self) -> T | None:
+        return self.current.get_and_set(None)
 
-    def after_request(self) -> None:
-        self.drain()
+    def buffer_empty(self) -> bool:
+        return self.current.get() is None
 
-    def cancel(self) -> None:
-        if not self.cancelled:
-            self.cancelled = True
-            self.upstream.cancel()
-            if self.gate.enter():
-                self.current.set(None)
-
-    def check_terminated(self, d: bool, empty: bool, a: Subscriber[T]) -> bool:
-        if self.cancelled:
-            self.current.set(None)
-            return True
-        if d:
-            e = self.error
-            if e is not None:  # the error overtakes the kept item
-                self.current.set(None)
-                a.on_error(e)
-                return True
-            if empty:
-                a.on_complete()
-                return True
-        return False
-
-    def drain(self) -> None:
-        if not self.gate.enter():
-            return
+    def drain_loop(self) -> None:
+        """The base loop with the slot read in place (no method call per item)."""
         a = self.downstream
         current = self.current
         requested = self.requested
@@ -260,101 +307,6 @@ class FlowableOnBackpressureBuffer(Flowable[T], HasUpstreamPublisher[T], Generic
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
         subscribe_tail(self.source, BufferSubscriber(subscriber, self.capacity, self.delay_error,
                                                self.on_overflow))
-
-
-class _BaseBufferSubscriber(BaseUnboundedSubscriber[T], Generic[T]):
-    __slots__ = ("gate", "error", "cancelled", "delay_error")
-
-    def __init__(self, downstream: Subscriber[T], delay_error: bool) -> None:
-        super().__init__(downstream)
-        self.gate = Drain()
-        self.error: BaseException | None = None
-        self.cancelled = False
-        self.delay_error = delay_error
-
-    def on_error(self, error: BaseException) -> None:
-        if error is None or self.done:
-            null_or_late_error(error)  # §2.13, §1.7
-            return
-        self.error = error
-        self.done = True
-        self.drain()
-
-    def on_complete(self) -> None:
-        if not self.done:
-            self.done = True
-            self.drain()
-
-    def after_request(self) -> None:
-        self.drain()
-
-    def cancel(self) -> None:
-        if not self.cancelled:
-            self.cancelled = True
-            self.upstream.cancel()
-            if self.gate.enter():
-                self.clear_buffer()
-
-    # the buffer, as the subclass keeps it
-    def clear_buffer(self) -> None:
-        raise NotImplementedError
-
-    def poll_buffer(self) -> T | None:
-        raise NotImplementedError
-
-    def buffer_empty(self) -> bool:
-        raise NotImplementedError
-
-    def check_terminated(self, d: bool, empty: bool, a: Subscriber[T]) -> bool:
-        if self.cancelled:
-            self.clear_buffer()
-            return True
-        if d:
-            e = self.error
-            if self.delay_error:
-                if empty:
-                    if e is not None:
-                        a.on_error(e)
-                    else:
-                        a.on_complete()
-                    return True
-            elif e is not None:
-                self.clear_buffer()
-                a.on_error(e)
-                return True
-            elif empty:
-                a.on_complete()
-                return True
-        return False
-
-    def drain(self) -> None:
-        if not self.gate.enter():
-            return
-        a = self.downstream
-        poll = self.poll_buffer
-        requested = self.requested
-        gate = self.gate
-        while True:
-            if self.check_terminated(self.done, self.buffer_empty(), a):
-                return
-            r = requested.get()
-            e = 0
-            while e != r:
-                d = self.done
-                v = poll()
-                empty = v is None
-                if self.check_terminated(d, empty, a):
-                    return
-                if empty:
-                    break
-                a.on_next(v)  # type: ignore[arg-type]  # not empty: v is an item
-                e += 1
-            if e == r and self.check_terminated(self.done, self.buffer_empty(), a):
-                return
-            if e != 0 and r != LONG_MAX:
-                requested.add_and_get(-e)
-            if not gate.leave():
-                return
 
 
 class BufferSubscriber(_BaseBufferSubscriber[T], QueueSubscription[T], Generic[T]):
@@ -409,12 +361,9 @@ class BufferSubscriber(_BaseBufferSubscriber[T], QueueSubscription[T], Generic[T
             else:
                 self.downstream.on_complete()
 
-    def cancel(self) -> None:
-        if not self.cancelled:
-            self.cancelled = True
-            self.upstream.cancel()
-            if not self.output_fused and self.gate.enter():
-                self.clear_buffer()  # a fused downstream clears the queue itself
+    def cleanup(self) -> None:
+        if not self.output_fused:  # a fused downstream clears the queue itself
+            self.clear_buffer()
 
     def clear_buffer(self) -> None:
         self.queue.clear()

@@ -61,12 +61,8 @@ class ReduceSubscriber(ItemOrMissingSubscriber[T], Generic[T]):
         super().__init__(downstream, None, True)
         self.reducer = reducer
 
-    def fold_start(self) -> tuple[Any, Any]:
-        """(a fused chain folding into it) the result so far and the reducer"""
-        return self.value, self.reducer
-
-    def fold_end(self, acc: Any) -> None:
-        self.value = acc
+    def fold_function(self) -> Any:
+        return self.reducer  # the fold's g (a fused chain folding into it)
 
     def on_next(self, item: T) -> None:
         if item is None or self.done:
@@ -112,12 +108,8 @@ class ReduceSeedSubscriber(ToObserverSubscriber[T], Generic[T, R]):
         super().__init__(downstream, seed)
         self.reducer = reducer
 
-    def fold_start(self) -> tuple[Any, Any]:
-        """(a fused chain folding into it) the result so far and the reducer"""
-        return self.value, self.reducer
-
-    def fold_end(self, acc: Any) -> None:
-        self.value = acc
+    def fold_function(self) -> Any:
+        return self.reducer  # the fold's g (a fused chain folding into it)
 
     def on_next(self, item: T) -> None:
         if item is None or self.done:

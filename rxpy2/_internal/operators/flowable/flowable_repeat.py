@@ -60,15 +60,20 @@ class FlowableRepeatUntil(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         parent.subscribe_next()
 
 
-class RepeatSubscriber(ResubscribingSubscriber[T], Generic[T]):
-    def __init__(self, downstream: Subscriber[T], source: Publisher[T], remaining: int) -> None:
-        super().__init__(downstream, source)
-        self.remaining = remaining  # resubscriptions left
+class _Repeating(ResubscribingSubscriber[T], Generic[T]):
+    """repeat and repeat_until: an error ends the stream; ``on_complete`` decides whether
+    to subscribe again."""
 
     def on_error(self, error: BaseException) -> None:
         if error is None:
             raise null_error()  # §2.13
         self.downstream.on_error(error)
+
+
+class RepeatSubscriber(_Repeating[T], Generic[T]):
+    def __init__(self, downstream: Subscriber[T], source: Publisher[T], remaining: int) -> None:
+        super().__init__(downstream, source)
+        self.remaining = remaining  # resubscriptions left
 
     def on_complete(self) -> None:
         r = self.remaining
@@ -80,16 +85,11 @@ class RepeatSubscriber(ResubscribingSubscriber[T], Generic[T]):
         self.subscribe_next()
 
 
-class RepeatUntilSubscriber(ResubscribingSubscriber[T], Generic[T]):
+class RepeatUntilSubscriber(_Repeating[T], Generic[T]):
     def __init__(self, downstream: Subscriber[T], source: Publisher[T],
                  stop: Callable[[], Any]) -> None:
         super().__init__(downstream, source)
         self.stop = stop
-
-    def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        self.downstream.on_error(error)
 
     def on_complete(self) -> None:
         try:

@@ -24,18 +24,13 @@ from typing import Generic
 from typing import TypeVar
 
 from rxpy2._internal.fuseable import HasUpstreamPublisher
-from rxpy2._internal.subscriptions.arbiter import SubscriptionArbiter
+from rxpy2._internal.subscribers.arbiter_relay import ArbiterRelay
 from rxpy2.exceptions import CompositeException
 from rxpy2.flowable import Flowable
-from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import Drain
 from rxpy2.operator_kit import null_error
-from rxpy2.operator_kit import null_item
-from rxpy2.operator_kit import null_subscription
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
-from rxpy2.reactivestreams import Subscription
 
 __all__ = ["FlowableRetry", "FlowableRetryBiPredicate", "ResubscribingSubscriber", "retry_if"]
 
@@ -74,7 +69,7 @@ class FlowableRetry(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         parent.subscribe_next()
 
 
-class ResubscribingSubscriber(SubscriptionArbiter, FlowableSubscriber[T], Generic[T]):
+class ResubscribingSubscriber(ArbiterRelay[T], Generic[T]):
     """Base of retry/repeat: relays items and resubscribes to ``source`` in a trampoline.
 
     A subclass decides in ``on_error``/``on_complete`` whether to call
@@ -82,22 +77,8 @@ class ResubscribingSubscriber(SubscriptionArbiter, FlowableSubscriber[T], Generi
     """
 
     def __init__(self, downstream: Subscriber[T], source: Publisher[T]) -> None:
-        super().__init__(False)  # an attempt that terminated needs no cancel
-        self.downstream = downstream
+        super().__init__(downstream)
         self.source = source
-        self.produced_count = 0  # items of the current attempt (its signals are serial, §1.3)
-        self.gate = Drain()  # the resubscription loop
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        self.set_subscription(s)
-
-    def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        self.produced_count += 1
-        self.downstream.on_next(item)
 
     def subscribe_next(self) -> None:
         """Subscribe to the source again (the first time too) unless cancelled."""
@@ -107,10 +88,7 @@ class ResubscribingSubscriber(SubscriptionArbiter, FlowableSubscriber[T], Generi
         while True:
             if self.cancelled:
                 return
-            n = self.produced_count
-            if n != 0:
-                self.produced_count = 0
-                self.produced(n)  # the next attempt gets only the outstanding demand
+            self.carry_over()  # the next attempt gets only the outstanding demand
             self.source.subscribe(self)
             if not gate.leave():
                 return

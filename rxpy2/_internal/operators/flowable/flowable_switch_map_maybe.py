@@ -23,6 +23,7 @@ from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.operators.flowable.flowable_flat_map_maybe import InnerObserver
 from rxpy2._internal.operators.single.single_flat_map import apply_mapper
 from rxpy2._internal.subscribers.drain_support import DrainSubscriptionMixin
+from rxpy2._internal.subscribers.operator_subscriber import RequestsUpfront
 from rxpy2.flowable import Flowable
 from rxpy2.maybe import Maybe
 from rxpy2.observers import FlowableSubscriber
@@ -33,8 +34,6 @@ from rxpy2.operator_kit import AtomicThrowable
 from rxpy2.operator_kit import Drain
 from rxpy2.operator_kit import null_error
 from rxpy2.operator_kit import null_item
-from rxpy2.operator_kit import validate_upstream
-from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
@@ -86,7 +85,7 @@ class SwitchMapInnerObserver(InnerObserver):
 DISPOSED_INNER = SwitchMapInnerObserver(None)
 
 
-class SwitchMapZeroOneSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], Generic[T]):
+class SwitchMapZeroOneSubscriber(DrainSubscriptionMixin, RequestsUpfront, FlowableSubscriber[T], Generic[T]):
     """The upstream side, the inner callbacks and the drain loop of switch_map_maybe/
     single/completable; a subclass is the downstream's Subscription (or Disposable).
     ``request``/``cancel``/``drain``: :class:`DrainSubscriptionMixin`."""
@@ -114,12 +113,7 @@ class SwitchMapZeroOneSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], 
         self.emitted = 0  # items emitted (drain only)
 
     # ---------------------------------------------------------------- upstream side
-    def on_subscribe(self, s: Subscription) -> None:
-        if not validate_upstream(self.upstream, s):  # §2.13, §2.5
-            return
-        self.upstream = s
-        self.downstream.on_subscribe(self)
-        s.request(LONG_MAX)
+    # on_subscribe: RequestsUpfront's
 
     def on_next(self, item: T) -> None:
         if item is None:

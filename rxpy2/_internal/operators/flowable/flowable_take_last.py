@@ -22,6 +22,7 @@ from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.operators.flowable.flowable_collect import COLLECT_FOLD
 from rxpy2._internal.operators.flowable.flowable_last import LAST_FOLD
 from rxpy2._internal.subscribers.deferred_scalar import DeferredScalarSubscriber
+from rxpy2._internal.subscribers.operator_subscriber import UnboundedStart
 from rxpy2.flowable import Flowable
 from rxpy2.operator_kit import OperatorSubscriber
 from rxpy2.operator_kit import null_error
@@ -47,7 +48,7 @@ class FlowableTakeLast(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         subscribe_tail(self.source, TakeLastSubscriber(subscriber, self.n))
 
 
-class TakeLastSubscriber(OperatorSubscriber[T, T], Generic[T]):
+class TakeLastSubscriber(UnboundedStart, OperatorSubscriber[T, T], Generic[T]):
     __slots__ = ("buffer", "requested", "cancelled")
 
     def __init__(self, downstream: Subscriber[T], n: int) -> None:
@@ -62,11 +63,6 @@ class TakeLastSubscriber(OperatorSubscriber[T, T], Generic[T]):
 
     def fold_end(self, acc: Any) -> None:
         pass  # (the same deque)
-
-    def on_start(self) -> bool:
-        self.downstream.on_subscribe(self)
-        self.upstream.request(LONG_MAX)
-        return False  # on_subscribe went downstream already (before the request)
 
     def on_next(self, item: T) -> None:
         if item is None:

@@ -24,19 +24,18 @@ from rxpy2._internal.atomic import AtomicLong
 from rxpy2._internal.atomic import AtomicReference
 from rxpy2._internal.fuseable import HasUpstreamPublisher
 from rxpy2._internal.helpers.exception_helper import AtomicThrowable
+from rxpy2._internal.helpers.half_serializer import HalfSerializedItems
 from rxpy2._internal.helpers.half_serializer import HalfSerializer
 from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2._internal.subscribers.pass_through import DeferredUpstream
 from rxpy2.flowable import Flowable
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operator_kit import Drain
 from rxpy2.operator_kit import OperatorSubscriber
-from rxpy2.operator_kit import deferred_request
-from rxpy2.operator_kit import deferred_set_once
 from rxpy2.operator_kit import null_error
 from rxpy2.operator_kit import null_item
 from rxpy2.operator_kit import null_or_late_item
-from rxpy2.operator_kit import null_subscription
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
@@ -90,8 +89,10 @@ class TakeUntilOtherSubscriber(FlowableSubscriber[Any]):
         HalfSerializer.on_complete(p.downstream, p.gate, p.error)
 
 
-class TakeUntilMainSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
-    """Subscribes to the main source; requests made before it arrives are deferred.
+class TakeUntilMainSubscriber(HalfSerializedItems, DeferredUpstream, FlowableSubscriber[T], Subscription,
+                              Generic[T]):
+    """Subscribes to the main source; requests made before it arrives are deferred
+    (:class:`DeferredUpstream`).
 
     Shared with ``skip_until``, whose subclasses change ``on_next`` and ``other_type``.
     """
@@ -108,16 +109,6 @@ class TakeUntilMainSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         self.error = AtomicThrowable()
         self.other = self.other_type(self)
 
-    def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        deferred_set_once(self.upstream, self.requested, s)
-
-    def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        HalfSerializer.on_next(self.downstream, item, self.gate, self.error)
-
     def on_error(self, error: BaseException) -> None:
         if error is None:
             raise null_error()  # §2.13
@@ -127,9 +118,6 @@ class TakeUntilMainSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
     def on_complete(self) -> None:
         SubscriptionHelper.cancel(self.other.upstream)
         HalfSerializer.on_complete(self.downstream, self.gate, self.error)
-
-    def request(self, n: int) -> None:
-        deferred_request(self.upstream, self.requested, n)
 
     def cancel(self) -> None:
         SubscriptionHelper.cancel(self.upstream)

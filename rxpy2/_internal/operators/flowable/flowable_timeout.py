@@ -28,17 +28,15 @@ from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.helpers.subscription_helper import CANCELLED
 from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2._internal.operators.flowable.flowable_scalar_x_map import check_inner
-from rxpy2._internal.operators.flowable.flowable_timeout_timed import FallbackSubscriber
-from rxpy2._internal.subscriptions.arbiter import SubscriptionArbiter
+from rxpy2._internal.operators.flowable.flowable_timeout_timed import FallbackTimeout
+from rxpy2._internal.operators.flowable.flowable_timeout_timed import IndexedTimeout
+from rxpy2._internal.operators.flowable.flowable_timeout_timed import PlainTimeout
 from rxpy2.disposables import Disposable
 from rxpy2.disposables import SerialDisposable
 from rxpy2.flowable import Flowable
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import deferred_request
-from rxpy2.operator_kit import deferred_set_once
 from rxpy2.operator_kit import null_error
 from rxpy2.operator_kit import null_item
-from rxpy2.operator_kit import null_subscription
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
@@ -71,24 +69,13 @@ class FlowableTimeout(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         subscribe_tail(self.source, parent)
 
 
-class _SelectorTimeout(FlowableSubscriber[T], Generic[T]):
-    """What both main subscribers share: the index, the indicator task, the item path."""
+class _SelectorTimeout(IndexedTimeout[T], Generic[T]):
+    """The timeouts of the selector form: an indicator Publisher per item
+    (``item_timeout(item)``), subscribed with a :class:`TimeoutConsumer` held in ``task``."""
 
-    downstream: Subscriber[T]
+    __slots__ = ()
+
     item_timeout: Callable[[T], Publisher[Any]]
-    task: SerialDisposable
-    upstream: AtomicReference[Subscription]
-    index: AtomicLong
-
-    def _init(self, downstream: Subscriber[T], item_timeout: Callable[[T], Publisher[Any]]) -> None:
-        self.downstream = downstream
-        self.item_timeout = item_timeout
-        self.task = SerialDisposable()
-        self.upstream = AtomicReference()
-        self.index = AtomicLong()
-
-    def _emitted(self) -> None:
-        """An item is about to go downstream."""
 
     def start_first_timeout(self, first: Publisher[Any] | None) -> None:
         if first is not None:
@@ -96,47 +83,22 @@ class _SelectorTimeout(FlowableSubscriber[T], Generic[T]):
             if self.task.replace(consumer):
                 first.subscribe(consumer)
 
-    def on_next(self, item: T) -> None:
-        if item is None:
-            raise null_item()  # §2.13
-        index = self.index
-        idx = index.get()
-        if idx == LONG_MAX or not index.compare_and_set(idx, idx + 1):
-            return
-        d = self.task.get()
-        if d is not None:
-            d.dispose()
-        self._emitted()
-        self.downstream.on_next(item)
+    def next_timeout(self, item: T, idx: int) -> None:
         try:
             p = check_inner(self.item_timeout(item), self.item_timeout, "timeout")
         except Exception as ex:
             up = self.upstream.get()
             if up is not None:
                 up.cancel()
-            index.get_and_set(LONG_MAX)
+            self.index.get_and_set(LONG_MAX)
             self.downstream.on_error(ex)
             return
-        consumer = TimeoutConsumer(idx + 1, self)
+        consumer = TimeoutConsumer(idx, self)
         if self.task.replace(consumer):
             p.subscribe(consumer)
 
-    def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        if self.index.get_and_set(LONG_MAX) != LONG_MAX:
-            self.task.dispose()
-            self.downstream.on_error(error)
-        else:
-            plugins.on_error(error)
-
-    def on_complete(self) -> None:
-        if self.index.get_and_set(LONG_MAX) != LONG_MAX:
-            self.task.dispose()
-            self.downstream.on_complete()
-
-    def on_timeout(self, idx: int) -> None:
-        raise NotImplementedError
+    def stop_timeouts(self) -> None:
+        self.task.dispose()
 
     def on_timeout_error(self, idx: int, error: BaseException) -> None:
         if self.index.compare_and_set(idx, LONG_MAX):
@@ -146,61 +108,35 @@ class _SelectorTimeout(FlowableSubscriber[T], Generic[T]):
             plugins.on_error(error)
 
 
-class TimeoutSubscriber(_SelectorTimeout[T], Subscription, Generic[T]):
+class TimeoutSubscriber(_SelectorTimeout[T], PlainTimeout[T], Generic[T]):
     __slots__ = ("downstream", "item_timeout", "task", "upstream", "index", "requested")
 
     def __init__(self, downstream: Subscriber[T], item_timeout: Callable[[T], Publisher[Any]]) -> None:
-        self._init(downstream, item_timeout)
+        self.downstream = downstream
+        self.item_timeout = item_timeout
+        self.task = SerialDisposable()
+        self.upstream = AtomicReference()
+        self.index = AtomicLong()
         self.requested = AtomicLong()
 
-    def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        deferred_set_once(self.upstream, self.requested, s)
-
-    def on_timeout(self, idx: int) -> None:
-        if self.index.compare_and_set(idx, LONG_MAX):
-            SubscriptionHelper.cancel(self.upstream)
-            self.downstream.on_error(TimeoutError())
-
-    def request(self, n: int) -> None:
-        deferred_request(self.upstream, self.requested, n)
-
-    def cancel(self) -> None:
-        SubscriptionHelper.cancel(self.upstream)
-        self.task.dispose()
+    def timed_out(self) -> None:
+        self.downstream.on_error(TimeoutError())
 
 
-class TimeoutFallbackSubscriber(SubscriptionArbiter, _SelectorTimeout[T], Generic[T]):
-    """With a fallback: the arbiter is the downstream's Subscription."""
+class TimeoutFallbackSubscriber(_SelectorTimeout[T], FallbackTimeout[T], Generic[T]):
+    """With a fallback."""
 
     def __init__(self, downstream: Subscriber[T], item_timeout: Callable[[T], Publisher[Any]],
                  fallback: Publisher[T]) -> None:
-        SubscriptionArbiter.__init__(self, True)
-        self._init(downstream, item_timeout)
-        self.fallback: Publisher[T] | None = fallback
-        self.consumed = 0
+        super().__init__(fallback)
+        self.downstream = downstream
+        self.item_timeout = item_timeout
+        self.task = SerialDisposable()
+        self.upstream = AtomicReference()
+        self.index = AtomicLong()
 
-    def _emitted(self) -> None:
-        self.consumed += 1
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if SubscriptionHelper.set_once(self.upstream, s):
-            self.set_subscription(s)
-
-    def on_timeout(self, idx: int) -> None:
-        if self.index.compare_and_set(idx, LONG_MAX):
-            SubscriptionHelper.cancel(self.upstream)
-            f, self.fallback = self.fallback, None
-            c = self.consumed
-            if c != 0:
-                self.produced(c)
-            assert f is not None
-            f.subscribe(FallbackSubscriber(self.downstream, self))
-
-    def cancel(self) -> None:
-        super().cancel()
-        self.task.dispose()
+    def timed_out(self) -> None:
+        self.switch()
 
 
 class IndicatorSubscriber(FlowableSubscriber[Any], Disposable):

@@ -36,15 +36,13 @@ from rxpy2._internal.helpers.half_serializer import HalfSerializer
 from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.helpers.subscription_helper import CANCELLED
 from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
+from rxpy2._internal.subscribers.pass_through import DeferredUpstream
 from rxpy2.flowable import Flowable
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operator_kit import Drain
-from rxpy2.operator_kit import deferred_request
-from rxpy2.operator_kit import deferred_set_once
 from rxpy2.operator_kit import null_error
 from rxpy2.operator_kit import null_item
 from rxpy2.operator_kit import null_or_late_error
-from rxpy2.operator_kit import null_subscription
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
@@ -60,9 +58,10 @@ def _none_result(combiner: Any) -> TypeError:
     return returned_none("with_latest_from", combiner, "combiner function")  # §2.13
 
 
-class _WithLatestFromBase(ConditionalSubscriber[T], Subscription, Generic[T, R]):
+class _WithLatestFromBase(DeferredUpstream, ConditionalSubscriber[T], Subscription, Generic[T, R]):
     """The main source's side of both forms: everything but ``try_on_next`` and
-    ``cancel_others`` (the other Publishers, one or many)."""
+    ``cancel_others`` (the other Publishers, one or many); ``on_subscribe``/``request``:
+    :class:`DeferredUpstream`'s."""
 
     __slots__ = ("downstream", "combiner", "upstream", "requested", "gate", "error", "done")
 
@@ -77,11 +76,6 @@ class _WithLatestFromBase(ConditionalSubscriber[T], Subscription, Generic[T, R])
 
     def cancel_others(self) -> None:
         raise NotImplementedError
-
-    def on_subscribe(self, s: Subscription) -> None:
-        if s is None:
-            raise null_subscription()  # §2.13
-        deferred_set_once(self.upstream, self.requested, s)
 
     def on_next(self, item: T) -> None:
         if not self.try_on_next(item) and not self.done:  # (try_on_next checks §2.13)
@@ -109,9 +103,6 @@ class _WithLatestFromBase(ConditionalSubscriber[T], Subscription, Generic[T, R])
         self.done = True
         self.cancel_others()
         HalfSerializer.on_complete(self.downstream, self.gate, self.error)
-
-    def request(self, n: int) -> None:
-        deferred_request(self.upstream, self.requested, n)
 
     def cancel(self) -> None:
         SubscriptionHelper.cancel(self.upstream)

@@ -29,16 +29,15 @@ from rxpy2._internal.helpers.exception_helper import AtomicThrowable
 from rxpy2._internal.helpers.function_names import returned_none
 from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.operators.flowable.sources import sources_or_terminate
+from rxpy2._internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2._internal.subscribers.drain_support import missing_backpressure
 from rxpy2._internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
 from rxpy2._internal.subscriptions.empty import EmptySubscription
 from rxpy2.flowable import Flowable
 from rxpy2.operator_kit import Drain
 from rxpy2.operator_kit import OperatorSubscriber
-from rxpy2.operator_kit import add_request
 from rxpy2.operator_kit import null_or_late_error
 from rxpy2.operator_kit import null_or_late_item
-from rxpy2.operator_kit import validate_request
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
@@ -71,8 +70,9 @@ class FlowableZip(Flowable[R], Generic[R]):
         subscribe_tail(parent, sources)
 
 
-class ZipCoordinator(Subscription, Generic[R]):
-    """The downstream's Subscription and the one drain loop over the sources' queues."""
+class ZipCoordinator(DrainSubscriptionMixin, Subscription, Generic[R]):
+    """The downstream's Subscription and the one drain loop over the sources' queues;
+    ``request``/``cancel``: :class:`DrainSubscriptionMixin`'s."""
 
     __slots__ = ("downstream", "zipper", "subscribers", "current", "nones", "requested", "gate",
                  "errors", "delay_error", "cancelled")
@@ -100,29 +100,19 @@ class ZipCoordinator(Subscription, Generic[R]):
                 return  # an earlier source failed (or the downstream cancelled): stop here
             p.subscribe(subs[i])
 
-    def request(self, n: int) -> None:
-        if n := validate_request(n):
-            add_request(self.requested, n)
-            self.drain()
-
-    def cancel(self) -> None:
-        if self.cancelled:
-            return
-        self.cancelled = True
-        self.cancel_all()
-        if self.gate.enter():  # no drain runs: clearing is ours (and the drain stays shut)
-            self.clear()
-        # else the running drain sees ``cancelled`` and clears
-
     def cancel_all(self) -> None:
         for inner in self.subscribers:
             inner.cancel()
+
+    cancel_upstream = cancel_all  # what a cancel does first
 
     def clear(self) -> None:
         """Drop what is held (by the holder of the drain, which then never leaves it)."""
         self.current[:] = self.nones
         for inner in self.subscribers:
             inner.clear()
+
+    cleanup = clear  # after a cancel, by whoever holds the drain
 
     def error(self, inner: ZipSubscriber[Any], error: BaseException) -> None:
         if self.errors.try_add_throwable(error):

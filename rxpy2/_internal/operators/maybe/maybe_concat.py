@@ -25,10 +25,11 @@ from typing import Any
 from typing import Generic
 from typing import TypeVar
 
+from rxpy2._internal.helpers.exception_helper import append_error
+from rxpy2._internal.helpers.exception_helper import signal_end
 from rxpy2._internal.subscriptions.empty import EmptySubscription
 from rxpy2.disposables import Disposable
 from rxpy2.disposables import SerialDisposable
-from rxpy2.exceptions import CompositeException
 from rxpy2.flowable import Flowable
 from rxpy2.maybe import Maybe
 from rxpy2.observers import MaybeObserver
@@ -83,8 +84,7 @@ class ConcatMaybeObserver(MaybeObserver[T], Subscription, Generic[T]):
         self.current: Any = _DONE
         self.sd = SerialDisposable()  # the current source's Disposable; cancel disposes it
         self.gate = Drain()
-        # delayed errors: the sources run one at a time, so a plain list collects them
-        self.errors: list[BaseException] | None = None
+        self.errors: list[BaseException] | None = None  # delayed (append_error)
 
     # ---- Subscription
 
@@ -107,11 +107,7 @@ class ConcatMaybeObserver(MaybeObserver[T], Subscription, Generic[T]):
 
     def on_error(self, error: BaseException) -> None:
         if self.delay_errors:
-            errors = self.errors
-            if errors is None:
-                self.errors = [error]
-            else:
-                errors.append(error)
+            self.errors = append_error(self.errors, error)
             self.current = _DONE
             self.drain()
         else:
@@ -124,16 +120,8 @@ class ConcatMaybeObserver(MaybeObserver[T], Subscription, Generic[T]):
     # ---- the loop
 
     def _finish(self, error: BaseException | None) -> None:
-        errors = self.errors
-        if errors is not None:
-            if error is not None:
-                errors.append(error)
-            self.errors = None
-            self.downstream.on_error(errors[0] if len(errors) == 1 else CompositeException(errors))
-        elif error is not None:
-            self.downstream.on_error(error)
-        else:
-            self.downstream.on_complete()
+        errors, self.errors = self.errors, None
+        signal_end(self.downstream, errors, error)
 
     def drain(self) -> None:
         gate = self.gate

@@ -20,6 +20,7 @@ from typing import Any
 from typing import Generic
 from typing import TypeVar
 
+from rxpy2._internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2.disposables import CompositeDisposable
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
@@ -29,8 +30,6 @@ from rxpy2.operator_kit import AtomicLong
 from rxpy2.operator_kit import AtomicThrowable
 from rxpy2.operator_kit import Drain
 from rxpy2.operator_kit import MpscLinkedQueue
-from rxpy2.operator_kit import add_request
-from rxpy2.operator_kit import validate_request
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
 
@@ -58,8 +57,9 @@ class MaybeMergeArray(Flowable[T], Generic[T]):
             m._subscribe(parent)
 
 
-class MergeMaybeObserver(MaybeObserver[T], Subscription, Generic[T]):
-    """The observer of every source, and the downstream's Subscription."""
+class MergeMaybeObserver(DrainSubscriptionMixin, MaybeObserver[T], Subscription, Generic[T]):
+    """The observer of every source, and the downstream's Subscription (``request``/``cancel``:
+    :class:`DrainSubscriptionMixin`'s)."""
 
     __slots__ = ("downstream", "source_count", "set", "requested", "queue", "error",
                  "cancelled", "consumed", "emitted", "gate")
@@ -78,17 +78,11 @@ class MergeMaybeObserver(MaybeObserver[T], Subscription, Generic[T]):
 
     # ---- Subscription
 
-    def request(self, n: int) -> None:
-        if n := validate_request(n):  # §3.9
-            add_request(self.requested, n)
-            self.drain()
+    def cancel_upstream(self) -> None:
+        self.set.dispose()
 
-    def cancel(self) -> None:
-        if not self.cancelled:
-            self.cancelled = True
-            self.set.dispose()
-            if self.gate.enter():  # nobody drains: clear; the drain stays taken for good
-                self.queue.clear()
+    def cleanup(self) -> None:
+        self.queue.clear()
 
     # ---- MaybeObserver
 

@@ -28,11 +28,12 @@ from rxpy2._internal.fuseable import ASYNC
 from rxpy2._internal.fuseable import BOUNDARY
 from rxpy2._internal.fuseable import NONE
 from rxpy2._internal.helpers.disposable_helper import DISPOSED
-from rxpy2._internal.helpers.disposable_helper import DisposableHelper
+from rxpy2._internal.helpers.disposable_helper import ValidatedUpstream
 from rxpy2._internal.helpers.function_names import returned_none
 from rxpy2._internal.operators.flowable.flowable_flatten_iterable import END
 from rxpy2._internal.operators.flowable.flowable_flatten_iterable import Failed
 from rxpy2._internal.operators.flowable.flowable_flatten_iterable import none_element
+from rxpy2._internal.subscribers.drain_support import DrainSubscriptionMixin
 from rxpy2._internal.subscriptions.basic import BasicQueueSubscription
 from rxpy2._internal.zero_one import ZeroOneBase
 from rxpy2.disposables import Disposable
@@ -40,8 +41,6 @@ from rxpy2.flowable import Flowable
 from rxpy2.observers import MaybeObserver
 from rxpy2.observers import SingleObserver
 from rxpy2.operator_kit import Drain
-from rxpy2.operator_kit import add_request
-from rxpy2.operator_kit import validate_request
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Subscriber
 
@@ -63,8 +62,10 @@ class SingleFlattenAsFlowable(Flowable[R], Generic[T, R]):
         self.source._subscribe(FlattenAsFlowableObserver(subscriber, self.mapper))
 
 
-class FlattenAsFlowableObserver(BasicQueueSubscription[R], SingleObserver[T], MaybeObserver[T],
-                                Generic[T, R]):
+class FlattenAsFlowableObserver(ValidatedUpstream, DrainSubscriptionMixin, BasicQueueSubscription[R], SingleObserver[T],
+                                MaybeObserver[T], Generic[T, R]):
+    """``request``/``cancel``: :class:`DrainSubscriptionMixin`'s."""
+
     __slots__ = ("downstream", "mapper", "requested", "gate", "upstream", "it", "pending",
                  "cancelled", "output_fused")
 
@@ -80,11 +81,6 @@ class FlattenAsFlowableObserver(BasicQueueSubscription[R], SingleObserver[T], Ma
         self.output_fused = False
 
     # ---------------------------------------------------------------- the source's side
-    def on_subscribe(self, d: Disposable) -> None:
-        if DisposableHelper.validate(self.upstream, d):
-            self.upstream = d
-            self.downstream.on_subscribe(self)
-
     def on_success(self, item: T) -> None:
         mapper = self.mapper
         try:
@@ -112,20 +108,16 @@ class FlattenAsFlowableObserver(BasicQueueSubscription[R], SingleObserver[T], Ma
         self.downstream.on_complete()
 
     # ---------------------------------------------------------------- the downstream's side
-    def request(self, n: int) -> None:
-        if n := validate_request(n):  # §3.9
-            add_request(self.requested, n)
-            self.drain()
-
-    def cancel(self) -> None:
-        self.cancelled = True  # §3.5, §3.7: idempotent; the drain stops before the next element
+    def cancel_upstream(self) -> None:
         d = self.upstream
         self.upstream = DISPOSED
         if d is not None:
             d.dispose()
-        if self.gate.enter():  # no drain runs: drop the iterator (the drain stays ours)
-            self.it = None
-            self.pending = None
+
+    def cleanup(self) -> None:
+        """Drop the iterator (by whoever holds the drain after a cancel)."""
+        self.it = None
+        self.pending = None
 
     # ---------------------------------------------------------------- the drain loop
     def drain(self) -> None:

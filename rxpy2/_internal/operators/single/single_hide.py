@@ -13,7 +13,7 @@ from typing import Generic
 from typing import TypeVar
 
 from rxpy2._internal.helpers.disposable_helper import DISPOSED
-from rxpy2._internal.helpers.disposable_helper import DisposableHelper
+from rxpy2._internal.helpers.disposable_helper import ValidatedUpstream
 from rxpy2._internal.operators.single.single_schedule import ForwardingObserver
 from rxpy2._internal.zero_one import ZeroOneBase
 from rxpy2.disposables import Disposable
@@ -40,17 +40,12 @@ class SingleHide(HideOp[T], Single[T], Generic[T]):
     __slots__ = ()
 
 
-class HideObserver(ForwardingObserver[T], Disposable, Generic[T]):
+class HideObserver(ValidatedUpstream, ForwardingObserver[T], Disposable, Generic[T]):
     __slots__ = ("downstream", "upstream")
 
     def __init__(self, downstream: Any) -> None:
         self.downstream = downstream
         self.upstream: Disposable | None = None
-
-    def on_subscribe(self, d: Disposable) -> None:
-        if DisposableHelper.validate(self.upstream, d):
-            self.upstream = d
-            self.downstream.on_subscribe(self)
 
     def dispose(self) -> None:
         d = self.upstream

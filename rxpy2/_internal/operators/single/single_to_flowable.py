@@ -6,7 +6,7 @@ from typing import Any
 from typing import Generic
 from typing import TypeVar
 
-from rxpy2._internal.helpers.disposable_helper import DisposableHelper
+from rxpy2._internal.helpers.disposable_helper import ValidatedUpstream
 from rxpy2._internal.subscriptions.deferred_scalar import DeferredScalarSubscription
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
@@ -30,7 +30,7 @@ class SingleToFlowable(Flowable[T], Generic[T]):
         self.source._subscribe(ToFlowableObserver(subscriber))
 
 
-class ToFlowableObserver(DeferredScalarSubscription[T], SingleObserver[T], MaybeObserver[T],
+class ToFlowableObserver(ValidatedUpstream, DeferredScalarSubscription[T], SingleObserver[T], MaybeObserver[T],
                          Generic[T]):
     """Shared with Maybe.to_flowable: ``on_complete`` (an empty Maybe) completes at once."""
 
@@ -39,11 +39,6 @@ class ToFlowableObserver(DeferredScalarSubscription[T], SingleObserver[T], Maybe
     def __init__(self, downstream: Subscriber[T]) -> None:
         super().__init__(downstream)
         self.upstream: Disposable | None = None
-
-    def on_subscribe(self, d: Disposable) -> None:
-        if DisposableHelper.validate(self.upstream, d):
-            self.upstream = d
-            self.downstream.on_subscribe(self)
 
     def on_success(self, item: T) -> None:
         self.complete(item)

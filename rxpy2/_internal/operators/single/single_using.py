@@ -23,7 +23,7 @@ from typing import TypeVar
 
 from rxpy2 import plugins
 from rxpy2._internal.helpers.disposable_helper import DISPOSED
-from rxpy2._internal.helpers.disposable_helper import DisposableHelper
+from rxpy2._internal.helpers.disposable_helper import ValidatedUpstream
 from rxpy2._internal.helpers.function_names import returned_none
 from rxpy2._internal.helpers.using_resource import RELEASED
 from rxpy2._internal.helpers.using_resource import UsingResource
@@ -85,7 +85,7 @@ class UsingSource:
         source._subscribe(UsingObserver(observer, resource, self.disposer, self.eager))
 
 
-class UsingObserver(UsingResource, SingleObserver[Any], MaybeObserver[Any],
+class UsingObserver(ValidatedUpstream, UsingResource, SingleObserver[Any], MaybeObserver[Any],
                     CompletableObserver, Disposable):
     """Holds the resource (the reference) until it is released; one for the three types."""
 
@@ -97,11 +97,6 @@ class UsingObserver(UsingResource, SingleObserver[Any], MaybeObserver[Any],
         self.downstream = downstream
         self.eager = eager
         self.upstream: Disposable | None = None
-
-    def on_subscribe(self, d: Disposable) -> None:
-        if DisposableHelper.validate(self.upstream, d):
-            self.upstream = d
-            self.downstream.on_subscribe(self)
 
     def _signal(self, name: str, *args: Any) -> None:
         """The terminal signal, the resource released before it (eager) or after it; in
