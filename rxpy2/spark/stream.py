@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import collections
 import itertools
+import os
+import shutil
+import tempfile
 import threading
 import time
 from collections.abc import Callable
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 from typing import Any
+from typing import ClassVar
 from typing import Generic
 from typing import Literal
 from typing import TypeVar
@@ -31,18 +35,22 @@ from rxpy2.operator_kit import require_positive
 from rxpy2.operator_kit import validate_request
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
+from rxpy2.spark import connect_stream
 from rxpy2.spark.errors import SparkJobError
 from rxpy2.spark.errors import describe
+from rxpy2.spark.pyspark_adapter import add_tag
 from rxpy2.spark.pyspark_adapter import dataframe_to_arrow
+from rxpy2.spark.pyspark_adapter import interrupt_tag
 from rxpy2.spark.pyspark_adapter import is_connect
 from rxpy2.spark.pyspark_adapter import is_dataframe
+from rxpy2.spark.pyspark_adapter import remove_tag
 from rxpy2.spark.pyspark_adapter import require_pyspark
 
 if TYPE_CHECKING:
     import pyarrow
     from pyspark.sql import Row
 
-__all__ = ["StreamFlowable", "StreamSubscription", "from_stream"]
+__all__ = ["ConnectStreamSubscription", "StreamFlowable", "StreamSubscription", "from_stream"]
 
 T = TypeVar("T")
 
@@ -84,15 +92,21 @@ def _check_trigger(trigger: Any) -> dict[str, Any] | None:
 class StreamFlowable(Flowable[T], Generic[T]):
     """A Flowable over the micro-batches of a streaming DataFrame (see :func:`from_stream`).
 
-    Each subscription starts a streaming query of its own; the Flowable is cold."""
+    Each subscription starts a streaming query of its own (on a Spark Connect session, a
+    query per demand round: :class:`ConnectStreamSubscription`); the Flowable is cold."""
+
+    #: explain() of a chain over it starts with its own line (rxpy2._internal.describe);
+    #: STREAMING: no stage after it is fused into its query (rxpy2.spark.explain)
+    EXPLAINS_ITSELF: ClassVar[bool] = True
+    STREAMING: ClassVar[bool] = True
 
     __slots__ = ("_df", "_prefetch", "_emit", "_row_format", "_checkpoint", "_trigger",
-                 "_query_name", "_options", "_output_mode", "_last")
+                 "_query_name", "_options", "_output_mode", "_last", "_connect")
 
     def __init__(self, df: Any, prefetch: int, emit: str, row_format: str,
                  checkpoint_location: str | None, trigger: dict[str, Any] | None,
                  query_name: str | None, options: dict[str, str],
-                 output_mode: str | None = None) -> None:
+                 output_mode: str | None = None, connect: bool = False) -> None:
         self._df = df
         self._prefetch = prefetch
         self._emit = emit
@@ -102,10 +116,17 @@ class StreamFlowable(Flowable[T], Generic[T]):
         self._query_name = query_name
         self._options = options
         self._output_mode = output_mode
+        self._connect = connect
         self._last: StreamSubscription[T] | None = None
 
+    @property
+    def on_connect(self) -> bool:
+        """Whether the streaming DataFrame belongs to a Spark Connect session."""
+        return self._connect
+
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        parent: StreamSubscription[T] = StreamSubscription(subscriber, self)
+        parent: StreamSubscription[T] = (ConnectStreamSubscription(subscriber, self)
+                                         if self._connect else StreamSubscription(subscriber, self))
         self._last = parent
         subscriber.on_subscribe(parent)
         parent.start()
@@ -115,6 +136,35 @@ class StreamFlowable(Flowable[T], Generic[T]):
         """The subscription made last (its counters: :attr:`StreamSubscription.batches_held`,
         ...), or ``None`` before the first subscribe; for tools and benchmarks."""
         return self._last
+
+    def explain(self) -> str:
+        """The source line of ``explain()``: the streaming DataFrame, the item shape and how
+        its micro-batches reach this process."""
+        try:
+            what = f"streaming DataFrame[{', '.join(f'{n}: {t}' for n, t in self._df.dtypes)}]"
+        except Exception:  # a stand-in DataFrame, or no server to ask: the schema is unknown
+            what = "streaming DataFrame"
+        shape = ("one pyarrow.Table per micro-batch" if self._emit == "batches"
+                 else f"rows as {self._row_format}")
+        if self._connect:
+            how = ("Spark Connect: client-run micro-batches, a query per demand round "
+                   f"(trigger {'once' if self._runs_once() else 'availableNow'}) whose "
+                   "foreachBatch writes each micro-batch to a Parquet directory on the "
+                   "server, then a query per micro-batch to read it")
+        else:
+            how = ("foreachBatch on the driver: each micro-batch collected, the query waiting "
+                   "while they are held")
+        return (f"spark   source    {what} ({shape}; {how}, prefetch {self._prefetch} "
+                f"micro-batch(es))")
+
+    def explain_chain(self, end: Any) -> str:
+        """The ``explain()`` of a chain ``end`` over this source: :func:`rxpy2.spark.explain`."""
+        from rxpy2.spark.explain import explain
+
+        return explain(end)
+
+    def _runs_once(self) -> bool:
+        return self._trigger is not None and "once" in self._trigger
 
     def __repr__(self) -> str:
         return f"StreamFlowable(emit={self._emit!r}, prefetch_batches={self._prefetch})"
@@ -182,13 +232,9 @@ def from_stream(streaming_df: Any, prefetch_batches: int = 1, *, emit: str = "ro
     if streaming_df is None:
         raise TypeError("streaming_df is None")
     require_pyspark()
-    if is_connect(streaming_df):
-        raise TypeError("from_stream cannot run on a Spark Connect session: its foreachBatch "
-                        "callback runs in a Python process of the Connect server, not in this "
-                        "one, so the micro-batches cannot reach this process's subscriber "
-                        "under its demand; read the stream's sink table with from_dataframe")
-    if not is_dataframe(streaming_df) or not hasattr(streaming_df, "isStreaming"):
-        raise TypeError(f"streaming_df must be a classic pyspark DataFrame, "
+    on_connect = is_connect(streaming_df)
+    if not (on_connect or is_dataframe(streaming_df)) or not hasattr(streaming_df, "isStreaming"):
+        raise TypeError(f"streaming_df must be a pyspark DataFrame, "
                         f"not {type(streaming_df).__name__}")
     if not streaming_df.isStreaming:
         raise TypeError("streaming_df is not a streaming DataFrame (spark.readStream...); "
@@ -197,6 +243,8 @@ def from_stream(streaming_df: Any, prefetch_batches: int = 1, *, emit: str = "ro
     _require_choice(emit, "emit", EMITS)
     _require_choice(row_format, "row_format", ROW_FORMATS)
     checked_trigger = _check_trigger(trigger)
+    if on_connect and checked_trigger is not None and "processingTime" in checked_trigger:
+        connect_stream.interval_seconds(checked_trigger["processingTime"])  # the polling wait
     if output_mode is not None:
         _require_choice(output_mode, "output_mode", OUTPUT_MODES)
     for name, value in (("checkpoint_location", checkpoint_location), ("query_name", query_name)):
@@ -208,7 +256,7 @@ def from_stream(streaming_df: Any, prefetch_batches: int = 1, *, emit: str = "ro
             raise TypeError(f"options must be a mapping, not {type(options).__name__}")
         opts = {str(k): str(v) for k, v in options.items()}
     return StreamFlowable(streaming_df, prefetch_batches, emit, row_format, checkpoint_location,
-                          checked_trigger, query_name, opts, output_mode)
+                          checked_trigger, query_name, opts, output_mode, on_connect)
 
 
 # ---------------------------------------------------------------------------- the subscription
@@ -253,6 +301,7 @@ class StreamSubscription(Subscription, Generic[T]):
         self.queue: collections.deque[_Batch] = collections.deque()
         self.held: int = 0
         self.max_held: int = 0
+        self.emitting_id: int | None = None  # the batch the drain is emitting
         self.received: int = 0
         self.last_id: int | None = None
         self.ended: bool = False
@@ -531,6 +580,7 @@ class StreamSubscription(Subscription, Generic[T]):
                             self.held -= 1
                             lock.notify_all()
                         nxt = self.queue.popleft() if self.queue else None
+                        self.emitting_id = None if nxt is None else nxt.batch_id
                         ended = self.ended
                         error = self.error
                     items = self.current = None
@@ -584,6 +634,325 @@ class StreamSubscription(Subscription, Generic[T]):
             downstream.on_error(error)
         else:
             downstream.on_complete()
+
+
+# ---------------------------------------------------------------------------- Spark Connect
+
+#: the wait between two rounds when the last one brought no micro-batch and the trigger has
+#: no interval of its own (trigger=None: Spark's default runs batches as soon as it can)
+DEFAULT_POLL_SECONDS = 1.0
+
+
+class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
+    """``from_stream`` on a Spark Connect session: client-run micro-batches, under demand.
+
+    A Connect ``foreachBatch`` function runs in a Python process of the server, so it can
+    neither reach this process's subscriber nor wait for its demand. This subscription's
+    *round thread* (``rxpy2-spark-stream-<n>-query``) runs the stream instead, in rounds
+    (the queries: :mod:`rxpy2.spark.connect_stream`):
+
+    * a **round** starts when downstream has demand not yet covered by what was emitted,
+      fewer than ``prefetch_batches`` micro-batches are held and every batch of the last
+      round was read: ``writeStream.foreachBatch(batch_writer(sink))`` with
+      ``trigger(availableNow=True)`` (``once=True`` for the user's ``once``) and the
+      subscription's checkpoint, then ``awaitTermination()``: the server writes each
+      micro-batch of the data available at the start to ``<sink>/batch-<batchId>``;
+    * then the micro-batches are **read** in ``batchId`` order, one query each
+      (``collect()``, ``toArrow()`` for ``emit="batches"``), whenever fewer than
+      ``prefetch_batches`` are held: this process holds at most ``prefetch_batches``
+      batches; the rest waits on the server's disk;
+    * a trigger of ``once``/``availableNow`` completes the Flowable after the first round's
+      batches were emitted; ``processingTime`` (or none) polls: a round that brought no
+      batch is followed by the next one after the trigger's interval (a timed wait on the
+      subscription's Condition, which ``cancel()`` wakes), while demand remains.
+
+    The sink and the checkpoint are a temporary directory of rxpy2's (removed when the
+    subscription ends) unless ``checkpoint_location`` (the sink then is
+    ``<checkpoint_location>/rxpy2-batches``) or ``options["path"]`` (the sink) are given;
+    with a checkpoint of the user's, each round first records the first batch not yet
+    delivered (:data:`rxpy2.spark.connect_stream.MARKER`) and a later subscription starts
+    reading there (at-least-once). ``cancel()`` stops the running round's query and
+    interrupts the subscription's tag when a batch is being read; nothing is signalled
+    after it.
+
+    Read-only, besides the counters of :class:`StreamSubscription`: :attr:`rounds`,
+    :attr:`sink`, :attr:`checkpoint`."""
+
+    def __init__(self, downstream: Subscriber[T], source: StreamFlowable[T]) -> None:
+        super().__init__(downstream, source)
+        self.spark: Any = source._df.sparkSession
+        self.tag: str = f"{self.thread_prefix}-{os.getpid()}"
+        trigger = source._trigger or {}
+        self.once: bool = "once" in trigger
+        self.ends: bool = "once" in trigger or "availableNow" in trigger
+        interval = trigger.get("processingTime")
+        self.poll: float = (connect_stream.interval_seconds(interval) if interval is not None
+                            else DEFAULT_POLL_SECONDS) or DEFAULT_POLL_SECONDS
+        self.round_count: int = 0
+        self.temp_dir: str | None = None  # the directory rxpy2 made, removed at the end
+        self.sink_dir: str | None = None
+        self.checkpoint_dir: str | None = None
+        self.marked: int | None = None  # the marker's value as last written
+        self.reading: bool = False  # guarded by lock: a batch query is being read
+
+    # -- read-only state
+
+    @property
+    def rounds(self) -> int:
+        """The rounds (streaming queries) started so far."""
+        return self.round_count
+
+    @property
+    def sink(self) -> str | None:
+        """The directory the micro-batches are written to (once the round thread set it)."""
+        return self.sink_dir
+
+    @property
+    def checkpoint(self) -> str | None:
+        """The checkpoint location of the rounds (once the round thread set it)."""
+        return self.checkpoint_dir
+
+    # -- Subscription
+
+    def request(self, n: int) -> None:
+        super().request(n)
+        with self.lock:
+            self.lock.notify_all()  # the round thread waits for demand
+
+    def cancel(self) -> None:
+        if self.cancelled:
+            return
+        with self.lock:
+            self.cancelled = True
+            query = self._query
+            reading = self.reading
+            self.lock.notify_all()
+        if reading:  # a batch query in flight: interrupt it (a round's query is stopped)
+            interrupt_tag(self.spark, self.tag)
+        if query is not None:
+            stopper = threading.Thread(target=self._stop, args=(query,), daemon=True,
+                                       name=f"{self.thread_prefix}-stop")
+            with self.lock:
+                self.threads.append(stopper)
+            stopper.start()
+        self.drain()
+
+    # -- the rounds
+
+    def _run_query(self) -> None:
+        add_tag(self.spark, self.tag)  # this thread's batch queries: interrupted by cancel()
+        try:
+            if self.cancelled:
+                return
+            try:
+                schema, next_id, readable = self._prepare()
+            except Exception as e:
+                self._fail("preparing the streaming query failed", e)
+                return
+            self._rounds(schema, next_id, readable)
+        finally:
+            remove_tag(self.spark, self.tag)
+            self._clean_up()
+            self.terminated.set()
+
+    def _prepare(self) -> tuple[Any, int, bool]:
+        """The directories, the batches' schema and the first batch to read (and whether
+        the sink may hold it already)."""
+        src = self.source
+        user_checkpoint = src._checkpoint or src._options.get("checkpointLocation")
+        sink = src._options.get("path")
+        if user_checkpoint is None or sink is None:
+            if user_checkpoint is None:
+                self.temp_dir = tempfile.mkdtemp(prefix="rxpy2-stream-")
+                base = self.temp_dir
+            else:
+                base = user_checkpoint.rstrip("/")
+            if user_checkpoint is None:
+                user_checkpoint = f"{base}/checkpoint"
+            if sink is None:
+                sink = f"{base}/rxpy2-batches" if self.temp_dir is None else f"{base}/batches"
+        self.sink_dir, self.checkpoint_dir = sink, user_checkpoint
+        schema = src._df.schema
+        if self.temp_dir is not None:
+            return schema, 0, False  # a new checkpoint: its first batch is 0
+        marked = connect_stream.read_marker(self.spark, sink)
+        if marked is not None:
+            self.marked = marked
+            return schema, marked, True  # what the last subscription did not deliver
+        last = connect_stream.last_committed(self.spark, user_checkpoint)
+        return schema, 0 if last is None else last + 1, False
+
+    def _demand(self) -> bool:
+        """Whether downstream asked for more than was emitted (read under ``lock``)."""
+        return self.requested.get() > self.emitted
+
+    def _rounds(self, schema: Any, next_id: int, readable: bool) -> None:
+        lock = self.lock
+        ran = False  # a round has run
+        poll_at: float | None = None  # no batch last round: the next one not before this
+        found = 0  # batches the last round brought
+        failure: SparkJobError | None = None  # the last round failed: after its batches
+        while True:
+            with lock:
+                while not self.cancelled:
+                    if self.held < self.prefetch:
+                        if readable:
+                            break
+                        if self._demand():
+                            if poll_at is None:
+                                break
+                            left = poll_at - time.monotonic()
+                            if left <= 0:
+                                break
+                            lock.wait(left)
+                            continue
+                    lock.wait()
+                if self.cancelled:
+                    return
+                if readable:
+                    self.reading = True
+            if readable:
+                items = self._read(schema, next_id)
+                if items is False:
+                    return
+                if items is None:  # no such batch: the last round's batches were all read
+                    readable = False
+                    if failure is not None:
+                        self._end(failure)
+                        return
+                    if ran and self.ends:
+                        self._end(None)
+                        return
+                    if ran and found == 0:  # the round brought nothing: wait for the next
+                        poll_at = time.monotonic() + self.poll
+                    continue
+                found += 1
+                poll_at = None
+                self._hand_over(next_id, items)
+                next_id += 1
+                continue
+            if ran and self.ends:
+                self._end(None)
+                return
+            outcome = self._round(next_id)
+            if outcome is False:
+                return
+            if isinstance(outcome, SparkJobError):
+                failure = outcome  # signalled after the batches written before the failure
+            ran = True
+            readable = True
+            found = 0
+
+    def _read(self, schema: Any, batch_id: int) -> list[Any] | None | Literal[False]:
+        """Batch ``batch_id``'s items, ``None`` when it was not written, ``False`` when the
+        subscription ended (cancelled, or the read failed: signalled)."""
+        src = self.source
+        sink = self.sink_dir
+        assert sink is not None
+        path = connect_stream.batch_path(sink, batch_id)
+        try:
+            items = connect_stream.read_batch(self.spark, schema, path, src._emit,
+                                              src._row_format)
+        except Exception as e:
+            with self.lock:
+                self.reading = False
+            if not self.cancelled:
+                self._fail(f"reading micro-batch {batch_id} failed", e)
+            return False
+        with self.lock:
+            self.reading = False
+            if self.cancelled:
+                return False
+        if items is not None and self.temp_dir is not None:
+            # read whole: rxpy2's own sink drops it, where this process sees the directory
+            shutil.rmtree(path.removeprefix("file:"), ignore_errors=True)
+        return items
+
+    def _hand_over(self, batch_id: int, items: list[Any]) -> None:
+        with self.lock:
+            self.received += 1
+            self.last_id = batch_id
+            if not items:
+                return
+            self.queue.append(_Batch(batch_id, items))
+            self.held += 1
+            if self.held > self.max_held:
+                self.max_held = self.held
+        self._drain_on_emitter()
+
+    def _first_undelivered(self, next_id: int) -> int:
+        with self.lock:
+            ids = [b.batch_id for b in self.queue]
+            if self.emitting_id is not None:
+                ids.append(self.emitting_id)
+        return min(ids, default=next_id)
+
+    def _round(self, next_id: int) -> bool | SparkJobError:
+        """Run one round's query to its end: True when it ended by itself, the error when it
+        failed (the batches it wrote before are still read), False when the subscription
+        ended (cancelled, or the query could not start: signalled)."""
+        src = self.source
+        sink, checkpoint = self.sink_dir, self.checkpoint_dir
+        assert sink is not None and checkpoint is not None
+        try:
+            if self.temp_dir is None:  # a checkpoint of the user's: record what was delivered
+                first = self._first_undelivered(next_id)
+                if first != self.marked:
+                    connect_stream.write_marker(self.spark, sink, first)
+                    self.marked = first
+            writer = src._df.writeStream.foreachBatch(connect_stream.batch_writer(sink))
+            options = {k: v for k, v in src._options.items() if k != "path"}
+            if options:
+                writer = writer.options(**options)
+            writer = writer.option("checkpointLocation", checkpoint)
+            if src._query_name is not None:
+                writer = writer.queryName(src._query_name)
+            writer = writer.trigger(once=True) if self.once else writer.trigger(availableNow=True)
+            if src._output_mode is not None:
+                writer = writer.outputMode(src._output_mode)
+            if self.cancelled:
+                return False
+            query = writer.start()
+        except Exception as e:
+            if not self.cancelled:
+                self._fail("starting the streaming query failed", e)
+            return False
+        with self.lock:
+            self._query = query
+            self.round_count += 1
+            stop_now = self.cancelled
+        if stop_now:  # cancelled while starting: cancel() saw no query to stop
+            self._stop(query)
+            return False
+        try:
+            query.awaitTermination()
+        except Exception as e:  # StreamingQueryException: the query failed
+            if self.cancelled:
+                return False
+            err = SparkJobError(f"the streaming query failed: {describe(e)}")
+            err.__cause__ = e
+            return err
+        return not self.cancelled
+
+    def _fail(self, what: str, cause: BaseException) -> None:
+        err = SparkJobError(f"{what}: {describe(cause)}")
+        err.__cause__ = cause
+        self._end(err)
+
+    def _clean_up(self) -> None:
+        """Remove rxpy2's temporary directory, once no query of this subscription runs
+        (the round thread waits for its query; a stopper may still be stopping it)."""
+        temp, self.temp_dir = self.temp_dir, None
+        if temp is None:
+            return
+        query = self._query
+        if query is not None:
+            try:
+                if query.isActive:
+                    self._stop(query)
+            except Exception:  # a closed session: nothing runs any more
+                pass
+        shutil.rmtree(temp, ignore_errors=True)
 
 
 class _Detached(Subscriber[Any]):

@@ -20,6 +20,8 @@ from fake_stream import FakeStream
 from rxpy2.spark import SparkJobError
 from rxpy2.spark import StreamSubscription
 from rxpy2.spark import from_stream
+from rxpy2.spark.pyspark_adapter import is_connect
+from rxpy2.spark.stream import ConnectStreamSubscription
 from rxpy2.testing import TestSubscriber
 
 pytestmark = pytest.mark.timeout(180)
@@ -235,6 +237,180 @@ def test_a_query_that_cannot_start_is_a_spark_job_error(spark):
     assert second.errors()[0].__cause__ is not None
     first.cancel()
     assert_all_ended(spark, sub)
+
+
+# ---- either kind of session (marked connect: they run on a Spark Connect server too) --------
+# On Connect, from_stream runs client-run rounds (ConnectStreamSubscription): a query per
+# demand round writes each micro-batch to a directory of the sink, then a query per batch
+# reads it. The assertions are the same on both kinds where the behaviour is; what only a
+# Connect subscription has (rounds, its sink) is asserted there.
+
+
+def on_connect(spark) -> bool:
+    return is_connect(spark)
+
+
+def sleepy_json_stream(spark, directory, millis: int):
+    """``json_stream`` whose every row makes its task sleep ``millis`` (in the JVM, no Python
+    worker): a round of it runs long enough to be cancelled."""
+    return json_stream(spark, directory).selectExpr(
+        "file", "n", f"reflect('java.lang.Thread', 'sleep', CAST({millis} AS BIGINT)) AS slept")
+
+
+@pytest.mark.connect
+def test_either_available_now_completes_with_exactly_the_rows(spark, tmp_path):
+    write_json_files(tmp_path / "in", files=3, rows=4)
+    expected = [(f, n) for f in range(3) for n in range(4)]
+    flow = from_stream(json_stream(spark, tmp_path / "in"), row_format="tuple",
+                       trigger={"availableNow": True})
+    ts: TestSubscriber = TestSubscriber()
+    flow.subscribe(ts)
+    ts.await_done(WAIT).assert_complete().assert_no_errors()
+    ts.assert_value_sequence(expected)
+    sub = flow.last_subscription
+    assert sub is not None
+    assert sub.batches_received == 3 and sub.max_batches_held == 1  # one file per batch
+    assert_all_ended(spark, sub)
+    if on_connect(spark):
+        assert isinstance(sub, ConnectStreamSubscription)
+        assert sub.rounds == 1  # availableNow: one round brought every batch
+        assert sub.sink is not None and not os.path.exists(sub.sink)  # rxpy2's temp dir: gone
+    # dict and Row: the same rows, converted as the classic path converts them
+    rows = from_stream(json_stream(spark, tmp_path / "in"), row_format="dict",
+                       trigger={"once": True}).to_list().blocking_get(WAIT)
+    assert sorted((r["file"], r["n"]) for r in rows) == expected  # once: one batch of all
+    row = from_stream(json_stream(spark, tmp_path / "in"),
+                      trigger={"availableNow": True}).first_or_error().blocking_get(WAIT)
+    assert (row.file, row.n) == (0, 0) and row.asDict() == {"file": 0, "n": 0}
+
+
+@pytest.mark.connect
+def test_either_emit_batches_gives_an_arrow_table_per_micro_batch(spark, tmp_path):
+    import pyarrow as pa
+
+    write_json_files(tmp_path / "in", files=3, rows=2)
+    ts = from_stream(json_stream(spark, tmp_path / "in"), emit="batches",
+                     trigger={"availableNow": True}).test().await_done(WAIT)
+    ts.assert_complete().assert_no_errors()
+    assert all(isinstance(t, pa.Table) for t in ts.values())
+    assert [t.to_pylist() for t in ts.values()] == [
+        [{"file": f, "n": 0}, {"file": f, "n": 1}] for f in range(3)]
+
+
+@pytest.mark.connect
+def test_either_a_failing_micro_batch_is_a_spark_job_error(spark, tmp_path):
+    write_json_files(tmp_path / "in", files=3, rows=2)
+    df = json_stream(spark, tmp_path / "in").selectExpr("file", "assert_true(file < 1) AS ok")
+    flow = from_stream(df, row_format="tuple", trigger={"availableNow": True})
+    ts: TestSubscriber = TestSubscriber()
+    flow.subscribe(ts)
+    ts.await_done(WAIT).assert_error(SparkJobError)
+    err = ts.errors()[0]
+    assert "file < 1" in str(err) and err.__cause__ is not None
+    # the first batch (file 0) passed: its rows come before the error (on Connect, the
+    # batches the failed round wrote are read before the error is signalled)
+    ts.assert_value_sequence([(0, None), (0, None)])
+    sub = flow.last_subscription
+    assert sub is not None
+    assert_all_ended(spark, sub)
+
+
+@pytest.mark.connect
+def test_either_processing_time_picks_up_files_added_later(spark, tmp_path):
+    write_json_files(tmp_path / "in", files=1, rows=3)
+    flow = from_stream(json_stream(spark, tmp_path / "in"), row_format="tuple",
+                       trigger="200 milliseconds")
+    ts: TestSubscriber = TestSubscriber()
+    flow.subscribe(ts)
+    ts.await_count(3, WAIT)
+    ts.assert_value_sequence([(0, n) for n in range(3)])
+    later = tmp_path / "in" / "part-9.json"
+    later.write_text("".join(json.dumps({"file": 9, "n": n}) + "\n" for n in range(2)))
+    os.utime(later, (1_700_000_100, 1_700_000_100))
+    ts.await_count(5, WAIT)
+    ts.assert_value_sequence([(0, 0), (0, 1), (0, 2), (9, 0), (9, 1)])
+    sub = flow.last_subscription
+    assert sub is not None
+    if on_connect(spark):
+        assert isinstance(sub, ConnectStreamSubscription) and sub.rounds >= 2
+    ts.cancel()
+    assert_all_ended(spark, sub)
+    ts.assert_not_terminated()
+
+
+@pytest.mark.connect
+def test_either_cancel_while_the_query_runs_stops_it_and_signals_nothing(spark, tmp_path):
+    write_json_files(tmp_path / "in", files=3, rows=4)
+    flow = from_stream(sleepy_json_stream(spark, tmp_path / "in", 3000),
+                       trigger={"availableNow": True})  # 12 s a batch if nothing stops it
+    ts: TestSubscriber = TestSubscriber()
+    flow.subscribe(ts)
+    sub = subscription(ts)
+    wait_until(lambda: sub.query is not None and spark.streams.active, what="a running query")
+    ts.cancel()
+    assert_all_ended(spark, sub)
+    ts.request(5)  # §3.6: no effect after cancel
+    ts.assert_no_values().assert_not_terminated()
+    if on_connect(spark):
+        assert sub.sink is not None and not os.path.exists(sub.sink)
+
+
+@pytest.mark.connect
+def test_connect_rounds_run_under_demand_and_hold_at_most_prefetch_batches(spark, tmp_path):
+    if not on_connect(spark):
+        pytest.skip("a classic session's query runs from subscription (test_no_demand_...)")
+    write_json_files(tmp_path / "in", files=3, rows=4)
+    flow = from_stream(json_stream(spark, tmp_path / "in"), row_format="tuple",
+                       trigger={"availableNow": True})
+    ts: TestSubscriber = TestSubscriber(0)
+    flow.subscribe(ts)
+    sub = subscription(ts)
+    assert isinstance(sub, ConnectStreamSubscription)
+    time.sleep(1.0)  # a window in which no demand must start nothing
+    assert sub.rounds == 0 and sub.batches_received == 0 and not spark.streams.active
+    ts.request(1)
+    ts.await_count(1, WAIT)
+    # the round wrote every batch available; one was read, and no further one while it is held
+    assert sub.batches_received == 1 and sub.batches_held == 1
+    deadline = time.monotonic() + 1.0
+    while time.monotonic() < deadline:
+        assert sub.batches_received == 1 and sub.batches_held == 1
+        time.sleep(0.05)
+    ts.assert_values((0, 0))
+    ts.request(4)  # batch 0 emitted whole: batch 1 is read, and then held
+    ts.await_count(5, WAIT)
+    wait_until(lambda: sub.batches_received == 2, what="batch 1")
+    assert sub.max_batches_held == 1 and sub.rounds == 1
+    ts.request(100)
+    ts.await_done(WAIT).assert_complete()
+    ts.assert_value_sequence([(f, n) for f in range(3) for n in range(4)])
+    assert sub.rounds == 1 and sub.batches_received == 3
+    assert_all_ended(spark, sub)
+
+
+@pytest.mark.connect
+def test_connect_a_checkpointed_subscription_resumes_where_the_last_one_stopped(spark, tmp_path):
+    if not on_connect(spark):
+        pytest.skip("the classic restart: test_cancel_releases_the_waiting_batch_...")
+    write_json_files(tmp_path / "in", files=3, rows=2)
+    checkpoint = str(tmp_path / "checkpoint")
+    flow = from_stream(json_stream(spark, tmp_path / "in"), row_format="tuple",
+                       checkpoint_location=checkpoint, trigger="200 milliseconds")
+    ts: TestSubscriber = TestSubscriber(3)
+    flow.subscribe(ts)
+    ts.await_count(3, WAIT)  # batch 0 delivered, batch 1 half emitted
+    sub = subscription(ts)
+    ts.cancel()
+    assert_all_ended(spark, sub)
+    assert isinstance(sub, ConnectStreamSubscription)
+    assert sub.sink == f"{checkpoint}/rxpy2-batches" and os.path.isdir(sub.sink)  # the user's
+    # at-least-once: the next subscription starts at the first batch the first one had not
+    # delivered when its round started (the marker): batch 0 again at worst
+    again = from_stream(json_stream(spark, tmp_path / "in"), row_format="tuple",
+                        checkpoint_location=checkpoint, trigger={"availableNow": True})
+    got = again.to_list().blocking_get(WAIT)
+    # the checkpoint kept the query's progress: batches 0-2 come from the sink, none twice
+    assert got == [(f, n) for f in range(3) for n in range(2)]
 
 
 # ---- the subscription's logic, on a stand-in query (tests/spark/fake_stream.py) ------------
