@@ -1,11 +1,17 @@
 """Structured Streaming under demand: ``from_stream``.
 
-Each subscription runs a streaming query whose ``foreachBatch`` callback hands each
-micro-batch to the subscription and then waits while ``prefetch_batches`` are held: Spark
-runs that callback on the query's one stream thread, so a slow consumer slows the query
-instead of filling the driver's memory, and a batch is committed only once fewer are held
-(at-least-once with ``prefetch_batches=1``). Threads, delivery and checkpoints:
-``docs/spark.md``, *Structured Streaming*.
+On a classic session each subscription runs a streaming query whose ``foreachBatch``
+callback hands each micro-batch to the subscription and then waits while
+``prefetch_batches`` are held: Spark runs that callback on the query's one stream thread,
+so a slow consumer slows the query instead of filling the driver's memory, and a batch is
+committed only once fewer are held (at-least-once with ``prefetch_batches=1``).
+
+On a Spark Connect session a ``foreachBatch`` callback runs in a Python process of the
+server, so the subscription runs the stream from the client instead
+(:class:`ConnectStreamSubscription`): a query per demand round writes the micro-batches
+available to a directory each on the server, and the client reads them back one query per
+batch, at most ``prefetch_batches`` held (the queries: :mod:`rxpy2.spark.connect_stream`).
+Threads, delivery and checkpoints: ``docs/spark.md``, *Structured Streaming*.
 """
 
 from __future__ import annotations
@@ -228,6 +234,18 @@ def from_stream(streaming_df: Any, prefetch_batches: int = 1, *, emit: str = "ro
     each micro-batch) go to the query.
     The query ends on ``cancel()``; its failure is ``on_error(SparkJobError)``; when it
     ends by itself (``availableNow``/``once``) the Flowable completes after the last item.
+
+    On a Spark Connect session (the same arguments) the micro-batches are client-run:
+    per demand round, a query with ``trigger(availableNow=True)`` (``once=True`` for
+    ``once``) whose ``foreachBatch`` writes each micro-batch to ``<sink>/batch-<batchId>``
+    as Parquet on the server, then one query per micro-batch reads it back under
+    ``prefetch_batches`` (:class:`ConnectStreamSubscription`). ``processingTime`` (or no
+    trigger) polls: a round that brought nothing is followed by the next one after the
+    interval (1 second without one). The sink and checkpoint are a temporary directory
+    unless ``checkpoint_location`` is given (the sink is then
+    ``<checkpoint_location>/rxpy2-batches``, or ``options["path"]``; a later subscription
+    with it resumes at the first batch not delivered: at-least-once). The server needs a
+    Python for ``foreachBatch``. ``docs/spark.md``, *Spark Connect*.
     """
     if streaming_df is None:
         raise TypeError("streaming_df is None")
@@ -243,8 +261,6 @@ def from_stream(streaming_df: Any, prefetch_batches: int = 1, *, emit: str = "ro
     _require_choice(emit, "emit", EMITS)
     _require_choice(row_format, "row_format", ROW_FORMATS)
     checked_trigger = _check_trigger(trigger)
-    if on_connect and checked_trigger is not None and "processingTime" in checked_trigger:
-        connect_stream.interval_seconds(checked_trigger["processingTime"])  # the polling wait
     if output_mode is not None:
         _require_choice(output_mode, "output_mode", OUTPUT_MODES)
     for name, value in (("checkpoint_location", checkpoint_location), ("query_name", query_name)):
@@ -255,6 +271,14 @@ def from_stream(streaming_df: Any, prefetch_batches: int = 1, *, emit: str = "ro
         if not isinstance(options, Mapping):
             raise TypeError(f"options must be a mapping, not {type(options).__name__}")
         opts = {str(k): str(v) for k, v in options.items()}
+    if on_connect:
+        if checked_trigger is not None and "processingTime" in checked_trigger:
+            connect_stream.interval_seconds(checked_trigger["processingTime"])  # the poll wait
+        if "path" in opts and connect_checkpoint(checkpoint_location, opts) is None:
+            raise ValueError("options['path'] (the sink the micro-batches are written to on "
+                             "Spark Connect) needs a checkpoint_location: without one every "
+                             "subscription starts at batch 0 and would read an earlier "
+                             "subscription's batches there")
     return StreamFlowable(streaming_df, prefetch_batches, emit, row_format, checkpoint_location,
                           checked_trigger, query_name, opts, output_mode, on_connect)
 
@@ -638,6 +662,13 @@ class StreamSubscription(Subscription, Generic[T]):
 
 # ---------------------------------------------------------------------------- Spark Connect
 
+def connect_checkpoint(checkpoint_location: str | None, options: Mapping[str, str]) -> str | None:
+    """The checkpoint a Connect subscription's rounds share: the user's, else ``None``
+    (rxpy2 makes a temporary one; the session's ``spark.sql.streaming.checkpointLocation``
+    is not used: it would give each round a new checkpoint under it)."""
+    return checkpoint_location or options.get("checkpointLocation") or None
+
+
 #: the wait between two rounds when the last one brought no micro-batch and the trigger has
 #: no interval of its own (trigger=None: Spark's default runs batches as soon as it can)
 DEFAULT_POLL_SECONDS = 1.0
@@ -759,27 +790,20 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
         """The directories, the batches' schema and the first batch to read (and whether
         the sink may hold it already)."""
         src = self.source
-        user_checkpoint = src._checkpoint or src._options.get("checkpointLocation")
-        sink = src._options.get("path")
-        if user_checkpoint is None or sink is None:
-            if user_checkpoint is None:
-                self.temp_dir = tempfile.mkdtemp(prefix="rxpy2-stream-")
-                base = self.temp_dir
-            else:
-                base = user_checkpoint.rstrip("/")
-            if user_checkpoint is None:
-                user_checkpoint = f"{base}/checkpoint"
-            if sink is None:
-                sink = f"{base}/rxpy2-batches" if self.temp_dir is None else f"{base}/batches"
-        self.sink_dir, self.checkpoint_dir = sink, user_checkpoint
         schema = src._df.schema
-        if self.temp_dir is not None:
-            return schema, 0, False  # a new checkpoint: its first batch is 0
+        checkpoint = connect_checkpoint(src._checkpoint, src._options)
+        if checkpoint is None:  # rxpy2's: a new checkpoint (its first batch is 0) and sink
+            self.temp_dir = tempfile.mkdtemp(prefix="rxpy2-stream-")
+            self.checkpoint_dir = f"{self.temp_dir}/checkpoint"
+            self.sink_dir = f"{self.temp_dir}/batches"
+            return schema, 0, False
+        sink = src._options.get("path") or f"{checkpoint.rstrip('/')}/rxpy2-batches"
+        self.sink_dir, self.checkpoint_dir = sink, checkpoint
         marked = connect_stream.read_marker(self.spark, sink)
         if marked is not None:
             self.marked = marked
             return schema, marked, True  # what the last subscription did not deliver
-        last = connect_stream.last_committed(self.spark, user_checkpoint)
+        last = connect_stream.last_committed(self.spark, checkpoint)
         return schema, 0 if last is None else last + 1, False
 
     def _demand(self) -> bool:
@@ -865,6 +889,7 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
                 return False
         if items is not None and self.temp_dir is not None:
             # read whole: rxpy2's own sink drops it, where this process sees the directory
+            # (a local server; a remote one keeps it until the session's server cleans up)
             shutil.rmtree(path.removeprefix("file:"), ignore_errors=True)
         return items
 

@@ -17,11 +17,11 @@ import pytest
 from fake_stream import FakeBatch
 from fake_stream import FakeStream
 
+from rxpy2.spark import ConnectStreamSubscription
 from rxpy2.spark import SparkJobError
 from rxpy2.spark import StreamSubscription
 from rxpy2.spark import from_stream
 from rxpy2.spark.pyspark_adapter import is_connect
-from rxpy2.spark.stream import ConnectStreamSubscription
 from rxpy2.testing import TestSubscriber
 
 pytestmark = pytest.mark.timeout(180)
