@@ -37,7 +37,7 @@ _UNITS = {"ms": 0.001, "millisecond": 0.001, "milli": 0.001,
           "s": 1.0, "sec": 1.0, "second": 1.0,
           "m": 60.0, "min": 60.0, "minute": 60.0,
           "h": 3600.0, "hour": 3600.0, "d": 86400.0, "day": 86400.0}
-_INTERVAL = re.compile(r"^\s*(?:interval\s+)?(\d+(?:\.\d+)?)\s*([a-z]*?)s?\s*$", re.IGNORECASE)
+_INTERVAL = re.compile(r"^\s*(?:interval\s+)?(\d+(?:\.\d+)?)\s*([a-z]*)\s*$", re.IGNORECASE)
 
 
 def interval_seconds(text: str) -> float:
@@ -47,6 +47,8 @@ def interval_seconds(text: str) -> float:
     if m is None:
         raise ValueError(f"processingTime {text!r} is not an interval such as '1 second'")
     unit = m.group(2).lower() or "ms"  # Spark reads a bare number as milliseconds
+    if unit not in _UNITS and unit.endswith("s"):
+        unit = unit[:-1]  # a plural: "seconds"
     if unit not in _UNITS:
         raise ValueError(f"processingTime {text!r}: unknown unit {m.group(2)!r}")
     return float(m.group(1)) * _UNITS[unit]

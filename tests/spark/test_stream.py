@@ -413,6 +413,35 @@ def test_connect_a_checkpointed_subscription_resumes_where_the_last_one_stopped(
     assert got == [(f, n) for f in range(3) for n in range(2)]
 
 
+@pytest.mark.connect
+def test_either_complete_output_mode_gives_the_whole_result_each_batch(spark, tmp_path):
+    write_json_files(tmp_path / "in", files=3, rows=4)
+    counts = json_stream(spark, tmp_path / "in").groupBy("file").count()
+    ts = from_stream(counts, emit="batches", output_mode="complete",
+                     trigger={"availableNow": True}).test().await_done(WAIT)
+    ts.assert_complete().assert_no_errors()
+    # one table per micro-batch, each the whole result so far (its rows in any order: the
+    # aggregation's partitions)
+    assert [sorted((r["file"], r["count"]) for r in t.to_pylist()) for t in ts.values()] == [
+        [(f, 4) for f in range(b + 1)] for b in range(3)]
+
+
+@pytest.mark.connect
+def test_connect_arguments_checked_at_assembly(spark, tmp_path):
+    if not on_connect(spark):
+        pytest.skip("what only a Connect subscription needs")
+    stream = json_stream(spark, tmp_path)
+    with pytest.raises(ValueError, match="needs a checkpoint_location"):
+        from_stream(stream, options={"path": str(tmp_path / "sink")})
+    with pytest.raises(ValueError, match="not an interval"):
+        from_stream(stream, trigger="soon")
+    with pytest.raises(ValueError, match="unknown unit"):
+        from_stream(stream, trigger="3 fortnights")
+    from_stream(stream, options={"path": str(tmp_path / "sink")},
+                checkpoint_location=str(tmp_path / "cp"), trigger="interval 2 seconds")
+    assert not spark.streams.active  # assembly starts nothing
+
+
 # ---- the subscription's logic, on a stand-in query (tests/spark/fake_stream.py) ------------
 # The stand-in keeps Spark's foreachBatch contract (one stream thread, commit on return,
 # failure on raise, stop() waits for the callback) and costs no Spark job.
@@ -555,3 +584,14 @@ def test_fake_the_end_a_cancel_caused_is_not_signalled():
     assert cancelled_at == [True]
     ts.assert_values((0,), (1,), (2,)).assert_not_terminated()
     wait_until(lambda: not stream_threads(), what="the subscription's threads to end")
+
+
+def test_connect_poll_interval_reads_processing_time_as_spark_does():
+    from rxpy2.spark.connect_stream import interval_seconds
+
+    assert [interval_seconds(t) for t in (
+        "1 second", "10s", "3 secs", "250 milliseconds", "5 ms", "100", "interval 2 minutes",
+        "1 min", "2 hours", "0 seconds")] == [1, 10, 3, 0.25, 0.005, 0.1, 120, 60, 7200, 0]
+    for bad in ("soon", "3 fortnights", "", "1.5.2 seconds"):
+        with pytest.raises(ValueError):
+            interval_seconds(bad)
