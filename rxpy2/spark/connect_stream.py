@@ -26,7 +26,8 @@ from typing import Any
 
 from rxpy2.spark.pyspark_adapter import dataframe_to_arrow
 
-__all__ = ["MARKER", "batch_path", "batch_writer", "interval_seconds", "is_missing_path",
+__all__ = ["MARKER", "batch_path", "batch_writer", "finished_batch", "interval_seconds",
+           "is_missing_path",
            "last_committed", "read_batch", "read_marker", "write_marker"]
 
 #: the directory (under the sink) where a checkpointed subscription records the first batch
@@ -73,6 +74,30 @@ def batch_writer(sink: str) -> Callable[[Any, int], None]:
         batch_df.write.mode("overwrite").parquet(f"{root}/batch-{batch_id}")
 
     return write_batch
+
+
+def finished_batch(query: Any) -> int | None:
+    """The last micro-batch the running ``query`` has finished (its ``foreachBatch`` write
+    returned and Spark committed it), from its last progress report
+    (``StreamingQuery.lastProgress``, a status request, checked on PySpark 4.3.0), or
+    ``None``. Only a report of this run that read input counts: an idle report carries the
+    id of the batch to come (reading that batch would find no directory: harmless)."""
+    progress = query.lastProgress
+    if not progress:
+        return None
+    try:
+        if str(progress["runId"]) != str(query.runId):
+            return None
+        # PySpark 4's StreamingQueryProgress sums its sources' rows in an attribute (its
+        # item is None); PySpark 3.5's report is the JSON's dict
+        rows = getattr(progress, "numInputRows", None)
+        if rows is None and isinstance(progress, dict):
+            rows = progress.get("numInputRows")
+        if rows is not None and int(rows) <= 0:
+            return None  # idle (or a batch that read nothing): the round's end tells
+        return int(progress["batchId"])
+    except (KeyError, TypeError, ValueError):  # a report of another shape: wait for the end
+        return None
 
 
 def is_missing_path(error: BaseException) -> bool:

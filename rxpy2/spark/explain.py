@@ -3,7 +3,8 @@
 Walks the chain from the end back to its Spark source through each operator's ``source``
 attribute; the source describes its own stages (:meth:`rxpy2.spark.SparkFlowable.explain`)
 and every later operator is one line with why it runs on the driver (the reasons:
-``docs/spark.md``, *explain()*).
+``docs/spark.md``, *explain()*). A ``from_stream`` source gives its own line too, and every
+operator after it runs on the driver.
 """
 
 from __future__ import annotations

@@ -673,6 +673,9 @@ def connect_checkpoint(checkpoint_location: str | None, options: Mapping[str, st
 #: no interval of its own (trigger=None: Spark's default runs batches as soon as it can)
 DEFAULT_POLL_SECONDS = 1.0
 
+#: how often a round's thread looks for the batches its running query has finished
+PROBE_SECONDS = 0.5
+
 
 class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
     """``from_stream`` on a Spark Connect session: client-run micro-batches, under demand.
@@ -725,6 +728,8 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
         self.checkpoint_dir: str | None = None
         self.marked: int | None = None  # the marker's value as last written
         self.reading: bool = False  # guarded by lock: a batch query is being read
+        self.next_id: int = 0  # round thread: the next batch to read
+        self.found: int = 0  # round thread: the batches read since the last round started
 
     # -- read-only state
 
@@ -812,9 +817,9 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
 
     def _rounds(self, schema: Any, next_id: int, readable: bool) -> None:
         lock = self.lock
+        self.next_id = next_id
         ran = False  # a round has run
         poll_at: float | None = None  # no batch last round: the next one not before this
-        found = 0  # batches the last round brought
         failure: SparkJobError | None = None  # the last round failed: after its batches
         while True:
             with lock:
@@ -836,7 +841,7 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
                 if readable:
                     self.reading = True
             if readable:
-                items = self._read(schema, next_id)
+                items = self._read(schema, self.next_id)
                 if items is False:
                     return
                 if items is None:  # no such batch: the last round's batches were all read
@@ -847,25 +852,23 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
                     if ran and self.ends:
                         self._end(None)
                         return
-                    if ran and found == 0:  # the round brought nothing: wait for the next
+                    if ran and self.found == 0:  # the round brought nothing: wait
                         poll_at = time.monotonic() + self.poll
                     continue
-                found += 1
                 poll_at = None
-                self._hand_over(next_id, items)
-                next_id += 1
+                self._take(items)
                 continue
             if ran and self.ends:
                 self._end(None)
                 return
-            outcome = self._round(next_id)
+            self.found = 0
+            outcome = self._round(schema)
             if outcome is False:
                 return
             if isinstance(outcome, SparkJobError):
                 failure = outcome  # signalled after the batches written before the failure
             ran = True
             readable = True
-            found = 0
 
     def _read(self, schema: Any, batch_id: int) -> list[Any] | None | Literal[False]:
         """Batch ``batch_id``'s items, ``None`` when it was not written, ``False`` when the
@@ -893,6 +896,42 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
             shutil.rmtree(path.removeprefix("file:"), ignore_errors=True)
         return items
 
+    def _take(self, items: list[Any]) -> None:
+        """Hand batch ``next_id`` over (``items``: what was read of it), go on to the next."""
+        self.found += 1
+        self._hand_over(self.next_id, items)
+        self.next_id += 1
+
+    def _read_ahead(self, schema: Any, query: Any) -> bool:
+        """While a round's ``query`` runs: read the batches it has finished (its last
+        progress report names the last one: :func:`~rxpy2.spark.connect_stream.finished_batch`),
+        as far as ``prefetch_batches`` allow. False when the subscription ended (cancelled,
+        or a read failed)."""
+        finished: int | None = None
+        while True:
+            with self.lock:
+                if self.cancelled:
+                    return False
+                if self.held >= self.prefetch:
+                    return True
+            if finished is None or self.next_id > finished:
+                try:
+                    finished = connect_stream.finished_batch(query)
+                except Exception:  # a status request that failed: the round's end tells
+                    return True
+                if finished is None or self.next_id > finished:
+                    return True
+            with self.lock:
+                if self.cancelled:
+                    return False
+                self.reading = True
+            items = self._read(schema, self.next_id)
+            if items is False:
+                return False
+            if items is None:  # cannot be (a finished batch was written): read after the round
+                return True
+            self._take(items)
+
     def _hand_over(self, batch_id: int, items: list[Any]) -> None:
         with self.lock:
             self.received += 1
@@ -912,16 +951,18 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
                 ids.append(self.emitting_id)
         return min(ids, default=next_id)
 
-    def _round(self, next_id: int) -> bool | SparkJobError:
-        """Run one round's query to its end: True when it ended by itself, the error when it
-        failed (the batches it wrote before are still read), False when the subscription
-        ended (cancelled, or the query could not start: signalled)."""
+    def _round(self, schema: Any) -> bool | SparkJobError:
+        """Run one round's query to its end, reading the batches it finishes meanwhile
+        (:meth:`_read_ahead`, every :data:`PROBE_SECONDS`): True when it ended by itself,
+        the error when it failed (the batches it wrote before are still read), False when
+        the subscription ended (cancelled, the query could not start or a read failed:
+        signalled)."""
         src = self.source
         sink, checkpoint = self.sink_dir, self.checkpoint_dir
         assert sink is not None and checkpoint is not None
         try:
             if self.temp_dir is None:  # a checkpoint of the user's: record what was delivered
-                first = self._first_undelivered(next_id)
+                first = self._first_undelivered(self.next_id)
                 if first != self.marked:
                     connect_stream.write_marker(self.spark, sink, first)
                     self.marked = first
@@ -950,7 +991,10 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
             self._stop(query)
             return False
         try:
-            query.awaitTermination()
+            while not query.awaitTermination(PROBE_SECONDS):
+                if not self._read_ahead(schema, query):  # ended: the query must not run on
+                    self._stop(query)
+                    return False
         except Exception as e:  # StreamingQueryException: the query failed
             if self.cancelled:
                 return False

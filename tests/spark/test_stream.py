@@ -250,9 +250,10 @@ def on_connect(spark) -> bool:
     return is_connect(spark)
 
 
-def sleepy_json_stream(spark, directory, millis: int):
-    """``json_stream`` whose every row makes its task sleep ``millis`` (in the JVM, no Python
-    worker): a round of it runs long enough to be cancelled."""
+def sleepy_json_stream(spark, directory, millis: int | str):
+    """``json_stream`` whose every row makes its task sleep ``millis`` (an expression of the
+    row's columns, in the JVM, no Python worker): a round of it runs long enough to be
+    cancelled."""
     return json_stream(spark, directory).selectExpr(
         "file", "n", f"reflect('java.lang.Thread', 'sleep', CAST({millis} AS BIGINT)) AS slept")
 
@@ -440,6 +441,29 @@ def test_connect_arguments_checked_at_assembly(spark, tmp_path):
     from_stream(stream, options={"path": str(tmp_path / "sink")},
                 checkpoint_location=str(tmp_path / "cp"), trigger="interval 2 seconds")
     assert not spark.streams.active  # assembly starts nothing
+
+
+@pytest.mark.connect
+def test_connect_a_round_s_finished_batches_come_while_it_still_runs(spark, tmp_path):
+    if not on_connect(spark):
+        pytest.skip("a classic session hands each batch over from inside the query")
+    write_json_files(tmp_path / "in", files=3, rows=2)
+    # batches 0 and 1 are quick, batch 2 sleeps 60 s a row: the round is still running
+    # when the first two batches have been emitted
+    flow = from_stream(sleepy_json_stream(spark, tmp_path / "in", "IF(file = 2, 60000, 0)"),
+                       row_format="tuple", trigger={"availableNow": True})
+    ts: TestSubscriber = TestSubscriber()
+    flow.subscribe(ts)
+    ts.await_count(4, WAIT)
+    # (reflect gives the string of what Thread.sleep returns: 'null')
+    ts.assert_value_sequence([(0, 0, "null"), (0, 1, "null"), (1, 0, "null"), (1, 1, "null")])
+    sub = subscription(ts)
+    assert isinstance(sub, ConnectStreamSubscription)
+    assert sub.rounds == 1 and sub.query is not None and sub.query.isActive
+    ts.assert_not_terminated()
+    ts.cancel()
+    assert_all_ended(spark, sub)
+    ts.assert_value_count(4).assert_not_terminated()
 
 
 # ---- the subscription's logic, on a stand-in query (tests/spark/fake_stream.py) ------------
