@@ -5,9 +5,10 @@ cannot hand a micro-batch to this process's subscriber, nor wait for its demand.
 each subscription runs *rounds* (:class:`rxpy2.spark.stream.ConnectStreamSubscription`):
 when downstream has demand and fewer than ``prefetch_batches`` micro-batches are held, the
 client starts ``streaming_df.writeStream.foreachBatch(batch_writer(sink))`` with
-``trigger(availableNow=True)`` (``once=True`` for the user's ``once``), waits for it to end,
-and then reads the micro-batches it wrote, one at a time, as queries of their own. This
-module holds those queries and the paths they use; it runs no thread.
+``trigger(availableNow=True)`` (``once=True`` for the user's ``once``) and reads the
+micro-batches it wrote, one at a time, as queries of their own: those the running query
+reports finished (:func:`finished_batch`), then the rest once it ended. This module holds
+those queries and the paths they use; it runs no thread.
 
 Why a ``foreachBatch`` that writes and not the ``parquet`` file sink: the file sink records
 which files each micro-batch wrote in ``<sink>/_spark_metadata/<batchId>``, but Spark's file

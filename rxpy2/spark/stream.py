@@ -238,8 +238,9 @@ def from_stream(streaming_df: Any, prefetch_batches: int = 1, *, emit: str = "ro
     On a Spark Connect session (the same arguments) the micro-batches are client-run:
     per demand round, a query with ``trigger(availableNow=True)`` (``once=True`` for
     ``once``) whose ``foreachBatch`` writes each micro-batch to ``<sink>/batch-<batchId>``
-    as Parquet on the server, then one query per micro-batch reads it back under
-    ``prefetch_batches`` (:class:`ConnectStreamSubscription`). ``processingTime`` (or no
+    as Parquet on the server, and one query per micro-batch reads it back (once the round
+    reported it finished) under ``prefetch_batches`` (:class:`ConnectStreamSubscription`).
+    ``processingTime`` (or no
     trigger) polls: a round that brought nothing is followed by the next one after the
     interval (1 second without one). The sink and checkpoint are a temporary directory
     unless ``checkpoint_location`` is given (the sink is then
@@ -689,12 +690,14 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
       fewer than ``prefetch_batches`` micro-batches are held and every batch of the last
       round was read: ``writeStream.foreachBatch(batch_writer(sink))`` with
       ``trigger(availableNow=True)`` (``once=True`` for the user's ``once``) and the
-      subscription's checkpoint, then ``awaitTermination()``: the server writes each
-      micro-batch of the data available at the start to ``<sink>/batch-<batchId>``;
-    * then the micro-batches are **read** in ``batchId`` order, one query each
-      (``collect()``, ``toArrow()`` for ``emit="batches"``), whenever fewer than
-      ``prefetch_batches`` are held: this process holds at most ``prefetch_batches``
-      batches; the rest waits on the server's disk;
+      subscription's checkpoint, and the thread waits for its end
+      (``awaitTermination(PROBE_SECONDS)`` in turns): the server writes each micro-batch
+      of the data available at the start to ``<sink>/batch-<batchId>``;
+    * the micro-batches are **read** in ``batchId`` order, one query each (``collect()``,
+      ``toArrow()`` for ``emit="batches"``), whenever fewer than ``prefetch_batches`` are
+      held: while the round runs those its ``lastProgress`` reports finished, after its end
+      the rest. This process holds at most ``prefetch_batches`` batches; the rest waits on
+      the server's disk;
     * a trigger of ``once``/``availableNow`` completes the Flowable after the first round's
       batches were emitted; ``processingTime`` (or none) polls: a round that brought no
       batch is followed by the next one after the trigger's interval (a timed wait on the
