@@ -563,6 +563,20 @@ class StreamSubscription(Subscription, Generic[T]):
             return [dict(zip(names, r, strict=True)) for r in rows]
         return rows
 
+    def _hand_over(self, batch_id: int, items: list[Any]) -> None:
+        """Queue a batch read by a Connect round (:class:`ConnectStreamSubscription`; the
+        counters are this class's) and let the emitter emit it."""
+        with self.lock:
+            self.received += 1
+            self.last_id = batch_id
+            if not items:
+                return
+            self.queue.append(_Batch(batch_id, items))
+            self.held += 1
+            if self.held > self.max_held:
+                self.max_held = self.held
+        self._drain_on_emitter()
+
     def _drain_on_emitter(self) -> None:
         """Emission runs on the subscription's emitter thread, not on the callback's: the
         callback of a later batch can then materialize while items are emitted."""
@@ -934,18 +948,6 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
             if items is None:  # cannot be (a finished batch was written): read after the round
                 return True
             self._take(items)
-
-    def _hand_over(self, batch_id: int, items: list[Any]) -> None:
-        with self.lock:
-            self.received += 1
-            self.last_id = batch_id
-            if not items:
-                return
-            self.queue.append(_Batch(batch_id, items))
-            self.held += 1
-            if self.held > self.max_held:
-                self.max_held = self.held
-        self._drain_on_emitter()
 
     def _first_undelivered(self, next_id: int) -> int:
         with self.lock:
