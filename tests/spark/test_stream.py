@@ -14,6 +14,7 @@ import threading
 import time
 
 import pytest
+from fake_connect_stream import FakeConnectStream
 from fake_stream import FakeBatch
 from fake_stream import FakeStream
 
@@ -619,3 +620,84 @@ def test_connect_poll_interval_reads_processing_time_as_spark_does():
     for bad in ("soon", "3 fortnights", "", "1.5.2 seconds"):
         with pytest.raises(ValueError):
             interval_seconds(bad)
+
+
+# ---- the Connect rounds' logic, on a stand-in (tests/spark/fake_connect_stream.py) ----------
+# The stand-in keeps what the rounds rely on: a round's query runs the batches available from
+# its checkpoint on, each written to its path before it is committed and reported in
+# lastProgress; a path never written reads as PATH_NOT_FOUND; interruptTag ends a read of
+# the thread that added the tag.
+
+
+def test_fake_connect_rounds_start_under_demand_and_hold_prefetch_batches():
+    stream = FakeConnectStream(batches=2, batch_size=2, endless=True)
+    flow = from_stream(stream, row_format="tuple", trigger="10 milliseconds")
+    ts: TestSubscriber = TestSubscriber(0)
+    flow.subscribe(ts)
+    sub = subscription(ts)
+    assert isinstance(sub, ConnectStreamSubscription)
+    time.sleep(0.2)  # no demand: no round
+    assert stream.queries == [] and sub.rounds == 0
+    ts.request(1)
+    ts.await_count(1, WAIT)
+    wait_until(lambda: not stream.queries[0].isActive, what="the first round's end")
+    assert sub.batches_received == 1 and sub.batches_held == 1  # batch 1 waits in the sink
+    ts.request(3)  # batches 0 and 1 emitted whole: the demand is met, no round starts
+    ts.await_count(4, WAIT)
+    time.sleep(0.2)
+    assert len(stream.queries) == 1 and sub.batches_received == 2
+    ts.request(4)  # a second round: batches 2 and 3
+    ts.await_count(8, WAIT)
+    assert fake_values(ts) == list(range(8)) and sub.max_batches_held == 1
+    assert len(stream.queries) >= 2
+    ts.cancel()
+    assert sub.await_termination(WAIT)
+    ts.assert_not_terminated()
+    assert not stream_threads()
+
+
+def test_fake_connect_available_now_completes_and_a_failure_comes_after_its_batches():
+    ts = from_stream(FakeConnectStream(batches=3), row_format="dict",
+                     trigger={"availableNow": True}).test().await_done(WAIT)
+    ts.assert_complete().assert_value_sequence([{"value": v} for v in range(6)])
+    tables = from_stream(FakeConnectStream(batches=2), emit="batches",
+                         trigger={"once": True}).test().await_done(WAIT)
+    assert [t.to_pylist() for t in tables.values()] == [
+        [{"value": 0}, {"value": 1}], [{"value": 2}, {"value": 3}]]
+    ts = from_stream(FakeConnectStream(batches=4, fail_at=(2,)), row_format="tuple",
+                     trigger={"availableNow": True}).test().await_done(WAIT)
+    assert fake_values(ts) == [0, 1, 2, 3]  # the batches written before the failure
+    ts.assert_error(SparkJobError)
+    assert "batch 2 is bad" in str(ts.errors()[0]) and ts.errors()[0].__cause__ is not None
+    wait_until(lambda: not stream_threads(), what="the subscriptions' threads to end")
+
+
+def test_fake_connect_cancel_interrupts_a_read_in_flight():
+    stream = FakeConnectStream(batches=2)
+    stream.sparkSession.block_reads = True
+    flow = from_stream(stream, trigger={"availableNow": True})
+    ts: TestSubscriber = TestSubscriber(1)
+    flow.subscribe(ts)
+    sub = subscription(ts)
+    wait_until(lambda: stream.sparkSession.reads, what="a batch read in flight")
+    ts.cancel()
+    assert sub.await_termination(WAIT)  # the read was interrupted by the subscription's tag
+    assert sub.tag in stream.sparkSession.interrupted
+    ts.assert_no_values().assert_not_terminated()
+    assert not stream_threads()
+
+
+def test_fake_connect_cancel_races_request(race_runner):
+    for _ in range(30):
+        stream = FakeConnectStream(batches=2, batch_size=3, endless=True)
+        flow = from_stream(stream, 2, row_format="tuple", trigger="10 milliseconds")
+        ts: TestSubscriber = TestSubscriber(0)
+        flow.subscribe(ts)
+        race_runner.race(lambda ts=ts: ts.request(5), ts.cancel)
+        sub = flow.last_subscription
+        assert sub is not None and sub.await_termination(WAIT)
+        got = fake_values(ts)
+        assert got == list(range(len(got))) and len(got) <= 5
+        ts.assert_not_terminated()
+        assert all(not q.isActive for q in stream.queries)  # no round outlives the cancel
+    wait_until(lambda: not stream_threads(), what="the subscriptions' threads to end")
