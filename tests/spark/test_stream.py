@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import threading
 import time
 
@@ -413,6 +414,13 @@ def test_connect_a_checkpointed_subscription_resumes_where_the_last_one_stopped(
     got = again.to_list().blocking_get(WAIT)
     # the checkpoint kept the query's progress: batches 0-2 come from the sink, none twice
     assert got == [(f, n) for f in range(3) for n in range(2)]
+    # nothing recorded (the marker removed): the next subscription starts after the
+    # checkpoint's last committed batch, so nothing old comes again; a new file does
+    shutil.rmtree(os.path.join(sub.sink, "rxpy2-next-batch"))
+    later = tmp_path / "in" / "part-7.json"
+    later.write_text(json.dumps({"file": 7, "n": 0}) + "\n")
+    os.utime(later, (1_700_000_100, 1_700_000_100))
+    assert again.to_list().blocking_get(WAIT) == [(7, 0)]
 
 
 @pytest.mark.connect
