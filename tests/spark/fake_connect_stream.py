@@ -137,7 +137,7 @@ class FakeConnectQuery:
                 if batch_id in s.fail_at:
                     raise ValueError(f"batch {batch_id} is bad")
                 start = batch_id * s.batch_size
-                rows = list(range(start, start + s.batch_size))
+                rows = list(range(start, min(start + s.batch_size, s.total)))
                 self.fn(FakeBatchDF(session, rows), batch_id)
                 session.checkpoints[self.checkpoint] = batch_id + 1  # committed
                 self.lastProgress = {"runId": self.runId, "batchId": batch_id,
@@ -191,6 +191,8 @@ class FakeConnectWriter:
         return self
 
     def start(self) -> FakeConnectQuery:
+        if self.stream.fail_start:
+            raise RuntimeError("cannot start: the plan is not streamable")
         q = FakeConnectQuery(self.stream, self.fn, self.checkpoint)
         self.stream.queries.append(q)
         q.thread.start()
@@ -198,21 +200,34 @@ class FakeConnectWriter:
 
 
 class FakeConnectStream:
-    """``batches`` batches of ``batch_size`` values 0.. (``endless``: ``batches`` more each
-    round); ``fail_at``: batch ids whose run fails."""
+    """``batches`` batches of ``batch_size`` values 0.. (``rows``: that many values, the last
+    batch holding what is left; ``endless``: ``batches`` more each round); ``fail_at``: batch
+    ids whose run fails; ``fail_start``: no query can start; ``bad_plan``: the DataFrame's
+    analysis fails (its ``schema``, asked for at subscription)."""
 
     isStreaming = True  # noqa: N815 - PySpark's name
-    schema = FakeSchema()
     dtypes = [("value", "bigint")]
 
-    def __init__(self, batches: int = 3, batch_size: int = 2, *, endless: bool = False,
-                 fail_at: tuple[int, ...] = ()) -> None:
+    def __init__(self, batches: int = 3, batch_size: int = 2, *, rows: int | None = None,
+                 endless: bool = False, fail_at: tuple[int, ...] = (),
+                 fail_start: bool = False, bad_plan: bool = False) -> None:
+        if rows is not None:
+            batches = -(-rows // batch_size)
         self.batches = batches
         self.batch_size = batch_size
+        self.total = rows if rows is not None else (1 << 62)
+        self.fail_start = fail_start
+        self.bad_plan = bad_plan
         self.endless = endless
         self.fail_at = fail_at
         self.sparkSession = FakeConnectSession()  # noqa: N815 - PySpark's name
         self.queries: list[FakeConnectQuery] = []
+
+    @property
+    def schema(self) -> FakeSchema:
+        if self.bad_plan:
+            raise RuntimeError("[UNRESOLVED_COLUMN] a column of the plan cannot be resolved")
+        return FakeSchema()
 
     def available_batches(self) -> int:
         if self.endless:

@@ -677,6 +677,18 @@ def test_fake_connect_available_now_completes_and_a_failure_comes_after_its_batc
     assert fake_values(ts) == [0, 1, 2, 3]  # the batches written before the failure
     ts.assert_error(SparkJobError)
     assert "batch 2 is bad" in str(ts.errors()[0]) and ts.errors()[0].__cause__ is not None
+    # a query that cannot start fails at the first round (under demand); a plan that cannot
+    # be analysed at subscription
+    failing = from_stream(FakeConnectStream(3, fail_start=True))
+    ts = failing.test(0)
+    time.sleep(0.2)
+    ts.assert_not_terminated()  # no demand: no round, nothing tried yet
+    ts.request(1)
+    ts.await_done(WAIT).assert_error(SparkJobError).assert_no_values()
+    assert "starting the streaming query failed" in str(ts.errors()[0])
+    ts = from_stream(FakeConnectStream(3, bad_plan=True)).test(0).await_done(WAIT)
+    ts.assert_error(SparkJobError)
+    assert "preparing the streaming query failed" in str(ts.errors()[0])
     wait_until(lambda: not stream_threads(), what="the subscriptions' threads to end")
 
 
