@@ -712,8 +712,11 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
       held: while the round runs those its ``lastProgress`` reports finished, after its end
       the rest. This process holds at most ``prefetch_batches`` batches; the rest waits on
       the server's disk;
-    * a trigger of ``once``/``availableNow`` completes the Flowable after the first round's
-      batches were emitted; ``processingTime`` (or none) polls: a round that brought no
+    * a running round is **stopped** for want of demand: no demand beyond the held batches
+      and ``prefetch_batches`` more finished batches unread (not for ``once``); its batch in
+      flight, half written and not committed, is run again by the next round;
+    * a trigger of ``once``/``availableNow`` completes the Flowable after the batches of a
+      round that ended by itself were emitted; ``processingTime`` (or none) polls: a round that brought no
       batch is followed by the next one after the trigger's interval (a timed wait on the
       subscription's Condition, which ``cancel()`` wakes), while demand remains.
 
@@ -747,6 +750,9 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
         self.reading: bool = False  # guarded by lock: a batch query is being read
         self.next_id: int = 0  # round thread: the next batch to read
         self.found: int = 0  # round thread: the batches read since the last round started
+        # round thread: after a round stopped early, the last batch it finished (the next
+        # one may be half written: the next round writes it again)
+        self.read_limit: int | None = None
 
     # -- read-only state
 
@@ -858,7 +864,12 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
                 if readable:
                     self.reading = True
             if readable:
-                items = self._read(schema, self.next_id)
+                if self.read_limit is not None and self.next_id > self.read_limit:
+                    items = None  # after a stopped round: the next round writes this batch
+                    with lock:
+                        self.reading = False
+                else:
+                    items = self._read(schema, self.next_id)
                 if items is False:
                     return
                 if items is None:  # no such batch: the last round's batches were all read
@@ -882,10 +893,14 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
             outcome = self._round(schema)
             if outcome is False:
                 return
+            readable = True
+            if outcome == "stopped":  # no demand: the finished batches are read, then more
+                ran = False
+                continue
             if isinstance(outcome, SparkJobError):
                 failure = outcome  # signalled after the batches written before the failure
             ran = True
-            readable = True
+            self.read_limit = None
 
     def _read(self, schema: Any, batch_id: int) -> list[Any] | None | Literal[False]:
         """Batch ``batch_id``'s items, ``None`` when it was not written, ``False`` when the
@@ -919,18 +934,33 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
         self._hand_over(self.next_id, items)
         self.next_id += 1
 
-    def _read_ahead(self, schema: Any, query: Any) -> bool:
+    def _read_ahead(self, schema: Any, query: Any) -> bool | Literal["stop"]:
         """While a round's ``query`` runs: read the batches it has finished (its last
         progress report names the last one: :func:`~rxpy2.spark.connect_stream.finished_batch`),
-        as far as ``prefetch_batches`` allow. False when the subscription ended (cancelled,
-        or a read failed)."""
+        as far as ``prefetch_batches`` allow. ``"stop"`` when the round should stop: no demand
+        beyond the held batches, and ``prefetch_batches`` more finished batches wait unread
+        (not for ``once``: its one batch is the round). False when the subscription ended
+        (cancelled, or a read failed)."""
         finished: int | None = None
         while True:
             with self.lock:
                 if self.cancelled:
                     return False
                 if self.held >= self.prefetch:
+                    if self.once or self._demand():
+                        return True
+                    full = True
+                else:
+                    full = False
+            if full:
+                try:
+                    finished = connect_stream.finished_batch(query)
+                except Exception:  # a status request that failed: the round goes on
                     return True
+                if finished is not None and finished - self.next_id + 1 >= self.prefetch:
+                    self.read_limit = finished  # the batch in flight is not complete
+                    return "stop"
+                return True
             if finished is None or self.next_id > finished:
                 try:
                     finished = connect_stream.finished_batch(query)
@@ -956,11 +986,13 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
                 ids.append(self.emitting_id)
         return min(ids, default=next_id)
 
-    def _round(self, schema: Any) -> bool | SparkJobError:
+    def _round(self, schema: Any) -> bool | SparkJobError | Literal["stopped"]:
         """Run one round's query to its end, reading the batches it finishes meanwhile
         (:meth:`_read_ahead`, every :data:`PROBE_SECONDS`): True when it ended by itself,
-        the error when it failed (the batches it wrote before are still read), False when
-        the subscription ended (cancelled, the query could not start or a read failed:
+        the error when it failed (the batches it wrote before are still read), ``"stopped"``
+        when it was stopped for want of demand (the batches it finished are read; the one
+        in flight is run again by the next round, from the checkpoint), False when the
+        subscription ended (cancelled, the query could not start or a read failed:
         signalled)."""
         src = self.source
         sink, checkpoint = self.sink_dir, self.checkpoint_dir
@@ -997,9 +1029,13 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
             return False
         try:
             while not query.awaitTermination(PROBE_SECONDS):
-                if not self._read_ahead(schema, query):  # ended: the query must not run on
+                ahead = self._read_ahead(schema, query)
+                if ahead is False:  # ended: the query must not run on
                     self._stop(query)
                     return False
+                if ahead == "stop":
+                    self._stop(query)
+                    return False if self.cancelled else "stopped"
         except Exception as e:  # StreamingQueryException: the query failed
             if self.cancelled:
                 return False

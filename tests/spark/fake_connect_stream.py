@@ -120,6 +120,7 @@ class FakeConnectQuery:
         self.runId = str(uuid.uuid4())  # noqa: N815 - PySpark's name
         self.lastProgress: dict[str, Any] | None = None  # noqa: N815 - PySpark's name
         self.stopping = False
+        self.stopped = threading.Event()
         self.failure: BaseException | None = None
         self.done = threading.Event()
         self.thread = threading.Thread(target=self._run, name="fake-connect-stream",
@@ -138,6 +139,11 @@ class FakeConnectQuery:
                     raise ValueError(f"batch {batch_id} is bad")
                 start = batch_id * s.batch_size
                 rows = list(range(start, min(start + s.batch_size, s.total)))
+                if batch_id in s.hold_at and len(s.queries) == 1:
+                    # the first round hangs in this batch, half written, until stopped
+                    self.fn(FakeBatchDF(session, rows[:1]), batch_id)
+                    self.stopped.wait()
+                    return
                 self.fn(FakeBatchDF(session, rows), batch_id)
                 session.checkpoints[self.checkpoint] = batch_id + 1  # committed
                 self.lastProgress = {"runId": self.runId, "batchId": batch_id,
@@ -159,6 +165,7 @@ class FakeConnectQuery:
 
     def stop(self) -> None:
         self.stopping = True
+        self.stopped.set()
         self.thread.join()
 
 
@@ -203,14 +210,17 @@ class FakeConnectStream:
     """``batches`` batches of ``batch_size`` values 0.. (``rows``: that many values, the last
     batch holding what is left; ``endless``: ``batches`` more each round); ``fail_at``: batch
     ids whose run fails; ``fail_start``: no query can start; ``bad_plan``: the DataFrame's
-    analysis fails (its ``schema``, asked for at subscription)."""
+    analysis fails (its ``schema``, asked for at subscription); ``hold_at``: batch ids in
+    which the first round hangs after writing half of the batch, until it is stopped (the
+    batch is not committed: the next round runs it again)."""
 
     isStreaming = True  # noqa: N815 - PySpark's name
     dtypes = [("value", "bigint")]
 
     def __init__(self, batches: int = 3, batch_size: int = 2, *, rows: int | None = None,
                  endless: bool = False, fail_at: tuple[int, ...] = (),
-                 fail_start: bool = False, bad_plan: bool = False) -> None:
+                 fail_start: bool = False, bad_plan: bool = False,
+                 hold_at: tuple[int, ...] = ()) -> None:
         if rows is not None:
             batches = -(-rows // batch_size)
         self.batches = batches
@@ -218,6 +228,7 @@ class FakeConnectStream:
         self.total = rows if rows is not None else (1 << 62)
         self.fail_start = fail_start
         self.bad_plan = bad_plan
+        self.hold_at = hold_at
         self.endless = endless
         self.fail_at = fail_at
         self.sparkSession = FakeConnectSession()  # noqa: N815 - PySpark's name
