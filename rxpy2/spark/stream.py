@@ -828,10 +828,13 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
         sink = src._options.get("path") or f"{checkpoint.rstrip('/')}/rxpy2-batches"
         self.sink_dir, self.checkpoint_dir = sink, checkpoint
         marked = connect_stream.read_marker(self.spark, sink)
+        last = connect_stream.last_committed(self.spark, checkpoint)
         if marked is not None:
             self.marked = marked
-            return schema, marked, True  # what the last subscription did not deliver
-        last = connect_stream.last_committed(self.spark, checkpoint)
+            # what the last subscription did not deliver, up to the last committed batch:
+            # one after it may be half written (a stopped round, a crash); a round runs it
+            self.read_limit = last if last is not None else marked - 1
+            return schema, marked, True
         return schema, 0 if last is None else last + 1, False
 
     def _demand(self) -> bool:
