@@ -716,16 +716,17 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
       and ``prefetch_batches`` more finished batches unread (not for ``once``); its batch in
       flight, half written and not committed, is run again by the next round;
     * a trigger of ``once``/``availableNow`` completes the Flowable after the batches of a
-      round that ended by itself were emitted; ``processingTime`` (or none) polls: a round that brought no
-      batch is followed by the next one after the trigger's interval (a timed wait on the
-      subscription's Condition, which ``cancel()`` wakes), while demand remains.
+      round that ended by itself were emitted; ``processingTime`` (or none) polls: a round
+      that brought no batch is followed by the next one after the trigger's interval (a
+      timed wait on the subscription's Condition, which ``cancel()`` wakes), while demand
+      remains.
 
     The sink and the checkpoint are a temporary directory of rxpy2's (removed when the
     subscription ends) unless ``checkpoint_location`` (the sink then is
-    ``<checkpoint_location>/rxpy2-batches``) or ``options["path"]`` (the sink) are given;
-    with a checkpoint of the user's, each round first records the first batch not yet
-    delivered (:data:`rxpy2.spark.connect_stream.MARKER`) and a later subscription starts
-    reading there (at-least-once). ``cancel()`` stops the running round's query and
+    ``<checkpoint_location>/rxpy2-batches``, or ``options["path"]``) is given; with a
+    checkpoint of the user's, each round first records the first batch not yet delivered
+    (:data:`rxpy2.spark.connect_stream.MARKER`) and a later subscription starts reading
+    there, up to the checkpoint's last committed batch (at-least-once). ``cancel()`` stops the running round's query and
     interrupts the subscription's tag when a batch is being read; nothing is signalled
     after it.
 
