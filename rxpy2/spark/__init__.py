@@ -10,7 +10,8 @@
   ``fuse="require"`` makes a function that cannot be pickled a :class:`SparkFusionError`.
   ``filter``/``map`` given a ``pyspark.sql.Column`` apply it to the DataFrame itself.
 * :func:`from_stream`: a Flowable of a streaming query's rows (or one Arrow table per
-  micro-batch) that takes the next micro-batch only under demand.
+  micro-batch) that takes the next micro-batch only under demand (on Spark Connect:
+  client-run rounds, :class:`ConnectStreamSubscription`).
 * :func:`to_parquet` / :func:`to_table`: backpressured sinks that write in batches through
   Spark and ask for the next batch only when the previous write finished.
 
@@ -29,11 +30,13 @@ from rxpy2.spark.sink import WriteSummary
 from rxpy2.spark.sink import to_parquet
 from rxpy2.spark.sink import to_table
 from rxpy2.spark.sink import write_batches
+from rxpy2.spark.stream import ConnectStreamSubscription
 from rxpy2.spark.stream import StreamFlowable
 from rxpy2.spark.stream import StreamSubscription
 from rxpy2.spark.stream import from_stream
 
 __all__ = [
+    "ConnectStreamSubscription",
     "SparkFlowable",
     "SparkFusionError",
     "SparkJobError",

@@ -26,18 +26,23 @@ _EXCEPTION_LINE = re.compile(r"^(?:Caused by: |: )?((?:[\w$]+\.)*[\w$]*(?:Error|
 def describe(error: BaseException) -> str:
     """The most telling line of a Spark error: the innermost ``SomeError: message`` line
     (the Python exception at the end of an executor's traceback, or the deepest Java
-    ``Caused by:``), else the first line of the message."""
+    ``Caused by:``), one with a message before a bare class name (a Connect error ends with
+    its ``JVM stacktrace:``'s class alone), else the first line of the message."""
     text = str(error).strip()
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     if not lines:
         return type(error).__name__
+    bare: str | None = None
     for ln in reversed(lines):
         if ln.startswith("at ") or ln.startswith("..."):
             continue  # a Java stack frame
         m = _EXCEPTION_LINE.match(ln)
         if m:
-            return m.group(1)
-    return lines[0]
+            if ":" in m.group(1):
+                return m.group(1)
+            if bare is None:
+                bare = m.group(1)
+    return bare if bare is not None else lines[0]
 
 
 class SparkFusionError(ValueError):

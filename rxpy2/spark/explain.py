@@ -3,7 +3,8 @@
 Walks the chain from the end back to its Spark source through each operator's ``source``
 attribute; the source describes its own stages (:meth:`rxpy2.spark.SparkFlowable.explain`)
 and every later operator is one line with why it runs on the driver (the reasons:
-``docs/spark.md``, *explain()*).
+``docs/spark.md``, *explain()*). A ``from_stream`` source gives its own line too, and every
+operator after it runs on the driver.
 """
 
 from __future__ import annotations
@@ -39,6 +40,28 @@ def _spark_source(node: Any) -> _SparkSource | None:
         found: _SparkSource = node
         return found
     return None
+
+
+def _stream_source(node: Any) -> bool:
+    """Whether ``node`` is a streaming source (:class:`rxpy2.spark.StreamFlowable`, whose
+    class says so: not imported here)."""
+    cls = type(node)
+    return bool(getattr(cls, "EXPLAINS_ITSELF", False) and getattr(cls, "STREAMING", False))
+
+
+#: why every stage after from_stream runs on the driver
+_AFTER_STREAM = "after from_stream: no stage is fused into a streaming query"
+
+#: why a distinct after fused stages runs on the driver on Spark Connect, keep_order=False too
+_CONNECT_DISTINCT = ("Spark Connect: a distinct after fused stages runs on the driver, with "
+                     "keep_order=False too: Connect has no RDD.distinct of Python items")
+
+
+def _connect_distinct(source: _SparkSource, kind: str) -> bool:
+    """Whether ``kind`` is a ``distinct`` stage that a Spark Connect source with fused
+    stages keeps on the driver whatever its ``keep_order`` (``SparkFlowable.distinct``)."""
+    return (kind.startswith("distinct") and not kind.startswith("distinct_until")
+            and bool(getattr(source, "on_connect", False)) and bool(source.plan.spark_steps))
 
 
 #: take/limit: pushed into Spark directly on a source of rows (no function of their own)
@@ -106,14 +129,22 @@ def explain(flowable: Any) -> str:
     ops: list[Any] = []
     node = flowable
     source: _SparkSource | None = None
+    stream: Any = None
     while node is not None and len(ops) < 10_000:
         source = _spark_source(node)
         if source is not None:
+            break
+        if _stream_source(node):
+            stream = node
             break
         ops.append(node)
         node = getattr(node, "source", None) if "source" in describe.slot_names(type(node)) else None
     ops.reverse()
     stages = [st for op in ops for st in _driver_stages(op)]
+    if stream is not None:
+        lines = stream.explain().splitlines()
+        lines += [f"driver  operator  {text}  [{_AFTER_STREAM}]" for _, text, _ in stages]
+        return "\n".join(lines)
     if source is None:
         lines = ["(no Spark source: the whole chain runs on the driver)"]
         lines += [f"driver  operator  {text}" for _, text, _ in stages]
@@ -126,6 +157,8 @@ def explain(flowable: Any) -> str:
     for kind, text, fn in stages:
         if fn is None:
             reason = f"not fusable: {kind}"
+            if _connect_distinct(source, kind):
+                reason += f" ({_CONNECT_DISTINCT})"
         elif fn is _LIMIT:
             plan = source.plan
             reason = (plan.off_reason()

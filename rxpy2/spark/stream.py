@@ -1,23 +1,33 @@
 """Structured Streaming under demand: ``from_stream``.
 
-Each subscription runs a streaming query whose ``foreachBatch`` callback hands each
-micro-batch to the subscription and then waits while ``prefetch_batches`` are held: Spark
-runs that callback on the query's one stream thread, so a slow consumer slows the query
-instead of filling the driver's memory, and a batch is committed only once fewer are held
-(at-least-once with ``prefetch_batches=1``). Threads, delivery and checkpoints:
-``docs/spark.md``, *Structured Streaming*.
+On a classic session each subscription runs a streaming query whose ``foreachBatch``
+callback hands each micro-batch to the subscription and then waits while
+``prefetch_batches`` are held: Spark runs that callback on the query's one stream thread,
+so a slow consumer slows the query instead of filling the driver's memory, and a batch is
+committed only once fewer are held (at-least-once with ``prefetch_batches=1``).
+
+On a Spark Connect session a ``foreachBatch`` callback runs in a Python process of the
+server, so the subscription runs the stream from the client instead
+(:class:`ConnectStreamSubscription`): a query per demand round writes the micro-batches
+available to a directory each on the server, and the client reads them back one query per
+batch, at most ``prefetch_batches`` held (the queries: :mod:`rxpy2.spark.connect_stream`).
+Threads, delivery and checkpoints: ``docs/spark.md``, *Structured Streaming*.
 """
 
 from __future__ import annotations
 
 import collections
 import itertools
+import os
+import shutil
+import tempfile
 import threading
 import time
 from collections.abc import Callable
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 from typing import Any
+from typing import ClassVar
 from typing import Generic
 from typing import Literal
 from typing import TypeVar
@@ -31,18 +41,22 @@ from rxpy2.operator_kit import require_positive
 from rxpy2.operator_kit import validate_request
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
+from rxpy2.spark import connect_stream
 from rxpy2.spark.errors import SparkJobError
 from rxpy2.spark.errors import describe
+from rxpy2.spark.pyspark_adapter import add_tag
 from rxpy2.spark.pyspark_adapter import dataframe_to_arrow
+from rxpy2.spark.pyspark_adapter import interrupt_tag
 from rxpy2.spark.pyspark_adapter import is_connect
 from rxpy2.spark.pyspark_adapter import is_dataframe
+from rxpy2.spark.pyspark_adapter import remove_tag
 from rxpy2.spark.pyspark_adapter import require_pyspark
 
 if TYPE_CHECKING:
     import pyarrow
     from pyspark.sql import Row
 
-__all__ = ["StreamFlowable", "StreamSubscription", "from_stream"]
+__all__ = ["ConnectStreamSubscription", "StreamFlowable", "StreamSubscription", "from_stream"]
 
 T = TypeVar("T")
 
@@ -84,15 +98,21 @@ def _check_trigger(trigger: Any) -> dict[str, Any] | None:
 class StreamFlowable(Flowable[T], Generic[T]):
     """A Flowable over the micro-batches of a streaming DataFrame (see :func:`from_stream`).
 
-    Each subscription starts a streaming query of its own; the Flowable is cold."""
+    Each subscription starts a streaming query of its own (on a Spark Connect session, a
+    query per demand round: :class:`ConnectStreamSubscription`); the Flowable is cold."""
+
+    #: explain() of a chain over it starts with its own line (rxpy2._internal.describe);
+    #: STREAMING: no stage after it is fused into its query (rxpy2.spark.explain)
+    EXPLAINS_ITSELF: ClassVar[bool] = True
+    STREAMING: ClassVar[bool] = True
 
     __slots__ = ("_df", "_prefetch", "_emit", "_row_format", "_checkpoint", "_trigger",
-                 "_query_name", "_options", "_output_mode", "_last")
+                 "_query_name", "_options", "_output_mode", "_last", "_connect")
 
     def __init__(self, df: Any, prefetch: int, emit: str, row_format: str,
                  checkpoint_location: str | None, trigger: dict[str, Any] | None,
                  query_name: str | None, options: dict[str, str],
-                 output_mode: str | None = None) -> None:
+                 output_mode: str | None = None, connect: bool = False) -> None:
         self._df = df
         self._prefetch = prefetch
         self._emit = emit
@@ -102,10 +122,17 @@ class StreamFlowable(Flowable[T], Generic[T]):
         self._query_name = query_name
         self._options = options
         self._output_mode = output_mode
+        self._connect = connect
         self._last: StreamSubscription[T] | None = None
 
+    @property
+    def on_connect(self) -> bool:
+        """Whether the streaming DataFrame belongs to a Spark Connect session."""
+        return self._connect
+
     def subscribe_actual(self, subscriber: Subscriber[T]) -> None:
-        parent: StreamSubscription[T] = StreamSubscription(subscriber, self)
+        parent: StreamSubscription[T] = (ConnectStreamSubscription(subscriber, self)
+                                         if self._connect else StreamSubscription(subscriber, self))
         self._last = parent
         subscriber.on_subscribe(parent)
         parent.start()
@@ -115,6 +142,35 @@ class StreamFlowable(Flowable[T], Generic[T]):
         """The subscription made last (its counters: :attr:`StreamSubscription.batches_held`,
         ...), or ``None`` before the first subscribe; for tools and benchmarks."""
         return self._last
+
+    def explain(self) -> str:
+        """The source line of ``explain()``: the streaming DataFrame, the item shape and how
+        its micro-batches reach this process."""
+        try:
+            what = f"streaming DataFrame[{', '.join(f'{n}: {t}' for n, t in self._df.dtypes)}]"
+        except Exception:  # a stand-in DataFrame, or no server to ask: the schema is unknown
+            what = "streaming DataFrame"
+        shape = ("one pyarrow.Table per micro-batch" if self._emit == "batches"
+                 else f"rows as {self._row_format}")
+        if self._connect:
+            how = ("Spark Connect: client-run micro-batches, a query per demand round "
+                   f"(trigger {'once' if self._runs_once() else 'availableNow'}) whose "
+                   "foreachBatch writes each micro-batch to a Parquet directory on the "
+                   "server, then a query per micro-batch to read it")
+        else:
+            how = ("foreachBatch on the driver: each micro-batch collected, the query waiting "
+                   "while they are held")
+        return (f"spark   source    {what} ({shape}; {how}, prefetch {self._prefetch} "
+                f"micro-batch(es))")
+
+    def explain_chain(self, end: Any) -> str:
+        """The ``explain()`` of a chain ``end`` over this source: :func:`rxpy2.spark.explain`."""
+        from rxpy2.spark.explain import explain
+
+        return explain(end)
+
+    def _runs_once(self) -> bool:
+        return self._trigger is not None and "once" in self._trigger
 
     def __repr__(self) -> str:
         return f"StreamFlowable(emit={self._emit!r}, prefetch_batches={self._prefetch})"
@@ -178,17 +234,26 @@ def from_stream(streaming_df: Any, prefetch_batches: int = 1, *, emit: str = "ro
     each micro-batch) go to the query.
     The query ends on ``cancel()``; its failure is ``on_error(SparkJobError)``; when it
     ends by itself (``availableNow``/``once``) the Flowable completes after the last item.
+
+    On a Spark Connect session (the same arguments) the micro-batches are client-run:
+    per demand round, a query with ``trigger(availableNow=True)`` (``once=True`` for
+    ``once``) whose ``foreachBatch`` writes each micro-batch to ``<sink>/batch-<batchId>``
+    as Parquet on the server, and one query per micro-batch reads it back (once the round
+    reported it finished) under ``prefetch_batches`` (:class:`ConnectStreamSubscription`).
+    ``processingTime`` (or no
+    trigger) polls: a round that brought nothing is followed by the next one after the
+    interval (1 second without one). The sink and checkpoint are a temporary directory
+    unless ``checkpoint_location`` is given (the sink is then
+    ``<checkpoint_location>/rxpy2-batches``, or ``options["path"]``; a later subscription
+    with it resumes at the first batch not delivered: at-least-once). The server needs a
+    Python for ``foreachBatch``. ``docs/spark.md``, *Spark Connect*.
     """
     if streaming_df is None:
         raise TypeError("streaming_df is None")
     require_pyspark()
-    if is_connect(streaming_df):
-        raise TypeError("from_stream cannot run on a Spark Connect session: its foreachBatch "
-                        "callback runs in a Python process of the Connect server, not in this "
-                        "one, so the micro-batches cannot reach this process's subscriber "
-                        "under its demand; read the stream's sink table with from_dataframe")
-    if not is_dataframe(streaming_df) or not hasattr(streaming_df, "isStreaming"):
-        raise TypeError(f"streaming_df must be a classic pyspark DataFrame, "
+    on_connect = is_connect(streaming_df)
+    if not (on_connect or is_dataframe(streaming_df)) or not hasattr(streaming_df, "isStreaming"):
+        raise TypeError(f"streaming_df must be a pyspark DataFrame, "
                         f"not {type(streaming_df).__name__}")
     if not streaming_df.isStreaming:
         raise TypeError("streaming_df is not a streaming DataFrame (spark.readStream...); "
@@ -207,8 +272,16 @@ def from_stream(streaming_df: Any, prefetch_batches: int = 1, *, emit: str = "ro
         if not isinstance(options, Mapping):
             raise TypeError(f"options must be a mapping, not {type(options).__name__}")
         opts = {str(k): str(v) for k, v in options.items()}
+    if on_connect:
+        if checked_trigger is not None and "processingTime" in checked_trigger:
+            connect_stream.interval_seconds(checked_trigger["processingTime"])  # the poll wait
+        if "path" in opts and connect_checkpoint(checkpoint_location, opts) is None:
+            raise ValueError("options['path'] (the sink the micro-batches are written to on "
+                             "Spark Connect) needs a checkpoint_location: without one every "
+                             "subscription starts at batch 0 and would read an earlier "
+                             "subscription's batches there")
     return StreamFlowable(streaming_df, prefetch_batches, emit, row_format, checkpoint_location,
-                          checked_trigger, query_name, opts, output_mode)
+                          checked_trigger, query_name, opts, output_mode, on_connect)
 
 
 # ---------------------------------------------------------------------------- the subscription
@@ -253,6 +326,7 @@ class StreamSubscription(Subscription, Generic[T]):
         self.queue: collections.deque[_Batch] = collections.deque()
         self.held: int = 0
         self.max_held: int = 0
+        self.emitting_id: int | None = None  # the batch the drain is emitting
         self.received: int = 0
         self.last_id: int | None = None
         self.ended: bool = False
@@ -489,6 +563,20 @@ class StreamSubscription(Subscription, Generic[T]):
             return [dict(zip(names, r, strict=True)) for r in rows]
         return rows
 
+    def _hand_over(self, batch_id: int, items: list[Any]) -> None:
+        """Queue a batch read by a Connect round (:class:`ConnectStreamSubscription`; the
+        counters are this class's) and let the emitter emit it."""
+        with self.lock:
+            self.received += 1
+            self.last_id = batch_id
+            if not items:
+                return
+            self.queue.append(_Batch(batch_id, items))
+            self.held += 1
+            if self.held > self.max_held:
+                self.max_held = self.held
+        self._drain_on_emitter()
+
     def _drain_on_emitter(self) -> None:
         """Emission runs on the subscription's emitter thread, not on the callback's: the
         callback of a later batch can then materialize while items are emitted."""
@@ -531,6 +619,7 @@ class StreamSubscription(Subscription, Generic[T]):
                             self.held -= 1
                             lock.notify_all()
                         nxt = self.queue.popleft() if self.queue else None
+                        self.emitting_id = None if nxt is None else nxt.batch_id
                         ended = self.ended
                         error = self.error
                     items = self.current = None
@@ -584,6 +673,400 @@ class StreamSubscription(Subscription, Generic[T]):
             downstream.on_error(error)
         else:
             downstream.on_complete()
+
+
+# ---------------------------------------------------------------------------- Spark Connect
+
+def connect_checkpoint(checkpoint_location: str | None, options: Mapping[str, str]) -> str | None:
+    """The checkpoint a Connect subscription's rounds share: the user's, else ``None``
+    (rxpy2 makes a temporary one; the session's ``spark.sql.streaming.checkpointLocation``
+    is not used: it would give each round a new checkpoint under it)."""
+    return checkpoint_location or options.get("checkpointLocation") or None
+
+
+#: the wait between two rounds when the last one brought no micro-batch and the trigger has
+#: no interval of its own (trigger=None: Spark's default runs batches as soon as it can)
+DEFAULT_POLL_SECONDS = 1.0
+
+#: how often a round's thread looks for the batches its running query has finished
+PROBE_SECONDS = 0.5
+
+
+class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
+    """``from_stream`` on a Spark Connect session: client-run micro-batches, under demand.
+
+    A Connect ``foreachBatch`` function runs in a Python process of the server, so it can
+    neither reach this process's subscriber nor wait for its demand. This subscription's
+    *round thread* (``rxpy2-spark-stream-<n>-query``) runs the stream instead, in rounds
+    (the queries: :mod:`rxpy2.spark.connect_stream`):
+
+    * a **round** starts when downstream has demand not yet covered by what was emitted,
+      fewer than ``prefetch_batches`` micro-batches are held and every batch of the last
+      round was read: ``writeStream.foreachBatch(batch_writer(sink))`` with
+      ``trigger(availableNow=True)`` (``once=True`` for the user's ``once``) and the
+      subscription's checkpoint, and the thread waits for its end
+      (``awaitTermination(PROBE_SECONDS)`` in turns): the server writes each micro-batch
+      of the data available at the start to ``<sink>/batch-<batchId>``;
+    * the micro-batches are **read** in ``batchId`` order, one query each (``collect()``,
+      ``toArrow()`` for ``emit="batches"``), whenever fewer than ``prefetch_batches`` are
+      held: while the round runs those its ``lastProgress`` reports finished, after its end
+      the rest. This process holds at most ``prefetch_batches`` batches; the rest waits on
+      the server's disk;
+    * a running round is **stopped** for want of demand: no demand beyond the held batches
+      and ``prefetch_batches`` more finished batches unread (not for ``once``); its batch in
+      flight, half written and not committed, is run again by the next round;
+    * a trigger of ``once``/``availableNow`` completes the Flowable after the batches of a
+      round that ended by itself were emitted; ``processingTime`` (or none) polls: a round
+      that brought no batch is followed by the next one after the trigger's interval (a
+      timed wait on the subscription's Condition, which ``cancel()`` wakes), while demand
+      remains.
+
+    The sink and the checkpoint are a temporary directory of rxpy2's (removed when the
+    subscription ends) unless ``checkpoint_location`` (the sink then is
+    ``<checkpoint_location>/rxpy2-batches``, or ``options["path"]``) is given; with a
+    checkpoint of the user's, each round first records the first batch not yet delivered
+    (:data:`rxpy2.spark.connect_stream.MARKER`) and a later subscription starts reading
+    there, up to the checkpoint's last committed batch (at-least-once). ``cancel()`` stops the running round's query and
+    interrupts the subscription's tag when a batch is being read; nothing is signalled
+    after it.
+
+    Read-only, besides the counters of :class:`StreamSubscription`: :attr:`rounds`,
+    :attr:`sink`, :attr:`checkpoint`."""
+
+    def __init__(self, downstream: Subscriber[T], source: StreamFlowable[T]) -> None:
+        super().__init__(downstream, source)
+        self.spark: Any = source._df.sparkSession
+        self.tag: str = f"{self.thread_prefix}-{os.getpid()}"
+        trigger = source._trigger or {}
+        self.once: bool = "once" in trigger
+        self.ends: bool = "once" in trigger or "availableNow" in trigger
+        interval = trigger.get("processingTime")
+        self.poll: float = (connect_stream.interval_seconds(interval) if interval is not None
+                            else DEFAULT_POLL_SECONDS) or DEFAULT_POLL_SECONDS
+        self.round_count: int = 0
+        self.temp_dir: str | None = None  # the directory rxpy2 made, removed at the end
+        self.sink_dir: str | None = None
+        self.checkpoint_dir: str | None = None
+        self.marked: int | None = None  # the marker's value as last written
+        self.reading: bool = False  # guarded by lock: a batch query is being read
+        self.next_id: int = 0  # round thread: the next batch to read
+        self.found: int = 0  # round thread: the batches read since the last round started
+        # round thread: after a round stopped early, the last batch it finished (the next
+        # one may be half written: the next round writes it again)
+        self.read_limit: int | None = None
+
+    # -- read-only state
+
+    @property
+    def rounds(self) -> int:
+        """The rounds (streaming queries) started so far."""
+        return self.round_count
+
+    @property
+    def sink(self) -> str | None:
+        """The directory the micro-batches are written to (once the round thread set it)."""
+        return self.sink_dir
+
+    @property
+    def checkpoint(self) -> str | None:
+        """The checkpoint location of the rounds (once the round thread set it)."""
+        return self.checkpoint_dir
+
+    # -- Subscription
+
+    def request(self, n: int) -> None:
+        super().request(n)
+        with self.lock:
+            self.lock.notify_all()  # the round thread waits for demand
+
+    def cancel(self) -> None:
+        if self.cancelled:
+            return
+        with self.lock:
+            self.cancelled = True
+            query = self._query
+            reading = self.reading
+            self.lock.notify_all()
+        if reading:  # a batch query in flight: interrupt it (a round's query is stopped)
+            interrupt_tag(self.spark, self.tag)
+        if query is not None:
+            stopper = threading.Thread(target=self._stop, args=(query,), daemon=True,
+                                       name=f"{self.thread_prefix}-stop")
+            with self.lock:
+                self.threads.append(stopper)
+            stopper.start()
+        self.drain()
+
+    # -- the rounds
+
+    def _run_query(self) -> None:
+        add_tag(self.spark, self.tag)  # this thread's batch queries: interrupted by cancel()
+        try:
+            if self.cancelled:
+                return
+            try:
+                schema, next_id, readable = self._prepare()
+            except Exception as e:
+                self._fail("preparing the streaming query failed", e)
+                return
+            self._rounds(schema, next_id, readable)
+        finally:
+            remove_tag(self.spark, self.tag)
+            self._clean_up()
+            self.terminated.set()
+
+    def _prepare(self) -> tuple[Any, int, bool]:
+        """The directories, the batches' schema and the first batch to read (and whether
+        the sink may hold it already)."""
+        src = self.source
+        schema = src._df.schema
+        checkpoint = connect_checkpoint(src._checkpoint, src._options)
+        if checkpoint is None:  # rxpy2's: a new checkpoint (its first batch is 0) and sink
+            self.temp_dir = tempfile.mkdtemp(prefix="rxpy2-stream-")
+            self.checkpoint_dir = f"{self.temp_dir}/checkpoint"
+            self.sink_dir = f"{self.temp_dir}/batches"
+            return schema, 0, False
+        sink = src._options.get("path") or f"{checkpoint.rstrip('/')}/rxpy2-batches"
+        self.sink_dir, self.checkpoint_dir = sink, checkpoint
+        marked = connect_stream.read_marker(self.spark, sink)
+        last = connect_stream.last_committed(self.spark, checkpoint)
+        if marked is not None:
+            self.marked = marked
+            # what the last subscription did not deliver, up to the last committed batch:
+            # one after it may be half written (a stopped round, a crash); a round runs it
+            self.read_limit = last if last is not None else marked - 1
+            return schema, marked, True
+        return schema, 0 if last is None else last + 1, False
+
+    def _demand(self) -> bool:
+        """Whether downstream asked for more than was emitted (read under ``lock``)."""
+        return self.requested.get() > self.emitted
+
+    def _rounds(self, schema: Any, next_id: int, readable: bool) -> None:
+        lock = self.lock
+        self.next_id = next_id
+        ran = False  # a round has run
+        poll_at: float | None = None  # no batch last round: the next one not before this
+        failure: SparkJobError | None = None  # the last round failed: after its batches
+        while True:
+            with lock:
+                while not self.cancelled:
+                    if self.held < self.prefetch:
+                        if readable:
+                            break
+                        if self._demand():
+                            if poll_at is None:
+                                break
+                            left = poll_at - time.monotonic()
+                            if left <= 0:
+                                break
+                            lock.wait(left)
+                            continue
+                    lock.wait()
+                if self.cancelled:
+                    return
+                if readable:
+                    self.reading = True
+            if readable:
+                if self.read_limit is not None and self.next_id > self.read_limit:
+                    items = None  # after a stopped round: the next round writes this batch
+                    with lock:
+                        self.reading = False
+                else:
+                    items = self._read(schema, self.next_id)
+                if items is False:
+                    return
+                if items is None:  # no such batch: the last round's batches were all read
+                    readable = False
+                    if failure is not None:
+                        self._end(failure)
+                        return
+                    if ran and self.ends:
+                        self._end(None)
+                        return
+                    if ran and self.found == 0:  # the round brought nothing: wait
+                        poll_at = time.monotonic() + self.poll
+                    continue
+                poll_at = None
+                self._take(items)
+                continue
+            if ran and self.ends:
+                self._end(None)
+                return
+            self.found = 0
+            outcome = self._round(schema)
+            if outcome is False:
+                return
+            readable = True
+            if outcome == "stopped":  # no demand: the finished batches are read, then more
+                ran = False
+                continue
+            if isinstance(outcome, SparkJobError):
+                failure = outcome  # signalled after the batches written before the failure
+            ran = True
+            self.read_limit = None
+
+    def _read(self, schema: Any, batch_id: int) -> list[Any] | None | Literal[False]:
+        """Batch ``batch_id``'s items, ``None`` when it was not written, ``False`` when the
+        subscription ended (cancelled, or the read failed: signalled)."""
+        src = self.source
+        sink = self.sink_dir
+        assert sink is not None
+        path = connect_stream.batch_path(sink, batch_id)
+        try:
+            items = connect_stream.read_batch(self.spark, schema, path, src._emit,
+                                              src._row_format)
+        except Exception as e:
+            with self.lock:
+                self.reading = False
+            if not self.cancelled:
+                self._fail(f"reading micro-batch {batch_id} failed", e)
+            return False
+        with self.lock:
+            self.reading = False
+            if self.cancelled:
+                return False
+        if items is not None and self.temp_dir is not None:
+            # read whole: rxpy2's own sink drops it, where this process sees the directory
+            # (a local server; a remote one keeps it until the session's server cleans up)
+            shutil.rmtree(path.removeprefix("file:"), ignore_errors=True)
+        return items
+
+    def _take(self, items: list[Any]) -> None:
+        """Hand batch ``next_id`` over (``items``: what was read of it), go on to the next."""
+        self.found += 1
+        self._hand_over(self.next_id, items)
+        self.next_id += 1
+
+    def _read_ahead(self, schema: Any, query: Any) -> bool | Literal["stop"]:
+        """While a round's ``query`` runs: read the batches it has finished (its last
+        progress report names the last one: :func:`~rxpy2.spark.connect_stream.finished_batch`),
+        as far as ``prefetch_batches`` allow. ``"stop"`` when the round should stop: no demand
+        beyond the held batches, and ``prefetch_batches`` more finished batches wait unread
+        (not for ``once``: its one batch is the round). False when the subscription ended
+        (cancelled, or a read failed)."""
+        finished: int | None = None
+        while True:
+            with self.lock:
+                if self.cancelled:
+                    return False
+                if self.held >= self.prefetch:
+                    if self.once or self._demand():
+                        return True
+                    full = True
+                else:
+                    full = False
+            if full:
+                try:
+                    finished = connect_stream.finished_batch(query)
+                except Exception:  # a status request that failed: the round goes on
+                    return True
+                if finished is not None and finished - self.next_id + 1 >= self.prefetch:
+                    self.read_limit = finished  # the batch in flight is not complete
+                    return "stop"
+                return True
+            if finished is None or self.next_id > finished:
+                try:
+                    finished = connect_stream.finished_batch(query)
+                except Exception:  # a status request that failed: the round's end tells
+                    return True
+                if finished is None or self.next_id > finished:
+                    return True
+            with self.lock:
+                if self.cancelled:
+                    return False
+                self.reading = True
+            items = self._read(schema, self.next_id)
+            if items is False:
+                return False
+            if items is None:  # cannot be (a finished batch was written): read after the round
+                return True
+            self._take(items)
+
+    def _first_undelivered(self, next_id: int) -> int:
+        with self.lock:
+            ids = [b.batch_id for b in self.queue]
+            if self.emitting_id is not None:
+                ids.append(self.emitting_id)
+        return min(ids, default=next_id)
+
+    def _round(self, schema: Any) -> bool | SparkJobError | Literal["stopped"]:
+        """Run one round's query to its end, reading the batches it finishes meanwhile
+        (:meth:`_read_ahead`, every :data:`PROBE_SECONDS`): True when it ended by itself,
+        the error when it failed (the batches it wrote before are still read), ``"stopped"``
+        when it was stopped for want of demand (the batches it finished are read; the one
+        in flight is run again by the next round, from the checkpoint), False when the
+        subscription ended (cancelled, the query could not start or a read failed:
+        signalled)."""
+        src = self.source
+        sink, checkpoint = self.sink_dir, self.checkpoint_dir
+        assert sink is not None and checkpoint is not None
+        try:
+            if self.temp_dir is None:  # a checkpoint of the user's: record what was delivered
+                first = self._first_undelivered(self.next_id)
+                if first != self.marked:
+                    connect_stream.write_marker(self.spark, sink, first)
+                    self.marked = first
+            writer = src._df.writeStream.foreachBatch(connect_stream.batch_writer(sink))
+            options = {k: v for k, v in src._options.items() if k != "path"}
+            if options:
+                writer = writer.options(**options)
+            writer = writer.option("checkpointLocation", checkpoint)
+            if src._query_name is not None:
+                writer = writer.queryName(src._query_name)
+            writer = writer.trigger(once=True) if self.once else writer.trigger(availableNow=True)
+            if src._output_mode is not None:
+                writer = writer.outputMode(src._output_mode)
+            if self.cancelled:
+                return False
+            query = writer.start()
+        except Exception as e:
+            if not self.cancelled:
+                self._fail("starting the streaming query failed", e)
+            return False
+        with self.lock:
+            self._query = query
+            self.round_count += 1
+            stop_now = self.cancelled
+        if stop_now:  # cancelled while starting: cancel() saw no query to stop
+            self._stop(query)
+            return False
+        try:
+            while not query.awaitTermination(PROBE_SECONDS):
+                ahead = self._read_ahead(schema, query)
+                if ahead is False:  # ended: the query must not run on
+                    self._stop(query)
+                    return False
+                if ahead == "stop":
+                    self._stop(query)
+                    return False if self.cancelled else "stopped"
+        except Exception as e:  # StreamingQueryException: the query failed
+            if self.cancelled:
+                return False
+            err = SparkJobError(f"the streaming query failed: {describe(e)}")
+            err.__cause__ = e
+            return err
+        return not self.cancelled
+
+    def _fail(self, what: str, cause: BaseException) -> None:
+        err = SparkJobError(f"{what}: {describe(cause)}")
+        err.__cause__ = cause
+        self._end(err)
+
+    def _clean_up(self) -> None:
+        """Remove rxpy2's temporary directory, once no query of this subscription runs
+        (the round thread waits for its query; a stopper may still be stopping it)."""
+        temp, self.temp_dir = self.temp_dir, None
+        if temp is None:
+            return
+        query = self._query
+        if query is not None:
+            try:
+                if query.isActive:
+                    self._stop(query)
+            except Exception:  # a closed session: nothing runs any more
+                pass
+        shutil.rmtree(temp, ignore_errors=True)
 
 
 class _Detached(Subscriber[Any]):

@@ -204,13 +204,45 @@ def test_explain_names_the_path(spark):
 
 def test_what_has_no_connect_form_says_why(spark):
     if not is_connect(spark):
-        pytest.skip("a classic session has RDDs and a driver-side foreachBatch")
+        pytest.skip("a classic session has RDDs")
     df = numbers(spark, 10, 2)
     with pytest.raises(TypeError, match="Spark Connect has no RDDs"):
         from_rdd(df)
-    stream = spark.readStream.format("rate").load()
-    with pytest.raises(TypeError, match="foreachBatch"):
-        from_stream(stream)
+
+
+def test_explain_of_an_unordered_distinct_after_fused_stages_says_where_it_runs(spark):
+    chain = from_dataframe(numbers(spark, 10, 2)).map(_double).distinct(keep_order=False)
+    lines = explain(chain).splitlines()
+    assert lines[1] == "spark   stage     map(_double)  [executors]"
+    if is_connect(spark):  # no RDD.distinct of Python items: the driver's distinct, and why
+        assert lines[2].startswith("driver  operator  distinct")
+        assert "Spark Connect: a distinct after fused stages runs on the driver" in lines[2]
+        assert "no RDD.distinct of Python items" in lines[2]
+    else:  # RDD.distinct in Spark
+        assert len(lines) == 3 and lines[2].startswith("spark") and "distinct" in lines[2]
+    assert sorted(chain.to_list().blocking_get(WAIT)) == sorted({2 * i for i in range(10)})
+    # a distinct of rows (no fused stage) is DataFrame.distinct() on both kinds
+    rows = from_dataframe(numbers(spark, 10, 2)).distinct(keep_order=False)
+    assert all(line.startswith("spark") for line in explain(rows).splitlines())
+
+
+def test_explain_of_from_stream_says_how_its_micro_batches_come(spark, tmp_path):
+    stream = spark.readStream.schema("n INT").json(str(tmp_path))
+    chain = from_stream(stream, row_format="tuple").map(_first)
+    lines = explain(chain).splitlines()
+    assert chain.explain() == explain(chain)
+    assert lines[0].startswith("spark   source    streaming DataFrame[n: int] (rows as tuple; ")
+    if is_connect(spark):
+        assert "Spark Connect: client-run micro-batches, a query per demand round" in lines[0]
+        assert "foreachBatch writes each micro-batch to a Parquet directory" in lines[0]
+    else:
+        assert "foreachBatch on the driver" in lines[0]
+    assert lines[1] == ("driver  operator  map(_first)  [after from_stream: no stage is fused "
+                        "into a streaming query]")
+
+
+def _first(r: Any) -> Any:
+    return r[0]
 
 
 # ---- cancel ------------------------------------------------------------------------------------

@@ -387,3 +387,16 @@ def test_describe_picks_the_telling_line():
     assert describe(Exception(python)) == "ValueError: boom"
     assert describe(Exception("plain message")) == "plain message"
     assert describe(Exception("")) == "Exception"
+    # a Spark Connect error: the Python exception with its message, not the JVM trace's class
+    connect = ("[STREAM_FAILED] Query terminated with exception: Found error inside "
+               "foreachBatch Python process: Traceback (most recent call last):\n"
+               '  File "w.py", line 72, in process\n'
+               "pyspark.errors.exceptions.connect.SparkRuntimeException: [USER_RAISED_EXCEPTION] "
+               "'(file < 1)' is not true! SQLSTATE: P0001\n\nJVM stacktrace:\n"
+               "org.apache.spark.SparkRuntimeException\n SQLSTATE: 38000 SQLSTATE: XXKST\n"
+               "Current State: ACTIVE")
+    assert describe(Exception(connect)) == (
+        "pyspark.errors.exceptions.connect.SparkRuntimeException: [USER_RAISED_EXCEPTION] "
+        "'(file < 1)' is not true! SQLSTATE: P0001")
+    assert describe(Exception("x\njava.lang.IllegalStateException")) == (
+        "java.lang.IllegalStateException")  # a bare class name when no line has a message

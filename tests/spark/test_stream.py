@@ -10,16 +10,20 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import threading
 import time
 
 import pytest
+from fake_connect_stream import FakeConnectStream
 from fake_stream import FakeBatch
 from fake_stream import FakeStream
 
+from rxpy2.spark import ConnectStreamSubscription
 from rxpy2.spark import SparkJobError
 from rxpy2.spark import StreamSubscription
 from rxpy2.spark import from_stream
+from rxpy2.spark.pyspark_adapter import is_connect
 from rxpy2.testing import TestSubscriber
 
 pytestmark = pytest.mark.timeout(180)
@@ -237,6 +241,266 @@ def test_a_query_that_cannot_start_is_a_spark_job_error(spark):
     assert_all_ended(spark, sub)
 
 
+# ---- either kind of session (marked connect: they run on a Spark Connect server too) --------
+# On Connect, from_stream runs client-run rounds (ConnectStreamSubscription): a query per
+# demand round writes each micro-batch to a directory of the sink, then a query per batch
+# reads it. The assertions are the same on both kinds where the behaviour is; what only a
+# Connect subscription has (rounds, its sink) is asserted there.
+
+
+def on_connect(spark) -> bool:
+    return is_connect(spark)
+
+
+def sleepy_json_stream(spark, directory, millis: int | str):
+    """``json_stream`` whose every row makes its task sleep ``millis`` (an expression of the
+    row's columns, in the JVM, no Python worker): a round of it runs long enough to be
+    cancelled."""
+    return json_stream(spark, directory).selectExpr(
+        "file", "n", f"reflect('java.lang.Thread', 'sleep', CAST({millis} AS BIGINT)) AS slept")
+
+
+@pytest.mark.connect
+def test_either_available_now_completes_with_exactly_the_rows(spark, tmp_path):
+    write_json_files(tmp_path / "in", files=3, rows=4)
+    expected = [(f, n) for f in range(3) for n in range(4)]
+    flow = from_stream(json_stream(spark, tmp_path / "in"), row_format="tuple",
+                       trigger={"availableNow": True})
+    ts: TestSubscriber = TestSubscriber()
+    flow.subscribe(ts)
+    ts.await_done(WAIT).assert_complete().assert_no_errors()
+    ts.assert_value_sequence(expected)
+    sub = flow.last_subscription
+    assert sub is not None
+    assert sub.batches_received == 3 and sub.max_batches_held == 1  # one file per batch
+    assert_all_ended(spark, sub)
+    if on_connect(spark):
+        assert isinstance(sub, ConnectStreamSubscription)
+        assert sub.rounds == 1  # availableNow: one round brought every batch
+        assert sub.sink is not None and not os.path.exists(sub.sink)  # rxpy2's temp dir: gone
+    # dict and Row: the same rows, converted as the classic path converts them
+    rows = from_stream(json_stream(spark, tmp_path / "in"), row_format="dict",
+                       trigger={"once": True}).to_list().blocking_get(WAIT)
+    assert sorted((r["file"], r["n"]) for r in rows) == expected  # once: one batch of all
+    row = from_stream(json_stream(spark, tmp_path / "in"),
+                      trigger={"availableNow": True}).first_or_error().blocking_get(WAIT)
+    assert (row.file, row.n) == (0, 0) and row.asDict() == {"file": 0, "n": 0}
+
+
+@pytest.mark.connect
+def test_either_emit_batches_gives_an_arrow_table_per_micro_batch(spark, tmp_path):
+    import pyarrow as pa
+
+    write_json_files(tmp_path / "in", files=3, rows=2)
+    ts = from_stream(json_stream(spark, tmp_path / "in"), emit="batches",
+                     trigger={"availableNow": True}).test().await_done(WAIT)
+    ts.assert_complete().assert_no_errors()
+    assert all(isinstance(t, pa.Table) for t in ts.values())
+    assert [t.to_pylist() for t in ts.values()] == [
+        [{"file": f, "n": 0}, {"file": f, "n": 1}] for f in range(3)]
+
+
+@pytest.mark.connect
+def test_either_a_failing_micro_batch_is_a_spark_job_error(spark, tmp_path):
+    write_json_files(tmp_path / "in", files=3, rows=2)
+    df = json_stream(spark, tmp_path / "in").selectExpr("file", "assert_true(file < 1) AS ok")
+    flow = from_stream(df, row_format="tuple", trigger={"availableNow": True})
+    ts: TestSubscriber = TestSubscriber()
+    flow.subscribe(ts)
+    ts.await_done(WAIT).assert_error(SparkJobError)
+    err = ts.errors()[0]
+    assert "file < 1" in str(err) and err.__cause__ is not None
+    # the first batch (file 0) passed: its rows come before the error (on Connect, the
+    # batches the failed round wrote are read before the error is signalled)
+    ts.assert_value_sequence([(0, None), (0, None)])
+    sub = flow.last_subscription
+    assert sub is not None
+    assert_all_ended(spark, sub)
+
+
+@pytest.mark.connect
+def test_either_processing_time_picks_up_files_added_later(spark, tmp_path):
+    write_json_files(tmp_path / "in", files=1, rows=3)
+    flow = from_stream(json_stream(spark, tmp_path / "in"), row_format="tuple",
+                       trigger="200 milliseconds")
+    ts: TestSubscriber = TestSubscriber()
+    flow.subscribe(ts)
+    ts.await_count(3, WAIT)
+    ts.assert_value_sequence([(0, n) for n in range(3)])
+    later = tmp_path / "in" / "part-9.json"
+    later.write_text("".join(json.dumps({"file": 9, "n": n}) + "\n" for n in range(2)))
+    os.utime(later, (1_700_000_100, 1_700_000_100))
+    ts.await_count(5, WAIT)
+    ts.assert_value_sequence([(0, 0), (0, 1), (0, 2), (9, 0), (9, 1)])
+    sub = flow.last_subscription
+    assert sub is not None
+    if on_connect(spark):
+        assert isinstance(sub, ConnectStreamSubscription) and sub.rounds >= 2
+    ts.cancel()
+    assert_all_ended(spark, sub)
+    ts.assert_not_terminated()
+
+
+@pytest.mark.connect
+def test_either_cancel_while_the_query_runs_stops_it_and_signals_nothing(spark, tmp_path):
+    write_json_files(tmp_path / "in", files=3, rows=4)
+    flow = from_stream(sleepy_json_stream(spark, tmp_path / "in", 3000),
+                       trigger={"availableNow": True})  # 12 s a batch if nothing stops it
+    ts: TestSubscriber = TestSubscriber()
+    flow.subscribe(ts)
+    sub = subscription(ts)
+    wait_until(lambda: sub.query is not None and spark.streams.active, what="a running query")
+    ts.cancel()
+    assert_all_ended(spark, sub)
+    ts.request(5)  # §3.6: no effect after cancel
+    ts.assert_no_values().assert_not_terminated()
+    if on_connect(spark):
+        assert sub.sink is not None and not os.path.exists(sub.sink)
+
+
+@pytest.mark.connect
+def test_connect_rounds_run_under_demand_and_hold_at_most_prefetch_batches(spark, tmp_path):
+    if not on_connect(spark):
+        pytest.skip("a classic session's query runs from subscription (test_no_demand_...)")
+    write_json_files(tmp_path / "in", files=3, rows=4)
+    flow = from_stream(json_stream(spark, tmp_path / "in"), row_format="tuple",
+                       trigger={"availableNow": True})
+    ts: TestSubscriber = TestSubscriber(0)
+    flow.subscribe(ts)
+    sub = subscription(ts)
+    assert isinstance(sub, ConnectStreamSubscription)
+    time.sleep(1.0)  # a window in which no demand must start nothing
+    assert sub.rounds == 0 and sub.batches_received == 0 and not spark.streams.active
+    ts.request(1)
+    ts.await_count(1, WAIT)
+    # the round wrote every batch available; one was read, and no further one while it is held
+    assert sub.batches_received == 1 and sub.batches_held == 1
+    deadline = time.monotonic() + 1.0
+    while time.monotonic() < deadline:
+        assert sub.batches_received == 1 and sub.batches_held == 1
+        time.sleep(0.05)
+    ts.assert_values((0, 0))
+    ts.request(4)  # batch 0 emitted whole: batch 1 is read, and then held
+    ts.await_count(5, WAIT)
+    wait_until(lambda: sub.batches_received == 2, what="batch 1")
+    assert sub.max_batches_held == 1
+    ts.request(100)
+    ts.await_done(WAIT).assert_complete()
+    ts.assert_value_sequence([(f, n) for f in range(3) for n in range(4)])
+    # one round, or two when the first was stopped for want of demand before its end
+    assert sub.rounds in (1, 2) and sub.batches_received == 3
+    assert_all_ended(spark, sub)
+
+
+@pytest.mark.connect
+def test_connect_a_round_without_demand_stops_instead_of_filling_the_sink(spark, tmp_path):
+    if not on_connect(spark):
+        pytest.skip("a classic session's query waits inside its callback")
+    write_json_files(tmp_path / "in", files=3, rows=2)
+    # batch 2 sleeps 60 s a row: it is still running when batch 0 is held and batch 1 waits
+    flow = from_stream(sleepy_json_stream(spark, tmp_path / "in", "IF(file = 2, 60000, 0)"),
+                       row_format="tuple", trigger={"availableNow": True})
+    ts: TestSubscriber = TestSubscriber(1)
+    flow.subscribe(ts)
+    ts.await_count(1, WAIT)
+    sub = subscription(ts)
+    assert isinstance(sub, ConnectStreamSubscription)
+    # no demand beyond the held batch and one finished batch unread: the round is stopped
+    wait_until(lambda: not spark.streams.active, what="the round to be stopped")
+    assert sub.rounds == 1 and sub.batches_received == 1
+    ts.request(3)  # the rest of batch 0 and batch 1, from the sink: no round needed
+    ts.await_count(4, WAIT)
+    ts.assert_value_sequence([(0, 0, "null"), (0, 1, "null"), (1, 0, "null"), (1, 1, "null")])
+    assert sub.rounds == 1 and not spark.streams.active
+    ts.cancel()
+    assert_all_ended(spark, sub)
+    ts.assert_not_terminated()
+
+
+@pytest.mark.connect
+def test_connect_a_checkpointed_subscription_resumes_where_the_last_one_stopped(spark, tmp_path):
+    if not on_connect(spark):
+        pytest.skip("the classic restart: test_cancel_releases_the_waiting_batch_...")
+    write_json_files(tmp_path / "in", files=3, rows=2)
+    checkpoint = str(tmp_path / "checkpoint")
+    flow = from_stream(json_stream(spark, tmp_path / "in"), row_format="tuple",
+                       checkpoint_location=checkpoint, trigger="200 milliseconds")
+    ts: TestSubscriber = TestSubscriber(3)
+    flow.subscribe(ts)
+    ts.await_count(3, WAIT)  # batch 0 delivered, batch 1 half emitted
+    sub = subscription(ts)
+    ts.cancel()
+    assert_all_ended(spark, sub)
+    assert isinstance(sub, ConnectStreamSubscription)
+    assert sub.sink == f"{checkpoint}/rxpy2-batches" and os.path.isdir(sub.sink)  # the user's
+    # at-least-once: the next subscription starts at the first batch the first one had not
+    # delivered when its round started (the marker): batch 0 again at worst
+    again = from_stream(json_stream(spark, tmp_path / "in"), row_format="tuple",
+                        checkpoint_location=checkpoint, trigger={"availableNow": True})
+    got = again.to_list().blocking_get(WAIT)
+    # the checkpoint kept the query's progress: batches 0-2 come from the sink, none twice
+    assert got == [(f, n) for f in range(3) for n in range(2)]
+    # nothing recorded (the marker removed): the next subscription starts after the
+    # checkpoint's last committed batch, so nothing old comes again; a new file does
+    shutil.rmtree(os.path.join(sub.sink, "rxpy2-next-batch"))
+    later = tmp_path / "in" / "part-7.json"
+    later.write_text(json.dumps({"file": 7, "n": 0}) + "\n")
+    os.utime(later, (1_700_000_100, 1_700_000_100))
+    assert again.to_list().blocking_get(WAIT) == [(7, 0)]
+
+
+@pytest.mark.connect
+def test_either_complete_output_mode_gives_the_whole_result_each_batch(spark, tmp_path):
+    write_json_files(tmp_path / "in", files=3, rows=4)
+    counts = json_stream(spark, tmp_path / "in").groupBy("file").count()
+    ts = from_stream(counts, emit="batches", output_mode="complete",
+                     trigger={"availableNow": True}).test().await_done(WAIT)
+    ts.assert_complete().assert_no_errors()
+    # one table per micro-batch, each the whole result so far (its rows in any order: the
+    # aggregation's partitions)
+    assert [sorted((r["file"], r["count"]) for r in t.to_pylist()) for t in ts.values()] == [
+        [(f, 4) for f in range(b + 1)] for b in range(3)]
+
+
+@pytest.mark.connect
+def test_connect_arguments_checked_at_assembly(spark, tmp_path):
+    if not on_connect(spark):
+        pytest.skip("what only a Connect subscription needs")
+    stream = json_stream(spark, tmp_path)
+    with pytest.raises(ValueError, match="needs a checkpoint_location"):
+        from_stream(stream, options={"path": str(tmp_path / "sink")})
+    with pytest.raises(ValueError, match="not an interval"):
+        from_stream(stream, trigger="soon")
+    with pytest.raises(ValueError, match="unknown unit"):
+        from_stream(stream, trigger="3 fortnights")
+    from_stream(stream, options={"path": str(tmp_path / "sink")},
+                checkpoint_location=str(tmp_path / "cp"), trigger="interval 2 seconds")
+    assert not spark.streams.active  # assembly starts nothing
+
+
+@pytest.mark.connect
+def test_connect_a_round_s_finished_batches_come_while_it_still_runs(spark, tmp_path):
+    if not on_connect(spark):
+        pytest.skip("a classic session hands each batch over from inside the query")
+    write_json_files(tmp_path / "in", files=3, rows=2)
+    # batches 0 and 1 are quick, batch 2 sleeps 60 s a row: the round is still running
+    # when the first two batches have been emitted
+    flow = from_stream(sleepy_json_stream(spark, tmp_path / "in", "IF(file = 2, 60000, 0)"),
+                       row_format="tuple", trigger={"availableNow": True})
+    ts: TestSubscriber = TestSubscriber()
+    flow.subscribe(ts)
+    ts.await_count(4, WAIT)
+    # (reflect gives the string of what Thread.sleep returns: 'null')
+    ts.assert_value_sequence([(0, 0, "null"), (0, 1, "null"), (1, 0, "null"), (1, 1, "null")])
+    sub = subscription(ts)
+    assert isinstance(sub, ConnectStreamSubscription)
+    assert sub.rounds == 1 and sub.query is not None and sub.query.isActive
+    ts.assert_not_terminated()
+    ts.cancel()
+    assert_all_ended(spark, sub)
+    ts.assert_value_count(4).assert_not_terminated()
+
+
 # ---- the subscription's logic, on a stand-in query (tests/spark/fake_stream.py) ------------
 # The stand-in keeps Spark's foreachBatch contract (one stream thread, commit on return,
 # failure on raise, stop() waits for the callback) and costs no Spark job.
@@ -379,3 +643,127 @@ def test_fake_the_end_a_cancel_caused_is_not_signalled():
     assert cancelled_at == [True]
     ts.assert_values((0,), (1,), (2,)).assert_not_terminated()
     wait_until(lambda: not stream_threads(), what="the subscription's threads to end")
+
+
+def test_connect_poll_interval_reads_processing_time_as_spark_does():
+    from rxpy2.spark.connect_stream import interval_seconds
+
+    assert [interval_seconds(t) for t in (
+        "1 second", "10s", "3 secs", "250 milliseconds", "5 ms", "100", "interval 2 minutes",
+        "1 min", "2 hours", "0 seconds")] == [1, 10, 3, 0.25, 0.005, 0.1, 120, 60, 7200, 0]
+    for bad in ("soon", "3 fortnights", "", "1.5.2 seconds"):
+        with pytest.raises(ValueError):
+            interval_seconds(bad)
+
+
+# ---- the Connect rounds' logic, on a stand-in (tests/spark/fake_connect_stream.py) ----------
+# The stand-in keeps what the rounds rely on: a round's query runs the batches available from
+# its checkpoint on, each written to its path before it is committed and reported in
+# lastProgress; a path never written reads as PATH_NOT_FOUND; interruptTag ends a read of
+# the thread that added the tag.
+
+
+def test_fake_connect_rounds_start_under_demand_and_hold_prefetch_batches():
+    stream = FakeConnectStream(batches=2, batch_size=2, endless=True)
+    flow = from_stream(stream, row_format="tuple", trigger="10 milliseconds")
+    ts: TestSubscriber = TestSubscriber(0)
+    flow.subscribe(ts)
+    sub = subscription(ts)
+    assert isinstance(sub, ConnectStreamSubscription)
+    time.sleep(0.2)  # no demand: no round
+    assert stream.queries == [] and sub.rounds == 0
+    ts.request(1)
+    ts.await_count(1, WAIT)
+    wait_until(lambda: not stream.queries[0].isActive, what="the first round's end")
+    assert sub.batches_received == 1 and sub.batches_held == 1  # batch 1 waits in the sink
+    ts.request(3)  # batches 0 and 1 emitted whole: the demand is met, no round starts
+    ts.await_count(4, WAIT)
+    time.sleep(0.2)
+    assert len(stream.queries) == 1 and sub.batches_received == 2
+    ts.request(4)  # a second round: batches 2 and 3
+    ts.await_count(8, WAIT)
+    assert fake_values(ts) == list(range(8)) and sub.max_batches_held == 1
+    assert len(stream.queries) >= 2
+    ts.cancel()
+    assert sub.await_termination(WAIT)
+    ts.assert_not_terminated()
+    assert not stream_threads()
+
+
+def test_fake_connect_available_now_completes_and_a_failure_comes_after_its_batches():
+    ts = from_stream(FakeConnectStream(batches=3), row_format="dict",
+                     trigger={"availableNow": True}).test().await_done(WAIT)
+    ts.assert_complete().assert_value_sequence([{"value": v} for v in range(6)])
+    tables = from_stream(FakeConnectStream(batches=2), emit="batches",
+                         trigger={"once": True}).test().await_done(WAIT)
+    assert [t.to_pylist() for t in tables.values()] == [
+        [{"value": 0}, {"value": 1}], [{"value": 2}, {"value": 3}]]
+    ts = from_stream(FakeConnectStream(batches=4, fail_at=(2,)), row_format="tuple",
+                     trigger={"availableNow": True}).test().await_done(WAIT)
+    assert fake_values(ts) == [0, 1, 2, 3]  # the batches written before the failure
+    ts.assert_error(SparkJobError)
+    assert "batch 2 is bad" in str(ts.errors()[0]) and ts.errors()[0].__cause__ is not None
+    # a query that cannot start fails at the first round (under demand); a plan that cannot
+    # be analysed at subscription
+    failing = from_stream(FakeConnectStream(3, fail_start=True))
+    ts = failing.test(0)
+    time.sleep(0.2)
+    ts.assert_not_terminated()  # no demand: no round, nothing tried yet
+    ts.request(1)
+    ts.await_done(WAIT).assert_error(SparkJobError).assert_no_values()
+    assert "starting the streaming query failed" in str(ts.errors()[0])
+    ts = from_stream(FakeConnectStream(3, bad_plan=True)).test(0).await_done(WAIT)
+    ts.assert_error(SparkJobError)
+    assert "preparing the streaming query failed" in str(ts.errors()[0])
+    wait_until(lambda: not stream_threads(), what="the subscriptions' threads to end")
+
+
+def test_fake_connect_a_round_without_demand_stops_and_the_next_one_runs_its_batch_again():
+    # batch 2 hangs half written in the first round: with one batch held and one finished
+    # unread, and no demand, the round is stopped; batch 2's half is never read
+    stream = FakeConnectStream(batches=4, batch_size=2, hold_at=(2,))
+    flow = from_stream(stream, row_format="tuple", trigger={"availableNow": True})
+    ts: TestSubscriber = TestSubscriber(1)
+    flow.subscribe(ts)
+    sub = subscription(ts)
+    assert isinstance(sub, ConnectStreamSubscription)
+    ts.await_count(1, WAIT)
+    wait_until(lambda: stream.queries and not stream.queries[0].isActive, what="the stop")
+    assert sub.rounds == 1 and sub.batches_received == 1
+    ts.assert_not_terminated()
+    ts.request(10)  # batch 1 from the sink, then a second round runs batches 2 and 3
+    ts.await_done(WAIT).assert_complete()
+    assert fake_values(ts) == list(range(8)) and sub.rounds == 2
+    assert sub.await_termination(WAIT)
+    wait_until(lambda: not stream_threads(), what="the subscription's threads to end")
+
+
+def test_fake_connect_cancel_interrupts_a_read_in_flight():
+    stream = FakeConnectStream(batches=2)
+    stream.sparkSession.block_reads = True
+    flow = from_stream(stream, trigger={"availableNow": True})
+    ts: TestSubscriber = TestSubscriber(1)
+    flow.subscribe(ts)
+    sub = subscription(ts)
+    wait_until(lambda: stream.sparkSession.reads, what="a batch read in flight")
+    ts.cancel()
+    assert sub.await_termination(WAIT)  # the read was interrupted by the subscription's tag
+    assert sub.tag in stream.sparkSession.interrupted
+    ts.assert_no_values().assert_not_terminated()
+    assert not stream_threads()
+
+
+def test_fake_connect_cancel_races_request(race_runner):
+    for _ in range(30):
+        stream = FakeConnectStream(batches=2, batch_size=3, endless=True)
+        flow = from_stream(stream, 2, row_format="tuple", trigger="10 milliseconds")
+        ts: TestSubscriber = TestSubscriber(0)
+        flow.subscribe(ts)
+        race_runner.race(lambda ts=ts: ts.request(5), ts.cancel)
+        sub = flow.last_subscription
+        assert sub is not None and sub.await_termination(WAIT)
+        got = fake_values(ts)
+        assert got == list(range(len(got))) and len(got) <= 5
+        ts.assert_not_terminated()
+        assert all(not q.isActive for q in stream.queries)  # no round outlives the cancel
+    wait_until(lambda: not stream_threads(), what="the subscriptions' threads to end")
