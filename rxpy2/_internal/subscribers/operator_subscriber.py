@@ -39,7 +39,7 @@ from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
 
-__all__ = ["OperatorSubscriber", "RequestsUpfront", "UnboundedStart", "null_error", "null_item", "null_or_late_error",
+__all__ = ["InnerErrorOnce", "OperatorSubscriber", "RequestsUpfront", "UnboundedStart", "null_error", "null_item", "null_or_late_error",
            "null_or_late_item", "null_subscription", "validate_upstream"]
 
 T = TypeVar("T")
@@ -127,6 +127,27 @@ class UnboundedStart:
         self.downstream.on_subscribe(self)
         self.upstream.request(LONG_MAX)
         return False  # on_subscribe went downstream already (before the request)
+
+
+class _HasParent(Protocol):
+    done: bool
+    parent: Any
+
+
+class InnerErrorOnce:
+    """``on_error`` of an inner subscriber whose error goes to its ``parent``
+    (``parent.inner_error``), once (``done``; a later one goes to
+    :func:`rxpy2.plugins.on_error`): ``sequence_equal``'s sources, the boundaries of
+    ``window``/``buffer``/``sample``."""
+
+    __slots__ = ()
+
+    def on_error(self: _HasParent, error: BaseException) -> None:
+        if error is None or self.done:
+            null_or_late_error(error)  # §2.13, §1.7
+            return
+        self.done = True
+        self.parent.inner_error(error)
 
 
 class OneTerminal:

@@ -36,6 +36,7 @@ from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.operators.flowable.flowable_scalar_x_map import check_inner
 from rxpy2._internal.queues import SpscLinkedArrayQueue
 from rxpy2._internal.subscribers.drain_support import DrainSubscriptionMixin
+from rxpy2._internal.subscribers.drain_support import DrainTerminalsMixin
 from rxpy2._internal.subscribers.inner_queued import InnerQueuedSubscriber
 from rxpy2._internal.subscribers.inner_queued import InnerQueuedSubscriberSupport
 from rxpy2._internal.subscribers.operator_subscriber import RequestsUpfront
@@ -73,7 +74,7 @@ class FlowableConcatMapEager(Flowable[R], HasUpstreamPublisher[T], Generic[T, R]
             subscriber, self.mapper, self.max_concurrency, self.prefetch, self.error_mode))
 
 
-class ConcatMapEagerSubscriber(DrainSubscriptionMixin, RequestsUpfront, FlowableSubscriber[T], Subscription,
+class ConcatMapEagerSubscriber(DrainTerminalsMixin, DrainSubscriptionMixin, RequestsUpfront, FlowableSubscriber[T], Subscription,
                                InnerQueuedSubscriberSupport[R], Generic[T, R]):
     __slots__ = ("downstream", "mapper", "max_concurrency", "prefetch", "error_mode",
                  "errors", "requested", "subscribers", "upstream", "cancelled", "done",
@@ -130,10 +131,6 @@ class ConcatMapEagerSubscriber(DrainSubscriptionMixin, RequestsUpfront, Flowable
             self.drain()
         else:
             plugins.on_error(error)
-
-    def on_complete(self) -> None:
-        self.done = True
-        self.drain()
 
     # ---------------------------------------------------------------- inner side
     def inner_next(self, inner: InnerQueuedSubscriber[R], item: R) -> None:

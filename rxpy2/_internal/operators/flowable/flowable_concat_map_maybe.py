@@ -24,6 +24,7 @@ from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.operators.flowable.flowable_flat_map_maybe import InnerObserver
 from rxpy2._internal.operators.single.single_flat_map import apply_mapper
 from rxpy2._internal.subscribers.drain_support import DrainSubscriptionMixin
+from rxpy2._internal.subscribers.drain_support import DrainTerminalsMixin
 from rxpy2._internal.subscribers.drain_support import missing_backpressure
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
@@ -89,7 +90,7 @@ class ConcatMapInnerObserver(InnerObserver):
         DisposableHelper.replace(self, d)
 
 
-class ConcatMapZeroOneSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], Generic[T]):
+class ConcatMapZeroOneSubscriber(DrainTerminalsMixin, DrainSubscriptionMixin, FlowableSubscriber[T], Generic[T]):
     """The upstream side, the inner callbacks and the drain loop of concat_map_maybe/
     single/completable; a subclass is the downstream's Subscription (or Disposable).
     ``request``/``cancel``/``drain``: :class:`DrainSubscriptionMixin`."""
@@ -146,10 +147,6 @@ class ConcatMapZeroOneSubscriber(DrainSubscriptionMixin, FlowableSubscriber[T], 
                 self.inner.dispose()
             self.done = True
             self.drain()
-
-    def on_complete(self) -> None:
-        self.done = True
-        self.drain()
 
     def _name(self) -> str:
         return f"concat_map_{self.kind.__name__.lower()}"

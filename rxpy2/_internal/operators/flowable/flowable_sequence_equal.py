@@ -23,11 +23,11 @@ from typing import TypeVar
 from rxpy2 import plugins
 from rxpy2._internal.helpers.exception_helper import AtomicThrowable
 from rxpy2._internal.subscribers.drain_support import missing_backpressure
+from rxpy2._internal.subscribers.operator_subscriber import InnerErrorOnce
 from rxpy2._internal.subscribers.prefetching_inner import PrefetchingInnerSubscriber
 from rxpy2.disposables import Disposable
 from rxpy2.observers import SingleObserver
 from rxpy2.operator_kit import Drain
-from rxpy2.operator_kit import null_or_late_error
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
@@ -180,7 +180,7 @@ class EqualCoordinator(Disposable, Generic[T]):
                 return
 
 
-class EqualSubscriber(PrefetchingInnerSubscriber[T], Generic[T]):
+class EqualSubscriber(InnerErrorOnce, PrefetchingInnerSubscriber[T], Generic[T]):
     """One of the two Publishers: prefetching, fusion, ``on_next``/``on_complete`` (queue,
     drain the coordinator), ``request_one`` replenishing, ``cancel`` and ``clear`` are
     :class:`PrefetchingInnerSubscriber`'s (internal/subscribers/prefetching_inner.py)."""
@@ -194,9 +194,3 @@ class EqualSubscriber(PrefetchingInnerSubscriber[T], Generic[T]):
         self.parent.inner_error(missing_backpressure("sequence_equal", self.prefetch,
                                                      "buffer_size"))
 
-    def on_error(self, error: BaseException) -> None:
-        if error is None or self.done:
-            null_or_late_error(error)  # §2.13, §1.7
-            return
-        self.done = True
-        self.parent.inner_error(error)

@@ -18,9 +18,9 @@ from rxpy2._internal.fuseable import HasUpstreamPublisher
 from rxpy2._internal.helpers.fused_stage import FusedStage
 from rxpy2._internal.helpers.fused_stage import Lines
 from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
+from rxpy2._internal.operators.flowable.flowable_take_last import BufferedLast
 from rxpy2.flowable import Flowable
 from rxpy2.operator_kit import OperatorSubscriber
-from rxpy2.operator_kit import null_error
 from rxpy2.operator_kit import null_item
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
@@ -56,7 +56,7 @@ class FlowableSkipLast(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         subscribe_tail(self.source, SkipLastSubscriber(subscriber, self.n))
 
 
-class SkipLastSubscriber(OperatorSubscriber[T, T], Generic[T]):
+class SkipLastSubscriber(BufferedLast, OperatorSubscriber[T, T], Generic[T]):
     """Requests and cancellation pass through (``OperatorSubscriber``); a buffered item
     that releases nothing is paid for with one more upstream item."""
 
@@ -76,12 +76,6 @@ class SkipLastSubscriber(OperatorSubscriber[T, T], Generic[T]):
             self.downstream.on_next(b.popleft())
         else:
             self.upstream.request(1)  # §3.3: a synchronous source only adds it to its demand
-
-    def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        self.buffer.clear()
-        self.downstream.on_error(error)
 
     def on_complete(self) -> None:
         self.buffer.clear()

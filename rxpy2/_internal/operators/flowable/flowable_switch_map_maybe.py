@@ -23,6 +23,7 @@ from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.operators.flowable.flowable_flat_map_maybe import InnerObserver
 from rxpy2._internal.operators.single.single_flat_map import apply_mapper
 from rxpy2._internal.subscribers.drain_support import DrainSubscriptionMixin
+from rxpy2._internal.subscribers.drain_support import DrainTerminalsMixin
 from rxpy2._internal.subscribers.operator_subscriber import RequestsUpfront
 from rxpy2.flowable import Flowable
 from rxpy2.maybe import Maybe
@@ -85,7 +86,7 @@ class SwitchMapInnerObserver(InnerObserver):
 DISPOSED_INNER = SwitchMapInnerObserver(None)
 
 
-class SwitchMapZeroOneSubscriber(DrainSubscriptionMixin, RequestsUpfront, FlowableSubscriber[T], Generic[T]):
+class SwitchMapZeroOneSubscriber(DrainTerminalsMixin, DrainSubscriptionMixin, RequestsUpfront, FlowableSubscriber[T], Generic[T]):
     """The upstream side, the inner callbacks and the drain loop of switch_map_maybe/
     single/completable; a subclass is the downstream's Subscription (or Disposable).
     ``request``/``cancel``/``drain``: :class:`DrainSubscriptionMixin`."""
@@ -154,10 +155,6 @@ class SwitchMapZeroOneSubscriber(DrainSubscriptionMixin, RequestsUpfront, Flowab
             self.drain()
         else:
             plugins.on_error(error)  # a second error, or one after the cancellation
-
-    def on_complete(self) -> None:
-        self.done = True
-        self.drain()
 
     def dispose_inner(self) -> None:
         current = self.inner.get_and_set(DISPOSED_INNER)

@@ -48,7 +48,23 @@ class FlowableTakeLast(Flowable[T], HasUpstreamPublisher[T], Generic[T]):
         subscribe_tail(self.source, TakeLastSubscriber(subscriber, self.n))
 
 
-class TakeLastSubscriber(UnboundedStart, OperatorSubscriber[T, T], Generic[T]):
+class BufferedLast:
+    """``on_error`` of ``take_last``/``skip_last``: the items kept in ``buffer`` are dropped,
+    the error goes downstream at once."""
+
+    __slots__ = ()
+
+    buffer: deque[Any]
+    downstream: Subscriber[Any]
+
+    def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
+        self.buffer.clear()
+        self.downstream.on_error(error)
+
+
+class TakeLastSubscriber(BufferedLast, UnboundedStart, OperatorSubscriber[T, T], Generic[T]):
     __slots__ = ("buffer", "requested", "cancelled")
 
     def __init__(self, downstream: Subscriber[T], n: int) -> None:
@@ -68,12 +84,6 @@ class TakeLastSubscriber(UnboundedStart, OperatorSubscriber[T, T], Generic[T]):
         if item is None:
             raise null_item()  # §2.13
         self.buffer.append(item)  # the deque's maxlen drops the oldest
-
-    def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        self.buffer.clear()
-        self.downstream.on_error(error)
 
     def on_complete(self) -> None:
         QueueDrainHelper.post_complete(self.downstream, self.buffer, self.requested,

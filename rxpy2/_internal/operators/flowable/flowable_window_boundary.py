@@ -33,6 +33,7 @@ from rxpy2._internal.helpers.subscription_helper import SubscriptionHelper
 from rxpy2._internal.helpers.upstream_ref_count import UpstreamRefCount
 from rxpy2._internal.operators.flowable.flowable_timeout import IndicatorSubscriber
 from rxpy2._internal.queues import MpscLinkedQueue
+from rxpy2._internal.subscribers.operator_subscriber import InnerErrorOnce
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
@@ -41,7 +42,6 @@ from rxpy2.operator_kit import Drain
 from rxpy2.operator_kit import add_request
 from rxpy2.operator_kit import null_error
 from rxpy2.operator_kit import null_item
-from rxpy2.operator_kit import null_or_late_error
 from rxpy2.operator_kit import null_or_late_item
 from rxpy2.operator_kit import validate_request
 from rxpy2.processors.unicast_processor import UnicastProcessor
@@ -265,7 +265,7 @@ class BoundaryEndsStream:
         self.on_complete()
 
 
-class BoundarySubscriber(FlowableSubscriber[Any], Disposable):
+class BoundarySubscriber(InnerErrorOnce, FlowableSubscriber[Any], Disposable):
     """A boundary's subscriber: requests everything; each item calls the parent's
     ``inner_next`` (a new window, the current buffer out, a sample), its terminal
     signal ``inner_error``/``inner_complete`` (once)."""
@@ -285,13 +285,6 @@ class BoundarySubscriber(FlowableSubscriber[Any], Disposable):
             null_or_late_item(item)  # §2.13
             return
         self.parent.inner_next()
-
-    def on_error(self, error: BaseException) -> None:
-        if error is None or self.done:
-            null_or_late_error(error)  # §2.13, §1.7
-            return
-        self.done = True
-        self.parent.inner_error(error)
 
     def on_complete(self) -> None:
         if self.done:
