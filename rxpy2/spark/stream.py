@@ -414,13 +414,17 @@ class StreamSubscription(Subscription, Generic[T]):
             query = self._query
             self.lock.notify_all()  # release a waiting callback first: stop() waits for it
         if query is not None:
-            # stop() blocks until the query's thread ended: never on the caller's thread
-            stopper = threading.Thread(target=self._stop, args=(query,), daemon=True,
-                                       name=f"{self.thread_prefix}-stop")
-            with self.lock:
-                self.threads.append(stopper)
-            stopper.start()
+            self._stop_aside(query)
         self.drain()
+
+    def _stop_aside(self, query: Any) -> None:
+        """Stop ``query`` on a thread of its own: stop() blocks until the query's thread ended,
+        never on the caller's thread (the thread joins ``threads``)."""
+        stopper = threading.Thread(target=self._stop, args=(query,), daemon=True,
+                                   name=f"{self.thread_prefix}-stop")
+        with self.lock:
+            self.threads.append(stopper)
+        stopper.start()
 
     # -- the query
 
@@ -790,11 +794,7 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
         if reading:  # a batch query in flight: interrupt it (a round's query is stopped)
             interrupt_tag(self.spark, self.tag)
         if query is not None:
-            stopper = threading.Thread(target=self._stop, args=(query,), daemon=True,
-                                       name=f"{self.thread_prefix}-stop")
-            with self.lock:
-                self.threads.append(stopper)
-            stopper.start()
+            self._stop_aside(query)
         self.drain()
 
     # -- the rounds
