@@ -24,12 +24,13 @@ from rxpy2._internal.helpers.subscription_helper import CANCELLED
 from rxpy2._internal.helpers.subscription_helper import UNSUBSCRIBED
 from rxpy2._internal.subscribers.operator_subscriber import RequestsUpfront
 from rxpy2._internal.subscribers.operator_subscriber import null_or_late_error
+from rxpy2._internal.subscribers.operator_subscriber import null_or_late_item
 from rxpy2.disposables import Disposable
 from rxpy2.disposables import Disposables
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.reactivestreams import Subscription
 
-__all__ = ["ItemOrMissingSubscriber", "ToObserverSubscriber", "initial_value"]
+__all__ = ["ItemOrMissingSubscriber", "OnlyItemSubscriber", "ToObserverSubscriber", "initial_value"]
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -126,6 +127,27 @@ class ToObserverSubscriber(RequestsUpfront, FlowableSubscriber[T], Disposable, G
         state = ("disposed" if up is CANCELLED and not self.done else "done" if self.done
                  else "unsubscribed" if up is UNSUBSCRIBED else "active")
         return f"{type(self).__name__}({state})"
+
+
+class OnlyItemSubscriber(ToObserverSubscriber[T], Generic[T]):
+    """Keeps the only item in ``self.value``; a second one cancels the upstream and
+    signals :meth:`too_many` (``single`` and ``Single.from_publisher``)."""
+
+    __slots__ = ()
+
+    def on_next(self, item: T) -> None:
+        if item is None or self.done:
+            null_or_late_item(item)  # §2.13
+            return
+        if self.value is not None:
+            self.stop()
+            self.downstream.on_error(self.too_many())
+            return
+        self.value = item
+
+    def too_many(self) -> BaseException:
+        """The error of a second item."""
+        raise NotImplementedError
 
 
 class ItemOrMissingSubscriber(ToObserverSubscriber[T], Generic[T]):

@@ -14,27 +14,20 @@ from typing import TypeVar
 from rxpy2._internal.operators.flowable.item_or_missing import FlowableItemOrMissingMaybe
 from rxpy2._internal.operators.flowable.item_or_missing import FlowableItemOrMissingSingle
 from rxpy2._internal.subscribers.to_observer import ItemOrMissingSubscriber
-from rxpy2.operator_kit import null_or_late_item
+from rxpy2._internal.subscribers.to_observer import OnlyItemSubscriber
 
 __all__ = ["FlowableSingleMaybe", "FlowableSingleSingle"]
 
 T = TypeVar("T")
 
 
-class SingleElementSubscriber(ItemOrMissingSubscriber[T], Generic[T]):
+class SingleElementSubscriber(OnlyItemSubscriber[T], ItemOrMissingSubscriber[T], Generic[T]):
     """Keeps the only item in ``self.value``; a second one is an error."""
 
     __slots__ = ()
 
-    def on_next(self, item: T) -> None:
-        if item is None or self.done:
-            null_or_late_item(item)  # §2.13
-            return
-        if self.value is not None:
-            self.stop()
-            self.downstream.on_error(ValueError("Sequence contains more than one element"))
-            return
-        self.value = item
+    def too_many(self) -> BaseException:
+        return ValueError("Sequence contains more than one element")
 
 
 class FlowableSingleMaybe(FlowableItemOrMissingMaybe[T], Generic[T]):

@@ -13,8 +13,8 @@ from typing import Any
 from typing import Generic
 from typing import TypeVar
 
+from rxpy2._internal.subscribers.to_observer import OnlyItemSubscriber
 from rxpy2._internal.subscribers.to_observer import ToObserverSubscriber
-from rxpy2.operator_kit import null_or_late_item
 from rxpy2.reactivestreams import Publisher
 from rxpy2.single import Single
 
@@ -53,18 +53,11 @@ class PublisherObserver(ToObserverSubscriber[T], Generic[T]):
         return self.disposed
 
 
-class ToSingleSubscriber(PublisherObserver[T], Generic[T]):
+class ToSingleSubscriber(OnlyItemSubscriber[T], PublisherObserver[T], Generic[T]):
     __slots__ = ()
 
-    def on_next(self, item: T) -> None:
-        if item is None or self.done:
-            null_or_late_item(item)  # §2.13
-            return
-        if self.value is not None:
-            self.stop()
-            self.downstream.on_error(IndexError("Too many elements in the Publisher"))
-        else:
-            self.value = item
+    def too_many(self) -> BaseException:
+        return IndexError("Too many elements in the Publisher")
 
     def end(self, value: Any) -> None:
         if value is None:
