@@ -14,8 +14,8 @@ from typing import Any
 from typing import Generic
 from typing import TypeVar
 
-from rxpy2._internal.helpers.disposable_helper import DisposableHelper
 from rxpy2._internal.operators.flowable.flowable_log import LoggerLike
+from rxpy2._internal.operators.single.single_hide import HideObserver
 from rxpy2._internal.zero_one import ZeroOneBase
 from rxpy2.disposables import Disposable
 from rxpy2.single import Single
@@ -46,22 +46,19 @@ class SingleLog(LogOp[T], Single[T], Generic[T]):
     __slots__ = ()
 
 
-class LogObserver(Disposable, Generic[T]):
-    """Logs each signal, then relays it."""
+class LogObserver(HideObserver[T], Generic[T]):
+    """Logs each signal, then relays it (a :class:`HideObserver` that logs)."""
 
-    __slots__ = ("downstream", "upstream", "logger", "level")
+    __slots__ = ("logger", "level")
 
     def __init__(self, downstream: Any, logger: LoggerLike, level: int) -> None:
-        self.downstream = downstream
-        self.upstream: Disposable | None = None
+        super().__init__(downstream)
         self.logger = logger
         self.level = level
 
     def on_subscribe(self, d: Disposable) -> None:
         self.logger.log(self.level, "on_subscribe(%s)", type(d).__name__)
-        if DisposableHelper.validate(self.upstream, d):
-            self.upstream = d
-            self.downstream.on_subscribe(self)
+        super().on_subscribe(d)
 
     def on_success(self, item: T) -> None:
         self.logger.log(self.level, "on_success(%r)", item)
@@ -77,10 +74,4 @@ class LogObserver(Disposable, Generic[T]):
 
     def dispose(self) -> None:
         self.logger.log(self.level, "dispose()")
-        d = self.upstream
-        if d is not None:
-            d.dispose()
-
-    def is_disposed(self) -> bool:
-        d = self.upstream
-        return d is not None and d.is_disposed()
+        super().dispose()
