@@ -33,6 +33,7 @@ from typing import Literal
 from typing import TypeVar
 from typing import overload
 
+from rxpy2._internal.subscribers.cancelling import CancellingSubscriber
 from rxpy2.flowable import Flowable
 from rxpy2.operator_kit import AtomicLong
 from rxpy2.operator_kit import Drain
@@ -1069,23 +1070,7 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
         shutil.rmtree(temp, ignore_errors=True)
 
 
-class _Detached(Subscriber[Any]):
-    """Where signals of an ended subscription would go: nowhere."""
-
-    def on_subscribe(self, s: Subscription) -> None:
-        s.cancel()
-
-    def on_next(self, item: Any) -> None:
-        pass
-
-    def on_error(self, error: BaseException) -> None:
-        pass
-
-    def on_complete(self) -> None:
-        pass
-
-
-_DETACHED: Subscriber[Any] = _Detached()
+_DETACHED: Subscriber[Any] = CancellingSubscriber()  # signals of an ended subscription go nowhere
 
 
 class _Emitter:

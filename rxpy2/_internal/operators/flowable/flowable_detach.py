@@ -9,7 +9,6 @@ consumer alive. Signals that still arrive are dropped (an error goes to
 
 from __future__ import annotations
 
-from typing import Any
 from typing import Generic
 from typing import TypeVar
 
@@ -17,36 +16,26 @@ from rxpy2 import plugins
 from rxpy2._internal.fuseable import HasUpstreamPublisher
 from rxpy2._internal.helpers.subscribe_loop import subscribe_tail
 from rxpy2._internal.helpers.subscription_helper import CANCELLED
+from rxpy2._internal.subscribers.cancelling import CancellingSubscriber
 from rxpy2._internal.subscribers.pass_through import PassThrough
 from rxpy2.flowable import Flowable
-from rxpy2.observers import FlowableSubscriber
 from rxpy2.operator_kit import OperatorSubscriber
 from rxpy2.operator_kit import null_error
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
-from rxpy2.reactivestreams import Subscription
 
 __all__ = ["FlowableDetach"]
 
 T = TypeVar("T")
 
 
-class _Detached(FlowableSubscriber[Any]):
+class _Detached(CancellingSubscriber):
     """The downstream left in place after detaching: drops signals, reports errors."""
 
     __slots__ = ()
 
-    def on_subscribe(self, subscription: Subscription) -> None:
-        subscription.cancel()
-
-    def on_next(self, item: Any) -> None:
-        pass
-
     def on_error(self, error: BaseException) -> None:
         plugins.on_error(error)
-
-    def on_complete(self) -> None:
-        pass
 
 
 _DETACHED = _Detached()

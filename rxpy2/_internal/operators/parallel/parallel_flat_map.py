@@ -19,13 +19,12 @@ from typing import Generic
 from typing import TypeVar
 
 from rxpy2._internal.operators.parallel.per_rail import ParallelPerRail
+from rxpy2._internal.subscribers.cancelling import CancellingSubscriber
 from rxpy2._internal.subscriptions.empty import EmptySubscription
 from rxpy2.flowable import Flowable
-from rxpy2.observers import FlowableSubscriber
 from rxpy2.parallel.parallel_flowable import ParallelFlowable
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
-from rxpy2.reactivestreams import Subscription
 
 __all__ = ["ParallelFlatMap", "RailInlet"]
 
@@ -49,24 +48,6 @@ class RailInlet(Flowable[T], Generic[T]):
         self.subscriber = subscriber
 
 
-class _CancelledRail(FlowableSubscriber[Any]):
-    """Stands for a rail whose pipeline did not subscribe: it cancels the rail at once."""
-
-    __slots__ = ()
-
-    def on_subscribe(self, s: Subscription) -> None:
-        s.cancel()
-
-    def on_next(self, item: Any) -> None:
-        pass
-
-    def on_error(self, error: BaseException) -> None:
-        pass
-
-    def on_complete(self) -> None:
-        pass
-
-
 class ParallelFlatMap(ParallelPerRail[T, R], Generic[T, R]):
     __slots__ = ("mapper", "delay_errors", "max_concurrency", "prefetch")
 
@@ -84,4 +65,4 @@ class ParallelFlatMap(ParallelPerRail[T, R], Generic[T, R]):
                        delay_errors=self.delay_errors,
                        buffer_size=self.prefetch).subscribe(subscriber)
         p = inlet.subscriber
-        return p if p is not None else _CancelledRail()
+        return p if p is not None else CancellingSubscriber()  # the rail is cancelled at once
