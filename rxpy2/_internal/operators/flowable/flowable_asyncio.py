@@ -34,9 +34,6 @@ from rxpy2.exceptions import MissingBackpressureException
 from rxpy2.flowable import Flowable
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.operator_kit import add_request
-from rxpy2.operator_kit import null_or_late_error
-from rxpy2.operator_kit import null_or_late_item
-from rxpy2.operator_kit import null_subscription
 from rxpy2.operator_kit import produced
 from rxpy2.operator_kit import validate_request
 from rxpy2.reactivestreams import Subscriber
@@ -111,7 +108,7 @@ class AsyncIteratorSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
 
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
-            raise null_subscription()  # §2.13
+            raise TypeError("on_subscribe called with None")  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             m, q = fuse_upstream(s, self.prefetch)
             if m != NONE:  # else our own queue (made at once: the consumer may look first)
@@ -129,8 +126,9 @@ class AsyncIteratorSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             if self.waiter is not None:
                 self._wake()
             return
-        if item is None or self.done:
-            null_or_late_item(item)  # §2.13
+        if item is None:
+            raise TypeError("on_next called with None")  # §2.13
+        if self.done:
             return
         if not self.queue.offer(item):
             SubscriptionHelper.cancel(self.upstream)
@@ -141,8 +139,10 @@ class AsyncIteratorSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             self._wake()
 
     def on_error(self, error: BaseException) -> None:
-        if error is None or self.done:
-            null_or_late_error(error)  # §2.13, §1.7
+        if error is None:
+            raise TypeError("on_error called with None")  # §2.13
+        if self.done:
+            plugins.on_error(error)
             return
         self.error = error
         self.done = True

@@ -27,9 +27,6 @@ from rxpy2._internal.subscriptions.deferred_scalar import DeferredScalarSubscrip
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
 from rxpy2.observers import FlowableSubscriber
-from rxpy2.operator_kit import null_or_late_error
-from rxpy2.operator_kit import null_or_late_item
-from rxpy2.operator_kit import null_subscription
 from rxpy2.reactivestreams import LONG_MAX
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
@@ -77,13 +74,14 @@ class FutureSubscriber(FlowableSubscriber[T], Generic[T]):
 
     def on_subscribe(self, s: Subscription) -> None:
         if s is None:
-            raise null_subscription()  # §2.13
+            raise TypeError("on_subscribe called with None")  # §2.13
         if SubscriptionHelper.set_once(self.upstream, s):
             s.request(LONG_MAX)
 
     def on_next(self, item: T) -> None:
-        if item is None or self.done:
-            null_or_late_item(item)  # §2.13
+        if item is None:
+            raise TypeError("on_next called with None")  # §2.13
+        if self.done:
             return
         if self.value is not None:
             self.done = True
@@ -94,8 +92,10 @@ class FutureSubscriber(FlowableSubscriber[T], Generic[T]):
         self.value = item
 
     def on_error(self, error: BaseException) -> None:
-        if error is None or self.done:
-            null_or_late_error(error)  # §2.13, §1.7
+        if error is None:
+            raise TypeError("on_error called with None")  # §2.13
+        if self.done:
+            plugins.on_error(error)
             return
         self.done = True
         self.value = None
