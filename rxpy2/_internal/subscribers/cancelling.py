@@ -21,8 +21,8 @@ class CancellingSubscriber(FlowableSubscriber[Any]):
 
     __slots__ = ()
 
-    def on_subscribe(self, s: Subscription) -> None:
-        s.cancel()
+    def on_subscribe(self, subscription: Subscription) -> None:
+        subscription.cancel()
 
     def on_next(self, item: Any) -> None:
         pass
