@@ -121,9 +121,11 @@ class ConnectCompiled:
         """Tag the queries this thread starts from now on with ``group``."""
         add_tag(self.spark, group)
 
-    def cancel_group(self, group: str) -> None:
-        """Interrupt the queries tagged ``group``."""
+    def cancel_group(self, group: str) -> bool:
+        """Interrupt the queries tagged ``group`` (running ones only: a query sent later
+        with the tag runs)."""
         interrupt_tag(self.spark, group)
+        return False
 
 
 class ConnectPartitionReader:

@@ -248,21 +248,26 @@ def load_batches(serializer: Any, stream: Any) -> Any:
     return serializer._load_stream_without_unbatching(stream)
 
 
-def cancel_job_group(sc: Any, group: str) -> None:
+def cancel_job_group(sc: Any, group: str) -> bool:
     """Cancel the Spark jobs of ``group`` (running, and on Spark ≥ 4.0 also submitted
     later: ``SparkContext._jsc`` and the JVM's ``cancelJobGroupAndFutureJobs``, checked on
-    PySpark 4.3.0)."""
+    PySpark 4.3.0). Whether jobs of the group submitted later are refused too: ``False``
+    on Spark 3.5 (only ``cancelJobGroup``, checked on PySpark 3.5.9), where a job submitted
+    just after this call runs."""
     try:
         jsc = sc._jsc.sc()
         try:  # Spark ≥ 4.0: jobs of the group submitted later are refused as well
             jsc.cancelJobGroupAndFutureJobs(group, "rxpy2: the subscription was cancelled")
+            return True
         except Exception:
             jsc.cancelJobGroup(group)
+            return False
     except Exception as e:  # a stopped SparkContext: nothing runs any more
         from rxpy2 import plugins
 
         if "stopped" not in str(e).lower():
             plugins.on_error(e)
+        return True
 
 
 def hadoop_path_exists(spark: Any, path: str) -> bool:

@@ -97,8 +97,10 @@ class Partitions(Protocol):
         """Put the jobs this thread starts from now on into ``group``."""
         ...
 
-    def cancel_group(self, group: str) -> None:
-        """Cancel the jobs of ``group`` (from any thread)."""
+    def cancel_group(self, group: str) -> bool:
+        """Cancel the jobs of ``group`` (from any thread); whether jobs of the group started
+        after this call are refused too (else the caller cancels again while its job
+        threads may still start one)."""
         ...
 
 
@@ -158,9 +160,9 @@ class Compiled:
         """This thread's jobs from now on in the job group ``group`` (interruptible)."""
         self.sc.setJobGroup(group, what, True)
 
-    def cancel_group(self, group: str) -> None:
-        """Cancel the jobs of ``group``, running and later ones."""
-        cancel_job_group(self.sc, group)
+    def cancel_group(self, group: str) -> bool:
+        """Cancel the jobs of ``group``, running (and later ones, on Spark ≥ 4.0)."""
+        return cancel_job_group(self.sc, group)
 
 
 class PartitionReader:

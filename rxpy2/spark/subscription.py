@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from typing import Generic
@@ -34,6 +35,9 @@ T = TypeVar("T")
 
 _NO_ITEMS: list[Any] = []
 _thread_ids = itertools.count(1)
+#: how often a cancelled subscription cancels its group again while a job thread may still
+#: start a job, where Spark runs a job of the group submitted after the cancel
+RECANCEL_SECONDS = 0.05
 
 
 class _JobFailure:
@@ -152,7 +156,17 @@ class PartitionSubscription(Subscription, Generic[T]):
             pass
 
     def _cancel_jobs(self) -> None:
-        self.plan.cancel_group(self.job_group)
+        if not self.plan.cancel_group(self.job_group):
+            # this Spark runs a job of the group submitted after the cancel (Spark 3.5, a
+            # Connect query): a job thread past its cancelled check may still start one, so
+            # cancel again until every job thread has ended
+            threading.Thread(target=self._cancel_until_idle, daemon=True,
+                             name=f"{self.thread_prefix}-cancel").start()
+
+    def _cancel_until_idle(self) -> None:
+        while self.active_jobs.get() > 0:
+            time.sleep(RECANCEL_SECONDS)
+            self.plan.cancel_group(self.job_group)
 
     def _launch(self, outstanding: int) -> None:
         """Start jobs while demand is unmet and fewer than ``1 + prefetch`` are held."""
