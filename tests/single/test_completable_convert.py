@@ -17,7 +17,9 @@ from rxpy2 import Flowable
 from rxpy2 import Maybe
 from rxpy2 import Single
 from rxpy2 import plugins
+from rxpy2.disposables import Disposable
 from rxpy2.notification import Notification
+from rxpy2.observers import CompletableObserver
 
 pytestmark = pytest.mark.usefixtures("shutdown_schedulers")
 
@@ -99,6 +101,40 @@ def test_from_publisher_error_and_dispose():
     to = Completable.from_publisher(src).test()
     to.dispose()
     assert src.cancelled
+
+
+def test_from_publisher_dispose_after_the_end_still_cancels():
+    src = ManualSource()
+    to = Completable.from_publisher(src).test()
+    src.complete()
+    to.assert_result()
+    to.dispose()  # as RxJava 2's dispose: the Subscription is cancelled even after the end
+    assert src.cancelled
+
+
+def test_from_publisher_relays_what_a_broken_publisher_signals_after_its_end():
+    # RxJava 2's FromPublisherSubscriber has no done flag: a second terminal signal (§1.7
+    # broken by the Publisher) is relayed, not dropped
+    class Downstream(CompletableObserver):
+        def __init__(self) -> None:
+            self.signals: list[object] = []
+
+        def on_subscribe(self, d: Disposable) -> None:
+            pass
+
+        def on_complete(self) -> None:
+            self.signals.append("complete")
+
+        def on_error(self, e: BaseException) -> None:
+            self.signals.append(type(e))
+
+    src = ManualSource()
+    down = Downstream()
+    Completable.from_publisher(src).subscribe(down)
+    src.complete()
+    src.complete()
+    src.error(Boom())
+    assert down.signals == ["complete", "complete", Boom]
 
 
 def test_from_publisher_many_items():

@@ -9,6 +9,7 @@ from typing import Any
 
 from rxpy2._internal.operators.single.single_from_publisher import PublisherObserver
 from rxpy2.completable import Completable
+from rxpy2.operator_kit import null_error
 from rxpy2.operator_kit import null_item
 from rxpy2.reactivestreams import Publisher
 
@@ -32,5 +33,12 @@ class IgnoreItemsSubscriber(PublisherObserver[Any]):
         if item is None:
             raise null_item()  # §2.13
 
-    def end(self, value: Any) -> None:
+    # RxJava 2's FromPublisherSubscriber relays every terminal signal, a second one of a
+    # Publisher breaking §1.7 included: no done flag
+    def on_error(self, error: BaseException) -> None:
+        if error is None:
+            raise null_error()  # §2.13
+        self.downstream.on_error(error)
+
+    def on_complete(self) -> None:
         self.downstream.on_complete()

@@ -39,7 +39,6 @@ class CountSubscriber(ToObserverSubscriber[Any]):
     def __init__(self, downstream: SingleObserver[int]) -> None:
         super().__init__(downstream, 0)
 
-
     def on_next(self, item: Any) -> None:
         if item is None:
             raise null_item()  # §2.13

@@ -15,7 +15,9 @@ from typing import TypeVar
 
 from rxpy2._internal.subscribers.to_observer import OnlyItemSubscriber
 from rxpy2._internal.subscribers.to_observer import ToObserverSubscriber
+from rxpy2.operator_kit import UNSUBSCRIBED
 from rxpy2.reactivestreams import Publisher
+from rxpy2.reactivestreams import Subscription
 from rxpy2.single import Single
 
 __all__ = ["PublisherObserver", "SingleFromPublisher"]
@@ -36,18 +38,24 @@ class SingleFromPublisher(Single[T], Generic[T]):
 class PublisherObserver(ToObserverSubscriber[T], Generic[T]):
     """Subscribes the 0-1 ``downstream`` to a Publisher with unbounded demand (a
     :class:`ToObserverSubscriber`); disposed only by its ``dispose``, which cancels the
-    Subscription (a terminal signal does not dispose it, as in RxJava 2). Subclasses
-    write ``on_next`` and ``end``."""
+    Subscription, even after the terminal signal (which neither disposes it nor forgets
+    the Subscription, as in RxJava 2). Subclasses write ``on_next`` and ``end``."""
 
-    __slots__ = ("disposed",)
+    __slots__ = ("disposed", "subscription")
 
     def __init__(self, downstream: Any) -> None:
         super().__init__(downstream)
         self.disposed = False
+        self.subscription: Subscription = UNSUBSCRIBED  # the first one: what dispose cancels
+
+    def on_subscribe(self, s: Subscription) -> None:
+        if self.subscription is UNSUBSCRIBED and s is not None:
+            self.subscription = s
+        super().on_subscribe(s)  # §2.13, §2.5: None raises, a second one is cancelled
 
     def dispose(self) -> None:
         self.disposed = True
-        super().dispose()
+        self.subscription.cancel()
 
     def is_disposed(self) -> bool:
         return self.disposed
