@@ -182,6 +182,16 @@ def test_from_publisher_error():
     Single.from_publisher(Flowable.error(Boom())).test().assert_failure(Boom)
 
 
+def test_from_publisher_dispose_after_success_still_cancels():
+    src = ManualSource()
+    to = Single.from_publisher(src).test()
+    src.emit(1)
+    src.complete()
+    to.assert_result(1)
+    to.dispose()  # as RxJava 2's SingleFromPublisher: cancelled even after the end
+    assert src.cancelled
+
+
 def test_from_publisher_second_item_cancels():
     src = ManualSource()
     to = Single.from_publisher(src).test()
