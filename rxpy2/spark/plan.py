@@ -150,7 +150,6 @@ class Lineage:
 ARROW_SWITCH = "RXPY2_SPARK_ARROW"
 
 
-
 def arrow_type_problem(dt: Any) -> str | None:
     """Why values of the Spark type ``dt`` cannot be read from Arrow batches into the values
     of pickled rows (its text, or a nested type's), ``None`` when they can: the types

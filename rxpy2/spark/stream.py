@@ -33,6 +33,7 @@ from typing import Literal
 from typing import TypeVar
 from typing import overload
 
+from rxpy2 import plugins
 from rxpy2._internal.subscribers.cancelling import CancellingSubscriber
 from rxpy2.flowable import Flowable
 from rxpy2.operator_kit import AtomicLong
@@ -413,10 +414,21 @@ class StreamSubscription(Subscription, Generic[T]):
         with self.lock:
             self.cancelled = True  # §3.5, §3.7: the callback raises, nothing more is taken
             query = self._query
+            reading = self._reading()
             self.lock.notify_all()  # release a waiting callback first: stop() waits for it
+        if reading:
+            self._interrupt_reads()
         if query is not None:
             self._stop_aside(query)
         self.drain()
+
+    def _reading(self) -> bool:
+        """Whether a read of a batch is in flight that cancel() must interrupt (read under
+        ``lock``): none here, the query's own callback reads its batch."""
+        return False
+
+    def _interrupt_reads(self) -> None:
+        """Interrupt the batch read in flight (see :meth:`_reading`)."""
 
     def _stop_aside(self, query: Any) -> None:
         """Stop ``query`` on a thread of its own: stop() blocks until the query's thread ended,
@@ -501,8 +513,6 @@ class StreamSubscription(Subscription, Generic[T]):
             query.stop()
         except Exception as e:  # a stopped SparkContext: nothing runs any more
             if "stopped" not in str(e).lower():
-                from rxpy2 import plugins
-
                 plugins.on_error(e)
 
     def _end(self, error: BaseException | None) -> None:
@@ -536,19 +546,10 @@ class StreamSubscription(Subscription, Generic[T]):
             with self.lock:
                 self.error = e  # the cause of the query's failure
             raise
-        with self.lock:
-            self.received += 1
-            self.last_id = batch_id
-            if not items:
-                return  # nothing to deliver: the batch may be committed
+        if not self._enqueue(batch_id, items):
             if self.cancelled:
                 self._released()
-                return
-            self.queue.append(_Batch(batch_id, items))
-            self.held += 1
-            if self.held > self.max_held:
-                self.max_held = self.held
-        self._drain_on_emitter()
+            return  # nothing to deliver: the batch may be committed
         with self.lock:
             while self.held >= self.prefetch and not self.cancelled:
                 self.lock.wait()
@@ -568,19 +569,21 @@ class StreamSubscription(Subscription, Generic[T]):
             return [dict(zip(names, r, strict=True)) for r in rows]
         return rows
 
-    def _hand_over(self, batch_id: int, items: list[Any]) -> None:
-        """Queue a batch read by a Connect round (:class:`ConnectStreamSubscription`; the
-        counters are this class's) and let the emitter emit it."""
+    def _enqueue(self, batch_id: int, items: list[Any]) -> bool:
+        """Count the micro-batch ``batch_id`` as received and queue its items for the
+        emitter (the classic callback's and a Connect round's one way in); ``False`` when
+        nothing was queued: no items, or the subscription was cancelled."""
         with self.lock:
             self.received += 1
             self.last_id = batch_id
-            if not items:
-                return
+            if not items or self.cancelled:
+                return False
             self.queue.append(_Batch(batch_id, items))
             self.held += 1
             if self.held > self.max_held:
                 self.max_held = self.held
         self._drain_on_emitter()
+        return True
 
     def _drain_on_emitter(self) -> None:
         """Emission runs on the subscription's emitter thread, not on the callback's: the
@@ -622,6 +625,8 @@ class StreamSubscription(Subscription, Generic[T]):
                     with lock:
                         if items is not None:  # the batch's last item was emitted
                             self.held -= 1
+                            # what a woken Connect round thread weighs against the demand
+                            self.emitted = e
                             lock.notify_all()
                         nxt = self.queue.popleft() if self.queue else None
                         self.emitting_id = None if nxt is None else nxt.batch_id
@@ -784,19 +789,11 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
         with self.lock:
             self.lock.notify_all()  # the round thread waits for demand
 
-    def cancel(self) -> None:
-        if self.cancelled:
-            return
-        with self.lock:
-            self.cancelled = True
-            query = self._query
-            reading = self.reading
-            self.lock.notify_all()
-        if reading:  # a batch query in flight: interrupt it (a round's query is stopped)
-            interrupt_tag(self.spark, self.tag)
-        if query is not None:
-            self._stop_aside(query)
-        self.drain()
+    def _reading(self) -> bool:
+        return self.reading
+
+    def _interrupt_reads(self) -> None:
+        interrupt_tag(self.spark, self.tag)  # a batch query in flight (a round's is stopped)
 
     # -- the rounds
 
@@ -883,6 +880,10 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
                         self._end(failure)
                         return
                     if ran and self.ends:
+                        try:
+                            self._mark_delivered()
+                        except Exception as e:  # every item is delivered: the end stands
+                            plugins.on_error(e)
                         self._end(None)
                         return
                     if ran and self.found == 0:  # the round brought nothing: wait
@@ -891,9 +892,6 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
                 poll_at = None
                 self._take(items)
                 continue
-            if ran and self.ends:
-                self._end(None)
-                return
             self.found = 0
             outcome = self._round(schema)
             if outcome is False:
@@ -936,7 +934,7 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
     def _take(self, items: list[Any]) -> None:
         """Hand batch ``next_id`` over (``items``: what was read of it), go on to the next."""
         self.found += 1
-        self._hand_over(self.next_id, items)
+        self._enqueue(self.next_id, items)
         self.next_id += 1
 
     def _read_ahead(self, schema: Any, query: Any) -> bool | Literal["stop"]:
@@ -984,12 +982,29 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
                 return True
             self._take(items)
 
-    def _first_undelivered(self, next_id: int) -> int:
+    def _first_undelivered(self, next_id: int) -> int | None:
+        """The first batch not yet emitted whole (``next_id`` when all were), ``None`` once
+        cancelled: cancel() drops the held batches, so the queue no longer tells."""
         with self.lock:
+            if self.cancelled:
+                return None
             ids = [b.batch_id for b in self.queue]
             if self.emitting_id is not None:
                 ids.append(self.emitting_id)
         return min(ids, default=next_id)
+
+    def _mark_delivered(self) -> None:
+        """With a checkpoint of the user's, record the first batch not yet delivered (the
+        marker a later subscription resumes at), as each round does before it starts: at
+        the end too, so a later subscription does not deliver the last round's batches
+        again."""
+        if self.temp_dir is not None or self.sink_dir is None:
+            return
+        first = self._first_undelivered(self.next_id)
+        if first is None or first == self.marked:
+            return
+        connect_stream.write_marker(self.spark, self.sink_dir, first)
+        self.marked = first
 
     def _round(self, schema: Any) -> bool | SparkJobError | Literal["stopped"]:
         """Run one round's query to its end, reading the batches it finishes meanwhile
@@ -1003,11 +1018,7 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
         sink, checkpoint = self.sink_dir, self.checkpoint_dir
         assert sink is not None and checkpoint is not None
         try:
-            if self.temp_dir is None:  # a checkpoint of the user's: record what was delivered
-                first = self._first_undelivered(self.next_id)
-                if first != self.marked:
-                    connect_stream.write_marker(self.spark, sink, first)
-                    self.marked = first
+            self._mark_delivered()
             writer = src._df.writeStream.foreachBatch(connect_stream.batch_writer(sink))
             options = {k: v for k, v in src._options.items() if k != "path"}
             if options:

@@ -38,6 +38,8 @@ _thread_ids = itertools.count(1)
 #: how often a cancelled subscription cancels its group again while a job thread may still
 #: start a job, where Spark runs a job of the group submitted after the cancel
 RECANCEL_SECONDS = 0.05
+#: and for how long at most
+RECANCEL_LIMIT_SECONDS = 10.0
 
 
 class _JobFailure:
@@ -156,7 +158,7 @@ class PartitionSubscription(Subscription, Generic[T]):
             pass
 
     def _cancel_jobs(self) -> None:
-        if not self.plan.cancel_group(self.job_group):
+        if not self.plan.cancel_group(self.job_group) and self.active_jobs.get() > 0:
             # this Spark runs a job of the group submitted after the cancel (Spark 3.5, a
             # Connect query): a job thread past its cancelled check may still start one, so
             # cancel again until every job thread has ended
@@ -164,7 +166,10 @@ class PartitionSubscription(Subscription, Generic[T]):
                              name=f"{self.thread_prefix}-cancel").start()
 
     def _cancel_until_idle(self) -> None:
-        while self.active_jobs.get() > 0:
+        # bounded: a job thread that outlives RECANCEL_LIMIT_SECONDS is not one that slipped
+        # past its check (that job is cancelled at the next round), so the loop gives up
+        deadline = time.monotonic() + RECANCEL_LIMIT_SECONDS
+        while self.active_jobs.get() > 0 and time.monotonic() < deadline:
             time.sleep(RECANCEL_SECONDS)
             self.plan.cancel_group(self.job_group)
 
