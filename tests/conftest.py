@@ -140,6 +140,7 @@ def _connect_session():
         pytest.importorskip(module, reason="the connect extra is not installed")
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     import socket
+    import uuid
 
     from pyspark import SparkConf
     from pyspark import SparkContext
@@ -149,22 +150,33 @@ def _connect_session():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
+    # as remote("local[...]") does: a token the server requires and the client sends (read
+    # from the environment), and the server on the loopback interface only
+    os.environ.setdefault("SPARK_CONNECT_AUTHENTICATE_TOKEN", uuid.uuid4().hex)
     conf = SparkConf().setAll([
         ("spark.master", "local[2]"), ("spark.app.name", "rxpy2-tests-connect-server"),
         ("spark.plugins", "org.apache.spark.sql.connect.SparkConnectPlugin"),
+        ("spark.connect.grpc.binding.address", "127.0.0.1"),
         ("spark.connect.grpc.binding.port", str(port)),
         ("spark.ui.enabled", "false"), ("spark.ui.showConsoleProgress", "false"),
         ("spark.driver.memory", "1g")])
     server = SparkSession(SparkContext.getOrCreate(conf))
-    server.sparkContext.setLogLevel("OFF")
-    # what remote("local[...]") sets too: pyspark.sql.functions and the like then make
-    # Spark Connect Columns in this process, not classic ones
-    os.environ["SPARK_CONNECT_MODE_ENABLED"] = "1"
-    session = ConnectSession.builder.remote(f"sc://localhost:{port}").getOrCreate()
-    session.conf.set("spark.sql.shuffle.partitions", "4")
-    yield session
-    session.stop()
-    server.stop()
+    session = None
+    try:
+        server.sparkContext.setLogLevel("OFF")
+        # what remote("local[...]") sets too: pyspark.sql.functions and the like then make
+        # Spark Connect Columns in this process, not classic ones
+        os.environ["SPARK_CONNECT_MODE_ENABLED"] = "1"
+        session = ConnectSession.builder.remote(f"sc://localhost:{port}").getOrCreate()
+        session.conf.set("spark.sql.shuffle.partitions", "4")
+        yield session
+    finally:
+        try:
+            if session is not None:
+                session.stop()
+        finally:
+            os.environ.pop("SPARK_CONNECT_MODE_ENABLED", None)
+            server.stop()
 
 
 @pytest.fixture

@@ -266,17 +266,21 @@ def test_explain_says_nothing_of_the_input_without_a_fused_stage(spark: Any) -> 
     assert "fused stages" not in from_dataframe(df).on_driver().map(identity).explain()
 
 
-def test_the_driver_emits_one_payload_of_items_at_a_time(spark: Any) -> None:
+def test_the_driver_emits_one_payload_of_items_at_a_time(spark: Any,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """The reader's batches are the executors' payloads (``PAYLOAD_ITEMS`` items each), not
     the JVM's batch of several payloads unpickled into one list: a slow consumer holds one
     payload per partition read."""
     from rxpy2.spark.executor_code import PAYLOAD_ITEMS
     from rxpy2.spark.plan import compile_plan
 
+    monkeypatch.delenv(ARROW_SWITCH, raising=False)
     df = spark.range(0, 5 * PAYLOAD_ITEMS + 7, 1, 1)
     source = from_dataframe(df).map(lambda r: r.id)
     assert isinstance(source, SparkFlowable)
-    reader = compile_plan(source.plan).run_job(0)
+    compiled = compile_plan(source.plan)
+    assert compiled.arrow_input
+    reader = compiled.run_job(0)
     items: list[Any] = []
     sizes: list[int] = []
     try:
@@ -303,3 +307,6 @@ def test_a_module_mapinarrow_needs_on_the_driver_missing_keeps_the_pickled_path(
     assert ("fused stages read pickled rows: rxpy2_test_no_such_module is not installed "
             "(PySpark's mapInArrow needs it on the driver)") in chain.explain().splitlines()[0]
     assert list(chain.blocking_iterable()) == [i * 2 for i in range(30)]
+    from rxpy2.spark.plan import compile_plan
+
+    assert isinstance(chain, SparkFlowable) and not compile_plan(chain.plan).arrow_input
