@@ -40,14 +40,6 @@ def _no_none(items: Iterable[Any], what: str) -> Iterator[Any]:
         yield x
 
 
-def _mapped(fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[Any]:
-    for x in items:
-        y = fn(x)
-        if y is None:
-            raise TypeError(f"map: the mapper returned None for {x!r}")
-        yield y
-
-
 def _flattened(fn: Callable[[Any], Iterable[Any]], items: Iterable[Any]) -> Iterator[Any]:
     for x in items:
         inner = fn(x)
@@ -68,26 +60,101 @@ def rdd_elements(items: Iterable[Any]) -> Iterator[Any]:
         yield x
 
 
-def apply_steps(items: Iterable[Any], steps: tuple[Step, ...]) -> Iterator[Any]:
-    """``items`` passed through ``steps`` lazily, one generator per stage."""
-    it: Iterator[Any] = iter(items)
-    for kind, fn in steps:
+#: the kinds of step :func:`_loop` compiles into one loop: a run of them costs one
+#: generator frame, not one a stage
+_LOOPED = frozenset({"map", "filter"})
+
+
+def _loop(kinds: tuple[str, ...], count: bool) -> Callable[..., Any]:
+    """One function that runs the ``map``/``filter`` steps ``kinds`` over its items in
+    one ``for`` loop: with ``count``, ``run(items, *fns)`` returns how many items pass;
+    else it is a generator of them. (Python's own ``filter`` and a generator a ``map``
+    resume a frame per item and stage: the loop spends that once.) Its source is written
+    here and kept in :mod:`linecache`, so a traceback through it shows its lines."""
+    import linecache
+
+    names = [f"f{i}" for i in range(len(kinds))]
+    body = [f"def run(items, {', '.join(names)}):"]
+    if count:
+        body.append("    n = 0")
+    body.append("    for x in items:")
+    for name, kind in zip(names, kinds, strict=True):
         if kind == "map":
-            it = _mapped(fn, it)
-        elif kind == "filter":
-            it = filter(fn, it)
-        elif kind == "flat_map_iterable":
-            it = _flattened(fn, it)
-        elif kind == "map_partitions":
-            out = fn(it)
-            if out is None:
-                raise TypeError("map_partitions: the function returned None")
-            it = _no_none(out, "map_partitions")
-        elif kind == "limit":  # the last stage of a take/limit pushed into Spark
-            it = fn(it)
-        else:  # pragma: no cover - the assembly only builds the kinds above
-            raise ValueError(f"unknown stage {kind!r}")
+            body += [f"        y = {name}(x)",
+                     "        if y is None:",
+                     "            raise TypeError(f'map: the mapper returned None for {x!r}')",
+                     "        x = y"]
+        else:  # filter: kept when the predicate's result is truthy
+            body += [f"        if not {name}(x):", "            continue"]
+    body.append("        n += 1" if count else "        yield x")
+    if count:
+        body.append("    return n")
+    source = "\n".join(body) + "\n"
+    filename = f"<rxpy2 executor stages {'/'.join(kinds)}{' count' if count else ''}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    space: dict[str, Any] = {}
+    exec(compile(source, filename, "exec"), space)
+    run: Callable[..., Any] = space["run"]
+    return run
+
+
+def _runs(steps: tuple[Step, ...]) -> Iterator[tuple[Step, ...]]:
+    """``steps`` cut into its runs of :data:`_LOOPED` kinds and its other steps, one by one."""
+    run: list[Step] = []
+    for step in steps:
+        if step[0] in _LOOPED:
+            run.append(step)
+            continue
+        if run:
+            yield tuple(run)
+            run = []
+        yield (step,)
+    if run:
+        yield tuple(run)
+
+
+def _apply(items: Iterator[Any], run: tuple[Step, ...]) -> Iterator[Any]:
+    kind, fn = run[0]
+    if kind in _LOOPED:
+        looped: Iterator[Any] = _loop(tuple(k for k, _ in run), False)(items, *(f for _, f in run))
+        return looped
+    if kind == "flat_map_iterable":
+        return _flattened(fn, items)
+    if kind == "map_partitions":
+        out = fn(items)
+        if out is None:
+            raise TypeError("map_partitions: the function returned None")
+        return _no_none(out, "map_partitions")
+    if kind == "limit":  # the last stage of a take/limit pushed into Spark
+        limited: Iterator[Any] = fn(items)
+        return limited
+    raise ValueError(f"unknown stage {kind!r}")  # pragma: no cover - never assembled
+
+
+def apply_steps(items: Iterable[Any], steps: tuple[Step, ...]) -> Iterator[Any]:
+    """``items`` passed through ``steps`` lazily: each run of ``map``/``filter`` steps as
+    one loop (:func:`_loop`), each other step as a generator of its own."""
+    it: Iterator[Any] = iter(items)
+    for run in _runs(steps):
+        it = _apply(it, run)
     return it
+
+
+def count_steps(items: Iterable[Any], steps: tuple[Step, ...]) -> int:
+    """How many of ``items`` pass through ``steps``: as :func:`apply_steps`, with the
+    count kept in the last run's loop when the steps end in ``map``/``filter`` steps."""
+    runs = list(_runs(steps))
+    if not runs or runs[-1][0][0] not in _LOOPED:
+        n = 0
+        for _ in apply_steps(items, steps):
+            n += 1
+        return n
+    last = runs.pop()
+    it: Iterator[Any] = iter(items)
+    for run in runs:
+        it = _apply(it, run)
+    counted: int = _loop(tuple(k for k, _ in last), True)(it, *(f for _, f in last))
+    return counted
 
 
 def partition_function(row_format: str, names: tuple[str, ...] | None,
@@ -268,9 +335,9 @@ def arrow_reader(row_format: str, names: tuple[str, ...], schema: Any, binary_as
                     yield dict(zip(names, v, strict=True))
             else:
                 new = tuple.__new__
-                for v in values:
-                    row: Any = new(row_class, v)
-                    row.__fields__ = fields
+                for v in values:  # __fields__ put in the row's dict as Row.__setattr__
+                    row: Any = new(row_class, v)  # puts it, without that Python call
+                    row.__dict__["__fields__"] = fields
                     yield row
 
     return read
@@ -322,9 +389,7 @@ def arrow_count_function(read: Callable[[Iterable[Any]], Iterator[Any]],
     def run(batches: Iterable[Any]) -> Iterator[Any]:
         import pyarrow as pa
 
-        n = 0
-        for _ in apply_steps(read(batches), steps):
-            n += 1
+        n = count_steps(read(batches), steps)
         batch_of: Any = pa.RecordBatch.from_arrays
         yield batch_of([pa.array([n], pa.int64())], names=["n"])
 

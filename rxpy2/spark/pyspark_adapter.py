@@ -234,9 +234,11 @@ def row_class() -> Any:
     """``pyspark.sql.Row``, of which the Arrow path's executors make their rows as
     ``StructType.fromInternal`` ends with (``pyspark.sql.types._create_row``): the tuple
     of the values, ``tuple.__new__(Row, values)`` (what ``Row(*values)`` returns), with the
-    field names set as its ``__fields__`` (checked on PySpark 4.3.0 and 3.5.9;
+    field names set as its ``__fields__``, in the row's ``__dict__`` as ``Row.__setattr__``
+    sets them (checked on PySpark 4.3.0 and 3.5.9;
     ``tests/spark/test_arrow_input.py`` compares the rows with pickled ones). Made so
-    directly, a row costs no Python call (``Row.__new__`` is Python code)."""
+    directly, a row costs no Python call (``Row.__new__`` and ``Row.__setattr__`` are
+    Python code)."""
     from pyspark.sql import Row
 
     return Row
