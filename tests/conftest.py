@@ -153,8 +153,13 @@ def _connect_session():
     # as remote("local[...]") does: a token the server requires and the client sends (read
     # from the environment), and the server on the loopback interface only
     os.environ.setdefault("SPARK_CONNECT_AUTHENTICATE_TOKEN", uuid.uuid4().hex)
+    # local[2,2]: a failed task runs once more, as a cluster retries it. Without, about
+    # one run in 40 of a query failing on an executor while others run lost another
+    # query's task to "Python worker exited unexpectedly (crashed)" (the forked worker read
+    # EOF where its authentication comes: daemon.py), as Spark's local mode kills the
+    # failed query's other tasks
     conf = SparkConf().setAll([
-        ("spark.master", "local[2]"), ("spark.app.name", "rxpy2-tests-connect-server"),
+        ("spark.master", "local[2,2]"), ("spark.app.name", "rxpy2-tests-connect-server"),
         ("spark.plugins", "org.apache.spark.sql.connect.SparkConnectPlugin"),
         ("spark.connect.grpc.binding.address", "127.0.0.1"),
         ("spark.connect.grpc.binding.port", str(port)),
