@@ -17,44 +17,22 @@ from rxpy2._internal.helpers.disposable_helper import DISPOSED
 from rxpy2._internal.observers.resume import ResumeMaybeObserver
 from rxpy2._internal.observers.resume import ResumeSingleObserver
 from rxpy2._internal.operators.single.single_flat_map import FlatMapObserver
+from rxpy2._internal.operators.single.single_flat_map import FlatMapSource
 from rxpy2._internal.operators.single.single_flat_map import apply_mapper
 from rxpy2.exceptions import CompositeException
 from rxpy2.maybe import Maybe
 from rxpy2.observers import MaybeObserver
-from rxpy2.observers import SingleObserver
 from rxpy2.single import Single
 
-__all__ = ["MaybeFlatMap", "MaybeFlatMapNotification", "MaybeFlatMapSingle"]
+__all__ = ["MaybeFlatMap", "MaybeFlatMapNotification", "MaybeFlatMapObserver", "MaybeFlatMapSingle"]
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 
-class MaybeFlatMap(Maybe[R], Generic[T, R]):
-    __slots__ = ("source", "mapper")
+class MaybeFlatMapObserver(FlatMapObserver[T], MaybeObserver[T], Generic[T]):
+    """An empty Maybe completes (flat_map, flat_map_single_element)."""
 
-    def __init__(self, source: Maybe[T], mapper: Callable[[T], Maybe[R]]) -> None:
-        self.source = source
-        self.mapper = mapper
-
-    def subscribe_actual(self, observer: MaybeObserver[R]) -> None:
-        self.source._subscribe(_MaybeFlatMapObserver(observer, self.mapper, Maybe,
-                                                     ResumeMaybeObserver))
-
-
-class MaybeFlatMapSingle(Single[R], Generic[T, R]):
-    __slots__ = ("source", "mapper")
-
-    def __init__(self, source: Maybe[T], mapper: Callable[[T], Single[R]]) -> None:
-        self.source = source
-        self.mapper = mapper
-
-    def subscribe_actual(self, observer: SingleObserver[R]) -> None:
-        self.source._subscribe(_FlatMapSingleObserver(observer, self.mapper, Single,
-                                                      ResumeSingleObserver))
-
-
-class _MaybeFlatMapObserver(FlatMapObserver[T], MaybeObserver[T], Generic[T]):
     __slots__ = ()
 
     def on_complete(self) -> None:
@@ -66,6 +44,22 @@ class _FlatMapSingleObserver(FlatMapObserver[T], MaybeObserver[T], Generic[T]):
 
     def on_complete(self) -> None:
         self.downstream.on_error(IndexError("The Maybe completed without an item"))
+
+
+class MaybeFlatMap(FlatMapSource[T], Maybe[R], Generic[T, R]):
+    __slots__ = ()
+
+    observer_type = MaybeFlatMapObserver
+    kind = Maybe
+    resume = ResumeMaybeObserver
+
+
+class MaybeFlatMapSingle(FlatMapSource[T], Single[R], Generic[T, R]):
+    __slots__ = ()
+
+    observer_type = _FlatMapSingleObserver
+    kind = Single
+    resume = ResumeSingleObserver
 
 
 class MaybeFlatMapNotification(Maybe[R], Generic[T, R]):

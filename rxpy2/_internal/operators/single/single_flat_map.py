@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from typing import ClassVar
 from typing import Generic
 from typing import TypeVar
 
@@ -19,11 +20,10 @@ from rxpy2._internal.observers.resume import ResumeMaybeObserver
 from rxpy2._internal.observers.resume import ResumeSingleObserver
 from rxpy2.disposables import Disposable
 from rxpy2.maybe import Maybe
-from rxpy2.observers import MaybeObserver
 from rxpy2.observers import SingleObserver
 from rxpy2.single import Single
 
-__all__ = ["FlatMapObserver", "SingleFlatMap", "SingleFlatMapMaybe", "apply_mapper"]
+__all__ = ["FlatMapObserver", "FlatMapSource", "SingleFlatMap", "SingleFlatMapMaybe", "apply_mapper"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -36,30 +36,6 @@ def apply_mapper(mapper: Callable[[Any], Any], item: Any, kind: type) -> Any:
         raise TypeError("The mapper returned None" if r is None else
                         f"The mapper returned a {type(r).__name__}, not a {kind.__name__}")
     return r
-
-
-class SingleFlatMap(Single[R], Generic[T, R]):
-    __slots__ = ("source", "mapper")
-
-    def __init__(self, source: Single[T], mapper: Callable[[T], Single[R]]) -> None:
-        self.source = source
-        self.mapper = mapper
-
-    def subscribe_actual(self, observer: SingleObserver[R]) -> None:
-        self.source._subscribe(FlatMapObserver(observer, self.mapper, Single,
-                                                ResumeSingleObserver))
-
-
-class SingleFlatMapMaybe(Maybe[R], Generic[T, R]):
-    __slots__ = ("source", "mapper")
-
-    def __init__(self, source: Single[T], mapper: Callable[[T], Maybe[R]]) -> None:
-        self.source = source
-        self.mapper = mapper
-
-    def subscribe_actual(self, observer: MaybeObserver[R]) -> None:
-        self.source._subscribe(FlatMapObserver(observer, self.mapper, Maybe,
-                                                ResumeMaybeObserver))
 
 
 class FlatMapObserver(AtomicReference[Disposable], SingleObserver[T], Disposable,
@@ -95,3 +71,37 @@ class FlatMapObserver(AtomicReference[Disposable], SingleObserver[T], Disposable
 
     def is_disposed(self) -> bool:
         return self.get() is DISPOSED
+
+
+class FlatMapSource(Generic[T]):
+    """The operator of a Single's or Maybe's flat_map: ``source`` and ``mapper``. Its
+    ``observer_type`` follows the ``kind`` that ``mapper(item)`` returns with a ``resume``
+    observer (a class attribute each, of the operator's class; a Maybe source's
+    ``observer_type`` adds ``on_complete``)."""
+
+    __slots__ = ("source", "mapper")
+
+    observer_type: ClassVar[type[FlatMapObserver[Any]]] = FlatMapObserver
+    kind: ClassVar[type]
+    resume: ClassVar[type]
+
+    def __init__(self, source: Single[T] | Maybe[T], mapper: Callable[[T], Any]) -> None:
+        self.source = source
+        self.mapper = mapper
+
+    def subscribe_actual(self, observer: Any) -> None:
+        self.source._subscribe(self.observer_type(observer, self.mapper, self.kind, self.resume))
+
+
+class SingleFlatMap(FlatMapSource[T], Single[R], Generic[T, R]):
+    __slots__ = ()
+
+    kind = Single
+    resume = ResumeSingleObserver
+
+
+class SingleFlatMapMaybe(FlatMapSource[T], Maybe[R], Generic[T, R]):
+    __slots__ = ()
+
+    kind = Maybe
+    resume = ResumeMaybeObserver
