@@ -22,17 +22,10 @@ __all__ = ["MaybeOnErrorComplete", "MaybeOnErrorReturn", "MaybeOnExceptionResume
 T = TypeVar("T")
 
 
-class _OnErrorReturnMaybeObserver(OnErrorReturnObserver[T], MaybeObserver[T], Generic[T]):
-    __slots__ = ()
-
-    def on_complete(self) -> None:
-        self.downstream.on_complete()
-
-
 class MaybeOnErrorReturn(FunctionOp[T], Maybe[T], Generic[T]):
     __slots__ = ()
 
-    observer_type = _OnErrorReturnMaybeObserver
+    observer_type = OnErrorReturnObserver
 
 
 class MaybeResumeNext(Maybe[T], Generic[T]):

@@ -20,10 +20,11 @@ from rxpy2._internal.observers.resume import ResumeMaybeObserver
 from rxpy2._internal.observers.resume import ResumeSingleObserver
 from rxpy2.disposables import Disposable
 from rxpy2.maybe import Maybe
+from rxpy2.observers import MaybeObserver
 from rxpy2.observers import SingleObserver
 from rxpy2.single import Single
 
-__all__ = ["FlatMapObserver", "FlatMapSource", "SingleFlatMap", "SingleFlatMapMaybe", "apply_mapper"]
+__all__ = ["FlatMapObserver", "FlatMapOp", "SingleFlatMap", "SingleFlatMapMaybe", "apply_mapper"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -38,12 +39,14 @@ def apply_mapper(mapper: Callable[[Any], Any], item: Any, kind: type) -> Any:
     return r
 
 
-class FlatMapObserver(AtomicReference[Disposable], SingleObserver[T], Disposable,
-                       Generic[T]):
+class FlatMapObserver(AtomicReference[Disposable], SingleObserver[T], MaybeObserver[T], Disposable,
+                      Generic[T]):
+    """Of a Single or a Maybe: an empty Maybe completes (a Single never calls ``on_complete``)."""
+
     __slots__ = ("downstream", "mapper", "kind", "resume")
 
     def __init__(self, downstream: Any, mapper: Callable[[T], Any], kind: type,
-                 resume: type) -> None:
+                 resume: Callable[[Any, Any], Any]) -> None:
         super().__init__()
         self.downstream = downstream
         self.mapper = mapper
@@ -66,6 +69,9 @@ class FlatMapObserver(AtomicReference[Disposable], SingleObserver[T], Disposable
     def on_error(self, error: BaseException) -> None:
         self.downstream.on_error(error)
 
+    def on_complete(self) -> None:
+        self.downstream.on_complete()
+
     def dispose(self) -> None:
         DisposableHelper.dispose(self)
 
@@ -73,11 +79,10 @@ class FlatMapObserver(AtomicReference[Disposable], SingleObserver[T], Disposable
         return self.get() is DISPOSED
 
 
-class FlatMapSource(Generic[T]):
+class FlatMapOp(Generic[T]):
     """The operator of a Single's or Maybe's flat_map: ``source`` and ``mapper``. Its
     ``observer_type`` follows the ``kind`` that ``mapper(item)`` returns with a ``resume``
-    observer (a class attribute each, of the operator's class; a Maybe source's
-    ``observer_type`` adds ``on_complete``)."""
+    observer (a class attribute each, of the operator's class)."""
 
     __slots__ = ("source", "mapper")
 
@@ -93,14 +98,14 @@ class FlatMapSource(Generic[T]):
         self.source._subscribe(self.observer_type(observer, self.mapper, self.kind, self.resume))
 
 
-class SingleFlatMap(FlatMapSource[T], Single[R], Generic[T, R]):
+class SingleFlatMap(FlatMapOp[T], Single[R], Generic[T, R]):
     __slots__ = ()
 
     kind = Single
     resume = ResumeSingleObserver
 
 
-class SingleFlatMapMaybe(FlatMapSource[T], Maybe[R], Generic[T, R]):
+class SingleFlatMapMaybe(FlatMapOp[T], Maybe[R], Generic[T, R]):
     __slots__ = ()
 
     kind = Maybe

@@ -41,11 +41,16 @@ def call_fallback(fn: Callable[[BaseException], Any], error: BaseException,
     return r
 
 
-class OnErrorReturnObserver(FunctionObserver[T], SingleObserver[T], Generic[T]):
+class OnErrorReturnObserver(FunctionObserver[T], SingleObserver[T], MaybeObserver[T], Generic[T]):
+    """Of a Single or a Maybe (a Single never calls ``on_complete``)."""
+
     __slots__ = ()
 
     def on_success(self, item: T) -> None:
         self.downstream.on_success(item)
+
+    def on_complete(self) -> None:
+        self.downstream.on_complete()
 
     def on_error(self, error: BaseException) -> None:
         try:
