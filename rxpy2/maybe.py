@@ -47,7 +47,6 @@ from rxpy2._internal.operators.maybe import maybe_error
 from rxpy2._internal.operators.maybe import maybe_filter
 from rxpy2._internal.operators.maybe import maybe_flat_map
 from rxpy2._internal.operators.maybe import maybe_flat_map_publisher
-from rxpy2._internal.operators.maybe import maybe_flat_map_single_element
 from rxpy2._internal.operators.maybe import maybe_from_callable
 from rxpy2._internal.operators.maybe import maybe_from_future
 from rxpy2._internal.operators.maybe import maybe_from_single
@@ -564,7 +563,7 @@ class Maybe(ZeroOneItemBase[T]):
         """A Maybe: continue with the Single ``mapper(item)`` returns; empty stays empty
         (unlike :meth:`flat_map_single`, whose Single fails on empty)."""
         require_callable(mapper, "mapper")
-        return _assembly(maybe_flat_map_single_element.MaybeFlatMapSingleElement(self, mapper))
+        return _assembly(maybe_flat_map.MaybeFlatMapSingleElement(self, mapper))
 
     def concat_map(self, mapper: Callable[[T], Maybe[R]]) -> Maybe[R]:
         """The same as :meth:`flat_map` (as in RxJava 2: a Maybe has at most one item)."""

@@ -70,9 +70,9 @@ if TYPE_CHECKING:
     from rxpy2.single import Single
     from rxpy2.testing.test_subscriber import TestObserver
 
-__all__ = ["ItemOperators", "Operators", "ZeroOneBase", "ZeroOneItemBase", "as_publisher",
-           "error_supplier", "pipe_functions", "require_each", "require_instance", "sources_of",
-           "zip_form"]
+__all__ = ["FunctionObserver", "FunctionOp", "ItemOperators", "Operators", "ZeroOneBase",
+           "ZeroOneItemBase", "as_publisher", "error_supplier", "pipe_functions", "require_each",
+           "require_instance", "sources_of", "zip_form"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -714,3 +714,38 @@ class ZeroOneItemBase(ZeroOneBase, Generic[T]):
         """A Single of the item, the empty completion or the error as a
         :class:`~rxpy2.notification.Notification`."""
         return assembly("single", single_materialize.SingleMaterialize(self))
+
+
+class FunctionOp(Generic[T]):
+    """The operator body of a 0-1 operator of one ``source`` and one user function ``fn``
+    (a mixin): subscribing it subscribes ``observer_type(observer, fn)`` to the source
+    (the operator's class attribute)."""
+
+    __slots__ = ("source", "fn")
+
+    observer_type: ClassVar[type[FunctionObserver[Any]]]
+
+    def __init__(self, source: ZeroOneBase, fn: Callable[..., Any] | None) -> None:
+        self.source = source
+        self.fn = fn
+
+    def subscribe_actual(self, observer: Any) -> None:
+        self.source._subscribe(self.observer_type(observer, self.fn))
+
+
+class FunctionObserver(Generic[T]):
+    """The observer of a :class:`FunctionOp` (a mixin before its observer types): the
+    upstream Disposable goes downstream as it is (``fn`` runs after the upstream ended),
+    an error passes through; a subclass adds the signal ``fn`` acts on."""
+
+    __slots__ = ("downstream", "fn")
+
+    def __init__(self, downstream: Any, fn: Any) -> None:
+        self.downstream = downstream
+        self.fn = fn
+
+    def on_subscribe(self, d: Disposable) -> None:
+        self.downstream.on_subscribe(d)
+
+    def on_error(self, error: BaseException) -> None:
+        self.downstream.on_error(error)

@@ -241,3 +241,53 @@ def test_safe_subscribe_signal_before_on_subscribe_is_an_error():
 def test_safe_subscribe_checks_its_argument():
     with pytest.raises(TypeError):
         Flowable.just(1).safe_subscribe(None)  # type: ignore[arg-type]
+
+
+class _RaisingUpstream(Flowable[Any]):
+    """Hands out a Subscription whose ``request`` (with ``fail_request``) and ``cancel``
+    raise; ``subscriber`` is kept to signal with."""
+
+    def __init__(self, fail_request: bool = False) -> None:
+        self.fail_request = fail_request
+        self.subscriber: Any = None
+        self.cancels = 0
+
+    def subscribe_actual(self, subscriber: Any) -> None:
+        owner = self
+
+        class _Sub(Subscription):
+            def request(self, n: int) -> None:
+                if owner.fail_request:
+                    raise KeyError("request")
+
+            def cancel(self) -> None:
+                owner.cancels += 1
+                raise ValueError("cancel")
+
+        self.subscriber = subscriber
+        subscriber.on_subscribe(_Sub())
+
+
+def test_safe_subscribe_a_raising_cancel_joins_the_error_it_was_for(plugin_errors):
+    # on_next raised: the wrapped on_error gets both errors
+    src = _RaisingUpstream()
+    r = Recording(fail_on="on_next")
+    src.safe_subscribe(r)
+    src.subscriber.on_next(1)
+    assert src.cancels == 1
+    assert r.events == ["subscribe", 1, ("error", "CompositeException")]
+    # a None item: the same, with the TypeError first
+    src = _RaisingUpstream()
+    r2 = Recording()
+    errors: list[BaseException] = []
+    r2.on_error = errors.append  # type: ignore[method-assign]
+    src.safe_subscribe(r2)
+    src.subscriber.on_next(None)
+    assert [type(e) for e in errors[0].exceptions] == [TypeError, ValueError]  # type: ignore[attr-defined]
+    # on_subscribe raised, then request raised: the plugins get both errors each time
+    src = _RaisingUpstream()
+    src.safe_subscribe(Recording(fail_on="on_subscribe"))
+    src = _RaisingUpstream(fail_request=True)
+    src.safe_subscribe(Recording())
+    assert [[type(e) for e in cause(p).exceptions] for p in plugin_errors] == [  # type: ignore[attr-defined]
+        [Boom, ValueError], [KeyError, ValueError]]

@@ -12,6 +12,7 @@ exceptions are not caught.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Generic
 from typing import TypeVar
 
@@ -35,6 +36,18 @@ def _not_subscribed() -> ProtocolViolationException:
     return ProtocolViolationException("a signal came before on_subscribe (§1.9)")
 
 
+def _cancel_and_report(up: Subscription, error: BaseException,
+                       report: Callable[[BaseException], object]) -> None:
+    """Cancel ``up`` because of ``error``, then ``report(error)``; a ``cancel`` that raises
+    too makes it ``report(CompositeException(error, that))``."""
+    try:
+        up.cancel()
+    except Exception as e2:
+        report(CompositeException(error, e2))
+        return
+    report(error)
+
+
 class SafeSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
     __slots__ = ("downstream", "upstream", "done")
 
@@ -51,12 +64,7 @@ class SafeSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             self.downstream.on_subscribe(self)
         except Exception as e:
             self.done = True
-            try:
-                s.cancel()
-            except Exception as e2:
-                plugins.on_error(CompositeException(e, e2))
-                return
-            plugins.on_error(e)
+            _cancel_and_report(s, e, plugins.on_error)
 
     def on_next(self, item: T) -> None:
         if self.done:
@@ -67,20 +75,12 @@ class SafeSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
             self._error_without_subscription(_not_subscribed())
             return
         if item is None:
-            self._cancel_and_fail(up, TypeError("on_next called with None (§2.13)"))
+            _cancel_and_report(up, TypeError("on_next called with None (§2.13)"), self.on_error)
             return
         try:
             self.downstream.on_next(item)
         except Exception as e:
-            self._cancel_and_fail(up, e)
-
-    def _cancel_and_fail(self, up: Subscription, error: Exception) -> None:
-        try:
-            up.cancel()
-        except Exception as e2:
-            self.on_error(CompositeException(error, e2))
-            return
-        self.on_error(error)
+            _cancel_and_report(up, e, self.on_error)
 
     def _error_without_subscription(self, error: BaseException) -> None:
         """§1.9: give the wrapped Subscriber a Subscription first, then the error."""
@@ -119,12 +119,7 @@ class SafeSubscriber(FlowableSubscriber[T], Subscription, Generic[T]):
         try:
             up.request(n)
         except Exception as e:
-            try:
-                up.cancel()
-            except Exception as e2:
-                plugins.on_error(CompositeException(e, e2))
-                return
-            plugins.on_error(e)
+            _cancel_and_report(up, e, plugins.on_error)
 
     def cancel(self) -> None:
         up = self.upstream

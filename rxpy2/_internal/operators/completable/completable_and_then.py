@@ -10,47 +10,30 @@ from __future__ import annotations
 from typing import Generic
 from typing import TypeVar
 
-from rxpy2._internal.observers.resume import ResumeMaybeObserver
-from rxpy2._internal.observers.resume import ResumeSingleObserver
-from rxpy2._internal.operators.maybe.maybe_switch_if_empty import OtherOnCompleteObserver
+from rxpy2._internal.operators.maybe.maybe_switch_if_empty import MaybeSwitchIfEmpty
+from rxpy2._internal.operators.maybe.maybe_switch_if_empty import MaybeSwitchIfEmptySingle
 from rxpy2._internal.operators.single.single_flat_map_publisher import DeferredPublisherSubscriber
 from rxpy2._internal.operators.single.single_flat_map_publisher import SourceObserver
 from rxpy2.completable import Completable
 from rxpy2.flowable import Flowable
-from rxpy2.maybe import Maybe
-from rxpy2.observers import MaybeObserver
-from rxpy2.observers import SingleObserver
 from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscriber
-from rxpy2.single import Single
 
 __all__ = ["CompletableAndThenMaybe", "CompletableAndThenPublisher", "CompletableAndThenSingle"]
 
 T = TypeVar("T")
 
 
-class CompletableAndThenSingle(Single[T], Generic[T]):
-    __slots__ = ("source", "next")
+class CompletableAndThenSingle(MaybeSwitchIfEmptySingle[T], Generic[T]):
+    """``switch_if_empty`` of a source that is always empty."""
 
-    def __init__(self, source: Completable, next: Single[T]) -> None:
-        self.source = source
-        self.next = next
-
-    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
-        self.source._subscribe(OtherOnCompleteObserver(observer, self.next,
-                                                       ResumeSingleObserver))
+    __slots__ = ()
 
 
-class CompletableAndThenMaybe(Maybe[T], Generic[T]):
-    __slots__ = ("source", "next")
+class CompletableAndThenMaybe(MaybeSwitchIfEmpty[T], Generic[T]):
+    """``switch_if_empty`` of a source that is always empty."""
 
-    def __init__(self, source: Completable, next: Maybe[T]) -> None:
-        self.source = source
-        self.next = next
-
-    def subscribe_actual(self, observer: MaybeObserver[T]) -> None:
-        self.source._subscribe(OtherOnCompleteObserver(observer, self.next,
-                                                       ResumeMaybeObserver))
+    __slots__ = ()
 
 
 class CompletableAndThenPublisher(Flowable[T], Generic[T]):

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from rxpy2._internal.operators.single.single_from_publisher import PublisherObserver
+from rxpy2._internal.subscribers.pass_through import PassThrough
 from rxpy2.completable import Completable
-from rxpy2.operator_kit import null_error
 from rxpy2.operator_kit import null_item
 from rxpy2.reactivestreams import Publisher
 
@@ -26,19 +26,12 @@ class CompletableFromPublisher(Completable):
         self.publisher.subscribe(IgnoreItemsSubscriber(observer))
 
 
-class IgnoreItemsSubscriber(PublisherObserver[Any]):
+class IgnoreItemsSubscriber(PassThrough, PublisherObserver[Any]):
+    """Relays every terminal signal as ``PassThrough`` does, a second one of a Publisher
+    breaking §1.7 included (RxJava 2's FromPublisherSubscriber has no done flag)."""
+
     __slots__ = ()
 
     def on_next(self, item: Any) -> None:
         if item is None:
             raise null_item()  # §2.13
-
-    # RxJava 2's FromPublisherSubscriber relays every terminal signal, a second one of a
-    # Publisher breaking §1.7 included: no done flag
-    def on_error(self, error: BaseException) -> None:
-        if error is None:
-            raise null_error()  # §2.13
-        self.downstream.on_error(error)
-
-    def on_complete(self) -> None:
-        self.downstream.on_complete()

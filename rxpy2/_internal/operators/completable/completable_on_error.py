@@ -6,22 +6,17 @@ from collections.abc import Callable
 
 from rxpy2._internal.operators.maybe.maybe_on_error import OnErrorCompleteObserver
 from rxpy2._internal.operators.single.single_on_error import ResumeNextObserver
+from rxpy2._internal.zero_one import FunctionOp
 from rxpy2.completable import Completable
 from rxpy2.observers import CompletableObserver
 
 __all__ = ["CompletableOnErrorComplete", "CompletableResumeNext"]
 
 
-class CompletableOnErrorComplete(Completable):
-    __slots__ = ("source", "predicate")
+class CompletableOnErrorComplete(FunctionOp[object], Completable):
+    __slots__ = ()
 
-    def __init__(self, source: Completable,
-                 predicate: Callable[[BaseException], bool] | None) -> None:
-        self.source = source
-        self.predicate = predicate
-
-    def subscribe_actual(self, observer: CompletableObserver) -> None:
-        self.source._subscribe(OnErrorCompleteObserver[object](observer, self.predicate))
+    observer_type = OnErrorCompleteObserver
 
 
 class CompletableResumeNext(Completable):

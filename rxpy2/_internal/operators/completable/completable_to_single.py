@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
 from typing import Generic
 from typing import TypeVar
 
-from rxpy2.completable import Completable
-from rxpy2.disposables import Disposable
+from rxpy2._internal.zero_one import FunctionObserver
+from rxpy2._internal.zero_one import FunctionOp
 from rxpy2.observers import CompletableObserver
-from rxpy2.observers import SingleObserver
 from rxpy2.single import Single
 
 __all__ = ["CompletableToSingle"]
@@ -18,36 +15,23 @@ __all__ = ["CompletableToSingle"]
 T = TypeVar("T")
 
 
-class CompletableToSingle(Single[T], Generic[T]):
-    __slots__ = ("source", "supplier")
+class _ToSingleObserver(FunctionObserver[T], CompletableObserver, Generic[T]):
+    """``fn``: the supplier of the item."""
 
-    def __init__(self, source: Completable, supplier: Callable[[], T]) -> None:
-        self.source = source
-        self.supplier = supplier
-
-    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
-        self.source._subscribe(_ToSingleObserver(observer, self.supplier))
-
-
-class _ToSingleObserver(CompletableObserver, Generic[T]):
-    __slots__ = ("downstream", "supplier")
-
-    def __init__(self, downstream: Any, supplier: Callable[[], T]) -> None:
-        self.downstream = downstream
-        self.supplier = supplier
-
-    def on_subscribe(self, d: Disposable) -> None:
-        self.downstream.on_subscribe(d)
-
-    def on_error(self, error: BaseException) -> None:
-        self.downstream.on_error(error)
+    __slots__ = ()
 
     def on_complete(self) -> None:
         try:
-            v = self.supplier()
+            v = self.fn()
             if v is None:
                 raise TypeError("The supplier returned None")
         except Exception as e:
             self.downstream.on_error(e)
             return
         self.downstream.on_success(v)
+
+
+class CompletableToSingle(FunctionOp[T], Single[T], Generic[T]):
+    __slots__ = ()
+
+    observer_type = _ToSingleObserver

@@ -2,61 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
 from typing import Generic
 from typing import TypeVar
 
-from rxpy2.disposables import Disposable
+from rxpy2._internal.zero_one import FunctionObserver
+from rxpy2._internal.zero_one import FunctionOp
 from rxpy2.maybe import Maybe
 from rxpy2.observers import MaybeObserver
 from rxpy2.observers import SingleObserver
-from rxpy2.single import Single
 
 __all__ = ["MaybeFilter", "MaybeFilterSingle"]
 
 T = TypeVar("T")
 
 
-class MaybeFilter(Maybe[T], Generic[T]):
-    __slots__ = ("source", "predicate")
+class FilterObserver(FunctionObserver[T], SingleObserver[T], MaybeObserver[T], Generic[T]):
+    """The predicate runs after upstream ended (``FunctionObserver``)."""
 
-    def __init__(self, source: Maybe[T], predicate: Callable[[T], bool]) -> None:
-        self.source = source
-        self.predicate = predicate
-
-    def subscribe_actual(self, observer: MaybeObserver[T]) -> None:
-        self.source._subscribe(FilterObserver(observer, self.predicate))
-
-
-class MaybeFilterSingle(Maybe[T], Generic[T]):
-    """``Single.filter``: a Single source, a Maybe result."""
-
-    __slots__ = ("source", "predicate")
-
-    def __init__(self, source: Single[T], predicate: Callable[[T], bool]) -> None:
-        self.source = source
-        self.predicate = predicate
-
-    def subscribe_actual(self, observer: MaybeObserver[T]) -> None:
-        self.source._subscribe(FilterObserver(observer, self.predicate))
-
-
-class FilterObserver(SingleObserver[T], MaybeObserver[T], Generic[T]):
-    """Passes the upstream Disposable through: the predicate runs after upstream ended."""
-
-    __slots__ = ("downstream", "predicate")
-
-    def __init__(self, downstream: Any, predicate: Callable[[T], bool]) -> None:
-        self.downstream = downstream
-        self.predicate = predicate
-
-    def on_subscribe(self, d: Disposable) -> None:
-        self.downstream.on_subscribe(d)
+    __slots__ = ()
 
     def on_success(self, item: T) -> None:
         try:
-            b = self.predicate(item)
+            b = self.fn(item)
         except Exception as e:
             self.downstream.on_error(e)
             return
@@ -65,8 +32,17 @@ class FilterObserver(SingleObserver[T], MaybeObserver[T], Generic[T]):
         else:
             self.downstream.on_complete()
 
-    def on_error(self, error: BaseException) -> None:
-        self.downstream.on_error(error)
-
     def on_complete(self) -> None:
         self.downstream.on_complete()
+
+
+class MaybeFilter(FunctionOp[T], Maybe[T], Generic[T]):
+    __slots__ = ()
+
+    observer_type = FilterObserver
+
+
+class MaybeFilterSingle(MaybeFilter[T], Generic[T]):
+    """``Single.filter``: a Single source, a Maybe result."""
+
+    __slots__ = ()

@@ -1,7 +1,10 @@
-"""Maybe.flat_map / flat_map_single: continue with the source ``mapper(item)`` returns.
+"""Maybe.flat_map / flat_map_single / flat_map_single_element: continue with the source
+``mapper(item)`` returns.
 
 Same structure as ``Single.flat_map`` (see ``single_flat_map.py``); an empty
-Maybe completes (``flat_map``) or fails with ``IndexError`` (``flat_map_single``).
+Maybe completes (``flat_map``, ``flat_map_single_element``: RxJava 2's
+MaybeFlatMapSingleElement, a Maybe that continues with a Single) or fails with
+``IndexError`` (``flat_map_single``).
 ``MaybeFlatMapNotification``: the source's error and completion are mapped to the
 Maybe to continue with too.
 """
@@ -17,55 +20,47 @@ from rxpy2._internal.helpers.disposable_helper import DISPOSED
 from rxpy2._internal.observers.resume import ResumeMaybeObserver
 from rxpy2._internal.observers.resume import ResumeSingleObserver
 from rxpy2._internal.operators.single.single_flat_map import FlatMapObserver
+from rxpy2._internal.operators.single.single_flat_map import FlatMapOp
 from rxpy2._internal.operators.single.single_flat_map import apply_mapper
 from rxpy2.exceptions import CompositeException
 from rxpy2.maybe import Maybe
 from rxpy2.observers import MaybeObserver
-from rxpy2.observers import SingleObserver
 from rxpy2.single import Single
 
-__all__ = ["MaybeFlatMap", "MaybeFlatMapNotification", "MaybeFlatMapSingle"]
+__all__ = ["MaybeFlatMap", "MaybeFlatMapNotification", "MaybeFlatMapSingle",
+           "MaybeFlatMapSingleElement"]
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 
-class MaybeFlatMap(Maybe[R], Generic[T, R]):
-    __slots__ = ("source", "mapper")
-
-    def __init__(self, source: Maybe[T], mapper: Callable[[T], Maybe[R]]) -> None:
-        self.source = source
-        self.mapper = mapper
-
-    def subscribe_actual(self, observer: MaybeObserver[R]) -> None:
-        self.source._subscribe(_MaybeFlatMapObserver(observer, self.mapper, Maybe,
-                                                     ResumeMaybeObserver))
-
-
-class MaybeFlatMapSingle(Single[R], Generic[T, R]):
-    __slots__ = ("source", "mapper")
-
-    def __init__(self, source: Maybe[T], mapper: Callable[[T], Single[R]]) -> None:
-        self.source = source
-        self.mapper = mapper
-
-    def subscribe_actual(self, observer: SingleObserver[R]) -> None:
-        self.source._subscribe(_FlatMapSingleObserver(observer, self.mapper, Single,
-                                                      ResumeSingleObserver))
-
-
-class _MaybeFlatMapObserver(FlatMapObserver[T], MaybeObserver[T], Generic[T]):
-    __slots__ = ()
-
-    def on_complete(self) -> None:
-        self.downstream.on_complete()
-
-
-class _FlatMapSingleObserver(FlatMapObserver[T], MaybeObserver[T], Generic[T]):
+class _FlatMapSingleObserver(FlatMapObserver[T], Generic[T]):
     __slots__ = ()
 
     def on_complete(self) -> None:
         self.downstream.on_error(IndexError("The Maybe completed without an item"))
+
+
+class MaybeFlatMap(FlatMapOp[T], Maybe[R], Generic[T, R]):
+    __slots__ = ()
+
+    kind = Maybe
+    resume = ResumeMaybeObserver
+
+
+class MaybeFlatMapSingle(FlatMapOp[T], Single[R], Generic[T, R]):
+    __slots__ = ()
+
+    observer_type = _FlatMapSingleObserver
+    kind = Single
+    resume = ResumeSingleObserver
+
+
+class MaybeFlatMapSingleElement(FlatMapOp[T], Maybe[R], Generic[T, R]):
+    __slots__ = ()
+
+    kind = Single
+    resume = ResumeMaybeObserver
 
 
 class MaybeFlatMapNotification(Maybe[R], Generic[T, R]):

@@ -4,13 +4,13 @@ on_error_complete."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 from typing import Generic
 from typing import TypeVar
 
 from rxpy2._internal.operators.single.single_on_error import OnErrorReturnObserver
 from rxpy2._internal.operators.single.single_on_error import ResumeNextObserver
-from rxpy2.disposables import Disposable
+from rxpy2._internal.zero_one import FunctionObserver
+from rxpy2._internal.zero_one import FunctionOp
 from rxpy2.exceptions import CompositeException
 from rxpy2.maybe import Maybe
 from rxpy2.observers import CompletableObserver
@@ -22,22 +22,10 @@ __all__ = ["MaybeOnErrorComplete", "MaybeOnErrorReturn", "MaybeOnExceptionResume
 T = TypeVar("T")
 
 
-class MaybeOnErrorReturn(Maybe[T], Generic[T]):
-    __slots__ = ("source", "fn")
-
-    def __init__(self, source: Maybe[T], fn: Callable[[BaseException], T]) -> None:
-        self.source = source
-        self.fn = fn
-
-    def subscribe_actual(self, observer: MaybeObserver[T]) -> None:
-        self.source._subscribe(_OnErrorReturnMaybeObserver(observer, self.fn))
-
-
-class _OnErrorReturnMaybeObserver(OnErrorReturnObserver[T], MaybeObserver[T], Generic[T]):
+class MaybeOnErrorReturn(FunctionOp[T], Maybe[T], Generic[T]):
     __slots__ = ()
 
-    def on_complete(self) -> None:
-        self.downstream.on_complete()
+    observer_type = OnErrorReturnObserver
 
 
 class MaybeResumeNext(Maybe[T], Generic[T]):
@@ -81,29 +69,10 @@ class _ExceptionResumeNextObserver(ResumeNextObserver[T], Generic[T]):
             self.downstream.on_error(error)
 
 
-class MaybeOnErrorComplete(Maybe[T], Generic[T]):
-    """Also behind ``Completable.on_error_complete`` (its observer has no ``on_success``)."""
+class OnErrorCompleteObserver(FunctionObserver[T], MaybeObserver[T], CompletableObserver, Generic[T]):
+    """``fn``: the predicate, or None (every error completes)."""
 
-    __slots__ = ("source", "predicate")
-
-    def __init__(self, source: Any, predicate: Callable[[BaseException], bool] | None) -> None:
-        self.source = source
-        self.predicate = predicate
-
-    def subscribe_actual(self, observer: MaybeObserver[T]) -> None:
-        self.source._subscribe(OnErrorCompleteObserver(observer, self.predicate))
-
-
-class OnErrorCompleteObserver(MaybeObserver[T], CompletableObserver, Generic[T]):
-    __slots__ = ("downstream", "predicate")
-
-    def __init__(self, downstream: Any,
-                 predicate: Callable[[BaseException], bool] | None) -> None:
-        self.downstream = downstream
-        self.predicate = predicate
-
-    def on_subscribe(self, d: Disposable) -> None:
-        self.downstream.on_subscribe(d)
+    __slots__ = ()
 
     def on_success(self, item: T) -> None:
         self.downstream.on_success(item)
@@ -112,7 +81,7 @@ class OnErrorCompleteObserver(MaybeObserver[T], CompletableObserver, Generic[T])
         self.downstream.on_complete()
 
     def on_error(self, error: BaseException) -> None:
-        p = self.predicate
+        p = self.fn
         if p is not None:
             try:
                 b = p(error)
@@ -123,3 +92,11 @@ class OnErrorCompleteObserver(MaybeObserver[T], CompletableObserver, Generic[T])
                 self.downstream.on_error(error)
                 return
         self.downstream.on_complete()
+
+
+class MaybeOnErrorComplete(FunctionOp[T], Maybe[T], Generic[T]):
+    """Also behind ``Completable.on_error_complete`` (its observer has no ``on_success``)."""
+
+    __slots__ = ()
+
+    observer_type = OnErrorCompleteObserver

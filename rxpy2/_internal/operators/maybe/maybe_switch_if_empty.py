@@ -7,6 +7,7 @@ other source's Disposable replaces it (see ``rxpy2/_internal/observers/resume.py
 from __future__ import annotations
 
 from typing import Any
+from typing import ClassVar
 from typing import Generic
 from typing import TypeVar
 
@@ -15,39 +16,16 @@ from rxpy2._internal.helpers.disposable_helper import DISPOSED
 from rxpy2._internal.helpers.disposable_helper import DisposableHelper
 from rxpy2._internal.observers.resume import ResumeMaybeObserver
 from rxpy2._internal.observers.resume import ResumeSingleObserver
+from rxpy2._internal.zero_one import ZeroOneBase
 from rxpy2.disposables import Disposable
 from rxpy2.maybe import Maybe
 from rxpy2.observers import CompletableObserver
 from rxpy2.observers import MaybeObserver
-from rxpy2.observers import SingleObserver
 from rxpy2.single import Single
 
-__all__ = ["MaybeSwitchIfEmpty", "MaybeSwitchIfEmptySingle", "OtherOnCompleteObserver"]
+__all__ = ["MaybeSwitchIfEmpty", "MaybeSwitchIfEmptySingle", "OtherOnCompleteObserver", "OtherOnCompleteOp"]
 
 T = TypeVar("T")
-
-
-class MaybeSwitchIfEmpty(Maybe[T], Generic[T]):
-    __slots__ = ("source", "other")
-
-    def __init__(self, source: Maybe[T], other: Maybe[T]) -> None:
-        self.source = source
-        self.other = other
-
-    def subscribe_actual(self, observer: MaybeObserver[T]) -> None:
-        self.source._subscribe(OtherOnCompleteObserver(observer, self.other, ResumeMaybeObserver))
-
-
-class MaybeSwitchIfEmptySingle(Single[T], Generic[T]):
-    __slots__ = ("source", "other")
-
-    def __init__(self, source: Maybe[T], other: Single[T]) -> None:
-        self.source = source
-        self.other = other
-
-    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
-        self.source._subscribe(OtherOnCompleteObserver(observer, self.other,
-                                                      ResumeSingleObserver))
 
 
 class OtherOnCompleteObserver(AtomicReference[Disposable], MaybeObserver[T], CompletableObserver,
@@ -82,3 +60,31 @@ class OtherOnCompleteObserver(AtomicReference[Disposable], MaybeObserver[T], Com
 
     def is_disposed(self) -> bool:
         return self.get() is DISPOSED
+
+
+class OtherOnCompleteOp(Generic[T]):
+    """The operator body of ``switch_if_empty`` and ``Completable.and_then(single/maybe)``
+    (a mixin): ``other`` follows an empty ``source`` with the operator's ``resume`` observer."""
+
+    __slots__ = ("source", "other")
+
+    resume: ClassVar[type]
+
+    def __init__(self, source: ZeroOneBase, other: ZeroOneBase) -> None:
+        self.source = source
+        self.other = other
+
+    def subscribe_actual(self, observer: Any) -> None:
+        self.source._subscribe(OtherOnCompleteObserver(observer, self.other, self.resume))
+
+
+class MaybeSwitchIfEmpty(OtherOnCompleteOp[T], Maybe[T], Generic[T]):
+    __slots__ = ()
+
+    resume = ResumeMaybeObserver
+
+
+class MaybeSwitchIfEmptySingle(OtherOnCompleteOp[T], Single[T], Generic[T]):
+    __slots__ = ()
+
+    resume = ResumeSingleObserver

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from typing import ClassVar
 from typing import Generic
 from typing import TypeVar
 
@@ -23,7 +24,7 @@ from rxpy2.observers import MaybeObserver
 from rxpy2.observers import SingleObserver
 from rxpy2.single import Single
 
-__all__ = ["FlatMapObserver", "SingleFlatMap", "SingleFlatMapMaybe", "apply_mapper"]
+__all__ = ["FlatMapObserver", "FlatMapOp", "SingleFlatMap", "SingleFlatMapMaybe", "apply_mapper"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -38,36 +39,14 @@ def apply_mapper(mapper: Callable[[Any], Any], item: Any, kind: type) -> Any:
     return r
 
 
-class SingleFlatMap(Single[R], Generic[T, R]):
-    __slots__ = ("source", "mapper")
+class FlatMapObserver(AtomicReference[Disposable], SingleObserver[T], MaybeObserver[T], Disposable,
+                      Generic[T]):
+    """Of a Single or a Maybe: an empty Maybe completes (a Single never calls ``on_complete``)."""
 
-    def __init__(self, source: Single[T], mapper: Callable[[T], Single[R]]) -> None:
-        self.source = source
-        self.mapper = mapper
-
-    def subscribe_actual(self, observer: SingleObserver[R]) -> None:
-        self.source._subscribe(FlatMapObserver(observer, self.mapper, Single,
-                                                ResumeSingleObserver))
-
-
-class SingleFlatMapMaybe(Maybe[R], Generic[T, R]):
-    __slots__ = ("source", "mapper")
-
-    def __init__(self, source: Single[T], mapper: Callable[[T], Maybe[R]]) -> None:
-        self.source = source
-        self.mapper = mapper
-
-    def subscribe_actual(self, observer: MaybeObserver[R]) -> None:
-        self.source._subscribe(FlatMapObserver(observer, self.mapper, Maybe,
-                                                ResumeMaybeObserver))
-
-
-class FlatMapObserver(AtomicReference[Disposable], SingleObserver[T], Disposable,
-                       Generic[T]):
     __slots__ = ("downstream", "mapper", "kind", "resume")
 
     def __init__(self, downstream: Any, mapper: Callable[[T], Any], kind: type,
-                 resume: type) -> None:
+                 resume: Callable[[Any, Any], Any]) -> None:
         super().__init__()
         self.downstream = downstream
         self.mapper = mapper
@@ -90,8 +69,44 @@ class FlatMapObserver(AtomicReference[Disposable], SingleObserver[T], Disposable
     def on_error(self, error: BaseException) -> None:
         self.downstream.on_error(error)
 
+    def on_complete(self) -> None:
+        self.downstream.on_complete()
+
     def dispose(self) -> None:
         DisposableHelper.dispose(self)
 
     def is_disposed(self) -> bool:
         return self.get() is DISPOSED
+
+
+class FlatMapOp(Generic[T]):
+    """The operator of a Single's or Maybe's flat_map: ``source`` and ``mapper``. Its
+    ``observer_type`` follows the ``kind`` that ``mapper(item)`` returns with a ``resume``
+    observer (a class attribute each, of the operator's class)."""
+
+    __slots__ = ("source", "mapper")
+
+    observer_type: ClassVar[type[FlatMapObserver[Any]]] = FlatMapObserver
+    kind: ClassVar[type]
+    resume: ClassVar[type]
+
+    def __init__(self, source: Single[T] | Maybe[T], mapper: Callable[[T], Any]) -> None:
+        self.source = source
+        self.mapper = mapper
+
+    def subscribe_actual(self, observer: Any) -> None:
+        self.source._subscribe(self.observer_type(observer, self.mapper, self.kind, self.resume))
+
+
+class SingleFlatMap(FlatMapOp[T], Single[R], Generic[T, R]):
+    __slots__ = ()
+
+    kind = Single
+    resume = ResumeSingleObserver
+
+
+class SingleFlatMapMaybe(FlatMapOp[T], Maybe[R], Generic[T, R]):
+    __slots__ = ()
+
+    kind = Maybe
+    resume = ResumeMaybeObserver

@@ -9,19 +9,16 @@ One observer is subscribed to the source and then to the Completable; it is an
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 from typing import Generic
 from typing import TypeVar
 
-from rxpy2._internal.atomic import AtomicReference
-from rxpy2._internal.helpers.disposable_helper import DISPOSED
 from rxpy2._internal.helpers.disposable_helper import DisposableHelper
-from rxpy2._internal.operators.single.single_flat_map import apply_mapper
+from rxpy2._internal.operators.single.single_flat_map import FlatMapObserver
 from rxpy2._internal.zero_one import ZeroOneBase
 from rxpy2.completable import Completable
 from rxpy2.disposables import Disposable
 from rxpy2.observers import CompletableObserver
-from rxpy2.observers import MaybeObserver
-from rxpy2.observers import SingleObserver
 
 __all__ = ["SingleFlatMapCompletable"]
 
@@ -43,36 +40,20 @@ class SingleFlatMapCompletable(Completable, Generic[T]):
         self.source._subscribe(parent)
 
 
-class FlatMapCompletableObserver(AtomicReference[Disposable], SingleObserver[T],
-                                 MaybeObserver[T], CompletableObserver, Disposable, Generic[T]):
-    __slots__ = ("downstream", "mapper")
+def _itself(parent: FlatMapCompletableObserver[Any], downstream: CompletableObserver
+            ) -> FlatMapCompletableObserver[Any]:
+    return parent
+
+
+class FlatMapCompletableObserver(FlatMapObserver[T], CompletableObserver, Generic[T]):
+    """Single.flat_map's observer that observes the Completable itself: its Disposable
+    replaces the source's, its terminal signal goes downstream."""
+
+    __slots__ = ()
 
     def __init__(self, downstream: CompletableObserver,
                  mapper: Callable[[T], Completable]) -> None:
-        super().__init__()
-        self.downstream = downstream
-        self.mapper = mapper
+        super().__init__(downstream, mapper, Completable, _itself)
 
     def on_subscribe(self, d: Disposable) -> None:
         DisposableHelper.replace(self, d)  # the source's, then the Completable's
-
-    def on_success(self, item: T) -> None:
-        try:
-            inner = apply_mapper(self.mapper, item, Completable)
-        except Exception as e:
-            self.downstream.on_error(e)
-            return
-        if self.get() is not DISPOSED:
-            inner._subscribe(self)
-
-    def on_error(self, error: BaseException) -> None:
-        self.downstream.on_error(error)
-
-    def on_complete(self) -> None:
-        self.downstream.on_complete()
-
-    def dispose(self) -> None:
-        DisposableHelper.dispose(self)
-
-    def is_disposed(self) -> bool:
-        return self.get() is DISPOSED

@@ -19,6 +19,7 @@ from rxpy2._internal.subscribers.pass_through import DeferredUpstream
 from rxpy2._internal.subscribers.pass_through import PassThrough
 from rxpy2.disposables import Disposable
 from rxpy2.flowable import Flowable
+from rxpy2.maybe import Maybe
 from rxpy2.observers import CompletableObserver
 from rxpy2.observers import FlowableSubscriber
 from rxpy2.observers import MaybeObserver
@@ -35,9 +36,11 @@ R = TypeVar("R")
 
 
 class SingleFlatMapPublisher(Flowable[R], Generic[T, R]):
+    """Maybe.flat_map_publisher's too (its subclass ``MaybeFlatMapPublisher``)."""
+
     __slots__ = ("source", "mapper")
 
-    def __init__(self, source: Single[T], mapper: Callable[[T], Publisher[R]]) -> None:
+    def __init__(self, source: Single[T] | Maybe[T], mapper: Callable[[T], Publisher[R]]) -> None:
         self.source = source
         self.mapper = mapper
 

@@ -10,6 +10,8 @@ from typing import TypeVar
 from rxpy2._internal.atomic import AtomicReference
 from rxpy2._internal.helpers.disposable_helper import DISPOSED
 from rxpy2._internal.helpers.disposable_helper import DisposableHelper
+from rxpy2._internal.zero_one import FunctionObserver
+from rxpy2._internal.zero_one import FunctionOp
 from rxpy2.disposables import Disposable
 from rxpy2.exceptions import CompositeException
 from rxpy2.observers import CompletableObserver
@@ -39,29 +41,16 @@ def call_fallback(fn: Callable[[BaseException], Any], error: BaseException,
     return r
 
 
-class SingleOnErrorReturn(Single[T], Generic[T]):
-    __slots__ = ("source", "fn")
+class OnErrorReturnObserver(FunctionObserver[T], SingleObserver[T], MaybeObserver[T], Generic[T]):
+    """Of a Single or a Maybe (a Single never calls ``on_complete``)."""
 
-    def __init__(self, source: Single[T], fn: Callable[[BaseException], T]) -> None:
-        self.source = source
-        self.fn = fn
-
-    def subscribe_actual(self, observer: SingleObserver[T]) -> None:
-        self.source._subscribe(OnErrorReturnObserver(observer, self.fn))
-
-
-class OnErrorReturnObserver(SingleObserver[T], Generic[T]):
-    __slots__ = ("downstream", "fn")
-
-    def __init__(self, downstream: Any, fn: Callable[[BaseException], T]) -> None:
-        self.downstream = downstream
-        self.fn = fn
-
-    def on_subscribe(self, d: Disposable) -> None:
-        self.downstream.on_subscribe(d)
+    __slots__ = ()
 
     def on_success(self, item: T) -> None:
         self.downstream.on_success(item)
+
+    def on_complete(self) -> None:
+        self.downstream.on_complete()
 
     def on_error(self, error: BaseException) -> None:
         try:
@@ -70,6 +59,12 @@ class OnErrorReturnObserver(SingleObserver[T], Generic[T]):
             self.downstream.on_error(e)
             return
         self.downstream.on_success(v)
+
+
+class SingleOnErrorReturn(FunctionOp[T], Single[T], Generic[T]):
+    __slots__ = ()
+
+    observer_type = OnErrorReturnObserver
 
 
 class SingleResumeNext(Single[T], Generic[T]):
