@@ -334,9 +334,9 @@ def arrow_reader(row_format: str, names: tuple[str, ...], schema: Any, binary_as
                 for v in values:
                     yield dict(zip(names, v, strict=True))
             else:
-                new = tuple.__new__
-                for v in values:  # __fields__ put in the row's dict as Row.__setattr__
-                    row: Any = new(row_class, v)  # puts it, without that Python call
+                # each row made in C; __fields__ put in its dict as Row.__setattr__ puts
+                # it, without that Python call
+                for row in map(tuple.__new__, itertools.repeat(row_class), values):
                     row.__dict__["__fields__"] = fields
                     yield row
 

@@ -148,6 +148,11 @@ class Lineage:
 #: (``false``, ``no``, ``off``) makes them read pickled rows, as before Arrow; read when a
 #: source is compiled (its first subscription or aggregation).
 ARROW_SWITCH = "RXPY2_SPARK_ARROW"
+#: A take/limit of fewer items than this reads pickled rows: the Arrow path costs each task
+#: a fixed ~0.3 s here (a Python worker importing pyarrow, ended early by the limit, and a
+#: first record batch of 10,000 rows, ``spark.sql.execution.arrow.maxRecordsPerBatch``'s
+#: default) that a few rows never win back (``map(f).take(5)``: 0.30 s pickled, 0.62 s Arrow)
+ARROW_MIN_LIMIT = 10_000
 
 
 def arrow_type_problem(dt: Any) -> str | None:
@@ -174,12 +179,14 @@ def arrow_type_problem(dt: Any) -> str | None:
     return str(dt.simpleString())
 
 
-def _static_arrow_refusal(plan: Plan) -> str | None:
+def _static_arrow_refusal(plan: Plan, limit: int | None) -> str | None:
     switch = os.environ.get(ARROW_SWITCH, "").strip().lower()
     if switch in ("0", "false", "no", "off"):
         return f"{ARROW_SWITCH}={os.environ[ARROW_SWITCH]}"
     if plan.df is None:
         return "an RDD source (its elements are not rows)"
+    if limit is not None and limit < ARROW_MIN_LIMIT:
+        return f"a take/limit of {limit:,} (< {ARROW_MIN_LIMIT:,} items: Arrow's start costs more)"
     for module in map_in_arrow_driver_modules():
         if importlib.util.find_spec(module) is None:
             if module == "pyarrow":
@@ -224,10 +231,11 @@ def executors_have_pyarrow(sc: Any) -> bool:
     return found
 
 
-def arrow_input(plan: Plan) -> str | None:
+def arrow_input(plan: Plan, limit: int | None) -> str | None:
     """Why the fused stages of ``plan`` read pickled rows rather than Arrow batches
-    (``None``: they read Arrow batches, in ``DataFrame.mapInArrow``)."""
-    why = _static_arrow_refusal(plan)
+    (``None``: they read Arrow batches, in ``DataFrame.mapInArrow``); ``limit``: the
+    take/limit pushed into Spark, if any."""
+    why = _static_arrow_refusal(plan, limit)
     if why is None and not executors_have_pyarrow(plan.context()):
         return "the executors cannot import pyarrow"
     return why
@@ -236,7 +244,7 @@ def arrow_input(plan: Plan) -> str | None:
 def arrow_input_text(plan: Plan) -> str:
     """How the fused stages of ``plan`` read their rows, for ``explain()`` (no Spark job:
     the executors' pyarrow is shown as far as it has been asked)."""
-    why = _static_arrow_refusal(plan)
+    why = _static_arrow_refusal(plan, plan.limit)
     if why is None:
         with _probe_lock:
             known = _executors_pyarrow.get(_probe_key(plan.context()))
@@ -380,8 +388,9 @@ class Plan:
         """Return the SparkContext of the DataFrame's session, or of the RDD."""
         return self.df.sparkSession.sparkContext if self.df is not None else self.rdd.context
 
-    def compile(self) -> Compiled:
-        """Build the JVM side once: the RDD whose partitions the jobs compute."""
+    def compile(self, limit: int | None = None) -> Compiled:
+        """Build the JVM side once: the RDD whose partitions the jobs compute (``limit``:
+        the take/limit :meth:`for_spark` made a stage of, if any)."""
         from pyspark.serializers import BatchedSerializer
         from pyspark.serializers import CPickleSerializer
 
@@ -400,7 +409,7 @@ class Plan:
             elif self.spark_steps:
                 ship_executor_module()
                 row_format, steps = self.executor_stages()
-                if arrow_input(self) is None:  # Arrow batches in, pickled payloads out
+                if arrow_input(self, limit) is None:  # Arrow batches in, pickled payloads out
                     fn = executor_code.arrow_partition_function(self.arrow_reader(row_format),
                                                                 steps)
                     jrdd = python_rows_jrdd(self.df.mapInArrow(fn, executor_code.PAYLOAD_SCHEMA))
@@ -433,7 +442,7 @@ class Plan:
 
 def compile_plan(plan: Plan) -> Compiled:
     """``plan`` compiled for its partition jobs, a pushed-down take/limit included."""
-    compiled = plan.for_spark().compile()
+    compiled = plan.for_spark().compile(plan.limit)
     if plan.limit is not None:
         compiled.limit = plan.limit
         if plan.rdd is not None and not plan.spark_steps:

@@ -182,7 +182,10 @@ def test_many_rows_over_many_batches_and_payloads(spark: Any, monkeypatch: pytes
 def test_plan_shapes_on_both_paths(spark: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from pyspark.sql import functions as F
 
+    from rxpy2.spark import plan
+
     df = spark.range(0, 50, 1, 4).selectExpr("id", "id * 3 AS x")
+    monkeypatch.setattr(plan, "ARROW_MIN_LIMIT", 5)  # the take(7) below on Arrow batches
     shapes: dict[str, Callable[[], Any]] = {
         # a one-Column map, then a fused stage: the Column's values
         "unwrap": lambda: from_dataframe(df).map(F.col("x") + 1).map(lambda v: v * 2),
@@ -203,6 +206,21 @@ def test_plan_shapes_on_both_paths(spark: Any, monkeypatch: pytest.MonkeyPatch) 
         pickled = list(make().blocking_iterable())
         assert arrow == pickled, what
         assert arrow, what
+
+
+def test_a_small_take_reads_pickled_rows_a_large_one_arrow(spark: Any,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from rxpy2.spark.plan import ARROW_MIN_LIMIT
+
+    monkeypatch.delenv(ARROW_SWITCH, raising=False)
+    df = spark.range(0, 20_000, 1, 2)
+    small = from_dataframe(df).map(lambda r: r.id * 2).take(5)
+    assert (f"fused stages read pickled rows: a take/limit of 5 (< {ARROW_MIN_LIMIT:,} items"
+            in small.explain().splitlines()[0])
+    assert list(small.blocking_iterable()) == [0, 2, 4, 6, 8]
+    large = from_dataframe(df).map(lambda r: r.id * 2).take(ARROW_MIN_LIMIT)
+    assert ARROW in large.explain().splitlines()[0]
+    assert list(large.blocking_iterable()) == [2 * i for i in range(ARROW_MIN_LIMIT)]
 
 
 def test_aggregations_on_both_paths(spark: Any, monkeypatch: pytest.MonkeyPatch) -> None:
