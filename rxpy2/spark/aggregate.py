@@ -27,7 +27,6 @@ from rxpy2.operator_kit import ABSENT
 from rxpy2.single import Single
 from rxpy2.spark import executor_code
 from rxpy2.spark.errors import SparkJobError
-from rxpy2.spark.errors import describe
 from rxpy2.spark.plan import Plan
 from rxpy2.spark.plan import Stage
 from rxpy2.spark.plan import ship_executor_module
@@ -104,8 +103,7 @@ def _start(source: Origin, what: str, compute: Compute,
     try:
         compiled = source.compile()
     except Exception as e:
-        err = SparkJobError(f"preparing the Spark source failed: {describe(e)}")
-        err.__cause__ = e
+        err = SparkJobError.caused_by("preparing the Spark source failed", e)
         from rxpy2.disposables import Disposables
 
         observer.on_subscribe(Disposables.empty())
@@ -173,9 +171,8 @@ def spark_action(run: Run, what: str, call: Callable[[], T]) -> T:
     try:
         return call()
     except Exception as e:
-        err = SparkJobError(f"Spark job for {what} failed: {describe(e)}", job_group=run.group)
-        err.__cause__ = e
-        raise err from e
+        raise SparkJobError.caused_by(f"Spark job for {what} failed", e,
+                                      job_group=run.group) from e
 
 
 def items_rdd(source: Origin) -> Any:
@@ -302,9 +299,8 @@ def _read_capped(compiled: Compiled, run: Run, rdd: Any, max_items: int) -> list
             except StopIteration:
                 return out
             except (OSError, EOFError) as e:  # the socket, not the items
-                err = SparkJobError(f"reading the result of to_list failed: {describe(e)}",
-                                    job_group=run.group)
-                raise err from e
+                raise SparkJobError.caused_by("reading the result of to_list failed", e,
+                                              job_group=run.group) from e
             out.append(x)
             if len(out) > max_items:
                 raise too_many(max_items)

@@ -28,7 +28,6 @@ from typing import Any
 
 from rxpy2.spark import executor_code
 from rxpy2.spark.errors import SparkJobError
-from rxpy2.spark.errors import describe
 from rxpy2.spark.plan import Plan
 from rxpy2.spark.plan import ship_executor_module
 from rxpy2.spark.pyspark_adapter import add_tag
@@ -81,8 +80,8 @@ def _spark_errors(raw: Iterator[list[Any]], index: int) -> Iterator[list[Any]]:
         except StopIteration:
             return
         except Exception as e:
-            raise SparkJobError(f"reading partition {index} failed: {describe(e)}",
-                                partition=index) from e
+            raise SparkJobError.caused_by(f"reading partition {index} failed", e,
+                                          partition=index) from e
         yield batch
 
 

@@ -19,6 +19,15 @@ class SparkJobError(RuntimeError):
         self.partition = partition
         self.job_group = job_group
 
+    @classmethod
+    def caused_by(cls, what: str, cause: BaseException, *, partition: int | None = None,
+                  job_group: str | None = None) -> SparkJobError:
+        """``what: <the telling line of cause>`` (:func:`describe`), ``cause`` its
+        ``__cause__``."""
+        err = cls(f"{what}: {describe(cause)}", partition=partition, job_group=job_group)
+        err.__cause__ = cause
+        return err
+
 
 _EXCEPTION_LINE = re.compile(r"^(?:Caused by: |: )?((?:[\w$]+\.)*[\w$]*(?:Error|Exception)\b.*)$")
 

@@ -37,7 +37,6 @@ from rxpy2.spark import connect_aggregate
 from rxpy2.spark.connect_reader import compile_connect
 from rxpy2.spark.errors import SparkFusionError
 from rxpy2.spark.errors import SparkJobError
-from rxpy2.spark.errors import describe
 from rxpy2.spark.plan import Plan
 from rxpy2.spark.plan import arrow_input_text
 from rxpy2.spark.plan import compile_plan
@@ -102,8 +101,7 @@ class SparkFlowable(Flowable[T], Generic[T]):
         try:
             compiled = self._compile()
         except Exception as e:
-            err = SparkJobError(f"preparing the Spark source failed: {describe(e)}")
-            err.__cause__ = e
+            err = SparkJobError.caused_by("preparing the Spark source failed", e)
             EmptySubscription.error(err, subscriber)
             return
         group = self._new_group()

@@ -37,7 +37,6 @@ from rxpy2.reactivestreams import Publisher
 from rxpy2.reactivestreams import Subscription
 from rxpy2.single import Single
 from rxpy2.spark.errors import SparkJobError
-from rxpy2.spark.errors import describe
 from rxpy2.spark.pyspark_adapter import add_tag
 from rxpy2.spark.pyspark_adapter import arrow_to_dataframe
 from rxpy2.spark.pyspark_adapter import connect_path_exists
@@ -428,9 +427,8 @@ class _SparkWriter:
             self.save(df.write.mode(mode), mode)
             return rows
         except Exception as e:
-            raise SparkJobError(
-                f"writing batch {index} to {self.target} failed: {describe(e)}",
-                job_group=group) from e
+            raise SparkJobError.caused_by(f"writing batch {index} to {self.target} failed", e,
+                                          job_group=group) from e
         finally:
             self.group = None
             self._leave(group)

@@ -45,7 +45,6 @@ from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
 from rxpy2.spark import connect_stream
 from rxpy2.spark.errors import SparkJobError
-from rxpy2.spark.errors import describe
 from rxpy2.spark.pyspark_adapter import add_tag
 from rxpy2.spark.pyspark_adapter import dataframe_to_arrow
 from rxpy2.spark.pyspark_adapter import interrupt_tag
@@ -454,15 +453,22 @@ class StreamSubscription(Subscription, Generic[T]):
 
     def _writer(self) -> Any:
         src = self.source
-        writer = src._df.writeStream.foreachBatch(self._on_batch)
-        if src._options:
-            writer = writer.options(**src._options)
-        if src._checkpoint is not None:
-            writer = writer.option("checkpointLocation", src._checkpoint)
+        return self._configured(src._df.writeStream.foreachBatch(self._on_batch), src._options,
+                                src._checkpoint, src._trigger)
+
+    def _configured(self, writer: Any, options: Mapping[str, str], checkpoint: str | None,
+                    trigger: dict[str, Any] | None) -> Any:
+        """``writer`` (a ``DataStreamWriter``) with ``options``, the ``checkpoint``
+        location, the ``trigger`` and the source's query name and output mode."""
+        src = self.source
+        if options:
+            writer = writer.options(**options)
+        if checkpoint is not None:
+            writer = writer.option("checkpointLocation", checkpoint)
         if src._query_name is not None:
             writer = writer.queryName(src._query_name)
-        if src._trigger is not None:
-            writer = writer.trigger(**src._trigger)
+        if trigger is not None:
+            writer = writer.trigger(**trigger)
         if src._output_mode is not None:
             writer = writer.outputMode(src._output_mode)
         return writer
@@ -476,9 +482,7 @@ class StreamSubscription(Subscription, Generic[T]):
                 self.durable = self._has_checkpoint()
                 query = self._writer().start()
             except Exception as e:  # AnalysisException, a bad checkpoint, a name in use...
-                err = SparkJobError(f"starting the streaming query failed: {describe(e)}")
-                err.__cause__ = e
-                self._end(err)
+                self._end(SparkJobError.caused_by("starting the streaming query failed", e))
                 return
             with self.lock:
                 self._query = query
@@ -493,9 +497,7 @@ class StreamSubscription(Subscription, Generic[T]):
             if cause is None:  # ended by itself (availableNow, once) or by cancel()
                 self._end(None)
                 return
-            err = SparkJobError(f"the streaming query failed: {describe(cause)}")
-            err.__cause__ = cause
-            self._end(err)
+            self._end(SparkJobError.caused_by("the streaming query failed", cause))
         finally:
             self.terminated.set()
 
@@ -1019,16 +1021,10 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
         assert sink is not None and checkpoint is not None
         try:
             self._mark_delivered()
-            writer = src._df.writeStream.foreachBatch(connect_stream.batch_writer(sink))
-            options = {k: v for k, v in src._options.items() if k != "path"}
-            if options:
-                writer = writer.options(**options)
-            writer = writer.option("checkpointLocation", checkpoint)
-            if src._query_name is not None:
-                writer = writer.queryName(src._query_name)
-            writer = writer.trigger(once=True) if self.once else writer.trigger(availableNow=True)
-            if src._output_mode is not None:
-                writer = writer.outputMode(src._output_mode)
+            writer = self._configured(
+                src._df.writeStream.foreachBatch(connect_stream.batch_writer(sink)),
+                {k: v for k, v in src._options.items() if k != "path"}, checkpoint,
+                {"once": True} if self.once else {"availableNow": True})
             if self.cancelled:
                 return False
             query = writer.start()
@@ -1055,15 +1051,11 @@ class ConnectStreamSubscription(StreamSubscription[T], Generic[T]):
         except Exception as e:  # StreamingQueryException: the query failed
             if self.cancelled:
                 return False
-            err = SparkJobError(f"the streaming query failed: {describe(e)}")
-            err.__cause__ = e
-            return err
+            return SparkJobError.caused_by("the streaming query failed", e)
         return not self.cancelled
 
     def _fail(self, what: str, cause: BaseException) -> None:
-        err = SparkJobError(f"{what}: {describe(cause)}")
-        err.__cause__ = cause
-        self._end(err)
+        self._end(SparkJobError.caused_by(what, cause))
 
     def _clean_up(self) -> None:
         """Remove rxpy2's temporary directory, once no query of this subscription runs

@@ -25,7 +25,6 @@ from rxpy2.operator_kit import validate_request
 from rxpy2.reactivestreams import Subscriber
 from rxpy2.reactivestreams import Subscription
 from rxpy2.spark.errors import SparkJobError
-from rxpy2.spark.errors import describe
 from rxpy2.spark.reader import BatchReader
 from rxpy2.spark.reader import Partitions
 
@@ -124,9 +123,8 @@ class PartitionSubscription(Subscription, Generic[T]):
         except Exception as e:  # Py4J/PySpark errors of the job, or of the connect
             if self.cancelled:
                 return  # cancelled by cancel(): nothing to report
-            err = SparkJobError(f"Spark job for partition {index} failed: {describe(e)}",
-                                partition=index, job_group=self.job_group)
-            err.__cause__ = e
+            err = SparkJobError.caused_by(f"Spark job for partition {index} failed", e,
+                                          partition=index, job_group=self.job_group)
             self.ready[index] = _JobFailure(err)  # signalled in partition order
             self._drain_on_emitter()
             return
@@ -235,10 +233,9 @@ class PartitionSubscription(Subscription, Generic[T]):
                         nb = reader.next_batch()
                     except Exception as ex:
                         if isinstance(ex, (OSError, EOFError)):  # the socket, not the items
-                            err = SparkJobError(
-                                f"reading partition {self.index} failed: {describe(ex)}",
+                            err = SparkJobError.caused_by(
+                                f"reading partition {self.index} failed", ex,
                                 partition=self.index, job_group=self.job_group)
-                            err.__cause__ = ex
                             ex = err
                         self._fail(ex)  # a driver-side stage's own error goes as it is
                         return
